@@ -1,0 +1,97 @@
+# lorebot - a lore-based patch review and CI bot for the Linux mm tree
+#
+#   make            build build/lorebot (-Werror)
+#   make test       install dependencies, build with ASan+UBSan, run every test
+#   make demo       install dependencies, build, run the bot on local defaults
+#   make fuzz       build the libFuzzer targets (clang) into build-fuzz/
+#   make bench      run the benchmarks (see bench/README.md)
+#   make deps       install the Debian packages (ci/deps.sh; idempotent)
+#
+# SAN=1 builds the sanitizer variant into build-san/; V=1 shows commands.
+
+PKGS := libcurl libgit2 json-c libpcre2-8 sqlite3 gmime-3.0 zlib libmicrohttpd
+VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
+
+CC ?= gcc
+WARN := -Wall -Wextra -Werror -Wformat=2 -Wshadow -Wstrict-prototypes \
+	-Wmissing-prototypes -Wno-unused-parameter -Wvla
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+ifeq ($(SAN),1)
+B := build-san
+OPT := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+	-fno-sanitize-recover=undefined
+LDOPT := -fsanitize=address,undefined
+else
+B := build
+OPT := -O2 -g
+LDOPT :=
+endif
+
+CFLAGS_ALL = -std=gnu11 $(WARN) $(OPT) -I. $(PKG_CFLAGS) \
+	-DLOREBOT_VERSION='"$(VERSION)"' -D_GNU_SOURCE -MMD -MP $(CFLAGS)
+LDFLAGS_ALL = $(LDOPT) $(LDFLAGS)
+LIBS = $(PKG_LIBS) -lm
+
+LIB_SRC := $(filter-out bot/main.c,$(wildcard bot/*.c checkers/*.c ci/*.c))
+LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
+MAIN_OBJ := $(B)/bot/main.o
+UNIT_SRC := $(wildcard tests/unit/*.c)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
+
+.PHONY: all lorebot test unit demo deps fuzz bench clean san
+all: $(B)/lorebot
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $@")
+	$(Q)$(CC) $(CFLAGS_ALL) -c -o $@ $<
+
+$(B)/liblorebot.a: $(LIB_OBJ)
+	@rm -f $@
+	$(Q)ar rcs $@ $^
+
+$(B)/lorebot: $(MAIN_OBJ) $(B)/liblorebot.a
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
+
+$(B)/tests/unit/%: tests/unit/%.c tests/unit/tap.h $(B)/liblorebot.a
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  TEST    $@")
+	$(Q)$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) -o $@ $< $(B)/liblorebot.a $(LIBS)
+
+unit: $(UNIT_BIN)
+
+deps:
+	ci/deps.sh
+
+san:
+	$(MAKE) SAN=1 all unit
+
+# The whole suite runs against the sanitizer build.
+test: deps
+	$(MAKE) SAN=1 all unit
+	$(MAKE) all
+	LOREBOT=$(CURDIR)/build-san/lorebot UNIT_DIR=$(CURDIR)/build-san/tests/unit \
+		ci/run-tests.sh
+
+demo: deps all
+	ci/demo.sh
+
+fuzz:
+	$(MAKE) -C tests/fuzz
+
+bench: all
+	bench/run.sh
+
+clean:
+	rm -rf build build-san build-fuzz
+
+-include $(shell find build build-san -name '*.d' 2>/dev/null)

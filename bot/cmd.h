@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The command table: every subcommand is a short cmd_*() front end that
+ * parses its options and calls the library core.  Exit codes: 0 success,
+ * 1 findings or failure of the thing checked, 2 usage or input error,
+ * 3 infrastructure error (network, disk, toolchain).
+ */
+#ifndef LOREBOT_CMD_H
+#define LOREBOT_CMD_H
+
+#include "bot/config.h"
+
+enum {
+	EXIT_OK = 0,
+	EXIT_FINDINGS = 1,
+	EXIT_USAGE = 2,
+	EXIT_INFRA = 3,
+};
+
+struct ctx {
+	const char *db_path;		/* --db, or core.db from the config */
+	const char *config_path;	/* --config */
+	struct config *cfg;		/* always set (defaults when no file) */
+	bool json;
+};
+
+struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv, struct ctx *ctx);
+	const char *summary;
+	const char *help;		/* man-page style text for -h/--help */
+};
+
+#define CMD_DECL(n) int cmd_##n(int argc, char **argv, struct ctx *ctx); \
+	extern const char cmd_##n##_help[]
+
+CMD_DECL(help);
+CMD_DECL(version);
+CMD_DECL(config);
+CMD_DECL(series);
+CMD_DECL(fetch);
+CMD_DECL(show);
+CMD_DECL(apply);
+CMD_DECL(check);
+CMD_DECL(build);
+CMD_DECL(boot);
+CMD_DECL(reply);
+CMD_DECL(serve);
+CMD_DECL(daemon);
+CMD_DECL(status);
+CMD_DECL(job);
+
+const struct cmd *cmd_lookup(const char *name);
+const struct cmd *cmd_table(size_t *nr);
+
+/*
+ * Common option handling: prints the command's help for -h/--help and
+ * returns 1 then; the caller returns EXIT_OK.
+ */
+int cmd_wants_help(int argc, char **argv, const char *help);
+int cmd_usage_error(const char *cmd, const char *fmt, ...) PRINTF(2, 3);
+
+#endif

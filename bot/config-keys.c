@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Every configuration key lorebot reads.  Keep config/lorebot.conf (the
+ * documented example) in step; tests check that both agree.
+ */
+#include "bot/config.h"
+
+const struct cfg_key cfg_keys[] = {
+	/* core */
+	{ "core.statedir", CFG_PATH, "/var/lib/lorebot", NULL,
+	  "where the database, logs, outbox and job directories live" },
+	{ "core.db", CFG_PATH, NULL, NULL,
+	  "the SQLite database (default: <statedir>/lorebot.db)" },
+	{ "core.cachedir", CFG_PATH, NULL, NULL,
+	  "kernel trees and build directories shared by jobs "
+	  "(default: /var/cache/lorebot as root, ~/.cache/lorebot otherwise)" },
+	{ "core.loglevel", CFG_ENUM, "info", "error|warning|info|debug",
+	  "how much the daemon logs" },
+	{ "core.syslog", CFG_BOOL, "false", NULL,
+	  "log to syslog instead of stderr" },
+	{ "core.botname", CFG_STRING, "lorebot", NULL,
+	  "the name replies are signed with" },
+	{ "core.botaddress", CFG_STRING, "lorebot@localhost", NULL,
+	  "the address replies come from and Reported-by: names" },
+	{ "core.dashboardurl", CFG_STRING, "http://127.0.0.1:8080/", NULL,
+	  "public address of the dashboard, linked from replies" },
+
+	/* mailing lists followed on lore (public-inbox) */
+	{ "list.*.url", CFG_STRING, NULL, NULL,
+	  "base URL of the inbox, e.g. https://lore.kernel.org/linux-mm/" },
+	{ "list.*.address", CFG_STRING, NULL, NULL,
+	  "the list's posting address, Cc'd on replies" },
+	{ "list.*.query", CFG_STRING, NULL, NULL,
+	  "public-inbox search restricting what is fetched "
+	  "(e.g. 'dfn:mm/ OR s:mm-new'); empty: everything" },
+	{ "list.*.pollinterval", CFG_DURATION, "5m", NULL,
+	  "how often the list is polled (at least lore.minpoll)" },
+	{ "list.*.replymode", CFG_ENUM, NULL, "off|outbox|smtp",
+	  "reply mode for this list (default: reply.mode)" },
+	{ "list.*.enabled", CFG_BOOL, "true", NULL,
+	  "follow this list" },
+
+	/* the public-inbox client */
+	{ "lore.timeout", CFG_DURATION, "30s", NULL,
+	  "timeout of one HTTP request" },
+	{ "lore.retries", CFG_INT, "5", NULL,
+	  "attempts per request before a poll gives up" },
+	{ "lore.minpoll", CFG_DURATION, "60s", NULL,
+	  "the shortest poll interval allowed, whatever a list says" },
+	{ "lore.batch", CFG_INT, "200", NULL,
+	  "messages fetched per request when catching up" },
+	{ "lore.backoffmax", CFG_DURATION, "10m", NULL,
+	  "longest wait between retries after failures" },
+	{ "lore.useragent", CFG_STRING, NULL, NULL,
+	  "User-Agent sent to lore (default: lorebot/<version>)" },
+
+	/* mail parsing */
+	{ "mail.maxsize", CFG_SIZE, "16m", NULL,
+	  "larger messages are reported and skipped" },
+
+	/* the kernel repository and its bases */
+	{ "git.repo", CFG_PATH, NULL, NULL,
+	  "the bot's kernel repository (bare is fine)" },
+	{ "git.base", CFG_LIST, "mm-new", NULL,
+	  "branches tried in order when a series has no usable base-commit" },
+	{ "git.fetch", CFG_BOOL, "false", NULL,
+	  "fetch the remotes before each apply" },
+	{ "remote.*.url", CFG_STRING, NULL, NULL,
+	  "a remote to fetch, e.g. "
+	  "https://git.kernel.org/pub/scm/linux/kernel/git/akpm/mm.git" },
+	{ "remote.*.branch", CFG_LIST, NULL, NULL,
+	  "branches fetched from that remote (mm-new, mm-unstable, ...)" },
+	{ "apply.maxpatchsize", CFG_SIZE, "32m", NULL,
+	  "larger patches are refused" },
+
+	/* checkers */
+	{ "check.enable", CFG_LIST, NULL, NULL,
+	  "checkers to run in addition to the defaults (like -W)" },
+	{ "check.disable", CFG_LIST, NULL, NULL,
+	  "checkers not to run" },
+	{ "check.columns", CFG_INT, "80", NULL,
+	  "column limit used by one-line-args (80 or 100)" },
+	{ "check.checkpatch", CFG_BOOL, "true", NULL,
+	  "run scripts/checkpatch.pl from the target tree" },
+	{ "check.checkpatchflags", CFG_STRING,
+	  "--terse --no-summary --mailback --showfile", NULL,
+	  "flags passed to checkpatch.pl (b4's)" },
+	{ "check.codespell", CFG_BOOL, "true", NULL,
+	  "check commit messages for typos with codespell's dictionary" },
+
+	/* builds */
+	{ "build.arch", CFG_LIST, NULL, NULL,
+	  "architectures built (default: x86_64, arm64, riscv)" },
+	{ "build.profile", CFG_STRING, "small", NULL,
+	  "config profile: small (tinyconfig + mm) or production "
+	  "(defconfig + mm)" },
+	{ "build.jobs", CFG_INT, "2", NULL, "make -j" },
+	{ "build.timeout", CFG_DURATION, "45m", NULL,
+	  "wall-clock limit of one build step" },
+	{ "build.memory", CFG_SIZE, "4g", NULL,
+	  "address-space limit of each build process" },
+	{ "build.logmax", CFG_SIZE, "8m", NULL,
+	  "build output kept per job" },
+	{ "build.ccache", CFG_BOOL, "true", NULL, "compile through ccache" },
+	{ "build.sandbox", CFG_BOOL, "true", NULL,
+	  "run builds and boots in bubblewrap without network" },
+	{ "build.user", CFG_STRING, "nobody", NULL,
+	  "unprivileged user jobs run as when lorebot runs as root" },
+	{ "arch.*.kernelarch", CFG_STRING, NULL, NULL,
+	  "ARCH= for kbuild (x86_64 -> x86_64, arm64, riscv)" },
+	{ "arch.*.crosscompile", CFG_STRING, NULL, NULL,
+	  "CROSS_COMPILE= prefix (aarch64-linux-gnu-, riscv64-linux-gnu-)" },
+	{ "arch.*.image", CFG_STRING, NULL, NULL,
+	  "bootable image target (bzImage, Image)" },
+	{ "arch.*.fragment", CFG_LIST, NULL, NULL,
+	  "extra config fragments for this arch" },
+	{ "profile.*.base", CFG_STRING, NULL, NULL,
+	  "base configuration target of a profile (tinyconfig, defconfig)" },
+	{ "profile.*.fragment", CFG_LIST, NULL, NULL,
+	  "config fragments merged into a profile" },
+
+	/* boots */
+	{ "boot.enable", CFG_BOOL, "true", NULL,
+	  "boot each kernel in qemu and run the mm kselftests" },
+	{ "boot.tests", CFG_LIST, NULL, NULL,
+	  "kselftests run in the guest (default: the built-in list)" },
+	{ "boot.timeout", CFG_DURATION, "5m", NULL,
+	  "wall-clock limit of one boot" },
+	{ "boot.testtimeout", CFG_DURATION, "60s", NULL,
+	  "limit of one kselftest inside the guest" },
+	{ "boot.memory", CFG_STRING, "1024", NULL, "guest memory in MiB" },
+	{ "boot.kvm", CFG_ENUM, "auto", "auto|on|off",
+	  "use KVM: auto probes whether it really works" },
+
+	/* replies */
+	{ "reply.mode", CFG_ENUM, "outbox", "off|outbox|smtp",
+	  "off: no mail; outbox: files in a maildir; smtp: send" },
+	{ "reply.outbox", CFG_PATH, NULL, NULL,
+	  "maildir for outbox mode (default: <statedir>/outbox)" },
+	{ "reply.to", CFG_ENUM, "all", "author|all",
+	  "reply to the author only, or Cc the list and everyone on the patch" },
+	{ "reply.clean", CFG_BOOL, "false", NULL,
+	  "also mail when everything passed" },
+	{ "reply.rfc", CFG_BOOL, "false", NULL, "reply to RFC series" },
+	{ "reply.perhour", CFG_INT, "30", NULL,
+	  "at most this many replies per hour" },
+	{ "reply.perauthor", CFG_INT, "5", NULL,
+	  "at most this many replies per author per hour" },
+	{ "reply.ignore", CFG_LIST, NULL, NULL,
+	  "addresses (or @domains) never replied to" },
+	{ "reply.templates", CFG_PATH, NULL, NULL,
+	  "directory of reply templates (default: the installed templates/)" },
+	{ "smtp.url", CFG_STRING, NULL, NULL,
+	  "smtp://host:587 (STARTTLS) or smtps://host:465" },
+	{ "smtp.credentials", CFG_PATH, NULL, NULL,
+	  "file with 'user' and 'password' lines, readable only by its owner" },
+	{ "smtp.timeout", CFG_DURATION, "60s", NULL, "SMTP timeout" },
+
+	/* dashboard */
+	{ "web.listen", CFG_STRING, "127.0.0.1:8080", NULL,
+	  "address the dashboard listens on" },
+	{ "web.refresh", CFG_DURATION, "30s", NULL,
+	  "how often the series list refreshes itself" },
+
+	/* daemon */
+	{ "daemon.builds", CFG_INT, "1", NULL,
+	  "kernel builds and boots running at once" },
+	{ "daemon.light", CFG_INT, "2", NULL,
+	  "light jobs (apply, checkers, replies) running at once" },
+	{ "daemon.window", CFG_DURATION, "30m", NULL,
+	  "how long an incomplete series waits for its missing patches" },
+	{ "daemon.attempts", CFG_INT, "3", NULL,
+	  "attempts of a job before it is marked failed" },
+	{ "daemon.jobtimeout", CFG_DURATION, "3h", NULL,
+	  "wall-clock limit of any one job" },
+};
+
+const size_t cfg_keys_nr = ARRAY_SIZE(cfg_keys);

@@ -1,0 +1,506 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
+#include <gmime/gmime.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "bot/mail.h"
+
+#define MAX_MIME_DEPTH 16
+#define MAX_MIME_PARTS 256
+
+static GMimeParserOptions *parser_options;
+static GMimeFormatOptions *format_options;
+
+static void ignore_warning(gint64 offset, GMimeParserWarning errcode,
+			   const gchar *item, gpointer data)
+{
+	(void)offset;
+	(void)errcode;
+	(void)item;
+	(void)data;
+}
+
+static void mail_lib_init(void)
+{
+	if (parser_options)
+		return;
+	g_mime_init();
+	parser_options = g_mime_parser_options_new();
+	g_mime_parser_options_set_rfc2047_compliance_mode(parser_options,
+							  GMIME_RFC_COMPLIANCE_LOOSE);
+	g_mime_parser_options_set_address_compliance_mode(parser_options,
+							  GMIME_RFC_COMPLIANCE_LOOSE);
+	g_mime_parser_options_set_parameter_compliance_mode(parser_options,
+							    GMIME_RFC_COMPLIANCE_LOOSE);
+	g_mime_parser_options_set_allow_addresses_without_domain(parser_options, TRUE);
+	g_mime_parser_options_set_warning_callback(parser_options, ignore_warning,
+						   NULL);
+	format_options = g_mime_format_options_new();
+	g_mime_format_options_set_newline_format(format_options,
+						 GMIME_NEWLINE_FORMAT_UNIX);
+}
+
+/* A copy that is valid UTF-8 without CR, LF or other controls */
+static char *clean_text(const char *s)
+{
+	char *v, *p;
+
+	if (!s)
+		return NULL;
+	v = g_utf8_make_valid(s, -1);
+	for (p = v; *p; p++)
+		if ((unsigned char)*p < 32 && *p != '\t')
+			*p = ' ';
+		else if (*p == '\t')
+			*p = ' ';
+	p = xstrdup(v);
+	g_free(v);
+	return p;
+}
+
+/* Collapse runs of blanks left by unfolding: "a\n b" -> "a b" */
+static char *clean_subject(const char *s)
+{
+	char *c = clean_text(s ? s : ""), *r = c, *w = c;
+	bool space = false;
+
+	while (*r == ' ')
+		r++;
+	for (; *r; r++) {
+		if (*r == ' ') {
+			space = true;
+			continue;
+		}
+		if (space && w != c)
+			*w++ = ' ';
+		space = false;
+		*w++ = *r;
+	}
+	*w = '\0';
+	return c;
+}
+
+static char *lower_domain(const char *addr)
+{
+	char *a = clean_text(addr), *at, *p;
+
+	if (!a)
+		return NULL;
+	at = strrchr(a, '@');
+	for (p = at ? at : a; *p; p++)
+		*p = tolower((unsigned char)*p);
+	if (!*a) {
+		free(a);
+		return NULL;
+	}
+	return a;
+}
+
+static void add_addresses(InternetAddressList *list, struct address **out,
+			  size_t *nr, int depth)
+{
+	size_t alloc = *nr;
+	int i, n;
+
+	if (!list || depth > 4)
+		return;
+	n = internet_address_list_length(list);
+	for (i = 0; i < n && *nr < 1024; i++) {
+		InternetAddress *ia = internet_address_list_get_address(list, i);
+
+		if (INTERNET_ADDRESS_IS_GROUP(ia)) {
+			add_addresses(internet_address_group_get_members(
+					      INTERNET_ADDRESS_GROUP(ia)),
+				      out, nr, depth + 1);
+			alloc = *nr;
+			continue;
+		}
+		if (!INTERNET_ADDRESS_IS_MAILBOX(ia))
+			continue;
+		ALLOC_GROW(*out, *nr + 1, alloc);
+		(*out)[*nr].name = clean_text(internet_address_get_name(ia));
+		if ((*out)[*nr].name && !*(*out)[*nr].name) {
+			free((*out)[*nr].name);
+			(*out)[*nr].name = NULL;
+		}
+		(*out)[*nr].email = lower_domain(internet_address_mailbox_get_addr(
+					INTERNET_ADDRESS_MAILBOX(ia)));
+		(*nr)++;
+	}
+}
+
+static char *clean_id(const char *id)
+{
+	char *c;
+
+	if (!id)
+		return NULL;
+	while (*id == '<' || isspace((unsigned char)*id))
+		id++;
+	c = clean_text(id);
+	if (c) {
+		size_t n = strlen(c);
+
+		while (n && (c[n - 1] == '>' || c[n - 1] == ' '))
+			c[--n] = '\0';
+		if (!n || strchr(c, ' ')) {
+			free(c);
+			return NULL;
+		}
+	}
+	return c;
+}
+
+static void parse_refs(struct mail *m, GMimeMessage *msg)
+{
+	const char *irt = g_mime_object_get_header(GMIME_OBJECT(msg), "In-Reply-To");
+	const char *rv = g_mime_object_get_header(GMIME_OBJECT(msg), "References");
+	GMimeReferences *refs = rv ? g_mime_references_parse(parser_options, rv) : NULL;
+	int i, n, skip = 0;
+
+	if (irt) {
+		GMimeReferences *r = g_mime_references_parse(parser_options, irt);
+
+		if (r && g_mime_references_length(r) > 0)
+			m->in_reply_to = clean_id(g_mime_references_get_message_id(r, 0));
+		if (r)
+			g_mime_references_free(r);
+	}
+	if (!refs)
+		return;
+	n = g_mime_references_length(refs);
+	if (n > MAIL_MAX_REFS) {
+		/* keep the root and the nearest ancestors */
+		strbuf_addf(&m->warnings, "References has %d ids; kept %d\n",
+			    n, MAIL_MAX_REFS);
+		skip = n - MAIL_MAX_REFS;
+	}
+	m->refs = xcalloc(n - skip, sizeof(*m->refs));
+	for (i = 0; i < n; i++) {
+		char *id;
+
+		if (i > 0 && i <= skip)
+			continue;
+		id = clean_id(g_mime_references_get_message_id(refs, i));
+		if (id)
+			m->refs[m->nr_refs++] = id;
+	}
+	g_mime_references_free(refs);
+}
+
+static void strip_cr(struct strbuf *sb)
+{
+	size_t r, w = 0;
+
+	for (r = 0; r < sb->len; r++) {
+		if (sb->buf[r] == '\r' && r + 1 < sb->len && sb->buf[r + 1] == '\n')
+			continue;
+		sb->buf[w++] = sb->buf[r];
+	}
+	strbuf_setlen(sb, w);
+}
+
+static bool is_utf8_name(const char *cs)
+{
+	return !cs || !g_ascii_strcasecmp(cs, "utf-8") ||
+		!g_ascii_strcasecmp(cs, "utf8") ||
+		!g_ascii_strcasecmp(cs, "us-ascii") ||
+		!g_ascii_strcasecmp(cs, "ascii");
+}
+
+/* Decoded content of a leaf part, converted to UTF-8, appended to sb */
+static void add_part_text(struct mail *m, GMimePart *part, struct strbuf *sb)
+{
+	GMimeDataWrapper *dw = g_mime_part_get_content(part);
+	const char *cs = g_mime_object_get_content_type_parameter(GMIME_OBJECT(part),
+								  "charset");
+	GMimeStream *out;
+	GByteArray *ba;
+	struct strbuf raw = STRBUF_INIT;
+
+	if (!dw)
+		return;
+	out = g_mime_stream_mem_new();
+	if (g_mime_data_wrapper_write_to_stream(dw, out) < 0)
+		strbuf_addstr(&m->warnings, "cannot decode body\n");
+	ba = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(out));
+	strbuf_add(&raw, ba->data, ba->len);
+	g_object_unref(out);
+	strip_cr(&raw);
+
+	if (is_utf8_name(cs)) {
+		if (!g_utf8_validate(raw.buf, raw.len, NULL))
+			strbuf_addstr(&m->warnings, "invalid UTF-8 in body\n");
+		strbuf_addbuf(sb, &raw);
+	} else {
+		gsize rd = 0, wr = 0;
+		GError *gerr = NULL;
+		gchar *conv = g_convert(raw.buf, raw.len, "UTF-8",
+					g_mime_charset_iconv_name(cs), &rd, &wr, &gerr);
+
+		if (conv) {
+			strbuf_add(sb, conv, wr);
+			g_free(conv);
+		} else {
+			strbuf_addf(&m->warnings,
+				    "cannot convert body from charset '%s'\n", cs);
+			strbuf_addbuf(sb, &raw);
+		}
+		if (gerr)
+			g_error_free(gerr);
+	}
+	strbuf_release(&raw);
+}
+
+static bool is_patch_type(GMimeContentType *ct)
+{
+	const char *sub = g_mime_content_type_get_media_subtype(ct);
+
+	return g_mime_content_type_is_type(ct, "text", "*") && sub &&
+		(!g_ascii_strcasecmp(sub, "x-patch") ||
+		 !g_ascii_strcasecmp(sub, "x-diff") ||
+		 !g_ascii_strcasecmp(sub, "patch") ||
+		 !g_ascii_strcasecmp(sub, "diff"));
+}
+
+struct walk {
+	struct mail *m;
+	struct strbuf body;
+	struct strbuf attached;	/* text/x-patch attachments */
+	bool have_body;
+	int parts;
+};
+
+static void walk_part(struct walk *w, GMimeObject *obj, int depth)
+{
+	GMimeContentType *ct;
+
+	if (++w->parts > MAX_MIME_PARTS || depth > MAX_MIME_DEPTH) {
+		if (w->parts == MAX_MIME_PARTS + 1 || depth == MAX_MIME_DEPTH + 1)
+			strbuf_addstr(&w->m->warnings,
+				      "MIME structure too deep or too large; rest ignored\n");
+		return;
+	}
+	if (GMIME_IS_MULTIPART(obj)) {
+		GMimeMultipart *mp = GMIME_MULTIPART(obj);
+		int i, n = g_mime_multipart_get_count(mp);
+
+		for (i = 0; i < n; i++)
+			walk_part(w, g_mime_multipart_get_part(mp, i), depth + 1);
+		return;
+	}
+	if (!GMIME_IS_PART(obj))
+		return;		/* message/rfc822 and the like: not ours */
+	ct = g_mime_object_get_content_type(obj);
+	if (is_patch_type(ct)) {
+		add_part_text(w->m, GMIME_PART(obj), &w->attached);
+		return;
+	}
+	if (!g_mime_content_type_is_type(ct, "text", "plain") || w->have_body)
+		return;
+	if (g_mime_part_is_attachment(GMIME_PART(obj)) && w->have_body)
+		return;
+	add_part_text(w->m, GMIME_PART(obj), &w->body);
+	w->have_body = true;
+}
+
+static void parse_date(struct mail *m, GMimeMessage *msg)
+{
+	GDateTime *dt = g_mime_message_get_date(msg);
+
+	if (!dt) {
+		const char *raw = g_mime_object_get_header(GMIME_OBJECT(msg), "Date");
+
+		strbuf_addf(&m->warnings, raw ? "cannot parse 'Date' header\n" :
+			    "no 'Date' header\n");
+		return;
+	}
+	m->date = g_date_time_to_unix(dt);
+	m->tz = (int)(g_date_time_get_utc_offset(dt) / G_TIME_SPAN_MINUTE);
+}
+
+static char *parse_list_id(const char *v)
+{
+	const char *lt, *gt;
+
+	if (!v)
+		return NULL;
+	lt = strrchr(v, '<');
+	gt = lt ? strchr(lt, '>') : NULL;
+	if (lt && gt) {
+		char *s = xstrndup(lt + 1, gt - lt - 1);
+		char *c = clean_text(s);
+
+		free(s);
+		return c;
+	}
+	return clean_text(v);
+}
+
+int mail_parse(const char *raw, size_t len, struct mail *m, struct strbuf *err)
+{
+	GMimeStream *stream;
+	GMimeParser *parser;
+	GMimeMessage *msg;
+	InternetAddressList *from;
+	struct address *tmp = NULL;
+	size_t ntmp = 0;
+	struct walk w = { .m = m, .body = STRBUF_INIT, .attached = STRBUF_INIT };
+	const char *p;
+
+	mail_lib_init();
+	memset(m, 0, sizeof(*m));
+	strbuf_init(&m->warnings, 0);
+	if (!len) {
+		strbuf_addstr(err, "empty message");
+		return -1;
+	}
+	/* header block must look like headers at all */
+	for (p = raw; p < raw + len && *p != '\n' && *p != ':'; p++)
+		if ((unsigned char)*p <= ' ' && *p != '\r')
+			break;
+	if (p == raw + len || *p != ':') {
+		strbuf_addstr(err, "not a mail message: no header at the start");
+		return -1;
+	}
+
+	stream = g_mime_stream_mem_new_with_buffer(raw, len);
+	parser = g_mime_parser_new_with_stream(stream);
+	g_mime_parser_set_format(parser, GMIME_FORMAT_MESSAGE);
+	msg = g_mime_parser_construct_message(parser, parser_options);
+	g_object_unref(parser);
+	g_object_unref(stream);
+	if (!msg) {
+		strbuf_addstr(err, "cannot parse message headers");
+		return -1;
+	}
+
+	m->msgid = clean_id(g_mime_message_get_message_id(msg));
+	if (!m->msgid)
+		strbuf_addstr(&m->warnings, "no 'Message-ID' header\n");
+	parse_refs(m, msg);
+	m->subject = clean_subject(g_mime_message_get_subject(msg));
+	from = g_mime_message_get_from(msg);
+	add_addresses(from, &tmp, &ntmp, 0);
+	if (ntmp) {
+		m->from = tmp[0];
+		while (ntmp > 1) {
+			ntmp--;
+			free(tmp[ntmp].name);
+			free(tmp[ntmp].email);
+		}
+	} else {
+		strbuf_addstr(&m->warnings, "no usable 'From' header\n");
+	}
+	free(tmp);
+	add_addresses(g_mime_message_get_to(msg), &m->to, &m->nr_to, 0);
+	add_addresses(g_mime_message_get_cc(msg), &m->cc, &m->nr_cc, 0);
+	m->list_id = parse_list_id(g_mime_object_get_header(GMIME_OBJECT(msg),
+							    "List-Id"));
+	parse_date(m, msg);
+
+	if (g_mime_message_get_mime_part(msg))
+		walk_part(&w, g_mime_message_get_mime_part(msg), 0);
+	if (w.attached.len) {
+		strbuf_complete_line(&w.body);
+		strbuf_addbuf(&w.body, &w.attached);
+	}
+	strbuf_release(&w.attached);
+	m->body = strbuf_detach(&w.body, &m->body_len);
+	g_object_unref(msg);
+	return 0;
+}
+
+static void address_release(struct address *a)
+{
+	free(a->name);
+	free(a->email);
+}
+
+void mail_release(struct mail *m)
+{
+	size_t i;
+
+	free(m->msgid);
+	free(m->in_reply_to);
+	for (i = 0; i < m->nr_refs; i++)
+		free(m->refs[i]);
+	free(m->refs);
+	free(m->subject);
+	address_release(&m->from);
+	for (i = 0; i < m->nr_to; i++)
+		address_release(&m->to[i]);
+	for (i = 0; i < m->nr_cc; i++)
+		address_release(&m->cc[i]);
+	free(m->to);
+	free(m->cc);
+	free(m->list_id);
+	free(m->body);
+	strbuf_release(&m->warnings);
+	memset(m, 0, sizeof(*m));
+}
+
+const char *mail_parent(const struct mail *m)
+{
+	if (m->in_reply_to)
+		return m->in_reply_to;
+	return m->nr_refs ? m->refs[m->nr_refs - 1] : NULL;
+}
+
+char *mail_decode_header(const char *value)
+{
+	char *d, *c;
+
+	mail_lib_init();
+	d = g_mime_utils_header_decode_text(parser_options, value ? value : "");
+	c = clean_subject(d);
+	g_free(d);
+	return c;
+}
+
+char *mail_encode_header(const char *name, const char *value)
+{
+	char *clean = clean_subject(value), *enc, *r;
+
+	(void)name;
+	mail_lib_init();
+	enc = g_mime_utils_header_encode_text(format_options, clean, "utf-8");
+	r = xstrdup(enc ? enc : clean);
+	g_free(enc);
+	free(clean);
+	return r;
+}
+
+void mail_format_date(int64_t t, int tz, struct strbuf *sb)
+{
+	static const char *const days[] = { "Sun", "Mon", "Tue", "Wed", "Thu",
+					     "Fri", "Sat" };
+	static const char *const months[] = { "Jan", "Feb", "Mar", "Apr", "May",
+					       "Jun", "Jul", "Aug", "Sep", "Oct",
+					       "Nov", "Dec" };
+	time_t local = (time_t)(t + (int64_t)tz * 60);
+	struct tm tm;
+	int off = tz < 0 ? -tz : tz;
+
+	gmtime_r(&local, &tm);
+	strbuf_addf(sb, "%s, %d %s %d %02d:%02d:%02d %c%02d%02d",
+		    days[tm.tm_wday], tm.tm_mday, months[tm.tm_mon],
+		    tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec,
+		    tz < 0 ? '-' : '+', off / 60, off % 60);
+}
+
+int mail_parse_date(const char *s, int64_t *t, int *tz)
+{
+	GDateTime *dt;
+
+	mail_lib_init();
+	dt = g_mime_utils_header_decode_date(s);
+	if (!dt)
+		return -1;
+	*t = g_date_time_to_unix(dt);
+	*tz = (int)(g_date_time_get_utc_offset(dt) / G_TIME_SPAN_MINUTE);
+	g_date_time_unref(dt);
+	return 0;
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One mail message, parsed with GMime (the only file that uses it):
+ * RFC 5322 headers (folded, RFC 2047 encoded words), MIME structure
+ * (multipart/mixed and /alternative: the text/plain part; attached
+ * text/x-patch parts), transfer encodings and charsets.  The body is
+ * UTF-8; a UTF-8 or ASCII body is kept byte for byte (tabs, trailing
+ * blanks), which keeps diffs exact.
+ */
+#ifndef LOREBOT_MAIL_H
+#define LOREBOT_MAIL_H
+
+#include <stdint.h>
+
+#include "bot/strbuf.h"
+
+#define MAIL_MAX_REFS 256
+
+struct address {
+	char *name;		/* decoded display name, or NULL */
+	char *email;		/* lowercased domain; NULL if none */
+};
+
+struct mail {
+	char *msgid;		/* without <>, NULL when missing */
+	char *in_reply_to;	/* first id of In-Reply-To, without <> */
+	char **refs;		/* References, oldest first, at most MAIL_MAX_REFS */
+	size_t nr_refs;
+	char *subject;		/* decoded and unfolded; "" when missing */
+	struct address from;
+	struct address *to, *cc;
+	size_t nr_to, nr_cc;
+	char *list_id;		/* without <> */
+	int64_t date;		/* seconds since the epoch; 0 when unknown */
+	int tz;			/* minutes east of UTC */
+	char *body;		/* UTF-8 */
+	size_t body_len;
+	struct strbuf warnings;	/* what was wrong but not fatal, one per line */
+};
+
+#define MAIL_INIT { .warnings = STRBUF_INIT }
+
+/*
+ * Parse raw (a whole message).  0, or -1 with what was wrong in err
+ * (the message cannot be used at all).
+ */
+int mail_parse(const char *raw, size_t len, struct mail *m, struct strbuf *err);
+void mail_release(struct mail *m);
+
+/* The parent: In-Reply-To, else the last of References, else NULL */
+const char *mail_parent(const struct mail *m);
+
+/*
+ * Decode an RFC 2047 header value and strip CR/LF (for names typed by
+ * anyone).  Caller frees.
+ */
+char *mail_decode_header(const char *value);
+/* Encode a header value for output (RFC 2047 when not ASCII). */
+char *mail_encode_header(const char *name, const char *value);
+
+/* Format t (with tz in minutes) as an RFC 5322 date */
+void mail_format_date(int64_t t, int tz, struct strbuf *sb);
+
+
+/* Parse a date as in a Date: header (lenient); 0 or -1 */
+int mail_parse_date(const char *s, int64_t *t, int *tz);
+#endif

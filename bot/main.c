@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lorebot: a lore-based patch review and CI bot for the Linux mm tree.
+ * This is the front door: global options, then a git-style subcommand
+ * from the command table.  Only main() exits; everything else returns.
+ */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "bot/cmd.h"
+#include "bot/log.h"
+#include "bot/version.h"
+
+static const struct cmd commands[] = {
+	{ "help", cmd_help, "show help for lorebot or a command", cmd_help_help },
+	{ "version", cmd_version, "print the version", cmd_version_help },
+	{ "config", cmd_config, "check a configuration file, list the keys",
+	  cmd_config_help },
+	{ "series", cmd_series, "list the patch series in an mbox or the database",
+	  cmd_series_help },
+};
+
+const struct cmd *cmd_table(size_t *nr)
+{
+	*nr = ARRAY_SIZE(commands);
+	return commands;
+}
+
+const struct cmd *cmd_lookup(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+int cmd_wants_help(int argc, char **argv, const char *help)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(help, stdout);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int cmd_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "lorebot %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n(see 'lorebot %s --help')\n", cmd);
+	return EXIT_USAGE;
+}
+
+static const char main_usage[] =
+	"usage: lorebot [--config FILE] [--db FILE] [-v | -q] <command> [<args>]\n";
+
+static void print_commands(FILE *f)
+{
+	size_t i;
+
+	fputs(main_usage, f);
+	fputs("\ncommands:\n", f);
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(f, "   %-10s %s\n", commands[i].name, commands[i].summary);
+	fputs("\n'lorebot help <command>' or 'lorebot <command> --help' tells more.\n", f);
+}
+
+const char cmd_help_help[] =
+	"NAME\n"
+	"    lorebot-help - show help for lorebot or one of its commands\n"
+	"\n"
+	"SYNOPSIS\n"
+	"    lorebot help [<command>]\n"
+	"\n"
+	"DESCRIPTION\n"
+	"    Without a command, lists the commands. With one, prints its manual,\n"
+	"    the same text as 'lorebot <command> --help'.\n";
+
+int cmd_help(int argc, char **argv, struct ctx *ctx)
+{
+	const struct cmd *c;
+
+	(void)ctx;
+	if (argc < 2) {
+		print_commands(stdout);
+		fputs("\nglobal options:\n"
+		      "   --config FILE   read configuration (git-config syntax) from FILE\n"
+		      "   --db FILE       the state database (default: core.db)\n"
+		      "   -v, --verbose   more messages on stderr; -q, --quiet: fewer\n",
+		      stdout);
+		return EXIT_OK;
+	}
+	c = cmd_lookup(argv[1]);
+	if (!c) {
+		fprintf(stderr, "lorebot: '%s' is not a lorebot command\n", argv[1]);
+		return EXIT_USAGE;
+	}
+	fputs(c->help, stdout);
+	return EXIT_OK;
+}
+
+const char cmd_version_help[] =
+	"NAME\n"
+	"    lorebot-version - print the version of lorebot and its libraries\n"
+	"\n"
+	"SYNOPSIS\n"
+	"    lorebot version\n";
+
+int cmd_version(int argc, char **argv, struct ctx *ctx)
+{
+	(void)argc;
+	(void)argv;
+	(void)ctx;
+	printf("lorebot %s\n", LOREBOT_VERSION);
+	return EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "db", required_argument, NULL, 'd' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct config cfg = CONFIG_INIT;
+	struct ctx ctx = { .cfg = &cfg };
+	const struct cmd *c;
+	int opt, ret, first;
+
+	/* stop at the first non-option: the command */
+	while ((opt = getopt_long(argc, argv, "+c:d:vqhV", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'c':
+			ctx.config_path = optarg;
+			break;
+		case 'd':
+			ctx.db_path = optarg;
+			break;
+		case 'v':
+			log_set_level(LOG_LVL_DEBUG);
+			break;
+		case 'q':
+			log_set_level(LOG_LVL_WARN);
+			break;
+		case 'h':
+			print_commands(stdout);
+			return EXIT_OK;
+		case 'V':
+			printf("lorebot %s\n", LOREBOT_VERSION);
+			return EXIT_OK;
+		default:
+			fputs(main_usage, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		print_commands(stderr);
+		return EXIT_USAGE;
+	}
+	c = cmd_lookup(argv[optind]);
+	if (!c) {
+		fprintf(stderr, "lorebot: '%s' is not a lorebot command; see 'lorebot help'\n",
+			argv[optind]);
+		return EXIT_USAGE;
+	}
+	if (ctx.config_path) {
+		struct strbuf err = STRBUF_INIT;
+
+		if (config_load_file(&cfg, ctx.config_path, &err)) {
+			fprintf(stderr, "lorebot: %s\n", err.buf);
+			strbuf_release(&err);
+			config_release(&cfg);
+			return EXIT_USAGE;
+		}
+	}
+	if (!ctx.db_path)
+		ctx.db_path = config_get(&cfg, "core.db");
+	if (cmd_wants_help(argc - optind, argv + optind, c->help)) {
+		config_release(&cfg);
+		return EXIT_OK;
+	}
+	first = optind;
+	optind = 0;	/* the command runs getopt from its own argv[0] */
+	ret = c->fn(argc - first, argv + first, &ctx);
+	config_release(&cfg);
+	return ret;
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Streaming mbox reader: mboxo and mboxrd (">From " unescaping, detected
+ * from lore's "From mboxrd@z" separator), a single message without any
+ * separator, CRLF input.  Memory use is bounded by the largest message
+ * kept (max_size); larger messages are skipped and reported, never held.
+ */
+#ifndef LOREBOT_MBOX_H
+#define LOREBOT_MBOX_H
+
+#include <stdint.h>
+
+#include "bot/strbuf.h"
+
+struct mbox_reader {
+	int fd;
+	bool own_fd;
+	const char *mem;	/* reading from memory instead of fd */
+	size_t mem_len;
+	char *buf;		/* read buffer */
+	size_t start, end, alloc;
+	bool eof;
+	bool started;		/* first line seen */
+	bool single;		/* no separator at the start: one message */
+	bool mboxrd;
+	bool pending_from;	/* a separator line was read ahead */
+	bool prev_blank;
+	size_t max_size;
+	size_t index;		/* messages returned so far */
+	uint64_t offset;	/* bytes consumed */
+	uint64_t line;		/* lines consumed */
+	struct strbuf cur;	/* the current line */
+};
+
+struct mbox_msg {
+	struct strbuf raw;	/* the message, separator removed, unescaped */
+	size_t index;		/* 0-based position in the mbox */
+	uint64_t offset;	/* byte offset of its first line */
+	uint64_t line;		/* line number of its first line (1-based) */
+	uint64_t size;		/* full size, also when too_big */
+	bool too_big;		/* raw is empty: size > max_size */
+};
+
+#define MBOX_MSG_INIT { .raw = STRBUF_INIT }
+
+/* path "-" reads stdin.  0 or -errno. */
+int mbox_open(struct mbox_reader *r, const char *path, size_t max_size);
+void mbox_open_mem(struct mbox_reader *r, const char *buf, size_t len,
+		   size_t max_size);
+void mbox_close(struct mbox_reader *r);
+
+/* 1: a message in m; 0: end of input; -errno: read error */
+int mbox_next(struct mbox_reader *r, struct mbox_msg *m);
+void mbox_msg_release(struct mbox_msg *m);
+
+/* Does this line look like an mbox "From " separator? */
+bool mbox_is_from_line(const char *line, size_t len);
+
+#endif

@@ -1,0 +1,670 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
+#include <stdlib.h>
+#include <strings.h>
+
+#include "bot/patch.h"
+
+/* Trailers git and the kernel's process documents know */
+static const char *const known_trailers[] = {
+	"Signed-off-by", "Reviewed-by", "Acked-by", "Tested-by",
+	"Reported-by", "Suggested-by", "Co-developed-by", "Fixes", "Link",
+	"Closes", "Cc", "Reported-and-tested-by", "Requested-by",
+	"Debugged-by", "Originally-by", "Helped-by", "Message-ID",
+	"Change-Id", "Stable-dep-of", "BugLink",
+};
+
+/* A line of the body: [start, start + len), without the newline */
+struct line {
+	const char *p;
+	size_t len;
+};
+
+struct lines {
+	struct line *l;
+	size_t nr, alloc;
+};
+
+static void split_lines(const char *buf, size_t len, struct lines *out)
+{
+	const char *p = buf, *end = buf + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		ALLOC_GROW(out->l, out->nr + 1, out->alloc);
+		out->l[out->nr].p = p;
+		out->l[out->nr].len = n;
+		out->nr++;
+		p += n + (nl ? 1 : 0);
+	}
+}
+
+static bool line_is(const struct line *l, const char *s)
+{
+	return l->len == strlen(s) && !memcmp(l->p, s, l->len);
+}
+
+static bool line_starts(const struct line *l, const char *s)
+{
+	size_t n = strlen(s);
+
+	return l->len >= n && !memcmp(l->p, s, n);
+}
+
+static bool line_blank(const struct line *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->len; i++)
+		if (!isspace((unsigned char)l->p[i]))
+			return false;
+	return true;
+}
+
+void trailers_add(struct trailers *t, const char *name, const char *value)
+{
+	ALLOC_GROW(t->t, t->nr + 1, t->alloc);
+	t->t[t->nr].name = xstrdup(name);
+	t->t[t->nr].value = xstrdup(value);
+	t->nr++;
+}
+
+bool trailers_has(const struct trailers *t, const char *name, const char *value)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr; i++)
+		if (!strcasecmp(t->t[i].name, name) &&
+		    !strcasecmp(t->t[i].value, value))
+			return true;
+	return false;
+}
+
+void trailers_release(struct trailers *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr; i++) {
+		free(t->t[i].name);
+		free(t->t[i].value);
+	}
+	free(t->t);
+	memset(t, 0, sizeof(*t));
+}
+
+/*
+ * "Token: value" with Token made of [A-Za-z0-9-] and starting with a
+ * letter or digit.  Sets the token length and the value start.
+ */
+static bool trailer_shape(const char *p, size_t len, size_t *tok, size_t *val)
+{
+	size_t i = 0;
+
+	if (!len || !isalnum((unsigned char)p[0]))
+		return false;
+	while (i < len && (isalnum((unsigned char)p[i]) || p[i] == '-'))
+		i++;
+	if (i >= len || p[i] != ':' || i > 64)
+		return false;
+	*tok = i;
+	i++;
+	if (i >= len || (p[i] != ' ' && p[i] != '\t'))
+		return false;
+	while (i < len && (p[i] == ' ' || p[i] == '\t'))
+		i++;
+	if (i >= len)
+		return false;
+	*val = i;
+	return true;
+}
+
+static bool is_known_trailer(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(known_trailers); i++)
+		if (strlen(known_trailers[i]) == len &&
+		    !strncasecmp(known_trailers[i], name, len))
+			return true;
+	return len > 3 && !strncasecmp(name + len - 3, "-by", 3);
+}
+
+static char *rtrim_dup(const char *p, size_t len)
+{
+	while (len && isspace((unsigned char)p[len - 1]))
+		len--;
+	return xstrndup(p, len);
+}
+
+/*
+ * Trailers of a commit message: its last paragraph, when most of it
+ * looks like trailers and at least one is a known one.
+ */
+static void message_trailers(const char *msg, struct trailers *out)
+{
+	struct lines ls = { 0 };
+	size_t start, i, shaped = 0, total = 0;
+	bool known = false;
+
+	split_lines(msg, strlen(msg), &ls);
+	i = ls.nr;
+	while (i && line_blank(&ls.l[i - 1]))
+		i--;
+	start = i;
+	while (start && !line_blank(&ls.l[start - 1]))
+		start--;
+	for (size_t j = start; j < i; j++) {
+		size_t tok, val;
+
+		if (ls.l[j].p[0] == ' ' || ls.l[j].p[0] == '\t' ||
+		    ls.l[j].p[0] == '[')
+			continue;	/* continuation or "[note]" */
+		total++;
+		if (trailer_shape(ls.l[j].p, ls.l[j].len, &tok, &val)) {
+			shaped++;
+			known |= is_known_trailer(ls.l[j].p, tok);
+		}
+	}
+	if (!known || shaped * 2 < total)
+		goto out;
+	for (size_t j = start; j < i; j++) {
+		size_t tok, val;
+		char *name, *value;
+
+		if (!trailer_shape(ls.l[j].p, ls.l[j].len, &tok, &val))
+			continue;
+		name = xstrndup(ls.l[j].p, tok);
+		value = rtrim_dup(ls.l[j].p + val, ls.l[j].len - val);
+		/* folded continuation lines */
+		while (j + 1 < i && (ls.l[j + 1].p[0] == ' ' || ls.l[j + 1].p[0] == '\t')) {
+			char *more = rtrim_dup(ls.l[j + 1].p, ls.l[j + 1].len);
+			char *joined = xasprintf("%s %s", value, more + strspn(more, " \t"));
+
+			free(value);
+			free(more);
+			value = joined;
+			j++;
+		}
+		trailers_add(out, name, value);
+		free(name);
+		free(value);
+	}
+out:
+	free(ls.l);
+}
+
+/* Lines that start a diff, as git mailinfo's patchbreak() sees them */
+static bool starts_diff(const struct lines *ls, size_t i)
+{
+	const struct line *l = &ls->l[i];
+
+	if (line_starts(l, "diff -") || line_starts(l, "Index: "))
+		return true;
+	return line_starts(l, "--- ") && i + 1 < ls->nr &&
+		line_starts(&ls->l[i + 1], "+++ ");
+}
+
+static bool is_separator(const struct line *l)
+{
+	size_t i;
+
+	if (!line_starts(l, "---"))
+		return false;
+	for (i = 3; i < l->len; i++)
+		if (!isspace((unsigned char)l->p[i]))
+			return false;
+	return true;
+}
+
+static bool parse_hunk_header(const struct line *l, long *old, long *new)
+{
+	const char *p = l->p + 3, *end = l->p + l->len;
+	char *e;
+
+	*old = *new = 1;
+	if (!line_starts(l, "@@ -"))
+		return false;
+	p++;
+	strtol(p, &e, 10);
+	if (e < end && *e == ',')
+		*old = strtol(e + 1, &e, 10);
+	if (e >= end || *e != ' ' || e[1] != '+')
+		return false;
+	strtol(e + 2, &e, 10);
+	if (e < end && *e == ',')
+		*new = strtol(e + 1, &e, 10);
+	return *old >= 0 && *new >= 0;
+}
+
+/*
+ * Where does the diff that starts at line i end?  Hunks are consumed by
+ * their line counts, so a removed line "-- " is not taken for the
+ * signature.  Returns the index of the first line after the diff.
+ */
+static size_t diff_end(const struct lines *ls, size_t i)
+{
+	long old = 0, new = 0;
+	bool binary = false;
+
+	for (; i < ls->nr; i++) {
+		const struct line *l = &ls->l[i];
+
+		if (old > 0 || new > 0) {
+			char c = l->len ? l->p[0] : ' ';
+
+			if (c == '\\')
+				continue;
+			if (c == ' ') {
+				old--;
+				new--;
+			} else if (c == '-') {
+				old--;
+			} else if (c == '+') {
+				new--;
+			} else {
+				return i;	/* truncated hunk */
+			}
+			continue;
+		}
+		if (line_starts(l, "\\ "))
+			continue;
+		if (parse_hunk_header(l, &old, &new)) {
+			binary = false;
+			continue;
+		}
+		if (line_starts(l, "diff ") || line_starts(l, "index ") ||
+		    line_starts(l, "--- ") || line_starts(l, "+++ ") ||
+		    line_starts(l, "new file mode") ||
+		    line_starts(l, "deleted file mode") ||
+		    line_starts(l, "old mode") || line_starts(l, "new mode") ||
+		    line_starts(l, "similarity index") ||
+		    line_starts(l, "dissimilarity index") ||
+		    line_starts(l, "rename from") || line_starts(l, "rename to") ||
+		    line_starts(l, "copy from") || line_starts(l, "copy to") ||
+		    line_starts(l, "Binary files") || line_starts(l, "Index: ") ||
+		    line_starts(l, "====")) {
+			continue;
+		}
+		if (line_starts(l, "GIT binary patch")) {
+			binary = true;
+			continue;
+		}
+		if (binary && !line_starts(l, "-- ") &&
+		    !line_starts(l, "base-commit:"))
+			continue;
+		return i;
+	}
+	return i;
+}
+
+void split_name_addr(const char *v, char **name, char **addr)
+{
+	const char *lt = strrchr(v, '<'), *gt = lt ? strchr(lt, '>') : NULL;
+
+	*name = *addr = NULL;
+	if (lt && gt) {
+		const char *e = lt;
+
+		while (e > v && isspace((unsigned char)e[-1]))
+			e--;
+		if (e > v) {
+			const char *s = v;
+
+			if (*s == '"' && e > s + 1 && e[-1] == '"') {
+				s++;
+				e--;
+			}
+			*name = xstrndup(s, e - s);
+		}
+		*addr = xstrndup(lt + 1, gt - lt - 1);
+		return;
+	}
+	if (strchr(v, '@') && !strchr(v, ' '))
+		*addr = xstrdup(v);
+	else
+		*name = xstrdup(v);
+}
+
+static char *value_of(const struct line *l, size_t skip)
+{
+	const char *p = l->p + skip;
+	size_t n = l->len - skip;
+
+	while (n && isspace((unsigned char)*p)) {
+		p++;
+		n--;
+	}
+	return rtrim_dup(p, n);
+}
+
+/* base-commit:, change-id: and the like, first unquoted occurrence */
+static char *find_tag_line(const char *body, const char *tag, bool hex)
+{
+	const char *p = body;
+	size_t tl = strlen(tag);
+
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (len > tl && !strncasecmp(p, tag, tl)) {
+			struct line l = { p, len };
+			char *v = value_of(&l, tl);
+			size_t n = strlen(v);
+
+			if (n && (!hex || (n >= 7 && n <= 64 &&
+					   strspn(v, "0123456789abcdef") == n)))
+				return v;
+			free(v);
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	return NULL;
+}
+
+char *find_base_commit(const char *body)
+{
+	return find_tag_line(body, "base-commit:", true);
+}
+
+char *find_change_id(const char *body)
+{
+	return find_tag_line(body, "change-id:", false);
+}
+
+/* Collapse blank runs, strip trailing blanks of lines (git stripspace) */
+static char *stripspace(const struct lines *ls, size_t from, size_t to)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i, blanks = 0;
+
+	for (i = from; i < to; i++) {
+		const struct line *l = &ls->l[i];
+		size_t n = l->len;
+
+		while (n && isspace((unsigned char)l->p[n - 1]))
+			n--;
+		if (!n) {
+			blanks++;
+			continue;
+		}
+		if (sb.len && blanks)
+			strbuf_addch(&sb, '\n');
+		blanks = 0;
+		strbuf_add(&sb, l->p, n);
+		strbuf_addch(&sb, '\n');
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+bool body_has_diff(const char *body, size_t len)
+{
+	const char *p = body, *end = body + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+
+		if ((size_t)(end - p) > 11 && !memcmp(p, "diff --git ", 11))
+			return true;
+		if ((size_t)(end - p) > 4 && !memcmp(p, "--- ", 4) && nl &&
+		    (size_t)(end - nl) > 5 && !memcmp(nl + 1, "+++ ", 4))
+			return true;
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	return false;
+}
+
+void patch_extract(const struct mail *m, const struct subject *s,
+		   struct patch *p)
+{
+	struct lines ls = { 0 };
+	size_t i = 0, msg_start, msg_end, notes_start = 0, dstart, dend;
+	bool sep = false;
+
+	memset(p, 0, sizeof(*p));
+	p->author_name = xstrdup_or_null(m->from.name);
+	p->author_email = xstrdup_or_null(m->from.email);
+	p->date = m->date;
+	p->tz = m->tz;
+	p->subject = xstrdup(s->title);
+	split_lines(m->body ? m->body : "", m->body_len, &ls);
+
+	/* in-body headers: the first lines, up to a blank line */
+	while (i < ls.nr && line_blank(&ls.l[i]))
+		i++;
+	for (;;) {
+		const struct line *l = i < ls.nr ? &ls.l[i] : NULL;
+
+		if (!l)
+			break;
+		if (line_starts(l, "From:") || line_starts(l, "From :")) {
+			char *v = value_of(l, strchr(l->p, ':') - l->p + 1);
+			char *dec = mail_decode_header(v), *name, *addr;
+
+			split_name_addr(dec, &name, &addr);
+			if (addr) {
+				free(p->author_name);
+				free(p->author_email);
+				p->author_name = name;
+				p->author_email = addr;
+			} else {
+				free(name);
+			}
+			free(dec);
+			free(v);
+		} else if (line_starts(l, "Date:")) {
+			char *v = value_of(l, 5);
+
+			mail_parse_date(v, &p->date, &p->tz);
+			free(v);
+		} else if (line_starts(l, "Subject:")) {
+			struct strbuf sb = STRBUF_INIT;
+			struct subject sub;
+			char *v = value_of(l, 8);
+
+			strbuf_addstr(&sb, v);
+			free(v);
+			while (i + 1 < ls.nr && ls.l[i + 1].len &&
+			       (ls.l[i + 1].p[0] == ' ' || ls.l[i + 1].p[0] == '\t')) {
+				v = value_of(&ls.l[++i], 0);
+				strbuf_addf(&sb, " %s", v);
+				free(v);
+			}
+			subject_parse(sb.buf, &sub);
+			free(p->subject);
+			p->subject = xstrdup(sub.title);
+			subject_release(&sub);
+			strbuf_release(&sb);
+		} else {
+			break;
+		}
+		i++;
+	}
+	msg_start = i;
+
+	/* the commit message runs to "---" or to the diff */
+	for (msg_end = msg_start; msg_end < ls.nr; msg_end++) {
+		if (is_separator(&ls.l[msg_end])) {
+			sep = true;
+			break;
+		}
+		if (starts_diff(&ls, msg_end))
+			break;
+	}
+	p->message = stripspace(&ls, msg_start, msg_end);
+	message_trailers(p->message, &p->trailers);
+
+	dstart = msg_end + (sep ? 1 : 0);
+	notes_start = dstart;
+	while (dstart < ls.nr && !starts_diff(&ls, dstart))
+		dstart++;
+	if (dstart < ls.nr) {
+		const char *b, *e;
+
+		if (dstart > notes_start)
+			p->notes = stripspace(&ls, notes_start, dstart);
+		dend = diff_end(&ls, dstart);
+		b = ls.l[dstart].p;
+		e = dend < ls.nr ? ls.l[dend].p : m->body + m->body_len;
+		p->diff = xstrndup(b, e - b);
+		p->diff_len = e - b;
+	} else {
+		dend = ls.nr;
+		if (sep)
+			p->notes = stripspace(&ls, notes_start, ls.nr);
+	}
+
+	/* what follows the diff: base-commit:, prerequisites, signature */
+	for (i = dend; i < ls.nr; i++) {
+		const struct line *l = &ls.l[i];
+		size_t alloc = p->nr_prereq;
+
+		if (line_is(l, "-- ")) {
+			p->signature = stripspace(&ls, i + 1, ls.nr);
+			break;
+		}
+		if (line_starts(l, "prerequisite-patch-id:")) {
+			ALLOC_GROW(p->prereq_ids, p->nr_prereq + 1, alloc);
+			p->prereq_ids[p->nr_prereq++] = value_of(l, 22);
+		}
+	}
+	p->base_commit = find_base_commit(m->body ? m->body : "");
+	p->change_id = find_change_id(m->body ? m->body : "");
+	free(ls.l);
+}
+
+void patch_release(struct patch *p)
+{
+	size_t i;
+
+	free(p->author_name);
+	free(p->author_email);
+	free(p->subject);
+	free(p->message);
+	trailers_release(&p->trailers);
+	free(p->notes);
+	free(p->diff);
+	free(p->base_commit);
+	for (i = 0; i < p->nr_prereq; i++)
+		free(p->prereq_ids[i]);
+	free(p->prereq_ids);
+	free(p->change_id);
+	free(p->signature);
+	memset(p, 0, sizeof(*p));
+}
+
+void patch_commit_message(const struct patch *p, struct strbuf *sb)
+{
+	strbuf_addstr(sb, p->subject);
+	strbuf_addch(sb, '\n');
+	if (p->message && *p->message) {
+		strbuf_addch(sb, '\n');
+		strbuf_addstr(sb, p->message);
+	}
+}
+
+/* b4's follow-up trailer rules (find_trailers(followup=True)) */
+static bool nonperson(const char *name, size_t len)
+{
+	static const char *const np[] = { "fixes", "link", "buglink",
+					  "obsoleted-by", "change-id",
+					  "base-commit" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(np); i++)
+		if (strlen(np[i]) == len && !strncasecmp(np[i], name, len))
+			return true;
+	return false;
+}
+
+static bool ignored_reply_trailer(const char *name, size_t len)
+{
+	static const char *const bad[] = { "from", "author", "cc", "to",
+					   "phone", "email", "subject", "date",
+					   "link", "buglink" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		if (strlen(bad[i]) == len && !strncasecmp(bad[i], name, len))
+			return true;
+	return false;
+}
+
+static bool has_email(const char *v)
+{
+	const char *at = strchr(v, '@');
+
+	return at && at > v && at[1] && strchr(at + 1, '.') &&
+		!isspace((unsigned char)at[-1]) && !isspace((unsigned char)at[1]);
+}
+
+void reply_trailers(const struct mail *m, bool sloppy, struct trailers *out)
+{
+	struct lines ls = { 0 };
+	size_t i;
+
+	split_lines(m->body ? m->body : "", m->body_len, &ls);
+	for (i = 0; i < ls.nr; i++) {
+		const struct line *l = &ls.l[i];
+		const char *p = l->p;
+		size_t len = l->len, tok, val;
+		char *name, *value;
+
+		if (line_is(l, "-- "))
+			break;	/* the sender's signature */
+		while (len && (*p == ' ' || *p == '\t')) {
+			p++;
+			len--;
+		}
+		if (!trailer_shape(p, len, &tok, &val))
+			continue;
+		if (ignored_reply_trailer(p, tok))
+			continue;
+		if (!(tok > 3 && !strncasecmp(p + tok - 3, "-by", 3)) &&
+		    !nonperson(p, tok))
+			continue;
+		name = xstrndup(p, tok);
+		value = rtrim_dup(p + val, len - val);
+		/* "Reviewed-by: Long Name" + "<addr>" on the next line */
+		if (!strchr(value, '<') && i + 1 < ls.nr &&
+		    ls.l[i + 1].len > 2 && ls.l[i + 1].p[0] == '<' &&
+		    ls.l[i + 1].p[ls.l[i + 1].len - 1] == '>') {
+			char *more = rtrim_dup(ls.l[i + 1].p, ls.l[i + 1].len);
+			char *joined = xasprintf("%s %s", value, more);
+
+			free(value);
+			free(more);
+			value = joined;
+			i++;
+		}
+		if (strstr(value, "http://") || strstr(value, "https://"))
+			goto next;
+		if (!nonperson(name, tok)) {
+			char *tn, *ta;
+
+			if (!has_email(value))
+				goto next;
+			split_name_addr(value, &tn, &ta);
+			if (!sloppy && !((ta && m->from.email &&
+					  !strcasecmp(ta, m->from.email)) ||
+					 (tn && m->from.name &&
+					  !strcasecmp(tn, m->from.name)))) {
+				free(tn);
+				free(ta);
+				goto next;
+			}
+			free(tn);
+			free(ta);
+		}
+		if (!trailers_has(out, name, value))
+			trailers_add(out, name, value);
+next:
+		free(name);
+		free(value);
+	}
+	free(ls.l);
+}

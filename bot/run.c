@@ -1,0 +1,457 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bot/run.h"
+
+#define KILL_GRACE_MS 3000
+#define DEFAULT_MAX_OUTPUT (1 << 20)
+
+extern char **environ;
+
+struct argv_vec {
+	const char **v;
+	size_t nr, alloc;
+};
+
+static void argv_push(struct argv_vec *a, const char *s)
+{
+	ALLOC_GROW(a->v, a->nr + 2, a->alloc);
+	a->v[a->nr++] = s;
+	a->v[a->nr] = NULL;
+}
+
+bool run_have_program(const char *name)
+{
+	const char *path = getenv("PATH");
+	char *dup, *dir, *save = NULL;
+	bool found = false;
+
+	if (strchr(name, '/'))
+		return access(name, X_OK) == 0;
+	if (!path)
+		path = "/usr/bin:/bin";
+	dup = xstrdup(path);
+	for (dir = strtok_r(dup, ":", &save); dir && !found;
+	     dir = strtok_r(NULL, ":", &save)) {
+		char *p = xasprintf("%s/%s", dir, name);
+
+		found = access(p, X_OK) == 0;
+		free(p);
+	}
+	free(dup);
+	return found;
+}
+
+static void set_limit(int resource, uint64_t value)
+{
+	struct rlimit rl;
+
+	if (!value)
+		return;
+	rl.rlim_cur = rl.rlim_max = value;
+	setrlimit(resource, &rl);
+}
+
+/* Build the environment: inherit (or a clean base), then apply cmd->env. */
+static char **make_env(const struct run_cmd *cmd)
+{
+	static const char *const clean[] = {
+		"PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin",
+		"LANG=C", "LC_ALL=C", NULL,
+	};
+	struct argv_vec e = { 0 };
+	const char *const *src = cmd->clean_env ? clean : (const char *const *)environ;
+	const char *const *p;
+	size_t i;
+
+	for (p = src; p && *p; p++)
+		argv_push(&e, *p);
+	if (cmd->clean_env) {
+		const char *home = getenv("HOME");
+
+		argv_push(&e, xasprintf("HOME=%s", home ? home : "/"));
+	}
+	for (p = cmd->env; p && *p; p++) {
+		const char *eq = strchr(*p, '=');
+		size_t klen = eq ? (size_t)(eq - *p) : strlen(*p);
+
+		for (i = 0; i < e.nr; i++) {
+			if (!strncmp(e.v[i], *p, klen) && e.v[i][klen] == '=') {
+				memmove(e.v + i, e.v + i + 1,
+					(e.nr - i) * sizeof(*e.v));
+				e.nr--;
+				i--;
+			}
+		}
+		if (eq)
+			argv_push(&e, *p);
+	}
+	return (char **)e.v;
+}
+
+/* bubblewrap in front of argv; see struct run_sandbox */
+static void sandbox_argv(const struct run_cmd *cmd, struct argv_vec *a)
+{
+	const char *const *p;
+
+	argv_push(a, "bwrap");
+	argv_push(a, "--die-with-parent");
+	argv_push(a, "--new-session");
+	argv_push(a, "--unshare-ipc");
+	argv_push(a, "--unshare-pid");
+	argv_push(a, "--unshare-uts");
+	if (!cmd->sandbox.allow_net)
+		argv_push(a, "--unshare-net");
+	if (geteuid() != 0 || cmd->sandbox.uid)
+		argv_push(a, "--unshare-user");
+	argv_push(a, "--ro-bind");
+	argv_push(a, "/");
+	argv_push(a, "/");
+	argv_push(a, "--dev");
+	argv_push(a, "/dev");
+	argv_push(a, "--proc");
+	argv_push(a, "/proc");
+	argv_push(a, "--tmpfs");
+	argv_push(a, "/tmp");
+	for (p = cmd->sandbox.hide; p && *p; p++) {
+		argv_push(a, "--tmpfs");
+		argv_push(a, *p);
+	}
+	for (p = cmd->sandbox.rw; p && *p; p++) {
+		argv_push(a, "--bind");
+		argv_push(a, *p);
+		argv_push(a, *p);
+	}
+	if (cmd->cwd) {
+		argv_push(a, "--chdir");
+		argv_push(a, cmd->cwd);
+	}
+	argv_push(a, "--");
+	for (p = cmd->argv; *p; p++)
+		argv_push(a, *p);
+}
+
+static void child_fail(int fd, const char *what)
+{
+	char msg[256];
+	int n = snprintf(msg, sizeof(msg), "lorebot: %s: %s\n", what,
+			 strerror(errno));
+
+	if (n > 0 && write(fd, msg, n) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+static void child_setup(const struct run_cmd *cmd, int in_fd, int out_fd,
+			int err_fd)
+{
+	struct argv_vec a = { 0 };
+	const char *const *argv = cmd->argv;
+	char **env;
+
+	setpgid(0, 0);
+	signal(SIGPIPE, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGCHLD, SIG_DFL);
+	if (dup2(in_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(err_fd, 2) < 0)
+		_exit(127);
+	if (cmd->cwd && !cmd->sandbox.enabled && chdir(cmd->cwd))
+		child_fail(2, cmd->cwd);
+	set_limit(RLIMIT_CPU, cmd->limits.cpu_s);
+	set_limit(RLIMIT_AS, cmd->limits.mem_bytes);
+	set_limit(RLIMIT_FSIZE, cmd->limits.fsize_bytes);
+	set_limit(RLIMIT_NPROC, cmd->limits.nproc);
+	set_limit(RLIMIT_CORE, 0);
+	if (cmd->sandbox.enabled) {
+		if (geteuid() == 0 && cmd->sandbox.uid) {
+			if (setgroups(0, NULL) || setgid(cmd->sandbox.gid) ||
+			    setuid(cmd->sandbox.uid))
+				child_fail(2, "cannot drop privileges");
+		}
+		sandbox_argv(cmd, &a);
+		argv = a.v;
+	}
+	env = make_env(cmd);
+	execvpe(argv[0], (char *const *)argv, env);
+	child_fail(2, argv[0]);
+}
+
+static void keep(struct run_cmd *cmd, struct strbuf *sb, const char *buf,
+		 size_t n, FILE *log, size_t *logged)
+{
+	size_t max = cmd->limits.max_output ? cmd->limits.max_output :
+		DEFAULT_MAX_OUTPUT;
+	size_t room = sb->len < max ? max - sb->len : 0;
+
+	if (n > room) {
+		cmd->truncated = true;
+		strbuf_add(sb, buf, room);
+	} else {
+		strbuf_add(sb, buf, n);
+	}
+	if (log && *logged < max) {
+		size_t w = MIN(n, max - *logged);
+
+		fwrite(buf, 1, w, log);
+		*logged += w;
+	}
+}
+
+int run_cmd(struct run_cmd *cmd)
+{
+	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 };
+	struct pollfd pfd[3];
+	size_t in_off = 0, logged = 0;
+	uint64_t start = now_ms(), kill_at = 0;
+	bool exited = false;
+	FILE *log = NULL;
+	int wstatus = 0, ret = 0;
+	pid_t pid;
+
+	cmd->status = -1;
+	cmd->timed_out = cmd->truncated = false;
+	if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) ||
+	    (!cmd->merge_stderr && !cmd->pass_stderr && pipe2(err, O_CLOEXEC))) {
+		ret = -errno;
+		goto close_fds;
+	}
+	if (cmd->log_path) {
+		log = fopen(cmd->log_path, "we");
+		if (!log) {
+			ret = -errno;
+			goto close_fds;
+		}
+	}
+	pid = fork();
+	if (pid < 0) {
+		ret = -errno;
+		goto close_fds;
+	}
+	if (!pid) {
+		int e = cmd->merge_stderr ? out[1] :
+			cmd->pass_stderr ? 2 : err[1];
+
+		if (!cmd->in) {
+			int null = open("/dev/null", O_RDONLY);
+
+			if (null >= 0)
+				in[0] = null;
+		}
+		child_setup(cmd, in[0], out[1], e);
+	}
+	setpgid(pid, pid);
+	close(in[0]);
+	close(out[1]);
+	if (err[1] >= 0)
+		close(err[1]);
+	in[0] = out[1] = err[1] = -1;
+	if (!cmd->in || !cmd->in_len) {
+		close(in[1]);
+		in[1] = -1;
+	} else {
+		fcntl(in[1], F_SETFL, O_NONBLOCK);
+	}
+
+	for (;;) {
+		int nfds = 0, timeout = -1, n, i;
+		uint64_t now = now_ms();
+
+		if (cmd->limits.timeout_ms && !kill_at &&
+		    now - start >= cmd->limits.timeout_ms) {
+			cmd->timed_out = true;
+			kill(-pid, SIGTERM);
+			kill_at = now + KILL_GRACE_MS;
+		}
+		if (kill_at && now >= kill_at) {
+			kill(-pid, SIGKILL);
+			kill_at = UINT64_MAX;
+		}
+		if (!exited && waitpid(pid, &wstatus, WNOHANG) == pid) {
+			exited = true;
+			/* children that kept the pipes open get a grace period */
+			if (!kill_at)
+				kill_at = now + KILL_GRACE_MS;
+		}
+		if (out[0] >= 0)
+			pfd[nfds++] = (struct pollfd){ .fd = out[0], .events = POLLIN };
+		if (err[0] >= 0)
+			pfd[nfds++] = (struct pollfd){ .fd = err[0], .events = POLLIN };
+		if (in[1] >= 0)
+			pfd[nfds++] = (struct pollfd){ .fd = in[1], .events = POLLOUT };
+		if (!nfds && exited)
+			break;
+		if (exited && kill_at == UINT64_MAX)
+			break;
+		timeout = 100;
+		n = poll(pfd, nfds, timeout);
+		if (n < 0 && errno != EINTR) {
+			ret = -errno;
+			kill(-pid, SIGKILL);
+			break;
+		}
+		for (i = 0; i < nfds && n > 0; i++) {
+			char buf[65536];
+			ssize_t r;
+
+			if (!pfd[i].revents)
+				continue;
+			if (pfd[i].fd == in[1]) {
+				r = write(in[1], cmd->in + in_off,
+					  cmd->in_len - in_off);
+				if (r > 0)
+					in_off += r;
+				if ((r < 0 && errno != EAGAIN) ||
+				    in_off == cmd->in_len) {
+					close(in[1]);
+					in[1] = -1;
+				}
+				continue;
+			}
+			r = read(pfd[i].fd, buf, sizeof(buf));
+			if (r < 0 && (errno == EINTR || errno == EAGAIN))
+				continue;
+			if (r <= 0) {
+				if (pfd[i].fd == out[0])
+					out[0] = -1;
+				else
+					err[0] = -1;
+				close(pfd[i].fd);
+				continue;
+			}
+			keep(cmd, pfd[i].fd == out[0] ? &cmd->out : &cmd->err,
+			     buf, r, log, &logged);
+		}
+	}
+	if (!exited) {
+		kill(-pid, SIGKILL);
+		waitpid(pid, &wstatus, 0);
+	}
+	/* whatever is left of the process group goes too */
+	kill(-pid, SIGKILL);
+	if (WIFEXITED(wstatus))
+		cmd->status = WEXITSTATUS(wstatus);
+	else if (WIFSIGNALED(wstatus))
+		cmd->status = 128 + WTERMSIG(wstatus);
+	cmd->elapsed_ms = now_ms() - start;
+
+close_fds:
+	for (int i = 0; i < 2; i++) {
+		if (in[i] >= 0)
+			close(in[i]);
+		if (out[i] >= 0)
+			close(out[i]);
+		if (err[i] >= 0)
+			close(err[i]);
+	}
+	if (log)
+		fclose(log);
+	return ret;
+}
+
+void run_cmd_release(struct run_cmd *cmd)
+{
+	strbuf_release(&cmd->out);
+	strbuf_release(&cmd->err);
+}
+
+void run_describe(const struct run_cmd *cmd, struct strbuf *sb)
+{
+	if (cmd->timed_out)
+		strbuf_addf(sb, "timed out after %llu s",
+			    (unsigned long long)cmd->limits.timeout_ms / 1000);
+	else if (cmd->status > 128)
+		strbuf_addf(sb, "killed by signal %d", cmd->status - 128);
+	else if (cmd->status == 127)
+		strbuf_addstr(sb, "could not run");
+	else
+		strbuf_addf(sb, "exit %d", cmd->status);
+}
+
+int run_bg_start(struct run_bg *bg, const char *const *argv,
+		 const char *const *env, const char *log_path,
+		 uint64_t timeout_ms)
+{
+	struct run_cmd cmd = RUN_CMD_INIT;
+	int fd;
+	pid_t pid;
+
+	memset(bg, 0, sizeof(*bg));
+	bg->status = -1;
+	fd = open(log_path ? log_path : "/dev/null",
+		  O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	cmd.argv = argv;
+	cmd.env = env;
+	pid = fork();
+	if (pid < 0) {
+		int e = -errno;
+
+		close(fd);
+		return e;
+	}
+	if (!pid) {
+		int null = open("/dev/null", O_RDONLY);
+
+		child_setup(&cmd, null, fd, fd);
+	}
+	setpgid(pid, pid);
+	close(fd);
+	bg->pid = pid;
+	bg->started_ms = now_ms();
+	bg->timeout_ms = timeout_ms;
+	return 0;
+}
+
+void run_bg_kill(struct run_bg *bg, int sig)
+{
+	if (bg->pid > 0)
+		kill(-bg->pid, sig);
+}
+
+int run_bg_poll(struct run_bg *bg)
+{
+	uint64_t now = now_ms();
+	int wstatus;
+	pid_t r;
+
+	if (bg->pid <= 0)
+		return 0;
+	r = waitpid(bg->pid, &wstatus, WNOHANG);
+	if (r == bg->pid) {
+		if (WIFEXITED(wstatus))
+			bg->status = WEXITSTATUS(wstatus);
+		else
+			bg->status = 128 + WTERMSIG(wstatus);
+		kill(-bg->pid, SIGKILL);
+		bg->pid = 0;
+		return 0;
+	}
+	if (r < 0 && errno == ECHILD) {
+		bg->pid = 0;
+		return 0;
+	}
+	if (bg->timeout_ms && now - bg->started_ms >= bg->timeout_ms) {
+		if (!bg->kill_sent_ms) {
+			bg->timed_out = true;
+			kill(-bg->pid, SIGTERM);
+			bg->kill_sent_ms = now;
+		} else if (now - bg->kill_sent_ms >= KILL_GRACE_MS) {
+			kill(-bg->pid, SIGKILL);
+		}
+	}
+	return 1;
+}

@@ -1,0 +1,754 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <strings.h>
+
+#include "bot/mail.h"
+#include "bot/mbox.h"
+#include "bot/series.h"
+
+/* Patches sent without threading join a send posted within this time */
+#define FALLBACK_WINDOW (60 * 60)
+/* Climbing a reply chain stops after this many steps */
+#define MAX_CLIMB 100000
+
+void assembly_init(struct assembly *a, size_t max_size)
+{
+	memset(a, 0, sizeof(*a));
+	strbuf_init(&a->problems, 0);
+	a->max_size = max_size ? max_size : 16 << 20;
+}
+
+static void send_free(struct send *s)
+{
+	int i;
+
+	for (i = 0; i < s->total; i++)
+		trailers_release(&s->patches[i].trailers);
+	free(s->patches);
+	free(s->id);
+	free(s->tree);
+	free(s->title);
+	free(s->author_name);
+	free(s->author_email);
+	free(s->sender_email);
+	free(s->base_commit);
+	free(s->change_id);
+	free(s);
+}
+
+void msg_release(struct msg *m)
+{
+	size_t i;
+
+	free(m->msgid);
+	free(m->parent);
+	for (i = 0; i < m->nr_refs; i++)
+		free(m->refs[i]);
+	free(m->refs);
+	free(m->subject);
+	subject_release(&m->subj);
+	free(m->sender_name);
+	free(m->sender_email);
+	free(m->author_name);
+	free(m->author_email);
+	free(m->base_commit);
+	free(m->change_id);
+	trailers_release(&m->trailers);
+	for (i = 0; i < m->nr_links; i++)
+		free(m->links[i]);
+	free(m->links);
+	strbuf_release(&m->warnings);
+}
+
+void assembly_release(struct assembly *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->nr; i++) {
+		msg_release(a->msgs[i]);
+		free(a->msgs[i]);
+	}
+	free(a->msgs);
+	strmap_release(&a->by_id);
+	for (i = 0; i < a->nr_sends; i++)
+		send_free(a->sends[i]);
+	free(a->sends);
+	for (i = 0; i < a->nr_series; i++) {
+		free(a->series[i]->sends);
+		free(a->series[i]->id);
+		free(a->series[i]);
+	}
+	free(a->series);
+	strbuf_release(&a->problems);
+}
+
+void assembly_problem(struct assembly *a, size_t index, const char *msgid,
+		      const char *fmt, ...)
+{
+	va_list ap;
+
+	strbuf_addf(&a->problems, "message %zu", index + 1);
+	if (msgid)
+		strbuf_addf(&a->problems, " <%s>", msgid);
+	strbuf_addstr(&a->problems, ": ");
+	va_start(ap, fmt);
+	strbuf_vaddf(&a->problems, fmt, ap);
+	va_end(ap);
+	strbuf_addch(&a->problems, '\n');
+}
+
+/* Message-IDs in lore links: https://lore.kernel.org/<list>/<msgid>/ */
+static void find_links(const char *body, struct msg *m)
+{
+	const char *p = body;
+	size_t alloc = 0;
+
+	while ((p = strstr(p, "://")) && m->nr_links < MSG_MAX_LINKS) {
+		const char *end = p + 3, *seg;
+		struct strbuf id = STRBUF_INIT;
+
+		while (*end && !isspace((unsigned char)*end) && *end != '>' &&
+		       *end != ')' && *end != '"')
+			end++;
+		/* the last path segment with an '@' (or %40) in it */
+		for (seg = end; seg > p + 3; seg--) {
+			const char *s = seg - 1;
+			const char *e;
+
+			if (*s != '/')
+				continue;
+			e = memchr(s + 1, '/', end - s - 1);
+			if (!e)
+				e = end;
+			if (memmem(s + 1, e - s - 1, "@", 1) ||
+			    memmem(s + 1, e - s - 1, "%40", 3)) {
+				const char *q;
+
+				for (q = s + 1; q < e; q++) {
+					if (*q == '%' && q + 2 < e &&
+					    isxdigit((unsigned char)q[1]) &&
+					    isxdigit((unsigned char)q[2])) {
+						char hex[3] = { q[1], q[2], 0 };
+
+						strbuf_addch(&id, strtol(hex, NULL, 16));
+						q += 2;
+					} else {
+						strbuf_addch(&id, *q);
+					}
+				}
+				break;
+			}
+		}
+		if (id.len && memchr(id.buf, '@', id.len) && !memchr(id.buf, '?', id.len)) {
+			ALLOC_GROW(m->links, m->nr_links + 1, alloc);
+			m->links[m->nr_links++] = strbuf_detach(&id, NULL);
+		}
+		strbuf_release(&id);
+		p = end;
+	}
+}
+
+int msg_from_raw(const char *raw, size_t len, struct msg *m, struct strbuf *err)
+{
+	struct mail mail;
+	struct patch patch;
+	const char *parent;
+	size_t i, first;
+
+	memset(m, 0, sizeof(*m));
+	strbuf_init(&m->warnings, 0);
+	subject_parse("", &m->subj);
+	if (mail_parse(raw, len, &mail, err))
+		return -1;
+	strbuf_addbuf(&m->warnings, &mail.warnings);
+	m->msgid = xstrdup_or_null(mail.msgid);
+	parent = mail_parent(&mail);
+	m->parent = xstrdup_or_null(parent);
+	/* keep the root and the nearest ancestors */
+	first = mail.nr_refs > MSG_MAX_REFS ? mail.nr_refs - (MSG_MAX_REFS - 1) : 1;
+	m->refs = xcalloc(MIN(mail.nr_refs, MSG_MAX_REFS) + 1, sizeof(*m->refs));
+	for (i = 0; i < mail.nr_refs; i++)
+		if (i == 0 || i >= first)
+			m->refs[m->nr_refs++] = xstrdup(mail.refs[i]);
+	m->subject = xstrdup(mail.subject ? mail.subject : "");
+	subject_release(&m->subj);
+	subject_parse(m->subject, &m->subj);
+	m->sender_name = xstrdup_or_null(mail.from.name);
+	m->sender_email = xstrdup_or_null(mail.from.email);
+	m->date = mail.date;
+	m->tz = mail.tz;
+	m->has_diff = body_has_diff(mail.body, mail.body_len);
+
+	if (!m->subj.reply && !m->subj.forward &&
+	    (m->has_diff || (m->subj.patch && m->subj.counted))) {
+		patch_extract(&mail, &m->subj, &patch);
+		m->author_name = xstrdup_or_null(patch.author_name);
+		m->author_email = xstrdup_or_null(patch.author_email);
+		m->base_commit = xstrdup_or_null(patch.base_commit);
+		m->change_id = xstrdup_or_null(patch.change_id);
+		m->trailers = patch.trailers;
+		memset(&patch.trailers, 0, sizeof(patch.trailers));
+		patch_release(&patch);
+		if (m->subj.counted && m->subj.n == 0)
+			find_links(mail.body ? mail.body : "", m);
+	} else {
+		m->author_name = xstrdup_or_null(mail.from.name);
+		m->author_email = xstrdup_or_null(mail.from.email);
+		if (m->parent)
+			reply_trailers(&mail, false, &m->trailers);
+	}
+	mail_release(&mail);
+	return 0;
+}
+
+static void add_msg(struct assembly *a, struct msg *m)
+{
+	ALLOC_GROW(a->msgs, a->nr + 1, a->alloc);
+	a->msgs[a->nr++] = m;
+}
+
+struct msg *assembly_add_raw(struct assembly *a, const char *raw, size_t len,
+			     size_t index, uint64_t offset)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct msg *m = xmalloc(sizeof(*m));
+	const char *line;
+
+	if (msg_from_raw(raw, len, m, &err)) {
+		assembly_problem(a, index, NULL, "%s", err.buf);
+		strbuf_release(&err);
+		msg_release(m);
+		free(m);
+		a->errors++;
+		return NULL;
+	}
+	strbuf_release(&err);
+	m->index = index;
+	m->offset = offset;
+	m->size = len;
+	if (!m->msgid) {
+		char h[17];
+
+		hash_hex(raw, len, h);
+		m->msgid = xasprintf("lorebot-%s@missing-message-id.invalid", h);
+		assembly_problem(a, index, NULL,
+				 "no 'Message-ID' header; using <%s>", m->msgid);
+	}
+	for (line = m->warnings.buf; *line; ) {
+		const char *nl = strchr(line, '\n');
+		int n = nl ? (int)(nl - line) : (int)strlen(line);
+
+		if (!strstr(line, "Message-ID"))
+			assembly_problem(a, index, m->msgid, "%.*s", n, line);
+		line += n + (nl ? 1 : 0);
+	}
+	if (strmap_get(&a->by_id, m->msgid)) {
+		assembly_problem(a, index, m->msgid,
+				 "duplicate Message-ID; the first copy is used");
+		msg_release(m);
+		free(m);
+		return NULL;
+	}
+	strmap_put(&a->by_id, m->msgid, m);
+	add_msg(a, m);
+	return m;
+}
+
+int assembly_add_mbox(struct assembly *a, const char *path)
+{
+	struct mbox_reader r;
+	struct mbox_msg mm = MBOX_MSG_INIT;
+	int ret;
+
+	ret = mbox_open(&r, path, a->max_size);
+	if (ret)
+		return ret;
+	while ((ret = mbox_next(&r, &mm)) > 0) {
+		if (mm.too_big) {
+			assembly_problem(a, mm.index, NULL,
+					 "too large (%llu bytes, limit %zu); skipped",
+					 (unsigned long long)mm.size, a->max_size);
+			a->errors++;
+			continue;
+		}
+		assembly_add_raw(a, mm.raw.buf, mm.raw.len, mm.index, mm.offset);
+	}
+	mbox_msg_release(&mm);
+	mbox_close(&r);
+	return ret;
+}
+
+/* classification */
+
+static void classify(struct msg *m)
+{
+	const struct subject *s = &m->subj;
+
+	if (s->reply || s->forward) {
+		m->kind = m->parent ? MSG_REPLY : MSG_OTHER;
+		return;
+	}
+	if (s->patch && s->counted && s->n == 0) {
+		m->kind = MSG_COVER;
+		return;
+	}
+	if (m->has_diff) {
+		m->kind = MSG_PATCH;
+		return;
+	}
+	/* trailers sent in reply without "Re:" (b4 does the same) */
+	m->kind = m->parent ? MSG_REPLY : MSG_OTHER;
+}
+
+static bool same_send(const struct msg *a, const struct msg *b)
+{
+	if (a->kind != MSG_PATCH && a->kind != MSG_COVER)
+		return false;
+	if (b->kind != MSG_PATCH && b->kind != MSG_COVER)
+		return false;
+	return a->subj.version == b->subj.version &&
+		a->subj.total == b->subj.total &&
+		a->sender_email && b->sender_email &&
+		!strcmp(a->sender_email, b->sender_email);
+}
+
+static struct send *new_send(struct assembly *a, const struct msg *first)
+{
+	struct send *s = xcalloc(1, sizeof(*s));
+
+	s->total = first->subj.total;
+	s->version = first->subj.version;
+	s->patches = xcalloc(s->total, sizeof(*s->patches));
+	s->sender_email = xstrdup_or_null(first->sender_email);
+	s->date = first->date;
+	ALLOC_GROW(a->sends, a->nr_sends + 1, a->alloc_sends);
+	a->sends[a->nr_sends++] = s;
+	return s;
+}
+
+static void send_put(struct assembly *a, struct send *s, struct msg *m)
+{
+	struct send_patch *slot;
+
+	m->send = s;
+	if (m->date && (!s->date || m->date < s->date))
+		s->date = m->date;
+	if (m->kind == MSG_COVER) {
+		if (s->cover && s->cover != m)
+			assembly_problem(a, m->index, m->msgid,
+					 "second cover letter in one send; ignored");
+		else
+			s->cover = m;
+		return;
+	}
+	slot = &s->patches[m->subj.n - 1];
+	if (slot->msg) {
+		/* the same N/M posted twice in one thread: keep the later */
+		struct msg *old = slot->msg;
+
+		assembly_problem(a, m->index, m->msgid,
+				 "patch %d/%d posted twice in one send; "
+				 "using the later copy", m->subj.n, s->total);
+		if (m->date < old->date) {
+			old = m;
+			m = slot->msg;
+		}
+		old->send = NULL;
+		old->kind = MSG_OTHER;
+	} else {
+		s->have++;
+	}
+	slot->msg = m;
+}
+
+/* The topmost ancestor that belongs to the same send, or NULL */
+static struct msg *send_root(struct assembly *a, struct msg *m)
+{
+	size_t i;
+	struct msg *p;
+
+	for (i = 0; i < m->nr_refs; i++) {
+		p = strmap_get(&a->by_id, m->refs[i]);
+		if (p && p != m && same_send(p, m))
+			return p;
+	}
+	p = strmap_get(&a->by_id, m->parent);
+	if (p && p != m && same_send(p, m))
+		return p;
+	return NULL;
+}
+
+static void group_threaded(struct assembly *a)
+{
+	struct strmap roots = STRMAP_INIT;
+	size_t i;
+
+	/* every cover letter opens a send */
+	for (i = 0; i < a->nr; i++) {
+		struct msg *m = a->msgs[i];
+
+		if (m->kind != MSG_COVER)
+			continue;
+		send_put(a, new_send(a, m), m);
+		strmap_put(&roots, m->msgid, m->send);
+	}
+	for (i = 0; i < a->nr; i++) {
+		struct msg *m = a->msgs[i], *root;
+		struct send *s;
+
+		if (m->kind != MSG_PATCH || m->subj.n < 1 ||
+		    m->subj.n > m->subj.total)
+			continue;
+		root = send_root(a, m);
+		if (!root) {
+			/* a thread root itself: a single patch or patch 1 */
+			if (m->parent && m->subj.total > 1 && m->subj.n > 1)
+				continue;	/* unthreaded; see below */
+			if (!m->parent && m->subj.n > 1)
+				continue;
+			root = m;
+		}
+		s = strmap_get(&roots, root->msgid);
+		if (!s) {
+			s = new_send(a, root);
+			strmap_put(&roots, root->msgid, s);
+		}
+		send_put(a, s, m);
+	}
+	strmap_release(&roots);
+}
+
+static int cmp_msg_date(const void *x, const void *y)
+{
+	const struct msg *a = *(const struct msg *const *)x;
+	const struct msg *b = *(const struct msg *const *)y;
+
+	if (a->date != b->date)
+		return a->date < b->date ? -1 : 1;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* Patches that threading did not place: by sender, version, count, time */
+static void group_fallback(struct assembly *a)
+{
+	struct msg **left = NULL;
+	size_t nr = 0, alloc = 0, i, j;
+
+	for (i = 0; i < a->nr; i++) {
+		struct msg *m = a->msgs[i];
+
+		if (m->kind == MSG_PATCH && !m->send && m->subj.n >= 1 &&
+		    m->subj.n <= m->subj.total) {
+			ALLOC_GROW(left, nr + 1, alloc);
+			left[nr++] = m;
+		}
+	}
+	qsort(left, nr, sizeof(*left), cmp_msg_date);
+	for (i = 0; i < nr; i++) {
+		struct msg *m = left[i];
+		struct send *best = NULL;
+		int64_t best_gap = FALLBACK_WINDOW + 1;
+
+		for (j = 0; j < a->nr_sends; j++) {
+			struct send *s = a->sends[j];
+			int64_t gap = m->date - s->date;
+
+			if (gap < 0)
+				gap = -gap;
+			if (s->version != m->subj.version ||
+			    s->total != m->subj.total ||
+			    !s->sender_email || !m->sender_email ||
+			    strcmp(s->sender_email, m->sender_email) ||
+			    s->patches[m->subj.n - 1].msg || gap >= best_gap)
+				continue;
+			best = s;
+			best_gap = gap;
+		}
+		if (!best) {
+			best = new_send(a, m);
+			best->fallback = true;
+		}
+		assembly_problem(a, m->index, m->msgid,
+				 "patch %d/%d is not threaded; grouped by "
+				 "sender, version and time", m->subj.n,
+				 m->subj.total);
+		send_put(a, best, m);
+	}
+	free(left);
+}
+
+static void finish_send(struct send *s)
+{
+	const struct msg *head = s->cover;
+	int i;
+
+	for (i = 0; i < s->total && !head; i++)
+		head = s->patches[i].msg;
+	s->complete = s->have == s->total;
+	s->id = xstrdup(head->msgid);
+	s->title = xstrdup(head->subj.title);
+	s->tree = xstrdup_or_null(head->subj.tree);
+	s->author_name = xstrdup_or_null(head->author_name);
+	s->author_email = xstrdup_or_null(head->author_email);
+	s->rfc = head->subj.rfc;
+	s->resend = head->subj.resend;
+	if (head->base_commit)
+		s->base_commit = xstrdup(head->base_commit);
+	if (head->change_id)
+		s->change_id = xstrdup(head->change_id);
+	for (i = 0; i < s->total; i++) {
+		const struct msg *p = s->patches[i].msg;
+		size_t t;
+
+		if (!p)
+			continue;
+		if (!s->base_commit && p->base_commit)
+			s->base_commit = xstrdup(p->base_commit);
+		if (!s->tree && p->subj.tree)
+			s->tree = xstrdup(p->subj.tree);
+		s->rfc |= p->subj.rfc;
+		s->resend |= p->subj.resend;
+		for (t = 0; t < p->trailers.nr; t++)
+			trailers_add(&s->patches[i].trailers,
+				     p->trailers.t[t].name, p->trailers.t[t].value);
+	}
+}
+
+/* Replies: find the patch or cover replied to, collect their trailers */
+static struct msg *reply_target(struct assembly *a, struct msg *m)
+{
+	struct msg *p = strmap_get(&a->by_id, m->parent);
+	size_t i, steps = 0;
+
+	if (!p) {
+		/* the parent is missing: the nearest known ancestor */
+		for (i = m->nr_refs; i-- > 0 && !p; )
+			p = strmap_get(&a->by_id, m->refs[i]);
+	}
+	while (p && steps++ < MAX_CLIMB) {
+		struct msg *next;
+
+		if (p == m)
+			return NULL;
+		if ((p->kind == MSG_PATCH || p->kind == MSG_COVER) && p->send)
+			return p;
+		if (p->kind != MSG_REPLY && p->kind != MSG_OTHER)
+			return NULL;
+		next = strmap_get(&a->by_id, p->parent);
+		for (i = p->nr_refs; !next && i-- > 0; )
+			next = strmap_get(&a->by_id, p->refs[i]);
+		p = next;
+	}
+	return NULL;
+}
+
+static void attach_replies(struct assembly *a)
+{
+	size_t i, t;
+	int n;
+
+	for (i = 0; i < a->nr; i++) {
+		struct msg *m = a->msgs[i], *target;
+		struct send *s;
+
+		if (m->kind != MSG_REPLY && m->kind != MSG_OTHER)
+			continue;
+		target = reply_target(a, m);
+		if (!target)
+			continue;
+		m->target = target;
+		s = target->send;
+		s->replies++;
+		for (t = 0; t < m->trailers.nr; t++) {
+			const struct trailer *tr = &m->trailers.t[t];
+
+			for (n = 0; n < s->total; n++) {
+				struct send_patch *sp = &s->patches[n];
+
+				if (target->kind == MSG_PATCH && sp->msg != target)
+					continue;
+				if (!sp->msg ||
+				    trailers_has(&sp->trailers, tr->name, tr->value))
+					continue;
+				trailers_add(&sp->trailers, tr->name, tr->value);
+			}
+		}
+	}
+}
+
+/* series: union-find over sends */
+
+static size_t uf_root(size_t *idx, size_t i)
+{
+	while (idx[i] != i) {
+		idx[i] = idx[idx[i]];
+		i = idx[i];
+	}
+	return i;
+}
+
+static void uf_union(size_t *idx, size_t a, size_t b)
+{
+	a = uf_root(idx, a);
+	b = uf_root(idx, b);
+	if (a != b)
+		idx[MAX(a, b)] = MIN(a, b);
+}
+
+static char *series_key(const struct send *s)
+{
+	char *t = subject_normalise_title(s->title);
+	char *k;
+
+	if (s->change_id)
+		k = xasprintf("change-id:%s", s->change_id);
+	else
+		k = xasprintf("%s\n%s", t, s->sender_email ? s->sender_email : "");
+	free(t);
+	return k;
+}
+
+static int cmp_send(const void *x, const void *y)
+{
+	const struct send *a = *(const struct send *const *)x;
+	const struct send *b = *(const struct send *const *)y;
+
+	if (a->version != b->version)
+		return a->version < b->version ? -1 : 1;
+	if (a->date != b->date)
+		return a->date < b->date ? -1 : 1;
+	return strcmp(a->id, b->id);
+}
+
+static int cmp_series(const void *x, const void *y)
+{
+	const struct series *a = *(const struct series *const *)x;
+	const struct series *b = *(const struct series *const *)y;
+	int64_t da = a->sends[0]->date, db = b->sends[0]->date;
+
+	if (da != db)
+		return da < db ? -1 : 1;
+	return strcmp(a->sends[0]->id, b->sends[0]->id);
+}
+
+/* Which send of a version is current: complete beats partial, later wins */
+static bool better(const struct send *a, const struct send *b)
+{
+	if (a->complete != b->complete)
+		return a->complete;
+	return a->date > b->date;
+}
+
+static void link_series(struct assembly *a)
+{
+	size_t n = a->nr_sends, i, j;
+	size_t *idx = xmalloc((n + 1) * sizeof(*idx));
+	struct strmap keys = STRMAP_INIT, ids = STRMAP_INIT;
+	char **karr = xcalloc(n + 1, sizeof(*karr));
+	struct series **by_root = xcalloc(n + 1, sizeof(*by_root));
+
+	for (i = 0; i < n; i++) {
+		struct send *s = a->sends[i];
+		size_t *prev;
+
+		idx[i] = i;
+		karr[i] = series_key(s);
+		prev = strmap_get(&keys, karr[i]);
+		if (prev)
+			uf_union(idx, *prev, i);
+		else
+			strmap_put(&keys, karr[i], &idx[i]);
+		strmap_put(&ids, s->id, (void *)(uintptr_t)(i + 1));
+	}
+	/* cover letters that link to an earlier version */
+	for (i = 0; i < n; i++) {
+		const struct msg *c = a->sends[i]->cover;
+
+		for (j = 0; c && j < c->nr_links; j++) {
+			struct msg *t = strmap_get(&a->by_id, c->links[j]);
+			uintptr_t other;
+
+			if (!t || !t->send || t->send == a->sends[i])
+				continue;
+			other = (uintptr_t)strmap_get(&ids, t->send->id);
+			if (other && !strcmp(t->send->sender_email ? t->send->sender_email : "",
+					     a->sends[i]->sender_email ? a->sends[i]->sender_email : ""))
+				uf_union(idx, i, other - 1);
+		}
+	}
+	for (i = 0; i < n; i++) {
+		size_t r = uf_root(idx, i);
+		struct series *sr = by_root[r];
+
+		if (!sr) {
+			char h[17];
+
+			sr = by_root[r] = xcalloc(1, sizeof(*sr));
+			hash_hex(karr[r], strlen(karr[r]), h);
+			sr->id = xstrndup(h, 12);
+			ALLOC_GROW(a->series, a->nr_series + 1, a->alloc_series);
+			a->series[a->nr_series++] = sr;
+		}
+		ALLOC_GROW(sr->sends, sr->nr + 1, sr->alloc);
+		sr->sends[sr->nr++] = a->sends[i];
+		a->sends[i]->series = sr;
+	}
+	for (i = 0; i < a->nr_series; i++) {
+		struct series *sr = a->series[i];
+		struct send *newest = NULL;
+
+		qsort(sr->sends, sr->nr, sizeof(*sr->sends), cmp_send);
+		/* the current send of each version */
+		for (j = 0; j < sr->nr; j++) {
+			struct send *s = sr->sends[j];
+			size_t k;
+
+			for (k = 0; k < sr->nr; k++) {
+				struct send *o = sr->sends[k];
+
+				if (o != s && o->version == s->version &&
+				    better(o, s)) {
+					s->superseded_by = o;
+					break;
+				}
+			}
+			if (!s->superseded_by && (!newest || s->version > newest->version))
+				newest = s;
+		}
+		for (j = 0; j < sr->nr; j++) {
+			struct send *s = sr->sends[j];
+			size_t k;
+
+			/* a same-version send after another one is a resend */
+			for (k = 0; k < j; k++)
+				if (sr->sends[k]->version == s->version)
+					s->resend = true;
+			if (!s->superseded_by && s != newest)
+				s->superseded_by = newest;
+		}
+	}
+	qsort(a->series, a->nr_series, sizeof(*a->series), cmp_series);
+	for (i = 0; i < n; i++)
+		free(karr[i]);
+	free(karr);
+	free(by_root);
+	free(idx);
+	strmap_release(&keys);
+	strmap_release(&ids);
+}
+
+void assembly_build(struct assembly *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->nr; i++)
+		classify(a->msgs[i]);
+	group_threaded(a);
+	group_fallback(a);
+	for (i = 0; i < a->nr_sends; i++)
+		finish_send(a->sends[i]);
+	attach_replies(a);
+	link_series(a);
+}

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Series assembly: messages -> sends -> series, the way a maintainer
+ * reads a list.
+ *
+ * A "send" is one posting of one version: a cover letter and patches
+ * threaded to it (or to patch 1), or, where threading is broken,
+ * patches grouped by sender, version, count and time.  Sends of the
+ * same series (same change-id, same normalised title and sender, or a
+ * lore link from a cover letter to an earlier version) form a series.
+ * Within a series, a later complete send of a version supersedes an
+ * earlier one (a resend or an interrupted send), and a newer version
+ * supersedes older ones.  Replies are kept apart from patches; the
+ * trailers they give are attached to the patch replied to, or to every
+ * patch when given on the cover letter.
+ *
+ * Memory: a struct msg holds only what assembly needs (no bodies), so
+ * large mboxes are assembled in bounded memory; msg->offset/size say
+ * where to find the message again.
+ */
+#ifndef LOREBOT_SERIES_H
+#define LOREBOT_SERIES_H
+
+#include <stdint.h>
+
+#include "bot/patch.h"
+#include "bot/strmap.h"
+#include "bot/subject.h"
+
+#define MSG_MAX_REFS 16
+#define MSG_MAX_LINKS 16
+
+enum msg_kind {
+	MSG_OTHER,	/* discussion that is not a reply to a patch */
+	MSG_PATCH,
+	MSG_COVER,
+	MSG_REPLY,
+};
+
+struct send;
+
+struct msg {
+	char *msgid;
+	char *parent;		/* In-Reply-To, else the last reference */
+	char **refs;		/* the root and the nearest ancestors */
+	size_t nr_refs;
+	char *subject;
+	struct subject subj;
+	char *sender_name;	/* header From: */
+	char *sender_email;
+	char *author_name;	/* in-body From: wins (patches, covers) */
+	char *author_email;
+	int64_t date;
+	int tz;
+	bool has_diff;
+	char *base_commit;
+	char *change_id;
+	struct trailers trailers;	/* a patch's own; a reply's given ones */
+	char **links;		/* Message-IDs of lore links in a cover letter */
+	size_t nr_links;
+	struct strbuf warnings;	/* non-fatal problems, one per line */
+
+	/* where it came from */
+	size_t index;
+	uint64_t offset, size;
+	int64_t rowid;		/* in the database, or 0 */
+
+	/* filled by assembly */
+	enum msg_kind kind;
+	struct send *send;
+	struct msg *target;	/* replies: the patch or cover replied to */
+};
+
+struct send_patch {
+	struct msg *msg;	/* NULL when missing */
+	struct trailers trailers;	/* own + from replies (+ cover replies) */
+};
+
+struct send {
+	char *id;		/* Message-ID of the cover, else of the first patch */
+	struct msg *cover;
+	struct send_patch *patches;	/* [0 .. total-1] for 1/N .. N/N */
+	int total, have;
+	int version;
+	bool rfc;
+	bool resend;
+	bool complete;
+	char *tree;
+	char *title;
+	char *author_name;
+	char *author_email;
+	char *sender_email;
+	int64_t date;
+	char *base_commit;
+	char *change_id;
+	int replies;
+	struct send *superseded_by;
+	struct series *series;
+	bool fallback;		/* grouped without threading */
+};
+
+struct series {
+	char *id;		/* stable: hash of the series key */
+	struct send **sends;	/* by version, then date */
+	size_t nr, alloc;
+};
+
+struct assembly {
+	struct msg **msgs;
+	size_t nr, alloc;
+	struct strmap by_id;
+	struct send **sends;
+	size_t nr_sends, alloc_sends;
+	struct series **series;
+	size_t nr_series, alloc_series;
+	struct strbuf problems;	/* "message 3 <id>: what" lines */
+	size_t errors;		/* messages that could not be used */
+	size_t max_size;	/* mail.maxsize */
+};
+
+void assembly_init(struct assembly *a, size_t max_size);
+void assembly_release(struct assembly *a);
+
+/*
+ * Parse one raw message and add it.  Problems are recorded in
+ * a->problems (naming the message by index and Message-ID); returns the
+ * msg, or NULL when the message could not be used at all.
+ */
+struct msg *assembly_add_raw(struct assembly *a, const char *raw, size_t len,
+			     size_t index, uint64_t offset);
+/* Add every message of an mbox; 0 or -errno (file could not be read) */
+int assembly_add_mbox(struct assembly *a, const char *path);
+/* Record a message that was skipped before parsing (too large...) */
+void assembly_problem(struct assembly *a, size_t index, const char *msgid,
+		      const char *fmt, ...) PRINTF(4, 5);
+
+/* Group into sends and series.  Call once, after adding everything. */
+void assembly_build(struct assembly *a);
+
+/* Parse a raw message into a msg (the part of assembly_add_raw) */
+int msg_from_raw(const char *raw, size_t len, struct msg *m, struct strbuf *err);
+void msg_release(struct msg *m);
+
+#endif

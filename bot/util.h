@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Small helpers every file may use: allocation that cannot fail (an
+ * allocation failure aborts: there is nothing sensible to do), array
+ * growth, string prefixes.
+ */
+#ifndef LOREBOT_UTIL_H
+#define LOREBOT_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#undef MIN
+#undef MAX
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+#define UNUSED __attribute__((unused))
+#define PRINTF(f, a) __attribute__((format(printf, f, a)))
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+/* xstrdup(), or NULL for NULL */
+char *xstrdup_or_null(const char *s);
+char *xasprintf(const char *fmt, ...) PRINTF(1, 2);
+
+/*
+ * Grow array x (of *alloc elements) so that it holds at least nr
+ * elements.  As git's ALLOC_GROW().
+ */
+#define ALLOC_GROW(x, nr, alloc)					\
+	do {								\
+		if ((size_t)(nr) > (alloc)) {				\
+			size_t n_ = (alloc) * 3 / 2 + 16;		\
+			if (n_ < (size_t)(nr))				\
+				n_ = (nr);				\
+			(x) = xrealloc((x), n_ * sizeof(*(x)));		\
+			(alloc) = n_;					\
+		}							\
+	} while (0)
+
+static inline bool starts_with(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+bool ends_with(const char *s, const char *suffix);
+bool istarts_with(const char *s, const char *prefix);
+
+/* If s starts with prefix, point *rest after it and return true. */
+bool skip_prefix(const char *s, const char *prefix, const char **rest);
+bool iskip_prefix(const char *s, const char *prefix, const char **rest);
+
+/* Parse a size such as "16m", "512k", "100" into *out. 0 or -EINVAL. */
+int parse_size(const char *s, uint64_t *out);
+/* Parse a duration such as "90s", "10m", "2h", "500ms" into ms. */
+int parse_duration_ms(const char *s, uint64_t *out);
+/* Parse a boolean as git does: true/yes/on/1, false/no/off/0. */
+int parse_bool(const char *s, bool *out);
+
+/* Monotonic and wall clocks in milliseconds. */
+uint64_t now_ms(void);
+uint64_t wall_ms(void);
+
+/* Read a whole file; returns 0 or -errno.  *len excludes the added NUL. */
+int read_file(const char *path, char **buf, size_t *len, size_t max);
+int write_file(const char *path, const void *buf, size_t len);
+/* mkdir -p; 0 or -errno */
+int mkdir_p(const char *path, unsigned int mode);
+/* rm -rf; 0 or -errno */
+int remove_tree(const char *path);
+
+/* FNV-1a 64-bit hash of buf as 16 lowercase hex digits; out holds 17. */
+void hash_hex(const void *buf, size_t len, char out[17]);
+
+#include "bot/banned.h"
+
+#endif

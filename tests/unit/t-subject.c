@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Subject tag parsing: the forms seen on linux-mm and friends */
+#include "bot/subject.h"
+#include "tests/unit/tap.h"
+
+static const struct {
+	const char *in;
+	bool reply, patch, rfc, resend;
+	int version, n, total;
+	const char *tree, *title;
+} cases[] = {
+	{ "[PATCH] mm: fix foo", false, true, false, false, 1, 1, 1, NULL, "mm: fix foo" },
+	{ "[PATCH v7 2/5] mm: x", false, true, false, false, 7, 2, 5, NULL, "mm: x" },
+	{ "[PATCH mm-new v7 2/5] mm: khugepaged: refine scan progress number",
+	  false, true, false, false, 7, 2, 5, "mm-new",
+	  "mm: khugepaged: refine scan progress number" },
+	{ "[RFC PATCH v2 0/3] mm: cover", false, true, true, false, 2, 0, 3, NULL, "mm: cover" },
+	{ "[PATCH RESEND v2 1/2] mm/vmscan: y", false, true, false, true, 2, 1, 2, NULL, "mm/vmscan: y" },
+	{ "Re: [PATCH v3 2/4] mm: Support tlbbatch flush for a range of PTEs",
+	  true, true, false, false, 3, 2, 4, NULL, "mm: Support tlbbatch flush for a range of PTEs" },
+	{ "RE: Re: AW: [PATCH 1/9] mm/mglru: add", true, true, false, false, 1, 1, 9, NULL, "mm/mglru: add" },
+	{ "Fwd: [PATCH] z", false, true, false, false, 1, 1, 1, NULL, "z" },
+	{ "[PATCH v2 net-next 03/12] net: a", false, true, false, false, 2, 3, 12, "net-next", "net: a" },
+	{ "[PATCH mm-hotfixes] mm: hot", false, true, false, false, 1, 1, 1, "mm-hotfixes", "mm: hot" },
+	{ "[PATCH mm-unstable v2] mm: u", false, true, false, false, 2, 1, 1, "mm-unstable", "mm: u" },
+	{ "[PATCHv3 1/2] mm: old style", false, true, false, false, 3, 1, 2, NULL, "mm: old style" },
+	{ "[RFC] [PATCH 0/2] two groups", false, true, true, false, 1, 0, 2, NULL, "two groups" },
+	{ "mm: no tags at all", false, false, false, false, 1, 1, 1, NULL, "mm: no tags at all" },
+	{ "[mm] not a tag group", false, false, false, false, 1, 1, 1, NULL, "[mm] not a tag group" },
+	{ "Re[2]: [PATCH] r", true, true, false, false, 1, 1, 1, NULL, "r" },
+	{ "[PATCH 6.12.y] stable: s", false, true, false, false, 1, 1, 1, "6.12.y", "stable: s" },
+	{ "[PATCH 3/2] bad counter", false, true, false, false, 1, 1, 1, NULL, "bad counter" },
+	{ "", false, false, false, false, 1, 1, 1, NULL, "" },
+	{ "[PATCH v0 1/1] v0 is not a version", false, true, false, false, 1, 1, 1, NULL,
+	  "v0 is not a version" },
+	{ "[PATCH unterminated", false, false, false, false, 1, 1, 1, NULL, "[PATCH unterminated" },
+};
+
+int main(void)
+{
+	size_t i;
+	char *norm;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct subject s;
+
+		subject_parse(cases[i].in, &s);
+		ok(s.reply == cases[i].reply && s.patch == cases[i].patch &&
+		   s.rfc == cases[i].rfc && s.resend == cases[i].resend,
+		   "flags of '%s'", cases[i].in);
+		ok(s.version == cases[i].version && s.n == cases[i].n &&
+		   s.total == cases[i].total, "v%d %d/%d of '%s'", s.version,
+		   s.n, s.total, cases[i].in);
+		is_str(s.tree, cases[i].tree, "tree of '%s'", cases[i].in);
+		is_str(s.title, cases[i].title, "title of '%s'", cases[i].in);
+		subject_release(&s);
+	}
+	norm = subject_normalise_title("  Mm:  Fix\tFOO ");
+	is_str(norm, "mm: fix foo", "normalised title");
+	free(norm);
+	return done_testing();
+}
