@@ -295,7 +295,9 @@ static void walk_part(struct walk *w, GMimeObject *obj, int depth)
 		return;		/* message/rfc822 and the like: not ours */
 	ct = g_mime_object_get_content_type(obj);
 	if (is_patch_type(ct)) {
+		/* the newline before a boundary belongs to the boundary */
 		add_part_text(w->m, GMIME_PART(obj), &w->attached);
+		strbuf_complete_line(&w->attached);
 		return;
 	}
 	if (!g_mime_content_type_is_type(ct, "text", "plain") || w->have_body)

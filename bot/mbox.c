@@ -194,8 +194,13 @@ int mbox_next(struct mbox_reader *r, struct mbox_msg *m)
 			}
 			r->single = true;
 		}
-		if (!r->single && r->prev_blank &&
-		    mbox_is_from_line(r->cur.buf, r->cur.len)) {
+		/*
+		 * A file without a separator at the start is one message,
+		 * unless separators follow (an mbox after some junk).
+		 */
+		if (r->prev_blank && mbox_is_from_line(r->cur.buf, r->cur.len)) {
+			r->single = false;
+			r->mboxrd |= starts_with(r->cur.buf, "From mboxrd@");
 			if (have) {
 				r->pending_from = true;
 				drop_separator(m);

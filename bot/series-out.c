@@ -61,7 +61,7 @@ json_object *send_to_json(const struct send *s)
 		json_object_object_add(p, "n", json_object_new_int(i + 1));
 		json_object_object_add(p, "msgid", json_object_new_string(sp->msg->msgid));
 		json_object_object_add(p, "subject", json_object_new_string(sp->msg->subject));
-		json_object_object_add(p, "title", json_object_new_string(sp->msg->subj.title));
+		json_object_object_add(p, "title", json_object_new_string(sp->msg->title));
 		json_object_object_add(p, "author", person(sp->msg->author_name,
 							   sp->msg->author_email));
 		json_object_object_add(p, "trailers", trailers_json(&sp->trailers));
@@ -145,7 +145,7 @@ void assembly_to_text(const struct assembly *a, struct strbuf *sb)
 					continue;
 				}
 				strbuf_addf(sb, "    [%d/%d] %s", n + 1, s->total,
-					    sp->msg->subj.title);
+					    sp->msg->title);
 				if (sp->trailers.nr)
 					strbuf_addf(sb, " (%zu trailers)", sp->trailers.nr);
 				strbuf_addch(sb, '\n');

@@ -48,6 +48,7 @@ void msg_release(struct msg *m)
 		free(m->refs[i]);
 	free(m->refs);
 	free(m->subject);
+	free(m->title);
 	subject_release(&m->subj);
 	free(m->sender_name);
 	free(m->sender_email);
@@ -72,6 +73,7 @@ void assembly_release(struct assembly *a)
 	}
 	free(a->msgs);
 	strmap_release(&a->by_id);
+	strmap_release(&a->roots);
 	for (i = 0; i < a->nr_sends; i++)
 		send_free(a->sends[i]);
 	free(a->sends);
@@ -186,6 +188,7 @@ int msg_from_raw(const char *raw, size_t len, struct msg *m, struct strbuf *err)
 		patch_extract(&mail, &m->subj, &patch);
 		m->author_name = xstrdup_or_null(patch.author_name);
 		m->author_email = xstrdup_or_null(patch.author_email);
+		m->title = xstrdup(patch.subject);
 		m->base_commit = xstrdup_or_null(patch.base_commit);
 		m->change_id = xstrdup_or_null(patch.change_id);
 		m->trailers = patch.trailers;
@@ -196,6 +199,7 @@ int msg_from_raw(const char *raw, size_t len, struct msg *m, struct strbuf *err)
 	} else {
 		m->author_name = xstrdup_or_null(mail.from.name);
 		m->author_email = xstrdup_or_null(mail.from.email);
+		m->title = xstrdup(m->subj.title);
 		if (m->parent)
 			reply_trailers(&mail, false, &m->trailers);
 	}
@@ -363,26 +367,44 @@ static void send_put(struct assembly *a, struct send *s, struct msg *m)
 	slot->msg = m;
 }
 
-/* The topmost ancestor that belongs to the same send, or NULL */
+static struct msg *known_parent(struct assembly *a, const struct msg *m)
+{
+	struct msg *p = strmap_get(&a->by_id, m->parent);
+	size_t i;
+
+	/* the parent is missing: the nearest known ancestor */
+	for (i = m->nr_refs; !p && i-- > 0; )
+		p = strmap_get(&a->by_id, m->refs[i]);
+	return p;
+}
+
+/*
+ * The topmost ancestor that belongs to the same send, or NULL: patches
+ * threaded to the cover letter (--thread=shallow), to patch 1 (no cover
+ * letter) or each to the previous one (--chain-reply-to).
+ */
 static struct msg *send_root(struct assembly *a, struct msg *m)
 {
-	size_t i;
-	struct msg *p;
+	struct msg *top = NULL, *cur = m, *p;
+	size_t i, steps = 0;
 
-	for (i = 0; i < m->nr_refs; i++) {
+	for (i = 0; i < m->nr_refs && !top; i++) {
 		p = strmap_get(&a->by_id, m->refs[i]);
 		if (p && p != m && same_send(p, m))
-			return p;
+			top = cur = p;
 	}
-	p = strmap_get(&a->by_id, m->parent);
-	if (p && p != m && same_send(p, m))
-		return p;
-	return NULL;
+	while (steps++ < MAX_CLIMB) {
+		p = known_parent(a, cur);
+		if (!p || p == m || !same_send(p, m))
+			break;
+		top = cur = p;
+	}
+	return top;
 }
 
 static void group_threaded(struct assembly *a)
 {
-	struct strmap roots = STRMAP_INIT;
+	struct strmap *roots = &a->roots;
 	size_t i;
 
 	/* every cover letter opens a send */
@@ -392,7 +414,7 @@ static void group_threaded(struct assembly *a)
 		if (m->kind != MSG_COVER)
 			continue;
 		send_put(a, new_send(a, m), m);
-		strmap_put(&roots, m->msgid, m->send);
+		strmap_put(roots, m->msgid, m->send);
 	}
 	for (i = 0; i < a->nr; i++) {
 		struct msg *m = a->msgs[i], *root;
@@ -403,21 +425,22 @@ static void group_threaded(struct assembly *a)
 			continue;
 		root = send_root(a, m);
 		if (!root) {
-			/* a thread root itself: a single patch or patch 1 */
-			if (m->parent && m->subj.total > 1 && m->subj.n > 1)
-				continue;	/* unthreaded; see below */
-			if (!m->parent && m->subj.n > 1)
+			/*
+			 * Patch 1 of several with a parent outside the send
+			 * (v2 sent in reply to v1) starts a send; patches
+			 * without any threading are grouped later.
+			 */
+			if (m->subj.total > 1 && (m->subj.n > 1 || !m->parent))
 				continue;
 			root = m;
 		}
-		s = strmap_get(&roots, root->msgid);
+		s = strmap_get(roots, root->msgid);
 		if (!s) {
 			s = new_send(a, root);
-			strmap_put(&roots, root->msgid, s);
+			strmap_put(roots, root->msgid, s);
 		}
 		send_put(a, s, m);
 	}
-	strmap_release(&roots);
 }
 
 static int cmp_msg_date(const void *x, const void *y)
@@ -449,8 +472,14 @@ static void group_fallback(struct assembly *a)
 		qsort(left, nr, sizeof(*left), cmp_msg_date);
 	for (i = 0; i < nr; i++) {
 		struct msg *m = left[i];
-		struct send *best = NULL;
+		struct send *best = strmap_get(&a->roots, m->msgid);
 		int64_t best_gap = FALLBACK_WINDOW + 1;
+
+		if (best) {
+			/* patch 1 that the rest of its send replies to */
+			send_put(a, best, m);
+			continue;
+		}
 
 		for (j = 0; j < a->nr_sends; j++) {
 			struct send *s = a->sends[j];
@@ -489,7 +518,7 @@ static void finish_send(struct send *s)
 		head = s->patches[i].msg;
 	s->complete = s->have == s->total;
 	s->id = xstrdup(head->msgid);
-	s->title = xstrdup(head->subj.title);
+	s->title = xstrdup(head->title);
 	s->tree = xstrdup_or_null(head->subj.tree);
 	s->author_name = xstrdup_or_null(head->author_name);
 	s->author_email = xstrdup_or_null(head->author_email);
@@ -520,27 +549,19 @@ static void finish_send(struct send *s)
 /* Replies: find the patch or cover replied to, collect their trailers */
 static struct msg *reply_target(struct assembly *a, struct msg *m)
 {
-	struct msg *p = strmap_get(&a->by_id, m->parent);
-	size_t i, steps = 0;
+	struct msg *p = known_parent(a, m);
+	size_t steps = 0;
 
-	if (!p) {
-		/* the parent is missing: the nearest known ancestor */
-		for (i = m->nr_refs; i-- > 0 && !p; )
-			p = strmap_get(&a->by_id, m->refs[i]);
-	}
 	while (p && steps++ < MAX_CLIMB) {
-		struct msg *next;
-
 		if (p == m)
 			return NULL;
 		if ((p->kind == MSG_PATCH || p->kind == MSG_COVER) && p->send)
 			return p;
 		if (p->kind != MSG_REPLY && p->kind != MSG_OTHER)
 			return NULL;
-		next = strmap_get(&a->by_id, p->parent);
-		for (i = p->nr_refs; !next && i-- > 0; )
-			next = strmap_get(&a->by_id, p->refs[i]);
-		p = next;
+		if (p->target)	/* replies come in order: reuse the answer */
+			return p->target;
+		p = known_parent(a, p);
 	}
 	return NULL;
 }

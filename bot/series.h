@@ -44,8 +44,9 @@ struct msg {
 	char *parent;		/* In-Reply-To, else the last reference */
 	char **refs;		/* the root and the nearest ancestors */
 	size_t nr_refs;
-	char *subject;
+	char *subject;		/* as in the header */
 	struct subject subj;
+	char *title;		/* commit title: tags removed, in-body Subject: wins */
 	char *sender_name;	/* header From: */
 	char *sender_email;
 	char *author_name;	/* in-body From: wins (patches, covers) */
@@ -109,6 +110,7 @@ struct assembly {
 	struct msg **msgs;
 	size_t nr, alloc;
 	struct strmap by_id;
+	struct strmap roots;	/* send by the Message-ID of its root */
 	struct send **sends;
 	size_t nr_sends, alloc_sends;
 	struct series **series;
