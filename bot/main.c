@@ -21,6 +21,7 @@ static const struct cmd commands[] = {
 	  cmd_config_help },
 	{ "series", cmd_series, "list the patch series in an mbox or the database",
 	  cmd_series_help },
+	{ "fetch", cmd_fetch, "follow lists on lore into the database", cmd_fetch_help },
 };
 
 const struct cmd *cmd_table(size_t *nr)
