@@ -64,6 +64,9 @@ const struct cfg_key cfg_keys[] = {
 	{ "lore.overlap", CFG_DURATION, "15m", NULL,
 	  "how far back of the newest message each search starts again, for "
 	  "mail the server indexes late" },
+	{ "lore.indexlag", CFG_DURATION, "2m", NULL,
+	  "how long the server's search may lag behind its change probe: "
+	  "after a change, lists are searched again until this has passed" },
 	{ "lore.threads", CFG_INT, "20", NULL,
 	  "whole threads fetched per pass for patches whose parent is missing" },
 

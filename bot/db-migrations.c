@@ -16,6 +16,8 @@ static const char lore_1[] =
 	"  query TEXT NOT NULL DEFAULT '',"
 	"  cursor INTEGER,"		/* rt: of the next search; NULL: never fetched */
 	"  probe TEXT,"			/* what the change probe saw last time */
+	"  probe_seen INTEGER,"		/* when it first saw that */
+	"  last_search INTEGER,"	/* start of the last complete search */
 	"  last_poll INTEGER,"
 	"  last_ok INTEGER,"
 	"  next_poll INTEGER,"		/* back-off: no poll before this */

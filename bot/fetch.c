@@ -17,6 +17,7 @@ void fetch_cfg_from_config(struct fetch_cfg *c, const struct config *cfg)
 	memset(c, 0, sizeof(*c));
 	c->min_interval_ms = config_get_ms(cfg, "lore.minpoll");
 	c->overlap_s = config_get_ms(cfg, "lore.overlap") / 1000;
+	c->index_lag_s = config_get_ms(cfg, "lore.indexlag") / 1000;
 	c->batch = config_get_int(cfg, "lore.batch");
 	c->max_batches = config_get_int(cfg, "lore.maxbatches");
 	c->max_threads = config_get_int(cfg, "lore.threads");
@@ -336,7 +337,12 @@ int fetch_list(struct store *st, const struct fetch_cfg *c, struct fetch_result 
 		goto fail_noinit;
 	if (lore_probe(&l, &token, &r->error))
 		goto fail;
-	if (list.has_cursor && list.probe && !strcmp(list.probe, token.buf)) {
+	if (!list.probe || strcmp(list.probe, token.buf)) {
+		free(list.probe);
+		list.probe = strbuf_detach(&token, NULL);
+		list.probe_seen = now;
+	} else if (list.has_cursor &&
+		   list.last_search >= list.probe_seen + (int64_t)c->index_lag_s) {
 		r->status = FETCH_UNCHANGED;
 		goto good;
 	}
@@ -353,10 +359,8 @@ int fetch_list(struct store *st, const struct fetch_cfg *c, struct fetch_result 
 	if (complete_threads(&l, &s, c, first_new))
 		goto fail;
 	r->status = done ? FETCH_OK : FETCH_MORE;
-	if (done) {
-		free(list.probe);
-		list.probe = strbuf_detach(&token, NULL);
-	}
+	if (done)
+		list.last_search = now;
 good:
 	list.failures = 0;
 	list.last_ok = now;

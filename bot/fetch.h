@@ -7,7 +7,11 @@
  * 1. is skipped when the list was polled less than min_interval ago, or
  *    is backing off after failed passes (unless force);
  * 2. asks the cheap probe (manifest.js.gz, a few hundred bytes); when it
- *    says what it said after the last good pass, stops there;
+ *    says what it said before, and the last search began at least
+ *    index_lag after the probe first said so, stops there (the server's
+ *    search index lags behind its git refs: public-inbox-httpd 1.9 keeps
+ *    its Xapian handle up to 30 s and more, so the first search after a
+ *    change may miss the newest mail);
  * 3. otherwise searches by received time from the stored cursor in
  *    windows of at most batch messages (one small Atom request finds
  *    the window's end, one POST x=m brings its messages), at most
@@ -38,6 +42,7 @@ struct fetch_cfg {
 	int64_t since;		/* first fetch: received time to start at; 0: all */
 	uint64_t min_interval_ms;	/* lore.minpoll */
 	uint64_t overlap_s;	/* lore.overlap */
+	uint64_t index_lag_s;	/* lore.indexlag */
 	size_t batch;		/* lore.batch: messages per window */
 	int max_batches;	/* lore.maxbatches: windows per pass */
 	int max_threads;	/* lore.threads: thread fetches per pass */

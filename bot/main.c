@@ -22,6 +22,7 @@ static const struct cmd commands[] = {
 	{ "series", cmd_series, "list the patch series in an mbox or the database",
 	  cmd_series_help },
 	{ "fetch", cmd_fetch, "follow lists on lore into the database", cmd_fetch_help },
+	{ "show", cmd_show, "show a stored message or series", cmd_show_help },
 };
 
 const struct cmd *cmd_table(size_t *nr)

@@ -54,7 +54,8 @@ static int list_read(struct store *st, const char *name, struct store_list *l)
 {
 	struct db_stmt *s = db_prepare(st->db,
 		"SELECT id, name, url, query, cursor, probe, last_poll, last_ok,"
-		" next_poll, failures, last_error FROM lists WHERE name = ?");
+		" next_poll, failures, last_error, probe_seen, last_search"
+		" FROM lists WHERE name = ?");
 	int r;
 
 	if (!s || db_bind_text(s, 1, name))
@@ -74,6 +75,8 @@ static int list_read(struct store *st, const char *name, struct store_list *l)
 	l->next_poll = db_column_int(s, 8);
 	l->failures = (int)db_column_int(s, 9);
 	l->last_error = col_dup(s, 10);
+	l->probe_seen = db_column_int(s, 11);
+	l->last_search = db_column_int(s, 12);
 	db_reset(s);
 	return 1;
 }
@@ -130,13 +133,15 @@ int store_list_save(struct store *st, const struct store_list *l, struct strbuf 
 {
 	struct db_stmt *s = db_prepare(st->db,
 		"UPDATE lists SET cursor = ?, probe = ?, last_poll = ?, last_ok = ?,"
-		" next_poll = ?, failures = ?, last_error = ? WHERE id = ?");
+		" next_poll = ?, failures = ?, last_error = ?, probe_seen = ?,"
+		" last_search = ? WHERE id = ?");
 
 	if (!s || (l->has_cursor ? db_bind_int(s, 1, l->cursor) : db_bind_null(s, 1)) ||
 	    db_bind_text(s, 2, l->probe) || db_bind_int(s, 3, l->last_poll) ||
 	    db_bind_int(s, 4, l->last_ok) || db_bind_int(s, 5, l->next_poll) ||
 	    db_bind_int(s, 6, l->failures) || db_bind_text(s, 7, l->last_error) ||
-	    db_bind_int(s, 8, l->id) || db_run(s))
+	    db_bind_int(s, 8, l->probe_seen) || db_bind_int(s, 9, l->last_search) ||
+	    db_bind_int(s, 10, l->id) || db_run(s))
 		return fail(st, err);
 	return 0;
 }

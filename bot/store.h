@@ -50,7 +50,9 @@ struct store_list {
 	char *query;		/* "" for everything */
 	bool has_cursor;
 	int64_t cursor;		/* rt: (Received time) the next search starts at */
-	char *probe;		/* what the change probe saw at the last good pass */
+	char *probe;		/* what the change probe saw at the last pass */
+	int64_t probe_seen;	/* when it first saw it (unix seconds) */
+	int64_t last_search;	/* start of the last pass that searched to the end */
 	int64_t last_poll;	/* unix seconds of the last attempt, 0: never */
 	int64_t last_ok;
 	int64_t next_poll;	/* no poll before this (back-off); 0: any time */

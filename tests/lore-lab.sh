@@ -5,9 +5,14 @@
 #   lore-lab.sh setup DIR PORT [MBOX...]  build DIR, import the mboxes (default:
 #                                         tests/fixtures/lore/*.mbox), start the
 #                                         httpd; prints http://127.0.0.1:PORT
-#   lore-lab.sh deliver DIR < MSG         deliver one message with public-inbox-mda
+#   lore-lab.sh deliver [--lag] DIR < MSG deliver one message with public-inbox-mda;
+#                                         searches see it at once, or with --lag
+#                                         only after "reopen" (as the real httpd,
+#                                         which keeps its index open 30 s and more)
+#   lore-lab.sh reopen DIR                the server reopens its search index
 #   lore-lab.sh import DIR MBOX           bulk-import an mbox (mboxrd) while serving
 #   lore-lab.sh stop DIR                  stop the httpd (by its PID file)
+#   lore-lab.sh start DIR                 start it again (same port and inbox)
 #   lore-lab.sh env DIR                   print the environment (also DIR/env.sh)
 #
 # Nothing outside DIR is touched: HOME, PI_CONFIG, PI_DIR, PI_EMERGENCY and
@@ -75,6 +80,39 @@ import_mbox() {
 		$ibx->import_mbox($fh, "mboxrd");' linux-mm "$1"
 }
 
+# The inbox of the mboxes, copied from a per-machine cache (building one
+# takes seconds: git, SQLite and Xapian); keyed by the mboxes, this script
+# and the public-inbox version.
+build_inbox() {
+	D=$1
+	shift
+	key=$( (cat "$@" "$0"; dpkg-query -W public-inbox 2>/dev/null) | sha1sum | cut -c1-16)
+	cache=${LOREBOT_CACHE:-/var/cache/lorebot}/lore-lab/$key
+	if [ ! -d "$cache/linux-mm" ]; then
+		tmp=$cache.tmp.$$
+		if ! mkdir -p "$tmp" 2>/dev/null; then
+			tmp=$D/build	# no cache here: build in place
+			mkdir -p "$tmp"
+		fi
+		(
+			export PI_CONFIG="$tmp/pi-config"
+			public-inbox-init -V2 -L full linux-mm "$tmp/linux-mm" \
+				http://127.0.0.1/linux-mm linux-mm@kvack.org &&
+			for m in "$@"; do
+				import_mbox "$m" || exit 1
+			done
+		) >"$D/logs/import.log" 2>&1 ||
+			die "cannot build the inbox: $(tail -3 "$D/logs/import.log")"
+		if [ "$tmp" = "$D/build" ]; then
+			mv "$tmp/linux-mm" "$D/inboxes/linux-mm"
+			rm -rf "$tmp"
+			return
+		fi
+		mv "$tmp" "$cache" 2>/dev/null || rm -rf "$tmp"	# lost a race: fine
+	fi
+	cp -a "$cache/linux-mm" "$D/inboxes/linux-mm"
+}
+
 cmd_setup() {
 	[ $# -ge 2 ] || die "usage: setup DIR PORT [MBOX...]"
 	D=$(abspath "$1")
@@ -111,25 +149,37 @@ EOF
 	searchmask = $B/linux-mm/?x=m&t=1&q=%s
 	attestation-policy = off
 EOF
-	public-inbox-init -V2 -L full linux-mm "$D/inboxes/linux-mm" \
-		"$B/linux-mm" linux-mm@kvack.org >"$D/logs/init.log" 2>&1 ||
-		die "public-inbox-init failed: $(cat "$D/logs/init.log")"
+	build_inbox "$D" "$@"
+	git config -f "$PI_CONFIG" publicinbox.linux-mm.address linux-mm@kvack.org
+	git config -f "$PI_CONFIG" publicinbox.linux-mm.url "$B/linux-mm"
+	git config -f "$PI_CONFIG" publicinbox.linux-mm.inboxdir "$D/inboxes/linux-mm"
+	git config -f "$PI_CONFIG" publicinbox.linux-mm.indexlevel full
 	git config -f "$PI_CONFIG" publicinbox.linux-mm.listid linux-mm.kvack.org
 	git config -f "$PI_CONFIG" publicinboxmda.spamcheck none
 	git config -f "$PI_CONFIG" publicinbox.wwwlisting all
-	for m in "$@"; do
-		import_mbox "$m" >>"$D/logs/import.log" 2>&1 ||
-			die "cannot import '$m': $(tail -3 "$D/logs/import.log")"
-	done
+	# public-inbox-httpd keeps its Xapian handle open for 30 s and more, so
+	# mail delivered meanwhile is in new.atom and raw but not in searches;
+	# "deliver" (and "reopen") make the server drop the handle at once
 	cat >"$D/lab.psgi" <<EOF
-use strict; use IO::Handle; use PublicInbox::WWW; use Plack::Builder;
+use strict; use IO::Handle; use PublicInbox::WWW; use PublicInbox::Inbox; use Plack::Builder;
 open(my \$log, '>>', '$D/logs/access.log') or die; \$log->autoflush(1);
 my \$www = PublicInbox::WWW->new; \$www->preload;
+my \$seen = -1;
+sub reopen { my \$n = -s '$D/run/reopen' // 0; return if \$n == \$seen; \$seen = \$n;
+	\$www->{pi_cfg}->each_inbox(sub { PublicInbox::Inbox::do_cleanup(\$_[0]) }); }
 builder { enable 'AccessLog', format => '%h %t "%r" %>s %b', logger => sub { print \$log @_ };
-	enable 'Head'; sub { \$www->call(@_) } };
+	enable 'Head'; sub { reopen(); \$www->call(@_) } };
 EOF
+	echo "$PORT" >"$D/port"
+	start_httpd "$D"
+}
+
+start_httpd() {
+	D=$1
+	PORT=$(cat "$D/port")
+	B=http://127.0.0.1:$PORT
 	public-inbox-httpd -D -W0 -P "$D/run/httpd.pid" -1 "$D/logs/httpd.out" \
-		-2 "$D/logs/httpd.err" -l "127.0.0.1:$PORT" "$D/lab.psgi" ||
+		-2 "$D/logs/httpd.err" -l "127.0.0.1:$PORT" "$D/lab.psgi" 2>>"$D/logs/httpd.err" ||
 		die "public-inbox-httpd did not start: $(cat "$D/logs/httpd.err")"
 	i=0
 	until curl -sf -o /dev/null "$B/linux-mm/new.atom"; do
@@ -140,8 +190,27 @@ EOF
 	echo "$B"
 }
 
+cmd_start() {
+	[ $# -eq 1 ] || die "usage: start DIR"
+	D=$(abspath "$1")
+	[ -f "$D/.lore-lab" ] || die "'$D' is not a lab"
+	lab_env "$D"
+	lab_pid "$D" >/dev/null && die "the lab in '$D' is running"
+	start_httpd "$D"
+}
+
+cmd_reopen() {
+	D=$(abspath "$1")
+	printf x >>"$D/run/reopen"
+}
+
 cmd_deliver() {
-	[ $# -eq 1 ] || die "usage: deliver DIR < MSG"
+	lag=
+	if [ "${1:-}" = "--lag" ]; then
+		lag=1
+		shift
+	fi
+	[ $# -eq 1 ] || die "usage: deliver [--lag] DIR < MSG"
 	D=$(abspath "$1")
 	lab_env "$D"
 	ORIGINAL_RECIPIENT=linux-mm@kvack.org public-inbox-mda --no-precheck ||
@@ -149,6 +218,7 @@ cmd_deliver() {
 	if [ -d "$PI_EMERGENCY/new" ] && [ -n "$(ls -A "$PI_EMERGENCY/new")" ]; then
 		die "public-inbox-mda did not import: see $PI_EMERGENCY/new"
 	fi
+	[ -n "$lag" ] || cmd_reopen "$D"
 }
 
 cmd_import() {
@@ -157,9 +227,10 @@ cmd_import() {
 	lab_env "$D"
 	import_mbox "$2" >>"$D/logs/import.log" 2>&1 ||
 		die "cannot import '$2': $(tail -3 "$D/logs/import.log")"
+	cmd_reopen "$D"
 }
 
-[ $# -ge 2 ] || die "usage: lore-lab.sh setup|deliver|import|stop|env DIR ..."
+[ $# -ge 2 ] || die "usage: lore-lab.sh setup|deliver|import|stop|start|env DIR ..."
 cmd=$1
 shift
 case $cmd in
@@ -167,6 +238,8 @@ setup) cmd_setup "$@" ;;
 deliver) cmd_deliver "$@" ;;
 import) cmd_import "$@" ;;
 stop) cmd_stop "$@" ;;
+reopen) cmd_reopen "$@" ;;
+start) cmd_start "$@" ;;
 env) cmd_env "$@" ;;
 *) die "unknown command '$cmd'" ;;
 esac
