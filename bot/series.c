@@ -161,9 +161,10 @@ int msg_from_raw(const char *raw, size_t len, struct msg *m, struct strbuf *err)
 
 	memset(m, 0, sizeof(*m));
 	strbuf_init(&m->warnings, 0);
-	subject_parse("", &m->subj);
-	if (mail_parse(raw, len, &mail, err))
+	if (mail_parse(raw, len, &mail, err)) {
+		strbuf_release(&m->warnings);
 		return -1;
+	}
 	strbuf_addbuf(&m->warnings, &mail.warnings);
 	m->msgid = xstrdup_or_null(mail.msgid);
 	parent = mail_parent(&mail);
@@ -175,7 +176,6 @@ int msg_from_raw(const char *raw, size_t len, struct msg *m, struct strbuf *err)
 		if (i == 0 || i >= first)
 			m->refs[m->nr_refs++] = xstrdup(mail.refs[i]);
 	m->subject = xstrdup(mail.subject ? mail.subject : "");
-	subject_release(&m->subj);
 	subject_parse(m->subject, &m->subj);
 	m->sender_name = xstrdup_or_null(mail.from.name);
 	m->sender_email = xstrdup_or_null(mail.from.email);
@@ -223,7 +223,6 @@ struct msg *assembly_add_raw(struct assembly *a, const char *raw, size_t len,
 	if (msg_from_raw(raw, len, m, &err)) {
 		assembly_problem(a, index, NULL, "%s", err.buf);
 		strbuf_release(&err);
-		msg_release(m);
 		free(m);
 		a->errors++;
 		return NULL;

@@ -139,7 +139,7 @@ void assembly_problem(struct assembly *a, size_t index, const char *msgid,
 /* Group into sends and series.  Call once, after adding everything. */
 void assembly_build(struct assembly *a);
 
-/* Parse a raw message into a msg (the part of assembly_add_raw) */
+/* Parse a raw message into a msg; on failure nothing is left to release */
 int msg_from_raw(const char *raw, size_t len, struct msg *m, struct strbuf *err);
 void msg_release(struct msg *m);
 
