@@ -56,10 +56,12 @@ struct msg {
 	bool has_diff;
 	char *base_commit;
 	char *change_id;
-	struct trailers trailers;	/* a patch's own; a reply's given ones */
+	struct trailers trailers;	/* a reply's given ones; a patch's own
+					 * until assembly moves them to its send */
 	char **links;		/* Message-IDs of lore links in a cover letter */
 	size_t nr_links;
-	struct strbuf warnings;	/* non-fatal problems, one per line */
+	struct strbuf warnings;	/* non-fatal problems, one per line (moved to
+				 * assembly->problems by assembly_add_raw) */
 
 	/* where it came from */
 	size_t index;
