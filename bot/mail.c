@@ -45,19 +45,24 @@ static void mail_lib_init(void)
 /* A copy that is valid UTF-8 without CR, LF or other controls */
 static char *clean_text(const char *s)
 {
+	size_t n;
 	char *v, *p;
 
 	if (!s)
 		return NULL;
-	v = g_utf8_make_valid(s, -1);
+	n = strlen(s);
+	if (utf8_valid(s, n)) {
+		v = xstrndup(s, n);
+	} else {
+		char *g = g_utf8_make_valid(s, -1);
+
+		v = xstrdup(g);
+		g_free(g);
+	}
 	for (p = v; *p; p++)
-		if ((unsigned char)*p < 32 && *p != '\t')
+		if ((unsigned char)*p < 32)
 			*p = ' ';
-		else if (*p == '\t')
-			*p = ' ';
-	p = xstrdup(v);
-	g_free(v);
-	return p;
+	return v;
 }
 
 /* Collapse runs of blanks left by unfolding: "a\n b" -> "a b" */
@@ -604,6 +609,86 @@ static void fast_addresses(const char *v, struct address **out, size_t *nr)
 	}
 }
 
+/*
+ * "Mon, 6 May 2024 10:00:00 +0000", the form git send-email and most
+ * mailers write; anything else is GMime's (obsolete zones, missing
+ * seconds, two-digit years, the broken forms).
+ */
+static bool strict_date(const char *s, int64_t *t, int *tz)
+{
+	static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+	int day, year, hh, mm, ss, off, mon, n = 0;
+	char mname[4], sign;
+	const char *p = s;
+	struct tm tm = { 0 };
+	time_t r;
+
+	if (strlen(s) > 64)
+		return false;
+	if (p[0] && p[1] && p[2] && p[3] == ',')
+		p += 4;
+	if (sscanf(p, " %2d %3s %4d %2d:%2d:%2d %c%4d%n", &day, mname, &year,
+		   &hh, &mm, &ss, &sign, &off, &n) != 8 || (sign != '+' && sign != '-'))
+		return false;
+	for (p += n; *p == ' '; p++)
+		;
+	if (*p && *p != '(')
+		return false;
+	mname[3] = '\0';
+	for (mon = 0; mon < 12; mon++)
+		if (!memcmp(months + 3 * mon, mname, 3))
+			break;
+	if (mon == 12 || day < 1 || day > 31 || year < 1970 || hh > 23 ||
+	    mm > 59 || ss > 60 || off > 1459 || off % 100 > 59)
+		return false;
+	tm.tm_mday = day;
+	tm.tm_mon = mon;
+	tm.tm_year = year - 1900;
+	tm.tm_hour = hh;
+	tm.tm_min = mm;
+	tm.tm_sec = ss;
+	r = timegm(&tm);
+	if (r == (time_t)-1)
+		return false;
+	*tz = (off / 100 * 60 + off % 100) * (sign == '-' ? -1 : 1);
+	*t = (int64_t)r - (int64_t)*tz * 60;
+	return true;
+}
+
+/* "Name <addr>" or "addr" with nothing GMime would need to decode */
+static bool simple_from(const char *v, struct address *a)
+{
+	const char *lt = strchr(v, '<'), *gt = lt ? strchr(lt, '>') : NULL;
+	const char *e;
+
+	if (strpbrk(v, "\",()\\;:") || strstr(v, "=?") ||
+	    !utf8_valid(v, strlen(v)))
+		return false;
+	if (!lt) {
+		if (!strchr(v, '@') || strchr(v, ' ') || strchr(v, '>'))
+			return false;
+		a->email = lower_domain(v);
+		return a->email != NULL;
+	}
+	if (!gt || gt[1] || strchr(lt + 1, '<') || gt == lt + 1)
+		return false;
+	for (e = lt; e > v && e[-1] == ' '; e--)
+		;
+	if (e > v) {
+		char *name = xstrndup(v, e - v);
+
+		a->name = clean_text(name);
+		free(name);
+	}
+	{
+		char *addr = xstrndup(lt + 1, gt - lt - 1);
+
+		a->email = lower_domain(addr);
+		free(addr);
+	}
+	return a->email != NULL;
+}
+
 static int parse_simple(const char *raw, size_t len, struct headers *h,
 			unsigned int flags, struct mail *m)
 {
@@ -625,7 +710,13 @@ static int parse_simple(const char *raw, size_t len, struct headers *h,
 	} else {
 		m->subject = clean_subject(subj);
 	}
-	fast_addresses(h->v[H_FROM].buf, &from, &nfrom);
+	if (simple_from(h->v[H_FROM].buf, &m->from)) {
+		nfrom = 0;
+	} else {
+		fast_addresses(h->v[H_FROM].buf, &from, &nfrom);
+		if (!nfrom)
+			strbuf_addstr(&m->warnings, "no usable 'From' header\n");
+	}
 	if (nfrom) {
 		m->from = from[0];
 		while (nfrom > 1) {
@@ -633,8 +724,6 @@ static int parse_simple(const char *raw, size_t len, struct headers *h,
 			free(from[nfrom].name);
 			free(from[nfrom].email);
 		}
-	} else {
-		strbuf_addstr(&m->warnings, "no usable 'From' header\n");
 	}
 	free(from);
 	if (h->seen[H_TO] && !(flags & MAIL_NO_RECIPIENTS))
@@ -643,7 +732,9 @@ static int parse_simple(const char *raw, size_t len, struct headers *h,
 		fast_addresses(h->v[H_CC].buf, &m->cc, &m->nr_cc);
 	if (h->seen[H_LISTID])
 		m->list_id = parse_list_id(h->v[H_LISTID].buf);
-	if (h->seen[H_DATE]) {
+	if (h->seen[H_DATE] && strict_date(h->v[H_DATE].buf, &m->date, &m->tz)) {
+		/* the common form */
+	} else if (h->seen[H_DATE]) {
 		GDateTime *dt = g_mime_utils_header_decode_date(h->v[H_DATE].buf);
 
 		if (dt) {
