@@ -114,11 +114,14 @@ json_object *assembly_to_json(const struct assembly *a)
 /* Indent every line but the first of a pretty-printed value */
 static void put_indented(FILE *f, const char *s, const char *indent)
 {
-	for (; *s; s++) {
-		fputc(*s, f);
-		if (*s == '\n')
-			fputs(indent, f);
+	const char *nl;
+
+	while ((nl = strchr(s, '\n'))) {
+		fwrite(s, 1, nl + 1 - s, f);
+		fputs(indent, f);
+		s = nl + 1;
 	}
+	fputs(s, f);
 }
 
 void assembly_print_json(const struct assembly *a, FILE *f)
