@@ -156,18 +156,10 @@ int cmd_series(int argc, char **argv, struct ctx *ctx)
 	}
 	assembly_build(&a);
 	report_problems(mbox, &a.problems);
-	if (json) {
-		json_object *o = assembly_to_json(&a);
-
-		json_print(o);
-		json_object_put(o);
-	} else {
-		struct strbuf sb = STRBUF_INIT;
-
-		assembly_to_text(&a, &sb);
-		fputs(sb.buf, stdout);
-		strbuf_release(&sb);
-	}
+	if (json)
+		assembly_print_json(&a, stdout);
+	else
+		assembly_print_text(&a, stdout);
 	assembly_release(&a);
 	return ret;
 }

@@ -65,7 +65,11 @@ static bool line_blank(const struct line *l)
 
 void trailers_add(struct trailers *t, const char *name, const char *value)
 {
-	ALLOC_GROW(t->t, t->nr + 1, t->alloc);
+	/* most lists hold one to three trailers: grow gently */
+	if (t->nr + 1 > t->alloc) {
+		t->alloc = t->alloc ? t->alloc * 2 : 2;
+		t->t = xrealloc(t->t, t->alloc * sizeof(*t->t));
+	}
 	t->t[t->nr].name = xstrdup(name);
 	t->t[t->nr].value = xstrdup(value);
 	t->nr++;
@@ -348,6 +352,12 @@ static char *find_tag_line(const char *body, const char *tag, bool hex)
 	const char *p = body;
 	size_t tl = strlen(tag);
 
+	/* the tags are written in lowercase; find candidates quickly */
+	p = strstr(body, tag);
+	if (p) {
+		while (p > body && p[-1] != '\n')
+			p--;
+	}
 	while (p && *p) {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);

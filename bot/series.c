@@ -161,9 +161,10 @@ int msg_from_raw(const char *raw, size_t len, struct msg *m, struct strbuf *err)
 
 	memset(m, 0, sizeof(*m));
 	strbuf_init(&m->warnings, 0);
-	subject_parse("", &m->subj);
-	if (mail_parse(raw, len, &mail, err))
+	if (mail_parse_flags(raw, len, MAIL_NO_RECIPIENTS, &mail, err)) {
+		strbuf_release(&m->warnings);
 		return -1;
+	}
 	strbuf_addbuf(&m->warnings, &mail.warnings);
 	m->msgid = xstrdup_or_null(mail.msgid);
 	parent = mail_parent(&mail);
@@ -175,7 +176,6 @@ int msg_from_raw(const char *raw, size_t len, struct msg *m, struct strbuf *err)
 		if (i == 0 || i >= first)
 			m->refs[m->nr_refs++] = xstrdup(mail.refs[i]);
 	m->subject = xstrdup(mail.subject ? mail.subject : "");
-	subject_release(&m->subj);
 	subject_parse(m->subject, &m->subj);
 	m->sender_name = xstrdup_or_null(mail.from.name);
 	m->sender_email = xstrdup_or_null(mail.from.email);
@@ -205,6 +205,22 @@ int msg_from_raw(const char *raw, size_t len, struct msg *m, struct strbuf *err)
 	}
 	mail_release(&mail);
 	return 0;
+}
+
+static void classify(struct msg *m);
+
+/* Keep what a reply needs: its place in the thread and its trailers */
+static void msg_trim(struct msg *m)
+{
+	free(m->subject);
+	m->subject = xstrdup("");
+	free(m->title);
+	free(m->sender_name);
+	free(m->author_name);
+	free(m->author_email);
+	m->title = m->sender_name = m->author_name = m->author_email = NULL;
+	subject_release(&m->subj);
+	m->subj.reply = true;
 }
 
 static void add_msg(struct assembly *a, struct msg *m)
@@ -239,6 +255,15 @@ struct msg *assembly_add_msg(struct assembly *a, struct msg *m)
 			assembly_problem(a, index, m->msgid, "%.*s", n, line);
 		line += n + (nl ? 1 : 0);
 	}
+	strbuf_release(&m->warnings);	/* reported */
+	/*
+	 * Replies and other discussion only need their place in the thread
+	 * and the trailers they give: drop the rest now, so that memory
+	 * grows with the patches of a large mbox, not with its chatter.
+	 */
+	classify(m);
+	if (m->kind == MSG_REPLY || m->kind == MSG_OTHER)
+		msg_trim(m);
 	if (strmap_get(&a->by_id, m->msgid)) {
 		assembly_problem(a, index, m->msgid,
 				 "duplicate Message-ID; the first copy is used");
@@ -260,7 +285,6 @@ struct msg *assembly_add_raw(struct assembly *a, const char *raw, size_t len,
 	if (msg_from_raw(raw, len, m, &err)) {
 		assembly_problem(a, index, NULL, "%s", err.buf);
 		strbuf_release(&err);
-		msg_release(m);
 		free(m);
 		a->errors++;
 		return NULL;
@@ -524,7 +548,7 @@ static void group_fallback(struct assembly *a)
 
 static void finish_send(struct send *s)
 {
-	const struct msg *head = s->cover;
+	struct msg *head = s->cover;
 	int i;
 
 	for (i = 0; i < s->total && !head; i++)
@@ -542,8 +566,7 @@ static void finish_send(struct send *s)
 	if (head->change_id)
 		s->change_id = xstrdup(head->change_id);
 	for (i = 0; i < s->total; i++) {
-		const struct msg *p = s->patches[i].msg;
-		size_t t;
+		struct msg *p = s->patches[i].msg;
 
 		if (!p)
 			continue;
@@ -553,9 +576,9 @@ static void finish_send(struct send *s)
 			s->tree = xstrdup(p->subj.tree);
 		s->rfc |= p->subj.rfc;
 		s->resend |= p->subj.resend;
-		for (t = 0; t < p->trailers.nr; t++)
-			trailers_add(&s->patches[i].trailers,
-				     p->trailers.t[t].name, p->trailers.t[t].value);
+		/* the patch's own trailers start the list replies add to */
+		s->patches[i].trailers = p->trailers;
+		memset(&p->trailers, 0, sizeof(p->trailers));
 	}
 }
 
@@ -779,8 +802,6 @@ void assembly_build(struct assembly *a)
 {
 	size_t i;
 
-	for (i = 0; i < a->nr; i++)
-		classify(a->msgs[i]);
 	group_threaded(a);
 	group_fallback(a);
 	for (i = 0; i < a->nr_sends; i++)

@@ -57,10 +57,12 @@ struct msg {
 	bool has_diff;
 	char *base_commit;
 	char *change_id;
-	struct trailers trailers;	/* a patch's own; a reply's given ones */
+	struct trailers trailers;	/* a reply's given ones; a patch's own
+					 * until assembly moves them to its send */
 	char **links;		/* Message-IDs of lore links in a cover letter */
 	size_t nr_links;
-	struct strbuf warnings;	/* non-fatal problems, one per line */
+	struct strbuf warnings;	/* non-fatal problems, one per line (moved to
+				 * assembly->problems by assembly_add_raw) */
 
 	/* where it came from */
 	size_t index;
@@ -146,7 +148,7 @@ void assembly_problem(struct assembly *a, size_t index, const char *msgid,
 /* Group into sends and series.  Call once, after adding everything. */
 void assembly_build(struct assembly *a);
 
-/* Parse a raw message into a msg (the part of assembly_add_raw) */
+/* Parse a raw message into a msg; on failure nothing is left to release */
 int msg_from_raw(const char *raw, size_t len, struct msg *m, struct strbuf *err);
 void msg_release(struct msg *m);
 /* A message without Message-ID gets a stable one made from its bytes */

@@ -349,7 +349,16 @@ bool utf8_valid(const char *s, size_t len)
 		unsigned char c = *p;
 		size_t n, i;
 		uint32_t cp;
+		uint64_t w;
 
+		/* ASCII runs, eight bytes at a time */
+		if ((size_t)(end - p) >= 8) {
+			memcpy(&w, p, 8);
+			if (!(w & 0x8080808080808080ULL)) {
+				p += 8;
+				continue;
+			}
+		}
 		if (c < 0x80) {
 			p++;
 			continue;

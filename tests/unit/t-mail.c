@@ -62,6 +62,45 @@ static void release(struct mail *m, struct subject *s, struct patch *p)
 	mail_release(m);
 }
 
+/*
+ * The fast path (plain text) and the GMime path (quoted-printable forces
+ * it) must read the same headers the same way.
+ */
+static void same_both_ways(const char *from, const char *date)
+{
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, err = STRBUF_INIT;
+	struct mail fast, mime;
+	const char *hdr = "Subject: =?UTF-8?Q?caf=C3=A9?= [PATCH] x\n"
+		"Message-ID: <id@x>\nReferences: <r1@x>\n <r2@x>\nIn-Reply-To: <r2@x>\n";
+
+	strbuf_addf(&a, "From: %s\nDate: %s\n%s\nbody\n", from, date, hdr);
+	strbuf_addf(&b, "From: %s\nDate: %s\n%sMIME-Version: 1.0\n"
+		    "Content-Transfer-Encoding: quoted-printable\n\nbody\n",
+		    from, date, hdr);
+	if (mail_parse(a.buf, a.len, &fast, &err) || mail_parse(b.buf, b.len, &mime, &err)) {
+		ok(0, "both parse: %s / %s", from, date);
+		goto out;
+	}
+	ok((fast.from.name == mime.from.name ||
+	    (fast.from.name && mime.from.name && !strcmp(fast.from.name, mime.from.name))) &&
+	   ((!fast.from.email && !mime.from.email) ||
+	    (fast.from.email && mime.from.email && !strcmp(fast.from.email, mime.from.email))),
+	   "same From: %s -> '%s' <%s> / '%s' <%s>", from,
+	   fast.from.name ? fast.from.name : "", fast.from.email ? fast.from.email : "",
+	   mime.from.name ? mime.from.name : "", mime.from.email ? mime.from.email : "");
+	ok(fast.date == mime.date && fast.tz == mime.tz, "same Date: %s -> %lld %d / %lld %d",
+	   date, (long long)fast.date, fast.tz, (long long)mime.date, mime.tz);
+	is_str(fast.subject, mime.subject, "same Subject");
+	ok(fast.nr_refs == 2 && mime.nr_refs == 2 && !strcmp(fast.refs[1], mime.refs[1]) &&
+	   !strcmp(fast.in_reply_to, mime.in_reply_to), "same References and In-Reply-To");
+	mail_release(&fast);
+	mail_release(&mime);
+out:
+	strbuf_release(&a);
+	strbuf_release(&b);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	struct mail m;
@@ -149,5 +188,15 @@ int main(void)
 	}
 	strbuf_release(&err);
 	strbuf_release(&raw);
+
+	same_both_ways("Alice Dev <alice@Example.ORG>", "Mon, 6 May 2024 10:00:00 +0000");
+	same_both_ways("alice@example.org", "Sat, 7 Feb 2026 16:16:09 +0800");
+	same_both_ways("\"Dev, Alice\" <alice@example.org>", "Tue, 14 Jan 2025 19:38:04 -0930");
+	same_both_ways("=?UTF-8?Q?J=C3=B6rg?= <j@x.org>", "6 May 2024 10:00:00 +0100");
+	same_both_ways("Bob (the builder) <bob@x.org>", "Mon, 6 May 2024 10:00 GMT");
+	same_both_ways("Carol <carol@x.org>", "Mon, 06 May 24 10:00:00 EST");
+	same_both_ways("Dave Reviewer <dave@x.org>", "Mon,  6 May 2024 10:00:00 +0000 (UTC)");
+	same_both_ways("<eve@x.org>", "Wed, 31 Dec 2025 23:59:59 -0000");
+	same_both_ways("Frank <frank@x.org>", "garbage date");
 	return done_testing();
 }
