@@ -16,6 +16,7 @@ const char cmd_fetch_help[] =
 	"SYNOPSIS\n"
 	"    lorebot [--db FILE] fetch [--force] [--json] [--batches N]\n"
 	"    lorebot [--db FILE] fetch --url URL [--list NAME] [--query Q] [--since WHEN]\n"
+	"                              [--method search|git]\n"
 	"    lorebot [--db FILE] fetch --url URL --thread MSGID | --message MSGID\n"
 	"    lorebot [--db FILE] fetch --mbox FILE [--list NAME]\n"
 	"    lorebot [--db FILE] fetch --reparse\n"
@@ -45,6 +46,9 @@ const char cmd_fetch_help[] =
 	"    --since WHEN    where the first fetch starts: 2026-01-31, 14d (ago), or\n"
 	"                    unix seconds (default: list.<name>.since, else everything)\n"
 	"    --batches N     windows per pass (default: lore.maxbatches)\n"
+	"    --method M      search (default; HTTP searches, a query works) or git\n"
+	"                    (mirror the inbox's git epochs next to the database,\n"
+	"                    lore.gitdir: every message once, in import order)\n"
 	"    --thread MSGID  fetch the whole thread of MSGID (t.mbox.gz)\n"
 	"    --message MSGID fetch the single message MSGID (raw)\n"
 	"    --mbox FILE     import a local mbox instead (- for stdin)\n"
@@ -61,7 +65,7 @@ const char cmd_fetch_help[] =
 	"    lorebot --db mm.db series --json\n";
 
 struct fetch_opts {
-	const char *url, *list, *query, *since, *thread, *message, *mbox;
+	const char *url, *list, *query, *since, *thread, *message, *mbox, *method;
 	int batches;
 	bool force, json, reparse;
 };
@@ -120,6 +124,9 @@ static void changes_json(json_object *arr, const struct store_changes *c)
 	}
 }
 
+/* versions listed in the text output; a catch-up can bring thousands */
+#define MAX_LISTED 50
+
 static void print_text(const char *name, const struct fetch_result *r)
 {
 	struct strbuf b = STRBUF_INIT;
@@ -156,6 +163,11 @@ static void print_text(const char *name, const struct fetch_result *r)
 	for (i = 0; i < r->changes.nr; i++) {
 		const struct store_change *ch = &r->changes.v[i];
 
+		if (i == MAX_LISTED) {
+			printf("  ... and %zu more (--json lists them all)\n",
+			       r->changes.nr - i);
+			break;
+		}
 		if (ch->kind == STORE_VERSION_GONE)
 			printf("  %-8s <%s>\n", store_change_name(ch->kind), ch->id);
 		else
@@ -182,6 +194,7 @@ static char *name_from_url(const char *url)
 struct run {
 	struct ctx *ctx;
 	struct store *st;
+	char *gitdir;
 	const struct fetch_opts *o;
 	json_object *lists, *versions;
 	int ret;
@@ -203,12 +216,25 @@ static void report(struct run *run, const char *name, const char *url,
 }
 
 static int setup_cfg(struct run *run, struct fetch_cfg *c, const char *name,
-		     const char *url, const char *query, const char *since)
+		     const char *url, const char *query, const char *since,
+		     const char *method)
 {
 	fetch_cfg_from_config(c, run->ctx->cfg);
 	c->name = name;
 	c->url = url;
 	c->query = query;
+	c->gitdir = run->gitdir;
+	if (method && !strcmp(method, "git")) {
+		c->method = FETCH_GIT;
+	} else if (method && strcmp(method, "search")) {
+		fprintf(stderr, "lorebot fetch: %s: bad method '%s' (search or git)\n",
+			name, method);
+		return -1;
+	}
+	if (c->method == FETCH_GIT && query && *query) {
+		fprintf(stderr, "lorebot fetch: %s: a query needs method search\n", name);
+		return -1;
+	}
 	c->force = run->o->force;
 	if (run->o->batches > 0)
 		c->max_batches = run->o->batches;
@@ -220,13 +246,13 @@ static int setup_cfg(struct run *run, struct fetch_cfg *c, const char *name,
 }
 
 static void fetch_one(struct run *run, const char *name, const char *url,
-		      const char *query, const char *since)
+		      const char *query, const char *since, const char *method)
 {
 	struct fetch_result r = FETCH_RESULT_INIT;
 	struct fetch_cfg c;
 	int rc;
 
-	if (setup_cfg(run, &c, name, url, query, since)) {
+	if (setup_cfg(run, &c, name, url, query, since, method)) {
 		run->ret = EXIT_USAGE;
 		return;
 	}
@@ -246,7 +272,7 @@ static void fetch_configured(struct run *run)
 
 	for (i = 0; i < nr; i++) {
 		struct strbuf k = STRBUF_INIT;
-		const char *url, *query, *since;
+		const char *url, *query, *since, *method;
 		bool enabled;
 
 		strbuf_addf(&k, "list.%s.enabled", names[i]);
@@ -260,9 +286,12 @@ static void fetch_configured(struct run *run)
 		strbuf_reset(&k);
 		strbuf_addf(&k, "list.%s.since", names[i]);
 		since = config_get(run->ctx->cfg, k.buf);
+		strbuf_reset(&k);
+		strbuf_addf(&k, "list.%s.method", names[i]);
+		method = run->o->method ? run->o->method : config_get(run->ctx->cfg, k.buf);
 		strbuf_release(&k);
 		if (enabled && url) {
-			fetch_one(run, names[i], url, query, since);
+			fetch_one(run, names[i], url, query, since, method);
 			done++;
 		}
 		free(names[i]);
@@ -305,6 +334,7 @@ static int parse_opts(int argc, char **argv, struct fetch_opts *o)
 		{ "message", required_argument, NULL, 'm' },
 		{ "mbox", required_argument, NULL, 'M' },
 		{ "batches", required_argument, NULL, 'b' },
+		{ "method", required_argument, NULL, 'G' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "reparse", no_argument, NULL, 'R' },
@@ -321,6 +351,7 @@ static int parse_opts(int argc, char **argv, struct fetch_opts *o)
 		case 't': o->thread = optarg; break;
 		case 'm': o->message = optarg; break;
 		case 'M': o->mbox = optarg; break;
+		case 'G': o->method = optarg; break;
 		case 'f': o->force = true; break;
 		case 'j': o->json = true; break;
 		case 'R': o->reparse = true; break;
@@ -366,6 +397,9 @@ int cmd_fetch(int argc, char **argv, struct ctx *ctx)
 	}
 	run.lists = json_object_new_array();
 	run.versions = json_object_new_array();
+	run.gitdir = config_get(ctx->cfg, "lore.gitdir") ?
+		xstrdup(config_get(ctx->cfg, "lore.gitdir")) :
+		xasprintf("%s.lore", db_path(st.db));
 	if (o.mbox) {
 		struct fetch_result r = FETCH_RESULT_INIT;
 		int rc = fetch_mbox_file(&st, o.list, o.mbox,
@@ -376,7 +410,7 @@ int cmd_fetch(int argc, char **argv, struct ctx *ctx)
 	} else if (o.url) {
 		char *name = o.list ? xstrdup(o.list) : name_from_url(o.url);
 
-		fetch_one(&run, name, o.url, o.query, o.since);
+		fetch_one(&run, name, o.url, o.query, o.since, o.method);
 		free(name);
 	} else {
 		fetch_configured(&run);
@@ -392,6 +426,7 @@ int cmd_fetch(int argc, char **argv, struct ctx *ctx)
 		json_object_put(run.lists);
 		json_object_put(run.versions);
 	}
+	free(run.gitdir);
 	store_close(&st);
 	return run.ret;
 }

@@ -39,6 +39,9 @@ const struct cfg_key cfg_keys[] = {
 	  "reply mode for this list (default: reply.mode)" },
 	{ "list.*.enabled", CFG_BOOL, "true", NULL,
 	  "follow this list" },
+	{ "list.*.method", CFG_ENUM, "search", "search|git",
+	  "search: HTTP searches by received time (a query works); git: the "
+	  "inbox's git epochs (everything, exactly once, fastest catch-up)" },
 	{ "list.*.since", CFG_STRING, NULL, NULL,
 	  "where the first fetch starts: a date (2026-01-31), a duration "
 	  "ago (14d) or unix seconds; empty: the whole inbox" },
@@ -67,6 +70,8 @@ const struct cfg_key cfg_keys[] = {
 	{ "lore.indexlag", CFG_DURATION, "2m", NULL,
 	  "how long the server's search may lag behind its change probe: "
 	  "after a change, lists are searched again until this has passed" },
+	{ "lore.gitdir", CFG_PATH, NULL, NULL,
+	  "where method git keeps its epoch mirrors (default: <database>.lore)" },
 	{ "lore.threads", CFG_INT, "20", NULL,
 	  "whole threads fetched per pass for patches whose parent is missing" },
 

@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bot/epoch.h"
 #include "bot/fetch.h"
 #include "bot/log.h"
 
@@ -91,31 +92,22 @@ int fetch_parse_since(const char *s, int64_t now, int64_t *out)
 struct sink {
 	struct store *st;
 	int64_t list_id;
+	size_t max_msg;
 	struct fetch_result *r;
 	bool in_txn;
 	struct strbuf *err;
 };
 
-static int sink_msg(void *data, const struct mbox_msg *m)
+static int sink_raw(struct sink *s, const char *raw, size_t len)
 {
-	struct sink *s = data;
 	enum store_added added;
-
-	s->r->received++;
-	if (m->too_big) {
-		s->r->skipped++;
-		log_warn("lore: message %zu of a response is too large (%llu bytes); skipped",
-			 m->index + 1, (unsigned long long)m->size);
-		return 0;
-	}
 	/* take the write lock only once the data is here and complete */
 	if (!s->in_txn) {
 		if (store_begin(s->st, s->err))
 			return -1;
 		s->in_txn = true;
 	}
-	if (store_add_message(s->st, s->list_id, m->raw.buf, m->raw.len, &added,
-			      NULL, s->err))
+	if (store_add_message(s->st, s->list_id, raw, len, &added, NULL, s->err))
 		return -1;
 	if (added == STORE_NEW)
 		s->r->added++;
@@ -124,6 +116,41 @@ static int sink_msg(void *data, const struct mbox_msg *m)
 	else
 		s->r->duplicates++;
 	return 0;
+}
+
+static int sink_msg(void *data, const struct mbox_msg *m)
+{
+	struct sink *s = data;
+
+	s->r->received++;
+	if (m->too_big) {
+		s->r->skipped++;
+		log_warn("lore: message %zu of a response is too large (%llu bytes); skipped",
+			 m->index + 1, (unsigned long long)m->size);
+		return 0;
+	}
+	return sink_raw(s, m->raw.buf, m->raw.len);
+}
+
+/* one message of an epoch commit */
+static int sink_blob(void *data, const char *commit, const char *raw, size_t len)
+{
+	struct sink *s = data;
+	const char *nl;
+
+	s->r->received++;
+	if (len > s->max_msg) {
+		s->r->skipped++;
+		log_warn("lore: the message of commit %s is too large (%zu bytes); skipped",
+			 commit, len);
+		return 0;
+	}
+	/* very old imports kept the mbox "From " line: drop it, as /raw does */
+	if (len > 5 && !memcmp(raw, "From ", 5) && (nl = memchr(raw, '\n', len))) {
+		len -= nl + 1 - raw;
+		raw = nl + 1;
+	}
+	return sink_raw(s, raw, len);
 }
 
 static int sink_begin(struct sink *s)
@@ -274,6 +301,89 @@ static int complete_threads(struct lore *l, struct sink *s, const struct fetch_c
 	return ret;
 }
 
+/*
+ * Store the new commits of every epoch whose fingerprint changed.
+ * 1 when all are stored, 0 when max_batches ran out first, -1 on error.
+ */
+static int git_pass(struct lore *l, struct sink *s, const struct fetch_cfg *c,
+		    struct store_list *list, const struct lore_epochs *ep)
+{
+	struct epoch_opts eo = {
+		.user_agent = l->net.user_agent,
+		.timeout_ms = MAX(c->lore.timeout_ms * 20, 600000),
+		.attempts = c->lore.attempts,
+		.retry_delay_ms = c->lore.retry_delay_ms,
+		.backoff_max_ms = c->lore.backoff_max_ms,
+	};
+	struct strbuf head = STRBUF_INIT;
+	int batches = 0, ret = 1;
+	size_t i;
+
+	if (!ep->nr) {
+		strbuf_addf(s->err, "%s has no git epochs in manifest.js.gz "
+			    "(lore.method git needs a public-inbox v2 inbox)", c->url);
+		return -1;
+	}
+	for (i = 0; i < ep->nr && ret == 1; i++) {
+		const struct lore_epoch *e = &ep->v[i];
+		struct store_epoch se;
+		char *dir, *url, **commits = NULL;
+		size_t nr = 0, j;
+		int known = store_epoch_get(s->st, list->id, e->n, &se, s->err);
+
+		if (known < 0)
+			return -1;
+		if (se.fingerprint && !strcmp(se.fingerprint, e->fingerprint)) {
+			store_epoch_release(&se);
+			continue;
+		}
+		/* an epoch that ended before since was never followed */
+		if (!known && c->since && e->modified && e->modified < c->since) {
+			store_epoch_release(&se);
+			continue;
+		}
+		dir = xasprintf("%s/%s/%d.git", c->gitdir, c->name, e->n);
+		url = lore_epoch_url(l, e->n);
+		if (epoch_sync(dir, url, known ? 0 : c->since, &eo, s->err) ||
+		    epoch_head(dir, &head, s->err) ||
+		    (head.len && epoch_commits(dir, se.head, head.buf, &commits, &nr, s->err))) {
+			ret = -1;
+			goto next;
+		}
+		for (j = 0; j < nr; j += c->batch) {
+			size_t k = MIN(c->batch, nr - j);
+
+			if (batches >= c->max_batches) {
+				ret = 0;
+				goto next;
+			}
+			if (epoch_read(dir, commits + j, k, sink_blob, s, s->err) < 0 ||
+			    sink_begin(s) ||
+			    store_epoch_set(s->st, list->id, e->n, NULL, commits[j + k - 1],
+					    s->err) ||
+			    sink_commit(s)) {
+				sink_abort(s);
+				ret = -1;
+				goto next;
+			}
+			batches++;
+			s->r->windows++;
+		}
+		if (store_epoch_set(s->st, list->id, e->n, e->fingerprint,
+				    head.len ? head.buf : NULL, s->err))
+			ret = -1;
+next:
+		for (j = 0; j < nr; j++)
+			free(commits[j]);
+		free(commits);
+		free(dir);
+		free(url);
+		store_epoch_release(&se);
+	}
+	strbuf_release(&head);
+	return ret;
+}
+
 static int64_t max_rowid(struct store *st)
 {
 	int64_t v = 0;
@@ -309,8 +419,9 @@ int fetch_list(struct store *st, const struct fetch_cfg *c, struct fetch_result 
 {
 	struct store_list list;
 	struct lore l;
+	struct lore_epochs epochs = { 0 };
 	struct strbuf token = STRBUF_INIT;
-	struct sink s = { .st = st, .r = r, .err = &r->error };
+	struct sink s = { .st = st, .r = r, .err = &r->error, .max_msg = c->lore.max_msg };
 	int64_t now = time(NULL), start, pass_start, first_new;
 	int i, done = 0;
 
@@ -335,16 +446,24 @@ int fetch_list(struct store *st, const struct fetch_cfg *c, struct fetch_result 
 	s.list_id = list.id;
 	if (lore_init(&l, c->url, &c->lore, &r->error))
 		goto fail_noinit;
-	if (lore_probe(&l, &token, &r->error))
+	if (lore_probe(&l, &token, &epochs, &r->error))
 		goto fail;
 	if (!list.probe || strcmp(list.probe, token.buf)) {
 		free(list.probe);
 		list.probe = strbuf_detach(&token, NULL);
 		list.probe_seen = now;
-	} else if (list.has_cursor &&
-		   list.last_search >= list.probe_seen + (int64_t)c->index_lag_s) {
+	} else if (list.last_search && (c->method == FETCH_GIT ||
+		   list.last_search >= list.probe_seen + (int64_t)c->index_lag_s)) {
+		/* git refs change with the import: no index to wait for */
 		r->status = FETCH_UNCHANGED;
 		goto good;
+	}
+	if (c->method == FETCH_GIT) {
+		first_new = max_rowid(st);
+		done = git_pass(&l, &s, c, &list, &epochs);
+		if (done < 0)
+			goto fail;
+		goto searched;
 	}
 	start = list.has_cursor ? list.cursor : c->since;
 	pass_start = start;
@@ -356,6 +475,7 @@ int fetch_list(struct store *st, const struct fetch_cfg *c, struct fetch_result 
 		if (done)
 			break;
 	}
+searched:
 	if (complete_threads(&l, &s, c, first_new))
 		goto fail;
 	r->status = done ? FETCH_OK : FETCH_MORE;
@@ -373,16 +493,19 @@ good:
 	if (store_list_save(st, &list, &r->error) || rebuild(st, c, r))
 		goto fail_saved;
 	lore_release(&l);
+	lore_epochs_release(&epochs);
 	store_list_release(&list);
 	strbuf_release(&token);
 	return 0;
 fail:
 	r->stats = l.stats;
 	lore_release(&l);
+	lore_epochs_release(&epochs);
 fail_noinit:
 	sink_abort(&s);
 	list.failures++;
-	list.next_poll = now + (int64_t)(pass_backoff_ms(c, list.failures) / 1000) + 1;
+	/* from now: the retries of this pass may have taken a while */
+	list.next_poll = time(NULL) + (int64_t)(pass_backoff_ms(c, list.failures) / 1000) + 1;
 	free(list.last_error);
 	list.last_error = xstrdup(r->error.buf);
 	r->failures = list.failures;
@@ -404,6 +527,7 @@ fail_noinit:
 fail_saved:
 	r->status = FETCH_FAILED;
 	lore_release(&l);
+	lore_epochs_release(&epochs);
 	store_list_release(&list);
 	strbuf_release(&token);
 	return -1;
@@ -414,7 +538,7 @@ int fetch_thread(struct store *st, const struct fetch_cfg *c, const char *msgid,
 {
 	struct store_list list;
 	struct lore l;
-	struct sink s = { .st = st, .r = r, .err = &r->error };
+	struct sink s = { .st = st, .r = r, .err = &r->error, .max_msg = c->lore.max_msg };
 	int64_t n;
 
 	if (store_list_get(st, c->name, c->url, c->query, &list, &r->error))

@@ -24,6 +24,12 @@
  *    not stored (series cut by `since` or by a search query), at most
  *    max_threads per pass;
  * 6. rebuilds the series tables.
+ * With FETCH_GIT, steps 3 to 5 are instead: fetch every epoch whose
+ * fingerprint changed into a bare mirror (the first fetch shallow, from
+ * since) and store the messages of its new commits, batch commits per
+ * transaction together with the last commit stored; at most max_batches
+ * batches per pass.  No search index is involved, so no overlap and no
+ * index lag: every message imported is seen once, in import order.
  * A failed pass leaves what was stored, counts the failure and sets the
  * next poll time: min_interval doubled per failure (with jitter), at
  * most backoff_max.
@@ -35,8 +41,15 @@
 #include "bot/lore.h"
 #include "bot/store.h"
 
+enum fetch_method {
+	FETCH_SEARCH,		/* HTTP search windows (any query) */
+	FETCH_GIT,		/* the inbox's git epochs (everything, exactly) */
+};
+
 struct fetch_cfg {
 	const char *name;	/* the list, e.g. "linux-mm" */
+	enum fetch_method method;
+	const char *gitdir;	/* FETCH_GIT: mirrors in <gitdir>/<name>/<N>.git */
 	const char *url;	/* its public-inbox base URL */
 	const char *query;	/* search restricting what is fetched; NULL/"": all */
 	int64_t since;		/* first fetch: received time to start at; 0: all */

@@ -294,7 +294,43 @@ int lore_atom_first(const char *xml, struct lore_entry *e, int64_t *feed_updated
 
 /* probe */
 
-static int manifest_token(const char *json, struct strbuf *token)
+void lore_epochs_release(struct lore_epochs *e)
+{
+	size_t i;
+
+	for (i = 0; i < e->nr; i++)
+		free(e->v[i].fingerprint);
+	free(e->v);
+	memset(e, 0, sizeof(*e));
+}
+
+char *lore_epoch_url(const struct lore *l, int n)
+{
+	return xasprintf("%s%d", l->base, n);
+}
+
+static int cmp_epoch(const void *a, const void *b)
+{
+	const struct lore_epoch *x = a, *y = b;
+
+	return (x->n > y->n) - (x->n < y->n);
+}
+
+/* "/linux-mm/git/3.git" -> 3 */
+static int epoch_number(const char *key)
+{
+	const char *p = strstr(key, "/git/");
+	char *end;
+	long n;
+
+	if (!p)
+		return -1;
+	n = strtol(p + 5, &end, 10);
+	return end != p + 5 && !strcmp(end, ".git") && n >= 0 && n < 1000000 ? (int)n : -1;
+}
+
+static int manifest_token(const char *json, struct strbuf *token,
+			  struct lore_epochs *epochs)
 {
 	json_object *o = json_tokener_parse(json);
 	struct strbuf parts = STRBUF_INIT;
@@ -305,12 +341,26 @@ static int manifest_token(const char *json, struct strbuf *token)
 	}
 	/* keys come in the server's order; the fingerprints say it all */
 	json_object_object_foreach(o, key, val) {
-		json_object *fp;
+		json_object *fp, *mod;
+		int n = epoch_number(key);
 
-		if (json_object_object_get_ex(val, "fingerprint", &fp) &&
-		    json_object_is_type(fp, json_type_string))
-			strbuf_addf(&parts, "%s=%s;", key, json_object_get_string(fp));
+		if (!json_object_object_get_ex(val, "fingerprint", &fp) ||
+		    !json_object_is_type(fp, json_type_string))
+			continue;
+		strbuf_addf(&parts, "%s=%s;", key, json_object_get_string(fp));
+		if (epochs && n >= 0) {
+			struct lore_epoch *e;
+
+			ALLOC_GROW(epochs->v, epochs->nr + 1, epochs->alloc);
+			e = &epochs->v[epochs->nr++];
+			e->n = n;
+			e->fingerprint = xstrdup(json_object_get_string(fp));
+			e->modified = json_object_object_get_ex(val, "modified", &mod) ?
+				json_object_get_int64(mod) : 0;
+		}
 	}
+	if (epochs && epochs->nr)
+		qsort(epochs->v, epochs->nr, sizeof(*epochs->v), cmp_epoch);
 	json_object_put(o);
 	if (!parts.len) {
 		strbuf_release(&parts);
@@ -322,7 +372,8 @@ static int manifest_token(const char *json, struct strbuf *token)
 	return 0;
 }
 
-int lore_probe(struct lore *l, struct strbuf *token, struct strbuf *err)
+int lore_probe(struct lore *l, struct strbuf *token, struct lore_epochs *epochs,
+	       struct strbuf *err)
 {
 	struct fetched f = { .body = STRBUF_INIT };
 	struct strbuf url = STRBUF_INIT;
@@ -334,7 +385,7 @@ int lore_probe(struct lore *l, struct strbuf *token, struct strbuf *err)
 	if (request(l, "GET", url.buf, BODY_GZIP, &f, err))
 		goto out;
 	if (f.status == 200) {
-		if (manifest_token(f.body.buf, token)) {
+		if (manifest_token(f.body.buf, token, epochs)) {
 			strbuf_addf(err, "GET %s: not a public-inbox manifest", url.buf);
 			goto out;
 		}

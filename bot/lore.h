@@ -62,6 +62,20 @@ struct lore_entry {
 	int64_t ts;		/* <updated>: public-inbox's received time */
 };
 
+/* The git epochs of a v2 inbox, from manifest.js.gz, by number */
+struct lore_epoch {
+	int n;
+	char *fingerprint;	/* sha1 of the epoch's refs */
+	int64_t modified;	/* its newest commit time */
+};
+
+struct lore_epochs {
+	struct lore_epoch *v;
+	size_t nr, alloc;
+};
+
+void lore_epochs_release(struct lore_epochs *e);
+
 /* Called per message; return non-zero to stop (the call then fails) */
 typedef int (*lore_msg_fn)(void *data, const struct mbox_msg *m);
 
@@ -72,9 +86,13 @@ void lore_release(struct lore *l);
 
 /*
  * A short token that changes whenever the inbox changes ("m:<epoch
- * fingerprints>", or "a:<newest entry>" from new.atom).  0 or -1.
+ * fingerprints>", or "a:<newest entry>" from new.atom).  epochs (may be
+ * NULL) gets the inbox's git epochs; none without a manifest.  0 or -1.
  */
-int lore_probe(struct lore *l, struct strbuf *token, struct strbuf *err);
+int lore_probe(struct lore *l, struct strbuf *token, struct lore_epochs *epochs,
+	       struct strbuf *err);
+/* The git URL of an epoch: <base><n> */
+char *lore_epoch_url(const struct lore *l, int n);
 
 /*
  * The entry at position skip (0-based) of the results of query, ordered

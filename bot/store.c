@@ -156,6 +156,48 @@ void store_list_release(struct store_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
+int store_epoch_get(struct store *st, int64_t list_id, int epoch,
+		    struct store_epoch *e, struct strbuf *err)
+{
+	struct db_stmt *s = db_prepare(st->db,
+		"SELECT fingerprint, head FROM lore_epochs WHERE list = ? AND epoch = ?");
+	int r;
+
+	memset(e, 0, sizeof(*e));
+	if (!s || db_bind_int(s, 1, list_id) || db_bind_int(s, 2, epoch))
+		return fail(st, err);
+	r = db_step(s);
+	if (r < 0)
+		return fail(st, err);
+	if (r) {
+		e->fingerprint = col_dup(s, 0);
+		e->head = col_dup(s, 1);
+		db_reset(s);
+	}
+	return r;
+}
+
+int store_epoch_set(struct store *st, int64_t list_id, int epoch,
+		    const char *fingerprint, const char *head, struct strbuf *err)
+{
+	struct db_stmt *s = db_prepare(st->db,
+		"INSERT INTO lore_epochs (list, epoch, fingerprint, head) VALUES (?1, ?2, ?3, ?4)"
+		" ON CONFLICT (list, epoch) DO UPDATE SET head = ?4,"
+		" fingerprint = coalesce(?3, fingerprint)");
+
+	if (!s || db_bind_int(s, 1, list_id) || db_bind_int(s, 2, epoch) ||
+	    db_bind_text(s, 3, fingerprint) || db_bind_text(s, 4, head) || db_run(s))
+		return fail(st, err);
+	return 0;
+}
+
+void store_epoch_release(struct store_epoch *e)
+{
+	free(e->fingerprint);
+	free(e->head);
+	memset(e, 0, sizeof(*e));
+}
+
 /* messages */
 
 int store_mark_dirty(struct store *st, struct strbuf *err)

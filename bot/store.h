@@ -73,6 +73,20 @@ int store_list_save(struct store *st, const struct store_list *l,
 		    struct strbuf *err);
 void store_list_release(struct store_list *l);
 
+/* a list's git epochs (fetch method git) */
+struct store_epoch {
+	char *fingerprint;	/* NULL until the epoch was stored completely */
+	char *head;		/* the last commit stored, NULL: none */
+};
+
+/* 1 known (e filled; release it), 0 not yet, -1 error */
+int store_epoch_get(struct store *st, int64_t list_id, int epoch,
+		    struct store_epoch *e, struct strbuf *err);
+/* Set head, and fingerprint when not NULL */
+int store_epoch_set(struct store *st, int64_t list_id, int epoch,
+		    const char *fingerprint, const char *head, struct strbuf *err);
+void store_epoch_release(struct store_epoch *e);
+
 /* messages */
 
 enum store_added {
