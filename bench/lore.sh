@@ -56,31 +56,43 @@ floor=$(median <"$W/floor")
 echo "floor: curl POST x=m of all $N messages: ${floor} s ($(echo "$N / $floor" | bc) msgs/s), $(stat -c %s "$W/all.gz") bytes gzip"
 
 # catch-up into an empty database
-for batch in 200 1000; do
+catchup() {	# LABEL BATCH FETCH-ARGS...
+	label=$1
+	batch=$2
+	shift 2
 	printf '[lore]\n\tminpoll = 0\n\tindexlag = 0\n\tmaxbatches = 100000\n\tbatch = %s\n' \
 		"$batch" >"$W/conf"
 	: >"$W/wall"
 	: >"$W/rss"
+	: >"$W/cpu"
 	# one run to warm the server's caches, untimed
-	rm -f "$W/db"*
-	"$LOREBOT" --config "$W/conf" --db "$W/db" fetch --url "$URL" >/dev/null 2>&1
+	rm -rf "$W/db"*
+	"$LOREBOT" --config "$W/conf" --db "$W/db" fetch --url "$URL" "$@" >/dev/null 2>&1
 	for r in $(seq "$RUNS"); do
-		rm -f "$W/db"*
-		/usr/bin/time -f '%e %M' -o "$W/t" "$LOREBOT" --config "$W/conf" --db "$W/db" \
-			fetch --url "$URL" --json >"$W/f.json" 2>"$W/f.err"
+		rm -rf "$W/db"*
+		/usr/bin/time -f '%e %M %U %S' -o "$W/t" "$LOREBOT" --config "$W/conf" --db "$W/db" \
+			fetch --url "$URL" --json "$@" >"$W/f.json" 2>"$W/f.err"
 		[ "$(field "$W/f.json" new)" = "$N" ] || {
 			echo "catch-up: expected $N new messages: $(cat "$W/f.json" "$W/f.err")" >&2
 			exit 1
 		}
 		cut -d' ' -f1 "$W/t" >>"$W/wall"
 		cut -d' ' -f2 "$W/t" >>"$W/rss"
+		awk '{ print $3 + $4 }' "$W/t" >>"$W/cpu"
 	done
 	wall=$(median <"$W/wall")
 	rss=$(median <"$W/rss")
-	echo "catch-up lore.batch=$batch: $N messages in ${wall} s = $(echo "$N / $wall" | bc) msgs/s;" \
-		"peak RSS $((rss / 1024)) MB; $(field "$W/f.json" requests) requests," \
-		"$(field "$W/f.json" bytes_in) bytes in; db $(du -m "$W/db" | cut -f1) MB (median of $RUNS)"
-done
+	cpu=$(median <"$W/cpu")
+	echo "catch-up $label: $N messages in ${wall} s = $(echo "$N / $wall" | bc) msgs/s" \
+		"(lorebot and its git children: ${cpu} s CPU); peak RSS $((rss / 1024)) MB;" \
+		"$(field "$W/f.json" requests) HTTP requests by lorebot; db $(du -m "$W/db" | cut -f1) MB" \
+		"(median of $RUNS)"
+}
+catchup "search, lore.batch=200" 200
+catchup "search, lore.batch=1000" 1000
+catchup "git, lore.batch=1000" 1000 --method git
+# leave a database caught up by search for the idle polls
+catchup "search, lore.batch=1000" 1000 >/dev/null
 
 # idle polls: nothing changed
 n0=$(wc -l <"$LAB/logs/access.log")
@@ -88,21 +100,26 @@ n0=$(wc -l <"$LAB/logs/access.log")
 for r in 1 2 3 4 5; do
 	/usr/bin/time -f '%e %M' -o "$W/t" "$LOREBOT" --config "$W/conf" --db "$W/db" \
 		fetch --url "$URL" --json >"$W/f.json"
-	echo "$(field "$W/f.json" status) $(field "$W/f.json" requests) $(field "$W/f.json" bytes_in) $(field "$W/f.json" bytes_out) $(cat "$W/t")" >>"$W/idle"
+	echo "$(field "$W/f.json" status) $(field "$W/f.json" requests)" \
+		"$(field "$W/f.json" bytes_in) $(field "$W/f.json" bytes_out) $(cat "$W/t")" >>"$W/idle"
 done
 n1=$(wc -l <"$LAB/logs/access.log")
-echo "idle poll (5 polls): $(sort -u "$W/idle" | awk '{ printf "%s, %s request(s), %s bytes in, %s bytes out, %s s, peak RSS %d MB; ", $1, $2, $3, $4, $5, $6 / 1024 }')server saw $((n1 - n0)) requests: $(sed -n "$((n0 + 1)),\$p" "$LAB/logs/access.log" | awk '{ print $4, $5 }' | sort | uniq -c | tr -s ' ' | tr '\n' ';')"
+echo "idle poll (5 polls): $(cut -d' ' -f1 "$W/idle" | sort | uniq -c | xargs), requests per poll" \
+	"$(cut -d' ' -f2 "$W/idle" | sort -u | xargs), bytes in per poll $(cut -d' ' -f3 "$W/idle" |
+	sort -n | sed -n '1p;$p' | paste -sd-), bytes out $(cut -d' ' -f4 "$W/idle" | sort -u | xargs)," \
+	"peak RSS $(($(cut -d' ' -f6 "$W/idle" | sort -n | tail -1) / 1024)) MB; the server saw:" \
+	"$(sed -n "$((n0 + 1)),\$p" "$LAB/logs/access.log" | awk "{ print \$4, \$5, \$7 }" | sort | uniq -c | tr -s " \\n" " ")"
 
-# the alternative: the inbox's git epoch
+# git alone: clone the epoch, read every blob (no parsing, no storing)
 /usr/bin/time -f '%e' -o "$W/t" git clone -q --mirror "${B}/linux-mm/0" "$W/epoch.git"
 clone=$(cat "$W/t")
 /usr/bin/time -f '%e' -o "$W/t" sh -c "git -C '$W/epoch.git' log --format= --raw master |
 	awk '{ print \$4 }' | git -C '$W/epoch.git' cat-file --batch >/dev/null"
 read=$(cat "$W/t")
-echo "git epoch: clone ${clone} s ($(du -sk "$W/epoch.git" | cut -f1) KB), read $N blobs ${read} s" \
+echo "git alone: clone ${clone} s ($(du -sk "$W/epoch.git" | cut -f1) KB), read $N blobs ${read} s" \
 	"= $(echo "$N / ($clone + $read)" | bc) msgs/s before any parsing or storing"
 n0=$(wc -l <"$LAB/logs/access.log")
 GIT_TRACE_CURL_NO_DATA=1 GIT_TRACE_CURL="$W/trace" git -C "$W/epoch.git" fetch -q
-echo "git epoch idle fetch: $(($(wc -l <"$LAB/logs/access.log") - n0)) request(s)," \
-	"$(grep -E '^[0-9:.]+ <= Recv (header|data), [0-9]+ bytes' "$W/trace" |
+echo "git alone, idle fetch: $(($(wc -l <"$LAB/logs/access.log") - n0)) request(s)," \
+	"$(grep -E '<= Recv (header|data), [0-9]+ bytes' "$W/trace" |
 	sed -E 's/.*, ([0-9]+) bytes.*/\1/' | paste -sd+ | bc) bytes in"
