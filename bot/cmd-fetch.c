@@ -215,54 +215,61 @@ static void report(struct run *run, const char *name, const char *url,
 	}
 }
 
-static int setup_cfg(struct run *run, struct fetch_cfg *c, const char *name,
-		     const char *url, const char *query, const char *since,
-		     const char *method)
+/* Command-line options over the configuration; 0 or -1 (reported) */
+static int finish_cfg(struct run *run, struct fetch_cfg *c)
 {
-	fetch_cfg_from_config(c, run->ctx->cfg);
-	c->name = name;
-	c->url = url;
-	c->query = query;
+	const struct fetch_opts *o = run->o;
+
 	c->gitdir = run->gitdir;
-	if (method && !strcmp(method, "git")) {
-		c->method = FETCH_GIT;
-	} else if (method && strcmp(method, "search")) {
-		fprintf(stderr, "lorebot fetch: %s: bad method '%s' (search or git)\n",
-			name, method);
+	c->force = o->force;
+	if (o->batches > 0)
+		c->max_batches = o->batches;
+	if (o->method && fetch_parse_method(o->method, &c->method)) {
+		fprintf(stderr, "lorebot fetch: bad --method '%s' (search or git)\n", o->method);
 		return -1;
 	}
-	if (c->method == FETCH_GIT && query && *query) {
-		fprintf(stderr, "lorebot fetch: %s: a query needs method search\n", name);
-		return -1;
-	}
-	c->force = run->o->force;
-	if (run->o->batches > 0)
-		c->max_batches = run->o->batches;
-	if (since && fetch_parse_since(since, time(NULL), &c->since)) {
-		fprintf(stderr, "lorebot fetch: %s: bad --since/since '%s'\n", name, since);
+	if (c->method == FETCH_GIT && c->query && *c->query) {
+		fprintf(stderr, "lorebot fetch: %s: a query needs method search\n", c->name);
 		return -1;
 	}
 	return 0;
 }
 
-static void fetch_one(struct run *run, const char *name, const char *url,
-		      const char *query, const char *since, const char *method)
+static void fetch_one(struct run *run, struct fetch_cfg *c)
 {
 	struct fetch_result r = FETCH_RESULT_INIT;
-	struct fetch_cfg c;
 	int rc;
 
-	if (setup_cfg(run, &c, name, url, query, since, method)) {
+	if (finish_cfg(run, c)) {
 		run->ret = EXIT_USAGE;
 		return;
 	}
 	if (run->o->thread || run->o->message)
-		rc = fetch_thread(run->st, &c, run->o->thread ? run->o->thread :
+		rc = fetch_thread(run->st, c, run->o->thread ? run->o->thread :
 				  run->o->message, !run->o->thread, &r);
 	else
-		rc = fetch_list(run->st, &c, &r);
-	report(run, name, url, &r, rc);
+		rc = fetch_list(run->st, c, &r);
+	report(run, c->name, c->url, &r, rc);
 	fetch_result_release(&r);
+}
+
+static void fetch_url(struct run *run)
+{
+	const struct fetch_opts *o = run->o;
+	char *name = o->list ? xstrdup(o->list) : name_from_url(o->url);
+	struct fetch_cfg c;
+
+	fetch_cfg_from_config(&c, run->ctx->cfg);
+	c.name = name;
+	c.url = o->url;
+	c.query = o->query;
+	if (o->since && fetch_parse_since(o->since, time(NULL), &c.since)) {
+		cmd_usage_error("fetch", "bad --since '%s'", o->since);
+		run->ret = EXIT_USAGE;
+	} else {
+		fetch_one(run, &c);
+	}
+	free(name);
 }
 
 static void fetch_configured(struct run *run)
@@ -271,33 +278,22 @@ static void fetch_configured(struct run *run)
 	size_t nr = config_subsections(run->ctx->cfg, "list", &names), i, done = 0;
 
 	for (i = 0; i < nr; i++) {
-		struct strbuf k = STRBUF_INIT;
-		const char *url, *query, *since, *method;
-		bool enabled;
+		struct strbuf err = STRBUF_INIT;
+		struct fetch_cfg c;
+		int r = fetch_cfg_list(&c, run->ctx->cfg, names[i], &err);
 
-		strbuf_addf(&k, "list.%s.enabled", names[i]);
-		enabled = config_get_bool(run->ctx->cfg, k.buf);
-		strbuf_reset(&k);
-		strbuf_addf(&k, "list.%s.url", names[i]);
-		url = config_get(run->ctx->cfg, k.buf);
-		strbuf_reset(&k);
-		strbuf_addf(&k, "list.%s.query", names[i]);
-		query = config_get(run->ctx->cfg, k.buf);
-		strbuf_reset(&k);
-		strbuf_addf(&k, "list.%s.since", names[i]);
-		since = config_get(run->ctx->cfg, k.buf);
-		strbuf_reset(&k);
-		strbuf_addf(&k, "list.%s.method", names[i]);
-		method = run->o->method ? run->o->method : config_get(run->ctx->cfg, k.buf);
-		strbuf_release(&k);
-		if (enabled && url) {
-			fetch_one(run, names[i], url, query, since, method);
+		if (r < 0) {
+			fprintf(stderr, "lorebot: %s\n", err.buf);
+			run->ret = EXIT_USAGE;
+		} else if (r) {
+			fetch_one(run, &c);
 			done++;
 		}
+		strbuf_release(&err);
 		free(names[i]);
 	}
 	free(names);
-	if (!done) {
+	if (!done && run->ret == EXIT_OK) {
 		cmd_usage_error("fetch", "no list to fetch: give --url or configure "
 				"list.<name>.url");
 		run->ret = EXIT_USAGE;
@@ -408,10 +404,7 @@ int cmd_fetch(int argc, char **argv, struct ctx *ctx)
 		report(&run, o.list, NULL, &r, rc);
 		fetch_result_release(&r);
 	} else if (o.url) {
-		char *name = o.list ? xstrdup(o.list) : name_from_url(o.url);
-
-		fetch_one(&run, name, o.url, o.query, o.since, o.method);
-		free(name);
+		fetch_url(&run);
 	} else {
 		fetch_configured(&run);
 	}

@@ -17,6 +17,7 @@ void fetch_cfg_from_config(struct fetch_cfg *c, const struct config *cfg)
 {
 	memset(c, 0, sizeof(*c));
 	c->min_interval_ms = config_get_ms(cfg, "lore.minpoll");
+	c->poll_interval_ms = c->min_interval_ms;
 	c->overlap_s = config_get_ms(cfg, "lore.overlap") / 1000;
 	c->index_lag_s = config_get_ms(cfg, "lore.indexlag") / 1000;
 	c->batch = config_get_int(cfg, "lore.batch");
@@ -35,6 +36,54 @@ void fetch_cfg_from_config(struct fetch_cfg *c, const struct config *cfg)
 		c->max_batches = 1;
 	if (c->lore.attempts < 1)
 		c->lore.attempts = 1;
+}
+
+int fetch_parse_method(const char *s, enum fetch_method *m)
+{
+	if (!s || !strcmp(s, "search"))
+		*m = FETCH_SEARCH;
+	else if (!strcmp(s, "git"))
+		*m = FETCH_GIT;
+	else
+		return -1;
+	return 0;
+}
+
+static const char *list_key(const struct config *cfg, const char *name,
+			    const char *key, struct strbuf *k)
+{
+	strbuf_reset(k);
+	strbuf_addf(k, "list.%s.%s", name, key);
+	return config_get(cfg, k->buf);
+}
+
+int fetch_cfg_list(struct fetch_cfg *c, const struct config *cfg, const char *name,
+		   struct strbuf *err)
+{
+	struct strbuf k = STRBUF_INIT;
+	const char *since, *method;
+	int ret = 1;
+
+	fetch_cfg_from_config(c, cfg);
+	c->name = name;
+	c->url = list_key(cfg, name, "url", &k);
+	c->query = list_key(cfg, name, "query", &k);
+	since = list_key(cfg, name, "since", &k);
+	method = list_key(cfg, name, "method", &k);
+	list_key(cfg, name, "pollinterval", &k);
+	c->poll_interval_ms = MAX(config_get_ms(cfg, k.buf), c->min_interval_ms);
+	list_key(cfg, name, "enabled", &k);
+	if (!config_get_bool(cfg, k.buf) || !c->url)
+		ret = 0;
+	else if (since && fetch_parse_since(since, time(NULL), &c->since)) {
+		strbuf_addf(err, "list.%s.since: bad value '%s'", name, since);
+		ret = -1;
+	} else if (fetch_parse_method(method, &c->method)) {
+		strbuf_addf(err, "list.%s.method: bad value '%s'", name, method);
+		ret = -1;
+	}
+	strbuf_release(&k);
+	return ret;
 }
 
 void fetch_result_release(struct fetch_result *r)

@@ -54,6 +54,8 @@ struct fetch_cfg {
 	const char *query;	/* search restricting what is fetched; NULL/"": all */
 	int64_t since;		/* first fetch: received time to start at; 0: all */
 	uint64_t min_interval_ms;	/* lore.minpoll */
+	uint64_t poll_interval_ms;	/* list.<name>.pollinterval (>= minpoll):
+					 * for the daemon's schedule */
 	uint64_t overlap_s;	/* lore.overlap */
 	uint64_t index_lag_s;	/* lore.indexlag */
 	size_t batch;		/* lore.batch: messages per window */
@@ -94,6 +96,16 @@ struct fetch_result {
 
 /* Defaults for every field from the lore.* and mail.* configuration */
 void fetch_cfg_from_config(struct fetch_cfg *c, const struct config *cfg);
+/*
+ * The same plus list.<name>.* (url, query, since, method, pollinterval).
+ * Strings stay owned by cfg (and name by the caller).  1 when the list
+ * is enabled and has a url, 0 when it is to be skipped, -1 on a bad
+ * value (err says which).  gitdir is left to the caller.
+ */
+int fetch_cfg_list(struct fetch_cfg *c, const struct config *cfg, const char *name,
+		   struct strbuf *err);
+/* "search" or "git"; 0 or -1 */
+int fetch_parse_method(const char *s, enum fetch_method *m);
 
 /*
  * One pass over one list.  0 when the pass ran or was not due (see

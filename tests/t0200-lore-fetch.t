@@ -109,6 +109,17 @@ like "$(sed -n "$((n0 + 1)),\$p" "$ACCESS")" '^[^"]*"GET /linux-mm/manifest.js.g
 is "$(json "$TMP/f3.json" "d['lists'][0]['bytes_in'] < 10240")" True "under 10 KB"
 is "$(sql 'SELECT count(*) FROM messages')" 57 "nothing added"
 
+# lists from the configuration
+lore_conf "list.mm.url=$URL" "list.off.url=$URL" list.off.enabled=false
+lorebot --config "$CONF" --db "$TMP/c.db" fetch --json >"$TMP/c.json"
+is "$?" 0 "fetch of the configured lists exits 0"
+is "$(json "$TMP/c.json" "[(l['name'], l['new']) for l in d['lists']]")" "[('mm', 57)]" \
+	"the enabled list is fetched under its name, the disabled one is not"
+lore_conf "list.mm.url=$URL" list.mm.since=someday
+lorebot --config "$CONF" --db "$TMP/c.db" fetch >/dev/null 2>"$TMP/err"
+is "$?" 2 "a bad list.mm.since is a usage error"
+like "$(cat "$TMP/err")" "list.mm.since: bad value 'someday'" "naming the key"
+
 # usage errors
 fails "fetch without a list" lorebot --db "$DB" fetch
 fails "fetch with a bad URL" lorebot --db "$DB" fetch --url ftp://example.org/x/
