@@ -136,12 +136,15 @@ int msg_from_json(const char *json, struct msg *m)
 	    json_object_is_type(tr, json_type_array)) {
 		for (i = 0; i < json_object_array_length(tr); i++) {
 			json_object *t = json_object_array_get_idx(tr, i);
+			json_object *name, *value;
 
-			if (json_object_is_type(t, json_type_array) &&
-			    json_object_array_length(t) == 2)
-				trailers_add(&m->trailers,
-					     json_object_get_string(json_object_array_get_idx(t, 0)),
-					     json_object_get_string(json_object_array_get_idx(t, 1)));
+			if (!json_object_is_type(t, json_type_array) ||
+			    json_object_array_length(t) != 2)
+				continue;
+			name = json_object_array_get_idx(t, 0);
+			value = json_object_array_get_idx(t, 1);
+			trailers_add(&m->trailers, json_object_get_string(name),
+				     json_object_get_string(value));
 		}
 	}
 	m->links = get_strs(o, "links", &m->nr_links);

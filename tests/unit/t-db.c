@@ -5,10 +5,9 @@
 #include "bot/db.h"
 #include "tests/unit/tap.h"
 
-static char *tmpdb(const char *name)
+/* remove a database with its WAL files */
+static void unlink_db(const char *p)
 {
-	const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-	char *p = xasprintf("%s/t-db-%d-%s.db", dir, (int)getpid(), name);
 	char *wal = xasprintf("%s-wal", p), *shm = xasprintf("%s-shm", p);
 
 	unlink(p);
@@ -16,18 +15,20 @@ static char *tmpdb(const char *name)
 	unlink(shm);
 	free(wal);
 	free(shm);
+}
+
+static char *tmpdb(const char *name)
+{
+	const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	char *p = xasprintf("%s/t-db-%d-%s.db", dir, (int)getpid(), name);
+
+	unlink_db(p);
 	return p;
 }
 
 static void rm_db(char *p)
 {
-	char *wal = xasprintf("%s-wal", p), *shm = xasprintf("%s-shm", p);
-
-	unlink(p);
-	unlink(wal);
-	unlink(shm);
-	free(wal);
-	free(shm);
+	unlink_db(p);
 	free(p);
 }
 
