@@ -336,21 +336,35 @@ static int parse_opts(int argc, char **argv, struct fetch_opts *o)
 		{ "reparse", no_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
+	/* the options that take a string, and where it goes */
+	const struct {
+		int opt;
+		const char **to;
+	} strs[] = {
+		{ 'u', &o->url }, { 'l', &o->list }, { 'q', &o->query },
+		{ 's', &o->since }, { 't', &o->thread }, { 'm', &o->message },
+		{ 'M', &o->mbox }, { 'G', &o->method },
+	};
+	size_t i;
 	int opt;
 
 	while ((opt = getopt_long(argc, argv, "fj", opts, NULL)) != -1) {
+		for (i = 0; i < ARRAY_SIZE(strs) && strs[i].opt != opt; i++)
+			;
+		if (i < ARRAY_SIZE(strs)) {
+			*strs[i].to = optarg;
+			continue;
+		}
 		switch (opt) {
-		case 'u': o->url = optarg; break;
-		case 'l': o->list = optarg; break;
-		case 'q': o->query = optarg; break;
-		case 's': o->since = optarg; break;
-		case 't': o->thread = optarg; break;
-		case 'm': o->message = optarg; break;
-		case 'M': o->mbox = optarg; break;
-		case 'G': o->method = optarg; break;
-		case 'f': o->force = true; break;
-		case 'j': o->json = true; break;
-		case 'R': o->reparse = true; break;
+		case 'f':
+			o->force = true;
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case 'R':
+			o->reparse = true;
+			break;
 		case 'b':
 			o->batches = atoi(optarg);
 			if (o->batches < 1)

@@ -217,7 +217,8 @@ static int show(struct store *st, const char *id, bool json, bool raw)
 		ret = EXIT_INFRA;
 		goto out;
 	}
-	if (!raw && looks_like_series_id(id) && (o = series_json(st, id))) {
+	o = !raw && looks_like_series_id(id) ? series_json(st, id) : NULL;
+	if (o) {
 		json_object_object_add(out, "series", o);
 		if (!json) {
 			strbuf_addf(&sb, "series %s: %s\n", id, field(o, "title"));

@@ -347,7 +347,7 @@ fail:
 	return -1;
 }
 
-int db_open(struct db **dbp, const char *path, unsigned flags, struct strbuf *err)
+int db_open(struct db **dbp, const char *path, unsigned int flags, struct strbuf *err)
 {
 	struct db *db = xcalloc(1, sizeof(*db));
 	int oflags = (flags & DB_READONLY) ? SQLITE_OPEN_READONLY :

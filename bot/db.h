@@ -49,7 +49,7 @@ enum db_flags {
  * Open (creating it unless DB_READONLY) and migrate.  0, or -1 with a
  * message in err; *dbp is NULL then.
  */
-int db_open(struct db **dbp, const char *path, unsigned flags,
+int db_open(struct db **dbp, const char *path, unsigned int flags,
 	    struct strbuf *err);
 void db_close(struct db *db);
 

@@ -195,7 +195,8 @@ static int sink_blob(void *data, const char *commit, const char *raw, size_t len
 		return 0;
 	}
 	/* very old imports kept the mbox "From " line: drop it, as /raw does */
-	if (len > 5 && !memcmp(raw, "From ", 5) && (nl = memchr(raw, '\n', len))) {
+	nl = len > 5 && !memcmp(raw, "From ", 5) ? memchr(raw, '\n', len) : NULL;
+	if (nl) {
 		len -= nl + 1 - raw;
 		raw = nl + 1;
 	}

@@ -54,8 +54,8 @@ struct fetch_cfg {
 	const char *query;	/* search restricting what is fetched; NULL/"": all */
 	int64_t since;		/* first fetch: received time to start at; 0: all */
 	uint64_t min_interval_ms;	/* lore.minpoll */
-	uint64_t poll_interval_ms;	/* list.<name>.pollinterval (>= minpoll):
-					 * for the daemon's schedule */
+	/* list.<name>.pollinterval, at least minpoll: the daemon's schedule */
+	uint64_t poll_interval_ms;
 	uint64_t overlap_s;	/* lore.overlap */
 	uint64_t index_lag_s;	/* lore.indexlag */
 	size_t batch;		/* lore.batch: messages per window */

@@ -381,7 +381,10 @@ static int reparse_one(struct store *st, int64_t id, struct strbuf *err)
 	size_t len;
 	int r;
 
-	if (!s || db_bind_int(s, 1, id) || (r = db_step(s)) < 0)
+	if (!s || db_bind_int(s, 1, id))
+		return fail(st, err);
+	r = db_step(s);
+	if (r < 0)
 		return fail(st, err);
 	if (!r)
 		return 0;
