@@ -218,24 +218,29 @@ static bool is_separator(const struct line *l)
 	return true;
 }
 
+/* old and new are only set when l is a hunk header */
 static bool parse_hunk_header(const struct line *l, long *old, long *new)
 {
 	const char *p = l->p + 3, *end = l->p + l->len;
+	long o = 1, n = 1;
 	char *e;
 
-	*old = *new = 1;
 	if (!line_starts(l, "@@ -"))
 		return false;
 	p++;
 	strtol(p, &e, 10);
 	if (e < end && *e == ',')
-		*old = strtol(e + 1, &e, 10);
+		o = strtol(e + 1, &e, 10);
 	if (e >= end || *e != ' ' || e[1] != '+')
 		return false;
 	strtol(e + 2, &e, 10);
 	if (e < end && *e == ',')
-		*new = strtol(e + 1, &e, 10);
-	return *old >= 0 && *new >= 0;
+		n = strtol(e + 1, &e, 10);
+	if (o < 0 || n < 0)
+		return false;
+	*old = o;
+	*new = n;
+	return true;
 }
 
 /*
