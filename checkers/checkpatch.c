@@ -4,7 +4,9 @@
  * ("b4 prep --check": -q --terse --no-summary --mailback) plus what
  * parsing needs (--showfile --show-types, and the per-file summary
  * line, so --no-summary and --mailback are dropped: they change the
- * output, not the checks).  Findings are "checkpatch:<TYPE>".
+ * output, not the checks).  Findings are "checkpatch:<TYPE>".  Should a
+ * group's output not split into one summary per file, its patches are
+ * checked again one process each.
  *
  * The script and its data files (spelling.txt, const_structs.checkpatch)
  * are taken from the tree the series applies to, else from a fallback
@@ -47,6 +49,9 @@ struct cp_state {
 	char *tmp;
 	struct cp_group *g;
 	size_t nr;
+	char **argv;		/* perl, the script, the flags */
+	size_t nr_argv;
+	char *env;		/* GIT_DIR=... */
 };
 
 typedef int (*read_fn)(void *data, const char *path, struct strbuf *out);
@@ -176,8 +181,14 @@ static void build_argv(const char *flags, const char *script, char ***argv,
 		       size_t *nr)
 {
 	static const char *const drop[] = { "--no-summary", "--mailback", "--summary-file" };
+	/*
+	 * -q with --terse (which is quiet too) makes checkpatch print its
+	 * "total:" line for clean files as well: that is how the output of
+	 * one process checking several files is split.
+	 */
 	static const char *const need[] = {
-		"--terse", "--showfile", "--show-types", "--no-tree", "--color=never",
+		"-q", "--terse", "--showfile", "--show-types", "--no-tree",
+		"--color=never",
 	};
 	const char *p = flags ? flags : "-q --terse --no-summary --mailback";
 	size_t k;
@@ -244,10 +255,13 @@ void checkpatch_begin(struct check_ctx *c)
 	jobs = c->o->jobs > 0 ? c->o->jobs : cores > 0 ? (int)cores : 1;
 	st->nr = MIN((size_t)jobs, s->nr);
 	st->g = xcalloc(st->nr, sizeof(*st->g));
-	build_argv(c->o->checkpatch_flags, script, &argv, &nr_argv);
-	argv = xrealloc(argv, (nr_argv + s->nr + 1) * sizeof(*argv));
+	build_argv(c->o->checkpatch_flags, script, &st->argv, &st->nr_argv);
+	nr_argv = st->nr_argv;
+	argv = xcalloc(nr_argv + s->nr + 1, sizeof(*argv));
+	memcpy(argv, st->argv, nr_argv * sizeof(*argv));
 	strbuf_addf(&env, "GIT_DIR=%s", s->tree && s->tree->checkpatch_gitdir ?
 		    s->tree->checkpatch_gitdir : "/nonexistent/lorebot");
+	st->env = xstrdup(env.buf);
 	for (i = 0; i < s->nr; i++) {
 		char *path = xasprintf("%s/%04zu.patch", st->tmp, i + 1);
 
@@ -270,8 +284,6 @@ void checkpatch_begin(struct check_ctx *c)
 		while (n > nr_argv)
 			free(argv[--n]);
 	}
-	for (i = 0; i < nr_argv; i++)
-		free(argv[i]);
 	free(argv);
 	free(script);
 	strbuf_release(&env);
@@ -279,9 +291,24 @@ void checkpatch_begin(struct check_ctx *c)
 	c->state = st;
 }
 
+static struct pattern total_re = PATTERN("^total: \\d+ errors", 0);
 static struct pattern line_re =
 	PATTERN("^(.*?):(\\d+): (ERROR|WARNING|CHECK):([A-Za-z0-9_]+): (.*)$", 0);
-static struct pattern total_re = PATTERN("^total: \\d+ errors", 0);
+
+static size_t count_totals(const char *log, size_t len)
+{
+	size_t pos = 0, n = 0;
+
+	while (pos < len) {
+		const char *l = log + pos, *nl = memchr(l, '\n', len - pos);
+		size_t k = nl ? (size_t)(nl - l) : len - pos;
+
+		if (pattern_match(&total_re, l, k, NULL))
+			n++;
+		pos += k + 1;
+	}
+	return n;
+}
 
 static void parse_log(struct check_ctx *c, const struct cp_group *gr,
 		      const char *log, size_t len, int status)
@@ -325,6 +352,33 @@ static void parse_log(struct check_ctx *c, const struct cp_group *gr,
 	}
 }
 
+/* The output of a group did not split by file: one process per patch */
+static void rerun_one_by_one(struct check_ctx *c, struct cp_state *st,
+			     const struct cp_group *gr)
+{
+	const char **argv = xcalloc(st->nr_argv + 2, sizeof(*argv));
+	const char *env[] = { st->env, NULL };
+	size_t i;
+
+	memcpy(argv, st->argv, st->nr_argv * sizeof(*argv));
+	for (i = gr->first; i < gr->end; i++) {
+		struct run_cmd cmd = RUN_CMD_INIT;
+		struct cp_group one = { .first = i, .end = i + 1 };
+		char *path = xasprintf("%s/%04zu.patch", st->tmp, i + 1);
+
+		argv[st->nr_argv] = path;
+		cmd.argv = argv;
+		cmd.env = env;
+		cmd.merge_stderr = true;
+		cmd.limits.timeout_ms = CHECKPATCH_TIMEOUT_MS;
+		if (!run_cmd(&cmd) && !cmd.timed_out)
+			parse_log(c, &one, cmd.out.buf, cmd.out.len, cmd.status);
+		run_cmd_release(&cmd);
+		free(path);
+	}
+	free(argv);
+}
+
 void checkpatch_end(struct check_ctx *c)
 {
 	struct cp_state *st = c->state;
@@ -352,12 +406,19 @@ void checkpatch_end(struct check_ctx *c)
 		} else if (gr->bg.timed_out) {
 			check_report(c, NULL, CHECK_NOTE, NULL, 0,
 				     "checkpatch.pl timed out");
+		} else if (gr->end - gr->first > 1 &&
+			   count_totals(log, len) != gr->end - gr->first) {
+			rerun_one_by_one(c, st, gr);
 		} else {
 			parse_log(c, gr, log, len, gr->bg.status);
 		}
 		free(log);
 		free(gr->log);
 	}
+	for (g = 0; g < st->nr_argv; g++)
+		free(st->argv[g]);
+	free(st->argv);
+	free(st->env);
 	remove_tree(st->tmp);
 	free(st->tmp);
 	free(st->g);

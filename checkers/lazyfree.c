@@ -278,33 +278,82 @@ static void vma_name(const struct cview *v, int fn, struct strbuf *sb)
 	strbuf_addstr(sb, "vma");
 }
 
-static void suggest(const struct lazyfree_state *st, const struct cview *v,
+/* Leading blanks of the line of token tok */
+static void indent_of(const struct cview *v, int tok, struct strbuf *sb)
+{
+	const struct cline *l = &v->lines[v->toks[tok].line];
+	int i;
+
+	for (i = 0; i < l->len && (l->text[i] == ' ' || l->text[i] == '\t'); i++)
+		strbuf_addch(sb, l->text[i]);
+}
+
+/*
+ * The condition with "!(vma->vm_flags & VM_DROPPABLE)" before its first
+ * lazyfree or dirtiness test (David Hildenbrand's form), wrapped at
+ * "&&" to the column limit the way kernel code is.
+ */
+static void suggest(const struct lazyfree_state *st, const struct check_ctx *c,
 		    const struct cnode *n, struct finding *f)
 {
+	const struct cview *v = &c->file->view;
 	struct cterm t[32];
-	struct strbuf sb = STRBUF_INIT, vma = STRBUF_INIT;
-	int nr, k;
-	bool done = false;
+	struct strbuf sb = STRBUF_INIT, vma = STRBUF_INIT, ind = STRBUF_INIT;
+	struct strbuf line = STRBUF_INIT, term = STRBUF_INIT;
+	const char *kw = ctok_is(&v->toks[n->first], "while") ? "while (" : "if (";
+	int nr, k, pad;
+	bool done = false, brace = cv_is(v, n->cond_close + 1, "{");
+	char **terms = NULL;
+	int nt = 0;
 
 	vma_name(v, n->func, &vma);
+	indent_of(v, n->first, &ind);
 	nr = cview_split(v, n->cond_open + 1, n->cond_close - 1, "&&", t, 32);
-	strbuf_addstr(&sb, ctok_is(&v->toks[n->first], "while") ? "while (" : "if (");
+	terms = xcalloc(nr + 1, sizeof(*terms));
 	for (k = 0; k < nr; k++) {
 		unsigned int fl = classify(st, v->toks, v->nr_toks, t[k].first, t[k].last);
 
-		if (k)
-			strbuf_addstr(&sb, " && ");
 		if (!done && (fl & (T_LAZYFREE | T_ANON | T_SWAPBACKED | T_DIRTY))) {
-			strbuf_addf(&sb, "!(%s->vm_flags & VM_DROPPABLE) && ", vma.buf);
+			terms = xrealloc(terms, (nr + 2) * sizeof(*terms));
+			terms[nt++] = xasprintf("!(%s->vm_flags & VM_DROPPABLE)", vma.buf);
 			done = true;
 		}
+		strbuf_reset(&term);
 		if (t[k].neg)
-			strbuf_addch(&sb, '!');
-		cview_text(v, t[k].first, t[k].last, &sb);
+			strbuf_addch(&term, '!');
+		cview_text(v, t[k].first, t[k].last, &term);
+		terms[nt++] = xstrdup(term.buf);
 	}
-	strbuf_addch(&sb, ')');
+	pad = (int)strlen(kw);
+	strbuf_addf(&line, "%s%s", ind.buf, kw);
+	for (k = 0; k < nt; k++) {
+		struct cline l;
+		const char *end = k == nt - 1 ? (brace ? ") {" : ")") : " &&";
+		int w;
+
+		if (k) {
+			strbuf_addch(&line, ' ');
+			l = (struct cline){ .text = line.buf, .len = (int)line.len };
+			w = cline_width(&l, l.len) + (int)strlen(terms[k]) + (int)strlen(end);
+			if (w > c->o->columns) {
+				strbuf_rtrim(&line);
+				strbuf_addbuf(&sb, &line);
+				strbuf_addch(&sb, '\n');
+				strbuf_reset(&line);
+				strbuf_addf(&line, "%s%*s", ind.buf, pad, "");
+			}
+		}
+		strbuf_addstr(&line, terms[k]);
+		strbuf_addstr(&line, end);
+		free(terms[k]);
+	}
+	strbuf_addbuf(&sb, &line);
+	free(terms);
 	f->suggestion = strbuf_detach(&sb, NULL);
 	strbuf_release(&vma);
+	strbuf_release(&ind);
+	strbuf_release(&line);
+	strbuf_release(&term);
 }
 
 void lazyfree_run(struct check_ctx *c)
@@ -346,6 +395,6 @@ void lazyfree_run(struct check_ctx *c)
 				    "folios of VM_DROPPABLE VMAs are lazyfree and dropped even "
 				    "when dirty (see try_to_unmap_one() in mm/rmap.c)",
 				    n->kind == CN_WHILE ? "handled" : "kept or skipped");
-		suggest(st, v, n, f);
+		suggest(st, c, n, f);
 	}
 }

@@ -172,11 +172,14 @@ static void check_proto(struct check_ctx *c, const struct proto *pr)
 
 	if (written < 2)
 		return;
+	/* reported on the name's line, or the first line the patch changed */
 	for (li = v->toks[pr->first].line; li <= last_line; li++)
 		if (v->lines[li].added && at < 0)
 			at = li;
 	if (at < 0)
 		return;
+	if (v->lines[first_line].added)
+		at = first_line;
 	/* the continuation indentation as written */
 	cont = &v->lines[first_line + 1];
 	for (i = 0; i < cont->len && (cont->text[i] == ' ' || cont->text[i] == '\t'); i++)

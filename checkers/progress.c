@@ -387,12 +387,18 @@ static int status_test_after(const struct cview *v, int fn, int from)
 
 /* An amount that depends on how the scan ended, as the thread converged on */
 static void suggest_charge(const struct cview *v, const struct counter *ctr,
-			   int value, int last, int status, struct finding *f)
+			   int w, int value, int last, int status, struct finding *f)
 {
-	struct strbuf sb = STRBUF_INIT, var = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, var = STRBUF_INIT, ind = STRBUF_INIT;
+	const struct cnode *n = &v->nodes[w];
+	const struct cline *l;
 	const char *stop = "<stopped early>";
 	int k;
 
+	/* indented as the "if (counter)" around the write, if there is one */
+	if (n->parent >= 0 && v->nodes[n->parent].kind == CN_IF)
+		n = &v->nodes[n->parent];
+	l = &v->lines[v->toks[n->first].line];
 	strbuf_addstr(&var, "result");
 	if (status >= 0) {
 		const struct cnode *x = &v->nodes[status];
@@ -407,10 +413,14 @@ static void suggest_charge(const struct cview *v, const struct counter *ctr,
 	for (k = 0; k < v->nr_toks; k++)
 		if (cv_is(v, k, "SCAN_PTE_MAPPED_HUGEPAGE"))
 			stop = "SCAN_PTE_MAPPED_HUGEPAGE";
-	strbuf_addf(&sb, "if (%s) {\n\tif (%s == %s)\n\t\t*%s = 1;\n\telse\n\t\t*%s = ",
-		    ctr->param, var.buf, stop, ctr->param, ctr->param);
+	for (k = 0; k < l->len && (l->text[k] == ' ' || l->text[k] == '\t'); k++)
+		strbuf_addch(&ind, l->text[k]);
+	strbuf_addf(&sb, "%sif (%s) {\n%s\tif (%s == %s)\n%s\t\t*%s = 1;\n%s\telse\n%s\t\t*%s = ",
+		    ind.buf, ctr->param, ind.buf, var.buf, stop, ind.buf, ctr->param,
+		    ind.buf, ind.buf, ctr->param);
 	cview_text(v, value, last, &sb);
-	strbuf_addstr(&sb, ";\n}");
+	strbuf_addf(&sb, ";\n%s}", ind.buf);
+	strbuf_release(&ind);
 	f->suggestion = strbuf_detach(&sb, NULL);
 	strbuf_release(&var);
 }
@@ -468,7 +478,7 @@ static void check_full_charge(struct check_ctx *c, const struct counter *ctr,
 				    "loop is not in the patch, so whether it can stop "
 				    "early could not be checked", ctr->func, ctr->param);
 	}
-	suggest_charge(v, ctr, value, last, status, f);
+	suggest_charge(v, ctr, w, value, last, status, f);
 }
 
 /* Exits after the scan started that never reported anything */
