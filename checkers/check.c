@@ -63,7 +63,7 @@ int check_select(struct check_opts *o, const char *list, struct strbuf *err)
 		}
 		if (*n) {
 			if (strcmp(n, "all") && !checker_find(n)) {
-				strbuf_addf(err, "unknown checker '%s'", n);
+				strbuf_addf(err, "unknown checker '%s'", name);
 				free(name);
 				return -1;
 			}

@@ -11,14 +11,21 @@
 #include "checkers/pattern.h"
 #include "checkers/rules.h"
 
-/* The line of the commit message (subject = 1) that starts with prefix */
-static int msg_line(const struct check_patch *p, const char *prefix)
+/*
+ * The line of the commit message (subject = 1) that starts with prefix
+ * and holds value (when given)
+ */
+static int msg_line(const struct check_patch *p, const char *prefix,
+		    const char *value)
 {
 	const char *m = p->p.message ? p->p.message : "";
 	int no = p->n ? 3 : 1;	/* subject, blank line */
 
 	while (*m) {
-		if (!strncasecmp(m, prefix, strlen(prefix)))
+		const char *e = strchrnul(m, '\n');
+
+		if (!strncasecmp(m, prefix, strlen(prefix)) &&
+		    (!value || memmem(m, e - m, value, strlen(value))))
 			return no;
 		m = strchrnul(m, '\n');
 		if (*m)
@@ -82,7 +89,7 @@ void fixes_run(struct check_ctx *c)
 	for (i = 0; i < t->nr; i++) {
 		const char *v = t->t[i].value;
 		struct pattern_match m;
-		int line = msg_line(p, "Fixes:");
+		int line = msg_line(p, "Fixes:", v);
 		size_t hex;
 		char *id;
 
