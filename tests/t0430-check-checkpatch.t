@@ -40,7 +40,7 @@ is "$(json "$TMP/out.json" "[(f['file'], f['line']) for f in d['findings'] if f[
 	"[('mm/vmscan.c', 4121)]" "code findings carry the post-image line"
 
 # an explicit error type becomes an error: trailing whitespace in a patch
-sed 's/^+\(	walk->mm_stats\[MM_WALK_TOTAL\]++;\)$/+\1  /' "$L" >"$TMP/ws.mbox"
+sed 's/^+\(.*walk->mm_stats\[MM_WALK_TOTAL\]++;\)$/+\1  /' "$L" >"$TMP/ws.mbox"
 if ! cmp -s "$L" "$TMP/ws.mbox"; then
 	lorebot check --mbox "$TMP/ws.mbox" --json --checkers=-all,checkpatch >"$TMP/ws.json"
 	is "$?" 1 "a checkpatch ERROR: exit 1"
