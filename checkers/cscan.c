@@ -246,6 +246,10 @@ static void lex_line(struct lexer *lx, int li, bool pp)
 			i++;
 			continue;
 		}
+		if (c == '\\' && pp) {	/* a line continuation */
+			i++;
+			continue;
+		}
 		if (c == '/' && i + 1 < n && s[i + 1] == '/')
 			return;
 		if (c == '/' && i + 1 < n && s[i + 1] == '*') {
