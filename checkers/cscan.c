@@ -123,7 +123,8 @@ void cview_from_text(struct cview *v, char *text, size_t len,
 				ALLOC_GROW(added, nr_added + 1, alloc_added);
 				added[nr_added++] = f->hunks[i].lines[j].new_no;
 			}
-	qsort(added, nr_added, sizeof(*added), cmp_int);
+	if (nr_added)
+		qsort(added, nr_added, sizeof(*added), cmp_int);
 	add_seg(v, NULL, 0);
 	while (pos < len) {
 		const char *nl = memchr(text + pos, '\n', len - pos);

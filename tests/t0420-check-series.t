@@ -75,7 +75,7 @@ $SOB"
 
 Signed-off-by: Bob Other <bob@example.org>"
 } >"$TMP/bad.mbox"
-lorebot check --mbox "$TMP/bad.mbox" --json --checkers=-checkpatch >"$TMP/bad.json"
+lorebot check --mbox "$TMP/bad.mbox" --json --checkers=-checkpatch >"$TMP/bad.json" 2>>"$TMP/stderr"
 is "$?" 1 "errors: exit 1"
 J=$TMP/bad.json
 r() {
@@ -111,28 +111,28 @@ $SOB"
 
 $SOB"
 } >"$TMP/two.mbox"
-lorebot check --mbox "$TMP/two.mbox" --json --checkers=-checkpatch >"$TMP/two.json"
+lorebot check --mbox "$TMP/two.mbox" --json --checkers=-checkpatch >"$TMP/two.json" 2>>"$TMP/stderr"
 is "$(json "$TMP/two.json" "[f['rule'] for f in d['findings']]")" "['base-commit']" \
 	"two patches without cover: only the base-commit note"
 
 # choosing checkers
-lorebot check --mbox "$TMP/bad.mbox" --json --checkers=-all >"$TMP/none.json"
+lorebot check --mbox "$TMP/bad.mbox" --json --checkers=-all >"$TMP/none.json" 2>>"$TMP/stderr"
 is "$?" 0 "--checkers=-all: exit 0"
 is "$(json "$TMP/none.json" "d['findings']")" "[]" "--checkers=-all: nothing runs"
-lorebot check --mbox "$TMP/bad.mbox" --json --checkers=-all,codespell >"$TMP/cs.json"
+lorebot check --mbox "$TMP/bad.mbox" --json --checkers=-all,codespell >"$TMP/cs.json" 2>>"$TMP/stderr"
 is "$(json "$TMP/cs.json" "sorted(set(f['rule'] for f in d['findings']))")" "['codespell']" \
 	"--checkers=-all,codespell: only codespell"
 printf '[check]\n\tdisable = codespell\n\tdisable = checkpatch\n' >"$TMP/dis.conf"
-lorebot --config "$TMP/dis.conf" check --mbox "$TMP/bad.mbox" --json >"$TMP/dis.json"
+lorebot --config "$TMP/dis.conf" check --mbox "$TMP/bad.mbox" --json >"$TMP/dis.json" 2>>"$TMP/stderr"
 is "$(json "$TMP/dis.json" "'codespell' in [f['rule'] for f in d['findings']]")" False \
 	"check.disable = codespell"
 lorebot --config "$TMP/dis.conf" check --mbox "$TMP/bad.mbox" --json --checkers=codespell \
-	>"$TMP/reen.json"
+	>"$TMP/reen.json" 2>>"$TMP/stderr"
 is "$(json "$TMP/reen.json" "'codespell' in [f['rule'] for f in d['findings']]")" True \
 	"--checkers wins over check.disable"
 printf '[check]\n\tcodespell = false\n' >"$TMP/nocs.conf"
 lorebot --config "$TMP/nocs.conf" check --mbox "$TMP/bad.mbox" --json --checkers=-checkpatch \
-	>"$TMP/nocs.json"
+	>"$TMP/nocs.json" 2>>"$TMP/stderr"
 is "$(json "$TMP/nocs.json" "'codespell' in [f['rule'] for f in d['findings']]")" False \
 	"check.codespell = false"
 lorebot check --list >"$TMP/list"
