@@ -9,7 +9,8 @@
  * The layout is judged against the packed one: the first parameter stays
  * after the "(", later ones fill each line up to the limit (tabs count
  * 8), continuation lines keep the indentation the author chose.  Only a
- * prototype that takes more lines than its packed form is reported, so
+ * prototype that takes more lines than its packed form, and that has a
+ * parameter alone on its line where another would have fit, is reported:
  * a last parameter alone on its line because it would not fit is fine.
  */
 #include <ctype.h>
@@ -157,6 +158,53 @@ static void pack(const struct cview *v, const struct proto *pr, int columns,
 	strbuf_release(&p);
 }
 
+/* Width of line li as written, trailing blanks aside */
+static int line_width(const struct cview *v, int li)
+{
+	const struct cline *l = &v->lines[li];
+	int n = l->len;
+
+	while (n > 0 && (l->text[n - 1] == ' ' || l->text[n - 1] == '\t'))
+		n--;
+	return cline_width(l, n);
+}
+
+/*
+ * Is a parameter alone on its line although it would fit on the line
+ * before, or the next one would fit after it?  That is the layout the
+ * review asked to pack ("one per continuation line"); a prototype that is
+ * merely not packed optimally elsewhere is left alone.
+ */
+static bool has_lonely(const struct cview *v, const struct proto *pr,
+		       int columns, int tail)
+{
+	struct strbuf p = STRBUF_INIT;
+	int k, w[MAX_PARAMS], line[MAX_PARAMS];
+	bool lonely = false;
+
+	for (k = 0; k < pr->nr; k++) {
+		strbuf_reset(&p);
+		param_text(v, &pr->params[k], &p);
+		w[k] = (int)p.len + (k == pr->nr - 1 ? tail : 1);
+		line[k] = v->toks[pr->params[k].first].line;
+	}
+	for (k = 0; k < pr->nr && !lonely; k++) {
+		bool alone = (k == 0 || line[k - 1] != line[k]) &&
+			     (k == pr->nr - 1 || line[k + 1] != line[k]);
+
+		if (!alone)
+			continue;
+		/* it would fit at the end of the line before */
+		if (k > 0 && line_width(v, line[k - 1]) + 1 + w[k] <= columns)
+			lonely = true;
+		/* the next parameter would fit after it */
+		if (k + 1 < pr->nr && line_width(v, line[k]) + 1 + w[k + 1] <= columns)
+			lonely = true;
+	}
+	strbuf_release(&p);
+	return lonely;
+}
+
 static void check_proto(struct check_ctx *c, const struct proto *pr)
 {
 	const struct cview *v = &c->file->view;
@@ -189,7 +237,7 @@ static void check_proto(struct check_ctx *c, const struct proto *pr)
 		   close_line->len - v->toks[pr->close].col);
 	strbuf_rtrim(&tail);
 	pack(v, pr, c->o->columns, open_line, indent.buf, tail.buf, &lay);
-	if (lay.lines < written) {
+	if (lay.lines < written && has_lonely(v, pr, c->o->columns, (int)tail.len)) {
 		for (i = 0; i < v->nr_toks && v->toks[i].line < at; i++)
 			;
 		f = check_report_at(c, CHECK_WARNING, i < v->nr_toks ? i : pr->name,
