@@ -452,13 +452,13 @@ static int cmp_finding(const void *x, const void *y)
 
 	if (a->patch != b->patch)
 		return a->patch < b->patch ? -1 : 1;
-	if ((r = cmp_str(a->file, b->file)))
+	r = cmp_str(a->file, b->file);
+	if (r)
 		return r;
 	if (a->line != b->line)
 		return a->line < b->line ? -1 : 1;
-	if ((r = strcmp(a->rule, b->rule)))
-		return r;
-	return cmp_str(a->message, b->message);
+	r = strcmp(a->rule, b->rule);
+	return r ? r : cmp_str(a->message, b->message);
 }
 
 void findings_sort(struct findings *f)

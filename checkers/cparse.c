@@ -200,9 +200,9 @@ static int parse_cond_stmt(struct parser *p, int *i, int parent,
 {
 	struct cview *v = p->v;
 	int n = new_node(p, kind, *i, parent);
-	int open = *i + 1, close, c;
+	int open = *i + 1, close = is(p, open, "(") ? match_of(p, open) : -1, c;
 
-	if (!is(p, open, "(") || (close = match_of(p, open)) < 0) {
+	if (close < 0) {
 		v->nodes[n].kind = CN_EXPR;
 		(*i)++;
 		skip_expr(p, i, n);
@@ -283,8 +283,8 @@ static int parse_stmt(struct parser *p, int *i, int parent)
 		(*i)++;
 		c = parse_stmt(p, i, n);
 		v->nodes[n].child = c;
-		if (is(p, *i, "while") && is(p, *i + 1, "(") &&
-		    (m = match_of(p, *i + 1)) >= 0) {
+		m = is(p, *i, "while") && is(p, *i + 1, "(") ? match_of(p, *i + 1) : -1;
+		if (m >= 0) {
 			v->nodes[n].cond_open = *i + 1;
 			v->nodes[n].cond_close = m;
 			*i = m + 1;
@@ -324,8 +324,8 @@ static int parse_stmt(struct parser *p, int *i, int parent)
 		*i += 2;
 		goto out;
 	}
-	if (t->kind == CT_IDENT && !is_keyword(t) && is(p, *i + 1, "(") &&
-	    (m = match_of(p, *i + 1)) >= 0 && is(p, m + 1, "{")) {
+	m = t->kind == CT_IDENT && is(p, *i + 1, "(") ? match_of(p, *i + 1) : -1;
+	if (m >= 0 && !is_keyword(t) && is(p, m + 1, "{")) {
 		int c;
 
 		n = new_node(p, is_loop_macro_name(t) ? CN_LOOPMACRO : CN_OPEN,
@@ -368,7 +368,8 @@ static int func_params(struct parser *p, int first, int brace)
 			k--;
 			continue;
 		}
-		if (!ctok_is(t, ")") || (o = t->match) < first + 1)
+		o = ctok_is(t, ")") ? t->match : -1;
+		if (o < first + 1)
 			return -1;
 		if (v->toks[o - 1].kind != CT_IDENT)
 			return -1;
@@ -462,8 +463,8 @@ static void parse_top(struct parser *p, int *i, const char *hint)
 	while (j < p->end && !is(p, j, ";")) {
 		int m;
 
-		if ((is(p, j, "{") || is(p, j, "(") || is(p, j, "[")) &&
-		    (m = match_of(p, j)) >= 0) {
+		m = is(p, j, "{") || is(p, j, "(") || is(p, j, "[") ? match_of(p, j) : -1;
+		if (m >= 0) {
 			j = m + 1;
 			continue;
 		}

@@ -176,7 +176,6 @@ void lazyfree_begin(struct check_ctx *c)
 void lazyfree_end(struct check_ctx *c)
 {
 	struct lazyfree_state *st = c->state;
-
 	size_t i;
 
 	if (!st)

@@ -103,8 +103,7 @@ static bool find_proto(const struct cview *v, int i, struct proto *pr)
 static void param_text(const struct cview *v, const struct cterm *p,
 		       struct strbuf *sb)
 {
-	/* cview_split() strips a leading "!" and parentheses; undo nothing:
-	 * parameters have neither, so the range is the parameter */
+	/* parameters have no "!" or outer parentheses for cview_split() to strip */
 	cview_text(v, p->first, p->last, sb);
 }
 

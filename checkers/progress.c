@@ -154,8 +154,11 @@ static void learn_calls(struct progress_state *st, const struct cview *v)
 		struct counter *c;
 		int close, fn;
 
-		if (t->kind != CT_IDENT || !cv_is(v, i + 1, "(") ||
-		    (close = v->toks[i + 1].match) < 0 || !(c = find_counter(st, t)))
+		if (t->kind != CT_IDENT || !cv_is(v, i + 1, "("))
+			continue;
+		close = v->toks[i + 1].match;
+		c = close < 0 ? NULL : find_counter(st, t);
+		if (!c)
 			continue;
 		nr = cview_split(v, i + 2, close - 1, ",", args, MAX_ARGS);
 		if (c->index >= nr || args[c->index].first != args[c->index].last ||
@@ -456,6 +459,8 @@ static void check_full_charge(struct check_ctx *c, const struct counter *ctr,
 	}
 	if (loop >= 0 && !early)
 		return;		/* every loop runs to its end */
+	if (!early)
+		status = status_test_after(v, n->func, w);
 	if (early) {
 		f = check_report_at(c, CHECK_WARNING, n->first, n->first, n->last,
 				    "'%s()' charges a fixed amount to '*%s' after a scan "
@@ -463,7 +468,7 @@ static void check_full_charge(struct check_ctx *c, const struct counter *ctr,
 				    "partial scan is counted as a full one; report what "
 				    "was scanned, or an amount that depends on how the "
 				    "scan ended", ctr->func, ctr->param);
-	} else if ((status = status_test_after(v, n->func, w)) >= 0) {
+	} else if (status >= 0) {
 		f = check_report_at(c, CHECK_WARNING, n->first, n->first, n->last,
 				    "'%s()' charges a fixed amount to '*%s' whatever the "
 				    "scan did, but the scan can end in different ways "
@@ -533,8 +538,10 @@ static void check_callers(struct check_ctx *c, const struct counter *ctr)
 		bool read = false;
 		const struct ctok *var;
 
-		if (!tok_eq(t, ctr->func) || !cv_is(v, i + 1, "(") ||
-		    (close = v->toks[i + 1].match) < 0)
+		if (!tok_eq(t, ctr->func) || !cv_is(v, i + 1, "("))
+			continue;
+		close = v->toks[i + 1].match;
+		if (close < 0)
 			continue;
 		nr = cview_split(v, i + 2, close - 1, ",", args, MAX_ARGS);
 		if (ctr->index >= nr)
@@ -561,9 +568,10 @@ static void check_callers(struct check_ctx *c, const struct counter *ctr)
 		for (k = f->first; k < f->last; k++) {
 			int e;
 
-			if (!counter_name(&v->toks[k]) || !cv_is(v, k + 1, "+=") ||
-			    (e = cview_find(v, k + 2, f->last, ";")) < 0 ||
-			    !full_amount(v, k + 2, e - 1))
+			if (!counter_name(&v->toks[k]) || !cv_is(v, k + 1, "+="))
+				continue;
+			e = cview_find(v, k + 2, f->last, ";");
+			if (e < 0 || !full_amount(v, k + 2, e - 1))
 				continue;
 			if (v->lines[v->toks[k].line].added)
 				check_report_at(c, CHECK_WARNING, k, k, e,

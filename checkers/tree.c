@@ -33,9 +33,10 @@ static int tree_commit(struct check_tree *ct, const char *id, struct strbuf *out
 	return git_commit_subject(t->repo, id, out);
 }
 
-/* Run git; the first line of its output in out (trimmed) */
-static int git(const char *const *argv, const char *const *env, const char *in,
-	       size_t in_len, struct strbuf *out, struct strbuf *err)
+/* Run git; its output in out (trimmed), stderr in err when it failed */
+static int run_git(const char *const *argv, const char *const *env,
+		   const char *in, size_t in_len, struct strbuf *out,
+		   struct strbuf *err)
 {
 	struct run_cmd cmd = RUN_CMD_INIT;
 	int ret;
@@ -67,7 +68,7 @@ int git_tree_open(struct git_tree *t, const char *repo, struct strbuf *err)
 	struct strbuf out = STRBUF_INIT;
 
 	memset(t, 0, sizeof(*t));
-	if (git(argv, NULL, NULL, 0, &out, err)) {
+	if (run_git(argv, NULL, NULL, 0, &out, err)) {
 		strbuf_release(&out);
 		return -1;
 	}
@@ -100,7 +101,7 @@ static char *resolve(struct git_tree *t, const char *rev)
 
 	strbuf_addf(&spec, "%s^{commit}", rev);
 	argv[6] = spec.buf;
-	if (git(argv, NULL, NULL, 0, &out, &err)) {
+	if (run_git(argv, NULL, NULL, 0, &out, &err)) {
 		strbuf_release(&out);
 		out.buf = NULL;
 	}
@@ -123,7 +124,7 @@ static int make_scratch(struct git_tree *t, struct strbuf *err)
 	t->scratch = xstrdup(tmpl);
 	t->scratch_git = xasprintf("%s/scratch.git", tmpl);
 	argv[4] = t->scratch_git;
-	if (git(argv, NULL, NULL, 0, NULL, err))
+	if (run_git(argv, NULL, NULL, 0, NULL, err))
 		return -1;
 	strbuf_addf(&alt, "%s/objects\n", t->gitdir);
 	strbuf_addf(&path, "%s/objects/info/alternates", t->scratch_git);
@@ -145,9 +146,9 @@ static char *apply_one(struct git_tree *t, const char *const *env,
 				NULL };
 	struct strbuf out = STRBUF_INIT;
 
-	if (git(apply, env, p->p.diff, p->p.diff_len, NULL, err))
+	if (run_git(apply, env, p->p.diff, p->p.diff_len, NULL, err))
 		return NULL;
-	if (git(write, env, NULL, 0, &out, err)) {
+	if (run_git(write, env, NULL, 0, &out, err)) {
 		strbuf_release(&out);
 		return NULL;
 	}
@@ -181,7 +182,7 @@ int git_tree_apply(struct git_tree *t, struct check_series *s,
 	env[0] = idx.buf;
 	read_tree[2] = t->scratch_git;
 	read_tree[4] = base;
-	if (git(read_tree, env, NULL, 0, NULL, err)) {
+	if (run_git(read_tree, env, NULL, 0, NULL, err)) {
 		strbuf_release(&idx);
 		return -1;
 	}
