@@ -19,7 +19,7 @@ const char cmd_check_help[] =
 	"\n"
 	"SYNOPSIS\n"
 	"    lorebot check --mbox FILE [--json] [--checkers LIST] [--repo DIR]\n"
-	"                  [--columns N] [--list]\n"
+	"                  [--columns N] [--preexisting] [--list]\n"
 	"\n"
 	"DESCRIPTION\n"
 	"    Runs the checkers over every patch of every current series in FILE\n"
@@ -60,6 +60,10 @@ const char cmd_check_help[] =
 	"        the kernel tree the series is for (work tree or bare repository)\n"
 	"    --columns N\n"
 	"        the column limit of one-line-args (check.columns, default 80)\n"
+	"    --preexisting\n"
+	"        the mm rules also report what they find in code the series does\n"
+	"        not change (whole functions with --repo), as notes marked\n"
+	"        \"pre-existing\"\n"
 	"    --list\n"
 	"        list the checkers and whether they are on\n"
 	"\n"
@@ -282,6 +286,7 @@ int cmd_check(int argc, char **argv, struct ctx *ctx)
 		{ "repo", required_argument, NULL, 'r' },
 		{ "columns", required_argument, NULL, 'C' },
 		{ "list", no_argument, NULL, 'l' },
+		{ "preexisting", no_argument, NULL, 'p' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct check_opts o = CHECK_OPTS_INIT;
@@ -291,7 +296,7 @@ int cmd_check(int argc, char **argv, struct ctx *ctx)
 	struct assembly a;
 	struct raws raws = { 0 };
 	json_object *all = NULL;
-	bool json = false, list = false;
+	bool json = false, list = false, preexisting = false;
 	int opt, ret = EXIT_OK, columns = 0, checked = 0;
 	size_t i;
 
@@ -317,6 +322,9 @@ int cmd_check(int argc, char **argv, struct ctx *ctx)
 		case 'l':
 			list = true;
 			break;
+		case 'p':
+			preexisting = true;
+			break;
 		default:
 			return cmd_usage_error("check", "unknown option");
 		}
@@ -329,6 +337,7 @@ int cmd_check(int argc, char **argv, struct ctx *ctx)
 	}
 	if (columns)
 		o.columns = columns;
+	o.preexisting = preexisting;
 	if (list) {
 		list_checkers(&o);
 		goto out_opts;

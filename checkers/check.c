@@ -232,16 +232,21 @@ struct finding *check_report_at(struct check_ctx *c, enum check_severity sev,
 				const char *fmt, ...)
 {
 	const struct cview *v = &c->file->view;
+	const struct cline *l = &v->lines[v->toks[tok].line];
 	struct strbuf sb = STRBUF_INIT, q = STRBUF_INIT;
 	struct finding *f;
 	va_list ap;
 
+	if (!l->added) {
+		strbuf_addstr(&sb, "pre-existing: ");
+		sev = CHECK_NOTE;
+	}
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
 	f = add_finding(c->out, c->k->name, sev, c->patch ? c->patch->n : 0,
-			c->file->path, v->lines[v->toks[tok].line].no,
-			strbuf_detach(&sb, NULL));
+			c->file->path, l->no, strbuf_detach(&sb, NULL));
+	f->preexisting = !l->added;
 	if (qfirst >= 0) {
 		cview_quote(v, qfirst, qlast, &q);
 		f->quote = strbuf_detach(&q, NULL);
@@ -346,7 +351,7 @@ static void keep_added(struct check_series *s, struct findings *out, size_t from
 			if (s->patches[pi]->n == f->patch)
 				p = s->patches[pi];
 		if (k->scope == CHECK_SCOPE_FILE && f->file && f->line > 0 && p &&
-		    !on_added_line(p, f)) {
+		    !f->preexisting && !on_added_line(p, f)) {
 			log_debug("%s: dropped a finding on unchanged %s:%d",
 				  f->rule, f->file, f->line);
 			finding_free(f);

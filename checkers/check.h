@@ -54,6 +54,7 @@ struct finding {
 	char *message;
 	char *quote;		/* the quoted lines, or NULL */
 	char *suggestion;	/* a fix, or NULL */
+	bool preexisting;	/* on code the series does not change (a note) */
 };
 
 struct findings {
@@ -143,6 +144,7 @@ struct check_opts {
 	char *fallback_repo;	/* checkpatch.pl from here when no tree */
 	char *codespell_dict;	/* NULL: Debian's codespell dictionary */
 	int jobs;		/* checkpatch processes at once; 0: cores */
+	bool preexisting;	/* the mm rules also report unchanged code, as notes */
 };
 
 #define CHECK_OPTS_INIT { .columns = 80 }

@@ -112,6 +112,9 @@ json_object *findings_to_json(const struct findings *f,
 		if (x->suggestion)
 			json_object_object_add(j, "suggestion",
 					       json_object_new_string(x->suggestion));
+		if (x->preexisting)
+			json_object_object_add(j, "preexisting",
+					       json_object_new_boolean(true));
 		json_object_array_add(arr, j);
 	}
 	json_object_object_add(o, "findings", arr);

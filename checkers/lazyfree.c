@@ -371,7 +371,7 @@ void lazyfree_run(struct check_ctx *c)
 
 		if ((n->kind != CN_IF && n->kind != CN_WHILE) || n->cond_open < 0)
 			continue;
-		if (!cview_range_added(v, n->cond_open, n->cond_close))
+		if (!check_sees(c, cview_range_added(v, n->cond_open, n->cond_close)))
 			continue;
 		cond = classify(st, v->toks, v->nr_toks, n->cond_open, n->cond_close);
 		if (!(cond & T_DIRTY) || only_sets_dirty(v, n))

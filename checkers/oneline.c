@@ -223,9 +223,9 @@ static void check_proto(struct check_ctx *c, const struct proto *pr)
 	for (li = v->toks[pr->first].line; li <= last_line; li++)
 		if (v->lines[li].added && at < 0)
 			at = li;
-	if (at < 0)
+	if (at < 0 && !c->o->preexisting)
 		return;
-	if (v->lines[first_line].added)
+	if (at < 0 || v->lines[first_line].added)
 		at = first_line;
 	/* the continuation indentation as written */
 	cont = &v->lines[first_line + 1];

@@ -502,7 +502,8 @@ static void check_paths(struct check_ctx *c, const struct counter *ctr, int fn,
 			bool later = false;
 
 			if ((x->kind != CN_RETURN && x->kind != CN_GOTO) ||
-			    !cnode_within(v, i, l) || !v->lines[v->toks[x->first].line].added)
+			    !cnode_within(v, i, l) ||
+			    !check_sees(c, v->lines[v->toks[x->first].line].added))
 				continue;
 			if (first_write >= 0 && first_write < x->first)
 				continue;
@@ -577,7 +578,7 @@ static void check_callers(struct check_ctx *c, const struct counter *ctr)
 				check_report_at(c, CHECK_WARNING, k, k, e,
 						"adds a fixed amount instead of what '%s()' "
 						"reported in '%.*s'", ctr->func, var->len, var->s);
-			else if (v->lines[v->toks[i].line].added)
+			else if (check_sees(c, v->lines[v->toks[i].line].added))
 				check_report_at(c, CHECK_WARNING, i, i, close,
 						"'%.*s' that '%s()' fills is never used: the "
 						"caller still adds a fixed amount (line %d)",
@@ -619,7 +620,7 @@ void progress_run(struct check_ctx *c)
 					continue;
 				if (first_write < 0)
 					first_write = n->first;
-				if (!v->lines[v->toks[n->first].line].added)
+				if (!check_sees(c, v->lines[v->toks[n->first].line].added))
 					continue;
 				if (nullable && !null_guarded(v, i, ctr->param))
 					check_report_at(c, CHECK_ERROR, n->first, n->first, n->last,

@@ -23,7 +23,16 @@ struct check_file {
 		for ((pt) = (s)->patches[pi], (fi) = 0;			\
 		     (fi) < (pt)->nr_files && ((f) = (pt)->files[fi]); (fi)++)
 
-/* Report at a token of the current file's view, quoting first..last */
+/* Does a rule look at code whose lines are (not) added?  --preexisting */
+static inline bool check_sees(const struct check_ctx *c, bool added)
+{
+	return added || c->o->preexisting;
+}
+
+/*
+ * Report at a token of the current file's view, quoting first..last; on
+ * a line the series does not change it becomes a pre-existing note.
+ */
 struct finding *check_report_at(struct check_ctx *c, enum check_severity sev,
 				int tok, int qfirst, int qlast,
 				const char *fmt, ...) PRINTF(6, 7);

@@ -155,6 +155,17 @@ lorebot check --mbox "$TMP/bad.mbox" --repo "$TMP" >/dev/null 2>"$TMP/err"
 is "$?" 2 "--repo that is not a repository: exit 2"
 like "$(cat "$TMP/err")" "--repo" "--repo: the error names it"
 
+# --preexisting: what the rules see in unchanged code, as notes
+python3 "$FIXTURES/check/case2mbox.py" \
+	"$FIXTURES/check/cases/lazyfree-droppable/20-neg-unchanged.case" >"$TMP/old.mbox"
+lorebot check --mbox "$TMP/old.mbox" --json --checkers=-all,lazyfree-droppable >"$TMP/old.json"
+is "$(json "$TMP/old.json" "d['findings']")" "[]" "unchanged code: nothing by default"
+lorebot check --mbox "$TMP/old.mbox" --json --checkers=-all,lazyfree-droppable --preexisting \
+	>"$TMP/pre.json"
+is "$?" 0 "--preexisting: exit 0"
+is "$(json "$TMP/pre.json" "[(f['severity'], f.get('preexisting'), f['line']) for f in d['findings']]")" \
+	"[('note', True, 1342)]" "--preexisting: a note on the old decision"
+
 # a diff that cannot be parsed is reported, not fatal
 sed 's/^@@ -0,0 +1,2 @@$/@@ -0,0 +1,9 @@/' "$TMP/two.mbox" >"$TMP/broken.mbox"
 lorebot check --mbox "$TMP/broken.mbox" --json --checkers=-checkpatch >"$TMP/broken.json" 2>"$TMP/err"
