@@ -116,8 +116,30 @@ static const char lore_1[] =
 	"  value TEXT"
 	");";
 
+/* daemon: the job queue (bot/queue.h) */
+static const char daemon_1[] =
+	"CREATE TABLE jobs ("
+	"  id INTEGER PRIMARY KEY,"
+	"  kind TEXT NOT NULL,"		/* apply, check, build, boot, reply */
+	"  version TEXT NOT NULL,"	/* versions.id */
+	"  arch TEXT NOT NULL DEFAULT '',"
+	"  state TEXT NOT NULL DEFAULT 'queued',"
+	"  attempts INTEGER NOT NULL DEFAULT 0,"
+	"  pid INTEGER,"
+	"  log TEXT,"
+	"  error TEXT,"
+	"  priority INTEGER NOT NULL DEFAULT 0,"	/* newer versions first */
+	"  queued INTEGER NOT NULL,"
+	"  started INTEGER,"
+	"  finished INTEGER,"
+	"  UNIQUE (kind, version, arch)"
+	");"
+	"CREATE INDEX jobs_state ON jobs (state, priority);"
+	"CREATE INDEX jobs_version ON jobs (version);";
+
 const struct db_migration db_migrations[] = {
 	{ "lore-1", lore_1 },
+	{ "daemon-1", daemon_1 },
 };
 
 const size_t db_migrations_nr = ARRAY_SIZE(db_migrations);
