@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Internals of the dashboard (dash*.c) */
+#ifndef LOREBOT_DASH_INT_H
+#define LOREBOT_DASH_INT_H
+
+#include <json-c/json.h>
+
+#include "bot/dash.h"
+#include "bot/reply.h"
+#include "bot/report.h"
+#include "bot/store.h"
+#include "bot/template.h"
+#include "bot/web.h"
+
+struct dash {
+	struct store st;		/* read-only */
+	const struct config *cfg;
+	struct report_opts ro;
+	char *templates;
+	char *logroot;
+	int64_t refresh_s;
+	struct web *web;
+	bool has_results;		/* the report tables exist */
+};
+
+/* A version with what the pages show about it */
+struct dash_version {
+	struct report_version v;
+	const char *state;
+	struct reply_rows replies;
+};
+
+struct dash_versions {
+	struct dash_version *v;
+	size_t nr, alloc;
+};
+
+struct dash_filter {
+	const char *state, *author, *q;
+	const char *series;	/* series id or version id */
+};
+
+/* Versions (not gone) matching f, newest first; with_mail loads reply texts */
+int dash_load(struct dash *d, const struct dash_filter *f, bool with_mail,
+	      struct dash_versions *out, struct strbuf *err);
+void dash_versions_release(struct dash_versions *vs);
+
+/* The version object of the API */
+json_object *dash_version_json(const struct dash_version *dv, bool with_mail);
+
+/* handlers */
+void dash_api_series(struct dash *d, const struct web_request *req, struct web_response *res);
+void dash_api_one(struct dash *d, const char *id, struct web_response *res);
+void dash_healthz(struct dash *d, struct web_response *res);
+void dash_metrics(struct dash *d, struct web_response *res);
+void dash_page_list(struct dash *d, const struct web_request *req, struct web_response *res);
+void dash_page_series(struct dash *d, const char *id, struct web_response *res);
+void dash_log(struct dash *d, const char *id, struct web_response *res);
+void dash_error(struct dash *d, struct web_response *res, int status, const char *msg);
+
+/* Render a page template around body (title, refresh) into res */
+void dash_render(struct dash *d, struct web_response *res, const char *file,
+		 struct tvars *vars);
+
+#endif
