@@ -91,6 +91,7 @@ json_object *jx_parse(const char *text, size_t len, struct strbuf *err)
 	enum json_tokener_error e;
 	size_t i, line = 1, col = 1;
 
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
 	o = json_tokener_parse_ex(tok, text, (int)len);
 	e = json_tokener_get_error(tok);
 	if (!o || e != json_tokener_success) {

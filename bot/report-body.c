@@ -288,7 +288,10 @@ static void finding_line(struct strbuf *sb, const char *mark, json_object *f)
 	int64_t line = jx_int(f, "line", 0);
 
 	strbuf_addstr(sb, mark);
-	if (file && line > 0)
+	if (file && line > 0 && jx_int(f, "column", 0) > 0)
+		strbuf_addf(sb, "%s:%lld:%lld: ", file, (long long)line,
+			    (long long)jx_int(f, "column", 0));
+	else if (file && line > 0)
 		strbuf_addf(sb, "%s:%lld: ", file, (long long)line);
 	else if (file)
 		strbuf_addf(sb, "%s: ", file);

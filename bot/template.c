@@ -149,6 +149,38 @@ static int expand_line(const char *name, int lineno, const char *p, const char *
 	return 0;
 }
 
+/*
+ * Text mode: a prose line that a value made longer than TEMPLATE_FOLD is
+ * wrapped at TEMPLATE_WRAP.  Prose: the template line has a placeholder,
+ * expanded to one line, and does not start with a blank, '>', '|' or '['
+ * (code, quotes, tags, base lines) nor with "key: " (the key/value block).
+ */
+#define TEMPLATE_FOLD 78
+#define TEMPLATE_WRAP 72
+
+static bool key_value(const char *p, const char *end)
+{
+	if (p >= end || !isalpha((unsigned char)*p))
+		return false;
+	while (p < end && (isalnum((unsigned char)*p) || *p == ' ' || *p == '-' || *p == '_'))
+		p++;
+	return p + 1 < end && p[0] == ':' && p[1] == ' ';
+}
+
+static void rewrap(struct strbuf *out, size_t start, const char *p, const char *end)
+{
+	char *line;
+
+	if (!memchr(p, '$', end - p) || p == end || strchr(" \t>|[", *p) ||
+	    key_value(p, end) || memchr(out->buf + start, '\n', out->len - start) ||
+	    text_width(out->buf + start, out->len - start) <= TEMPLATE_FOLD)
+		return;
+	line = xstrdup(out->buf + start);
+	strbuf_setlen(out, start);
+	text_wrap(out, line, TEMPLATE_WRAP, NULL);
+	free(line);
+}
+
 int template_expand(const char *name, const char *text, const struct tvars *vars,
 		    enum template_mode mode, struct strbuf *out, struct strbuf *err)
 {
@@ -174,7 +206,9 @@ int template_expand(const char *name, const char *text, const struct tvars *vars
 		dropped = mode == TEMPLATE_TEXT && all_empty;
 		if (dropped)
 			strbuf_setlen(out, start);
-		else if (nl)
+		else if (mode == TEMPLATE_TEXT)
+			rewrap(out, start, p, end);
+		if (!dropped && nl)
 			strbuf_addch(out, '\n');
 		p = nl ? nl + 1 : end;
 	}

@@ -8,8 +8,11 @@
  * mails "${gretting}".
  *
  * Text mode (mails): a line with placeholders that all expanded to ""
- * is dropped, so optional lines ("config: ${config}") need no
- * conditionals.  HTML mode (pages): every value is HTML-escaped unless
+ * is dropped (and a blank line after it when one came before), so
+ * optional lines ("config: ${config}") need no conditionals; a prose
+ * line that a value made longer than 78 columns is wrapped at 72 (not
+ * lines starting with a blank, '>', '|' or '[', nor "key: value" lines,
+ * nor multi-line values: code and compiler output stay as they are).  HTML mode (pages): every value is HTML-escaped unless
  * it was set with tvars_set_html() (markup the code built, from
  * escaped parts).
  */
