@@ -18,6 +18,8 @@ int replies_load(struct store *st, int64_t id, struct reply_row *r, struct strbu
 int replies_claim(struct store *st, int64_t id, int64_t now, struct strbuf *err);
 int replies_set(struct store *st, int64_t id, const char *state, int64_t next_attempt,
 		const char *reason, int64_t now, struct strbuf *err);
+/* Set the reason only (no state, time or attempt changes) */
+int replies_note(struct store *st, int64_t id, const char *reason, struct strbuf *err);
 /* replies sent (or being sent) since t; only to author when not NULL */
 int64_t replies_sent_since(struct store *st, int64_t t, const char *author);
 /* the oldest sent time since t (when the rate limit frees a slot) */

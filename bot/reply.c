@@ -280,10 +280,13 @@ static int in_doubt(struct deliver_ctx *c, const struct reply_row *r, const char
 		return replies_set(c->st, r->id, "sent", 0, "found in the list archive after "
 				   "an interrupted delivery", c->now, err) ? -1 : 1;
 	if (!strcmp(r->mode, "smtp") && c->now < r->updated + wait) {
-		/* it may have gone out: give the archive time to show it */
-		if (replies_set(c->st, r->id, "sending", r->updated + wait,
-				"delivery interrupted; waiting for the list archive before "
-				"sending again", c->now, err))
+		/*
+		 * It may have gone out: give the archive time to show it.
+		 * The wait counts from the interrupted attempt (updated,
+		 * left alone here), whatever reply.indoubt says next time.
+		 */
+		if (replies_note(c->st, r->id, "delivery interrupted; waiting for the list "
+				 "archive before sending again", err))
 			return -1;
 		c->sum->deferred++;
 		return 1;

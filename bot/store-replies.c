@@ -178,6 +178,15 @@ int replies_set(struct store *st, int64_t id, const char *state, int64_t next_at
 	return 0;
 }
 
+int replies_note(struct store *st, int64_t id, const char *reason, struct strbuf *err)
+{
+	struct db_stmt *s = db_prepare(st->db, "UPDATE replies SET reason = ?2 WHERE id = ?1");
+
+	if (!s || db_bind_int(s, 1, id) || db_bind_text(s, 2, reason) || db_run(s))
+		return fail(st, err);
+	return 0;
+}
+
 int64_t replies_sent_since(struct store *st, int64_t t, const char *author)
 {
 	struct db_stmt *s = db_prepare(st->db,

@@ -22,7 +22,19 @@ S000=3e49fb4473fa
 S003=08ffd8067234
 S004=7f95c71efe2b
 # python3 with Debian's modules (aiosmtpd), whatever python3 is first in PATH
+# (a pyenv shim takes 0.7 s to start: these tests call python a lot)
 PY=/usr/bin/python3
+
+json() {
+	$PY -c "import json,sys
+d=json.load(open(sys.argv[1]) if sys.argv[1] != '-' else sys.stdin)
+print(eval(sys.argv[2], {'d': d, 'len': len, 'sorted': sorted, 'any': any, 'all': all, 'set': set}))" "$@"
+}
+
+free_port() {
+	$PY -c 'import socket
+s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
+}
 
 fill_db() {
 	if [ $# = 0 ]; then
@@ -73,10 +85,11 @@ smtp_start() {
 	SMTP_PORT=$(free_port)
 	SMTP_DIR=$TMP/smtp-$SMTP_PORT
 	mkdir -p "$SMTP_DIR"
+	rm -f "$TMP/smtp.out" "$TMP/smtp.pid"
 	$PY "$LOREBOT_SRC/tests/smtp-sink.py" --port "$SMTP_PORT" --dir "$SMTP_DIR" \
 		--pidfile "$TMP/smtp.pid" "$@" >"$TMP/smtp.out" 2>&1 &
 	_i=0
-	until grep -q ready "$TMP/smtp.out" 2>/dev/null; do
+	until grep -q "^ready $SMTP_PORT\$" "$TMP/smtp.out" 2>/dev/null; do
 		_i=$((_i + 1))
 		if [ $_i -gt 200 ] || ! kill -0 $! 2>/dev/null; then
 			cat "$TMP/smtp.out" >&2

@@ -48,7 +48,8 @@ class Sink:
             f.write(envelope.original_content)
         with open(base + ".json", "w") as f:
             json.dump({"mail_from": envelope.mail_from, "rcpt_tos": envelope.rcpt_tos,
-                       "tls": session.ssl is not None,
+                       "tls": session.ssl is not None or
+                       server.transport.get_extra_info("ssl_object") is not None,
                        "auth": session.authenticated}, f)
         os.rename(base + ".eml.tmp", base + ".eml")
         return "250 2.0.0 queued as %04d" % self.n
@@ -59,7 +60,7 @@ def authenticator(user, password):
         if not isinstance(auth_data, LoginPassword):
             return AuthResult(success=False, handled=False)
         ok = auth_data.login.decode() == user and auth_data.password.decode() == password
-        return AuthResult(success=ok)
+        return AuthResult(success=ok, handled=False)
     return check
 
 
@@ -100,14 +101,11 @@ def main():
         with open(args.pidfile, "w") as f:
             f.write("%d\n" % os.getpid())
     print("ready %d" % args.port, flush=True)
-    stop = []
-    signal.signal(signal.SIGTERM, lambda *a: stop.append(1))
-    signal.signal(signal.SIGINT, lambda *a: stop.append(1))
-    try:
-        while not stop:
-            signal.pause()
-    finally:
-        controller.stop()
+    # every mail is on disk before it is acknowledged: stopping can be abrupt
+    signal.signal(signal.SIGTERM, lambda *a: os._exit(0))
+    signal.signal(signal.SIGINT, lambda *a: os._exit(0))
+    while True:
+        signal.pause()
 
 
 if __name__ == "__main__":
