@@ -42,14 +42,21 @@ static const char *status_class(const char *word)
 	return "s-mute";
 }
 
-static void badge(struct strbuf *sb, const char *word, const char *text)
+/* A badge coloured by status word, showing label (default: the word) */
+static void badge_label(struct strbuf *sb, const char *word, const char *label,
+			const char *title)
 {
 	strbuf_addf(sb, "<span class=\"b %s\"", status_class(word));
 	strbuf_addstr(sb, " title=\"");
-	html_escape(sb, text ? text : word);
+	html_escape(sb, title ? title : word);
 	strbuf_addstr(sb, "\">");
-	html_escape(sb, word);
+	html_escape(sb, label ? label : word);
 	strbuf_addstr(sb, "</span>");
+}
+
+static void badge(struct strbuf *sb, const char *word, const char *title)
+{
+	badge_label(sb, word, NULL, title);
 }
 
 void dash_render(struct dash *d, struct web_response *res, const char *file,
@@ -172,12 +179,12 @@ static void replies_cell(struct strbuf *sb, const struct reply_rows *rows)
 	for (i = 0; i < rows->nr; i++) {
 		struct strbuf t = STRBUF_INIT;
 
-		strbuf_addf(&t, "%s: %s", rows->v[i].kind, rows->v[i].state);
+		strbuf_addf(&t, "%s reply: %s", rows->v[i].kind, rows->v[i].state);
+		if (rows->v[i].reason)
+			strbuf_addf(&t, " (%s)", rows->v[i].reason);
 		if (i)
 			strbuf_addch(sb, ' ');
-		badge(sb, rows->v[i].state, t.buf);
-		strbuf_addch(sb, ' ');
-		html_escape(sb, rows->v[i].kind);
+		badge_label(sb, rows->v[i].state, rows->v[i].kind, t.buf);
 		strbuf_release(&t);
 	}
 }

@@ -123,3 +123,69 @@ m = email.message_from_binary_file(open(sys.argv[1], "rb"), policy=email.policy.
 v = m.get_all(sys.argv[2]) or []
 print("\n".join(str(x) for x in v))' "$1" "$2"
 }
+
+# A one-patch series whose subject and author are HTML
+xss_mbox() {
+	cat >"$1" <<-'MBOX'
+	From mboxrd@z Thu Jan  1 00:00:00 1970
+	From: "Mal <img src=x onerror=alert(2)>" <mal@example.org>
+	To: linux-mm@kvack.org
+	Subject: [PATCH] mm: <script>alert(1)</script> & "fix"
+	Date: Tue, 3 Mar 2026 09:00:00 +0000
+	Message-ID: <xss-1@example.org>
+	MIME-Version: 1.0
+	Content-Type: text/plain; charset=utf-8
+
+	Signed-off-by: Mal <mal@example.org>
+	---
+	diff --git a/mm/a.c b/mm/a.c
+	index 1111111..2222222 100644
+	--- a/mm/a.c
+	+++ b/mm/a.c
+	@@ -1,2 +1,3 @@
+	 int a;
+	+int b; /* </pre><script>alert(3)</script> */
+	 int c;
+
+	MBOX
+}
+VXSS=xss-1@example.org
+
+# The dashboard filled from the fixture threads: results, replies, XSS series
+dash_fill() {
+	xss_mbox "$TMP/xss.mbox"
+	fill_db "$FIXTURES"/lore/*.mbox "$TMP/xss.mbox"
+	record_all
+	cat >"$TMP/xss-check.json" <<-'JSON'
+	{"findings": [{"rule": "<b>bold</b>", "severity": "warning", "patch": 1,
+	  "file": "mm/a.c", "line": 2, "message": "</td><script>alert(4)</script>",
+	  "quote": "int b; /* </pre><script>alert(3)</script> */\n"}]}
+	JSON
+	record "$VXSS" check "$TMP/xss-check.json"
+	report_conf
+	"$LOREBOT" --config "$CONF" --db "$DB" reply --outbox "$TMP/outbox" >/dev/null 2>&1
+}
+
+# lorebot serve on a free port (no configuration file unless given); sets WEB
+serve_start() {
+	WEB_PORT=$(free_port)
+	"$LOREBOT" "$@" --db "$DB" serve --listen "127.0.0.1:$WEB_PORT" >"$TMP/serve.out" 2>&1 &
+	WEB_PID=$!
+	cleanup_add "kill $WEB_PID"
+	WEB=http://127.0.0.1:$WEB_PORT
+	_i=0
+	until curl -sf -o /dev/null "$WEB/healthz"; do
+		_i=$((_i + 1))
+		if [ $_i -gt 200 ] || ! kill -0 $WEB_PID 2>/dev/null; then
+			cat "$TMP/serve.out" >&2
+			echo "Bail out! lorebot serve did not start"
+			exit 1
+		fi
+		sleep 0.05
+	done
+}
+
+serve_stop() {
+	kill "$WEB_PID" 2>/dev/null
+	wait "$WEB_PID" 2>/dev/null
+}
