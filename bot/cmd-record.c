@@ -81,7 +81,7 @@ static void print_recorded(struct store *st, const char *version, enum result_st
 		if (*id && id[strlen(id) - 1] == '>')
 			id[strlen(id) - 1] = 0;
 	}
-	results_load(st, id, &rs, &err);
+	results_load(st, id, 0, &rs, &err);
 	for (i = 0; i < rs.nr; i++) {
 		const struct result *r = &rs.v[i];
 

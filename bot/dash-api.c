@@ -15,10 +15,16 @@
 
 static void json_reply(struct web_response *res, int status, json_object *o)
 {
+	/* pretty when small (people read those), plain when large */
+	const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+							  JSON_C_TO_STRING_NOSLASHESCAPE);
+
+	if (strlen(text) < 256 * 1024)
+		text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+						      JSON_C_TO_STRING_NOSLASHESCAPE);
 	res->status = status;
 	res->content_type = "application/json";
-	strbuf_addstr(&res->body, json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-						JSON_C_TO_STRING_NOSLASHESCAPE));
+	strbuf_addstr(&res->body, text);
 	strbuf_addch(&res->body, '\n');
 	json_object_put(o);
 }
@@ -44,7 +50,8 @@ void dash_api_series(struct dash *d, const struct web_request *req, struct web_r
 	int64_t n = 0;
 	size_t i;
 
-	if (dash_load(d, &f, false, &vs, &err)) {
+	dash_filter_paging(&f, req, 0);
+	if (dash_load(d, &f, 0, &vs, &err)) {
 		json_error(res, 500, err.buf);
 		goto out;
 	}
@@ -53,6 +60,7 @@ void dash_api_series(struct dash *d, const struct web_request *req, struct web_r
 	for (i = 0; i < vs.nr; i++)
 		json_object_array_add(arr, dash_version_json(&vs.v[i], false));
 	json_object_object_add(o, "series", arr);
+	json_object_object_add(o, "total", json_object_new_int64((int64_t)vs.total));
 	db_query_int(d->st.db, "SELECT count(*) FROM messages", 0, &n);
 	json_object_object_add(o, "messages", json_object_new_int64(n));
 	json_reply(res, 200, o);
@@ -69,7 +77,7 @@ void dash_api_one(struct dash *d, const char *id, struct web_response *res)
 	json_object *o, *s, *arr, *author;
 	size_t i;
 
-	if (dash_load(d, &f, true, &vs, &err)) {
+	if (dash_load(d, &f, DASH_MAIL, &vs, &err)) {
 		json_error(res, 500, err.buf);
 		goto out;
 	}
@@ -173,7 +181,7 @@ void dash_metrics(struct dash *d, struct web_response *res)
 	size_t i, j;
 
 	res->content_type = "text/plain; version=0.0.4; charset=utf-8";
-	if (dash_load(d, &f, false, &vs, &err)) {
+	if (dash_load(d, &f, DASH_LIGHT, &vs, &err)) {
 		res->status = 500;
 		strbuf_addf(sb, "# error: %s\n", err.buf);
 		goto out;

@@ -247,6 +247,29 @@ static void list_row(struct dash *d, struct strbuf *rows, const struct dash_vers
 	strbuf_release(&err);
 }
 
+#define DASH_PAGE 200
+
+/* A link to the next page, keeping the filters */
+static void more_link(struct strbuf *sb, const struct dash_filter *f, size_t shown,
+		      size_t total)
+{
+	struct strbuf url = STRBUF_INIT;
+
+	if (f->offset + shown >= total || !shown)
+		return;
+	strbuf_addstr(&url, "/?state=");
+	url_escape(&url, f->state ? f->state : "");
+	strbuf_addstr(&url, "&author=");
+	url_escape(&url, f->author ? f->author : "");
+	strbuf_addstr(&url, "&q=");
+	url_escape(&url, f->q ? f->q : "");
+	strbuf_addf(&url, "&limit=%zu&offset=%zu", f->limit, f->offset + shown);
+	strbuf_addstr(sb, "<p class=\"more\"><a href=\"");
+	html_escape(sb, url.buf);
+	strbuf_addf(sb, "\">the next %zu</a></p>", MIN(f->limit, total - f->offset - shown));
+	strbuf_release(&url);
+}
+
 void dash_page_list(struct dash *d, const struct web_request *req, struct web_response *res)
 {
 	struct dash_filter f = {
@@ -260,19 +283,28 @@ void dash_page_list(struct dash *d, const struct web_request *req, struct web_re
 	int64_t now = (int64_t)time(NULL);
 	size_t i;
 
-	if (dash_load(d, &f, false, &vs, &err)) {
+	dash_filter_paging(&f, req, DASH_PAGE);
+	if (dash_load(d, &f, 0, &vs, &err)) {
 		dash_error(d, res, 500, err.buf);
 		goto out;
 	}
 	for (i = 0; i < vs.nr; i++)
 		list_row(d, &rows, &vs.v[i], now);
+	more_link(&sb, &f, vs.nr, vs.total);
+	tvars_set_html(&vars, "more", sb.buf);
+	strbuf_reset(&sb);
 	tvars_set_html(&vars, "rows", rows.buf);
 	state_options(&sb, f.state);
 	tvars_set_html(&vars, "state_options", sb.buf);
 	strbuf_reset(&sb);
 	tvars_set(&vars, "author", f.author);
 	tvars_set(&vars, "q", f.q);
-	tvars_setf(&vars, "count", "%zu series version%s", vs.nr, vs.nr == 1 ? "" : "s");
+	if (vs.nr < vs.total)
+		tvars_setf(&vars, "count", "%zu series versions, %zu to %zu shown", vs.total,
+			   vs.nr ? f.offset + 1 : 0, f.offset + vs.nr);
+	else
+		tvars_setf(&vars, "count", "%zu series version%s", vs.total,
+			   vs.total == 1 ? "" : "s");
 	tvars_set(&vars, "title", "series");
 	if (d->refresh_s > 0) {
 		strbuf_addf(&sb, "<meta http-equiv=\"refresh\" content=\"%lld\">",
@@ -596,7 +628,7 @@ void dash_page_series(struct dash *d, const char *id, struct web_response *res)
 	int64_t now = (int64_t)time(NULL);
 	size_t i;
 
-	if (dash_load(d, &f, true, &vs, &err)) {
+	if (dash_load(d, &f, DASH_MAIL, &vs, &err)) {
 		dash_error(d, res, 500, err.buf);
 		goto out;
 	}

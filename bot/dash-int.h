@@ -33,15 +33,30 @@ struct dash_version {
 struct dash_versions {
 	struct dash_version *v;
 	size_t nr, alloc;
+	size_t total;		/* matching versions, before limit and offset */
 };
 
 struct dash_filter {
 	const char *state, *author, *q;
 	const char *series;	/* series id or version id */
+	size_t limit;		/* 0: all */
+	size_t offset;
 };
 
-/* Versions (not gone) matching f, newest first; with_mail loads reply texts */
-int dash_load(struct dash *d, const struct dash_filter *f, bool with_mail,
+/* limit and offset from a request (?limit=, ?offset=), limit def when absent */
+void dash_filter_paging(struct dash_filter *f, const struct web_request *req, size_t def);
+
+/*
+ * Versions (not gone) matching f, newest first; with_mail loads reply
+ * texts.  Without a state, author or text filter only the page asked
+ * for is loaded.
+ */
+enum dash_load_flags {
+	DASH_MAIL = 1 << 0,	/* the replies with their text */
+	DASH_LIGHT = 1 << 1,	/* state and counts only (REPORT_LIGHT), no replies */
+};
+
+int dash_load(struct dash *d, const struct dash_filter *f, unsigned flags,
 	      struct dash_versions *out, struct strbuf *err);
 void dash_versions_release(struct dash_versions *vs);
 

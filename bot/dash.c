@@ -118,28 +118,59 @@ static bool matches(const struct dash_version *dv, const struct dash_filter *f)
 	return true;
 }
 
-int dash_load(struct dash *d, const struct dash_filter *f, bool with_mail,
+void dash_filter_paging(struct dash_filter *f, const struct web_request *req, size_t def)
+{
+	const char *l = web_query(req, "limit"), *o = web_query(req, "offset");
+	char *end;
+	unsigned long long n;
+
+	f->limit = def;
+	if (l && *l && (n = strtoull(l, &end, 10), !*end))
+		f->limit = (size_t)MIN(n, 100000ULL);
+	if (o && *o && (n = strtoull(o, &end, 10), !*end))
+		f->offset = (size_t)n;
+}
+
+static bool filtered(const struct dash_filter *f)
+{
+	return (f->state && *f->state) || (f->author && *f->author) || (f->q && *f->q);
+}
+
+int dash_load(struct dash *d, const struct dash_filter *f, unsigned flags,
 	      struct dash_versions *out, struct strbuf *err)
 {
+	/* unfiltered: the database pages; filtered: every version is looked at */
+	bool sql_page = !filtered(f) && f->limit;
 	struct db_stmt *s = db_prepare(d->st.db,
-		"SELECT id FROM versions WHERE gone = 0 AND (?1 IS NULL OR series = ?1 OR id = ?1"
-		" OR series = (SELECT series FROM versions WHERE id = ?1))"
-		" ORDER BY date DESC, id DESC");
+		"SELECT id, count(*) OVER () FROM versions WHERE gone = 0 AND (?1 IS NULL OR"
+		" series = ?1 OR id = ?1 OR series = (SELECT series FROM versions WHERE id = ?1))"
+		" ORDER BY date DESC, id DESC LIMIT ?2 OFFSET ?3");
 	char **ids = NULL;
-	size_t nr = 0, alloc = 0, i;
+	size_t nr = 0, alloc = 0, i, matched = 0;
 	int r, ret = 0;
 
-	if (!s || db_bind_text(s, 1, f->series)) {
+	out->total = 0;
+	if (!s || db_bind_text(s, 1, f->series) ||
+	    db_bind_int(s, 2, sql_page ? (int64_t)f->limit : -1) ||
+	    db_bind_int(s, 3, sql_page ? (int64_t)f->offset : 0)) {
 		strbuf_addstr(err, db_error(d->st.db));
 		return -1;
 	}
 	while ((r = db_step(s)) > 0) {
 		ALLOC_GROW(ids, nr + 1, alloc);
 		ids[nr++] = xstrdup(db_column_text(s, 0));
+		out->total = (size_t)db_column_int(s, 1);
 	}
 	if (r < 0) {
 		strbuf_addstr(err, db_error(d->st.db));
 		ret = -1;
+	}
+	if (sql_page && !nr && f->offset) {
+		/* past the end: still say how many there are */
+		int64_t n = 0;
+
+		db_query_int(d->st.db, "SELECT count(*) FROM versions WHERE gone = 0", 0, &n);
+		out->total = f->series ? 0 : (size_t)n;
 	}
 	for (i = 0; i < nr && !ret; i++) {
 		struct dash_version *dv;
@@ -147,24 +178,36 @@ int dash_load(struct dash *d, const struct dash_filter *f, bool with_mail,
 		ALLOC_GROW(out->v, out->nr + 1, out->alloc);
 		dv = &out->v[out->nr];
 		memset(dv, 0, sizeof(*dv));
-		r = report_version_load(&d->st, ids[i], &dv->v, err);
+		/* what filters and states need first; the rest for the rows shown */
+		r = report_version_load(&d->st, ids[i], REPORT_LIGHT, &dv->v, err);
 		if (r <= 0) {
 			ret = r;
 			continue;
 		}
 		dv->state = report_state(&dv->v, &d->ro);
-		if (!matches(dv, f)) {
+		if (!sql_page && (!matches(dv, f) || matched++ < f->offset ||
+				  (f->limit && out->nr >= f->limit))) {
 			report_version_release(&dv->v);
 			continue;
 		}
-		if (d->has_results &&
-		    replies_of_version(&d->st, dv->v.id, with_mail, &dv->replies, err)) {
+		if (!(flags & DASH_LIGHT)) {
 			report_version_release(&dv->v);
-			ret = -1;
-			continue;
+			r = report_version_load(&d->st, ids[i], 0, &dv->v, err);
+			if (r <= 0) {
+				ret = r;
+				continue;
+			}
+			if (d->has_results && replies_of_version(&d->st, dv->v.id, flags & DASH_MAIL,
+								 &dv->replies, err)) {
+				report_version_release(&dv->v);
+				ret = -1;
+				continue;
+			}
 		}
 		out->nr++;
 	}
+	if (!sql_page)
+		out->total = matched;
 	for (i = 0; i < nr; i++)
 		free(ids[i]);
 	free(ids);

@@ -124,7 +124,7 @@ static int plan_version(struct store *st, const struct reply_run_opts *o, const 
 	struct reply_due due[REPLY_KIND_NR];
 	int nr, i, r;
 
-	r = report_version_load(st, id, &v, err);
+	r = report_version_load(st, id, 0, &v, err);
 	if (r <= 0)
 		return r;
 	nr = report_due(&v, &o->report, due);
@@ -156,7 +156,11 @@ static int plan_version(struct store *st, const struct reply_run_opts *o, const 
 		mode = reply_mode(o, &v);
 		why = skip_reason(o, &v, &m, mode);
 		sum->composed++;
-		if (o->dry_run) {
+		if (o->dry_run && why) {
+			log_info("%s reply for '%s' would be skipped: %s",
+				 reply_kind_name(m.kind), v.id, why);
+			sum->skipped++;
+		} else if (o->dry_run) {
 			add_mbox(&sum->dry, &m);
 		} else if (replies_insert(st, v.id, &m, mode, why ? "skipped" : "queued", why,
 					  o->report.now, &rowid, err)) {
@@ -180,9 +184,14 @@ static int plan_version(struct store *st, const struct reply_run_opts *o, const 
 static int plan(struct store *st, const struct reply_run_opts *o, struct reply_summary *sum,
 		struct strbuf *err)
 {
+	/*
+	 * Versions with results recorded since their last reply (or with no
+	 * reply yet): nothing else can make a reply due
+	 */
 	struct db_stmt *s = db_prepare(st->db,
-		"SELECT id FROM versions WHERE gone = 0 AND superseded_by IS NULL"
-		" AND id IN (SELECT version FROM results)"
+		"SELECT id FROM versions v WHERE gone = 0 AND superseded_by IS NULL"
+		" AND EXISTS (SELECT 1 FROM results r WHERE r.version = v.id AND r.recorded >="
+		"  coalesce((SELECT max(created) FROM replies p WHERE p.version = v.id), 0))"
 		" AND (?1 IS NULL OR id = ?1 OR series = ?1) ORDER BY date, id");
 	char **ids = NULL;
 	size_t nr = 0, alloc = 0, i;

@@ -53,17 +53,18 @@ static void load_list(struct store *st, struct report_version *v)
 	db_reset(s);
 }
 
-int report_version_load(struct store *st, const char *id, struct report_version *v,
-			struct strbuf *err)
+int report_version_load(struct store *st, const char *id, unsigned flags,
+			struct report_version *v, struct strbuf *err)
 {
 	struct db_stmt *s = db_prepare(st->db,
 		"SELECT id, series, title, author_name, author_email, cover, base_commit,"
 		" tree, superseded_by, version, total, have, rfc, complete, resend, gone,"
-		" date, json FROM versions WHERE id = ?");
+		" date, CASE WHEN ?2 THEN NULL ELSE json END FROM versions WHERE id = ?1");
+	bool light = flags & REPORT_LIGHT;
 	int r;
 
 	memset(v, 0, sizeof(*v));
-	if (!s || db_bind_text(s, 1, id)) {
+	if (!s || db_bind_text(s, 1, id) || db_bind_int(s, 2, light)) {
 		strbuf_addstr(err, db_error(st->db));
 		return -1;
 	}
@@ -90,10 +91,12 @@ int report_version_load(struct store *st, const char *id, struct report_version 
 	v->resend = db_column_int(s, 14);
 	v->gone = db_column_int(s, 15);
 	v->date = db_column_int(s, 16);
-	v->json = json_tokener_parse(db_column_text(s, 17));
+	v->json = light ? NULL : json_tokener_parse(db_column_text(s, 17));
 	db_reset(s);
-	load_list(st, v);
-	if (results_available(st->db) && results_load(st, v->id, &v->results, err)) {
+	if (!light)
+		load_list(st, v);
+	if (results_available(st->db) &&
+	    results_load(st, v->id, light ? RESULTS_NO_DOCS : 0, &v->results, err)) {
 		report_version_release(v);
 		return -1;
 	}

@@ -49,9 +49,13 @@ struct report_version {
 	struct results results;
 };
 
+enum report_load_flags {
+	REPORT_LIGHT = 1 << 0,	/* no JSON: enough for report_state() and counts */
+};
+
 /* Load version id; 1 found, 0 unknown, -1 error (err) */
-int report_version_load(struct store *st, const char *id, struct report_version *v,
-			struct strbuf *err);
+int report_version_load(struct store *st, const char *id, unsigned flags,
+			struct report_version *v, struct strbuf *err);
 void report_version_release(struct report_version *v);
 
 /* The version JSON of patch n (1-based), or NULL */

@@ -87,9 +87,13 @@ int results_record(struct store *st, const char *version,
 		   enum result_stage stage, const char *arch, json_object *doc,
 		   struct strbuf *err);
 
+enum results_load_flags {
+	RESULTS_NO_DOCS = 1 << 0,	/* status, summary, counts only: doc is NULL */
+};
+
 /* Every result of a version, in stage then arch order */
-int results_load(struct store *st, const char *version, struct results *rs,
-		 struct strbuf *err);
+int results_load(struct store *st, const char *version, unsigned flags,
+		 struct results *rs, struct strbuf *err);
 /* The result of a stage (and arch, "" or NULL when not per arch), or NULL */
 const struct result *results_find(const struct results *rs,
 				  enum result_stage stage, const char *arch);

@@ -200,16 +200,18 @@ out:
 	return ret;
 }
 
-int results_load(struct store *st, const char *version, struct results *rs,
-		 struct strbuf *err)
+int results_load(struct store *st, const char *version, unsigned flags,
+		 struct results *rs, struct strbuf *err)
 {
 	struct db_stmt *s = db_prepare(st->db,
-		"SELECT id, stage, arch, status, summary, findings, json, generation, recorded"
-		" FROM results WHERE version = ? ORDER BY CASE stage WHEN 'apply' THEN 0"
+		"SELECT id, stage, arch, status, summary, findings,"
+		" CASE WHEN ?2 THEN NULL ELSE json END, generation, recorded"
+		" FROM results WHERE version = ?1 ORDER BY CASE stage WHEN 'apply' THEN 0"
 		" WHEN 'check' THEN 1 WHEN 'build' THEN 2 ELSE 3 END, arch");
+	bool docs = !(flags & RESULTS_NO_DOCS);
 	int r;
 
-	if (!s || db_bind_text(s, 1, version))
+	if (!s || db_bind_text(s, 1, version) || db_bind_int(s, 2, !docs))
 		return db_fail(st->db, err);
 	while ((r = db_step(s)) > 0) {
 		struct result *x;
@@ -218,8 +220,8 @@ int results_load(struct store *st, const char *version, struct results *rs,
 
 		if (result_stage_parse(db_column_text(s, 1), &stage))
 			continue;
-		doc = json_tokener_parse(db_column_text(s, 6));
-		if (!doc)
+		doc = docs ? json_tokener_parse(db_column_text(s, 6)) : NULL;
+		if (docs && !doc)
 			continue;
 		ALLOC_GROW(rs->v, rs->nr + 1, rs->alloc);
 		x = &rs->v[rs->nr++];

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <arpa/inet.h>
+#include <malloc.h>
 #include <microhttpd.h>
 #include <netdb.h>
 #include <stdlib.h>
@@ -55,6 +56,7 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *conn, const char
 	struct web_response res = { .status = 200, .body = STRBUF_INIT };
 	struct MHD_Response *r;
 	enum MHD_Result ret;
+	bool big;
 	size_t i;
 
 	(void)version;
@@ -90,8 +92,12 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *conn, const char
 		MHD_add_response_header(r, "Location", res.location);
 	ret = MHD_queue_response(conn, (unsigned)res.status, r);
 	MHD_destroy_response(r);
+	big = res.body.len > (1u << 20);
 	strbuf_release(&res.body);
 	free(res.location);
+	/* a large answer (the whole API) should not stay in the heap for good */
+	if (big)
+		malloc_trim(0);
 	return ret;
 }
 

@@ -28,7 +28,7 @@ PY=/usr/bin/python3
 json() {
 	$PY -c "import json,sys
 d=json.load(open(sys.argv[1]) if sys.argv[1] != '-' else sys.stdin)
-print(eval(sys.argv[2], {'d': d, 'len': len, 'sorted': sorted, 'any': any, 'all': all, 'set': set}))" "$@"
+print(eval(sys.argv[2], {'d': d, 'len': len, 'sorted': sorted, 'any': any, 'all': all, 'set': set, 'json': json}))" "$@"
 }
 
 free_port() {

@@ -78,13 +78,13 @@ is "$(mails)" 0 "nothing was sent"
 is "$(sql "SELECT state, attempts FROM replies WHERE state != 'queued'")" "sending|1" \
 	"one reply is left in 'sending'"
 MID=$(sql "SELECT msgid FROM replies WHERE state = 'sending'")
-lorebot --config "$CONF" --db "$DB" reply --series "$S004" --json >"$TMP/r3.json"
+lorebot --config "$CONF" --db "$DB" reply --series "$S004" --json >"$TMP/r3.json" 2>/dev/null
 is "$(mails)" 1 "the next run sends the other; the interrupted one waits (reply.indoubt)"
 is "$(sql "SELECT state, reason FROM replies WHERE msgid = '$MID'")" \
 	"sending|delivery interrupted; waiting for the list archive before sending again" \
 	"it waits for the list archive to show it"
 smtp_conf reply.indoubt=0
-lorebot --config "$CONF" --db "$DB" reply --series "$S004" --json >"$TMP/r4.json"
+lorebot --config "$CONF" --db "$DB" reply --series "$S004" --json >"$TMP/r4.json" 2>/dev/null
 is "$(sql "SELECT state, attempts FROM replies WHERE msgid = '$MID'")" "sent|2" \
 	"reply.indoubt passed, not in the archive: sent, second attempt"
 is "$(mails)" 2 "two mails in all: one per reply"
@@ -103,7 +103,7 @@ MID=$(sql "SELECT msgid FROM replies WHERE state = 'sending'")
 is "$(sql "SELECT count(*) FROM replies WHERE state = 'sending'")" 1 "but it is still 'sending'"
 # the list echoes it: the archive has it (as after the next lore fetch)
 lorebot --db "$DB" fetch --mbox "$SMTP_DIR/0001.eml" >/dev/null 2>&1
-lorebot --config "$CONF" --db "$DB" reply --series "$S004" --json >"$TMP/r5.json"
+lorebot --config "$CONF" --db "$DB" reply --series "$S004" --json >"$TMP/r5.json" 2>/dev/null
 is "$(sql "SELECT state, reason FROM replies WHERE msgid = '$MID'")" \
 	"sent|found in the list archive after an interrupted delivery" \
 	"found in the archive: recorded sent, not sent again"

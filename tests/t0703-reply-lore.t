@@ -61,7 +61,7 @@ is "$((n1 - n0))" 2 "after the next fetch the version has two more replies"
 lorebot --db "$DB" show --json "$AID" >"$TMP/show.json"
 is "$(json "$TMP/show.json" "d['message']['parent']")" "20250115033807.46664-3-21cnbao@gmail.com" \
 	"stored with the patch as its parent"
-lorebot --config "$CONF" --db "$DB" reply --json >"$TMP/r2.json"
+lorebot --config "$CONF" --db "$DB" reply --json >"$TMP/r2.json" 2>/dev/null
 is "$(json "$TMP/r2.json" "(d['composed'], d['sent'])")" "(0, 0)" \
 	"its own replies do not make lorebot reply again"
 
@@ -73,32 +73,43 @@ is "$?" 137 "killed between handing the mail over and recording it"
 is "$(mails)" 3 "the mail went out"
 CID=$(sql "SELECT msgid FROM replies WHERE version = '$V003'")
 is "$(sql "SELECT state FROM replies WHERE msgid = '$CID'")" sending "recorded as 'sending'"
-lorebot --config "$CONF" --db "$DB" reply --json >"$TMP/r3.json"
+lorebot --config "$CONF" --db "$DB" reply --json >"$TMP/r3.json" 2>/dev/null
 is "$(sql "SELECT state FROM replies WHERE msgid = '$CID'")" sending \
 	"not in the archive yet: it waits (reply.indoubt)"
 is "$(mails)" 3 "and is not sent again"
 tr -d '\r' <"$SMTP_DIR/0003.eml" | "$LORE_LAB" deliver "$LAB"
 lorebot --config "$CONF" --db "$DB" fetch --force >/dev/null 2>&1
-lorebot --config "$CONF" --db "$DB" reply --json >"$TMP/r4.json"
+lorebot --config "$CONF" --db "$DB" reply --json >"$TMP/r4.json" 2>/dev/null
 is "$(sql "SELECT state, reason FROM replies WHERE msgid = '$CID'")" \
 	"sent|found in the list archive after an interrupted delivery" \
 	"the next fetch brought it back: recorded sent"
 is "$(mails)" 3 "exactly one copy was sent"
 
 # archives keep one copy of a Message-ID: a resent reply is not doubled
-tr -d '\r' <"$SMTP_DIR/0003.eml" | "$LORE_LAB" deliver "$LAB"
+tr -d '\r' <"$SMTP_DIR/0003.eml" | "$LORE_LAB" deliver "$LAB" >"$TMP/dup.out" 2>&1
+like "$(cat "$TMP/dup.out")" "CONFLICT: Message-ID: <$CID> exists" \
+	"the archive refuses a second copy of the Message-ID"
 curl -s "${URL}$V003/t.mbox.gz" | gunzip >"$TMP/thread3.mbox"
 is "$(grep -c "^Message-ID: <$CID>" "$TMP/thread3.mbox")" 1 \
 	"the same reply delivered twice is in the thread once"
 
+# the dashboard's metrics know when lore was last polled
+serve_start
+curl -s "$WEB/metrics" >"$TMP/metrics"
+last=$(sql "SELECT last_ok FROM lists WHERE name = 'linux-mm'")
+ok "the last successful lore poll, per list" \
+	grep -qx "lorebot_lore_last_success_timestamp_seconds{list=\"linux-mm\"} $last" "$TMP/metrics"
+ok "and the failures in a row" grep -qx 'lorebot_lore_failures{list="linux-mm"} 0' "$TMP/metrics"
+serve_stop
+
 # reply mode off for the list: recorded as skipped, never mailed
 conf list.linux-mm.replymode=off
 record "$V000" check "$RESULTS/check-000.json"
-lorebot --config "$CONF" --db "$DB" reply --json >"$TMP/r5.json"
+lorebot --config "$CONF" --db "$DB" reply --json >"$TMP/r5.json" 2>/dev/null
 is "$(sql "SELECT state, reason FROM replies WHERE version = '$V000'")" "skipped|reply mode is off" \
 	"list.linux-mm.replymode=off: skipped"
 is "$(mails)" 3 "nothing sent"
 conf
-lorebot --config "$CONF" --db "$DB" reply --json >"$TMP/r6.json"
+lorebot --config "$CONF" --db "$DB" reply --json >"$TMP/r6.json" 2>/dev/null
 is "$(json "$TMP/r6.json" "d['composed']")" 0 "turning it on later does not mail the old results"
 done_testing

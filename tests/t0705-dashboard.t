@@ -126,6 +126,22 @@ cp "$TMP/body" "$TMP/xss.html"
 unlike "$(cat "$TMP/xss.html")" "<script|<img" "the XSS series page has no script or img element"
 ok "its quoted code is escaped" grep -q '&lt;/pre&gt;&lt;script&gt;alert(3)&lt;/script&gt;' "$TMP/xss.html"
 ok "its finding message is escaped" grep -q '&lt;/td&gt;&lt;script&gt;alert(4)&lt;/script&gt;' "$TMP/xss.html"
+# paging
+get "/?limit=2" >/dev/null
+is "$(grep -c '<tr class="series"' "$TMP/body")" 2 "?limit=2: two rows"
+ok "says which" grep -q "5 series versions, 1 to 2 shown" "$TMP/body"
+ok "links the next page, with the filters" \
+	grep -q 'href="/?state=&amp;author=&amp;q=&amp;limit=2&amp;offset=2">the next 2</a>' "$TMP/body"
+get "/?limit=2&offset=4" >/dev/null
+is "$(grep -c '<tr class="series"' "$TMP/body")" 1 "the last page: one row"
+unlike "$(cat "$TMP/body")" "the next" "and no next page"
+get "/?author=vernon&limit=1&offset=1" >/dev/null
+ok "a filtered page" grep -q "data-version-id=\"$V003OLD\"" "$TMP/body"
+ok "counts what matched" grep -q "2 series versions, 2 to 2 shown" "$TMP/body"
+get "/api/series?limit=2&offset=1" >/dev/null
+is "$(json "$TMP/body" "(len(d['series']), d['total'], d['series'][0]['id'] == [v['id'] for v in json.load(open('$TMP/api.json'))['series']][1])")" \
+	"(2, 5, True)" "/api/series?limit=2&offset=1: the second and third, of five"
+
 is "$(get /series/nosuch)" 404 "an unknown series page: 404"
 is "$(get /nowhere)" 404 "an unknown page: 404"
 is "$(curl -s -o /dev/null -w '%{http_code}' -X POST "$WEB/")" 405 "POST: 405"
