@@ -43,7 +43,7 @@ while read -r id; do
 	"$LOREBOT" --db "$DB" record --version "$id" --stage boot "$R/boot-000.json" >/dev/null
 done <"$T/ids"
 t1=$(ms)
-echo "record: $(( (t1 - t0) * 10 / 200 ))e-1 ms per 'lorebot record' (200 runs, process start included)"
+echo "record: $(awk "BEGIN {printf \"%.1f\", ($t1 - $t0) / 200}") ms per 'lorebot record' (200 runs, process start included)"
 
 # every other version gets the same results (copied in SQL)
 first=$(head -1 "$T/ids")

@@ -76,7 +76,7 @@ void dash_render(struct dash *d, struct web_response *res, const char *file,
 	tvars_set_html(vars, "content", content.buf);
 	/* the stylesheet is ours; "</" could end the <style> element */
 	tvars_set_html(vars, "style", strstr(style.buf, "</") ? "" : style.buf);
-	tvars_set(vars, "bot_name", config_get(d->cfg, "core.botname"));
+	tvars_set(vars, "bot_name", d->botname);
 	tvars_set(vars, "lorebot_version", LOREBOT_VERSION);
 	mail_format_date((int64_t)time(NULL), 0, &now);
 	tvars_set(vars, "now", now.buf);

@@ -14,7 +14,7 @@
 
 struct dash {
 	struct store st;		/* read-only */
-	const struct config *cfg;
+	char *botname;
 	struct report_opts ro;
 	char *templates;
 	char *logroot;

@@ -43,7 +43,7 @@ int dash_start(struct dash **dp, const struct dash_opts *o, struct strbuf *err)
 	const char *logroot = config_get(o->cfg, "web.logroot");
 
 	*dp = NULL;
-	d->cfg = o->cfg;
+	d->botname = xstrdup(config_get(o->cfg, "core.botname"));
 	if (db_open(&d->st.db, o->db_path, DB_READONLY, err)) {
 		free(d);
 		return -1;
@@ -65,6 +65,9 @@ int dash_start(struct dash **dp, const struct dash_opts *o, struct strbuf *err)
 		d->ro.archs = v;
 		d->ro.nr_archs = nr;
 	}
+	/* nothing of the configuration is read after this: it may be reloaded */
+	d->ro.cfg = NULL;
+	d->ro.repo = NULL;
 	d->templates = template_dir(o->cfg, "web.templates");
 	d->logroot = xstrdup(logroot && *logroot ? logroot : config_get(o->cfg, "core.statedir"));
 	d->refresh_s = (int64_t)(config_get_ms(o->cfg, "web.refresh") / 1000);
@@ -90,6 +93,7 @@ void dash_stop(struct dash *d)
 	report_opts_release(&d->ro);
 	free(d->templates);
 	free(d->logroot);
+	free(d->botname);
 	free(d);
 }
 

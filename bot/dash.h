@@ -31,6 +31,11 @@ struct dash_opts {
 	const char *archs;		/* "x86_64,arm64": NULL: build.arch or all */
 };
 
+/*
+ * Open db_path read-only and serve in a thread of its own (web.h).  The
+ * configuration is read here only, so the caller may reload or free it
+ * afterwards.  0, or -1 with the reason in err.
+ */
 int dash_start(struct dash **d, const struct dash_opts *o, struct strbuf *err);
 /* The port it listens on */
 unsigned dash_port(const struct dash *d);

@@ -144,7 +144,7 @@ void url_escape(struct strbuf *out, const char *s)
 		unsigned char c = *s;
 
 		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		    (c >= '0' && c <= '9') || strchr("-._~@+", c)) {
+		    (c >= '0' && c <= '9') || strchr("-._~@", c)) {
 			strbuf_addch(out, c);
 		} else {
 			strbuf_addch(out, '%');

@@ -20,7 +20,7 @@ void text_wrap(struct strbuf *out, const char *text, size_t width, const char *i
 void html_escape(struct strbuf *out, const char *s);
 void html_escape_n(struct strbuf *out, const char *s, size_t len);
 
-/* Append s percent-encoded for a URL path segment or query value */
+/* Append s percent-encoded for a URL path segment or query value (@ kept) */
 void url_escape(struct strbuf *out, const char *s);
 
 /* "3 minutes", "2 hours", "5 days": how long ago t was, from now */
