@@ -93,7 +93,8 @@ static void print_recorded(struct store *st, const char *version, enum result_st
 			continue;
 		}
 		o = json_object_new_object();
-		json_object_object_add(o, "stage", json_object_new_string(result_stage_name(stage)));
+		json_object_object_add(o, "stage",
+				       json_object_new_string(result_stage_name(stage)));
 		json_object_object_add(o, "arch", json_object_new_string(r->arch));
 		json_object_object_add(o, "status", json_object_new_string(r->status));
 		json_object_object_add(o, "summary", json_object_new_string(r->summary));

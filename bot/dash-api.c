@@ -37,7 +37,8 @@ static void json_error(struct web_response *res, int status, const char *msg)
 	json_reply(res, status, o);
 }
 
-void dash_api_series(struct dash *d, const struct web_request *req, struct web_response *res)
+void dash_api_series(struct dash *d, const struct web_request *req, const char *id,
+		     struct web_response *res)
 {
 	struct dash_filter f = {
 		.state = web_query(req, "state"),
@@ -69,7 +70,8 @@ out:
 	strbuf_release(&err);
 }
 
-void dash_api_one(struct dash *d, const char *id, struct web_response *res)
+void dash_api_one(struct dash *d, const struct web_request *req, const char *id,
+		  struct web_response *res)
 {
 	struct dash_filter f = { .series = id };
 	struct dash_versions vs = { 0 };
@@ -105,7 +107,8 @@ out:
 	strbuf_release(&err);
 }
 
-void dash_healthz(struct dash *d, struct web_response *res)
+void dash_healthz(struct dash *d, const struct web_request *req, const char *id,
+		  struct web_response *res)
 {
 	json_object *o = json_object_new_object();
 	int64_t n = 0;
@@ -172,7 +175,8 @@ static bool has_table(struct dash *d, const char *name)
 	return r > 0;
 }
 
-void dash_metrics(struct dash *d, struct web_response *res)
+void dash_metrics(struct dash *d, const struct web_request *req, const char *id,
+		  struct web_response *res)
 {
 	struct dash_filter f = { 0 };
 	struct dash_versions vs = { 0 };
@@ -249,7 +253,8 @@ static char *result_log(struct dash *d, int64_t id)
 	return path;
 }
 
-void dash_log(struct dash *d, const char *id, struct web_response *res)
+void dash_log(struct dash *d, const struct web_request *req, const char *id,
+	      struct web_response *res)
 {
 	char root[PATH_MAX], real[PATH_MAX], *path = NULL, *end, *buf = NULL;
 	long long n = strtoll(id, &end, 10);
@@ -257,7 +262,9 @@ void dash_log(struct dash *d, const char *id, struct web_response *res)
 	struct stat sb;
 	int fd = -1;
 
-	if (!d->has_results || *end || n <= 0 || !(path = result_log(d, n))) {
+	if (d->has_results && !*end && n > 0)
+		path = result_log(d, n);
+	if (!path) {
 		dash_error(d, res, 404, "no such log");
 		goto out;
 	}

@@ -270,7 +270,8 @@ static void more_link(struct strbuf *sb, const struct dash_filter *f, size_t sho
 	strbuf_release(&url);
 }
 
-void dash_page_list(struct dash *d, const struct web_request *req, struct web_response *res)
+void dash_page_list(struct dash *d, const struct web_request *req, const char *id,
+		    struct web_response *res)
 {
 	struct dash_filter f = {
 		.state = web_query(req, "state"),
@@ -619,7 +620,8 @@ static void version_block(struct dash *d, struct strbuf *out, const struct dash_
 	strbuf_release(&err);
 }
 
-void dash_page_series(struct dash *d, const char *id, struct web_response *res)
+void dash_page_series(struct dash *d, const struct web_request *req, const char *id,
+		      struct web_response *res)
 {
 	struct dash_filter f = { .series = id };
 	struct dash_versions vs = { 0 };

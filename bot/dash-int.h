@@ -56,21 +56,18 @@ enum dash_load_flags {
 	DASH_LIGHT = 1 << 1,	/* state and counts only (REPORT_LIGHT), no replies */
 };
 
-int dash_load(struct dash *d, const struct dash_filter *f, unsigned flags,
+int dash_load(struct dash *d, const struct dash_filter *f, unsigned int flags,
 	      struct dash_versions *out, struct strbuf *err);
 void dash_versions_release(struct dash_versions *vs);
 
 /* The version object of the API */
 json_object *dash_version_json(const struct dash_version *dv, bool with_mail);
 
-/* handlers */
-void dash_api_series(struct dash *d, const struct web_request *req, struct web_response *res);
-void dash_api_one(struct dash *d, const char *id, struct web_response *res);
-void dash_healthz(struct dash *d, struct web_response *res);
-void dash_metrics(struct dash *d, struct web_response *res);
-void dash_page_list(struct dash *d, const struct web_request *req, struct web_response *res);
-void dash_page_series(struct dash *d, const char *id, struct web_response *res);
-void dash_log(struct dash *d, const char *id, struct web_response *res);
+/* handlers: id is what follows the route's prefix, or NULL */
+typedef void dash_handler_fn(struct dash *d, const struct web_request *req, const char *id,
+			     struct web_response *res);
+dash_handler_fn dash_api_series, dash_api_one, dash_healthz, dash_metrics;
+dash_handler_fn dash_page_list, dash_page_series, dash_log;
 void dash_error(struct dash *d, struct web_response *res, int status, const char *msg);
 
 /* Render a page template around body (title, refresh) into res */

@@ -6,34 +6,38 @@
 #include "bot/dash-int.h"
 #include "bot/jsonx.h"
 
-static const char *after(const char *path, const char *prefix)
-{
-	const char *rest;
-
-	return skip_prefix(path, prefix, &rest) && *rest ? rest : NULL;
-}
+/* A path, or a prefix ending in '/' that an id follows */
+static const struct route {
+	const char *path;
+	bool id;
+	dash_handler_fn *fn;
+} routes[] = {
+	{ "/", false, dash_page_list },
+	{ "/series/", true, dash_page_series },
+	{ "/api/series", false, dash_api_series },
+	{ "/api/series/", false, dash_api_series },
+	{ "/api/series/", true, dash_api_one },
+	{ "/healthz", false, dash_healthz },
+	{ "/metrics", false, dash_metrics },
+	{ "/log/", true, dash_log },
+};
 
 static void route(void *data, const struct web_request *req, struct web_response *res)
 {
-	struct dash *d = data;
 	const char *path = web_path(req), *id;
+	size_t i;
 
-	if (!strcmp(path, "/"))
-		dash_page_list(d, req, res);
-	else if ((id = after(path, "/series/")))
-		dash_page_series(d, id, res);
-	else if (!strcmp(path, "/api/series") || !strcmp(path, "/api/series/"))
-		dash_api_series(d, req, res);
-	else if ((id = after(path, "/api/series/")))
-		dash_api_one(d, id, res);
-	else if (!strcmp(path, "/healthz"))
-		dash_healthz(d, res);
-	else if (!strcmp(path, "/metrics"))
-		dash_metrics(d, res);
-	else if ((id = after(path, "/log/")))
-		dash_log(d, id, res);
-	else
-		dash_error(d, res, 404, "no such page");
+	for (i = 0; i < ARRAY_SIZE(routes); i++) {
+		if (!routes[i].id && !strcmp(path, routes[i].path)) {
+			routes[i].fn(data, req, NULL, res);
+			return;
+		}
+		if (routes[i].id && skip_prefix(path, routes[i].path, &id) && *id) {
+			routes[i].fn(data, req, id, res);
+			return;
+		}
+	}
+	dash_error(data, res, 404, "no such page");
 }
 
 int dash_start(struct dash **dp, const struct dash_opts *o, struct strbuf *err)
@@ -79,7 +83,7 @@ int dash_start(struct dash **dp, const struct dash_opts *o, struct strbuf *err)
 	return 0;
 }
 
-unsigned dash_port(const struct dash *d)
+unsigned int dash_port(const struct dash *d)
 {
 	return web_port(d->web);
 }
@@ -122,17 +126,26 @@ static bool matches(const struct dash_version *dv, const struct dash_filter *f)
 	return true;
 }
 
+/* A count from a query argument: true when s is one */
+static bool count_arg(const char *s, size_t *n)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!s || !*s)
+		return false;
+	v = strtoull(s, &end, 10);
+	if (*end || *s == '-')
+		return false;
+	*n = (size_t)MIN(v, 1000000ULL);
+	return true;
+}
+
 void dash_filter_paging(struct dash_filter *f, const struct web_request *req, size_t def)
 {
-	const char *l = web_query(req, "limit"), *o = web_query(req, "offset");
-	char *end;
-	unsigned long long n;
-
 	f->limit = def;
-	if (l && *l && (n = strtoull(l, &end, 10), !*end))
-		f->limit = (size_t)MIN(n, 100000ULL);
-	if (o && *o && (n = strtoull(o, &end, 10), !*end))
-		f->offset = (size_t)n;
+	count_arg(web_query(req, "limit"), &f->limit);
+	count_arg(web_query(req, "offset"), &f->offset);
 }
 
 static bool filtered(const struct dash_filter *f)
@@ -140,7 +153,7 @@ static bool filtered(const struct dash_filter *f)
 	return (f->state && *f->state) || (f->author && *f->author) || (f->q && *f->q);
 }
 
-int dash_load(struct dash *d, const struct dash_filter *f, unsigned flags,
+int dash_load(struct dash *d, const struct dash_filter *f, unsigned int flags,
 	      struct dash_versions *out, struct strbuf *err)
 {
 	/* unfiltered: the database pages; filtered: every version is looked at */
@@ -201,8 +214,9 @@ int dash_load(struct dash *d, const struct dash_filter *f, unsigned flags,
 				ret = r;
 				continue;
 			}
-			if (d->has_results && replies_of_version(&d->st, dv->v.id, flags & DASH_MAIL,
-								 &dv->replies, err)) {
+			if (d->has_results &&
+			    replies_of_version(&d->st, dv->v.id, flags & DASH_MAIL,
+					       &dv->replies, err)) {
 				report_version_release(&dv->v);
 				ret = -1;
 				continue;

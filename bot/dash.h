@@ -38,7 +38,7 @@ struct dash_opts {
  */
 int dash_start(struct dash **d, const struct dash_opts *o, struct strbuf *err);
 /* The port it listens on */
-unsigned dash_port(const struct dash *d);
+unsigned int dash_port(const struct dash *d);
 void dash_stop(struct dash *d);
 
 #endif

@@ -116,7 +116,7 @@ static void encode_words(struct strbuf *sb, const char *s)
 		first = false;
 		strbuf_addstr(sb, "=?UTF-8?B?");
 		for (k = 0; k < n; k += 3) {
-			unsigned v = (unsigned char)s[i + k] << 16;
+			unsigned int v = (unsigned char)s[i + k] << 16;
 
 			if (k + 1 < n)
 				v |= (unsigned char)s[i + k + 1] << 8;

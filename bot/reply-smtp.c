@@ -50,14 +50,14 @@ int smtp_read_credentials(const char *path, char **user, char **password,
 	}
 	if (sb.st_uid != geteuid()) {
 		strbuf_addf(err, "smtp.credentials '%s' belongs to uid %u, not to lorebot's "
-			    "uid %u; refusing to use it", path, (unsigned)sb.st_uid,
-			    (unsigned)geteuid());
+			    "uid %u; refusing to use it", path, (unsigned int)sb.st_uid,
+			    (unsigned int)geteuid());
 		return -1;
 	}
 	if (sb.st_mode & 077) {
 		strbuf_addf(err, "smtp.credentials '%s' can be read by others (mode %04o); "
 			    "refusing to use it (chmod 600 '%s')", path,
-			    (unsigned)(sb.st_mode & 07777), path);
+			    (unsigned int)(sb.st_mode & 07777), path);
 		return -1;
 	}
 	r = read_file(path, &buf, &len, 64 * 1024);
@@ -66,21 +66,24 @@ int smtp_read_credentials(const char *path, char **user, char **password,
 		return -1;
 	}
 	for (line = buf; line && *line; line = next) {
-		char *v;
+		struct {
+			const char *key;
+			char **out;
+		} keys[] = { { "user", user }, { "password", password } };
+		size_t k;
 
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = 0;
 		if (*line && line[strlen(line) - 1] == '\r')
 			line[strlen(line) - 1] = 0;
-		if (*line == '#')
-			continue;
-		if ((v = value_of(line, "user"))) {
-			free(*user);
-			*user = v;
-		} else if ((v = value_of(line, "password"))) {
-			free(*password);
-			*password = v;
+		for (k = 0; *line != '#' && k < ARRAY_SIZE(keys); k++) {
+			char *v = value_of(line, keys[k].key);
+
+			if (v) {
+				free(*keys[k].out);
+				*keys[k].out = v;
+			}
 		}
 	}
 	free(buf);

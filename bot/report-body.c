@@ -363,6 +363,30 @@ static void check_vars(struct report_ctx *c)
 	strbuf_release(&name);
 }
 
+/*
+ * What build and boot replies share: the archs concerned ("arm64 and
+ * riscv"), their config and compiler lines, the findings, and the
+ * commands for those archs
+ */
+static void arch_vars(struct report_ctx *c, const char **names, size_t nn,
+		      struct strbuf *info, struct strbuf *findings)
+{
+	struct strbuf archs = STRBUF_INIT, list = STRBUF_INIT;
+	size_t i;
+
+	and_list(&archs, names, nn);
+	for (i = 0; i < nn; i++)
+		strbuf_addf(&list, "%s%s", i ? "," : "", names[i]);
+	tvars_set(&c->vars, "archs", archs.buf);
+	strbuf_rtrim(info);
+	tvars_set(&c->vars, "arch_info", info->buf);
+	strbuf_rtrim(findings);
+	tvars_set(&c->vars, "findings", findings->buf);
+	reproduce(c, list.len ? list.buf : "x86_64");
+	strbuf_release(&archs);
+	strbuf_release(&list);
+}
+
 /* build: per arch, the diagnostics (new ones ">>"), config and compiler */
 
 static const char *str_or_name(json_object *o, const char *key)
@@ -389,7 +413,6 @@ static void arch_info(struct strbuf *sb, const struct result *r)
 static void build_vars(struct report_ctx *c)
 {
 	struct strbuf out = STRBUF_INIT, ex = STRBUF_INIT, info = STRBUF_INIT;
-	struct strbuf archs = STRBUF_INIT, archlist = STRBUF_INIT;
 	const char **names = xcalloc(c->v->results.nr + 1, sizeof(*names));
 	size_t i, j, nn = 0;
 	int errors = 0, warnings = 0;
@@ -434,41 +457,31 @@ static void build_vars(struct report_ctx *c)
 				strbuf_setlen(&ex, mark);
 		}
 	}
-	and_list(&archs, names, nn);
-	for (i = 0; i < nn; i++)
-		strbuf_addf(&archlist, "%s%s", i ? "," : "", names[i]);
 	tvars_set(&c->vars, "level", errors ? "ERROR" : "WARNING");
 	tvars_set(&c->vars, "what", errors && warnings ? "errors and new warnings" :
 		  errors ? "errors" : "new warnings");
-	tvars_set(&c->vars, "archs", archs.buf);
-	strbuf_rtrim(&info);
-	tvars_set(&c->vars, "arch_info", info.buf);
-	strbuf_rtrim(&out);
-	tvars_set(&c->vars, "findings", out.buf);
 	strbuf_rtrim(&ex);
 	tvars_set(&c->vars, "excerpts", ex.buf);
-	reproduce(c, archlist.len ? archlist.buf : "x86_64");
+	arch_vars(c, names, nn, &info, &out);
 	free(names);
 	strbuf_release(&out);
 	strbuf_release(&ex);
 	strbuf_release(&info);
-	strbuf_release(&archs);
-	strbuf_release(&archlist);
 }
 
 /* boot: new kselftest failures and kernel splats, per arch */
 
 static void boot_vars(struct report_ctx *c)
 {
-	struct strbuf out = STRBUF_INIT, info = STRBUF_INIT, archs = STRBUF_INIT;
-	struct strbuf archlist = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT, info = STRBUF_INIT;
 	const char **names = xcalloc(c->v->results.nr + 1, sizeof(*names));
 	bool noboot = false;
 	size_t i, j, nn = 0;
 
 	for (i = 0; i < c->v->results.nr; i++) {
 		const struct result *r = &c->v->results.v[i];
-		json_object *tests = jx_array(r->doc, "tests"), *findings = jx_array(r->doc, "findings");
+		json_object *tests = jx_array(r->doc, "tests");
+		json_object *findings = jx_array(r->doc, "findings");
 
 		if (r->stage != STAGE_BOOT || (!r->findings && strcmp(r->status, "boot-failure")))
 			continue;
@@ -482,8 +495,9 @@ static void boot_vars(struct report_ctx *c)
 
 			if (strcmp(res, "fail") && strcmp(res, "flaky"))
 				continue;
-			strbuf_addf(&out, "%s%s: %s%s\n",
-				    !strcmp(res, "fail") && jx_bool(t, "new", false) ? ">> " : "   ",
+			bool is_new = !strcmp(res, "fail") && jx_bool(t, "new", false);
+
+			strbuf_addf(&out, "%s%s: %s%s\n", is_new ? ">> " : "   ",
 				    jx_strz(t, "name"), res,
 				    jx_bool(t, "new", false) ? "" : " (fails on the base too)");
 		}
@@ -503,22 +517,12 @@ static void boot_vars(struct report_ctx *c)
 			}
 		}
 	}
-	and_list(&archs, names, nn);
-	for (i = 0; i < nn; i++)
-		strbuf_addf(&archlist, "%s%s", i ? "," : "", names[i]);
 	tvars_set(&c->vars, "level", noboot ? "BOOT FAILURE" : "REGRESSION");
 	tvars_set(&c->vars, "what", noboot ? "boot failures" : "regressions");
-	tvars_set(&c->vars, "archs", archs.buf);
-	strbuf_rtrim(&info);
-	tvars_set(&c->vars, "arch_info", info.buf);
-	strbuf_rtrim(&out);
-	tvars_set(&c->vars, "findings", out.buf);
-	reproduce(c, archlist.len ? archlist.buf : "x86_64");
+	arch_vars(c, names, nn, &info, &out);
 	free(names);
 	strbuf_release(&out);
 	strbuf_release(&info);
-	strbuf_release(&archs);
-	strbuf_release(&archlist);
 }
 
 /* clean: one line per stage */

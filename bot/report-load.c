@@ -53,7 +53,7 @@ static void load_list(struct store *st, struct report_version *v)
 	db_reset(s);
 }
 
-int report_version_load(struct store *st, const char *id, unsigned flags,
+int report_version_load(struct store *st, const char *id, unsigned int flags,
 			struct report_version *v, struct strbuf *err)
 {
 	struct db_stmt *s = db_prepare(st->db,

@@ -54,7 +54,7 @@ enum report_load_flags {
 };
 
 /* Load version id; 1 found, 0 unknown, -1 error (err) */
-int report_version_load(struct store *st, const char *id, unsigned flags,
+int report_version_load(struct store *st, const char *id, unsigned int flags,
 			struct report_version *v, struct strbuf *err);
 void report_version_release(struct report_version *v);
 

@@ -47,9 +47,11 @@ struct result {
 	int64_t id;
 	enum result_stage stage;
 	char *arch;		/* "" for apply and check */
-	char *status;		/* apply: applied|failed; check: errors|
-				 * warnings|notes|clean; build and boot: the
-				 * arch's status */
+	/*
+	 * apply: applied or failed; check: errors, warnings, notes or
+	 * clean; build and boot: the arch's status
+	 */
+	char *status;
 	char *summary;		/* "patch 2/4 does not apply: FILE", ... */
 	int findings;		/* what a reply would report */
 	int64_t generation;
@@ -92,7 +94,7 @@ enum results_load_flags {
 };
 
 /* Every result of a version, in stage then arch order */
-int results_load(struct store *st, const char *version, unsigned flags,
+int results_load(struct store *st, const char *version, unsigned int flags,
 		 struct results *rs, struct strbuf *err);
 /* The result of a stage (and arch, "" or NULL when not per arch), or NULL */
 const struct result *results_find(const struct results *rs,

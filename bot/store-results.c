@@ -96,7 +96,8 @@ static int split_archs(enum result_stage stage, const char *arch, json_object *d
 	}
 	if (!archs) {
 		if (jx_get(doc, "archs")) {
-			strbuf_addf(err, "%s result: 'archs' is not a list", result_stage_name(stage));
+			strbuf_addf(err, "%s result: 'archs' is not a list",
+				    result_stage_name(stage));
 			return -1;
 		}
 		if (!jx_str(doc, "arch")) {
@@ -200,7 +201,7 @@ out:
 	return ret;
 }
 
-int results_load(struct store *st, const char *version, unsigned flags,
+int results_load(struct store *st, const char *version, unsigned int flags,
 		 struct results *rs, struct strbuf *err)
 {
 	struct db_stmt *s = db_prepare(st->db,

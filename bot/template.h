@@ -12,9 +12,10 @@
  * optional lines ("config: ${config}") need no conditionals; a prose
  * line that a value made longer than 78 columns is wrapped at 72 (not
  * lines starting with a blank, '>', '|' or '[', nor "key: value" lines,
- * nor multi-line values: code and compiler output stay as they are).  HTML mode (pages): every value is HTML-escaped unless
- * it was set with tvars_set_html() (markup the code built, from
- * escaped parts).
+ * nor multi-line values: code and compiler output stay as they are).
+ *
+ * HTML mode (pages): every value is HTML-escaped unless it was set with
+ * tvars_set_html() (markup the code built, from escaped parts).
  */
 #ifndef LOREBOT_TEMPLATE_H
 #define LOREBOT_TEMPLATE_H

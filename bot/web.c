@@ -90,7 +90,7 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *conn, const char
 		MHD_add_response_header(r, "Allow", "GET, HEAD");
 	if (res.location)
 		MHD_add_response_header(r, "Location", res.location);
-	ret = MHD_queue_response(conn, (unsigned)res.status, r);
+	ret = MHD_queue_response(conn, (unsigned int)res.status, r);
 	MHD_destroy_response(r);
 	big = res.body.len > (1u << 20);
 	strbuf_release(&res.body);
@@ -139,7 +139,7 @@ int web_start(struct web **wp, const char *listen, web_handler_fn fn, void *data
 	socklen_t len;
 	struct web *w;
 	const union MHD_DaemonInfo *info;
-	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO;
+	unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO;
 
 	*wp = NULL;
 	if (parse_listen(listen, &ss, &len, err))
@@ -151,8 +151,8 @@ int web_start(struct web **wp, const char *listen, web_handler_fn fn, void *data
 	w->data = data;
 	w->d = MHD_start_daemon(flags, 0, NULL, NULL, answer, w,
 				MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
-				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30,
-				MHD_OPTION_CONNECTION_LIMIT, (unsigned)64,
+				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)30,
+				MHD_OPTION_CONNECTION_LIMIT, (unsigned int)64,
 				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
 				MHD_OPTION_END);
 	if (!w->d) {

@@ -124,30 +124,22 @@ v = m.get_all(sys.argv[2]) or []
 print("\n".join(str(x) for x in v))' "$1" "$2"
 }
 
+# patch_mail FROM SUBJECT MSGID DATE [ADDED-LINE]: a one-patch series as an mbox
+patch_mail() {
+	printf 'From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: %s\nTo: linux-mm@kvack.org\n' "$1"
+	printf 'Subject: %s\nDate: %s\nMessage-ID: <%s>\n' "$2" "$4" "$3"
+	printf 'MIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\n\n'
+	printf 'Signed-off-by: %s\n---\n' "$1"
+	printf 'diff --git a/mm/a.c b/mm/a.c\nindex 1111111..2222222 100644\n'
+	printf -- '--- a/mm/a.c\n+++ b/mm/a.c\n@@ -1,2 +1,3 @@\n int a;\n+%s\n int c;\n\n' \
+		"${5:-int b;}"
+}
+
 # A one-patch series whose subject and author are HTML
 xss_mbox() {
-	cat >"$1" <<-'MBOX'
-	From mboxrd@z Thu Jan  1 00:00:00 1970
-	From: "Mal <img src=x onerror=alert(2)>" <mal@example.org>
-	To: linux-mm@kvack.org
-	Subject: [PATCH] mm: <script>alert(1)</script> & "fix"
-	Date: Tue, 3 Mar 2026 09:00:00 +0000
-	Message-ID: <xss-1@example.org>
-	MIME-Version: 1.0
-	Content-Type: text/plain; charset=utf-8
-
-	Signed-off-by: Mal <mal@example.org>
-	---
-	diff --git a/mm/a.c b/mm/a.c
-	index 1111111..2222222 100644
-	--- a/mm/a.c
-	+++ b/mm/a.c
-	@@ -1,2 +1,3 @@
-	 int a;
-	+int b; /* </pre><script>alert(3)</script> */
-	 int c;
-
-	MBOX
+	patch_mail '"Mal <img src=x onerror=alert(2)>" <mal@example.org>' \
+		'[PATCH] mm: <script>alert(1)</script> & "fix"' xss-1@example.org \
+		'Tue, 3 Mar 2026 09:00:00 +0000' 'int b; /* </pre><script>alert(3)</script> */' >"$1"
 }
 VXSS=xss-1@example.org
 

@@ -7,29 +7,8 @@
 
 L=$FIXTURES/lore
 # an RFC patch and an incomplete 004 (patch 3/4 never arrived)
-cat >"$TMP/rfc.mbox" <<'EOF'
-From mboxrd@z Thu Jan  1 00:00:00 1970
-From: Rita Rfc <rita@example.org>
-To: linux-mm@kvack.org
-Cc: Andrew Morton <akpm@linux-foundation.org>
-Subject: [RFC PATCH] mm: try something
-Date: Wed, 4 Mar 2026 09:00:00 +0000
-Message-ID: <rfc-1@example.org>
-MIME-Version: 1.0
-Content-Type: text/plain; charset=utf-8
-
-Signed-off-by: Rita Rfc <rita@example.org>
----
-diff --git a/mm/a.c b/mm/a.c
-index 1111111..2222222 100644
---- a/mm/a.c
-+++ b/mm/a.c
-@@ -1,2 +1,3 @@
- int a;
-+int b;
- int c;
-
-EOF
+patch_mail 'Rita Rfc <rita@example.org>' '[RFC PATCH] mm: try something' rfc-1@example.org \
+	'Wed, 4 Mar 2026 09:00:00 +0000' >"$TMP/rfc.mbox"
 $PY - "$L/004_476fa21b8430df59.mbox" "$TMP/partial.mbox" <<'EOF'
 import mailbox, sys
 out = mailbox.mbox(sys.argv[2])
