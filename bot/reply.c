@@ -321,8 +321,9 @@ static int deliver_one(struct deliver_ctx *c, struct reply_row *r, struct strbuf
 	}
 	later = rate_limited(c, r);
 	if (later) {
+		/* (an interrupted reply that got here is to be sent again: queued) */
 		c->sum->deferred++;
-		ret = replies_set(c->st, r->id, r->state, later, "rate limit (reply.perhour, "
+		ret = replies_set(c->st, r->id, "queued", later, "rate limit (reply.perhour, "
 				  "reply.perauthor)", c->now, err);
 		goto out;
 	}
