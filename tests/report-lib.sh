@@ -21,21 +21,6 @@ V004=20250115033807.46664-1-21cnbao@gmail.com
 S000=3e49fb4473fa
 S003=08ffd8067234
 S004=7f95c71efe2b
-# python3 with Debian's modules (aiosmtpd), whatever python3 is first in PATH
-# (a pyenv shim takes 0.7 s to start: these tests call python a lot)
-PY=/usr/bin/python3
-
-json() {
-	$PY -c "import json,sys
-d=json.load(open(sys.argv[1]) if sys.argv[1] != '-' else sys.stdin)
-print(eval(sys.argv[2], {'d': d, 'len': len, 'sorted': sorted, 'any': any, 'all': all, 'set': set, 'json': json}))" "$@"
-}
-
-free_port() {
-	$PY -c 'import socket
-s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
-}
-
 fill_db() {
 	if [ $# = 0 ]; then
 		set -- "$FIXTURES"/lore/*.mbox
