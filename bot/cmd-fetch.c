@@ -180,17 +180,6 @@ static void print_text(const char *name, const struct fetch_result *r)
 }
 
 /* "https://lore.kernel.org/linux-mm/" -> "linux-mm" */
-static char *name_from_url(const char *url)
-{
-	const char *end = url + strlen(url), *p;
-
-	while (end > url && end[-1] == '/')
-		end--;
-	for (p = end; p > url && p[-1] != '/'; p--)
-		;
-	return end > p ? xstrndup(p, end - p) : xstrdup("lore");
-}
-
 struct run {
 	struct ctx *ctx;
 	struct store *st;
@@ -256,7 +245,7 @@ static void fetch_one(struct run *run, struct fetch_cfg *c)
 static void fetch_url(struct run *run)
 {
 	const struct fetch_opts *o = run->o;
-	char *name = o->list ? xstrdup(o->list) : name_from_url(o->url);
+	char *name = o->list ? xstrdup(o->list) : fetch_name_from_url(o->url);
 	struct fetch_cfg c;
 
 	fetch_cfg_from_config(&c, run->ctx->cfg);

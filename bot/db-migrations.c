@@ -24,6 +24,13 @@ static const char lore_1[] =
 	"  failures INTEGER NOT NULL DEFAULT 0,"
 	"  last_error TEXT"
 	");"
+	"CREATE TABLE lore_epochs ("	/* lists followed through their git epochs */
+	"  list INTEGER NOT NULL REFERENCES lists (id),"
+	"  epoch INTEGER NOT NULL,"
+	"  fingerprint TEXT,"		/* manifest.js.gz's, when fully stored */
+	"  head TEXT,"			/* the last commit whose message is stored */
+	"  PRIMARY KEY (list, epoch)"
+	");"
 	"CREATE TABLE messages ("
 	"  id INTEGER PRIMARY KEY,"
 	"  msgid TEXT NOT NULL,"	/* without <> */

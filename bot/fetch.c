@@ -652,3 +652,14 @@ int fetch_mbox_file(struct store *st, const char *list, const char *path,
 	r->status = FETCH_OK;
 	return rebuild(st, &c, r);
 }
+
+char *fetch_name_from_url(const char *url)
+{
+	const char *end = url + strlen(url), *p;
+
+	while (end > url && end[-1] == '/')
+		end--;
+	for (p = end; p > url && p[-1] != '/'; p--)
+		;
+	return end > p ? xstrndup(p, end - p) : xstrdup("lore");
+}

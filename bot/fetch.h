@@ -129,4 +129,7 @@ const char *fetch_status_name(enum fetch_status s);
 /* "2024-05-06", "2024-05-06T09:00:00Z", "1714986000", "14d" (ago) */
 int fetch_parse_since(const char *s, int64_t now, int64_t *out);
 
+/* The list's name from its URL: "https://lore.kernel.org/linux-mm/" -> "linux-mm" */
+char *fetch_name_from_url(const char *url);
+
 #endif

@@ -30,6 +30,12 @@ static const struct cmd commands[] = {
 	{ "reply", cmd_reply, "mail the replies that are due (or file them)",
 	  cmd_reply_help },
 	{ "serve", cmd_serve, "the dashboard and JSON API over HTTP", cmd_serve_help },
+	{ "daemon", cmd_daemon, "follow lore, test every new version, reply",
+	  cmd_daemon_help },
+	{ "status", cmd_status, "the daemon's queue, lists and recent results",
+	  cmd_status_help },
+	{ "job", cmd_job, "run one job of the daemon's queue, list the queue",
+	  cmd_job_help },
 };
 
 const struct cmd *cmd_table(size_t *nr)

@@ -202,6 +202,18 @@ int queue_requeue(struct db *db, int64_t id, const char *error, struct strbuf *e
 	return db_run(st) ? fail(db, err) : 0;
 }
 
+int queue_release(struct db *db, int64_t id, struct strbuf *err)
+{
+	struct db_stmt *st = db_prepare(db,
+		"UPDATE jobs SET state = 'queued', pid = NULL, attempts = max(attempts - 1, 0),"
+		" error = 'interrupted by a shutdown' WHERE id = ? AND state = 'running'");
+
+	if (!st)
+		return fail(db, err);
+	db_bind_int(st, 1, id);
+	return db_run(st) ? fail(db, err) : 0;
+}
+
 int queue_recover(struct db *db, int max_attempts, struct strbuf *err)
 {
 	struct db_stmt *st;

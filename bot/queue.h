@@ -76,6 +76,8 @@ int queue_finish(struct db *db, int64_t id, enum job_state state,
 		 const char *error, struct strbuf *err);
 /* Back to queued (a retry), keeping the attempt count */
 int queue_requeue(struct db *db, int64_t id, const char *error, struct strbuf *err);
+/* Back to queued without counting the attempt (the daemon is stopping) */
+int queue_release(struct db *db, int64_t id, struct strbuf *err);
 /*
  * After a crash: every running job goes back to queued, or to failed
  * once it used max_attempts.  Returns how many were touched, or -1.
