@@ -223,9 +223,9 @@ static bool parse_hunk_header(const struct line *l, long *old, long *new)
 	const char *p = l->p + 3, *end = l->p + l->len;
 	char *e;
 
-	*old = *new = 1;
 	if (!line_starts(l, "@@ -"))
 		return false;
+	*old = *new = 1;
 	p++;
 	strtol(p, &e, 10);
 	if (e < end && *e == ',')
