@@ -373,6 +373,11 @@ static void compose_reason(const struct apply_opts *o, struct apply_result *res,
 		earlier_failed += res->attempts[i].resolved;
 	if (!strcmp(a->origin, "base-commit")) {
 		strbuf_addstr(&sb, "the series' base-commit, present in the repository");
+	} else if (!strcmp(a->origin, "--base")) {
+		strbuf_addstr(&sb, "given with --base");
+		if (earlier_failed)
+			strbuf_addstr(&sb, applied ? "; the first one on which the series "
+				      "applies" : "; the first one that exists");
 	} else {
 		if (!o->base_commit)
 			strbuf_addstr(&sb, "the series names no base-commit; ");
