@@ -335,6 +335,9 @@ static int apply_send(struct apply_cli *c, struct ctx *ctx, struct gitrepo *r,
 	o.committer.email = config_get(ctx->cfg, "core.botaddress");
 
 	ret = apply_series(r, &o, in, s->total, &res);
+	if (ret)
+		fprintf(stderr, "lorebot apply: series %s v%d: %s\n", s->series->id,
+			s->version, res.error);
 	jo = apply_result_to_json(&res, c->nr_bases ? NULL : s->base_commit);
 	json_object_object_add(jo, "series_id", json_object_new_string(s->series->id));
 	json_object_object_add(jo, "send", json_object_new_string(s->id));
