@@ -502,5 +502,7 @@ void apply_result_release(struct apply_result *res)
 	free(res->patches);
 	free(res->branch);
 	free(res->error);
+	free(res->export_base);
+	free(res->export_tip);
 	memset(res, 0, sizeof(*res));
 }

@@ -126,6 +126,8 @@ struct apply_result {
 	char tip[GITOID_HEXSZ + 1];	/* last commit, "" if none */
 	char tree[GITOID_HEXSZ + 1];	/* its tree (for build exports) */
 	char *error;		/* infrastructure problem */
+	char *export_base;	/* checkouts made for builds (bot/checkout.h) */
+	char *export_tip;
 };
 
 /* One patch of the series as the caller found it */

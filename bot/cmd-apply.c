@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "bot/apply-out.h"
+#include "bot/checkout.h"
 #include "bot/cmd.h"
 #include "bot/mbox.h"
 #include "bot/series-out.h"
@@ -74,6 +75,10 @@ const char cmd_apply_help[] =
 	"        never fall back to a three-way merge\n"
 	"    --no-branch\n"
 	"        make the commits but no branch\n"
+	"    --export ROOT\n"
+	"        when a series applies, export the base and the result as read-only\n"
+	"        trees ROOT/<tree-id> for builds (unchanged files of the result are\n"
+	"        hard links into the base's); their paths are in 'export'\n"
 	"    --json\n"
 	"        print the result as JSON: an object with base {name, sha, reason},\n"
 	"        branch (or null) and patches [{n, subject, status, method, file,\n"
@@ -93,6 +98,7 @@ struct apply_cli {
 	const char *mbox;
 	const char *repo;
 	const char *series;
+	const char *export;
 	const char **bases;
 	size_t nr_bases;
 	bool json, fetch, no_3way, no_branch;
@@ -295,6 +301,27 @@ static int fetch_remotes(struct ctx *ctx, struct gitrepo *r)
 	return ret;
 }
 
+/* Read-only trees of the base and the result for builds */
+static int export_trees(const struct apply_cli *c, struct gitrepo *r,
+			struct apply_result *res)
+{
+	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
+	int ret;
+
+	ret = checkout_tree(r, res->base_sha, c->export, NULL, &path, &err);
+	if (!ret) {
+		res->export_base = strbuf_detach(&path, NULL);
+		ret = checkout_tree(r, res->tip, c->export, res->base_sha, &path, &err);
+	}
+	if (!ret)
+		res->export_tip = strbuf_detach(&path, NULL);
+	else
+		fprintf(stderr, "lorebot apply: cannot export: %s\n", err.buf);
+	strbuf_release(&path);
+	strbuf_release(&err);
+	return ret;
+}
+
 static int apply_send(struct apply_cli *c, struct ctx *ctx, struct gitrepo *r,
 		      const struct send *s, struct loaded *ld, json_object *out)
 {
@@ -338,7 +365,16 @@ static int apply_send(struct apply_cli *c, struct ctx *ctx, struct gitrepo *r,
 	if (ret)
 		fprintf(stderr, "lorebot apply: series %s v%d: %s\n", s->series->id,
 			s->version, res.error);
+	if (!ret && res.applied && c->export && export_trees(c, r, &res))
+		ret = -EIO;
 	jo = apply_result_to_json(&res, c->nr_bases ? NULL : s->base_commit);
+	if (c->export && res.applied && !ret) {
+		json_object *e = json_object_new_object();
+
+		json_object_object_add(e, "base", json_object_new_string(res.export_base));
+		json_object_object_add(e, "tree", json_object_new_string(res.export_tip));
+		json_object_object_add(jo, "export", e);
+	}
 	json_object_object_add(jo, "series_id", json_object_new_string(s->series->id));
 	json_object_object_add(jo, "send", json_object_new_string(s->id));
 	json_object_object_add(jo, "version", json_object_new_int(s->version));
@@ -377,6 +413,7 @@ static int parse_options(struct apply_cli *c, int argc, char **argv)
 		{ "no-branch", no_argument, NULL, 'n' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "msgid", required_argument, NULL, 'i' },
+		{ "export", required_argument, NULL, 'e' },
 		{ NULL, 0, NULL, 0 },
 	};
 	size_t alloc = 0;
@@ -406,6 +443,9 @@ static int parse_options(struct apply_cli *c, int argc, char **argv)
 			break;
 		case 'n':
 			c->no_branch = true;
+			break;
+		case 'e':
+			c->export = optarg;
 			break;
 		case 'j':
 			c->json = true;
