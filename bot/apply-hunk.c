@@ -162,9 +162,11 @@ static void replace_lines(struct image *img, size_t at, size_t old_nr,
 	size_t new_nr = img->nr - old_nr + post->nr;
 
 	ALLOC_GROW(img->line, new_nr, img->alloc);
-	memmove(img->line + at + post->nr, img->line + at + old_nr,
-		(img->nr - at - old_nr) * sizeof(*img->line));
-	memcpy(img->line + at, post->line, post->nr * sizeof(*img->line));
+	if (img->nr - at - old_nr)
+		memmove(img->line + at + post->nr, img->line + at + old_nr,
+			(img->nr - at - old_nr) * sizeof(*img->line));
+	if (post->nr)
+		memcpy(img->line + at, post->line, post->nr * sizeof(*img->line));
 	img->nr = new_nr;
 }
 

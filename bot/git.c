@@ -386,6 +386,7 @@ const char *gitrepo_path(const struct gitrepo *r)
 int gitrepo_fetch(struct gitrepo *r, const char *name, const char *url,
 		  const char *const *branches, size_t nr, struct strbuf *err)
 {
+	git_remote_create_options ro;
 	git_fetch_options fo;
 	git_strarray specs = { NULL, 0 };
 	git_remote *remote = NULL;
@@ -415,7 +416,16 @@ int gitrepo_fetch(struct gitrepo *r, const char *name, const char *url,
 			xasprintf("+refs/heads/%s:refs/remotes/%s/%s",
 				  branches[i], name, branches[i]);
 	}
-	ret = git_remote_create_anonymous(&remote, r->repo, url);
+	/*
+	 * Not git_remote_create_anonymous(): its url.insteadOf lookup leaks
+	 * pcre2 match data in libgit2 1.5 (fixed upstream in #6382), about
+	 * 160 KB per fetch, which a daemon fetching every few minutes feels.
+	 */
+	git_remote_create_options_init(&ro, GIT_REMOTE_CREATE_OPTIONS_VERSION);
+	ro.repository = r->repo;
+	ro.flags = GIT_REMOTE_CREATE_SKIP_INSTEADOF |
+		GIT_REMOTE_CREATE_SKIP_DEFAULT_FETCHSPEC;
+	ret = git_remote_create_with_opts(&remote, url, &ro);
 	if (ret) {
 		ret = git_fail(ret, err, "remote '%s'", name);
 		goto out;

@@ -445,7 +445,8 @@ static void group_fallback(struct assembly *a)
 			left[nr++] = m;
 		}
 	}
-	qsort(left, nr, sizeof(*left), cmp_msg_date);
+	if (nr)
+		qsort(left, nr, sizeof(*left), cmp_msg_date);
 	for (i = 0; i < nr; i++) {
 		struct msg *m = left[i];
 		struct send *best = NULL;
@@ -729,7 +730,8 @@ static void link_series(struct assembly *a)
 				s->superseded_by = newest;
 		}
 	}
-	qsort(a->series, a->nr_series, sizeof(*a->series), cmp_series);
+	if (a->nr_series)
+		qsort(a->series, a->nr_series, sizeof(*a->series), cmp_series);
 	for (i = 0; i < n; i++)
 		free(karr[i]);
 	free(karr);

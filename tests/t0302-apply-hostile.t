@@ -97,12 +97,12 @@ printf 'diff --git a/sub b/sub\nnew file mode 160000\nindex 0000000..1234567\n--
 refuse submodule "submodule changes are not supported"
 
 # too large: apply.maxpatchsize at the engine, mail.maxsize at the mbox
-{ printf 'diff --git a/big.txt b/big.txt\nnew file mode 100644\nindex 0000000..1111111\n--- /dev/null\n+++ b/big.txt\n@@ -0,0 +1,40000 @@\n'
-  yes '+0123456789012345678901234567890123456789012345678' | head -n 40000; } | mkpatch big >big.mbox
-printf '[apply]\n\tmaxpatchsize = 1m\n' >small.conf
+{ printf 'diff --git a/big.txt b/big.txt\nnew file mode 100644\nindex 0000000..1111111\n--- /dev/null\n+++ b/big.txt\n@@ -0,0 +1,2000 @@\n'
+  yes '+0123456789012345678901234567890123456789012345678' | head -n 2000; } | mkpatch big >big.mbox
+printf '[apply]\n\tmaxpatchsize = 64k\n' >small.conf
 lorebot --config small.conf apply --mbox big.mbox --repo "$R" --json >big.json 2>big.err
-is "$?" 1 "a 2 MB diff over apply.maxpatchsize 1m: refused"
-like "$(json big.json "d['patches'][0]['message']")" "more than apply.maxpatchsize \(1048576\); refused" \
+is "$?" 1 "a 100 KB diff over apply.maxpatchsize 64k: refused"
+like "$(json big.json "d['patches'][0]['message']")" "more than apply.maxpatchsize \(65536\); refused" \
 	"... naming the limit"
 
 # 200 MB: the mbox reader skips it without holding it
