@@ -18,7 +18,12 @@ WARN := -Wall -Wextra -Werror -Wformat=2 -Wshadow -Wstrict-prototypes \
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
-ifeq ($(SAN),1)
+ifeq ($(FUZZ),1)
+B := build-fuzz
+CC := clang
+OPT := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined
+LDOPT := -fsanitize=fuzzer,address,undefined
+else ifeq ($(SAN),1)
 B := build-san
 OPT := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=undefined
@@ -40,7 +45,7 @@ MAIN_OBJ := $(B)/bot/main.o
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
 
-.PHONY: all lorebot test unit demo deps fuzz bench clean san
+.PHONY: all lorebot test unit demo deps fuzz fuzzers bench clean san
 all: $(B)/lorebot
 
 ifeq ($(V),1)
@@ -69,6 +74,13 @@ $(B)/tests/unit/%: tests/unit/%.c tests/unit/tap.h $(B)/liblorebot.a
 
 unit: $(UNIT_BIN)
 
+FUZZ_SRC := $(wildcard tests/fuzz/*.c)
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
+$(B)/fuzz-%: tests/fuzz/fuzz-%.c $(B)/liblorebot.a
+	@$(if $(Q),echo "  FUZZ    $@")
+	$(Q)$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) -o $@ $< $(B)/liblorebot.a $(LIBS)
+fuzzers: $(FUZZ_BIN)
+
 deps:
 	ci/deps.sh
 
@@ -79,6 +91,7 @@ san:
 test: deps
 	$(MAKE) SAN=1 all unit
 	$(MAKE) all
+	$(MAKE) FUZZ=1 fuzzers
 	LOREBOT=$(CURDIR)/build-san/lorebot UNIT_DIR=$(CURDIR)/build-san/tests/unit \
 		ci/run-tests.sh
 
@@ -86,7 +99,7 @@ demo: deps all
 	ci/demo.sh
 
 fuzz:
-	$(MAKE) -C tests/fuzz
+	$(MAKE) FUZZ=1 fuzzers
 
 bench: all
 	bench/run.sh

@@ -50,6 +50,10 @@ CMD_DECL(daemon);
 CMD_DECL(status);
 CMD_DECL(job);
 
+/* Open --db (or <core.statedir>/lorebot.db); an EXIT_* code, EXIT_OK on success */
+struct store;
+int cmd_open_store(struct ctx *ctx, struct store *st, bool create);
+
 const struct cmd *cmd_lookup(const char *name);
 const struct cmd *cmd_table(size_t *nr);
 

@@ -253,6 +253,78 @@ void diff_release(struct diff *d)
 	memset(d, 0, sizeof(*d));
 }
 
+/* files and commits of a revision (the checkers' tree) */
+
+static int git_open_rev(const char *repo_dir, const char *rev,
+			git_repository **repo, git_object **obj)
+{
+	git_lib_init();
+	*repo = NULL;
+	*obj = NULL;
+	if (git_repository_open_ext(repo, repo_dir, GIT_REPOSITORY_OPEN_NO_SEARCH,
+				    NULL))
+		return -EIO;
+	if (git_revparse_single(obj, *repo, rev)) {
+		git_repository_free(*repo);
+		*repo = NULL;
+		return -ENOENT;
+	}
+	return 0;
+}
+
+int git_read_file_at(const char *repo_dir, const char *rev, const char *path,
+		     struct strbuf *out)
+{
+	git_repository *repo;
+	git_object *obj, *tree_obj = NULL;
+	git_tree_entry *entry = NULL;
+	git_blob *blob = NULL;
+	int ret = git_open_rev(repo_dir, rev, &repo, &obj);
+
+	if (ret)
+		return ret;
+	ret = -ENOENT;
+	if (git_object_peel(&tree_obj, obj, GIT_OBJECT_TREE))
+		goto out;
+	if (git_tree_entry_bypath(&entry, (git_tree *)tree_obj, path) ||
+	    git_tree_entry_type(entry) != GIT_OBJECT_BLOB)
+		goto out;
+	if (git_blob_lookup(&blob, repo, git_tree_entry_id(entry))) {
+		ret = -EIO;
+		goto out;
+	}
+	strbuf_add(out, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
+	ret = 0;
+out:
+	git_blob_free(blob);
+	git_tree_entry_free(entry);
+	git_object_free(tree_obj);
+	git_object_free(obj);
+	git_repository_free(repo);
+	return ret;
+}
+
+int git_commit_subject(const char *repo_dir, const char *id, struct strbuf *out)
+{
+	git_repository *repo;
+	git_object *obj, *commit = NULL;
+	int ret = git_open_rev(repo_dir, id, &repo, &obj);
+
+	if (ret)
+		return ret;
+	if (git_object_peel(&commit, obj, GIT_OBJECT_COMMIT)) {
+		ret = -ENOENT;
+	} else {
+		const char *s = git_commit_summary((git_commit *)commit);
+
+		strbuf_addstr(out, s ? s : "");
+	}
+	git_object_free(commit);
+	git_object_free(obj);
+	git_repository_free(repo);
+	return ret;
+}
+
 /*
  * Repository operations (bot/gitrepo.h): everything the apply step does
  * with the object database, refs and remotes.  Keep these together.

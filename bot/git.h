@@ -18,6 +18,15 @@ int gitcfg_read_file(const char *path, gitcfg_cb cb, void *data,
 int gitcfg_read_default(const char *repo_dir, gitcfg_cb cb, void *data,
 			struct strbuf *err);
 
+/*
+ * The contents of path as of rev (a commit, a tree id, a branch) in the
+ * repository at repo_dir: 0, -ENOENT when rev or path is not there, -EIO.
+ */
+int git_read_file_at(const char *repo_dir, const char *rev, const char *path,
+		     struct strbuf *out);
+/* The subject line of commit id (abbreviated is fine): 0, -ENOENT, -EIO */
+int git_commit_subject(const char *repo_dir, const char *id, struct strbuf *out);
+
 /* libgit2 needs process-wide setup; idempotent */
 void git_lib_init(void);
 

@@ -45,6 +45,11 @@ struct mail {
  * (the message cannot be used at all).
  */
 int mail_parse(const char *raw, size_t len, struct mail *m, struct strbuf *err);
+
+/* Leave To: and Cc: out (series assembly does not need them) */
+#define MAIL_NO_RECIPIENTS 0x1
+int mail_parse_flags(const char *raw, size_t len, unsigned int flags,
+		     struct mail *m, struct strbuf *err);
 void mail_release(struct mail *m);
 
 /* The parent: In-Reply-To, else the last of References, else NULL */

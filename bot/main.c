@@ -21,6 +21,8 @@ static const struct cmd commands[] = {
 	  cmd_config_help },
 	{ "series", cmd_series, "list the patch series in an mbox or the database",
 	  cmd_series_help },
+	{ "check", cmd_check, "review the patches of an mbox: mm rules, checkpatch, typos",
+	  cmd_check_help },
 	{ "apply", cmd_apply, "apply a series to the kernel tree, or say why not",
 	  cmd_apply_help },
 };

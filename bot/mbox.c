@@ -71,34 +71,49 @@ bool mbox_is_from_line(const char *line, size_t len)
 	return false;
 }
 
-/* Read the next line into r->cur (with its newline); false at EOF. */
+/*
+ * The next line (with its newline) in r->lp/r->ll: a view into the read
+ * buffer when the line is whole in it, else assembled in r->cur.  r->lt
+ * is its real length (a line longer than any message kept is only
+ * counted, not held).  1, 0 at EOF, or -errno.
+ */
 static int next_line(struct mbox_reader *r)
 {
 	strbuf_reset(&r->cur);
+	r->lt = 0;
 	for (;;) {
 		char *nl;
 		ssize_t n;
 
 		if (r->start < r->end) {
-			nl = memchr(r->buf + r->start, '\n', r->end - r->start);
+			size_t avail = r->end - r->start;
+
+			nl = memchr(r->buf + r->start, '\n', avail);
 			if (nl) {
 				size_t len = nl + 1 - (r->buf + r->start);
 
-				strbuf_add(&r->cur, r->buf + r->start, len);
+				r->lt += len;
+				if (!r->cur.len) {
+					r->lp = r->buf + r->start;
+					r->ll = len;
+				} else {
+					strbuf_add(&r->cur, r->buf + r->start, len);
+					r->lp = r->cur.buf;
+					r->ll = r->cur.len;
+				}
 				r->start += len;
 				return 1;
 			}
-			strbuf_add(&r->cur, r->buf + r->start, r->end - r->start);
+			r->lt += avail;
+			if (r->cur.len < r->max_size + 8192)
+				strbuf_add(&r->cur, r->buf + r->start, avail);
 			r->start = r->end;
-			/*
-			 * A line longer than any message we keep only needs
-			 * to be counted, not held.
-			 */
-			if (r->cur.len > r->max_size + 1 && r->cur.len > 8192)
-				strbuf_setlen(&r->cur, 8192);
 		}
-		if (r->eof)
-			return r->cur.len ? 1 : 0;
+		if (r->eof) {
+			r->lp = r->cur.buf;
+			r->ll = r->cur.len;
+			return r->lt ? 1 : 0;
+		}
 		if (r->mem) {
 			/* memory input is served in place */
 			r->buf = (char *)r->mem;
@@ -124,16 +139,16 @@ static int next_line(struct mbox_reader *r)
 	}
 }
 
-static bool is_blank(const struct strbuf *l)
+static bool is_blank(const char *p, size_t len)
 {
-	return (l->len == 1 && l->buf[0] == '\n') ||
-		(l->len == 2 && l->buf[0] == '\r' && l->buf[1] == '\n');
+	return (len == 1 && p[0] == '\n') ||
+		(len == 2 && p[0] == '\r' && p[1] == '\n');
 }
 
 static void keep_line(struct mbox_reader *r, struct mbox_msg *m,
-		      const char *p, size_t len)
+		      const char *p, size_t len, size_t real_len)
 {
-	m->size += len;
+	m->size += real_len;
 	if (m->too_big)
 		return;
 	if (m->size > r->max_size) {
@@ -179,14 +194,14 @@ int mbox_next(struct mbox_reader *r, struct mbox_msg *m)
 				return ret;
 			if (!ret)
 				break;
-			r->offset += r->cur.len;
+			r->offset += r->lt;
 			r->line++;
 		}
 
 		if (!r->started) {
 			r->started = true;
-			if (mbox_is_from_line(r->cur.buf, r->cur.len)) {
-				r->mboxrd = starts_with(r->cur.buf, "From mboxrd@");
+			if (mbox_is_from_line(r->lp, r->ll)) {
+				r->mboxrd = r->ll > 12 && !memcmp(r->lp, "From mboxrd@", 12);
 				m->offset = r->offset;
 				m->line = r->line + 1;
 				r->prev_blank = false;
@@ -194,8 +209,13 @@ int mbox_next(struct mbox_reader *r, struct mbox_msg *m)
 			}
 			r->single = true;
 		}
-		if (!r->single && r->prev_blank &&
-		    mbox_is_from_line(r->cur.buf, r->cur.len)) {
+		/*
+		 * A file without a separator at the start is one message,
+		 * unless separators follow (an mbox after some junk).
+		 */
+		if (r->prev_blank && mbox_is_from_line(r->lp, r->ll)) {
+			r->single = false;
+			r->mboxrd |= r->ll > 12 && !memcmp(r->lp, "From mboxrd@", 12);
 			if (have) {
 				r->pending_from = true;
 				drop_separator(m);
@@ -207,24 +227,24 @@ int mbox_next(struct mbox_reader *r, struct mbox_msg *m)
 			r->prev_blank = false;
 			continue;
 		}
-		r->prev_blank = is_blank(&r->cur);
+		r->prev_blank = is_blank(r->lp, r->ll);
 		have = true;
-		if (!r->single && r->cur.buf[0] == '>') {
-			const char *p = r->cur.buf;
+		if (!r->single && r->ll && r->lp[0] == '>') {
+			const char *p = r->lp, *e = r->lp + r->ll;
 
-			while (*p == '>')
+			while (p < e && *p == '>')
 				p++;
 			/*
 			 * mboxrd: one '>' added to every ">*From " line;
 			 * mboxo: only "From " was quoted.
 			 */
-			if (starts_with(p, "From ") &&
-			    (r->mboxrd || p == r->cur.buf + 1)) {
-				keep_line(r, m, r->cur.buf + 1, r->cur.len - 1);
+			if (e - p >= 5 && !memcmp(p, "From ", 5) &&
+			    (r->mboxrd || p == r->lp + 1)) {
+				keep_line(r, m, r->lp + 1, r->ll - 1, r->lt - 1);
 				continue;
 			}
 		}
-		keep_line(r, m, r->cur.buf, r->cur.len);
+		keep_line(r, m, r->lp, r->ll, r->lt);
 	}
 	if (!have)
 		return 0;

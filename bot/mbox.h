@@ -29,7 +29,10 @@ struct mbox_reader {
 	size_t index;		/* messages returned so far */
 	uint64_t offset;	/* bytes consumed */
 	uint64_t line;		/* lines consumed */
-	struct strbuf cur;	/* the current line */
+	struct strbuf cur;	/* a line that spans two reads */
+	const char *lp;		/* the current line: in buf or cur */
+	size_t ll;		/* its length as held */
+	size_t lt;		/* its real length */
 };
 
 struct mbox_msg {

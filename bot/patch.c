@@ -65,7 +65,11 @@ static bool line_blank(const struct line *l)
 
 void trailers_add(struct trailers *t, const char *name, const char *value)
 {
-	ALLOC_GROW(t->t, t->nr + 1, t->alloc);
+	/* most lists hold one to three trailers: grow gently */
+	if (t->nr + 1 > t->alloc) {
+		t->alloc = t->alloc ? t->alloc * 2 : 2;
+		t->t = xrealloc(t->t, t->alloc * sizeof(*t->t));
+	}
 	t->t[t->nr].name = xstrdup(name);
 	t->t[t->nr].value = xstrdup(value);
 	t->nr++;
@@ -220,22 +224,25 @@ static bool is_separator(const struct line *l)
 
 static bool parse_hunk_header(const struct line *l, long *old, long *new)
 {
-	const char *p = l->p + 3, *end = l->p + l->len;
+	const char *p = l->p + 4, *end = l->p + l->len;
+	long o = 1, n = 1;
 	char *e;
 
 	if (!line_starts(l, "@@ -"))
 		return false;
-	*old = *new = 1;
-	p++;
 	strtol(p, &e, 10);
 	if (e < end && *e == ',')
-		*old = strtol(e + 1, &e, 10);
-	if (e >= end || *e != ' ' || e[1] != '+')
+		o = strtol(e + 1, &e, 10);
+	if (e + 1 >= end || *e != ' ' || e[1] != '+')
 		return false;
 	strtol(e + 2, &e, 10);
 	if (e < end && *e == ',')
-		*new = strtol(e + 1, &e, 10);
-	return *old >= 0 && *new >= 0;
+		n = strtol(e + 1, &e, 10);
+	if (o < 0 || n < 0)
+		return false;
+	*old = o;
+	*new = n;
+	return true;
 }
 
 /*
@@ -345,6 +352,12 @@ static char *find_tag_line(const char *body, const char *tag, bool hex)
 	const char *p = body;
 	size_t tl = strlen(tag);
 
+	/* the tags are written in lowercase; find candidates quickly */
+	p = strstr(body, tag);
+	if (p) {
+		while (p > body && p[-1] != '\n')
+			p--;
+	}
 	while (p && *p) {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);

@@ -61,7 +61,7 @@ json_object *send_to_json(const struct send *s)
 		json_object_object_add(p, "n", json_object_new_int(i + 1));
 		json_object_object_add(p, "msgid", json_object_new_string(sp->msg->msgid));
 		json_object_object_add(p, "subject", json_object_new_string(sp->msg->subject));
-		json_object_object_add(p, "title", json_object_new_string(sp->msg->subj.title));
+		json_object_object_add(p, "title", json_object_new_string(sp->msg->title));
 		json_object_object_add(p, "author", person(sp->msg->author_name,
 							   sp->msg->author_email));
 		json_object_object_add(p, "trailers", trailers_json(&sp->trailers));
@@ -109,49 +109,94 @@ json_object *assembly_to_json(const struct assembly *a)
 	return o;
 }
 
-void assembly_to_text(const struct assembly *a, struct strbuf *sb)
+#define JSON_FLAGS (JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE)
+
+/* Indent every line but the first of a pretty-printed value */
+static void put_indented(FILE *f, const char *s, const char *indent)
 {
+	const char *nl;
+
+	while ((nl = strchr(s, '\n'))) {
+		fwrite(s, 1, nl + 1 - s, f);
+		fputs(indent, f);
+		s = nl + 1;
+	}
+	fputs(s, f);
+}
+
+void assembly_print_json(const struct assembly *a, FILE *f)
+{
+	json_object *o;
 	size_t i, j;
+	bool first = true;
+
+	/* one series object at a time: memory stays flat for large input */
+	fputs("{\n  \"series\":[", f);
+	for (i = 0; i < a->nr_series; i++) {
+		for (j = 0; j < a->series[i]->nr; j++) {
+			o = send_to_json(a->series[i]->sends[j]);
+			fputs(first ? "\n    " : ",\n    ", f);
+			put_indented(f, json_object_to_json_string_ext(o, JSON_FLAGS),
+				     "    ");
+			json_object_put(o);
+			first = false;
+		}
+	}
+	fprintf(f, "\n  ],\n  \"messages\":%zu,\n  \"problems\":", a->nr);
+	o = problems_json(&a->problems);
+	put_indented(f, json_object_to_json_string_ext(o, JSON_FLAGS), "  ");
+	json_object_put(o);
+	fputs("\n}\n", f);
+}
+
+void send_to_text(const struct send *s, struct strbuf *sb)
+{
 	int n;
+
+	strbuf_addf(sb, "%s v%d%s%s%s%s %s\n", s->series->id, s->version,
+		    s->rfc ? " RFC" : "", s->tree ? " [" : "",
+		    s->tree ? s->tree : "", s->tree ? "]" : "", s->title);
+	strbuf_addf(sb, "    %s <%s>, %d/%d patches%s%s, %d replies",
+		    s->author_name ? s->author_name : "?",
+		    s->author_email ? s->author_email : "?", s->have, s->total,
+		    s->complete ? ", complete" : ", INCOMPLETE",
+		    s->cover ? "" : ", no cover letter", s->replies);
+	if (s->resend)
+		strbuf_addstr(sb, ", resend");
+	if (s->base_commit)
+		strbuf_addf(sb, ", base %.12s", s->base_commit);
+	strbuf_addch(sb, '\n');
+	if (s->superseded_by)
+		strbuf_addf(sb, "    superseded by <%s>\n", s->superseded_by->id);
+	if (s->cover)
+		strbuf_addf(sb, "    [0/%d] <%s>\n", s->total, s->cover->msgid);
+	for (n = 0; n < s->total; n++) {
+		const struct send_patch *sp = &s->patches[n];
+
+		if (!sp->msg) {
+			strbuf_addf(sb, "    [%d/%d] (missing)\n", n + 1, s->total);
+			continue;
+		}
+		strbuf_addf(sb, "    [%d/%d] %s", n + 1, s->total, sp->msg->title);
+		if (sp->trailers.nr)
+			strbuf_addf(sb, " (%zu trailers)", sp->trailers.nr);
+		strbuf_addch(sb, '\n');
+	}
+}
+
+void assembly_print_text(const struct assembly *a, FILE *f)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i, j;
 
 	for (i = 0; i < a->nr_series; i++) {
 		for (j = 0; j < a->series[i]->nr; j++) {
-			const struct send *s = a->series[i]->sends[j];
-
-			strbuf_addf(sb, "%s v%d%s%s%s%s %s\n", s->series->id,
-				    s->version, s->rfc ? " RFC" : "",
-				    s->tree ? " [" : "", s->tree ? s->tree : "",
-				    s->tree ? "]" : "", s->title);
-			strbuf_addf(sb, "    %s <%s>, %d/%d patches%s%s, %d replies",
-				    s->author_name ? s->author_name : "?",
-				    s->author_email ? s->author_email : "?",
-				    s->have, s->total,
-				    s->complete ? ", complete" : ", INCOMPLETE",
-				    s->cover ? "" : ", no cover letter", s->replies);
-			if (s->resend)
-				strbuf_addstr(sb, ", resend");
-			if (s->base_commit)
-				strbuf_addf(sb, ", base %.12s", s->base_commit);
-			strbuf_addch(sb, '\n');
-			if (s->superseded_by)
-				strbuf_addf(sb, "    superseded by <%s>\n", s->superseded_by->id);
-			if (s->cover)
-				strbuf_addf(sb, "    [0/%d] <%s>\n", s->total, s->cover->msgid);
-			for (n = 0; n < s->total; n++) {
-				const struct send_patch *sp = &s->patches[n];
-
-				if (!sp->msg) {
-					strbuf_addf(sb, "    [%d/%d] (missing)\n", n + 1, s->total);
-					continue;
-				}
-				strbuf_addf(sb, "    [%d/%d] %s", n + 1, s->total,
-					    sp->msg->subj.title);
-				if (sp->trailers.nr)
-					strbuf_addf(sb, " (%zu trailers)", sp->trailers.nr);
-				strbuf_addch(sb, '\n');
-			}
+			strbuf_reset(&sb);
+			send_to_text(a->series[i]->sends[j], &sb);
+			fputs(sb.buf, f);
 		}
 	}
+	strbuf_release(&sb);
 }
 
 void json_print(json_object *o)

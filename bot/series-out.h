@@ -4,6 +4,7 @@
 #define LOREBOT_SERIES_OUT_H
 
 #include <json-c/json.h>
+#include <stdio.h>
 
 #include "bot/series.h"
 
@@ -11,7 +12,10 @@
 json_object *send_to_json(const struct send *s);
 /* {"series": [...], "problems": [...]} for a whole assembly */
 json_object *assembly_to_json(const struct assembly *a);
-void assembly_to_text(const struct assembly *a, struct strbuf *sb);
+/* The same, printed one series at a time (flat memory for large input) */
+void assembly_print_json(const struct assembly *a, FILE *f);
+void send_to_text(const struct send *s, struct strbuf *sb);
+void assembly_print_text(const struct assembly *a, FILE *f);
 
 /* Print a JSON object to stdout, pretty, with a newline */
 void json_print(json_object *o);

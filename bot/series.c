@@ -48,6 +48,7 @@ void msg_release(struct msg *m)
 		free(m->refs[i]);
 	free(m->refs);
 	free(m->subject);
+	free(m->title);
 	subject_release(&m->subj);
 	free(m->sender_name);
 	free(m->sender_email);
@@ -72,6 +73,7 @@ void assembly_release(struct assembly *a)
 	}
 	free(a->msgs);
 	strmap_release(&a->by_id);
+	strmap_release(&a->roots);
 	for (i = 0; i < a->nr_sends; i++)
 		send_free(a->sends[i]);
 	free(a->sends);
@@ -159,9 +161,10 @@ int msg_from_raw(const char *raw, size_t len, struct msg *m, struct strbuf *err)
 
 	memset(m, 0, sizeof(*m));
 	strbuf_init(&m->warnings, 0);
-	subject_parse("", &m->subj);
-	if (mail_parse(raw, len, &mail, err))
+	if (mail_parse_flags(raw, len, MAIL_NO_RECIPIENTS, &mail, err)) {
+		strbuf_release(&m->warnings);
 		return -1;
+	}
 	strbuf_addbuf(&m->warnings, &mail.warnings);
 	m->msgid = xstrdup_or_null(mail.msgid);
 	parent = mail_parent(&mail);
@@ -173,7 +176,6 @@ int msg_from_raw(const char *raw, size_t len, struct msg *m, struct strbuf *err)
 		if (i == 0 || i >= first)
 			m->refs[m->nr_refs++] = xstrdup(mail.refs[i]);
 	m->subject = xstrdup(mail.subject ? mail.subject : "");
-	subject_release(&m->subj);
 	subject_parse(m->subject, &m->subj);
 	m->sender_name = xstrdup_or_null(mail.from.name);
 	m->sender_email = xstrdup_or_null(mail.from.email);
@@ -186,6 +188,7 @@ int msg_from_raw(const char *raw, size_t len, struct msg *m, struct strbuf *err)
 		patch_extract(&mail, &m->subj, &patch);
 		m->author_name = xstrdup_or_null(patch.author_name);
 		m->author_email = xstrdup_or_null(patch.author_email);
+		m->title = xstrdup(patch.subject);
 		m->base_commit = xstrdup_or_null(patch.base_commit);
 		m->change_id = xstrdup_or_null(patch.change_id);
 		m->trailers = patch.trailers;
@@ -196,11 +199,28 @@ int msg_from_raw(const char *raw, size_t len, struct msg *m, struct strbuf *err)
 	} else {
 		m->author_name = xstrdup_or_null(mail.from.name);
 		m->author_email = xstrdup_or_null(mail.from.email);
+		m->title = xstrdup(m->subj.title);
 		if (m->parent)
 			reply_trailers(&mail, false, &m->trailers);
 	}
 	mail_release(&mail);
 	return 0;
+}
+
+static void classify(struct msg *m);
+
+/* Keep what a reply needs: its place in the thread and its trailers */
+static void msg_trim(struct msg *m)
+{
+	free(m->subject);
+	m->subject = xstrdup("");
+	free(m->title);
+	free(m->sender_name);
+	free(m->author_name);
+	free(m->author_email);
+	m->title = m->sender_name = m->author_name = m->author_email = NULL;
+	subject_release(&m->subj);
+	m->subj.reply = true;
 }
 
 static void add_msg(struct assembly *a, struct msg *m)
@@ -209,33 +229,24 @@ static void add_msg(struct assembly *a, struct msg *m)
 	a->msgs[a->nr++] = m;
 }
 
-struct msg *assembly_add_raw(struct assembly *a, const char *raw, size_t len,
-			     size_t index, uint64_t offset)
+void msg_set_missing_id(struct msg *m, const char *raw, size_t len)
 {
-	struct strbuf err = STRBUF_INIT;
-	struct msg *m = xmalloc(sizeof(*m));
+	char h[17];
+
+	if (m->msgid)
+		return;
+	hash_hex(raw, len, h);
+	m->msgid = xasprintf("lorebot-%s@" MSG_MISSING_ID_DOMAIN, h);
+}
+
+struct msg *assembly_add_msg(struct assembly *a, struct msg *m)
+{
+	size_t index = m->index;
 	const char *line;
 
-	if (msg_from_raw(raw, len, m, &err)) {
-		assembly_problem(a, index, NULL, "%s", err.buf);
-		strbuf_release(&err);
-		msg_release(m);
-		free(m);
-		a->errors++;
-		return NULL;
-	}
-	strbuf_release(&err);
-	m->index = index;
-	m->offset = offset;
-	m->size = len;
-	if (!m->msgid) {
-		char h[17];
-
-		hash_hex(raw, len, h);
-		m->msgid = xasprintf("lorebot-%s@missing-message-id.invalid", h);
+	if (ends_with(m->msgid, "@" MSG_MISSING_ID_DOMAIN))
 		assembly_problem(a, index, NULL,
 				 "no 'Message-ID' header; using <%s>", m->msgid);
-	}
 	for (line = m->warnings.buf; *line; ) {
 		const char *nl = strchr(line, '\n');
 		int n = nl ? (int)(nl - line) : (int)strlen(line);
@@ -244,6 +255,15 @@ struct msg *assembly_add_raw(struct assembly *a, const char *raw, size_t len,
 			assembly_problem(a, index, m->msgid, "%.*s", n, line);
 		line += n + (nl ? 1 : 0);
 	}
+	strbuf_release(&m->warnings);	/* reported */
+	/*
+	 * Replies and other discussion only need their place in the thread
+	 * and the trailers they give: drop the rest now, so that memory
+	 * grows with the patches of a large mbox, not with its chatter.
+	 */
+	classify(m);
+	if (m->kind == MSG_REPLY || m->kind == MSG_OTHER)
+		msg_trim(m);
 	if (strmap_get(&a->by_id, m->msgid)) {
 		assembly_problem(a, index, m->msgid,
 				 "duplicate Message-ID; the first copy is used");
@@ -254,6 +274,27 @@ struct msg *assembly_add_raw(struct assembly *a, const char *raw, size_t len,
 	strmap_put(&a->by_id, m->msgid, m);
 	add_msg(a, m);
 	return m;
+}
+
+struct msg *assembly_add_raw(struct assembly *a, const char *raw, size_t len,
+			     size_t index, uint64_t offset)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct msg *m = xmalloc(sizeof(*m));
+
+	if (msg_from_raw(raw, len, m, &err)) {
+		assembly_problem(a, index, NULL, "%s", err.buf);
+		strbuf_release(&err);
+		free(m);
+		a->errors++;
+		return NULL;
+	}
+	strbuf_release(&err);
+	m->index = index;
+	m->offset = offset;
+	m->size = len;
+	msg_set_missing_id(m, raw, len);
+	return assembly_add_msg(a, m);
 }
 
 int assembly_add_mbox(struct assembly *a, const char *path)
@@ -363,26 +404,44 @@ static void send_put(struct assembly *a, struct send *s, struct msg *m)
 	slot->msg = m;
 }
 
-/* The topmost ancestor that belongs to the same send, or NULL */
+static struct msg *known_parent(struct assembly *a, const struct msg *m)
+{
+	struct msg *p = strmap_get(&a->by_id, m->parent);
+	size_t i;
+
+	/* the parent is missing: the nearest known ancestor */
+	for (i = m->nr_refs; !p && i-- > 0; )
+		p = strmap_get(&a->by_id, m->refs[i]);
+	return p;
+}
+
+/*
+ * The topmost ancestor that belongs to the same send, or NULL: patches
+ * threaded to the cover letter (--thread=shallow), to patch 1 (no cover
+ * letter) or each to the previous one (--chain-reply-to).
+ */
 static struct msg *send_root(struct assembly *a, struct msg *m)
 {
-	size_t i;
-	struct msg *p;
+	struct msg *top = NULL, *cur = m, *p;
+	size_t i, steps = 0;
 
-	for (i = 0; i < m->nr_refs; i++) {
+	for (i = 0; i < m->nr_refs && !top; i++) {
 		p = strmap_get(&a->by_id, m->refs[i]);
 		if (p && p != m && same_send(p, m))
-			return p;
+			top = cur = p;
 	}
-	p = strmap_get(&a->by_id, m->parent);
-	if (p && p != m && same_send(p, m))
-		return p;
-	return NULL;
+	while (steps++ < MAX_CLIMB) {
+		p = known_parent(a, cur);
+		if (!p || p == m || !same_send(p, m))
+			break;
+		top = cur = p;
+	}
+	return top;
 }
 
 static void group_threaded(struct assembly *a)
 {
-	struct strmap roots = STRMAP_INIT;
+	struct strmap *roots = &a->roots;
 	size_t i;
 
 	/* every cover letter opens a send */
@@ -392,7 +451,7 @@ static void group_threaded(struct assembly *a)
 		if (m->kind != MSG_COVER)
 			continue;
 		send_put(a, new_send(a, m), m);
-		strmap_put(&roots, m->msgid, m->send);
+		strmap_put(roots, m->msgid, m->send);
 	}
 	for (i = 0; i < a->nr; i++) {
 		struct msg *m = a->msgs[i], *root;
@@ -403,21 +462,22 @@ static void group_threaded(struct assembly *a)
 			continue;
 		root = send_root(a, m);
 		if (!root) {
-			/* a thread root itself: a single patch or patch 1 */
-			if (m->parent && m->subj.total > 1 && m->subj.n > 1)
-				continue;	/* unthreaded; see below */
-			if (!m->parent && m->subj.n > 1)
+			/*
+			 * Patch 1 of several with a parent outside the send
+			 * (v2 sent in reply to v1) starts a send; patches
+			 * without any threading are grouped later.
+			 */
+			if (m->subj.total > 1 && (m->subj.n > 1 || !m->parent))
 				continue;
 			root = m;
 		}
-		s = strmap_get(&roots, root->msgid);
+		s = strmap_get(roots, root->msgid);
 		if (!s) {
 			s = new_send(a, root);
-			strmap_put(&roots, root->msgid, s);
+			strmap_put(roots, root->msgid, s);
 		}
 		send_put(a, s, m);
 	}
-	strmap_release(&roots);
 }
 
 static int cmp_msg_date(const void *x, const void *y)
@@ -449,8 +509,14 @@ static void group_fallback(struct assembly *a)
 		qsort(left, nr, sizeof(*left), cmp_msg_date);
 	for (i = 0; i < nr; i++) {
 		struct msg *m = left[i];
-		struct send *best = NULL;
+		struct send *best = strmap_get(&a->roots, m->msgid);
 		int64_t best_gap = FALLBACK_WINDOW + 1;
+
+		if (best) {
+			/* patch 1 that the rest of its send replies to */
+			send_put(a, best, m);
+			continue;
+		}
 
 		for (j = 0; j < a->nr_sends; j++) {
 			struct send *s = a->sends[j];
@@ -482,14 +548,14 @@ static void group_fallback(struct assembly *a)
 
 static void finish_send(struct send *s)
 {
-	const struct msg *head = s->cover;
+	struct msg *head = s->cover;
 	int i;
 
 	for (i = 0; i < s->total && !head; i++)
 		head = s->patches[i].msg;
 	s->complete = s->have == s->total;
 	s->id = xstrdup(head->msgid);
-	s->title = xstrdup(head->subj.title);
+	s->title = xstrdup(head->title);
 	s->tree = xstrdup_or_null(head->subj.tree);
 	s->author_name = xstrdup_or_null(head->author_name);
 	s->author_email = xstrdup_or_null(head->author_email);
@@ -500,8 +566,7 @@ static void finish_send(struct send *s)
 	if (head->change_id)
 		s->change_id = xstrdup(head->change_id);
 	for (i = 0; i < s->total; i++) {
-		const struct msg *p = s->patches[i].msg;
-		size_t t;
+		struct msg *p = s->patches[i].msg;
 
 		if (!p)
 			continue;
@@ -511,36 +576,28 @@ static void finish_send(struct send *s)
 			s->tree = xstrdup(p->subj.tree);
 		s->rfc |= p->subj.rfc;
 		s->resend |= p->subj.resend;
-		for (t = 0; t < p->trailers.nr; t++)
-			trailers_add(&s->patches[i].trailers,
-				     p->trailers.t[t].name, p->trailers.t[t].value);
+		/* the patch's own trailers start the list replies add to */
+		s->patches[i].trailers = p->trailers;
+		memset(&p->trailers, 0, sizeof(p->trailers));
 	}
 }
 
 /* Replies: find the patch or cover replied to, collect their trailers */
 static struct msg *reply_target(struct assembly *a, struct msg *m)
 {
-	struct msg *p = strmap_get(&a->by_id, m->parent);
-	size_t i, steps = 0;
+	struct msg *p = known_parent(a, m);
+	size_t steps = 0;
 
-	if (!p) {
-		/* the parent is missing: the nearest known ancestor */
-		for (i = m->nr_refs; i-- > 0 && !p; )
-			p = strmap_get(&a->by_id, m->refs[i]);
-	}
 	while (p && steps++ < MAX_CLIMB) {
-		struct msg *next;
-
 		if (p == m)
 			return NULL;
 		if ((p->kind == MSG_PATCH || p->kind == MSG_COVER) && p->send)
 			return p;
 		if (p->kind != MSG_REPLY && p->kind != MSG_OTHER)
 			return NULL;
-		next = strmap_get(&a->by_id, p->parent);
-		for (i = p->nr_refs; !next && i-- > 0; )
-			next = strmap_get(&a->by_id, p->refs[i]);
-		p = next;
+		if (p->target)	/* replies come in order: reuse the answer */
+			return p->target;
+		p = known_parent(a, p);
 	}
 	return NULL;
 }
@@ -745,8 +802,6 @@ void assembly_build(struct assembly *a)
 {
 	size_t i;
 
-	for (i = 0; i < a->nr; i++)
-		classify(a->msgs[i]);
 	group_threaded(a);
 	group_fallback(a);
 	for (i = 0; i < a->nr_sends; i++)

@@ -39,13 +39,15 @@ enum msg_kind {
 
 struct send;
 
+/* bot/store-msg.c keeps these in the database: add new fields there too */
 struct msg {
 	char *msgid;
 	char *parent;		/* In-Reply-To, else the last reference */
 	char **refs;		/* the root and the nearest ancestors */
 	size_t nr_refs;
-	char *subject;
+	char *subject;		/* as in the header */
 	struct subject subj;
+	char *title;		/* commit title: tags removed, in-body Subject: wins */
 	char *sender_name;	/* header From: */
 	char *sender_email;
 	char *author_name;	/* in-body From: wins (patches, covers) */
@@ -55,10 +57,12 @@ struct msg {
 	bool has_diff;
 	char *base_commit;
 	char *change_id;
-	struct trailers trailers;	/* a patch's own; a reply's given ones */
+	struct trailers trailers;	/* a reply's given ones; a patch's own
+					 * until assembly moves them to its send */
 	char **links;		/* Message-IDs of lore links in a cover letter */
 	size_t nr_links;
-	struct strbuf warnings;	/* non-fatal problems, one per line */
+	struct strbuf warnings;	/* non-fatal problems, one per line (moved to
+				 * assembly->problems by assembly_add_raw) */
 
 	/* where it came from */
 	size_t index;
@@ -109,6 +113,7 @@ struct assembly {
 	struct msg **msgs;
 	size_t nr, alloc;
 	struct strmap by_id;
+	struct strmap roots;	/* send by the Message-ID of its root */
 	struct send **sends;
 	size_t nr_sends, alloc_sends;
 	struct series **series;
@@ -128,6 +133,12 @@ void assembly_release(struct assembly *a);
  */
 struct msg *assembly_add_raw(struct assembly *a, const char *raw, size_t len,
 			     size_t index, uint64_t offset);
+/*
+ * Add a message parsed elsewhere (the database keeps them parsed); takes
+ * ownership of m (allocated with malloc) and records the same problems
+ * as assembly_add_raw().  NULL when m was a duplicate (and is freed).
+ */
+struct msg *assembly_add_msg(struct assembly *a, struct msg *m);
 /* Add every message of an mbox; 0 or -errno (file could not be read) */
 int assembly_add_mbox(struct assembly *a, const char *path);
 /* Record a message that was skipped before parsing (too large...) */
@@ -137,8 +148,11 @@ void assembly_problem(struct assembly *a, size_t index, const char *msgid,
 /* Group into sends and series.  Call once, after adding everything. */
 void assembly_build(struct assembly *a);
 
-/* Parse a raw message into a msg (the part of assembly_add_raw) */
+/* Parse a raw message into a msg; on failure nothing is left to release */
 int msg_from_raw(const char *raw, size_t len, struct msg *m, struct strbuf *err);
 void msg_release(struct msg *m);
+/* A message without Message-ID gets a stable one made from its bytes */
+#define MSG_MISSING_ID_DOMAIN "missing-message-id.invalid"
+void msg_set_missing_id(struct msg *m, const char *raw, size_t len);
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -109,14 +110,15 @@ bool iskip_prefix(const char *s, const char *prefix, const char **rest)
 	return true;
 }
 
-int parse_size(const char *s, uint64_t *out)
+struct unit {
+	const char *suffix;
+	uint64_t mul;
+};
+
+/* A number with one of the suffixes of the table (matched exactly) */
+static int parse_scaled(const char *s, const struct unit *units, size_t nr,
+			bool icase, uint64_t *out)
 {
-	static const struct {
-		char c;
-		uint64_t mul;
-	} units[] = {
-		{ 'k', 1ULL << 10 }, { 'm', 1ULL << 20 }, { 'g', 1ULL << 30 },
-	};
 	unsigned long long v;
 	char *end;
 	size_t i;
@@ -127,46 +129,33 @@ int parse_size(const char *s, uint64_t *out)
 	v = strtoull(s, &end, 10);
 	if (errno)
 		return -EINVAL;
-	if (*end) {
-		for (i = 0; i < ARRAY_SIZE(units); i++)
-			if (tolower((unsigned char)*end) == units[i].c)
-				break;
-		if (i == ARRAY_SIZE(units) || end[1])
-			return -EINVAL;
-		if (v > UINT64_MAX / units[i].mul)
-			return -EINVAL;
-		v *= units[i].mul;
-	}
-	*out = v;
+	for (i = 0; i < nr; i++)
+		if (!(icase ? strcasecmp : strcmp)(end, units[i].suffix))
+			break;
+	if (i == nr || v > UINT64_MAX / units[i].mul)
+		return -EINVAL;
+	*out = v * units[i].mul;
 	return 0;
+}
+
+int parse_size(const char *s, uint64_t *out)
+{
+	static const struct unit units[] = {
+		{ "", 1 }, { "k", 1ULL << 10 }, { "m", 1ULL << 20 },
+		{ "g", 1ULL << 30 },
+	};
+
+	return parse_scaled(s, units, ARRAY_SIZE(units), true, out);
 }
 
 int parse_duration_ms(const char *s, uint64_t *out)
 {
-	static const struct {
-		const char *suffix;
-		uint64_t mul;
-	} units[] = {
+	static const struct unit units[] = {
 		{ "ms", 1 }, { "s", 1000 }, { "m", 60000 }, { "h", 3600000 },
 		{ "d", 86400000 }, { "", 1000 },
 	};
-	unsigned long long v;
-	char *end;
-	size_t i;
 
-	if (!s || !isdigit((unsigned char)*s))
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno)
-		return -EINVAL;
-	for (i = 0; i < ARRAY_SIZE(units); i++)
-		if (!strcmp(end, units[i].suffix))
-			break;
-	if (i == ARRAY_SIZE(units) || v > UINT64_MAX / units[i].mul)
-		return -EINVAL;
-	*out = v * units[i].mul;
-	return 0;
+	return parse_scaled(s, units, ARRAY_SIZE(units), false, out);
 }
 
 int parse_bool(const char *s, bool *out)
@@ -339,4 +328,55 @@ void hash_hex(const void *buf, size_t len, char out[17])
 		h *= 0x100000001b3ULL;
 	}
 	snprintf(out, 17, "%016llx", (unsigned long long)h);
+}
+
+bool utf8_valid(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
+
+	while (p < end) {
+		unsigned char c = *p;
+		size_t n, i;
+		uint32_t cp;
+		uint64_t w;
+
+		/* ASCII runs, eight bytes at a time */
+		if ((size_t)(end - p) >= 8) {
+			memcpy(&w, p, 8);
+			if (!(w & 0x8080808080808080ULL)) {
+				p += 8;
+				continue;
+			}
+		}
+		if (c < 0x80) {
+			p++;
+			continue;
+		}
+		if ((c & 0xe0) == 0xc0) {
+			n = 1;
+			cp = c & 0x1f;
+		} else if ((c & 0xf0) == 0xe0) {
+			n = 2;
+			cp = c & 0x0f;
+		} else if ((c & 0xf8) == 0xf0) {
+			n = 3;
+			cp = c & 0x07;
+		} else {
+			return false;
+		}
+		if ((size_t)(end - p) <= n)
+			return false;
+		for (i = 1; i <= n; i++) {
+			if ((p[i] & 0xc0) != 0x80)
+				return false;
+			cp = (cp << 6) | (p[i] & 0x3f);
+		}
+		/* overlong forms, surrogates, beyond U+10FFFF */
+		if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) ||
+		    (n == 3 && cp < 0x10000) || cp > 0x10ffff ||
+		    (cp >= 0xd800 && cp <= 0xdfff))
+			return false;
+		p += n + 1;
+	}
+	return true;
 }

@@ -78,6 +78,9 @@ int remove_tree(const char *path);
 /* FNV-1a 64-bit hash of buf as 16 lowercase hex digits; out holds 17. */
 void hash_hex(const void *buf, size_t len, char out[17]);
 
+/* Is s[0..len) well-formed UTF-8? */
+bool utf8_valid(const char *s, size_t len);
+
 #include "bot/banned.h"
 
 #endif

@@ -1,0 +1,439 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <getopt.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "bot/cmd.h"
+#include "bot/mbox.h"
+#include "bot/series-out.h"
+#include "checkers/check.h"
+#include "checkers/pattern.h"
+#include "checkers/tree.h"
+
+const char cmd_check_help[] =
+	"NAME\n"
+	"    lorebot-check - review the patches of an mbox the way linux-mm reviewers do\n"
+	"\n"
+	"SYNOPSIS\n"
+	"    lorebot check --mbox FILE [--json] [--checkers LIST] [--repo DIR]\n"
+	"                  [--columns N] [--preexisting] [--list]\n"
+	"\n"
+	"DESCRIPTION\n"
+	"    Runs the checkers over every patch of every current series in FILE\n"
+	"    (a thread saved from lore; versions superseded by a later one are\n"
+	"    skipped) and prints the findings in compiler format, grouped by\n"
+	"    patch:\n"
+	"\n"
+	"        mm/khugepaged.c:587: warning: lazyfree folio ... [lazyfree-droppable]\n"
+	"\n"
+	"    Findings are only on lines the series adds or changes, or on its\n"
+	"    mails (COMMIT_MSG, COVER_LETTER, SERIES).  The checkers: the mm review\n"
+	"    rules lazyfree-droppable, progress-accounting and one-line-args;\n"
+	"    checkpatch (scripts/checkpatch.pl of the tree, as 'b4 prep --check'\n"
+	"    runs it; findings 'checkpatch:<TYPE>'); signed-off-by, fixes-tag,\n"
+	"    subject, numbering, cover-letter, base-commit; codespell (typos in\n"
+	"    commit messages and the cover letter).  'lorebot check --list' lists\n"
+	"    them.\n"
+	"\n"
+	"    Without --repo the rules see the hunks only and say so when that was\n"
+	"    not enough; checkpatch.pl comes from the cached mm tree.  With\n"
+	"    --repo the series is applied to its base-commit (else git.base,\n"
+	"    else HEAD) without touching the repository, the rules read whole\n"
+	"    files, Fixes: tags are looked up and checkpatch.pl is the tree's.\n"
+	"    A patch that does not apply is checked from its hunks.\n"
+	"\n"
+	"OPTIONS\n"
+	"    --mbox FILE\n"
+	"        the patches (mboxo or mboxrd, or one message); - reads stdin\n"
+	"    --json\n"
+	"        print {\"findings\": [...]} with rule, severity (error, warning or\n"
+	"        note), patch (its number; 0 for the series), file (null for the\n"
+	"        commit message or the series), line (post-image), message and\n"
+	"        optional quote and suggestion; plus patches, base and summary\n"
+	"    --checkers LIST\n"
+	"        turn checkers on and off like -W: 'one-line-args,-checkpatch',\n"
+	"        'all', '-all,codespell'; applied after check.enable/check.disable\n"
+	"    --repo DIR\n"
+	"        the kernel tree the series is for (work tree or bare repository)\n"
+	"    --columns N\n"
+	"        the column limit of one-line-args (check.columns, default 80)\n"
+	"    --preexisting\n"
+	"        the mm rules also report what they find in code the series does\n"
+	"        not change (whole functions with --repo), as notes marked\n"
+	"        \"pre-existing\"\n"
+	"    --list\n"
+	"        list the checkers and whether they are on\n"
+	"\n"
+	"CONFIGURATION\n"
+	"    check.enable, check.disable, check.columns, check.checkpatch,\n"
+	"    check.checkpatchflags, check.codespell, git.base, core.cachedir\n"
+	"\n"
+	"EXIT STATUS\n"
+	"    0 no errors (warnings and notes are fine), 1 errors, 2 bad input\n"
+	"    or usage, 3 the repository could not be used.\n"
+	"\n"
+	"EXAMPLES\n"
+	"    b4 mbox 20260207081613.588598-1-vernon2gm@gmail.com\n"
+	"    lorebot check --mbox 20260207081613.588598-1-vernon2gm@gmail.com.mbx\n"
+	"    lorebot check --mbox series.mbx --repo ~/linux --checkers=-checkpatch\n";
+
+struct raws {
+	char **v;
+	size_t *len;
+	size_t nr;
+};
+
+static int read_mbox(const char *path, struct assembly *a, struct raws *r)
+{
+	struct mbox_reader rd;
+	struct mbox_msg mm = MBOX_MSG_INIT;
+	int ret = mbox_open(&rd, path, a->max_size);
+
+	if (ret)
+		return ret;
+	while ((ret = mbox_next(&rd, &mm)) > 0) {
+		r->v = xrealloc(r->v, (mm.index + 1) * sizeof(*r->v));
+		r->len = xrealloc(r->len, (mm.index + 1) * sizeof(*r->len));
+		while (r->nr <= mm.index) {
+			r->v[r->nr] = NULL;
+			r->len[r->nr++] = 0;
+		}
+		if (mm.too_big) {
+			assembly_problem(a, mm.index, NULL,
+					 "too large (%llu bytes, limit %zu); skipped",
+					 (unsigned long long)mm.size, a->max_size);
+			continue;
+		}
+		r->v[mm.index] = xstrndup(mm.raw.buf, mm.raw.len);
+		r->len[mm.index] = mm.raw.len;
+		assembly_add_raw(a, mm.raw.buf, mm.raw.len, mm.index, mm.offset);
+	}
+	mbox_msg_release(&mm);
+	mbox_close(&rd);
+	return ret;
+}
+
+static void raws_release(struct raws *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr; i++)
+		free(r->v[i]);
+	free(r->v);
+	free(r->len);
+}
+
+static struct check_patch *from_msg(const struct raws *r, const struct msg *m)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct check_patch *p;
+
+	if (!m || m->index >= r->nr || !r->v[m->index])
+		return NULL;
+	p = check_patch_from_raw(r->v[m->index], r->len[m->index], &err);
+	if (!p)
+		fprintf(stderr, "lorebot: message <%s>: %s\n", m->msgid, err.buf);
+	strbuf_release(&err);
+	return p;
+}
+
+static void series_from_send(struct check_series *s, const struct send *sd,
+			     const struct raws *r)
+{
+	int i;
+
+	if (sd->cover) {
+		struct check_patch *c = from_msg(r, sd->cover);
+
+		if (c) {
+			c->n = 0;
+			check_series_add(s, c);
+		}
+	}
+	for (i = 0; i < sd->total; i++) {
+		struct check_patch *p = from_msg(r, sd->patches[i].msg);
+
+		if (p)
+			check_series_add(s, p);
+	}
+	s->total = sd->total;
+	s->version = sd->version;
+	if (sd->author_email) {
+		free(s->author_name);
+		free(s->author_email);
+		s->author_name = xstrdup_or_null(sd->author_name);
+		s->author_email = xstrdup(sd->author_email);
+	}
+	if (!s->base_commit && sd->base_commit)
+		s->base_commit = xstrdup(sd->base_commit);
+}
+
+static char *default_cachedir(const struct config *cfg)
+{
+	const char *c = config_get(cfg, "core.cachedir");
+	const char *env = getenv("LOREBOT_CACHE");
+
+	if (c && *c)
+		return xstrdup(c);
+	if (env && *env)
+		return xstrdup(env);
+	if (!geteuid())
+		return xstrdup("/var/cache/lorebot");
+	env = getenv("XDG_CACHE_HOME");
+	if (env && *env)
+		return xasprintf("%s/lorebot", env);
+	env = getenv("HOME");
+	return env ? xasprintf("%s/.cache/lorebot", env) : NULL;
+}
+
+static int opts_from_config(struct check_opts *o, const struct config *cfg,
+			    struct strbuf *err)
+{
+	const char **v;
+	size_t n, i;
+	int ret = 0;
+
+	o->columns = (int)config_get_int(cfg, "check.columns");
+	if (o->columns < 20 || o->columns > 1000) {
+		strbuf_addf(err, "check.columns: %d is not a column limit", o->columns);
+		return -1;
+	}
+	o->checkpatch_flags = xstrdup_or_null(config_get(cfg, "check.checkpatchflags"));
+	o->cachedir = default_cachedir(cfg);
+	if (o->cachedir)
+		o->fallback_repo = xasprintf("%s/mm.git", o->cachedir);
+	n = config_get_all(cfg, "check.enable", &v);
+	for (i = 0; i < n && !ret; i++)
+		ret = check_select(o, v[i], err);
+	free(v);
+	n = config_get_all(cfg, "check.disable", &v);
+	for (i = 0; i < n && !ret; i++) {
+		char *neg = xasprintf("-%s", v[i]);
+
+		ret = check_select(o, neg, err);
+		free(neg);
+	}
+	free(v);
+	if (!ret && !config_get_bool(cfg, "check.checkpatch"))
+		ret = check_select(o, "-checkpatch", err);
+	if (!ret && !config_get_bool(cfg, "check.codespell"))
+		ret = check_select(o, "-codespell", err);
+	return ret;
+}
+
+static void list_checkers(const struct check_opts *o)
+{
+	size_t i;
+
+	for (i = 0; i < checkers_nr; i++)
+		printf("%-20s %-3s %-7s %s\n", checkers[i].name,
+		       checker_enabled(o, &checkers[i]) ? "on" : "off",
+		       check_severity_name(checkers[i].severity), checkers[i].summary);
+}
+
+static void report_problems(const char *file, const struct strbuf *problems)
+{
+	const char *p = problems->buf;
+
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+
+		fprintf(stderr, "lorebot: %s: %.*s\n", file, (int)n, p);
+		p += n;
+		if (*p)
+			p++;
+	}
+}
+
+static int check_one(struct check_series *s, const struct check_opts *o,
+		     struct git_tree *tree, const struct config *cfg,
+		     struct findings *f)
+{
+	if (tree) {
+		struct strbuf err = STRBUF_INIT;
+		const char **bases;
+		size_t nr = config_get_all(cfg, "git.base", &bases), i;
+		const char **all = xcalloc(nr + 2, sizeof(*all));
+
+		for (i = 0; i < nr; i++)
+			all[i] = bases[i];
+		all[nr] = "HEAD";
+		s->tree = &tree->base;
+		if (git_tree_apply(tree, s, all, nr + 1, &err)) {
+			fprintf(stderr, "lorebot: %s; checking from the hunks\n", err.buf);
+			s->tree = NULL;
+		}
+		for (i = 0; i < s->nr; i++)
+			if (s->patches[i]->apply_error)
+				fprintf(stderr, "lorebot: patch %d: %s\n", s->patches[i]->n,
+					s->patches[i]->apply_error);
+		free(all);
+		free(bases);
+		strbuf_release(&err);
+	}
+	return check_run(s, o, f);
+}
+
+int cmd_check(int argc, char **argv, struct ctx *ctx)
+{
+	static const struct option opts[] = {
+		{ "mbox", required_argument, NULL, 'm' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "checkers", required_argument, NULL, 'c' },
+		{ "repo", required_argument, NULL, 'r' },
+		{ "columns", required_argument, NULL, 'C' },
+		{ "list", no_argument, NULL, 'l' },
+		{ "preexisting", no_argument, NULL, 'p' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct check_opts o = CHECK_OPTS_INIT;
+	struct strbuf err = STRBUF_INIT;
+	const char *mbox = NULL, *repo = NULL, *sel = NULL;
+	struct git_tree tree, *tp = NULL;
+	struct assembly a;
+	struct raws raws = { 0 };
+	json_object *all = NULL;
+	bool json = false, list = false, preexisting = false;
+	int opt, ret = EXIT_OK, columns = 0, checked = 0;
+	size_t i;
+
+	while ((opt = getopt_long(argc, argv, "m:jc:r:C:l", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'm':
+			mbox = optarg;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'c':
+			sel = optarg;
+			break;
+		case 'r':
+			repo = optarg;
+			break;
+		case 'C':
+			columns = atoi(optarg);
+			if (columns < 20 || columns > 1000)
+				return cmd_usage_error("check", "bad column limit '%s'", optarg);
+			break;
+		case 'l':
+			list = true;
+			break;
+		case 'p':
+			preexisting = true;
+			break;
+		default:
+			return cmd_usage_error("check", "unknown option");
+		}
+	}
+	if (optind < argc)
+		return cmd_usage_error("check", "unexpected argument '%s'", argv[optind]);
+	if (opts_from_config(&o, ctx->cfg, &err) || (sel && check_select(&o, sel, &err))) {
+		ret = cmd_usage_error("check", "%s", err.buf);
+		goto out_opts;
+	}
+	if (columns)
+		o.columns = columns;
+	o.preexisting = preexisting;
+	if (list) {
+		list_checkers(&o);
+		goto out_opts;
+	}
+	if (!mbox) {
+		ret = cmd_usage_error("check", "no --mbox given");
+		goto out_opts;
+	}
+	if (repo) {
+		if (git_tree_open(&tree, repo, &err)) {
+			fprintf(stderr, "lorebot: --repo '%s': %s\n", repo, err.buf);
+			ret = EXIT_USAGE;
+			goto out_opts;
+		}
+		tp = &tree;
+	}
+
+	assembly_init(&a, config_get_size(ctx->cfg, "mail.maxsize"));
+	ret = read_mbox(mbox, &a, &raws);
+	if (ret) {
+		fprintf(stderr, "lorebot: cannot read '%s': %s\n", mbox, strerror(-ret));
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	assembly_build(&a);
+	report_problems(mbox, &a.problems);
+	if (json) {
+		all = json_object_new_object();
+		json_object_object_add(all, "findings", json_object_new_array());
+		json_object_object_add(all, "series", json_object_new_array());
+	}
+	for (i = 0; i < a.nr_sends; i++) {
+		const struct send *sd = a.sends[i];
+		struct check_series s = CHECK_SERIES_INIT;
+		struct findings f = FINDINGS_INIT;
+
+		if (sd->superseded_by || !sd->have)
+			continue;
+		series_from_send(&s, sd, &raws);
+		if (!s.nr) {
+			check_series_release(&s);
+			continue;
+		}
+		check_one(&s, &o, tp, ctx->cfg, &f);
+		checked++;
+		if (findings_count(&f, CHECK_ERROR))
+			ret = EXIT_FINDINGS;
+		if (json) {
+			json_object *j = findings_to_json(&f, &s);
+			json_object *fa = json_object_object_get(all, "findings");
+			json_object *src = json_object_object_get(j, "findings");
+			size_t k;
+
+			for (k = 0; k < json_object_array_length(src); k++) {
+				json_object *x = json_object_array_get_idx(src, k);
+
+				json_object_object_add(x, "series",
+						       json_object_new_int(checked - 1));
+				json_object_array_add(fa, json_object_get(x));
+			}
+			json_object_object_del(j, "findings");
+			json_object_object_add(j, "title", sd->title ?
+					       json_object_new_string(sd->title) : NULL);
+			json_object_array_add(json_object_object_get(all, "series"), j);
+		} else {
+			if (checked > 1)
+				putchar('\n');
+			if (sd->title)
+				printf("== %s (v%d, %d patches)\n", sd->title, sd->version,
+				       sd->total);
+			findings_print_text(&f, &s, stdout);
+		}
+		findings_release(&f);
+		check_series_release(&s);
+		if (tp && tp->scratch) {
+			remove_tree(tp->scratch);
+			free(tp->scratch);
+			free(tp->scratch_git);
+			tp->scratch = tp->scratch_git = NULL;
+		}
+	}
+	if (!checked) {
+		fprintf(stderr, "lorebot: no patches in '%s'\n", mbox);
+		ret = EXIT_USAGE;
+	} else if (json) {
+		json_print(all);
+	}
+	json_object_put(all);
+out:
+	assembly_release(&a);
+	raws_release(&raws);
+	if (tp)
+		git_tree_release(tp);
+out_opts:
+	check_opts_release(&o);
+	strbuf_release(&err);
+	pattern_release_all();
+	return ret;
+}

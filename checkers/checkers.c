@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The table of checkers.  A new checker is one line here plus its file;
+ * the names are what --checkers, check.enable and check.disable take,
+ * and what findings carry as their rule.
+ */
+#include "checkers/rules.h"
+
+const struct checker checkers[] = {
+	/* the mm review rules */
+	{ "lazyfree-droppable",
+	  "lazyfree folios kept or skipped by dirtiness must allow for VM_DROPPABLE",
+	  CHECK_SCOPE_FILE, CHECK_WARNING, true,
+	  lazyfree_begin, lazyfree_run, lazyfree_end },
+	{ "progress-accounting",
+	  "scan functions must report what they scanned through their counter",
+	  CHECK_SCOPE_FILE, CHECK_WARNING, true,
+	  progress_begin, progress_run, progress_end },
+	{ "one-line-args",
+	  "parameters of a changed prototype packed onto as few lines as fit",
+	  CHECK_SCOPE_FILE, CHECK_WARNING, true, NULL, oneline_run, NULL },
+
+	/* the standard ones */
+	{ "checkpatch", "scripts/checkpatch.pl of the target tree, as b4 runs it",
+	  CHECK_SCOPE_SERIES, CHECK_WARNING, true,
+	  checkpatch_begin, NULL, checkpatch_end },
+	{ "signed-off-by", "the author signs off every patch",
+	  CHECK_SCOPE_PATCH, CHECK_ERROR, true, NULL, signoff_run, NULL },
+	{ "fixes-tag", "Fixes: tags name an existing commit as 12+ hex and its subject",
+	  CHECK_SCOPE_PATCH, CHECK_WARNING, true, NULL, fixes_run, NULL },
+	{ "subject", "subject lines are \"[PATCH ...] subsystem: summary\"",
+	  CHECK_SCOPE_PATCH, CHECK_WARNING, true, NULL, subject_run, NULL },
+	{ "numbering", "patches are numbered 1/N..N/N without gaps",
+	  CHECK_SCOPE_SERIES, CHECK_ERROR, true, NULL, numbering_run, NULL },
+	{ "cover-letter", "a series of 3 or more patches has a cover letter",
+	  CHECK_SCOPE_SERIES, CHECK_WARNING, true, NULL, cover_run, NULL },
+	{ "base-commit", "the series says what it applies to (git format-patch --base)",
+	  CHECK_SCOPE_SERIES, CHECK_NOTE, true, NULL, base_run, NULL },
+	{ "codespell", "typos in commit messages and the cover letter",
+	  CHECK_SCOPE_SERIES, CHECK_WARNING, true, NULL, codespell_run, NULL },
+};
+
+const size_t checkers_nr = ARRAY_SIZE(checkers);

@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * checkpatch.pl of the target tree, run on every patch the way b4 does
+ * ("b4 prep --check": -q --terse --no-summary --mailback) plus what
+ * parsing needs (--showfile --show-types, and the per-file summary
+ * line, so --no-summary and --mailback are dropped: they change the
+ * output, not the checks).  Findings are "checkpatch:<TYPE>".  Should a
+ * group's output not split into one summary per file, its patches are
+ * checked again one process each.
+ *
+ * The script and its data files (spelling.txt, const_structs.checkpatch)
+ * are taken from the tree the series applies to, else from a fallback
+ * repository (the cached mm tree), and extracted once into the cache
+ * directory, keyed by their contents.  It runs with --no-tree and
+ * GIT_DIR set to the tree's repository, so commit ids are checked
+ * against it and nothing else is read.
+ *
+ * Perl's start-up dominates the time of one patch, so the patches are
+ * split into one group per core, each group one checkpatch process that
+ * checks several files; the groups run in parallel with the other
+ * checkers (begin() starts them, end() collects).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bot/git.h"
+#include "bot/run.h"
+#include "checkers/pattern.h"
+#include "checkers/rules.h"
+
+#define CHECKPATCH_TIMEOUT_MS (300 * 1000)
+#define MAX_SCRIPT (4 << 20)
+
+static const char *const script_files[] = {
+	"checkpatch.pl", "spelling.txt", "const_structs.checkpatch",
+};
+
+struct cp_group {
+	struct run_bg bg;
+	size_t first, end;	/* patches [first, end) */
+	char *log;
+	bool started;
+};
+
+struct cp_state {
+	char *tmp;
+	struct cp_group *g;
+	size_t nr;
+	char **argv;		/* perl, the script, the flags */
+	size_t nr_argv;
+	char *env;		/* GIT_DIR=... */
+};
+
+typedef int (*read_fn)(void *data, const char *path, struct strbuf *out);
+
+struct fallback {
+	const char *repo;
+	const char *rev;
+};
+
+static int read_tree(void *data, const char *path, struct strbuf *out)
+{
+	struct check_series *s = data;
+
+	return s->tree->read(s->tree, s->base_rev, path, out);
+}
+
+static int read_fallback(void *data, const char *path, struct strbuf *out)
+{
+	struct fallback *fb = data;
+
+	return git_read_file_at(fb->repo, fb->rev, path, out);
+}
+
+static bool exists(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st);
+}
+
+/* The scripts of a tree in dir (cache or scratch); the script's path */
+static char *extract(read_fn rd, void *data, const char *cachedir,
+		     const char *tmp, struct strbuf *why)
+{
+	struct strbuf buf[ARRAY_SIZE(script_files)];
+	struct strbuf all = STRBUF_INIT, dir = STRBUF_INIT;
+	char hash[17], *script = NULL;
+	size_t i;
+	int r;
+
+	for (i = 0; i < ARRAY_SIZE(script_files); i++)
+		strbuf_init(&buf[i], 0);
+	for (i = 0; i < ARRAY_SIZE(script_files); i++) {
+		char *path = xasprintf("scripts/%s", script_files[i]);
+
+		r = rd(data, path, &buf[i]);
+		free(path);
+		if (r && !i) {
+			strbuf_addstr(why, "the tree has no scripts/checkpatch.pl");
+			goto out;
+		}
+		strbuf_addbuf(&all, &buf[i]);
+		strbuf_addch(&all, 0);
+	}
+	hash_hex(all.buf, all.len, hash);
+	if (cachedir && !mkdir_p(cachedir, 0755))
+		strbuf_addf(&dir, "%s/checkpatch-%s", cachedir, hash);
+	else
+		strbuf_addf(&dir, "%s/scripts", tmp);
+	script = xasprintf("%s/checkpatch.pl", dir.buf);
+	if (exists(script))
+		goto out;
+	if (mkdir_p(dir.buf, 0755)) {
+		/* the cache is not ours to write: use the scratch directory */
+		free(script);
+		strbuf_reset(&dir);
+		strbuf_addf(&dir, "%s/scripts", tmp);
+		mkdir_p(dir.buf, 0755);
+		script = xasprintf("%s/checkpatch.pl", dir.buf);
+	}
+	/* data files first, the script last and renamed: the marker */
+	for (i = ARRAY_SIZE(script_files); i-- > 0; ) {
+		char *p = xasprintf("%s/%s", dir.buf, script_files[i]);
+		char *t = xasprintf("%s.%d", p, (int)getpid());
+
+		if (write_file(t, buf[i].buf, buf[i].len) || rename(t, p)) {
+			strbuf_addf(why, "cannot write '%s'", p);
+			unlink(t);
+			free(script);
+			script = NULL;
+		}
+		free(t);
+		free(p);
+		if (!script)
+			break;
+	}
+out:
+	for (i = 0; i < ARRAY_SIZE(script_files); i++)
+		strbuf_release(&buf[i]);
+	strbuf_release(&all);
+	strbuf_release(&dir);
+	return script;
+}
+
+static char *find_script(struct check_ctx *c, const char *tmp, struct strbuf *why)
+{
+	const struct check_opts *o = c->o;
+	char *script;
+
+	if (o->checkpatch)
+		return exists(o->checkpatch) ? xstrdup(o->checkpatch) : NULL;
+	if (c->s->tree && c->s->base_rev) {
+		script = extract(read_tree, c->s, o->cachedir, tmp, why);
+		if (script)
+			return script;
+	}
+	if (o->fallback_repo) {
+		static const char *const revs[] = { "mm-new", "HEAD" };
+		size_t i;
+
+		for (i = 0; i < ARRAY_SIZE(revs); i++) {
+			struct fallback fb = { o->fallback_repo, revs[i] };
+
+			strbuf_reset(why);
+			script = extract(read_fallback, &fb, o->cachedir, tmp, why);
+			if (script)
+				return script;
+		}
+	}
+	if (!why->len)
+		strbuf_addstr(why, "no tree and no fallback repository");
+	return NULL;
+}
+
+/* b4's flags, minus what hides the per-file summary, plus what we parse */
+static void build_argv(const char *flags, const char *script, char ***argv,
+		       size_t *nr)
+{
+	static const char *const drop[] = { "--no-summary", "--mailback", "--summary-file" };
+	/*
+	 * -q with --terse (which is quiet too) makes checkpatch print its
+	 * "total:" line for clean files as well: that is how the output of
+	 * one process checking several files is split.
+	 */
+	static const char *const need[] = {
+		"-q", "--terse", "--showfile", "--show-types", "--no-tree",
+		"--color=never",
+	};
+	const char *p = flags ? flags : "-q --terse --no-summary --mailback";
+	size_t k;
+
+	*nr = 0;
+	*argv = xcalloc(strlen(p) + ARRAY_SIZE(need) + 4, sizeof(**argv));
+	(*argv)[(*nr)++] = xstrdup("perl");
+	(*argv)[(*nr)++] = xstrdup(script);
+	while (*p) {
+		size_t n = strcspn(p, " \t");
+		bool skip = false;
+
+		for (k = 0; k < ARRAY_SIZE(drop); k++)
+			if (n == strlen(drop[k]) && !strncmp(p, drop[k], n))
+				skip = true;
+		if (n && !skip)
+			(*argv)[(*nr)++] = xstrndup(p, n);
+		p += n;
+		while (*p == ' ' || *p == '\t')
+			p++;
+	}
+	for (k = 0; k < ARRAY_SIZE(need); k++) {
+		size_t j;
+		bool have = false;
+
+		for (j = 2; j < *nr; j++)
+			if (!strcmp((*argv)[j], need[k]))
+				have = true;
+		if (!have)
+			(*argv)[(*nr)++] = xstrdup(need[k]);
+	}
+}
+
+void checkpatch_begin(struct check_ctx *c)
+{
+	struct check_series *s = c->s;
+	struct cp_state *st;
+	struct strbuf why = STRBUF_INIT, env = STRBUF_INIT;
+	char tmpl[] = "/tmp/lorebot-checkpatch.XXXXXX";
+	char **argv, *script;
+	size_t nr_argv, i, g;
+	long cores;
+	int jobs;
+
+	if (!s->nr)
+		return;
+	if (!mkdtemp(tmpl)) {
+		check_report(c, NULL, CHECK_NOTE, NULL, 0,
+			     "checkpatch.pl not run: no scratch directory: %s",
+			     strerror(errno));
+		return;
+	}
+	script = find_script(c, tmpl, &why);
+	if (!script) {
+		check_report(c, NULL, CHECK_NOTE, NULL, 0,
+			     "checkpatch.pl not run: %s", why.buf);
+		remove_tree(tmpl);
+		strbuf_release(&why);
+		return;
+	}
+	st = xcalloc(1, sizeof(*st));
+	st->tmp = xstrdup(tmpl);
+	cores = sysconf(_SC_NPROCESSORS_ONLN);
+	jobs = c->o->jobs > 0 ? c->o->jobs : cores > 0 ? (int)cores : 1;
+	st->nr = MIN((size_t)jobs, s->nr);
+	st->g = xcalloc(st->nr, sizeof(*st->g));
+	build_argv(c->o->checkpatch_flags, script, &st->argv, &st->nr_argv);
+	nr_argv = st->nr_argv;
+	argv = xcalloc(nr_argv + s->nr + 1, sizeof(*argv));
+	memcpy(argv, st->argv, nr_argv * sizeof(*argv));
+	strbuf_addf(&env, "GIT_DIR=%s", s->tree && s->tree->checkpatch_gitdir ?
+		    s->tree->checkpatch_gitdir : "/nonexistent/lorebot");
+	st->env = xstrdup(env.buf);
+	for (i = 0; i < s->nr; i++) {
+		char *path = xasprintf("%s/%04zu.patch", st->tmp, i + 1);
+
+		write_file(path, s->patches[i]->raw, s->patches[i]->raw_len);
+		free(path);
+	}
+	for (g = 0; g < st->nr; g++) {
+		struct cp_group *gr = &st->g[g];
+		const char *envv[] = { env.buf, NULL };
+		size_t n = nr_argv;
+
+		gr->first = g * s->nr / st->nr;
+		gr->end = (g + 1) * s->nr / st->nr;
+		for (i = gr->first; i < gr->end; i++)
+			argv[n++] = xasprintf("%s/%04zu.patch", st->tmp, i + 1);
+		argv[n] = NULL;
+		gr->log = xasprintf("%s/group-%zu.log", st->tmp, g);
+		gr->started = !run_bg_start(&gr->bg, (const char *const *)argv, envv,
+					    gr->log, CHECKPATCH_TIMEOUT_MS);
+		while (n > nr_argv)
+			free(argv[--n]);
+	}
+	free(argv);
+	free(script);
+	strbuf_release(&env);
+	strbuf_release(&why);
+	c->state = st;
+}
+
+static struct pattern total_re = PATTERN("^total: \\d+ errors", 0);
+static struct pattern line_re =
+	PATTERN("^(.*?):(\\d+): (ERROR|WARNING|CHECK):([A-Za-z0-9_]+): (.*)$", 0);
+
+static size_t count_totals(const char *log, size_t len)
+{
+	size_t pos = 0, n = 0;
+
+	while (pos < len) {
+		const char *l = log + pos, *nl = memchr(l, '\n', len - pos);
+		size_t k = nl ? (size_t)(nl - l) : len - pos;
+
+		if (pattern_match(&total_re, l, k, NULL))
+			n++;
+		pos += k + 1;
+	}
+	return n;
+}
+
+static void parse_log(struct check_ctx *c, const struct cp_group *gr,
+		      const char *log, size_t len, int status)
+{
+	static const enum check_severity sev[] = { CHECK_ERROR, CHECK_WARNING, CHECK_NOTE };
+	size_t idx = gr->first, pos = 0, seen = 0;
+
+	while (pos < len && idx < gr->end) {
+		const char *l = log + pos, *nl = memchr(l, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - l) : len - pos;
+		struct pattern_match m;
+
+		pos += n + 1;
+		if (pattern_match(&total_re, l, n, NULL)) {
+			idx++;
+			seen++;
+			continue;
+		}
+		if (pattern_match(&line_re, l, n, &m)) {
+			char *file = xstrndup(l + m.start[1], m.end[1] - m.start[1]);
+			char *rule = xasprintf("checkpatch:%.*s", (int)(m.end[4] - m.start[4]),
+					       l + m.start[4]);
+			char t = l[m.start[3]];
+			int line = atoi(l + m.start[2]);
+
+			c->patch = c->s->patches[idx];
+			/* commit message findings carry no file and a stale line */
+			check_report(c, rule, sev[t == 'E' ? 0 : t == 'W' ? 1 : 2],
+				     *file ? file : NULL, *file ? line : 0, "%.*s",
+				     (int)(m.end[5] - m.start[5]), l + m.start[5]);
+			c->patch = NULL;
+			free(file);
+			free(rule);
+		}
+	}
+	if (!seen && (status < 0 || status > 1)) {
+		const char *tail = len > 300 ? log + len - 300 : log;
+
+		check_report(c, NULL, CHECK_NOTE, NULL, 0,
+			     "checkpatch.pl failed (exit %d): %s", status, tail);
+	}
+}
+
+/* The output of a group did not split by file: one process per patch */
+static void rerun_one_by_one(struct check_ctx *c, struct cp_state *st,
+			     const struct cp_group *gr)
+{
+	const char **argv = xcalloc(st->nr_argv + 2, sizeof(*argv));
+	const char *env[] = { st->env, NULL };
+	size_t i;
+
+	memcpy(argv, st->argv, st->nr_argv * sizeof(*argv));
+	for (i = gr->first; i < gr->end; i++) {
+		struct run_cmd cmd = RUN_CMD_INIT;
+		struct cp_group one = { .first = i, .end = i + 1 };
+		char *path = xasprintf("%s/%04zu.patch", st->tmp, i + 1);
+
+		argv[st->nr_argv] = path;
+		cmd.argv = argv;
+		cmd.env = env;
+		cmd.merge_stderr = true;
+		cmd.limits.timeout_ms = CHECKPATCH_TIMEOUT_MS;
+		if (!run_cmd(&cmd) && !cmd.timed_out)
+			parse_log(c, &one, cmd.out.buf, cmd.out.len, cmd.status);
+		run_cmd_release(&cmd);
+		free(path);
+	}
+	free(argv);
+}
+
+void checkpatch_end(struct check_ctx *c)
+{
+	struct cp_state *st = c->state;
+	size_t g;
+	bool running;
+
+	if (!st)
+		return;
+	do {
+		running = false;
+		for (g = 0; g < st->nr; g++)
+			if (st->g[g].started && run_bg_poll(&st->g[g].bg))
+				running = true;
+		if (running)
+			usleep(2000);
+	} while (running);
+	for (g = 0; g < st->nr; g++) {
+		struct cp_group *gr = &st->g[g];
+		char *log = NULL;
+		size_t len = 0;
+
+		if (!gr->started || read_file(gr->log, &log, &len, 64 << 20)) {
+			check_report(c, NULL, CHECK_NOTE, NULL, 0,
+				     "checkpatch.pl could not be run");
+		} else if (gr->bg.timed_out) {
+			check_report(c, NULL, CHECK_NOTE, NULL, 0,
+				     "checkpatch.pl timed out");
+		} else if (gr->end - gr->first > 1 &&
+			   count_totals(log, len) != gr->end - gr->first) {
+			rerun_one_by_one(c, st, gr);
+		} else {
+			parse_log(c, gr, log, len, gr->bg.status);
+		}
+		free(log);
+		free(gr->log);
+	}
+	for (g = 0; g < st->nr_argv; g++)
+		free(st->argv[g]);
+	free(st->argv);
+	free(st->env);
+	remove_tree(st->tmp);
+	free(st->tmp);
+	free(st->g);
+	free(st);
+	c->state = NULL;
+}

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * one-line-args: in a function declaration or definition the patch adds
+ * or changes, parameters split one per continuation line are packed onto
+ * as few lines as fit the column limit.  From Kefeng Wang's review of
+ * "[PATCH v3 2/4] mm: Support tlbbatch flush for a range of PTEs":
+ * "Only one line for arguments, same for other functions".
+ *
+ * The layout is judged against the packed one: the first parameter stays
+ * after the "(", later ones fill each line up to the limit (tabs count
+ * 8), continuation lines keep the indentation the author chose.  Only a
+ * prototype that takes more lines than its packed form, and that has a
+ * parameter alone on its line where another would have fit, is reported:
+ * a last parameter alone on its line because it would not fit is fine.
+ */
+#include <ctype.h>
+
+#include "checkers/rules.h"
+
+#define MAX_PARAMS 64
+
+struct proto {
+	int first;		/* first token (column 0) */
+	int name, open, close;
+	struct cterm params[MAX_PARAMS];
+	int nr;
+};
+
+static bool all_caps(const struct ctok *t)
+{
+	int i;
+
+	for (i = 0; i < t->len; i++)
+		if (islower((unsigned char)t->s[i]))
+			return false;
+	return true;
+}
+
+/* Is this a parameter declaration ("struct mm_struct *mm", "void", "...")? */
+static bool param_like(const struct cview *v, const struct cterm *p)
+{
+	if (p->first == p->last)
+		return cv_is(v, p->first, "void") || cv_is(v, p->first, "...");
+	return v->toks[p->last].kind == CT_IDENT || cv_is(v, p->last, "]") ||
+	       cv_is(v, p->last, ")");
+}
+
+/* A prototype starting at token i (an identifier at column 0)? */
+static bool find_proto(const struct cview *v, int i, struct proto *pr)
+{
+	int j, k;
+
+	for (j = i; j < v->nr_toks; j++) {
+		const struct ctok *t = &v->toks[j];
+
+		if (ctok_is(t, "("))
+			break;
+		if (t->kind != CT_IDENT && !ctok_is(t, "*"))
+			return false;
+		if (ctok_is(t, "typedef") || ctok_is(t, "return") ||
+		    ctok_is(t, "goto") || ctok_is(t, "else"))
+			return false;
+	}
+	if (j >= v->nr_toks || j - 1 <= i || v->toks[j - 1].kind != CT_IDENT)
+		return false;
+	if (all_caps(&v->toks[j - 1]) || v->toks[j].match < 0)
+		return false;
+	pr->first = i;
+	pr->name = j - 1;
+	pr->open = j;
+	pr->close = v->toks[j].match;
+	/* after ")": attributes, then ";" or "{" */
+	for (k = pr->close + 1; k < v->nr_toks; k++) {
+		const struct ctok *t = &v->toks[k];
+
+		if (ctok_is(t, ";") || ctok_is(t, "{"))
+			break;
+		if (t->kind == CT_IDENT && k + 1 < v->nr_toks &&
+		    ctok_is(&v->toks[k + 1], "(") && v->toks[k + 1].match > k) {
+			k = v->toks[k + 1].match;
+			continue;
+		}
+		if (t->kind != CT_IDENT)
+			return false;
+	}
+	if (k >= v->nr_toks)
+		return false;
+	if (pr->close == pr->open + 1)
+		return false;
+	pr->nr = cview_split(v, pr->open + 1, pr->close - 1, ",", pr->params,
+			     MAX_PARAMS);
+	if (pr->nr < 2 || pr->nr >= MAX_PARAMS)
+		return false;
+	for (k = 0; k < pr->nr; k++) {
+		pr->params[k].neg = false;
+		if (!param_like(v, &pr->params[k]))
+			return false;
+	}
+	return true;
+}
+
+/* Text of a parameter as written, blanks squeezed */
+static void param_text(const struct cview *v, const struct cterm *p,
+		       struct strbuf *sb)
+{
+	/* parameters have no "!" or outer parentheses for cview_split() to strip */
+	cview_text(v, p->first, p->last, sb);
+}
+
+struct layout {
+	int lines;
+	struct strbuf text;
+};
+
+/*
+ * Pack the parameters: head is the first line up to "(", indent the
+ * continuation indentation, tail what follows the ")" on its line.
+ */
+static void pack(const struct cview *v, const struct proto *pr, int columns,
+		 const struct cline *head_line, const char *indent,
+		 const char *tail, struct layout *out)
+{
+	struct strbuf p = STRBUF_INIT;
+	int cur, k, ind_w;
+	struct cline tmp = { .text = indent, .len = (int)strlen(indent) };
+
+	ind_w = cline_width(&tmp, tmp.len);
+	strbuf_add(&out->text, head_line->text, v->toks[pr->open].col + 1);
+	cur = cline_width(head_line, v->toks[pr->open].col + 1);
+	out->lines = 1;
+	for (k = 0; k < pr->nr; k++) {
+		bool last = k == pr->nr - 1;
+		int end, w;
+
+		strbuf_reset(&p);
+		param_text(v, &pr->params[k], &p);
+		w = (int)p.len;
+		end = last ? (int)strlen(tail) : 1;
+		if (k == 0) {
+			cur += w;
+		} else if (cur + 1 + w + end <= columns) {
+			strbuf_addch(&out->text, ' ');
+			cur += 1 + w;
+		} else {
+			strbuf_addch(&out->text, '\n');
+			strbuf_addstr(&out->text, indent);
+			out->lines++;
+			cur = ind_w + w;
+		}
+		strbuf_addbuf(&out->text, &p);
+		if (last)
+			strbuf_addstr(&out->text, tail);
+		else
+			strbuf_addch(&out->text, ',');
+		cur += last ? 0 : 1;
+	}
+	strbuf_release(&p);
+}
+
+/* Width of line li as written, trailing blanks aside */
+static int line_width(const struct cview *v, int li)
+{
+	const struct cline *l = &v->lines[li];
+	int n = l->len;
+
+	while (n > 0 && (l->text[n - 1] == ' ' || l->text[n - 1] == '\t'))
+		n--;
+	return cline_width(l, n);
+}
+
+/*
+ * Is a parameter alone on its line although it would fit on the line
+ * before, or the next one would fit after it?  That is the layout the
+ * review asked to pack ("one per continuation line"); a prototype that is
+ * merely not packed optimally elsewhere is left alone.
+ */
+static bool has_lonely(const struct cview *v, const struct proto *pr,
+		       int columns, int tail)
+{
+	struct strbuf p = STRBUF_INIT;
+	int k, w[MAX_PARAMS], line[MAX_PARAMS];
+	bool lonely = false;
+
+	for (k = 0; k < pr->nr; k++) {
+		strbuf_reset(&p);
+		param_text(v, &pr->params[k], &p);
+		w[k] = (int)p.len + (k == pr->nr - 1 ? tail : 1);
+		line[k] = v->toks[pr->params[k].first].line;
+	}
+	for (k = 0; k < pr->nr && !lonely; k++) {
+		bool alone = (k == 0 || line[k - 1] != line[k]) &&
+			     (k == pr->nr - 1 || line[k + 1] != line[k]);
+
+		if (!alone)
+			continue;
+		/* it would fit at the end of the line before */
+		if (k > 0 && line_width(v, line[k - 1]) + 1 + w[k] <= columns)
+			lonely = true;
+		/* the next parameter would fit after it */
+		if (k + 1 < pr->nr && line_width(v, line[k]) + 1 + w[k + 1] <= columns)
+			lonely = true;
+	}
+	strbuf_release(&p);
+	return lonely;
+}
+
+static void check_proto(struct check_ctx *c, const struct proto *pr)
+{
+	const struct cview *v = &c->file->view;
+	const struct cline *open_line = &v->lines[v->toks[pr->open].line];
+	const struct cline *close_line = &v->lines[v->toks[pr->close].line];
+	int first_line = v->toks[pr->open].line, last_line = v->toks[pr->close].line;
+	int written = last_line - first_line + 1, li, at = -1;
+	struct layout lay = { 0, STRBUF_INIT };
+	struct strbuf indent = STRBUF_INIT, tail = STRBUF_INIT;
+	const struct cline *cont;
+	struct finding *f;
+	int i;
+
+	if (written < 2)
+		return;
+	/* reported on the name's line, or the first line the patch changed */
+	for (li = v->toks[pr->first].line; li <= last_line; li++)
+		if (v->lines[li].added && at < 0)
+			at = li;
+	if (at < 0 && !c->o->preexisting)
+		return;
+	if (at < 0 || v->lines[first_line].added)
+		at = first_line;
+	/* the continuation indentation as written */
+	cont = &v->lines[first_line + 1];
+	for (i = 0; i < cont->len && (cont->text[i] == ' ' || cont->text[i] == '\t'); i++)
+		strbuf_addch(&indent, cont->text[i]);
+	/* ")" and what follows it on its line: ";", " {", attributes */
+	strbuf_add(&tail, close_line->text + v->toks[pr->close].col,
+		   close_line->len - v->toks[pr->close].col);
+	strbuf_rtrim(&tail);
+	pack(v, pr, c->o->columns, open_line, indent.buf, tail.buf, &lay);
+	if (lay.lines < written && has_lonely(v, pr, c->o->columns, (int)tail.len)) {
+		for (i = 0; i < v->nr_toks && v->toks[i].line < at; i++)
+			;
+		f = check_report_at(c, CHECK_WARNING, i < v->nr_toks ? i : pr->name,
+				    pr->open, pr->close,
+				    "parameters of '%.*s()' take %d lines; packed to %d columns they fit in %d",
+				    v->toks[pr->name].len, v->toks[pr->name].s,
+				    written, c->o->columns, lay.lines);
+		f->suggestion = strbuf_detach(&lay.text, NULL);
+	}
+	strbuf_release(&lay.text);
+	strbuf_release(&indent);
+	strbuf_release(&tail);
+}
+
+void oneline_run(struct check_ctx *c)
+{
+	const struct cview *v = &c->file->view;
+	int i;
+
+	if (!c->file->is_c)
+		return;
+	for (i = 0; i < v->nr_toks; i++) {
+		const struct ctok *t = &v->toks[i];
+		struct proto pr;
+
+		if (t->col != 0 || t->kind != CT_IDENT)
+			continue;
+		if (!find_proto(v, i, &pr))
+			continue;
+		check_proto(c, &pr);
+		i = pr.close;
+	}
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the checkers share inside checkers/: the touched files of a
+ * patch as code, and the entry points of every checker in the table.
+ */
+#ifndef LOREBOT_RULES_H
+#define LOREBOT_RULES_H
+
+#include "checkers/check.h"
+#include "checkers/cscan.h"
+
+/* A touched file of a patch */
+struct check_file {
+	const struct diff_file *df;
+	const char *path;	/* post-image path (pre-image when deleted) */
+	bool is_c;		/* .c or .h: view is set */
+	struct cview view;	/* whole post-image (view.complete) or hunks */
+};
+
+/* Each file of each patch of the series, C files only when c_only */
+#define for_each_check_file(s, pi, fi, pt, f)				\
+	for ((pi) = 0; (pi) < (s)->nr; (pi)++)				\
+		for ((pt) = (s)->patches[pi], (fi) = 0;			\
+		     (fi) < (pt)->nr_files && ((f) = (pt)->files[fi]); (fi)++)
+
+/* Does a rule look at code whose lines are (not) added?  --preexisting */
+static inline bool check_sees(const struct check_ctx *c, bool added)
+{
+	return added || c->o->preexisting;
+}
+
+/*
+ * Report at a token of the current file's view, quoting first..last; on
+ * a line the series does not change it becomes a pre-existing note.
+ */
+struct finding *check_report_at(struct check_ctx *c, enum check_severity sev,
+				int tok, int qfirst, int qlast,
+				const char *fmt, ...) PRINTF(6, 7);
+
+/* The checkers */
+void lazyfree_begin(struct check_ctx *c);
+void lazyfree_run(struct check_ctx *c);
+void lazyfree_end(struct check_ctx *c);
+void progress_begin(struct check_ctx *c);
+void progress_run(struct check_ctx *c);
+void progress_end(struct check_ctx *c);
+void oneline_run(struct check_ctx *c);
+void checkpatch_begin(struct check_ctx *c);
+void checkpatch_end(struct check_ctx *c);
+void signoff_run(struct check_ctx *c);
+void fixes_run(struct check_ctx *c);
+void subject_run(struct check_ctx *c);
+void numbering_run(struct check_ctx *c);
+void cover_run(struct check_ctx *c);
+void base_run(struct check_ctx *c);
+void codespell_run(struct check_ctx *c);
+
+/* Identifier helpers */
+bool ident_has(const struct ctok *t, const char *part);	/* substring, any case */
+
+#endif

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Checks of the mails rather than the code: the author's Signed-off-by,
+ * Fixes: tags, subject lines, numbering, the cover letter, base-commit.
+ * Lines of a commit message count from its subject (line 1), as in the
+ * commit; the cover letter's from its first body line.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "checkers/pattern.h"
+#include "checkers/rules.h"
+
+/*
+ * The line of the commit message (subject = 1) that starts with prefix
+ * and holds value (when given)
+ */
+static int msg_line(const struct check_patch *p, const char *prefix,
+		    const char *value)
+{
+	const char *m = p->p.message ? p->p.message : "";
+	int no = p->n ? 3 : 1;	/* subject, blank line */
+
+	while (*m) {
+		const char *e = strchrnul(m, '\n');
+
+		if (!strncasecmp(m, prefix, strlen(prefix)) &&
+		    (!value || memmem(m, e - m, value, strlen(value))))
+			return no;
+		m = strchrnul(m, '\n');
+		if (*m)
+			m++;
+		no++;
+	}
+	return 0;
+}
+
+static bool same_person(const char *value, const char *name, const char *email)
+{
+	char *n = NULL, *a = NULL;
+	bool same;
+
+	split_name_addr(value, &n, &a);
+	same = (a && email && !strcasecmp(a, email)) ||
+	       (n && name && *name && !strcasecmp(n, name));
+	free(n);
+	free(a);
+	return same;
+}
+
+void signoff_run(struct check_ctx *c)
+{
+	const struct check_patch *p = c->patch;
+	const struct trailers *t = &p->p.trailers;
+	size_t i, sobs = 0;
+
+	if (!p->p.author_email)
+		return;
+	for (i = 0; i < t->nr; i++) {
+		if (strcasecmp(t->t[i].name, "Signed-off-by"))
+			continue;
+		sobs++;
+		if (same_person(t->t[i].value, p->p.author_name, p->p.author_email))
+			return;
+	}
+	if (!sobs)
+		check_report(c, NULL, CHECK_ERROR, NULL, 0,
+			     "no Signed-off-by: the author %s <%s> must certify the "
+			     "patch (Documentation/process/submitting-patches.rst)",
+			     p->p.author_name ? p->p.author_name : "",
+			     p->p.author_email);
+	else
+		check_report(c, NULL, CHECK_ERROR, NULL, 0,
+			     "no Signed-off-by from the author %s <%s>; add it, or make "
+			     "the in-body From: name who wrote the patch",
+			     p->p.author_name ? p->p.author_name : "",
+			     p->p.author_email);
+}
+
+static struct pattern fixes_re =
+	PATTERN("^([0-9a-fA-F]+)(?:\\s+\\(\"(.*)\"\\))?\\s*(.*)$", 0);
+
+void fixes_run(struct check_ctx *c)
+{
+	const struct check_patch *p = c->patch;
+	const struct trailers *t = &p->p.trailers;
+	size_t i;
+
+	for (i = 0; i < t->nr; i++) {
+		const char *v = t->t[i].value;
+		struct pattern_match m;
+		int line = msg_line(p, "Fixes:", v);
+		size_t hex;
+		char *id;
+
+		if (strcasecmp(t->t[i].name, "Fixes"))
+			continue;
+		if (!pattern_match(&fixes_re, v, strlen(v), &m)) {
+			check_report(c, NULL, CHECK_WARNING, NULL, line,
+				     "'Fixes: %s' is not 'Fixes: <12+ hex digits> (\"subject\")'",
+				     v);
+			continue;
+		}
+		hex = m.end[1] - m.start[1];
+		if (hex < 12 || hex > 40 || !pattern_group(&m, 2) ||
+		    m.end[3] > m.start[3]) {
+			check_report(c, NULL, CHECK_WARNING, NULL, line,
+				     "'Fixes: %s' is not 'Fixes: <12+ hex digits> (\"subject\")'%s",
+				     v, hex < 12 ? ": the id is too short" :
+				     !pattern_group(&m, 2) ? ": the quoted subject is missing" : "");
+			if (hex < 7)
+				continue;
+		}
+		if (!c->s->tree || !c->s->tree->commit)
+			continue;
+		id = xstrndup(v + m.start[1], hex);
+		{
+			struct strbuf subj = STRBUF_INIT;
+			int r = c->s->tree->commit(c->s->tree, id, &subj);
+
+			if (r == -ENOENT)
+				check_report(c, NULL, CHECK_WARNING, NULL, line,
+					     "Fixes: commit %s is not in %s (rebased, or not "
+					     "pulled?)", id, c->s->tree->name);
+			else if (!r && pattern_group(&m, 2) &&
+				 (m.end[2] - m.start[2] != subj.len ||
+				  memcmp(v + m.start[2], subj.buf, subj.len)))
+				check_report(c, NULL, CHECK_WARNING, NULL, line,
+					     "Fixes: commit %s is \"%s\", not \"%.*s\"",
+					     id, subj.buf, (int)(m.end[2] - m.start[2]),
+					     v + m.start[2]);
+			strbuf_release(&subj);
+		}
+		free(id);
+	}
+}
+
+/* "mm: khugepaged: ...", "mm/mglru: ...", "mm, swap: ..." */
+static struct pattern prefix_re =
+	PATTERN("^[A-Za-z0-9_.*/+-]+(?:,\\s*[A-Za-z0-9_.*/+-]+)*:\\s+\\S", 0);
+
+void subject_run(struct check_ctx *c)
+{
+	const struct check_patch *p = c->patch;
+	const char *title = p->subj.title ? p->subj.title : "";
+	size_t len = strlen(title);
+
+	if (!p->subj.patch)
+		check_report(c, NULL, CHECK_WARNING, NULL, 1,
+			     "subject '%s' has no [PATCH] tag", p->subject);
+	if (!len) {
+		check_report(c, NULL, CHECK_ERROR, NULL, 1, "the subject is empty");
+		return;
+	}
+	if (!pattern_match(&prefix_re, title, len, NULL))
+		check_report(c, NULL, CHECK_WARNING, NULL, 1,
+			     "subject '%s' does not start with the subsystem "
+			     "(\"mm: ...\", \"mm/khugepaged: ...\")", title);
+	if (title[len - 1] == '.')
+		check_report(c, NULL, CHECK_WARNING, NULL, 1,
+			     "subject '%s' ends with a full stop", title);
+}
+
+void numbering_run(struct check_ctx *c)
+{
+	const struct check_series *s = c->s;
+	size_t i;
+	int n;
+
+	for (i = 0; i < s->nr; i++) {
+		const struct check_patch *p = s->patches[i];
+
+		c->patch = s->patches[i];
+		if (p->subj.counted && p->subj.total != s->total)
+			check_report(c, NULL, CHECK_ERROR, NULL, 1,
+				     "numbered %d/%d in a series of %d", p->n,
+				     p->subj.total, s->total);
+		else if (p->n > s->total)
+			check_report(c, NULL, CHECK_ERROR, NULL, 1,
+				     "numbered %d in a series of %d", p->n, s->total);
+		if (p->subj.version != s->version)
+			check_report(c, NULL, CHECK_WARNING, NULL, 1,
+				     "version %d in a series of version %d",
+				     p->subj.version, s->version);
+		if (i && s->patches[i - 1]->n == p->n)
+			check_report(c, NULL, CHECK_ERROR, NULL, 1,
+				     "patch %d/%d appears twice", p->n, s->total);
+	}
+	c->patch = NULL;
+	for (n = 1; n <= s->total && n <= 1000; n++) {
+		for (i = 0; i < s->nr; i++)
+			if (s->patches[i]->n == n)
+				break;
+		if (i == s->nr)
+			check_report(c, NULL, CHECK_ERROR, NULL, 0,
+				     "patch %d/%d is missing from the series", n, s->total);
+	}
+}
+
+void cover_run(struct check_ctx *c)
+{
+	if (c->s->total >= 3 && !c->s->cover)
+		check_report(c, NULL, CHECK_WARNING, NULL, 0,
+			     "a series of %d patches has no cover letter (0/%d) "
+			     "saying what it does as a whole", c->s->total, c->s->total);
+}
+
+void base_run(struct check_ctx *c)
+{
+	struct check_series *s = c->s;
+
+	if (!s->base_commit) {
+		struct finding *f;
+
+		f = check_report(c, NULL, CHECK_NOTE, NULL, 0,
+				 "no base-commit: the series does not say what it "
+				 "applies to");
+		f->suggestion = xstrdup("git format-patch --base=<upstream commit> "
+					"(or --base=auto with an upstream branch)");
+		return;
+	}
+	if (s->tree && s->base_rev && strncmp(s->base_rev, s->base_commit,
+					      strlen(s->base_commit)))
+		check_report(c, NULL, CHECK_NOTE, NULL, 0,
+			     "base-commit %s is not in %s; applied to %s instead",
+			     s->base_commit, s->tree->name, s->base_rev);
+}

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The checkers' tree in a git repository, and the interim apply step
+ * (git apply --cached into a scratch index; see tree.h).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "bot/git.h"
+#include "bot/log.h"
+#include "bot/run.h"
+#include "checkers/tree.h"
+
+#define GIT_TIMEOUT_MS (120 * 1000)
+
+static int tree_read(struct check_tree *ct, const char *rev, const char *path,
+		     struct strbuf *out)
+{
+	struct git_tree *t = ct->data;
+
+	/* the scratch repository sees the repository's objects and its own */
+	return git_read_file_at(t->scratch_git ? t->scratch_git : t->repo, rev,
+				path, out);
+}
+
+static int tree_commit(struct check_tree *ct, const char *id, struct strbuf *out)
+{
+	struct git_tree *t = ct->data;
+
+	return git_commit_subject(t->repo, id, out);
+}
+
+/* Run git; its output in out (trimmed), stderr in err when it failed */
+static int run_git(const char *const *argv, const char *const *env,
+		   const char *in, size_t in_len, struct strbuf *out,
+		   struct strbuf *err)
+{
+	struct run_cmd cmd = RUN_CMD_INIT;
+	int ret;
+
+	cmd.argv = argv;
+	cmd.env = env;
+	cmd.in = in;
+	cmd.in_len = in_len;
+	cmd.limits.timeout_ms = GIT_TIMEOUT_MS;
+	ret = run_cmd(&cmd);
+	if (ret < 0) {
+		strbuf_addf(err, "cannot run git: %s", strerror(-ret));
+	} else if (cmd.status || cmd.timed_out) {
+		strbuf_trim(&cmd.err);
+		strbuf_addstr(err, cmd.err.len ? cmd.err.buf : "git failed");
+		ret = -1;
+	} else if (out) {
+		strbuf_addbuf(out, &cmd.out);
+		strbuf_trim(out);
+	}
+	run_cmd_release(&cmd);
+	return ret;
+}
+
+int git_tree_open(struct git_tree *t, const char *repo, struct strbuf *err)
+{
+	const char *argv[] = { "git", "-C", repo, "rev-parse", "--path-format=absolute",
+			       "--git-dir", NULL };
+	struct strbuf out = STRBUF_INIT;
+
+	memset(t, 0, sizeof(*t));
+	if (run_git(argv, NULL, NULL, 0, &out, err)) {
+		strbuf_release(&out);
+		return -1;
+	}
+	t->repo = xstrdup(repo);
+	t->gitdir = strbuf_detach(&out, NULL);
+	t->base.name = t->repo;
+	t->base.read = tree_read;
+	t->base.commit = tree_commit;
+	t->base.checkpatch_gitdir = t->gitdir;
+	t->base.data = t;
+	return 0;
+}
+
+void git_tree_release(struct git_tree *t)
+{
+	if (t->scratch)
+		remove_tree(t->scratch);
+	free(t->repo);
+	free(t->gitdir);
+	free(t->scratch);
+	free(t->scratch_git);
+	memset(t, 0, sizeof(*t));
+}
+
+static char *resolve(struct git_tree *t, const char *rev)
+{
+	struct strbuf spec = STRBUF_INIT, out = STRBUF_INIT, err = STRBUF_INIT;
+	const char *argv[] = { "git", "--git-dir", t->gitdir, "rev-parse", "--verify",
+			       "-q", NULL, NULL };
+
+	strbuf_addf(&spec, "%s^{commit}", rev);
+	argv[6] = spec.buf;
+	if (run_git(argv, NULL, NULL, 0, &out, &err)) {
+		strbuf_release(&out);
+		out.buf = NULL;
+	}
+	strbuf_release(&spec);
+	strbuf_release(&err);
+	return out.buf ? strbuf_detach(&out, NULL) : NULL;
+}
+
+static int make_scratch(struct git_tree *t, struct strbuf *err)
+{
+	char tmpl[] = "/tmp/lorebot-check.XXXXXX";
+	struct strbuf alt = STRBUF_INIT, path = STRBUF_INIT;
+	const char *argv[] = { "git", "init", "-q", "--bare", NULL, NULL };
+	int ret;
+
+	if (!mkdtemp(tmpl)) {
+		strbuf_addf(err, "cannot create a scratch directory: %s", strerror(errno));
+		return -1;
+	}
+	t->scratch = xstrdup(tmpl);
+	t->scratch_git = xasprintf("%s/scratch.git", tmpl);
+	argv[4] = t->scratch_git;
+	if (run_git(argv, NULL, NULL, 0, NULL, err))
+		return -1;
+	strbuf_addf(&alt, "%s/objects\n", t->gitdir);
+	strbuf_addf(&path, "%s/objects/info/alternates", t->scratch_git);
+	ret = write_file(path.buf, alt.buf, alt.len);
+	if (ret)
+		strbuf_addf(err, "cannot write '%s': %s", path.buf, strerror(-ret));
+	strbuf_release(&alt);
+	strbuf_release(&path);
+	return ret ? -1 : 0;
+}
+
+/* One patch into the scratch index: the new tree id, or NULL */
+static char *apply_one(struct git_tree *t, const char *const *env,
+		       const struct check_patch *p, struct strbuf *err)
+{
+	const char *apply[] = { "git", "--git-dir", t->scratch_git, "apply",
+				"--cached", "-", NULL };
+	const char *write[] = { "git", "--git-dir", t->scratch_git, "write-tree",
+				NULL };
+	struct strbuf out = STRBUF_INIT;
+
+	if (run_git(apply, env, p->p.diff, p->p.diff_len, NULL, err))
+		return NULL;
+	if (run_git(write, env, NULL, 0, &out, err)) {
+		strbuf_release(&out);
+		return NULL;
+	}
+	return strbuf_detach(&out, NULL);
+}
+
+int git_tree_apply(struct git_tree *t, struct check_series *s,
+		   const char *const *bases, size_t nr_bases, struct strbuf *err)
+{
+	struct strbuf idx = STRBUF_INIT, e = STRBUF_INIT;
+	const char *env[2] = { NULL, NULL };
+	const char *read_tree[] = { "git", "--git-dir", NULL, "read-tree", NULL, NULL };
+	char *base = NULL, *prev;
+	size_t i;
+	int failed = 0;
+
+	if (s->base_commit)
+		base = resolve(t, s->base_commit);
+	for (i = 0; !base && i < nr_bases; i++)
+		base = resolve(t, bases[i]);
+	if (!base) {
+		strbuf_addf(err, "no base to apply to in '%s' (base-commit %s, %s)",
+			    t->repo, s->base_commit ? s->base_commit : "none",
+			    nr_bases ? bases[0] : "HEAD");
+		return -1;
+	}
+	s->base_rev = base;
+	if (!t->scratch && make_scratch(t, err))
+		return -1;
+	strbuf_addf(&idx, "GIT_INDEX_FILE=%s/index", t->scratch);
+	env[0] = idx.buf;
+	read_tree[2] = t->scratch_git;
+	read_tree[4] = base;
+	if (run_git(read_tree, env, NULL, 0, NULL, err)) {
+		strbuf_release(&idx);
+		return -1;
+	}
+	prev = base;
+	for (i = 0; i < s->nr; i++) {
+		struct check_patch *p = s->patches[i];
+		char *post;
+
+		if (failed) {
+			p->apply_error = xasprintf("not applied: patch %d did not apply",
+						   failed);
+			continue;
+		}
+		if (!p->p.diff) {
+			p->pre_rev = xstrdup(prev);
+			p->post_rev = xstrdup(prev);
+			continue;
+		}
+		strbuf_reset(&e);
+		post = apply_one(t, env, p, &e);
+		if (!post) {
+			char *nl = strchr(e.buf, '\n');
+
+			if (nl)
+				*nl = '\0';
+			p->apply_error = xasprintf("does not apply to %.12s: %s", base,
+						   e.buf);
+			log_info("patch %d does not apply: %s", p->n, e.buf);
+			failed = p->n;
+			continue;
+		}
+		p->pre_rev = xstrdup(prev);
+		p->post_rev = post;
+		prev = post;
+	}
+	strbuf_release(&idx);
+	strbuf_release(&e);
+	return 0;
+}

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Mail parsing and patch extraction on the hand-made fixtures */
+#include "bot/mail.h"
+#include "bot/mbox.h"
+#include "bot/patch.h"
+#include "tests/unit/tap.h"
+
+#define DIFF \
+	"diff --git a/mm/frob.c b/mm/frob.c\n" \
+	"index 1111111..2222222 100644\n" \
+	"--- a/mm/frob.c\n" \
+	"+++ b/mm/frob.c\n" \
+	"@@ -1,3 +1,4 @@\n" \
+	" int frob(void)\n" \
+	" {\n" \
+	"+\treturn 1;\t \n" \
+	" }\n"
+
+/* Read message idx (0-based) of a fixture mbox */
+static int load(const char *name, size_t idx, struct mail *m, struct strbuf *raw)
+{
+	struct mbox_reader r;
+	struct mbox_msg mm = MBOX_MSG_INIT;
+	struct strbuf err = STRBUF_INIT;
+	char *path = xasprintf("%s/tests/fixtures/mail/%s", tap_src(), name);
+	int ret = -1;
+
+	if (mbox_open(&r, path, 1 << 20)) {
+		free(path);
+		return -1;
+	}
+	while (mbox_next(&r, &mm) > 0) {
+		if (mm.index != idx)
+			continue;
+		if (raw)
+			strbuf_addbuf(raw, &mm.raw);
+		ret = mail_parse(mm.raw.buf, mm.raw.len, m, &err);
+		break;
+	}
+	mbox_msg_release(&mm);
+	mbox_close(&r);
+	strbuf_release(&err);
+	free(path);
+	return ret;
+}
+
+static void with_patch(const char *name, size_t idx, struct mail *m,
+		       struct subject *s, struct patch *p)
+{
+	if (load(name, idx, m, NULL)) {
+		ok(0, "load %s", name);
+		memset(m, 0, sizeof(*m));
+	}
+	subject_parse(m->subject, s);
+	patch_extract(m, s, p);
+}
+
+static void release(struct mail *m, struct subject *s, struct patch *p)
+{
+	patch_release(p);
+	subject_release(s);
+	mail_release(m);
+}
+
+/*
+ * The fast path (plain text) and the GMime path (quoted-printable forces
+ * it) must read the same headers the same way.
+ */
+static void same_both_ways(const char *from, const char *date)
+{
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, err = STRBUF_INIT;
+	struct mail fast, mime;
+	const char *hdr = "Subject: =?UTF-8?Q?caf=C3=A9?= [PATCH] x\n"
+		"Message-ID: <id@x>\nReferences: <r1@x>\n <r2@x>\nIn-Reply-To: <r2@x>\n";
+
+	strbuf_addf(&a, "From: %s\nDate: %s\n%s\nbody\n", from, date, hdr);
+	strbuf_addf(&b, "From: %s\nDate: %s\n%sMIME-Version: 1.0\n"
+		    "Content-Transfer-Encoding: quoted-printable\n\nbody\n",
+		    from, date, hdr);
+	if (mail_parse(a.buf, a.len, &fast, &err) || mail_parse(b.buf, b.len, &mime, &err)) {
+		ok(0, "both parse: %s / %s", from, date);
+		goto out;
+	}
+	ok((fast.from.name == mime.from.name ||
+	    (fast.from.name && mime.from.name && !strcmp(fast.from.name, mime.from.name))) &&
+	   ((!fast.from.email && !mime.from.email) ||
+	    (fast.from.email && mime.from.email && !strcmp(fast.from.email, mime.from.email))),
+	   "same From: %s -> '%s' <%s> / '%s' <%s>", from,
+	   fast.from.name ? fast.from.name : "", fast.from.email ? fast.from.email : "",
+	   mime.from.name ? mime.from.name : "", mime.from.email ? mime.from.email : "");
+	ok(fast.date == mime.date && fast.tz == mime.tz, "same Date: %s -> %lld %d / %lld %d",
+	   date, (long long)fast.date, fast.tz, (long long)mime.date, mime.tz);
+	is_str(fast.subject, mime.subject, "same Subject");
+	ok(fast.nr_refs == 2 && mime.nr_refs == 2 && !strcmp(fast.refs[1], mime.refs[1]) &&
+	   !strcmp(fast.in_reply_to, mime.in_reply_to), "same References and In-Reply-To");
+	mail_release(&fast);
+	mail_release(&mime);
+out:
+	strbuf_release(&a);
+	strbuf_release(&b);
+	strbuf_release(&err);
+}
+
+int main(void)
+{
+	struct mail m;
+	struct subject s;
+	struct patch p;
+	struct strbuf raw = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT;
+
+	with_patch("encoded-headers.mbox", 0, &m, &s, &p);
+	is_str(m.subject, "[PATCH] mm: fix frob for J\xc3\xb6rg and caf\xc3\xa9",
+	       "RFC 2047 Q and B words in a folded Subject");
+	is_str(m.from.name, "J\xc3\xb6rg R\xc3\xb6" "del", "ISO-8859-1 Q word in From");
+	is_str(m.from.email, "joerg@example.org", "domain lowercased");
+	ok(strstr(p.message, "J\xc3\xb6rg's caf\xc3\xa9") != NULL,
+	   "quoted-printable UTF-8 body decoded");
+	is_str(p.diff, DIFF, "diff exact after quoted-printable");
+	release(&m, &s, &p);
+
+	with_patch("base64-body.mbox", 0, &m, &s, &p);
+	is_str(p.diff, DIFF, "diff exact after base64 (tab, trailing blanks)");
+	is_int(p.trailers.nr, 1, "one trailer");
+	is_str(p.trailers.t[0].name, "Signed-off-by", "Signed-off-by found");
+	is_str(p.signature, "2.39.5\n", "signature");
+	release(&m, &s, &p);
+
+	with_patch("latin1-body.mbox", 0, &m, &s, &p);
+	ok(strstr(p.message, "caf\xc3\xa9 Ren\xc3\xa9") != NULL,
+	   "ISO-8859-1 body converted to UTF-8");
+	is_str(m.warnings.buf, "", "no warnings for a declared charset");
+	release(&m, &s, &p);
+
+	with_patch("multipart.mbox", 0, &m, &s, &p);
+	ok(strstr(m.body, "<p>html</p>") == NULL, "alternative: html part skipped");
+	is_str(p.diff, DIFF, "alternative: text/plain part used");
+	release(&m, &s, &p);
+	with_patch("multipart.mbox", 1, &m, &s, &p);
+	is_str(p.diff, DIFF, "mixed: attached text/x-patch appended");
+	is_str(m.in_reply_to, "mp-1@example.org", "In-Reply-To without brackets");
+	release(&m, &s, &p);
+
+	with_patch("crlf.mbox", 1, &m, &s, &p);
+	ok(strchr(m.body, '\r') == NULL, "CRLF body normalised");
+	is_str(m.subject, "[PATCH 1/2] mm: crlf series part 1", "CRLF headers");
+	is_str(p.diff, DIFF, "CRLF: diff exact");
+	release(&m, &s, &p);
+
+	with_patch("inbody.mbox", 0, &m, &s, &p);
+	is_str(p.author_name, "Real Author", "in-body From: name");
+	is_str(p.author_email, "author@example.com", "in-body From: address");
+	is_str(p.subject, "mm: the real subject", "in-body Subject:");
+	is_int(p.date, 1715073133, "in-body Date:");
+	is_int(p.tz, 120, "in-body Date: zone");
+	ok(strncmp(p.message, "Fix the frob.", 13) == 0,
+	   "message starts after the in-body headers");
+	release(&m, &s, &p);
+
+	ok(load("mboxrd.mbox", 0, &m, &raw) == 0, "mboxrd message parses");
+	ok(strstr(raw.buf, "\nFrom the start") != NULL, "mboxrd: '>From' unquoted");
+	ok(strstr(raw.buf, "\n>From quoted") != NULL, "mboxrd: '>>From' loses one '>'");
+	mail_release(&m);
+	strbuf_reset(&raw);
+
+	ok(load("no-msgid.mbox", 1, &m, NULL) == 0, "a message without Message-ID parses");
+	ok(m.msgid == NULL, "no Message-ID");
+	ok(strstr(m.warnings.buf, "Message-ID") != NULL, "warning names the header");
+	mail_release(&m);
+
+	/* broken input */
+	ok(mail_parse("", 0, &m, &err) < 0, "empty message refused");
+	is_str(err.buf, "empty message", "named");
+	strbuf_reset(&err);
+	ok(mail_parse("\x01\x02 garbage\n", 11, &m, &err) < 0, "binary garbage refused");
+	strbuf_reset(&err);
+	{
+		const char *t = "Subject: x\nContent-Transfer-Encoding: base64\n\nAAAA!!!=\nQUJD";
+		ok(mail_parse(t, strlen(t), &m, &err) == 0, "unterminated base64 parses");
+		mail_release(&m);
+	}
+	{
+		const char *t = "Subject: bad \xff\xfe utf8\nFrom: \xff <a@b.c>\n\nbody \xff\n";
+		ok(mail_parse(t, strlen(t), &m, &err) == 0, "invalid UTF-8 parses");
+		ok(utf8_valid(m.subject, strlen(m.subject)), "subject made valid UTF-8");
+		ok(strstr(m.warnings.buf, "invalid UTF-8") != NULL, "invalid body reported");
+		mail_release(&m);
+	}
+	strbuf_release(&err);
+	strbuf_release(&raw);
+
+	same_both_ways("Alice Dev <alice@Example.ORG>", "Mon, 6 May 2024 10:00:00 +0000");
+	same_both_ways("alice@example.org", "Sat, 7 Feb 2026 16:16:09 +0800");
+	same_both_ways("\"Dev, Alice\" <alice@example.org>", "Tue, 14 Jan 2025 19:38:04 -0930");
+	same_both_ways("=?UTF-8?Q?J=C3=B6rg?= <j@x.org>", "6 May 2024 10:00:00 +0100");
+	same_both_ways("Bob (the builder) <bob@x.org>", "Mon, 6 May 2024 10:00 GMT");
+	same_both_ways("Carol <carol@x.org>", "Mon, 06 May 24 10:00:00 EST");
+	same_both_ways("Dave Reviewer <dave@x.org>", "Mon,  6 May 2024 10:00:00 +0000 (UTC)");
+	same_both_ways("<eve@x.org>", "Wed, 31 Dec 2025 23:59:59 -0000");
+	same_both_ways("Frank <frank@x.org>", "garbage date");
+	return done_testing();
+}
