@@ -4,6 +4,7 @@
  * verify_path() and its "beyond a symbolic link" rule, stricter where a
  * bot needs it (links must stay inside the tree).
  */
+#include <stdlib.h>
 #include <strings.h>
 
 #include "bot/apply.h"
@@ -86,6 +87,84 @@ const char *apply_symlink_problem(const char *path, const char *target,
 			depth++;
 		}
 		p = slash ? slash + 1 : end;
+	}
+	return NULL;
+}
+
+/*
+ * Paths as the patch text writes them.  libgit2's parser turns
+ * "a//etc/passwd" into "etc/passwd"; git apply refuses it as an
+ * invalid path, and so do we.  Header lines are only read outside hunk
+ * bodies (a removed "-- x" line reads "--- x").
+ */
+static const char *raw_path(const char *p, size_t len, bool prefixed)
+{
+	if (len && *p == '"') {
+		p++;
+		len--;
+	}
+	if (prefixed && len >= 2 && p[1] == '/' && (*p == 'a' || *p == 'b')) {
+		p += 2;
+		len -= 2;
+	}
+	if (len && *p == '/')
+		return "absolute path";
+	return NULL;
+}
+
+const char *apply_header_problem(const char *text, size_t len,
+				 struct strbuf *line)
+{
+	static const struct {
+		const char *prefix;
+		bool prefixed;
+	} heads[] = {
+		{ "diff --git ", true }, { "--- ", true }, { "+++ ", true },
+		{ "rename from ", false }, { "rename to ", false },
+		{ "copy from ", false }, { "copy to ", false },
+	};
+	const char *p = text, *end = text + len;
+	long old = 0, new = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p), i;
+
+		if (old > 0 || new > 0) {
+			char c = n ? *p : ' ';
+
+			if (c == ' ' || c == '-')
+				old--;
+			if (c == ' ' || c == '+')
+				new--;
+		} else if (n > 4 && !memcmp(p, "@@ -", 4)) {
+			char *e;
+
+			old = new = 1;
+			strtol(p + 4, &e, 10);
+			if (*e == ',')
+				old = strtol(e + 1, &e, 10);
+			if (*e == ' ' && e[1] == '+') {
+				strtol(e + 2, &e, 10);
+				if (*e == ',')
+					new = strtol(e + 1, &e, 10);
+			}
+		} else {
+			for (i = 0; i < ARRAY_SIZE(heads); i++) {
+				size_t hl = strlen(heads[i].prefix);
+				const char *why;
+
+				if (n < hl || memcmp(p, heads[i].prefix, hl) ||
+				    (n - hl == 9 && !memcmp(p + hl, "/dev/null", 9)))
+					continue;
+				why = raw_path(p + hl, n - hl, heads[i].prefixed);
+				if (why) {
+					strbuf_add_escaped(line, p, MIN(n, 200));
+					return why;
+				}
+			}
+		}
+		p = nl ? nl + 1 : end;
 	}
 	return NULL;
 }

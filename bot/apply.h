@@ -184,5 +184,12 @@ char *apply_branch_name(const char *series_id, int version);
 const char *apply_path_problem(const char *path);
 const char *apply_symlink_problem(const char *path, const char *target,
 				  size_t len);
+/*
+ * Absolute paths in the file headers of a patch text ("diff --git",
+ * "---", "+++", "rename/copy from/to"), which libgit2's parser would
+ * make relative: the header line goes to line.
+ */
+const char *apply_header_problem(const char *text, size_t len,
+				 struct strbuf *line);
 
 #endif

@@ -205,8 +205,38 @@ static void test_paths(void)
 	ok(apply_symlink_problem("l", "a\0b", 3) != NULL, "link with a NUL refused");
 }
 
+static void test_headers(void)
+{
+	static const struct {
+		const char *text;
+		bool ok;
+	} cases[] = {
+		{ "diff --git a/mm/x.c b/mm/x.c\n--- a/mm/x.c\n+++ b/mm/x.c\n"
+		  "@@ -1,2 +1,2 @@\n a\n--- b\n+++ c\n", true },
+		{ "diff --git a//etc/x b//etc/x\n", false },
+		{ "diff --git a/x b/x\n--- /etc/passwd\n+++ b/x\n", false },
+		{ "diff --git a/x b/x\n--- /dev/null\n+++ b/x\n", true },
+		{ "diff --git a/x b/y\nrename from /x\nrename to y\n", false },
+		{ "diff --git \"a//x\" \"b//x\"\n", false },
+		/* a removed line "-- /etc/passwd" inside a hunk is not a header */
+		{ "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,2 +1,1 @@\n a\n--- /etc/passwd\n", true },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct strbuf line = STRBUF_INIT;
+		const char *why = apply_header_problem(cases[i].text, strlen(cases[i].text),
+						       &line);
+
+		ok(!why == cases[i].ok, "headers case %zu %s%s%s", i,
+		   cases[i].ok ? "allowed" : "refused", why ? ": " : "", why ? line.buf : "");
+		strbuf_release(&line);
+	}
+}
+
 int main(void)
 {
+	test_headers();
 	test_placement();
 	test_near();
 	test_paths();
