@@ -75,6 +75,39 @@ static bool is_dir(const char *path)
 	return !lstat(path, &st) && S_ISDIR(st.st_mode);
 }
 
+/* The newest checkout under root whose tree the repository has */
+static char *newest_checkout(struct gitrepo *r, const char *root,
+			     struct gitoid *tree)
+{
+	struct dirent *de;
+	char *best = NULL;
+	time_t best_time = 0;
+	DIR *d = opendir(root);
+
+	if (!d)
+		return NULL;
+	while ((de = readdir(d))) {
+		struct gitoid id;
+		struct stat st;
+		char *path;
+
+		if (gitoid_parse(&id, de->d_name) || gitrepo_find_object(r, de->d_name, NULL))
+			continue;
+		path = xasprintf("%s/%s", root, de->d_name);
+		if (!lstat(path, &st) && S_ISDIR(st.st_mode) &&
+		    (!best || st.st_mtime > best_time)) {
+			free(best);
+			best = path;
+			best_time = st.st_mtime;
+			*tree = id;
+			continue;
+		}
+		free(path);
+	}
+	closedir(d);
+	return best;
+}
+
 int checkout_tree(struct gitrepo *r, const char *rev, const char *root,
 		  const char *reuse_rev, struct strbuf *path, struct strbuf *err)
 {
@@ -105,6 +138,8 @@ int checkout_tree(struct gitrepo *r, const char *rev, const char *root,
 			}
 		}
 		strbuf_release(&ignore);
+	} else {
+		reuse_dir = newest_checkout(r, root, &reuse_tree);
 	}
 	tmp = xasprintf("%s/.tmp-%s-%ld-%ld", root, hex, (long)getpid(),
 			(long)time(NULL));

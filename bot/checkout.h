@@ -28,9 +28,10 @@
 
 /*
  * Export rev (a commit, branch or tree-ish) under root; the directory's
- * path is put in path.  reuse_rev (may be NULL) names an earlier
- * checkout to hard-link unchanged files from; it is ignored when it is
- * not checked out under root.  0, or -errno with the reason in err.
+ * path is put in path.  reuse_rev names an earlier checkout to
+ * hard-link unchanged files from (ignored when it is not checked out
+ * under root); NULL: the newest checkout under root (yesterday's
+ * mm-new for today's).  0, or -errno with the reason in err.
  */
 int checkout_tree(struct gitrepo *r, const char *rev, const char *root,
 		  const char *reuse_rev, struct strbuf *path, struct strbuf *err);

@@ -47,4 +47,21 @@ is "$(json b.json "d['export']['tree']")" "$T" "the same tree again: the same ch
 is "$(stat -c %Y "$T")" "$m" "... not written again"
 is "$(ls -a "$TMP/trees" | grep -c '^\.tmp')" 0 "no temporary directories left"
 
+# mm-new moves on: today's base is exported with links into yesterday's
+git -C "$S" checkout -q -b next main && echo 'echo next' >>"$S/run.sh" &&
+	git -C "$S" commit -qam "next: run.sh"
+sed -i 's/^10$/ten/' "$S/a.txt" && git -C "$S" commit -qam "a: ten
+
+Signed-off-by: lorebot test <test@lorebot.invalid>"
+git -C "$S" format-patch -q --stdout -1 >p2.mbox
+git --git-dir="$R" fetch -q "$S" next:refs/heads/mm-new
+lorebot apply --mbox p2.mbox --repo "$R" --export "$TMP/trees" --json >c.json 2>c.err
+is "$?" 0 "a series on the next mm-new: applies and exports"
+B2=$(json c.json "d['export']['base']")
+ok "the new base has its own checkout" test "$B2" != "$B" -a -d "$B2"
+is "$(stat -c %i "$B2/dir/sub/file.txt")" "$(stat -c %i "$B/dir/sub/file.txt")" \
+	"the new base's unchanged files are hard links into the newest earlier checkout"
+is "$(cat "$B2/run.sh" | tail -n 1)" "echo next" "the new base's changed file has its new content"
+is "$(cat "$B/run.sh" | tail -n 1)" "#!/bin/sh" "... and the old checkout its old one"
+
 done_testing
