@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "bot/apply-out.h"
 #include "bot/checkout.h"
@@ -104,40 +105,40 @@ struct apply_cli {
 	bool json, fetch, no_3way, no_branch;
 	int min_context;
 	uint64_t max_size;
-	char *buf;		/* the mbox, when read from stdin */
-	size_t len;
+	char *tmp;		/* a copy of stdin */
 };
-
-static int open_mbox(const struct apply_cli *c, struct mbox_reader *r)
-{
-	if (c->buf) {
-		mbox_open_mem(r, c->buf, c->len, c->max_size);
-		return 0;
-	}
-	return mbox_open(r, c->mbox, c->max_size);
-}
 
 static int read_series(const struct apply_cli *c, struct assembly *a)
 {
-	struct mbox_reader r;
-	struct mbox_msg mm = MBOX_MSG_INIT;
-	int ret = open_mbox(c, &r);
+	int ret = assembly_add_mbox(a, c->mbox);
 
-	if (ret)
+	if (!ret)
+		assembly_build(a);
+	return ret;
+}
+
+/* stdin is read twice (series, then whole patches): keep a copy */
+static int save_stdin(struct apply_cli *c)
+{
+	const char *dir = getenv("TMPDIR");
+	char *buf = NULL;
+	size_t len = 0;
+	int fd, ret;
+
+	c->tmp = xasprintf("%s/lorebot-apply.XXXXXX", dir && *dir ? dir : "/tmp");
+	fd = mkstemp(c->tmp);
+	if (fd < 0) {
+		ret = -errno;
+		free(c->tmp);
+		c->tmp = NULL;
 		return ret;
-	while ((ret = mbox_next(&r, &mm)) > 0) {
-		if (mm.too_big) {
-			assembly_problem(a, mm.index, NULL,
-					 "too large (%llu bytes, limit %zu); skipped",
-					 (unsigned long long)mm.size, a->max_size);
-			a->errors++;
-			continue;
-		}
-		assembly_add_raw(a, mm.raw.buf, mm.raw.len, mm.index, mm.offset);
 	}
-	mbox_msg_release(&mm);
-	mbox_close(&r);
-	assembly_build(a);
+	close(fd);
+	ret = read_file("/dev/stdin", &buf, &len, SIZE_MAX);
+	if (!ret)
+		ret = write_file(c->tmp, buf, len);
+	free(buf);
+	c->mbox = c->tmp;
 	return ret;
 }
 
@@ -218,7 +219,7 @@ static int load_patches(const struct apply_cli *c, const struct assembly *a,
 			have[m->index] = &ld[i].have[k];
 		}
 	}
-	ret = open_mbox(c, &r);
+	ret = mbox_open(&r, c->mbox, c->max_size);
 	if (ret)
 		goto out;
 	while ((ret = mbox_next(&r, &mm)) > 0) {
@@ -493,7 +494,7 @@ int cmd_apply(int argc, char **argv, struct ctx *ctx)
 		goto out;
 	}
 	if (!strcmp(c.mbox, "-")) {
-		ret = read_file("/dev/stdin", &c.buf, &c.len, SIZE_MAX);
+		ret = save_stdin(&c);
 		if (ret) {
 			fprintf(stderr, "lorebot apply: cannot read stdin: %s\n", strerror(-ret));
 			ret = EXIT_USAGE;
@@ -565,6 +566,8 @@ out:
 	json_object_put(out);
 	strbuf_release(&err);
 	free(c.bases);
-	free(c.buf);
+	if (c.tmp)
+		unlink(c.tmp);
+	free(c.tmp);
 	return ret;
 }

@@ -225,6 +225,9 @@ is "$(git --git-dir="$TMP/fresh.git" rev-parse refs/remotes/up/series)" "$(git -
 is "$(json fe.json "d['base']['name'], d['base']['sha']")" "('up/main', '$(git -C "$S" rev-parse main)')" \
 	"--fetch: the configured base"
 
+lorebot apply --mbox - --repo "$R" --base shifted --json <p15.mbox >stdin.json 2>/dev/null
+is "$?:$(json stdin.json "d['patches'][0]['method']")" "0:offset" "--mbox -: reads stdin"
+
 lorebot apply --repo "$R" >/dev/null 2>&1
 is "$?" 2 "no --mbox: usage error"
 printf 'From: a@b.c\nSubject: hello\nMessage-ID: <x@y>\n\nno patch\n' >nopatch.mbox
