@@ -23,6 +23,8 @@ static const struct cmd commands[] = {
 	  cmd_series_help },
 	{ "check", cmd_check, "review the patches of an mbox: mm rules, checkpatch, typos",
 	  cmd_check_help },
+	{ "fetch", cmd_fetch, "follow lists on lore into the database", cmd_fetch_help },
+	{ "show", cmd_show, "show a stored message or series", cmd_show_help },
 	{ "apply", cmd_apply, "apply a series to the kernel tree, or say why not",
 	  cmd_apply_help },
 };
