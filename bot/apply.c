@@ -307,13 +307,14 @@ static void resolve_bases(struct gitrepo *r, const struct apply_opts *o,
 	if (o->base_commit) {
 		struct apply_attempt *a = add_attempt(res, "base-commit", "base-commit");
 		struct gitoid id;
-		int ret;
+		bool hex_ok = is_hex_id(o->base_commit);
+		int ret = hex_ok ? gitrepo_find_object(r, o->base_commit, &id) : -EINVAL;
 
 		free(a->name);
 		a->name = xasprintf("base-commit %s", o->base_commit);
-		if (!is_hex_id(o->base_commit)) {
+		if (!hex_ok) {
 			a->outcome = xstrdup("not a commit id");
-		} else if ((ret = gitrepo_find_object(r, o->base_commit, &id))) {
+		} else if (ret) {
 			a->outcome = xstrdup(ret == -EINVAL ? "ambiguous in the repository" :
 					     "not in the repository");
 			res->base_commit_unknown = ret != -EINVAL;
