@@ -228,12 +228,6 @@ is "$(json fe.json "d['base']['name'], d['base']['sha']")" "('up/main', '$(git -
 lorebot apply --mbox - --repo "$R" --base shifted --json <p15.mbox >stdin.json 2>/dev/null
 is "$?:$(json stdin.json "d['patches'][0]['method']")" "0:offset" "--mbox -: reads stdin"
 
-sed 's/^-- $/base-commit: HEAD~3\n-- /' p15.mbox >badbase.mbox
-lorebot apply --mbox badbase.mbox --repo "$R" --json >bb.json 2>/dev/null
-is "$(json bb.json "d['attempts'][0]['name'], d['attempts'][0]['outcome'], d['base']['name']")" \
-	"('base-commit HEAD~3', 'not a commit id', 'mm-new')" \
-	"a base-commit that is not an id is not resolved as a revision"
-
 lorebot apply --repo "$R" >/dev/null 2>&1
 is "$?" 2 "no --mbox: usage error"
 printf 'From: a@b.c\nSubject: hello\nMessage-ID: <x@y>\n\nno patch\n' >nopatch.mbox
