@@ -49,6 +49,7 @@ CMD_DECL(serve);
 CMD_DECL(daemon);
 CMD_DECL(status);
 CMD_DECL(job);
+CMD_DECL(record);
 
 /* Open --db (or <core.statedir>/lorebot.db); an EXIT_* code, EXIT_OK on success */
 struct store;

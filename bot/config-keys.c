@@ -176,12 +176,36 @@ const struct cfg_key cfg_keys[] = {
 	{ "smtp.credentials", CFG_PATH, NULL, NULL,
 	  "file with 'user' and 'password' lines, readable only by its owner" },
 	{ "smtp.timeout", CFG_DURATION, "60s", NULL, "SMTP timeout" },
+	{ "reply.attempts", CFG_INT, "5", NULL,
+	  "delivery attempts of a reply before it is marked failed" },
+	{ "reply.retrydelay", CFG_DURATION, "30s", NULL,
+	  "wait before retrying a failed delivery; doubled per attempt" },
+	{ "reply.backoffmax", CFG_DURATION, "1h", NULL,
+	  "longest wait between delivery attempts" },
+	{ "reply.indoubt", CFG_DURATION, "15m", NULL,
+	  "a reply whose delivery was interrupted (crash) waits this long for the "
+	  "list archive to show it before it is sent again, same Message-ID" },
+	{ "reply.wait", CFG_DURATION, "2m", NULL,
+	  "how long 'lorebot reply' waits for retries before leaving them queued" },
+	{ "smtp.starttls", CFG_ENUM, "auto", "auto|always|never",
+	  "smtp:// only: auto uses STARTTLS when offered (required with "
+	  "credentials), always requires it, never does not try" },
+	{ "smtp.cainfo", CFG_PATH, NULL, NULL,
+	  "CA certificates the SMTP server is verified with (default: the system's)" },
+	{ "smtp.from", CFG_STRING, NULL, NULL,
+	  "envelope sender (default: core.botaddress)" },
 
 	/* dashboard */
 	{ "web.listen", CFG_STRING, "127.0.0.1:8080", NULL,
 	  "address the dashboard listens on" },
 	{ "web.refresh", CFG_DURATION, "30s", NULL,
 	  "how often the series list refreshes itself" },
+	{ "web.templates", CFG_PATH, NULL, NULL,
+	  "directory of the dashboard page templates (default: the installed "
+	  "templates/)" },
+	{ "web.logroot", CFG_PATH, NULL, NULL,
+	  "job logs under this directory may be shown on the dashboard "
+	  "(default: core.statedir)" },
 
 	/* daemon */
 	{ "daemon.builds", CFG_INT, "1", NULL,

@@ -24,13 +24,6 @@ static const char lore_1[] =
 	"  failures INTEGER NOT NULL DEFAULT 0,"
 	"  last_error TEXT"
 	");"
-	"CREATE TABLE lore_epochs ("	/* lists followed through their git epochs */
-	"  list INTEGER NOT NULL REFERENCES lists (id),"
-	"  epoch INTEGER NOT NULL,"
-	"  fingerprint TEXT,"		/* manifest.js.gz's, when fully stored */
-	"  head TEXT,"			/* the last commit whose message is stored */
-	"  PRIMARY KEY (list, epoch)"
-	");"
 	"CREATE TABLE messages ("
 	"  id INTEGER PRIMARY KEY,"
 	"  msgid TEXT NOT NULL,"	/* without <> */
@@ -116,6 +109,52 @@ static const char lore_1[] =
 	"  value TEXT"
 	");";
 
+/*
+ * report: what each stage found for a version (the JSON document of its
+ * contract, one row per version, stage and arch; '' when not per arch),
+ * and the replies mailed about it (one per version and outcome kind;
+ * the mail is stored before it is sent, so a retry sends the same bytes
+ * with the same Message-ID).  bot/results.h and bot/reply.h.
+ */
+static const char report_1[] =
+	"CREATE TABLE results ("
+	"  id INTEGER PRIMARY KEY,"
+	"  version TEXT NOT NULL REFERENCES versions (id),"
+	"  stage TEXT NOT NULL CHECK (stage IN ('apply', 'check', 'build', 'boot')),"
+	"  arch TEXT NOT NULL DEFAULT '',"
+	"  status TEXT NOT NULL,"	/* per stage: results_status() */
+	"  summary TEXT NOT NULL,"	/* one line for people */
+	"  findings INTEGER NOT NULL DEFAULT 0,"	/* reportable ones */
+	"  json TEXT NOT NULL,"		/* the stage's document, as recorded */
+	"  generation INTEGER,"		/* versions.generation it was made for */
+	"  recorded INTEGER NOT NULL,"
+	"  UNIQUE (version, stage, arch)"
+	");"
+	"CREATE INDEX results_version ON results (version);"
+	"CREATE TABLE replies ("
+	"  id INTEGER PRIMARY KEY,"
+	"  version TEXT NOT NULL REFERENCES versions (id),"
+	"  kind TEXT NOT NULL,"		/* apply, build, check, boot, clean */
+	"  patch INTEGER NOT NULL,"	/* replied to: 0 the cover letter */
+	"  msgid TEXT NOT NULL UNIQUE,"	/* without <> */
+	"  in_reply_to TEXT NOT NULL,"
+	"  subject TEXT NOT NULL,"
+	"  author TEXT,"		/* the To address, lowercase */
+	"  recipients TEXT NOT NULL,"	/* {"to": [...], "cc": [...]} */
+	"  mode TEXT NOT NULL,"		/* outbox, smtp */
+	"  state TEXT NOT NULL CHECK (state IN"
+	"    ('queued', 'sending', 'sent', 'failed', 'skipped')),"
+	"  reason TEXT,"		/* why skipped, the last error */
+	"  attempts INTEGER NOT NULL DEFAULT 0,"
+	"  next_attempt INTEGER NOT NULL DEFAULT 0,"
+	"  mail BLOB NOT NULL,"		/* the message every attempt sends */
+	"  created INTEGER NOT NULL,"
+	"  updated INTEGER NOT NULL,"
+	"  sent INTEGER,"
+	"  UNIQUE (version, kind)"
+	");"
+	"CREATE INDEX replies_state ON replies (state, next_attempt);";
+
 /* daemon: the job queue (bot/queue.h) */
 static const char daemon_1[] =
 	"CREATE TABLE jobs ("
@@ -139,6 +178,7 @@ static const char daemon_1[] =
 
 const struct db_migration db_migrations[] = {
 	{ "lore-1", lore_1 },
+	{ "report-1", report_1 },
 	{ "daemon-1", daemon_1 },
 };
 

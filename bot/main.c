@@ -25,6 +25,11 @@ static const struct cmd commands[] = {
 	  cmd_check_help },
 	{ "fetch", cmd_fetch, "follow lists on lore into the database", cmd_fetch_help },
 	{ "show", cmd_show, "show a stored message or series", cmd_show_help },
+	{ "record", cmd_record, "record a stage result for a series version",
+	  cmd_record_help },
+	{ "reply", cmd_reply, "mail the replies that are due (or file them)",
+	  cmd_reply_help },
+	{ "serve", cmd_serve, "the dashboard and JSON API over HTTP", cmd_serve_help },
 	{ "apply", cmd_apply, "apply a series to the kernel tree, or say why not",
 	  cmd_apply_help },
 };

@@ -314,3 +314,90 @@ void net_format_bytes(struct strbuf *sb, uint64_t bytes)
 	else
 		strbuf_addf(sb, "%.1f MB", bytes / (1024.0 * 1024));
 }
+
+/* SMTP */
+
+struct mail_src {
+	const char *data;
+	size_t len, off;
+};
+
+static size_t mail_read_cb(char *buf, size_t size, size_t nmemb, void *data)
+{
+	struct mail_src *src = data;
+	size_t n = MIN(size * nmemb, src->len - src->off);
+
+	memcpy(buf, src->data + src->off, n);
+	src->off += n;
+	return n;
+}
+
+int net_send_mail(struct net *n, const struct net_mail *m, struct net_response *res)
+{
+	char errbuf[CURL_ERROR_SIZE] = "";
+	struct mail_src src = { .data = m->data, .len = m->len };
+	uint64_t timeout = m->timeout_ms ? m->timeout_ms : NET_DEFAULT_TIMEOUT_MS;
+	struct curl_slist *rcpt = NULL, *tmp;
+	const char *const *r;
+	uint64_t start = now_ms();
+	char *from = xasprintf("<%s>", m->from);
+	long use_ssl;
+	CURL *c = n->curl;
+	CURLcode rc;
+
+	response_reset(res);
+	for (r = m->rcpt; r && *r; r++) {
+		char *a = xasprintf("<%s>", *r);
+
+		tmp = curl_slist_append(rcpt, a);
+		free(a);
+		if (!tmp)
+			abort();
+		rcpt = tmp;
+	}
+	if (m->starttls < 0)
+		use_ssl = CURLUSESSL_NONE;
+	else if (m->starttls > 0 || (m->user && *m->user))
+		use_ssl = CURLUSESSL_ALL;
+	else
+		use_ssl = CURLUSESSL_TRY;
+	curl_easy_reset(c);
+	curl_easy_setopt(c, CURLOPT_URL, m->url);
+	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "smtp,smtps");
+	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)timeout);
+	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, (long)MIN(timeout, 10000));
+	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
+	curl_easy_setopt(c, CURLOPT_MAIL_FROM, from);
+	curl_easy_setopt(c, CURLOPT_MAIL_RCPT, rcpt);
+	curl_easy_setopt(c, CURLOPT_READFUNCTION, mail_read_cb);
+	curl_easy_setopt(c, CURLOPT_READDATA, &src);
+	curl_easy_setopt(c, CURLOPT_UPLOAD, 1L);
+	curl_easy_setopt(c, CURLOPT_USE_SSL, use_ssl);
+	if (m->cainfo && *m->cainfo)
+		curl_easy_setopt(c, CURLOPT_CAINFO, m->cainfo);
+	if (m->user && *m->user) {
+		curl_easy_setopt(c, CURLOPT_USERNAME, m->user);
+		curl_easy_setopt(c, CURLOPT_PASSWORD, m->password ? m->password : "");
+	}
+	rc = curl_easy_perform(c);
+	res->elapsed_ms = now_ms() - start;
+	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &res->status);
+	n->stats.requests++;
+	n->stats.bytes_out += src.off;
+	res->bytes_out = src.off;
+	curl_easy_setopt(c, CURLOPT_MAIL_RCPT, NULL);
+	curl_slist_free_all(rcpt);
+	free(from);
+	if (rc == CURLE_OK)
+		return 0;
+	res->err = rc == CURLE_USE_SSL_FAILED ? NET_TLS : classify(rc);
+	strbuf_addstr(&res->error, *errbuf ? errbuf : curl_easy_strerror(rc));
+	strbuf_rtrim(&res->error);
+	return -1;
+}
+
+bool net_mail_permanent(const struct net_response *res)
+{
+	return res->status >= 500 && res->status < 600;
+}

@@ -120,4 +120,34 @@ void net_escape(struct strbuf *sb, const char *s);
 /* "1.2 KB", "3.4 MB": for messages */
 void net_format_bytes(struct strbuf *sb, uint64_t bytes);
 
+/*
+ * Mail: one message over SMTP (smtp://host[:port], STARTTLS when the
+ * server offers it, required with credentials or starttls > 0; or
+ * smtps://host[:port], TLS from the start).  The same struct net (and
+ * its live connections) as the HTTP requests.
+ */
+struct net_mail {
+	const char *url;
+	const char *from;		/* envelope sender (addr-spec) */
+	const char *const *rcpt;	/* NULL-terminated envelope recipients */
+	const char *data;		/* the message, CRLF line ends */
+	size_t len;
+	const char *user;		/* AUTH when set */
+	const char *password;
+	int starttls;			/* 0: when offered (required with a user),
+					 * 1: required, -1: never */
+	const char *cainfo;		/* CA certificates to verify with, or NULL */
+	uint64_t timeout_ms;		/* 0: NET_DEFAULT_TIMEOUT_MS */
+};
+
+/*
+ * Send one message.  0 when the server accepted it; -1 when not:
+ * res->err and res->error say why, res->status is the server's last
+ * reply code (0 when none came).  res->body is not used.
+ */
+int net_send_mail(struct net *n, const struct net_mail *m, struct net_response *res);
+
+/* Did the server refuse for good (a 5xx reply), so that retrying is pointless? */
+bool net_mail_permanent(const struct net_response *res);
+
 #endif
