@@ -8,6 +8,7 @@
 #include "bot/apply-out.h"
 #include "bot/checkout.h"
 #include "bot/cmd.h"
+#include "bot/thread.h"
 #include "bot/mbox.h"
 #include "bot/series-out.h"
 
@@ -19,6 +20,7 @@ const char cmd_apply_help[] =
 	"SYNOPSIS\n"
 	"    lorebot apply --mbox FILE [--repo DIR] [--base REV]... [--series ID]\n"
 	"                  [--fetch] [-C N] [--no-3way] [--no-branch] [--json]\n"
+	"    lorebot apply --msgid ID [--url URL] [--repo DIR] [options as above]\n"
 	"\n"
 	"DESCRIPTION\n"
 	"    Finds the patch series in FILE (the current version of each, as\n"
@@ -57,6 +59,11 @@ const char cmd_apply_help[] =
 	"OPTIONS\n"
 	"    --mbox FILE\n"
 	"        an mbox (b4 mbox, lore's t.mbox.gz unpacked) or one message; - is stdin\n"
+	"    --msgid ID\n"
+	"        fetch the thread of this message from lore and apply the series it\n"
+	"        belongs to (its cover letter or any of its patches)\n"
+	"    --url URL\n"
+	"        the inbox to ask for --msgid (default: the first list.<name>.url)\n"
 	"    --repo DIR\n"
 	"        the kernel repository (default: git.repo); bare is fine\n"
 	"    --base REV\n"
@@ -100,12 +107,15 @@ struct apply_cli {
 	const char *repo;
 	const char *series;
 	const char *export;
+	const char *msgid;	/* --msgid: the thread comes from lore */
+	const char *url;	/* --url: the inbox to ask */
 	const char **bases;
 	size_t nr_bases;
 	bool json, fetch, no_3way, no_branch;
 	int min_context;
 	uint64_t max_size;
-	char *tmp;		/* a copy of stdin */
+	char *tmp;		/* a copy of stdin, or the thread fetched */
+	char *msgid_bare;
 };
 
 static int read_series(const struct apply_cli *c, struct assembly *a)
@@ -414,6 +424,7 @@ static int parse_options(struct apply_cli *c, int argc, char **argv)
 		{ "no-branch", no_argument, NULL, 'n' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "msgid", required_argument, NULL, 'i' },
+		{ "url", required_argument, NULL, 'U' },
 		{ "export", required_argument, NULL, 'e' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -457,16 +468,19 @@ static int parse_options(struct apply_cli *c, int argc, char **argv)
 				return cmd_usage_error("apply", "bad -C '%s'", optarg);
 			break;
 		case 'i':
-			return cmd_usage_error("apply", "--msgid needs the lore client, "
-					       "which this build does not have; use --mbox");
+			c->msgid = optarg;
+			break;
+		case 'U':
+			c->url = optarg;
+			break;
 		default:
 			return cmd_usage_error("apply", "unknown option");
 		}
 	}
 	if (optind < argc)
 		return cmd_usage_error("apply", "unexpected argument '%s'", argv[optind]);
-	if (!c->mbox)
-		return cmd_usage_error("apply", "--mbox FILE is required");
+	if (!c->mbox == !c->msgid)
+		return cmd_usage_error("apply", "--mbox FILE or --msgid ID (one of them)");
 	return 0;
 }
 
@@ -493,7 +507,20 @@ int cmd_apply(int argc, char **argv, struct ctx *ctx)
 		ret = cmd_usage_error("apply", "no repository: give --repo DIR or set git.repo");
 		goto out;
 	}
-	if (!strcmp(c.mbox, "-")) {
+	if (c.msgid) {
+		if (thread_to_mbox(ctx->cfg, c.url, c.msgid, &c.tmp, &err)) {
+			fprintf(stderr, "lorebot apply: %s\n", err.buf);
+			ret = EXIT_INFRA;
+			goto out;
+		}
+		c.mbox = c.tmp;
+		if (!c.series) {
+			/* the send holding that message, without <> */
+			c.msgid_bare = xstrdup(c.msgid + (*c.msgid == '<'));
+			c.msgid_bare[strcspn(c.msgid_bare, ">")] = '\0';
+			c.series = c.msgid_bare;
+		}
+	} else if (!strcmp(c.mbox, "-")) {
 		ret = save_stdin(&c);
 		if (ret) {
 			fprintf(stderr, "lorebot apply: cannot read stdin: %s\n", strerror(-ret));
@@ -569,5 +596,6 @@ out:
 	if (c.tmp)
 		unlink(c.tmp);
 	free(c.tmp);
+	free(c.msgid_bare);
 	return ret;
 }
