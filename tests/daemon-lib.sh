@@ -1,0 +1,51 @@
+# Helpers for the daemon tests (t09xx); source after lib.sh and lore-lib.sh.
+#
+#	make_series DIR NAME VERSION [PREV]   a 2-patch series against the mm-new
+#	                                      stand-in, as git send-email would
+#	                                      post it (Message-IDs, threading,
+#	                                      base-commit); files in DIR/NAME-vV
+#	deliver_dir DIR                       deliver every mail of DIR to the lab
+#	mm_clone DEST                         a bare clone of the stand-in
+
+mm_clone() {
+	git clone -q --bare --shared "$(mm_repo)" "$1"
+}
+
+# The patches touch mm/ only: they build on every arch and boot as before.
+make_series() {
+	_dir=$1 _name=$2 _v=$3
+	_w=$TMP/work-$_name
+	if [ ! -d "$_w" ]; then
+		git clone -q --shared "$(mm_repo)" "$_w"
+		git -C "$_w" checkout -q -b "$_name" mm-new
+	fi
+	git -C "$_w" reset -q --hard mm-new
+	sed -i "s|^ \*\tlinux/mm/madvise.c\$| *\tlinux/mm/madvise.c (${_name} v${_v})|" "$_w/mm/madvise.c"
+	git -C "$_w" commit -q -am "mm/madvise: name the ${_name} series v${_v}
+
+A comment only.
+
+Signed-off-by: lorebot test <test@lorebot.invalid>"
+	sed -i "0,/^#include <linux\/mm.h>\$/s||#include <linux/mm.h>\n/* ${_name} v${_v} */|" "$_w/mm/mremap.c"
+	git -C "$_w" commit -q -am "mm/mremap: mark the ${_name} series v${_v}
+
+Another comment.
+
+Signed-off-by: lorebot test <test@lorebot.invalid>"
+	_out=$_dir/$_name-v$_v
+	rm -rf "$_out"
+	_rr=
+	[ "$_v" -gt 1 ] && _rr="--reroll-count=$_v"
+	git -C "$_w" format-patch -q --cover-letter --thread --base=mm-new $_rr \
+		--to=linux-mm@kvack.org --subject-prefix=PATCH -o "$_out" -2 >/dev/null
+	# a cover letter people would send: a title and some words
+	for f in "$_out"/*0000-cover-letter.patch; do
+		sed -i "s|\*\*\* SUBJECT HERE \*\*\*|mm: the ${_name} series|; s|\*\*\* BLURB HERE \*\*\*|Two small comments.|" "$f"
+	done
+}
+
+deliver_dir() {
+	for f in "$1"/*.patch; do
+		"$LORE_LAB" deliver "$LAB" <"$f" || return 1
+	done
+}
