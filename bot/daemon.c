@@ -18,6 +18,7 @@
 
 #define TICK_MS 1000
 #define STOP_GRACE_MS 10000
+#define PROGRESS_MS 30000	/* how often long jobs are reported */
 
 struct dlist {
 	char *name;
@@ -31,6 +32,7 @@ struct dlist {
 struct child {
 	int64_t id;
 	bool heavy;
+	char *what;		/* "build arm64 of <id>" for the log */
 	struct run_bg bg;
 };
 
@@ -50,6 +52,7 @@ struct daemon {
 	int sigfd;
 	bool stop, reload;
 	struct dash *dash;
+	uint64_t progress_ms;	/* when long jobs were last reported */
 };
 
 static void lists_release(struct daemon *d)
@@ -258,6 +261,8 @@ static int spawn(struct daemon *d, struct job *j, bool heavy)
 	} else {
 		k->id = j->id;
 		k->heavy = heavy;
+		k->what = xasprintf("%s%s%s of <%s>", job_kind_name(j->kind),
+				    *j->arch ? " " : "", j->arch, j->version);
 		d->nr_kids++;
 		log_info("job %lld: %s%s%s of <%s> started (attempt %d)",
 			 (long long)j->id, job_kind_name(j->kind), *j->arch ? " " : "",
@@ -352,7 +357,27 @@ static void reap(struct daemon *d)
 			continue;
 		}
 		settle(d, &d->kids[i]);
+		free(d->kids[i].what);
 		d->kids[i] = d->kids[--d->nr_kids];
+	}
+}
+
+/* Kernel builds take minutes: say what is still running now and then */
+static void report_progress(struct daemon *d)
+{
+	uint64_t now = now_ms();
+	size_t i;
+
+	if (!d->nr_kids || now - d->progress_ms < PROGRESS_MS)
+		return;
+	d->progress_ms = now;
+	for (i = 0; i < d->nr_kids; i++) {
+		uint64_t s = (now - d->kids[i].bg.started_ms) / 1000;
+
+		if (s >= PROGRESS_MS / 1000)
+			log_info("job %lld: %s still running (%llum%02llus)",
+				 (long long)d->kids[i].id, d->kids[i].what,
+				 (unsigned long long)s / 60, (unsigned long long)s % 60);
 	}
 }
 
@@ -388,6 +413,7 @@ static void stop_children(struct daemon *d)
 				i++;
 				continue;
 			}
+			free(d->kids[i].what);
 			d->kids[i] = d->kids[--d->nr_kids];
 		}
 		if (d->nr_kids)
@@ -397,6 +423,7 @@ static void stop_children(struct daemon *d)
 		run_bg_kill(&d->kids[i].bg, SIGKILL);
 		while (run_bg_poll(&d->kids[i].bg))
 			poll(NULL, 0, 10);
+		free(d->kids[i].what);
 	}
 	d->nr_kids = 0;
 	/* whatever was running goes back, without counting the attempt */
@@ -532,6 +559,7 @@ int daemon_run(struct ctx *ctx, const struct daemon_opts *o)
 			log_err("%s", err.buf);
 		reap(&d);
 		start_jobs(&d);
+		report_progress(&d);
 		if (o->once && idle(&d)) {
 			log_info("nothing pending: done");
 			break;
