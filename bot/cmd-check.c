@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "bot/check-dev.h"
 #include "bot/cmd.h"
+#include "bot/log.h"
 #include "bot/mbox.h"
 #include "bot/series-out.h"
 #include "checkers/check.h"
@@ -277,85 +279,28 @@ static int check_one(struct check_series *s, const struct check_opts *o,
 	return check_run(s, o, f);
 }
 
-int cmd_check(int argc, char **argv, struct ctx *ctx)
+/* One mbox: every current series in it (lorebot check --mbox) */
+static int check_mbox(const char *mbox, const char *repo, bool json, bool color,
+		      const struct check_opts *o, const struct config *cfg)
 {
-	static const struct option opts[] = {
-		{ "mbox", required_argument, NULL, 'm' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "checkers", required_argument, NULL, 'c' },
-		{ "repo", required_argument, NULL, 'r' },
-		{ "columns", required_argument, NULL, 'C' },
-		{ "list", no_argument, NULL, 'l' },
-		{ "preexisting", no_argument, NULL, 'p' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct check_opts o = CHECK_OPTS_INIT;
 	struct strbuf err = STRBUF_INIT;
-	const char *mbox = NULL, *repo = NULL, *sel = NULL;
 	struct git_tree tree, *tp = NULL;
 	struct assembly a;
 	struct raws raws = { 0 };
 	json_object *all = NULL;
-	bool json = false, list = false, preexisting = false;
-	int opt, ret = EXIT_OK, columns = 0, checked = 0;
+	int ret = EXIT_OK, checked = 0;
 	size_t i;
 
-	while ((opt = getopt_long(argc, argv, "m:jc:r:C:l", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'm':
-			mbox = optarg;
-			break;
-		case 'j':
-			json = true;
-			break;
-		case 'c':
-			sel = optarg;
-			break;
-		case 'r':
-			repo = optarg;
-			break;
-		case 'C':
-			columns = atoi(optarg);
-			if (columns < 20 || columns > 1000)
-				return cmd_usage_error("check", "bad column limit '%s'", optarg);
-			break;
-		case 'l':
-			list = true;
-			break;
-		case 'p':
-			preexisting = true;
-			break;
-		default:
-			return cmd_usage_error("check", "unknown option");
-		}
-	}
-	if (optind < argc)
-		return cmd_usage_error("check", "unexpected argument '%s'", argv[optind]);
-	if (opts_from_config(&o, ctx->cfg, &err) || (sel && check_select(&o, sel, &err))) {
-		ret = cmd_usage_error("check", "%s", err.buf);
-		goto out_opts;
-	}
-	if (columns)
-		o.columns = columns;
-	o.preexisting = preexisting;
-	if (list) {
-		list_checkers(&o);
-		goto out_opts;
-	}
-	if (!mbox) {
-		ret = cmd_usage_error("check", "no --mbox given");
-		goto out_opts;
-	}
 	if (repo) {
 		if (git_tree_open(&tree, repo, &err)) {
 			fprintf(stderr, "lorebot: --repo '%s': %s\n", repo, err.buf);
-			ret = EXIT_USAGE;
-			goto out_opts;
+			strbuf_release(&err);
+			return EXIT_USAGE;
 		}
 		tp = &tree;
 	}
 
-	assembly_init(&a, config_get_size(ctx->cfg, "mail.maxsize"));
+	assembly_init(&a, config_get_size(cfg, "mail.maxsize"));
 	ret = read_mbox(mbox, &a, &raws);
 	if (ret) {
 		fprintf(stderr, "lorebot: cannot read '%s': %s\n", mbox, strerror(-ret));
@@ -381,7 +326,7 @@ int cmd_check(int argc, char **argv, struct ctx *ctx)
 			check_series_release(&s);
 			continue;
 		}
-		check_one(&s, &o, tp, ctx->cfg, &f);
+		check_one(&s, o, tp, cfg, &f);
 		checked++;
 		if (findings_count(&f, CHECK_ERROR))
 			ret = EXIT_FINDINGS;
@@ -406,9 +351,10 @@ int cmd_check(int argc, char **argv, struct ctx *ctx)
 			if (checked > 1)
 				putchar('\n');
 			if (sd->title)
-				printf("== %s (v%d, %d patches)\n", sd->title, sd->version,
-				       sd->total);
-			findings_print_text(&f, &s, stdout);
+				printf("%s== %s (v%d, %d patches)%s\n", color ? "\033[1m" : "",
+				       sd->title, sd->version, sd->total,
+				       color ? "\033[m" : "");
+			findings_print(&f, &s, stdout, color);
 		}
 		findings_release(&f);
 		check_series_release(&s);
@@ -431,9 +377,188 @@ out:
 	raws_release(&raws);
 	if (tp)
 		git_tree_release(tp);
-out_opts:
-	check_opts_release(&o);
 	strbuf_release(&err);
 	pattern_release_all();
+	return ret;
+}
+
+/*
+ * The configuration: lorebot.* of the git configuration (the user's,
+ * and the repository's holding dir), then --config, then the command
+ * line.  Nothing is read from the files of a tree.
+ */
+static void load_config(struct config *all, const struct config *file,
+			const char *dir)
+{
+	struct strbuf err = STRBUF_INIT, report = STRBUF_INIT;
+	size_t i;
+
+	if (config_load_git(all, dir, "lorebot.", &err)) {
+		/* not in a repository: the user's configuration alone */
+		strbuf_reset(&err);
+		config_release(all);
+		if (config_load_git(all, NULL, "lorebot.", &err))
+			fprintf(stderr, "lorebot: git config: %s\n", err.buf);
+	}
+	if (config_check(all, &report))
+		fprintf(stderr, "%s", report.buf);
+	for (i = 0; i < file->nr; i++)
+		config_set(all, file->e[i].name, file->e[i].value);
+	strbuf_release(&err);
+	strbuf_release(&report);
+}
+
+/* --color=auto|always|never (check.color), NO_COLOR, a terminal */
+static int want_color(const char *when, bool *color)
+{
+	const char *no = getenv("NO_COLOR"), *term = getenv("TERM");
+
+	if (!when || !strcmp(when, "auto")) {
+		*color = isatty(1) && !(no && *no) && !(term && !strcmp(term, "dumb"));
+		return 0;
+	}
+	if (!strcmp(when, "always")) {
+		*color = true;
+		return 0;
+	}
+	if (!strcmp(when, "never")) {
+		*color = false;
+		return 0;
+	}
+	return -1;
+}
+
+enum {
+	OPT_COLOR = 256,
+	OPT_FIX,
+	OPT_APPLY,
+	OPT_BUILD,
+	OPT_BOOT,
+	OPT_PROGRESS,
+	OPT_NO_PROGRESS,
+};
+
+int cmd_check(int argc, char **argv, struct ctx *ctx)
+{
+	static const struct option opts[] = {
+		{ "mbox", required_argument, NULL, 'm' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "checkers", required_argument, NULL, 'c' },
+		{ "repo", required_argument, NULL, 'r' },
+		{ "columns", required_argument, NULL, 'C' },
+		{ "list", no_argument, NULL, 'l' },
+		{ "preexisting", no_argument, NULL, 'p' },
+		{ "color", optional_argument, NULL, OPT_COLOR },
+		{ "fix", no_argument, NULL, OPT_FIX },
+		{ "apply", no_argument, NULL, OPT_APPLY },
+		{ "build", optional_argument, NULL, OPT_BUILD },
+		{ "boot", optional_argument, NULL, OPT_BOOT },
+		{ "progress", no_argument, NULL, OPT_PROGRESS },
+		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct check_dev_opts d = { .ci = DEVCI_OPTS_INIT };
+	struct check_opts o = CHECK_OPTS_INIT;
+	struct config cfg = CONFIG_INIT;
+	struct strbuf err = STRBUF_INIT;
+	const char *mbox = NULL, *repo = NULL, *sel = NULL, *color = NULL;
+	const char *build = NULL, *boot = NULL;
+	bool list = false, preexisting = false, want_build = false, want_boot = false;
+	int opt, ret = EXIT_OK, columns = 0;
+
+	while ((opt = getopt_long(argc, argv, "m:jc:r:C:l", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'm':
+			mbox = optarg;
+			break;
+		case 'j':
+			d.json = true;
+			break;
+		case 'c':
+			sel = optarg;
+			break;
+		case 'r':
+			repo = optarg;
+			break;
+		case 'C':
+			columns = atoi(optarg);
+			if (columns < 20 || columns > 1000)
+				return cmd_usage_error("check", "bad column limit '%s'", optarg);
+			break;
+		case 'l':
+			list = true;
+			break;
+		case 'p':
+			preexisting = true;
+			break;
+		case OPT_COLOR:
+			color = optarg ? optarg : "always";
+			break;
+		case OPT_FIX:
+			d.fix = true;
+			break;
+		case OPT_APPLY:
+			d.apply = d.fix = true;
+			break;
+		case OPT_BUILD:
+			want_build = true;
+			build = optarg;
+			break;
+		case OPT_BOOT:
+			want_boot = true;
+			boot = optarg;
+			break;
+		case OPT_PROGRESS:
+			progress_force(true);
+			break;
+		case OPT_NO_PROGRESS:
+			progress_force(false);
+			break;
+		default:
+			return cmd_usage_error("check", "unknown option");
+		}
+	}
+	if (optind + 1 < argc)
+		return cmd_usage_error("check", "unexpected argument '%s'", argv[optind + 1]);
+	d.range = optind < argc ? argv[optind] : NULL;
+	if (mbox && d.range)
+		return cmd_usage_error("check", "--mbox and a range '%s' exclude each other",
+				       d.range);
+	if (mbox && (d.fix || want_build || want_boot))
+		return cmd_usage_error("check", "--fix, --build and --boot check a "
+				       "branch, not --mbox");
+	d.dir = !mbox && repo ? repo : ".";
+	load_config(&cfg, ctx->cfg, d.dir);
+	if (opts_from_config(&o, &cfg, &err) || (sel && check_select(&o, sel, &err))) {
+		ret = cmd_usage_error("check", "%s", err.buf);
+		goto out;
+	}
+	if (!color)
+		color = config_get(&cfg, "check.color");
+	if (want_color(color, &d.color)) {
+		ret = cmd_usage_error("check", "--color takes auto, always or never, "
+				      "not '%s'", color);
+		goto out;
+	}
+	d.ci.profile = config_get(&cfg, "build.profile");
+	d.ci.ccache = config_get_bool(&cfg, "build.ccache");
+	if ((want_build && devci_add_arches(&d.ci, build, false, &cfg, &err)) ||
+	    (want_boot && devci_add_arches(&d.ci, boot, true, &cfg, &err))) {
+		ret = cmd_usage_error("check", "%s", err.buf);
+		goto out;
+	}
+	if (columns)
+		o.columns = columns;
+	o.preexisting = preexisting;
+	if (list)
+		list_checkers(&o);
+	else if (mbox)
+		ret = check_mbox(mbox, repo, d.json, d.color, &o, &cfg);
+	else
+		ret = check_dev(&d, &o, &cfg);
+out:
+	check_opts_release(&o);
+	config_release(&cfg);
+	strbuf_release(&err);
 	return ret;
 }
