@@ -54,9 +54,11 @@ static int list_range(struct devrange *r, const char *hide, const char *tip,
 				    gc->subject, r->desc);
 			return -1;
 		}
-		if (i && strcmp(gc->parent, c->v[i - 1].id)) {
+	}
+	for (i = 1; i < c->nr; i++) {
+		if (strcmp(c->v[i].parent, c->v[i - 1].id)) {
 			strbuf_addf(err, "%s is not a line of commits: %.12s does not "
-				    "follow %.12s", r->desc, gc->id, c->v[i - 1].id);
+				    "follow %.12s", r->desc, c->v[i].id, c->v[i - 1].id);
 			return -1;
 		}
 	}
