@@ -201,9 +201,10 @@ int check_dev(const struct check_dev_opts *d, const struct check_opts *o,
 	}
 	have_tree = true;
 	s.tree = &tree.base;
-	check_progress("checking %zu patches of %s", s.nr, r.desc);
+	check_progress("checking %zu patch%s of %s", s.nr, s.nr == 1 ? "" : "es",
+		       r.desc);
 	check_run(&s, o, &f);
-	check_progress("checked %zu patches", s.nr);
+	check_progress("checked %zu patch%s", s.nr, s.nr == 1 ? "" : "es");
 	ret = findings_count(&f, CHECK_ERROR) ? EXIT_FINDINGS : EXIT_OK;
 	if (d->json) {
 		json = result_json(&r, &s, &f);
