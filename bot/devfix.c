@@ -117,6 +117,8 @@ static void apply_one(struct devfix *fx, struct states *st, struct devrange *r,
 			    "not packed\n", f->file, f->line);
 		return;
 	}
+	/* the edit starts from the file as it is before this prototype */
+	e = edit_for(fx, f->patch, fs);
 	strbuf_add(&next, fs->text.buf, at);
 	strbuf_addstr(&next, f->suggestion);
 	strbuf_complete_line(&next);
@@ -125,7 +127,6 @@ static void apply_one(struct devfix *fx, struct states *st, struct devrange *r,
 							       strlen(f->suggestion)) - 1;
 	strbuf_release(&fs->text);
 	fs->text = next;
-	e = edit_for(fx, f->patch, fs);
 	free(e->new);
 	e->new = xstrndup(fs->text.buf, fs->text.len);
 	e->new_len = fs->text.len;
@@ -257,7 +258,12 @@ int devfix_apply(struct devfix *fx, struct devrange *r,
 		strbuf_addf(err, "'%s' is a bare repository", r->repo.gitdir);
 		return -1;
 	}
-	if (!r->repo.branch || strcmp(r->tip, r->repo.head)) {
+	if (!r->repo.branch) {
+		strbuf_addstr(err, "HEAD is detached; --apply adds its fixups on top of "
+			      "a branch");
+		return -1;
+	}
+	if (strcmp(r->tip, r->repo.head)) {
 		strbuf_addf(err, "%s does not end at the tip of the current branch; "
 			    "--apply adds its fixups on top of the branch it checks",
 			    r->desc);
