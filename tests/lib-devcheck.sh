@@ -10,13 +10,13 @@ export GIT_OPTIONAL_LOCKS=0
 # on branch mm-new; with directories, a sparse checkout of only those
 # (fast), else the whole tree
 dev_clone() {
-	_d=$1
+	_dv_dir=$1
 	shift
-	git clone -q --shared --no-checkout "$MM" "$_d" || return 1
+	git clone -q --shared --no-checkout "$MM" "$_dv_dir" || return 1
 	if [ $# -gt 0 ]; then
-		git -C "$_d" sparse-checkout set "$@" || return 1
+		git -C "$_dv_dir" sparse-checkout set "$@" || return 1
 	fi
-	git -C "$_d" checkout -q mm-new 2>/dev/null
+	git -C "$_dv_dir" checkout -q mm-new 2>/dev/null
 }
 
 # dev_branch DIR NAME: a branch NAME tracking origin/mm-new, checked out
@@ -26,9 +26,9 @@ dev_branch() {
 
 # dev_am DIR PATCH...: the developer applies patches
 dev_am() {
-	_d=$1
+	_dv_dir=$1
 	shift
-	git -C "$_d" am -q "$@"
+	git -C "$_dv_dir" am -q "$@"
 }
 
 # lore_patch N/M: the mail of patch N/M of thread 004 (not a reply)
