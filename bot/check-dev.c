@@ -189,7 +189,8 @@ int check_dev(const struct check_dev_opts *d, const struct check_opts *o,
 		if (ret)
 			goto out;
 	}
-	check_progress("reading %zu commits of %s", r.commits.nr, r.desc);
+	check_progress("reading %zu commit%s of %s", r.commits.nr,
+		       r.commits.nr == 1 ? "" : "s", r.desc);
 	if (devrange_series(&r, &s, &err)) {
 		fprintf(stderr, "lorebot check: %s\n", err.buf);
 		goto out;

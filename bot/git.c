@@ -368,19 +368,74 @@ void gitdev_release(struct gitdev_repo *r)
 	memset(r, 0, sizeof(*r));
 }
 
+struct refspec_ctx {
+	const char *merge;
+	struct strbuf *out;
+	bool found;
+};
+
+static int refspec_cb(const git_config_entry *e, void *data)
+{
+	struct refspec_ctx *rc = data;
+	git_refspec *spec;
+	git_buf dst = GIT_BUF_INIT;
+
+	if (rc->found || git_refspec_parse(&spec, e->value, true))
+		return 0;
+	if (git_refspec_src_matches(spec, rc->merge) &&
+	    !git_refspec_transform(&dst, spec, rc->merge)) {
+		strbuf_add(rc->out, dst.ptr, dst.size);
+		rc->found = true;
+	}
+	git_buf_dispose(&dst);
+	git_refspec_free(spec);
+	return 0;
+}
+
+/*
+ * branch.<name>.remote and .merge through the remote's fetch refspecs,
+ * as git does; read key by key (git_branch_upstream() lists the remotes
+ * with a regular expression, and libgit2 1.5 leaks on every non-match)
+ */
 int gitdev_upstream(struct gitdev_repo *r, const char *branch, struct strbuf *out)
 {
-	git_reference *b = NULL, *up = NULL;
+	struct strbuf key = STRBUF_INIT, ref = STRBUF_INIT;
+	struct refspec_ctx rc = { .out = &ref };
+	git_config *cfg = NULL;
+	git_buf remote = GIT_BUF_INIT, merge = GIT_BUF_INIT;
+	git_reference *target = NULL;
 	int ret = -ENOENT;
 
-	if (git_branch_lookup(&b, r->repo, branch, GIT_BRANCH_LOCAL))
-		return -ENOENT;
-	if (!git_branch_upstream(&up, b)) {
-		strbuf_addstr(out, git_reference_shorthand(up));
-		ret = 0;
+	if (git_repository_config_snapshot(&cfg, r->repo))
+		return -EIO;
+	strbuf_addf(&key, "branch.%s.remote", branch);
+	if (git_config_get_string_buf(&remote, cfg, key.buf))
+		goto out;
+	strbuf_reset(&key);
+	strbuf_addf(&key, "branch.%s.merge", branch);
+	if (git_config_get_string_buf(&merge, cfg, key.buf))
+		goto out;
+	if (!strcmp(remote.ptr, ".")) {
+		strbuf_addstr(&ref, merge.ptr);
+	} else {
+		rc.merge = merge.ptr;
+		strbuf_reset(&key);
+		strbuf_addf(&key, "remote.%s.fetch", remote.ptr);
+		git_config_get_multivar_foreach(cfg, key.buf, NULL, refspec_cb, &rc);
+		if (!rc.found)
+			goto out;
 	}
-	git_reference_free(up);
-	git_reference_free(b);
+	if (git_reference_lookup(&target, r->repo, ref.buf))
+		goto out;
+	strbuf_addstr(out, git_reference_shorthand(target));
+	ret = 0;
+out:
+	git_reference_free(target);
+	git_buf_dispose(&remote);
+	git_buf_dispose(&merge);
+	git_config_free(cfg);
+	strbuf_release(&key);
+	strbuf_release(&ref);
 	return ret;
 }
 
