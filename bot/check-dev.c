@@ -15,7 +15,6 @@
 #include "bot/log.h"
 #include "bot/series-out.h"
 #include "checkers/pattern.h"
-#include "checkers/tree.h"
 
 static uint64_t progress_t0, progress_delay = 1000;
 
@@ -40,6 +39,18 @@ void check_progress(const char *fmt, ...)
 	va_end(ap);
 	progress("lorebot: %s (%.1f s)", sb.buf, (now_ms() - progress_t0) / 1000.0);
 	strbuf_release(&sb);
+}
+
+/* The checkers read the commits through the open repository */
+static int tree_read(struct check_tree *t, const char *rev, const char *path,
+		     struct strbuf *out)
+{
+	return gitdev_read_file(t->data, rev, path, out);
+}
+
+static int tree_commit(struct check_tree *t, const char *id, struct strbuf *out)
+{
+	return gitdev_subject(t->data, id, out);
 }
 
 static const char *const kind_names[] = {
@@ -174,8 +185,7 @@ int check_dev(const struct check_dev_opts *d, const struct check_opts *o,
 	struct check_series s = CHECK_SERIES_INIT;
 	struct findings f = FINDINGS_INIT;
 	struct strbuf err = STRBUF_INIT;
-	struct git_tree tree;
-	bool have_tree = false;
+	struct check_tree tree = { .read = tree_read, .commit = tree_commit };
 	json_object *json = NULL;
 	int ret = EXIT_USAGE, r2;
 
@@ -195,13 +205,10 @@ int check_dev(const struct check_dev_opts *d, const struct check_opts *o,
 		fprintf(stderr, "lorebot check: %s\n", err.buf);
 		goto out;
 	}
-	if (git_tree_open(&tree, r.repo.gitdir, &err)) {
-		fprintf(stderr, "lorebot check: %s\n", err.buf);
-		ret = EXIT_INFRA;
-		goto out;
-	}
-	have_tree = true;
-	s.tree = &tree.base;
+	tree.name = r.repo.gitdir;
+	tree.checkpatch_gitdir = r.repo.gitdir;
+	tree.data = &r.repo;
+	s.tree = &tree;
 	check_progress("checking %zu patch%s of %s", s.nr, s.nr == 1 ? "" : "es",
 		       r.desc);
 	check_run(&s, o, &f);
@@ -227,8 +234,6 @@ out:
 	findings_release(&f);
 	s.tree = NULL;
 	check_series_release(&s);
-	if (have_tree)
-		git_tree_release(&tree);
 	devrange_release(&r);
 	strbuf_release(&err);
 	pattern_release_all();

@@ -87,6 +87,10 @@ int gitdev_find_message(struct gitdev_repo *r, const char *tip,
 			const char *needle, size_t max, char out[41]);
 /* The whole message of a commit: 0, -ENOENT */
 int gitdev_message(struct gitdev_repo *r, const char *id, struct strbuf *out);
+/* As git_read_file_at() and git_commit_subject(), on the open repository */
+int gitdev_read_file(struct gitdev_repo *r, const char *rev, const char *path,
+		     struct strbuf *out);
+int gitdev_subject(struct gitdev_repo *r, const char *id, struct strbuf *out);
 /* The user's identity (user.name, user.email): 0, -ENOENT when not set */
 int gitdev_identity(struct gitdev_repo *r, struct strbuf *name,
 		    struct strbuf *email);
