@@ -5,7 +5,7 @@
 # mm files - checked
 #  1. by lorebot check (all default checkers, checkpatch included),
 #  2. by lorebot check without checkpatch (the range, the mails, the own
-#     checkers on whole files),
+#     checkers on whole files), and with checkpatch alone,
 #  3. by checkpatch.pl on the same patches one after another, with b4's
 #     flags, after git format-patch: what "b4 prep --check" does (b4 0.13
 #     and later; Debian 12 has b4 0.12, which has no --check),
@@ -141,6 +141,9 @@ all_cpu=$cpu
 measure "$LOREBOT" check --repo "$R" --checkers=-checkpatch mm-new..bench
 own_wall=$wall
 own_cpu=$cpu
+measure "$LOREBOT" check --repo "$R" --checkers=-all,checkpatch mm-new..bench
+lcp_wall=$wall
+lcp_cpu=$cpu
 
 mkdir -p "$TMP/scripts"
 for f in checkpatch.pl spelling.txt const_structs.checkpatch; do
@@ -161,6 +164,7 @@ cp_cpu=$cpu
 
 echo "lorebot check, all checkers:      median wall $all_wall ms, cpu $all_cpu ms"
 echo "lorebot check, without checkpatch: median wall $own_wall ms, cpu $own_cpu ms"
+echo "lorebot check, checkpatch only:    median wall $lcp_wall ms, cpu $lcp_cpu ms"
 echo "format-patch + checkpatch.pl x10:  median wall $cp_wall ms, cpu $cp_cpu ms"
 awk -v a="$all_wall" -v b="$cp_wall" -v c="$all_cpu" -v d="$cp_cpu" \
 	'BEGIN { printf "ratio lorebot / checkpatch.pl:    wall %.2fx, cpu %.2fx\n", a / b, c / d }'
