@@ -34,6 +34,11 @@ OPT := -O2 -g
 LDOPT :=
 endif
 
+# BUILD=dir builds there instead (a second tree while tests use build/)
+ifdef BUILD
+B := $(BUILD)
+endif
+
 CFLAGS_ALL = -std=gnu11 $(WARN) $(OPT) -I. $(PKG_CFLAGS) \
 	-DLOREBOT_VERSION='"$(VERSION)"' -D_GNU_SOURCE -MMD -MP $(CFLAGS)
 LDFLAGS_ALL = $(LDOPT) $(LDFLAGS)

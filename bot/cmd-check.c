@@ -11,6 +11,7 @@
 #include "bot/log.h"
 #include "bot/mbox.h"
 #include "bot/series-out.h"
+#include "bot/thread.h"
 #include "checkers/check.h"
 #include "checkers/pattern.h"
 #include "checkers/tree.h"
@@ -24,6 +25,7 @@ const char cmd_check_help[] =
 	"    lorebot check [RANGE] [--fix [--apply]] [--build[=ARCHS]] [--boot[=ARCHS]]\n"
 	"                  [--repo DIR] [options]\n"
 	"    lorebot check --mbox FILE [--repo DIR] [options]\n"
+	"    lorebot check --msgid ID [--url URL] [--repo DIR] [options]\n"
 	"    lorebot check --list\n"
 	"\n"
 	"DESCRIPTION\n"
@@ -37,7 +39,8 @@ const char cmd_check_help[] =
 	"    writes, when asked).\n"
 	"\n"
 	"    With --mbox, checks every current series in FILE (a thread saved from\n"
-	"    lore; versions superseded by a later one are skipped); with --repo\n"
+	"    lore; versions superseded by a later one are skipped), with --msgid\n"
+	"    the thread of message ID, fetched from lore; with --repo\n"
 	"    the series is applied (without writing) to its base-commit, else\n"
 	"    git.base, else HEAD, so the rules read whole files.\n"
 	"\n"
@@ -65,6 +68,12 @@ const char cmd_check_help[] =
 	"    --mbox FILE\n"
 	"        check the patches of FILE (mboxo or mboxrd, or one message; -\n"
 	"        reads stdin) instead of a branch\n"
+	"    --msgid ID\n"
+	"        check the thread of message ID (<> optional), fetched from lore\n"
+	"    --url URL\n"
+	"        the inbox to ask for --msgid (default: the first list.<name>.url,\n"
+	"        e.g. git config --global lorebot.list.linux-mm.url\n"
+	"        https://lore.kernel.org/linux-mm/)\n"
 	"    --json\n"
 	"        print {\"findings\": [...]} with rule, severity (error, warning or\n"
 	"        note), patch (its number; 0 for the series), file (null for the\n"
@@ -112,13 +121,14 @@ const char cmd_check_help[] =
 	"\n"
 	"EXIT STATUS\n"
 	"    0 no errors (warnings and notes are fine), 1 errors, 2 bad input\n"
-	"    or usage (also: nothing to check, --apply refused), 3 the repository\n"
-	"    or the tools for --build/--boot could not be used.\n"
+	"    or usage (also: nothing to check, --apply refused), 3 the repository,\n"
+	"    lore (--msgid) or the tools for --build/--boot could not be used.\n"
 	"\n"
 	"EXAMPLES\n"
 	"    lorebot check\n"
 	"    lorebot check origin/mm-new..HEAD --checkers=-checkpatch\n"
 	"    lorebot check --fix --apply && git rebase -i --autosquash origin/mm-new\n"
+	"    lorebot check --msgid 20260207081613.588598-1-vernon2gm@gmail.com\n"
 	"    b4 mbox 20260207081613.588598-1-vernon2gm@gmail.com\n"
 	"    lorebot check --mbox 20260207081613.588598-1-vernon2gm@gmail.com.mbx\n"
 	"\n"
@@ -478,6 +488,8 @@ enum {
 	OPT_BOOT,
 	OPT_PROGRESS,
 	OPT_NO_PROGRESS,
+	OPT_MSGID,
+	OPT_URL,
 };
 
 int cmd_check(int argc, char **argv, struct ctx *ctx)
@@ -497,6 +509,8 @@ int cmd_check(int argc, char **argv, struct ctx *ctx)
 		{ "boot", optional_argument, NULL, OPT_BOOT },
 		{ "progress", no_argument, NULL, OPT_PROGRESS },
 		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
+		{ "msgid", required_argument, NULL, OPT_MSGID },
+		{ "url", required_argument, NULL, OPT_URL },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct check_dev_opts d = { .ci = DEVCI_OPTS_INIT };
@@ -504,7 +518,8 @@ int cmd_check(int argc, char **argv, struct ctx *ctx)
 	struct config cfg = CONFIG_INIT;
 	struct strbuf err = STRBUF_INIT;
 	const char *mbox = NULL, *repo = NULL, *sel = NULL, *color = NULL;
-	const char *build = NULL, *boot = NULL;
+	const char *build = NULL, *boot = NULL, *msgid = NULL, *url = NULL;
+	char *fetched = NULL;
 	bool list = false, preexisting = false, want_build = false, want_boot = false;
 	int opt, ret = EXIT_OK, columns = 0;
 
@@ -556,6 +571,12 @@ int cmd_check(int argc, char **argv, struct ctx *ctx)
 		case OPT_NO_PROGRESS:
 			progress_force(false);
 			break;
+		case OPT_MSGID:
+			msgid = optarg;
+			break;
+		case OPT_URL:
+			url = optarg;
+			break;
 		default:
 			return cmd_usage_error("check", "unknown option");
 		}
@@ -563,13 +584,17 @@ int cmd_check(int argc, char **argv, struct ctx *ctx)
 	if (optind + 1 < argc)
 		return cmd_usage_error("check", "unexpected argument '%s'", argv[optind + 1]);
 	d.range = optind < argc ? argv[optind] : NULL;
-	if (mbox && d.range)
-		return cmd_usage_error("check", "--mbox and a range '%s' exclude each other",
-				       d.range);
-	if (mbox && (d.fix || want_build || want_boot))
+	if (mbox && msgid)
+		return cmd_usage_error("check", "--mbox or --msgid, not both");
+	if ((mbox || msgid) && d.range)
+		return cmd_usage_error("check", "--%s and a range '%s' exclude each other",
+				       mbox ? "mbox" : "msgid", d.range);
+	if ((mbox || msgid) && (d.fix || want_build || want_boot))
 		return cmd_usage_error("check", "--fix, --build and --boot check a "
-				       "branch, not --mbox");
-	d.dir = !mbox && repo ? repo : ".";
+				       "branch, not --%s", mbox ? "mbox" : "msgid");
+	if (url && !msgid)
+		return cmd_usage_error("check", "--url is the inbox to ask for --msgid");
+	d.dir = !mbox && !msgid && repo ? repo : ".";
 	load_config(&cfg, ctx->cfg, d.dir);
 	if (opts_from_config(&o, &cfg, &err) || (sel && check_select(&o, sel, &err))) {
 		ret = cmd_usage_error("check", "%s", err.buf);
@@ -592,13 +617,25 @@ int cmd_check(int argc, char **argv, struct ctx *ctx)
 	if (columns)
 		o.columns = columns;
 	o.preexisting = preexisting;
-	if (list)
+	if (list) {
 		list_checkers(&o);
-	else if (mbox)
+	} else if (msgid) {
+		if (thread_to_mbox(&cfg, url, msgid, &fetched, &err)) {
+			fprintf(stderr, "lorebot check: --msgid: %s\n", err.buf);
+			ret = EXIT_INFRA;
+			goto out;
+		}
+		ret = check_mbox(fetched, repo, d.json, d.color, &o, &cfg);
+	} else if (mbox) {
 		ret = check_mbox(mbox, repo, d.json, d.color, &o, &cfg);
-	else
+	} else {
 		ret = check_dev(&d, &o, &cfg);
+	}
 out:
+	if (fetched) {
+		unlink(fetched);
+		free(fetched);
+	}
 	check_opts_release(&o);
 	config_release(&cfg);
 	strbuf_release(&err);

@@ -6,6 +6,7 @@
 
 #include "bot/cmd.h"
 #include "bot/series-out.h"
+#include "bot/store.h"
 
 const char cmd_series_help[] =
 	"NAME\n"
@@ -50,9 +51,53 @@ const char cmd_series_help[] =
 	"    b4 mbox 20260207081613.588598-1-vernon2gm@gmail.com\n"
 	"    lorebot series --mbox 20260207081613.588598-1-vernon2gm@gmail.com.mbx\n";
 
-/* Provided by the database front end when built in */
-int series_from_db(struct ctx *ctx, struct assembly *a, struct strbuf *err)
-	__attribute__((weak));
+static json_object *jget(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+
+	json_object_object_get_ex(o, key, &v);
+	return v;
+}
+
+static void report_json_problems(const char *file, json_object *problems)
+{
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(problems); i++)
+		fprintf(stderr, "lorebot: %s: %s\n", file,
+			json_object_get_string(json_object_array_get_idx(problems, i)));
+}
+
+/* Without --mbox: the series as stored (assembled at the last fetch) */
+static int series_from_db(struct ctx *ctx, bool json)
+{
+	struct strbuf err = STRBUF_INIT;
+	json_object *o = NULL;
+	struct store st;
+	int ret = cmd_open_store(ctx, &st, false);
+
+	if (ret)
+		return ret;
+	if (store_series_json(&st, &o, &err)) {
+		fprintf(stderr, "lorebot: %s\n", err.buf);
+		ret = EXIT_INFRA;
+	} else {
+		report_json_problems(db_path(st.db), jget(o, "problems"));
+		if (json) {
+			json_print(o);
+		} else {
+			struct strbuf sb = STRBUF_INIT;
+
+			store_versions_text(jget(o, "series"), &sb);
+			fputs(sb.buf, stdout);
+			strbuf_release(&sb);
+		}
+	}
+	json_object_put(o);
+	strbuf_release(&err);
+	store_close(&st);
+	return ret;
+}
 
 static void report_problems(const char *file, const struct strbuf *problems)
 {
@@ -100,31 +145,17 @@ int cmd_series(int argc, char **argv, struct ctx *ctx)
 	if (optind < argc)
 		return cmd_usage_error("series", "unexpected argument '%s'", argv[optind]);
 
+	if (!mbox)
+		return series_from_db(ctx, json);
 	assembly_init(&a, max_size);
-	if (mbox) {
-		int r = assembly_add_mbox(&a, mbox);
-
-		if (r) {
-			fprintf(stderr, "lorebot: cannot read '%s': %s\n", mbox,
-				strerror(-r));
-			assembly_release(&a);
-			return EXIT_USAGE;
-		}
-	} else {
-		struct strbuf err = STRBUF_INIT;
-
-		if (!series_from_db || series_from_db(ctx, &a, &err)) {
-			fprintf(stderr, "lorebot: %s\n", series_from_db ? err.buf :
-				"no --mbox given and no database support built in");
-			strbuf_release(&err);
-			assembly_release(&a);
-			return EXIT_USAGE;
-		}
-		strbuf_release(&err);
+	ret = assembly_add_mbox(&a, mbox);
+	if (ret) {
+		fprintf(stderr, "lorebot: cannot read '%s': %s\n", mbox, strerror(-ret));
+		assembly_release(&a);
+		return EXIT_USAGE;
 	}
 	assembly_build(&a);
-	report_problems(mbox ? mbox : ctx->db_path ? ctx->db_path : "database",
-			&a.problems);
+	report_problems(mbox, &a.problems);
 	if (json)
 		assembly_print_json(&a, stdout);
 	else

@@ -49,6 +49,11 @@ CMD_DECL(serve);
 CMD_DECL(daemon);
 CMD_DECL(status);
 CMD_DECL(job);
+CMD_DECL(record);
+
+/* Open --db (or <core.statedir>/lorebot.db); an EXIT_* code, EXIT_OK on success */
+struct store;
+int cmd_open_store(struct ctx *ctx, struct store *st, bool create);
 
 const struct cmd *cmd_lookup(const char *name);
 const struct cmd *cmd_table(size_t *nr);

@@ -39,6 +39,12 @@ const struct cfg_key cfg_keys[] = {
 	  "reply mode for this list (default: reply.mode)" },
 	{ "list.*.enabled", CFG_BOOL, "true", NULL,
 	  "follow this list" },
+	{ "list.*.method", CFG_ENUM, "search", "search|git",
+	  "search: HTTP searches by received time (a query works); git: the "
+	  "inbox's git epochs (everything, exactly once, fastest catch-up)" },
+	{ "list.*.since", CFG_STRING, NULL, NULL,
+	  "where the first fetch starts: a date (2026-01-31), a duration "
+	  "ago (14d) or unix seconds; empty: the whole inbox" },
 
 	/* the public-inbox client */
 	{ "lore.timeout", CFG_DURATION, "30s", NULL,
@@ -53,6 +59,21 @@ const struct cfg_key cfg_keys[] = {
 	  "longest wait between retries after failures" },
 	{ "lore.useragent", CFG_STRING, NULL, NULL,
 	  "User-Agent sent to lore (default: lorebot/<version>)" },
+	{ "lore.retrydelay", CFG_DURATION, "2s", NULL,
+	  "first wait before retrying a request; doubled per retry, with jitter" },
+	{ "lore.maxbatches", CFG_INT, "10", NULL,
+	  "windows of lore.batch messages fetched per pass; more waits for "
+	  "the next pass (no request storms after an outage)" },
+	{ "lore.overlap", CFG_DURATION, "15m", NULL,
+	  "how far back of the newest message each search starts again, for "
+	  "mail the server indexes late" },
+	{ "lore.indexlag", CFG_DURATION, "2m", NULL,
+	  "how long the server's search may lag behind its change probe: "
+	  "after a change, lists are searched again until this has passed" },
+	{ "lore.gitdir", CFG_PATH, NULL, NULL,
+	  "where method git keeps its epoch mirrors (default: <database>.lore)" },
+	{ "lore.threads", CFG_INT, "20", NULL,
+	  "whole threads fetched per pass for patches whose parent is missing" },
 
 	/* mail parsing */
 	{ "mail.maxsize", CFG_SIZE, "16m", NULL,
@@ -157,12 +178,36 @@ const struct cfg_key cfg_keys[] = {
 	{ "smtp.credentials", CFG_PATH, NULL, NULL,
 	  "file with 'user' and 'password' lines, readable only by its owner" },
 	{ "smtp.timeout", CFG_DURATION, "60s", NULL, "SMTP timeout" },
+	{ "reply.attempts", CFG_INT, "5", NULL,
+	  "delivery attempts of a reply before it is marked failed" },
+	{ "reply.retrydelay", CFG_DURATION, "30s", NULL,
+	  "wait before retrying a failed delivery; doubled per attempt" },
+	{ "reply.backoffmax", CFG_DURATION, "1h", NULL,
+	  "longest wait between delivery attempts" },
+	{ "reply.indoubt", CFG_DURATION, "15m", NULL,
+	  "a reply whose delivery was interrupted (crash) waits this long for the "
+	  "list archive to show it before it is sent again, same Message-ID" },
+	{ "reply.wait", CFG_DURATION, "2m", NULL,
+	  "how long 'lorebot reply' waits for retries before leaving them queued" },
+	{ "smtp.starttls", CFG_ENUM, "auto", "auto|always|never",
+	  "smtp:// only: auto uses STARTTLS when offered (required with "
+	  "credentials), always requires it, never does not try" },
+	{ "smtp.cainfo", CFG_PATH, NULL, NULL,
+	  "CA certificates the SMTP server is verified with (default: the system's)" },
+	{ "smtp.from", CFG_STRING, NULL, NULL,
+	  "envelope sender (default: core.botaddress)" },
 
 	/* dashboard */
 	{ "web.listen", CFG_STRING, "127.0.0.1:8080", NULL,
 	  "address the dashboard listens on" },
 	{ "web.refresh", CFG_DURATION, "30s", NULL,
 	  "how often the series list refreshes itself" },
+	{ "web.templates", CFG_PATH, NULL, NULL,
+	  "directory of the dashboard page templates (default: the installed "
+	  "templates/)" },
+	{ "web.logroot", CFG_PATH, NULL, NULL,
+	  "job logs under this directory may be shown on the dashboard "
+	  "(default: core.statedir)" },
 
 	/* daemon */
 	{ "daemon.builds", CFG_INT, "1", NULL,

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <fcntl.h>
 #include <git2.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "bot/diff.h"
 #include "bot/git.h"
+#include "bot/gitrepo.h"
 #include "bot/mail.h"
 
 void git_lib_init(void)
@@ -319,6 +323,821 @@ int git_commit_subject(const char *repo_dir, const char *id, struct strbuf *out)
 	git_object_free(commit);
 	git_object_free(obj);
 	git_repository_free(repo);
+	return ret;
+}
+
+/*
+ * Repository operations (bot/gitrepo.h): everything the apply step does
+ * with the object database, refs and remotes.  Keep these together.
+ */
+
+struct gitrepo {
+	git_repository *repo;
+	char *path;
+};
+
+static inline const git_oid *to_git(const struct gitoid *id)
+{
+	return (const git_oid *)id->raw;
+}
+
+static inline void from_git(struct gitoid *id, const git_oid *g)
+{
+	memcpy(id->raw, g->id, GITOID_RAWSZ);
+}
+
+void gitoid_hex(const struct gitoid *id, char out[GITOID_HEXSZ + 1])
+{
+	git_oid_tostr(out, GITOID_HEXSZ + 1, to_git(id));
+}
+
+int gitoid_parse(struct gitoid *id, const char *hex)
+{
+	git_oid g;
+
+	if (strlen(hex) != GITOID_HEXSZ || git_oid_fromstr(&g, hex))
+		return -EINVAL;
+	from_git(id, &g);
+	return 0;
+}
+
+bool gitoid_eq(const struct gitoid *a, const struct gitoid *b)
+{
+	return !memcmp(a->raw, b->raw, GITOID_RAWSZ);
+}
+
+bool gitoid_is_zero(const struct gitoid *id)
+{
+	static const struct gitoid zero;
+
+	return gitoid_eq(id, &zero);
+}
+
+void gitoid_hash_blob(struct gitoid *id, const void *buf, size_t len)
+{
+	git_oid g;
+
+	git_odb_hash(&g, buf, len, GIT_OBJECT_BLOB);
+	from_git(id, &g);
+}
+
+/* libgit2's error codes as errno values */
+static int git_errno(int code)
+{
+	switch (code) {
+	case GIT_ENOTFOUND:
+		return -ENOENT;
+	case GIT_EAMBIGUOUS:
+	case GIT_EINVALIDSPEC:
+	case GIT_EINVALID:
+		return -EINVAL;
+	case GIT_EEXISTS:
+		return -EEXIST;
+	default:
+		return -EIO;
+	}
+}
+
+static int git_fail(int code, struct strbuf *err, const char *fmt, ...)
+	PRINTF(3, 4);
+
+static int git_fail(int code, struct strbuf *err, const char *fmt, ...)
+{
+	const git_error *e = git_error_last();
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(err, fmt, ap);
+	va_end(ap);
+	if (e && e->message)
+		strbuf_addf(err, ": %s", e->message);
+	return git_errno(code);
+}
+
+int gitrepo_open(struct gitrepo **out, const char *path, bool create,
+		 struct strbuf *err)
+{
+	git_repository *repo;
+	int ret;
+
+	git_lib_init();
+	*out = NULL;
+	ret = git_repository_open_ext(&repo, path,
+				      GIT_REPOSITORY_OPEN_NO_SEARCH, NULL);
+	if (ret == GIT_ENOTFOUND && create) {
+		ret = mkdir_p(path, 0755);
+		if (ret) {
+			strbuf_addf(err, "cannot create '%s': %s", path, strerror(-ret));
+			return ret;
+		}
+		ret = git_repository_init(&repo, path, 1);
+		if (ret)
+			return git_fail(ret, err, "cannot create a repository in '%s'", path);
+	} else if (ret) {
+		return git_fail(ret, err, "cannot open repository '%s'", path);
+	}
+	*out = xcalloc(1, sizeof(**out));
+	(*out)->repo = repo;
+	(*out)->path = xstrdup(path);
+	return 0;
+}
+
+void gitrepo_close(struct gitrepo *r)
+{
+	if (!r)
+		return;
+	git_repository_free(r->repo);
+	free(r->path);
+	free(r);
+}
+
+const char *gitrepo_path(const struct gitrepo *r)
+{
+	return r->path;
+}
+
+int gitrepo_fetch(struct gitrepo *r, const char *name, const char *url,
+		  const char *const *branches, size_t nr, struct strbuf *err)
+{
+	git_remote_create_options ro;
+	git_fetch_options fo;
+	git_strarray specs = { NULL, 0 };
+	git_remote *remote = NULL;
+	size_t i;
+	int valid = 0, ret;
+
+	git_remote_name_is_valid(&valid, name);
+	if (!valid) {
+		strbuf_addf(err, "invalid remote name '%s'", name);
+		return -EINVAL;
+	}
+	if (!nr) {
+		strbuf_addf(err, "remote '%s': no branches to fetch", name);
+		return -EINVAL;
+	}
+	specs.strings = xcalloc(nr, sizeof(char *));
+	for (i = 0; i < nr; i++) {
+		valid = 0;
+		git_branch_name_is_valid(&valid, branches[i]);
+		if (!valid) {
+			strbuf_addf(err, "remote '%s': invalid branch name '%s'",
+				    name, branches[i]);
+			ret = -EINVAL;
+			goto out;
+		}
+		specs.strings[specs.count++] =
+			xasprintf("+refs/heads/%s:refs/remotes/%s/%s",
+				  branches[i], name, branches[i]);
+	}
+	/*
+	 * Not git_remote_create_anonymous(): its url.insteadOf lookup leaks
+	 * pcre2 match data in libgit2 1.5 (fixed upstream in #6382), about
+	 * 160 KB per fetch, which a daemon fetching every few minutes feels.
+	 */
+	git_remote_create_options_init(&ro, GIT_REMOTE_CREATE_OPTIONS_VERSION);
+	ro.repository = r->repo;
+	ro.flags = GIT_REMOTE_CREATE_SKIP_INSTEADOF |
+		GIT_REMOTE_CREATE_SKIP_DEFAULT_FETCHSPEC;
+	ret = git_remote_create_with_opts(&remote, url, &ro);
+	if (ret) {
+		ret = git_fail(ret, err, "remote '%s'", name);
+		goto out;
+	}
+	git_fetch_options_init(&fo, GIT_FETCH_OPTIONS_VERSION);
+	fo.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
+	fo.update_fetchhead = 0;
+	ret = git_remote_fetch(remote, &specs, &fo, "lorebot: fetch");
+	if (ret)
+		ret = git_fail(ret, err, "cannot fetch from '%s' (%s)", url, name);
+out:
+	git_remote_free(remote);
+	for (i = 0; i < specs.count; i++)
+		free(specs.strings[i]);
+	free(specs.strings);
+	return ret;
+}
+
+/* "name" as refs/remotes/<remote>/<name> when exactly one remote has it */
+static int resolve_remote_branch(struct gitrepo *r, const char *name,
+				 git_reference **out)
+{
+	git_reference_iterator *it;
+	git_reference *ref, *found = NULL;
+	int valid = 0, n = 0;
+	char *glob;
+
+	git_branch_name_is_valid(&valid, name);
+	if (!valid || strpbrk(name, "*?[\\"))
+		return GIT_ENOTFOUND;
+	glob = xasprintf("refs/remotes/*/%s", name);
+	if (git_reference_iterator_glob_new(&it, r->repo, glob)) {
+		free(glob);
+		return GIT_ENOTFOUND;
+	}
+	free(glob);
+	while (!git_reference_next(&ref, it)) {
+		const char *rest = git_reference_name(ref) + strlen("refs/remotes/");
+		const char *slash = strchr(rest, '/');
+
+		/* the glob's * may span slashes: insist on one level */
+		if (slash && !strcmp(slash + 1, name) && ++n == 1) {
+			found = ref;
+			continue;
+		}
+		git_reference_free(ref);
+	}
+	git_reference_iterator_free(it);
+	if (n != 1) {
+		git_reference_free(found);
+		return n ? GIT_EAMBIGUOUS : GIT_ENOTFOUND;
+	}
+	*out = found;
+	return 0;
+}
+
+int gitrepo_resolve_commit(struct gitrepo *r, const char *rev,
+			   struct gitoid *commit, char **full_name,
+			   struct strbuf *err)
+{
+	git_object *obj = NULL, *peeled = NULL;
+	git_reference *ref = NULL;
+	int ret;
+
+	if (full_name)
+		*full_name = NULL;
+	ret = git_revparse_ext(&obj, &ref, r->repo, rev);
+	if (ret == GIT_ENOTFOUND && !resolve_remote_branch(r, rev, &ref)) {
+		ret = git_reference_peel(&obj, ref, GIT_OBJECT_ANY);
+		if (ret)
+			ret = GIT_ENOTFOUND;
+	}
+	if (ret == GIT_ENOTFOUND) {
+		strbuf_addf(err, "no commit or branch '%s' in the repository", rev);
+		ret = -ENOENT;
+		goto out;
+	}
+	if (ret) {
+		ret = git_fail(ret, err, "cannot resolve '%s'", rev);
+		goto out;
+	}
+	ret = git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT);
+	if (ret) {
+		strbuf_addf(err, "'%s' is not a commit", rev);
+		ret = -EINVAL;
+		goto out;
+	}
+	from_git(commit, git_object_id(peeled));
+	if (full_name) {
+		char hex[GITOID_HEXSZ + 1];
+
+		gitoid_hex(commit, hex);
+		*full_name = xstrdup(ref ? git_reference_name(ref) : hex);
+	}
+out:
+	git_object_free(peeled);
+	git_object_free(obj);
+	git_reference_free(ref);
+	return ret;
+}
+
+int gitrepo_find_object(struct gitrepo *r, const char *hex, struct gitoid *id)
+{
+	size_t len = strlen(hex);
+	git_oid shortid, full;
+	git_odb *odb;
+	int ret;
+
+	if (len < GIT_OID_MINPREFIXLEN || len > GITOID_HEXSZ ||
+	    strspn(hex, "0123456789abcdefABCDEF") != len)
+		return -EINVAL;
+	if (git_oid_fromstrn(&shortid, hex, len))
+		return -EINVAL;
+	if (git_repository_odb(&odb, r->repo))
+		return -EIO;
+	ret = git_odb_exists_prefix(&full, odb, &shortid, len);
+	git_odb_free(odb);
+	if (ret)
+		return git_errno(ret);
+	if (id)
+		from_git(id, &full);
+	return 0;
+}
+
+int gitrepo_commit_tree(struct gitrepo *r, const struct gitoid *commit,
+			struct gitoid *tree, struct strbuf *err)
+{
+	git_commit *c;
+	int ret;
+
+	ret = git_commit_lookup(&c, r->repo, to_git(commit));
+	if (ret) {
+		char hex[GITOID_HEXSZ + 1];
+
+		gitoid_hex(commit, hex);
+		return git_fail(ret, err, "no commit %s", hex);
+	}
+	from_git(tree, git_commit_tree_id(c));
+	git_commit_free(c);
+	return 0;
+}
+
+int gitrepo_tree_entry(struct gitrepo *r, const struct gitoid *tree,
+		       const char *path, struct gitoid *id, unsigned int *mode,
+		       char **blocker)
+{
+	git_tree *t = NULL, *sub;
+	const char *p = path;
+	int ret;
+
+	if (blocker)
+		*blocker = NULL;
+	ret = git_tree_lookup(&t, r->repo, to_git(tree));
+	if (ret)
+		return git_errno(ret);
+	for (;;) {
+		const char *slash = strchr(p, '/');
+		size_t len = slash ? (size_t)(slash - p) : strlen(p);
+		char *name = xstrndup(p, len);
+		const git_tree_entry *e = git_tree_entry_byname(t, name);
+
+		free(name);
+		if (!e) {
+			ret = -ENOENT;
+			break;
+		}
+		if (!slash) {
+			if (id)
+				from_git(id, git_tree_entry_id(e));
+			if (mode)
+				*mode = git_tree_entry_filemode(e);
+			ret = 0;
+			break;
+		}
+		if (git_tree_entry_type(e) != GIT_OBJECT_TREE) {
+			if (blocker)
+				*blocker = xstrndup(path, slash - path);
+			ret = -ENOTDIR;
+			break;
+		}
+		ret = git_tree_lookup(&sub, r->repo, git_tree_entry_id(e));
+		if (ret) {
+			ret = git_errno(ret);
+			break;
+		}
+		git_tree_free(t);
+		t = sub;
+		p = slash + 1;
+	}
+	git_tree_free(t);
+	return ret;
+}
+
+int gitrepo_blob_read(struct gitrepo *r, const struct gitoid *id,
+		      struct strbuf *out, size_t max, struct strbuf *err)
+{
+	char hex[GITOID_HEXSZ + 1];
+	git_blob *b;
+	size_t size;
+	int ret;
+
+	ret = git_blob_lookup(&b, r->repo, to_git(id));
+	if (ret) {
+		gitoid_hex(id, hex);
+		return git_fail(ret, err, "no blob %s", hex);
+	}
+	size = git_blob_rawsize(b);
+	if (max && size > max) {
+		gitoid_hex(id, hex);
+		strbuf_addf(err, "blob %s is %zu bytes, more than %zu", hex, size, max);
+		git_blob_free(b);
+		return -EFBIG;
+	}
+	strbuf_reset(out);
+	strbuf_add(out, git_blob_rawcontent(b), size);
+	git_blob_free(b);
+	return 0;
+}
+
+int gitrepo_blob_write(struct gitrepo *r, const void *buf, size_t len,
+		       struct gitoid *id, struct strbuf *err)
+{
+	git_oid g;
+	int ret;
+
+	ret = git_blob_create_from_buffer(&g, r->repo, buf, len);
+	if (ret)
+		return git_fail(ret, err, "cannot write a blob");
+	from_git(id, &g);
+	return 0;
+}
+
+int gitrepo_tree_update(struct gitrepo *r, const struct gitoid *base,
+			const struct gitrepo_update *u, size_t nr,
+			struct gitoid *out, struct strbuf *err)
+{
+	git_tree_update *gu = xcalloc(nr, sizeof(*gu));
+	git_tree *t = NULL;
+	git_oid g;
+	size_t i;
+	int ret;
+
+	if (base) {
+		ret = git_tree_lookup(&t, r->repo, to_git(base));
+		if (ret) {
+			free(gu);
+			return git_fail(ret, err, "cannot read the base tree");
+		}
+	}
+	for (i = 0; i < nr; i++) {
+		gu[i].action = u[i].remove ? GIT_TREE_UPDATE_REMOVE :
+			GIT_TREE_UPDATE_UPSERT;
+		memcpy(gu[i].id.id, u[i].id.raw, GITOID_RAWSZ);
+		gu[i].filemode = u[i].mode;
+		gu[i].path = u[i].path;
+	}
+	ret = git_tree_create_updated(&g, r->repo, t, nr, gu);
+	if (ret)
+		ret = git_fail(ret, err, "cannot write the new tree");
+	else
+		from_git(out, &g);
+	git_tree_free(t);
+	free(gu);
+	return ret;
+}
+
+static int make_sig(git_signature **sig, const struct gitrepo_sig *s,
+		    struct strbuf *err)
+{
+	int ret = git_signature_new(sig, s->name, s->email, s->time, s->tz);
+
+	if (ret)
+		return git_fail(ret, err, "bad identity '%s <%s>'", s->name, s->email);
+	return 0;
+}
+
+int gitrepo_commit_create(struct gitrepo *r, const struct gitoid *tree,
+			  const struct gitoid *parent,
+			  const struct gitrepo_sig *author,
+			  const struct gitrepo_sig *committer,
+			  const char *message, struct gitoid *out,
+			  struct strbuf *err)
+{
+	git_signature *a = NULL, *c = NULL;
+	const git_commit *parents[1];
+	git_commit *p = NULL;
+	git_tree *t = NULL;
+	git_oid g;
+	int ret;
+
+	ret = make_sig(&a, author, err);
+	if (!ret)
+		ret = make_sig(&c, committer, err);
+	if (ret)
+		goto out;
+	ret = git_tree_lookup(&t, r->repo, to_git(tree));
+	if (ret) {
+		ret = git_fail(ret, err, "cannot read the tree to commit");
+		goto out;
+	}
+	if (parent) {
+		ret = git_commit_lookup(&p, r->repo, to_git(parent));
+		if (ret) {
+			ret = git_fail(ret, err, "cannot read the parent commit");
+			goto out;
+		}
+		parents[0] = p;
+	}
+	ret = git_commit_create(&g, r->repo, NULL, a, c, NULL, message, t,
+				p ? 1 : 0, parents);
+	if (ret)
+		ret = git_fail(ret, err, "cannot write the commit");
+	else
+		from_git(out, &g);
+out:
+	git_commit_free(p);
+	git_tree_free(t);
+	git_signature_free(a);
+	git_signature_free(c);
+	return ret;
+}
+
+bool gitrepo_ref_name_ok(const char *name)
+{
+	int valid = 0;
+
+	git_lib_init();
+	return !git_reference_name_is_valid(&valid, name) && valid;
+}
+
+int gitrepo_ref_set(struct gitrepo *r, const char *name,
+		    const struct gitoid *id, const char *why,
+		    struct strbuf *err)
+{
+	git_reference *ref;
+	char *msg = xasprintf("lorebot: %s", why);
+	int ret;
+
+	ret = git_reference_create(&ref, r->repo, name, to_git(id), 1, msg);
+	free(msg);
+	if (ret)
+		return git_fail(ret, err, "cannot update '%s'", name);
+	git_reference_free(ref);
+	return 0;
+}
+
+int gitrepo_ref_get(struct gitrepo *r, const char *name, struct gitoid *id)
+{
+	git_oid g;
+	int ret = git_reference_name_to_id(&g, r->repo, name);
+
+	if (ret)
+		return git_errno(ret);
+	from_git(id, &g);
+	return 0;
+}
+
+int gitrepo_apply_binary(struct gitrepo *r, const char *old_path,
+			 const struct gitoid *old, unsigned int old_mode,
+			 const char *new_path, const char *section, size_t len,
+			 struct gitoid *out, struct strbuf *err)
+{
+	git_apply_options ao;
+	const git_index_entry *e;
+	git_index *index = NULL;
+	git_diff *diff = NULL;
+	git_tree *pre = NULL;
+	git_oid pre_id;
+	int ret;
+
+	if (old) {
+		git_tree_update u = {
+			.action = GIT_TREE_UPDATE_UPSERT,
+			.filemode = old_mode,
+			.path = old_path,
+		};
+
+		memcpy(u.id.id, old->raw, GITOID_RAWSZ);
+		ret = git_tree_create_updated(&pre_id, r->repo, NULL, 1, &u);
+	} else {
+		ret = git_tree_create_updated(&pre_id, r->repo, NULL, 0, NULL);
+	}
+	if (!ret)
+		ret = git_tree_lookup(&pre, r->repo, &pre_id);
+	if (ret) {
+		ret = git_fail(ret, err, "cannot prepare '%s'", old_path);
+		goto out;
+	}
+	ret = git_diff_from_buffer(&diff, section, len);
+	if (ret) {
+		ret = git_fail(ret, err, "cannot parse the binary patch");
+		goto out;
+	}
+	git_apply_options_init(&ao, GIT_APPLY_OPTIONS_VERSION);
+	ret = git_apply_to_tree(&index, r->repo, pre, diff, &ao);
+	if (ret) {
+		ret = git_fail(ret, err, "binary patch does not apply");
+		goto out;
+	}
+	e = git_index_get_bypath(index, new_path, 0);
+	if (!e) {
+		strbuf_addf(err, "binary patch gave no '%s'", new_path);
+		ret = -EINVAL;
+		goto out;
+	}
+	from_git(out, &e->id);
+out:
+	git_index_free(index);
+	git_diff_free(diff);
+	git_tree_free(pre);
+	return ret;
+}
+
+int git_merge_contents(const char *base, size_t base_len,
+		       const char *ours, size_t ours_len,
+		       const char *theirs, size_t theirs_len,
+		       struct strbuf *out, struct strbuf *err)
+{
+	git_merge_file_input in[3];
+	git_merge_file_result res = { 0 };
+	int i, ret;
+
+	git_lib_init();
+	for (i = 0; i < 3; i++)
+		git_merge_file_input_init(&in[i], GIT_MERGE_FILE_INPUT_VERSION);
+	in[0].ptr = base;
+	in[0].size = base_len;
+	in[1].ptr = ours;
+	in[1].size = ours_len;
+	in[2].ptr = theirs;
+	in[2].size = theirs_len;
+	ret = git_merge_file(&res, &in[0], &in[1], &in[2], NULL);
+	if (ret)
+		return git_fail(ret, err, "three-way merge failed");
+	ret = res.automergeable ? 1 : 0;
+	strbuf_reset(out);
+	strbuf_add(out, res.ptr, res.len);
+	git_merge_file_result_free(&res);
+	return ret;
+}
+
+/* exporting trees */
+
+struct export {
+	git_repository *repo;
+	struct strbuf path;	/* of the current entry, for messages */
+	struct strbuf *err;
+	size_t files, linked;
+};
+
+static bool export_name_ok(const char *name)
+{
+	return *name && strcmp(name, ".") && strcmp(name, "..") &&
+		strcasecmp(name, ".git") && !strchr(name, '/');
+}
+
+static int export_blob(struct export *x, const git_tree_entry *e, int dfd,
+		       const char *name, unsigned int mode)
+{
+	git_blob *b;
+	const char *p;
+	size_t left;
+	int fd, ret;
+
+	ret = git_blob_lookup(&b, x->repo, git_tree_entry_id(e));
+	if (ret)
+		return git_fail(ret, x->err, "cannot read '%s'", x->path.buf);
+	p = git_blob_rawcontent(b);
+	left = git_blob_rawsize(b);
+	if (mode == GIT_FILEMODE_LINK) {
+		char *target = xstrndup(p, left);
+
+		ret = 0;
+		if (strlen(target) != left || symlinkat(target, dfd, name))
+			ret = -(errno ? errno : EINVAL);
+		free(target);
+		git_blob_free(b);
+		if (ret)
+			strbuf_addf(x->err, "cannot create symlink '%s': %s",
+				    x->path.buf, strerror(-ret));
+		return ret;
+	}
+	fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		    mode == GIT_FILEMODE_BLOB_EXECUTABLE ? 0555 : 0444);
+	ret = fd < 0 ? -errno : 0;
+	while (!ret && left) {
+		ssize_t n = write(fd, p, left);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			ret = n < 0 ? -errno : -EIO;
+		else {
+			p += n;
+			left -= n;
+		}
+	}
+	if (fd >= 0 && close(fd) && !ret)
+		ret = -errno;
+	git_blob_free(b);
+	if (ret)
+		strbuf_addf(x->err, "cannot write '%s': %s", x->path.buf, strerror(-ret));
+	x->files++;
+	return ret;
+}
+
+static int export_tree(struct export *x, const git_tree *t, int dfd,
+		       const git_tree *reuse, int rfd)
+{
+	size_t i, n = git_tree_entrycount(t), base = x->path.len;
+	int ret = 0;
+
+	for (i = 0; i < n && !ret; i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(t, i);
+		const git_tree_entry *re = NULL;
+		const char *name = git_tree_entry_name(e);
+		unsigned int mode = git_tree_entry_filemode(e);
+		bool same;
+
+		strbuf_setlen(&x->path, base);
+		if (base)
+			strbuf_addch(&x->path, '/');
+		strbuf_addstr(&x->path, name);
+		if (!export_name_ok(name)) {
+			strbuf_addf(x->err, "refusing to export '%s'", x->path.buf);
+			ret = -EINVAL;
+			break;
+		}
+		if (reuse)
+			re = git_tree_entry_byname(reuse, name);
+		same = re && git_tree_entry_filemode(re) == mode &&
+			!git_oid_cmp(git_tree_entry_id(re), git_tree_entry_id(e));
+		switch (mode) {
+		case GIT_FILEMODE_TREE: {
+			git_tree *sub = NULL, *rsub = NULL;
+			int sfd, rsfd = -1;
+
+			if (mkdirat(dfd, name, 0755)) {
+				ret = -errno;
+				strbuf_addf(x->err, "cannot create '%s': %s",
+					    x->path.buf, strerror(errno));
+				break;
+			}
+			sfd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (sfd < 0) {
+				ret = -errno;
+				strbuf_addf(x->err, "cannot open '%s': %s",
+					    x->path.buf, strerror(errno));
+				break;
+			}
+			ret = git_tree_lookup(&sub, x->repo, git_tree_entry_id(e));
+			if (ret) {
+				ret = git_fail(ret, x->err, "cannot read '%s'", x->path.buf);
+				close(sfd);
+				break;
+			}
+			if (re && git_tree_entry_type(re) == GIT_OBJECT_TREE &&
+			    !git_tree_lookup(&rsub, x->repo, git_tree_entry_id(re))) {
+				rsfd = openat(rfd, name, O_RDONLY | O_DIRECTORY |
+					      O_NOFOLLOW | O_CLOEXEC);
+				if (rsfd < 0) {
+					git_tree_free(rsub);
+					rsub = NULL;
+				}
+			}
+			ret = export_tree(x, sub, sfd, rsub, rsfd);
+			git_tree_free(sub);
+			git_tree_free(rsub);
+			if (rsfd >= 0)
+				close(rsfd);
+			close(sfd);
+			break;
+		}
+		case GIT_FILEMODE_BLOB:
+		case GIT_FILEMODE_BLOB_EXECUTABLE:
+			if (same && !linkat(rfd, name, dfd, name, 0)) {
+				x->linked++;
+				break;
+			}
+			ret = export_blob(x, e, dfd, name, mode);
+			break;
+		case GIT_FILEMODE_LINK:
+			ret = export_blob(x, e, dfd, name, mode);
+			break;
+		case GIT_FILEMODE_COMMIT:
+			if (mkdirat(dfd, name, 0755)) {
+				ret = -errno;
+				strbuf_addf(x->err, "cannot create '%s': %s",
+					    x->path.buf, strerror(errno));
+			}
+			break;
+		default:
+			strbuf_addf(x->err, "'%s' has an unknown mode %o", x->path.buf, mode);
+			ret = -EINVAL;
+		}
+	}
+	strbuf_setlen(&x->path, base);
+	return ret;
+}
+
+int gitrepo_export(struct gitrepo *r, const struct gitoid *tree,
+		   const char *dir, const char *reuse_dir,
+		   const struct gitoid *reuse_tree, struct strbuf *err)
+{
+	struct export x = { .repo = r->repo, .path = STRBUF_INIT, .err = err };
+	git_tree *t = NULL, *rt = NULL;
+	int dfd = -1, rfd = -1, ret;
+
+	ret = git_tree_lookup(&t, r->repo, to_git(tree));
+	if (ret)
+		return git_fail(ret, err, "cannot read the tree to export");
+	if (mkdir(dir, 0755)) {
+		ret = -errno;
+		strbuf_addf(err, "cannot create '%s': %s", dir, strerror(errno));
+		goto out;
+	}
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0) {
+		ret = -errno;
+		strbuf_addf(err, "cannot open '%s': %s", dir, strerror(errno));
+		goto out;
+	}
+	if (reuse_dir && reuse_tree &&
+	    !git_tree_lookup(&rt, r->repo, to_git(reuse_tree))) {
+		rfd = open(reuse_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (rfd < 0) {
+			git_tree_free(rt);
+			rt = NULL;
+		}
+	}
+	ret = export_tree(&x, t, dfd, rt, rfd);
+out:
+	if (dfd >= 0)
+		close(dfd);
+	if (rfd >= 0)
+		close(rfd);
+	git_tree_free(t);
+	git_tree_free(rt);
+	strbuf_release(&x.path);
 	return ret;
 }
 

@@ -136,6 +136,26 @@ static void add_addresses(InternetAddressList *list, struct address **out,
 	}
 }
 
+static char *clean_id(const char *id);
+
+/*
+ * The first Message-ID header: public-inbox appends a second one when a
+ * Message-ID is reused for other content, and GMime reports the last.
+ */
+static char *first_message_id(GMimeMessage *msg)
+{
+	GMimeHeaderList *list = g_mime_object_get_header_list(GMIME_OBJECT(msg));
+	GMimeHeader *h = list ? g_mime_header_list_get_header(list, "Message-ID") : NULL;
+	char *id = NULL, *dec;
+
+	if (h && g_mime_header_get_value(h)) {
+		dec = g_mime_utils_decode_message_id(g_mime_header_get_value(h));
+		id = clean_id(dec);
+		g_free(dec);
+	}
+	return id ? id : clean_id(g_mime_message_get_message_id(msg));
+}
+
 static char *clean_id(const char *id)
 {
 	char *c;
@@ -372,7 +392,7 @@ static int parse_mime(const char *raw, size_t len, struct mail *m,
 		return -1;
 	}
 
-	m->msgid = clean_id(g_mime_message_get_message_id(msg));
+	m->msgid = first_message_id(msg);
 	if (!m->msgid)
 		strbuf_addstr(&m->warnings, "no 'Message-ID' header\n");
 	parse_refs(m, msg);

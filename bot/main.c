@@ -23,6 +23,21 @@ static const struct cmd commands[] = {
 	  cmd_series_help },
 	{ "check", cmd_check, "review a branch or an mbox: mm rules, checkpatch, typos",
 	  cmd_check_help },
+	{ "fetch", cmd_fetch, "follow lists on lore into the database", cmd_fetch_help },
+	{ "show", cmd_show, "show a stored message or series", cmd_show_help },
+	{ "record", cmd_record, "record a stage result for a series version",
+	  cmd_record_help },
+	{ "reply", cmd_reply, "mail the replies that are due (or file them)",
+	  cmd_reply_help },
+	{ "serve", cmd_serve, "the dashboard and JSON API over HTTP", cmd_serve_help },
+	{ "apply", cmd_apply, "apply a series to the kernel tree, or say why not",
+	  cmd_apply_help },
+	{ "daemon", cmd_daemon, "follow lore, test every new version, reply",
+	  cmd_daemon_help },
+	{ "status", cmd_status, "the daemon's queue, lists and recent results",
+	  cmd_status_help },
+	{ "job", cmd_job, "run one job of the daemon's queue, list the queue",
+	  cmd_job_help },
 };
 
 const struct cmd *cmd_table(size_t *nr)

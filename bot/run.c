@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -406,6 +407,8 @@ int run_bg_start(struct run_bg *bg, const char *const *argv,
 	if (!pid) {
 		int null = open("/dev/null", O_RDONLY);
 
+		/* a background job does not outlive its parent */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		child_setup(&cmd, null, fd, fd);
 	}
 	setpgid(pid, pid);

@@ -77,7 +77,8 @@ void run_describe(const struct run_cmd *cmd, struct strbuf *sb);
  * Background processes (the daemon's jobs): start with stdout and stderr
  * appended to log_path, then poll.  run_bg_poll() returns 1 while the
  * child runs, 0 once it ended (status filled in), and kills it
- * (process group) once the timeout passed.
+ * (process group) once the timeout passed.  The child is killed when
+ * its parent dies (PR_SET_PDEATHSIG).
  */
 struct run_bg {
 	pid_t pid;

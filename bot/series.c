@@ -229,32 +229,24 @@ static void add_msg(struct assembly *a, struct msg *m)
 	a->msgs[a->nr++] = m;
 }
 
-struct msg *assembly_add_raw(struct assembly *a, const char *raw, size_t len,
-			     size_t index, uint64_t offset)
+void msg_set_missing_id(struct msg *m, const char *raw, size_t len)
 {
-	struct strbuf err = STRBUF_INIT;
-	struct msg *m = xmalloc(sizeof(*m));
+	char h[17];
+
+	if (m->msgid)
+		return;
+	hash_hex(raw, len, h);
+	m->msgid = xasprintf("lorebot-%s@" MSG_MISSING_ID_DOMAIN, h);
+}
+
+struct msg *assembly_add_msg(struct assembly *a, struct msg *m)
+{
+	size_t index = m->index;
 	const char *line;
 
-	if (msg_from_raw(raw, len, m, &err)) {
-		assembly_problem(a, index, NULL, "%s", err.buf);
-		strbuf_release(&err);
-		free(m);
-		a->errors++;
-		return NULL;
-	}
-	strbuf_release(&err);
-	m->index = index;
-	m->offset = offset;
-	m->size = len;
-	if (!m->msgid) {
-		char h[17];
-
-		hash_hex(raw, len, h);
-		m->msgid = xasprintf("lorebot-%s@missing-message-id.invalid", h);
+	if (ends_with(m->msgid, "@" MSG_MISSING_ID_DOMAIN))
 		assembly_problem(a, index, NULL,
 				 "no 'Message-ID' header; using <%s>", m->msgid);
-	}
 	for (line = m->warnings.buf; *line; ) {
 		const char *nl = strchr(line, '\n');
 		int n = nl ? (int)(nl - line) : (int)strlen(line);
@@ -282,6 +274,27 @@ struct msg *assembly_add_raw(struct assembly *a, const char *raw, size_t len,
 	strmap_put(&a->by_id, m->msgid, m);
 	add_msg(a, m);
 	return m;
+}
+
+struct msg *assembly_add_raw(struct assembly *a, const char *raw, size_t len,
+			     size_t index, uint64_t offset)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct msg *m = xmalloc(sizeof(*m));
+
+	if (msg_from_raw(raw, len, m, &err)) {
+		assembly_problem(a, index, NULL, "%s", err.buf);
+		strbuf_release(&err);
+		free(m);
+		a->errors++;
+		return NULL;
+	}
+	strbuf_release(&err);
+	m->index = index;
+	m->offset = offset;
+	m->size = len;
+	msg_set_missing_id(m, raw, len);
+	return assembly_add_msg(a, m);
 }
 
 int assembly_add_mbox(struct assembly *a, const char *path)

@@ -39,6 +39,7 @@ enum msg_kind {
 
 struct send;
 
+/* bot/store-msg.c keeps these in the database: add new fields there too */
 struct msg {
 	char *msgid;
 	char *parent;		/* In-Reply-To, else the last reference */
@@ -132,6 +133,12 @@ void assembly_release(struct assembly *a);
  */
 struct msg *assembly_add_raw(struct assembly *a, const char *raw, size_t len,
 			     size_t index, uint64_t offset);
+/*
+ * Add a message parsed elsewhere (the database keeps them parsed); takes
+ * ownership of m (allocated with malloc) and records the same problems
+ * as assembly_add_raw().  NULL when m was a duplicate (and is freed).
+ */
+struct msg *assembly_add_msg(struct assembly *a, struct msg *m);
 /* Add every message of an mbox; 0 or -errno (file could not be read) */
 int assembly_add_mbox(struct assembly *a, const char *path);
 /* Record a message that was skipped before parsing (too large...) */
@@ -144,5 +151,8 @@ void assembly_build(struct assembly *a);
 /* Parse a raw message into a msg; on failure nothing is left to release */
 int msg_from_raw(const char *raw, size_t len, struct msg *m, struct strbuf *err);
 void msg_release(struct msg *m);
+/* A message without Message-ID gets a stable one made from its bytes */
+#define MSG_MISSING_ID_DOMAIN "missing-message-id.invalid"
+void msg_set_missing_id(struct msg *m, const char *raw, size_t len);
 
 #endif

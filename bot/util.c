@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -109,14 +110,15 @@ bool iskip_prefix(const char *s, const char *prefix, const char **rest)
 	return true;
 }
 
-int parse_size(const char *s, uint64_t *out)
+struct unit {
+	const char *suffix;
+	uint64_t mul;
+};
+
+/* A number with one of the suffixes of the table (matched exactly) */
+static int parse_scaled(const char *s, const struct unit *units, size_t nr,
+			bool icase, uint64_t *out)
 {
-	static const struct {
-		char c;
-		uint64_t mul;
-	} units[] = {
-		{ 'k', 1ULL << 10 }, { 'm', 1ULL << 20 }, { 'g', 1ULL << 30 },
-	};
 	unsigned long long v;
 	char *end;
 	size_t i;
@@ -127,46 +129,33 @@ int parse_size(const char *s, uint64_t *out)
 	v = strtoull(s, &end, 10);
 	if (errno)
 		return -EINVAL;
-	if (*end) {
-		for (i = 0; i < ARRAY_SIZE(units); i++)
-			if (tolower((unsigned char)*end) == units[i].c)
-				break;
-		if (i == ARRAY_SIZE(units) || end[1])
-			return -EINVAL;
-		if (v > UINT64_MAX / units[i].mul)
-			return -EINVAL;
-		v *= units[i].mul;
-	}
-	*out = v;
+	for (i = 0; i < nr; i++)
+		if (!(icase ? strcasecmp : strcmp)(end, units[i].suffix))
+			break;
+	if (i == nr || v > UINT64_MAX / units[i].mul)
+		return -EINVAL;
+	*out = v * units[i].mul;
 	return 0;
+}
+
+int parse_size(const char *s, uint64_t *out)
+{
+	static const struct unit units[] = {
+		{ "", 1 }, { "k", 1ULL << 10 }, { "m", 1ULL << 20 },
+		{ "g", 1ULL << 30 },
+	};
+
+	return parse_scaled(s, units, ARRAY_SIZE(units), true, out);
 }
 
 int parse_duration_ms(const char *s, uint64_t *out)
 {
-	static const struct {
-		const char *suffix;
-		uint64_t mul;
-	} units[] = {
+	static const struct unit units[] = {
 		{ "ms", 1 }, { "s", 1000 }, { "m", 60000 }, { "h", 3600000 },
 		{ "d", 86400000 }, { "", 1000 },
 	};
-	unsigned long long v;
-	char *end;
-	size_t i;
 
-	if (!s || !isdigit((unsigned char)*s))
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno)
-		return -EINVAL;
-	for (i = 0; i < ARRAY_SIZE(units); i++)
-		if (!strcmp(end, units[i].suffix))
-			break;
-	if (i == ARRAY_SIZE(units) || v > UINT64_MAX / units[i].mul)
-		return -EINVAL;
-	*out = v * units[i].mul;
-	return 0;
+	return parse_scaled(s, units, ARRAY_SIZE(units), false, out);
 }
 
 int parse_bool(const char *s, bool *out)

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The checkers' tree in a git repository, and the interim apply step
- * (git apply --cached into a scratch index; see tree.h).
+ * The checkers' tree in a git repository.  Patches are applied by the
+ * apply engine (bot/apply.h: the same placement as 'lorebot apply')
+ * into a scratch repository that borrows the repository's objects
+ * (alternates), so nothing is ever written to the repository checked.
  */
 #include <errno.h>
 #include <limits.h>
@@ -9,6 +11,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "bot/apply.h"
 #include "bot/git.h"
 #include "bot/log.h"
 #include "bot/run.h"
@@ -136,34 +139,16 @@ static int make_scratch(struct git_tree *t, struct strbuf *err)
 	return ret ? -1 : 0;
 }
 
-/* One patch into the scratch index: the new tree id, or NULL */
-static char *apply_one(struct git_tree *t, const char *const *env,
-		       const struct check_patch *p, struct strbuf *err)
-{
-	const char *apply[] = { "git", "--git-dir", t->scratch_git, "apply",
-				"--cached", "-", NULL };
-	const char *write[] = { "git", "--git-dir", t->scratch_git, "write-tree",
-				NULL };
-	struct strbuf out = STRBUF_INIT;
-
-	if (run_git(apply, env, p->p.diff, p->p.diff_len, NULL, err))
-		return NULL;
-	if (run_git(write, env, NULL, 0, &out, err)) {
-		strbuf_release(&out);
-		return NULL;
-	}
-	return strbuf_detach(&out, NULL);
-}
-
 int git_tree_apply(struct git_tree *t, struct check_series *s,
 		   const char *const *bases, size_t nr_bases, struct strbuf *err)
 {
-	struct strbuf idx = STRBUF_INIT, e = STRBUF_INIT;
-	const char *env[2] = { NULL, NULL };
-	const char *read_tree[] = { "git", "--git-dir", NULL, "read-tree", NULL, NULL };
-	char *base = NULL, *prev;
+	struct apply_opts o = APPLY_OPTS_INIT;
+	struct gitrepo *r = NULL;
+	struct gitoid commit, tree;
+	char hex[GITOID_HEXSZ + 1];
+	char *base = NULL;
 	size_t i;
-	int failed = 0;
+	int failed = 0, ret = -1;
 
 	if (s->base_commit)
 		base = resolve(t, s->base_commit);
@@ -178,47 +163,54 @@ int git_tree_apply(struct git_tree *t, struct check_series *s,
 	s->base_rev = base;
 	if (!t->scratch && make_scratch(t, err))
 		return -1;
-	strbuf_addf(&idx, "GIT_INDEX_FILE=%s/index", t->scratch);
-	env[0] = idx.buf;
-	read_tree[2] = t->scratch_git;
-	read_tree[4] = base;
-	if (run_git(read_tree, env, NULL, 0, NULL, err)) {
-		strbuf_release(&idx);
-		return -1;
+	if (gitrepo_open(&r, t->scratch_git, false, err))
+		goto out;
+	if (gitoid_parse(&commit, base)) {
+		strbuf_addf(err, "bad base '%s'", base);
+		goto out;
 	}
-	prev = base;
+	if (gitrepo_commit_tree(r, &commit, &tree, err))
+		goto out;
+	o.no_alone = true;
+	gitoid_hex(&tree, hex);
 	for (i = 0; i < s->nr; i++) {
 		struct check_patch *p = s->patches[i];
-		char *post;
+		struct apply_input in = { .subject = p->subject, .p = &p->p };
+		struct apply_patch pr;
+		struct strbuf e = STRBUF_INIT;
+		struct gitoid post;
+		int rc;
 
 		if (failed) {
 			p->apply_error = xasprintf("not applied: patch %d did not apply",
 						   failed);
 			continue;
 		}
+		p->pre_rev = xstrdup(hex);
 		if (!p->p.diff) {
-			p->pre_rev = xstrdup(prev);
-			p->post_rev = xstrdup(prev);
+			p->post_rev = xstrdup(hex);
 			continue;
 		}
-		strbuf_reset(&e);
-		post = apply_one(t, env, p, &e);
-		if (!post) {
-			char *nl = strchr(e.buf, '\n');
-
-			if (nl)
-				*nl = '\0';
+		memset(&pr, 0, sizeof(pr));
+		rc = apply_patch_tree(r, &o, &tree, &in, &pr, &post, &e);
+		if (rc) {
 			p->apply_error = xasprintf("does not apply to %.12s: %s", base,
-						   e.buf);
-			log_info("patch %d does not apply: %s", p->n, e.buf);
+						   rc < 0 ? e.buf : pr.message ? pr.message :
+						   "a hunk does not fit");
+			log_info("patch %d does not apply: %s", p->n, p->apply_error);
+			free(p->pre_rev);
+			p->pre_rev = NULL;
 			failed = p->n;
-			continue;
+		} else {
+			tree = post;
+			gitoid_hex(&tree, hex);
+			p->post_rev = xstrdup(hex);
 		}
-		p->pre_rev = xstrdup(prev);
-		p->post_rev = post;
-		prev = post;
+		apply_patch_release(&pr);
+		strbuf_release(&e);
 	}
-	strbuf_release(&idx);
-	strbuf_release(&e);
-	return 0;
+	ret = 0;
+out:
+	gitrepo_close(r);
+	return ret;
 }

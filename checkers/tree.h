@@ -9,9 +9,8 @@
  * to the repository: a scratch bare repository borrows its objects
  * (objects/info/alternates) and the new trees live there.
  *
- * Interim: the apply step uses "git apply --cached" on a private index
- * (run.h).  It is the one function to swap for the libgit2 apply engine
- * (bot/apply.h) once that exists.
+ * The patches are applied by the apply engine (bot/apply.h), so the
+ * checkers see exactly the post-images 'lorebot apply' makes.
  */
 #ifndef LOREBOT_CHECK_TREE_H
 #define LOREBOT_CHECK_TREE_H
@@ -22,7 +21,7 @@ struct git_tree {
 	struct check_tree base;
 	char *repo;		/* the repository given (work tree or bare) */
 	char *gitdir;		/* its git directory, absolute */
-	char *scratch;		/* private directory: scratch.git, index */
+	char *scratch;		/* private directory holding scratch.git */
 	char *scratch_git;
 };
 

@@ -10,7 +10,7 @@ LOREBOT=${LOREBOT:-$PWD/build/lorebot}
 UNIT_DIR=${UNIT_DIR:-$PWD/build/tests/unit}
 export LOREBOT_SRC LOREBOT
 # leaks are errors; GLib's type system keeps reachable memory, which LSan ignores
-export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:detect_leaks=1:strict_string_checks=1}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/lsan.supp:print_suppressions=0}
 tests=${TESTS:-$(ls tests/t[0-9]*.t)}

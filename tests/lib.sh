@@ -132,16 +132,24 @@ lorebot() {
 	"$LOREBOT" "$@"
 }
 
+# Debian's python3 (with Debian's modules, and without a version manager's
+# start-up cost) when it is there
+if [ -x /usr/bin/python3 ]; then
+	PY=/usr/bin/python3
+else
+	PY=python3
+fi
+
 # jq-like queries without jq: python3 is part of Debian's base
 json() {
-	python3 -c "import json,sys
+	"$PY" -c "import json,sys
 d=json.load(open(sys.argv[1]) if sys.argv[1] != '-' else sys.stdin)
-print(eval(sys.argv[2], {'d': d, 'len': len, 'sorted': sorted, 'any': any, 'all': all}))" "$@"
+print(eval(sys.argv[2], {'d': d, 'len': len, 'sorted': sorted, 'any': any, 'all': all, 'set': set, 'json': json}))" "$@"
 }
 
 # A free TCP port on 127.0.0.1
 free_port() {
-	python3 -c 'import socket
+	"$PY" -c 'import socket
 s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
 }
 

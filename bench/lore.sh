@@ -1,0 +1,125 @@
+#!/bin/sh
+# lorebot fetch against a local public-inbox-httpd (tests/lore-lab.sh):
+#   catch-up  N generated messages into an empty database (messages/s, peak RSS)
+#   idle      polls when nothing changed (requests and bytes per poll)
+#   floor     the server alone: one POST x=m of everything with curl
+#   git       the alternative: clone the inbox's git epoch, read every blob
+#
+# usage: bench/lore.sh [N] [RUNS]     (default 5000 messages, 3 runs)
+# The inbox is built once per machine (minutes for 5,000 messages) and
+# cached under ${LOREBOT_CACHE:-/var/cache/lorebot}/lore-lab.
+set -eu
+cd "$(dirname "$0")/.."
+N=${1:-5000}
+RUNS=${2:-3}
+LOREBOT=${LOREBOT:-$PWD/build/lorebot}
+W=$(mktemp -d "${TMPDIR:-/tmp}/lorebot-bench-lore.XXXXXX")
+LAB=$W/lab
+stop() {
+	tests/lore-lab.sh stop "$LAB" 2>/dev/null || true
+	[ -n "${KEEP:-}" ] || rm -rf "$W"
+}
+trap stop EXIT
+
+python3 bench/gen-mbox.py "$N" "$W/gen.mbox"
+PORT=$(python3 -c 'import socket
+s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+echo "# building/serving the inbox of $N messages ($(du -h "$W/gen.mbox" | cut -f1) mbox)" >&2
+B=$(tests/lore-lab.sh setup "$LAB" "$PORT" "$W/gen.mbox" 2>/dev/null)
+URL=$B/linux-mm/
+cat >"$W/conf" <<EOF
+[lore]
+	minpoll = 0
+	indexlag = 0
+	maxbatches = 100000
+EOF
+
+median() {
+	sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+field() {
+	python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['lists'][0][sys.argv[2]])" "$1" "$2"
+}
+
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "lorebot $("$LOREBOT" version | cut -d' ' -f2), public-inbox $(dpkg-query -W -f '${Version}' public-inbox)"
+echo
+
+# the server alone
+: >"$W/floor"
+for r in $(seq "$RUNS"); do
+	/usr/bin/time -f '%e' -o "$W/t" curl -s -X POST --data '' -o "$W/all.gz" \
+		"${URL}?q=rt:100000..&x=m"
+	cat "$W/t" >>"$W/floor"
+done
+floor=$(median <"$W/floor")
+echo "floor: curl POST x=m of all $N messages: ${floor} s ($(echo "$N / $floor" | bc) msgs/s), $(stat -c %s "$W/all.gz") bytes gzip"
+
+# catch-up into an empty database
+catchup() {	# LABEL BATCH FETCH-ARGS...
+	label=$1
+	batch=$2
+	shift 2
+	printf '[lore]\n\tminpoll = 0\n\tindexlag = 0\n\tmaxbatches = 100000\n\tbatch = %s\n' \
+		"$batch" >"$W/conf"
+	: >"$W/wall"
+	: >"$W/rss"
+	: >"$W/cpu"
+	# one run to warm the server's caches, untimed
+	rm -rf "$W/db"*
+	"$LOREBOT" --config "$W/conf" --db "$W/db" fetch --url "$URL" "$@" >/dev/null 2>&1
+	for r in $(seq "$RUNS"); do
+		rm -rf "$W/db"*
+		/usr/bin/time -f '%e %M %U %S' -o "$W/t" "$LOREBOT" --config "$W/conf" --db "$W/db" \
+			fetch --url "$URL" --json "$@" >"$W/f.json" 2>"$W/f.err"
+		[ "$(field "$W/f.json" new)" = "$N" ] || {
+			echo "catch-up: expected $N new messages: $(cat "$W/f.json" "$W/f.err")" >&2
+			exit 1
+		}
+		cut -d' ' -f1 "$W/t" >>"$W/wall"
+		cut -d' ' -f2 "$W/t" >>"$W/rss"
+		awk '{ print $3 + $4 }' "$W/t" >>"$W/cpu"
+	done
+	wall=$(median <"$W/wall")
+	rss=$(median <"$W/rss")
+	cpu=$(median <"$W/cpu")
+	echo "catch-up $label: $N messages in ${wall} s = $(echo "$N / $wall" | bc) msgs/s" \
+		"(lorebot and its git children: ${cpu} s CPU); peak RSS $((rss / 1024)) MB;" \
+		"$(field "$W/f.json" requests) HTTP requests by lorebot; db $(du -m "$W/db" | cut -f1) MB" \
+		"(median of $RUNS)"
+}
+catchup "search, lore.batch=200" 200
+catchup "search, lore.batch=1000" 1000
+catchup "git, lore.batch=1000" 1000 --method git
+# leave a database caught up by search for the idle polls
+catchup "search, lore.batch=1000" 1000 >/dev/null
+
+# idle polls: nothing changed
+n0=$(wc -l <"$LAB/logs/access.log")
+: >"$W/idle"
+for r in 1 2 3 4 5; do
+	/usr/bin/time -f '%e %M' -o "$W/t" "$LOREBOT" --config "$W/conf" --db "$W/db" \
+		fetch --url "$URL" --json >"$W/f.json"
+	echo "$(field "$W/f.json" status) $(field "$W/f.json" requests)" \
+		"$(field "$W/f.json" bytes_in) $(field "$W/f.json" bytes_out) $(cat "$W/t")" >>"$W/idle"
+done
+n1=$(wc -l <"$LAB/logs/access.log")
+echo "idle poll (5 polls): $(cut -d' ' -f1 "$W/idle" | sort | uniq -c | xargs), requests per poll" \
+	"$(cut -d' ' -f2 "$W/idle" | sort -u | xargs), bytes in per poll $(cut -d' ' -f3 "$W/idle" |
+	sort -n | sed -n '1p;$p' | paste -sd-), bytes out $(cut -d' ' -f4 "$W/idle" | sort -u | xargs)," \
+	"peak RSS $(($(cut -d' ' -f6 "$W/idle" | sort -n | tail -1) / 1024)) MB; the server saw:" \
+	"$(sed -n "$((n0 + 1)),\$p" "$LAB/logs/access.log" | awk "{ print \$4, \$5, \$7 }" | sort | uniq -c | tr -s " \\n" " ")"
+
+# git alone: clone the epoch, read every blob (no parsing, no storing)
+/usr/bin/time -f '%e' -o "$W/t" git clone -q --mirror "${B}/linux-mm/0" "$W/epoch.git"
+clone=$(cat "$W/t")
+/usr/bin/time -f '%e' -o "$W/t" sh -c "git -C '$W/epoch.git' log --format= --raw master |
+	awk '{ print \$4 }' | git -C '$W/epoch.git' cat-file --batch >/dev/null"
+read=$(cat "$W/t")
+echo "git alone: clone ${clone} s ($(du -sk "$W/epoch.git" | cut -f1) KB), read $N blobs ${read} s" \
+	"= $(echo "$N / ($clone + $read)" | bc) msgs/s before any parsing or storing"
+n0=$(wc -l <"$LAB/logs/access.log")
+GIT_TRACE_CURL_NO_DATA=1 GIT_TRACE_CURL="$W/trace" git -C "$W/epoch.git" fetch -q
+echo "git alone, idle fetch: $(($(wc -l <"$LAB/logs/access.log") - n0)) request(s)," \
+	"$(grep -E '<= Recv (header|data), [0-9]+ bytes' "$W/trace" |
+	sed -E 's/.*, ([0-9]+) bytes.*/\1/' | paste -sd+ | bc) bytes in"

@@ -1,0 +1,601 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "bot/apply-out.h"
+#include "bot/checkout.h"
+#include "bot/cmd.h"
+#include "bot/thread.h"
+#include "bot/mbox.h"
+#include "bot/series-out.h"
+
+const char cmd_apply_help[] =
+	"NAME\n"
+	"    lorebot-apply - apply a patch series to the kernel tree and say exactly\n"
+	"    why when it does not apply\n"
+	"\n"
+	"SYNOPSIS\n"
+	"    lorebot apply --mbox FILE [--repo DIR] [--base REV]... [--series ID]\n"
+	"                  [--fetch] [-C N] [--no-3way] [--no-branch] [--json]\n"
+	"    lorebot apply --msgid ID [--url URL] [--repo DIR] [options as above]\n"
+	"\n"
+	"DESCRIPTION\n"
+	"    Finds the patch series in FILE (the current version of each, as\n"
+	"    'lorebot series' shows them) and applies each patch in order, without\n"
+	"    any working tree, making one commit per patch with the author, date\n"
+	"    and full message (trailers included) of the mail.  When every patch\n"
+	"    applies, the branch refs/heads/lorebot/<series-id>/v<N> points at the\n"
+	"    last commit.\n"
+	"\n"
+	"    The base is, in order: the series' base-commit when the repository has\n"
+	"    it; then each branch of git.base (mm-new first), at its current tip.\n"
+	"    The first base on which the whole series applies is used; when none\n"
+	"    does, the report is for the first base that exists.  Every attempt is\n"
+	"    listed.  A base-commit the repository does not have is reported as\n"
+	"    such, so that a failure is not blamed on the patches.\n"
+	"\n"
+	"    Hunks are placed as 'git apply' places them: at the line the hunk\n"
+	"    names, else at the nearest place where all its context matches\n"
+	"    (reported as an offset); no fuzz unless -C is given.  When a file's\n"
+	"    hunks do not fit and the pre-image blob of its 'index' line is in the\n"
+	"    repository, a three-way merge is tried (as 'git am -3').  Each patch\n"
+	"    reports how it applied: exact, offset, fuzz, 3way or binary.\n"
+	"\n"
+	"    When a patch does not apply, every failing file and hunk is named,\n"
+	"    with the first lines of the hunk and the lines of the tree where it\n"
+	"    comes closest, in compiler format (file:line: error: ...).  Later\n"
+	"    patches are not applied; each is tried on its own against the base\n"
+	"    and the report says whether it would apply.\n"
+	"\n"
+	"    Refused with the reason: paths with '..' or '.git' components,\n"
+	"    absolute paths, writing beyond a symbolic link, symbolic links that\n"
+	"    point outside the tree, submodules, binary patches without data,\n"
+	"    diffs larger than apply.maxpatchsize.  Nothing outside the\n"
+	"    repository's object database is read or written.\n"
+	"\n"
+	"OPTIONS\n"
+	"    --mbox FILE\n"
+	"        an mbox (b4 mbox, lore's t.mbox.gz unpacked) or one message; - is stdin\n"
+	"    --msgid ID\n"
+	"        fetch the thread of this message from lore and apply the series it\n"
+	"        belongs to (its cover letter or any of its patches)\n"
+	"    --url URL\n"
+	"        the inbox to ask for --msgid (default: the first list.<name>.url)\n"
+	"    --repo DIR\n"
+	"        the kernel repository (default: git.repo); bare is fine\n"
+	"    --base REV\n"
+	"        try REV instead of the base-commit and git.base; repeat to try\n"
+	"        several in order\n"
+	"    --series ID\n"
+	"        apply only this series (series id, cover letter or patch Message-ID,\n"
+	"        as 'lorebot series' lists them); default: every series in FILE\n"
+	"    --fetch\n"
+	"        fetch the configured remotes first (remote.<name>.url and\n"
+	"        remote.<name>.branch; also done when git.fetch is true); the\n"
+	"        repository is created when missing\n"
+	"    -C N\n"
+	"        allow reducing the context of a hunk to N lines (git apply -C);\n"
+	"        such hunks are reported as fuzz\n"
+	"    --no-3way\n"
+	"        never fall back to a three-way merge\n"
+	"    --no-branch\n"
+	"        make the commits but no branch\n"
+	"    --export ROOT\n"
+	"        when a series applies, export the base and the result as read-only\n"
+	"        trees ROOT/<tree-id> for builds (unchanged files of the result are\n"
+	"        hard links into the base's); their paths are in 'export'\n"
+	"    --json\n"
+	"        print the result as JSON: an object with base {name, sha, reason},\n"
+	"        branch (or null) and patches [{n, subject, status, method, file,\n"
+	"        hunk, message, failures [{file, hunk}], would_apply_alone, ...}];\n"
+	"        with several series, {\"series\": [such objects]}\n"
+	"\n"
+	"EXIT STATUS\n"
+	"    0 every patch applied, 1 a series does not apply, 2 usage or input\n"
+	"    error (no series in FILE, unknown --base), 3 repository or fetch error.\n"
+	"\n"
+	"EXAMPLES\n"
+	"    lorebot apply --mbox 20250115033807.46664-1-21cnbao@gmail.com.mbx \\\n"
+	"        --repo ~/mm.git\n"
+	"    lorebot apply --mbox series.mbx --repo ~/mm.git --base mm-unstable --json\n";
+
+struct apply_cli {
+	const char *mbox;
+	const char *repo;
+	const char *series;
+	const char *export;
+	const char *msgid;	/* --msgid: the thread comes from lore */
+	const char *url;	/* --url: the inbox to ask */
+	const char **bases;
+	size_t nr_bases;
+	bool json, fetch, no_3way, no_branch;
+	int min_context;
+	uint64_t max_size;
+	char *tmp;		/* a copy of stdin, or the thread fetched */
+	char *msgid_bare;
+};
+
+static int read_series(const struct apply_cli *c, struct assembly *a)
+{
+	int ret = assembly_add_mbox(a, c->mbox);
+
+	if (!ret)
+		assembly_build(a);
+	return ret;
+}
+
+/* stdin is read twice (series, then whole patches): keep a copy */
+static int save_stdin(struct apply_cli *c)
+{
+	const char *dir = getenv("TMPDIR");
+	char *buf = NULL;
+	size_t len = 0;
+	int fd, ret;
+
+	c->tmp = xasprintf("%s/lorebot-apply.XXXXXX", dir && *dir ? dir : "/tmp");
+	fd = mkstemp(c->tmp);
+	if (fd < 0) {
+		ret = -errno;
+		free(c->tmp);
+		c->tmp = NULL;
+		return ret;
+	}
+	close(fd);
+	ret = read_file("/dev/stdin", &buf, &len, SIZE_MAX);
+	if (!ret)
+		ret = write_file(c->tmp, buf, len);
+	free(buf);
+	c->mbox = c->tmp;
+	return ret;
+}
+
+static bool send_matches(const struct send *s, const char *id)
+{
+	int i;
+
+	if (!strcmp(s->series->id, id) || !strcmp(s->id, id))
+		return true;
+	for (i = 0; i < s->total; i++)
+		if (s->patches[i].msg && !strcmp(s->patches[i].msg->msgid, id))
+			return true;
+	return false;
+}
+
+/* The sends to apply: current versions, or the one --series names */
+static size_t pick_sends(const struct apply_cli *c, const struct assembly *a,
+			 struct send ***out)
+{
+	struct send **v = NULL;
+	size_t i, j, nr = 0, alloc = 0;
+
+	for (i = 0; i < a->nr_series; i++) {
+		const struct series *se = a->series[i];
+
+		for (j = 0; j < se->nr; j++) {
+			struct send *s = se->sends[j];
+
+			if (!s->have)
+				continue;
+			if (c->series ? !send_matches(s, c->series) : !!s->superseded_by)
+				continue;
+			/* --series with a series id: its current version only */
+			if (c->series && !strcmp(se->id, c->series) && s->superseded_by)
+				continue;
+			ALLOC_GROW(v, nr + 1, alloc);
+			v[nr++] = s;
+		}
+	}
+	*out = v;
+	return nr;
+}
+
+struct loaded {
+	struct patch *patches;	/* per send, [total] */
+	bool *have;
+	char **missing;
+};
+
+/* Read every patch of the sends again, this time whole */
+static int load_patches(const struct apply_cli *c, const struct assembly *a,
+			struct send **sends, size_t nr, struct loaded *ld)
+{
+	struct mbox_reader r;
+	struct mbox_msg mm = MBOX_MSG_INIT;
+	struct patch **slot;
+	bool **have;
+	size_t max_index = 0, i;
+	int k, ret;
+
+	for (i = 0; i < a->nr; i++)
+		max_index = MAX(max_index, a->msgs[i]->index);
+	slot = xcalloc(max_index + 1, sizeof(*slot));
+	have = xcalloc(max_index + 1, sizeof(*have));
+	for (i = 0; i < nr; i++) {
+		ld[i].patches = xcalloc(sends[i]->total, sizeof(struct patch));
+		ld[i].have = xcalloc(sends[i]->total, sizeof(bool));
+		ld[i].missing = xcalloc(sends[i]->total, sizeof(char *));
+		for (k = 0; k < sends[i]->total; k++) {
+			const struct msg *m = sends[i]->patches[k].msg;
+
+			if (!m) {
+				ld[i].missing[k] = xasprintf("patch %d/%d is not in the mbox",
+							     k + 1, sends[i]->total);
+				continue;
+			}
+			slot[m->index] = &ld[i].patches[k];
+			have[m->index] = &ld[i].have[k];
+		}
+	}
+	ret = mbox_open(&r, c->mbox, c->max_size);
+	if (ret)
+		goto out;
+	while ((ret = mbox_next(&r, &mm)) > 0) {
+		struct mail mail = MAIL_INIT;
+		struct subject subj = SUBJECT_INIT;
+		struct strbuf err = STRBUF_INIT;
+
+		if (mm.index > max_index || !slot[mm.index] || mm.too_big)
+			continue;
+		if (!mail_parse(mm.raw.buf, mm.raw.len, &mail, &err)) {
+			subject_parse(mail.subject, &subj);
+			patch_extract(&mail, &subj, slot[mm.index]);
+			*have[mm.index] = true;
+			subject_release(&subj);
+			mail_release(&mail);
+		}
+		strbuf_release(&err);
+	}
+	mbox_msg_release(&mm);
+	mbox_close(&r);
+	for (i = 0; i < nr; i++)
+		for (k = 0; k < sends[i]->total; k++)
+			if (!ld[i].have[k] && !ld[i].missing[k])
+				ld[i].missing[k] = xasprintf("patch %d/%d could not be "
+							     "read again", k + 1,
+							     sends[i]->total);
+out:
+	free(slot);
+	free(have);
+	return ret;
+}
+
+static void loaded_release(struct loaded *ld, int total)
+{
+	int k;
+
+	for (k = 0; k < total; k++) {
+		if (ld->have[k])
+			patch_release(&ld->patches[k]);
+		free(ld->missing[k]);
+	}
+	free(ld->patches);
+	free(ld->have);
+	free(ld->missing);
+}
+
+static int fetch_remotes(struct ctx *ctx, struct gitrepo *r)
+{
+	char **names = NULL;
+	size_t nr = config_subsections(ctx->cfg, "remote", &names), i;
+	int ret = 0;
+
+	for (i = 0; i < nr; i++) {
+		struct strbuf err = STRBUF_INIT;
+		char *key = xasprintf("remote.%s.url", names[i]);
+		const char *url = config_get(ctx->cfg, key);
+		const char **branches = NULL;
+		size_t nb;
+
+		free(key);
+		key = xasprintf("remote.%s.branch", names[i]);
+		nb = config_get_all(ctx->cfg, key, &branches);
+		free(key);
+		if (!url) {
+			fprintf(stderr, "lorebot apply: remote '%s' has no url\n", names[i]);
+			ret = -EINVAL;
+		} else if (gitrepo_fetch(r, names[i], url, branches, nb, &err)) {
+			fprintf(stderr, "lorebot apply: %s\n", err.buf);
+			ret = -EIO;
+		} else {
+			fprintf(stderr, "lorebot apply: fetched %zu branch%s from %s\n",
+				nb, nb == 1 ? "" : "es", url);
+		}
+		free(branches);
+		strbuf_release(&err);
+	}
+	for (i = 0; i < nr; i++)
+		free(names[i]);
+	free(names);
+	return ret;
+}
+
+/* Read-only trees of the base and the result for builds */
+static int export_trees(const struct apply_cli *c, struct gitrepo *r,
+			struct apply_result *res)
+{
+	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
+	int ret;
+
+	ret = checkout_tree(r, res->base_sha, c->export, NULL, &path, &err);
+	if (!ret) {
+		res->export_base = strbuf_detach(&path, NULL);
+		ret = checkout_tree(r, res->tip, c->export, res->base_sha, &path, &err);
+	}
+	if (!ret)
+		res->export_tip = strbuf_detach(&path, NULL);
+	else
+		fprintf(stderr, "lorebot apply: cannot export: %s\n", err.buf);
+	strbuf_release(&path);
+	strbuf_release(&err);
+	return ret;
+}
+
+static int apply_send(struct apply_cli *c, struct ctx *ctx, struct gitrepo *r,
+		      const struct send *s, struct loaded *ld, json_object *out)
+{
+	struct apply_opts o = APPLY_OPTS_INIT;
+	struct apply_input *in = xcalloc(s->total, sizeof(*in));
+	struct apply_result res;
+	const char **bases = NULL;
+	char *branch = NULL;
+	json_object *jo;
+	int k, ret;
+
+	for (k = 0; k < s->total; k++) {
+		const struct msg *m = s->patches[k].msg;
+
+		in[k].p = ld->have[k] ? &ld->patches[k] : NULL;
+		in[k].subject = in[k].p ? in[k].p->subject : m ? m->subj.title : "";
+		in[k].msgid = m ? m->msgid : NULL;
+		in[k].missing = ld->missing[k];
+	}
+	if (c->nr_bases) {
+		o.bases = c->bases;
+		o.nr_bases = c->nr_bases;
+		o.bases_origin = "--base";
+	} else {
+		o.nr_bases = config_get_all(ctx->cfg, "git.base", &bases);
+		o.bases = bases;
+		o.base_commit = s->base_commit;
+	}
+	if (!c->no_branch) {
+		branch = apply_branch_name(s->series->id, s->version);
+		if (gitrepo_ref_name_ok(branch))
+			o.branch = branch;
+	}
+	o.max_patch_size = config_get_size(ctx->cfg, "apply.maxpatchsize");
+	o.min_context = c->min_context;
+	o.no_3way = c->no_3way;
+	o.committer.name = config_get(ctx->cfg, "core.botname");
+	o.committer.email = config_get(ctx->cfg, "core.botaddress");
+
+	ret = apply_series(r, &o, in, s->total, &res);
+	if (ret)
+		fprintf(stderr, "lorebot apply: series %s v%d: %s\n", s->series->id,
+			s->version, res.error);
+	if (!ret && res.applied && c->export && export_trees(c, r, &res))
+		ret = -EIO;
+	jo = apply_result_to_json(&res, c->nr_bases ? NULL : s->base_commit);
+	if (c->export && res.applied && !ret) {
+		json_object *e = json_object_new_object();
+
+		json_object_object_add(e, "base", json_object_new_string(res.export_base));
+		json_object_object_add(e, "tree", json_object_new_string(res.export_tip));
+		json_object_object_add(jo, "export", e);
+	}
+	json_object_object_add(jo, "series_id", json_object_new_string(s->series->id));
+	json_object_object_add(jo, "send", json_object_new_string(s->id));
+	json_object_object_add(jo, "version", json_object_new_int(s->version));
+	json_object_object_add(jo, "title", json_object_new_string(s->title));
+	if (c->json) {
+		json_object_array_add(out, jo);
+	} else {
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addf(&sb, "series %s v%d: %s\n", s->series->id, s->version, s->title);
+		apply_result_to_text(&res, &sb);
+		fputs(sb.buf, stdout);
+		strbuf_release(&sb);
+		json_object_put(jo);
+	}
+	if (ret)
+		ret = ret == -ENOENT && c->nr_bases ? EXIT_USAGE : EXIT_INFRA;
+	else
+		ret = res.applied ? EXIT_OK : EXIT_FINDINGS;
+	apply_result_release(&res);
+	free(branch);
+	free(bases);
+	free(in);
+	return ret;
+}
+
+static int parse_options(struct apply_cli *c, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "mbox", required_argument, NULL, 'm' },
+		{ "repo", required_argument, NULL, 'r' },
+		{ "base", required_argument, NULL, 'b' },
+		{ "series", required_argument, NULL, 's' },
+		{ "fetch", no_argument, NULL, 'f' },
+		{ "no-3way", no_argument, NULL, '3' },
+		{ "no-branch", no_argument, NULL, 'n' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "msgid", required_argument, NULL, 'i' },
+		{ "url", required_argument, NULL, 'U' },
+		{ "export", required_argument, NULL, 'e' },
+		{ NULL, 0, NULL, 0 },
+	};
+	size_t alloc = 0;
+	int opt;
+	char *end;
+
+	while ((opt = getopt_long(argc, argv, "m:r:b:s:C:j", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'm':
+			c->mbox = optarg;
+			break;
+		case 'r':
+			c->repo = optarg;
+			break;
+		case 'b':
+			ALLOC_GROW(c->bases, c->nr_bases + 1, alloc);
+			c->bases[c->nr_bases++] = optarg;
+			break;
+		case 's':
+			c->series = optarg;
+			break;
+		case 'f':
+			c->fetch = true;
+			break;
+		case '3':
+			c->no_3way = true;
+			break;
+		case 'n':
+			c->no_branch = true;
+			break;
+		case 'e':
+			c->export = optarg;
+			break;
+		case 'j':
+			c->json = true;
+			break;
+		case 'C':
+			c->min_context = (int)strtol(optarg, &end, 10);
+			if (*end || c->min_context < 0 || c->min_context > 1000)
+				return cmd_usage_error("apply", "bad -C '%s'", optarg);
+			break;
+		case 'i':
+			c->msgid = optarg;
+			break;
+		case 'U':
+			c->url = optarg;
+			break;
+		default:
+			return cmd_usage_error("apply", "unknown option");
+		}
+	}
+	if (optind < argc)
+		return cmd_usage_error("apply", "unexpected argument '%s'", argv[optind]);
+	if (!c->mbox == !c->msgid)
+		return cmd_usage_error("apply", "--mbox FILE or --msgid ID (one of them)");
+	return 0;
+}
+
+int cmd_apply(int argc, char **argv, struct ctx *ctx)
+{
+	struct apply_cli c = { .min_context = -1 };
+	struct assembly a;
+	struct send **sends = NULL;
+	struct loaded *ld = NULL;
+	struct gitrepo *r = NULL;
+	struct strbuf err = STRBUF_INIT;
+	json_object *out = json_object_new_array();
+	size_t nr = 0, i;
+	int ret, worst = EXIT_OK;
+
+	c.max_size = config_get_size(ctx->cfg, "mail.maxsize");
+	assembly_init(&a, c.max_size);
+	ret = parse_options(&c, argc, argv);
+	if (ret)
+		goto out;
+	if (!c.repo)
+		c.repo = config_get(ctx->cfg, "git.repo");
+	if (!c.repo) {
+		ret = cmd_usage_error("apply", "no repository: give --repo DIR or set git.repo");
+		goto out;
+	}
+	if (c.msgid) {
+		if (thread_to_mbox(ctx->cfg, c.url, c.msgid, &c.tmp, &err)) {
+			fprintf(stderr, "lorebot apply: %s\n", err.buf);
+			ret = EXIT_INFRA;
+			goto out;
+		}
+		c.mbox = c.tmp;
+		if (!c.series) {
+			/* the send holding that message, without <> */
+			c.msgid_bare = xstrdup(c.msgid + (*c.msgid == '<'));
+			c.msgid_bare[strcspn(c.msgid_bare, ">")] = '\0';
+			c.series = c.msgid_bare;
+		}
+	} else if (!strcmp(c.mbox, "-")) {
+		ret = save_stdin(&c);
+		if (ret) {
+			fprintf(stderr, "lorebot apply: cannot read stdin: %s\n", strerror(-ret));
+			ret = EXIT_USAGE;
+			goto out;
+		}
+	}
+	ret = read_series(&c, &a);
+	if (ret) {
+		fprintf(stderr, "lorebot apply: cannot read '%s': %s\n", c.mbox, strerror(-ret));
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	for (const char *p = a.problems.buf; *p;) {
+		const char *nl = strchrnul(p, '\n');
+
+		fprintf(stderr, "lorebot apply: %s: %.*s\n", c.mbox, (int)(nl - p), p);
+		p = *nl ? nl + 1 : nl;
+	}
+	nr = pick_sends(&c, &a, &sends);
+	if (!nr) {
+		fprintf(stderr, "lorebot apply: %s\n", c.series ?
+			"no such series in the mbox (see 'lorebot series --mbox')" :
+			"no patch series in the mbox");
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	ld = xcalloc(nr, sizeof(*ld));
+	ret = load_patches(&c, &a, sends, nr, ld);
+	if (ret) {
+		fprintf(stderr, "lorebot apply: cannot read '%s' again: %s\n", c.mbox,
+			strerror(-ret));
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	c.fetch = c.fetch || config_get_bool(ctx->cfg, "git.fetch");
+	if (gitrepo_open(&r, c.repo, c.fetch, &err)) {
+		fprintf(stderr, "lorebot apply: %s\n", err.buf);
+		ret = EXIT_INFRA;
+		goto out;
+	}
+	if (c.fetch && fetch_remotes(ctx, r)) {
+		ret = EXIT_INFRA;
+		goto out;
+	}
+	for (i = 0; i < nr; i++) {
+		ret = apply_send(&c, ctx, r, sends[i], &ld[i], out);
+		if (ret > worst)
+			worst = ret;
+	}
+	if (c.json) {
+		if (nr == 1) {
+			json_print(json_object_array_get_idx(out, 0));
+		} else {
+			json_object *o = json_object_new_object();
+
+			json_object_object_add(o, "series", json_object_get(out));
+			json_print(o);
+			json_object_put(o);
+		}
+	}
+	ret = worst;
+out:
+	for (i = 0; ld && i < nr; i++)
+		loaded_release(&ld[i], sends[i]->total);
+	free(ld);
+	free(sends);
+	gitrepo_close(r);
+	assembly_release(&a);
+	json_object_put(out);
+	strbuf_release(&err);
+	free(c.bases);
+	if (c.tmp)
+		unlink(c.tmp);
+	free(c.tmp);
+	free(c.msgid_bare);
+	return ret;
+}

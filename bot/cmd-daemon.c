@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <getopt.h>
+#include <stdio.h>
+
+#include "bot/cmd.h"
+#include "bot/daemon.h"
+
+const char cmd_daemon_help[] =
+	"NAME\n"
+	"    lorebot-daemon - follow lore, test every new series version, reply\n"
+	"\n"
+	"SYNOPSIS\n"
+	"    lorebot --config FILE daemon [--once] [--listen ADDR:PORT]\n"
+	"    lorebot --db FILE daemon --url URL --repo DIR [--outbox DIR]\n"
+	"                   [--listen ADDR:PORT] [--arch LIST] [--once]\n"
+	"\n"
+	"DESCRIPTION\n"
+	"    One event loop drives every stage through a job queue in the\n"
+	"    database: the lists are polled (list.<name>.pollinterval); new\n"
+	"    series versions are queued once complete, or as incomplete after\n"
+	"    daemon.window; each version is applied onto its base, checked,\n"
+	"    built and booted per architecture, and answered by one reply per\n"
+	"    outcome (reply.mode: outbox by default).  Newest versions go first;\n"
+	"    a superseded version's pending jobs are cancelled.\n"
+	"\n"
+	"    Every job runs as a child process ('lorebot job run ID') with time\n"
+	"    limits; builds and boots run sandboxed without network as an\n"
+	"    unprivileged user.  A job that crashes or hangs is killed, retried\n"
+	"    up to daemon.attempts times, then marked failed with the reason.\n"
+	"    The daemon may be killed at any instant: jobs that were running are\n"
+	"    queued again at the next start, stages recorded done are not\n"
+	"    repeated and no reply is sent twice.\n"
+	"\n"
+	"    SIGTERM and SIGINT stop the running jobs (they go back to the queue)\n"
+	"    and exit; SIGHUP reloads the configuration file.  Progress is logged\n"
+	"    on stderr with timestamps (or to syslog: core.syslog).\n"
+	"\n"
+	"OPTIONS\n"
+	"    --url URL\n"
+	"        follow this public-inbox (e.g. http://127.0.0.1:8080/linux-mm/)\n"
+	"        instead of the configured [list] sections\n"
+	"    --repo DIR\n"
+	"        the kernel repository series are applied to (git.repo)\n"
+	"    --outbox DIR\n"
+	"        file replies into this maildir (reply.mode=outbox)\n"
+	"    --listen ADDR:PORT\n"
+	"        serve the dashboard from the daemon\n"
+	"    --arch LIST\n"
+	"        architectures to build and boot (build.arch; default all three)\n"
+	"    --once\n"
+	"        poll each list once, process everything pending (waiting for\n"
+	"        running jobs), and exit 0\n"
+	"\n"
+	"EXIT STATUS\n"
+	"    0 after a clean stop, 2 on a usage or configuration error, 3 when\n"
+	"    the database or the signals cannot be set up.\n"
+	"\n"
+	"SEE ALSO\n"
+	"    lorebot status, lorebot serve, config/lorebot.conf\n";
+
+int cmd_daemon(int argc, char **argv, struct ctx *ctx)
+{
+	static const struct option opts[] = {
+		{ "url", required_argument, NULL, 'u' },
+		{ "repo", required_argument, NULL, 'r' },
+		{ "outbox", required_argument, NULL, 'o' },
+		{ "listen", required_argument, NULL, 'l' },
+		{ "arch", required_argument, NULL, 'a' },
+		{ "once", no_argument, NULL, '1' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct daemon_opts o = { 0 };
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'u':
+			o.url = optarg;
+			break;
+		case 'r':
+			o.repo = optarg;
+			break;
+		case 'o':
+			o.outbox = optarg;
+			break;
+		case 'l':
+			o.listen = optarg;
+			break;
+		case 'a':
+			o.archs = optarg;
+			break;
+		case '1':
+			o.once = true;
+			break;
+		default:
+			return cmd_usage_error("daemon", "unknown option");
+		}
+	}
+	if (optind < argc)
+		return cmd_usage_error("daemon", "unexpected argument '%s'", argv[optind]);
+	if (!o.url && !ctx->config_path)
+		return cmd_usage_error("daemon", "give --config FILE, or --url URL and --repo DIR");
+	return daemon_run(ctx, &o);
+}

@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <getopt.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "bot/cmd.h"
+#include "bot/fetch.h"
+#include "bot/series-out.h"
+
+const char cmd_fetch_help[] =
+	"NAME\n"
+	"    lorebot-fetch - follow mailing lists on lore (public-inbox) into the database\n"
+	"\n"
+	"SYNOPSIS\n"
+	"    lorebot [--db FILE] fetch [--force] [--json] [--batches N]\n"
+	"    lorebot [--db FILE] fetch --url URL [--list NAME] [--query Q] [--since WHEN]\n"
+	"                              [--method search|git]\n"
+	"    lorebot [--db FILE] fetch --url URL --thread MSGID | --message MSGID\n"
+	"    lorebot [--db FILE] fetch --mbox FILE [--list NAME]\n"
+	"    lorebot [--db FILE] fetch --reparse\n"
+	"\n"
+	"DESCRIPTION\n"
+	"    One incremental pass over every list configured (list.<name>.url), or\n"
+	"    over the inbox at --url: a cheap probe (the inbox's manifest.js.gz, a\n"
+	"    few hundred bytes) tells whether anything changed since the last pass;\n"
+	"    if so, the messages received since the stored cursor are searched in\n"
+	"    windows of lore.batch messages, downloaded as gzip'ed mbox and stored\n"
+	"    exactly as received, each window and the advanced cursor in one\n"
+	"    transaction.  Patches whose parent is missing get their whole thread\n"
+	"    (t.mbox.gz).  Then the series are assembled again and what is new is\n"
+	"    printed: the series versions that are new, changed or gone.\n"
+	"\n"
+	"    Politeness: a list is not polled again within lore.minpoll; failed\n"
+	"    requests are retried with exponential back-off and jitter (lore.retries,\n"
+	"    lore.retrydelay); after a failed pass the list backs off (doubling, at\n"
+	"    most lore.backoffmax); a pass fetches at most lore.maxbatches windows,\n"
+	"    the rest in the next pass.  --force ignores lore.minpoll and the back-off.\n"
+	"\n"
+	"OPTIONS\n"
+	"    --url URL       a public-inbox, e.g. https://lore.kernel.org/linux-mm/\n"
+	"    --list NAME     the list's name in the database (default: the last part\n"
+	"                    of the URL)\n"
+	"    --query Q       only messages matching this public-inbox search\n"
+	"    --since WHEN    where the first fetch starts: 2026-01-31, 14d (ago), or\n"
+	"                    unix seconds (default: list.<name>.since, else everything)\n"
+	"    --batches N     windows per pass (default: lore.maxbatches)\n"
+	"    --method M      search (default; HTTP searches, a query works) or git\n"
+	"                    (mirror the inbox's git epochs next to the database,\n"
+	"                    lore.gitdir: every message once, in import order)\n"
+	"    --thread MSGID  fetch the whole thread of MSGID (t.mbox.gz)\n"
+	"    --message MSGID fetch the single message MSGID (raw)\n"
+	"    --mbox FILE     import a local mbox instead (- for stdin)\n"
+	"    --reparse       parse every stored message again (after a parser fix)\n"
+	"    --force         poll now, whatever lore.minpoll and the back-off say\n"
+	"    --json          print {\"lists\": [...], \"versions\": [...]}\n"
+	"\n"
+	"EXIT STATUS\n"
+	"    0 when every list was fetched (or did not need to be), 2 on usage\n"
+	"    errors, 3 when a list could not be fetched (network, server, disk).\n"
+	"\n"
+	"EXAMPLES\n"
+	"    lorebot --db mm.db fetch --url https://lore.kernel.org/linux-mm/ --since 7d\n"
+	"    lorebot --db mm.db series --json\n";
+
+struct fetch_opts {
+	const char *url, *list, *query, *since, *thread, *message, *mbox, *method;
+	int batches;
+	bool force, json, reparse;
+};
+
+static json_object *result_json(const char *name, const char *url,
+				const struct fetch_result *r)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "name", name ? json_object_new_string(name) : NULL);
+	json_object_object_add(o, "url", url ? json_object_new_string(url) : NULL);
+	json_object_object_add(o, "status",
+			       json_object_new_string(fetch_status_name(r->status)));
+	json_object_object_add(o, "windows", json_object_new_int64(r->windows));
+	json_object_object_add(o, "threads", json_object_new_int64(r->threads));
+	json_object_object_add(o, "requests", json_object_new_int64(r->stats.requests));
+	json_object_object_add(o, "retries", json_object_new_int64(r->stats.retries));
+	json_object_object_add(o, "bytes_in", json_object_new_int64(r->stats.bytes_in));
+	json_object_object_add(o, "bytes_out", json_object_new_int64(r->stats.bytes_out));
+	json_object_object_add(o, "received", json_object_new_int64(r->received));
+	json_object_object_add(o, "new", json_object_new_int64(r->added));
+	json_object_object_add(o, "variants", json_object_new_int64(r->variants));
+	json_object_object_add(o, "duplicates", json_object_new_int64(r->duplicates));
+	json_object_object_add(o, "skipped", json_object_new_int64(r->skipped));
+	json_object_object_add(o, "cursor", json_object_new_int64(r->cursor));
+	json_object_object_add(o, "failures", json_object_new_int(r->failures));
+	json_object_object_add(o, "next_poll", r->next_poll ?
+			       json_object_new_int64(r->next_poll) : NULL);
+	json_object_object_add(o, "error", r->error.len ?
+			       json_object_new_string(r->error.buf) : NULL);
+	return o;
+}
+
+static void changes_json(json_object *arr, const struct store_changes *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr; i++) {
+		const struct store_change *ch = &c->v[i];
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "id", json_object_new_string(ch->id));
+		json_object_object_add(o, "change",
+				       json_object_new_string(store_change_name(ch->kind)));
+		json_object_object_add(o, "series_id", ch->series_id ?
+				       json_object_new_string(ch->series_id) : NULL);
+		json_object_object_add(o, "title", ch->title ?
+				       json_object_new_string(ch->title) : NULL);
+		json_object_object_add(o, "version", json_object_new_int(ch->version));
+		json_object_object_add(o, "have", json_object_new_int(ch->have));
+		json_object_object_add(o, "total", json_object_new_int(ch->total));
+		json_object_object_add(o, "complete", json_object_new_boolean(ch->complete));
+		json_object_object_add(o, "generation",
+				       json_object_new_int64(ch->generation));
+		json_object_array_add(arr, o);
+	}
+}
+
+/* versions listed in the text output; a catch-up can bring thousands */
+#define MAX_LISTED 50
+
+static void print_text(const char *name, const struct fetch_result *r)
+{
+	struct strbuf b = STRBUF_INIT;
+	int64_t now = time(NULL);
+	size_t i;
+
+	net_format_bytes(&b, r->stats.bytes_in);
+	switch (r->status) {
+	case FETCH_NOT_DUE:
+		printf("%s: not due; next poll in %lld s (%s; --force polls now)\n", name,
+		       (long long)(r->next_poll - now), r->failures ?
+		       "backing off after failed polls" : "lore.minpoll");
+		break;
+	case FETCH_UNCHANGED:
+		printf("%s: nothing new (%llu request%s, %s)\n", name,
+		       (unsigned long long)r->stats.requests,
+		       r->stats.requests == 1 ? "" : "s", b.buf);
+		break;
+	case FETCH_FAILED:
+		printf("%s: failed after %llu messages; %d failed poll%s in a row, "
+		       "next poll in %lld s\n", name, (unsigned long long)r->added,
+		       r->failures, r->failures == 1 ? "" : "s",
+		       (long long)(r->next_poll - now));
+		break;
+	default:
+		printf("%s: %llu new message%s, %llu known (%zu window%s, %zu thread%s, "
+		       "%llu requests, %s)%s\n", name, (unsigned long long)r->added,
+		       r->added == 1 ? "" : "s",
+		       (unsigned long long)(r->duplicates + r->variants), r->windows,
+		       r->windows == 1 ? "" : "s", r->threads, r->threads == 1 ? "" : "s",
+		       (unsigned long long)r->stats.requests, b.buf,
+		       r->status == FETCH_MORE ? "; more to fetch in the next pass" : "");
+	}
+	for (i = 0; i < r->changes.nr; i++) {
+		const struct store_change *ch = &r->changes.v[i];
+
+		if (i == MAX_LISTED) {
+			printf("  ... and %zu more (--json lists them all)\n",
+			       r->changes.nr - i);
+			break;
+		}
+		if (ch->kind == STORE_VERSION_GONE)
+			printf("  %-8s <%s>\n", store_change_name(ch->kind), ch->id);
+		else
+			printf("  %-8s %s v%d [%d/%d%s] %s <%s>\n",
+			       store_change_name(ch->kind), ch->series_id, ch->version,
+			       ch->have, ch->total, ch->complete ? "" : ", incomplete",
+			       ch->title, ch->id);
+	}
+	strbuf_release(&b);
+}
+
+/* "https://lore.kernel.org/linux-mm/" -> "linux-mm" */
+struct run {
+	struct ctx *ctx;
+	struct store *st;
+	char *gitdir;
+	const struct fetch_opts *o;
+	json_object *lists, *versions;
+	int ret;
+};
+
+static void report(struct run *run, const char *name, const char *url,
+		   struct fetch_result *r, int rc)
+{
+	if (rc) {
+		fprintf(stderr, "lorebot: %s: %s\n", name ? name : "fetch", r->error.buf);
+		run->ret = EXIT_INFRA;
+	}
+	if (run->o->json) {
+		json_object_array_add(run->lists, result_json(name, url, r));
+		changes_json(run->versions, &r->changes);
+	} else {
+		print_text(name ? name : "mbox", r);
+	}
+}
+
+/* Command-line options over the configuration; 0 or -1 (reported) */
+static int finish_cfg(struct run *run, struct fetch_cfg *c)
+{
+	const struct fetch_opts *o = run->o;
+
+	c->gitdir = run->gitdir;
+	c->force = o->force;
+	if (o->batches > 0)
+		c->max_batches = o->batches;
+	if (o->method && fetch_parse_method(o->method, &c->method)) {
+		fprintf(stderr, "lorebot fetch: bad --method '%s' (search or git)\n", o->method);
+		return -1;
+	}
+	if (c->method == FETCH_GIT && c->query && *c->query) {
+		fprintf(stderr, "lorebot fetch: %s: a query needs method search\n", c->name);
+		return -1;
+	}
+	return 0;
+}
+
+static void fetch_one(struct run *run, struct fetch_cfg *c)
+{
+	struct fetch_result r = FETCH_RESULT_INIT;
+	int rc;
+
+	if (finish_cfg(run, c)) {
+		run->ret = EXIT_USAGE;
+		return;
+	}
+	if (run->o->thread || run->o->message)
+		rc = fetch_thread(run->st, c, run->o->thread ? run->o->thread :
+				  run->o->message, !run->o->thread, &r);
+	else
+		rc = fetch_list(run->st, c, &r);
+	report(run, c->name, c->url, &r, rc);
+	fetch_result_release(&r);
+}
+
+static void fetch_url(struct run *run)
+{
+	const struct fetch_opts *o = run->o;
+	char *name = o->list ? xstrdup(o->list) : fetch_name_from_url(o->url);
+	struct fetch_cfg c;
+
+	fetch_cfg_from_config(&c, run->ctx->cfg);
+	c.name = name;
+	c.url = o->url;
+	c.query = o->query;
+	if (o->since && fetch_parse_since(o->since, time(NULL), &c.since)) {
+		cmd_usage_error("fetch", "bad --since '%s'", o->since);
+		run->ret = EXIT_USAGE;
+	} else {
+		fetch_one(run, &c);
+	}
+	free(name);
+}
+
+static void fetch_configured(struct run *run)
+{
+	char **names = NULL;
+	size_t nr = config_subsections(run->ctx->cfg, "list", &names), i, done = 0;
+
+	for (i = 0; i < nr; i++) {
+		struct strbuf err = STRBUF_INIT;
+		struct fetch_cfg c;
+		int r = fetch_cfg_list(&c, run->ctx->cfg, names[i], &err);
+
+		if (r < 0) {
+			fprintf(stderr, "lorebot: %s\n", err.buf);
+			run->ret = EXIT_USAGE;
+		} else if (r) {
+			fetch_one(run, &c);
+			done++;
+		}
+		strbuf_release(&err);
+		free(names[i]);
+	}
+	free(names);
+	if (!done && run->ret == EXIT_OK) {
+		cmd_usage_error("fetch", "no list to fetch: give --url or configure "
+				"list.<name>.url");
+		run->ret = EXIT_USAGE;
+	}
+}
+
+static int do_reparse(struct run *run)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct store_changes ch = { 0 };
+	int64_t n = store_reparse(run->st, true, &err);
+
+	if (n < 0 || store_rebuild_series(run->st, &ch, &err)) {
+		fprintf(stderr, "lorebot: %s\n", err.buf);
+		strbuf_release(&err);
+		store_changes_release(&ch);
+		return EXIT_INFRA;
+	}
+	printf("parsed %lld messages again; %zu series versions changed\n",
+	       (long long)n, ch.nr);
+	strbuf_release(&err);
+	store_changes_release(&ch);
+	return EXIT_OK;
+}
+
+static int parse_opts(int argc, char **argv, struct fetch_opts *o)
+{
+	static const struct option opts[] = {
+		{ "url", required_argument, NULL, 'u' },
+		{ "list", required_argument, NULL, 'l' },
+		{ "query", required_argument, NULL, 'q' },
+		{ "since", required_argument, NULL, 's' },
+		{ "thread", required_argument, NULL, 't' },
+		{ "message", required_argument, NULL, 'm' },
+		{ "mbox", required_argument, NULL, 'M' },
+		{ "batches", required_argument, NULL, 'b' },
+		{ "method", required_argument, NULL, 'G' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "reparse", no_argument, NULL, 'R' },
+		{ NULL, 0, NULL, 0 },
+	};
+	/* the options that take a string, and where it goes */
+	const struct {
+		int opt;
+		const char **to;
+	} strs[] = {
+		{ 'u', &o->url }, { 'l', &o->list }, { 'q', &o->query },
+		{ 's', &o->since }, { 't', &o->thread }, { 'm', &o->message },
+		{ 'M', &o->mbox }, { 'G', &o->method },
+	};
+	size_t i;
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "fj", opts, NULL)) != -1) {
+		for (i = 0; i < ARRAY_SIZE(strs) && strs[i].opt != opt; i++)
+			;
+		if (i < ARRAY_SIZE(strs)) {
+			*strs[i].to = optarg;
+			continue;
+		}
+		switch (opt) {
+		case 'f':
+			o->force = true;
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case 'R':
+			o->reparse = true;
+			break;
+		case 'b':
+			o->batches = atoi(optarg);
+			if (o->batches < 1)
+				return cmd_usage_error("fetch", "bad --batches '%s'", optarg);
+			break;
+		default:
+			return cmd_usage_error("fetch", "unknown option");
+		}
+	}
+	if (optind < argc)
+		return cmd_usage_error("fetch", "unexpected argument '%s'", argv[optind]);
+	if ((o->thread || o->message) && !o->url)
+		return cmd_usage_error("fetch", "--thread and --message need --url");
+	if (o->thread && o->message)
+		return cmd_usage_error("fetch", "--thread or --message, not both");
+	if (o->mbox && o->url)
+		return cmd_usage_error("fetch", "--mbox or --url, not both");
+	if ((o->query || o->since) && !o->url)
+		return cmd_usage_error("fetch", "--query and --since go with --url "
+				       "(configured lists have list.<name>.query/since)");
+	return 0;
+}
+
+int cmd_fetch(int argc, char **argv, struct ctx *ctx)
+{
+	struct fetch_opts o = { 0 };
+	struct store st;
+	struct run run = { .ctx = ctx, .st = &st, .o = &o };
+	int ret;
+
+	if (parse_opts(argc, argv, &o))
+		return EXIT_USAGE;
+	ret = cmd_open_store(ctx, &st, true);
+	if (ret)
+		return ret;
+	if (o.reparse) {
+		ret = do_reparse(&run);
+		store_close(&st);
+		return ret;
+	}
+	run.lists = json_object_new_array();
+	run.versions = json_object_new_array();
+	run.gitdir = config_get(ctx->cfg, "lore.gitdir") ?
+		xstrdup(config_get(ctx->cfg, "lore.gitdir")) :
+		xasprintf("%s.lore", db_path(st.db));
+	if (o.mbox) {
+		struct fetch_result r = FETCH_RESULT_INIT;
+		int rc = fetch_mbox_file(&st, o.list, o.mbox,
+					 config_get_size(ctx->cfg, "mail.maxsize"), &r);
+
+		report(&run, o.list, NULL, &r, rc);
+		fetch_result_release(&r);
+	} else if (o.url) {
+		fetch_url(&run);
+	} else {
+		fetch_configured(&run);
+	}
+	if (o.json) {
+		json_object *out = json_object_new_object();
+
+		json_object_object_add(out, "lists", run.lists);
+		json_object_object_add(out, "versions", run.versions);
+		json_print(out);
+		json_object_put(out);
+	} else {
+		json_object_put(run.lists);
+		json_object_put(run.versions);
+	}
+	free(run.gitdir);
+	store_close(&st);
+	return run.ret;
+}

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <getopt.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "bot/cmd.h"
+#include "bot/job.h"
+#include "bot/db.h"
+#include "bot/log.h"
+
+const char cmd_job_help[] =
+	"NAME\n"
+	"    lorebot-job - run one job of the daemon's queue\n"
+	"\n"
+	"SYNOPSIS\n"
+	"    lorebot --db FILE job run ID --repo DIR [--outbox DIR]\n"
+	"    lorebot --db FILE job list [--json]\n"
+	"\n"
+	"DESCRIPTION\n"
+	"    The daemon runs every job as 'lorebot job run ID' in a process of its\n"
+	"    own: the stage (apply, check, build, boot or reply) runs, its result\n"
+	"    is recorded for the series version, and the job is marked done.  A\n"
+	"    failure of the infrastructure (a command that cannot run, a\n"
+	"    timeout) queues the job again until it used daemon.attempts, then\n"
+	"    marks it failed with the reason.  'job list' prints the queue.\n"
+	"\n"
+	"EXIT STATUS\n"
+	"    0 when the job is done, 3 when it failed or was queued again,\n"
+	"    2 on a usage error.\n";
+
+static int job_run_cmd(int argc, char **argv, struct ctx *ctx)
+{
+	static const struct option opts[] = {
+		{ "repo", required_argument, NULL, 'r' },
+		{ "outbox", required_argument, NULL, 'o' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct job_env env = { 0 };
+	struct strbuf err = STRBUF_INIT;
+	struct store st;
+	struct job j;
+	char buf[4096], *end, *statedir;
+	int64_t id;
+	ssize_t n;
+	int opt, ret;
+
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (opt == 'r')
+			env.repo = optarg;
+		else if (opt == 'o')
+			env.outbox = optarg;
+		else
+			return cmd_usage_error("job", "unknown option");
+	}
+	if (optind + 1 != argc)
+		return cmd_usage_error("job", "job run ID");
+	id = strtoll(argv[optind], &end, 10);
+	if (*end || id <= 0)
+		return cmd_usage_error("job", "bad job id '%s'", argv[optind]);
+	if (!env.repo)
+		env.repo = config_get(ctx->cfg, "git.repo");
+	if (!env.repo)
+		return cmd_usage_error("job", "no kernel repository: --repo or git.repo");
+	ret = cmd_open_store(ctx, &st, false);
+	if (ret)
+		return ret;
+	if (queue_get(st.db, id, &j, &err)) {
+		fprintf(stderr, "lorebot: %s\n", err.buf);
+		strbuf_release(&err);
+		store_close(&st);
+		return EXIT_USAGE;
+	}
+	n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	statedir = xstrdup(db_path(st.db));
+	*strrchr(statedir, '/') = '\0';
+	env.self = n > 0 ? buf : "lorebot";
+	env.config = ctx->config_path;
+	env.statedir = statedir;
+	env.timeout_ms = config_get_ms(ctx->cfg, "daemon.jobtimeout");
+	env.sandbox = config_get_bool(ctx->cfg, "build.sandbox");
+	log_set_timestamps(true);
+
+	ret = job_execute(&st, ctx->cfg, &env, &j, &err);
+	if (ret) {
+		struct strbuf e2 = STRBUF_INIT;
+		int max = MAX(1, config_get_int(ctx->cfg, "daemon.attempts"));
+
+		log_err("job %lld: %s", (long long)id, err.buf);
+		if (j.attempts >= max)
+			queue_finish(st.db, id, JOB_FAILED, err.buf, &e2);
+		else
+			queue_requeue(st.db, id, err.buf, &e2);
+		strbuf_release(&e2);
+		ret = EXIT_INFRA;
+	}
+	job_release(&j);
+	free(statedir);
+	strbuf_release(&err);
+	store_close(&st);
+	return ret;
+}
+
+static int job_list_cmd(int argc, char **argv, struct ctx *ctx)
+{
+	struct store st;
+	struct db_stmt *q;
+	bool json = argc > 1 && !strcmp(argv[1], "--json");
+	json_object *arr = json_object_new_array();
+	int ret = cmd_open_store(ctx, &st, false);
+
+	if (ret) {
+		json_object_put(arr);
+		return ret;
+	}
+	q = db_prepare(st.db, "SELECT id, kind, arch, state, attempts, version,"
+		       " coalesce(error, '') FROM jobs ORDER BY id");
+	while (q && db_step(q) > 0) {
+		if (json) {
+			json_object *o = json_object_new_object();
+
+			json_object_object_add(o, "id", json_object_new_int64(db_column_int(q, 0)));
+			json_object_object_add(o, "kind", json_object_new_string(db_column_text(q, 1)));
+			json_object_object_add(o, "arch", json_object_new_string(db_column_text(q, 2)));
+			json_object_object_add(o, "state", json_object_new_string(db_column_text(q, 3)));
+			json_object_object_add(o, "attempts", json_object_new_int64(db_column_int(q, 4)));
+			json_object_object_add(o, "version", json_object_new_string(db_column_text(q, 5)));
+			json_object_object_add(o, "error", json_object_new_string(db_column_text(q, 6)));
+			json_object_array_add(arr, o);
+		} else {
+			printf("%5lld %-6s %-7s %-9s %lld <%s> %s\n",
+			       (long long)db_column_int(q, 0), db_column_text(q, 1),
+			       db_column_text(q, 2), db_column_text(q, 3),
+			       (long long)db_column_int(q, 4), db_column_text(q, 5),
+			       db_column_text(q, 6));
+		}
+	}
+	if (json) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "jobs", arr);
+		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+						    JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(o);
+	} else {
+		json_object_put(arr);
+	}
+	store_close(&st);
+	return EXIT_OK;
+}
+
+int cmd_job(int argc, char **argv, struct ctx *ctx)
+{
+	if (argc < 2)
+		return cmd_usage_error("job", "job run ID | job list");
+	if (!strcmp(argv[1], "run"))
+		return job_run_cmd(argc - 1, argv + 1, ctx);
+	if (!strcmp(argv[1], "list"))
+		return job_list_cmd(argc - 1, argv + 1, ctx);
+	return cmd_usage_error("job", "unknown subcommand '%s'", argv[1]);
+}

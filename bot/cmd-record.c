@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "bot/cmd.h"
+#include "bot/jsonx.h"
+#include "bot/results.h"
+#include "bot/series-out.h"
+
+const char cmd_record_help[] =
+	"NAME\n"
+	"    lorebot-record - record what a stage found for a series version\n"
+	"\n"
+	"SYNOPSIS\n"
+	"    lorebot [--db FILE] record --version ID --stage apply|check|build|boot\n"
+	"                               [--arch ARCH] [--json] FILE.json\n"
+	"\n"
+	"DESCRIPTION\n"
+	"    Stores FILE.json (- for stdin), the --json output of 'lorebot apply',\n"
+	"    'lorebot check', 'lorebot build' or 'lorebot boot', as the result of\n"
+	"    that stage for the series version ID (the Message-ID of its cover\n"
+	"    letter, or of patch 1 without one, as 'lorebot series' prints it).\n"
+	"    The daemon does the same after each stage; this command is for\n"
+	"    scripts and tests.  An earlier result of the same version, stage and\n"
+	"    arch is replaced.  Replies ('lorebot reply') and the dashboard\n"
+	"    ('lorebot serve') are made from these results.\n"
+	"\n"
+	"    The document is checked against the stage's contract: apply needs a\n"
+	"    'patches' list with a 'status' each, check a 'findings' list with\n"
+	"    severities error, warning or note, build and boot an 'archs' list\n"
+	"    (or a single arch object) with an 'arch' and a known 'status' each.\n"
+	"    Other keys are kept as they are.\n"
+	"\n"
+	"OPTIONS\n"
+	"    --version ID   the series version\n"
+	"    --stage STAGE  apply, check, build or boot\n"
+	"    --arch ARCH    build and boot: record only this arch of the document\n"
+	"    --json         print what was recorded: {\"recorded\": [{stage, arch,\n"
+	"                   status, summary, findings}]}\n"
+	"\n"
+	"EXIT STATUS\n"
+	"    0 when recorded, 2 when the document, the version or an option is\n"
+	"    wrong, 3 when the database cannot be written.\n"
+	"\n"
+	"EXAMPLES\n"
+	"    lorebot apply --mbox s.mbx --json >apply.json\n"
+	"    lorebot --db mm.db record --version 20250115033807.46664-1-21cnbao@gmail.com \\\n"
+	"            --stage apply apply.json\n";
+
+static int read_input(const char *path, char **buf, size_t *len)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char chunk[65536];
+	size_t n;
+
+	if (strcmp(path, "-"))
+		return read_file(path, buf, len, 256u << 20);
+	while ((n = fread(chunk, 1, sizeof(chunk), stdin)) > 0)
+		strbuf_add(&sb, chunk, n);
+	if (ferror(stdin)) {
+		strbuf_release(&sb);
+		return -EIO;
+	}
+	*buf = strbuf_detach(&sb, len);
+	return 0;
+}
+
+static void print_recorded(struct store *st, const char *version, enum result_stage stage,
+			   bool json)
+{
+	struct results rs = RESULTS_INIT;
+	struct strbuf err = STRBUF_INIT;
+	json_object *arr = json_object_new_array(), *o;
+	char *id = xstrdup(version);
+	size_t i;
+
+	if (*id == '<') {
+		memmove(id, id + 1, strlen(id));
+		if (*id && id[strlen(id) - 1] == '>')
+			id[strlen(id) - 1] = 0;
+	}
+	results_load(st, id, 0, &rs, &err);
+	for (i = 0; i < rs.nr; i++) {
+		const struct result *r = &rs.v[i];
+
+		if (r->stage != stage)
+			continue;
+		if (!json) {
+			printf("%s%s%s: %s (%s)\n", result_stage_name(stage), *r->arch ? " " : "",
+			       r->arch, r->status, r->summary);
+			continue;
+		}
+		o = json_object_new_object();
+		json_object_object_add(o, "stage",
+				       json_object_new_string(result_stage_name(stage)));
+		json_object_object_add(o, "arch", json_object_new_string(r->arch));
+		json_object_object_add(o, "status", json_object_new_string(r->status));
+		json_object_object_add(o, "summary", json_object_new_string(r->summary));
+		json_object_object_add(o, "findings", json_object_new_int(r->findings));
+		json_object_array_add(arr, o);
+	}
+	if (json) {
+		o = json_object_new_object();
+		json_object_object_add(o, "version", json_object_new_string(id));
+		json_object_object_add(o, "recorded", arr);
+		json_print(o);
+		json_object_put(o);
+	} else {
+		json_object_put(arr);
+	}
+	results_release(&rs);
+	strbuf_release(&err);
+	free(id);
+}
+
+int cmd_record(int argc, char **argv, struct ctx *ctx)
+{
+	static const struct option opts[] = {
+		{ "version", required_argument, NULL, 'v' },
+		{ "stage", required_argument, NULL, 's' },
+		{ "arch", required_argument, NULL, 'a' },
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *version = NULL, *stage_name = NULL, *arch = NULL, *file;
+	struct strbuf err = STRBUF_INIT;
+	enum result_stage stage;
+	json_object *doc;
+	struct store st;
+	char *buf = NULL;
+	size_t len = 0;
+	bool json = false;
+	int opt, ret;
+
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'v':
+			version = optarg;
+			break;
+		case 's':
+			stage_name = optarg;
+			break;
+		case 'a':
+			arch = optarg;
+			break;
+		case 'j':
+			json = true;
+			break;
+		default:
+			return cmd_usage_error("record", "unknown option");
+		}
+	}
+	if (!version || !*version)
+		return cmd_usage_error("record", "--version is required");
+	if (!stage_name)
+		return cmd_usage_error("record", "--stage is required");
+	if (result_stage_parse(stage_name, &stage))
+		return cmd_usage_error("record", "unknown stage '%s' (apply, check, build, boot)",
+				       stage_name);
+	if (optind + 1 != argc)
+		return cmd_usage_error("record", "one result file expected");
+	file = argv[optind];
+	ret = read_input(file, &buf, &len);
+	if (ret) {
+		fprintf(stderr, "lorebot: cannot read '%s': %s\n", file, strerror(-ret));
+		return EXIT_USAGE;
+	}
+	doc = jx_parse(buf, len, &err);
+	free(buf);
+	if (!doc) {
+		fprintf(stderr, "lorebot: %s: %s\n", file, err.buf);
+		strbuf_release(&err);
+		return EXIT_USAGE;
+	}
+	ret = cmd_open_store(ctx, &st, false);
+	if (ret) {
+		json_object_put(doc);
+		return ret;
+	}
+	ret = results_record(&st, version, stage, arch, doc, &err);
+	if (ret < 0) {
+		fprintf(stderr, "lorebot: %s: %s\n", file, err.buf);
+		ret = ret == -EINVAL ? EXIT_USAGE : EXIT_INFRA;
+	} else {
+		ret = EXIT_OK;
+		print_recorded(&st, version, stage, json);
+	}
+	json_object_put(doc);
+	strbuf_release(&err);
+	store_close(&st);
+	return ret;
+}

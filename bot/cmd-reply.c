@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "bot/cmd.h"
+#include "bot/jsonx.h"
+#include "bot/reply.h"
+#include "bot/series-out.h"
+#include "bot/template.h"
+
+const char cmd_reply_help[] =
+	"NAME\n"
+	"    lorebot-reply - mail the replies that are due on the patch threads\n"
+	"\n"
+	"SYNOPSIS\n"
+	"    lorebot [--config FILE] [--db FILE] reply [--series ID] [--outbox DIR]\n"
+	"                               [--dry-run] [--no-wait] [--arch LIST]\n"
+	"                               [--repo DIR] [--json]\n"
+	"\n"
+	"DESCRIPTION\n"
+	"    Composes every reply the recorded results call for (see lorebot-record)\n"
+	"    and sends it, or files it in the outbox: the same step the daemon runs\n"
+	"    after each verdict.  One reply per series version and outcome: the\n"
+	"    series does not apply; checker errors or warnings; build errors or new\n"
+	"    warnings (once every arch is built); new kselftest failures, kernel\n"
+	"    splats or a kernel that does not boot (once every arch is booted); and,\n"
+	"    with reply.clean, a clean result.  A reply answers the patch concerned\n"
+	"    (Re: its subject, In-Reply-To it, References its chain), or the cover\n"
+	"    letter when the results concern several patches, To its sender and,\n"
+	"    with reply.to = all, Cc everyone it went to and the list.  The text\n"
+	"    comes from templates/reply-<outcome>.txt.\n"
+	"\n"
+	"    Policies: reply.mode (or list.<name>.replymode): off, outbox (the\n"
+	"    default: files in a maildir) or smtp (smtp.url, smtp.credentials);\n"
+	"    RFC series only with reply.rfc; nothing to reply.ignore'd authors;\n"
+	"    at most reply.perhour replies an hour, reply.perauthor per author.\n"
+	"    A reply is stored with its Message-ID before it is sent and never\n"
+	"    sent twice, even after a crash; failed attempts are retried with\n"
+	"    back-off (reply.retrydelay, reply.attempts).  Superseded versions get\n"
+	"    no reply.\n"
+	"\n"
+	"OPTIONS\n"
+	"    --series ID    only this series (or series version)\n"
+	"    --outbox DIR   file new replies in the maildir DIR, whatever reply.mode\n"
+	"                   says, and deliver outbox replies there\n"
+	"    --dry-run      print the replies that are due as an mbox; nothing is\n"
+	"                   recorded or sent\n"
+	"    --no-wait      do not wait for retries of failed attempts (the daemon's\n"
+	"                   way); they stay queued for the next run\n"
+	"    --arch LIST    the architectures built and booted (default: build.arch,\n"
+	"                   else x86_64,arm64,riscv): a build reply waits for them all\n"
+	"    --repo DIR     kernel repository to quote source lines from (default:\n"
+	"                   git.repo; without it, lines come from the patches)\n"
+	"    --json         print {\"replies\": [...], \"composed\", \"sent\", \"failed\",\n"
+	"                   \"skipped\", \"deferred\", \"queued\"}\n"
+	"\n"
+	"ENVIRONMENT\n"
+	"    LOREBOT_TEST_CRASH=sending|sent   for tests: kill lorebot with SIGKILL\n"
+	"    just after a reply is marked sending, or just after it was handed over\n"
+	"    and before it is marked sent\n"
+	"\n"
+	"EXIT STATUS\n"
+	"    0 when every due reply was handled, 2 on usage errors, 3 when a reply\n"
+	"    could not be composed or delivered (it stays queued or is failed).\n";
+
+static void set_archs(struct report_opts *ro, const char *list)
+{
+	char *copy = xstrdup(list), *p, *save = NULL;
+	const char **v = NULL;
+	size_t nr = 0, alloc = 0;
+
+	report_opts_release(ro);
+	for (p = strtok_r(copy, ", ", &save); p; p = strtok_r(NULL, ", ", &save)) {
+		ALLOC_GROW(v, nr + 2, alloc);
+		v[nr++] = xstrdup(p);
+		v[nr] = NULL;
+	}
+	free(copy);
+	ro->archs = v;
+	ro->nr_archs = nr;
+}
+
+static void print_text(const struct reply_summary *sum)
+{
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(sum->replies); i++) {
+		json_object *r = json_object_array_get_idx(sum->replies, i);
+
+		printf("%-8s %-6s <%s> %s%s%s\n", jx_strz(r, "state"), jx_strz(r, "kind"),
+		       jx_strz(r, "msgid"), jx_strz(r, "subject"),
+		       jx_str(r, "reason") ? ": " : "", jx_strz(r, "reason"));
+	}
+	fprintf(stderr, "lorebot: %d composed, %d sent, %d queued, %d deferred, %d skipped, "
+		"%d failed\n", sum->composed, sum->sent, sum->queued, sum->deferred,
+		sum->skipped, sum->failed);
+}
+
+int cmd_reply(int argc, char **argv, struct ctx *ctx)
+{
+	static const struct option opts[] = {
+		{ "series", required_argument, NULL, 's' },
+		{ "outbox", required_argument, NULL, 'o' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "no-wait", no_argument, NULL, 'W' },
+		{ "arch", required_argument, NULL, 'a' },
+		{ "repo", required_argument, NULL, 'r' },
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct reply_run_opts o = { .wait = true };
+	struct strbuf err = STRBUF_INIT;
+	struct reply_summary sum;
+	const char *arch = NULL, *repo = NULL;
+	char *templates;
+	bool json = false;
+	struct store st;
+	int opt, ret;
+
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (opt) {
+		case 's':
+			o.series = optarg;
+			break;
+		case 'o':
+			o.outbox = optarg;
+			break;
+		case 'n':
+			o.dry_run = true;
+			break;
+		case 'W':
+			o.wait = false;
+			break;
+		case 'a':
+			arch = optarg;
+			break;
+		case 'r':
+			repo = optarg;
+			break;
+		case 'j':
+			json = true;
+			break;
+		default:
+			return cmd_usage_error("reply", "unknown option");
+		}
+	}
+	if (optind < argc)
+		return cmd_usage_error("reply", "unexpected argument '%s'", argv[optind]);
+	ret = cmd_open_store(ctx, &st, false);
+	if (ret)
+		return ret;
+	report_opts_init(&o.report, ctx->cfg);
+	if (arch)
+		set_archs(&o.report, arch);
+	if (repo)
+		o.report.repo = repo;
+	templates = template_dir(ctx->cfg, "reply.templates");
+	o.report.templates = templates;
+	reply_summary_init(&sum);
+	if (reply_run(&st, &o, &sum, &err)) {
+		fprintf(stderr, "lorebot: %s\n", err.buf);
+		ret = EXIT_INFRA;
+	} else if (o.dry_run) {
+		fputs(sum.dry.buf, stdout);
+	} else if (json) {
+		json_object *out = json_object_new_object();
+
+		json_object_object_add(out, "replies", json_object_get(sum.replies));
+		json_object_object_add(out, "composed", json_object_new_int(sum.composed));
+		json_object_object_add(out, "sent", json_object_new_int(sum.sent));
+		json_object_object_add(out, "queued", json_object_new_int(sum.queued));
+		json_object_object_add(out, "deferred", json_object_new_int(sum.deferred));
+		json_object_object_add(out, "skipped", json_object_new_int(sum.skipped));
+		json_object_object_add(out, "failed", json_object_new_int(sum.failed));
+		json_object_object_add(out, "errors", json_object_new_int(sum.errors));
+		json_print(out);
+		json_object_put(out);
+	} else {
+		print_text(&sum);
+	}
+	if (!ret && (sum.failed || sum.errors))
+		ret = EXIT_INFRA;
+	reply_summary_release(&sum);
+	report_opts_release(&o.report);
+	free(templates);
+	strbuf_release(&err);
+	store_close(&st);
+	return ret;
+}

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <getopt.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "bot/cmd.h"
+#include "bot/dash.h"
+
+const char cmd_serve_help[] =
+	"NAME\n"
+	"    lorebot-serve - the dashboard and JSON API over HTTP\n"
+	"\n"
+	"SYNOPSIS\n"
+	"    lorebot [--config FILE] [--db FILE] serve [--listen HOST:PORT] [--arch LIST]\n"
+	"\n"
+	"DESCRIPTION\n"
+	"    Serves, read-only from the database, the list of series versions\n"
+	"    (newest first: title, author, version, patches, base, apply result,\n"
+	"    build and boot per arch, findings, replies, state, age; filters by\n"
+	"    state, author and text; refreshing itself every web.refresh), a page\n"
+	"    per series (each patch with its findings, each arch with its build\n"
+	"    and boot, the replies with their text, links to lore), and a JSON API:\n"
+	"\n"
+	"        /api/series        {\"series\": [...]}: the version objects of\n"
+	"                           'lorebot series --json', newest first, each with\n"
+	"                           \"state\", \"results\" (per stage; build and boot\n"
+	"                           per arch) and \"mails\" (the replies)\n"
+	"        /api/series/ID     {\"series\": {id, title, author, versions}} of a\n"
+	"                           series id or version id, with the reply texts\n"
+	"        /healthz           {\"status\": \"ok\"} (503 when the database fails)\n"
+	"        /metrics           Prometheus text: series versions by state, jobs\n"
+	"                           by state (when the daemon's jobs table exists),\n"
+	"                           replies by state, queue lengths, the last\n"
+	"                           successful lore poll per list\n"
+	"\n"
+	"    The pages need no external assets and run no scripts; everything from\n"
+	"    mail is HTML-escaped.  Runs until interrupted (SIGINT, SIGTERM).\n"
+	"\n"
+	"OPTIONS\n"
+	"    --listen HOST:PORT   where to listen (default: web.listen, 127.0.0.1:8080);\n"
+	"                         port 0 picks a free one (printed on stderr)\n"
+	"    --arch LIST          the architectures shown (default: build.arch, else\n"
+	"                         x86_64,arm64,riscv)\n"
+	"\n"
+	"EXIT STATUS\n"
+	"    0 after an interrupt, 2 on usage errors or a missing database, 3 when\n"
+	"    it cannot listen.\n"
+	"\n"
+	"EXAMPLES\n"
+	"    lorebot --db mm.db serve --listen 127.0.0.1:8080\n"
+	"    curl -s http://127.0.0.1:8080/api/series | jq '.series[].state'\n";
+
+int cmd_serve(int argc, char **argv, struct ctx *ctx)
+{
+	static const struct option opts[] = {
+		{ "listen", required_argument, NULL, 'l' },
+		{ "arch", required_argument, NULL, 'a' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct dash_opts o = { .cfg = ctx->cfg };
+	struct strbuf err = STRBUF_INIT, path = STRBUF_INIT;
+	struct dash *d;
+	sigset_t set;
+	int opt, sig = 0;
+
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'l':
+			o.listen = optarg;
+			break;
+		case 'a':
+			o.archs = optarg;
+			break;
+		default:
+			return cmd_usage_error("serve", "unknown option");
+		}
+	}
+	if (optind < argc)
+		return cmd_usage_error("serve", "unexpected argument '%s'", argv[optind]);
+	if (ctx->db_path && *ctx->db_path)
+		strbuf_addstr(&path, ctx->db_path);
+	else
+		strbuf_addf(&path, "%s/lorebot.db", config_get(ctx->cfg, "core.statedir"));
+	if (access(path.buf, R_OK)) {
+		fprintf(stderr, "lorebot: no database '%s' (lorebot fetch creates it)\n", path.buf);
+		strbuf_release(&path);
+		return EXIT_USAGE;
+	}
+	o.db_path = path.buf;
+	/* the web thread inherits the mask: only this thread takes the signals */
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	if (dash_start(&d, &o, &err)) {
+		fprintf(stderr, "lorebot: %s\n", err.buf);
+		strbuf_release(&err);
+		strbuf_release(&path);
+		return EXIT_INFRA;
+	}
+	{
+		const char *l = o.listen ? o.listen : config_get(ctx->cfg, "web.listen");
+		const char *colon = strrchr(l, ':');
+
+		fprintf(stderr, "lorebot: dashboard on http://%.*s:%u/\n",
+			(int)(colon ? colon - l : (long)strlen(l)), l, dash_port(d));
+	}
+	sigwait(&set, &sig);
+	fprintf(stderr, "lorebot: %s, stopping\n", sig == SIGINT ? "interrupted" : "terminated");
+	dash_stop(d);
+	strbuf_release(&err);
+	strbuf_release(&path);
+	return EXIT_OK;
+}

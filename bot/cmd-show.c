@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
+#include <getopt.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "bot/cmd.h"
+#include "bot/mail.h"
+#include "bot/series-out.h"
+#include "bot/store.h"
+
+const char cmd_show_help[] =
+	"NAME\n"
+	"    lorebot-show - show a message, a series or a series version from the database\n"
+	"\n"
+	"SYNOPSIS\n"
+	"    lorebot [--db FILE] show [--json | --raw] <msgid | series-id>\n"
+	"\n"
+	"DESCRIPTION\n"
+	"    A Message-ID (with or without <>) shows the stored message: its parsed\n"
+	"    headers, the lists it came from, how many variants were received (the\n"
+	"    same Message-ID with other content), the series versions it is a patch\n"
+	"    or cover letter of, and then the raw message as received.  When the\n"
+	"    Message-ID is a version id (the cover letter, or patch 1 without one),\n"
+	"    that version is shown too.  A series id (12 hex digits, as printed by\n"
+	"    'lorebot series') shows every version of the series.\n"
+	"\n"
+	"OPTIONS\n"
+	"    --json   print {\"message\": {...}, \"version\": {...}|null} or\n"
+	"             {\"series\": {..., \"versions\": [...]}}; versions have the shape of\n"
+	"             'lorebot series --json'\n"
+	"    --raw    print only the raw message, exactly as received\n"
+	"\n"
+	"EXIT STATUS\n"
+	"    0 when found, 2 when there is no such message or series.\n";
+
+static json_object *jstr_or_null(const char *s)
+{
+	return s ? json_object_new_string(s) : NULL;
+}
+
+static json_object *series_json(struct store *st, const char *id)
+{
+	struct db_stmt *s = db_prepare(st->db,
+		"SELECT id, title, author_name, author_email, created, updated"
+		" FROM series WHERE id = ?");
+	json_object *o, *author, *versions;
+	int r;
+
+	if (!s || db_bind_text(s, 1, id) || db_step(s) <= 0)
+		return NULL;
+	o = json_object_new_object();
+	author = json_object_new_object();
+	json_object_object_add(o, "id", json_object_new_string(db_column_text(s, 0)));
+	json_object_object_add(o, "title", json_object_new_string(db_column_text(s, 1)));
+	json_object_object_add(author, "name", jstr_or_null(db_column_text(s, 2)));
+	json_object_object_add(author, "email", jstr_or_null(db_column_text(s, 3)));
+	json_object_object_add(o, "author", author);
+	json_object_object_add(o, "created", json_object_new_int64(db_column_int(s, 4)));
+	json_object_object_add(o, "updated", json_object_new_int64(db_column_int(s, 5)));
+	db_reset(s);
+	versions = json_object_new_array();
+	s = db_prepare(st->db, "SELECT json FROM versions WHERE series = ? AND gone = 0"
+		       " ORDER BY ord");
+	if (s && !db_bind_text(s, 1, id))
+		while ((r = db_step(s)) > 0)
+			json_object_array_add(versions,
+					      json_tokener_parse(db_column_text(s, 0)));
+	json_object_object_add(o, "versions", versions);
+	return o;
+}
+
+static json_object *memberships(struct store *st, const char *msgid)
+{
+	struct db_stmt *s = db_prepare(st->db,
+		"SELECT p.version, v.series, p.n, v.total, v.version, v.title"
+		" FROM patches p JOIN versions v ON v.id = p.version"
+		" WHERE p.msgid = ? AND v.gone = 0"
+		" UNION ALL SELECT v.id, v.series, 0, v.total, v.version, v.title"
+		" FROM versions v WHERE v.cover = ? AND v.gone = 0 ORDER BY 1");
+	json_object *arr = json_object_new_array();
+
+	if (!s || db_bind_text(s, 1, msgid) || db_bind_text(s, 2, msgid))
+		return arr;
+	while (db_step(s) > 0) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "version_id",
+				       json_object_new_string(db_column_text(s, 0)));
+		json_object_object_add(o, "series_id",
+				       json_object_new_string(db_column_text(s, 1)));
+		json_object_object_add(o, "n", json_object_new_int64(db_column_int(s, 2)));
+		json_object_object_add(o, "total", json_object_new_int64(db_column_int(s, 3)));
+		json_object_object_add(o, "version",
+				       json_object_new_int64(db_column_int(s, 4)));
+		json_object_object_add(o, "title", json_object_new_string(db_column_text(s, 5)));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+static json_object *lists_of(struct store *st, const char *msgid)
+{
+	struct db_stmt *s = db_prepare(st->db,
+		"SELECT DISTINCT l.name FROM lists l JOIN list_messages lm ON lm.list = l.id"
+		" JOIN messages m ON m.id = lm.message WHERE m.msgid = ? ORDER BY 1");
+	json_object *arr = json_object_new_array();
+
+	if (s && !db_bind_text(s, 1, msgid))
+		while (db_step(s) > 0)
+			json_object_array_add(arr, json_object_new_string(db_column_text(s, 0)));
+	return arr;
+}
+
+/* The message (the variant assembly uses), or NULL */
+static json_object *message_json(struct store *st, const char *msgid)
+{
+	struct db_stmt *s = db_prepare(st->db,
+		"SELECT msgid, subject, from_name, from_email, date, parent, size, error,"
+		" fetched, (SELECT count(*) FROM messages m2 WHERE m2.msgid = messages.msgid)"
+		" FROM messages WHERE msgid = ? ORDER BY date, hash, id LIMIT 1");
+	json_object *o, *from;
+
+	if (!s || db_bind_text(s, 1, msgid) || db_step(s) <= 0)
+		return NULL;
+	o = json_object_new_object();
+	from = json_object_new_object();
+	json_object_object_add(o, "msgid", json_object_new_string(db_column_text(s, 0)));
+	json_object_object_add(o, "subject", jstr_or_null(db_column_text(s, 1)));
+	json_object_object_add(from, "name", jstr_or_null(db_column_text(s, 2)));
+	json_object_object_add(from, "email", jstr_or_null(db_column_text(s, 3)));
+	json_object_object_add(o, "from", from);
+	json_object_object_add(o, "date", db_column_null(s, 4) ? NULL :
+			       json_object_new_int64(db_column_int(s, 4)));
+	json_object_object_add(o, "parent", jstr_or_null(db_column_text(s, 5)));
+	json_object_object_add(o, "size", json_object_new_int64(db_column_int(s, 6)));
+	json_object_object_add(o, "error", jstr_or_null(db_column_text(s, 7)));
+	json_object_object_add(o, "fetched", json_object_new_int64(db_column_int(s, 8)));
+	json_object_object_add(o, "variants", json_object_new_int64(db_column_int(s, 9)));
+	db_reset(s);
+	json_object_object_add(o, "lists", lists_of(st, msgid));
+	json_object_object_add(o, "in", memberships(st, msgid));
+	return o;
+}
+
+static const char *field(json_object *o, const char *key)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) && v ? json_object_get_string(v) : NULL;
+}
+
+static void message_text(json_object *m, struct strbuf *sb)
+{
+	json_object *from = json_object_object_get(m, "from");
+	json_object *in = json_object_object_get(m, "in");
+	json_object *lists = json_object_object_get(m, "lists");
+	json_object *date = json_object_object_get(m, "date");
+	size_t i;
+
+	strbuf_addf(sb, "message <%s>\n", field(m, "msgid"));
+	strbuf_addf(sb, "    subject: %s\n", field(m, "subject") ? field(m, "subject") : "");
+	strbuf_addf(sb, "    from:    %s <%s>\n", field(from, "name") ? field(from, "name") : "",
+		    field(from, "email") ? field(from, "email") : "");
+	if (date) {
+		strbuf_addstr(sb, "    date:    ");
+		mail_format_date(json_object_get_int64(date), 0, sb);
+		strbuf_addch(sb, '\n');
+	}
+	if (field(m, "parent"))
+		strbuf_addf(sb, "    parent:  <%s>\n", field(m, "parent"));
+	strbuf_addstr(sb, "    lists:  ");
+	for (i = 0; i < json_object_array_length(lists); i++)
+		strbuf_addf(sb, " %s", json_object_get_string(json_object_array_get_idx(lists, i)));
+	strbuf_addf(sb, "\n    %s bytes, %s variant(s)\n", field(m, "size"), field(m, "variants"));
+	if (field(m, "error"))
+		strbuf_addf(sb, "    cannot be parsed: %s\n", field(m, "error"));
+	for (i = 0; i < json_object_array_length(in); i++) {
+		json_object *v = json_object_array_get_idx(in, i);
+
+		strbuf_addf(sb, "    %s %s/%s of %s v%s %s <%s>\n",
+			    !strcmp(field(v, "n"), "0") ? "cover" : "patch", field(v, "n"),
+			    field(v, "total"), field(v, "series_id"), field(v, "version"),
+			    field(v, "title"), field(v, "version_id"));
+	}
+}
+
+static char *clean_id(const char *arg)
+{
+	size_t len = strlen(arg);
+
+	if (len >= 2 && arg[0] == '<' && arg[len - 1] == '>')
+		return xstrndup(arg + 1, len - 2);
+	return xstrdup(arg);
+}
+
+static bool looks_like_series_id(const char *s)
+{
+	size_t i;
+
+	for (i = 0; s[i]; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return false;
+	return i == 12;
+}
+
+static int show(struct store *st, const char *id, bool json, bool raw)
+{
+	struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT;
+	json_object *o = NULL, *out = json_object_new_object();
+	int ret = EXIT_OK;
+
+	if (store_series_dirty(st) && store_rebuild_series(st, NULL, &err)) {
+		fprintf(stderr, "lorebot: %s\n", err.buf);
+		ret = EXIT_INFRA;
+		goto out;
+	}
+	o = !raw && looks_like_series_id(id) ? series_json(st, id) : NULL;
+	if (o) {
+		json_object_object_add(out, "series", o);
+		if (!json) {
+			strbuf_addf(&sb, "series %s: %s\n", id, field(o, "title"));
+			store_versions_text(json_object_object_get(o, "versions"), &sb);
+		}
+		goto print;
+	}
+	if (raw) {
+		int r = store_get_raw(st, id, &sb, &err);
+
+		if (r < 0) {
+			fprintf(stderr, "lorebot: %s\n", err.buf);
+			ret = EXIT_INFRA;
+		} else if (!r) {
+			fprintf(stderr, "lorebot: no message <%s> in the database\n", id);
+			ret = EXIT_USAGE;
+		} else {
+			fwrite(sb.buf, 1, sb.len, stdout);
+		}
+		goto out;
+	}
+	o = message_json(st, id);
+	if (!o) {
+		fprintf(stderr, "lorebot: no message or series '%s' in the database\n", id);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	json_object_object_add(out, "message", o);
+	json_object_object_add(out, "version", store_version_json(st, id));
+	if (!json) {
+		json_object *v = json_object_object_get(out, "version");
+
+		message_text(o, &sb);
+		if (v) {
+			json_object *arr = json_object_new_array();
+
+			json_object_array_add(arr, json_object_get(v));
+			strbuf_addstr(&sb, "version:\n");
+			store_versions_text(arr, &sb);
+			json_object_put(arr);
+		}
+		strbuf_addch(&sb, '\n');
+		store_get_raw(st, id, &sb, &err);
+	}
+print:
+	if (json)
+		json_print(out);
+	else
+		fwrite(sb.buf, 1, sb.len, stdout);
+out:
+	json_object_put(out);
+	strbuf_release(&sb);
+	strbuf_release(&err);
+	return ret;
+}
+
+int cmd_show(int argc, char **argv, struct ctx *ctx)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "raw", no_argument, NULL, 'r' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool json = false, raw = false;
+	struct store st;
+	char *id;
+	int opt, ret;
+
+	while ((opt = getopt_long(argc, argv, "j", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'j':
+			json = true;
+			break;
+		case 'r':
+			raw = true;
+			break;
+		default:
+			return cmd_usage_error("show", "unknown option");
+		}
+	}
+	if (optind + 1 != argc)
+		return cmd_usage_error("show", "give one Message-ID or series id");
+	if (json && raw)
+		return cmd_usage_error("show", "--json or --raw, not both");
+	ret = cmd_open_store(ctx, &st, false);
+	if (ret)
+		return ret;
+	id = clean_id(argv[optind]);
+	ret = show(&st, id, json, raw);
+	free(id);
+	store_close(&st);
+	return ret;
+}

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <getopt.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "bot/cmd.h"
+#include "bot/db.h"
+#include "bot/queue.h"
+#include "bot/report.h"
+#include "bot/series-out.h"
+
+const char cmd_status_help[] =
+	"NAME\n"
+	"    lorebot-status - the daemon's queue, lists and recent results\n"
+	"\n"
+	"SYNOPSIS\n"
+	"    lorebot [--db FILE | --config FILE] status [--json] [--recent N]\n"
+	"\n"
+	"DESCRIPTION\n"
+	"    Prints the job queue by state, the jobs running now, each list's\n"
+	"    last poll and failures, and the state of the most recent series\n"
+	"    versions (testing, apply-failed, build-failed, findings, passed...).\n"
+	"    It only reads the database: it works while the daemon runs.\n"
+	"\n"
+	"EXIT STATUS\n"
+	"    0, or 2 when there is no database.\n";
+
+static const char *ago(int64_t t, char *buf, size_t len)
+{
+	int64_t d = time(NULL) - t;
+
+	if (!t)
+		return "never";
+	if (d < 120)
+		snprintf(buf, len, "%llds ago", (long long)d);
+	else if (d < 7200)
+		snprintf(buf, len, "%lldm ago", (long long)d / 60);
+	else
+		snprintf(buf, len, "%lldh ago", (long long)d / 3600);
+	return buf;
+}
+
+static json_object *str(const char *s)
+{
+	return s ? json_object_new_string(s) : NULL;
+}
+
+int cmd_status(int argc, char **argv, struct ctx *ctx)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "recent", required_argument, NULL, 'n' },
+		{ NULL, 0, NULL, 0 },
+	};
+	json_object *out = json_object_new_object(), *queue = json_object_new_object();
+	json_object *runs = json_object_new_array(), *lists = json_object_new_array();
+	json_object *recent = json_object_new_array();
+	struct strbuf err = STRBUF_INIT;
+	struct report_opts ro;
+	int64_t counts[JOB_STATE_NR];
+	struct db_stmt *q;
+	struct store st;
+	bool json = false;
+	int opt, ret, n = 10, i;
+	char t1[32], t2[32];
+
+	while ((opt = getopt_long(argc, argv, "j", opts, NULL)) != -1) {
+		if (opt == 'j') {
+			json = true;
+		} else if (opt == 'n') {
+			n = atoi(optarg);
+		} else {
+			json_object_put(out);
+			return cmd_usage_error("status", "unknown option");
+		}
+	}
+	ret = cmd_open_store(ctx, &st, false);
+	if (ret) {
+		json_object_put(out);
+		json_object_put(queue);
+		json_object_put(runs);
+		json_object_put(lists);
+		json_object_put(recent);
+		return ret;
+	}
+	report_opts_init(&ro, ctx->cfg);
+	if (!queue_counts(st.db, counts, &err))
+		for (i = 0; i < JOB_STATE_NR; i++)
+			json_object_object_add(queue, job_state_name(i),
+					       json_object_new_int64(counts[i]));
+	q = db_prepare(st.db, "SELECT id, kind, arch, version, started, attempts, pid"
+		       " FROM jobs WHERE state = 'running' ORDER BY id");
+	while (q && db_step(q) > 0) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "id", json_object_new_int64(db_column_int(q, 0)));
+		json_object_object_add(o, "kind", str(db_column_text(q, 1)));
+		json_object_object_add(o, "arch", str(db_column_text(q, 2)));
+		json_object_object_add(o, "version", str(db_column_text(q, 3)));
+		json_object_object_add(o, "started", json_object_new_int64(db_column_int(q, 4)));
+		json_object_object_add(o, "attempt", json_object_new_int64(db_column_int(q, 5)));
+		json_object_array_add(runs, o);
+	}
+	q = db_prepare(st.db, "SELECT name, url, last_poll, last_ok, failures, last_error"
+		       " FROM lists ORDER BY name");
+	while (q && db_step(q) > 0) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "name", str(db_column_text(q, 0)));
+		json_object_object_add(o, "url", str(db_column_text(q, 1)));
+		json_object_object_add(o, "last_poll", json_object_new_int64(db_column_int(q, 2)));
+		json_object_object_add(o, "last_ok", json_object_new_int64(db_column_int(q, 3)));
+		json_object_object_add(o, "failures", json_object_new_int64(db_column_int(q, 4)));
+		json_object_object_add(o, "last_error", str(db_column_text(q, 5)));
+		json_object_array_add(lists, o);
+	}
+	q = db_prepare(st.db, "SELECT id FROM versions WHERE gone = 0"
+		       " ORDER BY date DESC LIMIT ?");
+	if (q) {
+		char **ids = xcalloc(n > 0 ? n : 1, sizeof(*ids));
+		int nr = 0;
+
+		db_bind_int(q, 1, n);
+		while (db_step(q) > 0 && nr < n)
+			ids[nr++] = xstrdup(db_column_text(q, 0));
+		for (i = 0; i < nr; i++) {
+			struct report_version v;
+			json_object *o;
+
+			if (report_version_load(&st, ids[i], REPORT_LIGHT, &v, &err)) {
+				strbuf_reset(&err);
+				free(ids[i]);
+				continue;
+			}
+			o = json_object_new_object();
+			json_object_object_add(o, "id", str(v.id));
+			json_object_object_add(o, "series_id", str(v.series_id));
+			json_object_object_add(o, "title", str(v.title));
+			json_object_object_add(o, "version", json_object_new_int(v.version));
+			json_object_object_add(o, "state", str(report_state(&v, &ro)));
+			json_object_array_add(recent, o);
+			report_version_release(&v);
+			free(ids[i]);
+		}
+		free(ids);
+	}
+	json_object_object_add(out, "queue", queue);
+	json_object_object_add(out, "running", runs);
+	json_object_object_add(out, "lists", lists);
+	json_object_object_add(out, "recent", recent);
+	if (json) {
+		json_print(out);
+	} else {
+		printf("queue:");
+		for (i = 0; i < JOB_STATE_NR; i++)
+			printf(" %s %lld", job_state_name(i), (long long)counts[i]);
+		putchar('\n');
+		for (i = 0; i < (int)json_object_array_length(runs); i++) {
+			json_object *o = json_object_array_get_idx(runs, i), *v;
+
+			json_object_object_get_ex(o, "started", &v);
+			printf("running: job %s %s %s <%s>, %s\n",
+			       json_object_get_string(json_object_object_get(o, "id")),
+			       json_object_get_string(json_object_object_get(o, "kind")),
+			       json_object_get_string(json_object_object_get(o, "arch")),
+			       json_object_get_string(json_object_object_get(o, "version")),
+			       ago(json_object_get_int64(v), t1, sizeof(t1)));
+		}
+		for (i = 0; i < (int)json_object_array_length(lists); i++) {
+			json_object *o = json_object_array_get_idx(lists, i);
+			json_object *e = json_object_object_get(o, "last_error");
+
+			printf("list %s: polled %s, last good %s, %lld failures%s%s\n",
+			       json_object_get_string(json_object_object_get(o, "name")),
+			       ago(json_object_get_int64(json_object_object_get(o, "last_poll")),
+				   t1, sizeof(t1)),
+			       ago(json_object_get_int64(json_object_object_get(o, "last_ok")),
+				   t2, sizeof(t2)),
+			       (long long)json_object_get_int64(json_object_object_get(o, "failures")),
+			       e ? ": " : "", e ? json_object_get_string(e) : "");
+		}
+		for (i = 0; i < (int)json_object_array_length(recent); i++) {
+			json_object *o = json_object_array_get_idx(recent, i);
+
+			printf("%-13s v%d %s\n",
+			       json_object_get_string(json_object_object_get(o, "state")),
+			       json_object_get_int(json_object_object_get(o, "version")),
+			       json_object_get_string(json_object_object_get(o, "title")));
+		}
+	}
+	json_object_put(out);
+	strbuf_release(&err);
+	store_close(&st);
+	return EXIT_OK;
+}

@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The dashboard's JSON API, health check, metrics and logs */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bot/dash-int.h"
+#include "bot/jsonx.h"
+
+#define LOG_MAX (1u << 20)
+
+static void json_reply(struct web_response *res, int status, json_object *o)
+{
+	/* pretty when small (people read those), plain when large */
+	const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+							  JSON_C_TO_STRING_NOSLASHESCAPE);
+
+	if (strlen(text) < 256 * 1024)
+		text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+						      JSON_C_TO_STRING_NOSLASHESCAPE);
+	res->status = status;
+	res->content_type = "application/json";
+	strbuf_addstr(&res->body, text);
+	strbuf_addch(&res->body, '\n');
+	json_object_put(o);
+}
+
+static void json_error(struct web_response *res, int status, const char *msg)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "error", json_object_new_string(msg));
+	json_reply(res, status, o);
+}
+
+void dash_api_series(struct dash *d, const struct web_request *req, const char *id,
+		     struct web_response *res)
+{
+	struct dash_filter f = {
+		.state = web_query(req, "state"),
+		.author = web_query(req, "author"),
+		.q = web_query(req, "q"),
+	};
+	struct dash_versions vs = { 0 };
+	struct strbuf err = STRBUF_INIT;
+	json_object *o, *arr;
+	int64_t n = 0;
+	size_t i;
+
+	dash_filter_paging(&f, req, 0);
+	if (dash_load(d, &f, 0, &vs, &err)) {
+		json_error(res, 500, err.buf);
+		goto out;
+	}
+	o = json_object_new_object();
+	arr = json_object_new_array();
+	for (i = 0; i < vs.nr; i++)
+		json_object_array_add(arr, dash_version_json(&vs.v[i], false));
+	json_object_object_add(o, "series", arr);
+	json_object_object_add(o, "total", json_object_new_int64((int64_t)vs.total));
+	db_query_int(d->st.db, "SELECT count(*) FROM messages", 0, &n);
+	json_object_object_add(o, "messages", json_object_new_int64(n));
+	json_reply(res, 200, o);
+out:
+	dash_versions_release(&vs);
+	strbuf_release(&err);
+}
+
+void dash_api_one(struct dash *d, const struct web_request *req, const char *id,
+		  struct web_response *res)
+{
+	struct dash_filter f = { .series = id };
+	struct dash_versions vs = { 0 };
+	struct strbuf err = STRBUF_INIT;
+	json_object *o, *s, *arr, *author;
+	size_t i;
+
+	if (dash_load(d, &f, DASH_MAIL, &vs, &err)) {
+		json_error(res, 500, err.buf);
+		goto out;
+	}
+	if (!vs.nr) {
+		strbuf_addf(&err, "no series or version '%s'", id);
+		json_error(res, 404, err.buf);
+		goto out;
+	}
+	o = json_object_new_object();
+	s = json_object_new_object();
+	author = json_object_new_object();
+	json_object_object_add(s, "id", json_object_new_string(vs.v[0].v.series_id));
+	json_object_object_add(s, "title", json_object_new_string(vs.v[0].v.title));
+	json_object_object_add(author, "name", jx_new_str(vs.v[0].v.author_name));
+	json_object_object_add(author, "email", jx_new_str(vs.v[0].v.author_email));
+	json_object_object_add(s, "author", author);
+	arr = json_object_new_array();
+	for (i = 0; i < vs.nr; i++)
+		json_object_array_add(arr, dash_version_json(&vs.v[i], true));
+	json_object_object_add(s, "versions", arr);
+	json_object_object_add(o, "series", s);
+	json_reply(res, 200, o);
+out:
+	dash_versions_release(&vs);
+	strbuf_release(&err);
+}
+
+void dash_healthz(struct dash *d, const struct web_request *req, const char *id,
+		  struct web_response *res)
+{
+	json_object *o = json_object_new_object();
+	int64_t n = 0;
+	bool ok = !db_query_int(d->st.db, "SELECT count(*) FROM versions", 0, &n);
+
+	json_object_object_add(o, "status", json_object_new_string(ok ? "ok" : "error"));
+	if (ok)
+		json_object_object_add(o, "versions", json_object_new_int64(n));
+	else
+		json_object_object_add(o, "error", json_object_new_string(db_error(d->st.db)));
+	json_object_object_add(o, "schema", json_object_new_int(db_schema_version(d->st.db)));
+	json_object_object_add(o, "results", json_object_new_boolean(d->has_results));
+	json_reply(res, ok ? 200 : 503, o);
+}
+
+/* Prometheus text format */
+
+static void metric_head(struct strbuf *sb, const char *name, const char *type, const char *help)
+{
+	strbuf_addf(sb, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+/* label values are ours or list names: escape \ " and newlines anyway */
+static void label(struct strbuf *sb, const char *v)
+{
+	for (; v && *v; v++) {
+		if (*v == '\\' || *v == '"')
+			strbuf_addch(sb, '\\');
+		if (*v == '\n')
+			strbuf_addstr(sb, "\\n");
+		else
+			strbuf_addch(sb, *v);
+	}
+}
+
+/* "name{key=value} count" for each row of a (value, count) query; false when it failed */
+static bool grouped(struct dash *d, struct strbuf *sb, const char *name, const char *key,
+		    const char *sql)
+{
+	struct db_stmt *s = db_prepare(d->st.db, sql);
+	int r;
+
+	if (!s)
+		return false;
+	while ((r = db_step(s)) > 0) {
+		strbuf_addf(sb, "%s{%s=\"", name, key);
+		label(sb, db_column_text(s, 0));
+		strbuf_addf(sb, "\"} %lld\n", (long long)db_column_int(s, 1));
+	}
+	return r == 0;
+}
+
+static bool has_table(struct dash *d, const char *name)
+{
+	struct db_stmt *s = db_prepare(d->st.db,
+		"SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?");
+	int r;
+
+	if (!s || db_bind_text(s, 1, name))
+		return false;
+	r = db_step(s);
+	if (r > 0)
+		db_reset(s);
+	return r > 0;
+}
+
+void dash_metrics(struct dash *d, const struct web_request *req, const char *id,
+		  struct web_response *res)
+{
+	struct dash_filter f = { 0 };
+	struct dash_versions vs = { 0 };
+	struct strbuf err = STRBUF_INIT, *sb = &res->body;
+	int64_t n = 0, jobs_queued = -1, replies_queued = 0;
+	size_t i, j;
+
+	res->content_type = "text/plain; version=0.0.4; charset=utf-8";
+	if (dash_load(d, &f, DASH_LIGHT, &vs, &err)) {
+		res->status = 500;
+		strbuf_addf(sb, "# error: %s\n", err.buf);
+		goto out;
+	}
+	metric_head(sb, "lorebot_series_versions", "gauge", "Series versions by state");
+	for (i = 0; report_states[i]; i++) {
+		for (n = 0, j = 0; j < vs.nr; j++)
+			n += !strcmp(vs.v[j].state, report_states[i]);
+		strbuf_addf(sb, "lorebot_series_versions{state=\"%s\"} %lld\n", report_states[i],
+			    (long long)n);
+	}
+	if (has_table(d, "jobs")) {
+		metric_head(sb, "lorebot_jobs", "gauge", "Jobs by state");
+		grouped(d, sb, "lorebot_jobs", "state",
+			"SELECT state, count(*) FROM jobs GROUP BY state ORDER BY state");
+		db_query_int(d->st.db, "SELECT count(*) FROM jobs WHERE state = 'queued'", 0,
+			     &jobs_queued);
+	}
+	if (d->has_results) {
+		metric_head(sb, "lorebot_replies", "gauge", "Replies by state");
+		grouped(d, sb, "lorebot_replies", "state",
+			"SELECT state, count(*) FROM replies GROUP BY state ORDER BY state");
+		db_query_int(d->st.db, "SELECT count(*) FROM replies WHERE state IN"
+			     " ('queued', 'sending')", 0, &replies_queued);
+	}
+	metric_head(sb, "lorebot_queue_length", "gauge", "Work waiting, by queue");
+	if (jobs_queued >= 0)
+		strbuf_addf(sb, "lorebot_queue_length{queue=\"jobs\"} %lld\n",
+			    (long long)jobs_queued);
+	strbuf_addf(sb, "lorebot_queue_length{queue=\"replies\"} %lld\n",
+		    (long long)replies_queued);
+	metric_head(sb, "lorebot_lore_last_success_timestamp_seconds", "gauge",
+		    "When each list was last fetched from lore successfully");
+	grouped(d, sb, "lorebot_lore_last_success_timestamp_seconds", "list",
+		"SELECT name, last_ok FROM lists WHERE last_ok IS NOT NULL ORDER BY name");
+	metric_head(sb, "lorebot_lore_failures", "gauge",
+		    "Failed lore polls in a row, per list");
+	grouped(d, sb, "lorebot_lore_failures", "list",
+		"SELECT name, failures FROM lists ORDER BY name");
+	metric_head(sb, "lorebot_messages", "gauge", "Messages stored");
+	db_query_int(d->st.db, "SELECT count(*) FROM messages", 0, &n);
+	strbuf_addf(sb, "lorebot_messages %lld\n", (long long)n);
+out:
+	dash_versions_release(&vs);
+	strbuf_release(&err);
+}
+
+/* The log a result names, when it is a file under the log root */
+static char *result_log(struct dash *d, int64_t id)
+{
+	static const char *const keys[] = { "log", "log_path", "logfile" };
+	struct db_stmt *s = db_prepare(d->st.db, "SELECT json FROM results WHERE id = ?");
+	json_object *doc = NULL;
+	char *path = NULL;
+	size_t i;
+
+	if (!s || db_bind_int(s, 1, id) || db_step(s) <= 0)
+		return NULL;
+	doc = json_tokener_parse(db_column_text(s, 0));
+	db_reset(s);
+	for (i = 0; i < ARRAY_SIZE(keys) && !path; i++)
+		if (jx_str(doc, keys[i]))
+			path = xstrdup(jx_str(doc, keys[i]));
+	json_object_put(doc);
+	return path;
+}
+
+void dash_log(struct dash *d, const struct web_request *req, const char *id,
+	      struct web_response *res)
+{
+	char root[PATH_MAX], real[PATH_MAX], *path = NULL, *end, *buf = NULL;
+	long long n = strtoll(id, &end, 10);
+	size_t rlen, len = 0;
+	struct stat sb;
+	int fd = -1;
+
+	if (d->has_results && !*end && n > 0)
+		path = result_log(d, n);
+	if (!path) {
+		dash_error(d, res, 404, "no such log");
+		goto out;
+	}
+	if (!realpath(d->logroot, root) || !realpath(path, real)) {
+		dash_error(d, res, 404, "the log file is gone");
+		goto out;
+	}
+	rlen = strlen(root);
+	if (strncmp(real, root, rlen) || (real[rlen] != '/' && strcmp(root, "/"))) {
+		dash_error(d, res, 403, "the log is outside web.logroot");
+		goto out;
+	}
+	fd = open(real, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0 || fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
+		dash_error(d, res, 404, "the log file cannot be read");
+		goto out;
+	}
+	/* the end of a long log is where the failure is */
+	if ((size_t)sb.st_size > LOG_MAX) {
+		lseek(fd, sb.st_size - LOG_MAX, SEEK_SET);
+		strbuf_addf(&res->body, "[... the first %lld bytes are not shown ...]\n",
+			    (long long)(sb.st_size - LOG_MAX));
+	}
+	buf = xmalloc(LOG_MAX);
+	for (;;) {
+		ssize_t r = read(fd, buf + len, LOG_MAX - len);
+
+		if (r <= 0)
+			break;
+		len += r;
+		if (len == LOG_MAX)
+			break;
+	}
+	strbuf_add(&res->body, buf, len);
+	res->content_type = "text/plain; charset=utf-8";
+out:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	free(path);
+}

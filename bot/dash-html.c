@@ -1,0 +1,657 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The dashboard's pages.  Layout and wording are in templates/web-*;
+ * here the parts are put together.  Whatever comes from mail (titles,
+ * names, subjects, findings quoting code) is escaped: values go through
+ * the template's HTML escaping, and the few fragments built here escape
+ * every part with html_escape() before they are marked as markup.
+ */
+#include <stdlib.h>
+#include <time.h>
+
+#include "bot/dash-int.h"
+#include "bot/jsonx.h"
+#include "bot/mail.h"
+#include "bot/text.h"
+#include "bot/version.h"
+
+/* Status words to badge colours */
+static const struct {
+	const char *word;
+	const char *cls;
+} status_classes[] = {
+	{ "ok", "s-good" }, { "applied", "s-good" }, { "passed", "s-good" },
+	{ "clean", "s-good" }, { "sent", "s-good" }, { "pass", "s-good" },
+	{ "warnings", "s-warn" }, { "findings", "s-warn" }, { "notes", "s-mute" },
+	{ "queued", "s-warn" }, { "sending", "s-warn" }, { "testing", "s-warn" },
+	{ "pending", "s-mute" }, { "skipped", "s-mute" }, { "superseded", "s-mute" },
+	{ "incomplete", "s-mute" }, { "skip", "s-mute" }, { "flaky", "s-warn" },
+	{ "errors", "s-bad" }, { "failed", "s-bad" }, { "apply-failed", "s-bad" },
+	{ "build-failed", "s-bad" }, { "boot-failed", "s-bad" }, { "regressions", "s-bad" },
+	{ "boot-failure", "s-bad" }, { "fail", "s-bad" }, { "error", "s-bad" },
+	{ "warning", "s-warn" }, { "note", "s-mute" }, { "infra", "s-infra" },
+};
+
+static const char *status_class(const char *word)
+{
+	size_t i;
+
+	for (i = 0; word && i < ARRAY_SIZE(status_classes); i++)
+		if (!strcmp(word, status_classes[i].word))
+			return status_classes[i].cls;
+	return "s-mute";
+}
+
+/* A badge coloured by status word, showing label (default: the word) */
+static void badge_label(struct strbuf *sb, const char *word, const char *label,
+			const char *title)
+{
+	strbuf_addf(sb, "<span class=\"b %s\"", status_class(word));
+	strbuf_addstr(sb, " title=\"");
+	html_escape(sb, title ? title : word);
+	strbuf_addstr(sb, "\">");
+	html_escape(sb, label ? label : word);
+	strbuf_addstr(sb, "</span>");
+}
+
+static void badge(struct strbuf *sb, const char *word, const char *title)
+{
+	badge_label(sb, word, NULL, title);
+}
+
+void dash_render(struct dash *d, struct web_response *res, const char *file,
+		 struct tvars *vars)
+{
+	struct strbuf content = STRBUF_INIT, style = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf now = STRBUF_INIT;
+
+	if (template_render(d->templates, file, vars, TEMPLATE_HTML, &content, &err) ||
+	    template_load(d->templates, "web-style.css", &style, &err)) {
+		res->status = 500;
+		res->content_type = "text/plain; charset=utf-8";
+		strbuf_reset(&res->body);
+		strbuf_addf(&res->body, "template error: %s\n", err.buf);
+		goto out;
+	}
+	tvars_set_html(vars, "content", content.buf);
+	/* the stylesheet is ours; "</" could end the <style> element */
+	tvars_set_html(vars, "style", strstr(style.buf, "</") ? "" : style.buf);
+	tvars_set(vars, "bot_name", d->botname);
+	tvars_set(vars, "lorebot_version", LOREBOT_VERSION);
+	mail_format_date((int64_t)time(NULL), 0, &now);
+	tvars_set(vars, "now", now.buf);
+	if (!tvars_get(vars, "refresh"))
+		tvars_set(vars, "refresh", "");
+	if (template_render(d->templates, "web-page.html", vars, TEMPLATE_HTML, &res->body,
+			    &err)) {
+		res->status = 500;
+		res->content_type = "text/plain; charset=utf-8";
+		strbuf_reset(&res->body);
+		strbuf_addf(&res->body, "template error: %s\n", err.buf);
+	}
+out:
+	strbuf_release(&content);
+	strbuf_release(&style);
+	strbuf_release(&err);
+	strbuf_release(&now);
+}
+
+void dash_error(struct dash *d, struct web_response *res, int status, const char *msg)
+{
+	struct tvars vars = TVARS_INIT;
+
+	res->status = status;
+	tvars_setf(&vars, "status", "%d", status);
+	tvars_set(&vars, "message", msg);
+	tvars_set(&vars, "title", msg);
+	dash_render(d, res, "web-error.html", &vars);
+	tvars_release(&vars);
+}
+
+static void person(struct strbuf *sb, const char *name, const char *email)
+{
+	if (name && *name)
+		strbuf_addstr(sb, name);
+	else if (email)
+		strbuf_addstr(sb, email);
+	else
+		strbuf_addstr(sb, "?");
+}
+
+static void base_text(struct strbuf *sb, const struct report_version *v)
+{
+	const struct result *apply = results_find(&v->results, STAGE_APPLY, NULL);
+	json_object *base = apply ? jx_object(apply->doc, "base") : NULL;
+
+	if (jx_str(base, "sha"))
+		strbuf_addf(sb, "%s %.12s", jx_str(base, "name") ? jx_str(base, "name") : "",
+			    jx_str(base, "sha"));
+	else if (v->base_commit)
+		strbuf_addf(sb, "%.12s", v->base_commit);
+	else if (v->tree)
+		strbuf_addstr(sb, v->tree);
+	strbuf_trim(sb);
+}
+
+static void result_badge(struct strbuf *sb, const struct result *r)
+{
+	if (r)
+		badge(sb, r->status, r->summary);
+	else
+		strbuf_addstr(sb, "<span class=\"muted\">&ndash;</span>");
+}
+
+/* "x86_64 [ok] [ok]" per arch: build then boot */
+static void arch_cells(struct dash *d, struct strbuf *sb, const struct report_version *v)
+{
+	size_t i;
+
+	for (i = 0; i < d->ro.nr_archs; i++) {
+		const char *a = d->ro.archs[i];
+
+		strbuf_addstr(sb, "<span class=\"arch\"><span class=\"n\">");
+		html_escape(sb, a);
+		strbuf_addstr(sb, "</span> ");
+		result_badge(sb, results_find(&v->results, STAGE_BUILD, a));
+		strbuf_addch(sb, ' ');
+		result_badge(sb, results_find(&v->results, STAGE_BOOT, a));
+		strbuf_addstr(sb, "</span>");
+	}
+}
+
+static int findings_total(const struct report_version *v)
+{
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < v->results.nr; i++)
+		if (v->results.v[i].stage != STAGE_APPLY)
+			n += v->results.v[i].findings;
+	return n;
+}
+
+static void replies_cell(struct strbuf *sb, const struct reply_rows *rows)
+{
+	size_t i;
+
+	if (!rows->nr)
+		strbuf_addstr(sb, "<span class=\"muted\">&ndash;</span>");
+	for (i = 0; i < rows->nr; i++) {
+		struct strbuf t = STRBUF_INIT;
+
+		strbuf_addf(&t, "%s reply: %s", rows->v[i].kind, rows->v[i].state);
+		if (rows->v[i].reason)
+			strbuf_addf(&t, " (%s)", rows->v[i].reason);
+		if (i)
+			strbuf_addch(sb, ' ');
+		badge_label(sb, rows->v[i].state, rows->v[i].kind, t.buf);
+		strbuf_release(&t);
+	}
+}
+
+static void state_options(struct strbuf *sb, const char *current)
+{
+	size_t i;
+
+	strbuf_addstr(sb, "<option value=\"\">any state</option>");
+	for (i = 0; report_states[i]; i++) {
+		strbuf_addf(sb, "<option value=\"%s\"%s>%s</option>", report_states[i],
+			    current && !strcmp(current, report_states[i]) ? " selected" : "",
+			    report_states[i]);
+	}
+}
+
+static void list_row(struct dash *d, struct strbuf *rows, const struct dash_version *dv,
+		     int64_t now)
+{
+	const struct report_version *v = &dv->v;
+	struct tvars vars = TVARS_INIT;
+	struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT;
+
+	tvars_set(&vars, "series_id", v->series_id);
+	tvars_set(&vars, "version_id", v->id);
+	tvars_set(&vars, "title", v->title);
+	tvars_setf(&vars, "version", "%d", v->version);
+	tvars_set(&vars, "resend", v->resend ? " resend" : "");
+	person(&sb, v->author_name, v->author_email);
+	tvars_set(&vars, "author", sb.buf);
+	strbuf_reset(&sb);
+	tvars_setf(&vars, "patches", "%d/%d%s", v->have, v->total, v->rfc ? " RFC" : "");
+	base_text(&sb, v);
+	tvars_set(&vars, "base", sb.buf);
+	strbuf_reset(&sb);
+	result_badge(&sb, results_find(&v->results, STAGE_APPLY, NULL));
+	tvars_set_html(&vars, "apply", sb.buf);
+	strbuf_reset(&sb);
+	arch_cells(d, &sb, v);
+	tvars_set_html(&vars, "archs", sb.buf);
+	strbuf_reset(&sb);
+	tvars_setf(&vars, "findings", "%d", findings_total(v));
+	replies_cell(&sb, &dv->replies);
+	tvars_set_html(&vars, "replies", sb.buf);
+	strbuf_reset(&sb);
+	tvars_set(&vars, "state", dv->state);
+	badge(&sb, dv->state, NULL);
+	tvars_set_html(&vars, "state_badge", sb.buf);
+	strbuf_reset(&sb);
+	text_age(&sb, v->date, now);
+	tvars_set(&vars, "age", sb.buf);
+	strbuf_reset(&sb);
+	if (template_render(d->templates, "web-list-row.html", &vars, TEMPLATE_HTML, rows, &err)) {
+		strbuf_addstr(rows, "<tr><td>");
+		html_escape(rows, err.buf);
+		strbuf_addstr(rows, "</td></tr>");
+	}
+	tvars_release(&vars);
+	strbuf_release(&sb);
+	strbuf_release(&err);
+}
+
+#define DASH_PAGE 200
+
+/* A link to the next page, keeping the filters */
+static void more_link(struct strbuf *sb, const struct dash_filter *f, size_t shown,
+		      size_t total)
+{
+	struct strbuf url = STRBUF_INIT;
+
+	if (f->offset + shown >= total || !shown)
+		return;
+	strbuf_addstr(&url, "/?state=");
+	url_escape(&url, f->state ? f->state : "");
+	strbuf_addstr(&url, "&author=");
+	url_escape(&url, f->author ? f->author : "");
+	strbuf_addstr(&url, "&q=");
+	url_escape(&url, f->q ? f->q : "");
+	strbuf_addf(&url, "&limit=%zu&offset=%zu", f->limit, f->offset + shown);
+	strbuf_addstr(sb, "<p class=\"more\"><a href=\"");
+	html_escape(sb, url.buf);
+	strbuf_addf(sb, "\">the next %zu</a></p>", MIN(f->limit, total - f->offset - shown));
+	strbuf_release(&url);
+}
+
+void dash_page_list(struct dash *d, const struct web_request *req, const char *id,
+		    struct web_response *res)
+{
+	struct dash_filter f = {
+		.state = web_query(req, "state"),
+		.author = web_query(req, "author"),
+		.q = web_query(req, "q"),
+	};
+	struct dash_versions vs = { 0 };
+	struct strbuf rows = STRBUF_INIT, sb = STRBUF_INIT, err = STRBUF_INIT;
+	struct tvars vars = TVARS_INIT;
+	int64_t now = (int64_t)time(NULL);
+	size_t i;
+
+	dash_filter_paging(&f, req, DASH_PAGE);
+	if (dash_load(d, &f, 0, &vs, &err)) {
+		dash_error(d, res, 500, err.buf);
+		goto out;
+	}
+	for (i = 0; i < vs.nr; i++)
+		list_row(d, &rows, &vs.v[i], now);
+	more_link(&sb, &f, vs.nr, vs.total);
+	tvars_set_html(&vars, "more", sb.buf);
+	strbuf_reset(&sb);
+	tvars_set_html(&vars, "rows", rows.buf);
+	state_options(&sb, f.state);
+	tvars_set_html(&vars, "state_options", sb.buf);
+	strbuf_reset(&sb);
+	tvars_set(&vars, "author", f.author);
+	tvars_set(&vars, "q", f.q);
+	if (vs.nr < vs.total)
+		tvars_setf(&vars, "count", "%zu series versions, %zu to %zu shown", vs.total,
+			   vs.nr ? f.offset + 1 : 0, f.offset + vs.nr);
+	else
+		tvars_setf(&vars, "count", "%zu series version%s", vs.total,
+			   vs.total == 1 ? "" : "s");
+	tvars_set(&vars, "title", "series");
+	if (d->refresh_s > 0) {
+		strbuf_addf(&sb, "<meta http-equiv=\"refresh\" content=\"%lld\">",
+			    (long long)d->refresh_s);
+		tvars_set_html(&vars, "refresh", sb.buf);
+	}
+	dash_render(d, res, "web-list.html", &vars);
+out:
+	dash_versions_release(&vs);
+	tvars_release(&vars);
+	strbuf_release(&rows);
+	strbuf_release(&sb);
+	strbuf_release(&err);
+}
+
+/* the series page */
+
+static void finding_li(struct strbuf *sb, json_object *f, const char *arch)
+{
+	const char *sev = jx_str(f, "severity") ? jx_str(f, "severity") :
+		jx_str(f, "kind") ? jx_str(f, "kind") : "finding";
+	const char *quote = jx_str(f, "quote"), *sugg = jx_str(f, "suggestion");
+
+	strbuf_addstr(sb, "<li>");
+	badge(sb, sev, NULL);
+	strbuf_addch(sb, ' ');
+	if (arch) {
+		html_escape(sb, arch);
+		strbuf_addstr(sb, ": ");
+	}
+	if (jx_str(f, "file")) {
+		strbuf_addstr(sb, "<code>");
+		html_escape(sb, jx_str(f, "file"));
+		if (jx_int(f, "line", 0) > 0)
+			strbuf_addf(sb, ":%lld", (long long)jx_int(f, "line", 0));
+		strbuf_addstr(sb, "</code> ");
+	}
+	html_escape(sb, jx_strz(f, "message"));
+	if (jx_str(f, "rule")) {
+		strbuf_addstr(sb, " <span class=\"muted\">[");
+		html_escape(sb, jx_str(f, "rule"));
+		strbuf_addstr(sb, "]</span>");
+	}
+	if (quote) {
+		strbuf_addstr(sb, "<pre>");
+		html_escape(sb, quote);
+		strbuf_addstr(sb, "</pre>");
+	}
+	if (sugg) {
+		strbuf_addstr(sb, "<details><summary>suggestion</summary><pre>");
+		html_escape(sb, sugg);
+		strbuf_addstr(sb, "</pre></details>");
+	}
+	strbuf_addstr(sb, "</li>");
+}
+
+/* The findings of patch n (0: the series) from every stage */
+static int patch_findings(struct strbuf *sb, const struct report_version *v, int n)
+{
+	size_t i, j;
+	int count = 0;
+
+	for (i = 0; i < v->results.nr; i++) {
+		const struct result *r = &v->results.v[i];
+		json_object *fs = jx_array(r->doc, "findings");
+
+		if (r->stage != STAGE_CHECK && r->stage != STAGE_BUILD)
+			continue;
+		for (j = 0; fs && j < json_object_array_length(fs); j++) {
+			json_object *f = json_object_array_get_idx(fs, j);
+
+			if (jx_int(f, "patch", 0) != n ||
+			    (r->stage == STAGE_BUILD && !jx_bool(f, "new", true)))
+				continue;
+			if (!count++)
+				strbuf_addstr(sb, "<ul class=\"findings\">");
+			finding_li(sb, f, *r->arch ? r->arch : NULL);
+		}
+	}
+	if (count)
+		strbuf_addstr(sb, "</ul>");
+	return count;
+}
+
+static json_object *apply_patch(const struct report_version *v, int n)
+{
+	const struct result *apply = results_find(&v->results, STAGE_APPLY, NULL);
+	json_object *ps = apply ? jx_array(apply->doc, "patches") : NULL;
+	size_t i;
+
+	for (i = 0; ps && i < json_object_array_length(ps); i++)
+		if (jx_int(json_object_array_get_idx(ps, i), "n", 0) == n)
+			return json_object_array_get_idx(ps, i);
+	return NULL;
+}
+
+static void patch_rows(struct strbuf *sb, const struct report_version *v)
+{
+	json_object *ps = jx_array(v->json, "patches");
+	struct strbuf link = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; ps && i < json_object_array_length(ps); i++) {
+		json_object *p = json_object_array_get_idx(ps, i);
+		json_object *ap = apply_patch(v, (int)jx_int(p, "n", 0));
+		const char *status = jx_str(ap, "status");
+
+		strbuf_reset(&link);
+		report_lore_link(&link, v, jx_strz(p, "msgid"));
+		strbuf_addf(sb, "<tr><td>%lld</td><td><a href=\"", (long long)jx_int(p, "n", 0));
+		html_escape(sb, link.buf);
+		strbuf_addstr(sb, "\">");
+		html_escape(sb, jx_strz(p, "subject"));
+		strbuf_addstr(sb, "</a></td><td>");
+		if (status) {
+			badge(sb, status, jx_str(ap, "message"));
+			if (jx_str(ap, "method")) {
+				strbuf_addch(sb, ' ');
+				html_escape(sb, jx_str(ap, "method"));
+			}
+			if (!strcmp(status, "failed") && jx_str(ap, "file")) {
+				strbuf_addstr(sb, "<br><code>");
+				html_escape(sb, jx_str(ap, "file"));
+				strbuf_addstr(sb, "</code> ");
+				html_escape(sb, jx_strz(ap, "hunk"));
+				strbuf_addstr(sb, "<br><span class=\"muted\">");
+				html_escape(sb, jx_strz(ap, "message"));
+				strbuf_addstr(sb, "</span>");
+			}
+		} else {
+			strbuf_addstr(sb, "<span class=\"muted\">&ndash;</span>");
+		}
+		strbuf_addstr(sb, "</td><td>");
+		if (!patch_findings(sb, v, (int)jx_int(p, "n", 0)))
+			strbuf_addstr(sb, "<span class=\"muted\">none</span>");
+		strbuf_addstr(sb, "</td></tr>\n");
+	}
+	strbuf_release(&link);
+}
+
+static void log_link(struct strbuf *sb, const struct result *r)
+{
+	if (!r || !(jx_str(r->doc, "log") || jx_str(r->doc, "log_path") ||
+		    jx_str(r->doc, "logfile")))
+		return;
+	strbuf_addf(sb, " <a href=\"/log/%lld\">%s log</a>", (long long)r->id,
+		    result_stage_name(r->stage));
+}
+
+static void boot_details(struct strbuf *sb, const struct result *r)
+{
+	json_object *tests = jx_array(r->doc, "tests"), *fs = jx_array(r->doc, "findings");
+	size_t i;
+
+	for (i = 0; tests && i < json_object_array_length(tests); i++) {
+		json_object *t = json_object_array_get_idx(tests, i);
+		const char *res = jx_strz(t, "result");
+
+		if (!strcmp(res, "pass"))
+			continue;
+		strbuf_addstr(sb, "<br>");
+		badge(sb, res, NULL);
+		strbuf_addch(sb, ' ');
+		html_escape(sb, jx_strz(t, "name"));
+		if (jx_bool(t, "new", false))
+			strbuf_addstr(sb, " (new)");
+	}
+	if (fs && json_object_array_length(fs)) {
+		strbuf_addstr(sb, "<ul class=\"findings\">");
+		for (i = 0; i < json_object_array_length(fs); i++)
+			finding_li(sb, json_object_array_get_idx(fs, i), NULL);
+		strbuf_addstr(sb, "</ul>");
+	}
+}
+
+static void arch_rows(struct dash *d, struct strbuf *sb, const struct report_version *v)
+{
+	size_t i;
+
+	for (i = 0; i < d->ro.nr_archs; i++) {
+		const char *a = d->ro.archs[i];
+		const struct result *b = results_find(&v->results, STAGE_BUILD, a);
+		const struct result *t = results_find(&v->results, STAGE_BOOT, a);
+		const char *compiler = b ? jx_str(b->doc, "compiler") : NULL;
+
+		strbuf_addstr(sb, "<tr><td>");
+		html_escape(sb, a);
+		strbuf_addstr(sb, "</td><td>");
+		result_badge(sb, b);
+		if (b) {
+			strbuf_addch(sb, ' ');
+			html_escape(sb, b->summary);
+		}
+		strbuf_addstr(sb, "</td><td>");
+		result_badge(sb, t);
+		if (t) {
+			strbuf_addch(sb, ' ');
+			html_escape(sb, t->summary);
+			boot_details(sb, t);
+		}
+		strbuf_addstr(sb, "</td><td>");
+		if (compiler) {
+			html_escape(sb, compiler);
+			strbuf_addch(sb, ' ');
+		}
+		log_link(sb, b);
+		log_link(sb, t);
+		strbuf_addstr(sb, "</td></tr>\n");
+	}
+}
+
+static void mails(struct strbuf *sb, const struct report_version *v, const struct reply_rows *rows)
+{
+	struct strbuf link = STRBUF_INIT;
+	size_t i;
+
+	if (!rows->nr)
+		strbuf_addstr(sb, "<p class=\"muted\">none</p>");
+	for (i = 0; i < rows->nr; i++) {
+		const struct reply_row *r = &rows->v[i];
+
+		strbuf_reset(&link);
+		report_lore_link(&link, v, r->msgid);
+		strbuf_addstr(sb, "<details class=\"mail\"><summary>");
+		badge(sb, r->state, r->reason);
+		strbuf_addch(sb, ' ');
+		html_escape(sb, r->kind);
+		strbuf_addstr(sb, ": ");
+		html_escape(sb, r->subject);
+		if (r->reason) {
+			strbuf_addstr(sb, " <span class=\"muted\">(");
+			html_escape(sb, r->reason);
+			strbuf_addstr(sb, ")</span>");
+		}
+		strbuf_addstr(sb, "</summary><p><a href=\"");
+		html_escape(sb, link.buf);
+		strbuf_addstr(sb, "\">");
+		html_escape(sb, r->msgid);
+		strbuf_addstr(sb, "</a></p><pre>");
+		if (r->mail)
+			html_escape_n(sb, r->mail, r->mail_len);
+		strbuf_addstr(sb, "</pre></details>\n");
+	}
+	strbuf_release(&link);
+}
+
+static void version_block(struct dash *d, struct strbuf *out, const struct dash_version *dv,
+			  int64_t now)
+{
+	const struct report_version *v = &dv->v;
+	const struct result *apply = results_find(&v->results, STAGE_APPLY, NULL);
+	struct tvars vars = TVARS_INIT;
+	struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT;
+
+	tvars_setf(&vars, "version", "%d", v->version);
+	strbuf_addf(&sb, "%s%s%s%s", v->rfc ? " RFC" : "", v->resend ? " RESEND" : "",
+		    v->complete ? "" : " (incomplete)", v->superseded_by ? " (superseded)" : "");
+	tvars_set(&vars, "flags", sb.buf);
+	strbuf_reset(&sb);
+	badge(&sb, dv->state, NULL);
+	tvars_set_html(&vars, "state_badge", sb.buf);
+	strbuf_reset(&sb);
+	tvars_set(&vars, "subject", v->title);
+	person(&sb, v->author_name, v->author_email);
+	if (v->author_email)
+		strbuf_addf(&sb, " <%s>", v->author_email);
+	tvars_set(&vars, "author", sb.buf);
+	strbuf_reset(&sb);
+	mail_format_date(v->date, 0, &sb);
+	tvars_set(&vars, "date", sb.buf);
+	strbuf_reset(&sb);
+	text_age(&sb, v->date, now);
+	tvars_set(&vars, "age", sb.buf);
+	strbuf_reset(&sb);
+	report_lore_link(&sb, v, v->id);
+	tvars_set(&vars, "lore", sb.buf);
+	strbuf_reset(&sb);
+	base_text(&sb, v);
+	if (v->base_commit)
+		strbuf_addf(&sb, " (base-commit %.12s)", v->base_commit);
+	tvars_set(&vars, "base", sb.buf);
+	strbuf_reset(&sb);
+	result_badge(&sb, apply);
+	if (apply) {
+		strbuf_addch(&sb, ' ');
+		html_escape(&sb, apply->summary);
+	}
+	tvars_set_html(&vars, "apply", sb.buf);
+	strbuf_reset(&sb);
+	tvars_set(&vars, "branch", apply ? jx_strz(apply->doc, "branch") : "");
+	tvars_set(&vars, "version_id", v->id);
+	patch_rows(&sb, v);
+	tvars_set_html(&vars, "patches", sb.buf);
+	strbuf_reset(&sb);
+	strbuf_addstr(&sb, "<h3>Series</h3>");
+	if (!patch_findings(&sb, v, 0))
+		strbuf_reset(&sb);
+	tvars_set_html(&vars, "series_findings", sb.buf);
+	strbuf_reset(&sb);
+	arch_rows(d, &sb, v);
+	tvars_set_html(&vars, "archs", sb.buf);
+	strbuf_reset(&sb);
+	mails(&sb, v, &dv->replies);
+	tvars_set_html(&vars, "mails", sb.buf);
+	if (template_render(d->templates, "web-version.html", &vars, TEMPLATE_HTML, out, &err)) {
+		strbuf_addstr(out, "<p>");
+		html_escape(out, err.buf);
+		strbuf_addstr(out, "</p>");
+	}
+	tvars_release(&vars);
+	strbuf_release(&sb);
+	strbuf_release(&err);
+}
+
+void dash_page_series(struct dash *d, const struct web_request *req, const char *id,
+		      struct web_response *res)
+{
+	struct dash_filter f = { .series = id };
+	struct dash_versions vs = { 0 };
+	struct strbuf blocks = STRBUF_INIT, sb = STRBUF_INIT, err = STRBUF_INIT;
+	struct tvars vars = TVARS_INIT;
+	int64_t now = (int64_t)time(NULL);
+	size_t i;
+
+	if (dash_load(d, &f, DASH_MAIL, &vs, &err)) {
+		dash_error(d, res, 500, err.buf);
+		goto out;
+	}
+	if (!vs.nr) {
+		strbuf_addf(&sb, "no series or version '%s'", id);
+		dash_error(d, res, 404, sb.buf);
+		goto out;
+	}
+	for (i = 0; i < vs.nr; i++)
+		version_block(d, &blocks, &vs.v[i], now);
+	tvars_set_html(&vars, "versions", blocks.buf);
+	tvars_set(&vars, "title", vs.v[0].v.title);
+	tvars_set(&vars, "series_id", vs.v[0].v.series_id);
+	person(&sb, vs.v[0].v.author_name, vs.v[0].v.author_email);
+	tvars_set(&vars, "author", sb.buf);
+	tvars_setf(&vars, "count", "%zu version%s", vs.nr, vs.nr == 1 ? "" : "s");
+	dash_render(d, res, "web-series.html", &vars);
+out:
+	dash_versions_release(&vs);
+	tvars_release(&vars);
+	strbuf_release(&blocks);
+	strbuf_release(&sb);
+	strbuf_release(&err);
+}

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The schema, as an ordered list of migrations.  To change it, append
+ * one entry (a new unique name and its SQL); never edit an entry that
+ * was released: databases out there have applied it.  db_open() applies
+ * what a database lacks, each entry in one transaction.
+ */
+#include "bot/db.h"
+
+/* lore: lists followed, messages as received, series as assembled */
+static const char lore_1[] =
+	"CREATE TABLE lists ("
+	"  id INTEGER PRIMARY KEY,"
+	"  name TEXT NOT NULL UNIQUE,"
+	"  url TEXT NOT NULL,"
+	"  query TEXT NOT NULL DEFAULT '',"
+	"  cursor INTEGER,"		/* rt: of the next search; NULL: never fetched */
+	"  probe TEXT,"			/* what the change probe saw last time */
+	"  probe_seen INTEGER,"		/* when it first saw that */
+	"  last_search INTEGER,"	/* start of the last complete search */
+	"  last_poll INTEGER,"
+	"  last_ok INTEGER,"
+	"  next_poll INTEGER,"		/* back-off: no poll before this */
+	"  failures INTEGER NOT NULL DEFAULT 0,"
+	"  last_error TEXT"
+	");"
+	"CREATE TABLE lore_epochs ("	/* lists followed through their git epochs */
+	"  list INTEGER NOT NULL REFERENCES lists (id),"
+	"  epoch INTEGER NOT NULL,"
+	"  fingerprint TEXT,"		/* manifest.js.gz's, when fully stored */
+	"  head TEXT,"			/* the last commit whose message is stored */
+	"  PRIMARY KEY (list, epoch)"
+	");"
+	"CREATE TABLE messages ("
+	"  id INTEGER PRIMARY KEY,"
+	"  msgid TEXT NOT NULL,"	/* without <> */
+	"  hash TEXT NOT NULL,"		/* FNV-1a 64 of raw: finds candidates */
+	"  raw BLOB NOT NULL,"		/* exactly as received */
+	"  size INTEGER NOT NULL,"
+	"  subject TEXT,"
+	"  from_name TEXT,"
+	"  from_email TEXT,"
+	"  date INTEGER,"		/* Date: in unix seconds */
+	"  parent TEXT,"		/* In-Reply-To, else the last reference */
+	"  meta TEXT,"			/* struct msg as JSON (store-msg.c) */
+	"  meta_version TEXT,"		/* the lorebot that wrote meta */
+	"  error TEXT,"			/* why it could not be parsed */
+	"  fetched INTEGER NOT NULL"
+	");"
+	"CREATE INDEX messages_msgid ON messages (msgid);"
+	"CREATE INDEX messages_hash ON messages (hash);"
+	"CREATE INDEX messages_parent ON messages (parent);"
+	"CREATE TABLE list_messages ("
+	"  list INTEGER NOT NULL REFERENCES lists (id),"
+	"  message INTEGER NOT NULL REFERENCES messages (id),"
+	"  PRIMARY KEY (list, message)"
+	") WITHOUT ROWID;"
+	"CREATE TABLE series ("
+	"  id TEXT PRIMARY KEY,"	/* 12 hex digits: hash of the series key */
+	"  title TEXT NOT NULL,"
+	"  author_name TEXT,"
+	"  author_email TEXT,"
+	"  created INTEGER NOT NULL,"
+	"  updated INTEGER NOT NULL"
+	");"
+	"CREATE TABLE versions ("	/* one send (posting) of a version */
+	"  id TEXT PRIMARY KEY,"	/* Message-ID of the cover, else of patch 1 */
+	"  series TEXT NOT NULL REFERENCES series (id),"
+	"  ord INTEGER NOT NULL,"	/* position in `lorebot series` */
+	"  version INTEGER NOT NULL,"
+	"  total INTEGER NOT NULL,"
+	"  have INTEGER NOT NULL,"
+	"  complete INTEGER NOT NULL,"
+	"  rfc INTEGER NOT NULL,"
+	"  resend INTEGER NOT NULL,"
+	"  tree TEXT,"
+	"  title TEXT NOT NULL,"
+	"  author_name TEXT,"
+	"  author_email TEXT,"
+	"  cover TEXT,"
+	"  base_commit TEXT,"
+	"  change_id TEXT,"
+	"  superseded_by TEXT,"
+	"  date INTEGER,"
+	"  replies INTEGER NOT NULL,"
+	"  json TEXT NOT NULL,"		/* the object `lorebot series --json` prints */
+	"  generation INTEGER NOT NULL DEFAULT 1,"	/* +1 on every change */
+	"  gone INTEGER NOT NULL DEFAULT 0,"
+	"  created INTEGER NOT NULL,"
+	"  updated INTEGER NOT NULL"
+	");"
+	"CREATE INDEX versions_series ON versions (series);"
+	"CREATE TABLE patches ("
+	"  version TEXT NOT NULL REFERENCES versions (id) ON DELETE CASCADE,"
+	"  n INTEGER NOT NULL,"
+	"  message INTEGER REFERENCES messages (id),"
+	"  msgid TEXT NOT NULL,"
+	"  subject TEXT NOT NULL,"
+	"  title TEXT,"
+	"  author_name TEXT,"
+	"  author_email TEXT,"
+	"  PRIMARY KEY (version, n)"
+	");"
+	"CREATE INDEX patches_msgid ON patches (msgid);"
+	"CREATE TABLE trailers ("
+	"  version TEXT NOT NULL,"
+	"  n INTEGER NOT NULL,"
+	"  pos INTEGER NOT NULL,"
+	"  name TEXT NOT NULL,"
+	"  value TEXT NOT NULL,"
+	"  PRIMARY KEY (version, n, pos),"
+	"  FOREIGN KEY (version, n) REFERENCES patches (version, n) ON DELETE CASCADE"
+	");"
+	"CREATE TABLE state ("		/* small facts: series_dirty, problems */
+	"  key TEXT PRIMARY KEY,"
+	"  value TEXT"
+	");";
+
+/*
+ * report: what each stage found for a version (the JSON document of its
+ * contract, one row per version, stage and arch; '' when not per arch),
+ * and the replies mailed about it (one per version and outcome kind;
+ * the mail is stored before it is sent, so a retry sends the same bytes
+ * with the same Message-ID).  bot/results.h and bot/reply.h.
+ */
+static const char report_1[] =
+	"CREATE TABLE results ("
+	"  id INTEGER PRIMARY KEY,"
+	"  version TEXT NOT NULL REFERENCES versions (id),"
+	"  stage TEXT NOT NULL CHECK (stage IN ('apply', 'check', 'build', 'boot')),"
+	"  arch TEXT NOT NULL DEFAULT '',"
+	"  status TEXT NOT NULL,"	/* per stage: results_status() */
+	"  summary TEXT NOT NULL,"	/* one line for people */
+	"  findings INTEGER NOT NULL DEFAULT 0,"	/* reportable ones */
+	"  json TEXT NOT NULL,"		/* the stage's document, as recorded */
+	"  generation INTEGER,"		/* versions.generation it was made for */
+	"  recorded INTEGER NOT NULL,"
+	"  UNIQUE (version, stage, arch)"
+	");"
+	"CREATE INDEX results_version ON results (version);"
+	"CREATE TABLE replies ("
+	"  id INTEGER PRIMARY KEY,"
+	"  version TEXT NOT NULL REFERENCES versions (id),"
+	"  kind TEXT NOT NULL,"		/* apply, build, check, boot, clean */
+	"  patch INTEGER NOT NULL,"	/* replied to: 0 the cover letter */
+	"  msgid TEXT NOT NULL UNIQUE,"	/* without <> */
+	"  in_reply_to TEXT NOT NULL,"
+	"  subject TEXT NOT NULL,"
+	"  author TEXT,"		/* the To address, lowercase */
+	"  recipients TEXT NOT NULL,"	/* {"to": [...], "cc": [...]} */
+	"  mode TEXT NOT NULL,"		/* outbox, smtp */
+	"  state TEXT NOT NULL CHECK (state IN"
+	"    ('queued', 'sending', 'sent', 'failed', 'skipped')),"
+	"  reason TEXT,"		/* why skipped, the last error */
+	"  attempts INTEGER NOT NULL DEFAULT 0,"
+	"  next_attempt INTEGER NOT NULL DEFAULT 0,"
+	"  mail BLOB NOT NULL,"		/* the message every attempt sends */
+	"  created INTEGER NOT NULL,"
+	"  updated INTEGER NOT NULL,"
+	"  sent INTEGER,"
+	"  UNIQUE (version, kind)"
+	");"
+	"CREATE INDEX replies_state ON replies (state, next_attempt);";
+
+/* daemon: the job queue (bot/queue.h) */
+static const char daemon_1[] =
+	"CREATE TABLE jobs ("
+	"  id INTEGER PRIMARY KEY,"
+	"  kind TEXT NOT NULL,"		/* apply, check, build, boot, reply */
+	"  version TEXT NOT NULL,"	/* versions.id */
+	"  arch TEXT NOT NULL DEFAULT '',"
+	"  state TEXT NOT NULL DEFAULT 'queued',"
+	"  attempts INTEGER NOT NULL DEFAULT 0,"
+	"  pid INTEGER,"
+	"  log TEXT,"
+	"  error TEXT,"
+	"  priority INTEGER NOT NULL DEFAULT 0,"	/* newer versions first */
+	"  queued INTEGER NOT NULL,"
+	"  started INTEGER,"
+	"  finished INTEGER,"
+	"  UNIQUE (kind, version, arch)"
+	");"
+	"CREATE INDEX jobs_state ON jobs (state, priority);"
+	"CREATE INDEX jobs_version ON jobs (version);";
+
+const struct db_migration db_migrations[] = {
+	{ "lore-1", lore_1 },
+	{ "report-1", report_1 },
+	{ "daemon-1", daemon_1 },
+};
+
+const size_t db_migrations_nr = ARRAY_SIZE(db_migrations);

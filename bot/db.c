@@ -1,0 +1,397 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "bot/db.h"
+#include "bot/strmap.h"
+
+#define BUSY_TIMEOUT_MS 30000
+
+struct db_stmt {
+	struct db *db;
+	sqlite3_stmt *st;
+	char *sql;
+};
+
+struct db {
+	sqlite3 *h;
+	char *path;
+	struct strbuf err;
+	struct strmap stmts;	/* sql -> struct db_stmt */
+	struct db_stmt **all;
+	size_t nr, alloc;
+};
+
+static int set_error(struct db *db, const char *what)
+{
+	strbuf_reset(&db->err);
+	strbuf_addf(&db->err, "%s: %s", db->path, sqlite3_errmsg(db->h));
+	if (what)
+		strbuf_addf(&db->err, " (in '%.80s')", what);
+	return -1;
+}
+
+const char *db_error(struct db *db)
+{
+	return db->err.buf;
+}
+
+const char *db_path(struct db *db)
+{
+	return db->path;
+}
+
+int db_exec(struct db *db, const char *sql)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(db->h, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		strbuf_reset(&db->err);
+		strbuf_addf(&db->err, "%s: %s (in '%.80s')", db->path,
+			    msg ? msg : sqlite3_errmsg(db->h), sql);
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+int db_begin(struct db *db)
+{
+	return db_exec(db, "BEGIN IMMEDIATE");
+}
+
+int db_commit(struct db *db)
+{
+	return db_exec(db, "COMMIT");
+}
+
+int db_rollback(struct db *db)
+{
+	if (sqlite3_get_autocommit(db->h))
+		return 0;
+	return db_exec(db, "ROLLBACK");
+}
+
+bool db_in_transaction(struct db *db)
+{
+	return !sqlite3_get_autocommit(db->h);
+}
+
+struct db_stmt *db_prepare(struct db *db, const char *sql)
+{
+	struct db_stmt *st = strmap_get(&db->stmts, sql);
+
+	if (st) {
+		sqlite3_reset(st->st);
+		sqlite3_clear_bindings(st->st);
+		return st;
+	}
+	st = xcalloc(1, sizeof(*st));
+	st->db = db;
+	if (sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT,
+			       &st->st, NULL) != SQLITE_OK) {
+		set_error(db, sql);
+		sqlite3_finalize(st->st);
+		free(st);
+		return NULL;
+	}
+	st->sql = xstrdup(sql);
+	strmap_put(&db->stmts, st->sql, st);
+	ALLOC_GROW(db->all, db->nr + 1, db->alloc);
+	db->all[db->nr++] = st;
+	return st;
+}
+
+static int bind_rc(struct db_stmt *st, int rc)
+{
+	return rc == SQLITE_OK ? 0 : set_error(st->db, st->sql);
+}
+
+int db_bind_int(struct db_stmt *st, int idx, int64_t v)
+{
+	return bind_rc(st, sqlite3_bind_int64(st->st, idx, v));
+}
+
+int db_bind_text(struct db_stmt *st, int idx, const char *s)
+{
+	if (!s)
+		return db_bind_null(st, idx);
+	return bind_rc(st, sqlite3_bind_text(st->st, idx, s, -1, SQLITE_TRANSIENT));
+}
+
+int db_bind_textn(struct db_stmt *st, int idx, const char *s, size_t len)
+{
+	return bind_rc(st, sqlite3_bind_text64(st->st, idx, s, len, SQLITE_TRANSIENT,
+					       SQLITE_UTF8));
+}
+
+int db_bind_blob(struct db_stmt *st, int idx, const void *p, size_t len)
+{
+	return bind_rc(st, sqlite3_bind_blob64(st->st, idx, len ? p : "", len,
+					       SQLITE_TRANSIENT));
+}
+
+int db_bind_null(struct db_stmt *st, int idx)
+{
+	return bind_rc(st, sqlite3_bind_null(st->st, idx));
+}
+
+int db_step(struct db_stmt *st)
+{
+	int rc = sqlite3_step(st->st);
+
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc == SQLITE_DONE) {
+		sqlite3_reset(st->st);
+		return 0;
+	}
+	set_error(st->db, st->sql);
+	sqlite3_reset(st->st);
+	return -1;
+}
+
+int db_run(struct db_stmt *st)
+{
+	int rc;
+
+	while ((rc = db_step(st)) > 0)
+		;
+	return rc;
+}
+
+void db_reset(struct db_stmt *st)
+{
+	sqlite3_reset(st->st);
+}
+
+int64_t db_column_int(struct db_stmt *st, int col)
+{
+	return sqlite3_column_int64(st->st, col);
+}
+
+const char *db_column_text(struct db_stmt *st, int col)
+{
+	return (const char *)sqlite3_column_text(st->st, col);
+}
+
+const void *db_column_blob(struct db_stmt *st, int col, size_t *len)
+{
+	const void *p = sqlite3_column_blob(st->st, col);
+
+	*len = sqlite3_column_bytes(st->st, col);
+	return p ? p : "";
+}
+
+bool db_column_null(struct db_stmt *st, int col)
+{
+	return sqlite3_column_type(st->st, col) == SQLITE_NULL;
+}
+
+int64_t db_last_insert_id(struct db *db)
+{
+	return sqlite3_last_insert_rowid(db->h);
+}
+
+int db_changes(struct db *db)
+{
+	return sqlite3_changes(db->h);
+}
+
+int db_query_int(struct db *db, const char *sql, int64_t def, int64_t *out)
+{
+	struct db_stmt *st = db_prepare(db, sql);
+	int r;
+
+	if (!st)
+		return -1;
+	*out = def;
+	r = db_step(st);
+	if (r > 0) {
+		if (!db_column_null(st, 0))
+			*out = db_column_int(st, 0);
+		db_reset(st);
+	}
+	return r < 0 ? -1 : 0;
+}
+
+int db_integrity_check(struct db *db, struct strbuf *err)
+{
+	struct db_stmt *st = db_prepare(db, "PRAGMA integrity_check");
+	bool ok = false;
+	int r;
+
+	if (!st) {
+		strbuf_addstr(err, db_error(db));
+		return -1;
+	}
+	while ((r = db_step(st)) > 0) {
+		const char *line = db_column_text(st, 0);
+
+		if (line && !strcmp(line, "ok"))
+			ok = true;
+		else
+			strbuf_addf(err, "%s\n", line ? line : "?");
+	}
+	if (r < 0) {
+		strbuf_addstr(err, db_error(db));
+		return -1;
+	}
+	return ok && !err->len ? 0 : -1;
+}
+
+/* migrations */
+
+static const char schema_table[] =
+	"CREATE TABLE IF NOT EXISTS schema_version ("
+	" id INTEGER PRIMARY KEY AUTOINCREMENT,"
+	" name TEXT NOT NULL UNIQUE,"
+	" applied INTEGER NOT NULL)";
+
+int db_schema_version(struct db *db)
+{
+	int64_t n = 0;
+
+	if (db_query_int(db, "SELECT count(*) FROM schema_version", 0, &n))
+		return -1;
+	return (int)n;
+}
+
+static int is_applied(struct db *db, const char *name)
+{
+	struct db_stmt *st = db_prepare(db, "SELECT 1 FROM schema_version WHERE name = ?");
+	int r;
+
+	if (!st || db_bind_text(st, 1, name))
+		return -1;
+	r = db_step(st);
+	if (r > 0)
+		db_reset(st);
+	return r;
+}
+
+static bool known(const struct db_migration *m, size_t nr, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (!strcmp(m[i].name, name))
+			return true;
+	return false;
+}
+
+/* A database written by a newer lorebot has migrations we do not know */
+static int check_unknown(struct db *db, const struct db_migration *m, size_t nr)
+{
+	struct db_stmt *st = db_prepare(db, "SELECT name FROM schema_version ORDER BY id");
+	int r;
+
+	if (!st)
+		return -1;
+	while ((r = db_step(st)) > 0) {
+		const char *name = db_column_text(st, 0);
+
+		if (!known(m, nr, name)) {
+			strbuf_reset(&db->err);
+			strbuf_addf(&db->err, "%s: schema migration '%s' is from a newer "
+				    "lorebot; refusing to use the database", db->path, name);
+			db_reset(st);
+			return -1;
+		}
+	}
+	return r;
+}
+
+int db_migrate(struct db *db, const struct db_migration *m, size_t nr)
+{
+	size_t i;
+
+	if (db_exec(db, schema_table) || check_unknown(db, m, nr))
+		return -1;
+	for (i = 0; i < nr; i++) {
+		struct db_stmt *st;
+		int r = is_applied(db, m[i].name);
+
+		if (r < 0)
+			return -1;
+		if (r)
+			continue;
+		if (db_begin(db))
+			return -1;
+		/* another process may have migrated in the meantime */
+		r = is_applied(db, m[i].name);
+		if (r < 0)
+			goto fail;
+		if (r) {
+			db_rollback(db);
+			continue;
+		}
+		if (db_exec(db, m[i].sql)) {
+			struct strbuf msg = STRBUF_INIT;
+
+			strbuf_addf(&msg, "migration '%s': %s", m[i].name, db_error(db));
+			strbuf_reset(&db->err);
+			strbuf_addbuf(&db->err, &msg);
+			strbuf_release(&msg);
+			goto fail;
+		}
+		st = db_prepare(db, "INSERT INTO schema_version (name, applied) VALUES (?, ?)");
+		if (!st || db_bind_text(st, 1, m[i].name) ||
+		    db_bind_int(st, 2, time(NULL)) || db_run(st) || db_commit(db))
+			goto fail;
+	}
+	return 0;
+fail:
+	db_rollback(db);
+	return -1;
+}
+
+int db_open(struct db **dbp, const char *path, unsigned int flags, struct strbuf *err)
+{
+	struct db *db = xcalloc(1, sizeof(*db));
+	int oflags = (flags & DB_READONLY) ? SQLITE_OPEN_READONLY :
+		SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+
+	*dbp = NULL;
+	strbuf_init(&db->err, 0);
+	db->path = xstrdup(path);
+	if (sqlite3_open_v2(path, &db->h, oflags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		strbuf_addf(err, "cannot open database '%s': %s", path,
+			    db->h ? sqlite3_errmsg(db->h) : "out of memory");
+		db_close(db);
+		return -1;
+	}
+	sqlite3_busy_timeout(db->h, BUSY_TIMEOUT_MS);
+	sqlite3_extended_result_codes(db->h, 1);
+	if ((!(flags & DB_READONLY) && db_exec(db, "PRAGMA journal_mode = WAL")) ||
+	    db_exec(db, "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON") ||
+	    (!(flags & (DB_READONLY | DB_NO_MIGRATE)) &&
+	     db_migrate(db, db_migrations, db_migrations_nr))) {
+		strbuf_addstr(err, db_error(db));
+		db_close(db);
+		return -1;
+	}
+	*dbp = db;
+	return 0;
+}
+
+void db_close(struct db *db)
+{
+	size_t i;
+
+	if (!db)
+		return;
+	for (i = 0; i < db->nr; i++) {
+		sqlite3_finalize(db->all[i]->st);
+		free(db->all[i]->sql);
+		free(db->all[i]);
+	}
+	free(db->all);
+	strmap_release(&db->stmts);
+	if (db->h)
+		sqlite3_close(db->h);
+	strbuf_release(&db->err);
+	free(db->path);
+	free(db);
+}

@@ -1,0 +1,665 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bot/epoch.h"
+#include "bot/fetch.h"
+#include "bot/log.h"
+
+/* rt: needs 5 digits or more, else public-inbox reads it as a date */
+#define RT_MIN 100000
+
+void fetch_cfg_from_config(struct fetch_cfg *c, const struct config *cfg)
+{
+	memset(c, 0, sizeof(*c));
+	c->min_interval_ms = config_get_ms(cfg, "lore.minpoll");
+	c->poll_interval_ms = c->min_interval_ms;
+	c->overlap_s = config_get_ms(cfg, "lore.overlap") / 1000;
+	c->index_lag_s = config_get_ms(cfg, "lore.indexlag") / 1000;
+	c->batch = config_get_int(cfg, "lore.batch");
+	c->max_batches = config_get_int(cfg, "lore.maxbatches");
+	c->max_threads = config_get_int(cfg, "lore.threads");
+	c->backoff_max_ms = config_get_ms(cfg, "lore.backoffmax");
+	c->lore.timeout_ms = config_get_ms(cfg, "lore.timeout");
+	c->lore.attempts = config_get_int(cfg, "lore.retries");
+	c->lore.retry_delay_ms = config_get_ms(cfg, "lore.retrydelay");
+	c->lore.backoff_max_ms = c->backoff_max_ms;
+	c->lore.max_msg = config_get_size(cfg, "mail.maxsize");
+	c->lore.user_agent = config_get(cfg, "lore.useragent");
+	if (c->batch < 1)
+		c->batch = 1;
+	if (c->max_batches < 1)
+		c->max_batches = 1;
+	if (c->lore.attempts < 1)
+		c->lore.attempts = 1;
+}
+
+int fetch_parse_method(const char *s, enum fetch_method *m)
+{
+	if (!s || !strcmp(s, "search"))
+		*m = FETCH_SEARCH;
+	else if (!strcmp(s, "git"))
+		*m = FETCH_GIT;
+	else
+		return -1;
+	return 0;
+}
+
+static const char *list_key(const struct config *cfg, const char *name,
+			    const char *key, struct strbuf *k)
+{
+	strbuf_reset(k);
+	strbuf_addf(k, "list.%s.%s", name, key);
+	return config_get(cfg, k->buf);
+}
+
+int fetch_cfg_list(struct fetch_cfg *c, const struct config *cfg, const char *name,
+		   struct strbuf *err)
+{
+	struct strbuf k = STRBUF_INIT;
+	const char *since, *method;
+	int ret = 1;
+
+	fetch_cfg_from_config(c, cfg);
+	c->name = name;
+	c->url = list_key(cfg, name, "url", &k);
+	c->query = list_key(cfg, name, "query", &k);
+	since = list_key(cfg, name, "since", &k);
+	method = list_key(cfg, name, "method", &k);
+	list_key(cfg, name, "pollinterval", &k);
+	c->poll_interval_ms = MAX(config_get_ms(cfg, k.buf), c->min_interval_ms);
+	list_key(cfg, name, "enabled", &k);
+	if (!config_get_bool(cfg, k.buf) || !c->url)
+		ret = 0;
+	else if (since && fetch_parse_since(since, time(NULL), &c->since)) {
+		strbuf_addf(err, "list.%s.since: bad value '%s'", name, since);
+		ret = -1;
+	} else if (fetch_parse_method(method, &c->method)) {
+		strbuf_addf(err, "list.%s.method: bad value '%s'", name, method);
+		ret = -1;
+	}
+	strbuf_release(&k);
+	return ret;
+}
+
+void fetch_result_release(struct fetch_result *r)
+{
+	strbuf_release(&r->error);
+	store_changes_release(&r->changes);
+}
+
+const char *fetch_status_name(enum fetch_status s)
+{
+	static const char *const names[] = {
+		[FETCH_OK] = "ok",
+		[FETCH_MORE] = "more",
+		[FETCH_UNCHANGED] = "unchanged",
+		[FETCH_NOT_DUE] = "not-due",
+		[FETCH_FAILED] = "failed",
+	};
+
+	return names[s];
+}
+
+int fetch_parse_since(const char *s, int64_t now, int64_t *out)
+{
+	struct tm tm = { 0 };
+	uint64_t ms;
+	char *end;
+	int n = 0;
+
+	if (!s || !*s)
+		return -EINVAL;
+	if (sscanf(s, "%4d-%2d-%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &n) == 3 &&
+	    n == 10) {
+		if (s[10] && (sscanf(s + 10, "T%2d:%2d:%2d%n", &tm.tm_hour, &tm.tm_min,
+				     &tm.tm_sec, &n) != 3 ||
+			      (strcmp(s + 10 + n, "Z") && s[10 + n])))
+			return -EINVAL;
+		tm.tm_year -= 1900;
+		tm.tm_mon -= 1;
+		*out = timegm(&tm);
+		return 0;
+	}
+	errno = 0;
+	*out = strtoll(s, &end, 10);
+	if (!errno && end != s && !*end && *out >= 0)
+		return 0;
+	if (!parse_duration_ms(s, &ms)) {
+		*out = now - (int64_t)(ms / 1000);
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* storing what arrives */
+
+struct sink {
+	struct store *st;
+	int64_t list_id;
+	size_t max_msg;
+	struct fetch_result *r;
+	bool in_txn;
+	struct strbuf *err;
+};
+
+static int sink_raw(struct sink *s, const char *raw, size_t len)
+{
+	enum store_added added;
+	/* take the write lock only once the data is here and complete */
+	if (!s->in_txn) {
+		if (store_begin(s->st, s->err))
+			return -1;
+		s->in_txn = true;
+	}
+	if (store_add_message(s->st, s->list_id, raw, len, &added, NULL, s->err))
+		return -1;
+	if (added == STORE_NEW)
+		s->r->added++;
+	else if (added == STORE_VARIANT)
+		s->r->variants++;
+	else
+		s->r->duplicates++;
+	return 0;
+}
+
+static int sink_msg(void *data, const struct mbox_msg *m)
+{
+	struct sink *s = data;
+
+	s->r->received++;
+	if (m->too_big) {
+		s->r->skipped++;
+		log_warn("lore: message %zu of a response is too large (%llu bytes); skipped",
+			 m->index + 1, (unsigned long long)m->size);
+		return 0;
+	}
+	return sink_raw(s, m->raw.buf, m->raw.len);
+}
+
+/* one message of an epoch commit */
+static int sink_blob(void *data, const char *commit, const char *raw, size_t len)
+{
+	struct sink *s = data;
+	const char *nl;
+
+	s->r->received++;
+	if (len > s->max_msg) {
+		s->r->skipped++;
+		log_warn("lore: the message of commit %s is too large (%zu bytes); skipped",
+			 commit, len);
+		return 0;
+	}
+	/* very old imports kept the mbox "From " line: drop it, as /raw does */
+	nl = len > 5 && !memcmp(raw, "From ", 5) ? memchr(raw, '\n', len) : NULL;
+	if (nl) {
+		len -= nl + 1 - raw;
+		raw = nl + 1;
+	}
+	return sink_raw(s, raw, len);
+}
+
+static int sink_begin(struct sink *s)
+{
+	if (s->in_txn)
+		return 0;
+	if (store_begin(s->st, s->err))
+		return -1;
+	s->in_txn = true;
+	return 0;
+}
+
+static int sink_commit(struct sink *s)
+{
+	if (!s->in_txn)
+		return 0;
+	s->in_txn = false;
+	return store_commit(s->st, s->err);
+}
+
+static void sink_abort(struct sink *s)
+{
+	if (s->in_txn)
+		store_rollback(s->st);
+	s->in_txn = false;
+}
+
+static void window_query(struct strbuf *q, const char *query, int64_t from,
+			 int64_t to)
+{
+	strbuf_reset(q);
+	if (query && *query)
+		strbuf_addf(q, "(%s) AND ", query);
+	strbuf_addf(q, "rt:%lld..", (long long)MAX(from, RT_MIN));
+	if (to)
+		strbuf_addf(q, "%lld", (long long)MAX(to, RT_MIN));
+}
+
+/*
+ * Fetch one window starting at *start.  Returns 1 when the list is
+ * caught up, 0 when more windows follow, -1 on error.  The messages and
+ * the new cursor are committed together.
+ */
+static int one_window(struct lore *l, struct sink *s, const struct fetch_cfg *c,
+		      struct store_list *list, int64_t pass_start, int64_t *start)
+{
+	struct strbuf q = STRBUF_INIT;
+	struct lore_entry last = { 0 }, newest = { 0 };
+	int64_t cursor, n;
+	int r, ret = -1;
+
+	window_query(&q, c->query, *start, 0);
+	/* the batch-th oldest message from start: where this window ends */
+	r = lore_search_entry(l, q.buf, true, c->batch - 1, &last, s->err);
+	if (r < 0)
+		goto out;
+	if (!r) {
+		/* fewer than batch left: the newest says where the cursor goes */
+		r = lore_search_entry(l, q.buf, false, 0, &newest, s->err);
+		if (r < 0)
+			goto out;
+		if (!r) {
+			ret = 1;	/* nothing at all since start */
+			goto out;
+		}
+	} else {
+		window_query(&q, c->query, *start, MAX(last.ts, *start));
+	}
+	n = lore_search_mbox(l, q.buf, false, sink_msg, s, s->err);
+	if (n < 0)
+		goto out;
+	s->r->windows++;
+	if (last.msgid) {
+		cursor = MAX(last.ts, *start) + 1;
+		ret = 0;
+	} else {
+		cursor = MAX(pass_start, newest.ts + 1 - (int64_t)c->overlap_s);
+		ret = 1;
+	}
+	list->has_cursor = true;
+	list->cursor = cursor;
+	if (sink_begin(s) || store_list_save(s->st, list, s->err) || sink_commit(s)) {
+		ret = -1;
+		goto out;
+	}
+	*start = MAX(last.msgid ? cursor : *start, *start);
+out:
+	if (ret < 0)
+		sink_abort(s);
+	lore_entry_release(&last);
+	lore_entry_release(&newest);
+	strbuf_release(&q);
+	return ret;
+}
+
+/* Whole threads of new patches whose parents are missing */
+static int complete_threads(struct lore *l, struct sink *s, const struct fetch_cfg *c,
+			    int64_t first_new)
+{
+	struct db_stmt *st;
+	char **ids = NULL;
+	size_t nr = 0, alloc = 0, i;
+	int r, ret = 0;
+
+	if (c->max_threads <= 0)
+		return 0;
+	st = db_prepare(s->st->db,
+		"SELECT m.msgid FROM messages m WHERE m.id > ? AND m.parent IS NOT NULL"
+		" AND (json_extract(m.meta, '$.has_diff') OR m.subject LIKE '%PATCH%')"
+		" AND m.subject NOT LIKE 'Re:%'"
+		" AND NOT EXISTS (SELECT 1 FROM messages p WHERE p.msgid = m.parent)"
+		" ORDER BY m.id");
+	if (!st || db_bind_int(st, 1, first_new)) {
+		strbuf_addstr(s->err, db_error(s->st->db));
+		return -1;
+	}
+	while ((r = db_step(st)) > 0) {
+		ALLOC_GROW(ids, nr + 1, alloc);
+		ids[nr++] = xstrdup(db_column_text(st, 0));
+	}
+	if (r < 0) {
+		strbuf_addstr(s->err, db_error(s->st->db));
+		ret = -1;
+	}
+	for (i = 0; i < nr && !ret && s->r->threads < (size_t)c->max_threads; i++) {
+		struct db_stmt *chk = db_prepare(s->st->db,
+			"SELECT 1 FROM messages m WHERE m.msgid = ? AND EXISTS"
+			" (SELECT 1 FROM messages p WHERE p.msgid = m.parent)");
+
+		/* an earlier thread of this pass may have brought it */
+		if (!chk || db_bind_text(chk, 1, ids[i]))
+			continue;
+		r = db_step(chk);
+		if (r > 0) {
+			db_reset(chk);
+			continue;
+		}
+		log_info("lore: fetching the thread of <%s> (its parent is missing)", ids[i]);
+		if (lore_thread(l, ids[i], sink_msg, s, s->err) < 0 || sink_commit(s)) {
+			sink_abort(s);
+			ret = -1;
+		}
+		s->r->threads++;
+	}
+	for (i = 0; i < nr; i++)
+		free(ids[i]);
+	free(ids);
+	return ret;
+}
+
+/*
+ * Store the new commits of every epoch whose fingerprint changed.
+ * 1 when all are stored, 0 when max_batches ran out first, -1 on error.
+ */
+static int git_pass(struct lore *l, struct sink *s, const struct fetch_cfg *c,
+		    struct store_list *list, const struct lore_epochs *ep)
+{
+	struct epoch_opts eo = {
+		.user_agent = l->net.user_agent,
+		.timeout_ms = MAX(c->lore.timeout_ms * 20, 600000),
+		.attempts = c->lore.attempts,
+		.retry_delay_ms = c->lore.retry_delay_ms,
+		.backoff_max_ms = c->lore.backoff_max_ms,
+	};
+	struct strbuf head = STRBUF_INIT;
+	int batches = 0, ret = 1;
+	size_t i;
+
+	if (!ep->nr) {
+		strbuf_addf(s->err, "%s has no git epochs in manifest.js.gz "
+			    "(lore.method git needs a public-inbox v2 inbox)", c->url);
+		return -1;
+	}
+	for (i = 0; i < ep->nr && ret == 1; i++) {
+		const struct lore_epoch *e = &ep->v[i];
+		struct store_epoch se;
+		char *dir, *url, **commits = NULL;
+		size_t nr = 0, j;
+		int known = store_epoch_get(s->st, list->id, e->n, &se, s->err);
+
+		if (known < 0)
+			return -1;
+		if (se.fingerprint && !strcmp(se.fingerprint, e->fingerprint)) {
+			store_epoch_release(&se);
+			continue;
+		}
+		/* an epoch that ended before since was never followed */
+		if (!known && c->since && e->modified && e->modified < c->since) {
+			store_epoch_release(&se);
+			continue;
+		}
+		dir = xasprintf("%s/%s/%d.git", c->gitdir, c->name, e->n);
+		url = lore_epoch_url(l, e->n);
+		if (epoch_sync(dir, url, known ? 0 : c->since, &eo, s->err) ||
+		    epoch_head(dir, &head, s->err) ||
+		    (head.len && epoch_commits(dir, se.head, head.buf, &commits, &nr, s->err))) {
+			ret = -1;
+			goto next;
+		}
+		for (j = 0; j < nr; j += c->batch) {
+			size_t k = MIN(c->batch, nr - j);
+
+			if (batches >= c->max_batches) {
+				ret = 0;
+				goto next;
+			}
+			if (epoch_read(dir, commits + j, k, sink_blob, s, s->err) < 0 ||
+			    sink_begin(s) ||
+			    store_epoch_set(s->st, list->id, e->n, NULL, commits[j + k - 1],
+					    s->err) ||
+			    sink_commit(s)) {
+				sink_abort(s);
+				ret = -1;
+				goto next;
+			}
+			batches++;
+			s->r->windows++;
+		}
+		if (store_epoch_set(s->st, list->id, e->n, e->fingerprint,
+				    head.len ? head.buf : NULL, s->err))
+			ret = -1;
+next:
+		for (j = 0; j < nr; j++)
+			free(commits[j]);
+		free(commits);
+		free(dir);
+		free(url);
+		store_epoch_release(&se);
+	}
+	strbuf_release(&head);
+	return ret;
+}
+
+static int64_t max_rowid(struct store *st)
+{
+	int64_t v = 0;
+
+	db_query_int(st->db, "SELECT max(id) FROM messages", 0, &v);
+	return v;
+}
+
+/* The wait after `failures` failed passes in a row */
+static uint64_t pass_backoff_ms(const struct fetch_cfg *c, int failures)
+{
+	uint64_t d = MAX(c->min_interval_ms, c->lore.retry_delay_ms);
+	uint64_t max = c->backoff_max_ms ? c->backoff_max_ms : 600000;
+	unsigned int seed = (unsigned int)(now_ms() ^ (uint64_t)getpid());
+	int i;
+
+	if (!d)
+		d = 1000;
+	for (i = 1; i < failures && d < max; i++)
+		d *= 2;
+	d = MIN(d, max);
+	return d / 2 + (uint64_t)rand_r(&seed) % (d / 2 + 1);
+}
+
+static int rebuild(struct store *st, const struct fetch_cfg *c, struct fetch_result *r)
+{
+	if (c->no_rebuild || !store_series_dirty(st))
+		return 0;
+	return store_rebuild_series(st, &r->changes, &r->error);
+}
+
+int fetch_list(struct store *st, const struct fetch_cfg *c, struct fetch_result *r)
+{
+	struct store_list list;
+	struct lore l;
+	struct lore_epochs epochs = { 0 };
+	struct strbuf token = STRBUF_INIT;
+	struct sink s = { .st = st, .r = r, .err = &r->error, .max_msg = c->lore.max_msg };
+	int64_t now = time(NULL), start, pass_start, first_new;
+	int i, done = 0;
+
+	if (store_list_get(st, c->name, c->url, c->query, &list, &r->error))
+		return -1;
+	r->failures = list.failures;
+	r->cursor = list.cursor;
+	if (!c->force) {
+		int64_t due = list.last_poll ? list.last_poll +
+			(int64_t)(c->min_interval_ms / 1000) : 0;
+
+		if (list.next_poll > due)
+			due = list.next_poll;
+		if (due > now) {
+			r->status = FETCH_NOT_DUE;
+			r->next_poll = due;
+			store_list_release(&list);
+			return 0;
+		}
+	}
+	list.last_poll = now;
+	s.list_id = list.id;
+	if (lore_init(&l, c->url, &c->lore, &r->error))
+		goto fail_noinit;
+	if (lore_probe(&l, &token, &epochs, &r->error))
+		goto fail;
+	if (!list.probe || strcmp(list.probe, token.buf)) {
+		free(list.probe);
+		list.probe = strbuf_detach(&token, NULL);
+		list.probe_seen = now;
+	} else if (list.last_search && (c->method == FETCH_GIT ||
+		   list.last_search >= list.probe_seen + (int64_t)c->index_lag_s)) {
+		/* git refs change with the import: no index to wait for */
+		r->status = FETCH_UNCHANGED;
+		goto good;
+	}
+	if (c->method == FETCH_GIT) {
+		first_new = max_rowid(st);
+		done = git_pass(&l, &s, c, &list, &epochs);
+		if (done < 0)
+			goto fail;
+		goto searched;
+	}
+	start = list.has_cursor ? list.cursor : c->since;
+	pass_start = start;
+	first_new = max_rowid(st);
+	for (i = 0; i < c->max_batches; i++) {
+		done = one_window(&l, &s, c, &list, pass_start, &start);
+		if (done < 0)
+			goto fail;
+		if (done)
+			break;
+	}
+searched:
+	if (complete_threads(&l, &s, c, first_new))
+		goto fail;
+	r->status = done ? FETCH_OK : FETCH_MORE;
+	if (done)
+		list.last_search = now;
+good:
+	list.failures = 0;
+	list.last_ok = now;
+	list.next_poll = 0;
+	free(list.last_error);
+	list.last_error = NULL;
+	r->failures = 0;
+	r->cursor = list.cursor;
+	r->stats = l.stats;
+	if (store_list_save(st, &list, &r->error) || rebuild(st, c, r))
+		goto fail_saved;
+	lore_release(&l);
+	lore_epochs_release(&epochs);
+	store_list_release(&list);
+	strbuf_release(&token);
+	return 0;
+fail:
+	r->stats = l.stats;
+	lore_release(&l);
+	lore_epochs_release(&epochs);
+fail_noinit:
+	sink_abort(&s);
+	list.failures++;
+	/* from now: the retries of this pass may have taken a while */
+	list.next_poll = time(NULL) + (int64_t)(pass_backoff_ms(c, list.failures) / 1000) + 1;
+	free(list.last_error);
+	list.last_error = xstrdup(r->error.buf);
+	r->failures = list.failures;
+	r->next_poll = list.next_poll;
+	r->cursor = list.cursor;
+	r->status = FETCH_FAILED;
+	{
+		struct strbuf e2 = STRBUF_INIT;
+
+		/* what was stored stays stored: the series follow it */
+		if (store_list_save(st, &list, &e2) || rebuild(st, c, r))
+			log_warn("lore: %s: cannot record the failure: %s", c->name,
+				 e2.len ? e2.buf : r->error.buf);
+		strbuf_release(&e2);
+	}
+	store_list_release(&list);
+	strbuf_release(&token);
+	return -1;
+fail_saved:
+	r->status = FETCH_FAILED;
+	lore_release(&l);
+	lore_epochs_release(&epochs);
+	store_list_release(&list);
+	strbuf_release(&token);
+	return -1;
+}
+
+int fetch_thread(struct store *st, const struct fetch_cfg *c, const char *msgid,
+		 bool raw_only, struct fetch_result *r)
+{
+	struct store_list list;
+	struct lore l;
+	struct sink s = { .st = st, .r = r, .err = &r->error, .max_msg = c->lore.max_msg };
+	int64_t n;
+
+	if (store_list_get(st, c->name, c->url, c->query, &list, &r->error))
+		return -1;
+	s.list_id = list.id;
+	store_list_release(&list);
+	if (lore_init(&l, c->url, &c->lore, &r->error))
+		return -1;
+	n = raw_only ? lore_raw(&l, msgid, sink_msg, &s, &r->error) :
+		lore_thread(&l, msgid, sink_msg, &s, &r->error);
+	r->stats = l.stats;
+	lore_release(&l);
+	if (n < 0 || sink_commit(&s)) {
+		sink_abort(&s);
+		r->status = FETCH_FAILED;
+		return -1;
+	}
+	if (!n) {
+		strbuf_addf(&r->error, "<%s> is not known to %s", msgid, c->url);
+		r->status = FETCH_FAILED;
+		return -1;
+	}
+	r->threads++;
+	r->status = FETCH_OK;
+	return rebuild(st, c, r);
+}
+
+int fetch_mbox_file(struct store *st, const char *list, const char *path,
+		    size_t max_msg, struct fetch_result *r)
+{
+	struct sink s = { .st = st, .r = r, .err = &r->error };
+	struct mbox_reader rd;
+	struct mbox_msg m = MBOX_MSG_INIT;
+	struct fetch_cfg c = { 0 };
+	int rc;
+
+	if (list) {
+		s.list_id = store_list_find(st, list);
+		if (s.list_id < 0) {
+			strbuf_addstr(&r->error, db_error(st->db));
+			return -1;
+		}
+	}
+	rc = mbox_open(&rd, path, max_msg);
+	if (rc) {
+		strbuf_addf(&r->error, "cannot read '%s': %s", path, strerror(-rc));
+		return -1;
+	}
+	while ((rc = mbox_next(&rd, &m)) > 0)
+		if (sink_msg(&s, &m))
+			break;
+	mbox_msg_release(&m);
+	mbox_close(&rd);
+	if (rc < 0 && !r->error.len)
+		strbuf_addf(&r->error, "cannot read '%s': %s", path, strerror(-rc));
+	if (r->error.len || sink_commit(&s)) {
+		sink_abort(&s);
+		r->status = FETCH_FAILED;
+		return -1;
+	}
+	r->status = FETCH_OK;
+	return rebuild(st, &c, r);
+}
+
+char *fetch_name_from_url(const char *url)
+{
+	const char *end = url + strlen(url), *p;
+
+	while (end > url && end[-1] == '/')
+		end--;
+	for (p = end; p > url && p[-1] != '/'; p--)
+		;
+	return end > p ? xstrndup(p, end - p) : xstrdup("lore");
+}

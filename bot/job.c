@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "bot/db.h"
+#include "bot/job.h"
+#include "bot/log.h"
+#include "bot/reply.h"
+#include "bot/results.h"
+#include "bot/run.h"
+#include "bot/template.h"
+
+#define STAGE_OUTPUT_MAX (64 << 20)
+
+char *job_dir(const struct job_env *env, int64_t id)
+{
+	char *d = xasprintf("%s/jobs/%lld", env->statedir, (long long)id);
+
+	mkdir_p(d, 0755);
+	return d;
+}
+
+/* The version's messages (cover letter, patches) as an mbox file */
+static int write_version_mbox(struct store *st, const char *version,
+			      const char *path, struct strbuf *err)
+{
+	struct db_stmt *q = db_prepare(st->db,
+		"SELECT cover AS msgid, 0 AS n FROM versions WHERE id = ?1 AND cover IS NOT NULL"
+		" UNION ALL SELECT msgid, n FROM patches WHERE version = ?1 ORDER BY n");
+	struct strbuf mbox = STRBUF_INIT, raw = STRBUF_INIT;
+	int r, found = 0, ret = -1;
+
+	if (!q) {
+		strbuf_addf(err, "%s", db_error(st->db));
+		return -1;
+	}
+	db_bind_text(q, 1, version);
+	while ((r = db_step(q)) > 0) {
+		char *msgid = xstrdup(db_column_text(q, 0));
+		const char *p, *line;
+
+		strbuf_reset(&raw);
+		if (store_get_raw(st, msgid, &raw, err) != 1) {
+			if (!err->len)
+				strbuf_addf(err, "message <%s> is not stored", msgid);
+			free(msgid);
+			db_reset(q);
+			goto out;
+		}
+		free(msgid);
+		/* mboxrd: quote every ">*From " line once more */
+		strbuf_addstr(&mbox, "From mboxrd@z Thu Jan  1 00:00:00 1970\n");
+		for (line = raw.buf; *line; line = p) {
+			const char *q2 = line;
+
+			p = strchr(line, '\n');
+			p = p ? p + 1 : line + strlen(line);
+			while (*q2 == '>')
+				q2++;
+			if (!strncmp(q2, "From ", 5))
+				strbuf_addch(&mbox, '>');
+			strbuf_add(&mbox, line, p - line);
+		}
+		strbuf_complete_line(&mbox);
+		strbuf_addch(&mbox, '\n');
+		found++;
+	}
+	if (r < 0) {
+		strbuf_addf(err, "%s", db_error(st->db));
+		goto out;
+	}
+	if (!found) {
+		strbuf_addf(err, "version <%s> has no messages", version);
+		goto out;
+	}
+	r = write_file(path, mbox.buf, mbox.len);
+	if (r) {
+		strbuf_addf(err, "cannot write '%s': %s", path, strerror(-r));
+		goto out;
+	}
+	ret = 0;
+out:
+	strbuf_release(&mbox);
+	strbuf_release(&raw);
+	return ret;
+}
+
+struct stage_run {
+	struct store *st;
+	const struct config *cfg;
+	const struct job_env *env;
+	struct job *j;
+	char *dir;
+	char *mbox;		/* the version as an mbox, in dir */
+	json_object *apply;	/* the apply result, when there is one */
+};
+
+/* argv with "--config FILE" after the program when there is one */
+struct args {
+	const char *v[32];
+	int n;
+};
+
+static void arg(struct args *a, const char *s)
+{
+	if (a->n < (int)ARRAY_SIZE(a->v) - 1)
+		a->v[a->n++] = s;
+	a->v[a->n] = NULL;
+}
+
+static void args_init(struct args *a, const struct stage_run *s)
+{
+	a->n = 0;
+	arg(a, s->env->self);
+	if (s->env->config) {
+		arg(a, "--config");
+		arg(a, s->env->config);
+	}
+}
+
+/*
+ * Run a stage command; its JSON on stdout becomes the result.  Exit
+ * codes 0 and 1 mean it did its work (1: it found something); others
+ * are a failure to do the work.
+ */
+static int run_stage(struct stage_run *s, struct args *a, bool sandbox,
+		     json_object **doc, struct strbuf *err)
+{
+	struct run_cmd cmd = RUN_CMD_INIT;
+	const char *rw[] = { s->dir, s->env->repo, NULL };
+	const char *hide[] = { s->env->statedir, NULL };
+	char *log = xasprintf("%s/%s%s%s.log", s->dir, job_kind_name(s->j->kind),
+			      *s->j->arch ? "-" : "", s->j->arch);
+	struct strbuf how = STRBUF_INIT;
+	int ret = -1;
+
+	cmd.argv = a->v;
+	cmd.cwd = s->dir;
+	cmd.log_path = log;
+	cmd.limits.timeout_ms = s->env->timeout_ms;
+	cmd.limits.max_output = STAGE_OUTPUT_MAX;
+	if (sandbox && s->env->sandbox) {
+		/*
+		 * The job directory lives under the state directory: bind it
+		 * back after hiding the rest (bwrap applies them in order).
+		 */
+		cmd.sandbox.enabled = true;
+		cmd.sandbox.hide = hide;
+		cmd.sandbox.rw = rw;
+	}
+	if (queue_set_pid(s->st->db, s->j->id, getpid(), log, err))
+		goto out;
+	if (run_cmd(&cmd) < 0) {
+		strbuf_addf(err, "cannot run '%s %s'", a->v[0], a->v[1]);
+		goto out;
+	}
+	if (cmd.err.len)
+		write_file(log, cmd.err.buf, cmd.err.len);
+	if (cmd.timed_out || (cmd.status != 0 && cmd.status != 1)) {
+		run_describe(&cmd, &how);
+		strbuf_addf(err, "%s: %s", job_kind_name(s->j->kind), how.buf);
+		if (cmd.err.len) {
+			const char *last = cmd.err.buf + cmd.err.len - 1;
+
+			while (last > cmd.err.buf && last[-1] != '\n')
+				last--;
+			strbuf_addf(err, ": %.*s", (int)strcspn(last, "\n"), last);
+		}
+		goto out;
+	}
+	*doc = json_tokener_parse(cmd.out.buf);
+	if (!*doc) {
+		strbuf_addf(err, "%s printed no JSON (see %s)",
+			    job_kind_name(s->j->kind), log);
+		goto out;
+	}
+	ret = 0;
+out:
+	strbuf_release(&how);
+	run_cmd_release(&cmd);
+	free(log);
+	return ret;
+}
+
+static int record(struct stage_run *s, enum result_stage stage, json_object *doc,
+		  struct strbuf *err)
+{
+	int r = results_record(s->st, s->j->version, stage,
+			       *s->j->arch ? s->j->arch : NULL, doc, err);
+
+	return r < 0 ? -1 : 0;
+}
+
+static int stage_apply(struct stage_run *s, struct strbuf *err)
+{
+	struct args a;
+	json_object *doc = NULL;
+	int ret;
+
+	args_init(&a, s);
+	arg(&a, "apply");
+	arg(&a, "--mbox");
+	arg(&a, s->mbox);
+	arg(&a, "--repo");
+	arg(&a, s->env->repo);
+	arg(&a, "--json");
+	if (run_stage(s, &a, true, &doc, err))
+		return -1;
+	ret = record(s, STAGE_APPLY, doc, err);
+	json_object_put(doc);
+	return ret;
+}
+
+static int stage_check(struct stage_run *s, struct strbuf *err)
+{
+	struct args a;
+	json_object *doc = NULL;
+	int ret;
+
+	args_init(&a, s);
+	arg(&a, "check");
+	arg(&a, "--mbox");
+	arg(&a, s->mbox);
+	arg(&a, "--repo");
+	arg(&a, s->env->repo);
+	arg(&a, "--json");
+	if (run_stage(s, &a, true, &doc, err))
+		return -1;
+	ret = record(s, STAGE_CHECK, doc, err);
+	json_object_put(doc);
+	return ret;
+}
+
+/* The branch the apply stage made, from its recorded result */
+static const char *applied_branch(struct stage_run *s, struct strbuf *err)
+{
+	struct results rs = { 0 };
+	const struct result *r;
+	json_object *b;
+
+	if (!s->apply) {
+		if (results_load(s->st, s->j->version, 0, &rs, err) < 0)
+			return NULL;
+		r = results_find(&rs, STAGE_APPLY, NULL);
+		if (r && r->doc)
+			s->apply = json_object_get(r->doc);
+		results_release(&rs);
+	}
+	if (!s->apply || !json_object_object_get_ex(s->apply, "branch", &b) ||
+	    !json_object_is_type(b, json_type_string)) {
+		strbuf_addf(err, "version <%s> has no applied branch", s->j->version);
+		return NULL;
+	}
+	return json_object_get_string(b);
+}
+
+static int stage_ci(struct stage_run *s, const char *cmd, enum result_stage stage,
+		    struct strbuf *err)
+{
+	const char *branch = applied_branch(s, err);
+	struct args a;
+	json_object *doc = NULL;
+	int ret;
+
+	if (!branch)
+		return -1;
+	args_init(&a, s);
+	arg(&a, cmd);
+	arg(&a, "--repo");
+	arg(&a, s->env->repo);
+	arg(&a, "--series");
+	arg(&a, branch);
+	arg(&a, "--arch");
+	arg(&a, s->j->arch);
+	arg(&a, "--json");
+	/* they sandbox their own make and qemu */
+	if (run_stage(s, &a, false, &doc, err))
+		return -1;
+	ret = record(s, stage, doc, err);
+	json_object_put(doc);
+	return ret;
+}
+
+static int stage_build(struct stage_run *s, struct strbuf *err)
+{
+	return stage_ci(s, "build", STAGE_BUILD, err);
+}
+
+static int stage_boot(struct stage_run *s, struct strbuf *err)
+{
+	return stage_ci(s, "boot", STAGE_BOOT, err);
+}
+
+static int stage_reply(struct stage_run *s, struct strbuf *err)
+{
+	struct reply_run_opts o = { .series = s->j->version,
+				    .outbox = s->env->outbox };
+	struct reply_summary sum;
+	char *templates = template_dir(s->cfg, "reply.templates");
+	int ret;
+
+	report_opts_init(&o.report, s->cfg);
+	o.report.templates = templates;
+	o.report.repo = s->env->repo;
+	reply_summary_init(&sum);
+	ret = reply_run(s->st, &o, &sum, err);
+	if (!ret)
+		log_info("job %lld: %d replies composed, %d sent, %d skipped",
+			 (long long)s->j->id, sum.composed, sum.sent, sum.skipped);
+	reply_summary_release(&sum);
+	free(templates);
+	return ret ? -1 : 0;
+}
+
+static const struct {
+	int (*run)(struct stage_run *s, struct strbuf *err);
+	bool needs_mbox;
+} stages[JOB_KIND_NR] = {
+	[JOB_APPLY] = { stage_apply, true },
+	[JOB_CHECK] = { stage_check, true },
+	[JOB_BUILD] = { stage_build, false },
+	[JOB_BOOT] = { stage_boot, false },
+	[JOB_REPLY] = { stage_reply, false },
+};
+
+int job_execute(struct store *st, const struct config *cfg,
+		const struct job_env *env, struct job *j, struct strbuf *err)
+{
+	struct stage_run s = { .st = st, .cfg = cfg, .env = env, .j = j };
+	int ret = -1;
+
+	s.dir = job_dir(env, j->id);
+	if (stages[j->kind].needs_mbox) {
+		s.mbox = xasprintf("%s/series.mbox", s.dir);
+		if (write_version_mbox(st, j->version, s.mbox, err))
+			goto out;
+	}
+	ret = stages[j->kind].run(&s, err);
+	if (!ret)
+		ret = queue_finish(st->db, j->id, JOB_DONE, NULL, err);
+out:
+	json_object_put(s.apply);
+	free(s.mbox);
+	free(s.dir);
+	return ret;
+}

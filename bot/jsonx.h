@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Defensive reading of JSON documents made by other stages (json-c):
+ * a missing key, a null or a value of another type reads as "absent"
+ * instead of crashing or printing "null".
+ */
+#ifndef LOREBOT_JSONX_H
+#define LOREBOT_JSONX_H
+
+#include <json-c/json.h>
+#include <stdint.h>
+
+#include "bot/util.h"
+
+/* The value at key, or NULL (also for a JSON null or a non-object o) */
+json_object *jx_get(json_object *o, const char *key);
+/* A string value (numbers and booleans are not strings), or NULL */
+const char *jx_str(json_object *o, const char *key);
+/* As jx_str(), but "" when absent */
+const char *jx_strz(json_object *o, const char *key);
+/* An integer (or a string of digits), else def */
+int64_t jx_int(json_object *o, const char *key, int64_t def);
+/* A boolean, else def */
+bool jx_bool(json_object *o, const char *key, bool def);
+/* An array value, or NULL */
+json_object *jx_array(json_object *o, const char *key);
+/* Length of an array value; 0 when absent */
+size_t jx_len(json_object *o, const char *key);
+/* An object value, or NULL */
+json_object *jx_object(json_object *o, const char *key);
+
+/* json_object_new_string(), or NULL for NULL */
+json_object *jx_new_str(const char *s);
+
+/* Parse text; NULL with "line:col: message"-like reason in err */
+struct strbuf;
+json_object *jx_parse(const char *text, size_t len, struct strbuf *err);
+
+#endif

@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdlib.h>
+#include <strings.h>
+#include <time.h>
+
+#include "bot/queue.h"
+
+static const char *const kind_names[JOB_KIND_NR] = {
+	[JOB_APPLY] = "apply", [JOB_CHECK] = "check", [JOB_BUILD] = "build",
+	[JOB_BOOT] = "boot", [JOB_REPLY] = "reply",
+};
+
+static const char *const state_names[JOB_STATE_NR] = {
+	[JOB_QUEUED] = "queued", [JOB_RUNNING] = "running",
+	[JOB_DONE] = "done", [JOB_FAILED] = "failed",
+	[JOB_CANCELLED] = "cancelled",
+};
+
+const char *job_kind_name(enum job_kind k)
+{
+	return k < JOB_KIND_NR ? kind_names[k] : "?";
+}
+
+int job_kind_parse(const char *s, enum job_kind *k)
+{
+	int i;
+
+	for (i = 0; i < JOB_KIND_NR; i++) {
+		if (!strcasecmp(s, kind_names[i])) {
+			*k = i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+const char *job_state_name(enum job_state s)
+{
+	return s < JOB_STATE_NR ? state_names[s] : "?";
+}
+
+static enum job_state state_parse(const char *s)
+{
+	int i;
+
+	for (i = 0; s && i < JOB_STATE_NR; i++)
+		if (!strcmp(s, state_names[i]))
+			return i;
+	return JOB_FAILED;
+}
+
+bool job_kind_heavy(enum job_kind k)
+{
+	return k == JOB_BUILD || k == JOB_BOOT;
+}
+
+void job_release(struct job *j)
+{
+	free(j->version);
+	free(j->arch);
+	free(j->log);
+	free(j->error);
+	memset(j, 0, sizeof(*j));
+}
+
+static int fail(struct db *db, struct strbuf *err)
+{
+	strbuf_addf(err, "job queue: %s", db_error(db));
+	return -1;
+}
+
+#define JOB_COLUMNS "id, kind, version, arch, state, attempts, pid, log, " \
+	"error, priority, queued, started, finished"
+
+static void read_job(struct db_stmt *st, struct job *j)
+{
+	const char *k = db_column_text(st, 1);
+
+	memset(j, 0, sizeof(*j));
+	j->id = db_column_int(st, 0);
+	if (!k || job_kind_parse(k, &j->kind))
+		j->kind = JOB_APPLY;
+	j->version = xstrdup(db_column_text(st, 2) ? db_column_text(st, 2) : "");
+	j->arch = xstrdup(db_column_text(st, 3) ? db_column_text(st, 3) : "");
+	j->state = state_parse(db_column_text(st, 4));
+	j->attempts = db_column_int(st, 5);
+	j->pid = db_column_int(st, 6);
+	j->log = xstrdup_or_null(db_column_text(st, 7));
+	j->error = xstrdup_or_null(db_column_text(st, 8));
+	j->priority = db_column_int(st, 9);
+	j->queued = db_column_int(st, 10);
+	j->started = db_column_int(st, 11);
+	j->finished = db_column_int(st, 12);
+}
+
+int queue_add(struct db *db, enum job_kind kind, const char *version,
+	      const char *arch, int64_t priority, bool *added,
+	      struct strbuf *err)
+{
+	struct db_stmt *st = db_prepare(db,
+		"INSERT OR IGNORE INTO jobs (kind, version, arch, priority, queued)"
+		" VALUES (?, ?, ?, ?, ?)");
+
+	if (!st)
+		return fail(db, err);
+	db_bind_text(st, 1, job_kind_name(kind));
+	db_bind_text(st, 2, version);
+	db_bind_text(st, 3, arch ? arch : "");
+	db_bind_int(st, 4, priority);
+	db_bind_int(st, 5, time(NULL));
+	if (db_run(st))
+		return fail(db, err);
+	if (added)
+		*added = db_changes(db) > 0;
+	return 0;
+}
+
+int queue_claim(struct db *db, bool heavy, struct job *j, struct strbuf *err)
+{
+	struct db_stmt *st;
+	int r, began = !db_in_transaction(db);
+
+	if (began && db_begin(db))
+		return fail(db, err);
+	st = db_prepare(db, heavy ?
+		"SELECT " JOB_COLUMNS " FROM jobs WHERE state = 'queued'"
+		" AND kind IN ('build', 'boot') ORDER BY priority DESC, id LIMIT 1" :
+		"SELECT " JOB_COLUMNS " FROM jobs WHERE state = 'queued'"
+		" AND kind NOT IN ('build', 'boot') ORDER BY priority DESC, id LIMIT 1");
+	if (!st)
+		goto error;
+	r = db_step(st);
+	if (r < 0)
+		goto error;
+	if (!r) {
+		if (began && db_commit(db))
+			goto error;
+		return 0;
+	}
+	read_job(st, j);
+	db_reset(st);
+	st = db_prepare(db, "UPDATE jobs SET state = 'running', attempts = attempts + 1,"
+			" started = ?, finished = NULL, pid = NULL WHERE id = ?");
+	if (!st)
+		goto error_job;
+	db_bind_int(st, 1, time(NULL));
+	db_bind_int(st, 2, j->id);
+	if (db_run(st))
+		goto error_job;
+	if (began && db_commit(db))
+		goto error_job;
+	j->state = JOB_RUNNING;
+	j->attempts++;
+	return 1;
+
+error_job:
+	job_release(j);
+error:
+	fail(db, err);
+	if (began)
+		db_rollback(db);
+	return -1;
+}
+
+int queue_set_pid(struct db *db, int64_t id, int64_t pid, const char *log,
+		  struct strbuf *err)
+{
+	struct db_stmt *st = db_prepare(db, "UPDATE jobs SET pid = ?, log = ? WHERE id = ?");
+
+	if (!st)
+		return fail(db, err);
+	db_bind_int(st, 1, pid);
+	db_bind_text(st, 2, log);
+	db_bind_int(st, 3, id);
+	return db_run(st) ? fail(db, err) : 0;
+}
+
+int queue_finish(struct db *db, int64_t id, enum job_state state,
+		 const char *error, struct strbuf *err)
+{
+	struct db_stmt *st = db_prepare(db,
+		"UPDATE jobs SET state = ?, error = ?, finished = ?, pid = NULL WHERE id = ?");
+
+	if (!st)
+		return fail(db, err);
+	db_bind_text(st, 1, job_state_name(state));
+	db_bind_text(st, 2, error);
+	db_bind_int(st, 3, time(NULL));
+	db_bind_int(st, 4, id);
+	return db_run(st) ? fail(db, err) : 0;
+}
+
+int queue_requeue(struct db *db, int64_t id, const char *error, struct strbuf *err)
+{
+	struct db_stmt *st = db_prepare(db,
+		"UPDATE jobs SET state = 'queued', error = ?, pid = NULL WHERE id = ?");
+
+	if (!st)
+		return fail(db, err);
+	db_bind_text(st, 1, error);
+	db_bind_int(st, 2, id);
+	return db_run(st) ? fail(db, err) : 0;
+}
+
+int queue_release(struct db *db, int64_t id, struct strbuf *err)
+{
+	struct db_stmt *st = db_prepare(db,
+		"UPDATE jobs SET state = 'queued', pid = NULL, attempts = max(attempts - 1, 0),"
+		" error = 'interrupted by a shutdown' WHERE id = ? AND state = 'running'");
+
+	if (!st)
+		return fail(db, err);
+	db_bind_int(st, 1, id);
+	return db_run(st) ? fail(db, err) : 0;
+}
+
+int queue_recover(struct db *db, int max_attempts, struct strbuf *err)
+{
+	struct db_stmt *st;
+	int n;
+
+	if (db_begin(db))
+		return fail(db, err);
+	st = db_prepare(db, "UPDATE jobs SET state = 'failed', pid = NULL, finished = ?,"
+			" error = 'interrupted ' || attempts || ' times; giving up'"
+			" WHERE state = 'running' AND attempts >= ?");
+	if (!st)
+		goto error;
+	db_bind_int(st, 1, time(NULL));
+	db_bind_int(st, 2, max_attempts);
+	if (db_run(st))
+		goto error;
+	n = db_changes(db);
+	st = db_prepare(db, "UPDATE jobs SET state = 'queued', pid = NULL,"
+			" error = 'interrupted; retried' WHERE state = 'running'");
+	if (!st || db_run(st))
+		goto error;
+	n += db_changes(db);
+	if (db_commit(db))
+		goto error;
+	return n;
+error:
+	fail(db, err);
+	db_rollback(db);
+	return -1;
+}
+
+int queue_cancel_version(struct db *db, const char *version, struct strbuf *err)
+{
+	struct db_stmt *st = db_prepare(db,
+		"UPDATE jobs SET state = 'cancelled', finished = ?,"
+		" error = 'superseded' WHERE version = ? AND state = 'queued'");
+
+	if (!st)
+		return fail(db, err);
+	db_bind_int(st, 1, time(NULL));
+	db_bind_text(st, 2, version);
+	return db_run(st) ? fail(db, err) : db_changes(db);
+}
+
+int queue_get(struct db *db, int64_t id, struct job *j, struct strbuf *err)
+{
+	struct db_stmt *st = db_prepare(db, "SELECT " JOB_COLUMNS " FROM jobs WHERE id = ?");
+	int r;
+
+	if (!st)
+		return fail(db, err);
+	db_bind_int(st, 1, id);
+	r = db_step(st);
+	if (r < 0)
+		return fail(db, err);
+	if (!r) {
+		strbuf_addf(err, "no job %lld", (long long)id);
+		return -1;
+	}
+	read_job(st, j);
+	db_reset(st);
+	return 0;
+}
+
+int queue_version_jobs(struct db *db, const char *version, struct job **jobs,
+		       size_t *nr, struct strbuf *err)
+{
+	struct db_stmt *st = db_prepare(db, "SELECT " JOB_COLUMNS
+					" FROM jobs WHERE version = ? ORDER BY id");
+	size_t alloc = 0;
+	int r;
+
+	*jobs = NULL;
+	*nr = 0;
+	if (!st)
+		return fail(db, err);
+	db_bind_text(st, 1, version);
+	while ((r = db_step(st)) > 0) {
+		ALLOC_GROW(*jobs, *nr + 1, alloc);
+		read_job(st, &(*jobs)[(*nr)++]);
+	}
+	if (r < 0) {
+		queue_free_jobs(*jobs, *nr);
+		*jobs = NULL;
+		*nr = 0;
+		return fail(db, err);
+	}
+	return 0;
+}
+
+void queue_free_jobs(struct job *jobs, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		job_release(&jobs[i]);
+	free(jobs);
+}
+
+int queue_counts(struct db *db, int64_t *counts, struct strbuf *err)
+{
+	struct db_stmt *st = db_prepare(db, "SELECT state, count(*) FROM jobs GROUP BY state");
+	int r;
+
+	memset(counts, 0, JOB_STATE_NR * sizeof(*counts));
+	if (!st)
+		return fail(db, err);
+	while ((r = db_step(st)) > 0)
+		counts[state_parse(db_column_text(st, 0))] = db_column_int(st, 1);
+	return r < 0 ? fail(db, err) : 0;
+}

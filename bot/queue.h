@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The daemon's persistent job queue (table "jobs", migration daemon-1).
+ *
+ * A job is one stage of one series version, for one architecture where
+ * the stage is per arch: apply, check, build, boot, reply.  (kind,
+ * version, arch) is unique, so a stage recorded done is never run
+ * again; a job that was running when the process died is found by
+ * queue_recover() and queued again, up to a bounded number of attempts.
+ * Heavy jobs (builds, boots) and light ones are claimed separately so
+ * the daemon can limit each; the newest versions go first.
+ */
+#ifndef LOREBOT_QUEUE_H
+#define LOREBOT_QUEUE_H
+
+#include <stdint.h>
+
+#include "bot/db.h"
+
+enum job_kind {
+	JOB_APPLY,
+	JOB_CHECK,
+	JOB_BUILD,
+	JOB_BOOT,
+	JOB_REPLY,
+	JOB_KIND_NR,
+};
+
+enum job_state {
+	JOB_QUEUED,
+	JOB_RUNNING,
+	JOB_DONE,
+	JOB_FAILED,
+	JOB_CANCELLED,
+	JOB_STATE_NR,
+};
+
+struct job {
+	int64_t id;
+	enum job_kind kind;
+	char *version;
+	char *arch;		/* "" when the stage is not per arch */
+	enum job_state state;
+	int attempts;
+	int64_t pid;
+	char *log;
+	char *error;
+	int64_t priority;
+	int64_t queued, started, finished;
+};
+
+const char *job_kind_name(enum job_kind k);
+int job_kind_parse(const char *s, enum job_kind *k);
+const char *job_state_name(enum job_state s);
+/* Builds and boots: limited by daemon.builds */
+bool job_kind_heavy(enum job_kind k);
+void job_release(struct job *j);
+
+/*
+ * Queue a job unless (kind, version, arch) exists.  *added says whether
+ * it was new.  0 or -1 with err.
+ */
+int queue_add(struct db *db, enum job_kind kind, const char *version,
+	      const char *arch, int64_t priority, bool *added,
+	      struct strbuf *err);
+/*
+ * Claim the next queued job of the class (heavy or light): highest
+ * priority, then oldest; it becomes running, attempts + 1.  1 with j
+ * filled, 0 when there is none, -1 on error.
+ */
+int queue_claim(struct db *db, bool heavy, struct job *j, struct strbuf *err);
+int queue_set_pid(struct db *db, int64_t id, int64_t pid, const char *log,
+		  struct strbuf *err);
+/* Running -> done, failed or cancelled (error may be NULL) */
+int queue_finish(struct db *db, int64_t id, enum job_state state,
+		 const char *error, struct strbuf *err);
+/* Back to queued (a retry), keeping the attempt count */
+int queue_requeue(struct db *db, int64_t id, const char *error, struct strbuf *err);
+/* Back to queued without counting the attempt (the daemon is stopping) */
+int queue_release(struct db *db, int64_t id, struct strbuf *err);
+/*
+ * After a crash: every running job goes back to queued, or to failed
+ * once it used max_attempts.  Returns how many were touched, or -1.
+ */
+int queue_recover(struct db *db, int max_attempts, struct strbuf *err);
+/* Cancel the queued jobs of a version; running ones are the caller's */
+int queue_cancel_version(struct db *db, const char *version, struct strbuf *err);
+
+int queue_get(struct db *db, int64_t id, struct job *j, struct strbuf *err);
+/* Every job of a version, in id order; caller frees with queue_free_jobs */
+int queue_version_jobs(struct db *db, const char *version, struct job **jobs,
+		       size_t *nr, struct strbuf *err);
+void queue_free_jobs(struct job *jobs, size_t nr);
+/* Count jobs by state (counts[JOB_STATE_NR]) */
+int queue_counts(struct db *db, int64_t *counts, struct strbuf *err);
+
+#endif

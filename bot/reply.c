@@ -1,0 +1,441 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Replies: compose what is due, apply the policies, deliver under the
+ * state machine described in reply.h.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/file.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bot/log.h"
+#include "bot/net.h"
+#include "bot/reply-int.h"
+
+void reply_summary_init(struct reply_summary *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->replies = json_object_new_array();
+	strbuf_init(&s->dry, 0);
+}
+
+void reply_summary_release(struct reply_summary *s)
+{
+	json_object_put(s->replies);
+	strbuf_release(&s->dry);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Tests only: die here, as a crash or kill -9 would (see reply.h) */
+static void test_crash(const char *point)
+{
+	const char *v = getenv("LOREBOT_TEST_CRASH");
+
+	if (v && !strcmp(v, point)) {
+		fflush(NULL);
+		raise(SIGKILL);
+	}
+}
+
+static const char *reply_mode(const struct reply_run_opts *o, const struct report_version *v)
+{
+	const char *mode = NULL;
+
+	if (o->outbox)
+		return "outbox";
+	if (v->list) {
+		char *key = xasprintf("list.%s.replymode", v->list);
+
+		mode = config_get(o->report.cfg, key);
+		free(key);
+	}
+	return mode && *mode ? mode : config_get(o->report.cfg, "reply.mode");
+}
+
+/* Why this reply is not to be mailed at all, or NULL */
+static const char *skip_reason(const struct reply_run_opts *o, const struct report_version *v,
+			       const struct reply_mail *m, const char *mode)
+{
+	if (!strcmp(mode, "off"))
+		return "reply mode is off";
+	if (v->rfc && !config_get_bool(o->report.cfg, "reply.rfc"))
+		return "RFC series (reply.rfc is off)";
+	if (m->to.nr && report_ignored(o->report.cfg, m->to.v[0].email))
+		return "the author is on reply.ignore";
+	return NULL;
+}
+
+/* The mail as one mboxrd message (for --dry-run) */
+static void add_mbox(struct strbuf *sb, const struct reply_mail *m)
+{
+	const char *p = m->text.buf;
+
+	strbuf_addf(sb, "From %s Thu Jan  1 00:00:00 1970\n", m->msgid);
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p + 1) : strlen(p), i = 0;
+
+		while (i < len && p[i] == '>')
+			i++;
+		if (len - i >= 5 && !strncmp(p + i, "From ", 5))
+			strbuf_addch(sb, '>');
+		strbuf_add(sb, p, len);
+		p += len;
+	}
+	strbuf_complete_line(sb);
+	strbuf_addch(sb, '\n');
+}
+
+static void note_row(struct store *st, int64_t id, struct reply_summary *sum,
+		     const char *file)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct reply_row r;
+	json_object *o;
+
+	if (replies_load(st, id, &r, &err) > 0) {
+		size_t i;
+
+		o = reply_row_json(&r, false);
+		if (file)
+			json_object_object_add(o, "file", json_object_new_string(file));
+		/* the latest state of a reply tried several times */
+		for (i = 0; i < json_object_array_length(sum->replies); i++)
+			if (json_object_get_int64(json_object_object_get(
+				json_object_array_get_idx(sum->replies, i), "id")) == id)
+				break;
+		if (i < json_object_array_length(sum->replies))
+			json_object_array_put_idx(sum->replies, i, o);
+		else
+			json_object_array_add(sum->replies, o);
+		reply_row_release(&r);
+	}
+	strbuf_release(&err);
+}
+
+static int plan_version(struct store *st, const struct reply_run_opts *o, const char *id,
+			struct reply_summary *sum, struct strbuf *err)
+{
+	struct report_version v;
+	struct reply_due due[REPLY_KIND_NR];
+	int nr, i, r;
+
+	r = report_version_load(st, id, 0, &v, err);
+	if (r <= 0)
+		return r;
+	nr = report_due(&v, &o->report, due);
+	for (i = 0; i < nr; i++) {
+		struct strbuf cerr = STRBUF_INIT;
+		struct reply_mail m;
+		const char *mode, *why;
+		int64_t rowid = 0;
+
+		r = replies_exists(st, v.id, reply_kind_name(due[i].kind));
+		if (r) {
+			if (r < 0) {
+				strbuf_addstr(err, db_error(st->db));
+				report_version_release(&v);
+				return -1;
+			}
+			continue;
+		}
+		reply_mail_init(&m);
+		if (report_compose(st, &v, &due[i], &o->report, &m, &cerr)) {
+			/* one version that cannot be answered does not stop the others */
+			log_warn("cannot compose the %s reply for '%s': %s",
+				 reply_kind_name(due[i].kind), v.id, cerr.buf);
+			sum->errors++;
+			strbuf_release(&cerr);
+			reply_mail_release(&m);
+			continue;
+		}
+		mode = reply_mode(o, &v);
+		why = skip_reason(o, &v, &m, mode);
+		sum->composed++;
+		if (o->dry_run && why) {
+			log_info("%s reply for '%s' would be skipped: %s",
+				 reply_kind_name(m.kind), v.id, why);
+			sum->skipped++;
+		} else if (o->dry_run) {
+			add_mbox(&sum->dry, &m);
+		} else if (replies_insert(st, v.id, &m, mode, why ? "skipped" : "queued", why,
+					  o->report.now, &rowid, err)) {
+			reply_mail_release(&m);
+			report_version_release(&v);
+			return -1;
+		} else if (rowid) {
+			log_info("%s reply for '%s' %s: <%s>", reply_kind_name(m.kind), v.id,
+				 why ? "skipped" : "queued", m.msgid);
+			if (why) {
+				sum->skipped++;
+				note_row(st, rowid, sum, NULL);
+			}
+		}
+		reply_mail_release(&m);
+	}
+	report_version_release(&v);
+	return 0;
+}
+
+static int plan(struct store *st, const struct reply_run_opts *o, struct reply_summary *sum,
+		struct strbuf *err)
+{
+	/*
+	 * Versions with results recorded since their last reply (or with no
+	 * reply yet): nothing else can make a reply due
+	 */
+	struct db_stmt *s = db_prepare(st->db,
+		"SELECT id FROM versions v WHERE gone = 0 AND superseded_by IS NULL"
+		" AND EXISTS (SELECT 1 FROM results r WHERE r.version = v.id AND r.recorded >="
+		"  coalesce((SELECT max(created) FROM replies p WHERE p.version = v.id), 0))"
+		" AND (?1 IS NULL OR id = ?1 OR series = ?1) ORDER BY date, id");
+	char **ids = NULL;
+	size_t nr = 0, alloc = 0, i;
+	int r, ret = 0;
+
+	if (!s || db_bind_text(s, 1, o->series)) {
+		strbuf_addstr(err, db_error(st->db));
+		return -1;
+	}
+	while ((r = db_step(s)) > 0) {
+		ALLOC_GROW(ids, nr + 1, alloc);
+		ids[nr++] = xstrdup(db_column_text(s, 0));
+	}
+	if (r < 0) {
+		strbuf_addstr(err, db_error(st->db));
+		ret = -1;
+	}
+	for (i = 0; i < nr && !ret; i++)
+		ret = plan_version(st, o, ids[i], sum, err) < 0 ? -1 : 0;
+	for (i = 0; i < nr; i++)
+		free(ids[i]);
+	free(ids);
+	return ret;
+}
+
+/* delivery */
+
+struct deliver_ctx {
+	struct store *st;
+	const struct reply_run_opts *o;
+	const struct config *cfg;
+	struct reply_summary *sum;
+	struct net net;
+	bool net_ready;
+	char *outbox;
+	int64_t now;
+	uint64_t retry_ms;	/* the shortest wait before a retry this pass; 0: none */
+};
+
+static uint64_t backoff_ms(const struct config *cfg, int attempts)
+{
+	uint64_t d = config_get_ms(cfg, "reply.retrydelay");
+	uint64_t max = config_get_ms(cfg, "reply.backoffmax");
+
+	while (--attempts > 0 && d < max)
+		d *= 2;
+	return MIN(d, max);
+}
+
+/* Over a rate limit: when a slot frees, else 0 */
+static int64_t rate_limited(struct deliver_ctx *c, const struct reply_row *r)
+{
+	int64_t perhour = config_get_int(c->cfg, "reply.perhour");
+	int64_t perauthor = config_get_int(c->cfg, "reply.perauthor");
+	int64_t since = c->now - 3600;
+
+	if (perhour > 0 && replies_sent_since(c->st, since, NULL) >= perhour)
+		return replies_oldest_since(c->st, since, NULL) + 3600;
+	if (perauthor > 0 && r->author &&
+	    replies_sent_since(c->st, since, r->author) >= perauthor)
+		return replies_oldest_since(c->st, since, r->author) + 3600;
+	return 0;
+}
+
+/* Hand the mail over: 0 done, -1 transient, -2 permanent */
+static int transmit(struct deliver_ctx *c, const struct reply_row *r, const char *file,
+		    struct strbuf *why)
+{
+	if (!strcmp(r->mode, "outbox"))
+		return outbox_deliver(c->outbox, file, r->mail, r->mail_len, why) ? -1 : 0;
+	if (strcmp(r->mode, "smtp")) {
+		strbuf_addf(why, "unknown reply mode '%s'", r->mode);
+		return -2;
+	}
+	if (!c->net_ready) {
+		if (net_init(&c->net, config_get(c->cfg, "lore.useragent"))) {
+			strbuf_addstr(why, "cannot start libcurl");
+			return -1;
+		}
+		c->net_ready = true;
+	}
+	return smtp_deliver(c->cfg, &c->net, r, why);
+}
+
+/* A reply left in "sending" by a process that died: was it handed over? */
+static int in_doubt(struct deliver_ctx *c, const struct reply_row *r, const char *file,
+		    struct strbuf *err)
+{
+	int64_t wait = (int64_t)(config_get_ms(c->cfg, "reply.indoubt") / 1000);
+
+	if (!strcmp(r->mode, "outbox") && outbox_has(c->outbox, file))
+		return replies_set(c->st, r->id, "sent", 0, "found in the outbox after an "
+				   "interrupted delivery", c->now, err) ? -1 : 1;
+	if (replies_in_archive(c->st, r->msgid))
+		return replies_set(c->st, r->id, "sent", 0, "found in the list archive after "
+				   "an interrupted delivery", c->now, err) ? -1 : 1;
+	if (!strcmp(r->mode, "smtp") && c->now < r->updated + wait) {
+		/*
+		 * It may have gone out: give the archive time to show it.
+		 * The wait counts from the interrupted attempt (updated,
+		 * left alone here), whatever reply.indoubt says next time.
+		 */
+		if (replies_note(c->st, r->id, "delivery interrupted; waiting for the list "
+				 "archive before sending again", err))
+			return -1;
+		c->sum->deferred++;
+		return 1;
+	}
+	return 0;
+}
+
+static int deliver_one(struct deliver_ctx *c, struct reply_row *r, struct strbuf *err)
+{
+	char *file = outbox_name(r);
+	struct strbuf why = STRBUF_INIT;
+	int64_t later;
+	int ret = 0, t;
+
+	if (!strcmp(r->state, "sending")) {
+		t = in_doubt(c, r, file, err);
+		if (t) {
+			if (t > 0)
+				note_row(c->st, r->id, c->sum, NULL);
+			ret = t < 0 ? -1 : 0;
+			goto out;
+		}
+	}
+	later = rate_limited(c, r);
+	if (later) {
+		/* (an interrupted reply that got here is to be sent again: queued) */
+		c->sum->deferred++;
+		ret = replies_set(c->st, r->id, "queued", later, "rate limit (reply.perhour, "
+				  "reply.perauthor)", c->now, err);
+		goto out;
+	}
+	t = replies_claim(c->st, r->id, c->now, err);
+	if (t <= 0) {
+		ret = t;
+		goto out;
+	}
+	test_crash("sending");
+	t = transmit(c, r, file, &why);
+	if (!t)
+		test_crash("sent");
+	if (!t) {
+		c->sum->sent++;
+		ret = replies_set(c->st, r->id, "sent", 0, NULL, c->now, err);
+		log_info("%s reply <%s> %s", r->kind, r->msgid, !strcmp(r->mode, "outbox") ?
+			 "filed in the outbox" : "sent");
+	} else if (t == -1 && r->attempts + 1 < config_get_int(c->cfg, "reply.attempts")) {
+		uint64_t ms = backoff_ms(c->cfg, r->attempts + 1);
+
+		c->sum->queued++;
+		if (!c->retry_ms || ms < c->retry_ms)
+			c->retry_ms = ms;
+		log_warn("reply <%s>: %s; trying again in %llu ms", r->msgid, why.buf,
+			 (unsigned long long)ms);
+		ret = replies_set(c->st, r->id, "queued", c->now + (int64_t)(ms / 1000),
+				  why.buf, c->now, err);
+	} else {
+		c->sum->failed++;
+		log_err("reply <%s> failed: %s", r->msgid, why.buf);
+		ret = replies_set(c->st, r->id, "failed", 0, why.buf, c->now, err);
+	}
+	note_row(c->st, r->id, c->sum, !strcmp(r->mode, "outbox") && !t ? file : NULL);
+out:
+	strbuf_release(&why);
+	free(file);
+	return ret;
+}
+
+static int deliver_pass(struct deliver_ctx *c, struct strbuf *err)
+{
+	struct reply_rows rows = { 0 };
+	size_t i;
+	int ret;
+
+	c->now = (int64_t)time(NULL);
+	c->retry_ms = 0;
+	ret = replies_pending(c->st, c->now, c->o->series, &rows, err);
+	for (i = 0; i < rows.nr && !ret; i++)
+		ret = deliver_one(c, &rows.v[i], err);
+	reply_rows_release(&rows);
+	return ret;
+}
+
+/* One deliverer at a time: a lock next to the database (released by a crash too) */
+static int lock_deliveries(struct store *st, struct strbuf *err)
+{
+	char *path = xasprintf("%s.reply-lock", db_path(st->db));
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+
+	if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB)) {
+		strbuf_addf(err, fd < 0 ? "cannot open '%s': %s" :
+			    "'%s' is locked: another lorebot is delivering replies (%s)",
+			    path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		fd = -1;
+	}
+	free(path);
+	return fd;
+}
+
+static char *outbox_dir(const struct reply_run_opts *o)
+{
+	const char *d = o->outbox ? o->outbox : config_get(o->report.cfg, "reply.outbox");
+
+	if (d && *d)
+		return xstrdup(d);
+	return xasprintf("%s/outbox", config_get(o->report.cfg, "core.statedir"));
+}
+
+int reply_run(struct store *st, const struct reply_run_opts *o, struct reply_summary *sum,
+	      struct strbuf *err)
+{
+	struct deliver_ctx c = { .st = st, .o = o, .cfg = o->report.cfg, .sum = sum };
+	uint64_t waited = 0, max_wait;
+	int fd, ret;
+
+	if (!results_available(st->db)) {
+		strbuf_addstr(err, "the database has no results or replies tables");
+		return -1;
+	}
+	if (plan(st, o, sum, err))
+		return -1;
+	if (o->dry_run || o->no_send)
+		return 0;
+	fd = lock_deliveries(st, err);
+	if (fd < 0)
+		return -1;
+	c.outbox = outbox_dir(o);
+	max_wait = o->wait ? config_get_ms(c.cfg, "reply.wait") : 0;
+	for (;;) {
+		ret = deliver_pass(&c, err);
+		if (ret || !c.retry_ms || waited + c.retry_ms > max_wait)
+			break;
+		usleep(c.retry_ms * 1000);
+		waited += c.retry_ms;
+		sum->queued = 0;
+	}
+	if (c.net_ready)
+		net_release(&c.net);
+	free(c.outbox);
+	close(fd);
+	return ret;
+}

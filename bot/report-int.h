@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Internals shared by the report-*.c files (not for other modules) */
+#ifndef LOREBOT_REPORT_INT_H
+#define LOREBOT_REPORT_INT_H
+
+#include "bot/report.h"
+#include "bot/template.h"
+
+#define REPORT_WRAP 72
+
+struct report_ctx {
+	struct store *st;
+	const struct report_version *v;
+	const struct report_opts *o;
+	const struct reply_due *d;
+	const char *msgid;	/* of the reply */
+	struct tvars vars;
+};
+
+/*
+ * Numbered source lines around file:line as of patch n ("vim +LINE
+ * FILE", then the lines, LINE..LINE+nmark-1 marked '>'; with quote,
+ * the marks start where its first line is, near LINE).  0 when written,
+ * -1 when no source is at hand.
+ */
+int report_excerpt(struct report_ctx *c, int patch, const char *file, int line,
+		   int nmark, const char *quote, struct strbuf *out);
+
+/* Body variables of each kind (report-body.c), after the common ones */
+int report_body_vars(struct report_ctx *c, struct strbuf *err);
+
+/* Prose wrapped at REPORT_WRAP, as a variable */
+void report_set_prose(struct report_ctx *c, const char *name, const char *text);
+
+/* Append s quoted for a POSIX shell when it needs to be */
+void report_shell_quote(struct strbuf *sb, const char *s);
+
+/* "patch 2/4" or "the cover letter" */
+void report_patch_name(struct strbuf *sb, const struct report_version *v, int n);
+
+#endif

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A series version and its results, as replies and pages need them */
+#include <stdlib.h>
+#include <strings.h>
+#include <time.h>
+
+#include "bot/jsonx.h"
+#include "bot/report.h"
+#include "bot/text.h"
+#include "ci/arch.h"
+
+static const char *const kind_names[REPLY_KIND_NR] = {
+	[REPLY_APPLY] = "apply",
+	[REPLY_BUILD] = "build",
+	[REPLY_CHECK] = "check",
+	[REPLY_BOOT] = "boot",
+	[REPLY_CLEAN] = "clean",
+};
+
+const char *reply_kind_name(enum reply_kind kind)
+{
+	return kind < REPLY_KIND_NR ? kind_names[kind] : "?";
+}
+
+int reply_kind_parse(const char *name, enum reply_kind *kind)
+{
+	int i;
+
+	for (i = 0; i < REPLY_KIND_NR; i++) {
+		if (!strcmp(name, kind_names[i])) {
+			*kind = i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static char *col(struct db_stmt *s, int c)
+{
+	return xstrdup_or_null(db_column_text(s, c));
+}
+
+static void load_list(struct store *st, struct report_version *v)
+{
+	struct db_stmt *s = db_prepare(st->db,
+		"SELECT l.name, l.url FROM lists l JOIN list_messages lm ON lm.list = l.id"
+		" JOIN messages m ON m.id = lm.message WHERE m.msgid = ? ORDER BY l.id LIMIT 1");
+
+	if (!s || db_bind_text(s, 1, v->id) || db_step(s) <= 0)
+		return;
+	v->list = col(s, 0);
+	v->list_url = col(s, 1);
+	db_reset(s);
+}
+
+int report_version_load(struct store *st, const char *id, unsigned int flags,
+			struct report_version *v, struct strbuf *err)
+{
+	struct db_stmt *s = db_prepare(st->db,
+		"SELECT id, series, title, author_name, author_email, cover, base_commit,"
+		" tree, superseded_by, version, total, have, rfc, complete, resend, gone,"
+		" date, CASE WHEN ?2 THEN NULL ELSE json END FROM versions WHERE id = ?1");
+	bool light = flags & REPORT_LIGHT;
+	int r;
+
+	memset(v, 0, sizeof(*v));
+	if (!s || db_bind_text(s, 1, id) || db_bind_int(s, 2, light)) {
+		strbuf_addstr(err, db_error(st->db));
+		return -1;
+	}
+	r = db_step(s);
+	if (r <= 0) {
+		if (r < 0)
+			strbuf_addstr(err, db_error(st->db));
+		return r;
+	}
+	v->id = col(s, 0);
+	v->series_id = col(s, 1);
+	v->title = col(s, 2);
+	v->author_name = col(s, 3);
+	v->author_email = col(s, 4);
+	v->cover = col(s, 5);
+	v->base_commit = col(s, 6);
+	v->tree = col(s, 7);
+	v->superseded_by = col(s, 8);
+	v->version = (int)db_column_int(s, 9);
+	v->total = (int)db_column_int(s, 10);
+	v->have = (int)db_column_int(s, 11);
+	v->rfc = db_column_int(s, 12);
+	v->complete = db_column_int(s, 13);
+	v->resend = db_column_int(s, 14);
+	v->gone = db_column_int(s, 15);
+	v->date = db_column_int(s, 16);
+	v->json = light ? NULL : json_tokener_parse(db_column_text(s, 17));
+	db_reset(s);
+	if (!light)
+		load_list(st, v);
+	if (results_available(st->db) &&
+	    results_load(st, v->id, light ? RESULTS_NO_DOCS : 0, &v->results, err)) {
+		report_version_release(v);
+		return -1;
+	}
+	return 1;
+}
+
+void report_version_release(struct report_version *v)
+{
+	free(v->id);
+	free(v->series_id);
+	free(v->title);
+	free(v->author_name);
+	free(v->author_email);
+	free(v->cover);
+	free(v->base_commit);
+	free(v->tree);
+	free(v->superseded_by);
+	free(v->list);
+	free(v->list_url);
+	json_object_put(v->json);
+	results_release(&v->results);
+	memset(v, 0, sizeof(*v));
+}
+
+json_object *report_patch(const struct report_version *v, int n)
+{
+	json_object *patches = jx_array(v->json, "patches");
+	size_t i;
+
+	for (i = 0; patches && i < json_object_array_length(patches); i++) {
+		json_object *p = json_object_array_get_idx(patches, i);
+
+		if (jx_int(p, "n", 0) == n)
+			return p;
+	}
+	return NULL;
+}
+
+void report_opts_init(struct report_opts *o, const struct config *cfg)
+{
+	const char **vals = NULL;
+	size_t n = config_get_all(cfg, "build.arch", &vals), i;
+	const char **archs;
+
+	memset(o, 0, sizeof(*o));
+	o->cfg = cfg;
+	if (n) {
+		archs = xcalloc(n + 1, sizeof(*archs));
+		for (i = 0; i < n; i++)
+			archs[i] = xstrdup(vals[i]);
+	} else {
+		n = arches_nr;
+		archs = xcalloc(n + 1, sizeof(*archs));
+		for (i = 0; i < n; i++)
+			archs[i] = xstrdup(arches[i].name);
+	}
+	free(vals);
+	o->archs = archs;
+	o->nr_archs = n;
+	o->boot = config_get_bool(cfg, "boot.enable");
+	o->repo = config_get(cfg, "git.repo");
+	o->now = (int64_t)time(NULL);
+}
+
+void report_opts_release(struct report_opts *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->nr_archs; i++)
+		free((char *)o->archs[i]);
+	free((void *)o->archs);
+	o->archs = NULL;
+	o->nr_archs = 0;
+}
+
+bool report_ignored(const struct config *cfg, const char *email)
+{
+	const char **vals = NULL;
+	size_t n = config_get_all(cfg, "reply.ignore", &vals), i;
+	const char *at = email ? strchr(email, '@') : NULL;
+	bool hit = false;
+
+	for (i = 0; i < n && email && !hit; i++) {
+		const char *v = vals[i];
+
+		while (*v == ' ')
+			v++;
+		if (*v == '@')
+			hit = at && !strcasecmp(at, v);
+		else
+			hit = !strcasecmp(email, v);
+	}
+	free(vals);
+	return hit;
+}
+
+void report_lore_link(struct strbuf *sb, const struct report_version *v, const char *msgid)
+{
+	const char *base = v->list_url && *v->list_url ? v->list_url : "https://lore.kernel.org/r/";
+
+	strbuf_addstr(sb, base);
+	if (!ends_with(base, "/"))
+		strbuf_addch(sb, '/');
+	url_escape(sb, msgid);
+	strbuf_addch(sb, '/');
+}

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Replies on the patch thread: which are due for a series version (one
+ * per outcome kind), and their text, composed like a reviewer's mail
+ * (threaded under the patch concerned, or the cover letter for results
+ * about the whole series) with the body from templates/reply-<kind>.txt
+ * in the structure of the kernel test robot's reports.
+ *
+ * Sending, policies and the reply state machine are in reply.h; this
+ * part only reads the database.
+ */
+#ifndef LOREBOT_REPORT_H
+#define LOREBOT_REPORT_H
+
+#include <json-c/json.h>
+
+#include "bot/config.h"
+#include "bot/mail-out.h"
+#include "bot/results.h"
+
+enum reply_kind {
+	REPLY_APPLY,		/* the series does not apply */
+	REPLY_BUILD,		/* build errors or new warnings */
+	REPLY_CHECK,		/* checker errors or warnings */
+	REPLY_BOOT,		/* new kselftest failures, kernel splats, no boot */
+	REPLY_CLEAN,		/* everything passed (only with reply.clean) */
+	REPLY_KIND_NR,
+};
+
+const char *reply_kind_name(enum reply_kind kind);
+int reply_kind_parse(const char *name, enum reply_kind *kind);
+
+/* A version and what a reply about it needs */
+struct report_version {
+	char *id;		/* version id: cover letter (or patch 1) Message-ID */
+	char *series_id;
+	char *title;
+	char *author_name, *author_email;
+	char *cover;		/* Message-ID or NULL */
+	char *base_commit;	/* from the mails, or NULL */
+	char *tree;		/* subject tag ("mm-new") or NULL */
+	char *superseded_by;
+	int version, total, have;
+	bool rfc, complete, resend, gone;
+	int64_t date;
+	char *list;		/* the list it arrived on, or NULL */
+	char *list_url;		/* that list's inbox URL, or NULL */
+	json_object *json;	/* as `lorebot series --json` prints it */
+	struct results results;
+};
+
+enum report_load_flags {
+	REPORT_LIGHT = 1 << 0,	/* no JSON: enough for report_state() and counts */
+};
+
+/* Load version id; 1 found, 0 unknown, -1 error (err) */
+int report_version_load(struct store *st, const char *id, unsigned int flags,
+			struct report_version *v, struct strbuf *err);
+void report_version_release(struct report_version *v);
+
+/* The version JSON of patch n (1-based), or NULL */
+json_object *report_patch(const struct report_version *v, int n);
+
+struct report_opts {
+	const struct config *cfg;
+	const char *const *archs;	/* built and booted; NULL: build.arch or all */
+	size_t nr_archs;
+	bool boot;			/* boots expected (boot.enable) */
+	const char *repo;		/* kernel repository for source excerpts, or NULL */
+	const char *templates;		/* directory */
+	int64_t now;
+};
+
+/* Fill o from configuration (archs from build.arch, else the arch table) */
+void report_opts_init(struct report_opts *o, const struct config *cfg);
+void report_opts_release(struct report_opts *o);
+
+struct reply_due {
+	enum reply_kind kind;
+	int patch;		/* replied to: patch n, 0 the cover (series-wide) */
+};
+
+/*
+ * The replies due for v now: at most one per kind; an outcome is due
+ * once every result it depends on is recorded (a build reply waits for
+ * every arch).  Returns how many were put into due[REPLY_KIND_NR].
+ */
+int report_due(const struct report_version *v, const struct report_opts *o,
+	       struct reply_due *due);
+
+/* A composed reply */
+struct reply_mail {
+	enum reply_kind kind;
+	int patch;
+	char *msgid;		/* new, unique; without <> */
+	char *in_reply_to;	/* without <> */
+	char *subject;		/* "Re: ..." as UTF-8 */
+	struct mail_addrs to, cc;
+	struct strbuf text;	/* the whole message: headers, blank line, body */
+	struct strbuf body;	/* the body alone */
+};
+
+void reply_mail_init(struct reply_mail *m);
+void reply_mail_release(struct reply_mail *m);
+
+/*
+ * Compose the reply d about v: recipients (reply.to, reply.ignore),
+ * threading headers from the message replied to, body from the kind's
+ * template.  0, or -1 with the reason in err (missing template, unknown
+ * variable, message replied to not in the database).
+ */
+int report_compose(struct store *st, const struct report_version *v,
+		   const struct reply_due *d, const struct report_opts *o,
+		   struct reply_mail *m, struct strbuf *err);
+
+/*
+ * Where a version stands, in one word (lists, filters, metrics):
+ * superseded, incomplete (parts missing, nothing tested), pending
+ * (nothing tested yet), testing, apply-failed, build-failed, boot-failed,
+ * findings (checker findings or new build warnings), infra (a stage
+ * failed for reasons outside the series), passed.
+ */
+const char *report_state(const struct report_version *v, const struct report_opts *o);
+extern const char *const report_states[];	/* all of them, NULL-terminated */
+
+/* Is an address on reply.ignore (an address or an "@domain")? */
+bool report_ignored(const struct config *cfg, const char *email);
+
+/* The lore link of a Message-ID: the list's URL, else lore.kernel.org/r/ */
+void report_lore_link(struct strbuf *sb, const struct report_version *v, const char *msgid);
+
+#endif

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Stage results of a series version: what apply, the checkers, the
+ * builds and the boots found, each as the JSON document of its
+ * contract (issues 4-7), stored in the results table (migration
+ * "report-1") with a status and a one-line summary derived here.
+ *
+ *	apply  {"base": {name, sha, reason}, "branch", "patches": [{n,
+ *	       subject, status: applied|failed|skipped, method, file, hunk,
+ *	       message, failures: [{file, hunk, ...}]}]}
+ *	check  {"findings": [{rule, severity: error|warning|note, patch,
+ *	       file, line, message, suggestion, quote}]}
+ *	build  {"archs": [{arch, status: ok|warnings|errors|infra,
+ *	       findings: [{patch, file, line, severity, message, new}]}]}
+ *	boot   {"archs": [{arch, status: ok|regressions|boot-failure|infra,
+ *	       tests: [{name, result, new}], findings: [{kind, message}]}]}
+ *
+ * Documents are read defensively: other keys (logs, quoted lines,
+ * compiler, config) are kept as they are, and a key of the wrong type
+ * reads as absent.  Build and boot are stored one row per arch: the
+ * arch's object, with the document's other top-level keys (compiler,
+ * config, base...) copied in where the arch object lacks them.
+ */
+#ifndef LOREBOT_RESULTS_H
+#define LOREBOT_RESULTS_H
+
+#include <json-c/json.h>
+#include <stdint.h>
+
+#include "bot/store.h"
+
+enum result_stage {
+	STAGE_APPLY,
+	STAGE_CHECK,
+	STAGE_BUILD,
+	STAGE_BOOT,
+	STAGE_NR,
+};
+
+const char *result_stage_name(enum result_stage stage);
+/* 0, or -1 for a name that is not a stage */
+int result_stage_parse(const char *name, enum result_stage *stage);
+/* Is the stage recorded per architecture? */
+bool result_stage_per_arch(enum result_stage stage);
+
+struct result {
+	int64_t id;
+	enum result_stage stage;
+	char *arch;		/* "" for apply and check */
+	/*
+	 * apply: applied or failed; check: errors, warnings, notes or
+	 * clean; build and boot: the arch's status
+	 */
+	char *status;
+	char *summary;		/* "patch 2/4 does not apply: FILE", ... */
+	int findings;		/* what a reply would report */
+	int64_t generation;
+	int64_t recorded;	/* unix seconds */
+	json_object *doc;	/* the stored document (owned) */
+};
+
+struct results {
+	struct result *v;
+	size_t nr, alloc;
+};
+
+#define RESULTS_INIT { 0 }
+
+/*
+ * Check one stage document (for build and boot: one arch object) and
+ * derive its status, summary and count of findings into r (doc is not
+ * taken).  0, or -1 with what is wrong in err.
+ */
+int result_summarise(enum result_stage stage, json_object *doc,
+		     struct result *r, struct strbuf *err);
+void result_release(struct result *r);
+
+/*
+ * Record what a stage found for version (a version id, with or without
+ * <>), replacing an earlier result of the same version, stage and arch.
+ * For build and boot, doc is a contract document with "archs" (each arch
+ * becomes a row; with arch set, only that one, which must be there) or
+ * a single arch object.  Returns the number of rows recorded, -EINVAL
+ * when the version is unknown or the document is not of the contract,
+ * -EIO when the database failed; err says why.  Runs in a transaction
+ * of its own unless one is open.
+ */
+int results_record(struct store *st, const char *version,
+		   enum result_stage stage, const char *arch, json_object *doc,
+		   struct strbuf *err);
+
+enum results_load_flags {
+	RESULTS_NO_DOCS = 1 << 0,	/* status, summary, counts only: doc is NULL */
+};
+
+/* Every result of a version, in stage then arch order */
+int results_load(struct store *st, const char *version, unsigned int flags,
+		 struct results *rs, struct strbuf *err);
+/* The result of a stage (and arch, "" or NULL when not per arch), or NULL */
+const struct result *results_find(const struct results *rs,
+				  enum result_stage stage, const char *arch);
+/* Count of results of a stage */
+size_t results_count(const struct results *rs, enum result_stage stage);
+void results_release(struct results *rs);
+
+/* {"apply": {...}|null, "check": ..., "build": {"<arch>": {...}}, "boot": ...} */
+json_object *results_to_json(const struct results *rs);
+
+/* Does the database have the results tables (an old read-only file may not)? */
+bool results_available(struct db *db);
+
+#endif

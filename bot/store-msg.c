@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A parsed message (struct msg, what series assembly needs) as JSON, so
+ * the database can assemble series without parsing every raw message
+ * again.  The raw bytes stay the truth: rows whose meta was written by
+ * another lorebot version are parsed again (store_reparse()).
+ */
+#include <json-c/json.h>
+#include <stdlib.h>
+
+#include "bot/store.h"
+
+static void add_str(json_object *o, const char *key, const char *v)
+{
+	if (v)
+		json_object_object_add(o, key, json_object_new_string(v));
+}
+
+static json_object *str_array(char **v, size_t nr)
+{
+	json_object *a = json_object_new_array();
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		json_object_array_add(a, json_object_new_string(v[i]));
+	return a;
+}
+
+char *msg_to_json(const struct msg *m)
+{
+	json_object *o = json_object_new_object();
+	json_object *tr = json_object_new_array();
+	char *s;
+	size_t i;
+
+	add_str(o, "msgid", m->msgid);
+	add_str(o, "parent", m->parent);
+	json_object_object_add(o, "refs", str_array(m->refs, m->nr_refs));
+	add_str(o, "subject", m->subject);
+	add_str(o, "title", m->title);
+	add_str(o, "sender_name", m->sender_name);
+	add_str(o, "sender_email", m->sender_email);
+	add_str(o, "author_name", m->author_name);
+	add_str(o, "author_email", m->author_email);
+	json_object_object_add(o, "date", json_object_new_int64(m->date));
+	json_object_object_add(o, "tz", json_object_new_int(m->tz));
+	json_object_object_add(o, "has_diff", json_object_new_boolean(m->has_diff));
+	add_str(o, "base_commit", m->base_commit);
+	add_str(o, "change_id", m->change_id);
+	for (i = 0; i < m->trailers.nr; i++) {
+		json_object *t = json_object_new_array();
+
+		json_object_array_add(t, json_object_new_string(m->trailers.t[i].name));
+		json_object_array_add(t, json_object_new_string(m->trailers.t[i].value));
+		json_object_array_add(tr, t);
+	}
+	json_object_object_add(o, "trailers", tr);
+	json_object_object_add(o, "links", str_array(m->links, m->nr_links));
+	if (m->warnings.len)
+		add_str(o, "warnings", m->warnings.buf);
+	s = xstrdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+						   JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
+	return s;
+}
+
+static char *get_str(json_object *o, const char *key)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
+		return NULL;
+	return xstrdup(json_object_get_string(v));
+}
+
+static int64_t get_int(json_object *o, const char *key)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) ? json_object_get_int64(v) : 0;
+}
+
+static char **get_strs(json_object *o, const char *key, size_t *nr)
+{
+	json_object *a;
+	char **v;
+	size_t i, n;
+
+	*nr = 0;
+	if (!json_object_object_get_ex(o, key, &a) || !json_object_is_type(a, json_type_array))
+		return xcalloc(1, sizeof(char *));
+	n = json_object_array_length(a);
+	v = xcalloc(n + 1, sizeof(*v));
+	for (i = 0; i < n; i++) {
+		json_object *e = json_object_array_get_idx(a, i);
+
+		if (json_object_is_type(e, json_type_string))
+			v[(*nr)++] = xstrdup(json_object_get_string(e));
+	}
+	return v;
+}
+
+int msg_from_json(const char *json, struct msg *m)
+{
+	json_object *o = json_tokener_parse(json), *tr;
+	char *w;
+	size_t i;
+
+	memset(m, 0, sizeof(*m));
+	strbuf_init(&m->warnings, 0);
+	if (!o || !json_object_is_type(o, json_type_object)) {
+		json_object_put(o);
+		subject_parse("", &m->subj);
+		return -1;
+	}
+	m->msgid = get_str(o, "msgid");
+	m->parent = get_str(o, "parent");
+	m->refs = get_strs(o, "refs", &m->nr_refs);
+	m->subject = get_str(o, "subject");
+	if (!m->subject)
+		m->subject = xstrdup("");
+	subject_parse(m->subject, &m->subj);
+	m->title = get_str(o, "title");
+	if (!m->title)
+		m->title = xstrdup(m->subj.title);
+	m->sender_name = get_str(o, "sender_name");
+	m->sender_email = get_str(o, "sender_email");
+	m->author_name = get_str(o, "author_name");
+	m->author_email = get_str(o, "author_email");
+	m->date = get_int(o, "date");
+	m->tz = (int)get_int(o, "tz");
+	m->has_diff = get_int(o, "has_diff") != 0;
+	m->base_commit = get_str(o, "base_commit");
+	m->change_id = get_str(o, "change_id");
+	if (json_object_object_get_ex(o, "trailers", &tr) &&
+	    json_object_is_type(tr, json_type_array)) {
+		for (i = 0; i < json_object_array_length(tr); i++) {
+			json_object *t = json_object_array_get_idx(tr, i);
+			json_object *name, *value;
+
+			if (!json_object_is_type(t, json_type_array) ||
+			    json_object_array_length(t) != 2)
+				continue;
+			name = json_object_array_get_idx(t, 0);
+			value = json_object_array_get_idx(t, 1);
+			trailers_add(&m->trailers, json_object_get_string(name),
+				     json_object_get_string(value));
+		}
+	}
+	m->links = get_strs(o, "links", &m->nr_links);
+	w = get_str(o, "warnings");
+	if (w)
+		strbuf_addstr(&m->warnings, w);
+	free(w);
+	json_object_put(o);
+	return m->msgid ? 0 : -1;
+}

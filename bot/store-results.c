@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Stage results in the database (table results, migration "report-1") */
+#include <errno.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "bot/jsonx.h"
+#include "bot/results.h"
+
+static char *strip_brackets(const char *id)
+{
+	size_t len = strlen(id);
+
+	if (len >= 2 && id[0] == '<' && id[len - 1] == '>')
+		return xstrndup(id + 1, len - 2);
+	return xstrdup(id);
+}
+
+static int db_fail(struct db *db, struct strbuf *err)
+{
+	strbuf_addstr(err, db_error(db));
+	return -1;
+}
+
+/* versions.generation of id: 1 when found, 0 when unknown, -1 */
+static int version_generation(struct db *db, const char *id, int64_t *gen)
+{
+	struct db_stmt *s = db_prepare(db, "SELECT generation FROM versions WHERE id = ?");
+	int r;
+
+	if (!s || db_bind_text(s, 1, id))
+		return -1;
+	r = db_step(s);
+	if (r > 0) {
+		*gen = db_column_int(s, 0);
+		db_reset(s);
+	}
+	return r;
+}
+
+/*
+ * The arch object with the document's other top-level keys (compiler,
+ * config, base, ...) copied in where it has none of its own
+ */
+static json_object *arch_doc(json_object *doc, json_object *a)
+{
+	json_object *copy = NULL;
+
+	json_object_deep_copy(a, &copy, NULL);
+	json_object_object_foreach(doc, key, val) {
+		if (!strcmp(key, "archs") || json_object_object_get_ex(copy, key, NULL))
+			continue;
+		json_object_object_add(copy, key, json_object_get(val));
+	}
+	return copy;
+}
+
+static int insert(struct db *db, const char *version, const struct result *r,
+		  int64_t gen, struct strbuf *err)
+{
+	struct db_stmt *s = db_prepare(db,
+		"INSERT INTO results (version, stage, arch, status, summary, findings, json,"
+		" generation, recorded) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
+		" ON CONFLICT (version, stage, arch) DO UPDATE SET status = ?4, summary = ?5,"
+		" findings = ?6, json = ?7, generation = ?8, recorded = ?9");
+
+	if (!s || db_bind_text(s, 1, version) ||
+	    db_bind_text(s, 2, result_stage_name(r->stage)) ||
+	    db_bind_text(s, 3, r->arch) || db_bind_text(s, 4, r->status) ||
+	    db_bind_text(s, 5, r->summary) || db_bind_int(s, 6, r->findings) ||
+	    db_bind_text(s, 7, json_object_to_json_string_ext(r->doc,
+				JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)) ||
+	    db_bind_int(s, 8, gen) || db_bind_int(s, 9, (int64_t)time(NULL)) ||
+	    db_run(s))
+		return db_fail(db, err);
+	return 0;
+}
+
+/* Fill rows (arch, doc) for the document; the number, or -1 */
+static int split_archs(enum result_stage stage, const char *arch, json_object *doc,
+		       struct results *rows, struct strbuf *err)
+{
+	json_object *archs = jx_array(doc, "archs");
+	size_t i;
+
+	if (!result_stage_per_arch(stage)) {
+		if (arch && *arch) {
+			strbuf_addf(err, "%s results are not per arch", result_stage_name(stage));
+			return -1;
+		}
+		ALLOC_GROW(rows->v, rows->nr + 1, rows->alloc);
+		memset(&rows->v[rows->nr], 0, sizeof(rows->v[0]));
+		rows->v[rows->nr].arch = xstrdup("");
+		rows->v[rows->nr++].doc = json_object_get(doc);
+		return 0;
+	}
+	if (!archs) {
+		if (jx_get(doc, "archs")) {
+			strbuf_addf(err, "%s result: 'archs' is not a list",
+				    result_stage_name(stage));
+			return -1;
+		}
+		if (!jx_str(doc, "arch")) {
+			strbuf_addf(err, "%s result: neither an 'archs' list nor an arch object",
+				    result_stage_name(stage));
+			return -1;
+		}
+		if (arch && strcmp(arch, jx_str(doc, "arch"))) {
+			strbuf_addf(err, "%s result: the document is for arch '%s', not '%s'",
+				    result_stage_name(stage), jx_str(doc, "arch"), arch);
+			return -1;
+		}
+		ALLOC_GROW(rows->v, rows->nr + 1, rows->alloc);
+		memset(&rows->v[rows->nr], 0, sizeof(rows->v[0]));
+		rows->v[rows->nr].arch = xstrdup(jx_str(doc, "arch"));
+		rows->v[rows->nr++].doc = json_object_get(doc);
+		return 0;
+	}
+	for (i = 0; i < json_object_array_length(archs); i++) {
+		json_object *a = json_object_array_get_idx(archs, i);
+		const char *name = jx_str(a, "arch");
+
+		if (!name) {
+			strbuf_addf(err, "%s result: item %zu of 'archs' has no 'arch'",
+				    result_stage_name(stage), i + 1);
+			return -1;
+		}
+		if (arch && strcmp(arch, name))
+			continue;
+		ALLOC_GROW(rows->v, rows->nr + 1, rows->alloc);
+		memset(&rows->v[rows->nr], 0, sizeof(rows->v[0]));
+		rows->v[rows->nr].arch = xstrdup(name);
+		rows->v[rows->nr++].doc = arch_doc(doc, a);
+	}
+	if (!rows->nr) {
+		if (arch)
+			strbuf_addf(err, "%s result: no arch '%s' in 'archs'",
+				    result_stage_name(stage), arch);
+		else
+			strbuf_addf(err, "%s result: 'archs' is empty", result_stage_name(stage));
+		return -1;
+	}
+	return 0;
+}
+
+int results_record(struct store *st, const char *version, enum result_stage stage,
+		   const char *arch, json_object *doc, struct strbuf *err)
+{
+	struct results rows = RESULTS_INIT;
+	char *id = strip_brackets(version);
+	bool own_tx = !db_in_transaction(st->db);
+	int64_t gen = 0;
+	size_t i;
+	int ret = -EINVAL, r;
+
+	if (arch && !*arch)
+		arch = NULL;
+	if (!doc || !json_object_is_type(doc, json_type_object)) {
+		strbuf_addf(err, "%s result: the document is not a JSON object",
+			    result_stage_name(stage));
+		goto out;
+	}
+	if (split_archs(stage, arch, doc, &rows, err))
+		goto out;
+	for (i = 0; i < rows.nr; i++) {
+		struct result *row = &rows.v[i];
+
+		if (result_summarise(stage, row->doc, row, err))
+			goto out;
+	}
+	ret = -EIO;
+	if (own_tx && db_begin(st->db)) {
+		db_fail(st->db, err);
+		goto out;
+	}
+	r = version_generation(st->db, id, &gen);
+	if (r <= 0) {
+		if (r < 0) {
+			db_fail(st->db, err);
+		} else {
+			strbuf_addf(err, "no series version '%s' in the database", id);
+			ret = -EINVAL;
+		}
+		goto rollback;
+	}
+	for (i = 0; i < rows.nr; i++)
+		if (insert(st->db, id, &rows.v[i], gen, err))
+			goto rollback;
+	if (own_tx && db_commit(st->db)) {
+		db_fail(st->db, err);
+		goto rollback;
+	}
+	ret = (int)rows.nr;
+	goto out;
+rollback:
+	if (own_tx)
+		db_rollback(st->db);
+out:
+	results_release(&rows);
+	free(id);
+	return ret;
+}
+
+int results_load(struct store *st, const char *version, unsigned int flags,
+		 struct results *rs, struct strbuf *err)
+{
+	struct db_stmt *s = db_prepare(st->db,
+		"SELECT id, stage, arch, status, summary, findings,"
+		" CASE WHEN ?2 THEN NULL ELSE json END, generation, recorded"
+		" FROM results WHERE version = ?1 ORDER BY CASE stage WHEN 'apply' THEN 0"
+		" WHEN 'check' THEN 1 WHEN 'build' THEN 2 ELSE 3 END, arch");
+	bool docs = !(flags & RESULTS_NO_DOCS);
+	int r;
+
+	if (!s || db_bind_text(s, 1, version) || db_bind_int(s, 2, !docs))
+		return db_fail(st->db, err);
+	while ((r = db_step(s)) > 0) {
+		struct result *x;
+		enum result_stage stage;
+		json_object *doc;
+
+		if (result_stage_parse(db_column_text(s, 1), &stage))
+			continue;
+		doc = docs ? json_tokener_parse(db_column_text(s, 6)) : NULL;
+		if (docs && !doc)
+			continue;
+		ALLOC_GROW(rs->v, rs->nr + 1, rs->alloc);
+		x = &rs->v[rs->nr++];
+		memset(x, 0, sizeof(*x));
+		x->id = db_column_int(s, 0);
+		x->stage = stage;
+		x->arch = xstrdup(db_column_text(s, 2));
+		x->status = xstrdup(db_column_text(s, 3));
+		x->summary = xstrdup(db_column_text(s, 4));
+		x->findings = (int)db_column_int(s, 5);
+		x->doc = doc;
+		x->generation = db_column_int(s, 7);
+		x->recorded = db_column_int(s, 8);
+	}
+	return r < 0 ? db_fail(st->db, err) : 0;
+}
+
+const struct result *results_find(const struct results *rs, enum result_stage stage,
+				  const char *arch)
+{
+	size_t i;
+
+	for (i = 0; i < rs->nr; i++)
+		if (rs->v[i].stage == stage && !strcmp(rs->v[i].arch, arch ? arch : ""))
+			return &rs->v[i];
+	return NULL;
+}
+
+size_t results_count(const struct results *rs, enum result_stage stage)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < rs->nr; i++)
+		n += rs->v[i].stage == stage;
+	return n;
+}
+
+void results_release(struct results *rs)
+{
+	size_t i;
+
+	for (i = 0; i < rs->nr; i++)
+		result_release(&rs->v[i]);
+	free(rs->v);
+	memset(rs, 0, sizeof(*rs));
+}
+
+static json_object *result_json(const struct result *r)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "status", json_object_new_string(r->status));
+	json_object_object_add(o, "summary", json_object_new_string(r->summary));
+	json_object_object_add(o, "findings", json_object_new_int(r->findings));
+	json_object_object_add(o, "recorded", json_object_new_int64(r->recorded));
+	json_object_object_add(o, "result", json_object_get(r->doc));
+	return o;
+}
+
+json_object *results_to_json(const struct results *rs)
+{
+	json_object *o = json_object_new_object();
+	int stage;
+	size_t i;
+
+	for (stage = 0; stage < STAGE_NR; stage++) {
+		json_object *v = NULL;
+
+		if (result_stage_per_arch(stage))
+			v = json_object_new_object();
+		for (i = 0; i < rs->nr; i++) {
+			if (rs->v[i].stage != (enum result_stage)stage)
+				continue;
+			if (v)
+				json_object_object_add(v, rs->v[i].arch, result_json(&rs->v[i]));
+			else
+				v = result_json(&rs->v[i]);
+		}
+		json_object_object_add(o, result_stage_name(stage), v);
+	}
+	return o;
+}
+
+bool results_available(struct db *db)
+{
+	int64_t n = 0;
+
+	return !db_query_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
+			     " AND name IN ('results', 'replies')", 0, &n) && n == 2;
+}

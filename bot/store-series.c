@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Series in the database: assemble every stored message (the same code
+ * as `lorebot series --mbox`) and bring the series/versions/patches/
+ * trailers tables up to date, touching only what changed.
+ */
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "bot/series-out.h"
+#include "bot/store.h"
+
+struct old_version {
+	char *json;
+	int64_t generation;
+	int64_t ord;
+	bool gone;
+	bool seen;
+};
+
+static int fail(struct store *st, struct strbuf *err)
+{
+	if (!err->len)
+		strbuf_addstr(err, db_error(st->db));
+	return -1;
+}
+
+void store_changes_release(struct store_changes *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr; i++) {
+		free(c->v[i].id);
+		free(c->v[i].series_id);
+		free(c->v[i].title);
+	}
+	free(c->v);
+	memset(c, 0, sizeof(*c));
+}
+
+const char *store_change_name(enum store_change_kind kind)
+{
+	static const char *const names[] = {
+		[STORE_VERSION_NEW] = "new",
+		[STORE_VERSION_UPDATED] = "updated",
+		[STORE_VERSION_GONE] = "gone",
+	};
+
+	return names[kind];
+}
+
+static void add_change(struct store_changes *c, enum store_change_kind kind,
+		       const char *id, const char *series_id, const char *title,
+		       int version, int have, int total, bool complete,
+		       int64_t generation)
+{
+	struct store_change *ch;
+
+	if (!c)
+		return;
+	ALLOC_GROW(c->v, c->nr + 1, c->alloc);
+	ch = &c->v[c->nr++];
+	ch->kind = kind;
+	ch->id = xstrdup(id);
+	ch->series_id = xstrdup_or_null(series_id);
+	ch->title = xstrdup_or_null(title);
+	ch->version = version;
+	ch->have = have;
+	ch->total = total;
+	ch->complete = complete;
+	ch->generation = generation;
+}
+
+static int load_old(struct store *st, struct strmap *old)
+{
+	struct db_stmt *s = db_prepare(st->db,
+		"SELECT id, json, generation, ord, gone FROM versions");
+	int r;
+
+	if (!s)
+		return -1;
+	while ((r = db_step(s)) > 0) {
+		struct old_version *o = xcalloc(1, sizeof(*o));
+
+		o->json = xstrdup(db_column_text(s, 1));
+		o->generation = db_column_int(s, 2);
+		o->ord = db_column_int(s, 3);
+		o->gone = db_column_int(s, 4) != 0;
+		strmap_put(old, xstrdup(db_column_text(s, 0)), o);
+	}
+	return r;
+}
+
+static void free_old(struct strmap *old)
+{
+	size_t i;
+
+	for (i = 0; i < old->size; i++) {
+		struct strmap_entry *e = &old->e[i];
+		struct old_version *o = e->value;
+
+		if (!e->key)
+			continue;
+		free((char *)e->key);
+		free(o->json);
+		free(o);
+	}
+	strmap_release(old);
+}
+
+static int put_series(struct store *st, const struct series *sr, int64_t now)
+{
+	const struct send *last = sr->sends[sr->nr - 1];
+	struct db_stmt *s = db_prepare(st->db,
+		"INSERT INTO series (id, title, author_name, author_email, created, updated)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?5) ON CONFLICT (id) DO UPDATE SET"
+		" title = ?2, author_name = ?3, author_email = ?4, updated = ?5"
+		" WHERE title IS NOT ?2 OR author_name IS NOT ?3 OR author_email IS NOT ?4");
+
+	if (!s || db_bind_text(s, 1, sr->id) || db_bind_text(s, 2, last->title) ||
+	    db_bind_text(s, 3, last->author_name) ||
+	    db_bind_text(s, 4, last->author_email) || db_bind_int(s, 5, now))
+		return -1;
+	return db_run(s);
+}
+
+static int put_patches(struct store *st, const struct send *sd)
+{
+	struct db_stmt *s;
+	int n;
+
+	s = db_prepare(st->db, "DELETE FROM patches WHERE version = ?");
+	if (!s || db_bind_text(s, 1, sd->id) || db_run(s))
+		return -1;
+	for (n = 0; n < sd->total; n++) {
+		const struct send_patch *sp = &sd->patches[n];
+		size_t t;
+
+		if (!sp->msg)
+			continue;
+		s = db_prepare(st->db,
+			"INSERT INTO patches (version, n, message, msgid, subject, title,"
+			" author_name, author_email) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+		if (!s || db_bind_text(s, 1, sd->id) || db_bind_int(s, 2, n + 1) ||
+		    (sp->msg->rowid ? db_bind_int(s, 3, sp->msg->rowid) : db_bind_null(s, 3)) ||
+		    db_bind_text(s, 4, sp->msg->msgid) ||
+		    db_bind_text(s, 5, sp->msg->subject) ||
+		    db_bind_text(s, 6, sp->msg->title) ||
+		    db_bind_text(s, 7, sp->msg->author_name) ||
+		    db_bind_text(s, 8, sp->msg->author_email) || db_run(s))
+			return -1;
+		for (t = 0; t < sp->trailers.nr; t++) {
+			s = db_prepare(st->db,
+				"INSERT INTO trailers (version, n, pos, name, value)"
+				" VALUES (?, ?, ?, ?, ?)");
+			if (!s || db_bind_text(s, 1, sd->id) || db_bind_int(s, 2, n + 1) ||
+			    db_bind_int(s, 3, t) ||
+			    db_bind_text(s, 4, sp->trailers.t[t].name) ||
+			    db_bind_text(s, 5, sp->trailers.t[t].value) || db_run(s))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* columns 1..19 of versions, in the order of the statements below */
+static int bind_version(struct db_stmt *s, const struct send *sd, int64_t ord,
+			const char *json)
+{
+	return db_bind_text(s, 1, sd->id) || db_bind_text(s, 2, sd->series->id) ||
+		db_bind_int(s, 3, ord) || db_bind_int(s, 4, sd->version) ||
+		db_bind_int(s, 5, sd->total) || db_bind_int(s, 6, sd->have) ||
+		db_bind_int(s, 7, sd->complete) || db_bind_int(s, 8, sd->rfc) ||
+		db_bind_int(s, 9, sd->resend) || db_bind_text(s, 10, sd->tree) ||
+		db_bind_text(s, 11, sd->title) || db_bind_text(s, 12, sd->author_name) ||
+		db_bind_text(s, 13, sd->author_email) ||
+		db_bind_text(s, 14, sd->cover ? sd->cover->msgid : NULL) ||
+		db_bind_text(s, 15, sd->base_commit) || db_bind_text(s, 16, sd->change_id) ||
+		db_bind_text(s, 17, sd->superseded_by ? sd->superseded_by->id : NULL) ||
+		db_bind_int(s, 18, sd->date) || db_bind_int(s, 19, sd->replies) ||
+		db_bind_text(s, 20, json) ? -1 : 0;
+}
+
+static int put_version(struct store *st, struct strmap *old, const struct send *sd,
+		       int64_t ord, int64_t now, struct store_changes *ch)
+{
+	json_object *o = send_to_json(sd);
+	const char *json = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+							  JSON_C_TO_STRING_NOSLASHESCAPE);
+	struct old_version *ov = strmap_get(old, sd->id);
+	struct db_stmt *s;
+	int64_t gen = 1;
+	int ret = -1;
+
+	if (ov) {
+		ov->seen = true;
+		if (!ov->gone && !strcmp(ov->json, json)) {
+			ret = 0;
+			if (ov->ord != ord) {
+				s = db_prepare(st->db, "UPDATE versions SET ord = ? WHERE id = ?");
+				if (!s || db_bind_int(s, 1, ord) || db_bind_text(s, 2, sd->id) ||
+				    db_run(s))
+					ret = -1;
+			}
+			goto out;
+		}
+		gen = ov->generation + 1;
+		s = db_prepare(st->db,
+			"UPDATE versions SET series = ?2, ord = ?3, version = ?4, total = ?5,"
+			" have = ?6, complete = ?7, rfc = ?8, resend = ?9, tree = ?10,"
+			" title = ?11, author_name = ?12, author_email = ?13, cover = ?14,"
+			" base_commit = ?15, change_id = ?16, superseded_by = ?17, date = ?18,"
+			" replies = ?19, json = ?20, generation = ?21, gone = 0, updated = ?22"
+			" WHERE id = ?1");
+	} else {
+		s = db_prepare(st->db,
+			"INSERT INTO versions (id, series, ord, version, total, have, complete,"
+			" rfc, resend, tree, title, author_name, author_email, cover,"
+			" base_commit, change_id, superseded_by, date, replies, json,"
+			" generation, created, updated) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7,"
+			" ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21,"
+			" ?22, ?22)");
+	}
+	if (!s || bind_version(s, sd, ord, json) || db_bind_int(s, 21, gen) ||
+	    db_bind_int(s, 22, now) || db_run(s) || put_patches(st, sd))
+		goto out;
+	add_change(ch, ov ? STORE_VERSION_UPDATED : STORE_VERSION_NEW, sd->id,
+		   sd->series->id, sd->title, sd->version, sd->have, sd->total,
+		   sd->complete, gen);
+	ret = 0;
+out:
+	json_object_put(o);
+	return ret;
+}
+
+static int mark_gone(struct store *st, struct strmap *old, int64_t now,
+		     struct store_changes *ch)
+{
+	size_t i;
+
+	for (i = 0; i < old->size; i++) {
+		struct strmap_entry *e = &old->e[i];
+		struct old_version *o = e->value;
+		struct db_stmt *s;
+
+		if (!e->key || o->seen || o->gone)
+			continue;
+		s = db_prepare(st->db, "UPDATE versions SET gone = 1, generation = ?,"
+			       " updated = ? WHERE id = ?");
+		if (!s || db_bind_int(s, 1, o->generation + 1) || db_bind_int(s, 2, now) ||
+		    db_bind_text(s, 3, e->key) || db_run(s))
+			return -1;
+		add_change(ch, STORE_VERSION_GONE, e->key, NULL, NULL, 0, 0, 0, false,
+			   o->generation + 1);
+	}
+	return 0;
+}
+
+static int put_state(struct store *st, const char *key, const char *value)
+{
+	struct db_stmt *s = db_prepare(st->db,
+		"INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)");
+
+	if (!s || db_bind_text(s, 1, key) || db_bind_text(s, 2, value))
+		return -1;
+	return db_run(s);
+}
+
+int store_rebuild_series(struct store *st, struct store_changes *ch,
+			 struct strbuf *err)
+{
+	struct strmap old = STRMAP_INIT;
+	struct assembly a;
+	int64_t now = time(NULL), ord = 0;
+	char count[32];
+	size_t i, j;
+
+	/* parse what an older lorebot parsed, before taking the write lock */
+	if (store_reparse(st, false, err) < 0)
+		return -1;
+	assembly_init(&a, 0);
+	if (store_begin(st, err))
+		goto fail_nolock;
+	if (store_load_assembly(st, &a, err))
+		goto fail;
+	assembly_build(&a);
+	if (load_old(st, &old) < 0)
+		goto fail;
+	for (i = 0; i < a.nr_series; i++) {
+		const struct series *sr = a.series[i];
+
+		if (put_series(st, sr, now))
+			goto fail;
+		for (j = 0; j < sr->nr; j++)
+			if (put_version(st, &old, sr->sends[j], ord++, now, ch))
+				goto fail;
+	}
+	snprintf(count, sizeof(count), "%zu", a.nr);
+	if (mark_gone(st, &old, now, ch) || put_state(st, "problems", a.problems.buf) ||
+	    put_state(st, "messages", count) || put_state(st, "series_dirty", "0"))
+		goto fail;
+	if (store_commit(st, err))
+		goto fail_nolock;
+	free_old(&old);
+	assembly_release(&a);
+	return 0;
+fail:
+	fail(st, err);
+	store_rollback(st);
+fail_nolock:
+	free_old(&old);
+	assembly_release(&a);
+	return -1;
+}
+
+static json_object *problems_from_text(const char *p)
+{
+	json_object *arr = json_object_new_array();
+
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+
+		json_object_array_add(arr, json_object_new_string_len(p, n));
+		p += n + (nl ? 1 : 0);
+	}
+	return arr;
+}
+
+static char *get_state(struct store *st, const char *key)
+{
+	struct db_stmt *s = db_prepare(st->db, "SELECT value FROM state WHERE key = ?");
+	char *v = NULL;
+
+	if (s && !db_bind_text(s, 1, key) && db_step(s) > 0) {
+		v = xstrdup_or_null(db_column_text(s, 0));
+		db_reset(s);
+	}
+	return v;
+}
+
+int store_series_json(struct store *st, json_object **out, struct strbuf *err)
+{
+	struct db_stmt *s;
+	json_object *o, *arr;
+	char *v;
+	int r;
+
+	*out = NULL;
+	if (store_series_dirty(st) && store_rebuild_series(st, NULL, err))
+		return -1;
+	s = db_prepare(st->db, "SELECT json FROM versions WHERE gone = 0 ORDER BY ord");
+	if (!s)
+		return fail(st, err);
+	o = json_object_new_object();
+	arr = json_object_new_array();
+	json_object_object_add(o, "series", arr);
+	while ((r = db_step(s)) > 0) {
+		json_object *v1 = json_tokener_parse(db_column_text(s, 0));
+
+		if (v1)
+			json_object_array_add(arr, v1);
+	}
+	if (r < 0) {
+		json_object_put(o);
+		return fail(st, err);
+	}
+	v = get_state(st, "messages");
+	json_object_object_add(o, "messages", json_object_new_int64(v ? atoll(v) : 0));
+	free(v);
+	v = get_state(st, "problems");
+	json_object_object_add(o, "problems", problems_from_text(v));
+	free(v);
+	*out = o;
+	return 0;
+}
+
+json_object *store_version_json(struct store *st, const char *id)
+{
+	struct db_stmt *s = db_prepare(st->db, "SELECT json FROM versions WHERE id = ?");
+	json_object *o = NULL;
+
+	if (s && !db_bind_text(s, 1, id) && db_step(s) > 0) {
+		o = json_tokener_parse(db_column_text(s, 0));
+		db_reset(s);
+	}
+	return o;
+}

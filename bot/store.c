@@ -1,0 +1,493 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdlib.h>
+#include <time.h>
+
+#include "bot/store.h"
+#include "bot/version.h"
+
+static int fail(struct store *st, struct strbuf *err)
+{
+	strbuf_addstr(err, db_error(st->db));
+	return -1;
+}
+
+int store_open(struct store *st, const char *path, struct strbuf *err)
+{
+	st->db = NULL;
+	return db_open(&st->db, path, 0, err);
+}
+
+void store_close(struct store *st)
+{
+	db_close(st->db);
+	st->db = NULL;
+}
+
+int store_begin(struct store *st, struct strbuf *err)
+{
+	return db_begin(st->db) ? fail(st, err) : 0;
+}
+
+int store_commit(struct store *st, struct strbuf *err)
+{
+	if (db_commit(st->db)) {
+		fail(st, err);
+		db_rollback(st->db);
+		return -1;
+	}
+	return 0;
+}
+
+void store_rollback(struct store *st)
+{
+	db_rollback(st->db);
+}
+
+/* lists */
+
+static char *col_dup(struct db_stmt *s, int col)
+{
+	return xstrdup_or_null(db_column_text(s, col));
+}
+
+static int list_read(struct store *st, const char *name, struct store_list *l)
+{
+	struct db_stmt *s = db_prepare(st->db,
+		"SELECT id, name, url, query, cursor, probe, last_poll, last_ok,"
+		" next_poll, failures, last_error, probe_seen, last_search"
+		" FROM lists WHERE name = ?");
+	int r;
+
+	if (!s || db_bind_text(s, 1, name))
+		return -1;
+	r = db_step(s);
+	if (r <= 0)
+		return r;
+	l->id = db_column_int(s, 0);
+	l->name = col_dup(s, 1);
+	l->url = col_dup(s, 2);
+	l->query = col_dup(s, 3);
+	l->has_cursor = !db_column_null(s, 4);
+	l->cursor = db_column_int(s, 4);
+	l->probe = col_dup(s, 5);
+	l->last_poll = db_column_int(s, 6);
+	l->last_ok = db_column_int(s, 7);
+	l->next_poll = db_column_int(s, 8);
+	l->failures = (int)db_column_int(s, 9);
+	l->last_error = col_dup(s, 10);
+	l->probe_seen = db_column_int(s, 11);
+	l->last_search = db_column_int(s, 12);
+	db_reset(s);
+	return 1;
+}
+
+int store_list_get(struct store *st, const char *name, const char *url,
+		   const char *query, struct store_list *l, struct strbuf *err)
+{
+	struct db_stmt *s;
+	int r;
+
+	memset(l, 0, sizeof(*l));
+	if (!query)
+		query = "";
+	r = list_read(st, name, l);
+	if (r < 0)
+		return fail(st, err);
+	if (r && !strcmp(l->url, url) && !strcmp(l->query, query))
+		return 0;
+	if (r) {
+		/* a new query or server: the cursor still says what was seen */
+		s = db_prepare(st->db, "UPDATE lists SET url = ?, query = ?, probe = NULL"
+			       " WHERE id = ?");
+		if (!s || db_bind_text(s, 1, url) || db_bind_text(s, 2, query) ||
+		    db_bind_int(s, 3, l->id) || db_run(s))
+			return fail(st, err);
+	} else {
+		s = db_prepare(st->db, "INSERT INTO lists (name, url, query) VALUES (?, ?, ?)");
+		if (!s || db_bind_text(s, 1, name) || db_bind_text(s, 2, url) ||
+		    db_bind_text(s, 3, query) || db_run(s))
+			return fail(st, err);
+	}
+	store_list_release(l);
+	r = list_read(st, name, l);
+	return r > 0 ? 0 : fail(st, err);
+}
+
+int64_t store_list_find(struct store *st, const char *name)
+{
+	struct db_stmt *s = db_prepare(st->db, "SELECT id FROM lists WHERE name = ?");
+	int64_t id = 0;
+	int r;
+
+	if (!s || db_bind_text(s, 1, name))
+		return -1;
+	r = db_step(s);
+	if (r > 0) {
+		id = db_column_int(s, 0);
+		db_reset(s);
+	}
+	return r < 0 ? -1 : id;
+}
+
+int store_list_save(struct store *st, const struct store_list *l, struct strbuf *err)
+{
+	struct db_stmt *s = db_prepare(st->db,
+		"UPDATE lists SET cursor = ?, probe = ?, last_poll = ?, last_ok = ?,"
+		" next_poll = ?, failures = ?, last_error = ?, probe_seen = ?,"
+		" last_search = ? WHERE id = ?");
+
+	if (!s || (l->has_cursor ? db_bind_int(s, 1, l->cursor) : db_bind_null(s, 1)) ||
+	    db_bind_text(s, 2, l->probe) || db_bind_int(s, 3, l->last_poll) ||
+	    db_bind_int(s, 4, l->last_ok) || db_bind_int(s, 5, l->next_poll) ||
+	    db_bind_int(s, 6, l->failures) || db_bind_text(s, 7, l->last_error) ||
+	    db_bind_int(s, 8, l->probe_seen) || db_bind_int(s, 9, l->last_search) ||
+	    db_bind_int(s, 10, l->id) || db_run(s))
+		return fail(st, err);
+	return 0;
+}
+
+void store_list_release(struct store_list *l)
+{
+	free(l->name);
+	free(l->url);
+	free(l->query);
+	free(l->probe);
+	free(l->last_error);
+	memset(l, 0, sizeof(*l));
+}
+
+int store_epoch_get(struct store *st, int64_t list_id, int epoch,
+		    struct store_epoch *e, struct strbuf *err)
+{
+	struct db_stmt *s = db_prepare(st->db,
+		"SELECT fingerprint, head FROM lore_epochs WHERE list = ? AND epoch = ?");
+	int r;
+
+	memset(e, 0, sizeof(*e));
+	if (!s || db_bind_int(s, 1, list_id) || db_bind_int(s, 2, epoch))
+		return fail(st, err);
+	r = db_step(s);
+	if (r < 0)
+		return fail(st, err);
+	if (r) {
+		e->fingerprint = col_dup(s, 0);
+		e->head = col_dup(s, 1);
+		db_reset(s);
+	}
+	return r;
+}
+
+int store_epoch_set(struct store *st, int64_t list_id, int epoch,
+		    const char *fingerprint, const char *head, struct strbuf *err)
+{
+	struct db_stmt *s = db_prepare(st->db,
+		"INSERT INTO lore_epochs (list, epoch, fingerprint, head) VALUES (?1, ?2, ?3, ?4)"
+		" ON CONFLICT (list, epoch) DO UPDATE SET head = ?4,"
+		" fingerprint = coalesce(?3, fingerprint)");
+
+	if (!s || db_bind_int(s, 1, list_id) || db_bind_int(s, 2, epoch) ||
+	    db_bind_text(s, 3, fingerprint) || db_bind_text(s, 4, head) || db_run(s))
+		return fail(st, err);
+	return 0;
+}
+
+void store_epoch_release(struct store_epoch *e)
+{
+	free(e->fingerprint);
+	free(e->head);
+	memset(e, 0, sizeof(*e));
+}
+
+/* messages */
+
+int store_mark_dirty(struct store *st, struct strbuf *err)
+{
+	struct db_stmt *s = db_prepare(st->db,
+		"INSERT OR REPLACE INTO state (key, value) VALUES ('series_dirty', '1')");
+
+	return !s || db_run(s) ? fail(st, err) : 0;
+}
+
+bool store_series_dirty(struct store *st)
+{
+	int64_t v = 0;
+
+	if (db_query_int(st->db, "SELECT value FROM state WHERE key = 'series_dirty'",
+			 0, &v))
+		return true;
+	return v != 0;
+}
+
+static int link_list(struct store *st, int64_t list_id, int64_t rowid)
+{
+	struct db_stmt *s;
+
+	if (!list_id)
+		return 0;
+	s = db_prepare(st->db, "INSERT OR IGNORE INTO list_messages (list, message)"
+		       " VALUES (?, ?)");
+	if (!s || db_bind_int(s, 1, list_id) || db_bind_int(s, 2, rowid))
+		return -1;
+	return db_run(s);
+}
+
+/* The row holding exactly these bytes, 0 when none, -1 on error */
+static int64_t find_same(struct store *st, const char *raw, size_t len,
+			 const char *hash)
+{
+	struct db_stmt *s = db_prepare(st->db,
+		"SELECT id, raw FROM messages WHERE hash = ?");
+	int64_t found = 0;
+	int r;
+
+	if (!s || db_bind_text(s, 1, hash))
+		return -1;
+	while ((r = db_step(s)) > 0) {
+		size_t n;
+		const void *p = db_column_blob(s, 1, &n);
+
+		if (n == len && !memcmp(p, raw, len)) {
+			found = db_column_int(s, 0);
+			db_reset(s);
+			return found;
+		}
+	}
+	return r < 0 ? -1 : 0;
+}
+
+static int has_msgid(struct store *st, const char *msgid)
+{
+	struct db_stmt *s = db_prepare(st->db, "SELECT 1 FROM messages WHERE msgid = ?");
+	int r;
+
+	if (!s || db_bind_text(s, 1, msgid))
+		return -1;
+	r = db_step(s);
+	if (r > 0)
+		db_reset(s);
+	return r;
+}
+
+/* Bind the parsed columns (2..9 of the insert/update below) */
+static int bind_parsed(struct db_stmt *s, int first, const struct msg *m,
+		       bool parsed, const char *error)
+{
+	char *meta = parsed ? msg_to_json(m) : NULL;
+	int r = db_bind_text(s, first, parsed ? m->subject : NULL) ||
+		db_bind_text(s, first + 1, parsed ? m->sender_name : NULL) ||
+		db_bind_text(s, first + 2, parsed ? m->sender_email : NULL) ||
+		(parsed ? db_bind_int(s, first + 3, m->date) : db_bind_null(s, first + 3)) ||
+		db_bind_text(s, first + 4, parsed ? m->parent : NULL) ||
+		db_bind_text(s, first + 5, meta) ||
+		db_bind_text(s, first + 6, LOREBOT_VERSION) ||
+		db_bind_text(s, first + 7, error);
+
+	free(meta);
+	return r ? -1 : 0;
+}
+
+int store_add_message(struct store *st, int64_t list_id, const char *raw,
+		      size_t len, enum store_added *added, int64_t *rowid,
+		      struct strbuf *err)
+{
+	struct strbuf perr = STRBUF_INIT;
+	struct msg m;
+	struct db_stmt *s;
+	char hash[17];
+	int64_t id;
+	bool parsed;
+	int r;
+
+	hash_hex(raw, len, hash);
+	id = find_same(st, raw, len, hash);
+	if (id < 0)
+		return fail(st, err);
+	if (id) {
+		*added = STORE_DUPLICATE;
+		if (rowid)
+			*rowid = id;
+		return link_list(st, list_id, id) ? fail(st, err) : 0;
+	}
+	parsed = !msg_from_raw(raw, len, &m, &perr);
+	msg_set_missing_id(&m, raw, len);
+	r = has_msgid(st, m.msgid);
+	if (r < 0)
+		goto fail;
+	*added = r ? STORE_VARIANT : STORE_NEW;
+	s = db_prepare(st->db,
+		"INSERT INTO messages (msgid, subject, from_name, from_email, date,"
+		" parent, meta, meta_version, error, hash, raw, size, fetched)"
+		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+	if (!s || db_bind_text(s, 1, m.msgid) ||
+	    bind_parsed(s, 2, &m, parsed, parsed ? NULL : perr.buf) ||
+	    db_bind_text(s, 10, hash) || db_bind_blob(s, 11, raw, len) ||
+	    db_bind_int(s, 12, len) || db_bind_int(s, 13, time(NULL)) || db_run(s))
+		goto fail;
+	id = db_last_insert_id(st->db);
+	if (rowid)
+		*rowid = id;
+	if (link_list(st, list_id, id) || store_mark_dirty(st, err))
+		goto fail;
+	msg_release(&m);
+	strbuf_release(&perr);
+	return 0;
+fail:
+	if (!err->len)
+		fail(st, err);
+	msg_release(&m);
+	strbuf_release(&perr);
+	return -1;
+}
+
+int store_get_raw(struct store *st, const char *msgid, struct strbuf *raw,
+		  struct strbuf *err)
+{
+	/* the variant assembly uses: the same order as store_load_assembly() */
+	struct db_stmt *s = db_prepare(st->db,
+		"SELECT raw FROM messages WHERE msgid = ? ORDER BY date, hash, id LIMIT 1");
+	size_t len;
+	const void *p;
+	int r;
+
+	if (!s || db_bind_text(s, 1, msgid))
+		return fail(st, err);
+	r = db_step(s);
+	if (r < 0)
+		return fail(st, err);
+	if (!r)
+		return 0;
+	p = db_column_blob(s, 0, &len);
+	strbuf_add(raw, p, len);
+	db_reset(s);
+	return 1;
+}
+
+int64_t store_count_messages(struct store *st)
+{
+	int64_t n;
+
+	if (db_query_int(st->db, "SELECT count(*) FROM messages", 0, &n))
+		return -1;
+	return n;
+}
+
+static int reparse_one(struct store *st, int64_t id, struct strbuf *err)
+{
+	struct db_stmt *s = db_prepare(st->db, "SELECT raw FROM messages WHERE id = ?");
+	struct strbuf perr = STRBUF_INIT, raw = STRBUF_INIT;
+	struct msg m;
+	bool parsed;
+	const void *p;
+	size_t len;
+	int r;
+
+	if (!s || db_bind_int(s, 1, id))
+		return fail(st, err);
+	r = db_step(s);
+	if (r < 0)
+		return fail(st, err);
+	if (!r)
+		return 0;
+	p = db_column_blob(s, 0, &len);
+	strbuf_add(&raw, p, len);
+	db_reset(s);
+	parsed = !msg_from_raw(raw.buf, raw.len, &m, &perr);
+	msg_set_missing_id(&m, raw.buf, raw.len);
+	s = db_prepare(st->db,
+		"UPDATE messages SET msgid = ?, subject = ?, from_name = ?, from_email = ?,"
+		" date = ?, parent = ?, meta = ?, meta_version = ?, error = ? WHERE id = ?");
+	r = !s || db_bind_text(s, 1, m.msgid) ||
+		bind_parsed(s, 2, &m, parsed, parsed ? NULL : perr.buf) ||
+		db_bind_int(s, 10, id) || db_run(s);
+	msg_release(&m);
+	strbuf_release(&perr);
+	strbuf_release(&raw);
+	return r ? fail(st, err) : 0;
+}
+
+int64_t store_reparse(struct store *st, bool force, struct strbuf *err)
+{
+	struct db_stmt *s;
+	int64_t *ids = NULL, n = 0;
+	size_t nr = 0, alloc = 0, i;
+	int r;
+
+	s = db_prepare(st->db, force ? "SELECT id FROM messages" :
+		       "SELECT id FROM messages WHERE meta_version IS NOT ?");
+	if (!s || (!force && db_bind_text(s, 1, LOREBOT_VERSION)))
+		return fail(st, err);
+	while ((r = db_step(s)) > 0) {
+		ALLOC_GROW(ids, nr + 1, alloc);
+		ids[nr++] = db_column_int(s, 0);
+	}
+	if (r < 0) {
+		free(ids);
+		return fail(st, err);
+	}
+	if (!nr) {
+		free(ids);
+		return 0;
+	}
+	if (store_begin(st, err)) {
+		free(ids);
+		return -1;
+	}
+	for (i = 0; i < nr; i++) {
+		if (reparse_one(st, ids[i], err)) {
+			store_rollback(st);
+			free(ids);
+			return -1;
+		}
+		n++;
+	}
+	free(ids);
+	if (store_mark_dirty(st, err) || store_commit(st, err)) {
+		store_rollback(st);
+		return -1;
+	}
+	return n;
+}
+
+int store_load_assembly(struct store *st, struct assembly *a, struct strbuf *err)
+{
+	struct db_stmt *s;
+	size_t index = 0;
+	int r;
+
+	if (store_reparse(st, false, err) < 0)
+		return -1;
+	/*
+	 * Deterministic whatever the arrival order: of several variants of
+	 * a Message-ID, assembly uses the first, so sort by content.
+	 */
+	s = db_prepare(st->db, "SELECT id, meta, msgid, error, size FROM messages"
+		       " ORDER BY date, msgid, hash, id");
+	if (!s)
+		return fail(st, err);
+	while ((r = db_step(s)) > 0) {
+		const char *meta = db_column_text(s, 1);
+		struct msg *m;
+
+		if (!meta) {
+			assembly_problem(a, index++, db_column_text(s, 2), "%s",
+					 db_column_text(s, 3) ? db_column_text(s, 3) :
+					 "cannot be parsed");
+			a->errors++;
+			continue;
+		}
+		m = xmalloc(sizeof(*m));
+		if (msg_from_json(meta, m)) {
+			assembly_problem(a, index++, db_column_text(s, 2),
+					 "stored form is damaged; run 'lorebot fetch --reparse'");
+			msg_release(m);
+			free(m);
+			a->errors++;
+			continue;
+		}
+		m->rowid = db_column_int(s, 0);
+		m->size = db_column_int(s, 4);
+		m->index = index++;
+		assembly_add_msg(a, m);
+	}
+	return r < 0 ? fail(st, err) : 0;
+}

@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The domain store on top of db.h: lists followed on lore and their
+ * fetch state, messages exactly as received (plus their parsed
+ * headers), and the series, versions, patches and trailers assembled
+ * from them.  Schema: migration "lore-1" in db-migrations.c; README
+ * "## lore" describes the tables.
+ *
+ * Guarantees:
+ * - A message is stored once per distinct content: the same Message-ID
+ *   with the same bytes is a duplicate; the same Message-ID with other
+ *   bytes (public-inbox keeps both) is a second variant.  Which variant
+ *   series assembly uses does not depend on the order they arrived in.
+ * - Series are a pure function of the stored messages: after messages
+ *   are added, the series tables are rebuilt (store_rebuild_series())
+ *   in one transaction; a crash before it leaves a "dirty" flag that
+ *   makes the next rebuild happen.
+ * - A version's id (Message-ID of its cover letter, else of patch 1)
+ *   and its series id (a hash of the series key) are stable; a version
+ *   that assembly no longer produces (e.g. its cover letter arrived
+ *   late and gave the send another id) is kept with gone = 1.
+ */
+#ifndef LOREBOT_STORE_H
+#define LOREBOT_STORE_H
+
+#include <stdint.h>
+
+#include "bot/db.h"
+#include "bot/series.h"
+
+struct store {
+	struct db *db;
+};
+
+/* Open (create, migrate) the database at path.  0 or -1 with err. */
+int store_open(struct store *st, const char *path, struct strbuf *err);
+void store_close(struct store *st);
+
+/* transactions (several calls that belong together) */
+int store_begin(struct store *st, struct strbuf *err);
+int store_commit(struct store *st, struct strbuf *err);
+void store_rollback(struct store *st);
+
+/* lists and their fetch state */
+
+struct store_list {
+	int64_t id;
+	char *name;
+	char *url;		/* base URL ending in '/' */
+	char *query;		/* "" for everything */
+	bool has_cursor;
+	int64_t cursor;		/* rt: (Received time) the next search starts at */
+	char *probe;		/* what the change probe saw at the last pass */
+	int64_t probe_seen;	/* when it first saw it (unix seconds) */
+	int64_t last_search;	/* start of the last pass that searched to the end */
+	int64_t last_poll;	/* unix seconds of the last attempt, 0: never */
+	int64_t last_ok;
+	int64_t next_poll;	/* no poll before this (back-off); 0: any time */
+	int failures;		/* passes failed in a row */
+	char *last_error;
+};
+
+/*
+ * The list called name, created when new; url and query are updated when
+ * they changed.  Fills l (release with store_list_release()).
+ */
+int store_list_get(struct store *st, const char *name, const char *url,
+		   const char *query, struct store_list *l, struct strbuf *err);
+/* The id of the list called name, 0 when there is none, -1 on error */
+int64_t store_list_find(struct store *st, const char *name);
+/* Write back the fetch state (cursor, probe, times, failures, error) */
+int store_list_save(struct store *st, const struct store_list *l,
+		    struct strbuf *err);
+void store_list_release(struct store_list *l);
+
+/* a list's git epochs (fetch method git) */
+struct store_epoch {
+	char *fingerprint;	/* NULL until the epoch was stored completely */
+	char *head;		/* the last commit stored, NULL: none */
+};
+
+/* 1 known (e filled; release it), 0 not yet, -1 error */
+int store_epoch_get(struct store *st, int64_t list_id, int epoch,
+		    struct store_epoch *e, struct strbuf *err);
+/* Set head, and fingerprint when not NULL */
+int store_epoch_set(struct store *st, int64_t list_id, int epoch,
+		    const char *fingerprint, const char *head, struct strbuf *err);
+void store_epoch_release(struct store_epoch *e);
+
+/* messages */
+
+enum store_added {
+	STORE_NEW,		/* a Message-ID not seen before */
+	STORE_VARIANT,		/* a known Message-ID with other content */
+	STORE_DUPLICATE,	/* exactly these bytes were stored already */
+};
+
+/*
+ * Store one raw message (as received: no mbox "From " line, no
+ * escaping) and link it to a list (list_id 0: none).  A message that
+ * cannot be parsed is stored too (with its error) so that a fixed
+ * parser can read it later.  *added says what happened; *rowid (may be
+ * NULL) is the messages.id.  Call inside store_begin() for speed.
+ */
+int store_add_message(struct store *st, int64_t list_id, const char *raw,
+		      size_t len, enum store_added *added, int64_t *rowid,
+		      struct strbuf *err);
+
+/* Raw bytes of a message (the variant assembly uses): 1, 0 unknown, -1 */
+int store_get_raw(struct store *st, const char *msgid, struct strbuf *raw,
+		  struct strbuf *err);
+/* Number of stored messages (variants count), or -1 */
+int64_t store_count_messages(struct store *st);
+
+/*
+ * Parse again every message whose parsed form was written by another
+ * lorebot version (or all with force).  Returns how many, or -1.
+ */
+int64_t store_reparse(struct store *st, bool force, struct strbuf *err);
+
+/* Fill a (initialised, not built) with every stored message */
+int store_load_assembly(struct store *st, struct assembly *a, struct strbuf *err);
+
+/* series */
+
+enum store_change_kind {
+	STORE_VERSION_NEW,
+	STORE_VERSION_UPDATED,	/* patches, trailers, completeness... changed */
+	STORE_VERSION_GONE,
+};
+
+struct store_change {
+	enum store_change_kind kind;
+	char *id;		/* version id */
+	char *series_id;
+	char *title;
+	int version;
+	int have, total;
+	bool complete;
+	int64_t generation;
+};
+
+struct store_changes {
+	struct store_change *v;
+	size_t nr, alloc;
+};
+
+void store_changes_release(struct store_changes *c);
+const char *store_change_name(enum store_change_kind kind);
+
+/* Are the series tables behind the messages? */
+bool store_series_dirty(struct store *st);
+/* Mark them so (store_add_message() does) */
+int store_mark_dirty(struct store *st, struct strbuf *err);
+
+/*
+ * Assemble every stored message and bring the series, versions,
+ * patches and trailers tables up to date, in one transaction.  changes
+ * (may be NULL) gets what is new, changed or gone.
+ */
+int store_rebuild_series(struct store *st, struct store_changes *changes,
+			 struct strbuf *err);
+
+/*
+ * The series as `lorebot series --mbox --json` prints them:
+ * {"series": [...], "messages": N, "problems": [...]}; rebuilds first
+ * when dirty.  Caller puts *out.
+ */
+struct json_object;
+int store_series_json(struct store *st, struct json_object **out,
+		      struct strbuf *err);
+/* One version's JSON (as in the list above), or NULL when unknown */
+struct json_object *store_version_json(struct store *st, const char *id);
+
+/*
+ * Versions (an array of their JSON objects) as text, exactly as
+ * `lorebot series --mbox` prints them
+ */
+void store_versions_text(struct json_object *versions, struct strbuf *sb);
+
+/* The parsed form of a message as stored (JSON text); caller frees */
+char *msg_to_json(const struct msg *m);
+int msg_from_json(const char *json, struct msg *m);
+
+#endif

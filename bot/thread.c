@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "bot/fetch.h"
+#include "bot/lore.h"
+#include "bot/mbox.h"
+#include "bot/thread.h"
+
+struct sink {
+	FILE *f;
+	size_t skipped;
+};
+
+/* mboxrd, as lore writes it */
+static int write_msg(void *data, const struct mbox_msg *m)
+{
+	struct sink *s = data;
+	const char *p = m->raw.buf, *end = p + m->raw.len;
+
+	if (m->too_big) {
+		s->skipped++;
+		return 0;
+	}
+	fputs("From mboxrd@z Thu Jan  1 00:00:00 1970\n", s->f);
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p), *q = p;
+		size_t n = nl ? (size_t)(nl + 1 - p) : (size_t)(end - p);
+
+		while (q < p + n && *q == '>')
+			q++;
+		if ((size_t)(p + n - q) >= 5 && !memcmp(q, "From ", 5))
+			fputc('>', s->f);
+		fwrite(p, 1, n, s->f);
+		p += n;
+	}
+	if (m->raw.len && end[-1] != '\n')
+		fputc('\n', s->f);
+	fputc('\n', s->f);
+	return 0;
+}
+
+static char *first_list_url(const struct config *cfg)
+{
+	char **names = NULL, *url = NULL, *key;
+	size_t nr = config_subsections(cfg, "list", &names), i;
+
+	for (i = 0; i < nr; i++) {
+		key = xasprintf("list.%s.url", names[i]);
+		if (!url && config_get(cfg, key))
+			url = xstrdup(config_get(cfg, key));
+		free(key);
+		free(names[i]);
+	}
+	free(names);
+	return url;
+}
+
+int thread_to_mbox(const struct config *cfg, const char *url, const char *msgid,
+		   char **path, struct strbuf *err)
+{
+	const char *dir = getenv("TMPDIR");
+	char *base = url ? xstrdup(url) : first_list_url(cfg), *id;
+	struct fetch_cfg fc;
+	struct sink s = { 0 };
+	struct lore l;
+	int64_t n;
+	int fd, ret = -1;
+
+	*path = NULL;
+	if (!base) {
+		strbuf_addstr(err, "no inbox to ask: give --url or configure [list \"NAME\"] url");
+		return -1;
+	}
+	id = xstrdup(msgid + (*msgid == '<'));
+	if (*id && id[strlen(id) - 1] == '>')
+		id[strlen(id) - 1] = '\0';
+	fetch_cfg_from_config(&fc, cfg);
+	if (lore_init(&l, base, &fc.lore, err))
+		goto out;
+	*path = xasprintf("%s/lorebot-thread.XXXXXX", dir && *dir ? dir : "/tmp");
+	fd = mkstemp(*path);
+	if (fd < 0 || !(s.f = fdopen(fd, "w"))) {
+		strbuf_addf(err, "cannot create '%s': %s", *path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		goto out_lore;
+	}
+	n = lore_thread(&l, id, write_msg, &s, err);
+	if (fclose(s.f) && n > 0) {
+		strbuf_addf(err, "cannot write '%s': %s", *path, strerror(errno));
+		n = -1;
+	}
+	if (n == 0)
+		strbuf_addf(err, "<%s> is not known at %s", id, base);
+	if (n > 0)
+		ret = 0;
+out_lore:
+	lore_release(&l);
+out:
+	if (ret && *path) {
+		unlink(*path);
+		free(*path);
+		*path = NULL;
+	}
+	free(id);
+	free(base);
+	return ret;
+}

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <arpa/inet.h>
+#include <malloc.h>
+#include <microhttpd.h>
+#include <netdb.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+
+#include "bot/web.h"
+
+struct web {
+	struct MHD_Daemon *d;
+	web_handler_fn fn;
+	void *data;
+	uint16_t port;
+};
+
+struct web_request {
+	struct MHD_Connection *conn;
+	const char *method;
+	const char *path;
+};
+
+/* Nothing on these pages runs or loads from elsewhere */
+static const char *const security_headers[][2] = {
+	{ "Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; "
+	  "img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'" },
+	{ "X-Content-Type-Options", "nosniff" },
+	{ "X-Frame-Options", "DENY" },
+	{ "Referrer-Policy", "no-referrer" },
+	{ "Cache-Control", "no-store" },
+};
+
+const char *web_path(const struct web_request *req)
+{
+	return req->path;
+}
+
+const char *web_method(const struct web_request *req)
+{
+	return req->method;
+}
+
+const char *web_query(const struct web_request *req, const char *key)
+{
+	return MHD_lookup_connection_value(req->conn, MHD_GET_ARGUMENT_KIND, key);
+}
+
+static enum MHD_Result answer(void *cls, struct MHD_Connection *conn, const char *url,
+			      const char *method, const char *version,
+			      const char *upload_data, size_t *upload_size, void **state)
+{
+	static int first_call;
+	struct web *w = cls;
+	struct web_request req = { .conn = conn, .method = method, .path = url };
+	struct web_response res = { .status = 200, .body = STRBUF_INIT };
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+	bool big;
+	size_t i;
+
+	(void)version;
+	(void)upload_data;
+	if (!*state) {		/* headers only so far */
+		*state = &first_call;
+		return MHD_YES;
+	}
+	if (*upload_size) {	/* a body: not for us */
+		*upload_size = 0;
+		return MHD_YES;
+	}
+	if (strcmp(method, "GET") && strcmp(method, "HEAD")) {
+		res.status = 405;
+		res.content_type = "text/plain; charset=utf-8";
+		strbuf_addstr(&res.body, "only GET and HEAD\n");
+	} else {
+		w->fn(w->data, &req, &res);
+	}
+	r = MHD_create_response_from_buffer(res.body.len, res.body.buf, MHD_RESPMEM_MUST_COPY);
+	if (!r) {
+		strbuf_release(&res.body);
+		free(res.location);
+		return MHD_NO;
+	}
+	MHD_add_response_header(r, "Content-Type", res.content_type ? res.content_type :
+				"text/html; charset=utf-8");
+	for (i = 0; i < ARRAY_SIZE(security_headers); i++)
+		MHD_add_response_header(r, security_headers[i][0], security_headers[i][1]);
+	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
+		MHD_add_response_header(r, "Allow", "GET, HEAD");
+	if (res.location)
+		MHD_add_response_header(r, "Location", res.location);
+	ret = MHD_queue_response(conn, (unsigned int)res.status, r);
+	MHD_destroy_response(r);
+	big = res.body.len > (1u << 20);
+	strbuf_release(&res.body);
+	free(res.location);
+	/* a large answer (the whole API) should not stay in the heap for good */
+	if (big)
+		malloc_trim(0);
+	return ret;
+}
+
+/* "host:port" or "[v6]:port" into an address; 0 or -1 */
+static int parse_listen(const char *listen, struct sockaddr_storage *ss, socklen_t *len,
+			struct strbuf *err)
+{
+	struct addrinfo hints = { .ai_flags = AI_NUMERICHOST | AI_NUMERICSERV,
+				  .ai_socktype = SOCK_STREAM };
+	struct addrinfo *ai = NULL;
+	const char *colon = strrchr(listen, ':');
+	char *host;
+	int r;
+
+	if (!colon || colon == listen || !colon[1]) {
+		strbuf_addf(err, "bad listen address '%s' (HOST:PORT)", listen);
+		return -1;
+	}
+	if (listen[0] == '[' && colon[-1] == ']')
+		host = xstrndup(listen + 1, colon - listen - 2);
+	else
+		host = xstrndup(listen, colon - listen);
+	r = getaddrinfo(host, colon + 1, &hints, &ai);
+	free(host);
+	if (r || !ai) {
+		strbuf_addf(err, "bad listen address '%s': %s", listen, gai_strerror(r));
+		return -1;
+	}
+	memcpy(ss, ai->ai_addr, ai->ai_addrlen);
+	*len = ai->ai_addrlen;
+	freeaddrinfo(ai);
+	return 0;
+}
+
+int web_start(struct web **wp, const char *listen, web_handler_fn fn, void *data,
+	      struct strbuf *err)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	struct web *w;
+	const union MHD_DaemonInfo *info;
+	unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO;
+
+	*wp = NULL;
+	if (parse_listen(listen, &ss, &len, err))
+		return -1;
+	if (ss.ss_family == AF_INET6)
+		flags |= MHD_USE_IPv6;
+	w = xcalloc(1, sizeof(*w));
+	w->fn = fn;
+	w->data = data;
+	w->d = MHD_start_daemon(flags, 0, NULL, NULL, answer, w,
+				MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
+				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)30,
+				MHD_OPTION_CONNECTION_LIMIT, (unsigned int)64,
+				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
+				MHD_OPTION_END);
+	if (!w->d) {
+		strbuf_addf(err, "cannot listen on '%s' (address in use or not available)",
+			    listen);
+		free(w);
+		return -1;
+	}
+	info = MHD_get_daemon_info(w->d, MHD_DAEMON_INFO_BIND_PORT);
+	w->port = info ? info->port : 0;
+	*wp = w;
+	return 0;
+}
+
+uint16_t web_port(const struct web *w)
+{
+	return w->port;
+}
+
+void web_stop(struct web *w)
+{
+	if (!w)
+		return;
+	MHD_stop_daemon(w->d);
+	free(w);
+}

@@ -1,0 +1,188 @@
+#!/bin/sh
+# lorebot serve: the JSON API, health, metrics, pages, filters, escaping,
+# logs, read-only use of the database
+. "${LOREBOT_SRC:-.}/tests/lib.sh"
+. "$LOREBOT_SRC/tests/report-lib.sh"
+
+dash_fill
+mkdir -p "$TMP/state/logs"
+printf 'make[1]: Entering directory\nmm/vmscan.c:3871:50: error: boom\n' >"$TMP/state/logs/riscv.log"
+printf 'secret\n' >"$TMP/secret.log"
+$PY - "$RESULTS/build-000.json" "$TMP/state/logs/riscv.log" "$TMP/secret.log" >"$TMP/b.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["archs"][2]["log"] = sys.argv[2]
+d["archs"][1]["log"] = sys.argv[3]
+json.dump(d, sys.stdout)
+EOF
+record "$V000" build "$TMP/b.json"
+sha0=$(sha1sum "$DB" | cut -d' ' -f1)
+serve_start
+
+get() {
+	curl -s -o "$TMP/body" -D "$TMP/head" -w '%{http_code}' "$WEB$1"
+}
+
+is "$(get /healthz)" 200 "/healthz: 200"
+is "$(json "$TMP/body" "(d['status'], d['versions'], d['results'])")" "('ok', 5, True)" \
+	"/healthz: ok, the versions, the report tables"
+
+# the API: lorebot series --json's objects, plus state, results, mails
+is "$(get /api/series)" 200 "/api/series: 200"
+like "$(cat "$TMP/head")" "Content-Type: application/json" "as JSON"
+cp "$TMP/body" "$TMP/api.json"
+lorebot --db "$DB" series --json >"$TMP/series.json"
+is "$($PY - "$TMP/api.json" "$TMP/series.json" <<'EOF'
+import json, sys
+api = json.load(open(sys.argv[1]))["series"]
+cli = {v["id"]: v for v in json.load(open(sys.argv[2]))["series"]}
+extra = {"state", "results", "mails", "list"}
+same = all({k: v for k, v in a.items() if k not in extra} == cli[a["id"]] for a in api)
+print(len(api) == len(cli), same, all(extra <= set(a) for a in api))
+EOF
+)" "True True True" "every version of 'lorebot series --json', the same object plus four keys"
+is "$(json "$TMP/api.json" "[v['date'] for v in d['series']] == sorted([v['date'] for v in d['series']], reverse=True)")" \
+	True "newest first"
+is "$(json "$TMP/api.json" "sorted((v['id'], v['state']) for v in d['series'])")" \
+	"[('$V004', 'apply-failed'), ('$V003OLD', 'superseded'), ('$V003', 'findings'), ('$V000', 'build-failed'), ('$VXSS', 'testing')]" \
+	"the states: 004 apply-failed, 003 findings (its first send superseded), 000 build-failed"
+is "$(json "$TMP/api.json" "[(a, r['status']) for v in d['series'] if v['id'] == '$V000' for a, r in sorted(v['results']['build'].items())]")" \
+	"[('arm64', 'warnings'), ('riscv', 'errors'), ('x86_64', 'ok')]" "results: build per arch"
+is "$(json "$TMP/api.json" "[v['results']['apply']['result']['patches'][1]['file'] for v in d['series'] if v['id'] == '$V004'][0]")" \
+	"arch/arm64/include/asm/tlbflush.h" "results: the recorded document itself"
+is "$(json "$TMP/api.json" "[sorted(m['kind'] for m in v['mails']) for v in d['series'] if v['id'] == '$V000'][0]")" \
+	"['boot', 'build', 'check']" "mails: the replies about a version"
+is "$(json "$TMP/api.json" "any('mail' in m for v in d['series'] for m in v['mails'])")" False \
+	"the list leaves the mail texts out"
+is "$(get "/api/series/$S004")" 200 "/api/series/<series id>: 200"
+is "$(json "$TMP/body" "(d['series']['id'], [v['id'] for v in d['series']['versions']])")" \
+	"('$S004', ['$V004'])" "the series and its versions"
+like "$(json "$TMP/body" "d['series']['versions'][0]['mails'][0]['mail']")" \
+	"^From: lorebot <lorebot@localhost>" "with the reply texts"
+is "$(get "/api/series/$V003")" 200 "/api/series/<version id>: its series"
+is "$(json "$TMP/body" "[v['id'] for v in d['series']['versions']]")" "['$V003', '$V003OLD']" \
+	"both sends of 003"
+is "$(get /api/series/nosuch)" 404 "an unknown series: 404"
+is "$(json "$TMP/body" "d['error']")" "no series or version 'nosuch'" "with a JSON error"
+is "$(get "/api/series?state=apply-failed")" 200 "filters on the API"
+is "$(json "$TMP/body" "[v['id'] for v in d['series']]")" "['$V004']" "?state=apply-failed"
+
+# metrics
+is "$(get /metrics)" 200 "/metrics: 200"
+like "$(cat "$TMP/head")" "Content-Type: text/plain; version=0.0.4" "Prometheus text format"
+ok "series versions by state" grep -qx 'lorebot_series_versions{state="apply-failed"} 1' "$TMP/body"
+ok "every state is there (0 too)" grep -qx 'lorebot_series_versions{state="passed"} 0' "$TMP/body"
+ok "replies by state" grep -qx 'lorebot_replies{state="sent"} 7' "$TMP/body"
+ok "reply queue length" grep -qx 'lorebot_queue_length{queue="replies"} 0' "$TMP/body"
+ok "no jobs yet: the job queue is empty" grep -qx 'lorebot_queue_length{queue="jobs"} 0' "$TMP/body"
+ok "messages" grep -qx 'lorebot_messages 58' "$TMP/body"
+is "$($PY - "$TMP/body" <<'EOF'
+import re, sys
+ok = True
+for line in open(sys.argv[1]):
+    line = line.rstrip("\n")
+    if line.startswith("#"):
+        ok &= bool(re.match(r"# (HELP|TYPE) lorebot_[a-z_]+ \S", line))
+    else:
+        ok &= bool(re.match(r'lorebot_[a-z_]+(\{[a-z]+="[^"]*"\})? -?[0-9.e+]+$', line))
+print(ok)
+EOF
+)" True "every line is valid exposition format"
+
+# pages
+is "$(get /)" 200 "/: 200"
+like "$(cat "$TMP/head")" "Content-Type: text/html; charset=utf-8" "HTML"
+like "$(cat "$TMP/head")" "Content-Security-Policy: default-src 'none'" "a CSP that allows no scripts"
+like "$(cat "$TMP/head")" "X-Content-Type-Options: nosniff" "nosniff"
+cp "$TMP/body" "$TMP/list.html"
+is "$(grep -c '<tr class="series"' "$TMP/list.html")" 5 "five rows"
+ok "auto-refresh" grep -q '<meta http-equiv="refresh" content="30">' "$TMP/list.html"
+ok "a viewport for phones" grep -q 'name="viewport" content="width=device-width' "$TMP/list.html"
+unlike "$(cat "$TMP/list.html")" '(src|href)="https?://' "no external assets"
+ok "the XSS subject is escaped" grep -q 'mm: &lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;fix&quot;' "$TMP/list.html"
+unlike "$(cat "$TMP/list.html")" "<script|<img" "no script or img element at all"
+ok "rows carry their state" grep -q "data-version-id=\"$V004\" data-state=\"apply-failed\"" "$TMP/list.html"
+is "$(get "/?state=build-failed")" 200 "?state="
+is "$(grep -c '<tr class="series"' "$TMP/body")" 1 "?state=build-failed: one row"
+ok "the right one" grep -q "data-version-id=\"$V000\"" "$TMP/body"
+get "/?author=vernon" >/dev/null
+is "$(grep -c '<tr class="series"' "$TMP/body")" 2 "?author=vernon: the two sends of 003"
+get "/?q=lazyfree" >/dev/null
+is "$(grep -c '<tr class="series"' "$TMP/body")" 1 "?q=lazyfree: 004"
+get "/?q=%3Cscript%3E" >/dev/null
+ok "a filter value is escaped back into the form" grep -q 'value="&lt;script&gt;"' "$TMP/body"
+
+is "$(get "/series/$S000")" 200 "/series/<id>: 200"
+cp "$TMP/body" "$TMP/s000.html"
+ok "each patch" grep -q '\[PATCH 7/9\] mm/mglru: skip PUD subtrees during aging' "$TMP/s000.html"
+ok "a build finding under its patch" grep -q "passing argument 3 of &#39;test_pud_bloom_filter&#39;" "$TMP/s000.html"
+ok "the checker findings" grep -q "&#39;specifc&#39; may be a typo of &#39;specific&#39;" "$TMP/s000.html"
+ok "the boot finding" grep -q "WARNING: CPU: 1 PID: 312 at mm/vmscan.c:3871" "$TMP/s000.html"
+ok "the replies, with their text" grep -qF "Subject: Re: [PATCH 0/9] mm/mglru" "$TMP/s000.html"
+ok "a log link" grep -q 'href="/log/[0-9]*">build log</a>' "$TMP/s000.html"
+ok "a lore link" grep -q "href=\"https://lore.kernel.org/r/$V000/\"" "$TMP/s000.html"
+get "/series/$VXSS" >/dev/null
+cp "$TMP/body" "$TMP/xss.html"
+unlike "$(cat "$TMP/xss.html")" "<script|<img" "the XSS series page has no script or img element"
+ok "its quoted code is escaped" grep -q '&lt;/pre&gt;&lt;script&gt;alert(3)&lt;/script&gt;' "$TMP/xss.html"
+ok "its finding message is escaped" grep -q '&lt;/td&gt;&lt;script&gt;alert(4)&lt;/script&gt;' "$TMP/xss.html"
+# paging
+get "/?limit=2" >/dev/null
+is "$(grep -c '<tr class="series"' "$TMP/body")" 2 "?limit=2: two rows"
+ok "says which" grep -q "5 series versions, 1 to 2 shown" "$TMP/body"
+ok "links the next page, with the filters" \
+	grep -q 'href="/?state=&amp;author=&amp;q=&amp;limit=2&amp;offset=2">the next 2</a>' "$TMP/body"
+get "/?limit=2&offset=4" >/dev/null
+is "$(grep -c '<tr class="series"' "$TMP/body")" 1 "the last page: one row"
+unlike "$(cat "$TMP/body")" "the next" "and no next page"
+get "/?author=vernon&limit=1&offset=1" >/dev/null
+ok "a filtered page" grep -q "data-version-id=\"$V003OLD\"" "$TMP/body"
+ok "counts what matched" grep -q "2 series versions, 2 to 2 shown" "$TMP/body"
+get "/api/series?limit=2&offset=1" >/dev/null
+is "$(json "$TMP/body" "(len(d['series']), d['total'], d['series'][0]['id'] == [v['id'] for v in json.load(open('$TMP/api.json'))['series']][1])")" \
+	"(2, 5, True)" "/api/series?limit=2&offset=1: the second and third, of five"
+
+is "$(get /series/nosuch)" 404 "an unknown series page: 404"
+is "$(get /nowhere)" 404 "an unknown page: 404"
+is "$(curl -s -o /dev/null -w '%{http_code}' -X POST "$WEB/")" 405 "POST: 405"
+
+# logs: only under web.logroot (default core.statedir)
+serve_stop
+serve_start --config "$CONF"
+LOGID=$(sql "SELECT id FROM results WHERE version = '$V000' AND stage = 'build' AND arch = 'riscv'")
+is "$(get "/log/$LOGID")" 200 "a log under the log root: 200"
+is "$(cat "$TMP/body")" "make[1]: Entering directory
+mm/vmscan.c:3871:50: error: boom" "its text"
+like "$(cat "$TMP/head")" "Content-Type: text/plain" "as text"
+LOGID=$(sql "SELECT id FROM results WHERE version = '$V000' AND stage = 'build' AND arch = 'arm64'")
+is "$(get "/log/$LOGID")" 403 "a log outside the log root: 403"
+unlike "$(cat "$TMP/body")" "secret" "not shown"
+is "$(get /log/999999)" 404 "no such result: 404"
+is "$(get /log/..%2f..%2fetc%2fpasswd)" 404 "not a result id: 404"
+serve_stop
+
+# read-only: the database file is not changed, a read-only file works
+is "$(sha1sum "$DB" | cut -d' ' -f1)" "$sha0" "serving did not change the database"
+chmod a-w "$DB"
+serve_start
+is "$(get /api/series)" 200 "a read-only database file is served"
+serve_stop
+chmod u+w "$DB"
+
+# the daemon's jobs show up in the metrics
+sqlite3 "$DB" "INSERT INTO jobs (kind, version, arch, state, queued) VALUES
+	('apply', 'v1', '', 'queued', 0), ('build', 'v1', 'arm64', 'queued', 0),
+	('build', 'v1', 'riscv', 'running', 0), ('check', 'v1', '', 'done', 0)"
+serve_start
+get /metrics >/dev/null
+ok "jobs by state" grep -qx 'lorebot_jobs{state="queued"} 2' "$TMP/body"
+ok "the job queue" grep -qx 'lorebot_queue_length{queue="jobs"} 2' "$TMP/body"
+serve_stop
+
+# usage
+lorebot --db "$TMP/none.db" serve --listen 127.0.0.1:0 >/dev/null 2>"$TMP/err"
+is "$?" 2 "no database: exit 2"
+lorebot --db "$DB" serve --listen nonsense >/dev/null 2>"$TMP/err"
+is "$?" 3 "a bad listen address: exit 3"
+like "$(cat "$TMP/err")" "bad listen address 'nonsense'" "says so"
+done_testing

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The SQLite layer: migrations, statements, transactions */
+#include <unistd.h>
+
+#include "bot/db.h"
+#include "tests/unit/tap.h"
+
+/* remove a database with its WAL files */
+static void unlink_db(const char *p)
+{
+	char *wal = xasprintf("%s-wal", p), *shm = xasprintf("%s-shm", p);
+
+	unlink(p);
+	unlink(wal);
+	unlink(shm);
+	free(wal);
+	free(shm);
+}
+
+static char *tmpdb(const char *name)
+{
+	const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	char *p = xasprintf("%s/t-db-%d-%s.db", dir, (int)getpid(), name);
+
+	unlink_db(p);
+	return p;
+}
+
+static void rm_db(char *p)
+{
+	unlink_db(p);
+	free(p);
+}
+
+static int64_t q(struct db *db, const char *sql)
+{
+	int64_t v = -1;
+
+	db_query_int(db, sql, -1, &v);
+	return v;
+}
+
+static const struct db_migration two[] = {
+	{ "t-1", "CREATE TABLE a (x INTEGER); INSERT INTO a VALUES (1)" },
+	{ "t-2", "CREATE TABLE b (y TEXT)" },
+};
+
+int main(void)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct db *db;
+	struct db_stmt *st, *st2;
+	char *path = tmpdb("main");
+	const void *blob;
+	size_t len;
+	int r;
+
+	/* the real schema */
+	r = db_open(&db, path, 0, &err);
+	is_int(r, 0, "open creates and migrates %s", err.buf);
+	is_int(db_schema_version(db), db_migrations_nr, "every migration applied");
+	is_int(q(db, "SELECT count(*) FROM sqlite_master WHERE name = 'messages'"), 1,
+	       "the messages table exists");
+	st = db_prepare(db, "PRAGMA journal_mode");
+	ok(st && db_step(st) > 0 && !strcmp(db_column_text(st, 0), "wal"), "WAL mode");
+	db_reset(st);
+	is_int(q(db, "PRAGMA foreign_keys"), 1, "foreign keys on");
+	db_close(db);
+	is_int(db_open(&db, path, 0, &err), 0, "open again");
+	is_int(db_schema_version(db), db_migrations_nr, "nothing applied twice");
+
+	/* statements */
+	ok(db_exec(db, "CREATE TABLE kv (k TEXT PRIMARY KEY, v BLOB, n INTEGER)") == 0,
+	   "exec");
+	st = db_prepare(db, "INSERT INTO kv (k, v, n) VALUES (?, ?, ?)");
+	ok(st && !db_bind_text(st, 1, "a") && !db_bind_blob(st, 2, "x\0y", 3) &&
+	   !db_bind_int(st, 3, 1LL << 40) && !db_run(st), "insert with bindings");
+	st2 = db_prepare(db, "INSERT INTO kv (k, v, n) VALUES (?, ?, ?)");
+	ok(st == st2, "the same SQL gives the cached statement");
+	ok(!db_bind_text(st2, 1, "b") && !db_bind_null(st2, 2) && !db_bind_text(st2, 3, NULL) &&
+	   !db_run(st2), "insert with NULLs");
+	st = db_prepare(db, "SELECT k, v, n FROM kv ORDER BY k");
+	is_int(db_step(st), 1, "a row");
+	blob = db_column_blob(st, 1, &len);
+	ok(len == 3 && !memcmp(blob, "x\0y", 3), "blob with a NUL byte");
+	is_int(db_column_int(st, 2), 1LL << 40, "64-bit integer");
+	is_int(db_step(st), 1, "second row");
+	ok(db_column_null(st, 1) && !db_column_text(st, 1), "NULL column");
+	is_int(db_step(st), 0, "done");
+
+	/* errors name the statement */
+	st = db_prepare(db, "INSERT INTO kv (k) VALUES ('a')");
+	r = st && db_run(st) < 0;
+	ok(r && strstr(db_error(db), "UNIQUE") && strstr(db_error(db), "INSERT INTO kv"),
+	   "constraint error: %s", db_error(db));
+	r = !db_prepare(db, "SELEC nonsense");
+	ok(r && strstr(db_error(db), "SELEC nonsense"), "syntax error names the SQL: %s",
+	   db_error(db));
+
+	/* transactions */
+	ok(!db_begin(db) && db_in_transaction(db), "begin");
+	db_exec(db, "INSERT INTO kv (k) VALUES ('c')");
+	ok(!db_rollback(db) && !db_in_transaction(db), "rollback");
+	is_int(q(db, "SELECT count(*) FROM kv"), 2, "the rolled back row is gone");
+	db_begin(db);
+	db_exec(db, "INSERT INTO kv (k) VALUES ('c')");
+	ok(!db_commit(db), "commit");
+	is_int(q(db, "SELECT count(*) FROM kv"), 3, "the committed row is there");
+	strbuf_reset(&err);
+	is_int(db_integrity_check(db, &err), 0, "integrity_check");
+	db_close(db);
+	rm_db(path);
+
+	/* migrations one by one */
+	path = tmpdb("mig");
+	is_int(db_open(&db, path, DB_NO_MIGRATE, &err), 0, "open without migrating");
+	is_int(db_migrate(db, two, 1), 0, "first migration");
+	is_int(db_schema_version(db), 1, "version 1");
+	is_int(db_migrate(db, two, 2), 0, "the next one is appended");
+	is_int(db_schema_version(db), 2, "version 2");
+	is_int(q(db, "SELECT count(*) FROM a"), 1, "applied once");
+	{
+		const struct db_migration bad[] = {
+			two[0], two[1],
+			{ "t-3", "CREATE TABLE c (z); CREATE TABL oops" },
+		};
+
+		r = db_migrate(db, bad, 3);
+		is_int(r, -1, "a failing migration fails");
+		ok(strstr(db_error(db), "migration 't-3'") != NULL, "names it: %s", db_error(db));
+		is_int(q(db, "SELECT count(*) FROM sqlite_master WHERE name = 'c'"), 0,
+		       "and leaves nothing of itself");
+		is_int(db_schema_version(db), 2, "the version stays");
+	}
+	r = db_migrate(db, two, 1);
+	is_int(r, -1, "a database with an unknown migration is refused");
+	ok(strstr(db_error(db), "'t-2' is from a newer lorebot") != NULL, "says so: %s",
+	   db_error(db));
+	db_close(db);
+	rm_db(path);
+
+	strbuf_reset(&err);
+	r = db_open(&db, "/nonexistent/dir/x.db", 0, &err);
+	ok(r && !db && strstr(err.buf, "cannot open database '/nonexistent/dir/x.db'"),
+	   "%s", err.buf);
+	strbuf_release(&err);
+	return done_testing();
+}
