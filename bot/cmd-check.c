@@ -42,7 +42,10 @@ const char cmd_check_help[] =
 	"    lore; versions superseded by a later one are skipped), with --msgid\n"
 	"    the thread of message ID, fetched from lore; with --repo\n"
 	"    the series is applied (without writing) to its base-commit, else\n"
-	"    git.base, else HEAD, so the rules read whole files.\n"
+	"    git.base, else HEAD, so the rules read whole files, Fixes: tags are\n"
+	"    looked up and checkpatch.pl is the tree's; a patch that does not\n"
+	"    apply is checked from its hunks.  Without --repo the rules see the\n"
+	"    hunks only and say so when that was not enough.\n"
 	"\n"
 	"    Findings are printed in compiler format, grouped by patch, with a\n"
 	"    summary line:\n"
@@ -594,7 +597,7 @@ int cmd_check(int argc, char **argv, struct ctx *ctx)
 				       "branch, not --%s", mbox ? "mbox" : "msgid");
 	if (url && !msgid)
 		return cmd_usage_error("check", "--url is the inbox to ask for --msgid");
-	d.dir = !mbox && !msgid && repo ? repo : ".";
+	d.dir = repo ? repo : ".";
 	load_config(&cfg, ctx->cfg, d.dir);
 	if (opts_from_config(&o, &cfg, &err) || (sel && check_select(&o, sel, &err))) {
 		ret = cmd_usage_error("check", "%s", err.buf);

@@ -35,7 +35,7 @@ static struct file_state *state_of(struct states *st, struct devrange *r,
 	fs->path = xstrdup(path);
 	strbuf_init(&fs->text, 0);
 	fs->delta = 0;
-	fs->missing = git_read_file_at(r->repo.gitdir, r->tip, path, &fs->text) != 0;
+	fs->missing = gitdev_read_file(&r->repo, r->tip, path, &fs->text) != 0;
 	return fs;
 }
 

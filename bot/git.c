@@ -273,18 +273,15 @@ static int git_open_rev(const char *repo_dir, const char *rev,
 	return 0;
 }
 
-int git_read_file_at(const char *repo_dir, const char *rev, const char *path,
+/* path in the tree of obj (a commit or a tree) into out: 0, -ENOENT, -EIO */
+static int read_path(git_repository *repo, git_object *obj, const char *path,
 		     struct strbuf *out)
 {
-	git_repository *repo;
-	git_object *obj, *tree_obj = NULL;
+	git_object *tree_obj = NULL;
 	git_tree_entry *entry = NULL;
 	git_blob *blob = NULL;
-	int ret = git_open_rev(repo_dir, rev, &repo, &obj);
+	int ret = -ENOENT;
 
-	if (ret)
-		return ret;
-	ret = -ENOENT;
 	if (git_object_peel(&tree_obj, obj, GIT_OBJECT_TREE))
 		goto out;
 	if (git_tree_entry_bypath(&entry, (git_tree *)tree_obj, path) ||
@@ -300,6 +297,19 @@ out:
 	git_blob_free(blob);
 	git_tree_entry_free(entry);
 	git_object_free(tree_obj);
+	return ret;
+}
+
+int git_read_file_at(const char *repo_dir, const char *rev, const char *path,
+		     struct strbuf *out)
+{
+	git_repository *repo;
+	git_object *obj;
+	int ret = git_open_rev(repo_dir, rev, &repo, &obj);
+
+	if (ret)
+		return ret;
+	ret = read_path(repo, obj, path, out);
 	git_object_free(obj);
 	git_repository_free(repo);
 	return ret;
@@ -1422,25 +1432,11 @@ int gitdev_read_file(struct gitdev_repo *r, const char *rev, const char *path,
 		     struct strbuf *out)
 {
 	git_commit *c;
-	git_tree *tree = NULL;
-	git_tree_entry *e = NULL;
-	git_blob *blob = NULL;
-	int ret = -ENOENT;
+	int ret;
 
 	if (lookup_commit(r->repo, rev, &c))
 		return -ENOENT;
-	if (git_commit_tree(&tree, c) || git_tree_entry_bypath(&e, tree, path) ||
-	    git_tree_entry_type(e) != GIT_OBJECT_BLOB)
-		goto out;
-	ret = -EIO;
-	if (git_blob_lookup(&blob, r->repo, git_tree_entry_id(e)))
-		goto out;
-	strbuf_add(out, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
-	ret = 0;
-out:
-	git_blob_free(blob);
-	git_tree_entry_free(e);
-	git_tree_free(tree);
+	ret = read_path(r->repo, (git_object *)c, path, out);
 	git_commit_free(c);
 	return ret;
 }
