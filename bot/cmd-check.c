@@ -6,28 +6,51 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "bot/check-dev.h"
 #include "bot/cmd.h"
+#include "bot/log.h"
 #include "bot/mbox.h"
 #include "bot/series-out.h"
+#include "bot/thread.h"
 #include "checkers/check.h"
 #include "checkers/pattern.h"
 #include "checkers/tree.h"
 
 const char cmd_check_help[] =
 	"NAME\n"
-	"    lorebot-check - review the patches of an mbox the way linux-mm reviewers do\n"
+	"    lorebot-check - review patches the way linux-mm reviewers do, before\n"
+	"    sending them or as they come\n"
 	"\n"
 	"SYNOPSIS\n"
-	"    lorebot check --mbox FILE [--json] [--checkers LIST] [--repo DIR]\n"
-	"                  [--columns N] [--preexisting] [--list]\n"
+	"    lorebot check [RANGE] [--fix [--apply]] [--build[=ARCHS]] [--boot[=ARCHS]]\n"
+	"                  [--repo DIR] [options]\n"
+	"    lorebot check --mbox FILE [--repo DIR] [options]\n"
+	"    lorebot check --msgid ID [--url URL] [--repo DIR] [options]\n"
+	"    lorebot check --list\n"
 	"\n"
 	"DESCRIPTION\n"
-	"    Runs the checkers over every patch of every current series in FILE\n"
-	"    (a thread saved from lore; versions superseded by a later one are\n"
-	"    skipped) and prints the findings in compiler format, grouped by\n"
-	"    patch:\n"
+	"    In a kernel tree, without --mbox, checks the commits of the current\n"
+	"    branch that are not in its upstream (@{upstream}..HEAD); on a branch\n"
+	"    prepared with 'b4 prep', the series b4 would send, with its cover\n"
+	"    letter; or RANGE: A..B (either side may be left out: HEAD), or one\n"
+	"    commit.  Each commit is checked as the mail 'git format-patch' would\n"
+	"    make of it, against the whole files of the commit.  Nothing in the\n"
+	"    repository is changed: no checkout, no index, no refs (only --apply\n"
+	"    writes, when asked).\n"
 	"\n"
-	"        mm/khugepaged.c:587: warning: lazyfree folio ... [lazyfree-droppable]\n"
+	"    With --mbox, checks every current series in FILE (a thread saved from\n"
+	"    lore; versions superseded by a later one are skipped), with --msgid\n"
+	"    the thread of message ID, fetched from lore; with --repo\n"
+	"    the series is applied (without writing) to its base-commit, else\n"
+	"    git.base, else HEAD, so the rules read whole files, Fixes: tags are\n"
+	"    looked up and checkpatch.pl is the tree's; a patch that does not\n"
+	"    apply is checked from its hunks.  Without --repo the rules see the\n"
+	"    hunks only and say so when that was not enough.\n"
+	"\n"
+	"    Findings are printed in compiler format, grouped by patch, with a\n"
+	"    summary line:\n"
+	"\n"
+	"        mm/rmap.c:683: warning: parameters of ... [one-line-args]\n"
 	"\n"
 	"    Findings are only on lines the series adds or changes, or on its\n"
 	"    mails (COMMIT_MSG, COVER_LETTER, SERIES).  The checkers: the mm review\n"
@@ -38,47 +61,81 @@ const char cmd_check_help[] =
 	"    commit messages and the cover letter).  'lorebot check --list' lists\n"
 	"    them.\n"
 	"\n"
-	"    Without --repo the rules see the hunks only and say so when that was\n"
-	"    not enough; checkpatch.pl comes from the cached mm tree.  With\n"
-	"    --repo the series is applied to its base-commit (else git.base,\n"
-	"    else HEAD) without touching the repository, the rules read whole\n"
-	"    files, Fixes: tags are looked up and checkpatch.pl is the tree's.\n"
-	"    A patch that does not apply is checked from its hunks.\n"
-	"\n"
 	"OPTIONS\n"
+	"    RANGE\n"
+	"        A..B, A.. or ..B (HEAD), or one commit; default: the branch's own\n"
+	"    --repo DIR\n"
+	"        the repository: without --mbox, the developer's tree to check\n"
+	"        (default: the one holding the current directory); with --mbox,\n"
+	"        the kernel tree the series is for (work tree or bare)\n"
 	"    --mbox FILE\n"
-	"        the patches (mboxo or mboxrd, or one message); - reads stdin\n"
+	"        check the patches of FILE (mboxo or mboxrd, or one message; -\n"
+	"        reads stdin) instead of a branch\n"
+	"    --msgid ID\n"
+	"        check the thread of message ID (<> optional), fetched from lore\n"
+	"    --url URL\n"
+	"        the inbox to ask for --msgid (default: the first list.<name>.url,\n"
+	"        e.g. git config --global lorebot.list.linux-mm.url\n"
+	"        https://lore.kernel.org/linux-mm/)\n"
 	"    --json\n"
 	"        print {\"findings\": [...]} with rule, severity (error, warning or\n"
 	"        note), patch (its number; 0 for the series), file (null for the\n"
 	"        commit message or the series), line (post-image), message and\n"
-	"        optional quote and suggestion; plus patches, base and summary\n"
+	"        optional quote and suggestion; plus series (patches, base,\n"
+	"        summary) and, for a branch, range (kind, desc, base, tip, commits)\n"
 	"    --checkers LIST\n"
 	"        turn checkers on and off like -W: 'one-line-args,-checkpatch',\n"
 	"        'all', '-all,codespell'; applied after check.enable/check.disable\n"
-	"    --repo DIR\n"
-	"        the kernel tree the series is for (work tree or bare repository)\n"
 	"    --columns N\n"
 	"        the column limit of one-line-args (check.columns, default 80)\n"
 	"    --preexisting\n"
 	"        the mm rules also report what they find in code the series does\n"
-	"        not change (whole functions with --repo), as notes marked\n"
+	"        not change (whole functions with a tree), as notes marked\n"
 	"        \"pre-existing\"\n"
+	"    --fix\n"
+	"        also print the packed prototypes one-line-args suggests, as a\n"
+	"        patch for 'git apply' on top of the range\n"
+	"    --apply\n"
+	"        commit them instead, as one 'fixup! <subject>' commit per patch on\n"
+	"        the current branch (the range must end at its tip), for 'git\n"
+	"        rebase -i --autosquash'; refused when the index or the work tree\n"
+	"        has changes to the files concerned\n"
+	"    --build[=ARCHS]\n"
+	"        also build every patch for ARCHS (x86_64,arm64,riscv; default\n"
+	"        build.arch, else all three), as the bot does; a missing cross\n"
+	"        compiler is named with its Debian package\n"
+	"    --boot[=ARCHS]\n"
+	"        also boot the tip for ARCHS and run the mm kselftests (builds too)\n"
+	"    --color[=WHEN]\n"
+	"        auto (a terminal, unless NO_COLOR is set), always (the default of\n"
+	"        a bare --color) or never; check.color\n"
+	"    --progress, --no-progress\n"
+	"        progress on stderr for work longer than a second (default: when\n"
+	"        stderr is a terminal)\n"
 	"    --list\n"
 	"        list the checkers and whether they are on\n"
 	"\n"
 	"CONFIGURATION\n"
-	"    check.enable, check.disable, check.columns, check.checkpatch,\n"
-	"    check.checkpatchflags, check.codespell, git.base, core.cachedir\n"
+	"    lorebot.* keys of git's configuration (the user's and the repository's,\n"
+	"    never files of the tree), then --config FILE: check.enable,\n"
+	"    check.disable, check.columns, check.checkpatch, check.checkpatchflags,\n"
+	"    check.codespell, check.color, build.arch, build.profile, git.base,\n"
+	"    core.cachedir.  Example: git config --global lorebot.check.columns 100\n"
 	"\n"
 	"EXIT STATUS\n"
 	"    0 no errors (warnings and notes are fine), 1 errors, 2 bad input\n"
-	"    or usage, 3 the repository could not be used.\n"
+	"    or usage (also: nothing to check, --apply refused), 3 the repository,\n"
+	"    lore (--msgid) or the tools for --build/--boot could not be used.\n"
 	"\n"
 	"EXAMPLES\n"
+	"    lorebot check\n"
+	"    lorebot check origin/mm-new..HEAD --checkers=-checkpatch\n"
+	"    lorebot check --fix --apply && git rebase -i --autosquash origin/mm-new\n"
+	"    lorebot check --msgid 20260207081613.588598-1-vernon2gm@gmail.com\n"
 	"    b4 mbox 20260207081613.588598-1-vernon2gm@gmail.com\n"
 	"    lorebot check --mbox 20260207081613.588598-1-vernon2gm@gmail.com.mbx\n"
-	"    lorebot check --mbox series.mbx --repo ~/linux --checkers=-checkpatch\n";
+	"\n"
+	"    See lorebot-check(1) for more (man -l doc/lorebot-check.1).\n";
 
 struct raws {
 	char **v;
@@ -277,85 +334,28 @@ static int check_one(struct check_series *s, const struct check_opts *o,
 	return check_run(s, o, f);
 }
 
-int cmd_check(int argc, char **argv, struct ctx *ctx)
+/* One mbox: every current series in it (lorebot check --mbox) */
+static int check_mbox(const char *mbox, const char *repo, bool json, bool color,
+		      const struct check_opts *o, const struct config *cfg)
 {
-	static const struct option opts[] = {
-		{ "mbox", required_argument, NULL, 'm' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "checkers", required_argument, NULL, 'c' },
-		{ "repo", required_argument, NULL, 'r' },
-		{ "columns", required_argument, NULL, 'C' },
-		{ "list", no_argument, NULL, 'l' },
-		{ "preexisting", no_argument, NULL, 'p' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct check_opts o = CHECK_OPTS_INIT;
 	struct strbuf err = STRBUF_INIT;
-	const char *mbox = NULL, *repo = NULL, *sel = NULL;
 	struct git_tree tree, *tp = NULL;
 	struct assembly a;
 	struct raws raws = { 0 };
 	json_object *all = NULL;
-	bool json = false, list = false, preexisting = false;
-	int opt, ret = EXIT_OK, columns = 0, checked = 0;
+	int ret = EXIT_OK, checked = 0;
 	size_t i;
 
-	while ((opt = getopt_long(argc, argv, "m:jc:r:C:l", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'm':
-			mbox = optarg;
-			break;
-		case 'j':
-			json = true;
-			break;
-		case 'c':
-			sel = optarg;
-			break;
-		case 'r':
-			repo = optarg;
-			break;
-		case 'C':
-			columns = atoi(optarg);
-			if (columns < 20 || columns > 1000)
-				return cmd_usage_error("check", "bad column limit '%s'", optarg);
-			break;
-		case 'l':
-			list = true;
-			break;
-		case 'p':
-			preexisting = true;
-			break;
-		default:
-			return cmd_usage_error("check", "unknown option");
-		}
-	}
-	if (optind < argc)
-		return cmd_usage_error("check", "unexpected argument '%s'", argv[optind]);
-	if (opts_from_config(&o, ctx->cfg, &err) || (sel && check_select(&o, sel, &err))) {
-		ret = cmd_usage_error("check", "%s", err.buf);
-		goto out_opts;
-	}
-	if (columns)
-		o.columns = columns;
-	o.preexisting = preexisting;
-	if (list) {
-		list_checkers(&o);
-		goto out_opts;
-	}
-	if (!mbox) {
-		ret = cmd_usage_error("check", "no --mbox given");
-		goto out_opts;
-	}
 	if (repo) {
 		if (git_tree_open(&tree, repo, &err)) {
 			fprintf(stderr, "lorebot: --repo '%s': %s\n", repo, err.buf);
-			ret = EXIT_USAGE;
-			goto out_opts;
+			strbuf_release(&err);
+			return EXIT_USAGE;
 		}
 		tp = &tree;
 	}
 
-	assembly_init(&a, config_get_size(ctx->cfg, "mail.maxsize"));
+	assembly_init(&a, config_get_size(cfg, "mail.maxsize"));
 	ret = read_mbox(mbox, &a, &raws);
 	if (ret) {
 		fprintf(stderr, "lorebot: cannot read '%s': %s\n", mbox, strerror(-ret));
@@ -381,7 +381,7 @@ int cmd_check(int argc, char **argv, struct ctx *ctx)
 			check_series_release(&s);
 			continue;
 		}
-		check_one(&s, &o, tp, ctx->cfg, &f);
+		check_one(&s, o, tp, cfg, &f);
 		checked++;
 		if (findings_count(&f, CHECK_ERROR))
 			ret = EXIT_FINDINGS;
@@ -406,9 +406,10 @@ int cmd_check(int argc, char **argv, struct ctx *ctx)
 			if (checked > 1)
 				putchar('\n');
 			if (sd->title)
-				printf("== %s (v%d, %d patches)\n", sd->title, sd->version,
-				       sd->total);
-			findings_print_text(&f, &s, stdout);
+				printf("%s== %s (v%d, %d patches)%s\n", color ? "\033[1m" : "",
+				       sd->title, sd->version, sd->total,
+				       color ? "\033[m" : "");
+			findings_print(&f, &s, stdout, color);
 		}
 		findings_release(&f);
 		check_series_release(&s);
@@ -431,9 +432,215 @@ out:
 	raws_release(&raws);
 	if (tp)
 		git_tree_release(tp);
-out_opts:
-	check_opts_release(&o);
 	strbuf_release(&err);
 	pattern_release_all();
+	return ret;
+}
+
+/*
+ * The configuration: lorebot.* of the git configuration (the user's,
+ * and the repository's holding dir), then --config, then the command
+ * line.  Nothing is read from the files of a tree.
+ */
+static void load_config(struct config *all, const struct config *file,
+			const char *dir)
+{
+	struct strbuf err = STRBUF_INIT, report = STRBUF_INIT;
+	size_t i;
+
+	if (config_load_git(all, dir, "lorebot.", &err)) {
+		/* not in a repository: the user's configuration alone */
+		strbuf_reset(&err);
+		config_release(all);
+		if (config_load_git(all, NULL, "lorebot.", &err))
+			fprintf(stderr, "lorebot: git config: %s\n", err.buf);
+	}
+	if (config_check(all, &report))
+		fprintf(stderr, "%s", report.buf);
+	for (i = 0; i < file->nr; i++)
+		config_set(all, file->e[i].name, file->e[i].value);
+	strbuf_release(&err);
+	strbuf_release(&report);
+}
+
+/* --color=auto|always|never (check.color), NO_COLOR, a terminal */
+static int want_color(const char *when, bool *color)
+{
+	const char *no = getenv("NO_COLOR"), *term = getenv("TERM");
+
+	if (!when || !strcmp(when, "auto")) {
+		*color = isatty(1) && !(no && *no) && !(term && !strcmp(term, "dumb"));
+		return 0;
+	}
+	if (!strcmp(when, "always")) {
+		*color = true;
+		return 0;
+	}
+	if (!strcmp(when, "never")) {
+		*color = false;
+		return 0;
+	}
+	return -1;
+}
+
+enum {
+	OPT_COLOR = 256,
+	OPT_FIX,
+	OPT_APPLY,
+	OPT_BUILD,
+	OPT_BOOT,
+	OPT_PROGRESS,
+	OPT_NO_PROGRESS,
+	OPT_MSGID,
+	OPT_URL,
+};
+
+int cmd_check(int argc, char **argv, struct ctx *ctx)
+{
+	static const struct option opts[] = {
+		{ "mbox", required_argument, NULL, 'm' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "checkers", required_argument, NULL, 'c' },
+		{ "repo", required_argument, NULL, 'r' },
+		{ "columns", required_argument, NULL, 'C' },
+		{ "list", no_argument, NULL, 'l' },
+		{ "preexisting", no_argument, NULL, 'p' },
+		{ "color", optional_argument, NULL, OPT_COLOR },
+		{ "fix", no_argument, NULL, OPT_FIX },
+		{ "apply", no_argument, NULL, OPT_APPLY },
+		{ "build", optional_argument, NULL, OPT_BUILD },
+		{ "boot", optional_argument, NULL, OPT_BOOT },
+		{ "progress", no_argument, NULL, OPT_PROGRESS },
+		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
+		{ "msgid", required_argument, NULL, OPT_MSGID },
+		{ "url", required_argument, NULL, OPT_URL },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct check_dev_opts d = { .ci = DEVCI_OPTS_INIT };
+	struct check_opts o = CHECK_OPTS_INIT;
+	struct config cfg = CONFIG_INIT;
+	struct strbuf err = STRBUF_INIT;
+	const char *mbox = NULL, *repo = NULL, *sel = NULL, *color = NULL;
+	const char *build = NULL, *boot = NULL, *msgid = NULL, *url = NULL;
+	char *fetched = NULL;
+	bool list = false, preexisting = false, want_build = false, want_boot = false;
+	int opt, ret = EXIT_OK, columns = 0;
+
+	while ((opt = getopt_long(argc, argv, "m:jc:r:C:l", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'm':
+			mbox = optarg;
+			break;
+		case 'j':
+			d.json = true;
+			break;
+		case 'c':
+			sel = optarg;
+			break;
+		case 'r':
+			repo = optarg;
+			break;
+		case 'C':
+			columns = atoi(optarg);
+			if (columns < 20 || columns > 1000)
+				return cmd_usage_error("check", "bad column limit '%s'", optarg);
+			break;
+		case 'l':
+			list = true;
+			break;
+		case 'p':
+			preexisting = true;
+			break;
+		case OPT_COLOR:
+			color = optarg ? optarg : "always";
+			break;
+		case OPT_FIX:
+			d.fix = true;
+			break;
+		case OPT_APPLY:
+			d.apply = d.fix = true;
+			break;
+		case OPT_BUILD:
+			want_build = true;
+			build = optarg;
+			break;
+		case OPT_BOOT:
+			want_boot = true;
+			boot = optarg;
+			break;
+		case OPT_PROGRESS:
+			progress_force(true);
+			break;
+		case OPT_NO_PROGRESS:
+			progress_force(false);
+			break;
+		case OPT_MSGID:
+			msgid = optarg;
+			break;
+		case OPT_URL:
+			url = optarg;
+			break;
+		default:
+			return cmd_usage_error("check", "unknown option");
+		}
+	}
+	if (optind + 1 < argc)
+		return cmd_usage_error("check", "unexpected argument '%s'", argv[optind + 1]);
+	d.range = optind < argc ? argv[optind] : NULL;
+	if (mbox && msgid)
+		return cmd_usage_error("check", "--mbox or --msgid, not both");
+	if ((mbox || msgid) && d.range)
+		return cmd_usage_error("check", "--%s and a range '%s' exclude each other",
+				       mbox ? "mbox" : "msgid", d.range);
+	if ((mbox || msgid) && (d.fix || want_build || want_boot))
+		return cmd_usage_error("check", "--fix, --build and --boot check a "
+				       "branch, not --%s", mbox ? "mbox" : "msgid");
+	if (url && !msgid)
+		return cmd_usage_error("check", "--url is the inbox to ask for --msgid");
+	d.dir = repo ? repo : ".";
+	load_config(&cfg, ctx->cfg, d.dir);
+	if (opts_from_config(&o, &cfg, &err) || (sel && check_select(&o, sel, &err))) {
+		ret = cmd_usage_error("check", "%s", err.buf);
+		goto out;
+	}
+	if (!color)
+		color = config_get(&cfg, "check.color");
+	if (want_color(color, &d.color)) {
+		ret = cmd_usage_error("check", "--color takes auto, always or never, "
+				      "not '%s'", color);
+		goto out;
+	}
+	d.ci.profile = config_get(&cfg, "build.profile");
+	d.ci.ccache = config_get_bool(&cfg, "build.ccache");
+	if ((want_build && devci_add_arches(&d.ci, build, false, &cfg, &err)) ||
+	    (want_boot && devci_add_arches(&d.ci, boot, true, &cfg, &err))) {
+		ret = cmd_usage_error("check", "%s", err.buf);
+		goto out;
+	}
+	if (columns)
+		o.columns = columns;
+	o.preexisting = preexisting;
+	if (list) {
+		list_checkers(&o);
+	} else if (msgid) {
+		if (thread_to_mbox(&cfg, url, msgid, &fetched, &err)) {
+			fprintf(stderr, "lorebot check: --msgid: %s\n", err.buf);
+			ret = EXIT_INFRA;
+			goto out;
+		}
+		ret = check_mbox(fetched, repo, d.json, d.color, &o, &cfg);
+	} else if (mbox) {
+		ret = check_mbox(mbox, repo, d.json, d.color, &o, &cfg);
+	} else {
+		ret = check_dev(&d, &o, &cfg);
+	}
+out:
+	if (fetched) {
+		unlink(fetched);
+		free(fetched);
+	}
+	check_opts_release(&o);
+	config_release(&cfg);
+	strbuf_release(&err);
 	return ret;
 }

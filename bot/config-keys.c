@@ -108,6 +108,8 @@ const struct cfg_key cfg_keys[] = {
 	  "flags passed to checkpatch.pl (b4's)" },
 	{ "check.codespell", CFG_BOOL, "true", NULL,
 	  "check commit messages for typos with codespell's dictionary" },
+	{ "check.color", CFG_ENUM, "auto", "auto|always|never",
+	  "colours of lorebot check: auto (a terminal, unless NO_COLOR is set)" },
 
 	/* builds */
 	{ "build.arch", CFG_LIST, NULL, NULL,

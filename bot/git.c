@@ -10,6 +10,7 @@
 #include "bot/diff.h"
 #include "bot/git.h"
 #include "bot/gitrepo.h"
+#include "bot/mail.h"
 
 void git_lib_init(void)
 {
@@ -272,18 +273,15 @@ static int git_open_rev(const char *repo_dir, const char *rev,
 	return 0;
 }
 
-int git_read_file_at(const char *repo_dir, const char *rev, const char *path,
+/* path in the tree of obj (a commit or a tree) into out: 0, -ENOENT, -EIO */
+static int read_path(git_repository *repo, git_object *obj, const char *path,
 		     struct strbuf *out)
 {
-	git_repository *repo;
-	git_object *obj, *tree_obj = NULL;
+	git_object *tree_obj = NULL;
 	git_tree_entry *entry = NULL;
 	git_blob *blob = NULL;
-	int ret = git_open_rev(repo_dir, rev, &repo, &obj);
+	int ret = -ENOENT;
 
-	if (ret)
-		return ret;
-	ret = -ENOENT;
 	if (git_object_peel(&tree_obj, obj, GIT_OBJECT_TREE))
 		goto out;
 	if (git_tree_entry_bypath(&entry, (git_tree *)tree_obj, path) ||
@@ -299,6 +297,19 @@ out:
 	git_blob_free(blob);
 	git_tree_entry_free(entry);
 	git_object_free(tree_obj);
+	return ret;
+}
+
+int git_read_file_at(const char *repo_dir, const char *rev, const char *path,
+		     struct strbuf *out)
+{
+	git_repository *repo;
+	git_object *obj;
+	int ret = git_open_rev(repo_dir, rev, &repo, &obj);
+
+	if (ret)
+		return ret;
+	ret = read_path(repo, obj, path, out);
 	git_object_free(obj);
 	git_repository_free(repo);
 	return ret;
@@ -1137,5 +1148,733 @@ out:
 	git_tree_free(t);
 	git_tree_free(rt);
 	strbuf_release(&x.path);
+	return ret;
+}
+
+/* a developer's repository (lorebot check in a kernel tree) */
+
+static char *path_dup_trim(const char *p)
+{
+	size_t n = strlen(p);
+
+	while (n > 1 && p[n - 1] == '/')
+		n--;
+	return xstrndup(p, n);
+}
+
+int gitdev_open(struct gitdev_repo *r, const char *dir, struct strbuf *err)
+{
+	git_reference *head = NULL;
+	const char *wd;
+
+	git_lib_init();
+	memset(r, 0, sizeof(*r));
+	if (git_repository_open_ext(&r->repo, dir, 0, NULL)) {
+		strbuf_addf(err, "'%s' is not in a git repository", dir);
+		return -1;
+	}
+	r->gitdir = path_dup_trim(git_repository_path(r->repo));
+	wd = git_repository_workdir(r->repo);
+	r->workdir = wd ? path_dup_trim(wd) : NULL;
+	if (!git_repository_head(&head, r->repo)) {
+		if (git_reference_is_branch(head))
+			r->branch = xstrdup(git_reference_shorthand(head));
+		git_oid_tostr(r->head, sizeof(r->head), git_reference_target(head));
+		git_reference_free(head);
+	} else if (git_repository_head_unborn(r->repo) == 1) {
+		if (!git_repository_head(&head, r->repo))
+			git_reference_free(head);
+	}
+	return 0;
+}
+
+void gitdev_release(struct gitdev_repo *r)
+{
+	git_repository_free(r->repo);
+	free(r->gitdir);
+	free(r->workdir);
+	free(r->branch);
+	memset(r, 0, sizeof(*r));
+}
+
+struct refspec_ctx {
+	const char *merge;
+	struct strbuf *out;
+	bool found;
+};
+
+static int refspec_cb(const git_config_entry *e, void *data)
+{
+	struct refspec_ctx *rc = data;
+	git_refspec *spec;
+	git_buf dst = GIT_BUF_INIT;
+
+	if (rc->found || git_refspec_parse(&spec, e->value, true))
+		return 0;
+	if (git_refspec_src_matches(spec, rc->merge) &&
+	    !git_refspec_transform(&dst, spec, rc->merge)) {
+		strbuf_add(rc->out, dst.ptr, dst.size);
+		rc->found = true;
+	}
+	git_buf_dispose(&dst);
+	git_refspec_free(spec);
+	return 0;
+}
+
+/*
+ * branch.<name>.remote and .merge through the remote's fetch refspecs,
+ * as git does; read key by key (git_branch_upstream() lists the remotes
+ * with a regular expression, and libgit2 1.5 leaks on every non-match)
+ */
+int gitdev_upstream(struct gitdev_repo *r, const char *branch, struct strbuf *out)
+{
+	struct strbuf key = STRBUF_INIT, ref = STRBUF_INIT;
+	struct refspec_ctx rc = { .out = &ref };
+	git_config *cfg = NULL;
+	git_buf remote = GIT_BUF_INIT, merge = GIT_BUF_INIT;
+	git_reference *target = NULL;
+	int ret = -ENOENT;
+
+	if (git_repository_config_snapshot(&cfg, r->repo))
+		return -EIO;
+	strbuf_addf(&key, "branch.%s.remote", branch);
+	if (git_config_get_string_buf(&remote, cfg, key.buf))
+		goto out;
+	strbuf_reset(&key);
+	strbuf_addf(&key, "branch.%s.merge", branch);
+	if (git_config_get_string_buf(&merge, cfg, key.buf))
+		goto out;
+	if (!strcmp(remote.ptr, ".")) {
+		strbuf_addstr(&ref, merge.ptr);
+	} else {
+		rc.merge = merge.ptr;
+		strbuf_reset(&key);
+		strbuf_addf(&key, "remote.%s.fetch", remote.ptr);
+		git_config_get_multivar_foreach(cfg, key.buf, NULL, refspec_cb, &rc);
+		if (!rc.found)
+			goto out;
+	}
+	if (git_reference_lookup(&target, r->repo, ref.buf))
+		goto out;
+	strbuf_addstr(out, git_reference_shorthand(target));
+	ret = 0;
+out:
+	git_reference_free(target);
+	git_buf_dispose(&remote);
+	git_buf_dispose(&merge);
+	git_config_free(cfg);
+	strbuf_release(&key);
+	strbuf_release(&ref);
+	return ret;
+}
+
+static int lookup_commit(git_repository *repo, const char *rev, git_commit **out)
+{
+	git_object *obj = NULL, *c = NULL;
+
+	*out = NULL;
+	if (git_revparse_single(&obj, repo, rev))
+		return -ENOENT;
+	if (git_object_peel(&c, obj, GIT_OBJECT_COMMIT)) {
+		git_object_free(obj);
+		return -ENOENT;
+	}
+	git_object_free(obj);
+	*out = (git_commit *)c;
+	return 0;
+}
+
+int gitdev_resolve(struct gitdev_repo *r, const char *rev, char out[41])
+{
+	git_commit *c;
+
+	if (lookup_commit(r->repo, rev, &c))
+		return -ENOENT;
+	git_oid_tostr(out, 41, git_commit_id(c));
+	git_commit_free(c);
+	return 0;
+}
+
+int gitdev_merge_base(struct gitdev_repo *r, const char *a, const char *b,
+		      char out[41])
+{
+	git_commit *ca, *cb;
+	git_oid base;
+	int ret = -ENOENT;
+
+	if (lookup_commit(r->repo, a, &ca))
+		return -ENOENT;
+	if (!lookup_commit(r->repo, b, &cb)) {
+		if (!git_merge_base(&base, r->repo, git_commit_id(ca), git_commit_id(cb))) {
+			git_oid_tostr(out, 41, &base);
+			ret = 0;
+		}
+		git_commit_free(cb);
+	}
+	git_commit_free(ca);
+	return ret;
+}
+
+void gitdev_commits_release(struct gitdev_commits *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr; i++)
+		free(c->v[i].subject);
+	free(c->v);
+	memset(c, 0, sizeof(*c));
+}
+
+int gitdev_rev_list(struct gitdev_repo *r, const char *hide, const char *tip,
+		    size_t max, struct gitdev_commits *out, struct strbuf *err)
+{
+	git_revwalk *walk = NULL;
+	git_commit *t = NULL, *h = NULL;
+	git_oid id;
+	int ret = -ENOENT;
+
+	if (lookup_commit(r->repo, tip, &t)) {
+		strbuf_addf(err, "'%s' is not a commit", tip);
+		return -ENOENT;
+	}
+	if (hide && lookup_commit(r->repo, hide, &h)) {
+		strbuf_addf(err, "'%s' is not a commit", hide);
+		goto out;
+	}
+	ret = -EIO;
+	if (git_revwalk_new(&walk, r->repo) ||
+	    git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE) ||
+	    git_revwalk_push(walk, git_commit_id(t)) ||
+	    (h && git_revwalk_hide(walk, git_commit_id(h)))) {
+		git_error_to(err, "cannot walk the history");
+		goto out;
+	}
+	ret = 0;
+	while (!git_revwalk_next(&id, walk)) {
+		struct gitdev_commit *gc;
+		git_commit *c;
+
+		if (out->nr >= max) {
+			strbuf_addf(err, "more than %zu commits in the range", max);
+			ret = -E2BIG;
+			break;
+		}
+		if (git_commit_lookup(&c, r->repo, &id)) {
+			git_error_to(err, "cannot read a commit");
+			ret = -EIO;
+			break;
+		}
+		ALLOC_GROW(out->v, out->nr + 1, out->alloc);
+		gc = &out->v[out->nr++];
+		memset(gc, 0, sizeof(*gc));
+		git_oid_tostr(gc->id, sizeof(gc->id), &id);
+		gc->parents = git_commit_parentcount(c);
+		if (gc->parents) {
+			git_commit *p;
+
+			git_oid_tostr(gc->parent, sizeof(gc->parent),
+				      git_commit_parent_id(c, 0));
+			if (!git_commit_parent(&p, c, 0)) {
+				gc->empty = git_oid_equal(git_commit_tree_id(p),
+							  git_commit_tree_id(c));
+				git_commit_free(p);
+			}
+		}
+		gc->subject = xstrdup(git_commit_summary(c) ? git_commit_summary(c) : "");
+		git_commit_free(c);
+	}
+out:
+	git_revwalk_free(walk);
+	git_commit_free(t);
+	git_commit_free(h);
+	return ret;
+}
+
+int gitdev_find_message(struct gitdev_repo *r, const char *tip,
+			const char *needle, size_t max, char out[41])
+{
+	git_commit *c, *parent;
+	size_t n;
+
+	if (lookup_commit(r->repo, tip, &c))
+		return -ENOENT;
+	for (n = 0; c && n < max; n++) {
+		const char *msg = git_commit_message(c);
+
+		if (msg && strstr(msg, needle)) {
+			git_oid_tostr(out, 41, git_commit_id(c));
+			git_commit_free(c);
+			return 0;
+		}
+		if (!git_commit_parentcount(c) || git_commit_parent(&parent, c, 0))
+			parent = NULL;
+		git_commit_free(c);
+		c = parent;
+	}
+	git_commit_free(c);
+	return -ENOENT;
+}
+
+int gitdev_message(struct gitdev_repo *r, const char *id, struct strbuf *out)
+{
+	git_commit *c;
+	const char *msg;
+
+	if (lookup_commit(r->repo, id, &c))
+		return -ENOENT;
+	msg = git_commit_message(c);
+	strbuf_addstr(out, msg ? msg : "");
+	git_commit_free(c);
+	return 0;
+}
+
+int gitdev_read_file(struct gitdev_repo *r, const char *rev, const char *path,
+		     struct strbuf *out)
+{
+	git_commit *c;
+	int ret;
+
+	if (lookup_commit(r->repo, rev, &c))
+		return -ENOENT;
+	ret = read_path(r->repo, (git_object *)c, path, out);
+	git_commit_free(c);
+	return ret;
+}
+
+int gitdev_subject(struct gitdev_repo *r, const char *id, struct strbuf *out)
+{
+	git_commit *c;
+	const char *s;
+
+	if (lookup_commit(r->repo, id, &c))
+		return -ENOENT;
+	s = git_commit_summary(c);
+	strbuf_addstr(out, s ? s : "");
+	git_commit_free(c);
+	return 0;
+}
+
+int gitdev_identity(struct gitdev_repo *r, struct strbuf *name,
+		    struct strbuf *email)
+{
+	git_signature *sig;
+
+	if (git_signature_default(&sig, r->repo))
+		return -ENOENT;
+	strbuf_addstr(name, sig->name);
+	strbuf_addstr(email, sig->email);
+	git_signature_free(sig);
+	return 0;
+}
+
+static bool is_ascii(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s >= 0x80)
+			return false;
+	return true;
+}
+
+struct paths {
+	char **v;
+	size_t nr, alloc;
+};
+
+static void paths_add(struct paths *p, const char *prefix, const char *name)
+{
+	ALLOC_GROW(p->v, p->nr + 1, p->alloc);
+	p->v[p->nr++] = xasprintf("%s%s", prefix, name);
+}
+
+static void paths_release(struct paths *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr; i++)
+		free(p->v[i]);
+	free(p->v);
+}
+
+/*
+ * The paths that differ between trees a and b (either may be NULL),
+ * descending only into subtrees whose ids differ: a commit of a kernel
+ * tree reads a handful of trees, not its 5,000.
+ */
+static int changed_paths(git_repository *repo, git_tree *a, git_tree *b,
+			 const char *prefix, struct paths *out)
+{
+	size_t na = a ? git_tree_entrycount(a) : 0, nb = b ? git_tree_entrycount(b) : 0;
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < na && !ret; i++) {
+		const git_tree_entry *ea = git_tree_entry_byindex(a, i);
+		const git_tree_entry *eb = b ? git_tree_entry_byname(b, git_tree_entry_name(ea)) : NULL;
+		bool ta = git_tree_entry_type(ea) == GIT_OBJECT_TREE;
+		bool tb = eb && git_tree_entry_type(eb) == GIT_OBJECT_TREE;
+		git_tree *sa = NULL, *sb = NULL;
+		char *sub;
+
+		if (eb && git_oid_equal(git_tree_entry_id(ea), git_tree_entry_id(eb)) &&
+		    git_tree_entry_filemode(ea) == git_tree_entry_filemode(eb))
+			continue;
+		if (!ta && !tb) {
+			paths_add(out, prefix, git_tree_entry_name(ea));
+			continue;
+		}
+		if (!ta || !tb)		/* a file became a directory, or back */
+			paths_add(out, prefix, git_tree_entry_name(ea));
+		sub = xasprintf("%s%s/", prefix, git_tree_entry_name(ea));
+		if ((ta && git_tree_lookup(&sa, repo, git_tree_entry_id(ea))) ||
+		    (tb && git_tree_lookup(&sb, repo, git_tree_entry_id(eb))))
+			ret = -1;
+		else
+			ret = changed_paths(repo, sa, sb, sub, out);
+		git_tree_free(sa);
+		git_tree_free(sb);
+		free(sub);
+	}
+	for (i = 0; i < nb && !ret; i++) {
+		const git_tree_entry *eb = git_tree_entry_byindex(b, i);
+		git_tree *sb = NULL;
+		char *sub;
+
+		if (a && git_tree_entry_byname(a, git_tree_entry_name(eb)))
+			continue;
+		if (git_tree_entry_type(eb) != GIT_OBJECT_TREE) {
+			paths_add(out, prefix, git_tree_entry_name(eb));
+			continue;
+		}
+		sub = xasprintf("%s%s/", prefix, git_tree_entry_name(eb));
+		if (git_tree_lookup(&sb, repo, git_tree_entry_id(eb)))
+			ret = -1;
+		else
+			ret = changed_paths(repo, NULL, sb, sub, out);
+		git_tree_free(sb);
+		free(sub);
+	}
+	return ret;
+}
+
+static int commit_diff(git_repository *repo, git_commit *c, git_diff **diff)
+{
+	git_diff_options opts;
+	git_tree *old = NULL, *new = NULL;
+	git_commit *parent = NULL;
+	struct paths paths = { 0 };
+	int ret = -1;
+
+	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+	if (git_commit_parentcount(c) && git_commit_parent(&parent, c, 0))
+		return -1;
+	if ((parent && git_commit_tree(&old, parent)) || git_commit_tree(&new, c))
+		goto out;
+	/* only the paths that changed: the diff then walks no other tree */
+	if (changed_paths(repo, old, new, "", &paths))
+		goto out;
+	opts.flags |= GIT_DIFF_DISABLE_PATHSPEC_MATCH;
+	opts.pathspec.strings = paths.v;
+	opts.pathspec.count = paths.nr;
+	if (!paths.nr) {
+		/* an empty pathspec means everything; nothing changed at all */
+		static char *none[] = { "" };
+
+		opts.pathspec.strings = none;
+		opts.pathspec.count = 1;
+	}
+	if (git_diff_tree_to_tree(diff, repo, old, new, &opts))
+		goto out;
+	ret = git_diff_find_similar(*diff, NULL);
+out:
+	paths_release(&paths);
+	git_tree_free(old);
+	git_tree_free(new);
+	git_commit_free(parent);
+	return ret;
+}
+
+struct stat_line {
+	char *name;
+	size_t adds, dels;
+	bool binary;
+};
+
+/* The diffstat as format-patch writes it (72 columns) */
+static void diffstat(const struct stat_line *v, size_t nr, struct strbuf *out)
+{
+	size_t i, name_w = 0, max = 0, adds = 0, dels = 0, num_w = 1, graph_w, n;
+
+	for (i = 0; i < nr; i++) {
+		name_w = MAX(name_w, strlen(v[i].name));
+		max = MAX(max, v[i].adds + v[i].dels);
+		adds += v[i].adds;
+		dels += v[i].dels;
+	}
+	for (n = max; n >= 10; n /= 10)
+		num_w++;
+	name_w = MIN(name_w, (size_t)50);
+	graph_w = 72 - MIN((size_t)60, name_w + num_w + 4);
+	for (i = 0; i < nr; i++) {
+		size_t len = strlen(v[i].name), total = v[i].adds + v[i].dels;
+		size_t pa = v[i].adds, pd = v[i].dels;
+		const char *name = v[i].name;
+
+		if (len > name_w) {
+			strbuf_addstr(out, " ...");
+			name += len - name_w + 3;
+			len = name_w - 3;
+		} else {
+			strbuf_addch(out, ' ');
+		}
+		strbuf_addf(out, "%-*s | ", (int)len + (int)(name_w - MIN(len, name_w)), name);
+		if (v[i].binary) {
+			strbuf_addstr(out, "Bin\n");
+			continue;
+		}
+		if (total > graph_w) {
+			/* as git: each side scaled, a change never shown as nothing */
+			pa = pa ? 1 + pa * (graph_w - 1) / max : 0;
+			pd = pd ? 1 + pd * (graph_w - 1) / max : 0;
+		}
+		strbuf_addf(out, "%*zu%s", (int)num_w, total, total ? " " : "");
+		strbuf_addchars(out, '+', pa);
+		strbuf_addchars(out, '-', pd);
+		strbuf_addch(out, '\n');
+	}
+	strbuf_addf(out, " %zu file%s changed", nr, nr == 1 ? "" : "s");
+	if (adds)
+		strbuf_addf(out, ", %zu insertion%s(+)", adds, adds == 1 ? "" : "s");
+	if (dels)
+		strbuf_addf(out, ", %zu deletion%s(-)", dels, dels == 1 ? "" : "s");
+	strbuf_addch(out, '\n');
+}
+
+/* The diff of a commit as text, its diffstat and summary: one xdiff pass */
+static int diff_text(git_diff *diff, struct strbuf *stat, struct strbuf *text)
+{
+	size_t i, nr = git_diff_num_deltas(diff);
+	struct stat_line *v = xcalloc(nr + 1, sizeof(*v));
+	struct strbuf summary = STRBUF_INIT;
+	int ret = 0;
+
+	for (i = 0; i < nr && !ret; i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+		git_buf buf = GIT_BUF_INIT;
+		git_patch *p;
+		size_t adds = 0, dels = 0;
+
+		if (git_patch_from_diff(&p, diff, i)) {
+			ret = -1;
+			break;
+		}
+		git_patch_line_stats(NULL, &adds, &dels, p);
+		if (git_patch_to_buf(&buf, p))
+			ret = -1;
+		else
+			strbuf_add(text, buf.ptr, buf.size);
+		git_buf_dispose(&buf);
+		git_patch_free(p);
+		v[i].adds = adds;
+		v[i].dels = dels;
+		v[i].binary = d->flags & GIT_DIFF_FLAG_BINARY;
+		if (d->status == GIT_DELTA_RENAMED || d->status == GIT_DELTA_COPIED) {
+			v[i].name = xasprintf("%s => %s", d->old_file.path, d->new_file.path);
+			strbuf_addf(&summary, " %s %s (%d%%)\n",
+				    d->status == GIT_DELTA_RENAMED ? "rename" : "copy",
+				    v[i].name, d->similarity);
+		} else {
+			v[i].name = xstrdup(d->new_file.path);
+		}
+		if (d->status == GIT_DELTA_ADDED)
+			strbuf_addf(&summary, " create mode %06o %s\n",
+				    d->new_file.mode, d->new_file.path);
+		else if (d->status == GIT_DELTA_DELETED)
+			strbuf_addf(&summary, " delete mode %06o %s\n",
+				    d->old_file.mode, d->old_file.path);
+	}
+	if (!ret) {
+		diffstat(v, nr, stat);
+		strbuf_addbuf(stat, &summary);
+	}
+	for (i = 0; i < nr; i++)
+		free(v[i].name);
+	free(v);
+	strbuf_release(&summary);
+	return ret;
+}
+
+int gitdev_format_patch(struct gitdev_repo *r, const char *id, const char *tags,
+			struct strbuf *mail, struct strbuf *err)
+{
+	struct strbuf patch = STRBUF_INIT, stat = STRBUF_INIT;
+	git_diff *diff = NULL;
+	git_commit *c;
+	const git_signature *a;
+	const char *summary, *body;
+	int ret = -EIO;
+
+	if (lookup_commit(r->repo, id, &c)) {
+		strbuf_addf(err, "'%s' is not a commit", id);
+		return -ENOENT;
+	}
+	if (commit_diff(r->repo, c, &diff) || diff_text(diff, &stat, &patch)) {
+		git_error_to(err, id);
+		goto out;
+	}
+	a = git_commit_author(c);
+	summary = git_commit_summary(c);
+	body = git_commit_body(c);
+	strbuf_addf(mail, "From %s Mon Sep 17 00:00:00 2001\n", git_oid_tostr_s(git_commit_id(c)));
+	strbuf_addf(mail, "From: %s <%s>\nDate: ", a->name, a->email);
+	mail_format_date(a->when.time, a->when.offset, mail);
+	strbuf_addf(mail, "\nSubject: [%s] %s\n", tags, summary ? summary : "");
+	if (!is_ascii(a->name) || (summary && !is_ascii(summary)) ||
+	    (body && !is_ascii(body)))
+		strbuf_addstr(mail, "MIME-Version: 1.0\n"
+			      "Content-Type: text/plain; charset=UTF-8\n"
+			      "Content-Transfer-Encoding: 8bit\n");
+	strbuf_addch(mail, '\n');
+	if (body && *body) {
+		strbuf_addstr(mail, body);
+		strbuf_complete_line(mail);
+	}
+	strbuf_addstr(mail, "---\n");
+	strbuf_addbuf(mail, &stat);
+	strbuf_addch(mail, '\n');
+	strbuf_addbuf(mail, &patch);
+	strbuf_addstr(mail, "-- \nlorebot\n\n");
+	ret = 0;
+out:
+	strbuf_release(&patch);
+	strbuf_release(&stat);
+	git_diff_free(diff);
+	git_commit_free(c);
+	return ret;
+}
+
+int gitdev_diff_text(const char *path, const char *old, size_t old_len,
+		     const char *new, size_t new_len, struct strbuf *out)
+{
+	git_patch *patch = NULL;
+	git_buf buf = GIT_BUF_INIT;
+	int ret = -EIO;
+
+	git_lib_init();
+	if (git_patch_from_buffers(&patch, old, old_len, path, new, new_len, path,
+				   NULL))
+		return ret;
+	if (!git_patch_to_buf(&buf, patch)) {
+		strbuf_add(out, buf.ptr, buf.size);
+		ret = 0;
+	}
+	git_buf_dispose(&buf);
+	git_patch_free(patch);
+	return ret;
+}
+
+int gitdev_changed(struct gitdev_repo *r, const char *const *paths, size_t nr,
+		   struct strbuf *which, struct strbuf *err)
+{
+	size_t i;
+	int n = 0;
+
+	if (!r->workdir) {
+		strbuf_addf(err, "'%s' is a bare repository", r->gitdir);
+		return -EINVAL;
+	}
+	for (i = 0; i < nr; i++) {
+		unsigned int flags = 0;
+
+		if (git_status_file(&flags, r->repo, paths[i])) {
+			git_error_to(err, paths[i]);
+			return -EIO;
+		}
+		if (flags != GIT_STATUS_CURRENT) {
+			strbuf_addf(which, "%s\n", paths[i]);
+			n++;
+		}
+	}
+	return n;
+}
+
+int gitdev_commit_files(struct gitdev_repo *r, const struct gitdev_file *files,
+			size_t nr, const char *message, char out[41],
+			struct strbuf *err)
+{
+	git_checkout_options co;
+	git_tree_update *up = xcalloc(nr, sizeof(*up));
+	git_reference *head = NULL;
+	git_commit *parent = NULL;
+	git_tree *base = NULL, *tree = NULL;
+	git_signature *me = NULL;
+	git_oid tree_id, commit_id;
+	char **paths = xcalloc(nr, sizeof(*paths));
+	size_t i;
+	int ret = -EBUSY;
+
+	if (git_repository_head(&head, r->repo) || !git_reference_is_branch(head)) {
+		strbuf_addstr(err, "HEAD is not on a branch");
+		goto out;
+	}
+	if (strcmp(git_oid_tostr_s(git_reference_target(head)), r->head)) {
+		strbuf_addstr(err, "HEAD moved while lorebot was checking");
+		goto out;
+	}
+	ret = -EIO;
+	if (lookup_commit(r->repo, r->head, &parent) || git_commit_tree(&base, parent)) {
+		git_error_to(err, "cannot read HEAD");
+		goto out;
+	}
+	for (i = 0; i < nr; i++) {
+		git_tree_entry *e;
+
+		if (git_tree_entry_bypath(&e, base, files[i].path)) {
+			strbuf_addf(err, "'%s' is not in HEAD", files[i].path);
+			goto out;
+		}
+		up[i].action = GIT_TREE_UPDATE_UPSERT;
+		up[i].filemode = git_tree_entry_filemode(e);
+		up[i].path = files[i].path;
+		paths[i] = (char *)files[i].path;
+		git_tree_entry_free(e);
+		if (git_blob_create_from_buffer(&up[i].id, r->repo, files[i].data,
+						files[i].len)) {
+			git_error_to(err, files[i].path);
+			goto out;
+		}
+	}
+	if (git_signature_default(&me, r->repo)) {
+		strbuf_addstr(err, "no identity to commit as (set user.name and user.email)");
+		ret = -ENOENT;
+		goto out;
+	}
+	if (git_tree_create_updated(&tree_id, r->repo, base, nr, up) ||
+	    git_tree_lookup(&tree, r->repo, &tree_id) ||
+	    git_commit_create(&commit_id, r->repo, "HEAD", me, me, NULL, message,
+			      tree, 1, (const git_commit **)&parent)) {
+		git_error_to(err, "cannot commit");
+		goto out;
+	}
+	git_oid_tostr(out, 41, &commit_id);
+	git_oid_tostr(r->head, sizeof(r->head), &commit_id);
+	/* the files concerned follow the new commit in the index and work tree */
+	git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION);
+	co.checkout_strategy = GIT_CHECKOUT_SAFE | GIT_CHECKOUT_DISABLE_PATHSPEC_MATCH;
+	co.paths.strings = paths;
+	co.paths.count = nr;
+	co.baseline = base;
+	if (git_checkout_tree(r->repo, (git_object *)tree, &co)) {
+		git_error_to(err, "committed, but the work tree was not updated");
+		goto out;
+	}
+	ret = 0;
+out:
+	git_signature_free(me);
+	git_tree_free(tree);
+	git_tree_free(base);
+	git_commit_free(parent);
+	git_reference_free(head);
+	free(up);
+	free(paths);
 	return ret;
 }

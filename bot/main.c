@@ -21,7 +21,7 @@ static const struct cmd commands[] = {
 	  cmd_config_help },
 	{ "series", cmd_series, "list the patch series in an mbox or the database",
 	  cmd_series_help },
-	{ "check", cmd_check, "review the patches of an mbox: mm rules, checkpatch, typos",
+	{ "check", cmd_check, "review a branch or an mbox: mm rules, checkpatch, typos",
 	  cmd_check_help },
 	{ "fetch", cmd_fetch, "follow lists on lore into the database", cmd_fetch_help },
 	{ "show", cmd_show, "show a stored message or series", cmd_show_help },

@@ -213,6 +213,9 @@ int check_run(struct check_series *s, const struct check_opts *o,
 /* Output: compiler format grouped by patch, and the JSON contract */
 void findings_print_text(const struct findings *f, const struct check_series *s,
 			 FILE *out);
+/* The same, in gcc's colours when color is set (a terminal, --color) */
+void findings_print(const struct findings *f, const struct check_series *s,
+		    FILE *out, bool color);
 struct json_object;
 struct json_object *findings_to_json(const struct findings *f,
 				     const struct check_series *s);

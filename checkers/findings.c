@@ -28,58 +28,97 @@ static const char *pseudo_file(const struct finding *f,
 	return s->cover ? "COVER_LETTER" : "SERIES";
 }
 
-static void print_block(FILE *out, const char *text)
+/* gcc's colours: bold locations, severities in their colour */
+#define C_BOLD "\033[1m"
+#define C_RESET "\033[m"
+#define C_QUOTE ""
+#define C_FIX "\033[32m"
+
+static const char *const sev_color[] = {
+	[CHECK_NOTE] = "\033[1;36m",
+	[CHECK_WARNING] = "\033[1;35m",
+	[CHECK_ERROR] = "\033[1;31m",
+};
+
+struct paint {
+	bool on;
+};
+
+static const char *pc(const struct paint *p, const char *code)
 {
-	const char *p = text;
+	return p->on ? code : "";
+}
 
-	while (*p) {
-		size_t n = strcspn(p, "\n");
+static void print_block(FILE *out, const char *text, const struct paint *p,
+			const char *code)
+{
+	const char *t = text;
 
-		fprintf(out, "    | %.*s\n", (int)n, p);
-		p += n;
-		if (*p)
-			p++;
+	while (*t) {
+		size_t n = strcspn(t, "\n");
+
+		fprintf(out, "    | %s%.*s%s\n", pc(p, code), (int)n, t,
+			*code ? pc(p, C_RESET) : "");
+		t += n;
+		if (*t)
+			t++;
 	}
 }
 
-void findings_print_text(const struct findings *f, const struct check_series *s,
-			 FILE *out)
+static void print_count(FILE *out, const struct paint *p, size_t n,
+			enum check_severity sev, const char *what, const char *sep)
 {
+	fprintf(out, "%s%zu %s%s%s", n ? pc(p, sev_color[sev]) : "", n, what,
+		n ? pc(p, C_RESET) : "", sep);
+}
+
+void findings_print(const struct findings *f, const struct check_series *s,
+		    FILE *out, bool color)
+{
+	const struct paint paint = { color }, *p = &paint;
 	size_t i;
 	int group = -1;
 
 	for (i = 0; i < f->nr; i++) {
 		const struct finding *x = &f->v[i];
+		const char *sc = pc(p, sev_color[x->severity <= CHECK_ERROR ? x->severity : 0]);
 
 		if (x->patch != group) {
-			const struct check_patch *p = patch_n(s, x->patch);
+			const struct check_patch *cp = patch_n(s, x->patch);
 
 			group = x->patch;
-			if (p && p->subject)
-				fprintf(out, "%s%s\n", i ? "\n" : "", p->subject);
+			fprintf(out, "%s%s", i ? "\n" : "", pc(p, C_BOLD));
+			if (cp && cp->subject)
+				fprintf(out, "%s", cp->subject);
 			else if (!x->patch)
-				fprintf(out, "%sseries\n", i ? "\n" : "");
+				fprintf(out, "series");
 			else
-				fprintf(out, "%spatch %d\n", i ? "\n" : "", x->patch);
+				fprintf(out, "patch %d", x->patch);
+			fprintf(out, "%s\n", pc(p, C_RESET));
 		}
+		fprintf(out, "%s%s", pc(p, C_BOLD), x->file ? x->file : pseudo_file(x, s));
 		if (x->line > 0)
-			fprintf(out, "%s:%d: %s: %s [%s]\n",
-				x->file ? x->file : pseudo_file(x, s), x->line,
-				check_severity_name(x->severity), x->message, x->rule);
-		else
-			fprintf(out, "%s: %s: %s [%s]\n",
-				x->file ? x->file : pseudo_file(x, s),
-				check_severity_name(x->severity), x->message, x->rule);
+			fprintf(out, ":%d", x->line);
+		fprintf(out, ":%s %s%s:%s %s [%s%s%s]\n", pc(p, C_RESET), sc,
+			check_severity_name(x->severity), pc(p, C_RESET), x->message,
+			sc, x->rule, pc(p, C_RESET));
 		if (x->quote)
-			print_block(out, x->quote);
+			print_block(out, x->quote, p, C_QUOTE);
 		if (x->suggestion) {
 			fprintf(out, "    suggestion:\n");
-			print_block(out, x->suggestion);
+			print_block(out, x->suggestion, p, C_FIX);
 		}
 	}
-	fprintf(out, "%s%zu errors, %zu warnings, %zu notes\n", f->nr ? "\n" : "",
-		findings_count(f, CHECK_ERROR), findings_count(f, CHECK_WARNING),
-		findings_count(f, CHECK_NOTE));
+	fprintf(out, "%s", f->nr ? "\n" : "");
+	print_count(out, p, findings_count(f, CHECK_ERROR), CHECK_ERROR, "errors", ", ");
+	print_count(out, p, findings_count(f, CHECK_WARNING), CHECK_WARNING, "warnings", ", ");
+	print_count(out, p, findings_count(f, CHECK_NOTE), CHECK_NOTE, "notes", "\n");
+}
+
+void findings_print_text(const struct findings *f, const struct check_series *s,
+			 FILE *out)
+{
+	findings_print(f, s, out, false);
 }
 
 static json_object *str_or_null(const char *s)

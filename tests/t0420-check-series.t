@@ -149,8 +149,8 @@ like "$(cat "$TMP/err")" "missing.mbox" "unreadable mbox: named"
 cover 2 "no patches at all" >"$TMP/nopatch.mbox"
 lorebot check --mbox "$TMP/nopatch.mbox" >/dev/null 2>"$TMP/err"
 is "$?" 2 "an mbox without patches: exit 2"
-lorebot check >/dev/null 2>&1
-is "$?" 2 "no --mbox: exit 2"
+(cd "$TMP" && lorebot check) >/dev/null 2>&1
+is "$?" 2 "no --mbox outside a repository: exit 2"
 lorebot check --mbox "$TMP/bad.mbox" --repo "$TMP" >/dev/null 2>"$TMP/err"
 is "$?" 2 "--repo that is not a repository: exit 2"
 like "$(cat "$TMP/err")" "--repo" "--repo: the error names it"

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lorebot check in a developer's tree (see check-dev.h).
+ */
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "bot/check-dev.h"
+#include "bot/cmd.h"
+#include "bot/devfix.h"
+#include "bot/devrange.h"
+#include "bot/log.h"
+#include "bot/series-out.h"
+#include "checkers/pattern.h"
+
+static uint64_t progress_t0, progress_delay = 1000;
+
+void check_progress_start(void)
+{
+	const char *d = getenv("LOREBOT_PROGRESS_DELAY_MS");
+
+	progress_t0 = now_ms();
+	if (d && *d)
+		progress_delay = strtoull(d, NULL, 10);
+}
+
+void check_progress(const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	if (now_ms() - progress_t0 < progress_delay)
+		return;
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	progress("lorebot: %s (%.1f s)", sb.buf, (now_ms() - progress_t0) / 1000.0);
+	strbuf_release(&sb);
+}
+
+/* The checkers read the commits through the open repository */
+static int tree_read(struct check_tree *t, const char *rev, const char *path,
+		     struct strbuf *out)
+{
+	return gitdev_read_file(t->data, rev, path, out);
+}
+
+static int tree_commit(struct check_tree *t, const char *id, struct strbuf *out)
+{
+	return gitdev_subject(t->data, id, out);
+}
+
+static const char *const kind_names[] = {
+	[DEVRANGE_UPSTREAM] = "upstream",
+	[DEVRANGE_B4] = "b4",
+	[DEVRANGE_SPEC] = "range",
+};
+
+static json_object *range_json(const struct devrange *r, const struct check_series *s)
+{
+	json_object *o = json_object_new_object(), *c = json_object_new_array();
+	size_t i;
+
+	json_object_object_add(o, "desc", json_object_new_string(r->desc));
+	json_object_object_add(o, "kind", json_object_new_string(kind_names[r->kind]));
+	json_object_object_add(o, "base", json_object_new_string(r->base));
+	json_object_object_add(o, "tip", json_object_new_string(r->tip));
+	json_object_object_add(o, "branch", r->repo.branch ?
+			       json_object_new_string(r->repo.branch) : NULL);
+	for (i = 0; i < r->commits.nr; i++)
+		json_object_array_add(c, json_object_new_string(r->commits.v[i].id));
+	json_object_object_add(o, "commits", c);
+	json_object_object_add(o, "cover_letter", json_object_new_boolean(s->cover != NULL));
+	return o;
+}
+
+/* The JSON of lorebot check --mbox, with the range and commit ids */
+static json_object *result_json(const struct devrange *r, const struct check_series *s,
+				const struct findings *f)
+{
+	json_object *all = json_object_new_object(), *series = json_object_new_array();
+	json_object *j = findings_to_json(f, s), *fa, *pa;
+	size_t i;
+
+	fa = json_object_get(json_object_object_get(j, "findings"));
+	for (i = 0; i < json_object_array_length(fa); i++)
+		json_object_object_add(json_object_array_get_idx(fa, i), "series",
+				       json_object_new_int(0));
+	json_object_object_del(j, "findings");
+	pa = json_object_object_get(j, "patches");
+	for (i = 0; i < json_object_array_length(pa) && i < s->nr; i++)
+		json_object_object_add(json_object_array_get_idx(pa, i), "commit",
+				       json_object_new_string(s->patches[i]->post_rev));
+	json_object_object_add(j, "title", json_object_new_string(r->desc));
+	json_object_array_add(series, j);
+	json_object_object_add(all, "range", range_json(r, s));
+	json_object_object_add(all, "findings", fa);
+	json_object_object_add(all, "series", series);
+	return all;
+}
+
+static int run_ci(const struct check_dev_opts *d, const struct devrange *r,
+		  const struct config *cfg, struct findings *f)
+{
+	struct strbuf missing = STRBUF_INIT, err = STRBUF_INIT;
+	const char **ids = xcalloc(r->commits.nr + 1, sizeof(*ids));
+	const char **subjects = xcalloc(r->commits.nr + 1, sizeof(*subjects));
+	struct devci_range dr = { .git_dir = r->repo.gitdir, .base = r->base,
+				  .commits = ids, .subjects = subjects,
+				  .desc = r->desc };
+	size_t i;
+	int ret = EXIT_OK;
+
+	if (devci_check_tools(&d->ci, &missing)) {
+		fprintf(stderr, "lorebot check: cannot build or boot here:\n%s", missing.buf);
+		ret = EXIT_INFRA;
+		goto out;
+	}
+	for (i = 0; i < r->commits.nr; i++) {
+		if (r->commits.v[i].empty)
+			continue;
+		ids[dr.nr] = r->commits.v[i].id;
+		subjects[dr.nr++] = r->commits.v[i].subject;
+	}
+	if (devci_run(&dr, &d->ci, cfg, f, &err)) {
+		fprintf(stderr, "lorebot check: --%s: %s\n", d->ci.nr_boot ? "boot" : "build",
+			err.buf);
+		ret = EXIT_INFRA;
+	}
+out:
+	free(ids);
+	free(subjects);
+	strbuf_release(&missing);
+	strbuf_release(&err);
+	return ret;
+}
+
+static int do_fix(const struct check_dev_opts *d, struct devrange *r,
+		  const struct check_series *s, const struct findings *f,
+		  json_object *json)
+{
+	struct devfix fx = DEVFIX_INIT;
+	struct strbuf diff = STRBUF_INIT, done = STRBUF_INIT, err = STRBUF_INIT;
+	int ret = EXIT_OK;
+
+	devfix_prepare(&fx, r, s, f, &err);
+	devfix_diff(&fx, s, &diff);
+	if (fx.skipped.len)
+		fprintf(stderr, "%s", fx.skipped.buf);
+	if (d->apply && devfix_apply(&fx, r, s, &done, &err)) {
+		fprintf(stderr, "lorebot check: --apply: %s\n", err.buf);
+		ret = EXIT_USAGE;
+	}
+	if (json) {
+		json_object_object_add(json, "fix", json_object_new_string(diff.buf));
+		if (d->apply)
+			json_object_object_add(json, "applied",
+					       json_object_new_string(done.buf));
+	} else {
+		if (!fx.nr)
+			printf("\n# no one-line-args fixes\n");
+		else if (!d->apply)
+			printf("\n%s", diff.buf);
+		if (done.len)
+			printf("\n%s", done.buf);
+	}
+	if (done.len && !d->json)
+		fprintf(stderr, "lorebot check: committed on '%s'; fold the fixups into "
+			"their patches with 'git rebase -i --autosquash %.12s'\n",
+			r->repo.branch, r->base);
+	devfix_release(&fx);
+	strbuf_release(&diff);
+	strbuf_release(&done);
+	strbuf_release(&err);
+	return ret;
+}
+
+int check_dev(const struct check_dev_opts *d, const struct check_opts *o,
+	      const struct config *cfg)
+{
+	struct devrange r = DEVRANGE_INIT;
+	struct check_series s = CHECK_SERIES_INIT;
+	struct findings f = FINDINGS_INIT;
+	struct strbuf err = STRBUF_INIT;
+	struct check_tree tree = { .read = tree_read, .commit = tree_commit };
+	json_object *json = NULL;
+	int ret = EXIT_USAGE, r2;
+
+	check_progress_start();
+	if (devrange_find(&r, d->dir, d->range, &err)) {
+		fprintf(stderr, "lorebot check: %s\n", err.buf);
+		goto out;
+	}
+	if (devci_wanted(&d->ci)) {
+		ret = run_ci(d, &r, cfg, &f);
+		if (ret)
+			goto out;
+	}
+	check_progress("reading %zu commit%s of %s", r.commits.nr,
+		       r.commits.nr == 1 ? "" : "s", r.desc);
+	if (devrange_series(&r, &s, &err)) {
+		fprintf(stderr, "lorebot check: %s\n", err.buf);
+		goto out;
+	}
+	tree.name = r.repo.gitdir;
+	tree.checkpatch_gitdir = r.repo.gitdir;
+	tree.data = &r.repo;
+	s.tree = &tree;
+	check_progress("checking %zu patch%s of %s", s.nr, s.nr == 1 ? "" : "es",
+		       r.desc);
+	check_run(&s, o, &f);
+	check_progress("checked %zu patch%s", s.nr, s.nr == 1 ? "" : "es");
+	ret = findings_count(&f, CHECK_ERROR) ? EXIT_FINDINGS : EXIT_OK;
+	if (d->json) {
+		json = result_json(&r, &s, &f);
+	} else {
+		printf("%s== %s: %zu patch%s on %.12s%s\n", d->color ? "\033[1m" : "",
+		       r.desc, s.nr, s.nr == 1 ? "" : "es", r.base,
+		       d->color ? "\033[m" : "");
+		findings_print(&f, &s, stdout, d->color);
+	}
+	if (d->fix) {
+		r2 = do_fix(d, &r, &s, &f, json);
+		if (r2)
+			ret = r2;
+	}
+	if (json)
+		json_print(json);
+out:
+	json_object_put(json);
+	findings_release(&f);
+	s.tree = NULL;
+	check_series_release(&s);
+	devrange_release(&r);
+	strbuf_release(&err);
+	pattern_release_all();
+	return ret;
+}

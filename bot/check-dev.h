@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * "lorebot check" in a developer's kernel tree (no --mbox): the range
+ * (bot/devrange.h), the checkers on whole files of its commits, the
+ * output, --fix (bot/devfix.h) and the CI stages (ci/devci.h).  Only
+ * --fix --apply writes to the repository.
+ */
+#ifndef LOREBOT_CHECK_DEV_H
+#define LOREBOT_CHECK_DEV_H
+
+#include "bot/config.h"
+#include "checkers/check.h"
+#include "ci/devci.h"
+
+struct check_dev_opts {
+	const char *dir;	/* in the repository: "." or --repo */
+	const char *range;	/* "A..B", a commit, or NULL: the branch's own */
+	bool json;
+	bool color;
+	bool fix;		/* print the one-line-args fixes */
+	bool apply;		/* and commit them as fixup! commits */
+	struct devci_opts ci;	/* --build, --boot */
+};
+
+/* Run it; the exit status (EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INFRA) */
+int check_dev(const struct check_dev_opts *d, const struct check_opts *o,
+	      const struct config *cfg);
+
+/*
+ * Delayed progress on stderr (bot/log.h's progress(): a terminal, or
+ * --progress): nothing for work that ends within a second
+ * (LOREBOT_PROGRESS_DELAY_MS changes the second).
+ */
+void check_progress_start(void);
+void check_progress(const char *fmt, ...) PRINTF(1, 2);
+
+#endif

@@ -1,0 +1,52 @@
+#!/bin/sh
+# Acceptance of lorebot check --build: a developer's branch with 004 1/4
+# and a port of 2/4 that forgets riscv (arch_tlbbatch_add_pending() keeps
+# its one address there, mm/rmap.c calls it with a range) gets the riscv
+# build error on patch 2 - not on patch 1, which builds - next to the
+# checkers' findings; the branch with the whole port builds on riscv.
+# Every patch is built on its own, in the engine's own source tree: the
+# developer's work tree, index and HEAD stay as they are.
+#
+# It needs the build engine (issue 6) behind devci_run() in ci/devci.c.
+# Flip ENGINE_CONNECTED to yes when that is connected.
+ENGINE_CONNECTED=no
+. "${LOREBOT_SRC:-.}/tests/lib.sh"
+
+[ "$ENGINE_CONNECTED" = yes ] ||
+	skip_all "the build engine is not connected to lorebot check yet (devci_run() in ci/devci.c, issue 6)"
+command -v riscv64-linux-gnu-gcc >/dev/null || skip_all "no riscv64-linux-gnu-gcc (gcc-riscv64-linux-gnu)"
+. "$LOREBOT_SRC/tests/lib-devcheck.sh"
+
+L=$TMP/linux
+dev_clone "$L" mm arch/riscv arch/arm64 arch/x86 || skip_all "cannot clone $MM"
+dev_branch "$L" noriscv
+lore_patch 1/4 >"$TMP/p1.mbox"
+ok "004 1/4 applies" dev_am "$L" "$TMP/p1.mbox"
+git -C "$L" apply --index --exclude='arch/riscv/*' "$DEVFIX/004-2-port-6.12.patch"
+git -C "$L" commit -q -s --author="Barry Song <v-songbaohua@oppo.com>" \
+	-m "mm: Support tlbbatch flush for a range of PTEs" \
+	-m "The port of 004 2/4 without its riscv part: riscv does not build."
+touch "$TMP/marker"
+sleep 1
+before=$(dev_state "$L")
+
+(cd "$L" && lorebot check --build=riscv --json) >"$TMP/out.json" 2>"$TMP/err"
+is "$?" 1 "--build=riscv: exit 1 (an error)"
+J=$TMP/out.json
+b="[f for f in d['findings'] if f['rule'] == 'build:riscv' and f['severity'] == 'error']"
+is "$(json $J "sorted(set(f['patch'] for f in $b))")" "[2]" "the riscv error is on patch 2, and only there"
+is "$(json $J "sorted(set(f['file'] for f in $b))")" "['mm/rmap.c']" "in mm/rmap.c"
+like "$(json $J "' '.join(f['message'] for f in $b)")" "arch_tlbbatch_add_pending" \
+	"about arch_tlbbatch_add_pending()"
+is "$(json $J "len([f for f in d['findings'] if f['rule'] == 'one-line-args'])")" 4 \
+	"the checkers' findings are there too (riscv's two prototypes were not changed)"
+is "$(dev_state "$L")" "$before" "work tree, index, HEAD unchanged"
+
+# the whole port builds on riscv
+git -C "$L" checkout -q -b withriscv --track origin/mm-new
+dev_am "$L" "$TMP/p1.mbox" "$DEVFIX/004-2-port-6.12.patch"
+(cd "$L" && lorebot check --build=riscv --json) >"$TMP/ok.json" 2>"$TMP/err"
+is "$?" 0 "the whole port: exit 0"
+is "$(json "$TMP/ok.json" "[f for f in d['findings'] if f['rule'] == 'build:riscv' and f['severity'] == 'error']")" \
+	"[]" "the whole port: no riscv error"
+done_testing
