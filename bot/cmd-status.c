@@ -129,7 +129,7 @@ int cmd_status(int argc, char **argv, struct ctx *ctx)
 			struct report_version v;
 			json_object *o;
 
-			if (report_version_load(&st, ids[i], REPORT_LIGHT, &v, &err)) {
+			if (report_version_load(&st, ids[i], REPORT_LIGHT, &v, &err) <= 0) {
 				strbuf_reset(&err);
 				free(ids[i]);
 				continue;
@@ -191,6 +191,7 @@ int cmd_status(int argc, char **argv, struct ctx *ctx)
 		}
 	}
 	json_object_put(out);
+	report_opts_release(&ro);
 	strbuf_release(&err);
 	store_close(&st);
 	return EXIT_OK;

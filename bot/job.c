@@ -311,6 +311,7 @@ static int stage_reply(struct stage_run *s, struct strbuf *err)
 		log_info("job %lld: %d replies composed, %d sent, %d skipped",
 			 (long long)s->j->id, sum.composed, sum.sent, sum.skipped);
 	reply_summary_release(&sum);
+	report_opts_release(&o.report);
 	free(templates);
 	return ret ? -1 : 0;
 }

@@ -66,6 +66,10 @@ is "$(sql "SELECT superseded_by FROM versions WHERE id = '$V1'")" "$V2" "v2 supe
 is "$(sql "SELECT status FROM results WHERE stage = 'apply' AND version = '$V2'")" applied \
 	"v2 applied"
 
+# the job runners' logs (under the sanitizer build: no leak, no error)
+is "$(cat "$TMP"/jobs/*/job.log 2>/dev/null | grep -c 'Sanitizer')" 0 \
+	"no sanitizer report from any job runner"
+
 # status reads the queue while nothing runs
 lorebot --db "$DB" status --json >"$TMP/status.json"
 is "$?" 0 "lorebot status exits 0"
