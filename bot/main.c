@@ -21,6 +21,8 @@ static const struct cmd commands[] = {
 	  cmd_config_help },
 	{ "series", cmd_series, "list the patch series in an mbox or the database",
 	  cmd_series_help },
+	{ "build", cmd_build, "build each patch of a series for x86_64, arm64, riscv",
+	  cmd_build_help },
 };
 
 const struct cmd *cmd_table(size_t *nr)
