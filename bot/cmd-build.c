@@ -248,6 +248,21 @@ static int select_archs(const struct ctx *ctx, const char *list,
 	return ret;
 }
 
+/* A profile that cannot be loaded is the user's mistake, not infra */
+static int check_profile(const struct ctx *ctx, const char *name,
+			 const struct arch *archs, size_t nr, struct strbuf *err)
+{
+	struct profile p;
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		if (profile_load(ctx->cfg, name, &archs[i], &p, err))
+			return -1;
+		profile_release(&p);
+	}
+	return 0;
+}
+
 static char *default_log_dir(const struct kbuild_env *env)
 {
 	time_t now = time(NULL);
@@ -275,7 +290,8 @@ int cmd_build(int argc, char **argv, struct ctx *ctx)
 		return ret;
 	if (srctree_git_dir(o.repo, &git_dir, &err) ||
 	    select_commits(ctx, &o, git_dir.buf, &job, &err) ||
-	    select_archs(ctx, o.arch, &archs, &nr, &err)) {
+	    select_archs(ctx, o.arch, &archs, &nr, &err) ||
+	    check_profile(ctx, o.profile, archs, nr, &err)) {
 		fprintf(stderr, "lorebot build: %s\n", err.buf);
 		ret = EXIT_USAGE;
 		goto out;

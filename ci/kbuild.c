@@ -181,6 +181,19 @@ uint64_t kbuild_timeout_ms(const struct kbuild_env *env, const struct arch *arch
 
 /* ---- state ---- */
 
+/* The next line of a buffer, terminated in place; NULL at the end */
+static char *next_line(char **pos)
+{
+	char *line = *pos, *nl;
+
+	if (!line || !*line)
+		return NULL;
+	nl = strchrnul(line, '\n');
+	*pos = *nl ? nl + 1 : NULL;
+	*nl = '\0';
+	return line;
+}
+
 struct state {
 	char cur[OID_HEX];
 	bool base_built, base_ok;
@@ -197,12 +210,9 @@ static void state_read(const struct kbuild_tree *t, struct state *s)
 		free(path);
 		return;
 	}
-	for (p = buf; *p; p = *nl ? nl + 1 : nl) {
-		char *v;
+	for (nl = buf; (p = next_line(&nl));) {
+		char *v = strchr(p, ' ');
 
-		nl = strchrnul(p, '\n');
-		*nl = '\0';
-		v = strchr(p, ' ');
 		if (!v)
 			continue;
 		*v++ = '\0';
@@ -220,8 +230,6 @@ static void state_read(const struct kbuild_tree *t, struct state *s)
 			s->base_hits = atoi(v);
 		else if (!strcmp(p, "base_misses"))
 			s->base_misses = atoi(v);
-		if (!*nl)
-			break;
 	}
 	free(buf);
 	free(path);
@@ -348,17 +356,13 @@ static void check_fragments(struct kbuild_tree *t)
 
 		if (read_file(t->profile.fragments[i], &buf, NULL, 1 << 20))
 			continue;
-		for (p = buf; *p; p = *nl ? nl + 1 : nl) {
-			nl = strchrnul(p, '\n');
-			*nl = '\0';
+		for (nl = buf; (p = next_line(&nl));) {
 			if ((starts_with(p, "CONFIG_") || starts_with(p, "# CONFIG_")) &&
 			    (strchr(p, '=') || strstr(p, " is not set")) &&
 			    !kbuild_config_has(t, p))
 				strbuf_addf(&t->config_notes,
 					    "%s: '%s' is not in the final .config\n",
 					    name, p);
-			if (!*nl)
-				break;
 		}
 		free(buf);
 	}
@@ -529,6 +533,7 @@ static int build_base(struct kbuild_tree *t, struct state *st, bool cold,
 		kbuild_step_release(&s);
 		goto out;
 	}
+	st->busy_ms = 0;
 	st->base_built = true;
 	st->base_ok = s.status == KBUILD_OK;
 	st->base_ms = s.elapsed_ms;
@@ -722,6 +727,7 @@ int kbuild_open(struct kbuild_tree **out, const struct kbuild_env *env,
 			free(buf);
 		}
 		free(notes);
+		st.busy_ms = 0;
 		state_write(t, &st);	/* marks it used, for prune() */
 	}
 	prune(t, arch_dir);
