@@ -374,6 +374,28 @@ static void copy_image(struct arch_run *ar)
 	free(img);
 }
 
+/*
+ * The diagnostics of a step of patch p become the units'; its ccache
+ * counts are added.  -1 with err for an infrastructure failure.  The
+ * step is released.
+ */
+static int take_step(struct arch_run *ar, struct build_patch_result *p,
+		     struct kbuild_step *s, struct strbuf *err)
+{
+	int ret = 0;
+
+	p->cc_hits += s->cc_hits;
+	p->cc_misses += s->cc_misses;
+	if (s->status == KBUILD_INFRA) {
+		strbuf_addstr(err, s->infra);
+		ret = -1;
+	} else {
+		units_replace(&ar->units, &s->parse);
+	}
+	kbuild_step_release(s);
+	return ret;
+}
+
 /* Build patch k (1-based); returns -1 on infra (set in the result) */
 static int build_patch(struct arch_run *ar, unsigned int k,
 		       struct tracker *tr)
@@ -394,32 +416,20 @@ static int build_patch(struct arch_run *ar, unsigned int k,
 
 	memcpy(p->commit, job->commits.v[k - 1].id, OID_HEX);
 	log_info("%s: patch %u/%zu %.12s", ar->r->arch, k, job->commits.nr, p->commit);
-	if (kbuild_checkout(ar->t, p->commit, &p->kconfig, &s, &err))
+	/* olddefconfig's messages, if it ran, are the first step's */
+	if (kbuild_checkout(ar->t, p->commit, &p->kconfig, &s, &err) ||
+	    take_step(ar, p, &s, &err))
 		goto infra;
-	if (s.status == KBUILD_INFRA) {
-		strbuf_addstr(&err, s.infra);
-		kbuild_step_release(&s);
-		goto infra;
-	}
-	units_replace(&ar->units, &s.parse);	/* olddefconfig's messages */
-	kbuild_step_release(&s);
 
 	snprintf(name, sizeof(name), "patch-%u", k);
 	o.name = name;
 	if (kbuild_make(ar->t, &o, &s, &err))
 		goto infra;
 	p->log = xstrdup_or_null(s.log_path);
-	p->cc_hits += s.cc_hits;
-	p->cc_misses += s.cc_misses;
 	for (i = 0; i < s.parse.units_nr; i++)
 		p->rebuilt += ends_with(s.parse.units[i], ".o");
-	if (s.status == KBUILD_INFRA) {
-		strbuf_addstr(&err, s.infra);
-		kbuild_step_release(&s);
+	if (take_step(ar, p, &s, &err))
 		goto infra;
-	}
-	units_replace(&ar->units, &s.parse);
-	kbuild_step_release(&s);
 
 	if (job->w1)
 		w1 = w1_files(ar->t, ar->touched, ar->touched_nr, &w1_nr);
@@ -429,15 +439,8 @@ static int build_patch(struct arch_run *ar, unsigned int k,
 			goto infra;
 		p->w1_log = xstrdup_or_null(s.log_path);
 		p->w1_units = w1_nr;
-		p->cc_hits += s.cc_hits;
-		p->cc_misses += s.cc_misses;
-		if (s.status == KBUILD_INFRA) {
-			strbuf_addstr(&err, s.infra);
-			kbuild_step_release(&s);
+		if (take_step(ar, p, &s, &err))
 			goto infra;
-		}
-		units_replace(&ar->units, &s.parse);
-		kbuild_step_release(&s);
 	}
 
 	if (srctree_diff(job->git_dir, job->base, p->commit, &diff, &err) ||

@@ -315,6 +315,7 @@ static void add_unit(struct diag_parse *p, const char *unit)
 	p->units[p->units_nr++] = xstrdup(unit);
 }
 
+/* Add a diagnostic; file (allocated) is consumed */
 static void emit(struct line_state *st, const char *tool, char *file,
 		 int line, int col, enum diag_severity sev, const char *msg,
 		 size_t msg_len, const char *function)
@@ -356,6 +357,7 @@ static void emit(struct line_state *st, const char *tool, char *file,
 	diag_list_add(&st->p->diags, &d);
 	free(d.message);
 	free(option);
+	free(file);
 }
 
 static bool is_space_line(const char *s, size_t n)

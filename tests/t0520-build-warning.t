@@ -8,6 +8,7 @@
 build_repo "$TMP/repo.git" || { echo "Bail out! no kernel tree"; exit 1; }
 R=$TMP/repo.git
 apply_series "$R" arm64-warning "$FIXTURES/build/arm64-warning"
+apply_series "$R" kconfig "$FIXTURES/build/kconfig"
 build_config "$TMP/bot.conf"
 
 lorebot --config "$TMP/bot.conf" build --repo "$R" --series arm64-warning \
@@ -40,12 +41,33 @@ is "$(json $J "max(f['line'] for f in $A['x86_64']['findings'] if 'do_kernel_res
 	True "reported at its line in the patched file (moved down by the patch)"
 
 lorebot --config "$TMP/bot.conf" build --repo "$R" --series arm64-warning \
-	--arch arm64 >"$TMP/out.txt" 2>&1
+	--arch arm64 --log-dir "$TMP/logs-t" >"$TMP/out.txt" 2>&1
 is "$?" 1 "text: exit 1"
 like "$(cat "$TMP/out.txt")" \
 	"kernel/reboot.c:[0-9]+:[0-9]+: warning: unused variable 'psci_reset_type' \[-Wunused-variable\] \[patch 1/1\]" \
 	"text: the warning in compiler format"
 like "$(cat "$TMP/out.txt")" "2 pre-existing diagnostics in the touched files not reported" \
 	"text: the pre-existing ones are only counted"
+
+# a new Kconfig option (default y) is configured before the build: the
+# warning it guards only exists when olddefconfig ran
+lorebot --config "$TMP/bot.conf" build --repo "$R" --series kconfig \
+	--arch x86_64 --log-dir "$TMP/logs-k" --json >"$TMP/kconfig.json" 2>"$TMP/kconfig.err"
+is "$?" 1 "kconfig: exit 1"
+J=$TMP/kconfig.json
+X="d['archs'][0]"
+is "$(json $J "$X['patches'][0]['kconfig']")" True "the patch changes a Kconfig file"
+is "$(json $J "[(f['file'], f['message']) for f in $X['findings'] if f['new']]")" \
+	"[('mm/rmap.c', \"unused variable 'requests'\")]" \
+	"the code under the new option was compiled"
+ok "olddefconfig ran" grep -q "configuration written to .config" \
+	"$(dirname "$(json $J "$X['patches'][0]['log']")")"/*olddefconfig.log
+
+# and the next series is built with the base's configuration again
+lorebot --config "$TMP/bot.conf" build --repo "$R" --series arm64-warning \
+	--arch x86_64 --log-dir "$TMP/logs-a" --json >"$TMP/after.json" 2>"$TMP/after.err"
+is "$?" 0 "after it: exit 0"
+ok "the option is gone from .config" sh -c \
+	"! grep -q RMAP_UNMAP_STATS '$(json "$TMP/after.json" "d['archs'][0]['obj_dir']")/.config'"
 
 done_testing

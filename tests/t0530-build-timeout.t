@@ -14,12 +14,12 @@ build_config "$TMP/bot.conf"
 # the base of x86_64 first (shared, usually there already): a cold base
 # build must not be what times out
 lorebot --config "$TMP/bot.conf" build --repo "$R" --range mm-new..bisect~1 \
-	--arch x86_64 --no-w1 --json >"$TMP/warm.json" 2>"$TMP/warm.err"
+	--arch x86_64 --log-dir "$TMP/logs1" --json >"$TMP/warm.json" 2>"$TMP/warm.err"
 is "$?" 1 "the base is ready (patch 1 alone fails to build)"
 
 build_config "$TMP/slow.conf" arch.x86_64.timeout 1s
 lorebot --config "$TMP/slow.conf" build --repo "$R" --series bisect \
-	--arch x86_64,riscv --json >"$TMP/out.json" 2>"$TMP/out.err"
+	--arch x86_64,riscv --log-dir "$TMP/logs2" --json >"$TMP/out.json" 2>"$TMP/out.err"
 rc=$?
 J=$TMP/out.json
 is "$(json $J "d['archs'][0]['status']")" infra "x86_64: infra"
@@ -37,13 +37,13 @@ like "$(json $J "d['archs'][1]['bisection'][0]")" "patch 1/2 breaks bisection on
 is "$rc" 1 "findings elsewhere: exit 1"
 
 lorebot --config "$TMP/slow.conf" build --repo "$R" --series bisect \
-	--arch x86_64 --json >"$TMP/only.json" 2>"$TMP/only.err"
+	--arch x86_64 --log-dir "$TMP/logs3" --json >"$TMP/only.json" 2>"$TMP/only.err"
 is "$?" 3 "only the timeout: exit 3"
 like "$(cat "$TMP/only.err")" "interrupted: removed the [0-9]+ files it wrote" \
 	"the interrupted step is cleaned up"
 
 lorebot --config "$TMP/bot.conf" build --repo "$R" --series bisect \
-	--arch x86_64 --json >"$TMP/again.json" 2>"$TMP/again.err"
+	--arch x86_64 --log-dir "$TMP/logs4" --json >"$TMP/again.json" 2>"$TMP/again.err"
 is "$?" 1 "without the limit: built"
 J=$TMP/again.json
 is "$(json $J "[p['status'] for p in d['archs'][0]['patches']]")" "['errors', 'ok']" \
