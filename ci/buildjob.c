@@ -65,6 +65,21 @@ static void units_release(struct units *u)
 	memset(u, 0, sizeof(*u));
 }
 
+/* The base's diagnostics printed outside any target belong to top */
+static void units_move(struct units *u, struct unit_entry *from,
+		       const char *top)
+{
+	struct unit_entry *to = units_get(u, top);
+	size_t i;
+
+	for (i = 0; i < from->diags.nr; i++) {
+		free(from->diags.v[i].unit);
+		from->diags.v[i].unit = xstrdup(top);
+		diag_list_add(&to->diags, &from->diags.v[i]);
+	}
+	diag_list_release(&from->diags);
+}
+
 static void units_add(struct units *u, const struct diag_list *l)
 {
 	size_t i;
@@ -73,14 +88,26 @@ static void units_add(struct units *u, const struct diag_list *l)
 		diag_list_add(&units_get(u, l->v[i].unit)->diags, &l->v[i]);
 }
 
-/* A step rebuilt these units: their diagnostics are the step's now */
-static void units_replace(struct units *u, const struct diag_parse *p)
+/*
+ * A step rebuilt these units: their diagnostics are the step's now.
+ * What the step printed outside any target (unit "") is kept as the
+ * unit top ("config", "make", W1_TOP), replaced by the next step of
+ * the same kind only.
+ */
+static void units_replace(struct units *u, struct diag_parse *p,
+			  const char *top)
 {
 	size_t i;
 
-	diag_list_release(&units_get(u, "")->diags);
+	diag_list_release(&units_get(u, top)->diags);
 	for (i = 0; i < p->units_nr; i++)
 		diag_list_release(&units_get(u, diag_unit_of(p->units[i]))->diags);
+	for (i = 0; i < p->diags.nr; i++) {
+		if (*p->diags.v[i].unit)
+			continue;
+		free(p->diags.v[i].unit);
+		p->diags.v[i].unit = xstrdup(top);
+	}
 	units_add(u, &p->diags);
 }
 
@@ -327,7 +354,7 @@ static int w1_base(struct arch_run *ar, struct strbuf *err)
 		ret = 1;
 		goto out;
 	}
-	units_replace(&ar->units, &s.parse);
+	units_replace(&ar->units, &s.parse, "make");
 	kbuild_step_release(&s);
 	if (w1_run(t, missing, nr, "base-w1", &s, err)) {
 		ret = -1;
@@ -339,7 +366,7 @@ static int w1_base(struct arch_run *ar, struct strbuf *err)
 		ret = 1;
 		goto out;
 	}
-	units_replace(&ar->units, &s.parse);
+	units_replace(&ar->units, &s.parse, W1_TOP);
 	for (i = 0; i < nr; i++)
 		if (w1_base_save(t, missing[i], &s.parse.diags))
 			log_warn("cannot keep the W=1 diagnostics of '%s'", missing[i]);
@@ -375,22 +402,47 @@ static void copy_image(struct arch_run *ar)
 }
 
 /*
- * The diagnostics of a step of patch p become the units'; its ccache
- * counts are added.  -1 with err for an infrastructure failure.  The
- * step is released.
+ * make failed and no message says why (a link script, a tool that only
+ * exits non-zero): the failure itself is the error, so that it is
+ * attributed and followed like the others.
+ */
+static void failure_without_error(struct kbuild_step *s)
+{
+	struct diag d = { 0 };
+	size_t i;
+
+	if (s->status != KBUILD_FAILED)
+		return;
+	for (i = 0; i < s->parse.diags.nr; i++)
+		if (s->parse.diags.v[i].sev == DIAG_ERROR)
+			return;
+	d.unit = d.file = d.option = d.function = (char *)"";
+	d.sev = DIAG_ERROR;
+	d.tool = (char *)"make";
+	d.message = xasprintf("the build failed: %s", s->parse.make_error ?
+			      s->parse.make_error : "make exited with an error");
+	diag_list_add(&s->parse.diags, &d);
+	free(d.message);
+}
+
+/*
+ * The diagnostics of a step of patch p become the units' (top: see
+ * units_replace()); its ccache counts are added.  -1 with err for an
+ * infrastructure failure.  The step is released.
  */
 static int take_step(struct arch_run *ar, struct build_patch_result *p,
-		     struct kbuild_step *s, struct strbuf *err)
+		     struct kbuild_step *s, const char *top, struct strbuf *err)
 {
 	int ret = 0;
 
+	failure_without_error(s);
 	p->cc_hits += s->cc_hits;
 	p->cc_misses += s->cc_misses;
 	if (s->status == KBUILD_INFRA) {
 		strbuf_addstr(err, s->infra);
 		ret = -1;
 	} else {
-		units_replace(&ar->units, &s->parse);
+		units_replace(&ar->units, &s->parse, top);
 	}
 	kbuild_step_release(s);
 	return ret;
@@ -418,7 +470,7 @@ static int build_patch(struct arch_run *ar, unsigned int k,
 	log_info("%s: patch %u/%zu %.12s", ar->r->arch, k, job->commits.nr, p->commit);
 	/* olddefconfig's messages, if it ran, are the first step's */
 	if (kbuild_checkout(ar->t, p->commit, &p->kconfig, &s, &err) ||
-	    take_step(ar, p, &s, &err))
+	    take_step(ar, p, &s, "config", &err))
 		goto infra;
 
 	snprintf(name, sizeof(name), "patch-%u", k);
@@ -428,7 +480,7 @@ static int build_patch(struct arch_run *ar, unsigned int k,
 	p->log = xstrdup_or_null(s.log_path);
 	for (i = 0; i < s.parse.units_nr; i++)
 		p->rebuilt += ends_with(s.parse.units[i], ".o");
-	if (take_step(ar, p, &s, &err))
+	if (take_step(ar, p, &s, "make", &err))
 		goto infra;
 
 	if (job->w1)
@@ -439,7 +491,7 @@ static int build_patch(struct arch_run *ar, unsigned int k,
 			goto infra;
 		p->w1_log = xstrdup_or_null(s.log_path);
 		p->w1_units = w1_nr;
-		if (take_step(ar, p, &s, &err))
+		if (take_step(ar, p, &s, W1_TOP, &err))
 			goto infra;
 	}
 
@@ -563,6 +615,9 @@ enum build_status build_job_arch(struct build_job *job, const struct arch *arch)
 	if (ar.t->config_notes.len)
 		r->config_notes = xstrdup(ar.t->config_notes.buf);
 	units_add(&ar.units, &ar.t->base_diags);
+	for (i = 0; i < ar.units.nr; i++)	/* as units_replace() does */
+		if (!*ar.units.v[i]->name)
+			units_move(&ar.units, ar.units.v[i], "make");
 	if (job->commits.nr && load_touched(&ar, &err)) {
 		set_infra(&ar, 0, err.buf);
 		goto out;

@@ -269,7 +269,7 @@ static char *strip_dir(const char *path, const char *dir)
 static char *norm_path(const struct diag_parse *p, const char *raw,
 		       size_t len)
 {
-	char *abs, *rel, *ret;
+	char *abs, *rel, *src_rel, *ret;
 
 	if (!len)
 		return xstrdup("");
@@ -280,9 +280,11 @@ static char *norm_path(const struct diag_parse *p, const char *raw,
 	else
 		return xstrndup(raw, len);
 	canon_path(abs);
-	if ((rel = strip_dir(abs, p->srcdir)))
-		ret = xstrdup(rel);
-	else if ((rel = strip_dir(abs, p->objdir)))
+	src_rel = strip_dir(abs, p->srcdir);
+	rel = strip_dir(abs, p->objdir);
+	if (src_rel)
+		ret = xstrdup(src_rel);
+	else if (rel)
 		ret = ends_with(rel, ".o") ? xstrdup(rel) :
 			xasprintf("$(objtree)/%s", rel);
 	else if (raw[0] != '/')
@@ -548,12 +550,14 @@ static bool linker_line(struct line_state *st, const char *l, size_t n)
 			st->ld_fn = xstrndup(f, q ? (size_t)(q - f) : (size_t)(end - f));
 			return true;
 		}
-		if ((m = skip_section_ref(rest, end)))
+		m = skip_section_ref(rest, end);
+		if (m)
 			rest = m;
+		m = strstr(rest, ": warning: ");
 		if (end - rest > 9 && !strncmp(rest, "warning: ", 9))
 			emit(st, "ld", xstrdup(""), 0, 0, DIAG_WARNING, rest + 9,
 			     end - rest - 9, st->ld_fn);
-		else if ((m = strstr(rest, ": warning: ")) && m < end)
+		else if (m && m < end)
 			emit(st, "ld", xstrdup(""), 0, 0, DIAG_WARNING, m + 11,
 			     end - m - 11, st->ld_fn);
 		else
@@ -562,7 +566,8 @@ static bool linker_line(struct line_state *st, const char *l, size_t n)
 		return true;
 	}
 	/* the continuation of ld's "in function": "x.c:(.text+0x5): undefined ..." */
-	if (st->ld_fn && (m = skip_section_ref(l, end))) {
+	m = st->ld_fn ? skip_section_ref(l, end) : NULL;
+	if (m) {
 		emit(st, "ld", xstrdup(""), 0, 0, DIAG_ERROR, m, end - m,
 		     st->ld_fn);
 		return true;
@@ -751,6 +756,36 @@ static bool noise_line(const char *l, size_t n)
 	return false;
 }
 
+/* "mm/Kconfig:12: syntax error", "arch/x86/Kconfig:3:warning: ..." */
+static bool kconfig_line(struct line_state *st, const char *l, size_t n)
+{
+	const char *end = l + n, *c1 = memchr(l, ':', n), *c2, *slash, *msg;
+	enum diag_severity sev = DIAG_ERROR;
+	int line;
+
+	if (!c1)
+		return false;
+	for (slash = c1; slash > l && slash[-1] != '/'; slash--)
+		;
+	if (c1 - slash < 7 || strncmp(slash, "Kconfig", 7))
+		return false;
+	c2 = memchr(c1 + 1, ':', end - c1 - 1);
+	if (!c2 || (line = parse_uint(c1 + 1, c2)) < 0)
+		return false;
+	msg = c2 + 1;
+	while (msg < end && *msg == ' ')
+		msg++;
+	if (end - msg > 8 && !strncmp(msg, "warning:", 8)) {
+		sev = DIAG_WARNING;
+		msg += 8;
+		while (msg < end && *msg == ' ')
+			msg++;
+	}
+	emit(st, "kconfig", norm_path(st->p, l, c1 - l), line, 0, sev, msg,
+	     end - msg, NULL);
+	return true;
+}
+
 static void parse_line(struct line_state *st, const char *l, size_t n)
 {
 	if (n && l[n - 1] == '\r')
@@ -760,9 +795,9 @@ static void parse_line(struct line_state *st, const char *l, size_t n)
 	check_infra(st, l, n);
 	if (noise_line(l, n) || quiet_line(st, l, n) || make_line(st, l, n) ||
 	    upper_line(st, l, n) || linker_line(st, l, n) ||
-	    function_context(st, l, n))
+	    function_context(st, l, n) || compiler_line(st, l, n))
 		return;
-	compiler_line(st, l, n);
+	kconfig_line(st, l, n);
 }
 
 void diag_parse_buf(struct diag_parse *p, const char *buf, size_t len)

@@ -146,13 +146,16 @@ int kbuild_arch(const struct config *cfg, const char *name, struct arch *out,
 	}
 	*out = *a;
 	snprintf(key, sizeof(key), "arch.%s.kernelarch", a->name);
-	if ((v = config_get(cfg, key)))
+	v = config_get(cfg, key);
+	if (v)
 		out->kernel_arch = v;
 	snprintf(key, sizeof(key), "arch.%s.crosscompile", a->name);
-	if ((v = config_get(cfg, key)))
+	v = config_get(cfg, key);
+	if (v)
 		out->cross_compile = v;
 	snprintf(key, sizeof(key), "arch.%s.image", a->name);
-	if ((v = config_get(cfg, key)) && strcmp(v, a->image)) {
+	v = config_get(cfg, key);
+	if (v && strcmp(v, a->image)) {
 		/* one per table entry: the same override gives the same path */
 		static char paths[8][256];
 		char *path = paths[(a - arches) % ARRAY_SIZE(paths)];

@@ -11,7 +11,8 @@
 
 bool w1_is_unit(const char *unit)
 {
-	return ends_with(unit, ".s") || ends_with(unit, KDOC_SUFFIX);
+	return ends_with(unit, ".s") || ends_with(unit, KDOC_SUFFIX) ||
+		!strcmp(unit, W1_TOP);
 }
 
 char *w1_unit_s(const char *file)

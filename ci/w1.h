@@ -15,6 +15,9 @@
 
 #include "ci/kbuild.h"
 
+/* The unit of what the W=1 pass prints outside any target */
+#define W1_TOP "make W=1"
+
 /* Is unit one of the W=1 pass's? */
 bool w1_is_unit(const char *unit);
 

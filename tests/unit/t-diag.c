@@ -37,7 +37,9 @@ static const char output[] =
 	"WARNING: unmet direct dependencies detected for SWAP\n"
 	"make[2]: *** No rule to make target 'mm/gone.o', needed by 'mm/built-in.a'.  Stop.\n"
 	"  CC      mm/oom.o\n"
-	"mm/oom.o: warning: objtool: oom_kill+0x1f: unreachable instruction\n";
+	"mm/oom.o: warning: objtool: oom_kill+0x1f: unreachable instruction\n"
+	SRC "/mm/Kconfig:12: syntax error\n"
+	"../src/arch/x86/Kconfig:3:warning: ignoring unsupported character '$'\n";
 
 static const struct diag *find(const struct diag_list *l, const char *file,
 			       int line)
@@ -120,7 +122,12 @@ static void test_parse(void)
 	d = find_msg(&p.diags, "unreachable instruction");
 	ok(d && !strcmp(d->tool, "objtool") && !strcmp(d->file, "mm/oom.o") &&
 	   !strncmp(d->message, "oom_kill", 8), "objtool warning");
-	is_int(p.diags.nr, 11, "eleven diagnostics");
+	d = find(&p.diags, "mm/Kconfig", 12);
+	ok(d && d->sev == DIAG_ERROR && !strcmp(d->message, "syntax error") &&
+	   !strcmp(d->tool, "kconfig"), "kconfig syntax error");
+	d = find(&p.diags, "arch/x86/Kconfig", 3);
+	ok(d && d->sev == DIAG_WARNING, "kconfig warning");
+	is_int(p.diags.nr, 13, "thirteen diagnostics");
 	is_int(p.units_nr, 6, "six targets");
 	is_str(p.units[0], "include/config/auto.conf", "first target");
 	is_str(p.make_error, "No rule to make target 'mm/gone.o', needed by "
