@@ -255,5 +255,12 @@ int kbuild_make(struct kbuild_tree *t, const struct kbuild_make_opts *o,
 	make_argv(t, o, &argv);
 	ret = kbuild_run(t, argv.v, t->src, o, step, err);
 	vec_release(&argv);
+	if (!ret && !o->targets) {
+		if (step->status == KBUILD_OK)
+			memcpy(t->built, t->cur, OID_HEX);
+		else
+			t->built[0] = '\0';
+		kbuild_save_state(t);
+	}
 	return ret;
 }

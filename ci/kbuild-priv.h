@@ -11,6 +11,8 @@ int kbuild_run(struct kbuild_tree *t, const char *const *argv,
 	       struct kbuild_step *s, struct strbuf *err);
 /* Mark (or clear) "a step is running": see the recovery in kbuild_open() */
 void kbuild_mark_busy(struct kbuild_tree *t, bool busy);
+/* Record t->cur and t->built (a busy mark stays) */
+void kbuild_save_state(struct kbuild_tree *t);
 /* Does obj/.config have this exact line? */
 bool kbuild_config_has(const struct kbuild_tree *t, const char *line);
 

@@ -199,6 +199,7 @@ static char *next_line(char **pos)
 
 struct state {
 	char cur[OID_HEX];
+	char built[OID_HEX];	/* the last commit whose image make succeeded */
 	bool base_built, base_ok;
 	uint64_t busy_ms, base_ms;
 	unsigned int base_hits, base_misses;
@@ -221,6 +222,8 @@ static void state_read(const struct kbuild_tree *t, struct state *s)
 		*v++ = '\0';
 		if (!strcmp(p, "cur") && strlen(v) == OID_HEX - 1)
 			memcpy(s->cur, v, OID_HEX);
+		else if (!strcmp(p, "built") && strlen(v) == OID_HEX - 1)
+			memcpy(s->built, v, OID_HEX);
 		else if (!strcmp(p, "base_built"))
 			s->base_built = atoi(v);
 		else if (!strcmp(p, "base_ok"))
@@ -242,9 +245,9 @@ static int state_write(const struct kbuild_tree *t, const struct state *s)
 {
 	char *path = xasprintf("%s/state", t->dir);
 	char *tmp = xasprintf("%s/state.tmp", t->dir);
-	char *buf = xasprintf("cur %s\nbase_built %d\nbase_ok %d\nbusy %llu\n"
-			      "base_ms %llu\nbase_hits %u\nbase_misses %u\n",
-			      s->cur, s->base_built, s->base_ok,
+	char *buf = xasprintf("cur %s\nbuilt %s\nbase_built %d\nbase_ok %d\n"
+			      "busy %llu\nbase_ms %llu\nbase_hits %u\nbase_misses %u\n",
+			      s->cur, s->built, s->base_built, s->base_ok,
 			      (unsigned long long)s->busy_ms,
 			      (unsigned long long)s->base_ms, s->base_hits,
 			      s->base_misses);
@@ -258,15 +261,27 @@ static int state_write(const struct kbuild_tree *t, const struct state *s)
 	return ret;
 }
 
-void kbuild_mark_busy(struct kbuild_tree *t, bool busy)
+static void save_state(struct kbuild_tree *t, int busy)
 {
 	struct state s;
 
 	state_read(t, &s);
-	s.busy_ms = busy ? wall_ms() : 0;
+	if (busy >= 0)
+		s.busy_ms = busy ? wall_ms() : 0;
 	memcpy(s.cur, t->cur, OID_HEX);
+	memcpy(s.built, t->built, OID_HEX);
 	if (state_write(t, &s))
 		log_warn("cannot write the state of '%s'", t->dir);
+}
+
+void kbuild_mark_busy(struct kbuild_tree *t, bool busy)
+{
+	save_state(t, busy);
+}
+
+void kbuild_save_state(struct kbuild_tree *t)
+{
+	save_state(t, -1);
 }
 
 bool kbuild_config_has(const struct kbuild_tree *t, const char *line)
@@ -543,6 +558,9 @@ static int build_base(struct kbuild_tree *t, struct state *st, bool cold,
 	st->base_hits = s.cc_hits;
 	st->base_misses = s.cc_misses;
 	memcpy(st->cur, t->cur, OID_HEX);
+	if (s.status == KBUILD_OK)
+		memcpy(t->built, t->cur, OID_HEX);
+	memcpy(st->built, t->built, OID_HEX);
 	state_write(t, st);
 	ret = step_infra(&s, "the base does not build", err);
 	kbuild_step_release(&s);
@@ -710,6 +728,7 @@ int kbuild_open(struct kbuild_tree **out, const struct kbuild_env *env,
 	}
 	state_read(t, &st);
 	memcpy(t->cur, st.cur, OID_HEX);
+	memcpy(t->built, st.built, OID_HEX);
 	if (st.busy_ms && st.base_built)
 		recover(t, st.busy_ms);
 	if (!st.base_built || load_base_diags(t)) {
@@ -807,7 +826,7 @@ int kbuild_checkout(struct kbuild_tree *t, const char *commit,
 	if (srctree_checkout(t->git_dir, t->src, t->index, oid, err))
 		goto out;
 	memcpy(t->cur, oid, OID_HEX);
-	kbuild_mark_busy(t, false);
+	kbuild_save_state(t);
 	if (!same_content(cfg, dot) &&
 	    (copy_file(cfg, dot) || (t->env->uid && chown(dot, t->env->uid, t->env->gid)))) {
 		strbuf_addf(err, "cannot restore '%s'", dot);
@@ -831,10 +850,14 @@ int kbuild_build_commit(struct kbuild_tree *t, const char *commit,
 			struct strbuf *err)
 {
 	struct kbuild_make_opts o = { .name = name, .keep_going = true };
+	bool kconfig;
 
-	if (kbuild_checkout(t, commit, NULL, step, err))
+	if (kbuild_checkout(t, commit, &kconfig, step, err))
 		return -1;
 	if (step->status != KBUILD_OK)
+		return 0;
+	/* built already, nothing changed since: a make would do nothing */
+	if (!kconfig && !strcmp(t->built, t->cur))
 		return 0;
 	kbuild_step_release(step);
 	return kbuild_make(t, &o, step, err);

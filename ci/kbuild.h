@@ -98,6 +98,7 @@ struct kbuild_tree {
 	struct profile profile;
 	char base[OID_HEX];
 	char cur[OID_HEX];	/* the commit src holds */
+	char built[OID_HEX];	/* the last commit whose image was built */
 	char *git_dir;		/* where commits are read from */
 	char *dir, *src, *obj, *index;
 	char *log_dir;		/* step logs (NULL: none) */
