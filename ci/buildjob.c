@@ -7,6 +7,7 @@
 
 #include "bot/log.h"
 #include "bot/strmap.h"
+#include "ci/units.h"
 #include "ci/buildjob.h"
 #include "ci/delta.h"
 #include "ci/w1.h"
@@ -22,117 +23,6 @@ static const char *const status_names[] = {
 const char *build_status_name(enum build_status s)
 {
 	return status_names[s];
-}
-
-/* ---- the diagnostics of every unit, as last compiled ---- */
-
-struct unit_entry {
-	char *name;
-	struct diag_list diags;
-};
-
-struct units {
-	struct strmap map;
-	struct unit_entry **v;
-	size_t nr, alloc;
-};
-
-static struct unit_entry *units_get(struct units *u, const char *name)
-{
-	struct unit_entry *e = strmap_get(&u->map, name);
-
-	if (e)
-		return e;
-	e = xcalloc(1, sizeof(*e));
-	e->name = xstrdup(name);
-	ALLOC_GROW(u->v, u->nr + 1, u->alloc);
-	u->v[u->nr++] = e;
-	strmap_put(&u->map, e->name, e);
-	return e;
-}
-
-static void units_release(struct units *u)
-{
-	size_t i;
-
-	for (i = 0; i < u->nr; i++) {
-		diag_list_release(&u->v[i]->diags);
-		free(u->v[i]->name);
-		free(u->v[i]);
-	}
-	free(u->v);
-	strmap_release(&u->map);
-	memset(u, 0, sizeof(*u));
-}
-
-/* The base's diagnostics printed outside any target belong to top */
-static void units_move(struct units *u, struct unit_entry *from,
-		       const char *top)
-{
-	struct unit_entry *to = units_get(u, top);
-	size_t i;
-
-	for (i = 0; i < from->diags.nr; i++) {
-		free(from->diags.v[i].unit);
-		from->diags.v[i].unit = xstrdup(top);
-		diag_list_add(&to->diags, &from->diags.v[i]);
-	}
-	diag_list_release(&from->diags);
-}
-
-static void units_add(struct units *u, const struct diag_list *l)
-{
-	size_t i;
-
-	for (i = 0; i < l->nr; i++)
-		diag_list_add(&units_get(u, l->v[i].unit)->diags, &l->v[i]);
-}
-
-/*
- * A step rebuilt these units: their diagnostics are the step's now.
- * What the step printed outside any target (unit "") is kept as the
- * unit top ("config", "make", W1_TOP), replaced by the next step of
- * the same kind only.
- */
-static void units_replace(struct units *u, struct diag_parse *p,
-			  const char *top)
-{
-	size_t i;
-
-	diag_list_release(&units_get(u, top)->diags);
-	for (i = 0; i < p->units_nr; i++)
-		diag_list_release(&units_get(u, diag_unit_of(p->units[i]))->diags);
-	for (i = 0; i < p->diags.nr; i++) {
-		if (*p->diags.v[i].unit)
-			continue;
-		free(p->diags.v[i].unit);
-		p->diags.v[i].unit = xstrdup(top);
-	}
-	units_add(u, &p->diags);
-}
-
-/* Every distinct diagnostic; those only W=1 compiles show come last */
-static void units_collect(const struct units *u, struct diag_list *out,
-			  size_t *w1_from)
-{
-	struct diag_list all = DIAG_LIST_INIT;
-	size_t i, j, normal;
-
-	for (i = 0; i < u->nr; i++)
-		if (!w1_is_unit(u->v[i]->name))
-			for (j = 0; j < u->v[i]->diags.nr; j++)
-				diag_list_add(&all, &u->v[i]->diags.v[j]);
-	diag_list_distinct(&all, out);
-	normal = out->nr;
-	for (i = 0; i < u->nr; i++)
-		if (w1_is_unit(u->v[i]->name))
-			for (j = 0; j < u->v[i]->diags.nr; j++)
-				diag_list_add(&all, &u->v[i]->diags.v[j]);
-	diag_list_release(out);
-	diag_list_distinct(&all, out);
-	diag_list_release(&all);
-	/* distinct() keeps first occurrences, in order: normal ones first */
-	*w1_from = normal;
 }
 
 /* ---- findings ---- */
@@ -259,8 +149,8 @@ struct arch_run {
 	struct build_job *job;
 	struct build_arch_result *r;
 	struct kbuild_tree *t;
-	struct units units;
-	struct diag_list base;		/* distinct, with the W=1 ones */
+	struct units base;		/* the base's, W=1 of the touched files too */
+	struct diag_list base_set;	/* distinct, with the W=1 ones */
 	char **touched;			/* paths the series changes */
 	size_t touched_nr;
 	char **w1;			/* touched .c files built at the base */
@@ -327,18 +217,13 @@ static int w1_base(struct arch_run *ar, struct strbuf *err)
 	missing = xcalloc(ar->w1_nr + 1, sizeof(*missing));
 	for (i = 0; i < ar->w1_nr; i++) {
 		struct diag_list l = DIAG_LIST_INIT;
-		char *s_unit = w1_unit_s(ar->w1[i]), *k_unit = w1_unit_kdoc(ar->w1[i]);
 
 		if (!w1_base_load(t, ar->w1[i], &l)) {
-			units_get(&ar->units, s_unit);
-			units_get(&ar->units, k_unit);
-			units_add(&ar->units, &l);
+			units_add(&ar->base, &l, W1_TOP);
 		} else {
 			missing[nr++] = ar->w1[i];
 		}
 		diag_list_release(&l);
-		free(s_unit);
-		free(k_unit);
 	}
 	if (!nr)
 		goto out;
@@ -354,7 +239,6 @@ static int w1_base(struct arch_run *ar, struct strbuf *err)
 		ret = 1;
 		goto out;
 	}
-	units_replace(&ar->units, &s.parse, "make");
 	kbuild_step_release(&s);
 	if (w1_run(t, missing, nr, "base-w1", &s, err)) {
 		ret = -1;
@@ -366,7 +250,7 @@ static int w1_base(struct arch_run *ar, struct strbuf *err)
 		ret = 1;
 		goto out;
 	}
-	units_replace(&ar->units, &s.parse, W1_TOP);
+	units_add(&ar->base, &s.parse.diags, W1_TOP);
 	for (i = 0; i < nr; i++)
 		if (w1_base_save(t, missing[i], &s.parse.diags))
 			log_warn("cannot keep the W=1 diagnostics of '%s'", missing[i]);
@@ -380,7 +264,7 @@ static void build_base_set(struct arch_run *ar)
 {
 	size_t w1_from;
 
-	units_collect(&ar->units, &ar->base, &w1_from);
+	units_collect(&ar->base, w1_is_unit, &ar->base_set, &w1_from);
 }
 
 static void copy_image(struct arch_run *ar)
@@ -402,47 +286,20 @@ static void copy_image(struct arch_run *ar)
 }
 
 /*
- * make failed and no message says why (a link script, a tool that only
- * exits non-zero): the failure itself is the error, so that it is
- * attributed and followed like the others.
+ * A step of patch p: its ccache counts are added.  -1 with err for an
+ * infrastructure failure.  The step is released.  (Its diagnostics are
+ * the tree's units' already: kbuild_make().)
  */
-static void failure_without_error(struct kbuild_step *s)
-{
-	struct diag d = { 0 };
-	size_t i;
-
-	if (s->status != KBUILD_FAILED)
-		return;
-	for (i = 0; i < s->parse.diags.nr; i++)
-		if (s->parse.diags.v[i].sev == DIAG_ERROR)
-			return;
-	d.unit = d.file = d.option = d.function = (char *)"";
-	d.sev = DIAG_ERROR;
-	d.tool = (char *)"make";
-	d.message = xasprintf("the build failed: %s", s->parse.make_error ?
-			      s->parse.make_error : "make exited with an error");
-	diag_list_add(&s->parse.diags, &d);
-	free(d.message);
-}
-
-/*
- * The diagnostics of a step of patch p become the units' (top: see
- * units_replace()); its ccache counts are added.  -1 with err for an
- * infrastructure failure.  The step is released.
- */
-static int take_step(struct arch_run *ar, struct build_patch_result *p,
-		     struct kbuild_step *s, const char *top, struct strbuf *err)
+static int take_step(struct build_patch_result *p, struct kbuild_step *s,
+		     struct strbuf *err)
 {
 	int ret = 0;
 
-	failure_without_error(s);
 	p->cc_hits += s->cc_hits;
 	p->cc_misses += s->cc_misses;
 	if (s->status == KBUILD_INFRA) {
 		strbuf_addstr(err, s->infra);
 		ret = -1;
-	} else {
-		units_replace(&ar->units, &s->parse, top);
 	}
 	kbuild_step_release(s);
 	return ret;
@@ -470,7 +327,7 @@ static int build_patch(struct arch_run *ar, unsigned int k,
 	log_info("%s: patch %u/%zu %.12s", ar->r->arch, k, job->commits.nr, p->commit);
 	/* olddefconfig's messages, if it ran, are the first step's */
 	if (kbuild_checkout(ar->t, p->commit, &p->kconfig, &s, &err) ||
-	    take_step(ar, p, &s, "config", &err))
+	    take_step(p, &s, &err))
 		goto infra;
 
 	snprintf(name, sizeof(name), "patch-%u", k);
@@ -480,7 +337,7 @@ static int build_patch(struct arch_run *ar, unsigned int k,
 	p->log = xstrdup_or_null(s.log_path);
 	for (i = 0; i < s.parse.units_nr; i++)
 		p->rebuilt += ends_with(s.parse.units[i], ".o");
-	if (take_step(ar, p, &s, "make", &err))
+	if (take_step(p, &s, &err))
 		goto infra;
 
 	if (job->w1)
@@ -491,16 +348,16 @@ static int build_patch(struct arch_run *ar, unsigned int k,
 			goto infra;
 		p->w1_log = xstrdup_or_null(s.log_path);
 		p->w1_units = w1_nr;
-		if (take_step(ar, p, &s, W1_TOP, &err))
+		if (take_step(p, &s, &err))
 			goto infra;
 	}
 
 	if (srctree_diff(job->git_dir, job->base, p->commit, &diff, &err) ||
 	    line_map_parse(&map, diff.buf, diff.len, &err))
 		goto infra;
-	units_collect(&ar->units, &cur, &w1_from);
+	units_collect(&ar->t->units, w1_is_unit, &cur, &w1_from);
 	is_new = xcalloc(cur.nr + 1, sizeof(*is_new));
-	diag_delta(&ar->base, &cur, &map, is_new);
+	diag_delta(&ar->base_set, &cur, &map, is_new);
 	track(tr, ar->r, &cur, is_new, w1_from, k);
 	p->status = tree_status(&cur, is_new);
 	if (k == job->commits.nr) {
@@ -614,10 +471,7 @@ enum build_status build_job_arch(struct build_job *job, const struct arch *arch)
 	r->base_cc_misses = ar.t->base_cc_misses;
 	if (ar.t->config_notes.len)
 		r->config_notes = xstrdup(ar.t->config_notes.buf);
-	units_add(&ar.units, &ar.t->base_diags);
-	for (i = 0; i < ar.units.nr; i++)	/* as units_replace() does */
-		if (!*ar.units.v[i]->name)
-			units_move(&ar.units, ar.units.v[i], "make");
+	units_add(&ar.base, &ar.t->base_diags, "make");
 	if (job->commits.nr && load_touched(&ar, &err)) {
 		set_infra(&ar, 0, err.buf);
 		goto out;
@@ -641,8 +495,8 @@ out:
 	r->status = final_status(r);
 	r->ms = now_ms() - start;
 	kbuild_close(ar.t);
-	units_release(&ar.units);
-	diag_list_release(&ar.base);
+	units_release(&ar.base);
+	diag_list_release(&ar.base_set);
 	tracker_release(&tr);
 	for (i = 0; i < ar.touched_nr; i++)
 		free(ar.touched[i]);

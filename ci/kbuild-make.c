@@ -246,6 +246,41 @@ out:
 	return ret;
 }
 
+/*
+ * make failed and no message says why (a link script, a tool that only
+ * exits non-zero): the failure itself is the error, so that it is
+ * attributed and followed like the others.
+ */
+static void failure_without_error(struct kbuild_step *s)
+{
+	struct diag d = { 0 };
+	size_t i;
+
+	if (s->status != KBUILD_FAILED)
+		return;
+	for (i = 0; i < s->parse.diags.nr; i++)
+		if (s->parse.diags.v[i].sev == DIAG_ERROR)
+			return;
+	d.unit = d.file = d.option = d.function = (char *)"";
+	d.sev = DIAG_ERROR;
+	d.tool = (char *)"make";
+	d.message = xasprintf("the build failed: %s", s->parse.make_error ?
+			      s->parse.make_error : "make exited with an error");
+	diag_list_add(&s->parse.diags, &d);
+	free(d.message);
+}
+
+void kbuild_units_update(struct kbuild_tree *t, const struct diag_parse *p,
+			 const char *top)
+{
+	char *path = xasprintf("%s/units.diags", t->dir);
+
+	units_replace(&t->units, p, top);
+	if (units_save(&t->units, path))
+		log_warn("cannot write '%s'", path);
+	free(path);
+}
+
 int kbuild_make(struct kbuild_tree *t, const struct kbuild_make_opts *o,
 		struct kbuild_step *step, struct strbuf *err)
 {
@@ -255,6 +290,10 @@ int kbuild_make(struct kbuild_tree *t, const struct kbuild_make_opts *o,
 	make_argv(t, o, &argv);
 	ret = kbuild_run(t, argv.v, t->src, o, step, err);
 	vec_release(&argv);
+	if (!ret && step->status != KBUILD_INFRA) {
+		failure_without_error(step);
+		kbuild_units_update(t, &step->parse, o->top ? o->top : "make");
+	}
 	if (!ret && !o->targets) {
 		if (step->status == KBUILD_OK)
 			memcpy(t->built, t->cur, OID_HEX);

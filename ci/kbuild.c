@@ -416,7 +416,9 @@ static int make_config(struct kbuild_tree *t, struct strbuf *err)
 {
 	const char *base_t[] = { t->profile.base, NULL };
 	const char *old_t[] = { "olddefconfig", NULL };
-	struct kbuild_make_opts o = { .name = "config", .targets = base_t };
+	struct kbuild_make_opts o = {
+		.name = "config", .targets = base_t, .top = "config",
+	};
 	struct kbuild_step s;
 	const char **argv;
 	char *merge = xasprintf("%s/scripts/kconfig/merge_config.sh", t->src);
@@ -490,6 +492,24 @@ static int load_base_diags(struct kbuild_tree *t)
 	return ret;
 }
 
+/*
+ * The units as the last build left them.  Without their file (a
+ * directory of an older lorebot), as the base build left them: true
+ * once the tree is back at the base (*rebuild).
+ */
+static void load_units(struct kbuild_tree *t, bool *rebuild)
+{
+	char *path = xasprintf("%s/units.diags", t->dir);
+
+	*rebuild = false;
+	if (units_load(&t->units, path, "make")) {
+		units_release(&t->units);
+		units_add(&t->units, &t->base_diags, "make");
+		*rebuild = strcmp(t->cur, t->base);
+	}
+	free(path);
+}
+
 /* The full build of the base, from nothing (or after a failed one) */
 static int build_base(struct kbuild_tree *t, struct state *st, bool cold,
 		      struct strbuf *err)
@@ -503,6 +523,7 @@ static int build_base(struct kbuild_tree *t, struct state *st, bool cold,
 	if (cold) {
 		log_info("%s: building the base %.12s (once per base)",
 			 t->arch.name, t->base);
+		units_release(&t->units);
 		if (remove_tree(t->obj) || mkdir_p(t->obj, 0755) ||
 		    give_tree(t->env, t->obj)) {
 			strbuf_addf(err, "cannot create '%s': %s", t->obj,
@@ -543,9 +564,9 @@ static int build_base(struct kbuild_tree *t, struct state *st, bool cold,
 		kbuild_step_release(&s);
 		goto out;
 	}
+	/* the base is what every unit printed, configuration included */
 	diag_list_release(&t->base_diags);
-	for (size_t i = 0; i < s.parse.diags.nr; i++)
-		diag_list_add(&t->base_diags, &s.parse.diags.v[i]);
+	units_flatten(&t->units, &t->base_diags);
 	if (save_base_diags(t)) {
 		strbuf_addf(err, "cannot save the base diagnostics in '%s'", t->dir);
 		kbuild_step_release(&s);
@@ -690,6 +711,7 @@ int kbuild_open(struct kbuild_tree **out, const struct kbuild_env *env,
 	char *arch_dir = NULL, *lock = NULL, *real;
 	struct state st;
 	mode_t old_umask = umask(022);
+	bool rebuild = false;
 	int ret = -1;
 
 	t->env = env;
@@ -734,21 +756,30 @@ int kbuild_open(struct kbuild_tree **out, const struct kbuild_env *env,
 	if (!st.base_built || load_base_diags(t)) {
 		if (build_base(t, &st, true, err))
 			goto out;
-	} else if (!st.base_ok) {
-		/* maybe the toolchain was fixed: cheap when little changed */
-		if (build_base(t, &st, false, err))
-			goto out;
 	} else {
+		load_units(t, &rebuild);
+	}
+	if (!t->base_built_now) {
 		char *notes = xasprintf("%s/%s", t->dir, CONFIG_NOTES), *buf;
 
-		t->base_ms = st.base_ms;
-		t->base_cc_hits = st.base_hits;
-		t->base_cc_misses = st.base_misses;
 		if (!read_file(notes, &buf, NULL, 1 << 20)) {
 			strbuf_addstr(&t->config_notes, buf);
 			free(buf);
 		}
 		free(notes);
+	}
+	if (!t->base_built_now && (!st.base_ok || rebuild)) {
+		/*
+		 * A base that failed (maybe the toolchain was fixed) or a tree
+		 * whose state is unknown: build the base again, cheap when
+		 * little changed.
+		 */
+		if (build_base(t, &st, false, err))
+			goto out;
+	} else if (!t->base_built_now) {
+		t->base_ms = st.base_ms;
+		t->base_cc_hits = st.base_hits;
+		t->base_cc_misses = st.base_misses;
 		st.busy_ms = 0;
 		state_write(t, &st);	/* marks it used, for prune() */
 	}
@@ -774,6 +805,7 @@ void kbuild_close(struct kbuild_tree *t)
 		close(t->lock_fd);	/* releases the flock */
 	profile_release(&t->profile);
 	diag_list_release(&t->base_diags);
+	units_release(&t->units);
 	strbuf_release(&t->config_notes);
 	free(t->git_dir);
 	free(t->dir);
@@ -785,6 +817,19 @@ void kbuild_close(struct kbuild_tree *t)
 }
 
 /* ---- per commit ---- */
+
+/* The base's .config again: what its configuration printed too */
+static void base_config_unit(struct kbuild_tree *t)
+{
+	struct diag_parse p = { 0 };
+	size_t i;
+
+	for (i = 0; i < t->base_diags.nr; i++)
+		if (!strcmp(t->base_diags.v[i].unit, "config"))
+			diag_list_add(&p.diags, &t->base_diags.v[i]);
+	kbuild_units_update(t, &p, "config");
+	diag_parse_release(&p);
+}
 
 static bool is_kconfig(const char *path, size_t len)
 {
@@ -801,7 +846,9 @@ int kbuild_checkout(struct kbuild_tree *t, const char *commit,
 		    struct strbuf *err)
 {
 	const char *old_t[] = { "olddefconfig", NULL };
-	struct kbuild_make_opts o = { .name = "olddefconfig", .targets = old_t };
+	struct kbuild_make_opts o = {
+		.name = "olddefconfig", .targets = old_t, .top = "config",
+	};
 	struct strbuf paths = STRBUF_INIT;
 	char *cfg = xasprintf("%s/%s", t->dir, CONFIG_BASE);
 	char *dot = xasprintf("%s/.config", t->obj);
@@ -834,6 +881,8 @@ int kbuild_checkout(struct kbuild_tree *t, const char *commit,
 	}
 	if (kconfig && kbuild_make(t, &o, step, err))
 		goto out;
+	if (!kconfig)
+		base_config_unit(t);
 	if (kconfig_changed)
 		*kconfig_changed = kconfig;
 	ret = 0;

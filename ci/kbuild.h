@@ -44,6 +44,7 @@
 #include "ci/diag.h"
 #include "ci/profile.h"
 #include "ci/srctree.h"
+#include "ci/units.h"
 
 struct kbuild_env {
 	const struct config *cfg;
@@ -108,7 +109,8 @@ struct kbuild_tree {
 	bool base_built_now;	/* this open made the base build */
 	uint64_t base_ms;	/* how long the base build took */
 	unsigned int base_cc_hits, base_cc_misses;
-	struct diag_list base_diags;
+	struct diag_list base_diags;	/* every unit's, after the base build */
+	struct units units;		/* every unit's now (ci/units.h) */
 	struct strbuf config_notes;	/* fragment options that did not stick */
 };
 
@@ -141,12 +143,22 @@ struct kbuild_make_opts {
 	const char *const *vars;	/* "W=1", "INSTALL_HDR_PATH=..." */
 	const char *const *rw;		/* more directories the step may write */
 	bool keep_going;		/* make -k */
+	const char *top;		/* unit of untargeted output: "make" */
 	uint64_t timeout_ms;		/* 0: the arch's */
 };
 
-/* Run make in obj; 0 when it ran (see step->status), -1 with err if not */
+/*
+ * Run make in obj; 0 when it ran (see step->status), -1 with err if not.
+ * The diagnostics of what it built become t->units' (kept in the
+ * directory).  A failed make without an error message gets one ("the
+ * build failed: ..."), so that the failure is a diagnostic like others.
+ */
 int kbuild_make(struct kbuild_tree *t, const struct kbuild_make_opts *o,
 		struct kbuild_step *step, struct strbuf *err);
+
+/* Record what a step (not a make: kernel-doc) printed for its units */
+void kbuild_units_update(struct kbuild_tree *t, const struct diag_parse *p,
+			 const char *top);
 
 /* Checkout plus a make of the image: what the boot stage calls */
 int kbuild_build_commit(struct kbuild_tree *t, const char *commit,

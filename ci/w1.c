@@ -76,6 +76,7 @@ static int kdoc(struct kbuild_tree *t, char *const *files, size_t nr,
 {
 	struct kbuild_make_opts o = { .name = name };
 	struct kbuild_step s;
+	struct diag_parse kp = { 0 };
 	const char **argv = xcalloc(nr + 3, sizeof(*argv));
 	char *prog = xasprintf("%s/scripts/kernel-doc", t->src);
 	size_t i, j;
@@ -96,9 +97,8 @@ static int kdoc(struct kbuild_tree *t, char *const *files, size_t nr,
 	for (i = 0; i < nr; i++) {
 		char *unit = w1_unit_kdoc(files[i]);
 
-		ALLOC_GROW(out->parse.units, out->parse.units_nr + 1,
-			   out->parse.units_alloc);
-		out->parse.units[out->parse.units_nr++] = xstrdup(unit);
+		ALLOC_GROW(kp.units, kp.units_nr + 1, kp.units_alloc);
+		kp.units[kp.units_nr++] = xstrdup(unit);
 		for (j = 0; j < s.parse.diags.nr; j++) {
 			struct diag *d = &s.parse.diags.v[j];
 
@@ -108,12 +108,16 @@ static int kdoc(struct kbuild_tree *t, char *const *files, size_t nr,
 			free(d->tool);
 			d->unit = xstrdup(unit);
 			d->tool = xstrdup("kernel-doc");
+			diag_list_add(&kp.diags, d);
 			diag_list_add(&out->parse.diags, d);
 		}
 		free(unit);
 	}
+	if (s.status != KBUILD_INFRA)
+		kbuild_units_update(t, &kp, W1_TOP);
 	out->elapsed_ms += s.elapsed_ms;
 out:
+	diag_parse_release(&kp);
 	kbuild_step_release(&s);
 	for (i = 0; i < nr; i++)
 		free((char *)argv[i + 2]);
@@ -129,6 +133,7 @@ int w1_run(struct kbuild_tree *t, char *const *files, size_t nr,
 	const char **targets = xcalloc(nr + 1, sizeof(*targets));
 	struct kbuild_make_opts o = {
 		.name = name, .targets = targets, .vars = vars, .keep_going = true,
+		.top = W1_TOP,
 	};
 	char *kname = xasprintf("%s-kdoc", name);
 	size_t i;
