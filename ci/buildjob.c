@@ -472,6 +472,8 @@ enum build_status build_job_arch(struct build_job *job, const struct arch *arch)
 	if (ar.t->config_notes.len)
 		r->config_notes = xstrdup(ar.t->config_notes.buf);
 	units_add(&ar.base, &ar.t->base_diags, "make");
+	/* the W=1 pass of an earlier series is not this one's */
+	units_drop(&ar.t->units, w1_is_unit);
 	if (job->commits.nr && load_touched(&ar, &err)) {
 		set_infra(&ar, 0, err.buf);
 		goto out;

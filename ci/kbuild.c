@@ -19,6 +19,7 @@
 #include "bot/log.h"
 #include "bot/run.h"
 #include "ci/kbuild-priv.h"
+#include "ci/w1.h"
 
 #define BASE_DIAGS "base.diags"
 #define CONFIG_BASE "config.base"
@@ -565,6 +566,7 @@ static int build_base(struct kbuild_tree *t, struct state *st, bool cold,
 		goto out;
 	}
 	/* the base is what every unit printed, configuration included */
+	units_drop(&t->units, w1_is_unit);
 	diag_list_release(&t->base_diags);
 	units_flatten(&t->units, &t->base_diags);
 	if (save_base_diags(t)) {

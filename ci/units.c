@@ -86,6 +86,15 @@ void units_collect(const struct units *u, bool (*is_extra)(const char *unit),
 	diag_list_release(&normal);
 }
 
+void units_drop(struct units *u, bool (*pred)(const char *unit))
+{
+	size_t i;
+
+	for (i = 0; i < u->nr; i++)
+		if (pred(u->v[i]->name))
+			diag_list_release(&u->v[i]->diags);
+}
+
 void units_flatten(const struct units *u, struct diag_list *out)
 {
 	size_t i, j;

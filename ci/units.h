@@ -41,6 +41,9 @@ void units_replace(struct units *u, const struct diag_parse *p,
 void units_collect(const struct units *u, bool (*is_extra)(const char *unit),
 		   struct diag_list *out, size_t *extra_from);
 
+/* Forget the units for which pred() holds */
+void units_drop(struct units *u, bool (*pred)(const char *unit));
+
 /* All diagnostics, unit after unit */
 void units_flatten(const struct units *u, struct diag_list *out);
 
