@@ -129,6 +129,11 @@ const struct cfg_key cfg_keys[] = {
 	  "run builds and boots in bubblewrap without network" },
 	{ "build.user", CFG_STRING, "nobody", NULL,
 	  "unprivileged user jobs run as when lorebot runs as root" },
+	{ "build.keep", CFG_INT, "3", NULL,
+	  "build directories (one per base commit and profile) kept per arch" },
+	{ "build.fragments", CFG_PATH, NULL, NULL,
+	  "directory of the config fragments (default: config/fragments of "
+	  "the source tree, else /usr/share/lorebot/fragments)" },
 	{ "arch.*.kernelarch", CFG_STRING, NULL, NULL,
 	  "ARCH= for kbuild (x86_64 -> x86_64, arm64, riscv)" },
 	{ "arch.*.crosscompile", CFG_STRING, NULL, NULL,
@@ -137,6 +142,9 @@ const struct cfg_key cfg_keys[] = {
 	  "bootable image target (bzImage, Image)" },
 	{ "arch.*.fragment", CFG_LIST, NULL, NULL,
 	  "extra config fragments for this arch" },
+	{ "arch.*.timeout", CFG_DURATION, NULL, NULL,
+	  "wall-clock limit of one build step for this arch (default: "
+	  "build.timeout)" },
 	{ "profile.*.base", CFG_STRING, NULL, NULL,
 	  "base configuration target of a profile (tinyconfig, defconfig)" },
 	{ "profile.*.fragment", CFG_LIST, NULL, NULL,

@@ -38,6 +38,8 @@ static const struct cmd commands[] = {
 	  cmd_status_help },
 	{ "job", cmd_job, "run one job of the daemon's queue, list the queue",
 	  cmd_job_help },
+	{ "build", cmd_build, "build each patch of a series for x86_64, arm64, riscv",
+	  cmd_build_help },
 };
 
 const struct cmd *cmd_table(size_t *nr)

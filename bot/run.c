@@ -129,6 +129,11 @@ static void sandbox_argv(const struct run_cmd *cmd, struct argv_vec *a)
 		argv_push(a, "--tmpfs");
 		argv_push(a, *p);
 	}
+	for (p = cmd->sandbox.ro; p && *p; p++) {
+		argv_push(a, "--ro-bind");
+		argv_push(a, *p);
+		argv_push(a, *p);
+	}
 	for (p = cmd->sandbox.rw; p && *p; p++) {
 		argv_push(a, "--bind");
 		argv_push(a, *p);

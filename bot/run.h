@@ -37,6 +37,7 @@ struct run_sandbox {
 	bool allow_net;		/* default: a network namespace of its own */
 	const char *const *rw;	/* NULL-terminated; bound read-write */
 	const char *const *hide; /* NULL-terminated; covered by an empty tmpfs */
+	const char *const *ro;	/* NULL-terminated; bound read-only again (under /tmp) */
 	uid_t uid;		/* when run as root: the unprivileged user */
 	gid_t gid;
 };

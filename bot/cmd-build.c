@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bot/cmd.h"
+#include "bot/log.h"
+#include "bot/series-out.h"
+#include "ci/build-out.h"
+
+const char cmd_build_help[] =
+	"NAME\n"
+	"    lorebot-build - build every patch of a series for x86_64, arm64 and riscv\n"
+	"                    and report what the series made worse\n"
+	"\n"
+	"SYNOPSIS\n"
+	"    lorebot build [--repo DIR] (--series BRANCH [--base REV] | --range A..B)\n"
+	"                  [--arch LIST] [--profile NAME] [--timeout DURATION]\n"
+	"                  [--log-dir DIR] [--no-w1] [--json]\n"
+	"\n"
+	"DESCRIPTION\n"
+	"    Each patch (commit) of the series is built, in order, with the real\n"
+	"    (cross) compilers, in a build directory kept per architecture, profile\n"
+	"    and base commit: the base is built once, later series on the same base\n"
+	"    only recompile what their patches change (ccache helps across bases).\n"
+	"    The .c files the series touches are compiled once more with W=1.\n"
+	"\n"
+	"    Only what the series made worse is reported: errors, link failures and\n"
+	"    warnings that the base does not have (line shifts inside the patched\n"
+	"    files are followed), each attributed to the first patch that shows it.\n"
+	"    An error that a later patch removes again is reported as\n"
+	"    'patch i/n breaks bisection'.  Failures that are not the series' fault\n"
+	"    (toolchain missing, disk full, out of memory, timeout, a base that does\n"
+	"    not build) make the architecture's status 'infra'.\n"
+	"\n"
+	"    Builds run in bubblewrap without network, as build.user when started as\n"
+	"    root, with the source tree read-only, under build.timeout (or\n"
+	"    arch.<name>.timeout), build.memory and build.logmax.\n"
+	"\n"
+	"OPTIONS\n"
+	"    --repo DIR\n"
+	"        the kernel repository (default: git.repo, else the current directory)\n"
+	"    --series BRANCH\n"
+	"        the commits of BRANCH that are not in its base, e.g. the branch\n"
+	"        lorebot/<series>/v<N> made by 'lorebot apply'\n"
+	"    --base REV\n"
+	"        the base of --series (default: the merge base of BRANCH with the first\n"
+	"        branch of git.base that exists, mm-new by default)\n"
+	"    --range A..B\n"
+	"        the commits of B not in A, built on A\n"
+	"    --arch LIST\n"
+	"        comma-separated architectures (default: build.arch, else x86_64,\n"
+	"        arm64, riscv); aarch64 and riscv64 are accepted\n"
+	"    --profile NAME\n"
+	"        small (tinyconfig + config/fragments: bootable, minutes) or production\n"
+	"        (defconfig + mm.config); default build.profile\n"
+	"    --timeout DURATION\n"
+	"        wall-clock limit of each make step (overrides build.timeout)\n"
+	"    --log-dir DIR\n"
+	"        where the logs of every step and the images go (default:\n"
+	"        <cache>/logs/build/<time>-<pid>)\n"
+	"    --no-w1\n"
+	"        skip the W=1 compile of the touched files\n"
+	"    --json\n"
+	"        print {\"base\", \"profile\", \"patches\", \"status\", \"archs\": [{\"arch\",\n"
+	"        \"status\" (ok, warnings, errors, infra), \"infra\", \"findings\": [{\"patch\",\n"
+	"        \"commit\", \"file\", \"line\", \"column\", \"severity\", \"message\", \"option\",\n"
+	"        \"new\", \"w1\", \"fixed_by\", \"text\", ...}], \"patches\": [{\"n\", \"status\",\n"
+	"        \"seconds\", \"rebuilt\", \"ccache_hits\", \"log\", ...}], \"bisection\",\n"
+	"        \"base\", \"build_dir\", \"src_dir\", \"obj_dir\", \"image\", ...}]}.\n"
+	"        Findings with \"new\": false are pre-existing diagnostics of the touched\n"
+	"        files (patch 0: present at the base), listed for context only.\n"
+	"\n"
+	"EXIT STATUS\n"
+	"    0 every architecture built without new diagnostics, 1 errors or new\n"
+	"    warnings, 2 usage error, 3 infrastructure error (and no findings).\n"
+	"\n"
+	"EXAMPLES\n"
+	"    lorebot build --repo ~/mm --series lorebot/20260207081613/v7 --arch riscv\n"
+	"    lorebot build --range mm-new..HEAD --json\n";
+
+struct build_opts {
+	const char *repo, *series, *base, *range, *arch, *profile, *log_dir;
+	bool json, no_w1;
+};
+
+static int parse_opts(int argc, char **argv, struct ctx *ctx,
+		      struct build_opts *o)
+{
+	static const struct option opts[] = {
+		{ "repo", required_argument, NULL, 'r' },
+		{ "series", required_argument, NULL, 's' },
+		{ "base", required_argument, NULL, 'b' },
+		{ "range", required_argument, NULL, 'R' },
+		{ "arch", required_argument, NULL, 'a' },
+		{ "profile", required_argument, NULL, 'p' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "log-dir", required_argument, NULL, 'l' },
+		{ "no-w1", no_argument, NULL, 'W' },
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 },
+	};
+	uint64_t ms;
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'r':
+			o->repo = optarg;
+			break;
+		case 's':
+			o->series = optarg;
+			break;
+		case 'b':
+			o->base = optarg;
+			break;
+		case 'R':
+			o->range = optarg;
+			break;
+		case 'a':
+			o->arch = optarg;
+			break;
+		case 'p':
+			o->profile = optarg;
+			break;
+		case 't':
+			if (parse_duration_ms(optarg, &ms) || !ms)
+				return cmd_usage_error("build", "bad duration '%s'", optarg);
+			config_set(ctx->cfg, "build.timeout", optarg);
+			break;
+		case 'l':
+			o->log_dir = optarg;
+			break;
+		case 'W':
+			o->no_w1 = true;
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		default:
+			return cmd_usage_error("build", "unknown option");
+		}
+	}
+	if (optind < argc)
+		return cmd_usage_error("build", "unexpected argument '%s'", argv[optind]);
+	if (!!o->series == !!o->range)
+		return cmd_usage_error("build", "give one of --series or --range");
+	if (o->base && !o->series)
+		return cmd_usage_error("build", "--base goes with --series");
+	if (!o->repo)
+		o->repo = config_get(ctx->cfg, "git.repo");
+	if (!o->repo)
+		o->repo = ".";
+	if (!o->profile)
+		o->profile = config_get(ctx->cfg, "build.profile");
+	return 0;
+}
+
+/* The base of --series: --base, else the merge base with git.base */
+static int series_base(const struct ctx *ctx, const char *git_dir,
+		       const struct build_opts *o, char base[OID_HEX],
+		       struct strbuf *err)
+{
+	const char **branches = NULL;
+	size_t nr, i;
+	int ret = -1;
+
+	if (o->base)
+		return srctree_resolve(git_dir, o->base, base, err);
+	nr = config_get_all(ctx->cfg, "git.base", &branches);
+	for (i = 0; i < nr; i++) {
+		if (!srctree_has_commit(git_dir, branches[i]))
+			continue;
+		ret = srctree_merge_base(git_dir, branches[i], o->series, base, err);
+		break;
+	}
+	if (i == nr)
+		strbuf_addstr(err, "no base branch found (git.base); give --base");
+	free(branches);
+	return ret;
+}
+
+static int select_commits(const struct ctx *ctx, const struct build_opts *o,
+			  const char *git_dir, struct build_job *job,
+			  struct strbuf *err)
+{
+	char tip[OID_HEX];
+
+	if (o->range) {
+		const char *dots = strstr(o->range, "..");
+		char *a;
+		int r;
+
+		if (!dots || dots == o->range || !dots[2] || dots[2] == '.') {
+			strbuf_addf(err, "bad range '%s' (want A..B)", o->range);
+			return -1;
+		}
+		a = xstrndup(o->range, dots - o->range);
+		r = srctree_resolve(git_dir, a, job->base, err) ||
+			srctree_resolve(git_dir, dots + 2, tip, err);
+		free(a);
+		if (r)
+			return -1;
+	} else if (srctree_resolve(git_dir, o->series, tip, err) ||
+		   series_base(ctx, git_dir, o, job->base, err)) {
+		return -1;
+	}
+	if (srctree_series(git_dir, job->base, tip, &job->commits, err))
+		return -1;
+	if (!job->commits.nr) {
+		strbuf_addf(err, "no commits between %.12s and '%s'", job->base,
+			    o->range ? o->range : o->series);
+		return -1;
+	}
+	return 0;
+}
+
+static int select_archs(const struct ctx *ctx, const char *list,
+			struct arch **archs, size_t *nr, struct strbuf *err)
+{
+	const char **names = NULL;
+	char *dup = NULL, *p, *save = NULL;
+	size_t n = 0, i;
+	int ret = 0;
+
+	if (list) {
+		dup = xstrdup(list);
+		for (p = strtok_r(dup, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+			names = xrealloc(names, (n + 1) * sizeof(*names));
+			names[n++] = p;
+		}
+	} else {
+		n = config_get_all(ctx->cfg, "build.arch", &names);
+	}
+	*archs = xcalloc(n ? n : arches_nr, sizeof(**archs));
+	*nr = 0;
+	if (!n) {
+		for (i = 0; i < arches_nr; i++)
+			kbuild_arch(ctx->cfg, arches[i].name, &(*archs)[(*nr)++], err);
+	}
+	for (i = 0; i < n && !ret; i++)
+		ret = kbuild_arch(ctx->cfg, names[i], &(*archs)[(*nr)++], err);
+	free(names);
+	free(dup);
+	return ret;
+}
+
+/* A profile that cannot be loaded is the user's mistake, not infra */
+static int check_profile(const struct ctx *ctx, const char *name,
+			 const struct arch *archs, size_t nr, struct strbuf *err)
+{
+	struct profile p;
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		if (profile_load(ctx->cfg, name, &archs[i], &p, err))
+			return -1;
+		profile_release(&p);
+	}
+	return 0;
+}
+
+static char *default_log_dir(const struct kbuild_env *env)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	char stamp[32];
+
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	return xasprintf("%s/logs/build/%s-%d", env->cache, stamp, (int)getpid());
+}
+
+int cmd_build(int argc, char **argv, struct ctx *ctx)
+{
+	struct build_opts o = { 0 };
+	struct build_job job = { 0 };
+	struct kbuild_env env;
+	struct strbuf err = STRBUF_INIT, git_dir = STRBUF_INIT;
+	struct arch *archs = NULL;
+	char *log_dir = NULL;
+	size_t nr = 0, i;
+	int ret;
+
+	ret = parse_opts(argc, argv, ctx, &o);
+	if (ret)
+		return ret;
+	if (srctree_git_dir(o.repo, &git_dir, &err) ||
+	    select_commits(ctx, &o, git_dir.buf, &job, &err) ||
+	    select_archs(ctx, o.arch, &archs, &nr, &err) ||
+	    check_profile(ctx, o.profile, archs, nr, &err)) {
+		fprintf(stderr, "lorebot build: %s\n", err.buf);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (kbuild_env_init(&env, ctx->cfg, &err)) {
+		fprintf(stderr, "lorebot build: %s\n", err.buf);
+		ret = EXIT_INFRA;
+		goto out;
+	}
+	log_dir = o.log_dir ? xstrdup(o.log_dir) : default_log_dir(&env);
+	if (mkdir_p(log_dir, 0755)) {
+		fprintf(stderr, "lorebot build: cannot create '%s': %s\n", log_dir,
+			strerror(errno));
+		kbuild_env_release(&env);
+		ret = EXIT_INFRA;
+		goto out;
+	}
+	job.env = &env;
+	job.git_dir = git_dir.buf;
+	job.profile = o.profile;
+	job.log_dir = log_dir;
+	job.w1 = !o.no_w1;
+	for (i = 0; i < nr; i++) {
+		enum build_status s;
+
+		log_info("building %zu patch(es) for %s (profile %s)",
+			 job.commits.nr, archs[i].name, o.profile);
+		s = build_job_arch(&job, &archs[i]);
+		log_info("%s: %s", archs[i].name, build_status_name(s));
+	}
+	if (o.json) {
+		json_object *j = build_job_to_json(&job);
+
+		json_print(j);
+		json_object_put(j);
+	} else {
+		struct strbuf sb = STRBUF_INIT;
+
+		build_job_to_text(&job, &sb);
+		fputs(sb.buf, stdout);
+		strbuf_release(&sb);
+	}
+	switch (build_job_status(&job)) {
+	case BUILD_ERRORS:
+	case BUILD_WARNINGS:
+		ret = EXIT_FINDINGS;
+		break;
+	case BUILD_INFRA:
+		ret = EXIT_INFRA;
+		break;
+	default:
+		ret = EXIT_OK;
+	}
+	kbuild_env_release(&env);
+out:
+	build_job_release(&job);
+	free(archs);
+	free(log_dir);
+	strbuf_release(&err);
+	strbuf_release(&git_dir);
+	return ret;
+}

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Build results as JSON (the contract: {"archs": [{"arch", "status",
+ * "findings": [{"patch", "file", "line", "severity", "message", "new",
+ * ...}], ...}], ...}) and as text for people, diagnostics in compiler
+ * format.
+ */
+#ifndef LOREBOT_CI_BUILD_OUT_H
+#define LOREBOT_CI_BUILD_OUT_H
+
+#include <json-c/json.h>
+
+#include "ci/buildjob.h"
+
+json_object *build_job_to_json(const struct build_job *job);
+void build_job_to_text(const struct build_job *job, struct strbuf *sb);
+/* The worst status over all archs, for the exit code */
+enum build_status build_job_status(const struct build_job *job);
+
+#endif

@@ -1,0 +1,541 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bot/log.h"
+#include "bot/strmap.h"
+#include "ci/units.h"
+#include "ci/buildjob.h"
+#include "ci/delta.h"
+#include "ci/w1.h"
+
+static const char *const status_names[] = {
+	[BUILD_OK] = "ok",
+	[BUILD_WARNINGS] = "warnings",
+	[BUILD_ERRORS] = "errors",
+	[BUILD_INFRA] = "infra",
+	[BUILD_SKIPPED] = "skipped",
+};
+
+const char *build_status_name(enum build_status s)
+{
+	return status_names[s];
+}
+
+/* ---- findings ---- */
+
+struct tracker {
+	struct strmap open;	/* diag_key -> struct open_list */
+	char **keys;
+	size_t keys_nr, keys_alloc;
+};
+
+struct open_list {
+	size_t *idx;		/* into the result's findings */
+	size_t nr, alloc;
+};
+
+static void tracker_release(struct tracker *tr)
+{
+	size_t i;
+
+	for (i = 0; i < tr->keys_nr; i++) {
+		struct open_list *o = strmap_get(&tr->open, tr->keys[i]);
+
+		if (o) {
+			free(o->idx);
+			free(o);
+		}
+		free(tr->keys[i]);
+	}
+	free(tr->keys);
+	strmap_release(&tr->open);
+}
+
+static struct open_list *tracker_get(struct tracker *tr, const char *key)
+{
+	struct open_list *o = strmap_get(&tr->open, key);
+
+	if (o)
+		return o;
+	o = xcalloc(1, sizeof(*o));
+	ALLOC_GROW(tr->keys, tr->keys_nr + 1, tr->keys_alloc);
+	tr->keys[tr->keys_nr] = xstrdup(key);
+	strmap_put(&tr->open, tr->keys[tr->keys_nr++], o);
+	return o;
+}
+
+static size_t add_finding(struct build_arch_result *r, const struct diag *d,
+			  unsigned int patch, bool is_new, bool w1)
+{
+	struct build_finding *f;
+
+	ALLOC_GROW(r->findings, r->nr + 1, r->alloc);
+	f = &r->findings[r->nr];
+	memset(f, 0, sizeof(*f));
+	diag_copy(&f->d, d);
+	f->patch = patch;
+	f->is_new = is_new;
+	f->w1 = w1;
+	return r->nr++;
+}
+
+/*
+ * The new diagnostics of patch k: open a finding for each one more than
+ * the previous patch had (per key), close those that went away.
+ */
+static void track(struct tracker *tr, struct build_arch_result *r,
+		  const struct diag_list *cur, const bool *is_new,
+		  size_t w1_from, unsigned int k)
+{
+	struct strmap count = STRMAP_INIT;
+	char **keys = xcalloc(cur->nr + 1, sizeof(*keys));
+	size_t i, j;
+
+	for (i = 0; i < cur->nr; i++) {
+		struct strbuf sb = STRBUF_INIT;
+		struct open_list *o;
+		uintptr_t c;
+
+		if (!is_new[i])
+			continue;
+		diag_key(&cur->v[i], &sb);
+		keys[i] = strbuf_detach(&sb, NULL);
+		c = (uintptr_t)strmap_get(&count, keys[i]) + 1;
+		strmap_put(&count, keys[i], (void *)c);
+		o = tracker_get(tr, keys[i]);
+		if (c > o->nr) {
+			ALLOC_GROW(o->idx, o->nr + 1, o->alloc);
+			o->idx[o->nr++] = add_finding(r, &cur->v[i], k, true,
+						      i >= w1_from);
+		}
+	}
+	for (j = 0; j < tr->keys_nr; j++) {
+		struct open_list *o = strmap_get(&tr->open, tr->keys[j]);
+		uintptr_t c = (uintptr_t)strmap_get(&count, tr->keys[j]);
+
+		while (o->nr > c)
+			r->findings[o->idx[--o->nr]].fixed_by = k;
+	}
+	strmap_release(&count);
+	for (i = 0; i < cur->nr; i++)
+		free(keys[i]);
+	free(keys);
+}
+
+static enum build_status tree_status(const struct diag_list *cur,
+				     const bool *is_new)
+{
+	enum build_status s = BUILD_OK;
+	size_t i;
+
+	for (i = 0; i < cur->nr; i++) {
+		if (!is_new[i])
+			continue;
+		if (cur->v[i].sev == DIAG_ERROR)
+			return BUILD_ERRORS;
+		if (cur->v[i].sev == DIAG_WARNING)
+			s = BUILD_WARNINGS;
+	}
+	return s;
+}
+
+/* ---- one arch ---- */
+
+struct arch_run {
+	struct build_job *job;
+	struct build_arch_result *r;
+	struct kbuild_tree *t;
+	struct units base;		/* the base's, W=1 of the touched files too */
+	struct diag_list base_set;	/* distinct, with the W=1 ones */
+	char **touched;			/* paths the series changes */
+	size_t touched_nr;
+	char **w1;			/* touched .c files built at the base */
+	size_t w1_nr;
+};
+
+static void set_infra(struct arch_run *ar, unsigned int patch, const char *msg)
+{
+	ar->r->status = BUILD_INFRA;
+	ar->r->infra_patch = patch;
+	free(ar->r->infra);
+	ar->r->infra = xstrdup(msg);
+}
+
+static int load_touched(struct arch_run *ar, struct strbuf *err)
+{
+	struct build_job *job = ar->job;
+	const char *tip = job->commits.v[job->commits.nr - 1].id;
+	struct strbuf paths = STRBUF_INIT;
+	const char *p;
+
+	if (srctree_changed(job->git_dir, job->base, tip, &paths, err)) {
+		strbuf_release(&paths);
+		return -1;
+	}
+	for (p = paths.buf; *p;) {
+		const char *nl = strchrnul(p, '\n');
+
+		if (nl > p) {
+			ar->touched = xrealloc(ar->touched, (ar->touched_nr + 1) *
+					       sizeof(*ar->touched));
+			ar->touched[ar->touched_nr++] = xstrndup(p, nl - p);
+		}
+		p = *nl ? nl + 1 : nl;
+	}
+	strbuf_release(&paths);
+	return 0;
+}
+
+static bool is_touched(const struct arch_run *ar, const char *file)
+{
+	size_t i;
+
+	for (i = 0; i < ar->touched_nr; i++)
+		if (!strcmp(ar->touched[i], file))
+			return true;
+	return false;
+}
+
+/*
+ * The base's diagnostics of the touched files with W=1, computed once
+ * per base and file (w1/ in the build directory): the tree goes back to
+ * the base for that when one is missing.
+ */
+static int w1_base(struct arch_run *ar, struct strbuf *err)
+{
+	struct kbuild_tree *t = ar->t;
+	char **missing;
+	size_t i, nr = 0;
+	struct kbuild_step s;
+	int ret = 0;
+
+	ar->w1 = w1_files(t, ar->touched, ar->touched_nr, &ar->w1_nr);
+	missing = xcalloc(ar->w1_nr + 1, sizeof(*missing));
+	for (i = 0; i < ar->w1_nr; i++) {
+		struct diag_list l = DIAG_LIST_INIT;
+
+		if (!w1_base_load(t, ar->w1[i], &l)) {
+			units_add(&ar->base, &l, W1_TOP);
+		} else {
+			missing[nr++] = ar->w1[i];
+		}
+		diag_list_release(&l);
+	}
+	if (!nr)
+		goto out;
+	log_info("%s: W=1 diagnostics of %zu file(s) at the base", t->arch.name, nr);
+	/* back to the base: its objects, then the W=1 pass */
+	if (kbuild_build_commit(t, t->base, "base-again", &s, err)) {
+		ret = -1;
+		goto out;
+	}
+	if (s.status != KBUILD_OK) {
+		set_infra(ar, 0, s.infra ? s.infra : "the base does not build any more");
+		kbuild_step_release(&s);
+		ret = 1;
+		goto out;
+	}
+	kbuild_step_release(&s);
+	if (w1_run(t, missing, nr, "base-w1", &s, err)) {
+		ret = -1;
+		goto out;
+	}
+	if (s.status == KBUILD_INFRA) {
+		set_infra(ar, 0, s.infra);
+		kbuild_step_release(&s);
+		ret = 1;
+		goto out;
+	}
+	units_add(&ar->base, &s.parse.diags, W1_TOP);
+	for (i = 0; i < nr; i++)
+		if (w1_base_save(t, missing[i], &s.parse.diags))
+			log_warn("cannot keep the W=1 diagnostics of '%s'", missing[i]);
+	kbuild_step_release(&s);
+out:
+	free(missing);	/* the strings are ar->w1's */
+	return ret;
+}
+
+static void build_base_set(struct arch_run *ar)
+{
+	size_t w1_from;
+
+	units_collect(&ar->base, w1_is_unit, &ar->base_set, &w1_from);
+}
+
+static void copy_image(struct arch_run *ar)
+{
+	char *img = kbuild_image(ar->t), *buf = NULL, *dst;
+	size_t len;
+
+	if (!ar->r->log_dir || read_file(img, &buf, &len, 1ULL << 30)) {
+		free(img);
+		return;
+	}
+	dst = xasprintf("%s/%s", ar->r->log_dir, strrchr(img, '/') + 1);
+	if (!write_file(dst, buf, len))
+		ar->r->image = dst;
+	else
+		free(dst);
+	free(buf);
+	free(img);
+}
+
+/*
+ * A step of patch p: its ccache counts are added.  -1 with err for an
+ * infrastructure failure.  The step is released.  (Its diagnostics are
+ * the tree's units' already: kbuild_make().)
+ */
+static int take_step(struct build_patch_result *p, struct kbuild_step *s,
+		     struct strbuf *err)
+{
+	int ret = 0;
+
+	p->cc_hits += s->cc_hits;
+	p->cc_misses += s->cc_misses;
+	if (s->status == KBUILD_INFRA) {
+		strbuf_addstr(err, s->infra);
+		ret = -1;
+	}
+	kbuild_step_release(s);
+	return ret;
+}
+
+/* Build patch k (1-based); returns -1 on infra (set in the result) */
+static int build_patch(struct arch_run *ar, unsigned int k,
+		       struct tracker *tr)
+{
+	struct build_job *job = ar->job;
+	struct build_patch_result *p = &ar->r->patches[k - 1];
+	struct kbuild_make_opts o = { .keep_going = true };
+	struct kbuild_step s;
+	struct strbuf err = STRBUF_INIT, diff = STRBUF_INIT;
+	struct diag_list cur = DIAG_LIST_INIT;
+	struct line_map map = LINE_MAP_INIT;
+	char name[32];
+	uint64_t start = now_ms();
+	char **w1 = NULL;
+	size_t i, w1_nr = 0, w1_from;
+	bool *is_new = NULL;
+	int ret = -1;
+
+	memcpy(p->commit, job->commits.v[k - 1].id, OID_HEX);
+	log_info("%s: patch %u/%zu %.12s", ar->r->arch, k, job->commits.nr, p->commit);
+	/* olddefconfig's messages, if it ran, are the first step's */
+	if (kbuild_checkout(ar->t, p->commit, &p->kconfig, &s, &err) ||
+	    take_step(p, &s, &err))
+		goto infra;
+
+	snprintf(name, sizeof(name), "patch-%u", k);
+	o.name = name;
+	if (kbuild_make(ar->t, &o, &s, &err))
+		goto infra;
+	p->log = xstrdup_or_null(s.log_path);
+	for (i = 0; i < s.parse.units_nr; i++)
+		p->rebuilt += ends_with(s.parse.units[i], ".o");
+	if (take_step(p, &s, &err))
+		goto infra;
+
+	if (job->w1)
+		w1 = w1_files(ar->t, ar->touched, ar->touched_nr, &w1_nr);
+	if (w1_nr) {
+		snprintf(name, sizeof(name), "patch-%u-w1", k);
+		if (w1_run(ar->t, w1, w1_nr, name, &s, &err))
+			goto infra;
+		p->w1_log = xstrdup_or_null(s.log_path);
+		p->w1_units = w1_nr;
+		if (take_step(p, &s, &err))
+			goto infra;
+	}
+
+	if (srctree_diff(job->git_dir, job->base, p->commit, &diff, &err) ||
+	    line_map_parse(&map, diff.buf, diff.len, &err))
+		goto infra;
+	units_collect(&ar->t->units, w1_is_unit, &cur, &w1_from);
+	is_new = xcalloc(cur.nr + 1, sizeof(*is_new));
+	diag_delta(&ar->base_set, &cur, &map, is_new);
+	track(tr, ar->r, &cur, is_new, w1_from, k);
+	p->status = tree_status(&cur, is_new);
+	if (k == job->commits.nr) {
+		/* context: what the touched files had already */
+		for (i = 0; i < cur.nr; i++)
+			if (!is_new[i] && is_touched(ar, cur.v[i].file))
+				add_finding(ar->r, &cur.v[i], 0, false, i >= w1_from);
+	}
+	ret = 0;
+	goto out;
+infra:
+	p->status = BUILD_INFRA;
+	set_infra(ar, k, err.buf);
+out:
+	p->ms = now_ms() - start;
+	w1_files_free(w1);
+	free(is_new);
+	diag_list_release(&cur);
+	line_map_release(&map);
+	strbuf_release(&err);
+	strbuf_release(&diff);
+	return ret;
+}
+
+static void bisect_notes(struct build_arch_result *r, size_t n)
+{
+	size_t i, j;
+
+	for (i = 0; i < r->nr; i++) {
+		const struct build_finding *f = &r->findings[i];
+		bool seen = false;
+
+		if (!f->is_new || !f->fixed_by || f->d.sev != DIAG_ERROR)
+			continue;
+		for (j = 0; j < i; j++)
+			if (r->findings[j].is_new && r->findings[j].fixed_by &&
+			    r->findings[j].d.sev == DIAG_ERROR &&
+			    r->findings[j].patch == f->patch &&
+			    r->findings[j].fixed_by == f->fixed_by)
+				seen = true;
+		if (seen)
+			continue;
+		r->bisect = xrealloc(r->bisect, (r->bisect_nr + 1) * sizeof(*r->bisect));
+		r->bisect[r->bisect_nr++] =
+			xasprintf("patch %u/%zu breaks bisection on %s: the build "
+				  "fails until patch %u/%zu", f->patch, n, r->arch,
+				  f->fixed_by, n);
+	}
+}
+
+static enum build_status final_status(const struct build_arch_result *r)
+{
+	enum build_status s = BUILD_OK;
+	size_t i;
+
+	if (r->status == BUILD_INFRA)
+		return BUILD_INFRA;
+	for (i = 0; i < r->nr; i++) {
+		if (!r->findings[i].is_new)
+			continue;
+		if (r->findings[i].d.sev == DIAG_ERROR)
+			return BUILD_ERRORS;
+		if (r->findings[i].d.sev == DIAG_WARNING)
+			s = BUILD_WARNINGS;
+	}
+	return s;
+}
+
+enum build_status build_job_arch(struct build_job *job, const struct arch *arch)
+{
+	struct arch_run ar = { .job = job };
+	struct build_arch_result *r;
+	struct tracker tr = { .open = STRMAP_INIT };
+	struct strbuf err = STRBUF_INIT;
+	uint64_t start = now_ms();
+	size_t i;
+
+	ALLOC_GROW(job->archs, job->archs_nr + 1, job->archs_alloc);
+	r = &job->archs[job->archs_nr++];
+	memset(r, 0, sizeof(*r));
+	ar.r = r;
+	r->arch = xstrdup(arch->name);
+	r->patches_nr = job->commits.nr;
+	r->patches = xcalloc(job->commits.nr + 1, sizeof(*r->patches));
+	for (i = 0; i < job->commits.nr; i++) {
+		r->patches[i].n = i + 1;
+		r->patches[i].status = BUILD_SKIPPED;
+		r->patches[i].subject = job->commits.v[i].subject;
+		memcpy(r->patches[i].commit, job->commits.v[i].id, OID_HEX);
+	}
+	if (job->log_dir) {
+		r->log_dir = xasprintf("%s/%s", job->log_dir, arch->name);
+		if (mkdir_p(r->log_dir, 0755)) {
+			strbuf_addf(&err, "cannot create '%s': %s", r->log_dir,
+				    strerror(errno));
+			set_infra(&ar, 0, err.buf);
+			goto out;
+		}
+	}
+	if (kbuild_open(&ar.t, job->env, arch, job->profile, job->git_dir,
+			job->base, r->log_dir, &err)) {
+		set_infra(&ar, 0, err.buf);
+		goto out;
+	}
+	r->build_dir = xstrdup(ar.t->dir);
+	r->src_dir = xstrdup(ar.t->src);
+	r->obj_dir = xstrdup(ar.t->obj);
+	r->base_reused = !ar.t->base_built_now;
+	r->base_ms = ar.t->base_ms;
+	r->base_cc_hits = ar.t->base_cc_hits;
+	r->base_cc_misses = ar.t->base_cc_misses;
+	if (ar.t->config_notes.len)
+		r->config_notes = xstrdup(ar.t->config_notes.buf);
+	units_add(&ar.base, &ar.t->base_diags, "make");
+	/* the W=1 pass of an earlier series is not this one's */
+	units_drop(&ar.t->units, w1_is_unit);
+	if (job->commits.nr && load_touched(&ar, &err)) {
+		set_infra(&ar, 0, err.buf);
+		goto out;
+	}
+	if (job->w1) {
+		int w = w1_base(&ar, &err);
+
+		if (w < 0)
+			set_infra(&ar, 0, err.buf);
+		if (w)
+			goto out;
+	}
+	build_base_set(&ar);
+	for (i = 0; i < job->commits.nr; i++)
+		if (build_patch(&ar, i + 1, &tr))
+			break;
+	if (r->status != BUILD_INFRA && job->commits.nr)
+		copy_image(&ar);
+	bisect_notes(r, job->commits.nr);
+out:
+	r->status = final_status(r);
+	r->ms = now_ms() - start;
+	kbuild_close(ar.t);
+	units_release(&ar.base);
+	diag_list_release(&ar.base_set);
+	tracker_release(&tr);
+	for (i = 0; i < ar.touched_nr; i++)
+		free(ar.touched[i]);
+	free(ar.touched);
+	w1_files_free(ar.w1);
+	strbuf_release(&err);
+	return r->status;
+}
+
+void build_job_release(struct build_job *job)
+{
+	size_t i, j;
+
+	for (i = 0; i < job->archs_nr; i++) {
+		struct build_arch_result *r = &job->archs[i];
+
+		for (j = 0; j < r->nr; j++)
+			diag_release(&r->findings[j].d);
+		free(r->findings);
+		for (j = 0; j < r->patches_nr; j++) {
+			free(r->patches[j].log);
+			free(r->patches[j].w1_log);
+		}
+		free(r->patches);
+		for (j = 0; j < r->bisect_nr; j++)
+			free(r->bisect[j]);
+		free(r->bisect);
+		free(r->arch);
+		free(r->infra);
+		free(r->build_dir);
+		free(r->src_dir);
+		free(r->obj_dir);
+		free(r->log_dir);
+		free(r->image);
+		free(r->config_notes);
+	}
+	free(job->archs);
+	srctree_commits_release(&job->commits);
+	memset(job, 0, sizeof(*job));
+}

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Building a series, patch after patch, for one architecture, and
+ * keeping only what the series made worse.
+ *
+ * Per arch: open the build directory of the base (ci/kbuild.h: built
+ * once, reused), then for each patch check its tree out, rebuild what it
+ * changed (make -k), and compile the .c files the series touches once
+ * more with W=1 (as .s targets, so the objects stay untouched).  The
+ * diagnostics of the tree at patch k are those of the last compile of
+ * every unit; compared with the base (ci/delta.h) they give the new
+ * ones.  A new diagnostic is a finding of the first patch that shows it;
+ * an error that a later patch makes disappear is a bisection break.
+ * Anything that is not the tree's fault (toolchain, timeout, disk) stops
+ * the arch with status infra.
+ */
+#ifndef LOREBOT_CI_BUILDJOB_H
+#define LOREBOT_CI_BUILDJOB_H
+
+#include "ci/kbuild.h"
+
+enum build_status {
+	BUILD_OK,
+	BUILD_WARNINGS,		/* new warnings only */
+	BUILD_ERRORS,		/* errors (also: fixed later in the series) */
+	BUILD_INFRA,		/* not the series' fault; incomplete */
+	BUILD_SKIPPED,		/* not built (after an infra failure) */
+};
+
+const char *build_status_name(enum build_status s);
+
+struct build_finding {
+	struct diag d;
+	unsigned int patch;	/* first patch showing it; 0: at the base */
+	unsigned int fixed_by;	/* patch where it disappeared; 0: still there */
+	bool is_new;		/* false: pre-existing, listed for context */
+	bool w1;		/* only in the W=1 compile */
+};
+
+struct build_patch_result {
+	unsigned int n;
+	char commit[OID_HEX];
+	const char *subject;	/* borrowed from the job's commits */
+	enum build_status status;
+	bool kconfig;		/* changed a Kconfig file: olddefconfig ran */
+	uint64_t ms;		/* checkout + build + W=1 */
+	unsigned int rebuilt;	/* objects compiled */
+	unsigned int w1_units;
+	unsigned int cc_hits, cc_misses;
+	char *log, *w1_log;
+};
+
+struct build_arch_result {
+	char *arch;
+	enum build_status status;
+	char *infra;		/* for BUILD_INFRA: what went wrong */
+	unsigned int infra_patch;	/* 0: while preparing the base */
+	struct build_finding *findings;
+	size_t nr, alloc;
+	struct build_patch_result *patches;
+	size_t patches_nr;
+	char **bisect;		/* "patch 1/2 breaks bisection: ..." */
+	size_t bisect_nr;
+	char *build_dir, *src_dir, *obj_dir, *log_dir;
+	char *image;		/* copy of the last patch's image, in log_dir */
+	char *config_notes;
+	bool base_reused;
+	uint64_t base_ms;
+	unsigned int base_cc_hits, base_cc_misses;
+	uint64_t ms;		/* the whole arch */
+};
+
+struct build_job {
+	/* input */
+	const struct kbuild_env *env;
+	const char *git_dir;
+	const char *profile;
+	const char *log_dir;		/* per-arch logs under it; NULL: none */
+	char base[OID_HEX];
+	struct srctree_commits commits;	/* oldest first */
+	bool w1;			/* W=1 pass over the touched files */
+	/* output */
+	struct build_arch_result *archs;
+	size_t archs_nr, archs_alloc;
+};
+
+/*
+ * Build the job's commits for arch, appending a result to job->archs.
+ * Returns that result's status.
+ */
+enum build_status build_job_arch(struct build_job *job, const struct arch *arch);
+void build_job_release(struct build_job *job);
+
+#endif

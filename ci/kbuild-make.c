@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One make step in a build directory: the command line, the sandbox, the
+ * limits, the log, the diagnostics and the verdict (ok, failed, or an
+ * infrastructure failure that is not the tree's fault).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bot/log.h"
+#include "bot/run.h"
+#include "ci/kbuild.h"
+#include "ci/kbuild-priv.h"
+
+#define FSIZE_LIMIT (4ULL << 30)
+
+void kbuild_step_release(struct kbuild_step *s)
+{
+	free(s->infra);
+	free(s->log_path);
+	diag_parse_release(&s->parse);
+	memset(s, 0, sizeof(*s));
+}
+
+struct vec {
+	const char **v;
+	char **owned;
+	size_t nr, alloc, onr, oalloc;
+};
+
+static void vec_push(struct vec *a, const char *s)
+{
+	ALLOC_GROW(a->v, a->nr + 2, a->alloc);
+	a->v[a->nr++] = s;
+	a->v[a->nr] = NULL;
+}
+
+/* push an allocated string, freed by vec_release() */
+static void vec_pushf(struct vec *a, char *s)
+{
+	ALLOC_GROW(a->owned, a->onr + 1, a->oalloc);
+	a->owned[a->onr++] = s;
+	vec_push(a, s);
+}
+
+static void vec_release(struct vec *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->onr; i++)
+		free(a->owned[i]);
+	free(a->owned);
+	free(a->v);
+	memset(a, 0, sizeof(*a));
+}
+
+static void make_argv(struct kbuild_tree *t, const struct kbuild_make_opts *o,
+		      struct vec *a)
+{
+	const struct arch *arch = &t->arch;
+	const char *const *p;
+
+	vec_push(a, "make");
+	vec_pushf(a, xasprintf("-j%d", t->env->jobs));
+	if (o->keep_going)
+		vec_push(a, "-k");
+	vec_push(a, "--output-sync=target");
+	vec_pushf(a, xasprintf("O=%s", t->obj));
+	vec_pushf(a, xasprintf("ARCH=%s", arch->kernel_arch));
+	if (*arch->cross_compile)
+		vec_pushf(a, xasprintf("CROSS_COMPILE=%s", arch->cross_compile));
+	if (t->env->ccache) {
+		vec_pushf(a, xasprintf("CC=ccache %sgcc", arch->cross_compile));
+		vec_push(a, "HOSTCC=ccache gcc");
+	}
+	for (p = o->vars; p && *p; p++)
+		vec_push(a, *p);
+	if (o->targets) {
+		for (p = o->targets; *p; p++)
+			vec_push(a, *p);
+	} else {
+		vec_push(a, arch->image);
+		if (kbuild_config_has(t, "CONFIG_MODULES=y"))
+			vec_push(a, "modules");
+	}
+}
+
+static void make_env(struct kbuild_tree *t, struct vec *e, const char *statslog)
+{
+	vec_push(e, "HOME=/tmp");
+	vec_push(e, "TMPDIR=/tmp");
+	/* the same kernel for the same tree: no dates, users or hosts */
+	vec_push(e, "KBUILD_BUILD_TIMESTAMP=2026-01-01 00:00:00 UTC");
+	vec_push(e, "KBUILD_BUILD_USER=lorebot");
+	vec_push(e, "KBUILD_BUILD_HOST=lorebot");
+	vec_push(e, "KCONFIG_NOTIMESTAMP=1");
+	if (!t->env->ccache)
+		return;
+	vec_pushf(e, xasprintf("CCACHE_DIR=%s/ccache", t->env->cache));
+	/* hits across build directories: paths relative to the cache */
+	vec_pushf(e, xasprintf("CCACHE_BASEDIR=%s", t->env->cache));
+	vec_push(e, "CCACHE_NOHASHDIR=1");
+	vec_push(e, "CCACHE_UMASK=022");
+	vec_pushf(e, xasprintf("CCACHE_STATSLOG=%s", statslog));
+}
+
+/* Count ccache's per-compilation results of this step */
+static void ccache_stats(const char *path, struct kbuild_step *s)
+{
+	char *buf = NULL, *p, *nl;
+	size_t len;
+
+	if (read_file(path, &buf, &len, 64 << 20))
+		return;
+	for (p = buf; *p; p = nl + 1) {
+		nl = strchrnul(p, '\n');
+		if (!strncmp(p, "direct_cache_hit", nl - p) ||
+		    !strncmp(p, "preprocessed_cache_hit", nl - p))
+			s->cc_hits++;
+		else if (!strncmp(p, "cache_miss", nl - p))
+			s->cc_misses++;
+		if (!*nl)
+			break;
+	}
+	free(buf);
+}
+
+static void classify(struct kbuild_tree *t, const struct run_cmd *cmd,
+		     struct kbuild_step *s)
+{
+	static const char *const infra_kind[] = {
+		[DIAG_INFRA_DISK] = "disk full",
+		[DIAG_INFRA_MEMORY] = "out of memory",
+		[DIAG_INFRA_TOOL] = "a build tool is missing",
+		[DIAG_INFRA_PROCS] = "cannot start processes",
+	};
+	struct strbuf sb = STRBUF_INIT;
+
+	s->timed_out = cmd->timed_out;
+	if (cmd->timed_out) {
+		strbuf_addf(&sb, "timeout: make %s was stopped after %llu s",
+			    t->arch.name,
+			    (unsigned long long)cmd->limits.timeout_ms / 1000);
+	} else if (s->parse.infra) {
+		strbuf_addf(&sb, "%s: %s", infra_kind[s->parse.infra],
+			    s->parse.infra_line);
+	} else if (cmd->status > 128) {
+		strbuf_addstr(&sb, "make ");
+		run_describe(cmd, &sb);
+	} else if (cmd->status == 127 || (cmd->status && starts_with(cmd->out.buf, "bwrap:"))) {
+		strbuf_addstr(&sb, "cannot run make: ");
+		strbuf_add(&sb, cmd->out.buf, MIN(cmd->out.len, 200));
+		strbuf_trim(&sb);
+	}
+	if (sb.len) {
+		s->status = KBUILD_INFRA;
+		s->infra = strbuf_detach(&sb, NULL);
+	} else {
+		s->status = cmd->status ? KBUILD_FAILED : KBUILD_OK;
+	}
+	strbuf_release(&sb);
+}
+
+int kbuild_run(struct kbuild_tree *t, const char *const *argv,
+	       const char *cwd, const struct kbuild_make_opts *o,
+	       struct kbuild_step *s, struct strbuf *err)
+{
+	struct run_cmd cmd = RUN_CMD_INIT;
+	struct vec env = { 0 }, rw = { 0 }, ro = { 0 }, hide = { 0 };
+	char *statslog = xasprintf("%s/.lorebot-ccache.log", t->obj);
+	const char *statedir = config_get(t->env->cfg, "core.statedir");
+	const char *const *p;
+	struct stat st;
+	int fd, ret = 0;
+
+	memset(s, 0, sizeof(*s));
+	diag_parse_init(&s->parse, t->src, t->obj);
+	make_env(t, &env, statslog);
+	/* the build user appends to it */
+	fd = open(statslog, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd >= 0) {
+		if (t->env->uid && fchown(fd, t->env->uid, t->env->gid))
+			log_debug("cannot chown '%s': %s", statslog, strerror(errno));
+		close(fd);
+	}
+	vec_push(&rw, t->obj);
+	if (t->env->ccache)
+		vec_pushf(&rw, xasprintf("%s/ccache", t->env->cache));
+	for (p = o->rw; p && *p; p++)
+		vec_push(&rw, *p);
+	vec_push(&ro, t->src);
+	vec_push(&ro, t->dir);
+	if (statedir && !stat(statedir, &st) && S_ISDIR(st.st_mode))
+		vec_push(&hide, statedir);
+	if (t->log_dir) {
+		s->log_path = xasprintf("%s/%02u-%s.log", t->log_dir, ++t->steps,
+					o->name ? o->name : "make");
+	}
+
+	cmd.argv = argv;
+	cmd.env = env.v;
+	cmd.clean_env = true;
+	cmd.cwd = cwd;
+	cmd.merge_stderr = true;
+	cmd.log_path = s->log_path;
+	cmd.limits.timeout_ms = o->timeout_ms ? o->timeout_ms :
+		kbuild_timeout_ms(t->env, &t->arch);
+	cmd.limits.cpu_s = cmd.limits.timeout_ms / 1000 + 1;
+	cmd.limits.mem_bytes = t->env->mem_bytes;
+	cmd.limits.fsize_bytes = FSIZE_LIMIT;
+	cmd.limits.max_output = t->env->log_max;
+	cmd.sandbox.enabled = t->env->sandbox;
+	cmd.sandbox.rw = rw.v;
+	cmd.sandbox.ro = ro.v;
+	cmd.sandbox.hide = hide.v;
+	cmd.sandbox.uid = t->env->uid;
+	cmd.sandbox.gid = t->env->gid;
+
+	kbuild_mark_busy(t, true);
+	if (run_cmd(&cmd) < 0) {
+		strbuf_addf(err, "cannot run '%s': %s", argv[0], strerror(errno));
+		ret = -1;
+		goto out;
+	}
+	/* a step that was cut short leaves its mark for the next open */
+	if (!cmd.timed_out && cmd.status <= 128)
+		kbuild_mark_busy(t, false);
+	s->elapsed_ms = cmd.elapsed_ms;
+	diag_parse_buf(&s->parse, cmd.out.buf, cmd.out.len);
+	if (cmd.truncated)
+		log_warn("build output of '%s' beyond %zu bytes was dropped",
+			 o->name ? o->name : "make", t->env->log_max);
+	classify(t, &cmd, s);
+	ccache_stats(statslog, s);
+out:
+	run_cmd_release(&cmd);
+	vec_release(&env);
+	vec_release(&rw);
+	vec_release(&ro);
+	vec_release(&hide);
+	free(statslog);
+	return ret;
+}
+
+/*
+ * make failed and no message says why (a link script, a tool that only
+ * exits non-zero): the failure itself is the error, so that it is
+ * attributed and followed like the others.
+ */
+static void failure_without_error(struct kbuild_step *s)
+{
+	struct diag d = { 0 };
+	size_t i;
+
+	if (s->status != KBUILD_FAILED)
+		return;
+	for (i = 0; i < s->parse.diags.nr; i++)
+		if (s->parse.diags.v[i].sev == DIAG_ERROR)
+			return;
+	d.unit = d.file = d.option = d.function = (char *)"";
+	d.sev = DIAG_ERROR;
+	d.tool = (char *)"make";
+	d.message = xasprintf("the build failed: %s", s->parse.make_error ?
+			      s->parse.make_error : "make exited with an error");
+	diag_list_add(&s->parse.diags, &d);
+	free(d.message);
+}
+
+void kbuild_units_update(struct kbuild_tree *t, const struct diag_parse *p,
+			 const char *top)
+{
+	char *path = xasprintf("%s/units.diags", t->dir);
+
+	units_replace(&t->units, p, top);
+	if (units_save(&t->units, path))
+		log_warn("cannot write '%s'", path);
+	free(path);
+}
+
+int kbuild_make(struct kbuild_tree *t, const struct kbuild_make_opts *o,
+		struct kbuild_step *step, struct strbuf *err)
+{
+	struct vec argv = { 0 };
+	int ret;
+
+	make_argv(t, o, &argv);
+	ret = kbuild_run(t, argv.v, t->src, o, step, err);
+	vec_release(&argv);
+	if (!ret && step->status != KBUILD_INFRA) {
+		failure_without_error(step);
+		kbuild_units_update(t, &step->parse, o->top ? o->top : "make");
+	}
+	if (!ret && !o->targets) {
+		if (step->status == KBUILD_OK)
+			memcpy(t->built, t->cur, OID_HEX);
+		else
+			t->built[0] = '\0';
+		kbuild_save_state(t);
+	}
+	return ret;
+}

@@ -1,0 +1,941 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Build directories: where they are, who owns them, creating the base
+ * build once, locking, recovering from a step cut short, checking out a
+ * commit with its .config, pruning old directories.  See ci/kbuild.h.
+ */
+#define _XOPEN_SOURCE 700
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bot/log.h"
+#include "bot/run.h"
+#include "ci/kbuild-priv.h"
+#include "ci/w1.h"
+
+#define BASE_DIAGS "base.diags"
+#define CONFIG_BASE "config.base"
+#define CONFIG_NOTES "config.notes"
+
+/* ---- environment ---- */
+
+char *kbuild_cache_dir(const struct config *cfg)
+{
+	const char *v = getenv("LOREBOT_CACHE");
+	const char *home;
+
+	if (v && *v)
+		return xstrdup(v);
+	v = config_get(cfg, "core.cachedir");
+	if (v)
+		return xstrdup(v);
+	if (geteuid() == 0)
+		return xstrdup("/var/cache/lorebot");
+	v = getenv("XDG_CACHE_HOME");
+	if (v && *v)
+		return xasprintf("%s/lorebot", v);
+	home = getenv("HOME");
+	return xasprintf("%s/.cache/lorebot", home ? home : "/tmp");
+}
+
+static int chown_tree_cb(const char *path, const struct stat *st, int flag,
+			 struct FTW *ftw);
+static uid_t chown_uid;
+static gid_t chown_gid;
+
+static int chown_tree_cb(const char *path, const struct stat *st, int flag,
+			 struct FTW *ftw)
+{
+	(void)flag;
+	(void)ftw;
+	if (st->st_uid != chown_uid && lchown(path, chown_uid, chown_gid))
+		return -1;
+	return 0;
+}
+
+/* The build user owns what builds write: obj/ and the ccache */
+static int give_tree(const struct kbuild_env *env, const char *path)
+{
+	if (!env->uid)
+		return 0;
+	chown_uid = env->uid;
+	chown_gid = env->gid;
+	return nftw(path, chown_tree_cb, 32, FTW_PHYS) ? -1 : 0;
+}
+
+int kbuild_env_init(struct kbuild_env *env, const struct config *cfg,
+		    struct strbuf *err)
+{
+	char *dir;
+	struct stat st;
+
+	memset(env, 0, sizeof(*env));
+	env->cfg = cfg;
+	env->cache = kbuild_cache_dir(cfg);
+	env->jobs = config_get_int(cfg, "build.jobs");
+	if (env->jobs < 1)
+		env->jobs = 1;
+	env->timeout_ms = config_get_ms(cfg, "build.timeout");
+	env->mem_bytes = config_get_size(cfg, "build.memory");
+	env->log_max = config_get_size(cfg, "build.logmax");
+	env->ccache = config_get_bool(cfg, "build.ccache");
+	env->sandbox = config_get_bool(cfg, "build.sandbox");
+	env->keep = config_get_int(cfg, "build.keep");
+	if (env->keep < 1)
+		env->keep = 1;
+	if (env->ccache && !run_have_program("ccache")) {
+		log_warn("ccache not found (Debian package ccache): building without it");
+		env->ccache = false;
+	}
+	if (geteuid() == 0) {
+		const char *user = config_get(cfg, "build.user");
+		struct passwd *pw = user ? getpwnam(user) : NULL;
+
+		if (!pw || !pw->pw_uid) {
+			strbuf_addf(err, "build.user '%s' is not an unprivileged user",
+				    user ? user : "");
+			goto fail;
+		}
+		env->uid = pw->pw_uid;
+		env->gid = pw->pw_gid;
+		if (!env->sandbox)
+			log_warn("build.sandbox is off: builds run as root with network");
+	}
+	dir = xasprintf("%s/ccache", env->cache);
+	if (mkdir_p(dir, 0755)) {
+		strbuf_addf(err, "cannot create '%s': %s", dir, strerror(errno));
+		free(dir);
+		goto fail;
+	}
+	chmod(env->cache, 0755);
+	if (env->uid && !stat(dir, &st) && st.st_uid != env->uid &&
+	    give_tree(env, dir))
+		log_warn("cannot give '%s' to the build user: %s", dir,
+			 strerror(errno));
+	free(dir);
+	return 0;
+fail:
+	kbuild_env_release(env);
+	return -1;
+}
+
+void kbuild_env_release(struct kbuild_env *env)
+{
+	free(env->cache);
+	memset(env, 0, sizeof(*env));
+}
+
+int kbuild_arch(const struct config *cfg, const char *name, struct arch *out,
+		struct strbuf *err)
+{
+	const struct arch *a = arch_lookup(name);
+	const char *v;
+	char key[96];
+
+	if (!a) {
+		strbuf_addf(err, "unknown architecture '%s' (known: x86_64, arm64, riscv)",
+			    name);
+		return -1;
+	}
+	*out = *a;
+	snprintf(key, sizeof(key), "arch.%s.kernelarch", a->name);
+	v = config_get(cfg, key);
+	if (v)
+		out->kernel_arch = v;
+	snprintf(key, sizeof(key), "arch.%s.crosscompile", a->name);
+	v = config_get(cfg, key);
+	if (v)
+		out->cross_compile = v;
+	snprintf(key, sizeof(key), "arch.%s.image", a->name);
+	v = config_get(cfg, key);
+	if (v && strcmp(v, a->image)) {
+		/* one per table entry: the same override gives the same path */
+		static char paths[8][256];
+		char *path = paths[(a - arches) % ARRAY_SIZE(paths)];
+		const char *slash = strrchr(a->image_path, '/');
+
+		snprintf(path, sizeof(paths[0]), "%.*s/%s",
+			 (int)(slash - a->image_path), a->image_path, v);
+		out->image = v;
+		out->image_path = path;
+	}
+	return 0;
+}
+
+uint64_t kbuild_timeout_ms(const struct kbuild_env *env, const struct arch *arch)
+{
+	char key[96];
+	const struct cfg_key *k;
+	uint64_t ms = 0;
+
+	snprintf(key, sizeof(key), "arch.%s.timeout", arch->name);
+	k = config_find_key(key);
+	if (k && config_get(env->cfg, key))
+		ms = config_get_ms(env->cfg, key);
+	return ms ? ms : env->timeout_ms;
+}
+
+/* ---- state ---- */
+
+/* The next line of a buffer, terminated in place; NULL at the end */
+static char *next_line(char **pos)
+{
+	char *line = *pos, *nl;
+
+	if (!line || !*line)
+		return NULL;
+	nl = strchrnul(line, '\n');
+	*pos = *nl ? nl + 1 : NULL;
+	*nl = '\0';
+	return line;
+}
+
+struct state {
+	char cur[OID_HEX];
+	char built[OID_HEX];	/* the last commit whose image make succeeded */
+	bool base_built, base_ok;
+	uint64_t busy_ms, base_ms;
+	unsigned int base_hits, base_misses;
+};
+
+static void state_read(const struct kbuild_tree *t, struct state *s)
+{
+	char *path = xasprintf("%s/state", t->dir), *buf = NULL, *p, *nl;
+
+	memset(s, 0, sizeof(*s));
+	if (read_file(path, &buf, NULL, 1 << 16)) {
+		free(path);
+		return;
+	}
+	for (nl = buf; (p = next_line(&nl));) {
+		char *v = strchr(p, ' ');
+
+		if (!v)
+			continue;
+		*v++ = '\0';
+		if (!strcmp(p, "cur") && strlen(v) == OID_HEX - 1)
+			memcpy(s->cur, v, OID_HEX);
+		else if (!strcmp(p, "built") && strlen(v) == OID_HEX - 1)
+			memcpy(s->built, v, OID_HEX);
+		else if (!strcmp(p, "base_built"))
+			s->base_built = atoi(v);
+		else if (!strcmp(p, "base_ok"))
+			s->base_ok = atoi(v);
+		else if (!strcmp(p, "busy"))
+			s->busy_ms = strtoull(v, NULL, 10);
+		else if (!strcmp(p, "base_ms"))
+			s->base_ms = strtoull(v, NULL, 10);
+		else if (!strcmp(p, "base_hits"))
+			s->base_hits = atoi(v);
+		else if (!strcmp(p, "base_misses"))
+			s->base_misses = atoi(v);
+	}
+	free(buf);
+	free(path);
+}
+
+static int state_write(const struct kbuild_tree *t, const struct state *s)
+{
+	char *path = xasprintf("%s/state", t->dir);
+	char *tmp = xasprintf("%s/state.tmp", t->dir);
+	char *buf = xasprintf("cur %s\nbuilt %s\nbase_built %d\nbase_ok %d\n"
+			      "busy %llu\nbase_ms %llu\nbase_hits %u\nbase_misses %u\n",
+			      s->cur, s->built, s->base_built, s->base_ok,
+			      (unsigned long long)s->busy_ms,
+			      (unsigned long long)s->base_ms, s->base_hits,
+			      s->base_misses);
+	int ret = write_file(tmp, buf, strlen(buf));
+
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	free(buf);
+	free(tmp);
+	free(path);
+	return ret;
+}
+
+static void save_state(struct kbuild_tree *t, int busy)
+{
+	struct state s;
+
+	state_read(t, &s);
+	if (busy >= 0)
+		s.busy_ms = busy ? wall_ms() : 0;
+	memcpy(s.cur, t->cur, OID_HEX);
+	memcpy(s.built, t->built, OID_HEX);
+	if (state_write(t, &s))
+		log_warn("cannot write the state of '%s'", t->dir);
+}
+
+void kbuild_mark_busy(struct kbuild_tree *t, bool busy)
+{
+	save_state(t, busy);
+}
+
+void kbuild_save_state(struct kbuild_tree *t)
+{
+	save_state(t, -1);
+}
+
+bool kbuild_config_has(const struct kbuild_tree *t, const char *line)
+{
+	char *path = xasprintf("%s/.config", t->obj), *buf = NULL;
+	bool found = false;
+	size_t n = strlen(line);
+
+	if (!read_file(path, &buf, NULL, 16 << 20)) {
+		const char *p = buf;
+
+		while ((p = strstr(p, line))) {
+			if ((p == buf || p[-1] == '\n') &&
+			    (p[n] == '\n' || !p[n])) {
+				found = true;
+				break;
+			}
+			p += n;
+		}
+	}
+	free(buf);
+	free(path);
+	return found;
+}
+
+/* ---- recovery: delete what a step cut short wrote ---- */
+
+static uint64_t recover_since_ms;
+static unsigned long recover_removed;
+
+static int recover_cb(const char *path, const struct stat *st, int flag,
+		      struct FTW *ftw)
+{
+	uint64_t mtime = (uint64_t)st->st_mtim.tv_sec * 1000 +
+		st->st_mtim.tv_nsec / 1000000;
+
+	(void)ftw;
+	if (flag == FTW_F && mtime >= recover_since_ms && !unlink(path))
+		recover_removed++;
+	return 0;
+}
+
+static void recover(struct kbuild_tree *t, uint64_t busy_ms)
+{
+	/* a second of slack for coarse file system timestamps */
+	recover_since_ms = busy_ms > 1000 ? busy_ms - 1000 : 0;
+	recover_removed = 0;
+	nftw(t->obj, recover_cb, 32, FTW_PHYS);
+	log_info("%s: a build step was interrupted: removed the %lu files it wrote",
+		 t->dir, recover_removed);
+	kbuild_mark_busy(t, false);
+}
+
+/* ---- the base build ---- */
+
+static int copy_file(const char *from, const char *to)
+{
+	char *buf = NULL;
+	size_t len;
+	int ret = read_file(from, &buf, &len, 64 << 20);
+
+	if (!ret)
+		ret = write_file(to, buf, len);
+	free(buf);
+	return ret;
+}
+
+static bool same_content(const char *a, const char *b)
+{
+	char *x = NULL, *y = NULL;
+	size_t xl = 0, yl = 0;
+	bool same = !read_file(a, &x, &xl, 64 << 20) &&
+		!read_file(b, &y, &yl, 64 << 20) && xl == yl &&
+		!memcmp(x, y, xl);
+
+	free(x);
+	free(y);
+	return same;
+}
+
+/* Options of the fragments that did not make it into .config */
+static void check_fragments(struct kbuild_tree *t)
+{
+	size_t i;
+
+	strbuf_reset(&t->config_notes);
+	for (i = 0; i < t->profile.nr; i++) {
+		char *buf = NULL, *p, *nl;
+		const char *name = strrchr(t->profile.fragments[i], '/') + 1;
+
+		if (read_file(t->profile.fragments[i], &buf, NULL, 1 << 20))
+			continue;
+		for (nl = buf; (p = next_line(&nl));) {
+			if ((starts_with(p, "CONFIG_") || starts_with(p, "# CONFIG_")) &&
+			    (strchr(p, '=') || strstr(p, " is not set")) &&
+			    !kbuild_config_has(t, p))
+				strbuf_addf(&t->config_notes,
+					    "%s: '%s' is not in the final .config\n",
+					    name, p);
+		}
+		free(buf);
+	}
+}
+
+static int step_infra(struct kbuild_step *s, const char *what,
+		      struct strbuf *err)
+{
+	const struct diag *first = NULL;
+	size_t i;
+
+	if (s->status == KBUILD_OK)
+		return 0;
+	if (s->status == KBUILD_INFRA) {
+		strbuf_addf(err, "%s: %s", what, s->infra);
+		return -1;
+	}
+	for (i = 0; i < s->parse.diags.nr && !first; i++)
+		if (s->parse.diags.v[i].sev == DIAG_ERROR)
+			first = &s->parse.diags.v[i];
+	strbuf_addf(err, "%s failed", what);
+	if (first) {
+		strbuf_addstr(err, ": ");
+		diag_format(first, err);
+	} else if (s->parse.make_error) {
+		strbuf_addf(err, ": %s", s->parse.make_error);
+	}
+	return -1;
+}
+
+/* tinyconfig, merge the fragments, olddefconfig: obj/.config */
+static int make_config(struct kbuild_tree *t, struct strbuf *err)
+{
+	const char *base_t[] = { t->profile.base, NULL };
+	const char *old_t[] = { "olddefconfig", NULL };
+	struct kbuild_make_opts o = {
+		.name = "config", .targets = base_t, .top = "config",
+	};
+	struct kbuild_step s;
+	const char **argv;
+	char *merge = xasprintf("%s/scripts/kconfig/merge_config.sh", t->src);
+	char *dot = xasprintf("%s/.config", t->obj);
+	char *fragdir = xasprintf("%s/fragments", t->dir);
+	size_t i, n = 0;
+	int ret = -1;
+
+	argv = xcalloc(t->profile.nr + 8, sizeof(*argv));
+	if (kbuild_make(t, &o, &s, err) || step_infra(&s, t->profile.base, err))
+		goto out;
+	kbuild_step_release(&s);
+	/* merge_config.sh runs in obj/ (temporary files in its cwd) */
+	mkdir_p(fragdir, 0755);
+	argv[n++] = merge;
+	argv[n++] = "-m";
+	argv[n++] = "-O";
+	argv[n++] = t->obj;
+	argv[n++] = dot;
+	for (i = 0; i < t->profile.nr; i++) {
+		char *copy = xasprintf("%s/%s", fragdir,
+				       strrchr(t->profile.fragments[i], '/') + 1);
+
+		copy_file(t->profile.fragments[i], copy);
+		argv[n++] = copy;
+	}
+	o.name = "merge-config";
+	if (kbuild_run(t, argv, t->obj, &o, &s, err) ||
+	    step_infra(&s, "merge_config.sh", err))
+		goto out;
+	kbuild_step_release(&s);
+	o.name = "olddefconfig";
+	o.targets = old_t;
+	if (kbuild_make(t, &o, &s, err) || step_infra(&s, "olddefconfig", err))
+		goto out;
+	ret = 0;
+out:
+	kbuild_step_release(&s);
+	for (i = 5; i < n; i++)
+		free((char *)argv[i]);
+	free(argv);
+	free(merge);
+	free(dot);
+	free(fragdir);
+	return ret;
+}
+
+static int save_base_diags(struct kbuild_tree *t)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *path = xasprintf("%s/%s", t->dir, BASE_DIAGS);
+	int ret;
+
+	diag_list_write(&t->base_diags, &sb);
+	ret = write_file(path, sb.buf, sb.len);
+	strbuf_release(&sb);
+	free(path);
+	return ret;
+}
+
+static int load_base_diags(struct kbuild_tree *t)
+{
+	char *path = xasprintf("%s/%s", t->dir, BASE_DIAGS), *buf = NULL;
+	size_t len;
+	int ret = read_file(path, &buf, &len, 512 << 20);
+
+	if (!ret && diag_list_read(&t->base_diags, buf, len))
+		ret = -EINVAL;
+	free(buf);
+	free(path);
+	return ret;
+}
+
+/*
+ * The units as the last build left them.  Without their file (a
+ * directory of an older lorebot), as the base build left them: true
+ * once the tree is back at the base (*rebuild).
+ */
+static void load_units(struct kbuild_tree *t, bool *rebuild)
+{
+	char *path = xasprintf("%s/units.diags", t->dir);
+
+	*rebuild = false;
+	if (units_load(&t->units, path, "make")) {
+		units_release(&t->units);
+		units_add(&t->units, &t->base_diags, "make");
+		*rebuild = strcmp(t->cur, t->base);
+	}
+	free(path);
+}
+
+/* The full build of the base, from nothing (or after a failed one) */
+static int build_base(struct kbuild_tree *t, struct state *st, bool cold,
+		      struct strbuf *err)
+{
+	struct kbuild_make_opts o = { .name = "base", .keep_going = true };
+	struct kbuild_step s;
+	char *cfg = xasprintf("%s/%s", t->dir, CONFIG_BASE);
+	char *dot = xasprintf("%s/.config", t->obj);
+	int ret = -1;
+
+	if (cold) {
+		log_info("%s: building the base %.12s (once per base)",
+			 t->arch.name, t->base);
+		units_release(&t->units);
+		if (remove_tree(t->obj) || mkdir_p(t->obj, 0755) ||
+		    give_tree(t->env, t->obj)) {
+			strbuf_addf(err, "cannot create '%s': %s", t->obj,
+				    strerror(errno));
+			goto out;
+		}
+	}
+	if (srctree_checkout(t->git_dir, t->src, t->index, t->base, err))
+		goto out;
+	memcpy(t->cur, t->base, OID_HEX);
+	if (cold) {
+		if (make_config(t, err))
+			goto out;
+		check_fragments(t);
+		if (t->config_notes.len) {
+			char *notes = xasprintf("%s/%s", t->dir, CONFIG_NOTES);
+
+			write_file(notes, t->config_notes.buf, t->config_notes.len);
+			free(notes);
+			log_warn("%s: %s", t->arch.name, t->config_notes.buf);
+		}
+		if (copy_file(dot, cfg)) {
+			strbuf_addf(err, "cannot save '%s'", cfg);
+			goto out;
+		}
+	} else if (!same_content(cfg, dot) && copy_file(cfg, dot)) {
+		strbuf_addf(err, "cannot restore '%s'", dot);
+		goto out;
+	}
+	if (kbuild_make(t, &o, &s, err))
+		goto out;
+	t->base_built_now = true;
+	t->base_ms = s.elapsed_ms;
+	t->base_cc_hits = s.cc_hits;
+	t->base_cc_misses = s.cc_misses;
+	if (s.status == KBUILD_INFRA) {
+		step_infra(&s, "base build", err);
+		kbuild_step_release(&s);
+		goto out;
+	}
+	/* the base is what every unit printed, configuration included */
+	units_drop(&t->units, w1_is_unit);
+	diag_list_release(&t->base_diags);
+	units_flatten(&t->units, &t->base_diags);
+	if (save_base_diags(t)) {
+		strbuf_addf(err, "cannot save the base diagnostics in '%s'", t->dir);
+		kbuild_step_release(&s);
+		goto out;
+	}
+	st->busy_ms = 0;
+	st->base_built = true;
+	st->base_ok = s.status == KBUILD_OK;
+	st->base_ms = s.elapsed_ms;
+	st->base_hits = s.cc_hits;
+	st->base_misses = s.cc_misses;
+	memcpy(st->cur, t->cur, OID_HEX);
+	if (s.status == KBUILD_OK)
+		memcpy(t->built, t->cur, OID_HEX);
+	memcpy(st->built, t->built, OID_HEX);
+	state_write(t, st);
+	ret = step_infra(&s, "the base does not build", err);
+	kbuild_step_release(&s);
+out:
+	free(cfg);
+	free(dot);
+	return ret;
+}
+
+/* ---- open, prune, close ---- */
+
+static int lock_dir(struct kbuild_tree *t, const char *lock_path,
+		    struct strbuf *err)
+{
+	t->lock_fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (t->lock_fd < 0) {
+		strbuf_addf(err, "cannot open '%s': %s", lock_path, strerror(errno));
+		return -1;
+	}
+	if (!flock(t->lock_fd, LOCK_EX | LOCK_NB))
+		return 0;
+	log_info("waiting for '%s' (another build uses it)", t->dir);
+	if (flock(t->lock_fd, LOCK_EX)) {
+		strbuf_addf(err, "cannot lock '%s': %s", lock_path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+struct old_dir {
+	char *path;
+	time_t used;
+};
+
+static int by_use(const void *a, const void *b)
+{
+	const struct old_dir *x = a, *y = b;
+
+	return x->used < y->used ? 1 : x->used > y->used ? -1 : 0;
+}
+
+/* Keep the env->keep most recently used directories of this arch */
+static void prune(struct kbuild_tree *t, const char *arch_dir)
+{
+	struct old_dir *v = NULL;
+	size_t nr = 0, alloc = 0, i;
+	DIR *d = opendir(arch_dir);
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char *path, *state;
+		struct stat st;
+
+		if (de->d_name[0] == '.' || ends_with(de->d_name, ".lock"))
+			continue;
+		path = xasprintf("%s/%s", arch_dir, de->d_name);
+		state = xasprintf("%s/state", path);
+		if (strcmp(path, t->dir) && !stat(path, &st) && S_ISDIR(st.st_mode)) {
+			ALLOC_GROW(v, nr + 1, alloc);
+			v[nr].path = path;
+			v[nr++].used = stat(state, &st) ? 0 : st.st_mtime;
+			path = NULL;
+		}
+		free(path);
+		free(state);
+	}
+	closedir(d);
+	qsort(v, nr, sizeof(*v), by_use);
+	for (i = 0; i < nr; i++) {
+		char *lock = xasprintf("%s.lock", v[i].path);
+		int fd = open(lock, O_RDWR | O_CLOEXEC);
+
+		if (i + 1 >= t->env->keep && fd >= 0 && !flock(fd, LOCK_EX | LOCK_NB)) {
+			log_info("removing the old build directory '%s'", v[i].path);
+			remove_tree(v[i].path);
+		}
+		if (fd >= 0)
+			close(fd);
+		free(lock);
+		free(v[i].path);
+	}
+	free(v);
+}
+
+static int check_tools(const struct arch *arch, const struct kbuild_env *env,
+		       struct strbuf *err)
+{
+	static const struct {
+		const char *prog, *package;
+	} host[] = {
+		{ "make", "make" }, { "flex", "flex" }, { "bison", "bison" },
+		{ "bc", "bc" }, { "perl", "perl" }, { "git", "git" },
+	};
+	char *gcc = xasprintf("%sgcc", arch->cross_compile);
+	size_t i;
+	int ret = 0;
+
+	if (!run_have_program(gcc)) {
+		strbuf_addf(err, "toolchain missing: '%s' not found (Debian package %s)",
+			    gcc, arch->gcc_package);
+		ret = -1;
+	}
+	for (i = 0; i < ARRAY_SIZE(host) && !ret; i++) {
+		if (!run_have_program(host[i].prog)) {
+			strbuf_addf(err, "toolchain missing: '%s' not found (Debian package %s)",
+				    host[i].prog, host[i].package);
+			ret = -1;
+		}
+	}
+	if (!ret && env->sandbox && !run_have_program("bwrap")) {
+		strbuf_addstr(err, "sandbox missing: 'bwrap' not found (Debian package "
+			      "bubblewrap); or set build.sandbox to false");
+		ret = -1;
+	}
+	free(gcc);
+	return ret;
+}
+
+int kbuild_open(struct kbuild_tree **out, const struct kbuild_env *env,
+		const struct arch *arch, const char *profile,
+		const char *git_dir, const char *base, const char *log_dir,
+		struct strbuf *err)
+{
+	struct kbuild_tree *t = xcalloc(1, sizeof(*t));
+	char *arch_dir = NULL, *lock = NULL, *real;
+	struct state st;
+	mode_t old_umask = umask(022);
+	bool rebuild = false;
+	int ret = -1;
+
+	t->env = env;
+	t->arch = *arch;
+	t->lock_fd = -1;
+	strbuf_init(&t->config_notes, 0);
+	t->git_dir = xstrdup(git_dir);
+	t->log_dir = xstrdup_or_null(log_dir);
+	if (check_tools(arch, env, err))
+		goto out;
+	if (profile_load(env->cfg, profile, arch, &t->profile, err))
+		goto out;
+	if (srctree_resolve(git_dir, base, t->base, err))
+		goto out;
+	arch_dir = xasprintf("%s/builds/%s", env->cache, arch->name);
+	if (mkdir_p(arch_dir, 0755)) {
+		strbuf_addf(err, "cannot create '%s': %s", arch_dir, strerror(errno));
+		goto out;
+	}
+	real = realpath(arch_dir, NULL);
+	if (real) {
+		free(arch_dir);
+		arch_dir = real;
+	}
+	t->dir = xasprintf("%s/%s-%.12s-%.8s", arch_dir, profile, t->base,
+			   t->profile.hash);
+	t->src = xasprintf("%s/src", t->dir);
+	t->obj = xasprintf("%s/obj", t->dir);
+	t->index = xasprintf("%s/src.index", t->dir);
+	lock = xasprintf("%s.lock", t->dir);
+	if (lock_dir(t, lock, err))
+		goto out;
+	if (mkdir_p(t->dir, 0755)) {
+		strbuf_addf(err, "cannot create '%s': %s", t->dir, strerror(errno));
+		goto out;
+	}
+	state_read(t, &st);
+	memcpy(t->cur, st.cur, OID_HEX);
+	memcpy(t->built, st.built, OID_HEX);
+	if (st.busy_ms && st.base_built)
+		recover(t, st.busy_ms);
+	if (!st.base_built || load_base_diags(t)) {
+		if (build_base(t, &st, true, err))
+			goto out;
+	} else {
+		load_units(t, &rebuild);
+	}
+	if (!t->base_built_now) {
+		char *notes = xasprintf("%s/%s", t->dir, CONFIG_NOTES), *buf;
+
+		if (!read_file(notes, &buf, NULL, 1 << 20)) {
+			strbuf_addstr(&t->config_notes, buf);
+			free(buf);
+		}
+		free(notes);
+	}
+	if (!t->base_built_now && (!st.base_ok || rebuild)) {
+		/*
+		 * A base that failed (maybe the toolchain was fixed) or a tree
+		 * whose state is unknown: build the base again, cheap when
+		 * little changed.
+		 */
+		if (build_base(t, &st, false, err))
+			goto out;
+	} else if (!t->base_built_now) {
+		t->base_ms = st.base_ms;
+		t->base_cc_hits = st.base_hits;
+		t->base_cc_misses = st.base_misses;
+		st.busy_ms = 0;
+		state_write(t, &st);	/* marks it used, for prune() */
+	}
+	prune(t, arch_dir);
+	ret = 0;
+out:
+	umask(old_umask);
+	free(arch_dir);
+	free(lock);
+	if (ret) {
+		kbuild_close(t);
+		t = NULL;
+	}
+	*out = t;
+	return ret;
+}
+
+void kbuild_close(struct kbuild_tree *t)
+{
+	if (!t)
+		return;
+	if (t->lock_fd >= 0)
+		close(t->lock_fd);	/* releases the flock */
+	profile_release(&t->profile);
+	diag_list_release(&t->base_diags);
+	units_release(&t->units);
+	strbuf_release(&t->config_notes);
+	free(t->git_dir);
+	free(t->dir);
+	free(t->src);
+	free(t->obj);
+	free(t->index);
+	free(t->log_dir);
+	free(t);
+}
+
+/* ---- per commit ---- */
+
+/* The base's .config again: what its configuration printed too */
+static void base_config_unit(struct kbuild_tree *t)
+{
+	struct diag_parse p = { 0 };
+	size_t i;
+
+	for (i = 0; i < t->base_diags.nr; i++)
+		if (!strcmp(t->base_diags.v[i].unit, "config"))
+			diag_list_add(&p.diags, &t->base_diags.v[i]);
+	kbuild_units_update(t, &p, "config");
+	diag_parse_release(&p);
+}
+
+static bool is_kconfig(const char *path, size_t len)
+{
+	const char *base = path, *p;
+
+	for (p = path; p < path + len; p++)
+		if (*p == '/')
+			base = p + 1;
+	return path + len - base >= 7 && !strncmp(base, "Kconfig", 7);
+}
+
+int kbuild_checkout(struct kbuild_tree *t, const char *commit,
+		    bool *kconfig_changed, struct kbuild_step *step,
+		    struct strbuf *err)
+{
+	const char *old_t[] = { "olddefconfig", NULL };
+	struct kbuild_make_opts o = {
+		.name = "olddefconfig", .targets = old_t, .top = "config",
+	};
+	struct strbuf paths = STRBUF_INIT;
+	char *cfg = xasprintf("%s/%s", t->dir, CONFIG_BASE);
+	char *dot = xasprintf("%s/.config", t->obj);
+	char oid[OID_HEX];
+	bool kconfig = false;
+	mode_t old_umask = umask(022);
+	const char *p;
+	int ret = -1;
+
+	memset(step, 0, sizeof(*step));
+	step->status = KBUILD_OK;
+	if (srctree_resolve(t->git_dir, commit, oid, err) ||
+	    srctree_changed(t->git_dir, t->base, oid, &paths, err))
+		goto out;
+	for (p = paths.buf; *p;) {
+		const char *nl = strchrnul(p, '\n');
+
+		if (is_kconfig(p, nl - p))
+			kconfig = true;
+		p = *nl ? nl + 1 : nl;
+	}
+	if (srctree_checkout(t->git_dir, t->src, t->index, oid, err))
+		goto out;
+	memcpy(t->cur, oid, OID_HEX);
+	kbuild_save_state(t);
+	if (!same_content(cfg, dot) &&
+	    (copy_file(cfg, dot) || (t->env->uid && chown(dot, t->env->uid, t->env->gid)))) {
+		strbuf_addf(err, "cannot restore '%s'", dot);
+		goto out;
+	}
+	if (kconfig && kbuild_make(t, &o, step, err))
+		goto out;
+	if (!kconfig)
+		base_config_unit(t);
+	if (kconfig_changed)
+		*kconfig_changed = kconfig;
+	ret = 0;
+out:
+	umask(old_umask);
+	strbuf_release(&paths);
+	free(cfg);
+	free(dot);
+	return ret;
+}
+
+int kbuild_build_commit(struct kbuild_tree *t, const char *commit,
+			const char *name, struct kbuild_step *step,
+			struct strbuf *err)
+{
+	struct kbuild_make_opts o = { .name = name, .keep_going = true };
+	bool kconfig;
+
+	if (kbuild_checkout(t, commit, &kconfig, step, err))
+		return -1;
+	if (step->status != KBUILD_OK)
+		return 0;
+	/* built already, nothing changed since: a make would do nothing */
+	if (!kconfig && !strcmp(t->built, t->cur))
+		return 0;
+	kbuild_step_release(step);
+	return kbuild_make(t, &o, step, err);
+}
+
+char *kbuild_image(const struct kbuild_tree *t)
+{
+	return xasprintf("%s/%s", t->obj, t->arch.image_path);
+}
+
+bool kbuild_compiled(const struct kbuild_tree *t, const char *c_path)
+{
+	const char *slash = strrchr(c_path, '/');
+	size_t n = strlen(c_path);
+	struct stat st;
+	char *cmd;
+	bool ret;
+
+	if (n < 3 || strcmp(c_path + n - 2, ".c"))
+		return false;
+	if (slash)
+		cmd = xasprintf("%s/%.*s/.%.*s.o.cmd", t->obj,
+				(int)(slash - c_path), c_path,
+				(int)(n - 2 - (slash + 1 - c_path)), slash + 1);
+	else
+		cmd = xasprintf("%s/.%.*s.o.cmd", t->obj, (int)(n - 2), c_path);
+	ret = !stat(cmd, &st);
+	free(cmd);
+	return ret;
+}

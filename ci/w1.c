@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ci/kbuild-priv.h"
+#include "ci/w1.h"
+
+#define KDOC_SUFFIX ".kdoc"
+
+bool w1_is_unit(const char *unit)
+{
+	return ends_with(unit, ".s") || ends_with(unit, KDOC_SUFFIX) ||
+		!strcmp(unit, W1_TOP);
+}
+
+char *w1_unit_s(const char *file)
+{
+	return xasprintf("%.*s.s", (int)(strlen(file) - 2), file);
+}
+
+char *w1_unit_kdoc(const char *file)
+{
+	return xasprintf("%s%s", file, KDOC_SUFFIX);
+}
+
+static bool candidate(const char *path)
+{
+	static const char *const skip[] = {
+		"scripts/", "tools/", "Documentation/", "samples/", "usr/",
+	};
+	size_t i;
+
+	if (!ends_with(path, ".c"))
+		return false;
+	for (i = 0; i < ARRAY_SIZE(skip); i++)
+		if (starts_with(path, skip[i]))
+			return false;
+	return true;
+}
+
+char **w1_files(const struct kbuild_tree *t, char *const *paths, size_t nr,
+		size_t *out_nr)
+{
+	char **out = xcalloc(nr + 1, sizeof(*out));
+	size_t i, n = 0;
+
+	for (i = 0; i < nr; i++) {
+		char *src;
+		struct stat st;
+
+		if (!candidate(paths[i]) || !kbuild_compiled(t, paths[i]))
+			continue;
+		src = xasprintf("%s/%s", t->src, paths[i]);
+		if (!stat(src, &st))
+			out[n++] = xstrdup(paths[i]);
+		free(src);
+	}
+	*out_nr = n;
+	return out;
+}
+
+void w1_files_free(char **files)
+{
+	size_t i;
+
+	for (i = 0; files && files[i]; i++)
+		free(files[i]);
+	free(files);
+}
+
+/* kernel-doc's messages name the file it was given: a unit per file */
+static int kdoc(struct kbuild_tree *t, char *const *files, size_t nr,
+		const char *name, struct kbuild_step *out, struct strbuf *err)
+{
+	struct kbuild_make_opts o = { .name = name };
+	struct kbuild_step s;
+	struct diag_parse kp = { 0 };
+	const char **argv = xcalloc(nr + 3, sizeof(*argv));
+	char *prog = xasprintf("%s/scripts/kernel-doc", t->src);
+	size_t i, j;
+	int ret;
+
+	argv[0] = prog;
+	argv[1] = "-none";
+	for (i = 0; i < nr; i++)
+		argv[i + 2] = xasprintf("%s/%s", t->src, files[i]);
+	ret = kbuild_run(t, argv, t->obj, &o, &s, err);
+	if (ret)
+		goto out;
+	if (s.status == KBUILD_INFRA) {
+		out->status = KBUILD_INFRA;
+		free(out->infra);
+		out->infra = xstrdup(s.infra);
+	}
+	for (i = 0; i < nr; i++) {
+		char *unit = w1_unit_kdoc(files[i]);
+
+		ALLOC_GROW(kp.units, kp.units_nr + 1, kp.units_alloc);
+		kp.units[kp.units_nr++] = xstrdup(unit);
+		for (j = 0; j < s.parse.diags.nr; j++) {
+			struct diag *d = &s.parse.diags.v[j];
+
+			if (strcmp(d->file, files[i]))
+				continue;
+			free(d->unit);
+			free(d->tool);
+			d->unit = xstrdup(unit);
+			d->tool = xstrdup("kernel-doc");
+			diag_list_add(&kp.diags, d);
+			diag_list_add(&out->parse.diags, d);
+		}
+		free(unit);
+	}
+	if (s.status != KBUILD_INFRA)
+		kbuild_units_update(t, &kp, W1_TOP);
+	out->elapsed_ms += s.elapsed_ms;
+out:
+	diag_parse_release(&kp);
+	kbuild_step_release(&s);
+	for (i = 0; i < nr; i++)
+		free((char *)argv[i + 2]);
+	free(argv);
+	free(prog);
+	return ret;
+}
+
+int w1_run(struct kbuild_tree *t, char *const *files, size_t nr,
+	   const char *name, struct kbuild_step *step, struct strbuf *err)
+{
+	static const char *const vars[] = { "W=1", NULL };
+	const char **targets = xcalloc(nr + 1, sizeof(*targets));
+	struct kbuild_make_opts o = {
+		.name = name, .targets = targets, .vars = vars, .keep_going = true,
+		.top = W1_TOP,
+	};
+	char *kname = xasprintf("%s-kdoc", name);
+	size_t i;
+	int ret;
+
+	/* remove the .s files: each is really compiled */
+	for (i = 0; i < nr; i++) {
+		char *p;
+
+		targets[i] = w1_unit_s(files[i]);
+		p = xasprintf("%s/%s", t->obj, targets[i]);
+		unlink(p);
+		free(p);
+	}
+	ret = kbuild_make(t, &o, step, err);
+	if (!ret && step->status != KBUILD_INFRA)
+		ret = kdoc(t, files, nr, kname, step, err);
+	for (i = 0; i < nr; i++)
+		free((char *)targets[i]);
+	free(targets);
+	free(kname);
+	return ret;
+}
+
+static char *cache_path(const struct kbuild_tree *t, const char *file)
+{
+	char hash[17];
+
+	hash_hex(file, strlen(file), hash);
+	return xasprintf("%s/w1/%s.diags", t->dir, hash);
+}
+
+int w1_base_load(const struct kbuild_tree *t, const char *file,
+		 struct diag_list *out)
+{
+	char *path = cache_path(t, file), *buf = NULL;
+	size_t len;
+	int ret = -1;
+
+	if (!read_file(path, &buf, &len, 64 << 20) &&
+	    !diag_list_read(out, buf, len))
+		ret = 0;
+	free(buf);
+	free(path);
+	return ret;
+}
+
+int w1_base_save(const struct kbuild_tree *t, const char *file,
+		 const struct diag_list *step_diags)
+{
+	char *s_unit = w1_unit_s(file), *k_unit = w1_unit_kdoc(file);
+	char *dir = xasprintf("%s/w1", t->dir), *path = cache_path(t, file);
+	struct diag_list l = DIAG_LIST_INIT;
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < step_diags->nr; i++)
+		if (!strcmp(step_diags->v[i].unit, s_unit) ||
+		    !strcmp(step_diags->v[i].unit, k_unit))
+			diag_list_add(&l, &step_diags->v[i]);
+	diag_list_write(&l, &sb);
+	mkdir_p(dir, 0755);
+	ret = write_file(path, sb.buf, sb.len);
+	diag_list_release(&l);
+	strbuf_release(&sb);
+	free(s_unit);
+	free(k_unit);
+	free(dir);
+	free(path);
+	return ret;
+}
