@@ -21,6 +21,8 @@ static const struct cmd commands[] = {
 	  cmd_config_help },
 	{ "series", cmd_series, "list the patch series in an mbox or the database",
 	  cmd_series_help },
+	{ "boot", cmd_boot, "boot a series' kernels in qemu, run the mm kselftests",
+	  cmd_boot_help },
 };
 
 const struct cmd *cmd_table(size_t *nr)
