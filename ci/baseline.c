@@ -150,19 +150,15 @@ static int base_run(const struct boot_opts *o, const struct arch *a,
 		char *from = xasprintf("%s/%s-%s.console.log", dir, k->label, a->name);
 		char *to = xasprintf("%s/console.log", dir);
 		char *meta = xasprintf("%s/meta.json", dir);
-		char *initrd = xasprintf("%s/%s-%s.cpio%s", dir, k->label,
-					 a->name, o->gzip ? ".gz" : "");
 
 		if (!rename(from, to)) {
 			free(r->log_path);
 			r->log_path = xstrdup(to);
 			save_meta(meta, r);
 		}
-		unlink(initrd);
 		free(from);
 		free(to);
 		free(meta);
-		free(initrd);
 	}
 out:
 	if (lock >= 0)

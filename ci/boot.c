@@ -413,6 +413,8 @@ int boot_kernel(const struct boot_opts *o, const struct arch *a,
 				a->name);
 	progress("booting %s %s (%zu tests)", a->name, k->label, r->plan.nr);
 	ret = run_qemu(o, a, k->image, initrd, r->log_path, r);
+	/* tens of MB: the console log is what is kept */
+	unlink(initrd);
 out:
 	strbuf_release(&err);
 	free(bindir);

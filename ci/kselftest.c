@@ -400,7 +400,7 @@ int kst_build(const struct kst_build *b, struct kst_plan *plan,
 				       NULL };
 
 		ret = run_make(b, argv, "headers_install", &out, err);
-		if (!ret && access(b->hdrdir, R_OK) == 0) {
+		if (!ret) {
 			char *probe = xasprintf("%s/include/linux/mman.h",
 						b->hdrdir);
 
