@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bot/run.h"
@@ -44,6 +45,35 @@ static void push(struct argv_list *a, const char *s)
 	a->v[a->nr] = NULL;
 }
 
+/*
+ * The host's TSC rate in kHz, measured (0 when not an x86_64 host).  An
+ * x86_64 guest under TCG reads the host's TSC; a tinyconfig kernel has
+ * no HPET or ACPI PM timer to calibrate it against, falls back to
+ * jiffies, and its clock then runs slow whenever the host is busy.
+ */
+static unsigned long host_tsc_khz(void)
+{
+#if defined(__x86_64__)
+	static unsigned long khz;
+	struct timespec a, b;
+	unsigned long long c0, c1, ns;
+
+	if (khz)
+		return khz;
+	clock_gettime(CLOCK_MONOTONIC_RAW, &a);
+	c0 = __builtin_ia32_rdtsc();
+	do {
+		clock_gettime(CLOCK_MONOTONIC_RAW, &b);
+		ns = (b.tv_sec - a.tv_sec) * 1000000000ULL + b.tv_nsec - a.tv_nsec;
+	} while (ns < 20000000);
+	c1 = __builtin_ia32_rdtsc();
+	khz = (unsigned long)((c1 - c0) * 1000000ULL / ns);
+	return khz;
+#else
+	return 0;
+#endif
+}
+
 void qemu_cmdline(const struct qemu_opts *o, struct strbuf *sb)
 {
 	size_t i;
@@ -52,6 +82,8 @@ void qemu_cmdline(const struct qemu_opts *o, struct strbuf *sb)
 	for (i = 0; i < ARRAY_SIZE(arch_cmdline); i++)
 		if (!strcmp(arch_cmdline[i].arch, o->arch->name))
 			strbuf_addf(sb, " %s", arch_cmdline[i].cmdline);
+	if (!o->kvm && !strcmp(o->arch->name, "x86_64") && host_tsc_khz())
+		strbuf_addf(sb, " tsc_early_khz=%lu tsc=reliable", host_tsc_khz());
 	if (o->cmdline && *o->cmdline)
 		strbuf_addf(sb, " %s", o->cmdline);
 }

@@ -24,7 +24,7 @@ out=$(lorebot boot --list-tests)
 like "$out" "mm/cow +default" "catalog: cow is in the default list"
 like "$out" "mm/khugepaged .*KSFT_SKIP undeclared" "catalog: why khugepaged is not"
 like "$out" "mm/migration .*libnuma" "catalog: libnuma users say so"
-like "$out" "mm/soft-dirty +default +\[x86_64 riscv\]" "catalog: arch-specific tests"
+like "$out" "mm/protection_keys_64 +- +\[x86_64\] " "catalog: arch-specific tests"
 
 mkdir "$TMP/notrepo"
 lorebot boot --repo "$TMP/notrepo" --series main --arch x86_64 >"$TMP/out" 2>&1
