@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <getopt.h>
+#include <stddef.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,8 +67,11 @@ struct boot_args {
 	const char *repo, *series, *base, *arches, *tests, *workdir;
 	const char *image, *src, *objdir;
 	const char *base_image, *base_src, *base_objdir;
+	const char *cmdline, *kvm, *timeout, *test_timeout;
 	bool json, no_base, list;
 };
+
+#define NO_FIELD ((size_t)-1)
 
 static int split_list(const char *s, char ***out)
 {
@@ -100,10 +104,13 @@ static void list_tests(void)
 	for (i = 0; i < kst_catalog_nr; i++) {
 		const struct kst_def *d = &kst_catalog[i];
 
-		printf("mm/%-26s %-8s %s%s%s%s\n", d->name,
+		printf("mm/%-26s %-8s %s%s%s%s", d->name,
 		       d->dflt ? "default" : "-", d->archs ? "[" : "",
 		       d->archs ? d->archs : "", d->archs ? "] " : "",
 		       d->note ? d->note : "");
+		if (d->broken)
+			printf("not on %s: %s", d->broken, d->broken_note);
+		putchar('\n');
 	}
 }
 
@@ -309,79 +316,90 @@ static int exit_status(json_object *report)
 	return ret;
 }
 
+/* Options that set a string or a flag of struct boot_args: a table */
+static const struct {
+	const char *name;
+	size_t str;		/* offset of a const char *, or ... */
+	size_t flag;		/* ... of a bool (the other is NO_FIELD) */
+} arg_table[] = {
+#define STR(n, f) { n, offsetof(struct boot_args, f), NO_FIELD }
+#define FLAG(n, f) { n, NO_FIELD, offsetof(struct boot_args, f) }
+	STR("repo", repo), STR("series", series), STR("base", base),
+	STR("arch", arches), STR("tests", tests), STR("workdir", workdir),
+	STR("image", image), STR("src", src), STR("objdir", objdir),
+	STR("base-image", base_image), STR("base-src", base_src),
+	STR("base-objdir", base_objdir), STR("cmdline", cmdline),
+	STR("kvm", kvm), STR("timeout", timeout),
+	STR("test-timeout", test_timeout),
+	FLAG("no-base", no_base), FLAG("list-tests", list), FLAG("json", json),
+#undef STR
+#undef FLAG
+};
+
+static int parse_args(int argc, char **argv, struct boot_args *args)
+{
+	struct option opts[ARRAY_SIZE(arg_table) + 1];
+	size_t i;
+	int opt;
+
+	memset(opts, 0, sizeof(opts));
+	for (i = 0; i < ARRAY_SIZE(arg_table); i++) {
+		opts[i].name = arg_table[i].name;
+		opts[i].has_arg = arg_table[i].str != NO_FIELD ?
+			required_argument : no_argument;
+		opts[i].val = 256 + (int)i;
+	}
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		char *base = (char *)args;
+
+		if (opt < 256)
+			return cmd_usage_error("boot", "unknown option");
+		i = opt - 256;
+		if (arg_table[i].str != NO_FIELD)
+			*(const char **)(base + arg_table[i].str) = optarg;
+		else
+			*(bool *)(base + arg_table[i].flag) = true;
+	}
+	if (optind < argc)
+		return cmd_usage_error("boot", "unexpected argument '%s'", argv[optind]);
+	return 0;
+}
+
+static int parse_duration_arg(const char *s, uint64_t *ms)
+{
+	if (!s)
+		return 0;
+	if (parse_duration_ms(s, ms) || !*ms)
+		return cmd_usage_error("boot", "bad duration '%s'", s);
+	return 0;
+}
+
 int cmd_boot(int argc, char **argv, struct ctx *ctx)
 {
-	static const struct option opts[] = {
-		{ "repo", required_argument, NULL, 'r' },
-		{ "series", required_argument, NULL, 's' },
-		{ "base", required_argument, NULL, 'b' },
-		{ "no-base", no_argument, NULL, 'N' },
-		{ "arch", required_argument, NULL, 'a' },
-		{ "tests", required_argument, NULL, 't' },
-		{ "list-tests", no_argument, NULL, 'L' },
-		{ "timeout", required_argument, NULL, 'T' },
-		{ "test-timeout", required_argument, NULL, 'U' },
-		{ "cmdline", required_argument, NULL, 'c' },
-		{ "kvm", required_argument, NULL, 'k' },
-		{ "workdir", required_argument, NULL, 'w' },
-		{ "image", required_argument, NULL, 'i' },
-		{ "src", required_argument, NULL, 'S' },
-		{ "objdir", required_argument, NULL, 'O' },
-		{ "base-image", required_argument, NULL, 'I' },
-		{ "base-src", required_argument, NULL, 'B' },
-		{ "base-objdir", required_argument, NULL, 'P' },
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct boot_args args = { 0 };
 	struct boot_opts o = BOOT_OPTS_INIT;
-	const char *kvm = NULL;
 	char **archs = NULL, **tests = NULL, *cachedir = NULL;
 	json_object *report;
-	int opt, ret, n;
+	int ret, n;
 
 	o.timeout_ms = o.test_timeout_ms = 0;
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'r': args.repo = optarg; break;
-		case 's': args.series = optarg; break;
-		case 'b': args.base = optarg; break;
-		case 'N': args.no_base = true; break;
-		case 'a': args.arches = optarg; break;
-		case 't': args.tests = optarg; break;
-		case 'L': args.list = true; break;
-		case 'c': o.cmdline = optarg; break;
-		case 'k': kvm = optarg; break;
-		case 'w': args.workdir = optarg; break;
-		case 'i': args.image = optarg; break;
-		case 'S': args.src = optarg; break;
-		case 'O': args.objdir = optarg; break;
-		case 'I': args.base_image = optarg; break;
-		case 'B': args.base_src = optarg; break;
-		case 'P': args.base_objdir = optarg; break;
-		case 'j': args.json = true; break;
-		case 'T':
-		case 'U':
-			if (parse_duration_ms(optarg, opt == 'T' ? &o.timeout_ms :
-					      &o.test_timeout_ms) ||
-			    !(opt == 'T' ? o.timeout_ms : o.test_timeout_ms))
-				return cmd_usage_error("boot", "bad duration '%s'", optarg);
-			break;
-		default:
-			return cmd_usage_error("boot", "unknown option");
-		}
-	}
+	ret = parse_args(argc, argv, &args);
+	if (!ret)
+		ret = parse_duration_arg(args.timeout, &o.timeout_ms);
+	if (!ret)
+		ret = parse_duration_arg(args.test_timeout, &o.test_timeout_ms);
+	if (ret)
+		return ret;
+	o.cmdline = args.cmdline;
 	if (args.list) {
 		list_tests();
 		return EXIT_OK;
 	}
-	if (optind < argc)
-		return cmd_usage_error("boot", "unexpected argument '%s'", argv[optind]);
 	if (!args.series == !args.image)
 		return cmd_usage_error("boot", "give --series or --image");
 	if (args.image && (!args.src || !args.objdir || !args.arches))
 		return cmd_usage_error("boot", "--image needs --arch, --src and --objdir");
-	ret = opts_from_config(ctx, &o, kvm);
+	ret = opts_from_config(ctx, &o, args.kvm);
 	if (ret)
 		return ret;
 	if (log_get_level() >= LOG_LVL_DEBUG)
