@@ -108,8 +108,8 @@ static void list_tests(void)
 		       d->dflt ? "default" : "-", d->archs ? "[" : "",
 		       d->archs ? d->archs : "", d->archs ? "] " : "",
 		       d->note ? d->note : "");
-		if (d->broken)
-			printf("not on %s: %s", d->broken, d->broken_note);
+		if (d->skip_on)
+			printf("not on %s: %s", d->skip_on, d->skip_why);
 		putchar('\n');
 	}
 }

@@ -55,7 +55,7 @@ static int git(const char *repo, const char *const *args, const char *index,
 	       const char *worktree, struct strbuf *out, struct strbuf *err)
 {
 	const char *argv[16];
-	char *gd = xasprintf("--git-dir=%s", repo);
+	char *gd = xstrdup(repo);
 	char *wt = worktree ? xasprintf("--work-tree=%s", worktree) : NULL;
 	char *ix = index ? xasprintf("GIT_INDEX_FILE=%s", index) : NULL;
 	const char *env[] = { ix, NULL };
@@ -64,6 +64,7 @@ static int git(const char *repo, const char *const *args, const char *index,
 	int ret = 0;
 
 	argv[n++] = "git";
+	argv[n++] = "-C";	/* bare or not */
 	argv[n++] = gd;
 	if (wt)
 		argv[n++] = wt;
@@ -74,7 +75,7 @@ static int git(const char *repo, const char *const *args, const char *index,
 	cmd.env = env;
 	cmd.limits.timeout_ms = 600000;
 	if (run_cmd(&cmd) || cmd.status) {
-		strbuf_addf(err, "git %s failed: ", argv[wt ? 3 : 2]);
+		strbuf_addf(err, "git %s failed: ", argv[wt ? 4 : 3]);
 		run_describe(&cmd, err);
 		strbuf_rtrim(&cmd.err);
 		if (cmd.err.len)

@@ -22,8 +22,8 @@ struct kst_def {
 	unsigned int hugepages;	/* reserved for this test; 0: the default */
 	const char *archs;	/* NULL: every arch, else "x86_64 riscv" */
 	bool dflt;		/* in the default list */
-	const char *broken;	/* arches where the default list leaves it out */
-	const char *broken_note;	/* why */
+	const char *skip_on;	/* arches where the default list leaves it out */
+	const char *skip_why;	/* why */
 	const char *note;	/* why it is not (or where it is special) */
 };
 

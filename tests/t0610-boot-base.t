@@ -20,8 +20,8 @@ for a in x86_64 arm64 riscv; do
 		"[]" "$a: every test passes (or skips)"
 	like "$(arch_json $J $a "len([t for t in a['tests'] if t['result'] == 'pass'])")" \
 		"^[12][0-9]$" "$a: most of the default list passes"
-	is "$(arch_json $J $a "'mm/cow' in [t['name'] for t in a['tests'] if t['result'] == 'pass']")" \
-		True "$a: mm/cow passes"
+	is "$(arch_json $J $a "'mm/uffd-stress' in [t['name'] for t in a['tests'] if t['result'] == 'pass']")" \
+		True "$a: mm/uffd-stress passes"
 	is "$(arch_json $J $a "[s['reason'] for s in a['skipped'] if s['name'] == 'mm/khugepaged']")" \
 		"['does not build in 6.12 (KSFT_SKIP undeclared)']" "$a: skipped tests say why"
 	like "$(arch_json $J $a "a['accel']")" "^(TCG|kvm): " "$a: says how qemu ran and why"
