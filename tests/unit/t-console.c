@@ -4,6 +4,8 @@
  * in the forms x86_64, arm64 and riscv print them.  Real consoles are
  * tested end to end by tests/t06*; these are the corner cases.
  */
+#include <stdlib.h>
+
 #include "ci/console.h"
 #include "tests/unit/tap.h"
 
@@ -275,6 +277,50 @@ static void test_tail(void)
 	strbuf_release(&sb);
 }
 
+/* Consoles of the 6.12 stand-in with the fixture warn-madvise-populate.patch */
+static void test_real(void)
+{
+	static const char *const arches[] = { "x86_64", "arm64", "riscv" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(arches); i++) {
+		char *path = xasprintf("%s/tests/fixtures/boot/%s-warn.console.log",
+				       tap_src(), arches[i]);
+		struct console c;
+		const struct kst_run *t;
+		char *buf = NULL;
+		size_t len, j, passed = 0;
+
+		if (read_file(path, &buf, &len, 1 << 20)) {
+			ok(0, "%s: cannot read %s", arches[i], path);
+			free(path);
+			continue;
+		}
+		parse(&c, buf);
+		ok(c.userspace && c.done, "%s: real console: the init ran its plan", arches[i]);
+		is_int(c.splats_nr, 1, "%s: real console: one kernel report", arches[i]);
+		if (c.splats_nr) {
+			const struct splat *s = &c.splats[0];
+
+			is_str(s->title, "WARNING in do_madvise", "%s: real console: title", arches[i]);
+			is_str(s->where, "mm/madvise.c:959", "%s: real console: where", arches[i]);
+			is_str(s->test, "madv_populate", "%s: real console: test", arches[i]);
+			ok(strstr(s->report.buf, "sys_madvise+0x") &&
+			   strstr(s->report.buf, "---[ end trace"),
+			   "%s: real console: the trace to its end", arches[i]);
+		}
+		t = console_test(&c, "madv_populate");
+		ok(t && t->result == KST_PASS && strstr(t->output.buf, "# Totals: pass:"),
+		   "%s: real console: madv_populate passed, output kept", arches[i]);
+		for (j = 0; j < c.tests_nr; j++)
+			passed += c.tests[j].result == KST_PASS;
+		is_int(passed, c.tests_nr, "%s: real console: every test passed", arches[i]);
+		console_release(&c);
+		free(buf);
+		free(path);
+	}
+}
+
 int main(void)
 {
 	test_x86_warning();
@@ -282,5 +328,6 @@ int main(void)
 	test_other_reports();
 	test_ktap();
 	test_tail();
+	test_real();
 	return done_testing();
 }
