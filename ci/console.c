@@ -130,6 +130,8 @@ static const char *inner_stamp(const char *s)
 {
 	const char *p = s + 1;
 
+	if (!*s)
+		return NULL;
 	while ((p = strchr(p, '[')) != NULL) {
 		if (stamp_len(p))
 			return p;
