@@ -86,6 +86,10 @@ $(B)/fuzz-%: tests/fuzz/fuzz-%.c $(B)/liblorebot.a
 	$(Q)$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) -o $@ $< $(B)/liblorebot.a $(LIBS)
 fuzzers: $(FUZZ_BIN)
 
+# the guest init's source is embedded with .incbin (ci/guest-init.c)
+$(B)/ci/guest-init.o: ci/initramfs/init.c
+$(B)/ci/devbuild.o: config/fragments/kselftest.config $(wildcard ci/devbuild/*.config)
+
 deps:
 	ci/deps.sh
 

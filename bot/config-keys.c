@@ -162,6 +162,14 @@ const struct cfg_key cfg_keys[] = {
 	{ "boot.memory", CFG_STRING, "1024", NULL, "guest memory in MiB" },
 	{ "boot.kvm", CFG_ENUM, "auto", "auto|on|off",
 	  "use KVM: auto probes whether it really works" },
+	{ "boot.smp", CFG_INT, "2", NULL, "guest CPUs" },
+	{ "boot.retries", CFG_INT, "1", NULL,
+	  "reruns of a failing test; one that then passes is flaky" },
+	{ "boot.hugepages", CFG_INT, "32", NULL,
+	  "huge pages reserved in the guest for the tests (some tests "
+	  "reserve their own number)" },
+	{ "boot.cmdline", CFG_STRING, NULL, NULL,
+	  "added to the guest kernel's command line" },
 
 	/* replies */
 	{ "reply.mode", CFG_ENUM, "outbox", "off|outbox|smtp",

@@ -40,6 +40,8 @@ static const struct cmd commands[] = {
 	  cmd_job_help },
 	{ "build", cmd_build, "build each patch of a series for x86_64, arm64, riscv",
 	  cmd_build_help },
+	{ "boot", cmd_boot, "boot a series' kernels in qemu, run the mm kselftests",
+	  cmd_boot_help },
 };
 
 const struct cmd *cmd_table(size_t *nr)

@@ -1,0 +1,489 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <getopt.h>
+#include <stddef.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "bot/cmd.h"
+#include "bot/log.h"
+#include "bot/series-out.h"
+#include "ci/boot-report.h"
+#include "ci/devbuild.h"
+
+const char cmd_boot_help[] =
+	"NAME\n"
+	"    lorebot-boot - boot a series' kernels in qemu and run the mm kselftests\n"
+	"\n"
+	"SYNOPSIS\n"
+	"    lorebot boot --repo DIR --series BRANCH [--base REV] [--arch LIST]\n"
+	"                 [--tests LIST] [--json] [options]\n"
+	"    lorebot boot --arch ARCH --image FILE --src DIR --objdir DIR\n"
+	"                 [--base-image FILE --base-src DIR --base-objdir DIR]\n"
+	"                 [--tests LIST] [--json] [options]\n"
+	"\n"
+	"DESCRIPTION\n"
+	"    Builds the kernel at the tip of BRANCH and at its base for each\n"
+	"    architecture, cross-compiles the mm kselftests of each tree\n"
+	"    statically, boots both kernels under qemu (KVM only where a probe\n"
+	"    shows it works, else TCG; no network; -no-reboot; a time limit)\n"
+	"    with an initramfs holding a small static init and the tests, and\n"
+	"    compares: only new kselftest failures and new kernel reports\n"
+	"    (WARNING, BUG, Oops, panic, hung task, KASAN, ...) are findings,\n"
+	"    each with its output or call trace and the test that was running.\n"
+	"    A failing test runs once more and is 'flaky' when that passes.\n"
+	"    The base's results are cached per machine (per base, arch, tests).\n"
+	"\n"
+	"    The base is the merge base of BRANCH and the first git.base branch\n"
+	"    that exists (mm-new), unless --base names it.\n"
+	"\n"
+	"    The kernel builds here are an interim tinyconfig build (see\n"
+	"    ci/devbuild.h); the second form boots kernels built elsewhere.\n"
+	"\n"
+	"OPTIONS\n"
+	"    --repo DIR        the kernel repository (default: git.repo)\n"
+	"    --series BRANCH   the series' branch (or any revision)\n"
+	"    --base REV        compare with this commit\n"
+	"    --no-base         do not boot a base; every report counts as new\n"
+	"    --arch LIST       x86_64,arm64,riscv (default: build.arch, or all)\n"
+	"    --tests LIST      mm kselftests, comma-separated; 'default' is the\n"
+	"                      built-in list (default: boot.tests, or 'default')\n"
+	"    --list-tests      print the test catalog and exit\n"
+	"    --timeout DUR     limit of one boot (boot.timeout, 5m)\n"
+	"    --test-timeout DUR  limit of one test in the guest (boot.testtimeout)\n"
+	"    --cmdline TEXT    added to the kernel command line (boot.cmdline)\n"
+	"    --kvm MODE        auto, on or off (boot.kvm)\n"
+	"    --workdir DIR     initramfs and console logs (default: under the\n"
+	"                      cache, boot/runs/<tip>)\n"
+	"    --json            print {\"archs\": [...]} (see ci/boot-report.h)\n"
+	"\n"
+	"EXIT STATUS\n"
+	"    0 every arch ok, 1 regressions or a boot failure, 2 usage error,\n"
+	"    3 infrastructure problem (toolchain, qemu, build failure).\n";
+
+struct boot_args {
+	const char *repo, *series, *base, *arches, *tests, *workdir;
+	const char *image, *src, *objdir;
+	const char *base_image, *base_src, *base_objdir;
+	const char *cmdline, *kvm, *timeout, *test_timeout;
+	bool json, no_base, list;
+};
+
+#define NO_FIELD ((size_t)-1)
+
+static int split_list(const char *s, char ***out)
+{
+	char *dup = xstrdup(s), *p, *save = NULL;
+	int n = 0;
+
+	*out = NULL;
+	for (p = strtok_r(dup, ", ", &save); p; p = strtok_r(NULL, ", ", &save)) {
+		*out = xrealloc(*out, (n + 2) * sizeof(**out));
+		(*out)[n++] = xstrdup(p);
+		(*out)[n] = NULL;
+	}
+	free(dup);
+	return n;
+}
+
+static void free_list(char **l)
+{
+	char **p;
+
+	for (p = l; p && *p; p++)
+		free(*p);
+	free(l);
+}
+
+static void list_tests(void)
+{
+	size_t i;
+
+	for (i = 0; i < kst_catalog_nr; i++) {
+		const struct kst_def *d = &kst_catalog[i];
+
+		printf("mm/%-26s %-8s %s%s%s%s", d->name,
+		       d->dflt ? "default" : "-", d->archs ? "[" : "",
+		       d->archs ? d->archs : "", d->archs ? "] " : "",
+		       d->note ? d->note : "");
+		if (d->skip_on)
+			printf("not on %s: %s", d->skip_on, d->skip_why);
+		putchar('\n');
+	}
+}
+
+static int opts_from_config(struct ctx *ctx, struct boot_opts *o,
+			    const char *kvm)
+{
+	struct config *cfg = ctx->cfg;
+	const char *user = config_get(cfg, "build.user");
+	const char *mode = kvm ? kvm : config_get(cfg, "boot.kvm");
+	int64_t mem = atoll(config_get(cfg, "boot.memory"));
+
+	if (mem > 0)
+		o->mem_mb = (unsigned int)mem;
+	o->smp = (unsigned int)config_get_int(cfg, "boot.smp");
+	o->retries = (unsigned int)config_get_int(cfg, "boot.retries");
+	o->hugepages = (unsigned int)config_get_int(cfg, "boot.hugepages");
+	o->jobs = (unsigned int)config_get_int(cfg, "build.jobs");
+	o->sandbox = config_get_bool(cfg, "build.sandbox");
+	if (!o->timeout_ms)
+		o->timeout_ms = config_get_ms(cfg, "boot.timeout");
+	if (!o->test_timeout_ms)
+		o->test_timeout_ms = config_get_ms(cfg, "boot.testtimeout");
+	if (!o->cmdline)
+		o->cmdline = config_get(cfg, "boot.cmdline");
+	if (!strcmp(mode, "on"))
+		o->kvm = BOOT_KVM_ON;
+	else if (!strcmp(mode, "off"))
+		o->kvm = BOOT_KVM_OFF;
+	else if (!strcmp(mode, "auto"))
+		o->kvm = BOOT_KVM_AUTO;
+	else
+		return cmd_usage_error("boot", "bad --kvm '%s' (auto, on, off)", mode);
+	if (geteuid() == 0 && o->sandbox && user && *user) {
+		struct passwd *pw = getpwnam(user);
+
+		if (!pw)
+			return cmd_usage_error("boot", "no user '%s' (build.user)", user);
+		o->uid = pw->pw_uid;
+		o->gid = pw->pw_gid;
+	}
+	return 0;
+}
+
+/* The branch the base is found from: the first git.base that exists */
+static int find_base(const char *repo, const char *tip, struct ctx *ctx,
+		     char out[41], struct strbuf *err)
+{
+	const char **bases;
+	size_t n = config_get_all(ctx->cfg, "git.base", &bases), i;
+	char id[41];
+	int ret = -ENOENT;
+
+	for (i = 0; i < n && ret; i++) {
+		struct strbuf e = STRBUF_INIT;
+
+		if (!devbuild_resolve(repo, bases[i], id, &e))
+			ret = devbuild_merge_base(repo, tip, id, out, err);
+		strbuf_release(&e);
+	}
+	if (ret == -ENOENT)
+		strbuf_addstr(err, "no git.base branch (mm-new) in the repository; "
+			      "give --base");
+	free(bases);
+	return ret;
+}
+
+static int run_series(struct ctx *ctx, const struct boot_args *args,
+		      struct boot_opts *o, char **archs, json_object *report)
+{
+	struct devbuild b = DEVBUILD_INIT;
+	struct strbuf err = STRBUF_INIT;
+	json_object *list = json_object_new_array();
+	char tip[41], base[41] = "";
+	char *workdir = NULL;
+	const char *repo = args->repo ? args->repo : config_get(ctx->cfg, "git.repo");
+	int ret = EXIT_OK;
+	size_t i;
+
+	json_object_object_add(report, "archs", list);
+	if (!repo)
+		return cmd_usage_error("boot", "no --repo (or git.repo)");
+	if (devbuild_resolve(repo, args->series, tip, &err)) {
+		fprintf(stderr, "lorebot boot: %s\n", err.buf);
+		strbuf_release(&err);
+		return EXIT_USAGE;
+	}
+	if (!args->no_base && (args->base ? devbuild_resolve(repo, args->base, base, &err) :
+			       find_base(repo, tip, ctx, base, &err))) {
+		fprintf(stderr, "lorebot boot: %s\n", err.buf);
+		strbuf_release(&err);
+		return EXIT_USAGE;
+	}
+	json_object_object_add(report, "series", json_object_new_string(args->series));
+	json_object_object_add(report, "tip", json_object_new_string(tip));
+	if (*base)
+		json_object_object_add(report, "base", json_object_new_string(base));
+	if (!args->workdir)
+		workdir = xasprintf("%s/boot/runs/%.12s", o->cachedir, tip);
+	o->workdir = args->workdir ? args->workdir : workdir;
+	b.repo = repo;
+	b.cachedir = o->cachedir;
+	b.jobs = o->jobs;
+	b.sandbox = o->sandbox;
+	b.timeout_ms = config_get_ms(ctx->cfg, "build.timeout");
+	if (devbuild_init(&b, &err)) {
+		fprintf(stderr, "lorebot boot: %s\n", err.buf);
+		ret = EXIT_INFRA;
+		goto out;
+	}
+	for (i = 0; archs[i]; i++) {
+		const struct arch *a = arch_lookup(archs[i]);
+		struct devkernel kt, kb;
+		json_object *aj = NULL;
+		bool have_base = *base;
+
+		if (devkernel_init(&kt, &b, a, tip, "tip", &err) ||
+		    (have_base && devkernel_init(&kb, &b, a, base, "base", &err))) {
+			fprintf(stderr, "lorebot boot: %s\n", err.buf);
+			ret = EXIT_INFRA;
+			devkernel_release(&kt);
+			if (have_base)
+				devkernel_release(&kb);
+			break;
+		}
+		boot_arch(o, a, &kt.k, have_base ? &kb.k : NULL, &aj, &err);
+		json_object_array_add(list, aj);
+		devkernel_release(&kt);
+		if (have_base)
+			devkernel_release(&kb);
+	}
+out:
+	devbuild_release(&b);
+	strbuf_release(&err);
+	free(workdir);
+	return ret;
+}
+
+static int run_images(const struct boot_args *args, struct boot_opts *o,
+		      char **archs, json_object *report)
+{
+	struct boot_kernel tip = {
+		.label = "tip", .image = args->image, .srcdir = args->src,
+		.objdir = args->objdir,
+	};
+	struct boot_kernel base = {
+		.label = "base", .image = args->base_image,
+		.srcdir = args->base_src, .objdir = args->base_objdir,
+	};
+	json_object *list = json_object_new_array(), *aj = NULL;
+	const struct arch *a = arch_lookup(archs[0]);
+	struct strbuf err = STRBUF_INIT;
+	char *tid, *bid = NULL, *workdir = NULL;
+	char *src = realpath(args->src, NULL), *bsrc = NULL;
+
+	json_object_object_add(report, "archs", list);
+	if (!src || archs[1])
+		return cmd_usage_error("boot", !src ? "no source tree '%s'" :
+				       "--image boots one --arch%s", !src ? args->src : "");
+	tip.srcdir = src;
+	/* without commits, the images and trees identify the kernels */
+	tid = xasprintf("%s %s", args->image, src);
+	tip.id = tid;
+	if (args->base_image) {
+		bsrc = realpath(args->base_src, NULL);
+		if (!bsrc || !args->base_objdir) {
+			free(src);
+			free(tid);
+			return cmd_usage_error("boot", "--base-image needs "
+					       "--base-src and --base-objdir");
+		}
+		base.srcdir = bsrc;
+		bid = xasprintf("%s %s", args->base_image, bsrc);
+		base.id = bid;
+	}
+	if (!args->workdir)
+		workdir = xasprintf("%s/boot/runs/images", o->cachedir);
+	o->workdir = args->workdir ? args->workdir : workdir;
+	boot_arch(o, a, &tip, args->base_image ? &base : NULL, &aj, &err);
+	json_object_array_add(list, aj);
+	strbuf_release(&err);
+	free(src);
+	free(bsrc);
+	free(tid);
+	free(bid);
+	free(workdir);
+	return EXIT_OK;
+}
+
+static int exit_status(json_object *report)
+{
+	json_object *archs = json_object_object_get(report, "archs");
+	size_t i, n = archs ? json_object_array_length(archs) : 0;
+	int ret = EXIT_OK;
+
+	for (i = 0; i < n; i++) {
+		const char *s = boot_report_status(json_object_array_get_idx(archs, i));
+
+		if (!strcmp(s, "infra"))
+			return EXIT_INFRA;
+		if (strcmp(s, "ok"))
+			ret = EXIT_FINDINGS;
+	}
+	return ret;
+}
+
+/* Options that set a string or a flag of struct boot_args: a table */
+static const struct {
+	const char *name;
+	size_t str;		/* offset of a const char *, or ... */
+	size_t flag;		/* ... of a bool (the other is NO_FIELD) */
+} arg_table[] = {
+#define STR(n, f) { n, offsetof(struct boot_args, f), NO_FIELD }
+#define FLAG(n, f) { n, NO_FIELD, offsetof(struct boot_args, f) }
+	STR("repo", repo), STR("series", series), STR("base", base),
+	STR("arch", arches), STR("tests", tests), STR("workdir", workdir),
+	STR("image", image), STR("src", src), STR("objdir", objdir),
+	STR("base-image", base_image), STR("base-src", base_src),
+	STR("base-objdir", base_objdir), STR("cmdline", cmdline),
+	STR("kvm", kvm), STR("timeout", timeout),
+	STR("test-timeout", test_timeout),
+	FLAG("no-base", no_base), FLAG("list-tests", list), FLAG("json", json),
+#undef STR
+#undef FLAG
+};
+
+static int parse_args(int argc, char **argv, struct boot_args *args)
+{
+	struct option opts[ARRAY_SIZE(arg_table) + 1];
+	size_t i;
+	int opt;
+
+	memset(opts, 0, sizeof(opts));
+	for (i = 0; i < ARRAY_SIZE(arg_table); i++) {
+		opts[i].name = arg_table[i].name;
+		opts[i].has_arg = arg_table[i].str != NO_FIELD ?
+			required_argument : no_argument;
+		opts[i].val = 256 + (int)i;
+	}
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		char *base = (char *)args;
+
+		if (opt < 256)
+			return cmd_usage_error("boot", "unknown option");
+		i = opt - 256;
+		if (arg_table[i].str != NO_FIELD)
+			*(const char **)(base + arg_table[i].str) = optarg;
+		else
+			*(bool *)(base + arg_table[i].flag) = true;
+	}
+	if (optind < argc)
+		return cmd_usage_error("boot", "unexpected argument '%s'", argv[optind]);
+	return 0;
+}
+
+static int parse_duration_arg(const char *s, uint64_t *ms)
+{
+	if (!s)
+		return 0;
+	if (parse_duration_ms(s, ms) || !*ms)
+		return cmd_usage_error("boot", "bad duration '%s'", s);
+	return 0;
+}
+
+int cmd_boot(int argc, char **argv, struct ctx *ctx)
+{
+	struct boot_args args = { 0 };
+	struct boot_opts o = BOOT_OPTS_INIT;
+	char **archs = NULL, **tests = NULL, *cachedir = NULL;
+	json_object *report;
+	int ret, n;
+
+	o.timeout_ms = o.test_timeout_ms = 0;
+	ret = parse_args(argc, argv, &args);
+	if (!ret)
+		ret = parse_duration_arg(args.timeout, &o.timeout_ms);
+	if (!ret)
+		ret = parse_duration_arg(args.test_timeout, &o.test_timeout_ms);
+	if (ret)
+		return ret;
+	o.cmdline = args.cmdline;
+	if (args.list) {
+		list_tests();
+		return EXIT_OK;
+	}
+	if (!args.series == !args.image)
+		return cmd_usage_error("boot", "give --series or --image");
+	if (args.image && (!args.src || !args.objdir || !args.arches))
+		return cmd_usage_error("boot", "--image needs --arch, --src and --objdir");
+	ret = opts_from_config(ctx, &o, args.kvm);
+	if (ret)
+		return ret;
+	if (log_get_level() >= LOG_LVL_DEBUG)
+		progress_force(true);
+
+	if (args.arches) {
+		split_list(args.arches, &archs);
+	} else {
+		const char **cfg;
+		size_t i, nc = config_get_all(ctx->cfg, "build.arch", &cfg);
+
+		archs = xcalloc((nc ? nc : arches_nr) + 1, sizeof(*archs));
+		for (i = 0; i < (nc ? nc : arches_nr); i++)
+			archs[i] = xstrdup(nc ? cfg[i] : arches[i].name);
+		free(cfg);
+	}
+	for (n = 0; archs && archs[n]; n++) {
+		if (!arch_lookup(archs[n])) {
+			ret = cmd_usage_error("boot", "unknown arch '%s' "
+					      "(x86_64, arm64, riscv)", archs[n]);
+			goto out;
+		}
+	}
+	if (!n) {
+		ret = cmd_usage_error("boot", "no architecture");
+		goto out;
+	}
+	if (args.tests) {
+		o.tests_nr = split_list(args.tests, &tests);
+	} else {
+		const char **cfg;
+		size_t nc = config_get_all(ctx->cfg, "boot.tests", &cfg);
+
+		/* each value may itself be a list */
+		for (size_t i = 0; i < nc; i++) {
+			char **more;
+			int m = split_list(cfg[i], &more);
+
+			tests = xrealloc(tests, (o.tests_nr + m + 1) * sizeof(*tests));
+			memcpy(tests + o.tests_nr, more, m * sizeof(*more));
+			o.tests_nr += m;
+			tests[o.tests_nr] = NULL;
+			free(more);
+		}
+		free(cfg);
+	}
+	o.tests = (const char *const *)tests;
+	{
+		struct strbuf err = STRBUF_INIT;
+		struct kst_plan plan = KST_PLAN_INIT;
+
+		/* catch unknown test names before anything is built */
+		if (kst_select(arch_lookup(archs[0]), o.tests, o.tests_nr, &plan, &err)) {
+			ret = cmd_usage_error("boot", "%s (see --list-tests)", err.buf);
+			strbuf_release(&err);
+			kst_plan_release(&plan);
+			goto out;
+		}
+		kst_plan_release(&plan);
+		strbuf_release(&err);
+	}
+	o.cachedir = cachedir = boot_cache_root(config_get(ctx->cfg, "core.cachedir"));
+	report = json_object_new_object();
+	ret = args.series ? run_series(ctx, &args, &o, archs, report) :
+		run_images(&args, &o, archs, report);
+	if (ret == EXIT_OK || ret == EXIT_INFRA) {
+		int st = exit_status(report);
+
+		if (args.json) {
+			json_print(report);
+		} else {
+			struct strbuf sb = STRBUF_INIT;
+
+			boot_report_text(report, &sb);
+			fputs(sb.buf, stdout);
+			strbuf_release(&sb);
+		}
+		if (ret == EXIT_OK)
+			ret = st;
+	}
+	json_object_put(report);
+out:
+	free(cachedir);
+	free_list(archs);
+	free_list(tests);
+	return ret;
+}

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Boot a kernel under qemu and run the mm kselftests in it; compare
+ * with the base kernel.  The engine's inputs per kernel are the
+ * bootable image, a source tree of the same commit (the selftests are
+ * built from it) and that tree's O= directory (for headers_install):
+ * how they were built is the build engine's business.
+ *
+ *	boot_arch(&opts, arch, &tip, &base, &json, &err)
+ *
+ * builds the selftests for tip and base, boots both (the base's console
+ * log is cached per base kernel, arch and test plan, so a base boots
+ * once per machine), and returns the arch's JSON object (see
+ * boot-report.h for its keys).
+ */
+#ifndef LOREBOT_CI_BOOT_H
+#define LOREBOT_CI_BOOT_H
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "bot/strbuf.h"
+#include "ci/arch.h"
+#include "ci/console.h"
+#include "ci/kselftest.h"
+
+enum boot_kvm {
+	BOOT_KVM_AUTO,
+	BOOT_KVM_ON,
+	BOOT_KVM_OFF,
+};
+
+struct boot_opts {
+	const char *cachedir;		/* per machine: base logs, selftests, init */
+	const char *workdir;		/* this run: initrds, console logs */
+	const char *const *tests;	/* NULL: the default list */
+	size_t tests_nr;
+	unsigned int mem_mb;
+	unsigned int smp;
+	unsigned int retries;		/* reruns of a failing test */
+	unsigned int hugepages;		/* reserved in the guest */
+	unsigned int jobs;		/* make -j of the selftest build */
+	uint64_t timeout_ms;		/* one boot, wall clock */
+	uint64_t test_timeout_ms;	/* one test in the guest */
+	uint64_t build_timeout_ms;	/* the selftest build */
+	const char *cmdline;		/* extra kernel command line */
+	enum boot_kvm kvm;
+	bool sandbox;			/* bubblewrap, no network */
+	uid_t uid;			/* when root: run qemu as this user */
+	gid_t gid;
+	bool gzip;			/* compress the initramfs */
+};
+
+#define BOOT_OPTS_INIT {						\
+	.mem_mb = 1024, .smp = 2, .retries = 1, .hugepages = 32,	\
+	.jobs = 2, .timeout_ms = 300000, .test_timeout_ms = 60000,	\
+	.build_timeout_ms = 1200000, .sandbox = true,			\
+}
+
+enum boot_need {
+	BOOT_NEED_IMAGE,	/* image must be set and built */
+	BOOT_NEED_SOURCE,	/* srcdir and objdir must hold the commit */
+};
+
+struct boot_kernel {
+	const char *label;	/* "tip", "base": names files in workdir */
+	const char *image;	/* bzImage, Image */
+	const char *srcdir;	/* source tree of the same commit */
+	const char *objdir;	/* its O= directory */
+	const char *id;		/* identifies the kernel (commit + config) */
+	const char *kst_id;	/* identifies its selftest sources; NULL: id */
+	/*
+	 * Optional: called when the image or the source is first needed
+	 * (a cached base needs neither); it fills in the fields above.
+	 */
+	int (*prepare)(void *data, enum boot_need need, struct strbuf *err);
+	void *data;
+};
+
+enum boot_end {
+	BOOT_DONE,		/* the init ran its plan and rebooted */
+	BOOT_NO_INIT,		/* qemu ended before the init started */
+	BOOT_DIED,		/* qemu ended while tests were running */
+	BOOT_HUNG,		/* the time limit stopped it */
+	BOOT_INFRA,		/* qemu could not run, or nothing to boot */
+};
+
+const char *boot_end_name(enum boot_end e);
+
+/* One boot of one kernel */
+struct boot_result {
+	enum boot_end end;
+	struct console con;
+	struct kst_plan plan;
+	char *log_path;		/* the console log */
+	struct strbuf tail;	/* its end, when the boot did not finish */
+	struct strbuf infra;	/* what went wrong, for BOOT_INFRA */
+	char *accel;		/* "tcg" or "kvm", and why */
+	uint64_t total_ms;	/* qemu's wall clock */
+	uint64_t build_ms;	/* building the selftests and the initramfs */
+	int qemu_status;	/* as the shell reports it */
+	bool timed_out;		/* stopped at the time limit */
+	bool cached;		/* the log came from the base cache */
+};
+
+void boot_result_init(struct boot_result *r);
+void boot_result_release(struct boot_result *r);
+
+/*
+ * Build k's selftests and initramfs and boot it.  Returns 0 when the
+ * boot happened (see r->end), -errno on an infrastructure problem (also
+ * r->end == BOOT_INFRA, r->infra says what).
+ */
+int boot_kernel(const struct boot_opts *o, const struct arch *a,
+		const struct boot_kernel *k, struct boot_result *r);
+
+/*
+ * Fill r from a console log: the parsed console, how the boot ended
+ * (r->timed_out and r->qemu_status must be set) and the log's tail.
+ */
+void boot_analyze(struct boot_result *r, const char *log, size_t len,
+		  const char *qemu_err);
+
+/* tip and base (base may be NULL) of one arch, as JSON; 0 or -errno */
+int boot_arch(const struct boot_opts *o, const struct arch *a,
+	      const struct boot_kernel *tip, const struct boot_kernel *base,
+	      json_object **out, struct strbuf *err);
+
+/* The cache directory: LOREBOT_CACHE, else cfg_dir, else the default */
+char *boot_cache_root(const char *cfg_dir);
+
+#endif

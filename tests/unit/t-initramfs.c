@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The initramfs writer: what GNU cpio reads back from it, plain and
+ * gzip-compressed, and the guest init's embedded source.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "bot/run.h"
+#include "ci/guest-init.h"
+#include "ci/initramfs.h"
+#include "tests/unit/tap.h"
+
+static char *list(const char *path, bool gz)
+{
+	struct run_cmd cmd = RUN_CMD_INIT;
+	char *sh = xasprintf("%s '%s' | cpio -itv --quiet", gz ? "zcat" : "cat", path);
+	const char *argv[] = { "sh", "-c", sh, NULL };
+	char *out;
+
+	cmd.argv = argv;
+	cmd.limits.timeout_ms = 10000;
+	if (run_cmd(&cmd) || cmd.status)
+		out = xasprintf("failed: %s", cmd.err.buf);
+	else
+		out = strbuf_detach(&cmd.out, NULL);
+	run_cmd_release(&cmd);
+	free(sh);
+	return out;
+}
+
+static char *extract(const char *path, const char *dir, const char *member)
+{
+	struct run_cmd cmd = RUN_CMD_INIT;
+	char *sh = xasprintf("cd '%s' && cpio -i --quiet --to-stdout '%s' < '%s'",
+			     dir, member, path);
+	const char *argv[] = { "sh", "-c", sh, NULL };
+	char *out;
+
+	cmd.argv = argv;
+	cmd.limits.timeout_ms = 10000;
+	out = run_cmd(&cmd) || cmd.status ? NULL : strbuf_detach(&cmd.out, NULL);
+	run_cmd_release(&cmd);
+	free(sh);
+	return out;
+}
+
+int main(void)
+{
+	char tmpl[] = "/tmp/t-initramfs.XXXXXX";
+	char *dir = mkdtemp(tmpl), *plain, *gz, *src, *l, *x;
+	struct initramfs ir = INITRAMFS_INIT;
+	struct strbuf err = STRBUF_INIT;
+	const char *text;
+	size_t len;
+	unsigned char big[5000];
+	size_t i;
+
+	if (!dir) {
+		printf("1..0 # SKIP no temporary directory\n");
+		return 0;
+	}
+	for (i = 0; i < sizeof(big); i++)
+		big[i] = (unsigned char)(i * 7);
+	plain = xasprintf("%s/a.cpio", dir);
+	gz = xasprintf("%s/a.cpio.gz", dir);
+	src = xasprintf("%s/src", dir);
+	write_file(src, "#!/bin/sh\n", 10);
+
+	initramfs_add_dir(&ir, "dev", 0755);
+	initramfs_add_chardev(&ir, "dev/console", 0600, 5, 1);
+	initramfs_add_dir(&ir, "lorebot", 0755);
+	initramfs_add_file(&ir, "lorebot/plan", 0644, "test a 60 - a\n", 14);
+	initramfs_add_file(&ir, "lorebot/odd", 0644, "abc", 3);
+	initramfs_add_file(&ir, "lorebot/big", 0600, big, sizeof(big));
+	ok(initramfs_add_path(&ir, "init", 0755, src, &err) == 0, "add a host file");
+	ok(initramfs_add_path(&ir, "nope", 0755, "/nonexistent/x", &err) < 0 &&
+	   strstr(err.buf, "/nonexistent/x"), "a missing host file is an error naming it");
+	is_int(ir.entries, 7, "seven entries");
+	ok(initramfs_write(&ir, plain, false, &err) == 0, "write plain");
+	ok(initramfs_write(&ir, gz, true, &err) == 0, "write gzip");
+
+	l = list(plain, false);
+	ok(strstr(l, "crw-------") && strstr(l, "dev/console"), "console is a character device");
+	ok(strstr(l, "drwxr-xr-x") && strstr(l, " dev\n"), "dev is a directory");
+	ok(strstr(l, "-rwxr-xr-x") && strstr(l, " init\n"), "init is executable");
+	ok(strstr(l, "root     root") != NULL, "owned by root");
+	free(l);
+	l = list(gz, true);
+	ok(strstr(l, "lorebot/plan") && strstr(l, "lorebot/big"), "gzip archive lists the same");
+	free(l);
+	x = extract(plain, dir, "lorebot/odd");
+	is_str(x, "abc", "an odd-sized member reads back");
+	free(x);
+	x = extract(plain, dir, "lorebot/big");
+	ok(x && !memcmp(x, big, sizeof(big)), "binary contents read back");
+	free(x);
+
+	text = guest_init_source(&len);
+	ok(len > 1000 && strstr(text, "KTAP version 1") && text[len] == '\0',
+	   "the guest init's source is embedded");
+	is_int(strlen(guest_init_hash()), 16, "and hashed");
+
+	initramfs_release(&ir);
+	strbuf_release(&err);
+	remove_tree(dir);
+	free(plain);
+	free(gz);
+	free(src);
+	return done_testing();
+}
