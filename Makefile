@@ -88,7 +88,6 @@ fuzzers: $(FUZZ_BIN)
 
 # the guest init's source is embedded with .incbin (ci/guest-init.c)
 $(B)/ci/guest-init.o: ci/initramfs/init.c
-$(B)/ci/devbuild.o: config/fragments/kselftest.config $(wildcard ci/devbuild/*.config)
 
 deps:
 	ci/deps.sh

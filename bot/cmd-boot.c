@@ -2,7 +2,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stddef.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -11,7 +10,7 @@
 #include "bot/log.h"
 #include "bot/series-out.h"
 #include "ci/boot-report.h"
-#include "ci/devbuild.h"
+#include "ci/bootkernel.h"
 
 const char cmd_boot_help[] =
 	"NAME\n"
@@ -39,8 +38,10 @@ const char cmd_boot_help[] =
 	"    The base is the merge base of BRANCH and the first git.base branch\n"
 	"    that exists (mm-new), unless --base names it.\n"
 	"\n"
-	"    The kernel builds here are an interim tinyconfig build (see\n"
-	"    ci/devbuild.h); the second form boots kernels built elsewhere.\n"
+	"    The kernels come from the build engine (lorebot build): the build\n"
+	"    directory of the arch, build.profile and the base, so a series that\n"
+	"    was just built is not built again; the second form boots kernels\n"
+	"    built elsewhere.\n"
 	"\n"
 	"OPTIONS\n"
 	"    --repo DIR        the kernel repository (default: git.repo)\n"
@@ -117,57 +118,29 @@ static void list_tests(void)
 static int opts_from_config(struct ctx *ctx, struct boot_opts *o,
 			    const char *kvm)
 {
-	struct config *cfg = ctx->cfg;
-	const char *user = config_get(cfg, "build.user");
-	const char *mode = kvm ? kvm : config_get(cfg, "boot.kvm");
-	int64_t mem = atoll(config_get(cfg, "boot.memory"));
+	struct strbuf err = STRBUF_INIT;
+	int ret = 0;
 
-	if (mem > 0)
-		o->mem_mb = (unsigned int)mem;
-	o->smp = (unsigned int)config_get_int(cfg, "boot.smp");
-	o->retries = (unsigned int)config_get_int(cfg, "boot.retries");
-	o->hugepages = (unsigned int)config_get_int(cfg, "boot.hugepages");
-	o->jobs = (unsigned int)config_get_int(cfg, "build.jobs");
-	o->sandbox = config_get_bool(cfg, "build.sandbox");
-	if (!o->timeout_ms)
-		o->timeout_ms = config_get_ms(cfg, "boot.timeout");
-	if (!o->test_timeout_ms)
-		o->test_timeout_ms = config_get_ms(cfg, "boot.testtimeout");
-	if (!o->cmdline)
-		o->cmdline = config_get(cfg, "boot.cmdline");
-	if (!strcmp(mode, "on"))
-		o->kvm = BOOT_KVM_ON;
-	else if (!strcmp(mode, "off"))
-		o->kvm = BOOT_KVM_OFF;
-	else if (!strcmp(mode, "auto"))
-		o->kvm = BOOT_KVM_AUTO;
-	else
-		return cmd_usage_error("boot", "bad --kvm '%s' (auto, on, off)", mode);
-	if (geteuid() == 0 && o->sandbox && user && *user) {
-		struct passwd *pw = getpwnam(user);
-
-		if (!pw)
-			return cmd_usage_error("boot", "no user '%s' (build.user)", user);
-		o->uid = pw->pw_uid;
-		o->gid = pw->pw_gid;
-	}
-	return 0;
+	if (boot_opts_config(o, ctx->cfg, kvm, &err))
+		ret = cmd_usage_error("boot", "%s", err.buf);
+	strbuf_release(&err);
+	return ret;
 }
 
 /* The branch the base is found from: the first git.base that exists */
-static int find_base(const char *repo, const char *tip, struct ctx *ctx,
-		     char out[41], struct strbuf *err)
+static int find_base(const char *git_dir, const char *tip, struct ctx *ctx,
+		     char out[OID_HEX], struct strbuf *err)
 {
 	const char **bases;
 	size_t n = config_get_all(ctx->cfg, "git.base", &bases), i;
-	char id[41];
+	char id[OID_HEX];
 	int ret = -ENOENT;
 
 	for (i = 0; i < n && ret; i++) {
 		struct strbuf e = STRBUF_INIT;
 
-		if (!devbuild_resolve(repo, bases[i], id, &e))
-			ret = devbuild_merge_base(repo, tip, id, out, err);
+		if (!srctree_resolve(git_dir, bases[i], id, &e))
+			ret = srctree_merge_base(git_dir, tip, id, out, err);
 		strbuf_release(&e);
 	}
 	if (ret == -ENOENT)
@@ -180,70 +153,46 @@ static int find_base(const char *repo, const char *tip, struct ctx *ctx,
 static int run_series(struct ctx *ctx, const struct boot_args *args,
 		      struct boot_opts *o, char **archs, json_object *report)
 {
-	struct devbuild b = DEVBUILD_INIT;
-	struct strbuf err = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT, git_dir = STRBUF_INIT;
 	json_object *list = json_object_new_array();
-	char tip[41], base[41] = "";
-	char *workdir = NULL;
+	char tip[OID_HEX], base[OID_HEX] = "";
 	const char *repo = args->repo ? args->repo : config_get(ctx->cfg, "git.repo");
+	struct kbuild_env env;
+	char *workdir = NULL;
 	int ret = EXIT_OK;
 	size_t i;
 
 	json_object_object_add(report, "archs", list);
 	if (!repo)
 		return cmd_usage_error("boot", "no --repo (or git.repo)");
-	if (devbuild_resolve(repo, args->series, tip, &err)) {
+	if (srctree_git_dir(repo, &git_dir, &err) ||
+	    srctree_resolve(git_dir.buf, args->series, tip, &err) ||
+	    (!args->no_base && (args->base ?
+				srctree_resolve(git_dir.buf, args->base, base, &err) :
+				find_base(git_dir.buf, tip, ctx, base, &err)))) {
 		fprintf(stderr, "lorebot boot: %s\n", err.buf);
-		strbuf_release(&err);
-		return EXIT_USAGE;
-	}
-	if (!args->no_base && (args->base ? devbuild_resolve(repo, args->base, base, &err) :
-			       find_base(repo, tip, ctx, base, &err))) {
-		fprintf(stderr, "lorebot boot: %s\n", err.buf);
-		strbuf_release(&err);
-		return EXIT_USAGE;
+		ret = EXIT_USAGE;
+		goto out;
 	}
 	json_object_object_add(report, "series", json_object_new_string(args->series));
 	json_object_object_add(report, "tip", json_object_new_string(tip));
 	if (*base)
 		json_object_object_add(report, "base", json_object_new_string(base));
-	if (!args->workdir)
-		workdir = xasprintf("%s/boot/runs/%.12s", o->cachedir, tip);
-	o->workdir = args->workdir ? args->workdir : workdir;
-	b.repo = repo;
-	b.cachedir = o->cachedir;
-	b.jobs = o->jobs;
-	b.sandbox = o->sandbox;
-	b.timeout_ms = config_get_ms(ctx->cfg, "build.timeout");
-	if (devbuild_init(&b, &err)) {
+	if (kbuild_env_init(&env, ctx->cfg, &err)) {
 		fprintf(stderr, "lorebot boot: %s\n", err.buf);
 		ret = EXIT_INFRA;
 		goto out;
 	}
-	for (i = 0; archs[i]; i++) {
-		const struct arch *a = arch_lookup(archs[i]);
-		struct devkernel kt, kb;
-		json_object *aj = NULL;
-		bool have_base = *base;
-
-		if (devkernel_init(&kt, &b, a, tip, "tip", &err) ||
-		    (have_base && devkernel_init(&kb, &b, a, base, "base", &err))) {
-			fprintf(stderr, "lorebot boot: %s\n", err.buf);
-			ret = EXIT_INFRA;
-			devkernel_release(&kt);
-			if (have_base)
-				devkernel_release(&kb);
-			break;
-		}
-		boot_arch(o, a, &kt.k, have_base ? &kb.k : NULL, &aj, &err);
-		json_object_array_add(list, aj);
-		devkernel_release(&kt);
-		if (have_base)
-			devkernel_release(&kb);
-	}
+	if (!args->workdir)
+		workdir = xasprintf("%s/boot/runs/%.12s", o->cachedir, tip);
+	o->workdir = args->workdir ? args->workdir : workdir;
+	for (i = 0; archs[i]; i++)
+		json_object_array_add(list, boot_series_arch(ctx->cfg, o, &env, archs[i],
+							     git_dir.buf, tip, base));
+	kbuild_env_release(&env);
 out:
-	devbuild_release(&b);
 	strbuf_release(&err);
+	strbuf_release(&git_dir);
 	free(workdir);
 	return ret;
 }
@@ -461,7 +410,7 @@ int cmd_boot(int argc, char **argv, struct ctx *ctx)
 		kst_plan_release(&plan);
 		strbuf_release(&err);
 	}
-	o.cachedir = cachedir = boot_cache_root(config_get(ctx->cfg, "core.cachedir"));
+	o.cachedir = cachedir = kbuild_cache_dir(ctx->cfg);
 	report = json_object_new_object();
 	ret = args.series ? run_series(ctx, &args, &o, archs, report) :
 		run_images(&args, &o, archs, report);

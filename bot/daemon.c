@@ -95,11 +95,17 @@ static int setup_lists(struct daemon *d)
 	lists_release(d);
 	if (d->o->url) {
 		char *name = fetch_name_from_url(d->o->url);
+		struct strbuf err = STRBUF_INIT;
 
-		fetch_cfg_from_config(&c, d->cfg);
+		/* a [list "NAME"] section still sets its poll interval, query... */
+		if (fetch_cfg_list(&c, d->cfg, name, &err) < 0) {
+			log_err("%s", err.buf);
+			ret = -1;
+		}
 		add_list(d, name, d->o->url, &c);
+		strbuf_release(&err);
 		free(name);
-		return 0;
+		return ret;
 	}
 	nr = config_subsections(d->cfg, "list", &names);
 	for (i = 0; i < nr; i++) {
@@ -203,8 +209,10 @@ static void poll_lists(struct daemon *d)
 		l->polled = true;
 		l->more = r.status == FETCH_MORE;
 		if (rc < 0 || r.status == FETCH_FAILED)
-			log_warn("%s: fetch failed (%d in a row): %s", l->name,
-				 r.failures, r.error.len ? r.error.buf : "unknown error");
+			log_warn("%s: fetch failed (%d in a row): %s; backing off, "
+				 "next attempt in %llds", l->name, r.failures,
+				 r.error.len ? r.error.buf : "unknown error",
+				 (long long)MAX(r.next_poll - time(NULL), 0));
 		else if (r.added || r.changes.nr)
 			log_info("%s: %llu new messages, %zu versions new or changed",
 				 l->name, (unsigned long long)r.added, r.changes.nr);

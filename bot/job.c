@@ -7,6 +7,7 @@
 
 #include "bot/db.h"
 #include "bot/job.h"
+#include "bot/jsonx.h"
 #include "bot/log.h"
 #include "bot/reply.h"
 #include "bot/results.h"
@@ -260,7 +261,8 @@ static const char *applied_branch(struct stage_run *s, struct strbuf *err)
 static int stage_ci(struct stage_run *s, const char *cmd, enum result_stage stage,
 		    struct strbuf *err)
 {
-	const char *branch = applied_branch(s, err);
+	const char *branch = applied_branch(s, err), *base;
+	char *logs = NULL;
 	struct args a;
 	json_object *doc = NULL;
 	int ret;
@@ -273,11 +275,25 @@ static int stage_ci(struct stage_run *s, const char *cmd, enum result_stage stag
 	arg(&a, s->env->repo);
 	arg(&a, "--series");
 	arg(&a, branch);
+	/* the base the apply stage chose (base-commit: or mm-new's tip) */
+	base = jx_strz(jx_object(s->apply, "base"), "sha");
+	if (*base) {
+		arg(&a, "--base");
+		arg(&a, base);
+	}
 	arg(&a, "--arch");
 	arg(&a, s->j->arch);
+	if (stage == STAGE_BUILD) {
+		/* the make output of every step, in the job's directory */
+		logs = xasprintf("%s/build-%s", s->dir, s->j->arch);
+		arg(&a, "--log-dir");
+		arg(&a, logs);
+	}
 	arg(&a, "--json");
 	/* they sandbox their own make and qemu */
-	if (run_stage(s, &a, false, &doc, err))
+	ret = run_stage(s, &a, false, &doc, err);
+	free(logs);
+	if (ret)
 		return -1;
 	ret = record(s, stage, doc, err);
 	json_object_put(doc);

@@ -126,7 +126,11 @@ int queue_claim(struct db *db, bool heavy, struct job *j, struct strbuf *err)
 		"SELECT " JOB_COLUMNS " FROM jobs WHERE state = 'queued'"
 		" AND kind IN ('build', 'boot') ORDER BY priority DESC, id LIMIT 1" :
 		"SELECT " JOB_COLUMNS " FROM jobs WHERE state = 'queued'"
-		" AND kind NOT IN ('build', 'boot') ORDER BY priority DESC, id LIMIT 1");
+		" AND kind NOT IN ('build', 'boot')"
+		/* replies go out one at a time: they share the reply lock */
+		" AND NOT (kind = 'reply' AND EXISTS (SELECT 1 FROM jobs"
+		"  WHERE kind = 'reply' AND state = 'running'))"
+		" ORDER BY priority DESC, id LIMIT 1");
 	if (!st)
 		goto error;
 	r = db_step(st);

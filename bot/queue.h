@@ -65,8 +65,9 @@ int queue_add(struct db *db, enum job_kind kind, const char *version,
 	      struct strbuf *err);
 /*
  * Claim the next queued job of the class (heavy or light): highest
- * priority, then oldest; it becomes running, attempts + 1.  1 with j
- * filled, 0 when there is none, -1 on error.
+ * priority, then oldest; it becomes running, attempts + 1.  A reply
+ * waits while another reply runs (they share the reply lock).  1 with
+ * j filled, 0 when there is none, -1 on error.
  */
 int queue_claim(struct db *db, bool heavy, struct job *j, struct strbuf *err);
 int queue_set_pid(struct db *db, int64_t id, int64_t pid, const char *log,

@@ -2,6 +2,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <ftw.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -379,4 +380,24 @@ bool utf8_valid(const char *s, size_t len)
 		p += n + 1;
 	}
 	return true;
+}
+
+static uid_t chown_uid;
+static gid_t chown_gid;
+
+static int chown_tree_cb(const char *path, const struct stat *st, int flag,
+			 struct FTW *ftw)
+{
+	(void)flag;
+	(void)ftw;
+	if (st->st_uid != chown_uid && lchown(path, chown_uid, chown_gid))
+		return -1;
+	return 0;
+}
+
+int chown_tree(const char *path, uid_t uid, gid_t gid)
+{
+	chown_uid = uid;
+	chown_gid = gid;
+	return nftw(path, chown_tree_cb, 32, FTW_PHYS) ? -1 : 0;
 }

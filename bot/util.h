@@ -8,6 +8,7 @@
 #define LOREBOT_UTIL_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -72,6 +73,8 @@ int read_file(const char *path, char **buf, size_t *len, size_t max);
 int write_file(const char *path, const void *buf, size_t len);
 /* mkdir -p; 0 or -errno */
 int mkdir_p(const char *path, unsigned int mode);
+/* Give path and everything under it to uid:gid (not following links) */
+int chown_tree(const char *path, uid_t uid, gid_t gid);
 /* rm -rf; 0 or -errno */
 int remove_tree(const char *path);
 

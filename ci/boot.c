@@ -50,23 +50,6 @@ void boot_result_release(struct boot_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-char *boot_cache_root(const char *cfg_dir)
-{
-	const char *env = getenv("LOREBOT_CACHE"), *home;
-
-	if (env && *env)
-		return xstrdup(env);
-	if (cfg_dir && *cfg_dir)
-		return xstrdup(cfg_dir);
-	if (geteuid() == 0)
-		return xstrdup("/var/cache/lorebot");
-	env = getenv("XDG_CACHE_HOME");
-	if (env && *env)
-		return xasprintf("%s/lorebot", env);
-	home = getenv("HOME");
-	return xasprintf("%s/.cache/lorebot", home ? home : "/tmp");
-}
-
 /* Hold an exclusive lock on path while a cache entry is made */
 static int lock_path(const char *path)
 {
@@ -138,6 +121,10 @@ static int selftests(const struct boot_opts *o, const struct arch *a,
 	b.jobs = o->jobs;
 	b.timeout_ms = o->build_timeout_ms;
 	b.sandbox = o->sandbox;
+	if (o->sandbox && geteuid() == 0) {
+		b.uid = o->uid;
+		b.gid = o->gid;
+	}
 	progress("building the %s mm kselftests for %s", a->name, k->label);
 	ret = kst_build(&b, &r->plan, &r->infra);
 	free((char *)b.hdrdir);

@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "bot/config.h"
 #include "bot/strbuf.h"
 #include "ci/arch.h"
 #include "ci/console.h"
@@ -123,12 +124,19 @@ int boot_kernel(const struct boot_opts *o, const struct arch *a,
 void boot_analyze(struct boot_result *r, const char *log, size_t len,
 		  const char *qemu_err);
 
+/*
+ * Fill o from configuration: boot.memory, boot.smp, boot.retries,
+ * boot.hugepages, build.jobs, build.sandbox, build.user, and the limits
+ * and command line not set yet; kvm (NULL: boot.kvm) is auto, on or
+ * off.  0, or -1 with err.
+ */
+int boot_opts_config(struct boot_opts *o, const struct config *cfg,
+		     const char *kvm, struct strbuf *err);
+
 /* tip and base (base may be NULL) of one arch, as JSON; 0 or -errno */
 int boot_arch(const struct boot_opts *o, const struct arch *a,
 	      const struct boot_kernel *tip, const struct boot_kernel *base,
 	      json_object **out, struct strbuf *err);
 
-/* The cache directory: LOREBOT_CACHE, else cfg_dir, else the default */
-char *boot_cache_root(const char *cfg_dir);
 
 #endif

@@ -4,10 +4,16 @@
  * point into the build and boot engines (see devci.h).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "bot/jsonx.h"
+#include "bot/log.h"
 #include "bot/run.h"
+#include "ci/boot-report.h"
+#include "ci/bootkernel.h"
+#include "ci/buildjob.h"
 #include "ci/devci.h"
 
 static bool has_arch(const struct arch *const *v, size_t nr, const struct arch *a)
@@ -151,39 +157,161 @@ int devci_check_tools(const struct devci_opts *o, struct strbuf *missing)
 	return n;
 }
 
+static const enum check_severity diag_to_check[] = {
+	[DIAG_NOTE] = CHECK_NOTE,
+	[DIAG_WARNING] = CHECK_WARNING,
+	[DIAG_ERROR] = CHECK_ERROR,
+};
+
+static struct finding *add_finding(struct findings *out, const char *stage,
+				   const char *arch, int patch)
+{
+	struct finding *f;
+
+	if (out->nr == out->alloc) {
+		out->alloc = out->alloc ? 2 * out->alloc : 16;
+		out->v = xrealloc(out->v, out->alloc * sizeof(*out->v));
+	}
+	f = &out->v[out->nr++];
+	memset(f, 0, sizeof(*f));
+	f->rule = xasprintf("%s:%s", stage, arch);
+	f->patch = patch;
+	return f;
+}
+
+/* The new diagnostics of one arch's build, as findings of their patches */
+static void build_findings(const struct build_arch_result *a, size_t nr,
+			   struct findings *out)
+{
+	size_t i;
+
+	for (i = 0; i < a->nr; i++) {
+		const struct build_finding *b = &a->findings[i];
+		struct finding *f;
+
+		if (!b->is_new)
+			continue;
+		f = add_finding(out, "build", a->arch, (int)b->patch);
+		f->severity = diag_to_check[b->d.sev];
+		f->file = *b->d.file ? xstrdup(b->d.file) : NULL;
+		f->line = f->file ? b->d.line : 0;
+		f->message = xasprintf("%s on %s%s%s%s%s", b->d.message, a->arch,
+				       *b->d.option ? " [" : "", b->d.option,
+				       *b->d.option ? "]" : "", b->w1 ? " (W=1)" : "");
+		if (b->fixed_by)
+			f->suggestion = xasprintf("patch %u/%zu fixes it: patch %u/%zu "
+						  "breaks bisection", b->fixed_by, nr,
+						  b->patch, nr);
+	}
+}
+
+static int build_stage(const struct devci_range *r, const struct devci_opts *o,
+		       const struct kbuild_env *env, struct findings *out,
+		       struct strbuf *err)
+{
+	struct build_job job = { 0 };
+	size_t i;
+	int ret = 0;
+
+	job.env = env;
+	job.git_dir = r->git_dir;
+	job.profile = o->profile;
+	job.w1 = true;
+	snprintf(job.base, sizeof(job.base), "%s", r->base);
+	for (i = 0; i < r->nr; i++) {
+		struct srctree_commit c = { .subject = xstrdup(r->subjects[i]) };
+
+		snprintf(c.id, sizeof(c.id), "%s", r->commits[i]);
+		if (job.commits.nr == job.commits.alloc) {
+			job.commits.alloc = job.commits.alloc ? 2 * job.commits.alloc : 8;
+			job.commits.v = xrealloc(job.commits.v, job.commits.alloc *
+						 sizeof(*job.commits.v));
+		}
+		job.commits.v[job.commits.nr++] = c;
+	}
+	for (i = 0; i < o->nr_build && !ret; i++) {
+		struct arch a;
+		const struct build_arch_result *res;
+
+		if (kbuild_arch(env->cfg, o->build[i]->name, &a, err)) {
+			ret = -EINVAL;
+			break;
+		}
+		progress("building %zu patch(es) of %s for %s", r->nr, r->desc, a.name);
+		if (build_job_arch(&job, &a) == BUILD_INFRA) {
+			res = &job.archs[job.archs_nr - 1];
+			strbuf_addf(err, "%s: infrastructure error: %s", a.name,
+				    res->infra ? res->infra : "unknown");
+			ret = -EIO;
+			break;
+		}
+		build_findings(&job.archs[job.archs_nr - 1], r->nr, out);
+	}
+	build_job_release(&job);
+	return ret;
+}
+
+/* New kernel reports and test failures of the tip: findings of the last patch */
+static int boot_stage(const struct devci_range *r, const struct devci_opts *o,
+		      const struct config *cfg, const struct kbuild_env *env,
+		      struct findings *out, struct strbuf *err)
+{
+	struct boot_opts bo = BOOT_OPTS_INIT;
+	const char *tip = r->commits[r->nr - 1];
+	size_t i, j;
+	int ret;
+
+	bo.timeout_ms = bo.test_timeout_ms = 0;
+	ret = boot_opts_config(&bo, cfg, NULL, err);
+	if (ret)
+		return -EINVAL;
+	bo.cachedir = env->cache;
+	bo.workdir = xasprintf("%s/boot/runs/%.12s", env->cache, tip);
+	for (i = 0; i < o->nr_boot && !ret; i++) {
+		const char *name = o->boot[i]->name;
+		json_object *a, *fs;
+
+		progress("booting %s on %s", r->desc, name);
+		a = boot_series_arch(cfg, &bo, env, name, r->git_dir, tip, r->base);
+		if (!strcmp(boot_report_status(a), "infra")) {
+			strbuf_addf(err, "%s: infrastructure error: %s", name,
+				    jx_strz(a, "message"));
+			ret = -EIO;
+		}
+		fs = jx_array(a, "findings");
+		for (j = 0; j < jx_len(a, "findings"); j++) {
+			json_object *jf = json_object_array_get_idx(fs, j);
+			struct finding *f;
+
+			if (!jx_bool(jf, "new", false))
+				continue;
+			f = add_finding(out, "boot", name, (int)r->nr);
+			f->severity = CHECK_ERROR;
+			f->message = xasprintf("%s on %s", jx_strz(jf, "message"),
+					       name);
+			f->quote = xstrdup_or_null(jx_str(jf, "trace"));
+		}
+		json_object_put(a);
+	}
+	free((char *)bo.workdir);
+	return ret;
+}
+
 int devci_run(const struct devci_range *r, const struct devci_opts *o,
 	      const struct config *cfg, struct findings *out,
 	      struct strbuf *err)
 {
-	/*
-	 * INTEGRATION POINT: connect the build engine (issue 6) and the
-	 * boot engine (issue 7) here.  As of this writing they expose:
-	 *
-	 *   ci/kbuild.h	kbuild_env_init(&env, cfg, &err)
-	 *   ci/buildjob.h	struct build_job job = { .env = &env,
-	 *			  .git_dir = r->git_dir, .profile = o->profile,
-	 *			  .base = r->base, .commits = r->commits (ids and
-	 *			  subjects, oldest first), .w1 = true };
-	 *			build_job_arch(&job, arch) for each o->build[i]:
-	 *			every commit is checked out into the engine's own
-	 *			source tree under the cache and built, so each
-	 *			patch is built on its own (bisectability).
-	 *   ci/boot.h		boot_arch() with the tip kernel of each
-	 *			o->boot[i] (kbuild_build_commit(), kbuild_image())
-	 *			against the base.
-	 *
-	 * Each build_finding that is new becomes a struct finding of its
-	 * patch: rule "build:<arch>", severity from the diagnostic, file,
-	 * line, message ("does not build on riscv: ..."); a bisection
-	 * break is an error on the patch that breaks it; a boot
-	 * regression is "boot:<arch>" on the last patch.  BUILD_INFRA is
-	 * an -EIO with its reason in err.
-	 */
-	(void)r;
-	(void)o;
-	(void)cfg;
-	(void)out;
-	strbuf_addstr(err, "not available in this build: the build and boot "
-		      "engines are not connected to lorebot check yet");
-	return -ENOSYS;
+	struct kbuild_env env;
+	int ret;
+
+	if (!r->nr)
+		return 0;
+	if (kbuild_env_init(&env, cfg, err))
+		return -EIO;
+	env.ccache = o->ccache;
+	ret = build_stage(r, o, &env, out, err);
+	if (!ret && o->nr_boot)
+		ret = boot_stage(r, o, cfg, &env, out, err);
+	kbuild_env_release(&env);
+	return ret;
 }

@@ -46,29 +46,12 @@ char *kbuild_cache_dir(const struct config *cfg)
 	return xasprintf("%s/.cache/lorebot", home ? home : "/tmp");
 }
 
-static int chown_tree_cb(const char *path, const struct stat *st, int flag,
-			 struct FTW *ftw);
-static uid_t chown_uid;
-static gid_t chown_gid;
-
-static int chown_tree_cb(const char *path, const struct stat *st, int flag,
-			 struct FTW *ftw)
-{
-	(void)flag;
-	(void)ftw;
-	if (st->st_uid != chown_uid && lchown(path, chown_uid, chown_gid))
-		return -1;
-	return 0;
-}
-
 /* The build user owns what builds write: obj/ and the ccache */
 static int give_tree(const struct kbuild_env *env, const char *path)
 {
 	if (!env->uid)
 		return 0;
-	chown_uid = env->uid;
-	chown_gid = env->gid;
-	return nftw(path, chown_tree_cb, 32, FTW_PHYS) ? -1 : 0;
+	return chown_tree(path, env->uid, env->gid);
 }
 
 int kbuild_env_init(struct kbuild_env *env, const struct config *cfg,

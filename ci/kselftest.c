@@ -337,6 +337,8 @@ static void cmd_setup(struct run_cmd *cmd, const struct kst_build *b,
 	cmd->limits.max_output = 4 << 20;
 	cmd->sandbox.enabled = b->sandbox;
 	cmd->sandbox.rw = rw;
+	cmd->sandbox.uid = b->uid;
+	cmd->sandbox.gid = b->gid;
 }
 
 static void append_log(const struct kst_build *b, const struct strbuf *out)
@@ -420,6 +422,11 @@ int kst_build(const struct kst_build *b, struct kst_plan *plan,
 		ret = mkdir_p(b->hdrdir, 0755);
 	if (!ret)
 		ret = mkdir_p(b->objdir, 0755);
+	/* the tree's Makefiles run as the build user, never as lorebot */
+	if (!ret && b->uid && (chown_tree(b->outdir, b->uid, b->gid) ||
+			       chown_tree(b->hdrdir, b->uid, b->gid) ||
+			       chown_tree(b->objdir, b->uid, b->gid)))
+		ret = -errno;
 	if (ret) {
 		strbuf_addf(err, "cannot create the kselftest directories: %s",
 			    strerror(-ret));

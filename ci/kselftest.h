@@ -80,6 +80,8 @@ struct kst_build {
 	unsigned int jobs;
 	uint64_t timeout_ms;
 	bool sandbox;
+	uid_t uid;		/* when root: build as this user (0: as root) */
+	gid_t gid;
 };
 
 /*

@@ -126,6 +126,18 @@ int srctree_merge_base(const char *git_dir, const char *a, const char *b,
 	return ret;
 }
 
+int srctree_rev_parse(const char *git_dir, const char *const *revs,
+		      struct strbuf *out, struct strbuf *err)
+{
+	const char *args[20] = { "rev-parse" };
+	size_t n = 1;
+
+	while (*revs && n < ARRAY_SIZE(args) - 1)
+		args[n++] = *revs++;
+	args[n] = NULL;
+	return git(git_dir, args, NULL, out, err);
+}
+
 void srctree_commits_release(struct srctree_commits *c)
 {
 	size_t i;

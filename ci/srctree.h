@@ -35,6 +35,9 @@ int srctree_resolve(const char *git_dir, const char *rev, char out[OID_HEX],
 		    struct strbuf *err);
 int srctree_merge_base(const char *git_dir, const char *a, const char *b,
 		       char out[OID_HEX], struct strbuf *err);
+/* "git rev-parse REVS..." (at most 18): one object id per line in out */
+int srctree_rev_parse(const char *git_dir, const char *const *revs,
+		      struct strbuf *out, struct strbuf *err);
 /* Is rev a commit in the repository? */
 bool srctree_has_commit(const char *git_dir, const char *rev);
 /*

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The boot stage's options from configuration (boot.*, build.*) */
+#include <pwd.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "ci/boot.h"
+
+static const struct {
+	const char *name;
+	enum boot_kvm mode;
+} kvm_modes[] = {
+	{ "auto", BOOT_KVM_AUTO },
+	{ "on", BOOT_KVM_ON },
+	{ "off", BOOT_KVM_OFF },
+};
+
+int boot_opts_config(struct boot_opts *o, const struct config *cfg,
+		     const char *kvm, struct strbuf *err)
+{
+	const char *user = config_get(cfg, "build.user");
+	const char *mode = kvm ? kvm : config_get(cfg, "boot.kvm");
+	int64_t mem = atoll(config_get(cfg, "boot.memory"));
+	size_t i;
+
+	if (mem > 0)
+		o->mem_mb = (unsigned int)mem;
+	o->smp = (unsigned int)config_get_int(cfg, "boot.smp");
+	o->retries = (unsigned int)config_get_int(cfg, "boot.retries");
+	o->hugepages = (unsigned int)config_get_int(cfg, "boot.hugepages");
+	o->jobs = (unsigned int)config_get_int(cfg, "build.jobs");
+	o->sandbox = config_get_bool(cfg, "build.sandbox");
+	if (!o->timeout_ms)
+		o->timeout_ms = config_get_ms(cfg, "boot.timeout");
+	if (!o->test_timeout_ms)
+		o->test_timeout_ms = config_get_ms(cfg, "boot.testtimeout");
+	if (!o->cmdline)
+		o->cmdline = config_get(cfg, "boot.cmdline");
+	for (i = 0; i < ARRAY_SIZE(kvm_modes); i++)
+		if (!strcmp(mode, kvm_modes[i].name))
+			break;
+	if (i == ARRAY_SIZE(kvm_modes)) {
+		strbuf_addf(err, "bad --kvm '%s' (auto, on, off)", mode);
+		return -1;
+	}
+	o->kvm = kvm_modes[i].mode;
+	if (geteuid() == 0 && o->sandbox && user && *user) {
+		struct passwd *pw = getpwnam(user);
+
+		if (!pw) {
+			strbuf_addf(err, "no user '%s' (build.user)", user);
+			return -1;
+		}
+		o->uid = pw->pw_uid;
+		o->gid = pw->pw_gid;
+	}
+	return 0;
+}
