@@ -1,12 +1,146 @@
 #!/bin/sh
-# The main job on local defaults (make demo).  For now: the series lorebot
-# finds in the three real linux-mm threads of tests/fixtures/lore.
+# make demo: the whole bot on local defaults, with real parts.
+#
+#  1. the mm-new stand-in: Debian's linux-source-6.12 as a git repository
+#     (ci/mm-tree.sh, cached per machine) and a bare clone for the bot;
+#  2. a local lore: public-inbox-httpd on 127.0.0.1 (tests/lore-lab.sh)
+#     holding the three real linux-mm threads of tests/fixtures/lore plus a
+#     demo series made for the stand-in: patch 1/2 adds a WARN_ON_ONCE() in
+#     madvise_populate() (the mm kselftests run into it on every arch),
+#     patch 2/2 an unused variable that only arm64 compiles;
+#  3. lorebot daemon --once: fetch, assemble, apply to mm-new, check,
+#     build every patch and boot the mm kselftests on each arch, reply
+#     into a local outbox (progress on stderr: kernel builds take minutes,
+#     the first run on a machine builds each arch's base kernel once);
+#  4. the dashboard, left running on 127.0.0.1, and the outbox.
+#
+# Environment: DEMO_STATE (default ./demo-state, rebuilt on every run),
+# DEMO_PORT (dashboard, default 8080 or a free port), DEMO_ARCHS
+# (default x86_64,arm64,riscv), LOREBOT (default build/lorebot).
 set -eu
 cd "$(dirname "$0")/.."
-LOREBOT=${LOREBOT:-$PWD/build/lorebot}
+SRC=$PWD
+LOREBOT=${LOREBOT:-$SRC/build/lorebot}
+STATE=${DEMO_STATE:-$SRC/demo-state}
+ARCHS=${DEMO_ARCHS:-x86_64,arm64,riscv}
+LAB=$STATE/lab
 
-for f in tests/fixtures/lore/*.mbox; do
-	echo "== lorebot series --mbox $f"
-	"$LOREBOT" series --mbox "$f"
-	echo
+say() {
+	printf '\n== %s\n' "$*" >&2
+}
+
+free_port() {
+	python3 -c 'import socket, sys
+want = int(sys.argv[1])
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+try:
+    s.bind(("127.0.0.1", want))
+except OSError:
+    s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])' "$1"
+}
+
+# a re-run starts over: stop what the last run left running
+if [ -f "$STATE/serve.pid" ]; then
+	kill "$(cat "$STATE/serve.pid")" 2>/dev/null || true
+	sleep 0.5
+fi
+[ -f "$LAB/.lore-lab" ] && tests/lore-lab.sh stop "$LAB" || true
+rm -rf "$STATE"
+mkdir -p "$STATE"
+
+say "the mm-new stand-in (Debian's linux-source-6.12; imported once per machine)"
+MM=$(ci/mm-tree.sh)
+git clone -q --bare --shared "$MM" "$STATE/mm.git"
+BASE=$(git --git-dir="$STATE/mm.git" rev-parse mm-new)
+echo "mm-new is $BASE ($MM)" >&2
+
+say "the demo series, as git send-email would post it"
+mkdir -p "$STATE/mail"
+python3 - "$STATE/mail" "$BASE" tests/fixtures/boot/warn-madvise-populate.patch \
+	tests/fixtures/build/arm64-warning/0001-*.patch <<'EOF'
+import email.utils, re, sys, time
+out, base, patches = sys.argv[1], sys.argv[2], sys.argv[3:]
+stamp = int(time.time())
+total = len(patches)
+cover = f"<cover.{stamp}.git.demo@lorebot.invalid>"
+date = email.utils.formatdate(stamp, localtime=False)
+head = (f"From: lorebot demo <demo@lorebot.invalid>\nTo: linux-mm@kvack.org\n"
+        f"Date: {date}\n")
+mails = [head + f"Subject: [PATCH 0/{total}] lorebot demo: a warning at boot, "
+         f"a warning on arm64\nMessage-ID: {cover}\n\n"
+         "Two patches for the 6.12 stand-in of mm-new: the first makes\n"
+         "MADV_POPULATE_(READ|WRITE) warn (the mm kselftests run into it on\n"
+         "every arch), the second adds a variable only arm64 compiles and\n"
+         "never uses.\n\n"
+         f"base-commit: {base}\n-- \n2.39.5\n"]
+for n, path in enumerate(patches, 1):
+    text = open(path).read()
+    hdr, body = text.split("\n\n", 1)
+    subject = re.search(r"^Subject: \[PATCH[^\]]*\] (.*)$", hdr, re.M).group(1)
+    mails.append(head + f"Subject: [PATCH {n}/{total}] {subject}\n"
+                 f"Message-ID: <{stamp}-{n}.git.demo@lorebot.invalid>\n"
+                 f"In-Reply-To: {cover}\nReferences: {cover}\n\n" + body)
+for i, m in enumerate(mails):
+    open(f"{out}/{i:04d}.eml", "w").write(m)
+EOF
+ls "$STATE/mail" >&2
+
+say "a local lore: public-inbox-httpd with three real linux-mm threads and the demo series"
+LPORT=$(free_port 8081)
+URL=$(tests/lore-lab.sh setup "$LAB" "$LPORT")/linux-mm/
+for f in "$STATE"/mail/*.eml; do
+	tests/lore-lab.sh deliver "$LAB" <"$f"
 done
+echo "lore: $URL" >&2
+
+cat >"$STATE/lorebot.conf" <<EOF
+# the demo's configuration: see config/lorebot.conf for every key
+[core]
+	statedir = $STATE
+[lore]
+	minpoll = 0
+	indexlag = 0
+[daemon]
+	window = 0
+[reply]
+	mode = outbox
+EOF
+
+say "lorebot daemon --once: apply, check, build and boot on $ARCHS, reply"
+"$LOREBOT" --db "$STATE/lorebot.db" --config "$STATE/lorebot.conf" daemon \
+	--url "$URL" --repo "$STATE/mm.git" --outbox "$STATE/outbox" \
+	--arch "$ARCHS" --once
+tests/lore-lab.sh stop "$LAB"
+
+say "what the bot did (lorebot status)"
+"$LOREBOT" --db "$STATE/lorebot.db" --config "$STATE/lorebot.conf" status
+
+PORT=$(free_port "${DEMO_PORT:-8080}")
+setsid "$LOREBOT" --db "$STATE/lorebot.db" --config "$STATE/lorebot.conf" serve \
+	--listen "127.0.0.1:$PORT" --arch "$ARCHS" >"$STATE/serve.log" 2>&1 &
+echo $! >"$STATE/serve.pid"
+i=0
+until curl -sf "http://127.0.0.1:$PORT/api/series" >/dev/null 2>&1; do
+	i=$((i + 1))
+	if [ $i -gt 100 ]; then
+		cat "$STATE/serve.log" >&2
+		echo "the dashboard did not start" >&2
+		exit 1
+	fi
+	sleep 0.1
+done
+
+demo_reply=$(grep -l 'lorebot demo' "$STATE"/outbox/new/* 2>/dev/null | head -1 || true)
+if [ -n "$demo_reply" ]; then
+	say "the reply to the demo series ($demo_reply)"
+	cat "$demo_reply"
+fi
+cat <<EOF
+
+Dashboard: http://127.0.0.1:$PORT/   (stop it: kill \$(cat $STATE/serve.pid))
+Outbox:    $STATE/outbox/new/ ($(ls "$STATE"/outbox/new | wc -l) replies, one file per mail)
+Database:  $STATE/lorebot.db      (lorebot --db $STATE/lorebot.db status)
+Job logs:  $STATE/jobs/
+EOF

@@ -423,8 +423,7 @@ int kst_build(const struct kst_build *b, struct kst_plan *plan,
 	if (!ret)
 		ret = mkdir_p(b->objdir, 0755);
 	/* the tree's Makefiles run as the build user, never as lorebot */
-	if (!ret && b->uid && (chown_tree(b->outdir, b->uid, b->gid) ||
-			       chown_tree(b->hdrdir, b->uid, b->gid) ||
+	if (!ret && b->uid && (chown_tree(b->hdrdir, b->uid, b->gid) ||
 			       chown_tree(b->objdir, b->uid, b->gid)))
 		ret = -errno;
 	if (ret) {
@@ -455,6 +454,13 @@ int kst_build(const struct kst_build *b, struct kst_plan *plan,
 	ret = make_shadow(b->srcdir, shadow, err);
 	if (ret)
 		goto out;
+	/* the shadow tree too: the selftests' Makefile writes in its cwd */
+	if (b->uid && chown_tree(b->outdir, b->uid, b->gid)) {
+		ret = -errno;
+		strbuf_addf(err, "cannot give '%s' to the build user: %s",
+			    b->outdir, strerror(errno));
+		goto out;
+	}
 	targets[n++] = "make";
 	targets[n++] = "-k";
 	targets[n++] = jobs;
@@ -485,6 +491,12 @@ int kst_build(const struct kst_build *b, struct kst_plan *plan,
 			i++;
 		}
 		free(bin);
+	}
+	if (!plan->nr && plan->skipped_nr) {
+		/* nothing to run is not a pass: the build itself is broken */
+		strbuf_addf(err, "none of the mm kselftests built for %s (see %s)",
+			    a->name, b->log ? b->log : "the build log");
+		ret = -ENOEXEC;
 	}
 out:
 	for (i = 10; i < n; i++)

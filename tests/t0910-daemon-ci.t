@@ -122,7 +122,7 @@ until curl -sf "http://127.0.0.1:$DPORT/api/series" >"$TMP/api.json" 2>/dev/null
 	[ $_i -lt 100 ] || break
 	sleep 0.1
 done
-SID=$(json "$TMP/api.json" "[s['series_id'] for s in d['series'] if s['title'] == 'mm: the ci series'][0]")
+SID=$COVER
 curl -sf "http://127.0.0.1:$DPORT/api/series/$SID" >"$TMP/one.json"
 is "$?" 0 "the dashboard serves the series"
 like "$(cat "$TMP/one.json")" '"build".*"x86_64".*"arm64".*"riscv"|"arch": *"x86_64"' \
