@@ -38,17 +38,7 @@ sql() {
 
 mm=$(ci/mm-tree.sh)
 git clone -q --bare --shared "$mm" "$TMP/mm.git"
-cat >"$TMP/hello.mbox" <<'EOF'
-From someone@example.org Mon Nov 30 09:00:00 2026
-From: Someone <someone@example.org>
-To: linux-mm@kvack.org
-Subject: a question that is not a patch
-Date: Mon, 30 Nov 2026 09:00:00 +0000
-Message-ID: <hello-1@example.org>
-
-Hello.
-EOF
-URL=$(tests/lore-lab.sh setup "$LAB" "$(port)" "$TMP/hello.mbox")/linux-mm/
+URL=$(tests/lore-lab.sh setup "$LAB" "$(port)" "$SRC/tests/fixtures/daemon/not-a-patch.mbox")/linux-mm/
 cat >"$TMP/lorebot.conf" <<EOF
 [lore]
 	minpoll = 0

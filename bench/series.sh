@@ -19,8 +19,9 @@ median() {
 
 # wall seconds, user seconds, peak KB of one command (stdout discarded)
 measure() {
-	/usr/bin/time -f "%e %U %M" -o "$OUT/.time" "$@" >/dev/null 2>&1
-	cat "$OUT/.time"
+	# b4 am exits 1 after writing the mbox: time then adds a line first
+	/usr/bin/time -f "%e %U %M" -o "$OUT/.time" "$@" >/dev/null 2>&1 || true
+	tail -n 1 "$OUT/.time"
 }
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg)"

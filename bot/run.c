@@ -167,6 +167,11 @@ static void child_setup(const struct run_cmd *cmd, int in_fd, int out_fd,
 	char **env;
 
 	setpgid(0, 0);
+	/*
+	 * No child outlives lorebot: a job runner killed with the daemon
+	 * takes its build (and, through bwrap --die-with-parent, make) along.
+	 */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	signal(SIGPIPE, SIG_DFL);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
@@ -412,8 +417,6 @@ int run_bg_start(struct run_bg *bg, const char *const *argv,
 	if (!pid) {
 		int null = open("/dev/null", O_RDONLY);
 
-		/* a background job does not outlive its parent */
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		child_setup(&cmd, null, fd, fd);
 	}
 	setpgid(pid, pid);

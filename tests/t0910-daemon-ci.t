@@ -15,17 +15,7 @@ boot_need_all
 mm_repo >/dev/null || skip_all "no mm-new stand-in (ci/mm-tree.sh)"
 
 # a lore whose only message is not a patch
-cat >"$TMP/hello.mbox" <<'EOF'
-From someone@example.org Mon Nov 30 09:00:00 2026
-From: Someone <someone@example.org>
-To: linux-mm@kvack.org
-Subject: a question about page reclaim
-Date: Mon, 30 Nov 2026 09:00:00 +0000
-Message-ID: <hello-1@example.org>
-
-Hello, a question that is not a patch.
-EOF
-lab_setup "$TMP/hello.mbox"
+lab_setup "$FIXTURES/daemon/not-a-patch.mbox"
 R=$TMP/mm.git
 mm_clone "$R"
 smtp_start
@@ -97,13 +87,18 @@ is "$(sql "PRAGMA integrity_check")" ok "the database is consistent"
 is "$(sql "SELECT count(*) FROM (SELECT version, stage, arch FROM results
 	GROUP BY version, stage, arch HAVING count(*) > 1)")" 0 "no stage recorded twice"
 
-# one reply, threaded to the cover letter
+# one reply, threaded into the series: to the message whose findings it
+# reports (like 0-day's), with the cover letter first in References
 is "$(mails)" 1 "one reply at the SMTP server"
 M=$(ls "$SMTP_DIR"/*.eml | head -1)
-is "$(hdr "$M" In-Reply-To)" "<$COVER>" "In-Reply-To: the cover letter"
-like "$(hdr "$M" References)" "<$COVER>" "References: the cover letter"
-like "$(hdr "$M" Subject)" "^Re: \[PATCH 0/2\] mm: the ci series" "Subject: Re: the cover letter's"
-like "$(cat "$M")" "x86_64" "the reply names the arches"
+irt=$(hdr "$M" In-Reply-To | tr -d '<>')
+parent=$(grep -l -i "^Message-ID: <$irt>" "$TMP"/mail/ci-v1/*.patch)
+ok "In-Reply-To: a message of the series ($irt)" test -n "$parent"
+like "$(hdr "$M" References)" "^<$COVER>" "References: the cover letter first"
+is "$(hdr "$M" Subject)" "Re: $(sed -n 's/^Subject: //p' "$parent" | head -1)" \
+	"Subject: Re: the subject of the message replied to"
+like "$(cat "$M")" "base: +$(git --git-dir="$R" rev-parse mm-new)" "the reply names the base"
+like "$(hdr "$M" X-Lorebot-Outcome)" "^(check|build|boot|ok)" "and the outcome it reports"
 is "$(sql "SELECT count(*) FROM replies WHERE state = 'sent'")" 1 "one reply recorded as sent"
 
 # a second pass sends nothing and runs nothing

@@ -11,17 +11,7 @@ command -v bwrap >/dev/null || skip_all "no bwrap (bubblewrap)"
 command -v curl >/dev/null || skip_all "no curl"
 mm_repo >/dev/null || skip_all "no mm-new stand-in (ci/mm-tree.sh)"
 
-cat >"$TMP/hello.mbox" <<'EOF'
-From someone@example.org Mon Nov 30 09:00:00 2026
-From: Someone <someone@example.org>
-To: linux-mm@kvack.org
-Subject: a question about page reclaim
-Date: Mon, 30 Nov 2026 09:00:00 +0000
-Message-ID: <hello-1@example.org>
-
-Hello, a question that is not a patch.
-EOF
-lab_setup "$TMP/hello.mbox"
+lab_setup "$FIXTURES/daemon/not-a-patch.mbox"
 LPORT=$(cat "$LAB/port")
 R=$TMP/mm.git
 mm_clone "$R"
@@ -56,7 +46,8 @@ is "$(sql "SELECT status FROM results WHERE version = '$V' AND stage = 'build' A
 JOB=$(sql "SELECT id FROM jobs WHERE version = '$V' AND kind = 'build'")
 LOGS=$TMP/jobs/$JOB
 ok "the build job kept its logs ($LOGS)" test -d "$LOGS/build-x86_64"
-probe=$(grep -rh 'lorebot-net-probe' "$LOGS" 2>/dev/null)
+probe=$(grep -rh 'lorebot-net-probe' "$LOGS" 2>/dev/null | sort -u)
+diag "$probe"
 like "$probe" "lorebot-net-probe curl: curl: \([0-9]+\)" "the job log shows curl's attempt and its failure"
 unlike "$probe" "lorebot-net-probe curl: <" "curl got no page"
 like "$probe" "lorebot-net-probe socket: .*(OSError|Error)" "the job log shows the socket's failure"
