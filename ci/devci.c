@@ -5,6 +5,8 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
+#include <time.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -206,8 +208,8 @@ static void build_findings(const struct build_arch_result *a, size_t nr,
 }
 
 static int build_stage(const struct devci_range *r, const struct devci_opts *o,
-		       const struct kbuild_env *env, struct findings *out,
-		       struct strbuf *err)
+		       const struct kbuild_env *env, const char *log_dir,
+		       struct findings *out, struct strbuf *err)
 {
 	struct build_job job = { 0 };
 	size_t i;
@@ -216,6 +218,7 @@ static int build_stage(const struct devci_range *r, const struct devci_opts *o,
 	job.env = env;
 	job.git_dir = r->git_dir;
 	job.profile = o->profile;
+	job.log_dir = log_dir;
 	job.w1 = true;
 	snprintf(job.base, sizeof(job.base), "%s", r->base);
 	for (i = 0; i < r->nr; i++) {
@@ -240,8 +243,8 @@ static int build_stage(const struct devci_range *r, const struct devci_opts *o,
 		progress("building %zu patch(es) of %s for %s", r->nr, r->desc, a.name);
 		if (build_job_arch(&job, &a) == BUILD_INFRA) {
 			res = &job.archs[job.archs_nr - 1];
-			strbuf_addf(err, "%s: infrastructure error: %s", a.name,
-				    res->infra ? res->infra : "unknown");
+			strbuf_addf(err, "%s: infrastructure error: %s (logs in %s)",
+				    a.name, res->infra ? res->infra : "unknown", log_dir);
 			ret = -EIO;
 			break;
 		}
@@ -302,6 +305,7 @@ int devci_run(const struct devci_range *r, const struct devci_opts *o,
 	      struct strbuf *err)
 {
 	struct kbuild_env env;
+	char *log_dir;
 	int ret;
 
 	if (!r->nr)
@@ -309,9 +313,20 @@ int devci_run(const struct devci_range *r, const struct devci_opts *o,
 	if (kbuild_env_init(&env, cfg, err))
 		return -EIO;
 	env.ccache = o->ccache;
-	ret = build_stage(r, o, &env, out, err);
+	/* the make output of every step, kept like the daemon's */
+	log_dir = xasprintf("%s/logs/check/%lld-%d", env.cache, (long long)time(NULL),
+			    (int)getpid());
+	if (mkdir_p(log_dir, 0755)) {
+		strbuf_addf(err, "cannot create '%s': %s", log_dir, strerror(errno));
+		free(log_dir);
+		kbuild_env_release(&env);
+		return -EIO;
+	}
+	progress("build logs in %s", log_dir);
+	ret = build_stage(r, o, &env, log_dir, out, err);
 	if (!ret && o->nr_boot)
 		ret = boot_stage(r, o, cfg, &env, out, err);
 	kbuild_env_release(&env);
+	free(log_dir);
 	return ret;
 }

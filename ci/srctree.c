@@ -221,7 +221,17 @@ int srctree_checkout(const char *git_dir, const char *dir, const char *index,
 	const char *args[] = { "read-tree", "--reset", "-u", commit, NULL };
 	char *e_tree = xasprintf("GIT_WORK_TREE=%s", dir);
 	char *e_index = xasprintf("GIT_INDEX_FILE=%s", index);
-	const char *env[] = { e_tree, e_index, NULL };
+	/*
+	 * The repository may be a developer's: its sparse-checkout and
+	 * line-ending settings are for its own work tree, not for ours.
+	 */
+	const char *env[] = {
+		e_tree, e_index, "GIT_CONFIG_COUNT=3",
+		"GIT_CONFIG_KEY_0=core.sparseCheckout", "GIT_CONFIG_VALUE_0=false",
+		"GIT_CONFIG_KEY_1=core.autocrlf", "GIT_CONFIG_VALUE_1=false",
+		"GIT_CONFIG_KEY_2=core.sparseCheckoutCone", "GIT_CONFIG_VALUE_2=false",
+		NULL,
+	};
 	struct stat st;
 	int ret;
 
