@@ -201,11 +201,18 @@ json_object *boot_series_arch(const struct config *cfg,
 	struct kbuild_tree *t = NULL;
 	struct bootkernel kt, kb;
 	json_object *aj = NULL;
+	char *log_dir;
 	struct arch a;
 
+	/* the make output of the kernel builds, next to the console logs */
+	log_dir = xasprintf("%s/build-%s", o->workdir, arch);
+	if (mkdir_p(log_dir, 0755)) {
+		free(log_dir);
+		log_dir = NULL;
+	}
 	if (kbuild_arch(cfg, arch, &a, &err) ||
 	    kbuild_open(&t, env, &a, profile, git_dir, *base ? base : tip,
-			NULL, &err)) {
+			log_dir, &err)) {
 		aj = arch_infra(arch_lookup(arch), err.buf);
 		goto out;
 	}
@@ -220,5 +227,6 @@ json_object *boot_series_arch(const struct config *cfg,
 	kbuild_close(t);
 out:
 	strbuf_release(&err);
+	free(log_dir);
 	return aj;
 }

@@ -231,6 +231,46 @@ static char *report_function(const struct splat *s)
 	return fn;
 }
 
+/* The kernel's top-level source directories */
+static const char *const top_dirs[] = {
+	"arch", "block", "certs", "crypto", "drivers", "fs", "include", "init",
+	"io_uring", "ipc", "kernel", "lib", "mm", "net", "rust", "samples",
+	"scripts", "security", "sound", "virt",
+};
+
+static bool top_dir(const char *p, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(top_dirs); i++)
+		if (strlen(top_dirs[i]) == len && !memcmp(top_dirs[i], p, len))
+			return true;
+	return false;
+}
+
+/*
+ * A source path as the tree names it.  With O= and ccache's base_dir the
+ * kernel's __FILE__ can be "../src/mm/madvise.c" or absolute: from the
+ * first top-level directory on ("mm/madvise.c").
+ */
+static char *source_path(const char *p, size_t len)
+{
+	const char *end = p + len, *q = p;
+
+	if (*p != '/' && strncmp(p, "../", 3))
+		return xstrndup(p, len);
+	while (q < end) {
+		const char *slash = memchr(q, '/', end - q);
+
+		if (!slash)
+			break;
+		if (top_dir(q, slash - q))
+			return xstrndup(q, end - q);
+		q = slash + 1;
+	}
+	return xstrndup(p, len);
+}
+
 /* "WARNING: CPU: 0 PID: 1 at mm/madvise.c:12 fn+0x1/0x2": file and function */
 static void warning_site(struct splat *s, char **fn)
 {
@@ -241,7 +281,7 @@ static void warning_site(struct splat *s, char **fn)
 	at += 4;
 	end = strchrnul(at, ' ');
 	if (memchr(at, ':', end - at))
-		s->where = xstrndup(at, end - at);
+		s->where = source_path(at, end - at);
 	if (*end)
 		*fn = frame_function(end);
 }
@@ -257,7 +297,7 @@ static void bug_site(struct splat *s)
 	at += 4;
 	len = strcspn(at, "! ");
 	if (len)
-		s->where = xstrndup(at, len);
+		s->where = source_path(at, len);
 }
 
 /* Words that start the details of a report's first line */

@@ -321,8 +321,36 @@ static void test_real(void)
 	}
 }
 
+/* O= next to the source and ccache's base_dir: __FILE__ is "../src/mm/x.c" */
+static void test_paths(void)
+{
+	static const struct {
+		const char *line, *where;
+	} cases[] = {
+		{ "WARNING: CPU: 1 PID: 80 at ../src/mm/madvise.c:959 do_madvise+0x1/0x2\n",
+		  "mm/madvise.c:959" },
+		{ "WARNING: CPU: 0 PID: 1 at /var/cache/lorebot/builds/x/src/arch/x86/mm/tlb.c:3 f+0x1/0x2\n",
+		  "arch/x86/mm/tlb.c:3" },
+		{ "WARNING: CPU: 0 PID: 1 at mm/rmap.c:12 f+0x1/0x2\n", "mm/rmap.c:12" },
+		{ "kernel BUG at ../../linux/mm/slub.c:42!\n", "mm/slub.c:42" },
+		{ "WARNING: CPU: 0 PID: 1 at ../odd/place.c:7 f+0x1/0x2\n", "../odd/place.c:7" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct console c;
+
+		parse(&c, cases[i].line);
+		ok(c.splats_nr == 1 && c.splats[0].where &&
+		   !strcmp(c.splats[0].where, cases[i].where),
+		   "case %zu: where is %s", i + 1, cases[i].where);
+		console_release(&c);
+	}
+}
+
 int main(void)
 {
+	test_paths();
 	test_x86_warning();
 	test_arm64_riscv();
 	test_other_reports();
