@@ -122,10 +122,17 @@ curl -sf "http://127.0.0.1:$DPORT/api/series/$SID" >"$TMP/one.json"
 is "$?" 0 "the dashboard serves the series"
 like "$(cat "$TMP/one.json")" '"build".*"x86_64".*"arm64".*"riscv"|"arch": *"x86_64"' \
 	"the dashboard's series has per-arch results"
-curl -sf "http://127.0.0.1:$DPORT/series/$SID" >"$TMP/one.html"
+# the series page as a browser shows it (headless Chromium)
+CHROMIUM=$(command -v chromium || command -v chromium-browser)
+timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu \
+	--disable-background-networking --disable-component-update --disable-sync \
+	--no-first-run --user-data-dir="$TMP/chrome" --dump-dom \
+	"http://127.0.0.1:$DPORT/series/$SID" >"$TMP/one.dom" 2>"$TMP/chrome.err"
+is "$?" 0 "Chromium loads the series page"
 for a in x86_64 arm64 riscv; do
-	like "$(cat "$TMP/one.html")" "$a" "the series page shows $a"
+	like "$(cat "$TMP/one.dom")" "$a" "the series page shows $a"
 done
+like "$(cat "$TMP/one.dom")" "mm: the ci series" "and the series' title"
 kill "$SPID"
 
 is "$(cat "$TMP"/jobs/*/job.log 2>/dev/null | grep -c 'Sanitizer')" 0 \
