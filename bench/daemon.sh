@@ -23,7 +23,7 @@ cleanup() {
 	[ -n "${DPID:-}" ] && kill "$DPID" 2>/dev/null
 	[ -n "${SAMPLER:-}" ] && kill "$SAMPLER" 2>/dev/null
 	tests/lore-lab.sh stop "$LAB" 2>/dev/null || true
-	rm -rf "$TMP"
+	[ -n "${KEEP:-}" ] && echo "kept $TMP" >&2 || rm -rf "$TMP"
 }
 trap cleanup EXIT
 port() {
@@ -46,7 +46,7 @@ cat >"$TMP/lorebot.conf" <<EOF
 [list "linux-mm"]
 	pollinterval = 2s
 [daemon]
-	window = 0
+	window = 5m
 [reply]
 	mode = outbox
 EOF

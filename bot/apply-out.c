@@ -269,7 +269,9 @@ void apply_result_to_text(const struct apply_result *res, struct strbuf *sb)
 		strbuf_addf(sb, "base: %s %s\n      (%s)\n", res->base_name, res->base_sha,
 			    res->base_reason);
 	for (i = 0; i < res->nr_attempts; i++)
-		if (res->nr_attempts > 1 || !res->attempts[i].resolved)
+		/* bases after the one that applied were not tried */
+		if (res->attempts[i].outcome &&
+		    (res->nr_attempts > 1 || !res->attempts[i].resolved))
 			strbuf_addf(sb, "      tried %s: %s\n", res->attempts[i].name,
 				    res->attempts[i].outcome);
 	for (i = 0; i < res->nr; i++) {

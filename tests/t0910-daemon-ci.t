@@ -19,7 +19,7 @@ lab_setup "$FIXTURES/daemon/not-a-patch.mbox"
 R=$TMP/mm.git
 mm_clone "$R"
 smtp_start
-lore_conf daemon.window=0 reply.mode=smtp "smtp.url=smtp://127.0.0.1:$SMTP_PORT" \
+lore_conf daemon.window=5m reply.mode=smtp "smtp.url=smtp://127.0.0.1:$SMTP_PORT" \
 	smtp.timeout=10s list.linux-mm.pollinterval=2s
 DPORT=$(free_port)
 start_daemon() {
