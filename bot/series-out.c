@@ -1,152 +1,146 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdio.h>
 
+#include "bot/jsonw.h"
 #include "bot/series-out.h"
 
-static json_object *str_or_null(const char *s)
+static void person(struct jsonw *w, const char *name, const char *email)
 {
-	return s ? json_object_new_string(s) : NULL;
+	jw_obj(w);
+	jw_key(w, "name");
+	jw_str(w, name);
+	jw_key(w, "email");
+	jw_str(w, email);
+	jw_end_obj(w);
 }
 
-static json_object *person(const char *name, const char *email)
+static void trailers_json(struct jsonw *w, const struct trailers *t)
 {
-	json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "name", str_or_null(name));
-	json_object_object_add(o, "email", str_or_null(email));
-	return o;
-}
-
-static json_object *trailers_json(const struct trailers *t)
-{
-	json_object *arr = json_object_new_array();
 	size_t i;
 
+	jw_arr(w);
 	for (i = 0; i < t->nr; i++) {
-		json_object *o = json_object_new_object();
-
-		json_object_object_add(o, "name", json_object_new_string(t->t[i].name));
-		json_object_object_add(o, "value", json_object_new_string(t->t[i].value));
-		json_object_array_add(arr, o);
+		jw_obj(w);
+		jw_key(w, "name");
+		jw_str(w, t->t[i].name);
+		jw_key(w, "value");
+		jw_str(w, t->t[i].value);
+		jw_end_obj(w);
 	}
-	return arr;
+	jw_end_arr(w);
 }
 
-json_object *send_to_json(const struct send *s)
+static void patch_json(struct jsonw *w, int n, const struct send_patch *sp)
 {
-	json_object *o = json_object_new_object();
-	json_object *patches = json_object_new_array();
-	json_object *missing = json_object_new_array();
+	jw_obj(w);
+	jw_key(w, "n");
+	jw_int(w, n);
+	jw_key(w, "msgid");
+	jw_str(w, sp->msg->msgid);
+	jw_key(w, "subject");
+	jw_str(w, sp->msg->subject);
+	jw_key(w, "title");
+	jw_str(w, sp->msg->title);
+	jw_key(w, "author");
+	person(w, sp->msg->author_name, sp->msg->author_email);
+	jw_key(w, "trailers");
+	trailers_json(w, &sp->trailers);
+	jw_end_obj(w);
+}
+
+void send_write_json(struct jsonw *w, const struct send *s)
+{
 	int i;
 
-	json_object_object_add(o, "series_id", json_object_new_string(s->series->id));
-	json_object_object_add(o, "id", json_object_new_string(s->id));
-	json_object_object_add(o, "title", json_object_new_string(s->title));
-	json_object_object_add(o, "author", person(s->author_name, s->author_email));
-	json_object_object_add(o, "version", json_object_new_int(s->version));
-	json_object_object_add(o, "total", json_object_new_int(s->total));
-	json_object_object_add(o, "tree", str_or_null(s->tree));
-	json_object_object_add(o, "rfc", json_object_new_boolean(s->rfc));
-	json_object_object_add(o, "cover", str_or_null(s->cover ? s->cover->msgid : NULL));
-	json_object_object_add(o, "date", json_object_new_int64(s->date));
-	for (i = 0; i < s->total; i++) {
-		const struct send_patch *sp = &s->patches[i];
-		json_object *p;
-
-		if (!sp->msg) {
-			json_object_array_add(missing, json_object_new_int(i + 1));
-			continue;
-		}
-		p = json_object_new_object();
-		json_object_object_add(p, "n", json_object_new_int(i + 1));
-		json_object_object_add(p, "msgid", json_object_new_string(sp->msg->msgid));
-		json_object_object_add(p, "subject", json_object_new_string(sp->msg->subject));
-		json_object_object_add(p, "title", json_object_new_string(sp->msg->title));
-		json_object_object_add(p, "author", person(sp->msg->author_name,
-							   sp->msg->author_email));
-		json_object_object_add(p, "trailers", trailers_json(&sp->trailers));
-		json_object_array_add(patches, p);
-	}
-	json_object_object_add(o, "patches", patches);
-	json_object_object_add(o, "missing", missing);
-	json_object_object_add(o, "complete", json_object_new_boolean(s->complete));
-	json_object_object_add(o, "superseded_by",
-			       str_or_null(s->superseded_by ? s->superseded_by->id : NULL));
-	json_object_object_add(o, "resend", json_object_new_boolean(s->resend));
-	json_object_object_add(o, "base_commit", str_or_null(s->base_commit));
-	json_object_object_add(o, "change_id", str_or_null(s->change_id));
-	json_object_object_add(o, "replies", json_object_new_int(s->replies));
-	return o;
+	jw_obj(w);
+	jw_key(w, "series_id");
+	jw_str(w, s->series->id);
+	jw_key(w, "id");
+	jw_str(w, s->id);
+	jw_key(w, "title");
+	jw_str(w, s->title);
+	jw_key(w, "author");
+	person(w, s->author_name, s->author_email);
+	jw_key(w, "version");
+	jw_int(w, s->version);
+	jw_key(w, "total");
+	jw_int(w, s->total);
+	jw_key(w, "tree");
+	jw_str(w, s->tree);
+	jw_key(w, "rfc");
+	jw_bool(w, s->rfc);
+	jw_key(w, "cover");
+	jw_str(w, s->cover ? s->cover->msgid : NULL);
+	jw_key(w, "date");
+	jw_int(w, s->date);
+	jw_key(w, "patches");
+	jw_arr(w);
+	for (i = 0; i < s->total; i++)
+		if (s->patches[i].msg)
+			patch_json(w, i + 1, &s->patches[i]);
+	jw_end_arr(w);
+	jw_key(w, "missing");
+	jw_arr(w);
+	for (i = 0; i < s->total; i++)
+		if (!s->patches[i].msg)
+			jw_int(w, i + 1);
+	jw_end_arr(w);
+	jw_key(w, "complete");
+	jw_bool(w, s->complete);
+	jw_key(w, "superseded_by");
+	jw_str(w, s->superseded_by ? s->superseded_by->id : NULL);
+	jw_key(w, "resend");
+	jw_bool(w, s->resend);
+	jw_key(w, "base_commit");
+	jw_str(w, s->base_commit);
+	jw_key(w, "change_id");
+	jw_str(w, s->change_id);
+	jw_key(w, "replies");
+	jw_int(w, s->replies);
+	jw_end_obj(w);
 }
 
-static json_object *problems_json(const struct strbuf *problems)
+static void problems_json(struct jsonw *w, const struct strbuf *problems)
 {
-	json_object *arr = json_object_new_array();
 	const char *p = problems->buf;
 
+	jw_arr(w);
 	while (*p) {
 		const char *nl = strchr(p, '\n');
 		size_t n = nl ? (size_t)(nl - p) : strlen(p);
 
-		json_object_array_add(arr, json_object_new_string_len(p, n));
+		jw_str_len(w, p, n);
 		p += n + (nl ? 1 : 0);
 	}
-	return arr;
-}
-
-json_object *assembly_to_json(const struct assembly *a)
-{
-	json_object *o = json_object_new_object();
-	json_object *arr = json_object_new_array();
-	size_t i, j;
-
-	for (i = 0; i < a->nr_series; i++)
-		for (j = 0; j < a->series[i]->nr; j++)
-			json_object_array_add(arr, send_to_json(a->series[i]->sends[j]));
-	json_object_object_add(o, "series", arr);
-	json_object_object_add(o, "messages", json_object_new_int64(a->nr));
-	json_object_object_add(o, "problems", problems_json(&a->problems));
-	return o;
-}
-
-#define JSON_FLAGS (JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE)
-
-/* Indent every line but the first of a pretty-printed value */
-static void put_indented(FILE *f, const char *s, const char *indent)
-{
-	const char *nl;
-
-	while ((nl = strchr(s, '\n'))) {
-		fwrite(s, 1, nl + 1 - s, f);
-		fputs(indent, f);
-		s = nl + 1;
-	}
-	fputs(s, f);
+	jw_end_arr(w);
 }
 
 void assembly_print_json(const struct assembly *a, FILE *f)
 {
-	json_object *o;
+	struct strbuf sb = STRBUF_INIT;
+	struct jsonw w = JSONW_INIT(&sb, true);
 	size_t i, j;
-	bool first = true;
 
-	/* one series object at a time: memory stays flat for large input */
-	fputs("{\n  \"series\":[", f);
+	/* one series version at a time: memory stays flat for large input */
+	jw_obj(&w);
+	jw_key(&w, "series");
+	jw_arr(&w);
 	for (i = 0; i < a->nr_series; i++) {
 		for (j = 0; j < a->series[i]->nr; j++) {
-			o = send_to_json(a->series[i]->sends[j]);
-			fputs(first ? "\n    " : ",\n    ", f);
-			put_indented(f, json_object_to_json_string_ext(o, JSON_FLAGS),
-				     "    ");
-			json_object_put(o);
-			first = false;
+			send_write_json(&w, a->series[i]->sends[j]);
+			fwrite(sb.buf, 1, sb.len, f);
+			strbuf_reset(&sb);
 		}
 	}
-	fprintf(f, "\n  ],\n  \"messages\":%zu,\n  \"problems\":", a->nr);
-	o = problems_json(&a->problems);
-	put_indented(f, json_object_to_json_string_ext(o, JSON_FLAGS), "  ");
-	json_object_put(o);
-	fputs("\n}\n", f);
+	jw_end_arr(&w);
+	jw_key(&w, "messages");
+	jw_int(&w, (int64_t)a->nr);
+	jw_key(&w, "problems");
+	problems_json(&w, &a->problems);
+	jw_end_obj(&w);
+	strbuf_addch(&sb, '\n');
+	fwrite(sb.buf, 1, sb.len, f);
+	strbuf_release(&sb);
 }
 
 void send_to_text(const struct send *s, struct strbuf *sb)

@@ -8,11 +8,14 @@
 
 #include "bot/series.h"
 
-/* One series version (send) as a JSON object */
-json_object *send_to_json(const struct send *s);
-/* {"series": [...], "problems": [...]} for a whole assembly */
-json_object *assembly_to_json(const struct assembly *a);
-/* The same, printed one series at a time (flat memory for large input) */
+struct jsonw;
+
+/* One series version (send) as a JSON object (the "series" items) */
+void send_write_json(struct jsonw *w, const struct send *s);
+/*
+ * {"series": [...], "messages": N, "problems": [...]} for a whole
+ * assembly, written one version at a time (flat memory for large input)
+ */
 void assembly_print_json(const struct assembly *a, FILE *f);
 void send_to_text(const struct send *s, struct strbuf *sb);
 void assembly_print_text(const struct assembly *a, FILE *f);

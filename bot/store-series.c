@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bot/jsonw.h"
 #include "bot/series-out.h"
 #include "bot/store.h"
 
@@ -186,14 +187,16 @@ static int bind_version(struct db_stmt *s, const struct send *sd, int64_t ord,
 static int put_version(struct store *st, struct strmap *old, const struct send *sd,
 		       int64_t ord, int64_t now, struct store_changes *ch)
 {
-	json_object *o = send_to_json(sd);
-	const char *json = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
-							  JSON_C_TO_STRING_NOSLASHESCAPE);
+	struct strbuf sb = STRBUF_INIT;
+	struct jsonw w = JSONW_INIT(&sb, false);
+	const char *json;
 	struct old_version *ov = strmap_get(old, sd->id);
 	struct db_stmt *s;
 	int64_t gen = 1;
 	int ret = -1;
 
+	send_write_json(&w, sd);
+	json = sb.buf;
 	if (ov) {
 		ov->seen = true;
 		if (!ov->gone && !strcmp(ov->json, json)) {
@@ -231,7 +234,7 @@ static int put_version(struct store *st, struct strmap *old, const struct send *
 		   sd->complete, gen);
 	ret = 0;
 out:
-	json_object_put(o);
+	strbuf_release(&sb);
 	return ret;
 }
 

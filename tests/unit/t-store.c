@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "bot/mbox.h"
+#include "bot/jsonw.h"
 #include "bot/series-out.h"
 #include "bot/store.h"
 #include "tests/unit/tap.h"
@@ -44,13 +45,16 @@ static int add_mbox(struct store *st, const char *path, int *dups)
 
 static char *assembly_json_of(struct assembly *a)
 {
-	json_object *o = assembly_to_json(a), *s;
-	char *str;
+	struct strbuf sb = STRBUF_INIT;
+	struct jsonw w = JSONW_INIT(&sb, false);
+	size_t i, j;
 
-	json_object_object_get_ex(o, "series", &s);
-	str = xstrdup(json_object_to_json_string(s));
-	json_object_put(o);
-	return str;
+	jw_arr(&w);
+	for (i = 0; i < a->nr_series; i++)
+		for (j = 0; j < a->series[i]->nr; j++)
+			send_write_json(&w, a->series[i]->sends[j]);
+	jw_end_arr(&w);
+	return strbuf_detach(&sb, NULL);
 }
 
 int main(void)

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A streaming JSON writer into a strbuf, for output that is written once
+ * and never looked up: no object tree is built.  The text is what
+ * json-c prints with JSON_C_TO_STRING_PRETTY (two spaces, "key":value)
+ * or JSON_C_TO_STRING_PLAIN, both with NOSLASHESCAPE, so stored
+ * documents compare equal whichever of the two made them.
+ *
+ *	struct jsonw w = JSONW_INIT(&sb, true);
+ *	jw_obj(&w); jw_key(&w, "n"); jw_int(&w, 1); jw_end_obj(&w);
+ */
+#ifndef LOREBOT_JSONW_H
+#define LOREBOT_JSONW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bot/strbuf.h"
+
+#define JSONW_MAX_DEPTH 32
+
+struct jsonw {
+	struct strbuf *sb;
+	bool pretty;
+	int depth;
+	bool has_items[JSONW_MAX_DEPTH];	/* per open object or array */
+	bool after_key;
+};
+
+#define JSONW_INIT(sb, pretty) { (sb), (pretty), 0, { false }, false }
+
+void jw_obj(struct jsonw *w);
+void jw_end_obj(struct jsonw *w);
+void jw_arr(struct jsonw *w);
+void jw_end_arr(struct jsonw *w);
+void jw_key(struct jsonw *w, const char *key);
+void jw_str(struct jsonw *w, const char *s);		/* NULL: null */
+void jw_str_len(struct jsonw *w, const char *s, size_t len);
+void jw_int(struct jsonw *w, int64_t v);
+void jw_bool(struct jsonw *w, bool v);
+void jw_null(struct jsonw *w);
+
+#endif
