@@ -64,9 +64,10 @@ import email.utils, re, sys, time
 out, base, patches = sys.argv[1], sys.argv[2], sys.argv[3:]
 stamp = int(time.time())
 total = len(patches)
-cover = f"<cover.{stamp}.git.demo@lorebot.invalid>"
+cover = f"<cover.{stamp}.git.test@lorebot.invalid>"
 date = email.utils.formatdate(stamp, localtime=False)
-head = (f"From: lorebot demo <demo@lorebot.invalid>\nTo: linux-mm@kvack.org\n"
+# the fixture patches are signed off by this author
+head = (f"From: lorebot test <test@lorebot.invalid>\nTo: linux-mm@kvack.org\n"
         f"Date: {date}\n")
 mails = [head + f"Subject: [PATCH 0/{total}] lorebot demo: a warning at boot, "
          f"a warning on arm64\nMessage-ID: {cover}\n\n"
@@ -80,7 +81,7 @@ for n, path in enumerate(patches, 1):
     hdr, body = text.split("\n\n", 1)
     subject = re.search(r"^Subject: \[PATCH[^\]]*\] (.*)$", hdr, re.M).group(1)
     mails.append(head + f"Subject: [PATCH {n}/{total}] {subject}\n"
-                 f"Message-ID: <{stamp}-{n}.git.demo@lorebot.invalid>\n"
+                 f"Message-ID: <{stamp}-{n}.git.test@lorebot.invalid>\n"
                  f"In-Reply-To: {cover}\nReferences: {cover}\n\n" + body)
 for i, m in enumerate(mails):
     open(f"{out}/{i:04d}.eml", "w").write(m)
@@ -132,11 +133,12 @@ until curl -sf "http://127.0.0.1:$PORT/api/series" >/dev/null 2>&1; do
 	sleep 0.1
 done
 
-demo_reply=$(grep -l 'lorebot demo' "$STATE"/outbox/new/* 2>/dev/null | head -1 || true)
-if [ -n "$demo_reply" ]; then
-	say "the reply to the demo series ($demo_reply)"
-	cat "$demo_reply"
-fi
+# what the bot answered on the demo series: one reply per outcome
+for f in $(grep -l '^References:.*git.test@lorebot.invalid' "$STATE"/outbox/new/* 2>/dev/null); do
+	say "a reply to the demo series ($(sed -n 's/^X-Lorebot-Outcome: //p' "$f"), $f)"
+	sed -n '/^Subject:/p; /^$/,$p' "$f" | head -60
+	echo "[...]"
+done
 cat <<EOF
 
 Dashboard: http://127.0.0.1:$PORT/   (stop it: kill \$(cat $STATE/serve.pid))
