@@ -29,7 +29,7 @@ like "$out" "mm/protection_keys_64 +- +\[x86_64\] " "catalog: arch-specific test
 mkdir "$TMP/notrepo"
 lorebot boot --repo "$TMP/notrepo" --series main --arch x86_64 >"$TMP/out" 2>&1
 is "$?" 2 "not a repository: usage error"
-like "$(cat "$TMP/out")" "'main' is not a commit" "names the revision"
+like "$(cat "$TMP/out")" "'$TMP/notrepo' is not a git repository" "names the directory"
 
 # infrastructure: what is missing is named, with its Debian package
 echo "not a kernel" >"$TMP/Image"
