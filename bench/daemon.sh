@@ -20,8 +20,9 @@ ARCHS=${1:-x86_64,arm64,riscv}
 TMP=$(mktemp -d)
 LAB=$TMP/lab
 cleanup() {
-	[ -n "${DPID:-}" ] && kill "$DPID" 2>/dev/null
-	[ -n "${SAMPLER:-}" ] && kill "$SAMPLER" 2>/dev/null
+	# under set -e: nothing here may stop the lore lab's stop
+	[ -z "${DPID:-}" ] || kill "$DPID" 2>/dev/null || true
+	[ -z "${SAMPLER:-}" ] || kill "$SAMPLER" 2>/dev/null || true
 	tests/lore-lab.sh stop "$LAB" 2>/dev/null || true
 	[ -n "${KEEP:-}" ] && echo "kept $TMP" >&2 || rm -rf "$TMP"
 }
