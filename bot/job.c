@@ -195,14 +195,16 @@ static int record(struct stage_run *s, enum result_stage stage, json_object *doc
 	return r < 0 ? -1 : 0;
 }
 
-static int stage_apply(struct stage_run *s, struct strbuf *err)
+/* apply and check read the version's mbox, sandboxed like any mail reader */
+static int stage_mbox(struct stage_run *s, const char *cmd, enum result_stage stage,
+		      struct strbuf *err)
 {
 	struct args a;
 	json_object *doc = NULL;
 	int ret;
 
 	args_init(&a, s);
-	arg(&a, "apply");
+	arg(&a, cmd);
 	arg(&a, "--mbox");
 	arg(&a, s->mbox);
 	arg(&a, "--repo");
@@ -210,29 +212,19 @@ static int stage_apply(struct stage_run *s, struct strbuf *err)
 	arg(&a, "--json");
 	if (run_stage(s, &a, true, &doc, err))
 		return -1;
-	ret = record(s, STAGE_APPLY, doc, err);
+	ret = record(s, stage, doc, err);
 	json_object_put(doc);
 	return ret;
 }
 
+static int stage_apply(struct stage_run *s, struct strbuf *err)
+{
+	return stage_mbox(s, "apply", STAGE_APPLY, err);
+}
+
 static int stage_check(struct stage_run *s, struct strbuf *err)
 {
-	struct args a;
-	json_object *doc = NULL;
-	int ret;
-
-	args_init(&a, s);
-	arg(&a, "check");
-	arg(&a, "--mbox");
-	arg(&a, s->mbox);
-	arg(&a, "--repo");
-	arg(&a, s->env->repo);
-	arg(&a, "--json");
-	if (run_stage(s, &a, true, &doc, err))
-		return -1;
-	ret = record(s, STAGE_CHECK, doc, err);
-	json_object_put(doc);
-	return ret;
+	return stage_mbox(s, "check", STAGE_CHECK, err);
 }
 
 /* The branch the apply stage made, from its recorded result */
