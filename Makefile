@@ -115,4 +115,5 @@ bench: all
 clean:
 	rm -rf build build-san build-fuzz
 
--include $(shell find build build-san -name '*.d' 2>/dev/null)
+# the dependencies of the tree being built (B), whichever it is
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

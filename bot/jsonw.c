@@ -1,16 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Streaming JSON in json-c's layout; see jsonw.h */
 #include <inttypes.h>
+#include <stdlib.h>
 
 #include "bot/jsonw.h"
 
 static void indent(struct jsonw *w)
 {
-	int i;
+	static const char spaces[] = "                                "
+		"                                ";
+	size_t n = 2 * (size_t)w->depth;
 
 	strbuf_addch(w->sb, '\n');
-	for (i = 0; i < w->depth; i++)
-		strbuf_add(w->sb, "  ", 2);
+	while (n) {
+		size_t k = MIN(n, sizeof(spaces) - 1);
+
+		strbuf_add(w->sb, spaces, k);
+		n -= k;
+	}
 }
 
 /* Before a value or a key: the separator and the line it goes on */
@@ -33,8 +40,9 @@ static void open_(struct jsonw *w, char c)
 {
 	item(w);
 	strbuf_addch(w->sb, c);
-	if (w->depth < JSONW_MAX_DEPTH)
-		w->has_items[w->depth] = false;
+	if (w->depth >= JSONW_MAX_DEPTH)
+		abort();	/* has_items[] would overflow */
+	w->has_items[w->depth] = false;
 	w->depth++;
 }
 
@@ -66,16 +74,24 @@ void jw_end_arr(struct jsonw *w)
 	close_(w, ']');
 }
 
+/* What JSON needs escaped: controls, '"' and '\\' */
+static const bool needs_escape[256] = {
+	[0 ... 31] = true, ['"'] = true, ['\\'] = true,
+};
+
 static void quoted(struct strbuf *sb, const char *s, size_t len)
 {
 	static const char hex[] = "0123456789abcdef";
 	const char *run = s, *end = s + len;
 
+	strbuf_grow(sb, len + 2);
 	strbuf_addch(sb, '"');
 	for (; s < end; s++) {
 		unsigned char c = *s;
 		const char *esc = NULL;
 
+		if (!needs_escape[c])
+			continue;
 		switch (c) {
 		case '"': esc = "\\\""; break;
 		case '\\': esc = "\\\\"; break;
@@ -84,9 +100,6 @@ static void quoted(struct strbuf *sb, const char *s, size_t len)
 		case '\n': esc = "\\n"; break;
 		case '\r': esc = "\\r"; break;
 		case '\t': esc = "\\t"; break;
-		default:
-			if (c >= 0x20)
-				continue;
 		}
 		strbuf_add(sb, run, s - run);
 		run = s + 1;
@@ -126,8 +139,17 @@ void jw_str(struct jsonw *w, const char *s)
 
 void jw_int(struct jsonw *w, int64_t v)
 {
+	char digits[24], *p = digits + sizeof(digits);
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+
 	item(w);
-	strbuf_addf(w->sb, "%" PRId64, v);
+	do {
+		*--p = '0' + u % 10;
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--p = '-';
+	strbuf_add(w->sb, p, digits + sizeof(digits) - p);
 }
 
 void jw_bool(struct jsonw *w, bool v)

@@ -17,7 +17,8 @@
 
 #include "bot/strbuf.h"
 
-#define JSONW_MAX_DEPTH 32
+/* Nesting deeper than this is a programming error: it aborts */
+#define JSONW_MAX_DEPTH 64
 
 struct jsonw {
 	struct strbuf *sb;

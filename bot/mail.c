@@ -452,10 +452,22 @@ static const char *const header_names[H_NR] = {
 };
 
 struct headers {
-	struct strbuf v[H_NR];
+	struct strbuf store;	/* the values kept, unfolded, NUL after each */
+	size_t off[H_NR];
 	bool seen[H_NR];
 	size_t body;		/* offset of the body */
 };
+
+/* A header's value, "" when absent (valid until h is released) */
+static const char *hv(const struct headers *h, int i)
+{
+	return h->seen[i] ? h->store.buf + h->off[i] : "";
+}
+
+static size_t hlen(const struct headers *h, int i)
+{
+	return strlen(hv(h, i));
+}
 
 static int header_index(const char *name, size_t len)
 {
@@ -465,22 +477,39 @@ static int header_index(const char *name, size_t len)
 	if (!lens[0])
 		for (i = 0; i < H_NR; i++)
 			lens[i] = strlen(header_names[i]);
-	for (i = 0; i < H_NR; i++)
-		if (lens[i] == len && (name[0] | 0x20) == header_names[i][0] &&
-		    !g_ascii_strncasecmp(header_names[i], name, len))
+	for (i = 0; i < H_NR; i++) {
+		const char *hn = header_names[i];
+		size_t k;
+
+		if (lens[i] != len)
+			continue;
+		for (k = 0; k < len; k++) {
+			unsigned char ch = name[k];
+
+			if (ch >= 'A' && ch <= 'Z')
+				ch += 'a' - 'A';
+			if (ch != (unsigned char)hn[k])
+				break;
+		}
+		if (k == len)
 			return i;
+	}
 	return -1;
 }
 
-/* 0, or -1 when the first line is not a header at all */
-static int split_headers(const char *raw, size_t len, struct headers *h)
+/*
+ * The headers parsing needs, into one buffer: a value is always the last
+ * one stored while its continuation lines follow.  0, or -1 when the
+ * first line is not a header at all.
+ */
+static int split_headers(const char *raw, size_t len, unsigned int flags,
+			 struct headers *h)
 {
 	const char *p = raw, *end = raw + len;
 	int cur = -1;
 
 	memset(h, 0, sizeof(*h));
-	for (int i = 0; i < H_NR; i++)
-		strbuf_init(&h->v[i], 0);
+	strbuf_init(&h->store, 1024);
 	while (p < end) {
 		const char *nl = memchr(p, '\n', end - p);
 		const char *le = nl ? nl : end, *colon;
@@ -494,7 +523,7 @@ static int split_headers(const char *raw, size_t len, struct headers *h)
 		}
 		if (*p == ' ' || *p == '\t') {	/* folded: unfold */
 			if (cur >= 0)
-				strbuf_add(&h->v[cur], p, le - p);
+				strbuf_add(&h->store, p, le - p);
 			goto next;
 		}
 		colon = memchr(p, ':', le - p);
@@ -511,6 +540,8 @@ static int split_headers(const char *raw, size_t len, struct headers *h)
 		while (n && p[n - 1] == ' ')
 			n--;
 		cur = header_index(p, n);
+		if ((cur == H_TO || cur == H_CC) && (flags & MAIL_NO_RECIPIENTS))
+			cur = -1;
 		if (cur >= 0 && h->seen[cur]) {
 			cur = -1;		/* the first one counts */
 		} else if (cur >= 0) {
@@ -519,7 +550,10 @@ static int split_headers(const char *raw, size_t len, struct headers *h)
 			h->seen[cur] = true;
 			while (v < le && (*v == ' ' || *v == '\t'))
 				v++;
-			strbuf_add(&h->v[cur], v, le - v);
+			if (h->store.len)
+				strbuf_addch(&h->store, '\0');
+			h->off[cur] = h->store.len;
+			strbuf_add(&h->store, v, le - v);
 		}
 next:
 		p = nl ? nl + 1 : end;
@@ -530,14 +564,13 @@ next:
 
 static void headers_release(struct headers *h)
 {
-	for (int i = 0; i < H_NR; i++)
-		strbuf_release(&h->v[i]);
+	strbuf_release(&h->store);
 }
 
 /* Is this a single text/plain part in UTF-8 or ASCII, not encoded? */
 static bool is_simple(struct headers *h)
 {
-	const char *ct = h->v[H_CTYPE].buf, *cte = h->v[H_CTE].buf, *cs;
+	const char *ct = hv(h, H_CTYPE), *cte = hv(h, H_CTE), *cs;
 
 	if (h->seen[H_CTE] && g_ascii_strncasecmp(cte, "7bit", 4) &&
 	    g_ascii_strncasecmp(cte, "8bit", 4) &&
@@ -559,6 +592,24 @@ static bool is_simple(struct headers *h)
 		!g_ascii_strncasecmp(cs, "us-ascii", 8);
 }
 
+/* clean_id() of id[0..n-1]: plain ASCII without blanks is common */
+static char *clean_id_len(const char *id, size_t n)
+{
+	char *tmp, *r;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if ((unsigned char)id[i] <= ' ' || (unsigned char)id[i] >= 0x7f ||
+		    id[i] == '>')
+			break;
+	if (i == n && n && id[0] != '<')
+		return xstrndup(id, n);
+	tmp = xstrndup(id, n);
+	r = clean_id(tmp);
+	free(tmp);
+	return r;
+}
+
 /* Every <id> of a header value, in order; at most max */
 static size_t angle_ids(const char *v, char **out, size_t max)
 {
@@ -570,10 +621,7 @@ static size_t angle_ids(const char *v, char **out, size_t max)
 		if (!e)
 			break;
 		if (e > v + 1) {
-			char *id = xstrndup(v + 1, e - v - 1);
-
-			out[nr] = clean_id(id);
-			free(id);
+			out[nr] = clean_id_len(v + 1, e - v - 1);
 			if (out[nr])
 				nr++;
 		}
@@ -629,6 +677,30 @@ static void fast_addresses(const char *v, struct address **out, size_t *nr)
 	}
 }
 
+/* Blanks, then 1..max digits */
+static bool date_num(const char **pp, int max, int *v)
+{
+	const char *p = *pp;
+	int n = 0;
+
+	while (*p == ' ')
+		p++;
+	for (*v = 0; n < max && isdigit((unsigned char)p[n]); n++)
+		*v = *v * 10 + (p[n] - '0');
+	*pp = p + n;
+	return n > 0;
+}
+
+/* At least one blank, as sscanf's " " between fields */
+static bool date_blank(const char **pp)
+{
+	if (**pp != ' ')
+		return false;
+	while (**pp == ' ')
+		(*pp)++;
+	return true;
+}
+
 /*
  * "Mon, 6 May 2024 10:00:00 +0000", the form git send-email and most
  * mailers write; anything else is GMime's (obsolete zones, missing
@@ -647,11 +719,25 @@ static bool strict_date(const char *s, int64_t *t, int *tz)
 		return false;
 	if (p[0] && p[1] && p[2] && p[3] == ',')
 		p += 4;
-	if (sscanf(p, " %2d %3s %4d %2d:%2d:%2d %c%4d%n", &day, mname, &year,
-		   &hh, &mm, &ss, &sign, &off, &n) != 8 || (sign != '+' && sign != '-'))
+	/* " %2d %3s %4d %2d:%2d:%2d %c%4d", without sscanf's cost */
+	if (!date_num(&p, 2, &day) || !date_blank(&p))
 		return false;
-	for (p += n; *p == ' '; p++)
-		;
+	for (n = 0; n < 3 && p[n] && p[n] != ' '; n++)
+		mname[n] = p[n];
+	if (n != 3 || p[3] != ' ')
+		return false;
+	p += 3;
+	if (!date_num(&p, 4, &year) || !date_blank(&p) ||
+	    !date_num(&p, 2, &hh) || *p++ != ':' ||
+	    !date_num(&p, 2, &mm) || *p++ != ':' ||
+	    !date_num(&p, 2, &ss) || !date_blank(&p))
+		return false;
+	sign = *p++;
+	if ((sign != '+' && sign != '-') || !isdigit((unsigned char)*p) ||
+	    !date_num(&p, 4, &off))
+		return false;
+	while (*p == ' ')
+		p++;
 	if (*p && *p != '(')
 		return false;
 	mname[3] = '\0';
@@ -712,17 +798,17 @@ static bool simple_from(const char *v, struct address *a)
 static int parse_simple(const char *raw, size_t len, struct headers *h,
 			unsigned int flags, struct mail *m)
 {
-	const char *subj = h->v[H_SUBJECT].buf;
+	const char *subj = hv(h, H_SUBJECT);
 	struct address *from = NULL;
 	size_t nfrom = 0;
 	struct strbuf body = STRBUF_INIT;
 
-	m->msgid = first_id(h->v[H_MSGID].buf);
+	m->msgid = first_id(hv(h, H_MSGID));
 	if (!m->msgid)
 		strbuf_addstr(&m->warnings, "no 'Message-ID' header\n");
-	m->in_reply_to = first_id(h->v[H_IRT].buf);
-	fast_refs(m, h->v[H_REFS].buf);
-	if (strstr(subj, "=?") || !utf8_valid(subj, h->v[H_SUBJECT].len)) {
+	m->in_reply_to = first_id(hv(h, H_IRT));
+	fast_refs(m, hv(h, H_REFS));
+	if (strstr(subj, "=?") || !utf8_valid(subj, hlen(h, H_SUBJECT))) {
 		char *d = g_mime_utils_header_decode_text(parser_options, subj);
 
 		m->subject = clean_subject(d);
@@ -730,10 +816,10 @@ static int parse_simple(const char *raw, size_t len, struct headers *h,
 	} else {
 		m->subject = clean_subject(subj);
 	}
-	if (simple_from(h->v[H_FROM].buf, &m->from)) {
+	if (simple_from(hv(h, H_FROM), &m->from)) {
 		nfrom = 0;
 	} else {
-		fast_addresses(h->v[H_FROM].buf, &from, &nfrom);
+		fast_addresses(hv(h, H_FROM), &from, &nfrom);
 		if (!nfrom)
 			strbuf_addstr(&m->warnings, "no usable 'From' header\n");
 	}
@@ -747,15 +833,15 @@ static int parse_simple(const char *raw, size_t len, struct headers *h,
 	}
 	free(from);
 	if (h->seen[H_TO] && !(flags & MAIL_NO_RECIPIENTS))
-		fast_addresses(h->v[H_TO].buf, &m->to, &m->nr_to);
+		fast_addresses(hv(h, H_TO), &m->to, &m->nr_to);
 	if (h->seen[H_CC] && !(flags & MAIL_NO_RECIPIENTS))
-		fast_addresses(h->v[H_CC].buf, &m->cc, &m->nr_cc);
+		fast_addresses(hv(h, H_CC), &m->cc, &m->nr_cc);
 	if (h->seen[H_LISTID])
-		m->list_id = parse_list_id(h->v[H_LISTID].buf);
-	if (h->seen[H_DATE] && strict_date(h->v[H_DATE].buf, &m->date, &m->tz)) {
+		m->list_id = parse_list_id(hv(h, H_LISTID));
+	if (h->seen[H_DATE] && strict_date(hv(h, H_DATE), &m->date, &m->tz)) {
 		/* the common form */
 	} else if (h->seen[H_DATE]) {
-		GDateTime *dt = g_mime_utils_header_decode_date(h->v[H_DATE].buf);
+		GDateTime *dt = g_mime_utils_header_decode_date(hv(h, H_DATE));
 
 		if (dt) {
 			m->date = g_date_time_to_unix(dt);
@@ -793,7 +879,7 @@ int mail_parse_flags(const char *raw, size_t len, unsigned int flags,
 		strbuf_addstr(err, "empty message");
 		return -1;
 	}
-	if (split_headers(raw, len, &h)) {
+	if (split_headers(raw, len, flags, &h)) {
 		headers_release(&h);
 		strbuf_addstr(err, "not a mail message: no header at the start");
 		return -1;

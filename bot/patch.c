@@ -412,6 +412,34 @@ static char *stripspace(const struct lines *ls, size_t from, size_t to)
 	return strbuf_detach(&sb, NULL);
 }
 
+/*
+ * The length of what comes before the first "---" line or the start of
+ * a diff: all that PATCH_HEAD needs split into lines.
+ */
+static size_t head_len(const char *body, size_t len)
+{
+	const char *p = body, *end = body + len;
+
+	if (!body)
+		return 0;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		struct line l = { p, nl ? (size_t)(nl - p) : (size_t)(end - p) };
+
+		if (is_separator(&l) || line_starts(&l, "diff -") ||
+		    line_starts(&l, "Index: "))
+			return p - body;
+		/* "--- " then "+++ ": the line after is split too */
+		if (line_starts(&l, "--- ") && nl && end - nl > 4 &&
+		    !memcmp(nl + 1, "+++ ", 4))
+			return p - body;
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	return len;
+}
+
 bool body_has_diff(const char *body, size_t len)
 {
 	const char *p = body, *end = body + len;
@@ -434,6 +462,12 @@ bool body_has_diff(const char *body, size_t len)
 void patch_extract(const struct mail *m, const struct subject *s,
 		   struct patch *p)
 {
+	patch_extract_flags(m, s, 0, p);
+}
+
+void patch_extract_flags(const struct mail *m, const struct subject *s,
+			 unsigned int flags, struct patch *p)
+{
 	struct lines ls = { 0 };
 	size_t i = 0, msg_start, msg_end, notes_start = 0, dstart, dend;
 	bool sep = false;
@@ -444,7 +478,8 @@ void patch_extract(const struct mail *m, const struct subject *s,
 	p->date = m->date;
 	p->tz = m->tz;
 	p->subject = xstrdup(s->title);
-	split_lines(m->body ? m->body : "", m->body_len, &ls);
+	split_lines(m->body ? m->body : "", (flags & PATCH_HEAD) ?
+		    head_len(m->body, m->body_len) : m->body_len, &ls);
 
 	/* in-body headers: the first lines, up to a blank line */
 	while (i < ls.nr && line_blank(&ls.l[i]))
@@ -510,6 +545,8 @@ void patch_extract(const struct mail *m, const struct subject *s,
 	}
 	p->message = stripspace(&ls, msg_start, msg_end);
 	message_trailers(p->message, &p->trailers);
+	if (flags & PATCH_HEAD)
+		goto tags;
 
 	dstart = msg_end + (sep ? 1 : 0);
 	notes_start = dstart;
@@ -545,6 +582,7 @@ void patch_extract(const struct mail *m, const struct subject *s,
 			p->prereq_ids[p->nr_prereq++] = value_of(l, 22);
 		}
 	}
+tags:
 	p->base_commit = find_base_commit(m->body ? m->body : "");
 	p->change_id = find_change_id(m->body ? m->body : "");
 	free(ls.l);

@@ -47,6 +47,14 @@ struct patch {
 /* Take m apart; never fails (a message without a diff has diff == NULL). */
 void patch_extract(const struct mail *m, const struct subject *s,
 		   struct patch *p);
+/*
+ * PATCH_HEAD: only what comes before the "---" (author, date, subject,
+ * message, trailers) and base-commit:/change-id:; notes, diff,
+ * prerequisites and signature stay NULL.  What series assembly needs.
+ */
+#define PATCH_HEAD 0x1
+void patch_extract_flags(const struct mail *m, const struct subject *s,
+			 unsigned int flags, struct patch *p);
 void patch_release(struct patch *p);
 
 /* The commit message as git am would write it: subject, body, trailers */

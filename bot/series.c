@@ -185,7 +185,7 @@ int msg_from_raw(const char *raw, size_t len, struct msg *m, struct strbuf *err)
 
 	if (!m->subj.reply && !m->subj.forward &&
 	    (m->has_diff || (m->subj.patch && m->subj.counted))) {
-		patch_extract(&mail, &m->subj, &patch);
+		patch_extract_flags(&mail, &m->subj, PATCH_HEAD, &patch);
 		m->author_name = xstrdup_or_null(patch.author_name);
 		m->author_email = xstrdup_or_null(patch.author_email);
 		m->title = xstrdup(patch.subject);

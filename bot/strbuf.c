@@ -55,7 +55,7 @@ void strbuf_setlen(struct strbuf *sb, size_t len)
 	sb->buf[len] = '\0';
 }
 
-void strbuf_add(struct strbuf *sb, const void *data, size_t len)
+void strbuf_add_slow(struct strbuf *sb, const void *data, size_t len)
 {
 	if (!len)
 		return;
@@ -68,13 +68,6 @@ void strbuf_add(struct strbuf *sb, const void *data, size_t len)
 void strbuf_addstr(struct strbuf *sb, const char *s)
 {
 	strbuf_add(sb, s, strlen(s));
-}
-
-void strbuf_addch(struct strbuf *sb, int c)
-{
-	strbuf_grow(sb, 1);
-	sb->buf[sb->len++] = c;
-	sb->buf[sb->len] = '\0';
 }
 
 void strbuf_addchars(struct strbuf *sb, int c, size_t n)

@@ -32,9 +32,30 @@ static inline void strbuf_reset(struct strbuf *sb)
 	strbuf_setlen(sb, 0);
 }
 
-void strbuf_add(struct strbuf *sb, const void *data, size_t len);
+void strbuf_add_slow(struct strbuf *sb, const void *data, size_t len);
 void strbuf_addstr(struct strbuf *sb, const char *s);
-void strbuf_addch(struct strbuf *sb, int c);
+
+/* Inline: JSON output and mail parsing add many small pieces */
+static inline void strbuf_add(struct strbuf *sb, const void *data, size_t len)
+{
+	if (sb->len + len < sb->alloc) {
+		memcpy(sb->buf + sb->len, data, len);
+		sb->len += len;
+		sb->buf[sb->len] = '\0';
+		return;
+	}
+	strbuf_add_slow(sb, data, len);
+}
+
+static inline void strbuf_addch(struct strbuf *sb, int c)
+{
+	if (sb->len + 1 < sb->alloc) {
+		sb->buf[sb->len++] = c;
+		sb->buf[sb->len] = '\0';
+		return;
+	}
+	strbuf_add_slow(sb, &(char){ c }, 1);
+}
 void strbuf_addchars(struct strbuf *sb, int c, size_t n);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...) PRINTF(2, 3);
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap) PRINTF(2, 0);

@@ -336,12 +336,20 @@ bool utf8_valid(const char *s, size_t len)
 	const unsigned char *p = (const unsigned char *)s, *end = p + len;
 
 	while (p < end) {
-		unsigned char c = *p;
+		unsigned char c;
 		size_t n, i;
 		uint32_t cp;
 		uint64_t w;
 
-		/* ASCII runs, eight bytes at a time */
+		/* ASCII runs, 32 then eight bytes at a time */
+		while ((size_t)(end - p) >= 32) {
+			uint64_t a[4];
+
+			memcpy(a, p, 32);
+			if ((a[0] | a[1] | a[2] | a[3]) & 0x8080808080808080ULL)
+				break;
+			p += 32;
+		}
 		if ((size_t)(end - p) >= 8) {
 			memcpy(&w, p, 8);
 			if (!(w & 0x8080808080808080ULL)) {
@@ -349,6 +357,9 @@ bool utf8_valid(const char *s, size_t len)
 				continue;
 			}
 		}
+		if (p == end)
+			break;
+		c = *p;
 		if (c < 0x80) {
 			p++;
 			continue;

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The fast paths of the mail reading hot loop, against slow references:
+ * utf8_valid() word at a time, strbuf's inline adds, the JSON writer's
+ * numbers and indentation, and the Date: parser that stands in for
+ * GMime's on the common form.
+ */
+#include <json-c/json.h>
+
+#include "bot/jsonw.h"
+#include "bot/mail.h"
+#include "bot/strbuf.h"
+#include "tests/unit/tap.h"
+
+/* A byte at a time, as RFC 3629 says */
+static bool ref_utf8_valid(const unsigned char *p, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		unsigned char c = p[i];
+		size_t n, k;
+		uint32_t cp;
+
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		if (c >= 0xc2 && c <= 0xdf)
+			n = 1, cp = c & 0x1f;
+		else if (c >= 0xe0 && c <= 0xef)
+			n = 2, cp = c & 0x0f;
+		else if (c >= 0xf0 && c <= 0xf4)
+			n = 3, cp = c & 0x07;
+		else
+			return false;
+		if (i + n >= len)
+			return false;
+		for (k = 1; k <= n; k++) {
+			if ((p[i + k] & 0xc0) != 0x80)
+				return false;
+			cp = cp << 6 | (p[i + k] & 0x3f);
+		}
+		if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
+		    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+			return false;
+		i += n + 1;
+	}
+	return true;
+}
+
+static void test_utf8(void)
+{
+	static const char *const pieces[] = {
+		"a", "From ", "\t", "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80",
+		"\xc3", "\x80", "\xed\xa0\x80", "\xc0\xaf", "\xf4\x90\x80\x80",
+		"0123456789abcdef0123456789abcdef",
+	};
+	unsigned char buf[256];
+	unsigned int seed = 12345, i, bad = 0, valid = 0;
+
+	for (i = 0; i < 20000; i++) {
+		size_t len = 0;
+
+		while (len < 200) {
+			const char *pc;
+
+			seed = seed * 1103515245 + 12345;
+			if ((seed >> 16) % 16 == 0)
+				break;
+			pc = pieces[(seed >> 8) % (sizeof(pieces) / sizeof(*pieces))];
+			/* mostly ASCII, as mail is */
+			if ((seed >> 20) % 4)
+				pc = (seed >> 24) % 2 ? "0123456789abcdef0123456789abcdef" : "x";
+			memcpy(buf + len, pc, strlen(pc));
+			len += strlen(pc);
+		}
+		if (utf8_valid((const char *)buf, len) != ref_utf8_valid(buf, len))
+			bad++;
+		valid += ref_utf8_valid(buf, len);
+	}
+	ok(!bad, "utf8_valid agrees with a byte-at-a-time reference (%u of 20000 differ)", bad);
+	ok(valid > 1000 && valid < 19000, "both valid and invalid inputs were tried (%u valid)", valid);
+	memset(buf, 'a', 64);
+	buf[63] = 0xc3;
+	ok(!utf8_valid((const char *)buf, 64), "a lead byte at the very end, after 63 ASCII");
+	buf[40] = 0xff;
+	ok(!utf8_valid((const char *)buf, 41), "0xff after a 32-byte ASCII run");
+	ok(utf8_valid((const char *)buf, 40), "the 40 ASCII bytes before it");
+	ok(utf8_valid("", 0), "empty");
+}
+
+static void test_strbuf(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char want[5001];
+	int i;
+
+	for (i = 0; i < 5000; i++) {
+		if (i % 3)
+			strbuf_addch(&sb, 'a' + i % 26);
+		else
+			strbuf_add(&sb, &(char){ 'a' + i % 26 }, 1);
+		want[i] = 'a' + i % 26;
+	}
+	want[5000] = '\0';
+	ok(sb.len == 5000 && !strcmp(sb.buf, want), "inline adds across many grows");
+	strbuf_add(&sb, "", 0);
+	ok(sb.len == 5000 && sb.buf[5000] == '\0', "adding nothing keeps the NUL");
+	strbuf_release(&sb);
+	strbuf_add(&sb, "", 0);
+	ok(sb.len == 0 && sb.buf[0] == '\0', "adding nothing to an empty strbuf");
+	strbuf_release(&sb);
+}
+
+static void test_jsonw(void)
+{
+	static const int64_t nums[] = { 0, 7, -7, 10, 1234567890123LL,
+					INT64_MAX, INT64_MIN };
+	struct strbuf sb = STRBUF_INIT;
+	struct jsonw w = JSONW_INIT(&sb, true);
+	json_object *o;
+	size_t i;
+	int d;
+
+	jw_obj(&w);
+	jw_key(&w, "nums");
+	jw_arr(&w);
+	for (i = 0; i < sizeof(nums) / sizeof(*nums); i++)
+		jw_int(&w, nums[i]);
+	jw_end_arr(&w);
+	jw_key(&w, "deep");
+	for (d = 0; d < 40; d++)
+		jw_arr(&w);
+	jw_str(&w, "a\"b\\c\n\x01");
+	for (d = 0; d < 40; d++)
+		jw_end_arr(&w);
+	jw_end_obj(&w);
+	{
+		/* json-c's default depth limit is 32 */
+		struct json_tokener *tok = json_tokener_new_ex(64);
+
+		o = json_tokener_parse_ex(tok, sb.buf, sb.len);
+		json_tokener_free(tok);
+	}
+	ok(o != NULL, "the writer's output parses");
+	if (o) {
+		json_object *a = NULL, *v = o;
+
+		json_object_object_get_ex(o, "nums", &a);
+		for (i = 0; a && i < sizeof(nums) / sizeof(*nums); i++)
+			is_int(json_object_get_int64(json_object_array_get_idx(a, i)),
+			       nums[i], "number %zu", i);
+		json_object_object_get_ex(o, "deep", &v);
+		for (d = 0; d < 40 && v; d++)
+			v = json_object_array_get_idx(v, 0);
+		is_str(v ? json_object_get_string(v) : NULL, "a\"b\\c\n\x01",
+		       "a string 40 arrays deep, escaped and read back");
+		{
+			char want[100];
+
+			/* the object and 40 arrays: 82 spaces */
+			want[0] = '\n';
+			memset(want + 1, ' ', 82);
+			memcpy(want + 83, "\"a", 3);
+			ok(strstr(sb.buf, want) != NULL,
+			   "indented by two spaces per level, 41 levels deep");
+		}
+		json_object_put(o);
+	}
+	strbuf_release(&sb);
+}
+
+/* The fast Date: parser gives what GMime gives */
+static void test_dates(void)
+{
+	static const char *const dates[] = {
+		"Mon, 6 May 2024 10:00:00 +0000",
+		"Tue, 14 Nov 2023 22:23:21 -0000",
+		"Sat, 07 Feb 2026 16:16:13 +0800",
+		"7 Feb 2026 08:16:13 -0530",
+		"Wed, 15 Jan 2025 11:38:07 +1300 (NZDT)",
+		"Thu, 1 Jan 1970 00:00:00 +0000",
+		"Fri, 29 Feb 2028 23:59:59 +1400",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(dates) / sizeof(*dates); i++) {
+		struct strbuf raw = STRBUF_INIT, err = STRBUF_INIT;
+		struct mail m;
+		int64_t t = 0;
+		int tz = 0;
+
+		strbuf_addf(&raw, "From: a <a@b.c>\nMessage-ID: <x@y>\n"
+			    "Date: %s\nSubject: s\n\nbody\n", dates[i]);
+		ok(!mail_parse(raw.buf, raw.len, &m, &err), "parsed with Date: %s", dates[i]);
+		ok(!mail_parse_date(dates[i], &t, &tz), "GMime reads %s", dates[i]);
+		is_int(m.date, t, "same time for %s", dates[i]);
+		is_int(m.tz, tz, "same zone for %s", dates[i]);
+		mail_release(&m);
+		strbuf_release(&raw);
+		strbuf_release(&err);
+	}
+}
+
+int main(void)
+{
+	test_utf8();
+	test_strbuf();
+	test_jsonw();
+	test_dates();
+	return done_testing();
+}
