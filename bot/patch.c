@@ -70,8 +70,13 @@ void trailers_add(struct trailers *t, const char *name, const char *value)
 		t->alloc = t->alloc ? t->alloc * 2 : 2;
 		t->t = xrealloc(t->t, t->alloc * sizeof(*t->t));
 	}
-	t->t[t->nr].name = xstrdup(name);
-	t->t[t->nr].value = xstrdup(value);
+	if (t->pool) {
+		t->t[t->nr].name = strpool_intern(t->pool, name);
+		t->t[t->nr].value = strpool_intern(t->pool, value);
+	} else {
+		t->t[t->nr].name = xstrdup(name);
+		t->t[t->nr].value = xstrdup(value);
+	}
 	t->nr++;
 }
 
@@ -90,7 +95,7 @@ void trailers_release(struct trailers *t)
 {
 	size_t i;
 
-	for (i = 0; i < t->nr; i++) {
+	for (i = 0; i < t->nr && !t->pool; i++) {
 		free(t->t[i].name);
 		free(t->t[i].value);
 	}

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "bot/mail.h"
+#include "bot/strpool.h"
 #include "bot/subject.h"
 
 struct trailer {
@@ -22,6 +23,8 @@ struct trailer {
 struct trailers {
 	struct trailer *t;
 	size_t nr, alloc;
+	struct strpool *pool;	/* the strings are interned there (the array
+				 * is malloc'ed all the same); NULL: each is */
 };
 
 struct patch {

@@ -17,6 +17,7 @@ void assembly_init(struct assembly *a, size_t max_size)
 {
 	memset(a, 0, sizeof(*a));
 	strbuf_init(&a->problems, 0);
+	strpool_init(&a->pool);
 	a->max_size = max_size ? max_size : 16 << 20;
 }
 
@@ -42,6 +43,10 @@ void msg_release(struct msg *m)
 {
 	size_t i;
 
+	trailers_release(&m->trailers);
+	strbuf_release(&m->warnings);
+	if (m->pool)
+		return;		/* the rest goes with the pool */
 	free(m->msgid);
 	free(m->parent);
 	for (i = 0; i < m->nr_refs; i++)
@@ -56,11 +61,9 @@ void msg_release(struct msg *m)
 	free(m->author_email);
 	free(m->base_commit);
 	free(m->change_id);
-	trailers_release(&m->trailers);
 	for (i = 0; i < m->nr_links; i++)
 		free(m->links[i]);
 	free(m->links);
-	strbuf_release(&m->warnings);
 }
 
 void assembly_release(struct assembly *a)
@@ -68,8 +71,11 @@ void assembly_release(struct assembly *a)
 	size_t i;
 
 	for (i = 0; i < a->nr; i++) {
-		msg_release(a->msgs[i]);
-		free(a->msgs[i]);
+		struct msg *m = a->msgs[i];
+
+		msg_release(m);
+		if (!m->pool)
+			free(m);
 	}
 	free(a->msgs);
 	strmap_release(&a->by_id);
@@ -84,6 +90,7 @@ void assembly_release(struct assembly *a)
 	}
 	free(a->series);
 	strbuf_release(&a->problems);
+	strpool_release(&a->pool);
 }
 
 void assembly_problem(struct assembly *a, size_t index, const char *msgid,
@@ -106,6 +113,9 @@ static void find_links(const char *body, struct msg *m)
 {
 	const char *p = body;
 	size_t alloc = 0;
+
+	if (m->pool)	/* room for all: an arena does not grow arrays */
+		m->links = strpool_alloc(m->pool, MSG_MAX_LINKS * sizeof(*m->links));
 
 	while ((p = strstr(p, "://")) && m->nr_links < MSG_MAX_LINKS) {
 		const char *end = p + 3, *seg;
@@ -144,20 +154,50 @@ static void find_links(const char *body, struct msg *m)
 			}
 		}
 		if (id.len && memchr(id.buf, '@', id.len) && !memchr(id.buf, '?', id.len)) {
-			ALLOC_GROW(m->links, m->nr_links + 1, alloc);
-			m->links[m->nr_links++] = strbuf_detach(&id, NULL);
+			if (m->pool) {
+				m->links[m->nr_links++] = strpool_intern(m->pool, id.buf);
+			} else {
+				ALLOC_GROW(m->links, m->nr_links + 1, alloc);
+				m->links[m->nr_links++] = strbuf_detach(&id, NULL);
+			}
 		}
 		strbuf_release(&id);
 		p = end;
 	}
 }
 
+/* A string of the msg: in its pool (interned) or malloc'ed */
+static char *keep(struct msg *m, const char *s)
+{
+	return m->pool ? strpool_intern(m->pool, s) : xstrdup_or_null(s);
+}
+
+/* Move what subject_parse() malloc'ed into the pool */
+static void subject_to_pool(struct msg *m)
+{
+	struct subject *s = &m->subj;
+	char *tree = s->tree, *prefixes = s->prefixes, *title = s->title;
+
+	s->tree = keep(m, tree);
+	s->prefixes = keep(m, prefixes);
+	s->title = keep(m, title);
+	free(tree);
+	free(prefixes);
+	free(title);
+}
+
 int msg_from_raw(const char *raw, size_t len, struct msg *m, struct strbuf *err)
+{
+	return msg_from_raw_pool(raw, len, NULL, m, err);
+}
+
+int msg_from_raw_pool(const char *raw, size_t len, struct strpool *pool,
+		      struct msg *m, struct strbuf *err)
 {
 	struct mail mail;
 	struct patch patch;
 	const char *parent;
-	size_t i, first;
+	size_t i, first, nr;
 
 	memset(m, 0, sizeof(*m));
 	strbuf_init(&m->warnings, 0);
@@ -165,20 +205,27 @@ int msg_from_raw(const char *raw, size_t len, struct msg *m, struct strbuf *err)
 		strbuf_release(&m->warnings);
 		return -1;
 	}
+	m->pool = pool;
+	m->trailers.pool = pool;
 	strbuf_addbuf(&m->warnings, &mail.warnings);
-	m->msgid = xstrdup_or_null(mail.msgid);
+	m->msgid = keep(m, mail.msgid);
 	parent = mail_parent(&mail);
-	m->parent = xstrdup_or_null(parent);
+	m->parent = keep(m, parent);
 	/* keep the root and the nearest ancestors */
 	first = mail.nr_refs > MSG_MAX_REFS ? mail.nr_refs - (MSG_MAX_REFS - 1) : 1;
-	m->refs = xcalloc(MIN(mail.nr_refs, MSG_MAX_REFS) + 1, sizeof(*m->refs));
+	nr = MIN(mail.nr_refs, MSG_MAX_REFS) + 1;
+	m->refs = pool ? strpool_alloc(pool, nr * sizeof(*m->refs)) :
+		xcalloc(nr, sizeof(*m->refs));
 	for (i = 0; i < mail.nr_refs; i++)
 		if (i == 0 || i >= first)
-			m->refs[m->nr_refs++] = xstrdup(mail.refs[i]);
-	m->subject = xstrdup(mail.subject ? mail.subject : "");
+			m->refs[m->nr_refs++] = keep(m, mail.refs[i]);
+	m->subject = pool ? strpool_strdup(pool, mail.subject ? mail.subject : "") :
+		xstrdup(mail.subject ? mail.subject : "");
 	subject_parse(m->subject, &m->subj);
-	m->sender_name = xstrdup_or_null(mail.from.name);
-	m->sender_email = xstrdup_or_null(mail.from.email);
+	if (pool)
+		subject_to_pool(m);
+	m->sender_name = keep(m, mail.from.name);
+	m->sender_email = keep(m, mail.from.email);
 	m->date = mail.date;
 	m->tz = mail.tz;
 	m->has_diff = body_has_diff(mail.body, mail.body_len);
@@ -186,20 +233,26 @@ int msg_from_raw(const char *raw, size_t len, struct msg *m, struct strbuf *err)
 	if (!m->subj.reply && !m->subj.forward &&
 	    (m->has_diff || (m->subj.patch && m->subj.counted))) {
 		patch_extract_flags(&mail, &m->subj, PATCH_HEAD, &patch);
-		m->author_name = xstrdup_or_null(patch.author_name);
-		m->author_email = xstrdup_or_null(patch.author_email);
-		m->title = xstrdup(patch.subject);
-		m->base_commit = xstrdup_or_null(patch.base_commit);
-		m->change_id = xstrdup_or_null(patch.change_id);
-		m->trailers = patch.trailers;
-		memset(&patch.trailers, 0, sizeof(patch.trailers));
+		m->author_name = keep(m, patch.author_name);
+		m->author_email = keep(m, patch.author_email);
+		m->title = keep(m, patch.subject);
+		m->base_commit = keep(m, patch.base_commit);
+		m->change_id = keep(m, patch.change_id);
+		if (pool) {
+			for (i = 0; i < patch.trailers.nr; i++)
+				trailers_add(&m->trailers, patch.trailers.t[i].name,
+					     patch.trailers.t[i].value);
+		} else {
+			m->trailers = patch.trailers;
+			memset(&patch.trailers, 0, sizeof(patch.trailers));
+		}
 		patch_release(&patch);
 		if (m->subj.counted && m->subj.n == 0)
 			find_links(mail.body ? mail.body : "", m);
 	} else {
-		m->author_name = xstrdup_or_null(mail.from.name);
-		m->author_email = xstrdup_or_null(mail.from.email);
-		m->title = xstrdup(m->subj.title);
+		m->author_name = keep(m, mail.from.name);
+		m->author_email = keep(m, mail.from.email);
+		m->title = keep(m, m->subj.title);
 		if (m->parent)
 			reply_trailers(&mail, false, &m->trailers);
 	}
@@ -212,6 +265,14 @@ static void classify(struct msg *m);
 /* Keep what a reply needs: its place in the thread and its trailers */
 static void msg_trim(struct msg *m)
 {
+	if (m->pool) {
+		/* the pool keeps them; only interned ones are shared */
+		m->subject = "";
+		m->title = m->sender_name = m->author_name = m->author_email = NULL;
+		memset(&m->subj, 0, sizeof(m->subj));
+		m->subj.reply = true;
+		return;
+	}
 	free(m->subject);
 	m->subject = xstrdup("");
 	free(m->title);
@@ -237,6 +298,12 @@ void msg_set_missing_id(struct msg *m, const char *raw, size_t len)
 		return;
 	hash_hex(raw, len, h);
 	m->msgid = xasprintf("lorebot-%s@" MSG_MISSING_ID_DOMAIN, h);
+	if (m->pool) {
+		char *id = m->msgid;
+
+		m->msgid = strpool_intern(m->pool, id);
+		free(id);
+	}
 }
 
 struct msg *assembly_add_msg(struct assembly *a, struct msg *m)
@@ -268,7 +335,8 @@ struct msg *assembly_add_msg(struct assembly *a, struct msg *m)
 		assembly_problem(a, index, m->msgid,
 				 "duplicate Message-ID; the first copy is used");
 		msg_release(m);
-		free(m);
+		if (!m->pool)
+			free(m);
 		return NULL;
 	}
 	strmap_put(&a->by_id, m->msgid, m);
@@ -280,12 +348,12 @@ struct msg *assembly_add_raw(struct assembly *a, const char *raw, size_t len,
 			     size_t index, uint64_t offset)
 {
 	struct strbuf err = STRBUF_INIT;
-	struct msg *m = xmalloc(sizeof(*m));
+	/* one that cannot be parsed wastes its bytes in the pool: rare */
+	struct msg *m = strpool_alloc(&a->pool, sizeof(*m));
 
-	if (msg_from_raw(raw, len, m, &err)) {
+	if (msg_from_raw_pool(raw, len, &a->pool, m, &err)) {
 		assembly_problem(a, index, NULL, "%s", err.buf);
 		strbuf_release(&err);
-		free(m);
 		a->errors++;
 		return NULL;
 	}
@@ -546,7 +614,7 @@ static void group_fallback(struct assembly *a)
 	free(left);
 }
 
-static void finish_send(struct send *s)
+static void finish_send(struct assembly *a, struct send *s)
 {
 	struct msg *head = s->cover;
 	int i;
@@ -576,9 +644,14 @@ static void finish_send(struct send *s)
 			s->tree = xstrdup(p->subj.tree);
 		s->rfc |= p->subj.rfc;
 		s->resend |= p->subj.resend;
-		/* the patch's own trailers start the list replies add to */
+		/*
+		 * The patch's own trailers start the list replies add to;
+		 * without any, the list interns in the assembly's pool.
+		 */
 		s->patches[i].trailers = p->trailers;
 		memset(&p->trailers, 0, sizeof(p->trailers));
+		if (!s->patches[i].trailers.nr)
+			s->patches[i].trailers.pool = &a->pool;
 	}
 }
 
@@ -805,7 +878,7 @@ void assembly_build(struct assembly *a)
 	group_threaded(a);
 	group_fallback(a);
 	for (i = 0; i < a->nr_sends; i++)
-		finish_send(a->sends[i]);
+		finish_send(a, a->sends[i]);
 	attach_replies(a);
 	link_series(a);
 }

@@ -14,9 +14,10 @@
  * trailers they give are attached to the patch replied to, or to every
  * patch when given on the cover letter.
  *
- * Memory: a struct msg holds only what assembly needs (no bodies), so
- * large mboxes are assembled in bounded memory; msg->offset/size say
- * where to find the message again.
+ * Memory: a struct msg holds only what assembly needs (no bodies), and
+ * the messages an assembly parses itself live in its strpool with their
+ * strings interned (names, addresses, Message-IDs and trailers recur all
+ * over a list); msg->offset/size say where to find a message again.
  */
 #ifndef LOREBOT_SERIES_H
 #define LOREBOT_SERIES_H
@@ -25,6 +26,7 @@
 
 #include "bot/patch.h"
 #include "bot/strmap.h"
+#include "bot/strpool.h"
 #include "bot/subject.h"
 
 #define MSG_MAX_REFS 16
@@ -41,6 +43,9 @@ struct send;
 
 /* bot/store-msg.c keeps these in the database: add new fields there too */
 struct msg {
+	struct strpool *pool;	/* the msg, its strings and arrays live there
+				 * (strings interned: never modify them);
+				 * NULL: all malloc'ed */
 	char *msgid;
 	char *parent;		/* In-Reply-To, else the last reference */
 	char **refs;		/* the root and the nearest ancestors */
@@ -121,6 +126,7 @@ struct assembly {
 	struct strbuf problems;	/* "message 3 <id>: what" lines */
 	size_t errors;		/* messages that could not be used */
 	size_t max_size;	/* mail.maxsize */
+	struct strpool pool;	/* the msgs parsed by assembly_add_raw() */
 };
 
 void assembly_init(struct assembly *a, size_t max_size);
@@ -150,6 +156,9 @@ void assembly_build(struct assembly *a);
 
 /* Parse a raw message into a msg; on failure nothing is left to release */
 int msg_from_raw(const char *raw, size_t len, struct msg *m, struct strbuf *err);
+/* The same with the strings in pool (NULL: malloc'ed) */
+int msg_from_raw_pool(const char *raw, size_t len, struct strpool *pool,
+		      struct msg *m, struct strbuf *err);
 void msg_release(struct msg *m);
 /* A message without Message-ID gets a stable one made from its bytes */
 #define MSG_MISSING_ID_DOMAIN "missing-message-id.invalid"
