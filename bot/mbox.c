@@ -49,6 +49,22 @@ void mbox_close(struct mbox_reader *r)
 void mbox_msg_release(struct mbox_msg *m)
 {
 	strbuf_release(&m->raw);
+	m->data = NULL;
+	m->len = 0;
+}
+
+void mbox_set_view(struct mbox_reader *r, bool view)
+{
+	r->view = view;
+}
+
+/* The run of lines kept in place so far goes to the copy */
+static void flush_run(struct mbox_reader *r)
+{
+	if (r->run && r->run_dst)
+		strbuf_add(r->run_dst, r->run, r->run_len);
+	r->run = NULL;
+	r->run_len = 0;
 }
 
 /*
@@ -79,7 +95,8 @@ bool mbox_is_from_line(const char *line, size_t len)
  */
 static int next_line(struct mbox_reader *r)
 {
-	strbuf_reset(&r->cur);
+	if (r->cur.len)
+		strbuf_reset(&r->cur);
 	r->lt = 0;
 	for (;;) {
 		char *nl;
@@ -127,6 +144,7 @@ static int next_line(struct mbox_reader *r)
 			r->alloc = READ_CHUNK;
 			r->buf = xmalloc(r->alloc);
 		}
+		flush_run(r);	/* buf is about to be overwritten */
 		do {
 			n = read(r->fd, r->buf, r->alloc);
 		} while (n < 0 && errno == EINTR);
@@ -153,21 +171,46 @@ static void keep_line(struct mbox_reader *r, struct mbox_msg *m,
 		return;
 	if (m->size > r->max_size) {
 		m->too_big = true;
+		r->run = NULL;
+		r->run_len = 0;
 		strbuf_release(&m->raw);
 		return;
 	}
+	if (r->view && !m->raw.len && p != r->cur.buf) {
+		/* still one run in buf: extend it */
+		if (!r->run) {
+			r->run = p;
+			r->run_len = len;
+			return;
+		}
+		if (p == r->run + r->run_len) {
+			r->run_len += len;
+			return;
+		}
+	}
+	flush_run(r);
 	strbuf_add(&m->raw, p, len);
 }
 
+/* How much of the blank line that separates messages ends buf[0..len) */
+static size_t separator_len(const char *buf, size_t len)
+{
+	if (len >= 2 && buf[len - 1] == '\n' && buf[len - 2] == '\n')
+		return 1;
+	if (len >= 4 && !memcmp(buf + len - 4, "\r\n\r\n", 4))
+		return 2;
+	return 0;
+}
+
 /* Drop the blank line that separates this message from the next. */
-static void drop_separator(struct mbox_msg *m)
+static void drop_separator(struct mbox_reader *r, struct mbox_msg *m)
 {
 	struct strbuf *s = &m->raw;
 
-	if (s->len >= 2 && s->buf[s->len - 1] == '\n' && s->buf[s->len - 2] == '\n')
-		strbuf_setlen(s, s->len - 1);
-	else if (s->len >= 4 && !memcmp(s->buf + s->len - 4, "\r\n\r\n", 4))
-		strbuf_setlen(s, s->len - 2);
+	if (r->run)
+		r->run_len -= separator_len(r->run, r->run_len);
+	else
+		strbuf_setlen(s, s->len - separator_len(s->buf, s->len));
 	if (m->size)
 		m->size--;
 }
@@ -178,6 +221,9 @@ int mbox_next(struct mbox_reader *r, struct mbox_msg *m)
 	int ret;
 
 	strbuf_reset(&m->raw);
+	r->run = NULL;
+	r->run_len = 0;
+	r->run_dst = &m->raw;
 	m->too_big = false;
 	m->size = 0;
 	m->index = r->index;
@@ -218,7 +264,7 @@ int mbox_next(struct mbox_reader *r, struct mbox_msg *m)
 			r->mboxrd |= r->ll > 12 && !memcmp(r->lp, "From mboxrd@", 12);
 			if (have) {
 				r->pending_from = true;
-				drop_separator(m);
+				drop_separator(r, m);
 				break;
 			}
 			/* an empty message between two separators */
@@ -246,10 +292,21 @@ int mbox_next(struct mbox_reader *r, struct mbox_msg *m)
 		}
 		keep_line(r, m, r->lp, r->ll, r->lt);
 	}
-	if (!have)
+	if (!have) {
+		r->run_dst = NULL;
 		return 0;
+	}
 	if (!r->pending_from && !r->single)
-		drop_separator(m);
+		drop_separator(r, m);
+	if (r->run) {
+		m->data = r->run;
+		m->len = r->run_len;
+	} else {
+		m->data = m->raw.buf;
+		m->len = m->raw.len;
+	}
+	r->run = NULL;
+	r->run_dst = NULL;
 	r->index++;
 	return 1;
 }

@@ -33,10 +33,22 @@ struct mbox_reader {
 	const char *lp;		/* the current line: in buf or cur */
 	size_t ll;		/* its length as held */
 	size_t lt;		/* its real length */
+	/* mbox_set_view(): the message so far, whole in buf, not copied */
+	bool view;
+	const char *run;
+	size_t run_len;
+	struct strbuf *run_dst;	/* where it goes when buf is refilled */
 };
 
 struct mbox_msg {
-	struct strbuf raw;	/* the message, separator removed, unescaped */
+	/*
+	 * The message, separator removed, unescaped: in raw, or with
+	 * mbox_set_view() maybe in the reader's buffer (then not
+	 * NUL-terminated); valid until the next mbox_next().
+	 */
+	const char *data;
+	size_t len;
+	struct strbuf raw;	/* the copy, when data is not a view */
 	size_t index;		/* 0-based position in the mbox */
 	uint64_t offset;	/* byte offset of its first line */
 	uint64_t line;		/* line number of its first line (1-based) */
@@ -51,6 +63,14 @@ int mbox_open(struct mbox_reader *r, const char *path, size_t max_size);
 void mbox_open_mem(struct mbox_reader *r, const char *buf, size_t len,
 		   size_t max_size);
 void mbox_close(struct mbox_reader *r);
+
+/*
+ * Let mbox_next() point m->data into its read buffer (or the memory
+ * read) instead of copying, when the message lies there whole and needs
+ * no unescaping: the common case, and a copy less per message.  Without
+ * it, m->data is m->raw.buf, as callers that keep m->raw expect.
+ */
+void mbox_set_view(struct mbox_reader *r, bool view);
 
 /* 1: a message in m; 0: end of input; -errno: read error */
 int mbox_next(struct mbox_reader *r, struct mbox_msg *m);

@@ -374,6 +374,7 @@ int assembly_add_mbox(struct assembly *a, const char *path)
 	ret = mbox_open(&r, path, a->max_size);
 	if (ret)
 		return ret;
+	mbox_set_view(&r, true);
 	while ((ret = mbox_next(&r, &mm)) > 0) {
 		if (mm.too_big) {
 			assembly_problem(a, mm.index, NULL,
@@ -382,7 +383,7 @@ int assembly_add_mbox(struct assembly *a, const char *path)
 			a->errors++;
 			continue;
 		}
-		assembly_add_raw(a, mm.raw.buf, mm.raw.len, mm.index, mm.offset);
+		assembly_add_raw(a, mm.data, mm.len, mm.index, mm.offset);
 	}
 	mbox_msg_release(&mm);
 	mbox_close(&r);

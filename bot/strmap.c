@@ -3,14 +3,25 @@
 
 #include "bot/strmap.h"
 
+/* Eight bytes a step: keys are Message-IDs, names and addresses */
 static uint64_t str_hash(const char *s)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t len = strlen(s);
+	uint64_t h = 0xcbf29ce484222325ULL ^ len, w;
 
-	while (*s) {
-		h ^= (unsigned char)*s++;
-		h *= 0x100000001b3ULL;
+	for (; len >= 8; s += 8, len -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+		h ^= h >> 29;
 	}
+	if (len) {
+		w = 0;
+		memcpy(&w, s, len);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+		h ^= h >> 29;
+	}
+	h *= 0xbf58476d1ce4e5b9ULL;
+	h ^= h >> 32;
 	return h | 1;	/* 0 marks an empty slot */
 }
 
