@@ -40,6 +40,21 @@ echo "50,000 messages, $((size / 1048576)) MB: median wall ${wall}s (user ${user
 	"$(awk -v s="$size" -v w="$wall" 'BEGIN { printf "%.0f", s / 1048576 / w }') MB/s wall," \
 	"$(awk -v s="$size" -v w="$user" 'BEGIN { printf "%.0f", s / 1048576 / w }') MB/s of CPU," \
 	"peak RSS $((rss / 1024)) MB"
+# How memory grows: with messages (the little assembly keeps of each), not
+# with bytes (bodies are never held).  Three times the messages, then
+# about as many bytes as the 50,000 in 1,000 large patches.
+[ -f "$OUT/m150k.mbox" ] || python3 bench/gen-mbox.py 150000 "$OUT/m150k.mbox"
+[ -f "$OUT/big1k.mbox" ] || python3 bench/gen-big.py 1000 "$OUT/big1k.mbox"
+for f in m150k big1k; do
+	size=$(stat -c %s "$OUT/$f.mbox")
+	msgs=$(grep -c '^From mboxrd@z' "$OUT/$f.mbox")
+	# shellcheck disable=SC2046
+	set -- $(measure "$LOREBOT" series --mbox "$OUT/$f.mbox" --json)
+	echo "$msgs messages, $((size / 1048576)) MB: wall ${1}s," \
+		"$(awk -v s="$size" -v w="$1" 'BEGIN { printf "%.0f", s / 1048576 / w }') MB/s," \
+		"peak RSS $(($3 / 1024)) MB"
+done
+
 if command -v valgrind >/dev/null; then
 	valgrind --tool=callgrind --callgrind-out-file="$OUT/callgrind.out" \
 		"$LOREBOT" series --mbox "$OUT/m5k.mbox" --json >/dev/null 2>"$OUT/.cg"
