@@ -677,6 +677,23 @@ static void fast_addresses(const char *v, struct address **out, size_t *nr)
 	}
 }
 
+/*
+ * Seconds since the epoch of a UTC date (mon 0-11), as timegm() without
+ * its cost: days from civil, H. Hinnant's algorithm.
+ */
+static time_t civil_to_unix(int y, int mon, int d, int hh, int mm, int ss)
+{
+	int m = mon + 1, era, yoe, doy, doe;
+
+	y -= m <= 2;
+	era = y / 400;		/* y >= 1969 here: no negative years */
+	yoe = y - era * 400;
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return ((time_t)era * 146097 + doe - 719468) * 86400 +
+		hh * 3600 + mm * 60 + ss;
+}
+
 /* Blanks, then 1..max digits */
 static bool date_num(const char **pp, int max, int *v)
 {
@@ -712,7 +729,6 @@ static bool strict_date(const char *s, int64_t *t, int *tz)
 	int day, year, hh, mm, ss, off, mon, n = 0;
 	char mname[4], sign;
 	const char *p = s;
-	struct tm tm = { 0 };
 	time_t r;
 
 	if (strlen(s) > 64)
@@ -747,15 +763,7 @@ static bool strict_date(const char *s, int64_t *t, int *tz)
 	if (mon == 12 || day < 1 || day > 31 || year < 1970 || hh > 23 ||
 	    mm > 59 || ss > 60 || off > 1459 || off % 100 > 59)
 		return false;
-	tm.tm_mday = day;
-	tm.tm_mon = mon;
-	tm.tm_year = year - 1900;
-	tm.tm_hour = hh;
-	tm.tm_min = mm;
-	tm.tm_sec = ss;
-	r = timegm(&tm);
-	if (r == (time_t)-1)
-		return false;
+	r = civil_to_unix(year, mon, day, hh, mm, ss);
 	*tz = (off / 100 * 60 + off % 100) * (sign == '-' ? -1 : 1);
 	*t = (int64_t)r - (int64_t)*tz * 60;
 	return true;

@@ -215,6 +215,46 @@ static void drop_separator(struct mbox_reader *r, struct mbox_msg *m)
 		m->size--;
 }
 
+/*
+ * The common case, without a call per line: whole lines in the buffer,
+ * added to the run kept in place.  Stops before any line the general
+ * loop must look at (one that may be a separator or >From-escaped), at
+ * a line not whole in the buffer, and before the size limit.  Returns
+ * whether it took any line.
+ */
+static bool scan_run(struct mbox_reader *r, struct mbox_msg *m)
+{
+	const char *start = r->buf + r->start, *p = start;
+	const char *end = r->buf + r->end;
+	bool blank = r->prev_blank;
+
+	if (r->run ? r->run + r->run_len != start : m->raw.len != 0)
+		return false;
+	while (p < end && !(blank && *p == 'F') && (*p != '>' || r->single)) {
+		const char *nl = memchr(p, '\n', end - p);
+		size_t len;
+
+		if (!nl)
+			break;
+		len = nl + 1 - p;
+		if (m->size + len > r->max_size)
+			break;
+		blank = len == 1 || (len == 2 && *p == '\r');
+		m->size += len;
+		r->line++;
+		p = nl + 1;
+	}
+	if (p == start)
+		return false;
+	r->prev_blank = blank;
+	r->offset += p - start;
+	if (!r->run)
+		r->run = start;
+	r->run_len += p - start;
+	r->start = p - r->buf;
+	return true;
+}
+
 int mbox_next(struct mbox_reader *r, struct mbox_msg *m)
 {
 	bool have = false;
@@ -231,6 +271,9 @@ int mbox_next(struct mbox_reader *r, struct mbox_msg *m)
 	m->line = r->line + 1;
 
 	for (;;) {
+		if (r->view && r->started && !r->pending_from && !m->too_big &&
+		    !r->cur.len && r->start < r->end && scan_run(r, m))
+			have = true;
 		if (r->pending_from) {
 			r->pending_from = false;
 			ret = 1;

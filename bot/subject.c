@@ -39,9 +39,14 @@ static const char *skip_leader(const char *p, bool *forward)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(leaders); i++) {
-		size_t n = strlen(leaders[i].word);
-		const char *q = p + n;
+		size_t n;
+		const char *q;
 
+		/* most subjects start with none of them: the first byte says */
+		if (tolower((unsigned char)*p) != (unsigned char)leaders[i].word[0])
+			continue;
+		n = strlen(leaders[i].word);
+		q = p + n;
 		if (strncasecmp(p, leaders[i].word, n))
 			continue;
 		if (*q == '[') {	/* Re[2]: */
