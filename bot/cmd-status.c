@@ -47,6 +47,38 @@ static json_object *str(const char *s)
 	return s ? json_object_new_string(s) : NULL;
 }
 
+/* The columns of a query, in order, as JSON keys and types */
+struct col {
+	const char *key;
+	bool is_int;
+};
+
+static const struct col run_cols[] = {
+	{ "id", true }, { "kind", false }, { "arch", false },
+	{ "version", false }, { "started", true }, { "attempt", true },
+};
+
+static const struct col list_cols[] = {
+	{ "name", false }, { "url", false }, { "last_poll", true },
+	{ "last_ok", true }, { "failures", true }, { "last_error", false },
+};
+
+/* One object per row of q into arr */
+static void rows_json(struct db_stmt *q, const struct col *cols, size_t n,
+		      json_object *arr)
+{
+	while (q && db_step(q) > 0) {
+		json_object *o = json_object_new_object();
+		size_t i;
+
+		for (i = 0; i < n; i++)
+			json_object_object_add(o, cols[i].key, cols[i].is_int ?
+				json_object_new_int64(db_column_int(q, (int)i)) :
+				str(db_column_text(q, (int)i)));
+		json_object_array_add(arr, o);
+	}
+}
+
 int cmd_status(int argc, char **argv, struct ctx *ctx)
 {
 	static const struct option opts[] = {
@@ -90,32 +122,12 @@ int cmd_status(int argc, char **argv, struct ctx *ctx)
 		for (i = 0; i < JOB_STATE_NR; i++)
 			json_object_object_add(queue, job_state_name(i),
 					       json_object_new_int64(counts[i]));
-	q = db_prepare(st.db, "SELECT id, kind, arch, version, started, attempts, pid"
+	q = db_prepare(st.db, "SELECT id, kind, arch, version, started, attempts"
 		       " FROM jobs WHERE state = 'running' ORDER BY id");
-	while (q && db_step(q) > 0) {
-		json_object *o = json_object_new_object();
-
-		json_object_object_add(o, "id", json_object_new_int64(db_column_int(q, 0)));
-		json_object_object_add(o, "kind", str(db_column_text(q, 1)));
-		json_object_object_add(o, "arch", str(db_column_text(q, 2)));
-		json_object_object_add(o, "version", str(db_column_text(q, 3)));
-		json_object_object_add(o, "started", json_object_new_int64(db_column_int(q, 4)));
-		json_object_object_add(o, "attempt", json_object_new_int64(db_column_int(q, 5)));
-		json_object_array_add(runs, o);
-	}
+	rows_json(q, run_cols, ARRAY_SIZE(run_cols), runs);
 	q = db_prepare(st.db, "SELECT name, url, last_poll, last_ok, failures, last_error"
 		       " FROM lists ORDER BY name");
-	while (q && db_step(q) > 0) {
-		json_object *o = json_object_new_object();
-
-		json_object_object_add(o, "name", str(db_column_text(q, 0)));
-		json_object_object_add(o, "url", str(db_column_text(q, 1)));
-		json_object_object_add(o, "last_poll", json_object_new_int64(db_column_int(q, 2)));
-		json_object_object_add(o, "last_ok", json_object_new_int64(db_column_int(q, 3)));
-		json_object_object_add(o, "failures", json_object_new_int64(db_column_int(q, 4)));
-		json_object_object_add(o, "last_error", str(db_column_text(q, 5)));
-		json_object_array_add(lists, o);
-	}
+	rows_json(q, list_cols, ARRAY_SIZE(list_cols), lists);
 	q = db_prepare(st.db, "SELECT id FROM versions WHERE gone = 0"
 		       " ORDER BY date DESC LIMIT ?");
 	if (q) {
