@@ -550,8 +550,8 @@ static int split_headers(const char *raw, size_t len, unsigned int flags,
 			h->seen[cur] = true;
 			while (v < le && (*v == ' ' || *v == '\t'))
 				v++;
-			if (h->store.len)
-				strbuf_addch(&h->store, '\0');
+			/* ends the value before (an empty one too) */
+			strbuf_addch(&h->store, '\0');
 			h->off[cur] = h->store.len;
 			strbuf_add(&h->store, v, le - v);
 		}

@@ -208,11 +208,40 @@ static void test_dates(void)
 	}
 }
 
+/* The header values share one buffer: an empty one must stay empty */
+static void test_headers(void)
+{
+	static const char raw[] =
+		"Subject:\n"
+		"From: A U Thor <author@example.org>\n"
+		"Message-ID:\n"
+		"In-Reply-To: <parent@example.org>\n"
+		"References: <root@example.org>\n"
+		" <parent@example.org>\n"
+		"Date: Mon, 6 May 2024 10:00:00 +0000\n"
+		"\n"
+		"body\n";
+	struct strbuf err = STRBUF_INIT;
+	struct mail m;
+
+	ok(!mail_parse(raw, sizeof(raw) - 1, &m, &err), "parsed");
+	is_str(m.subject, "", "an empty Subject: first stays empty");
+	is_str(m.from.email, "author@example.org", "the From: after it");
+	is_str(m.msgid, NULL, "an empty Message-ID: is none");
+	is_str(m.in_reply_to, "parent@example.org", "In-Reply-To after an empty one");
+	is_int(m.nr_refs, 2, "a folded References: keeps both ids");
+	if (m.nr_refs == 2)
+		is_str(m.refs[1], "parent@example.org", "the id on the folded line");
+	mail_release(&m);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	test_utf8();
 	test_strbuf();
 	test_jsonw();
 	test_dates();
+	test_headers();
 	return done_testing();
 }
