@@ -181,11 +181,6 @@ static void child_setup(const struct run_cmd *cmd, int in_fd, int out_fd,
 		_exit(127);
 	if (cmd->cwd && !cmd->sandbox.enabled && chdir(cmd->cwd))
 		child_fail(2, cmd->cwd);
-	set_limit(RLIMIT_CPU, cmd->limits.cpu_s);
-	set_limit(RLIMIT_AS, cmd->limits.mem_bytes);
-	set_limit(RLIMIT_FSIZE, cmd->limits.fsize_bytes);
-	set_limit(RLIMIT_NPROC, cmd->limits.nproc);
-	set_limit(RLIMIT_CORE, 0);
 	if (cmd->sandbox.enabled) {
 		if (geteuid() == 0 && cmd->sandbox.uid) {
 			if (setgroups(0, NULL) || setgid(cmd->sandbox.gid) ||
@@ -196,6 +191,17 @@ static void child_setup(const struct run_cmd *cmd, int in_fd, int out_fd,
 		argv = a.v;
 	}
 	env = make_env(cmd);
+	/*
+	 * The limits come last, with nothing left to allocate: under
+	 * RLIMIT_AS an allocation could fail here (ASan, whose address
+	 * space is far beyond any limit, dies with "Failed to mmap"), and
+	 * that would look like the command failing.
+	 */
+	set_limit(RLIMIT_CPU, cmd->limits.cpu_s);
+	set_limit(RLIMIT_AS, cmd->limits.mem_bytes);
+	set_limit(RLIMIT_FSIZE, cmd->limits.fsize_bytes);
+	set_limit(RLIMIT_NPROC, cmd->limits.nproc);
+	set_limit(RLIMIT_CORE, 0);
 	execvpe(argv[0], (char *const *)argv, env);
 	child_fail(2, argv[0]);
 }
