@@ -491,11 +491,22 @@ static char *self_path(void)
 	return xstrdup(buf);
 }
 
+/* path made absolute (as it is when it does not exist); NULL stays NULL */
+static char *absolute(const char *path)
+{
+	char *r;
+
+	if (!path)
+		return NULL;
+	r = realpath(path, NULL);
+	return r ? r : xstrdup(path);
+}
+
 int daemon_run(struct ctx *ctx, const struct daemon_opts *o)
 {
 	struct daemon d = { .ctx = ctx, .o = o, .cfg = ctx->cfg, .sigfd = -1 };
 	struct strbuf err = STRBUF_INIT;
-	char *self = self_path(), *statedir;
+	char *self = self_path(), *statedir, *config = NULL, *repo = NULL;
 	int ret = EXIT_OK, r;
 
 	log_set_timestamps(true);
@@ -507,8 +518,11 @@ int daemon_run(struct ctx *ctx, const struct daemon_opts *o)
 	statedir = xstrdup(db_path(d.st.db));
 	*strrchr(statedir, '/') = '\0';
 	d.env.self = self;
-	d.env.config = ctx->config_path;
-	d.env.repo = o->repo ? o->repo : config_get(ctx->cfg, "git.repo");
+	/* the stages run in their job directories: give them absolute paths */
+	config = absolute(ctx->config_path);
+	repo = absolute(o->repo ? o->repo : config_get(ctx->cfg, "git.repo"));
+	d.env.config = config;
+	d.env.repo = repo;
 	d.env.statedir = statedir;
 	d.env.outbox = o->outbox;
 	d.gitdir = config_get(ctx->cfg, "lore.gitdir") ?
@@ -590,5 +604,7 @@ out:
 out_free:
 	strbuf_release(&err);
 	free(self);
+	free(config);
+	free(repo);
 	return ret;
 }

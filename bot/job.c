@@ -133,6 +133,12 @@ static int run_stage(struct stage_run *s, struct args *a, bool sandbox,
 	struct run_cmd cmd = RUN_CMD_INIT;
 	const char *rw[] = { s->dir, s->env->repo, NULL };
 	const char *hide[] = { s->env->statedir, NULL };
+	/*
+	 * lorebot itself and its configuration are bound back too: the
+	 * sandbox's /tmp is empty, and a checkout or a test may live there.
+	 */
+	char *self_dir = xstrdup(s->env->self), *slash = strrchr(self_dir, '/');
+	const char *ro[] = { self_dir, s->env->config, NULL };
 	char *log = xasprintf("%s/%s%s%s.log", s->dir, job_kind_name(s->j->kind),
 			      *s->j->arch ? "-" : "", s->j->arch);
 	struct strbuf how = STRBUF_INIT;
@@ -151,6 +157,10 @@ static int run_stage(struct stage_run *s, struct args *a, bool sandbox,
 		cmd.sandbox.enabled = true;
 		cmd.sandbox.hide = hide;
 		cmd.sandbox.rw = rw;
+		if (slash && slash != self_dir) {
+			*slash = '\0';
+			cmd.sandbox.ro = ro;
+		}
 	}
 	if (queue_set_pid(s->st->db, s->j->id, getpid(), log, err))
 		goto out;
@@ -182,6 +192,7 @@ static int run_stage(struct stage_run *s, struct args *a, bool sandbox,
 out:
 	strbuf_release(&how);
 	run_cmd_release(&cmd);
+	free(self_dir);
 	free(log);
 	return ret;
 }
