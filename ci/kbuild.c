@@ -596,6 +596,20 @@ static int lock_dir(struct kbuild_tree *t, const char *lock_path,
 	return 0;
 }
 
+/*
+ * A build killed while it checked out leaves libgit2's index lock, and
+ * every later checkout would fail on it.  With the tree's own lock held
+ * no one else writes that index: the lock is stale.
+ */
+static void drop_stale_index_lock(const struct kbuild_tree *t)
+{
+	char *stale = xasprintf("%s.lock", t->index);
+
+	if (!unlink(stale))
+		log_info("removed '%s', left by a build that was stopped", stale);
+	free(stale);
+}
+
 struct old_dir {
 	char *path;
 	time_t used;
@@ -729,6 +743,7 @@ int kbuild_open(struct kbuild_tree **out, const struct kbuild_env *env,
 	lock = xasprintf("%s.lock", t->dir);
 	if (lock_dir(t, lock, err))
 		goto out;
+	drop_stale_index_lock(t);
 	if (mkdir_p(t->dir, 0755)) {
 		strbuf_addf(err, "cannot create '%s': %s", t->dir, strerror(errno));
 		goto out;

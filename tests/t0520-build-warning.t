@@ -40,9 +40,14 @@ base_line=$(git -C "$R" show mm-new:kernel/reboot.c | grep -n '^void do_kernel_r
 is "$(json $J "max(f['line'] for f in $A['x86_64']['findings'] if 'do_kernel_restart' in f['message']) > $base_line")" \
 	True "reported at its line in the patched file (moved down by the patch)"
 
+# a build killed while it checked out leaves git's index lock behind: the
+# next build, which holds the tree's own lock, knows it is stale
+bdir=$(json $J "$A['arm64']['build_dir']")
+: >"$bdir/src.index.lock"
 lorebot --config "$TMP/bot.conf" build --repo "$R" --series arm64-warning \
 	--arch arm64 --log-dir "$TMP/logs-t" >"$TMP/out.txt" 2>&1
-is "$?" 1 "text: exit 1"
+is "$?" 1 "text: exit 1 (not an infrastructure error over a stale index lock)"
+ok "the stale index lock is gone" test ! -e "$bdir/src.index.lock"
 like "$(cat "$TMP/out.txt")" \
 	"kernel/reboot.c:[0-9]+:[0-9]+: warning: unused variable 'psci_reset_type' \[-Wunused-variable\] \[patch 1/1\]" \
 	"text: the warning in compiler format"
