@@ -98,7 +98,13 @@ static void profile_hash(struct profile *p, const struct arch *arch)
 		char *buf = NULL;
 		size_t len = 0;
 
-		strbuf_addf(&sb, "%s\n", p->fragments[i]);
+		const char *slash = strrchr(p->fragments[i], '/');
+
+		/*
+		 * The name and the content, not the path: two checkouts of
+		 * lorebot on one machine share their build directories.
+		 */
+		strbuf_addf(&sb, "%s\n", slash ? slash + 1 : p->fragments[i]);
 		if (!read_file(p->fragments[i], &buf, &len, 1 << 20))
 			strbuf_add(&sb, buf, len);
 		free(buf);
