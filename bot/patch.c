@@ -204,15 +204,20 @@ out:
 	free(ls.l);
 }
 
-/* Lines that start a diff, as git mailinfo's patchbreak() sees them */
-static bool starts_diff(const struct lines *ls, size_t i)
+/*
+ * A line that starts a diff, as git mailinfo's patchbreak() sees it;
+ * next is the line after it, or NULL
+ */
+static bool diff_starts(const struct line *l, const struct line *next)
 {
-	const struct line *l = &ls->l[i];
-
 	if (line_starts(l, "diff -") || line_starts(l, "Index: "))
 		return true;
-	return line_starts(l, "--- ") && i + 1 < ls->nr &&
-		line_starts(&ls->l[i + 1], "+++ ");
+	return line_starts(l, "--- ") && next && line_starts(next, "+++ ");
+}
+
+static bool starts_diff(const struct lines *ls, size_t i)
+{
+	return diff_starts(&ls->l[i], i + 1 < ls->nr ? &ls->l[i + 1] : NULL);
 }
 
 static bool is_separator(const struct line *l)
@@ -430,13 +435,11 @@ static size_t head_len(const char *body, size_t len)
 	while (p < end) {
 		const char *nl = memchr(p, '\n', end - p);
 		struct line l = { p, nl ? (size_t)(nl - p) : (size_t)(end - p) };
+		/* of the line after, only its start is looked at */
+		struct line next = { nl ? nl + 1 : end,
+				     nl ? MIN((size_t)(end - nl - 1), 4) : 0 };
 
-		if (is_separator(&l) || line_starts(&l, "diff -") ||
-		    line_starts(&l, "Index: "))
-			return p - body;
-		/* "--- " then "+++ ": the line after is split too */
-		if (line_starts(&l, "--- ") && nl && end - nl > 4 &&
-		    !memcmp(nl + 1, "+++ ", 4))
+		if (is_separator(&l) || diff_starts(&l, nl ? &next : NULL))
 			return p - body;
 		if (!nl)
 			break;

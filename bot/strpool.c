@@ -31,12 +31,9 @@ void strpool_release(struct strpool *p)
 	memset(p, 0, sizeof(*p));
 }
 
-static struct strpool_chunk *new_chunk(struct strpool *p, size_t size)
+static struct strpool_chunk *new_chunk(size_t size)
 {
-	struct strpool_chunk *c = xcalloc(1, sizeof(*c) + size);
-
-	p->bytes += sizeof(*c) + size;
-	return c;
+	return xcalloc(1, sizeof(struct strpool_chunk) + size);
 }
 
 /* size bytes, not aligned: for strings */
@@ -46,7 +43,7 @@ static char *take(struct strpool *p, size_t size)
 
 	if (size > CHUNK_SIZE / 4) {
 		/* a large piece gets a chunk of its own, behind the current */
-		struct strpool_chunk *c = new_chunk(p, size);
+		struct strpool_chunk *c = new_chunk(size);
 
 		if (p->chunks) {
 			c->next = p->chunks->next;
@@ -57,7 +54,7 @@ static char *take(struct strpool *p, size_t size)
 		return (char *)c->space;
 	}
 	if (size > p->left) {
-		struct strpool_chunk *c = new_chunk(p, CHUNK_SIZE);
+		struct strpool_chunk *c = new_chunk(CHUNK_SIZE);
 
 		c->next = p->chunks;
 		p->chunks = c;

@@ -19,7 +19,6 @@ struct strpool {
 	char *cur;		/* free space in the newest chunk */
 	size_t left;
 	struct strmap interned;
-	size_t bytes;		/* allocated from the system, for benchmarks */
 };
 
 #define STRPOOL_INIT { 0 }
