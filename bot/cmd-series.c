@@ -42,10 +42,16 @@ const char cmd_series_help[] =
 	"        replies\n"
 	"    --max-size SIZE\n"
 	"        skip messages larger than SIZE (default: mail.maxsize, 16m)\n"
+	"    --memory SIZE\n"
+	"        hold up to SIZE of messages in memory (default: series.memory,\n"
+	"        32m); past that they move to a scratch database in $TMPDIR,\n"
+	"        deleted on exit, and memory stays flat whatever the size of\n"
+	"        the mbox (at about half the speed)\n"
 	"\n"
 	"EXIT STATUS\n"
 	"    0 when the input was read (even with problems in single messages),\n"
-	"    2 when it could not be read or on a usage error.\n"
+	"    2 when it could not be read or on a usage error, 3 when the scratch\n"
+	"    database failed.\n"
 	"\n"
 	"EXAMPLES\n"
 	"    b4 mbox 20260207081613.588598-1-vernon2gm@gmail.com\n"
@@ -99,17 +105,26 @@ static int series_from_db(struct ctx *ctx, bool json)
 	return ret;
 }
 
-static void report_problems(const char *file, const struct strbuf *problems)
+/* 33554432 as "32m": the way the option is written */
+static const char *human_size(uint64_t v, char *buf)
 {
-	const char *p = problems->buf;
+	static const char units[] = "kmg";
+	int u = -1;
 
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		int n = nl ? (int)(nl - p) : (int)strlen(p);
-
-		fprintf(stderr, "lorebot: %s: %.*s\n", file, n, p);
-		p += n + (nl ? 1 : 0);
+	while (v >= 1024 && !(v % 1024) && u < 2) {
+		v /= 1024;
+		u++;
 	}
+	if (u < 0)
+		snprintf(buf, 32, "%llu bytes", (unsigned long long)v);
+	else
+		snprintf(buf, 32, "%llu%c", (unsigned long long)v, units[u]);
+	return buf;
+}
+
+static void report_problem(const char *line, size_t len, void *file)
+{
+	fprintf(stderr, "lorebot: %s: %.*s\n", (const char *)file, (int)len, line);
 }
 
 int cmd_series(int argc, char **argv, struct ctx *ctx)
@@ -118,10 +133,12 @@ int cmd_series(int argc, char **argv, struct ctx *ctx)
 		{ "mbox", required_argument, NULL, 'm' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "max-size", required_argument, NULL, 's' },
+		{ "memory", required_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *mbox = NULL;
 	uint64_t max_size = config_get_size(ctx->cfg, "mail.maxsize");
+	uint64_t memory = config_get_size(ctx->cfg, "series.memory");
 	struct assembly a;
 	bool json = false;
 	int opt, ret = EXIT_OK;
@@ -138,6 +155,10 @@ int cmd_series(int argc, char **argv, struct ctx *ctx)
 			if (parse_size(optarg, &max_size))
 				return cmd_usage_error("series", "bad size '%s'", optarg);
 			break;
+		case 'M':
+			if (parse_size(optarg, &memory))
+				return cmd_usage_error("series", "bad size '%s'", optarg);
+			break;
 		default:
 			return cmd_usage_error("series", "unknown option");
 		}
@@ -148,18 +169,36 @@ int cmd_series(int argc, char **argv, struct ctx *ctx)
 	if (!mbox)
 		return series_from_db(ctx, json);
 	assembly_init(&a, max_size);
+	/* 0 would mean never: the smallest budget is one message */
+	a.spill_after = memory ? memory : 1;
 	ret = assembly_add_mbox(&a, mbox);
-	if (ret) {
+	if (ret && !assembly_failed(&a)) {
 		fprintf(stderr, "lorebot: cannot read '%s': %s\n", mbox, strerror(-ret));
 		assembly_release(&a);
 		return EXIT_USAGE;
 	}
-	assembly_build(&a);
-	report_problems(mbox, &a.problems);
+	if (!ret)
+		assembly_build(&a);
+	if (assembly_failed(&a)) {
+		/* out of disk space in $TMPDIR, most likely */
+		fprintf(stderr, "lorebot: %s: %s\n", mbox, a.fatal.buf);
+		assembly_release(&a);
+		return EXIT_INFRA;
+	}
+	if (a.disk) {
+		char sz[32];
+
+		fprintf(stderr, "lorebot: %s: more than %s of messages; assembled "
+			"in a scratch database\n", mbox, human_size(a.spill_after, sz));
+	}
+	assembly_each_problem(&a, report_problem, (void *)mbox);
 	if (json)
 		assembly_print_json(&a, stdout);
 	else
 		assembly_print_text(&a, stdout);
+	ret = assembly_failed(&a) ? EXIT_INFRA : EXIT_OK;
+	if (ret)
+		fprintf(stderr, "lorebot: %s: %s\n", mbox, a.fatal.buf);
 	assembly_release(&a);
 	return ret;
 }

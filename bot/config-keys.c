@@ -78,6 +78,9 @@ const struct cfg_key cfg_keys[] = {
 	/* mail parsing */
 	{ "mail.maxsize", CFG_SIZE, "16m", NULL,
 	  "larger messages are reported and skipped" },
+	{ "series.memory", CFG_SIZE, "32m", NULL,
+	  "messages 'lorebot series --mbox' holds in memory; past that they "
+	  "move to a scratch database in $TMPDIR" },
 
 	/* the kernel repository and its bases */
 	{ "git.repo", CFG_PATH, NULL, NULL,

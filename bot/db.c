@@ -364,6 +364,16 @@ int db_open(struct db **dbp, const char *path, unsigned int flags, struct strbuf
 	}
 	sqlite3_busy_timeout(db->h, BUSY_TIMEOUT_MS);
 	sqlite3_extended_result_codes(db->h, 1);
+	if (flags & DB_SCRATCH) {
+		if (db_exec(db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;"
+			    " PRAGMA cache_size = -8192; PRAGMA temp_store = FILE")) {
+			strbuf_addstr(err, db_error(db));
+			db_close(db);
+			return -1;
+		}
+		*dbp = db;
+		return 0;
+	}
 	if ((!(flags & DB_READONLY) && db_exec(db, "PRAGMA journal_mode = WAL")) ||
 	    db_exec(db, "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON") ||
 	    (!(flags & (DB_READONLY | DB_NO_MIGRATE)) &&

@@ -100,26 +100,33 @@ void send_write_json(struct jsonw *w, const struct send *s)
 	jw_end_obj(w);
 }
 
-static void problems_json(struct jsonw *w, const struct strbuf *problems)
+static void problem_json(const char *line, size_t len, void *ctx)
 {
-	const char *p = problems->buf;
+	jw_str_len(ctx, line, len);
+}
 
-	jw_arr(w);
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+struct json_out {
+	struct jsonw *w;
+	struct strbuf *sb;
+	FILE *f;
+};
 
-		jw_str_len(w, p, n);
-		p += n + (nl ? 1 : 0);
-	}
-	jw_end_arr(w);
+static void send_json_out(const struct send *s, void *ctx)
+{
+	struct json_out *o = ctx;
+
+	send_write_json(o->w, s);
+	if (o->sb->len < 64 * 1024)
+		return;
+	fwrite(o->sb->buf, 1, o->sb->len, o->f);
+	strbuf_reset(o->sb);
 }
 
 void assembly_print_json(const struct assembly *a, FILE *f)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct jsonw w = JSONW_INIT(&sb, true);
-	size_t i, j;
+	struct json_out o = { &w, &sb, f };
 
 	/*
 	 * Written out every 64 KB: memory stays flat for large input, and
@@ -128,20 +135,14 @@ void assembly_print_json(const struct assembly *a, FILE *f)
 	jw_obj(&w);
 	jw_key(&w, "series");
 	jw_arr(&w);
-	for (i = 0; i < a->nr_series; i++) {
-		for (j = 0; j < a->series[i]->nr; j++) {
-			send_write_json(&w, a->series[i]->sends[j]);
-			if (sb.len < 64 * 1024)
-				continue;
-			fwrite(sb.buf, 1, sb.len, f);
-			strbuf_reset(&sb);
-		}
-	}
+	assembly_each_send(a, send_json_out, &o);
 	jw_end_arr(&w);
 	jw_key(&w, "messages");
-	jw_int(&w, (int64_t)a->nr);
+	jw_int(&w, (int64_t)assembly_nr_msgs(a));
 	jw_key(&w, "problems");
-	problems_json(&w, &a->problems);
+	jw_arr(&w);
+	assembly_each_problem(a, problem_json, &w);
+	jw_end_arr(&w);
 	jw_end_obj(&w);
 	strbuf_addch(&sb, '\n');
 	fwrite(sb.buf, 1, sb.len, f);
@@ -183,19 +184,18 @@ void send_to_text(const struct send *s, struct strbuf *sb)
 	}
 }
 
-void assembly_print_text(const struct assembly *a, FILE *f)
+static void send_text_out(const struct send *s, void *ctx)
 {
 	struct strbuf sb = STRBUF_INIT;
-	size_t i, j;
 
-	for (i = 0; i < a->nr_series; i++) {
-		for (j = 0; j < a->series[i]->nr; j++) {
-			strbuf_reset(&sb);
-			send_to_text(a->series[i]->sends[j], &sb);
-			fputs(sb.buf, f);
-		}
-	}
+	send_to_text(s, &sb);
+	fputs(sb.buf, ctx);
 	strbuf_release(&sb);
+}
+
+void assembly_print_text(const struct assembly *a, FILE *f)
+{
+	assembly_each_send(a, send_text_out, f);
 }
 
 void json_print(json_object *o)

@@ -4,19 +4,18 @@
 #include <stdlib.h>
 #include <strings.h>
 
+#include <errno.h>
+#include <malloc.h>
+
 #include "bot/mail.h"
 #include "bot/mbox.h"
-#include "bot/series.h"
-
-/* Patches sent without threading join a send posted within this time */
-#define FALLBACK_WINDOW (60 * 60)
-/* Climbing a reply chain stops after this many steps */
-#define MAX_CLIMB 100000
+#include "bot/series-int.h"
 
 void assembly_init(struct assembly *a, size_t max_size)
 {
 	memset(a, 0, sizeof(*a));
 	strbuf_init(&a->problems, 0);
+	strbuf_init(&a->fatal, 0);
 	strpool_init(&a->pool);
 	a->max_size = max_size ? max_size : 16 << 20;
 }
@@ -90,7 +89,9 @@ void assembly_release(struct assembly *a)
 	}
 	free(a->series);
 	strbuf_release(&a->problems);
+	strbuf_release(&a->fatal);
 	strpool_release(&a->pool);
+	series_disk_close(a);
 }
 
 void assembly_problem(struct assembly *a, size_t index, const char *msgid,
@@ -106,6 +107,8 @@ void assembly_problem(struct assembly *a, size_t index, const char *msgid,
 	strbuf_vaddf(&a->problems, fmt, ap);
 	va_end(ap);
 	strbuf_addch(&a->problems, '\n');
+	if (a->disk)
+		series_disk_flush_problems(a);
 }
 
 /* Message-IDs in lore links: https://lore.kernel.org/<list>/<msgid>/ */
@@ -331,6 +334,8 @@ struct msg *assembly_add_msg(struct assembly *a, struct msg *m)
 	classify(m);
 	if (m->kind == MSG_REPLY || m->kind == MSG_OTHER)
 		msg_trim(m);
+	if (a->disk)
+		return series_disk_add(a, m);
 	if (strmap_get(&a->by_id, m->msgid)) {
 		assembly_problem(a, index, m->msgid,
 				 "duplicate Message-ID; the first copy is used");
@@ -344,17 +349,51 @@ struct msg *assembly_add_msg(struct assembly *a, struct msg *m)
 	return m;
 }
 
+/* What the messages held in memory take, roughly */
+static size_t held(const struct assembly *a)
+{
+	/* the pool, and per message a pointer and two hash entries */
+	return a->pool.bytes + a->nr * 56;
+}
+
+/* Move every message to the scratch database; 0 or -1 (a->fatal) */
+static int assembly_spill(struct assembly *a)
+{
+	size_t i;
+
+	if (series_disk_open(a))
+		return -1;
+	for (i = 0; i < a->nr; i++)
+		series_disk_add(a, a->msgs[i]);
+	free(a->msgs);
+	a->msgs = NULL;
+	a->nr = a->alloc = 0;
+	strmap_release(&a->by_id);
+	strpool_release(&a->pool);
+	strpool_init(&a->pool);
+	/* hand the arena back: the database's cache takes its place */
+	malloc_trim(0);
+	series_disk_flush_problems(a);
+	return assembly_failed(a);
+}
+
 struct msg *assembly_add_raw(struct assembly *a, const char *raw, size_t len,
 			     size_t index, uint64_t offset)
 {
 	struct strbuf err = STRBUF_INIT;
-	/* one that cannot be parsed wastes its bytes in the pool: rare */
-	struct msg *m = strpool_alloc(&a->pool, sizeof(*m));
+	/*
+	 * In the pool (one that cannot be parsed wastes its bytes there:
+	 * rare), or, once they go to the database, one at a time.
+	 */
+	struct strpool *pool = a->disk ? NULL : &a->pool;
+	struct msg *m = pool ? strpool_alloc(pool, sizeof(*m)) : xmalloc(sizeof(*m));
 
-	if (msg_from_raw_pool(raw, len, &a->pool, m, &err)) {
+	if (msg_from_raw_pool(raw, len, pool, m, &err)) {
 		assembly_problem(a, index, NULL, "%s", err.buf);
 		strbuf_release(&err);
 		a->errors++;
+		if (!pool)
+			free(m);
 		return NULL;
 	}
 	strbuf_release(&err);
@@ -362,7 +401,11 @@ struct msg *assembly_add_raw(struct assembly *a, const char *raw, size_t len,
 	m->offset = offset;
 	m->size = len;
 	msg_set_missing_id(m, raw, len);
-	return assembly_add_msg(a, m);
+	m = assembly_add_msg(a, m);
+	if (a->spill_after && !a->disk && held(a) > a->spill_after &&
+	    !assembly_failed(a))
+		assembly_spill(a);
+	return m;
 }
 
 int assembly_add_mbox(struct assembly *a, const char *path)
@@ -384,10 +427,12 @@ int assembly_add_mbox(struct assembly *a, const char *path)
 			continue;
 		}
 		assembly_add_raw(a, mm.data, mm.len, mm.index, mm.offset);
+		if (assembly_failed(a))
+			break;
 	}
 	mbox_msg_release(&mm);
 	mbox_close(&r);
-	return ret;
+	return assembly_failed(a) ? -EIO : ret;
 }
 
 /* classification */
@@ -729,17 +774,24 @@ static void uf_union(size_t *idx, size_t a, size_t b)
 		idx[MAX(a, b)] = MIN(a, b);
 }
 
-static char *series_key(const struct send *s)
+char *series_key(const struct send *s)
 {
-	char *t = subject_normalise_title(s->title);
-	char *k;
+	char *t, *k;
 
 	if (s->change_id)
-		k = xasprintf("change-id:%s", s->change_id);
-	else
-		k = xasprintf("%s\n%s", t, s->sender_email ? s->sender_email : "");
+		return xasprintf("change-id:%s", s->change_id);
+	t = subject_normalise_title(s->title);
+	k = xasprintf("%s\n%s", t, s->sender_email ? s->sender_email : "");
 	free(t);
 	return k;
+}
+
+void series_set_id(struct series *sr, const char *key)
+{
+	char h[17];
+
+	hash_hex(key, strlen(key), h);
+	sr->id = xstrndup(h, 12);
 }
 
 static int cmp_send(const void *x, const void *y)
@@ -771,6 +823,39 @@ static bool better(const struct send *a, const struct send *b)
 	if (a->complete != b->complete)
 		return a->complete;
 	return a->date > b->date;
+}
+
+void series_order(struct series *sr)
+{
+	struct send *newest = NULL;
+	size_t j, k;
+
+	qsort(sr->sends, sr->nr, sizeof(*sr->sends), cmp_send);
+	/* the current send of each version */
+	for (j = 0; j < sr->nr; j++) {
+		struct send *s = sr->sends[j];
+
+		for (k = 0; k < sr->nr; k++) {
+			struct send *o = sr->sends[k];
+
+			if (o != s && o->version == s->version && better(o, s)) {
+				s->superseded_by = o;
+				break;
+			}
+		}
+		if (!s->superseded_by && (!newest || s->version > newest->version))
+			newest = s;
+	}
+	for (j = 0; j < sr->nr; j++) {
+		struct send *s = sr->sends[j];
+
+		/* a same-version send after another one is a resend */
+		for (k = 0; k < j; k++)
+			if (sr->sends[k]->version == s->version)
+				s->resend = true;
+		if (!s->superseded_by && s != newest)
+			s->superseded_by = newest;
+	}
 }
 
 static void link_series(struct assembly *a)
@@ -815,11 +900,8 @@ static void link_series(struct assembly *a)
 		struct series *sr = by_root[r];
 
 		if (!sr) {
-			char h[17];
-
 			sr = by_root[r] = xcalloc(1, sizeof(*sr));
-			hash_hex(karr[r], strlen(karr[r]), h);
-			sr->id = xstrndup(h, 12);
+			series_set_id(sr, karr[r]);
 			ALLOC_GROW(a->series, a->nr_series + 1, a->alloc_series);
 			a->series[a->nr_series++] = sr;
 		}
@@ -827,40 +909,8 @@ static void link_series(struct assembly *a)
 		sr->sends[sr->nr++] = a->sends[i];
 		a->sends[i]->series = sr;
 	}
-	for (i = 0; i < a->nr_series; i++) {
-		struct series *sr = a->series[i];
-		struct send *newest = NULL;
-
-		qsort(sr->sends, sr->nr, sizeof(*sr->sends), cmp_send);
-		/* the current send of each version */
-		for (j = 0; j < sr->nr; j++) {
-			struct send *s = sr->sends[j];
-			size_t k;
-
-			for (k = 0; k < sr->nr; k++) {
-				struct send *o = sr->sends[k];
-
-				if (o != s && o->version == s->version &&
-				    better(o, s)) {
-					s->superseded_by = o;
-					break;
-				}
-			}
-			if (!s->superseded_by && (!newest || s->version > newest->version))
-				newest = s;
-		}
-		for (j = 0; j < sr->nr; j++) {
-			struct send *s = sr->sends[j];
-			size_t k;
-
-			/* a same-version send after another one is a resend */
-			for (k = 0; k < j; k++)
-				if (sr->sends[k]->version == s->version)
-					s->resend = true;
-			if (!s->superseded_by && s != newest)
-				s->superseded_by = newest;
-		}
-	}
+	for (i = 0; i < a->nr_series; i++)
+		series_order(a->series[i]);
 	if (a->nr_series)
 		qsort(a->series, a->nr_series, sizeof(*a->series), cmp_series);
 	for (i = 0; i < n; i++)
@@ -876,10 +926,63 @@ void assembly_build(struct assembly *a)
 {
 	size_t i;
 
+	if (a->disk) {
+		series_disk_build(a);
+		return;
+	}
 	group_threaded(a);
 	group_fallback(a);
 	for (i = 0; i < a->nr_sends; i++)
 		finish_send(a, a->sends[i]);
 	attach_replies(a);
 	link_series(a);
+}
+
+size_t assembly_nr_msgs(const struct assembly *a)
+{
+	return a->disk ? series_disk_nr(a) : a->nr;
+}
+
+void assembly_each_send(const struct assembly *a,
+			void (*fn)(const struct send *s, void *ctx), void *ctx)
+{
+	size_t i, j;
+
+	if (a->disk) {
+		series_disk_each_send(a, fn, ctx);
+		return;
+	}
+	for (i = 0; i < a->nr_series; i++)
+		for (j = 0; j < a->series[i]->nr; j++)
+			fn(a->series[i]->sends[j], ctx);
+}
+
+struct lines {
+	void (*fn)(const char *line, size_t len, void *ctx);
+	void *ctx;
+};
+
+static void each_line(const char *p, size_t len, void *ctx)
+{
+	const struct lines *l = ctx;
+	const char *end = p + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		l->fn(p, n, l->ctx);
+		p += n + (nl ? 1 : 0);
+	}
+}
+
+void assembly_each_problem(const struct assembly *a,
+			   void (*fn)(const char *line, size_t len, void *ctx),
+			   void *ctx)
+{
+	struct lines l = { fn, ctx };
+
+	if (a->disk)
+		series_disk_each_problems(a, each_line, &l);
+	each_line(a->problems.buf, a->problems.len, &l);
 }

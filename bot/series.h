@@ -127,6 +127,15 @@ struct assembly {
 	size_t errors;		/* messages that could not be used */
 	size_t max_size;	/* mail.maxsize */
 	struct strpool pool;	/* the msgs parsed by assembly_add_raw() */
+	/*
+	 * Past this many bytes of messages held (0: never), they move to a
+	 * scratch database and assembly runs there (series-disk.c): memory
+	 * stays flat however large the mbox.  msgs, by_id, roots, sends and
+	 * series stay empty then; use the functions below to read.
+	 */
+	size_t spill_after;
+	struct series_disk *disk;
+	struct strbuf fatal;	/* why the assembly could not go on */
 };
 
 void assembly_init(struct assembly *a, size_t max_size);
@@ -153,6 +162,21 @@ void assembly_problem(struct assembly *a, size_t index, const char *msgid,
 
 /* Group into sends and series.  Call once, after adding everything. */
 void assembly_build(struct assembly *a);
+/* 0, or -1 when the scratch database failed (a->fatal says why) */
+static inline int assembly_failed(const struct assembly *a)
+{
+	return a->fatal.len ? -1 : 0;
+}
+
+/* After assembly_build(): messages read (duplicates not counted) */
+size_t assembly_nr_msgs(const struct assembly *a);
+/* Each send, series by series in order, versions in order */
+void assembly_each_send(const struct assembly *a,
+			void (*fn)(const struct send *s, void *ctx), void *ctx);
+/* Each line of a->problems (without its newline) */
+void assembly_each_problem(const struct assembly *a,
+			   void (*fn)(const char *line, size_t len, void *ctx),
+			   void *ctx);
 
 /* Parse a raw message into a msg; on failure nothing is left to release */
 int msg_from_raw(const char *raw, size_t len, struct msg *m, struct strbuf *err);

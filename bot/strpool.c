@@ -31,8 +31,9 @@ void strpool_release(struct strpool *p)
 	memset(p, 0, sizeof(*p));
 }
 
-static struct strpool_chunk *new_chunk(size_t size)
+static struct strpool_chunk *new_chunk(struct strpool *p, size_t size)
 {
+	p->bytes += sizeof(struct strpool_chunk) + size;
 	return xcalloc(1, sizeof(struct strpool_chunk) + size);
 }
 
@@ -43,7 +44,7 @@ static char *take(struct strpool *p, size_t size)
 
 	if (size > CHUNK_SIZE / 4) {
 		/* a large piece gets a chunk of its own, behind the current */
-		struct strpool_chunk *c = new_chunk(size);
+		struct strpool_chunk *c = new_chunk(p, size);
 
 		if (p->chunks) {
 			c->next = p->chunks->next;
@@ -54,7 +55,7 @@ static char *take(struct strpool *p, size_t size)
 		return (char *)c->space;
 	}
 	if (size > p->left) {
-		struct strpool_chunk *c = new_chunk(CHUNK_SIZE);
+		struct strpool_chunk *c = new_chunk(p, CHUNK_SIZE);
 
 		c->next = p->chunks;
 		p->chunks = c;

@@ -18,6 +18,7 @@ struct strpool {
 	struct strpool_chunk *chunks;
 	char *cur;		/* free space in the newest chunk */
 	size_t left;
+	size_t bytes;		/* in chunks: what the pool holds */
 	struct strmap interned;
 };
 
