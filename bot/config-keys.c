@@ -78,7 +78,7 @@ const struct cfg_key cfg_keys[] = {
 	/* mail parsing */
 	{ "mail.maxsize", CFG_SIZE, "16m", NULL,
 	  "larger messages are reported and skipped" },
-	{ "series.memory", CFG_SIZE, "32m", NULL,
+	{ "series.memory", CFG_SIZE, "28m", NULL,
 	  "messages 'lorebot series --mbox' holds in memory; past that they "
 	  "move to a scratch database in $TMPDIR" },
 

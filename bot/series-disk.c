@@ -51,20 +51,28 @@ struct series_disk {
 	bool failed;		/* a->fatal says why */
 };
 
+/*
+ * m: what a message is (written once); g: where it stands in the
+ * grouping (narrow, so that the passes over it are cheap).
+ */
 static const char schema[] =
 	"CREATE TABLE m (i INTEGER PRIMARY KEY, msgid TEXT NOT NULL UNIQUE,"
 	" parent TEXT, refs TEXT, kind INTEGER, n INTEGER, total INTEGER,"
-	" version INTEGER, sender TEXT, date INTEGER, idx INTEGER, rec BLOB,"
-	" send INTEGER, target INTEGER, opens INTEGER);"
-	"CREATE TABLE s (id INTEGER PRIMARY KEY, total INTEGER, version INTEGER,"
-	" sender TEXT, date INTEGER, have INTEGER DEFAULT 0, cover INTEGER,"
-	" fallback INTEGER DEFAULT 0, sid TEXT, title TEXT, tree TEXT,"
-	" aname TEXT, aemail TEXT, base TEXT, chid TEXT, rfc INTEGER,"
-	" resend INTEGER, complete INTEGER, replies INTEGER DEFAULT 0,"
-	" uf INTEGER, key TEXT, series INTEGER, pos INTEGER, superseded INTEGER);"
+	" version INTEGER, sender TEXT, date INTEGER, idx INTEGER,"
+	" subject TEXT, title TEXT, aname TEXT, aemail TEXT, tree TEXT,"
+	" base TEXT, chid TEXT, rfc INTEGER, resend INTEGER, ntr INTEGER,"
+	" nlinks INTEGER, rec BLOB);"
+	"CREATE TABLE g (i INTEGER PRIMARY KEY, kind INTEGER, kp INTEGER,"
+	" send INTEGER, target INTEGER, opens INTEGER, putin INTEGER);"
+	"CREATE TABLE s (id INTEGER PRIMARY KEY, root INTEGER, total INTEGER,"
+	" version INTEGER, sender TEXT, date INTEGER, have INTEGER DEFAULT 0,"
+	" cover INTEGER, fallback INTEGER DEFAULT 0, head INTEGER, sid TEXT,"
+	" title TEXT, tree TEXT, aname TEXT, aemail TEXT, base TEXT, chid TEXT,"
+	" rfc INTEGER, resend INTEGER, complete INTEGER, replies INTEGER DEFAULT 0,"
+	" uf INTEGER, key TEXT, series INTEGER, pos INTEGER DEFAULT 0,"
+	" superseded INTEGER);"
 	"CREATE INDEX s_match ON s (sender, version, total);"
-	"CREATE INDEX s_key ON s (key);"
-	"CREATE INDEX s_series ON s (series, pos);"
+	"CREATE INDEX s_cover ON s (cover);"
 	"CREATE TABLE sp (send INTEGER, n INTEGER, msg INTEGER,"
 	" PRIMARY KEY (send, n)) WITHOUT ROWID;"
 	"CREATE TABLE tr (send INTEGER, n INTEGER, seq INTEGER, name TEXT,"
@@ -143,7 +151,34 @@ static int64_t query_int(struct assembly *a, int64_t def, const char *sql,
 	return v;
 }
 
-/* rec: the rest of a message, packed (lengths as varints, +1; 0: NULL) */
+/* One text from a query with one integer parameter (malloc'ed), or NULL */
+static char *text_of(struct assembly *a, const char *sql, int64_t id)
+{
+	struct db_stmt *st = prep(a, sql);
+	char *v = NULL;
+	int r;
+
+	if (!st)
+		return NULL;
+	db_bind_int(st, 1, id);
+	r = db_step(st);
+	if (r > 0) {
+		v = xstrdup_or_null(db_column_text(st, 0));
+		db_reset(st);
+	} else if (r < 0) {
+		fail(a);
+	}
+	return v;
+}
+
+/* Run statements without parameters until one changes nothing */
+static void run_all(struct assembly *a, const char *sql)
+{
+	if (!a->disk->failed && db_exec(a->disk->db, sql))
+		fail(a);
+}
+
+/* rec: trailers and links, packed (lengths as varints, +1; 0: NULL) */
 
 static void put_num(struct strbuf *b, uint64_t v)
 {
@@ -167,14 +202,6 @@ static void rec_pack(const struct msg *m, struct strbuf *b)
 {
 	size_t i;
 
-	put_str(b, m->subject);
-	put_str(b, m->title);
-	put_str(b, m->author_name);
-	put_str(b, m->author_email);
-	put_str(b, m->subj.tree);
-	put_num(b, m->subj.rfc | m->subj.resend << 1);
-	put_str(b, m->base_commit);
-	put_str(b, m->change_id);
 	put_num(b, m->trailers.nr);
 	for (i = 0; i < m->trailers.nr; i++) {
 		put_str(b, m->trailers.t[i].name);
@@ -221,23 +248,13 @@ static char *get_str(struct reader *r)
 	return xstrndup((const char *)r->p - (n - 1), n - 1);
 }
 
-/* Fill what rec holds into m (malloc'ed: msg_release() frees it) */
+/* Trailers (and links) from rec into m, malloc'ed: msg_release() frees */
 static void rec_unpack(const void *blob, size_t len, struct msg *m)
 {
 	struct reader r = { blob, (const unsigned char *)blob + len, false };
-	uint64_t nr, i, flags;
+	uint64_t nr, i;
 
-	m->subject = get_str(&r);
-	m->title = get_str(&r);
-	m->author_name = get_str(&r);
-	m->author_email = get_str(&r);
-	m->subj.tree = get_str(&r);
-	flags = get_num(&r);
-	m->subj.rfc = flags & 1;
-	m->subj.resend = flags & 2;
-	m->base_commit = get_str(&r);
-	m->change_id = get_str(&r);
-	nr = get_num(&r);
+	nr = blob ? get_num(&r) : 0;
 	for (i = 0; i < nr && !r.bad; i++) {
 		char *name = get_str(&r), *value = get_str(&r);
 
@@ -246,7 +263,7 @@ static void rec_unpack(const void *blob, size_t len, struct msg *m)
 		free(name);
 		free(value);
 	}
-	nr = get_num(&r);
+	nr = blob ? get_num(&r) : 0;
 	if (nr > MSG_MAX_LINKS)
 		nr = 0;
 	m->links = xcalloc(nr + 1, sizeof(*m->links));
@@ -257,10 +274,11 @@ static void rec_unpack(const void *blob, size_t len, struct msg *m)
 	}
 }
 
-/* The packed part of message i into m (zeroed first); 0 or -1 */
-static int load_rec(struct assembly *a, int64_t i, struct msg *m)
+/* A message as output and finishing need it, into m (zeroed first) */
+static int load_msg(struct assembly *a, int64_t i, struct msg *m)
 {
-	struct db_stmt *st = prep(a, "SELECT msgid, rec FROM m WHERE i = ?");
+	struct db_stmt *st = prep(a, "SELECT msgid, subject, title, aname, aemail,"
+				  " rec FROM m WHERE i = ?");
 	const void *blob;
 	size_t len;
 	int r;
@@ -277,7 +295,11 @@ static int load_rec(struct assembly *a, int64_t i, struct msg *m)
 		return -1;
 	}
 	m->msgid = xstrdup(db_column_text(st, 0));
-	blob = db_column_blob(st, 1, &len);
+	m->subject = xstrdup_or_null(db_column_text(st, 1));
+	m->title = xstrdup_or_null(db_column_text(st, 2));
+	m->author_name = xstrdup_or_null(db_column_text(st, 3));
+	m->author_email = xstrdup_or_null(db_column_text(st, 4));
+	blob = db_column_blob(st, 5, &len);
 	rec_unpack(blob, len, m);
 	db_reset(st);
 	return 0;
@@ -340,18 +362,23 @@ struct msg *series_disk_add(struct assembly *a, struct msg *m)
 {
 	struct db_stmt *st = prep(a, "INSERT OR IGNORE INTO m (i, msgid, parent,"
 				  " refs, kind, n, total, version, sender, date,"
-				  " idx, rec) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?,"
-				  " ?, ?, ?)");
+				  " idx, subject, title, aname, aemail, tree, base,"
+				  " chid, rfc, resend, ntr, nlinks, rec) VALUES (?, ?,"
+				  " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+				  " ?, ?, ?, ?)");
 	struct strbuf refs = STRBUF_INIT, rec = STRBUF_INIT;
+	bool head = m->kind == MSG_PATCH || m->kind == MSG_COVER;
 
 	if (!st)
 		goto out;
 	refs_join(m, &refs);
-	rec_pack(m, &rec);
+	if (m->trailers.nr || m->nr_links)
+		rec_pack(m, &rec);
 	db_bind_int(st, 1, (int64_t)a->disk->nr + 1);
 	db_bind_text(st, 2, m->msgid);
 	db_bind_text(st, 3, m->parent);
-	db_bind_textn(st, 4, refs.buf, refs.len);
+	if (refs.len)
+		db_bind_textn(st, 4, refs.buf, refs.len);
 	db_bind_int(st, 5, m->kind);
 	db_bind_int(st, 6, m->subj.n);
 	db_bind_int(st, 7, m->subj.total);
@@ -359,7 +386,22 @@ struct msg *series_disk_add(struct assembly *a, struct msg *m)
 	db_bind_text(st, 9, m->sender_email);
 	db_bind_int(st, 10, m->date);
 	db_bind_int(st, 11, (int64_t)m->index);
-	db_bind_blob(st, 12, rec.buf, rec.len);
+	if (head) {
+		/* what only patches and cover letters need */
+		db_bind_text(st, 12, m->subject);
+		db_bind_text(st, 13, m->title);
+		db_bind_text(st, 14, m->author_name);
+		db_bind_text(st, 15, m->author_email);
+		db_bind_text(st, 16, m->subj.tree);
+		db_bind_text(st, 17, m->base_commit);
+		db_bind_text(st, 18, m->change_id);
+		db_bind_int(st, 19, m->subj.rfc);
+		db_bind_int(st, 20, m->subj.resend);
+	}
+	db_bind_int(st, 21, (int64_t)m->trailers.nr);
+	db_bind_int(st, 22, (int64_t)m->nr_links);
+	if (rec.len)
+		db_bind_blob(st, 23, rec.buf, rec.len);
 	if (db_run(st)) {
 		fail(a);
 	} else if (!db_changes(a->disk->db)) {
@@ -378,39 +420,23 @@ out:
 /* nodes: what climbing a thread looks at */
 
 struct node {
-	int64_t i, send, target, date, idx;
+	int64_t i, kp, send, target, opens, date, idx;
 	int kind, n, total, version;
-	char *msgid, *sender, *parent, *refs;	/* refs: '\n'-separated */
+	bool has_parent;
+	char *msgid, *sender, *refs;	/* refs: '\n'-separated */
 };
 
 static void node_release(struct node *n)
 {
 	free(n->msgid);
 	free(n->sender);
-	free(n->parent);
 	free(n->refs);
 	memset(n, 0, sizeof(*n));
 }
 
-#define NODE_COLS "i, send, target, date, idx, kind, n, total, version," \
-	" msgid, sender, parent, refs FROM m"
-
-static void node_from_row(struct db_stmt *st, struct node *n)
-{
-	n->i = db_column_int(st, 0);
-	n->send = db_column_int(st, 1);
-	n->target = db_column_int(st, 2);
-	n->date = db_column_int(st, 3);
-	n->idx = db_column_int(st, 4);
-	n->kind = (int)db_column_int(st, 5);
-	n->n = (int)db_column_int(st, 6);
-	n->total = (int)db_column_int(st, 7);
-	n->version = (int)db_column_int(st, 8);
-	n->msgid = xstrdup(db_column_text(st, 9));
-	n->sender = xstrdup_or_null(db_column_text(st, 10));
-	n->parent = xstrdup_or_null(db_column_text(st, 11));
-	n->refs = xstrdup_or_null(db_column_text(st, 12));
-}
+#define NODE_SELECT "SELECT g.i, g.kind, g.kp, g.send, g.target, g.opens," \
+	" m.date, m.idx, m.n, m.total, m.version, m.parent IS NOT NULL," \
+	" m.msgid, m.sender, m.refs FROM m JOIN g ON g.i = m.i"
 
 /* 1 and *n filled, or 0 (no such message, or failed) */
 static int node_step(struct assembly *a, struct db_stmt *st, struct node *n)
@@ -421,7 +447,21 @@ static int node_step(struct assembly *a, struct db_stmt *st, struct node *n)
 		fail(a);
 	if (r <= 0)
 		return 0;
-	node_from_row(st, n);
+	n->i = db_column_int(st, 0);
+	n->kind = (int)db_column_int(st, 1);
+	n->kp = db_column_int(st, 2);
+	n->send = db_column_int(st, 3);
+	n->target = db_column_null(st, 4) ? -1 : db_column_int(st, 4);
+	n->opens = db_column_int(st, 5);
+	n->date = db_column_int(st, 6);
+	n->idx = db_column_int(st, 7);
+	n->n = (int)db_column_int(st, 8);
+	n->total = (int)db_column_int(st, 9);
+	n->version = (int)db_column_int(st, 10);
+	n->has_parent = db_column_int(st, 11);
+	n->msgid = xstrdup(db_column_text(st, 12));
+	n->sender = xstrdup_or_null(db_column_text(st, 13));
+	n->refs = xstrdup_or_null(db_column_text(st, 14));
 	db_reset(st);
 	return 1;
 }
@@ -432,7 +472,7 @@ static int node_by_id(struct assembly *a, const char *msgid, struct node *n)
 
 	if (!msgid)
 		return 0;
-	st = prep(a, "SELECT " NODE_COLS " WHERE msgid = ?");
+	st = prep(a, NODE_SELECT " WHERE m.msgid = ?");
 	if (!st)
 		return 0;
 	db_bind_text(st, 1, msgid);
@@ -441,56 +481,30 @@ static int node_by_id(struct assembly *a, const char *msgid, struct node *n)
 
 static int node_by_i(struct assembly *a, int64_t i, struct node *n)
 {
-	struct db_stmt *st = prep(a, "SELECT " NODE_COLS " WHERE i = ?");
+	struct db_stmt *st;
 
+	if (i <= 0)
+		return 0;
+	st = prep(a, NODE_SELECT " WHERE m.i = ?");
 	if (!st)
 		return 0;
 	db_bind_int(st, 1, i);
 	return node_step(a, st, n);
 }
 
-/* The k-th reference of n (from 0), copied into b; false past the end */
-static bool node_ref(const struct node *n, size_t k, struct strbuf *b)
+/* The next reference after *p in n->refs, copied into b; false at the end */
+static bool next_ref(const char **p, struct strbuf *b)
 {
-	const char *p = n->refs;
+	const char *s = *p;
+	size_t len;
 
-	if (!p || !*p)
+	if (!s || !*s)
 		return false;
-	while (k--) {
-		p = strchr(p, '\n');
-		if (!p)
-			return false;
-		p++;
-	}
+	len = strcspn(s, "\n");
 	strbuf_reset(b);
-	strbuf_add(b, p, strcspn(p, "\n"));
+	strbuf_add(b, s, len);
+	*p = s[len] ? s + len + 1 : s + len;
 	return true;
-}
-
-static size_t node_nr_refs(const struct node *n)
-{
-	size_t nr = 0;
-	const char *p;
-
-	if (!n->refs || !*n->refs)
-		return 0;
-	for (p = n->refs; p; p = strchr(p + 1, '\n'))
-		nr++;
-	return nr;
-}
-
-/* series.c's known_parent(): the parent, else the nearest known ancestor */
-static int known_parent(struct assembly *a, const struct node *m, struct node *p)
-{
-	struct strbuf ref = STRBUF_INIT;
-	size_t k;
-	int found = node_by_id(a, m->parent, p);
-
-	for (k = node_nr_refs(m); !found && k-- > 0; )
-		if (node_ref(m, k, &ref))
-			found = node_by_id(a, ref.buf, p);
-	strbuf_release(&ref);
-	return found;
 }
 
 static bool same_send(const struct node *a, const struct node *b)
@@ -503,31 +517,33 @@ static bool same_send(const struct node *a, const struct node *b)
 		a->sender && b->sender && !strcmp(a->sender, b->sender);
 }
 
-/* series.c's send_root(); 1 with *top filled, or 0 */
+/*
+ * series.c's send_root(); 1 with *top filled, or 0.  g.kp is series.c's
+ * known_parent(), worked out for every message at once.
+ */
 static int send_root(struct assembly *a, const struct node *m, struct node *top)
 {
 	struct strbuf ref = STRBUF_INIT;
 	struct node p = { 0 };
-	const struct node *cur = m;
-	size_t k, nr = node_nr_refs(m), steps = 0;
+	const char *refs = m->refs;
+	int64_t cur = m->kp;
+	size_t steps = 0;
 	int found = 0;
 
 	memset(top, 0, sizeof(*top));
-	for (k = 0; k < nr && !found; k++) {
-		if (!node_ref(m, k, &ref) || !node_by_id(a, ref.buf, &p))
+	while (!found && next_ref(&refs, &ref)) {
+		if (!node_by_id(a, ref.buf, &p))
 			continue;
 		if (p.i != m->i && same_send(&p, m)) {
 			*top = p;
 			memset(&p, 0, sizeof(p));
-			cur = top;
+			cur = top->kp;
 			found = 1;
 		}
 		node_release(&p);
 	}
 	strbuf_release(&ref);
-	while (steps++ < MAX_CLIMB) {
-		if (!known_parent(a, cur, &p))
-			break;
+	while (steps++ < MAX_CLIMB && node_by_i(a, cur, &p)) {
 		if (p.i == m->i || !same_send(&p, m)) {
 			node_release(&p);
 			break;
@@ -535,7 +551,7 @@ static int send_root(struct assembly *a, const struct node *m, struct node *top)
 		node_release(top);
 		*top = p;
 		memset(&p, 0, sizeof(p));
-		cur = top;
+		cur = top->kp;
 		found = 1;
 	}
 	return found;
@@ -578,75 +594,79 @@ static bool batch_next(struct assembly *a, struct batch *b, int64_t *id)
 
 static int64_t new_send(struct assembly *a, const struct node *first)
 {
-	struct db_stmt *st = prep(a, "INSERT INTO s (total, version, sender, date)"
-				  " VALUES (?, ?, ?, ?)");
+	struct db_stmt *st = prep(a, "INSERT INTO s (root, total, version, sender,"
+				  " date) VALUES (?, ?, ?, ?, ?)");
+	int64_t s;
 
 	if (!st)
 		return 0;
-	db_bind_int(st, 1, first->total);
-	db_bind_int(st, 2, first->version);
-	db_bind_text(st, 3, first->sender);
-	db_bind_int(st, 4, first->date);
+	db_bind_int(st, 1, first->i);
+	db_bind_int(st, 2, first->total);
+	db_bind_int(st, 3, first->version);
+	db_bind_text(st, 4, first->sender);
+	db_bind_int(st, 5, first->date);
 	if (db_run(st)) {
 		fail(a);
 		return 0;
 	}
-	return db_last_insert_id(a->disk->db);
+	s = db_last_insert_id(a->disk->db);
+	run_ints(a, "UPDATE g SET opens = ?2 WHERE i = ?1", 2, first->i, s);
+	return s;
 }
 
-static void send_put(struct assembly *a, int64_t s, const struct node *m)
+/*
+ * series.c's send_put() for a patch.  Which message each send holds is
+ * in sp; g.send and the dates of the sends follow from it at once
+ * (finish_grouping()), except for what group_fallback() puts: @now.
+ */
+static void send_put(struct assembly *a, int64_t s, const struct node *m, bool now)
 {
-	int64_t cover, slot, total;
+	struct db_stmt *st = prep(a, "INSERT INTO sp (send, n, msg) VALUES (?, ?, ?)"
+				  " ON CONFLICT DO NOTHING");
+	int64_t slot, keep = m->i, drop;
+	struct node old = { 0 };
+	int put;
 
-	run_ints(a, "UPDATE m SET send = ?2 WHERE i = ?1", 2, m->i, s);
-	run_ints(a, "UPDATE s SET date = ?2 WHERE id = ?1 AND ?2 != 0 AND"
-		 " (date = 0 OR ?2 < date)", 2, s, m->date);
-	if (m->kind == MSG_COVER) {
-		cover = query_int(a, 0, "SELECT cover FROM s WHERE id = ?", 1, s);
-		if (cover && cover != m->i)
-			assembly_problem(a, m->idx, m->msgid,
-					 "second cover letter in one send; ignored");
-		else
-			run_ints(a, "UPDATE s SET cover = ?2 WHERE id = ?1", 2, s, m->i);
+	if (!st)
+		return;
+	db_bind_int(st, 1, s);
+	db_bind_int(st, 2, m->n);
+	db_bind_int(st, 3, m->i);
+	if (db_run(st)) {
+		fail(a);
 		return;
 	}
-	total = query_int(a, 0, "SELECT total FROM s WHERE id = ?", 1, s);
-	slot = query_int(a, 0, "SELECT msg FROM sp WHERE send = ? AND n = ?",
-			 2, s, (int64_t)m->n);
-	if (slot) {
-		struct node old = { 0 };
-		int64_t keep = m->i, drop = slot;
-
-		assembly_problem(a, m->idx, m->msgid,
-				 "patch %d/%d posted twice in one send; "
-				 "using the later copy", m->n, (int)total);
-		if (node_by_i(a, slot, &old) && m->date < old.date) {
-			keep = slot;
-			drop = m->i;
-		}
-		node_release(&old);
-		run_ints(a, "UPDATE m SET send = NULL, kind = ?2 WHERE i = ?1", 2,
-			 drop, (int64_t)MSG_OTHER);
-		run_ints(a, "UPDATE sp SET msg = ?3 WHERE send = ?1 AND n = ?2", 3,
-			 s, (int64_t)m->n, keep);
-	} else {
-		run_ints(a, "UPDATE s SET have = have + 1 WHERE id = ?", 1, s);
-		run_ints(a, "INSERT INTO sp (send, n, msg) VALUES (?, ?, ?)", 3,
-			 s, (int64_t)m->n, m->i);
+	put = db_changes(a->disk->db);
+	if (now) {
+		run_ints(a, "UPDATE g SET send = ?2, putin = ?2 WHERE i = ?1", 2, m->i, s);
+		run_ints(a, "UPDATE s SET date = ?2 WHERE id = ?1 AND ?2 != 0 AND"
+			 " (date = 0 OR ?2 < date)", 2, s, m->date);
 	}
-}
-
-static int64_t opens(struct assembly *a, int64_t i)
-{
-	return query_int(a, 0, "SELECT opens FROM m WHERE i = ?", 1, i);
+	if (put)
+		return;
+	/* the same N/M posted twice in one thread: keep the later */
+	slot = query_int(a, 0, "SELECT msg FROM sp WHERE send = ? AND n = ?", 2,
+			 s, (int64_t)m->n);
+	assembly_problem(a, m->idx, m->msgid, "patch %d/%d posted twice in one "
+			 "send; using the later copy", m->n,
+			 (int)query_int(a, 0, "SELECT total FROM s WHERE id = ?", 1, s));
+	drop = slot;
+	if (node_by_i(a, slot, &old) && m->date < old.date) {
+		keep = slot;
+		drop = m->i;
+	}
+	node_release(&old);
+	/* putin: its date counts for the send's all the same */
+	run_ints(a, "UPDATE g SET send = NULL, kind = " K_OTHER ", putin = ?2"
+		 " WHERE i = ?1", 2, drop, s);
+	run_ints(a, "UPDATE sp SET msg = ?3 WHERE send = ?1 AND n = ?2", 3,
+		 s, (int64_t)m->n, keep);
+	if (now)
+		run_ints(a, "UPDATE g SET send = ?2, putin = ?2 WHERE i = ?1", 2, keep, s);
 }
 
 static void group_threaded(struct assembly *a)
 {
-	struct batch covers = {
-		.sql = "SELECT i FROM m WHERE i > ? AND kind = " K_COVER
-			" ORDER BY i" BATCH_LIMIT,
-	};
 	struct batch patches = {
 		.sql = "SELECT i FROM m WHERE i > ? AND kind = " K_PATCH
 			" AND n >= 1 AND n <= total ORDER BY i" BATCH_LIMIT,
@@ -654,14 +674,12 @@ static void group_threaded(struct assembly *a)
 	struct node m = { 0 }, root;
 	int64_t i, s;
 
-	while (batch_next(a, &covers, &i)) {
-		if (!node_by_i(a, i, &m))
-			continue;
-		s = new_send(a, &m);
-		send_put(a, s, &m);
-		run_ints(a, "UPDATE m SET opens = ?2 WHERE i = ?1", 2, m.i, s);
-		node_release(&m);
-	}
+	/* every cover letter opens a send, in order */
+	run_all(a, "INSERT INTO s (root, total, version, sender, date, cover)"
+		" SELECT i, total, version, sender, date, i FROM m WHERE kind = "
+		K_COVER " ORDER BY i;"
+		"UPDATE g SET (opens, send, putin) = (SELECT id, id, id FROM s"
+		" WHERE s.cover = g.i) WHERE kind = " K_COVER);
 	while (batch_next(a, &patches, &i)) {
 		/* a copy displaced by a later one is no longer a patch */
 		if (!node_by_i(a, i, &m) || m.kind != MSG_PATCH) {
@@ -669,21 +687,26 @@ static void group_threaded(struct assembly *a)
 			continue;
 		}
 		if (!send_root(a, &m, &root)) {
-			if (m.total > 1 && (m.n > 1 || !m.parent)) {
+			if (m.total > 1 && (m.n > 1 || !m.has_parent)) {
 				node_release(&m);
 				continue;
 			}
 			node_by_i(a, m.i, &root);
 		}
-		s = opens(a, root.i);
-		if (!s) {
-			s = new_send(a, &root);
-			run_ints(a, "UPDATE m SET opens = ?2 WHERE i = ?1", 2, root.i, s);
-		}
-		send_put(a, s, &m);
+		s = root.opens ? root.opens : new_send(a, &root);
+		send_put(a, s, &m, false);
 		node_release(&root);
 		node_release(&m);
 	}
+	/* what send_put() left for later: g.send, and the dates */
+	run_all(a, "CREATE INDEX sp_msg ON sp (msg);"
+		"UPDATE g SET (send, putin) = (SELECT send, send FROM sp"
+		" WHERE sp.msg = g.i) WHERE kind = " K_PATCH " AND"
+		" i IN (SELECT msg FROM sp);"
+		"UPDATE s SET date = x.d FROM (SELECT g.putin AS putin,"
+		" min(m.date) AS d FROM g JOIN m ON m.i = g.i WHERE"
+		" g.putin IS NOT NULL AND m.date != 0 GROUP BY g.putin) AS x"
+		" WHERE x.putin = s.id AND (s.date = 0 OR x.d < s.date)");
 }
 
 static void group_fallback(struct assembly *a)
@@ -695,18 +718,16 @@ static void group_fallback(struct assembly *a)
 	struct node m = { 0 };
 	int64_t row, i, best;
 
-	if (run_ints(a, "INSERT INTO lf (i) SELECT i FROM m WHERE kind = "
-		     K_PATCH " AND send IS NULL AND n >= 1 AND"
-		     " n <= total ORDER BY date, idx", 0))
-		return;
+	run_all(a, "INSERT INTO lf (i) SELECT m.i FROM m JOIN g ON g.i = m.i"
+		" WHERE g.kind = " K_PATCH " AND g.send IS NULL AND m.n >= 1"
+		" AND m.n <= m.total ORDER BY m.date, m.idx");
 	while (batch_next(a, &left, &row)) {
 		i = query_int(a, 0, "SELECT i FROM lf WHERE rowid = ?", 1, row);
 		if (!node_by_i(a, i, &m))
 			continue;
-		best = opens(a, m.i);
-		if (best) {
+		if (m.opens) {
 			/* patch 1 that the rest of its send replies to */
-			send_put(a, best, &m);
+			send_put(a, m.opens, &m, true);
 			node_release(&m);
 			continue;
 		}
@@ -719,6 +740,7 @@ static void group_fallback(struct assembly *a)
 				" NOT EXISTS (SELECT 1 FROM sp WHERE"
 				" sp.send = s.id AND sp.n = ?5)"
 				" ORDER BY abs(date - ?4), id LIMIT 1");
+			int r;
 
 			if (st) {
 				db_bind_text(st, 1, m.sender);
@@ -726,8 +748,7 @@ static void group_fallback(struct assembly *a)
 				db_bind_int(st, 3, m.total);
 				db_bind_int(st, 4, m.date);
 				db_bind_int(st, 5, m.n);
-				int r = db_step(st);
-
+				r = db_step(st);
 				if (r > 0) {
 					best = db_column_int(st, 0);
 					db_reset(st);
@@ -743,102 +764,44 @@ static void group_fallback(struct assembly *a)
 		assembly_problem(a, m.idx, m.msgid,
 				 "patch %d/%d is not threaded; grouped by "
 				 "sender, version and time", m.n, m.total);
-		send_put(a, best, &m);
+		send_put(a, best, &m, true);
 		node_release(&m);
 	}
 }
 
-static void finish_send(struct assembly *a, int64_t s)
+/* series.c's finish_send(), for every send at once */
+static void finish_sends(struct assembly *a)
 {
-	struct db_stmt *slots;
-	struct msg h, p;
-	int64_t head, have, total;
-	char *tree = NULL, *base = NULL;
-	bool rfc, resend;
-	int r;
-
-	head = query_int(a, 0, "SELECT cover FROM s WHERE id = ?", 1, s);
-	if (!head)
-		head = query_int(a, 0, "SELECT msg FROM sp WHERE send = ?"
-				 " ORDER BY n LIMIT 1", 1, s);
-	if (load_rec(a, head, &h)) {
-		msg_release(&h);
-		return;
-	}
-	tree = xstrdup_or_null(h.subj.tree);
-	base = xstrdup_or_null(h.base_commit);
-	rfc = h.subj.rfc;
-	resend = h.subj.resend;
-	slots = prep(a, "SELECT n, msg FROM sp WHERE send = ? ORDER BY n");
-	if (slots)
-		db_bind_int(slots, 1, s);
-	while (slots && (r = db_step(slots)) > 0) {
-		int64_t n = db_column_int(slots, 0);
-		size_t t;
-
-		if (load_rec(a, db_column_int(slots, 1), &p)) {
-			msg_release(&p);
-			continue;
-		}
-		if (!base && p.base_commit)
-			base = xstrdup(p.base_commit);
-		if (!tree && p.subj.tree)
-			tree = xstrdup(p.subj.tree);
-		rfc |= p.subj.rfc;
-		resend |= p.subj.resend;
-		/* the patch's own trailers start the list replies add to */
-		for (t = 0; t < p.trailers.nr; t++) {
-			struct db_stmt *st = prep(a, "INSERT INTO tr (send, n, seq,"
-						  " name, value) VALUES (?, ?, ?, ?, ?)");
-
-			if (!st)
-				break;
-			db_bind_int(st, 1, s);
-			db_bind_int(st, 2, n);
-			db_bind_int(st, 3, (int64_t)t);
-			db_bind_text(st, 4, p.trailers.t[t].name);
-			db_bind_text(st, 5, p.trailers.t[t].value);
-			if (db_run(st))
-				fail(a);
-		}
-		msg_release(&p);
-	}
-	if (slots && r < 0)
-		fail(a);
-	have = query_int(a, 0, "SELECT have FROM s WHERE id = ?", 1, s);
-	total = query_int(a, 0, "SELECT total FROM s WHERE id = ?", 1, s);
-	slots = prep(a, "UPDATE s SET sid = ?2, title = ?3, tree = ?4, aname = ?5,"
-		     " aemail = ?6, base = ?7, chid = ?8, rfc = ?9, resend = ?10,"
-		     " complete = ?11 WHERE id = ?1");
-	if (slots) {
-		db_bind_int(slots, 1, s);
-		db_bind_text(slots, 2, h.msgid);
-		db_bind_text(slots, 3, h.title);
-		db_bind_text(slots, 4, tree);
-		db_bind_text(slots, 5, h.author_name);
-		db_bind_text(slots, 6, h.author_email);
-		db_bind_text(slots, 7, base);
-		db_bind_text(slots, 8, h.change_id);
-		db_bind_int(slots, 9, rfc);
-		db_bind_int(slots, 10, resend);
-		db_bind_int(slots, 11, have == total);
-		if (db_run(slots))
-			fail(a);
-	}
-	free(tree);
-	free(base);
-	msg_release(&h);
+	run_all(a,
+		"UPDATE s SET have = (SELECT count(*) FROM sp WHERE sp.send = s.id),"
+		" head = coalesce(cover, (SELECT msg FROM sp WHERE sp.send = s.id"
+		" ORDER BY n LIMIT 1));"
+		"UPDATE s SET complete = (have = total),"
+		" (sid, title, aname, aemail, chid, tree, base, rfc, resend) ="
+		" (SELECT msgid, title, aname, aemail, chid, tree, base, rfc, resend"
+		"  FROM m WHERE m.i = s.head);"
+		"UPDATE s SET"
+		" tree = coalesce(tree, (SELECT p.tree FROM sp JOIN m AS p ON"
+		"  p.i = sp.msg WHERE sp.send = s.id AND p.tree IS NOT NULL"
+		"  ORDER BY sp.n LIMIT 1)),"
+		" base = coalesce(base, (SELECT p.base FROM sp JOIN m AS p ON"
+		"  p.i = sp.msg WHERE sp.send = s.id AND p.base IS NOT NULL"
+		"  ORDER BY sp.n LIMIT 1)),"
+		" (rfc, resend) = (SELECT s.rfc OR coalesce(max(p.rfc), 0),"
+		"  s.resend OR coalesce(max(p.resend), 0) FROM sp JOIN m AS p"
+		"  ON p.i = sp.msg WHERE sp.send = s.id)");
 }
 
-/* The trailers of one patch slot, in order */
-static void slot_trailers(struct assembly *a, int64_t s, int64_t n,
-			  struct trailers *t)
+/* replies */
+
+/* Append what replies gave to patch n of send s */
+static void added_trailers(struct assembly *a, int64_t s, int64_t n,
+			   struct trailers *t)
 {
 	struct db_stmt *st = prep(a, "SELECT name, value FROM tr WHERE send = ?"
 				  " AND n = ? ORDER BY seq");
 	int r;
 
-	memset(t, 0, sizeof(*t));
 	if (!st)
 		return;
 	db_bind_int(st, 1, s);
@@ -849,37 +812,96 @@ static void slot_trailers(struct assembly *a, int64_t s, int64_t n,
 		fail(a);
 }
 
-/* series.c's reply_target(): 1 with *t filled, or 0 */
-static int reply_target(struct assembly *a, const struct node *m, struct node *t)
+/* The trailers of one patch slot: its own, then those replies gave */
+static void slot_trailers(struct assembly *a, int64_t s, int64_t n, int64_t msg,
+			  struct trailers *t)
 {
-	struct node p = { 0 }, q = { 0 };
-	size_t steps = 0;
+	struct msg p;
 
-	if (!known_parent(a, m, &p))
-		return 0;
-	while (steps++ < MAX_CLIMB) {
+	memset(t, 0, sizeof(*t));
+	if (!load_msg(a, msg, &p)) {
+		*t = p.trailers;
+		memset(&p.trailers, 0, sizeof(p.trailers));
+	}
+	msg_release(&p);
+	added_trailers(a, s, n, t);
+}
+
+/*
+ * series.c's reply_target() for what the passes in resolve_targets()
+ * left: reply chains deeper than they go, and loops.  1 with *t, or 0.
+ */
+static int64_t climb(struct assembly *a, const struct node *m)
+{
+	struct node p = { 0 };
+	int64_t cur = m->kp, mark = 0, found = 0;
+	size_t steps = 0, lap = 1, power = 1;
+
+	while (steps++ < MAX_CLIMB && node_by_i(a, cur, &p)) {
 		if (p.i == m->i)
 			break;
-		if ((p.kind == MSG_PATCH || p.kind == MSG_COVER) && p.send) {
-			*t = p;
-			return 1;
+		if (p.kind == MSG_PATCH || p.kind == MSG_COVER) {
+			found = p.send;
+			found = found ? p.i : 0;
+			break;
 		}
 		if (p.kind != MSG_REPLY && p.kind != MSG_OTHER)
 			break;
-		if (p.target) {	/* replies come in order: reuse the answer */
-			int found = node_by_i(a, p.target, t);
-
-			node_release(&p);
-			return found;
-		}
-		if (!known_parent(a, &p, &q))
+		if (p.target >= 0) {	/* worked out already */
+			found = p.target;
 			break;
+		}
+		/* a loop that m is not in never ends: Brent's cycle finding */
+		if (p.i == mark)
+			break;
+		if (lap++ == power) {
+			mark = p.i;
+			power *= 2;
+			lap = 1;
+		}
+		cur = p.kp;
 		node_release(&p);
-		p = q;
-		memset(&q, 0, sizeof(q));
 	}
 	node_release(&p);
-	return 0;
+	return found;
+}
+
+/*
+ * Every reply's target: the patch or cover letter its chain of parents
+ * reaches first, 0 for none.  Level by level for all replies at once
+ * (series.c climbs each), then one by one for what is left.
+ */
+static void resolve_targets(struct assembly *a)
+{
+	struct batch left = {
+		.sql = "SELECT i FROM g WHERE i > ? AND target IS NULL AND kind IN ("
+			K_REPLY ", " K_OTHER ") ORDER BY i" BATCH_LIMIT,
+	};
+	struct node m = { 0 };
+	int64_t i;
+	int level;
+
+	run_all(a, "UPDATE g SET target = 0 WHERE kind IN (" K_REPLY ", " K_OTHER ")"
+		" AND (kp IS NULL OR kp = i);"
+		"UPDATE g SET target = (SELECT CASE WHEN p.send IS NULL THEN 0"
+		" ELSE p.i END FROM g AS p WHERE p.i = g.kp AND p.kind IN ("
+		K_PATCH ", " K_COVER ")) WHERE target IS NULL AND kind IN ("
+		K_REPLY ", " K_OTHER ")");
+	for (level = 0; level < 8 && !a->disk->failed; level++) {
+		run_all(a, "UPDATE g SET target = (SELECT p.target FROM g AS p"
+			" WHERE p.i = g.kp AND p.kind IN (" K_REPLY ", " K_OTHER "))"
+			" WHERE target IS NULL AND kind IN (" K_REPLY ", " K_OTHER ")"
+			" AND (SELECT p.target FROM g AS p WHERE p.i = g.kp AND"
+			" p.kind IN (" K_REPLY ", " K_OTHER ")) IS NOT NULL");
+		if (!db_changes(a->disk->db))
+			break;
+	}
+	while (batch_next(a, &left, &i)) {
+		if (!node_by_i(a, i, &m))
+			continue;
+		run_ints(a, "UPDATE g SET target = ?2 WHERE i = ?1", 2, i, climb(a, &m));
+		node_release(&m);
+	}
 }
 
 static void give_trailers(struct assembly *a, const struct node *target,
@@ -887,8 +909,8 @@ static void give_trailers(struct assembly *a, const struct node *target,
 {
 	struct db_stmt *slots = prep(a, "SELECT n, msg FROM sp WHERE send = ?"
 				     " ORDER BY n");
-	int64_t *ns = NULL;
-	size_t nr = 0, alloc = 0, k, g;
+	int64_t *ns = NULL, *msgs = NULL;
+	size_t nr = 0, alloc = 0, alloc2 = 0, k, g;
 	int r;
 
 	if (!slots)
@@ -899,14 +921,16 @@ static void give_trailers(struct assembly *a, const struct node *target,
 		if (target->kind == MSG_PATCH && db_column_int(slots, 1) != target->i)
 			continue;
 		ALLOC_GROW(ns, nr + 1, alloc);
-		ns[nr++] = db_column_int(slots, 0);
+		ALLOC_GROW(msgs, nr + 1, alloc2);
+		ns[nr] = db_column_int(slots, 0);
+		msgs[nr++] = db_column_int(slots, 1);
 	}
 	if (r < 0)
 		fail(a);
 	for (k = 0; k < nr; k++) {
 		struct trailers have;
 
-		slot_trailers(a, target->send, ns[k], &have);
+		slot_trailers(a, target->send, ns[k], msgs[k], &have);
 		for (g = 0; g < given->nr; g++) {
 			const struct trailer *tr = &given->t[g];
 			struct db_stmt *st;
@@ -929,32 +953,33 @@ static void give_trailers(struct assembly *a, const struct node *target,
 		trailers_release(&have);
 	}
 	free(ns);
+	free(msgs);
 }
 
 static void attach_replies(struct assembly *a)
 {
-	struct batch replies = {
-		.sql = "SELECT i FROM m WHERE i > ? AND kind IN (" K_REPLY ", "
-			K_OTHER ") ORDER BY i" BATCH_LIMIT,
+	struct batch givers = {
+		.sql = "SELECT g.i FROM g JOIN m ON m.i = g.i WHERE g.i > ? AND"
+			" g.target > 0 AND m.ntr > 0 ORDER BY g.i" BATCH_LIMIT,
 	};
-	struct node m = { 0 }, t = { 0 };
+	struct node t = { 0 };
 	struct msg given;
 	int64_t i;
 
-	while (batch_next(a, &replies, &i)) {
-		if (!node_by_i(a, i, &m))
+	resolve_targets(a);
+	run_all(a, "UPDATE s SET replies = x.c FROM (SELECT t.send AS send,"
+		" count(*) AS c FROM g JOIN g AS t ON t.i = g.target WHERE"
+		" g.target > 0 GROUP BY t.send) AS x WHERE x.send = s.id");
+	/* the trailers replies give, in the order they were given */
+	while (batch_next(a, &givers, &i)) {
+		int64_t target = query_int(a, 0, "SELECT target FROM g WHERE i = ?", 1, i);
+
+		if (!node_by_i(a, target, &t))
 			continue;
-		if (!reply_target(a, &m, &t)) {
-			node_release(&m);
-			continue;
-		}
-		run_ints(a, "UPDATE m SET target = ?2 WHERE i = ?1", 2, m.i, t.i);
-		run_ints(a, "UPDATE s SET replies = replies + 1 WHERE id = ?", 1, t.send);
-		if (!load_rec(a, m.i, &given) && given.trailers.nr)
+		if (!load_msg(a, i, &given) && given.trailers.nr)
 			give_trailers(a, &t, &given.trailers);
 		msg_release(&given);
 		node_release(&t);
-		node_release(&m);
 	}
 }
 
@@ -962,18 +987,13 @@ static void attach_replies(struct assembly *a)
 
 static int64_t uf_root(struct assembly *a, int64_t x)
 {
-	int64_t r = x, p;
+	int64_t p;
+	size_t steps = 0;
 
-	while ((p = query_int(a, 0, "SELECT uf FROM s WHERE id = ?", 1, r)) &&
-	       p != r)
-		r = p;
-	/* compress the path */
-	while (x != r && (p = query_int(a, 0, "SELECT uf FROM s WHERE id = ?", 1, x)) &&
-	       p != r) {
-		run_ints(a, "UPDATE s SET uf = ?2 WHERE id = ?1", 2, x, r);
+	while ((p = query_int(a, 0, "SELECT uf FROM s WHERE id = ?", 1, x)) &&
+	       p != x && steps++ < MAX_CLIMB)
 		x = p;
-	}
-	return r;
+	return x;
 }
 
 static void uf_union(struct assembly *a, int64_t x, int64_t y)
@@ -984,83 +1004,57 @@ static void uf_union(struct assembly *a, int64_t x, int64_t y)
 		run_ints(a, "UPDATE s SET uf = ?2 WHERE id = ?1", 2, MAX(x, y), MIN(x, y));
 }
 
-static char *text_of(struct assembly *a, const char *sql, int64_t id)
-{
-	struct db_stmt *st = prep(a, sql);
-	char *v = NULL;
-	int r;
-
-	if (!st)
-		return NULL;
-	db_bind_int(st, 1, id);
-	r = db_step(st);
-	if (r > 0) {
-		v = xstrdup_or_null(db_column_text(st, 0));
-		db_reset(st);
-	} else if (r < 0) {
-		fail(a);
-	}
-	return v;
-}
-
-static int64_t by_key(struct assembly *a, const char *key)
-{
-	struct db_stmt *st = prep(a, "SELECT id FROM s WHERE key = ? ORDER BY id LIMIT 1");
-	int64_t v = 0;
-	int r;
-
-	if (!st)
-		return 0;
-	db_bind_text(st, 1, key);
-	r = db_step(st);
-	if (r > 0) {
-		v = db_column_int(st, 0);
-		db_reset(st);
-	} else if (r < 0) {
-		fail(a);
-	}
-	return v;
-}
-
+/* series_key() of every send, then the first send of each key as root */
 static void union_by_key(struct assembly *a)
 {
 	struct batch sends = {
 		.sql = "SELECT id FROM s WHERE id > ? ORDER BY id" BATCH_LIMIT,
 	};
-	int64_t id, prev;
+	struct db_stmt *st;
+	int64_t id;
+	int r;
 
 	while (batch_next(a, &sends, &id)) {
 		struct send s = { 0 };
-		struct db_stmt *st;
 		char *key;
 
-		s.title = text_of(a, "SELECT title FROM s WHERE id = ?", id);
-		s.change_id = text_of(a, "SELECT chid FROM s WHERE id = ?", id);
-		s.sender_email = text_of(a, "SELECT sender FROM s WHERE id = ?", id);
+		st = prep(a, "SELECT title, chid, sender FROM s WHERE id = ?");
+		if (!st)
+			break;
+		db_bind_int(st, 1, id);
+		r = db_step(st);
+		if (r <= 0) {
+			if (r < 0)
+				fail(a);
+			continue;
+		}
+		s.title = xstrdup_or_null(db_column_text(st, 0));
+		s.change_id = xstrdup_or_null(db_column_text(st, 1));
+		s.sender_email = xstrdup_or_null(db_column_text(st, 2));
+		db_reset(st);
 		key = series_key(&s);
-		prev = by_key(a, key);
-		st = prep(a, "UPDATE s SET key = ?2, uf = ?1 WHERE id = ?1");
+		st = prep(a, "UPDATE s SET key = ?2 WHERE id = ?1");
 		if (st) {
 			db_bind_int(st, 1, id);
 			db_bind_text(st, 2, key);
 			if (db_run(st))
 				fail(a);
 		}
-		if (prev)
-			uf_union(a, prev, id);
 		free(key);
 		free(s.title);
 		free(s.change_id);
 		free(s.sender_email);
 	}
+	run_all(a, "CREATE INDEX s_key ON s (key, id);"
+		"UPDATE s SET uf = (SELECT min(o.id) FROM s AS o WHERE o.key = s.key)");
 }
 
 /* Cover letters that link to an earlier version */
 static void union_by_link(struct assembly *a)
 {
 	struct batch sends = {
-		.sql = "SELECT id FROM s WHERE id > ? AND cover IS NOT NULL"
-			" ORDER BY id" BATCH_LIMIT,
+		.sql = "SELECT s.id FROM s JOIN m ON m.i = s.cover WHERE s.id > ?"
+			" AND m.nlinks > 0 ORDER BY s.id" BATCH_LIMIT,
 	};
 	int64_t id;
 	size_t j;
@@ -1070,7 +1064,7 @@ static void union_by_link(struct assembly *a)
 		char *sender = text_of(a, "SELECT sender FROM s WHERE id = ?", id);
 		struct msg c;
 
-		if (!load_rec(a, cover, &c)) {
+		if (!load_msg(a, cover, &c)) {
 			for (j = 0; j < c.nr_links; j++) {
 				struct node t = { 0 };
 				char *other;
@@ -1090,36 +1084,42 @@ static void union_by_link(struct assembly *a)
 		msg_release(&c);
 		free(sender);
 	}
+	/* every send straight to its root */
+	while (!a->disk->failed) {
+		run_all(a, "UPDATE s SET uf = (SELECT o.uf FROM s AS o WHERE"
+			" o.id = s.uf) WHERE uf != (SELECT o.uf FROM s AS o WHERE"
+			" o.id = s.uf)");
+		if (!db_changes(a->disk->db))
+			break;
+	}
 }
 
 static void make_series(struct assembly *a)
 {
-	struct batch sends = {
-		.sql = "SELECT id FROM s WHERE id > ? ORDER BY id" BATCH_LIMIT,
+	struct batch all = {
+		.sql = "SELECT id FROM sr WHERE id > ? ORDER BY id" BATCH_LIMIT,
 	};
-	int64_t id, root, sr;
+	int64_t sr;
 
-	while (batch_next(a, &sends, &id)) {
-		root = uf_root(a, id);
-		sr = query_int(a, 0, "SELECT id FROM sr WHERE root = ?", 1, root);
-		if (!sr) {
-			struct series tmp = { 0 };
-			char *key = text_of(a, "SELECT key FROM s WHERE id = ?", root);
-			struct db_stmt *st = prep(a, "INSERT INTO sr (root, hid) VALUES (?, ?)");
+	run_all(a, "INSERT INTO sr (root) SELECT id FROM s WHERE uf = id ORDER BY id");
+	while (batch_next(a, &all, &sr)) {
+		char *key = text_of(a, "SELECT s.key FROM sr JOIN s ON s.id = sr.root"
+				    " WHERE sr.id = ?", sr);
+		struct series tmp = { 0 };
+		struct db_stmt *st = prep(a, "UPDATE sr SET hid = ?2 WHERE id = ?1");
 
-			series_set_id(&tmp, key ? key : "");
-			if (st) {
-				db_bind_int(st, 1, root);
-				db_bind_text(st, 2, tmp.id);
-				if (db_run(st))
-					fail(a);
-				sr = db_last_insert_id(a->disk->db);
-			}
-			free(tmp.id);
-			free(key);
+		series_set_id(&tmp, key ? key : "");
+		if (st) {
+			db_bind_int(st, 1, sr);
+			db_bind_text(st, 2, tmp.id);
+			if (db_run(st))
+				fail(a);
 		}
-		run_ints(a, "UPDATE s SET series = ?2 WHERE id = ?1", 2, id, sr);
+		free(tmp.id);
+		free(key);
 	}
+	run_all(a, "UPDATE s SET series = (SELECT id FROM sr WHERE sr.root = s.uf);"
+		"CREATE INDEX s_series ON s (series, pos)");
 }
 
 /* A send as series_order() needs it, and its row */
@@ -1159,24 +1159,21 @@ static struct disk_send *load_sends(struct assembly *a, int64_t sr, size_t *nr)
 	return v;
 }
 
+/* series_order() where a series has several sends; a lone one is current */
 static void order_series(struct assembly *a)
 {
-	struct batch all = {
-		.sql = "SELECT id FROM sr WHERE id > ? ORDER BY id" BATCH_LIMIT,
+	struct batch several = {
+		.sql = "SELECT series FROM s WHERE series > ? GROUP BY series"
+			" HAVING count(*) > 1 ORDER BY series" BATCH_LIMIT,
 	};
 	int64_t sr;
 	size_t nr, j;
 
-	while (batch_next(a, &all, &sr)) {
+	while (batch_next(a, &several, &sr)) {
 		struct disk_send *v = load_sends(a, sr, &nr);
 		struct series tmp = { 0 };
-		struct db_stmt *st;
 
-		if (!nr) {
-			free(v);
-			continue;
-		}
-		tmp.sends = xcalloc(nr, sizeof(*tmp.sends));
+		tmp.sends = xcalloc(nr + 1, sizeof(*tmp.sends));
 		for (j = 0; j < nr; j++)
 			tmp.sends[j] = &v[j].s;
 		tmp.nr = nr;
@@ -1187,167 +1184,221 @@ static void order_series(struct assembly *a)
 
 			run_ints(a, "UPDATE s SET pos = ?2, resend = ?3, superseded = ?4"
 				 " WHERE id = ?1", 4, d->id, (int64_t)j,
-				 (int64_t)d->s.resend, by ? by->id : 0);
-		}
-		st = prep(a, "UPDATE sr SET date = ?2, first = ?3 WHERE id = ?1");
-		if (st) {
-			db_bind_int(st, 1, sr);
-			db_bind_int(st, 2, tmp.sends[0]->date);
-			db_bind_text(st, 3, tmp.sends[0]->id);
-			if (db_run(st))
-				fail(a);
+				 (int64_t)d->s.resend, by ? by->id : (int64_t)0);
 		}
 		for (j = 0; j < nr; j++)
 			free(v[j].s.id);
 		free(tmp.sends);
 		free(v);
 	}
+	run_all(a, "UPDATE sr SET (date, first) = (SELECT date, sid FROM s"
+		" WHERE s.series = sr.id AND s.pos = 0);"
+		"INSERT INTO so (sr) SELECT id FROM sr ORDER BY date, first, id");
 }
 
 void series_disk_build(struct assembly *a)
 {
-	struct batch sends = {
-		.sql = "SELECT id FROM s WHERE id > ? ORDER BY id" BATCH_LIMIT,
+	/* where each message stands, and its known parent (series.c's
+	 * known_parent()): the parent, else the nearest known reference */
+	struct batch orphans = {
+		.sql = "SELECT g.i FROM g JOIN m ON m.i = g.i WHERE g.i > ? AND"
+			" g.kp IS NULL AND m.refs IS NOT NULL ORDER BY g.i" BATCH_LIMIT,
 	};
-	int64_t id;
+	struct strbuf ref = STRBUF_INIT;
+	int64_t i;
 
+	run_all(a, "INSERT INTO g (i, kind, kp) SELECT m.i, m.kind,"
+		" (SELECT p.i FROM m AS p WHERE p.msgid = m.parent) FROM m ORDER BY m.i");
+	while (batch_next(a, &orphans, &i)) {
+		char *refs = text_of(a, "SELECT refs FROM m WHERE i = ?", i);
+		const char *p = refs;
+		int64_t kp = 0, found;
+		int r;
+
+		/* the last one known wins: the nearest ancestor */
+		while (next_ref(&p, &ref)) {
+			struct db_stmt *st = prep(a, "SELECT i FROM m WHERE msgid = ?");
+
+			if (!st)
+				break;
+			db_bind_text(st, 1, ref.buf);
+			r = db_step(st);
+			if (r < 0)
+				fail(a);
+			if (r > 0) {
+				found = db_column_int(st, 0);
+				db_reset(st);
+				kp = found;
+			}
+		}
+		if (kp)
+			run_ints(a, "UPDATE g SET kp = ?2 WHERE i = ?1", 2, i, kp);
+		free(refs);
+	}
+	strbuf_release(&ref);
 	group_threaded(a);
 	group_fallback(a);
-	while (batch_next(a, &sends, &id))
-		finish_send(a, id);
+	finish_sends(a);
 	attach_replies(a);
 	union_by_key(a);
 	union_by_link(a);
 	make_series(a);
 	order_series(a);
-	run_ints(a, "INSERT INTO so (sr) SELECT id FROM sr ORDER BY date, first, id", 0);
 }
 
 /* output */
 
-/* Send row id as the in-memory assembly has it, for fn */
-static void emit_send(struct assembly *a, int64_t id, const char *hid,
-		      void (*fn)(const struct send *s, void *ctx), void *ctx)
+/* The sends in order, with what send_write_json() prints */
+#define SENDS_OUT "SELECT s.id, s.sid, s.title, s.aname, s.aemail, s.version," \
+	" s.total, s.tree, s.rfc, (SELECT msgid FROM m WHERE m.i = s.cover)," \
+	" s.date, s.complete, (SELECT o.sid FROM s AS o WHERE o.id = s.superseded)," \
+	" s.resend, s.base, s.chid, s.replies, s.have, s.sender, sr.hid" \
+	" FROM so JOIN sr ON sr.id = so.sr JOIN s ON s.series = sr.id" \
+	" ORDER BY so.rowid, s.pos"
+/* Their patches, in the same order */
+#define PATCHES_OUT "SELECT s.id, sp.n, m.msgid, m.subject, m.title, m.aname," \
+	" m.aemail, m.rec FROM so JOIN s ON s.series = so.sr JOIN sp ON" \
+	" sp.send = s.id JOIN m ON m.i = sp.msg ORDER BY so.rowid, s.pos, sp.n"
+/* And the trailers replies gave them */
+#define ADDED_OUT "SELECT s.id, tr.n, tr.name, tr.value FROM so JOIN s ON" \
+	" s.series = so.sr JOIN tr ON tr.send = s.id" \
+	" ORDER BY so.rowid, s.pos, tr.n, tr.seq"
+
+static char *col_dup(struct db_stmt *st, int col)
 {
-	struct db_stmt *st = prep(a, "SELECT sid, title, aname, aemail, version,"
-				  " total, tree, rfc, cover, date, complete,"
-				  " superseded, resend, base, chid, replies, have,"
-				  " sender FROM s WHERE id = ?");
-	struct series sr = { .id = (char *)hid };
-	struct send s = { 0 }, by = { 0 };
-	struct msg cover = { 0 };
-	int64_t cover_i = 0, by_i = 0;
-	int i, r;
-
-	if (!st)
-		return;
-	db_bind_int(st, 1, id);
-	r = db_step(st);
-	if (r <= 0) {
-		if (r < 0)
-			fail(a);
-		return;
-	}
-	s.id = xstrdup_or_null(db_column_text(st, 0));
-	s.title = xstrdup_or_null(db_column_text(st, 1));
-	s.author_name = xstrdup_or_null(db_column_text(st, 2));
-	s.author_email = xstrdup_or_null(db_column_text(st, 3));
-	s.version = (int)db_column_int(st, 4);
-	s.total = (int)db_column_int(st, 5);
-	s.tree = xstrdup_or_null(db_column_text(st, 6));
-	s.rfc = db_column_int(st, 7);
-	cover_i = db_column_int(st, 8);
-	s.date = db_column_int(st, 9);
-	s.complete = db_column_int(st, 10);
-	by_i = db_column_int(st, 11);
-	s.resend = db_column_int(st, 12);
-	s.base_commit = xstrdup_or_null(db_column_text(st, 13));
-	s.change_id = xstrdup_or_null(db_column_text(st, 14));
-	s.replies = (int)db_column_int(st, 15);
-	s.have = (int)db_column_int(st, 16);
-	s.sender_email = xstrdup_or_null(db_column_text(st, 17));
-	db_reset(st);
-	s.series = &sr;
-	if (cover_i) {
-		cover.msgid = text_of(a, "SELECT msgid FROM m WHERE i = ?", cover_i);
-		s.cover = &cover;
-	}
-	if (by_i) {
-		by.id = text_of(a, "SELECT sid FROM s WHERE id = ?", by_i);
-		s.superseded_by = &by;
-	}
-	s.patches = xcalloc(s.total > 0 ? s.total : 1, sizeof(*s.patches));
-	st = prep(a, "SELECT n, msg FROM sp WHERE send = ? ORDER BY n");
-	if (st)
-		db_bind_int(st, 1, id);
-	while (st && (r = db_step(st)) > 0) {
-		int n = (int)db_column_int(st, 0);
-		struct msg *p;
-
-		if (n < 1 || n > s.total)
-			continue;
-		p = xmalloc(sizeof(*p));
-		load_rec(a, db_column_int(st, 1), p);
-		s.patches[n - 1].msg = p;
-		slot_trailers(a, id, n, &s.patches[n - 1].trailers);
-	}
-	if (st && r < 0)
-		fail(a);
-	if (!a->disk->failed)
-		fn(&s, ctx);
-	for (i = 0; i < s.total; i++) {
-		if (s.patches[i].msg)
-			free_msg(s.patches[i].msg);
-		trailers_release(&s.patches[i].trailers);
-	}
-	free(s.patches);
-	free(cover.msgid);
-	free(by.id);
-	free(s.id);
-	free(s.title);
-	free(s.author_name);
-	free(s.author_email);
-	free(s.tree);
-	free(s.base_commit);
-	free(s.change_id);
-	free(s.sender_email);
+	return xstrdup_or_null(db_column_text(st, col));
 }
 
+static void send_release(struct send *s)
+{
+	int i;
+
+	for (i = 0; i < s->total; i++) {
+		if (s->patches[i].msg)
+			free_msg(s->patches[i].msg);
+		trailers_release(&s->patches[i].trailers);
+	}
+	free(s->patches);
+	if (s->cover)
+		free(s->cover->msgid);
+	if (s->superseded_by)
+		free(s->superseded_by->id);
+	free(s->series->id);
+	free(s->id);
+	free(s->title);
+	free(s->author_name);
+	free(s->author_email);
+	free(s->tree);
+	free(s->base_commit);
+	free(s->change_id);
+	free(s->sender_email);
+}
+
+/* Fill s (and the stubs it points to) from a row of SENDS_OUT */
+static void send_from_row(struct db_stmt *st, struct send *s, struct msg *cover,
+			  struct send *by, struct series *sr)
+{
+	memset(s, 0, sizeof(*s));
+	s->id = col_dup(st, 1);
+	s->title = col_dup(st, 2);
+	s->author_name = col_dup(st, 3);
+	s->author_email = col_dup(st, 4);
+	s->version = (int)db_column_int(st, 5);
+	s->total = (int)db_column_int(st, 6);
+	s->tree = col_dup(st, 7);
+	s->rfc = db_column_int(st, 8);
+	if (!db_column_null(st, 9)) {
+		memset(cover, 0, sizeof(*cover));
+		cover->msgid = col_dup(st, 9);
+		s->cover = cover;
+	}
+	s->date = db_column_int(st, 10);
+	s->complete = db_column_int(st, 11);
+	if (!db_column_null(st, 12)) {
+		memset(by, 0, sizeof(*by));
+		by->id = col_dup(st, 12);
+		s->superseded_by = by;
+	}
+	s->resend = db_column_int(st, 13);
+	s->base_commit = col_dup(st, 14);
+	s->change_id = col_dup(st, 15);
+	s->replies = (int)db_column_int(st, 16);
+	s->have = (int)db_column_int(st, 17);
+	s->sender_email = col_dup(st, 18);
+	memset(sr, 0, sizeof(*sr));
+	sr->id = col_dup(st, 19);
+	s->series = sr;
+	s->patches = xcalloc(s->total > 0 ? s->total : 1, sizeof(*s->patches));
+}
+
+static int step(struct assembly *a, struct db_stmt *st)
+{
+	int r = st ? db_step(st) : 0;
+
+	if (r < 0)
+		fail(a);
+	return r;
+}
+
+/*
+ * Three queries walked side by side, all in the order of the output:
+ * memory holds one send at a time.
+ */
 void series_disk_each_send(const struct assembly *ca,
 			   void (*fn)(const struct send *s, void *ctx), void *ctx)
 {
 	/* reading changes nothing the caller sees; statements are cached */
 	struct assembly *a = (struct assembly *)ca;
-	struct batch all = {
-		.sql = "SELECT rowid FROM so WHERE rowid > ? ORDER BY rowid"
-			BATCH_LIMIT,
-	};
-	int64_t row;
+	struct db_stmt *sends = prep(a, SENDS_OUT);
+	struct db_stmt *patches = prep(a, PATCHES_OUT);
+	struct db_stmt *added = prep(a, ADDED_OUT);
+	int rp = step(a, patches), ra = step(a, added);
 
-	while (batch_next(a, &all, &row)) {
-		int64_t sr = query_int(a, 0, "SELECT sr FROM so WHERE rowid = ?", 1, row);
-		char *hid = text_of(a, "SELECT hid FROM sr WHERE id = ?", sr);
-		struct db_stmt *st = prep(a, "SELECT id FROM s WHERE series = ?"
-					  " ORDER BY pos");
-		int64_t *ids = NULL;
-		size_t nr = 0, alloc = 0, j;
-		int r;
+	while (step(a, sends) > 0) {
+		int64_t id = db_column_int(sends, 0);
+		struct send s, by;
+		struct msg cover;
+		struct series sr;
 
-		/* one series at a time: its sends first, then each in full */
-		if (st) {
-			db_bind_int(st, 1, sr);
-			while ((r = db_step(st)) > 0) {
-				ALLOC_GROW(ids, nr + 1, alloc);
-				ids[nr++] = db_column_int(st, 0);
-			}
-			if (r < 0)
-				fail(a);
+		send_from_row(sends, &s, &cover, &by, &sr);
+		for (; rp > 0 && db_column_int(patches, 0) == id; rp = step(a, patches)) {
+			int n = (int)db_column_int(patches, 1);
+			struct msg *p;
+			const void *blob;
+			size_t len;
+
+			if (n < 1 || n > s.total || s.patches[n - 1].msg)
+				continue;
+			p = xcalloc(1, sizeof(*p));
+			strbuf_init(&p->warnings, 0);
+			p->msgid = col_dup(patches, 2);
+			p->subject = col_dup(patches, 3);
+			p->title = col_dup(patches, 4);
+			p->author_name = col_dup(patches, 5);
+			p->author_email = col_dup(patches, 6);
+			blob = db_column_blob(patches, 7, &len);
+			rec_unpack(blob, len, p);
+			/* its own trailers, then those replies gave */
+			s.patches[n - 1].msg = p;
+			s.patches[n - 1].trailers = p->trailers;
+			memset(&p->trailers, 0, sizeof(p->trailers));
 		}
-		for (j = 0; j < nr; j++)
-			emit_send(a, ids[j], hid, fn, ctx);
-		free(ids);
-		free(hid);
+		for (; ra > 0 && db_column_int(added, 0) == id; ra = step(a, added)) {
+			int n = (int)db_column_int(added, 1);
+
+			if (n >= 1 && n <= s.total && s.patches[n - 1].msg)
+				trailers_add(&s.patches[n - 1].trailers,
+					     db_column_text(added, 2),
+					     db_column_text(added, 3));
+		}
+		if (!a->disk->failed)
+			fn(&s, ctx);
+		send_release(&s);
 	}
+	if (rp > 0)
+		db_reset(patches);
+	if (ra > 0)
+		db_reset(added);
 }
 
 /* problems: once they are many, kept in the database in pieces */
