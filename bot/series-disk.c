@@ -63,7 +63,9 @@ static const char schema[] =
 	" base TEXT, chid TEXT, rfc INTEGER, resend INTEGER, ntr INTEGER,"
 	" nlinks INTEGER, rec BLOB);"
 	"CREATE TABLE g (i INTEGER PRIMARY KEY, kind INTEGER, kp INTEGER,"
-	" send INTEGER, target INTEGER, opens INTEGER, putin INTEGER);"
+	" send INTEGER, target INTEGER, opens INTEGER, putin INTEGER,"
+	" n INTEGER, total INTEGER, version INTEGER, sender TEXT, date INTEGER,"
+	" idx INTEGER, ntr INTEGER);"
 	"CREATE TABLE s (id INTEGER PRIMARY KEY, root INTEGER, total INTEGER,"
 	" version INTEGER, sender TEXT, date INTEGER, have INTEGER DEFAULT 0,"
 	" cover INTEGER, fallback INTEGER DEFAULT 0, head INTEGER, sid TEXT,"
@@ -419,11 +421,14 @@ out:
 
 /* nodes: what climbing a thread looks at */
 
+/* From g alone (what climbing needs), + m for node_full() */
 struct node {
 	int64_t i, kp, send, target, opens, date, idx;
 	int kind, n, total, version;
+	char *sender;
+	/* node_full() */
 	bool has_parent;
-	char *msgid, *sender, *refs;	/* refs: '\n'-separated */
+	char *msgid, *refs;	/* refs: '\n'-separated */
 };
 
 static void node_release(struct node *n)
@@ -434,9 +439,8 @@ static void node_release(struct node *n)
 	memset(n, 0, sizeof(*n));
 }
 
-#define NODE_SELECT "SELECT g.i, g.kind, g.kp, g.send, g.target, g.opens," \
-	" m.date, m.idx, m.n, m.total, m.version, m.parent IS NOT NULL," \
-	" m.msgid, m.sender, m.refs FROM m JOIN g ON g.i = m.i"
+#define NODE_SELECT "SELECT i, kind, kp, send, target, opens, date, idx," \
+	" n, total, version, sender FROM g"
 
 /* 1 and *n filled, or 0 (no such message, or failed) */
 static int node_step(struct assembly *a, struct db_stmt *st, struct node *n)
@@ -458,10 +462,7 @@ static int node_step(struct assembly *a, struct db_stmt *st, struct node *n)
 	n->n = (int)db_column_int(st, 8);
 	n->total = (int)db_column_int(st, 9);
 	n->version = (int)db_column_int(st, 10);
-	n->has_parent = db_column_int(st, 11);
-	n->msgid = xstrdup(db_column_text(st, 12));
-	n->sender = xstrdup_or_null(db_column_text(st, 13));
-	n->refs = xstrdup_or_null(db_column_text(st, 14));
+	n->sender = xstrdup_or_null(db_column_text(st, 11));
 	db_reset(st);
 	return 1;
 }
@@ -472,7 +473,8 @@ static int node_by_id(struct assembly *a, const char *msgid, struct node *n)
 
 	if (!msgid)
 		return 0;
-	st = prep(a, NODE_SELECT " WHERE m.msgid = ?");
+	/* the index has the rowid: no row of m is read */
+	st = prep(a, NODE_SELECT " WHERE i = (SELECT i FROM m WHERE msgid = ?)");
 	if (!st)
 		return 0;
 	db_bind_text(st, 1, msgid);
@@ -485,11 +487,36 @@ static int node_by_i(struct assembly *a, int64_t i, struct node *n)
 
 	if (i <= 0)
 		return 0;
-	st = prep(a, NODE_SELECT " WHERE m.i = ?");
+	st = prep(a, NODE_SELECT " WHERE i = ?");
 	if (!st)
 		return 0;
 	db_bind_int(st, 1, i);
 	return node_step(a, st, n);
+}
+
+/* The message being placed: its Message-ID and references too */
+static int node_full(struct assembly *a, int64_t i, struct node *n)
+{
+	struct db_stmt *st;
+	int r;
+
+	if (!node_by_i(a, i, n))
+		return 0;
+	st = prep(a, "SELECT msgid, parent IS NOT NULL, refs FROM m WHERE i = ?");
+	if (!st)
+		return 0;
+	db_bind_int(st, 1, i);
+	r = db_step(st);
+	if (r <= 0) {
+		if (r < 0)
+			fail(a);
+		return 0;
+	}
+	n->msgid = xstrdup(db_column_text(st, 0));
+	n->has_parent = db_column_int(st, 1);
+	n->refs = xstrdup_or_null(db_column_text(st, 2));
+	db_reset(st);
+	return 1;
 }
 
 /* The next reference after *p in n->refs, copied into b; false at the end */
@@ -682,7 +709,7 @@ static void group_threaded(struct assembly *a)
 		" WHERE s.cover = g.i) WHERE kind = " K_COVER);
 	while (batch_next(a, &patches, &i)) {
 		/* a copy displaced by a later one is no longer a patch */
-		if (!node_by_i(a, i, &m) || m.kind != MSG_PATCH) {
+		if (!node_full(a, i, &m) || m.kind != MSG_PATCH) {
 			node_release(&m);
 			continue;
 		}
@@ -703,9 +730,8 @@ static void group_threaded(struct assembly *a)
 		"UPDATE g SET (send, putin) = (SELECT send, send FROM sp"
 		" WHERE sp.msg = g.i) WHERE kind = " K_PATCH " AND"
 		" i IN (SELECT msg FROM sp);"
-		"UPDATE s SET date = x.d FROM (SELECT g.putin AS putin,"
-		" min(m.date) AS d FROM g JOIN m ON m.i = g.i WHERE"
-		" g.putin IS NOT NULL AND m.date != 0 GROUP BY g.putin) AS x"
+		"UPDATE s SET date = x.d FROM (SELECT putin, min(date) AS d"
+		" FROM g WHERE putin IS NOT NULL AND date != 0 GROUP BY putin) AS x"
 		" WHERE x.putin = s.id AND (s.date = 0 OR x.d < s.date)");
 }
 
@@ -718,12 +744,11 @@ static void group_fallback(struct assembly *a)
 	struct node m = { 0 };
 	int64_t row, i, best;
 
-	run_all(a, "INSERT INTO lf (i) SELECT m.i FROM m JOIN g ON g.i = m.i"
-		" WHERE g.kind = " K_PATCH " AND g.send IS NULL AND m.n >= 1"
-		" AND m.n <= m.total ORDER BY m.date, m.idx");
+	run_all(a, "INSERT INTO lf (i) SELECT i FROM g WHERE kind = " K_PATCH
+		" AND send IS NULL AND n >= 1 AND n <= total ORDER BY date, idx");
 	while (batch_next(a, &left, &row)) {
 		i = query_int(a, 0, "SELECT i FROM lf WHERE rowid = ?", 1, row);
-		if (!node_by_i(a, i, &m))
+		if (!node_full(a, i, &m))
 			continue;
 		if (m.opens) {
 			/* patch 1 that the rest of its send replies to */
@@ -959,8 +984,8 @@ static void give_trailers(struct assembly *a, const struct node *target,
 static void attach_replies(struct assembly *a)
 {
 	struct batch givers = {
-		.sql = "SELECT g.i FROM g JOIN m ON m.i = g.i WHERE g.i > ? AND"
-			" g.target > 0 AND m.ntr > 0 ORDER BY g.i" BATCH_LIMIT,
+		.sql = "SELECT i FROM g WHERE i > ? AND target > 0 AND ntr > 0"
+			" ORDER BY i" BATCH_LIMIT,
 	};
 	struct node t = { 0 };
 	struct msg given;
@@ -1207,8 +1232,10 @@ void series_disk_build(struct assembly *a)
 	struct strbuf ref = STRBUF_INIT;
 	int64_t i;
 
-	run_all(a, "INSERT INTO g (i, kind, kp) SELECT m.i, m.kind,"
-		" (SELECT p.i FROM m AS p WHERE p.msgid = m.parent) FROM m ORDER BY m.i");
+	run_all(a, "INSERT INTO g (i, kind, kp, n, total, version, sender, date,"
+		" idx, ntr) SELECT m.i, m.kind, (SELECT p.i FROM m AS p WHERE"
+		" p.msgid = m.parent), n, total, version, sender, date, idx, ntr"
+		" FROM m ORDER BY m.i");
 	while (batch_next(a, &orphans, &i)) {
 		char *refs = text_of(a, "SELECT refs FROM m WHERE i = ?", i);
 		const char *p = refs;
