@@ -2,10 +2,11 @@
 # Benchmark 'lorebot series --mbox' (issue 2):
 #  1. a synthetic mbox of 50,000 messages (bench/gen-mbox.py): throughput
 #     (MB/s, median of 5 runs), peak RSS, and instructions (callgrind, on
-#     5,000 messages: repeatable whatever else the machine does);
+#     5,000 messages: repeatable whatever else the machine does); then
+#     150,000 messages in memory and on disk, and 1,000 large patches;
 #  2. the three fixture threads against b4 0.12 reading the same threads
 #     from a local public-inbox (b4 am -C -o - <msgid>), median of 5.
-# usage: bench/series.sh [OUTDIR]   (default bench/out)
+# usage: [BIG=1] bench/series.sh [OUTDIR]   (default bench/out)
 set -eu
 cd "$(dirname "$0")/.."
 OUT=${1:-bench/out}
@@ -45,15 +46,28 @@ echo "50,000 messages, $((size / 1048576)) MB: median wall ${wall}s (user ${user
 # about as many bytes as the 50,000 in 1,000 large patches.
 [ -f "$OUT/m150k.mbox" ] || python3 bench/gen-mbox.py 150000 "$OUT/m150k.mbox"
 [ -f "$OUT/big1k.mbox" ] || python3 bench/gen-big.py 1000 "$OUT/big1k.mbox"
-for f in m150k big1k; do
+# Past series.memory (28m, about 50,000 of these messages) assembly moves
+# to a scratch database: memory stays flat, at a third of the speed.
+# BIG=1 adds 500,000 messages (1.1 GB; a minute to generate).
+one() {
+	f=$1
+	shift
 	size=$(stat -c %s "$OUT/$f.mbox")
 	msgs=$(grep -c '^From mboxrd@z' "$OUT/$f.mbox")
 	# shellcheck disable=SC2046
-	set -- $(measure "$LOREBOT" series --mbox "$OUT/$f.mbox" --json)
-	echo "$msgs messages, $((size / 1048576)) MB: wall ${1}s," \
+	set -- $(measure "$LOREBOT" series --mbox "$OUT/$f.mbox" --json "$@")
+	echo "$msgs messages, $((size / 1048576)) MB${where:+, $where}: wall ${1}s," \
 		"$(awk -v s="$size" -v w="$1" 'BEGIN { printf "%.0f", s / 1048576 / w }') MB/s," \
 		"peak RSS $(($3 / 1024)) MB"
-done
+}
+where= one big1k
+where="in memory" one m150k --memory=1g
+where="moved to disk past 28m" one m150k
+where="on disk from the start" one m50k --memory=1
+if [ "${BIG:-}" = 1 ]; then
+	[ -f "$OUT/m500k.mbox" ] || python3 bench/gen-mbox.py 500000 "$OUT/m500k.mbox"
+	where="moved to disk past 28m" one m500k
+fi
 
 if command -v valgrind >/dev/null; then
 	valgrind --tool=callgrind --callgrind-out-file="$OUT/callgrind.out" \

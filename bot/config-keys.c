@@ -80,7 +80,7 @@ const struct cfg_key cfg_keys[] = {
 	  "larger messages are reported and skipped" },
 	{ "series.memory", CFG_SIZE, "28m", NULL,
 	  "messages 'lorebot series --mbox' holds in memory; past that they "
-	  "move to a scratch database in $TMPDIR" },
+	  "move to a scratch database in $TMPDIR (else /var/tmp)" },
 
 	/* the kernel repository and its bases */
 	{ "git.repo", CFG_PATH, NULL, NULL,

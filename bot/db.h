@@ -45,9 +45,9 @@ enum db_flags {
 	DB_NO_MIGRATE = 1 << 1,	/* open as is (tests of the migrations) */
 	/*
 	 * Scratch space for one run: path "" is a private file in $TMPDIR
-	 * that SQLite deletes on close; no journal, no fsync, no
-	 * migrations, and a page cache of 8 MB, so that memory stays flat
-	 * however much goes in.
+	 * (else /var/tmp) that SQLite deletes on close; no journal, no
+	 * fsync, no migrations, and a page cache of 8 MB, so that memory
+	 * stays flat however much goes in.
 	 */
 	DB_SCRATCH = 1 << 2,
 };
