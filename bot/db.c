@@ -355,7 +355,8 @@ int db_open(struct db **dbp, const char *path, unsigned int flags, struct strbuf
 
 	*dbp = NULL;
 	strbuf_init(&db->err, 0);
-	db->path = xstrdup(path);
+	/* error messages name the file; a scratch one has no name */
+	db->path = xstrdup(*path || !(flags & DB_SCRATCH) ? path : "scratch database");
 	if (sqlite3_open_v2(path, &db->h, oflags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
 		strbuf_addf(err, "cannot open database '%s': %s", path,
 			    db->h ? sqlite3_errmsg(db->h) : "out of memory");

@@ -2,28 +2,32 @@
 /*
  * Series assembly for more mail than memory should hold.
  *
- * In memory, each message costs about 0.7 KB until the end, and it has
+ * In memory, each message costs about 0.6 KB until the end, and it has
  * to: a review can answer a patch, and a v8 can supersede a v1, any
  * number of messages later.  Past a->spill_after, the messages move to
- * a scratch SQLite database (a private file in $TMPDIR, deleted on
- * close, with an 8 MB page cache) and assembly runs there: the same
- * steps as series.c, with rows where series.c has pointers.  Memory
- * then stays flat whatever the size of the mbox; what is held at once
- * is one message, one series or one reply chain.
+ * a scratch SQLite database (a private file in $TMPDIR, else /var/tmp,
+ * deleted on close, with an 8 MB page cache) and assembly runs there:
+ * the same steps as series.c, with rows where series.c has pointers, and
+ * most steps done for every message at once.  Memory then stays flat
+ * whatever the size of the mbox; what is held at once is one message,
+ * one send, one series or one reply chain.
  *
  * The tables:
  *   m   one row per message, i in the order they were added (the index
- *       of a->msgs); what assembly looks at in columns, the rest
- *       (subject, authors, trailers, links) packed in rec
+ *       of a->msgs), written once: what a patch or cover letter says in
+ *       columns, trailers and links packed in rec
+ *   g   where each message stands (kind, known parent kp, send, reply
+ *       target, the send it opens), with what climbing a thread reads:
+ *       narrow, so that the passes over it are cheap
  *   s   one row per send, id in the order series.c creates them
- *   sp  the patch slots of each send
- *   tr  the trailers of each slot, in order
- *   sr  one row per series
+ *   sp  the patch slots of each send: which message holds slot n
+ *   tr  the trailers replies gave each slot, in order (its own are in rec)
+ *   sr  one row per series; so, the series in output order
  *   lf  the patches left to group by sender and time, in order
  *   pr  problems, once there are many
  *
  * Whatever differs from series.c is a bug: t0104 compares the two on
- * every fixture and on a generated mbox.
+ * every fixture and a generated list, and fuzz-mbox on every input.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -51,10 +55,6 @@ struct series_disk {
 	bool failed;		/* a->fatal says why */
 };
 
-/*
- * m: what a message is (written once); g: where it stands in the
- * grouping (narrow, so that the passes over it are cheap).
- */
 static const char schema[] =
 	"CREATE TABLE m (i INTEGER PRIMARY KEY, msgid TEXT NOT NULL UNIQUE,"
 	" parent TEXT, refs TEXT, kind INTEGER, n INTEGER, total INTEGER,"
@@ -90,7 +90,7 @@ static void fail(struct assembly *a)
 	struct series_disk *d = a->disk;
 
 	if (!d->failed)
-		strbuf_addf(&a->fatal, "scratch database: %s", db_error(d->db));
+		strbuf_addstr(&a->fatal, db_error(d->db));
 	d->failed = true;
 }
 
@@ -643,8 +643,8 @@ static int64_t new_send(struct assembly *a, const struct node *first)
 
 /*
  * series.c's send_put() for a patch.  Which message each send holds is
- * in sp; g.send and the dates of the sends follow from it at once
- * (finish_grouping()), except for what group_fallback() puts: @now.
+ * in sp; g.send and the dates of the sends follow from it for all at once
+ * at the end of group_threaded(); group_fallback() needs them @now.
  */
 static void send_put(struct assembly *a, int64_t s, const struct node *m, bool now)
 {

@@ -100,26 +100,35 @@ void send_write_json(struct jsonw *w, const struct send *s)
 	jw_end_obj(w);
 }
 
-static void problem_json(const char *line, size_t len, void *ctx)
-{
-	jw_str_len(ctx, line, len);
-}
-
 struct json_out {
 	struct jsonw *w;
 	struct strbuf *sb;
 	FILE *f;
 };
 
+/* Written out every 64 KB: memory stays flat for large input */
+static void json_flush(struct json_out *o)
+{
+	if (o->sb->len < 64 * 1024)
+		return;
+	fwrite(o->sb->buf, 1, o->sb->len, o->f);
+	strbuf_reset(o->sb);
+}
+
 static void send_json_out(const struct send *s, void *ctx)
 {
 	struct json_out *o = ctx;
 
 	send_write_json(o->w, s);
-	if (o->sb->len < 64 * 1024)
-		return;
-	fwrite(o->sb->buf, 1, o->sb->len, o->f);
-	strbuf_reset(o->sb);
+	json_flush(o);
+}
+
+static void problem_json(const char *line, size_t len, void *ctx)
+{
+	struct json_out *o = ctx;
+
+	jw_str_len(o->w, line, len);
+	json_flush(o);
 }
 
 void assembly_print_json(const struct assembly *a, FILE *f)
@@ -128,10 +137,7 @@ void assembly_print_json(const struct assembly *a, FILE *f)
 	struct jsonw w = JSONW_INIT(&sb, true);
 	struct json_out o = { &w, &sb, f };
 
-	/*
-	 * Written out every 64 KB: memory stays flat for large input, and
-	 * stdio's 4 KB buffer does not turn 20 MB into 5,000 writes.
-	 */
+	/* 64 KB at a time: stdio's 4 KB would turn 20 MB into 5,000 writes */
 	jw_obj(&w);
 	jw_key(&w, "series");
 	jw_arr(&w);
@@ -141,7 +147,7 @@ void assembly_print_json(const struct assembly *a, FILE *f)
 	jw_int(&w, (int64_t)assembly_nr_msgs(a));
 	jw_key(&w, "problems");
 	jw_arr(&w);
-	assembly_each_problem(a, problem_json, &w);
+	assembly_each_problem(a, problem_json, &o);
 	jw_end_arr(&w);
 	jw_end_obj(&w);
 	strbuf_addch(&sb, '\n');

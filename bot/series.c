@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <ctype.h>
+#include <errno.h>
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <strings.h>
-
-#include <errno.h>
-#include <malloc.h>
 
 #include "bot/mail.h"
 #include "bot/mbox.h"
@@ -352,8 +351,8 @@ struct msg *assembly_add_msg(struct assembly *a, struct msg *m)
 /* What the messages held in memory take, roughly */
 static size_t held(const struct assembly *a)
 {
-	/* the pool, and per message a pointer and two hash entries */
-	return a->pool.bytes + a->nr * 56;
+	/* the pool, per message a pointer and two hash entries, problems */
+	return a->pool.bytes + a->nr * 56 + a->problems.len;
 }
 
 /* Move every message to the scratch database; 0 or -1 (a->fatal) */

@@ -151,7 +151,8 @@ struct msg *assembly_add_raw(struct assembly *a, const char *raw, size_t len,
 /*
  * Add a message parsed elsewhere (the database keeps them parsed); takes
  * ownership of m (allocated with malloc) and records the same problems
- * as assembly_add_raw().  NULL when m was a duplicate (and is freed).
+ * as assembly_add_raw().  NULL when m was a duplicate (and is freed), or
+ * when the assembly is on disk (a->disk: m is written there and freed).
  */
 struct msg *assembly_add_msg(struct assembly *a, struct msg *m);
 /* Add every message of an mbox; 0 or -errno (file could not be read) */

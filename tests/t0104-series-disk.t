@@ -7,6 +7,18 @@
 python3 "$LOREBOT_SRC/tests/gen-bad-input.py" "$TMP" || exit 1
 rm -f "$TMP/huge.mbox"		# t0102 has it; 100 MB adds nothing here
 python3 "$LOREBOT_SRC/bench/gen-mbox.py" 3000 "$TMP/list.mbox" || exit 1
+# 2,000 problems (no Message-ID, not threaded): more than the 64 KB of
+# them kept in memory once on disk
+python3 - "$TMP/problems.mbox" <<'EOP' || exit 1
+import sys
+with open(sys.argv[1], "w") as f:
+    for i in range(2000):
+        f.write("From x@y Thu Jan  1 00:00:00 2026\n"
+                f"From: Dev {i % 7} <dev{i % 7}@example.org>\n"
+                f"Subject: [PATCH {i % 3 + 1}/3] change {i // 3}\n"
+                f"Date: Thu, 1 Jan 2026 00:{i // 60 % 60:02d}:{i % 60:02d} +0000\n\n"
+                f"body {i}\n---\n f | 1 +\n\ndiff --git a/f b/f\n\n")
+EOP
 ls "$FIXTURES"/lore/*.mbox "$FIXTURES"/mail/*.mbox "$TMP"/*.mbox >"$TMP/inputs" 2>/dev/null
 
 # once in memory, once on disk from the first message, once half-way
@@ -58,6 +70,8 @@ ok "the generated list has series with replies and trailers" \
 		any(s['superseded_by'] for s in d['series']) else 1)"
 is "$(json "$TMP/nested.disk1.out" "d['series'][0]['replies']")" 10000 \
 	"10,000 nested replies: every one attached on disk too"
+is "$(json "$TMP/problems.disk1.out" "len(d['problems']) >= 2000")" True \
+	"2,000 problems on disk, in order (compared above)"
 
 # the budget is configurable, and checked
 cat >"$TMP/conf" <<EOC
