@@ -24,6 +24,16 @@ void series_set_id(struct series *sr, const char *key);
  */
 void series_order(struct series *sr);
 
+struct mbox_msg;
+struct mbox_reader;
+/* One message of an mbox, as assembly_add_mbox() takes it */
+void assembly_add_one(struct assembly *a, const struct mbox_msg *mm);
+/*
+ * The rest of an mbox once the assembly is on disk, parsed in a thread
+ * of its own (series-read.c); mbox_next()'s 0 or -errno at the end.
+ */
+int assembly_add_mbox_rest(struct assembly *a, struct mbox_reader *r);
+
 /*
  * The scratch database: assembly_spill() moves every message there
  * (when the assembly grows past a->spill_after) and from then on

@@ -407,6 +407,18 @@ struct msg *assembly_add_raw(struct assembly *a, const char *raw, size_t len,
 	return m;
 }
 
+void assembly_add_one(struct assembly *a, const struct mbox_msg *mm)
+{
+	if (mm->too_big) {
+		assembly_problem(a, mm->index, NULL,
+				 "too large (%llu bytes, limit %zu); skipped",
+				 (unsigned long long)mm->size, a->max_size);
+		a->errors++;
+		return;
+	}
+	assembly_add_raw(a, mm->data, mm->len, mm->index, mm->offset);
+}
+
 int assembly_add_mbox(struct assembly *a, const char *path)
 {
 	struct mbox_reader r;
@@ -418,16 +430,14 @@ int assembly_add_mbox(struct assembly *a, const char *path)
 		return ret;
 	mbox_set_view(&r, true);
 	while ((ret = mbox_next(&r, &mm)) > 0) {
-		if (mm.too_big) {
-			assembly_problem(a, mm.index, NULL,
-					 "too large (%llu bytes, limit %zu); skipped",
-					 (unsigned long long)mm.size, a->max_size);
-			a->errors++;
-			continue;
-		}
-		assembly_add_raw(a, mm.data, mm.len, mm.index, mm.offset);
+		assembly_add_one(a, &mm);
 		if (assembly_failed(a))
 			break;
+		if (a->disk) {
+			/* past series.memory: parse the rest in a thread */
+			ret = assembly_add_mbox_rest(a, &r);
+			break;
+		}
 	}
 	mbox_msg_release(&mm);
 	mbox_close(&r);

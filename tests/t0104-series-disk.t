@@ -51,6 +51,17 @@ for f in $(cat "$TMP/inputs"); do
 done
 ok "every input compared ($n)" test "$n" -ge 20
 
+# messages over --max-size are skipped the same way on disk (where a
+# thread of its own reads and parses)
+series "$TMP/list.mbox" "$TMP/small.mem" --json --memory=1g --max-size=3k
+series "$TMP/list.mbox" "$TMP/small.disk" --json --memory=1 --max-size=3k
+grep -v 'assembled in a scratch database$' "$TMP/small.disk.err" >"$TMP/small.disk.err2"
+ok "--max-size: the same JSON on disk" cmp "$TMP/small.mem.out" "$TMP/small.disk.out"
+ok "--max-size: the same problems on disk" cmp "$TMP/small.mem.err" "$TMP/small.disk.err2"
+is "$(grep -c 'too large' "$TMP/small.disk.err")" "$(grep -c 'too large' "$TMP/small.mem.err")" \
+	"--max-size: as many skipped"
+ok "--max-size: some were skipped" test "$(grep -c 'too large' "$TMP/small.mem.err")" -gt 100
+
 # the text form goes through the same walk
 series "$TMP/list.mbox" "$TMP/text.mem" --memory=1g
 series "$TMP/list.mbox" "$TMP/text.disk" --memory=1
