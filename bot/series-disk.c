@@ -49,11 +49,30 @@ _Static_assert(MSG_OTHER == 0 && MSG_PATCH == 1 && MSG_COVER == 2 &&
 	       MSG_REPLY == 3, "K_* spell enum msg_kind");
 #define PROBLEMS_FLUSH (64 * 1024)
 
+#define NODE_CACHE 32
+
+/* A node looked up lately (by Message-ID, or by i when msgid is NULL) */
+struct cached {
+	char *msgid;
+	bool used, found;
+	struct node *n;		/* light (no msgid, refs); NULL: not found */
+};
+
 struct series_disk {
 	struct db *db;
 	size_t nr;		/* messages */
 	bool failed;		/* a->fatal says why */
+	/*
+	 * While patches are placed, the patches of one send look up the
+	 * same cover letter and patch 1 again and again: the last few
+	 * lookups are kept (and forgotten where g changes).
+	 */
+	bool caching;
+	unsigned int next;
+	struct cached cache[NODE_CACHE];
 };
+
+static void cache_set(struct series_disk *d, bool on);
 
 static const char schema[] =
 	"CREATE TABLE m (i INTEGER PRIMARY KEY, msgid TEXT NOT NULL UNIQUE,"
@@ -332,6 +351,7 @@ void series_disk_close(struct assembly *a)
 {
 	if (!a->disk)
 		return;
+	cache_set(a->disk, false);
 	db_close(a->disk->db);
 	free(a->disk);
 	a->disk = NULL;
@@ -467,31 +487,121 @@ static int node_step(struct assembly *a, struct db_stmt *st, struct node *n)
 	return 1;
 }
 
+/* the light part of a node, copied */
+static void node_copy(struct node *dst, const struct node *src)
+{
+	*dst = *src;
+	dst->sender = xstrdup_or_null(src->sender);
+	dst->msgid = dst->refs = NULL;
+}
+
+static void cached_clear(struct cached *c)
+{
+	free(c->msgid);
+	if (c->n) {
+		node_release(c->n);
+		free(c->n);
+	}
+	memset(c, 0, sizeof(*c));
+}
+
+/* By Message-ID (msgid) or by i; NULL when not kept */
+static struct cached *cache_find(struct series_disk *d, const char *msgid, int64_t i)
+{
+	size_t k;
+
+	if (!d->caching)
+		return NULL;
+	for (k = 0; k < NODE_CACHE; k++) {
+		struct cached *c = &d->cache[k];
+
+		if (!c->used)
+			continue;
+		if (msgid ? c->msgid && !strcmp(c->msgid, msgid) : c->n && c->n->i == i)
+			return c;
+	}
+	return NULL;
+}
+
+static void cache_put(struct series_disk *d, const char *msgid,
+		      const struct node *n)
+{
+	struct cached *c;
+
+	if (!d->caching)
+		return;
+	c = &d->cache[d->next++ % NODE_CACHE];
+	cached_clear(c);
+	c->used = true;
+	c->msgid = xstrdup_or_null(msgid);
+	if (n) {
+		c->n = xmalloc(sizeof(*c->n));
+		node_copy(c->n, n);
+	}
+}
+
+/* g changed for message i: forget it */
+static void cache_forget(struct series_disk *d, int64_t i)
+{
+	size_t k;
+
+	for (k = 0; k < NODE_CACHE; k++)
+		if (d->cache[k].n && d->cache[k].n->i == i)
+			cached_clear(&d->cache[k]);
+}
+
+static void cache_set(struct series_disk *d, bool on)
+{
+	size_t k;
+
+	for (k = 0; k < NODE_CACHE; k++)
+		cached_clear(&d->cache[k]);
+	d->caching = on;
+}
+
 static int node_by_id(struct assembly *a, const char *msgid, struct node *n)
 {
+	struct cached *c = cache_find(a->disk, msgid, 0);
 	struct db_stmt *st;
+	int found;
 
 	if (!msgid)
 		return 0;
+	if (c) {
+		if (c->n)
+			node_copy(n, c->n);
+		return c->n != NULL;
+	}
 	/* the index has the rowid: no row of m is read */
 	st = prep(a, NODE_SELECT " WHERE i = (SELECT i FROM m WHERE msgid = ?)");
 	if (!st)
 		return 0;
 	db_bind_text(st, 1, msgid);
-	return node_step(a, st, n);
+	found = node_step(a, st, n);
+	if (!a->disk->failed)
+		cache_put(a->disk, msgid, found ? n : NULL);
+	return found;
 }
 
 static int node_by_i(struct assembly *a, int64_t i, struct node *n)
 {
+	struct cached *c = cache_find(a->disk, NULL, i);
 	struct db_stmt *st;
 
 	if (i <= 0)
 		return 0;
+	if (c) {
+		node_copy(n, c->n);
+		return 1;
+	}
 	st = prep(a, NODE_SELECT " WHERE i = ?");
 	if (!st)
 		return 0;
 	db_bind_int(st, 1, i);
-	return node_step(a, st, n);
+	if (!node_step(a, st, n))
+		return 0;
+	cache_put(a->disk, NULL, n);
+	return 1;
 }
 
 /* The message being placed: its Message-ID and references too */
@@ -638,6 +748,7 @@ static int64_t new_send(struct assembly *a, const struct node *first)
 	}
 	s = db_last_insert_id(a->disk->db);
 	run_ints(a, "UPDATE g SET opens = ?2 WHERE i = ?1", 2, first->i, s);
+	cache_forget(a->disk, first->i);
 	return s;
 }
 
@@ -686,6 +797,8 @@ static void send_put(struct assembly *a, int64_t s, const struct node *m, bool n
 	/* putin: its date counts for the send's all the same */
 	run_ints(a, "UPDATE g SET send = NULL, kind = " K_OTHER ", putin = ?2"
 		 " WHERE i = ?1", 2, drop, s);
+	cache_forget(a->disk, drop);
+	cache_forget(a->disk, keep);
 	run_ints(a, "UPDATE sp SET msg = ?3 WHERE send = ?1 AND n = ?2", 3,
 		 s, (int64_t)m->n, keep);
 	if (now)
@@ -707,6 +820,7 @@ static void group_threaded(struct assembly *a)
 		K_COVER " ORDER BY i;"
 		"UPDATE g SET (opens, send, putin) = (SELECT id, id, id FROM s"
 		" WHERE s.cover = g.i) WHERE kind = " K_COVER);
+	cache_set(a->disk, true);
 	while (batch_next(a, &patches, &i)) {
 		/* a copy displaced by a later one is no longer a patch */
 		if (!node_full(a, i, &m) || m.kind != MSG_PATCH) {
@@ -725,6 +839,7 @@ static void group_threaded(struct assembly *a)
 		node_release(&root);
 		node_release(&m);
 	}
+	cache_set(a->disk, false);
 	/* what send_put() left for later: g.send, and the dates */
 	run_all(a, "CREATE INDEX sp_msg ON sp (msg);"
 		"UPDATE g SET (send, putin) = (SELECT send, send FROM sp"
