@@ -182,8 +182,9 @@ int cmd_series(int argc, char **argv, struct ctx *ctx)
 	if (!ret)
 		assembly_build(&a);
 	if (assembly_failed(&a)) {
-		/* out of disk space in $TMPDIR, most likely */
-		fprintf(stderr, "lorebot: %s: %s\n", mbox, a.fatal.buf);
+		fprintf(stderr, "lorebot: %s: %s\nlorebot: %s: past --memory, "
+			"series needs a writable $TMPDIR (else /var/tmp) with about "
+			"0.5 KB a message free\n", mbox, a.fatal.buf, mbox);
 		assembly_release(&a);
 		return EXIT_INFRA;
 	}

@@ -84,6 +84,22 @@ is "$(json "$TMP/nested.disk1.out" "d['series'][0]['replies']")" 10000 \
 is "$(json "$TMP/problems.disk1.out" "len(d['problems']) >= 2000")" True \
 	"2,000 problems on disk, in order (compared above)"
 
+# nowhere to write the scratch database: a clear error, exit 3, no
+# half output (20,000 messages outgrow SQLite's cache, so it needs a file)
+if command -v bwrap >/dev/null && bwrap --ro-bind / / true 2>/dev/null; then
+	python3 "$LOREBOT_SRC/bench/gen-mbox.py" 20000 "$TMP/big.mbox" || exit 1
+	bwrap --ro-bind / / --dev /dev --proc /proc "$LOREBOT" series \
+		--mbox "$TMP/big.mbox" --json --memory=1 >"$TMP/ro.out" 2>"$TMP/ro.err"
+	is "$?" 3 "read-only \$TMPDIR and /var/tmp: exit 3"
+	like "$(cat "$TMP/ro.err")" "big.mbox: scratch database: .*error" \
+		"the database error is named"
+	like "$(cat "$TMP/ro.err")" "needs a writable \\\$TMPDIR" "and what it needs"
+	is "$(wc -c <"$TMP/ro.out")" 0 "nothing on stdout"
+	rm -f "$TMP/big.mbox"
+else
+	ok "# SKIP bwrap cannot make / read-only here" true
+fi
+
 # the budget is configurable, and checked
 cat >"$TMP/conf" <<EOC
 [series]
