@@ -21,7 +21,9 @@ with open(sys.argv[1], "w") as f:
 EOP
 ls "$FIXTURES"/lore/*.mbox "$FIXTURES"/mail/*.mbox "$TMP"/*.mbox >"$TMP/inputs" 2>/dev/null
 
-# once in memory, once on disk from the first message, once half-way
+# once in memory, once on disk from the first message, once past 64k (the
+# arena's first chunk: a small fixture moves at once, the generated list
+# after a few hundred messages)
 # series FILE OUT OPTION...
 series() {
 	f=$1 out=$2
