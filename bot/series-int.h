@@ -26,6 +26,8 @@ void series_order(struct series *sr);
 
 struct mbox_msg;
 struct mbox_reader;
+/* A message over a->max_size: reported and counted, never held */
+void assembly_too_big(struct assembly *a, size_t index, uint64_t size);
 /* One message of an mbox, as assembly_add_mbox() takes it */
 void assembly_add_one(struct assembly *a, const struct mbox_msg *mm);
 /*

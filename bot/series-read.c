@@ -146,10 +146,7 @@ int assembly_add_mbox_rest(struct assembly *a, struct mbox_reader *r)
 			break;
 		}
 		if (it.kind == ITEM_TOO_BIG) {
-			assembly_problem(a, it.index, NULL,
-					 "too large (%llu bytes, limit %zu); skipped",
-					 (unsigned long long)it.size, a->max_size);
-			a->errors++;
+			assembly_too_big(a, it.index, it.size);
 		} else if (it.kind == ITEM_FAILED) {
 			assembly_problem(a, it.index, NULL, "%s", it.err);
 			a->errors++;

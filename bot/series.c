@@ -407,16 +407,19 @@ struct msg *assembly_add_raw(struct assembly *a, const char *raw, size_t len,
 	return m;
 }
 
+void assembly_too_big(struct assembly *a, size_t index, uint64_t size)
+{
+	assembly_problem(a, index, NULL, "too large (%llu bytes, limit %zu); skipped",
+			 (unsigned long long)size, a->max_size);
+	a->errors++;
+}
+
 void assembly_add_one(struct assembly *a, const struct mbox_msg *mm)
 {
-	if (mm->too_big) {
-		assembly_problem(a, mm->index, NULL,
-				 "too large (%llu bytes, limit %zu); skipped",
-				 (unsigned long long)mm->size, a->max_size);
-		a->errors++;
-		return;
-	}
-	assembly_add_raw(a, mm->data, mm->len, mm->index, mm->offset);
+	if (mm->too_big)
+		assembly_too_big(a, mm->index, mm->size);
+	else
+		assembly_add_raw(a, mm->data, mm->len, mm->index, mm->offset);
 }
 
 int assembly_add_mbox(struct assembly *a, const char *path)
