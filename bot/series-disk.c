@@ -85,9 +85,9 @@ static const char schema[] =
 	" send INTEGER, target INTEGER, opens INTEGER, putin INTEGER,"
 	" n INTEGER, total INTEGER, version INTEGER, sender TEXT, date INTEGER,"
 	" idx INTEGER, ntr INTEGER);"
-	"CREATE TABLE s (id INTEGER PRIMARY KEY, root INTEGER, total INTEGER,"
+	"CREATE TABLE s (id INTEGER PRIMARY KEY, total INTEGER,"
 	" version INTEGER, sender TEXT, date INTEGER, have INTEGER DEFAULT 0,"
-	" cover INTEGER, fallback INTEGER DEFAULT 0, head INTEGER, sid TEXT,"
+	" cover INTEGER, head INTEGER, sid TEXT,"
 	" title TEXT, tree TEXT, aname TEXT, aemail TEXT, base TEXT, chid TEXT,"
 	" rfc INTEGER, resend INTEGER, complete INTEGER, replies INTEGER DEFAULT 0,"
 	" uf INTEGER, key TEXT, series INTEGER, pos INTEGER DEFAULT 0,"
@@ -373,13 +373,6 @@ static void refs_join(const struct msg *m, struct strbuf *b)
 	}
 }
 
-static void free_msg(struct msg *m)
-{
-	msg_release(m);
-	if (!m->pool)
-		free(m);
-}
-
 struct msg *series_disk_add(struct assembly *a, struct msg *m)
 {
 	struct db_stmt *st = prep(a, "INSERT OR IGNORE INTO m (i, msgid, parent,"
@@ -435,7 +428,7 @@ struct msg *series_disk_add(struct assembly *a, struct msg *m)
 	strbuf_release(&refs);
 	strbuf_release(&rec);
 out:
-	free_msg(m);
+	msg_free(m);
 	return NULL;
 }
 
@@ -731,17 +724,16 @@ static bool batch_next(struct assembly *a, struct batch *b, int64_t *id)
 
 static int64_t new_send(struct assembly *a, const struct node *first)
 {
-	struct db_stmt *st = prep(a, "INSERT INTO s (root, total, version, sender,"
-				  " date) VALUES (?, ?, ?, ?, ?)");
+	struct db_stmt *st = prep(a, "INSERT INTO s (total, version, sender, date)"
+				  " VALUES (?, ?, ?, ?)");
 	int64_t s;
 
 	if (!st)
 		return 0;
-	db_bind_int(st, 1, first->i);
-	db_bind_int(st, 2, first->total);
-	db_bind_int(st, 3, first->version);
-	db_bind_text(st, 4, first->sender);
-	db_bind_int(st, 5, first->date);
+	db_bind_int(st, 1, first->total);
+	db_bind_int(st, 2, first->version);
+	db_bind_text(st, 3, first->sender);
+	db_bind_int(st, 4, first->date);
 	if (db_run(st)) {
 		fail(a);
 		return 0;
@@ -785,9 +777,9 @@ static void send_put(struct assembly *a, int64_t s, const struct node *m, bool n
 	/* the same N/M posted twice in one thread: keep the later */
 	slot = query_int(a, 0, "SELECT msg FROM sp WHERE send = ? AND n = ?", 2,
 			 s, (int64_t)m->n);
+	/* a send holds patches of its own count only: m->total is its */
 	assembly_problem(a, m->idx, m->msgid, "patch %d/%d posted twice in one "
-			 "send; using the later copy", m->n,
-			 (int)query_int(a, 0, "SELECT total FROM s WHERE id = ?", 1, s));
+			 "send; using the later copy", m->n, m->total);
 	drop = slot;
 	if (node_by_i(a, slot, &old) && m->date < old.date) {
 		keep = slot;
@@ -815,8 +807,8 @@ static void group_threaded(struct assembly *a)
 	int64_t i, s;
 
 	/* every cover letter opens a send, in order */
-	run_all(a, "INSERT INTO s (root, total, version, sender, date, cover)"
-		" SELECT i, total, version, sender, date, i FROM m WHERE kind = "
+	run_all(a, "INSERT INTO s (total, version, sender, date, cover)"
+		" SELECT total, version, sender, date, i FROM m WHERE kind = "
 		K_COVER " ORDER BY i;"
 		"UPDATE g SET (opens, send, putin) = (SELECT id, id, id FROM s"
 		" WHERE s.cover = g.i) WHERE kind = " K_COVER);
@@ -897,10 +889,8 @@ static void group_fallback(struct assembly *a)
 				}
 			}
 		}
-		if (!best) {
+		if (!best)
 			best = new_send(a, &m);
-			run_ints(a, "UPDATE s SET fallback = 1 WHERE id = ?", 1, best);
-		}
 		assembly_problem(a, m.idx, m.msgid,
 				 "patch %d/%d is not threaded; grouped by "
 				 "sender, version and time", m.n, m.total);
@@ -1049,8 +1039,8 @@ static void give_trailers(struct assembly *a, const struct node *target,
 {
 	struct db_stmt *slots = prep(a, "SELECT n, msg FROM sp WHERE send = ?"
 				     " ORDER BY n");
-	int64_t *ns = NULL, *msgs = NULL;
-	size_t nr = 0, alloc = 0, alloc2 = 0, k, g;
+	struct { int64_t n, msg; } *slot = NULL;
+	size_t nr = 0, alloc = 0, k, g;
 	int r;
 
 	if (!slots)
@@ -1060,17 +1050,16 @@ static void give_trailers(struct assembly *a, const struct node *target,
 		/* on the cover letter: every patch; else the one replied to */
 		if (target->kind == MSG_PATCH && db_column_int(slots, 1) != target->i)
 			continue;
-		ALLOC_GROW(ns, nr + 1, alloc);
-		ALLOC_GROW(msgs, nr + 1, alloc2);
-		ns[nr] = db_column_int(slots, 0);
-		msgs[nr++] = db_column_int(slots, 1);
+		ALLOC_GROW(slot, nr + 1, alloc);
+		slot[nr].n = db_column_int(slots, 0);
+		slot[nr++].msg = db_column_int(slots, 1);
 	}
 	if (r < 0)
 		fail(a);
 	for (k = 0; k < nr; k++) {
 		struct trailers have;
 
-		slot_trailers(a, target->send, ns[k], msgs[k], &have);
+		slot_trailers(a, target->send, slot[k].n, slot[k].msg, &have);
 		for (g = 0; g < given->nr; g++) {
 			const struct trailer *tr = &given->t[g];
 			struct db_stmt *st;
@@ -1083,7 +1072,7 @@ static void give_trailers(struct assembly *a, const struct node *target,
 			if (!st)
 				break;
 			db_bind_int(st, 1, target->send);
-			db_bind_int(st, 2, ns[k]);
+			db_bind_int(st, 2, slot[k].n);
 			db_bind_int(st, 3, (int64_t)have.nr - 1);
 			db_bind_text(st, 4, tr->name);
 			db_bind_text(st, 5, tr->value);
@@ -1092,8 +1081,7 @@ static void give_trailers(struct assembly *a, const struct node *target,
 		}
 		trailers_release(&have);
 	}
-	free(ns);
-	free(msgs);
+	free(slot);
 }
 
 static void attach_replies(struct assembly *a)
@@ -1417,7 +1405,7 @@ static void send_release(struct send *s)
 
 	for (i = 0; i < s->total; i++) {
 		if (s->patches[i].msg)
-			free_msg(s->patches[i].msg);
+			msg_free(s->patches[i].msg);
 		trailers_release(&s->patches[i].trailers);
 	}
 	free(s->patches);

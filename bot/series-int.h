@@ -26,6 +26,12 @@ void series_order(struct series *sr);
 
 struct mbox_msg;
 struct mbox_reader;
+/*
+ * One message of an mbox parsed into m (pool: as msg_from_raw_pool()),
+ * with its place in the file and a made-up Message-ID if it has none
+ */
+int msg_from_mbox(const char *raw, size_t len, size_t index, uint64_t offset,
+		  struct strpool *pool, struct msg *m, struct strbuf *err);
 /* A message over a->max_size: reported and counted, never held */
 void assembly_too_big(struct assembly *a, size_t index, uint64_t size);
 /* One message of an mbox, as assembly_add_mbox() takes it */

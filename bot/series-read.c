@@ -38,18 +38,21 @@ struct pipe {
 	pthread_cond_t more, room;
 };
 
-static void put(struct pipe *p, const struct item *it)
+static void item_free(struct item *it)
+{
+	if (it->m)
+		msg_free(it->m);
+	free(it->err);
+}
+
+static void put(struct pipe *p, struct item *it)
 {
 	pthread_mutex_lock(&p->lock);
 	while (p->nr == QUEUE && !p->stop)
 		pthread_cond_wait(&p->room, &p->lock);
 	if (p->stop) {
 		pthread_mutex_unlock(&p->lock);
-		if (it->m) {
-			msg_release(it->m);
-			free(it->m);
-		}
-		free(it->err);
+		item_free(it);
 		return;
 	}
 	p->q[(p->head + p->nr++) % QUEUE] = *it;
@@ -95,17 +98,14 @@ static void *reader(void *arg)
 		} else {
 			it.m = xmalloc(sizeof(*it.m));
 			strbuf_reset(&err);
-			if (msg_from_raw_pool(mm.data, mm.len, NULL, it.m, &err)) {
+			if (msg_from_mbox(mm.data, mm.len, mm.index, mm.offset,
+					  NULL, it.m, &err)) {
 				free(it.m);
 				it.m = NULL;
 				it.kind = ITEM_FAILED;
 				it.err = xstrdup(err.buf);
 			} else {
 				it.kind = ITEM_MSG;
-				it.m->index = mm.index;
-				it.m->offset = mm.offset;
-				it.m->size = mm.len;
-				msg_set_missing_id(it.m, mm.data, mm.len);
 			}
 		}
 		put(p, &it);
@@ -167,11 +167,7 @@ int assembly_add_mbox_rest(struct assembly *a, struct mbox_reader *r)
 		it = p.q[p.head];
 		p.head = (p.head + 1) % QUEUE;
 		p.nr--;
-		if (it.m) {
-			msg_release(it.m);
-			free(it.m);
-		}
-		free(it.err);
+		item_free(&it);
 	}
 out:
 	pthread_cond_destroy(&p.more);

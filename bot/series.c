@@ -64,17 +64,19 @@ void msg_release(struct msg *m)
 	free(m->links);
 }
 
+void msg_free(struct msg *m)
+{
+	msg_release(m);
+	if (!m->pool)
+		free(m);
+}
+
 void assembly_release(struct assembly *a)
 {
 	size_t i;
 
-	for (i = 0; i < a->nr; i++) {
-		struct msg *m = a->msgs[i];
-
-		msg_release(m);
-		if (!m->pool)
-			free(m);
-	}
+	for (i = 0; i < a->nr; i++)
+		msg_free(a->msgs[i]);
 	free(a->msgs);
 	strmap_release(&a->by_id);
 	strmap_release(&a->roots);
@@ -338,14 +340,24 @@ struct msg *assembly_add_msg(struct assembly *a, struct msg *m)
 	if (strmap_get(&a->by_id, m->msgid)) {
 		assembly_problem(a, index, m->msgid,
 				 "duplicate Message-ID; the first copy is used");
-		msg_release(m);
-		if (!m->pool)
-			free(m);
+		msg_free(m);
 		return NULL;
 	}
 	strmap_put(&a->by_id, m->msgid, m);
 	add_msg(a, m);
 	return m;
+}
+
+int msg_from_mbox(const char *raw, size_t len, size_t index, uint64_t offset,
+		  struct strpool *pool, struct msg *m, struct strbuf *err)
+{
+	if (msg_from_raw_pool(raw, len, pool, m, err))
+		return -1;
+	m->index = index;
+	m->offset = offset;
+	m->size = len;
+	msg_set_missing_id(m, raw, len);
+	return 0;
 }
 
 /* What the messages held in memory take, roughly */
@@ -387,7 +399,7 @@ struct msg *assembly_add_raw(struct assembly *a, const char *raw, size_t len,
 	struct strpool *pool = a->disk ? NULL : &a->pool;
 	struct msg *m = pool ? strpool_alloc(pool, sizeof(*m)) : xmalloc(sizeof(*m));
 
-	if (msg_from_raw_pool(raw, len, pool, m, &err)) {
+	if (msg_from_mbox(raw, len, index, offset, pool, m, &err)) {
 		assembly_problem(a, index, NULL, "%s", err.buf);
 		strbuf_release(&err);
 		a->errors++;
@@ -396,10 +408,6 @@ struct msg *assembly_add_raw(struct assembly *a, const char *raw, size_t len,
 		return NULL;
 	}
 	strbuf_release(&err);
-	m->index = index;
-	m->offset = offset;
-	m->size = len;
-	msg_set_missing_id(m, raw, len);
 	m = assembly_add_msg(a, m);
 	if (a->spill_after && !a->disk && held(a) > a->spill_after &&
 	    !assembly_failed(a))

@@ -185,6 +185,8 @@ int msg_from_raw(const char *raw, size_t len, struct msg *m, struct strbuf *err)
 int msg_from_raw_pool(const char *raw, size_t len, struct strpool *pool,
 		      struct msg *m, struct strbuf *err);
 void msg_release(struct msg *m);
+/* msg_release(), then the msg itself unless its pool holds it */
+void msg_free(struct msg *m);
 /* A message without Message-ID gets a stable one made from its bytes */
 #define MSG_MISSING_ID_DOMAIN "missing-message-id.invalid"
 void msg_set_missing_id(struct msg *m, const char *raw, size_t len);

@@ -479,8 +479,7 @@ int store_load_assembly(struct store *st, struct assembly *a, struct strbuf *err
 		if (msg_from_json(meta, m)) {
 			assembly_problem(a, index++, db_column_text(s, 2),
 					 "stored form is damaged; run 'lorebot fetch --reparse'");
-			msg_release(m);
-			free(m);
+			msg_free(m);
 			a->errors++;
 			continue;
 		}
