@@ -44,16 +44,15 @@ const char cmd_series_help[] =
 	"        skip messages larger than SIZE (default: mail.maxsize, 16m)\n"
 	"    --memory SIZE\n"
 	"        hold up to SIZE of messages in memory (default: series.memory,\n"
-	"        28m: about 50,000 messages, the process then stays under 64 MB);\n"
-	"        past that they move to a scratch database in $TMPDIR (else\n"
-	"        /var/tmp; about 0.5 KB a message), deleted on exit, and memory\n"
-	"        stays flat whatever the size of the mbox, at about a third of\n"
-	"        the speed\n"
+	"        28m: about 50,000 messages); past that, everything moves to a\n"
+	"        scratch file in $TMPDIR (else /var/tmp; about 1 KB a message),\n"
+	"        deleted on exit, of which at most SIZE is mapped in at a time:\n"
+	"        the process stays under 64 MB whatever the size of the mbox\n"
 	"\n"
 	"EXIT STATUS\n"
 	"    0 when the input was read (even with problems in single messages),\n"
 	"    2 when it could not be read or on a usage error, 3 when the scratch\n"
-	"    database failed.\n"
+	"    file failed (it cannot be created, or the disk is full).\n"
 	"\n"
 	"EXAMPLES\n"
 	"    b4 mbox 20260207081613.588598-1-vernon2gm@gmail.com\n"
@@ -184,15 +183,15 @@ int cmd_series(int argc, char **argv, struct ctx *ctx)
 	if (assembly_failed(&a)) {
 		fprintf(stderr, "lorebot: %s: %s\nlorebot: %s: past --memory, "
 			"series needs a writable $TMPDIR (else /var/tmp) with about "
-			"0.5 KB a message free\n", mbox, a.fatal.buf, mbox);
+			"1 KB a message free\n", mbox, a.fatal.buf, mbox);
 		assembly_release(&a);
 		return EXIT_INFRA;
 	}
-	if (a.disk) {
+	if (a.scratch) {
 		char sz[32];
 
 		fprintf(stderr, "lorebot: %s: more than %s of messages; assembled "
-			"in a scratch database\n", mbox, human_size(a.spill_after, sz));
+			"in a scratch file\n", mbox, human_size(a.spill_after, sz));
 	}
 	assembly_each_problem(&a, report_problem, (void *)mbox);
 	if (json)

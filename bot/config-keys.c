@@ -80,7 +80,8 @@ const struct cfg_key cfg_keys[] = {
 	  "larger messages are reported and skipped" },
 	{ "series.memory", CFG_SIZE, "28m", NULL,
 	  "messages 'lorebot series --mbox' holds in memory; past that they "
-	  "move to a scratch database in $TMPDIR (else /var/tmp)" },
+	  "move to a scratch file in $TMPDIR (else /var/tmp), of which this "
+	  "much at most is mapped in at a time" },
 
 	/* the kernel repository and its bases */
 	{ "git.repo", CFG_PATH, NULL, NULL,

@@ -355,8 +355,7 @@ int db_open(struct db **dbp, const char *path, unsigned int flags, struct strbuf
 
 	*dbp = NULL;
 	strbuf_init(&db->err, 0);
-	/* error messages name the file; a scratch one has no name */
-	db->path = xstrdup(*path || !(flags & DB_SCRATCH) ? path : "scratch database");
+	db->path = xstrdup(path);
 	if (sqlite3_open_v2(path, &db->h, oflags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
 		strbuf_addf(err, "cannot open database '%s': %s", path,
 			    db->h ? sqlite3_errmsg(db->h) : "out of memory");
@@ -365,16 +364,6 @@ int db_open(struct db **dbp, const char *path, unsigned int flags, struct strbuf
 	}
 	sqlite3_busy_timeout(db->h, BUSY_TIMEOUT_MS);
 	sqlite3_extended_result_codes(db->h, 1);
-	if (flags & DB_SCRATCH) {
-		if (db_exec(db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;"
-			    " PRAGMA cache_size = -8192; PRAGMA temp_store = FILE")) {
-			strbuf_addstr(err, db_error(db));
-			db_close(db);
-			return -1;
-		}
-		*dbp = db;
-		return 0;
-	}
 	if ((!(flags & DB_READONLY) && db_exec(db, "PRAGMA journal_mode = WAL")) ||
 	    db_exec(db, "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON") ||
 	    (!(flags & (DB_READONLY | DB_NO_MIGRATE)) &&

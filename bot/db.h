@@ -43,13 +43,6 @@ extern const size_t db_migrations_nr;
 enum db_flags {
 	DB_READONLY = 1 << 0,	/* no migrations; the file must exist */
 	DB_NO_MIGRATE = 1 << 1,	/* open as is (tests of the migrations) */
-	/*
-	 * Scratch space for one run: path "" is a private file in $TMPDIR
-	 * (else /var/tmp) that SQLite deletes on close; no journal, no
-	 * fsync, no migrations, and a page cache of 8 MB, so that memory
-	 * stays flat however much goes in.
-	 */
-	DB_SCRATCH = 1 << 2,
 };
 
 /*

@@ -67,8 +67,19 @@ void trailers_add(struct trailers *t, const char *name, const char *value)
 {
 	/* most lists hold one to three trailers: grow gently */
 	if (t->nr + 1 > t->alloc) {
-		t->alloc = t->alloc ? t->alloc * 2 : 2;
-		t->t = xrealloc(t->t, t->alloc * sizeof(*t->t));
+		size_t n = t->alloc ? t->alloc * 2 : 2;
+
+		if (t->pool) {
+			/* the old array stays behind in the pool: lists are short */
+			struct trailer *to = strpool_alloc(t->pool, n * sizeof(*to));
+
+			if (t->nr)
+				memcpy(to, t->t, t->nr * sizeof(*to));
+			t->t = to;
+		} else {
+			t->t = xrealloc(t->t, n * sizeof(*t->t));
+		}
+		t->alloc = n;
 	}
 	if (t->pool) {
 		t->t[t->nr].name = strpool_intern(t->pool, name);
@@ -99,7 +110,8 @@ void trailers_release(struct trailers *t)
 		free(t->t[i].name);
 		free(t->t[i].value);
 	}
-	free(t->t);
+	if (!t->pool)
+		free(t->t);
 	memset(t, 0, sizeof(*t));
 }
 

@@ -23,8 +23,8 @@ struct trailer {
 struct trailers {
 	struct trailer *t;
 	size_t nr, alloc;
-	struct strpool *pool;	/* the strings are interned there (the array
-				 * is malloc'ed all the same); NULL: each is */
+	struct strpool *pool;	/* the array and the strings (interned) live
+				 * there; NULL: each is malloc'ed */
 };
 
 struct patch {

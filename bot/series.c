@@ -8,7 +8,14 @@
 
 #include "bot/mail.h"
 #include "bot/mbox.h"
-#include "bot/series-int.h"
+#include "bot/scratch.h"
+#include "bot/series.h"
+
+/* Patches sent without threading join a send posted within this time */
+#define FALLBACK_WINDOW (60 * 60)
+/* Climbing a reply chain stops after this many steps */
+#define MAX_CLIMB 100000
+
 
 void assembly_init(struct assembly *a, size_t max_size)
 {
@@ -19,22 +26,13 @@ void assembly_init(struct assembly *a, size_t max_size)
 	a->max_size = max_size ? max_size : 16 << 20;
 }
 
-static void send_free(struct send *s)
+/* What a send holds outside the pool: trailers of messages not in it */
+static void send_release(struct send *s)
 {
 	int i;
 
 	for (i = 0; i < s->total; i++)
 		trailers_release(&s->patches[i].trailers);
-	free(s->patches);
-	free(s->id);
-	free(s->tree);
-	free(s->title);
-	free(s->author_name);
-	free(s->author_email);
-	free(s->sender_email);
-	free(s->base_commit);
-	free(s->change_id);
-	free(s);
 }
 
 void msg_release(struct msg *m)
@@ -75,13 +73,18 @@ void assembly_release(struct assembly *a)
 {
 	size_t i;
 
-	for (i = 0; i < a->nr; i++)
-		msg_free(a->msgs[i]);
-	free(a->msgs);
+	/* the pool holds most: touch only what it does not (scratch) */
+	for (i = 0; i < a->nr && a->nr_malloced; i++)
+		if (a->msgs[i]->pool != &a->pool)
+			msg_free(a->msgs[i]);
+	if (!a->msgs_mapped)
+		free(a->msgs);
 	strmap_release(&a->by_id);
 	strmap_release(&a->roots);
-	for (i = 0; i < a->nr_sends; i++)
-		send_free(a->sends[i]);
+	for (i = 0; i < a->nr_sends; i++) {
+		scratch_tick(a->scratch);
+		send_release(a->sends[i]);
+	}
 	free(a->sends);
 	for (i = 0; i < a->nr_series; i++) {
 		free(a->series[i]->sends);
@@ -92,7 +95,35 @@ void assembly_release(struct assembly *a)
 	strbuf_release(&a->problems);
 	strbuf_release(&a->fatal);
 	strpool_release(&a->pool);
-	series_disk_close(a);
+	scratch_close(a->scratch);
+}
+
+/* Past series.memory, the problems go to the scratch file too */
+#define PROBLEMS_KEPT (64 * 1024)
+
+struct problems_block {
+	struct problems_block *next;
+	size_t len;
+	char text[];
+};
+
+static void problems_to_scratch(struct assembly *a)
+{
+	struct problems_block *b;
+
+	if (!a->problems.len)
+		return;
+	b = scratch_alloc(a->scratch, sizeof(*b) + a->problems.len);
+	if (!b)
+		return;		/* they stay here; scratch_error() says why */
+	b->len = a->problems.len;
+	memcpy(b->text, a->problems.buf, b->len);
+	if (a->moved_last)
+		a->moved_last->next = b;
+	else
+		a->moved = b;
+	a->moved_last = b;
+	strbuf_reset(&a->problems);
 }
 
 void assembly_problem(struct assembly *a, size_t index, const char *msgid,
@@ -108,8 +139,8 @@ void assembly_problem(struct assembly *a, size_t index, const char *msgid,
 	strbuf_vaddf(&a->problems, fmt, ap);
 	va_end(ap);
 	strbuf_addch(&a->problems, '\n');
-	if (a->disk)
-		series_disk_flush_problems(a);
+	if (a->scratch && a->problems.len >= PROBLEMS_KEPT)
+		problems_to_scratch(a);
 }
 
 /* Message-IDs in lore links: https://lore.kernel.org/<list>/<msgid>/ */
@@ -288,8 +319,14 @@ static void msg_trim(struct msg *m)
 	m->subj.reply = true;
 }
 
+static void msgs_to_scratch(struct assembly *a);
+
 static void add_msg(struct assembly *a, struct msg *m)
 {
+	if (a->scratch && a->nr + 1 > a->alloc)
+		msgs_to_scratch(a);
+	if (a->msgs_mapped && a->nr + 1 > a->alloc)
+		return;		/* the scratch file is full: a->fatal says so */
 	ALLOC_GROW(a->msgs, a->nr + 1, a->alloc);
 	a->msgs[a->nr++] = m;
 }
@@ -335,8 +372,6 @@ struct msg *assembly_add_msg(struct assembly *a, struct msg *m)
 	classify(m);
 	if (m->kind == MSG_REPLY || m->kind == MSG_OTHER)
 		msg_trim(m);
-	if (a->disk)
-		return series_disk_add(a, m);
 	if (strmap_get(&a->by_id, m->msgid)) {
 		assembly_problem(a, index, m->msgid,
 				 "duplicate Message-ID; the first copy is used");
@@ -345,11 +380,13 @@ struct msg *assembly_add_msg(struct assembly *a, struct msg *m)
 	}
 	strmap_put(&a->by_id, m->msgid, m);
 	add_msg(a, m);
+	if (m->pool != &a->pool)
+		a->nr_malloced++;
 	return m;
 }
 
-int msg_from_mbox(const char *raw, size_t len, size_t index, uint64_t offset,
-		  struct strpool *pool, struct msg *m, struct strbuf *err)
+static int msg_from_mbox(const char *raw, size_t len, size_t index, uint64_t offset,
+			 struct strpool *pool, struct msg *m, struct strbuf *err)
 {
 	if (msg_from_raw_pool(raw, len, pool, m, err))
 		return -1;
@@ -367,62 +404,91 @@ static size_t held(const struct assembly *a)
 	return a->pool.bytes + a->nr * 56 + a->problems.len;
 }
 
-/* Move every message to the scratch database; 0 or -1 (a->fatal) */
+/* The first problem the scratch file met becomes the assembly's; 0 or -1 */
+static int scratch_failed(struct assembly *a)
+{
+	const char *why = scratch_error(a->scratch);
+
+	if (why && !a->fatal.len)
+		strbuf_addstr(&a->fatal, why);
+	return assembly_failed(a);
+}
+
+/* a->msgs in the scratch file, with room for more */
+static void msgs_to_scratch(struct assembly *a)
+{
+	size_t n = a->alloc * 3 / 2 + 16;
+	struct msg **to = scratch_alloc(a->scratch, n * sizeof(*to));
+
+	if (!to)
+		return;		/* they stay here; scratch_error() says why */
+	if (a->nr)
+		memcpy(to, a->msgs, a->nr * sizeof(*to));
+	if (!a->msgs_mapped)
+		free(a->msgs);
+	a->msgs = to;
+	a->alloc = n;
+	a->msgs_mapped = true;
+}
+
+/*
+ * Past series.memory: everything the assembly holds moves to a scratch
+ * file, where it is (see bot/scratch.h), and what it allocates from
+ * now on comes from there.  0 or -1 (a->fatal).
+ */
 static int assembly_spill(struct assembly *a)
 {
-	size_t i;
+	struct strbuf err = STRBUF_INIT;
 
-	if (series_disk_open(a))
+	if (scratch_open(&a->scratch, a->spill_after, &err)) {
+		strbuf_addbuf(&a->fatal, &err);
+		strbuf_release(&err);
 		return -1;
-	for (i = 0; i < a->nr; i++)
-		series_disk_add(a, a->msgs[i]);
-	free(a->msgs);
-	a->msgs = NULL;
-	a->nr = a->alloc = 0;
-	strmap_release(&a->by_id);
-	strpool_release(&a->pool);
-	strpool_init(&a->pool);
-	/* hand the arena back: the database's cache takes its place */
+	}
+	strbuf_release(&err);
+	strpool_use_scratch(&a->pool, a->scratch);
+	strmap_use_scratch(&a->by_id, a->scratch);
+	strmap_use_scratch(&a->roots, a->scratch);
+	msgs_to_scratch(a);
+	problems_to_scratch(a);
+	/* hand back what the tables took: the window takes its place */
 	malloc_trim(0);
-	series_disk_flush_problems(a);
-	return assembly_failed(a);
+	return scratch_failed(a);
 }
 
 struct msg *assembly_add_raw(struct assembly *a, const char *raw, size_t len,
 			     size_t index, uint64_t offset)
 {
 	struct strbuf err = STRBUF_INIT;
-	/*
-	 * In the pool (one that cannot be parsed wastes its bytes there:
-	 * rare), or, once they go to the database, one at a time.
-	 */
-	struct strpool *pool = a->disk ? NULL : &a->pool;
-	struct msg *m = pool ? strpool_alloc(pool, sizeof(*m)) : xmalloc(sizeof(*m));
+	/* in the pool: one that cannot be parsed wastes its bytes there */
+	struct msg *m = strpool_alloc(&a->pool, sizeof(*m));
 
-	if (msg_from_mbox(raw, len, index, offset, pool, m, &err)) {
+	if (msg_from_mbox(raw, len, index, offset, &a->pool, m, &err)) {
 		assembly_problem(a, index, NULL, "%s", err.buf);
 		strbuf_release(&err);
 		a->errors++;
-		if (!pool)
-			free(m);
 		return NULL;
 	}
 	strbuf_release(&err);
 	m = assembly_add_msg(a, m);
-	if (a->spill_after && !a->disk && held(a) > a->spill_after &&
-	    !assembly_failed(a))
+	if (a->scratch) {
+		scratch_tick(a->scratch);
+		scratch_failed(a);
+	} else if (a->spill_after && held(a) > a->spill_after &&
+		   !assembly_failed(a)) {
 		assembly_spill(a);
+	}
 	return m;
 }
 
-void assembly_too_big(struct assembly *a, size_t index, uint64_t size)
+static void assembly_too_big(struct assembly *a, size_t index, uint64_t size)
 {
 	assembly_problem(a, index, NULL, "too large (%llu bytes, limit %zu); skipped",
 			 (unsigned long long)size, a->max_size);
 	a->errors++;
 }
 
-void assembly_add_one(struct assembly *a, const struct mbox_msg *mm)
+static void assembly_add_one(struct assembly *a, const struct mbox_msg *mm)
 {
 	if (mm->too_big)
 		assembly_too_big(a, mm->index, mm->size);
@@ -444,11 +510,6 @@ int assembly_add_mbox(struct assembly *a, const char *path)
 		assembly_add_one(a, &mm);
 		if (assembly_failed(a))
 			break;
-		if (a->disk) {
-			/* past series.memory: parse the rest in a thread */
-			ret = assembly_add_mbox_rest(a, &r);
-			break;
-		}
 	}
 	mbox_msg_release(&mm);
 	mbox_close(&r);
@@ -491,12 +552,13 @@ static bool same_send(const struct msg *a, const struct msg *b)
 
 static struct send *new_send(struct assembly *a, const struct msg *first)
 {
-	struct send *s = xcalloc(1, sizeof(*s));
+	/* sends live as long as the messages: in the pool too */
+	struct send *s = strpool_alloc(&a->pool, sizeof(*s));
 
 	s->total = first->subj.total;
 	s->version = first->subj.version;
-	s->patches = xcalloc(s->total, sizeof(*s->patches));
-	s->sender_email = xstrdup_or_null(first->sender_email);
+	s->patches = strpool_alloc(&a->pool, s->total * sizeof(*s->patches));
+	s->sender_email = strpool_intern(&a->pool, first->sender_email);
 	s->date = first->date;
 	ALLOC_GROW(a->sends, a->nr_sends + 1, a->alloc_sends);
 	a->sends[a->nr_sends++] = s;
@@ -582,6 +644,7 @@ static void group_threaded(struct assembly *a)
 	for (i = 0; i < a->nr; i++) {
 		struct msg *m = a->msgs[i];
 
+		scratch_tick(a->scratch);
 		if (m->kind != MSG_COVER)
 			continue;
 		send_put(a, new_send(a, m), m);
@@ -591,6 +654,7 @@ static void group_threaded(struct assembly *a)
 		struct msg *m = a->msgs[i], *root;
 		struct send *s;
 
+		scratch_tick(a->scratch);
 		if (m->kind != MSG_PATCH || m->subj.n < 1 ||
 		    m->subj.n > m->subj.total)
 			continue;
@@ -633,6 +697,7 @@ static void group_fallback(struct assembly *a)
 	for (i = 0; i < a->nr; i++) {
 		struct msg *m = a->msgs[i];
 
+		scratch_tick(a->scratch);
 		if (m->kind == MSG_PATCH && !m->send && m->subj.n >= 1 &&
 		    m->subj.n <= m->subj.total) {
 			ALLOC_GROW(left, nr + 1, alloc);
@@ -646,6 +711,7 @@ static void group_fallback(struct assembly *a)
 		struct send *best = strmap_get(&a->roots, m->msgid);
 		int64_t best_gap = FALLBACK_WINDOW + 1;
 
+		scratch_tick(a->scratch);
 		if (best) {
 			/* patch 1 that the rest of its send replies to */
 			send_put(a, best, m);
@@ -688,26 +754,24 @@ static void finish_send(struct assembly *a, struct send *s)
 	for (i = 0; i < s->total && !head; i++)
 		head = s->patches[i].msg;
 	s->complete = s->have == s->total;
-	s->id = xstrdup(head->msgid);
-	s->title = xstrdup(head->title);
-	s->tree = xstrdup_or_null(head->subj.tree);
-	s->author_name = xstrdup_or_null(head->author_name);
-	s->author_email = xstrdup_or_null(head->author_email);
+	s->id = strpool_intern(&a->pool, head->msgid);
+	s->title = strpool_intern(&a->pool, head->title);
+	s->tree = strpool_intern(&a->pool, head->subj.tree);
+	s->author_name = strpool_intern(&a->pool, head->author_name);
+	s->author_email = strpool_intern(&a->pool, head->author_email);
 	s->rfc = head->subj.rfc;
 	s->resend = head->subj.resend;
-	if (head->base_commit)
-		s->base_commit = xstrdup(head->base_commit);
-	if (head->change_id)
-		s->change_id = xstrdup(head->change_id);
+	s->base_commit = strpool_intern(&a->pool, head->base_commit);
+	s->change_id = strpool_intern(&a->pool, head->change_id);
 	for (i = 0; i < s->total; i++) {
 		struct msg *p = s->patches[i].msg;
 
 		if (!p)
 			continue;
 		if (!s->base_commit && p->base_commit)
-			s->base_commit = xstrdup(p->base_commit);
+			s->base_commit = strpool_intern(&a->pool, p->base_commit);
 		if (!s->tree && p->subj.tree)
-			s->tree = xstrdup(p->subj.tree);
+			s->tree = strpool_intern(&a->pool, p->subj.tree);
 		s->rfc |= p->subj.rfc;
 		s->resend |= p->subj.resend;
 		/*
@@ -750,6 +814,7 @@ static void attach_replies(struct assembly *a)
 		struct msg *m = a->msgs[i], *target;
 		struct send *s;
 
+		scratch_tick(a->scratch);
 		if (m->kind != MSG_REPLY && m->kind != MSG_OTHER)
 			continue;
 		target = reply_target(a, m);
@@ -794,7 +859,7 @@ static void uf_union(size_t *idx, size_t a, size_t b)
 		idx[MAX(a, b)] = MIN(a, b);
 }
 
-char *series_key(const struct send *s)
+static char *series_key(const struct send *s)
 {
 	char *t, *k;
 
@@ -806,7 +871,7 @@ char *series_key(const struct send *s)
 	return k;
 }
 
-void series_set_id(struct series *sr, const char *key)
+static void series_set_id(struct series *sr, const char *key)
 {
 	char h[17];
 
@@ -845,7 +910,7 @@ static bool better(const struct send *a, const struct send *b)
 	return a->date > b->date;
 }
 
-void series_order(struct series *sr)
+static void series_order(struct series *sr)
 {
 	struct send *newest = NULL;
 	size_t j, k;
@@ -890,6 +955,7 @@ static void link_series(struct assembly *a)
 		struct send *s = a->sends[i];
 		size_t *prev;
 
+		scratch_tick(a->scratch);
 		idx[i] = i;
 		karr[i] = series_key(s);
 		prev = strmap_get(&keys, karr[i]);
@@ -903,6 +969,7 @@ static void link_series(struct assembly *a)
 	for (i = 0; i < n; i++) {
 		const struct msg *c = a->sends[i]->cover;
 
+		scratch_tick(a->scratch);
 		for (j = 0; c && j < c->nr_links; j++) {
 			struct msg *t = strmap_get(&a->by_id, c->links[j]);
 			uintptr_t other;
@@ -919,6 +986,7 @@ static void link_series(struct assembly *a)
 		size_t r = uf_root(idx, i);
 		struct series *sr = by_root[r];
 
+		scratch_tick(a->scratch);
 		if (!sr) {
 			sr = by_root[r] = xcalloc(1, sizeof(*sr));
 			series_set_id(sr, karr[r]);
@@ -929,8 +997,10 @@ static void link_series(struct assembly *a)
 		sr->sends[sr->nr++] = a->sends[i];
 		a->sends[i]->series = sr;
 	}
-	for (i = 0; i < a->nr_series; i++)
+	for (i = 0; i < a->nr_series; i++) {
+		scratch_tick(a->scratch);
 		series_order(a->series[i]);
+	}
 	if (a->nr_series)
 		qsort(a->series, a->nr_series, sizeof(*a->series), cmp_series);
 	for (i = 0; i < n; i++)
@@ -946,21 +1016,23 @@ void assembly_build(struct assembly *a)
 {
 	size_t i;
 
-	if (a->disk) {
-		series_disk_build(a);
+	if (assembly_failed(a))
 		return;
-	}
 	group_threaded(a);
 	group_fallback(a);
-	for (i = 0; i < a->nr_sends; i++)
+	for (i = 0; i < a->nr_sends; i++) {
+		scratch_tick(a->scratch);
 		finish_send(a, a->sends[i]);
+	}
 	attach_replies(a);
 	link_series(a);
+	if (a->scratch)
+		scratch_failed(a);
 }
 
 size_t assembly_nr_msgs(const struct assembly *a)
 {
-	return a->disk ? series_disk_nr(a) : a->nr;
+	return a->nr;
 }
 
 void assembly_each_send(const struct assembly *a,
@@ -968,13 +1040,12 @@ void assembly_each_send(const struct assembly *a,
 {
 	size_t i, j;
 
-	if (a->disk) {
-		series_disk_each_send(a, fn, ctx);
-		return;
-	}
-	for (i = 0; i < a->nr_series; i++)
-		for (j = 0; j < a->series[i]->nr; j++)
+	for (i = 0; i < a->nr_series; i++) {
+		for (j = 0; j < a->series[i]->nr; j++) {
+			scratch_tick(a->scratch);
 			fn(a->series[i]->sends[j], ctx);
+		}
+	}
 }
 
 struct lines {
@@ -1001,8 +1072,11 @@ void assembly_each_problem(const struct assembly *a,
 			   void *ctx)
 {
 	struct lines l = { fn, ctx };
+	const struct problems_block *b;
 
-	if (a->disk)
-		series_disk_each_problems(a, each_line, &l);
+	for (b = a->moved; b; b = b->next) {
+		scratch_tick(a->scratch);
+		each_line(b->text, b->len, &l);
+	}
 	each_line(a->problems.buf, a->problems.len, &l);
 }

@@ -40,6 +40,8 @@ enum msg_kind {
 };
 
 struct send;
+struct scratch;
+struct problems_block;
 
 /* bot/store-msg.c keeps these in the database: add new fields there too */
 struct msg {
@@ -117,6 +119,7 @@ struct series {
 struct assembly {
 	struct msg **msgs;
 	size_t nr, alloc;
+	size_t nr_malloced;	/* msgs not in pool */
 	struct strmap by_id;
 	struct strmap roots;	/* send by the Message-ID of its root */
 	struct send **sends;
@@ -128,13 +131,15 @@ struct assembly {
 	size_t max_size;	/* mail.maxsize */
 	struct strpool pool;	/* the msgs parsed by assembly_add_raw() */
 	/*
-	 * Past this many bytes of messages held (0: never), they move to a
-	 * scratch database and assembly runs there (series-disk.c): memory
-	 * stays flat however large the mbox.  msgs, by_id, roots, sends and
-	 * series stay empty then; use the functions below to read.
+	 * Past this many bytes of messages held (0: never), what the
+	 * assembly holds moves to a scratch file, of which at most this
+	 * much is mapped in at a time (bot/scratch.h): memory stays flat
+	 * however large the mbox.
 	 */
 	size_t spill_after;
-	struct series_disk *disk;
+	struct scratch *scratch;
+	bool msgs_mapped;		/* msgs is in scratch */
+	struct problems_block *moved, *moved_last;	/* problems, in scratch */
 	struct strbuf fatal;	/* why the assembly could not go on */
 };
 
@@ -151,8 +156,7 @@ struct msg *assembly_add_raw(struct assembly *a, const char *raw, size_t len,
 /*
  * Add a message parsed elsewhere (the database keeps them parsed); takes
  * ownership of m (allocated with malloc) and records the same problems
- * as assembly_add_raw().  NULL when m was a duplicate (and is freed), or
- * when the assembly is on disk (a->disk: m is written there and freed).
+ * as assembly_add_raw().  NULL when m was a duplicate (and is freed).
  */
 struct msg *assembly_add_msg(struct assembly *a, struct msg *m);
 /* Add every message of an mbox; 0 or -errno (file could not be read) */
@@ -163,7 +167,7 @@ void assembly_problem(struct assembly *a, size_t index, const char *msgid,
 
 /* Group into sends and series.  Call once, after adding everything. */
 void assembly_build(struct assembly *a);
-/* 0, or -1 when the scratch database failed (a->fatal says why) */
+/* 0, or -1 when the scratch file failed (a->fatal says why) */
 static inline int assembly_failed(const struct assembly *a)
 {
 	return a->fatal.len ? -1 : 0;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdlib.h>
 
+#include "bot/scratch.h"
 #include "bot/strmap.h"
 
 /* Eight bytes a step: keys are Message-IDs, names and addresses */
@@ -53,13 +54,18 @@ static void grow(struct strmap *m)
 {
 	struct strmap_entry *old = m->e;
 	size_t i, oldsize = m->size;
+	bool was_mapped = m->mapped;
 
 	m->size = m->size ? m->size * 2 : 64;
-	m->e = xcalloc(m->size, sizeof(*m->e));
+	m->e = m->scratch ? scratch_alloc(m->scratch, m->size * sizeof(*m->e)) : NULL;
+	m->mapped = m->e != NULL;
+	if (!m->e)	/* no scratch, or it is full (scratch_error()) */
+		m->e = xcalloc(m->size, sizeof(*m->e));
 	for (i = 0; i < oldsize; i++)
 		if (old[i].hash)
 			*find(m, old[i].key, old[i].hash) = old[i];
-	free(old);
+	if (!was_mapped)
+		free(old);
 }
 
 void *strmap_put(struct strmap *m, const char *key, void *value)
@@ -83,8 +89,25 @@ void *strmap_put(struct strmap *m, const char *key, void *value)
 	return NULL;
 }
 
+void strmap_use_scratch(struct strmap *m, struct scratch *s)
+{
+	struct strmap_entry *e;
+
+	m->scratch = s;
+	if (m->mapped || !m->size)
+		return;
+	e = scratch_alloc(s, m->size * sizeof(*e));
+	if (!e)
+		return;		/* it stays here; scratch_error() says why */
+	memcpy(e, m->e, m->size * sizeof(*e));
+	free(m->e);
+	m->e = e;
+	m->mapped = true;
+}
+
 void strmap_release(struct strmap *m)
 {
-	free(m->e);
+	if (!m->mapped)
+		free(m->e);
 	memset(m, 0, sizeof(*m));
 }

@@ -14,9 +14,13 @@ struct strmap_entry {
 	void *value;
 };
 
+struct scratch;
+
 struct strmap {
 	struct strmap_entry *e;
 	size_t nr, size;
+	struct scratch *scratch;	/* set: tables grow there */
+	bool mapped;			/* e is in scratch */
 };
 
 #define STRMAP_INIT { 0 }
@@ -25,5 +29,7 @@ void *strmap_get(const struct strmap *m, const char *key);
 /* Returns the previous value, or NULL */
 void *strmap_put(struct strmap *m, const char *key, void *value);
 void strmap_release(struct strmap *m);
+/* Move the table to s (which outlives the map), and grow it there */
+void strmap_use_scratch(struct strmap *m, struct scratch *s);
 
 #endif

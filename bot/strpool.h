@@ -13,6 +13,7 @@
 #include "bot/strmap.h"
 
 struct strpool_chunk;
+struct scratch;
 
 struct strpool {
 	struct strpool_chunk *chunks;
@@ -20,12 +21,16 @@ struct strpool {
 	size_t left;
 	size_t bytes;		/* in chunks: what the pool holds */
 	struct strmap interned;
+	/* set: new chunks (and the table of interned) come from there */
+	struct scratch *scratch;
 };
 
 #define STRPOOL_INIT { 0 }
 
 void strpool_init(struct strpool *p);
 void strpool_release(struct strpool *p);
+/* From now on, take new space from s (which outlives the pool) */
+void strpool_use_scratch(struct strpool *p, struct scratch *s);
 
 /* size bytes, aligned for any object, zeroed */
 void *strpool_alloc(struct strpool *p, size_t size);

@@ -14,7 +14,7 @@
 
 #include "bot/util.h"
 
-static void oom(size_t n)
+void oom(size_t n)
 {
 	fprintf(stderr, "lorebot: out of memory (%zu bytes)\n", n);
 	abort();

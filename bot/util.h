@@ -21,6 +21,8 @@
 #define UNUSED __attribute__((unused))
 #define PRINTF(f, a) __attribute__((format(printf, f, a)))
 
+/* Say so and abort: what the x*() allocators do when there is none */
+void oom(size_t n) __attribute__((noreturn));
 void *xmalloc(size_t n);
 void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *p, size_t n);

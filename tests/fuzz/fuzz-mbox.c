@@ -3,8 +3,9 @@
  * libFuzzer target: an mbox split, parsed and assembled into series.
  * The split is done twice, in place (mbox_set_view) and copying, and
  * the two must give the same messages byte for byte.  The assembly is
- * done twice too, in memory and in the scratch database (as past
- * series.memory), and the two must print the same JSON.
+ * done twice too, in memory and in a scratch file (as past
+ * series.memory, with a window of one byte: emptied at every look),
+ * and the two must print the same JSON.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +28,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 
 	assembly_init(&a, 64 << 10);
 	assembly_init(&d, 64 << 10);
-	d.spill_after = 1;	/* on disk from the first message */
+	d.spill_after = 1;	/* in a scratch file from the first message */
 	mbox_open_mem(&r, (const char *)data, size, 64 << 10);
 	mbox_open_mem(&c, (const char *)data, size, 64 << 10);
 	mbox_set_view(&r, true);
@@ -59,7 +60,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	fclose(f);
 	/* a full $TMPDIR is not a finding; anything else that differs is */
 	if (!assembly_failed(&d) && (la != ld || memcmp(ja, jd, la))) {
-		fprintf(stderr, "in memory:\n%s\non disk:\n%s\n", ja, jd);
+		fprintf(stderr, "in memory:\n%s\nin a scratch file:\n%s\n", ja, jd);
 		abort();
 	}
 	free(ja);
