@@ -86,12 +86,7 @@ void assembly_release(struct assembly *a)
 		send_release(a->sends[i]);
 	}
 	free(a->sends);
-	for (i = 0; i < a->nr_series; i++) {
-		free(a->series[i]->sends);
-		free(a->series[i]->id);
-		free(a->series[i]);
-	}
-	free(a->series);
+	free(a->series);	/* the series themselves are in the pool */
 	strbuf_release(&a->problems);
 	strbuf_release(&a->fatal);
 	strpool_release(&a->pool);
@@ -871,12 +866,13 @@ static char *series_key(const struct send *s)
 	return k;
 }
 
-static void series_set_id(struct series *sr, const char *key)
+static void series_set_id(struct assembly *a, struct series *sr, const char *key)
 {
 	char h[17];
 
 	hash_hex(key, strlen(key), h);
-	sr->id = xstrndup(h, 12);
+	h[12] = '\0';
+	sr->id = strpool_strdup(&a->pool, h);
 }
 
 static int cmp_send(const void *x, const void *y)
@@ -943,21 +939,31 @@ static void series_order(struct series *sr)
 	}
 }
 
+/* n zeroed elements that live as long as the assembly: in its pool */
+#define POOL_ARRAY(a, n, type) \
+	((type *)strpool_alloc(&(a)->pool, (n) * sizeof(type)))
+
 static void link_series(struct assembly *a)
 {
 	size_t n = a->nr_sends, i, j;
-	size_t *idx = xmalloc((n + 1) * sizeof(*idx));
+	size_t *idx = POOL_ARRAY(a, n + 1, size_t);
 	struct strmap keys = STRMAP_INIT, ids = STRMAP_INIT;
-	char **karr = xcalloc(n + 1, sizeof(*karr));
-	struct series **by_root = xcalloc(n + 1, sizeof(*by_root));
+	char **karr = POOL_ARRAY(a, n + 1, char *);
+	struct series **by_root = POOL_ARRAY(a, n + 1, struct series *);
 
+	if (a->scratch) {
+		strmap_use_scratch(&keys, a->scratch);
+		strmap_use_scratch(&ids, a->scratch);
+	}
 	for (i = 0; i < n; i++) {
 		struct send *s = a->sends[i];
 		size_t *prev;
+		char *k = series_key(s);
 
 		scratch_tick(a->scratch);
 		idx[i] = i;
-		karr[i] = series_key(s);
+		karr[i] = strpool_strdup(&a->pool, k);
+		free(k);
 		prev = strmap_get(&keys, karr[i]);
 		if (prev)
 			uf_union(idx, *prev, i);
@@ -982,20 +988,28 @@ static void link_series(struct assembly *a)
 				uf_union(idx, i, other - 1);
 		}
 	}
+	/* the series, each with room for its sends */
 	for (i = 0; i < n; i++) {
 		size_t r = uf_root(idx, i);
 		struct series *sr = by_root[r];
 
 		scratch_tick(a->scratch);
 		if (!sr) {
-			sr = by_root[r] = xcalloc(1, sizeof(*sr));
-			series_set_id(sr, karr[r]);
+			sr = by_root[r] = POOL_ARRAY(a, 1, struct series);
+			series_set_id(a, sr, karr[r]);
 			ALLOC_GROW(a->series, a->nr_series + 1, a->alloc_series);
 			a->series[a->nr_series++] = sr;
 		}
-		ALLOC_GROW(sr->sends, sr->nr + 1, sr->alloc);
-		sr->sends[sr->nr++] = a->sends[i];
+		sr->alloc++;
 		a->sends[i]->series = sr;
+	}
+	for (i = 0; i < n; i++) {
+		struct series *sr = a->sends[i]->series;
+
+		scratch_tick(a->scratch);
+		if (!sr->sends)
+			sr->sends = POOL_ARRAY(a, sr->alloc, struct send *);
+		sr->sends[sr->nr++] = a->sends[i];
 	}
 	for (i = 0; i < a->nr_series; i++) {
 		scratch_tick(a->scratch);
@@ -1003,11 +1017,6 @@ static void link_series(struct assembly *a)
 	}
 	if (a->nr_series)
 		qsort(a->series, a->nr_series, sizeof(*a->series), cmp_series);
-	for (i = 0; i < n; i++)
-		free(karr[i]);
-	free(karr);
-	free(by_root);
-	free(idx);
 	strmap_release(&keys);
 	strmap_release(&ids);
 }

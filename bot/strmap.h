@@ -2,6 +2,16 @@
 /*
  * A string-keyed hash map (open addressing).  Keys are borrowed: they
  * must stay valid while the map holds them.
+ *
+ * With a scratch file (strmap_use_scratch()), the map keeps locality:
+ * a hashed table has none, and once it is larger than the window every
+ * lookup would map a page back in.  The newest entries stay in a small
+ * table in memory.  Every m->gen of them (STRMAP_GEN, or a KB of window
+ * an entry for a window under 32 MB), that table is copied to the
+ * scratch file as a generation, frozen, with a Bloom filter in memory
+ * (two bytes an entry) that says which generations may hold a key.  A
+ * lookup reads only the generations that may have it: mail mostly
+ * refers to recent mail, so those are recent too.
  */
 #ifndef LOREBOT_STRMAP_H
 #define LOREBOT_STRMAP_H
@@ -15,21 +25,29 @@ struct strmap_entry {
 };
 
 struct scratch;
+struct strmap_gen;
 
 struct strmap {
 	struct strmap_entry *e;
 	size_t nr, size;
-	struct scratch *scratch;	/* set: tables grow there */
-	bool mapped;			/* e is in scratch */
+	struct scratch *scratch;	/* set: generations go there */
+	size_t gen;			/* entries a generation */
+	struct strmap_gen *gens;	/* oldest first */
+	size_t nr_gens, alloc_gens;
 };
 
 #define STRMAP_INIT { 0 }
+/* Entries of a generation, at most */
+#define STRMAP_GEN (32 * 1024)
 
 void *strmap_get(const struct strmap *m, const char *key);
 /* Returns the previous value, or NULL */
 void *strmap_put(struct strmap *m, const char *key, void *value);
 void strmap_release(struct strmap *m);
-/* Move the table to s (which outlives the map), and grow it there */
+/*
+ * From now on, keep the map in generations in s (which outlives the
+ * map), what it holds now the first.
+ */
 void strmap_use_scratch(struct strmap *m, struct scratch *s);
 
 #endif

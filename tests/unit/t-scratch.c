@@ -145,7 +145,7 @@ static void pool_and_map(void)
 	}
 	strpool_use_scratch(&pool, s);
 	strmap_use_scratch(&map, s);
-	ok(map.mapped, "the map's table moved");
+	is_int(map.nr_gens, 1, "what the map held is its first generation");
 	for (i = 0; i < 1000; i++) {
 		snprintf(key, sizeof(key), "msg%zu@example.org", i);
 		bad += strcmp(before[i], key) || strpool_intern(&pool, key) != before[i] ||
@@ -169,6 +169,22 @@ static void pool_and_map(void)
 		scratch_tick(s);
 	}
 	is_int(bad, 0, "50,000 keys grown in the scratch file, all found");
+	is_int(map.gen, 64, "a window of 64 KB: generations of 64 entries");
+	is_int(map.nr_gens, 1 + 49000 / 64, "in %zu generations", map.nr_gens);
+	for (i = 0, bad = 0; i < 50000; i++) {
+		snprintf(key, sizeof(key), "no%zu@example.org", i);
+		bad += strmap_get(&map, key) != NULL;
+	}
+	is_int(bad, 0, "50,000 other keys: none found");
+	/* a value replaced in an old generation, and in the newest */
+	snprintf(key, sizeof(key), "msg%d@example.org", 5);
+	ok(strmap_put(&map, key, "five") == before[5], "put on a key of the first generation "
+	   "returns its value");
+	ok(!strcmp(strmap_get(&map, key), "five"), "and replaces it there");
+	snprintf(key, sizeof(key), "msg%d@example.org", 49999);
+	ok(strmap_put(&map, key, "last") != NULL, "put on a key of the newest entries");
+	ok(!strcmp(strmap_get(&map, key), "last"), "replaces it too");
+	is_int(map.nr_gens, 1 + 49000 / 64, "replacing adds no entry");
 	ok(s->drops > 0, "through %zu emptied windows", s->drops);
 	strmap_release(&map);
 	strpool_release(&pool);
