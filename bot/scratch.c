@@ -95,8 +95,6 @@ void scratch_close(struct scratch *s)
 
 	if (!s)
 		return;
-	if (getenv("LB_DBG"))
-		fprintf(stderr, "scratch: %zu MB used, %zu drops, %zu checks\n", s->total >> 20, s->drops, s->checks);
 	for (i = 0; i < s->nr_segs; i++)
 		if (!s->segs[i].adopted)
 			munmap(s->segs[i].base, s->segs[i].size);

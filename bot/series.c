@@ -16,6 +16,9 @@
 /* Climbing a reply chain stops after this many steps */
 #define MAX_CLIMB 100000
 
+/* n zeroed elements that live as long as the assembly: in its pool */
+#define POOL_ARRAY(a, n, type) \
+	((type *)strpool_alloc(&(a)->pool, (n) * sizeof(type)))
 
 void assembly_init(struct assembly *a, size_t max_size)
 {
@@ -85,8 +88,10 @@ void assembly_release(struct assembly *a)
 		scratch_tick(a->scratch);
 		send_release(a->sends[i]);
 	}
-	free(a->sends);
-	free(a->series);	/* the series themselves are in the pool */
+	if (!a->sends_mapped)
+		free(a->sends);
+	if (!a->series_mapped)
+		free(a->series);	/* the series themselves are in the pool */
 	strbuf_release(&a->problems);
 	strbuf_release(&a->fatal);
 	strpool_release(&a->pool);
@@ -314,15 +319,47 @@ static void msg_trim(struct msg *m)
 	m->subj.reply = true;
 }
 
-static void msgs_to_scratch(struct assembly *a);
+/*
+ * Room for n elements of size in *arr (which holds nr), taken from the
+ * scratch file when there is one; *mapped says where *arr is.  With
+ * no room left there, it grows in memory (scratch_error() says why).
+ */
+static void array_resize(struct assembly *a, void **arr, size_t nr, size_t n,
+			 size_t *alloc, size_t size, bool *mapped)
+{
+	void *to = a->scratch ? scratch_alloc(a->scratch, n * size) : NULL;
+	bool in_scratch = to != NULL;
+
+	if (!to && !*mapped) {
+		*arr = xrealloc(*arr, n * size);
+		*alloc = n;
+		return;
+	}
+	if (!to)
+		to = xmalloc(n * size);
+	if (nr)
+		memcpy(to, *arr, nr * size);
+	if (!*mapped)
+		free(*arr);
+	*mapped = in_scratch;
+	*arr = to;
+	*alloc = n;
+}
+
+/* Room for one more, as ALLOC_GROW() */
+#define ARRAY_GROW(a, x, nr, alloc, mapped)				\
+	do {								\
+		if ((size_t)(nr) + 1 > (alloc)) {			\
+			void *p_ = (x);					\
+			array_resize((a), &p_, (nr), (alloc) * 3 / 2 + 16,\
+				     &(alloc), sizeof(*(x)), &(mapped));\
+			(x) = p_;					\
+		}							\
+	} while (0)
 
 static void add_msg(struct assembly *a, struct msg *m)
 {
-	if (a->scratch && a->nr + 1 > a->alloc)
-		msgs_to_scratch(a);
-	if (a->msgs_mapped && a->nr + 1 > a->alloc)
-		return;		/* the scratch file is full: a->fatal says so */
-	ALLOC_GROW(a->msgs, a->nr + 1, a->alloc);
+	ARRAY_GROW(a, a->msgs, a->nr, a->alloc, a->msgs_mapped);
 	a->msgs[a->nr++] = m;
 }
 
@@ -409,23 +446,6 @@ static int scratch_failed(struct assembly *a)
 	return assembly_failed(a);
 }
 
-/* a->msgs in the scratch file, with room for more */
-static void msgs_to_scratch(struct assembly *a)
-{
-	size_t n = a->alloc * 3 / 2 + 16;
-	struct msg **to = scratch_alloc(a->scratch, n * sizeof(*to));
-
-	if (!to)
-		return;		/* they stay here; scratch_error() says why */
-	if (a->nr)
-		memcpy(to, a->msgs, a->nr * sizeof(*to));
-	if (!a->msgs_mapped)
-		free(a->msgs);
-	a->msgs = to;
-	a->alloc = n;
-	a->msgs_mapped = true;
-}
-
 /*
  * Past series.memory: everything the assembly holds moves to a scratch
  * file, where it is (see bot/scratch.h), and what it allocates from
@@ -444,7 +464,14 @@ static int assembly_spill(struct assembly *a)
 	strpool_use_scratch(&a->pool, a->scratch);
 	strmap_use_scratch(&a->by_id, a->scratch);
 	strmap_use_scratch(&a->roots, a->scratch);
-	msgs_to_scratch(a);
+	/* the list of messages too, with room for more */
+	if (a->alloc) {
+		void *p = a->msgs;
+
+		array_resize(a, &p, a->nr, a->alloc * 3 / 2 + 16, &a->alloc,
+			     sizeof(*a->msgs), &a->msgs_mapped);
+		a->msgs = p;
+	}
 	problems_to_scratch(a);
 	/* hand back what the tables took: the window takes its place */
 	malloc_trim(0);
@@ -555,7 +582,7 @@ static struct send *new_send(struct assembly *a, const struct msg *first)
 	s->patches = strpool_alloc(&a->pool, s->total * sizeof(*s->patches));
 	s->sender_email = strpool_intern(&a->pool, first->sender_email);
 	s->date = first->date;
-	ALLOC_GROW(a->sends, a->nr_sends + 1, a->alloc_sends);
+	ARRAY_GROW(a, a->sends, a->nr_sends, a->alloc_sends, a->sends_mapped);
 	a->sends[a->nr_sends++] = s;
 	return s;
 }
@@ -673,36 +700,95 @@ static void group_threaded(struct assembly *a)
 	}
 }
 
-static int cmp_msg_date(const void *x, const void *y)
+/*
+ * What sorting looks at, copied out: qsort() makes n log n comparisons
+ * in no order, and in a scratch file each would map pages back in.
+ */
+struct sort_key {
+	int64_t date;
+	size_t index;
+	void *it;
+};
+
+static int cmp_key(const void *x, const void *y)
 {
-	const struct msg *a = *(const struct msg *const *)x;
-	const struct msg *b = *(const struct msg *const *)y;
+	const struct sort_key *a = x, *b = y;
 
 	if (a->date != b->date)
 		return a->date < b->date ? -1 : 1;
 	return a->index < b->index ? -1 : a->index > b->index;
 }
 
+/*
+ * Sort keys in place (heapsort): glibc's qsort() would malloc a copy of
+ * them, and with a million messages that is megabytes.  The keys are
+ * all different, so the order is the same as any sort's.
+ */
+static void sift(struct sort_key *k, size_t i, size_t n,
+		 int (*cmp)(const void *, const void *))
+{
+	for (;;) {
+		size_t c = 2 * i + 1;
+		struct sort_key t;
+
+		if (c >= n)
+			return;
+		if (c + 1 < n && cmp(&k[c], &k[c + 1]) < 0)
+			c++;
+		if (cmp(&k[i], &k[c]) >= 0)
+			return;
+		t = k[i];
+		k[i] = k[c];
+		k[c] = t;
+		i = c;
+	}
+}
+
+static void sort_keys(struct sort_key *k, size_t n,
+		      int (*cmp)(const void *, const void *))
+{
+	size_t i;
+
+	for (i = n / 2; i-- > 0; )
+		sift(k, i, n, cmp);
+	for (i = n; i-- > 1; ) {
+		struct sort_key t = k[0];
+
+		k[0] = k[i];
+		k[i] = t;
+		sift(k, 0, i, cmp);
+	}
+}
+
+static bool unplaced(const struct msg *m)
+{
+	return m->kind == MSG_PATCH && !m->send && m->subj.n >= 1 &&
+		m->subj.n <= m->subj.total;
+}
+
 /* Patches that threading did not place: by sender, version, count, time */
 static void group_fallback(struct assembly *a)
 {
-	struct msg **left = NULL;
-	size_t nr = 0, alloc = 0, i, j;
+	struct sort_key *left;
+	size_t nr = 0, i, j;
 
 	for (i = 0; i < a->nr; i++) {
+		scratch_tick(a->scratch);
+		nr += unplaced(a->msgs[i]);
+	}
+	if (!nr)
+		return;
+	left = POOL_ARRAY(a, nr, struct sort_key);
+	for (i = 0, j = 0; i < a->nr; i++) {
 		struct msg *m = a->msgs[i];
 
 		scratch_tick(a->scratch);
-		if (m->kind == MSG_PATCH && !m->send && m->subj.n >= 1 &&
-		    m->subj.n <= m->subj.total) {
-			ALLOC_GROW(left, nr + 1, alloc);
-			left[nr++] = m;
-		}
+		if (unplaced(m))
+			left[j++] = (struct sort_key){ m->date, m->index, m };
 	}
-	if (nr)
-		qsort(left, nr, sizeof(*left), cmp_msg_date);
+	sort_keys(left, nr, cmp_key);
 	for (i = 0; i < nr; i++) {
-		struct msg *m = left[i];
+		struct msg *m = left[i].it;
 		struct send *best = strmap_get(&a->roots, m->msgid);
 		int64_t best_gap = FALLBACK_WINDOW + 1;
 
@@ -738,7 +824,6 @@ static void group_fallback(struct assembly *a)
 				 m->subj.total);
 		send_put(a, best, m);
 	}
-	free(left);
 }
 
 static void finish_send(struct assembly *a, struct send *s)
@@ -887,16 +972,6 @@ static int cmp_send(const void *x, const void *y)
 	return strcmp(a->id, b->id);
 }
 
-static int cmp_series(const void *x, const void *y)
-{
-	const struct series *a = *(const struct series *const *)x;
-	const struct series *b = *(const struct series *const *)y;
-	int64_t da = a->sends[0]->date, db = b->sends[0]->date;
-
-	if (da != db)
-		return da < db ? -1 : 1;
-	return strcmp(a->sends[0]->id, b->sends[0]->id);
-}
 
 /* Which send of a version is current: complete beats partial, later wins */
 static bool better(const struct send *a, const struct send *b)
@@ -939,9 +1014,33 @@ static void series_order(struct series *sr)
 	}
 }
 
-/* n zeroed elements that live as long as the assembly: in its pool */
-#define POOL_ARRAY(a, n, type) \
-	((type *)strpool_alloc(&(a)->pool, (n) * sizeof(type)))
+/* Series by the date of their first send, then its Message-ID */
+static int cmp_series(const void *x, const void *y)
+{
+	const struct sort_key *a = x, *b = y;
+
+	if (a->date != b->date)
+		return a->date < b->date ? -1 : 1;
+	return strcmp(((const struct series *)a->it)->sends[0]->id,
+		      ((const struct series *)b->it)->sends[0]->id);
+}
+
+static void sort_series(struct assembly *a)
+{
+	struct sort_key *key = POOL_ARRAY(a, a->nr_series, struct sort_key);
+	size_t i;
+
+	for (i = 0; i < a->nr_series; i++) {
+		struct series *sr = a->series[i];
+
+		scratch_tick(a->scratch);
+		series_order(sr);
+		key[i] = (struct sort_key){ sr->sends[0]->date, 0, sr };
+	}
+	sort_keys(key, a->nr_series, cmp_series);
+	for (i = 0; i < a->nr_series; i++)
+		a->series[i] = key[i].it;
+}
 
 static void link_series(struct assembly *a)
 {
@@ -997,7 +1096,8 @@ static void link_series(struct assembly *a)
 		if (!sr) {
 			sr = by_root[r] = POOL_ARRAY(a, 1, struct series);
 			series_set_id(a, sr, karr[r]);
-			ALLOC_GROW(a->series, a->nr_series + 1, a->alloc_series);
+			ARRAY_GROW(a, a->series, a->nr_series, a->alloc_series,
+				   a->series_mapped);
 			a->series[a->nr_series++] = sr;
 		}
 		sr->alloc++;
@@ -1011,12 +1111,7 @@ static void link_series(struct assembly *a)
 			sr->sends = POOL_ARRAY(a, sr->alloc, struct send *);
 		sr->sends[sr->nr++] = a->sends[i];
 	}
-	for (i = 0; i < a->nr_series; i++) {
-		scratch_tick(a->scratch);
-		series_order(a->series[i]);
-	}
-	if (a->nr_series)
-		qsort(a->series, a->nr_series, sizeof(*a->series), cmp_series);
+	sort_series(a);
 	strmap_release(&keys);
 	strmap_release(&ids);
 }

@@ -138,7 +138,7 @@ struct assembly {
 	 */
 	size_t spill_after;
 	struct scratch *scratch;
-	bool msgs_mapped;		/* msgs is in scratch */
+	bool msgs_mapped, sends_mapped, series_mapped;	/* in scratch */
 	struct problems_block *moved, *moved_last;	/* problems, in scratch */
 	struct strbuf fatal;	/* why the assembly could not go on */
 };

@@ -30,12 +30,72 @@ static uint64_t str_hash(const char *s)
 struct strmap_gen {
 	struct strmap_entry *e;
 	size_t size;
-	uint64_t *bloom;	/* blocks of 8 words */
-	size_t blocks;		/* a power of two */
+	struct bloom bloom;
 };
 
-/* Bloom bits an entry (about 0.1% false positives with 4 of them) */
+/*
+ * Bloom bits an entry: a generation's filter (about 0.1% false positives
+ * with 4 of them), and the filter of all (about 3%: it only spares the
+ * look in each generation's)
+ */
 #define BLOOM_BITS 16
+#define ALL_BITS 8
+
+/* In s when given (else, or when it is full, in memory) */
+static void bloom_init(struct bloom *b, size_t entries, size_t bits,
+		       struct scratch *s)
+{
+	b->blocks = MAX((entries * bits + 511) / 512, 1);
+	b->w = s ? scratch_alloc(s, b->blocks * 8 * sizeof(*b->w)) : NULL;
+	b->mapped = b->w != NULL;
+	if (!b->w)
+		b->w = xcalloc(b->blocks * 8, sizeof(*b->w));
+}
+
+static void bloom_release(struct bloom *b)
+{
+	if (!b->mapped)
+		free(b->w);
+}
+
+/* The block of a hash: its top 32 bits scaled to the number of blocks */
+static size_t block_of(const struct bloom *b, uint64_t h)
+{
+	return (size_t)(((h >> 32) * (uint64_t)b->blocks) >> 32);
+}
+
+/* A block of 512 bits a key, four bits in it: one cache line a look */
+static bool bloom_may(const struct bloom *b, uint64_t h)
+{
+	const uint64_t *w = b->w + block_of(b, h) * 8;
+	int k;
+
+	for (k = 0; k < 4; k++) {
+		unsigned int bit = (h >> (9 * k)) & 511;
+
+		if (!(w[bit >> 6] & (1ULL << (bit & 63))))
+			return false;
+	}
+	return true;
+}
+
+static void bloom_add(struct bloom *b, uint64_t h)
+{
+	uint64_t *w = b->w + block_of(b, h) * 8;
+	int k;
+
+	for (k = 0; k < 4; k++) {
+		unsigned int bit = (h >> (9 * k)) & 511;
+
+		w[bit >> 6] |= 1ULL << (bit & 63);
+	}
+}
+
+/* The filter of all generations looks at other bits of the hash */
+static uint64_t all_hash(uint64_t h)
+{
+	return h << 23 | h >> 41;
+}
 
 static struct strmap_entry *find_in(struct strmap_entry *e, size_t size,
 				    const char *key, uint64_t h)
@@ -55,61 +115,58 @@ static struct strmap_entry *find(const struct strmap *m, const char *key,
 	return find_in(m->e, m->size, key, h);
 }
 
-/* One block of 512 bits a key, four bits in it: one cache line a look */
-static uint64_t *bloom_block(const struct strmap_gen *g, uint64_t h)
-{
-	return g->bloom + ((h >> 40) & (g->blocks - 1)) * 8;
-}
+/* A hit this many generations back is copied to the table in memory */
+#define PROMOTE_DEPTH 4
 
-static bool bloom_may(const struct strmap_gen *g, uint64_t h)
-{
-	const uint64_t *b = bloom_block(g, h);
-	int k;
-
-	for (k = 0; k < 4; k++) {
-		unsigned int bit = (h >> (9 * k)) & 511;
-
-		if (!(b[bit >> 6] & (1ULL << (bit & 63))))
-			return false;
-	}
-	return true;
-}
-
-static void bloom_add(struct strmap_gen *g, uint64_t h)
-{
-	uint64_t *b = bloom_block(g, h);
-	int k;
-
-	for (k = 0; k < 4; k++) {
-		unsigned int bit = (h >> (9 * k)) & 511;
-
-		b[bit >> 6] |= 1ULL << (bit & 63);
-	}
-}
-
-/* The entry for key in a generation, or NULL */
+/* The entry for key in a generation, or NULL; *depth: how far back */
 static struct strmap_entry *find_old(const struct strmap *m, const char *key,
-				     uint64_t h)
+				     uint64_t h, size_t *depth)
 {
 	size_t i;
 
+	/* most keys looked for are in none: one look says so */
+	if (!bloom_may(&m->all, all_hash(h)))
+		return NULL;
 	/* newest first: mail mostly refers to recent mail */
 	for (i = m->nr_gens; i-- > 0; ) {
 		const struct strmap_gen *g = &m->gens[i];
 		struct strmap_entry *e;
 
-		if (!bloom_may(g, h))
+		if (!bloom_may(&g->bloom, h))
 			continue;
 		e = find_in(g->e, g->size, key, h);
-		if (e->hash)
+		if (e->hash) {
+			*depth = m->nr_gens - i;
 			return e;
+		}
 	}
 	return NULL;
 }
 
-void *strmap_get(const struct strmap *m, const char *key)
+static void grow(struct strmap *m);
+static int freeze(struct strmap *m);
+
+/*
+ * An entry found in an old generation is copied to the table in memory:
+ * what is looked up again and again (names, addresses, a thread's
+ * root) would otherwise cost a look in every newer generation each
+ * time.  The newest copy of a key is the one that counts.
+ */
+static void promote(struct strmap *m, const struct strmap_entry *old)
 {
+	if ((m->nr + 1) * 4 > m->size * 3)
+		grow(m);
+	*find(m, old->key, old->hash) = *old;
+	if (++m->nr >= m->gen)
+		freeze(m);
+}
+
+void *strmap_get(const struct strmap *cm, const char *key)
+{
+	/* promoting changes where an entry is, not what the map holds */
+	struct strmap *m = (struct strmap *)cm;
 	struct strmap_entry *e;
+	size_t depth;
 	uint64_t h;
 
 	if (!key || (!m->size && !m->nr_gens))
@@ -120,8 +177,43 @@ void *strmap_get(const struct strmap *m, const char *key)
 		if (e->hash)
 			return e->value;
 	}
-	e = m->nr_gens ? find_old(m, key, h) : NULL;
-	return e ? e->value : NULL;
+	e = m->nr_gens ? find_old(m, key, h, &depth) : NULL;
+	if (!e)
+		return NULL;
+	if (depth > PROMOTE_DEPTH)
+		promote(m, e);
+	return e->value;
+}
+
+/*
+ * The filter of all generations, for at least m->old entries: when it
+ * would hold more than it was made for, it is made again half as large
+ * again from the hashes in the generations' tables (read in order, a
+ * few times in all); else the newest table's (e, size) are added.
+ */
+static void all_add(struct strmap *m, const struct strmap_entry *e, size_t size)
+{
+	size_t i, k;
+
+	if (m->old > m->all_for) {
+		bloom_release(&m->all);
+		m->all_for = MAX(m->old, m->all_for * 3 / 2);
+		/* past a few MB, memory would grow with the mbox: the file */
+		bloom_init(&m->all, m->all_for, ALL_BITS,
+			   m->all_for * ALL_BITS / 8 > m->all_max ? m->scratch : NULL);
+		for (k = 0; k < m->nr_gens; k++) {
+			for (i = 0; i < m->gens[k].size; i++) {
+				if (!(i & 4095))
+					scratch_tick(m->scratch);
+				if (m->gens[k].e[i].hash)
+					bloom_add(&m->all, all_hash(m->gens[k].e[i].hash));
+			}
+		}
+		return;
+	}
+	for (i = 0; i < size; i++)
+		if (e[i].hash)
+			bloom_add(&m->all, all_hash(e[i].hash));
 }
 
 /*
@@ -133,7 +225,7 @@ static int freeze(struct strmap *m)
 {
 	struct strmap_gen *g;
 	struct strmap_entry *e;
-	size_t i, blocks = 1;
+	size_t i;
 
 	if (!m->nr)
 		return 0;
@@ -141,17 +233,17 @@ static int freeze(struct strmap *m)
 	if (!e)
 		return -1;
 	memcpy(e, m->e, m->size * sizeof(*e));
-	while (blocks * 512 < m->nr * BLOOM_BITS)
-		blocks *= 2;
 	ALLOC_GROW(m->gens, m->nr_gens + 1, m->alloc_gens);
 	g = &m->gens[m->nr_gens++];
 	g->e = e;
 	g->size = m->size;
-	g->blocks = blocks;
-	g->bloom = xcalloc(blocks * 8, sizeof(*g->bloom));
+	/* read only when the filter of all says yes: in the file */
+	bloom_init(&g->bloom, m->nr, BLOOM_BITS, m->scratch);
 	for (i = 0; i < m->size; i++)
 		if (e[i].hash)
-			bloom_add(g, e[i].hash);
+			bloom_add(&g->bloom, e[i].hash);
+	m->old += m->nr;
+	all_add(m, m->e, m->size);	/* from the table in memory: hot */
 	memset(m->e, 0, m->size * sizeof(*m->e));
 	m->nr = 0;
 	return 0;
@@ -174,34 +266,40 @@ void *strmap_put(struct strmap *m, const char *key, void *value)
 {
 	struct strmap_entry *e, *old;
 	uint64_t h = str_hash(key);
+	size_t depth;
 	void *prev;
 
 	if ((m->nr + 1) * 4 > m->size * 3)
 		grow(m);
 	e = find(m, key, h);
-	old = e->hash || !m->nr_gens ? NULL : find_old(m, key, h);
-	if (old)
-		e = old;
 	if (e->hash) {
 		prev = e->value;
 		e->value = value;
 		return prev;
 	}
-	e->key = key;
+	/* in a generation: the new value goes in a newer copy */
+	old = m->nr_gens ? find_old(m, key, h, &depth) : NULL;
+	prev = old ? old->value : NULL;
+	e->key = old ? old->key : key;
 	e->hash = h;
 	e->value = value;
 	m->nr++;
 	/* full: a new generation (if the file is full, it stays here) */
 	if (m->scratch && m->nr >= m->gen)
 		freeze(m);
-	return NULL;
+	return prev;
 }
 
 void strmap_use_scratch(struct strmap *m, struct scratch *s)
 {
 	m->scratch = s;
-	/* the table in memory stays a small part of the window */
+	/*
+	 * The table in memory stays a small part of the window, and so
+	 * does the filter of all (an eighth: 3.5 MB, 3.5 million keys, for
+	 * the default 28m)
+	 */
 	m->gen = MAX(MIN(s->window / 1024, STRMAP_GEN), 64);
+	m->all_max = s->window / 8;
 	if (!m->nr || freeze(m))
 		return;
 	/* the table in memory starts small again */
@@ -216,7 +314,8 @@ void strmap_release(struct strmap *m)
 
 	free(m->e);
 	for (i = 0; i < m->nr_gens; i++)
-		free(m->gens[i].bloom);
+		bloom_release(&m->gens[i].bloom);
+	bloom_release(&m->all);
 	free(m->gens);
 	memset(m, 0, sizeof(*m));
 }

@@ -8,10 +8,14 @@
  * lookup would map a page back in.  The newest entries stay in a small
  * table in memory.  Every m->gen of them (STRMAP_GEN, or a KB of window
  * an entry for a window under 32 MB), that table is copied to the
- * scratch file as a generation, frozen, with a Bloom filter in memory
- * (two bytes an entry) that says which generations may hold a key.  A
- * lookup reads only the generations that may have it: mail mostly
- * refers to recent mail, so those are recent too.
+ * scratch file as a generation, frozen, with a Bloom filter (two bytes
+ * an entry) that says whether it may hold a key.  A filter of all the
+ * generations (a byte an entry; in memory up to an eighth of the
+ * window, in the file past that) says first whether any may: most keys
+ * looked up are new.  A lookup reads only the generations that may
+ * have the key, newest first: mail mostly refers to recent mail.  What
+ * is found deep is copied to the table in memory, so that names and
+ * addresses are not looked for deep again.
  */
 #ifndef LOREBOT_STRMAP_H
 #define LOREBOT_STRMAP_H
@@ -27,6 +31,13 @@ struct strmap_entry {
 struct scratch;
 struct strmap_gen;
 
+/* A Bloom filter (bot/strmap.c) */
+struct bloom {
+	uint64_t *w;		/* blocks of 8 words */
+	size_t blocks;		/* of 512 bits */
+	bool mapped;		/* w is in a scratch file */
+};
+
 struct strmap {
 	struct strmap_entry *e;
 	size_t nr, size;
@@ -34,6 +45,10 @@ struct strmap {
 	size_t gen;			/* entries a generation */
 	struct strmap_gen *gens;	/* oldest first */
 	size_t nr_gens, alloc_gens;
+	size_t old;			/* entries in them */
+	struct bloom all;		/* which keys any of them may hold */
+	size_t all_for;			/* entries all was made for */
+	size_t all_max;			/* bytes of all kept in memory */
 };
 
 #define STRMAP_INIT { 0 }
