@@ -478,6 +478,22 @@ static int assembly_spill(struct assembly *a)
 	return scratch_failed(a);
 }
 
+/*
+ * Once per unit of work (a message, a send): past series.memory, move to
+ * a scratch file (in place, so at any time, building included), and
+ * once there, keep to its window.
+ */
+static void tick(struct assembly *a)
+{
+	if (a->scratch) {
+		scratch_tick(a->scratch);
+		scratch_failed(a);
+	} else if (a->spill_after && held(a) > a->spill_after &&
+		   !assembly_failed(a)) {
+		assembly_spill(a);
+	}
+}
+
 struct msg *assembly_add_raw(struct assembly *a, const char *raw, size_t len,
 			     size_t index, uint64_t offset)
 {
@@ -493,13 +509,7 @@ struct msg *assembly_add_raw(struct assembly *a, const char *raw, size_t len,
 	}
 	strbuf_release(&err);
 	m = assembly_add_msg(a, m);
-	if (a->scratch) {
-		scratch_tick(a->scratch);
-		scratch_failed(a);
-	} else if (a->spill_after && held(a) > a->spill_after &&
-		   !assembly_failed(a)) {
-		assembly_spill(a);
-	}
+	tick(a);
 	return m;
 }
 
@@ -666,7 +676,7 @@ static void group_threaded(struct assembly *a)
 	for (i = 0; i < a->nr; i++) {
 		struct msg *m = a->msgs[i];
 
-		scratch_tick(a->scratch);
+		tick(a);
 		if (m->kind != MSG_COVER)
 			continue;
 		send_put(a, new_send(a, m), m);
@@ -676,7 +686,7 @@ static void group_threaded(struct assembly *a)
 		struct msg *m = a->msgs[i], *root;
 		struct send *s;
 
-		scratch_tick(a->scratch);
+		tick(a);
 		if (m->kind != MSG_PATCH || m->subj.n < 1 ||
 		    m->subj.n > m->subj.total)
 			continue;
@@ -773,7 +783,7 @@ static void group_fallback(struct assembly *a)
 	size_t nr = 0, i, j;
 
 	for (i = 0; i < a->nr; i++) {
-		scratch_tick(a->scratch);
+		tick(a);
 		nr += unplaced(a->msgs[i]);
 	}
 	if (!nr)
@@ -782,7 +792,7 @@ static void group_fallback(struct assembly *a)
 	for (i = 0, j = 0; i < a->nr; i++) {
 		struct msg *m = a->msgs[i];
 
-		scratch_tick(a->scratch);
+		tick(a);
 		if (unplaced(m))
 			left[j++] = (struct sort_key){ m->date, m->index, m };
 	}
@@ -792,7 +802,7 @@ static void group_fallback(struct assembly *a)
 		struct send *best = strmap_get(&a->roots, m->msgid);
 		int64_t best_gap = FALLBACK_WINDOW + 1;
 
-		scratch_tick(a->scratch);
+		tick(a);
 		if (best) {
 			/* patch 1 that the rest of its send replies to */
 			send_put(a, best, m);
@@ -894,7 +904,7 @@ static void attach_replies(struct assembly *a)
 		struct msg *m = a->msgs[i], *target;
 		struct send *s;
 
-		scratch_tick(a->scratch);
+		tick(a);
 		if (m->kind != MSG_REPLY && m->kind != MSG_OTHER)
 			continue;
 		target = reply_target(a, m);
@@ -1033,7 +1043,7 @@ static void sort_series(struct assembly *a)
 	for (i = 0; i < a->nr_series; i++) {
 		struct series *sr = a->series[i];
 
-		scratch_tick(a->scratch);
+		tick(a);
 		series_order(sr);
 		key[i] = (struct sort_key){ sr->sends[0]->date, 0, sr };
 	}
@@ -1059,7 +1069,7 @@ static void link_series(struct assembly *a)
 		size_t *prev;
 		char *k = series_key(s);
 
-		scratch_tick(a->scratch);
+		tick(a);
 		idx[i] = i;
 		karr[i] = strpool_strdup(&a->pool, k);
 		free(k);
@@ -1074,7 +1084,7 @@ static void link_series(struct assembly *a)
 	for (i = 0; i < n; i++) {
 		const struct msg *c = a->sends[i]->cover;
 
-		scratch_tick(a->scratch);
+		tick(a);
 		for (j = 0; c && j < c->nr_links; j++) {
 			struct msg *t = strmap_get(&a->by_id, c->links[j]);
 			uintptr_t other;
@@ -1092,7 +1102,7 @@ static void link_series(struct assembly *a)
 		size_t r = uf_root(idx, i);
 		struct series *sr = by_root[r];
 
-		scratch_tick(a->scratch);
+		tick(a);
 		if (!sr) {
 			sr = by_root[r] = POOL_ARRAY(a, 1, struct series);
 			series_set_id(a, sr, karr[r]);
@@ -1106,7 +1116,7 @@ static void link_series(struct assembly *a)
 	for (i = 0; i < n; i++) {
 		struct series *sr = a->sends[i]->series;
 
-		scratch_tick(a->scratch);
+		tick(a);
 		if (!sr->sends)
 			sr->sends = POOL_ARRAY(a, sr->alloc, struct send *);
 		sr->sends[sr->nr++] = a->sends[i];
@@ -1125,7 +1135,7 @@ void assembly_build(struct assembly *a)
 	group_threaded(a);
 	group_fallback(a);
 	for (i = 0; i < a->nr_sends; i++) {
-		scratch_tick(a->scratch);
+		tick(a);
 		finish_send(a, a->sends[i]);
 	}
 	attach_replies(a);
