@@ -734,13 +734,16 @@ static int cmp_key(const void *x, const void *y)
  * them, and with a million messages that is megabytes.  The keys are
  * all different, so the order is the same as any sort's.
  */
-static void sift(struct sort_key *k, size_t i, size_t n,
+static void tick(struct assembly *a);
+
+static void sift(struct assembly *a, struct sort_key *k, size_t i, size_t n,
 		 int (*cmp)(const void *, const void *))
 {
 	for (;;) {
 		size_t c = 2 * i + 1;
 		struct sort_key t;
 
+		tick(a);	/* a tie compares Message-IDs, in the file */
 		if (c >= n)
 			return;
 		if (c + 1 < n && cmp(&k[c], &k[c + 1]) < 0)
@@ -754,19 +757,19 @@ static void sift(struct sort_key *k, size_t i, size_t n,
 	}
 }
 
-static void sort_keys(struct sort_key *k, size_t n,
+static void sort_keys(struct assembly *a, struct sort_key *k, size_t n,
 		      int (*cmp)(const void *, const void *))
 {
 	size_t i;
 
 	for (i = n / 2; i-- > 0; )
-		sift(k, i, n, cmp);
+		sift(a, k, i, n, cmp);
 	for (i = n; i-- > 1; ) {
 		struct sort_key t = k[0];
 
 		k[0] = k[i];
 		k[i] = t;
-		sift(k, 0, i, cmp);
+		sift(a, k, 0, i, cmp);
 	}
 }
 
@@ -777,8 +780,64 @@ static bool unplaced(const struct msg *m)
 }
 
 /* Patches that threading did not place: by sender, version, count, time */
+/*
+ * The sends a patch without threading may join: those of its sender,
+ * version and count.  Only the newest FALLBACK_CANDIDATES of them are
+ * looked at (in the order they were made): more within the hour is not
+ * mail, and looking at all made the grouping quadratic.
+ */
+#define FALLBACK_CANDIDATES 64
+
+struct candidates {
+	struct send **s;
+	size_t nr, alloc;
+};
+
+static char *candidates_key(int version, int total, const char *sender,
+			    struct strbuf *sb)
+{
+	strbuf_reset(sb);
+	strbuf_addf(sb, "%d %d %s", version, total, sender);
+	return sb->buf;
+}
+
+static void candidates_add(struct assembly *a, struct strmap *map,
+			   struct send *s, struct strbuf *sb)
+{
+	struct candidates *c;
+	char *key;
+
+	if (!s->sender_email)
+		return;		/* joins nothing */
+	key = candidates_key(s->version, s->total, s->sender_email, sb);
+	c = strmap_get(map, key);
+	if (!c) {
+		c = POOL_ARRAY(a, 1, struct candidates);
+		strmap_put(map, strpool_strdup(&a->pool, key), c);
+	}
+	if (c->nr == 2 * FALLBACK_CANDIDATES) {
+		/* keep the newest */
+		memmove(c->s, c->s + FALLBACK_CANDIDATES,
+			FALLBACK_CANDIDATES * sizeof(*c->s));
+		c->nr = FALLBACK_CANDIDATES;
+	}
+	if (c->nr == c->alloc) {
+		struct send **to;
+
+		c->alloc = c->alloc ? c->alloc * 2 : 2;
+		to = POOL_ARRAY(a, c->alloc, struct send *);
+		if (c->nr)
+			memcpy(to, c->s, c->nr * sizeof(*to));
+		c->s = to;	/* the old array stays in the pool: small */
+	}
+	c->s[c->nr++] = s;
+}
+
+/* Patches that threading did not place: by sender, version, count, time */
 static void group_fallback(struct assembly *a)
 {
+	struct strbuf sb = STRBUF_INIT;
+	struct strmap cands = STRMAP_INIT;
 	struct sort_key *left;
 	size_t nr = 0, i, j;
 
@@ -796,11 +855,18 @@ static void group_fallback(struct assembly *a)
 		if (unplaced(m))
 			left[j++] = (struct sort_key){ m->date, m->index, m };
 	}
-	sort_keys(left, nr, cmp_key);
+	sort_keys(a, left, nr, cmp_key);
+	if (a->scratch)
+		strmap_use_scratch(&cands, a->scratch);
+	for (i = 0; i < a->nr_sends; i++) {
+		tick(a);
+		candidates_add(a, &cands, a->sends[i], &sb);
+	}
 	for (i = 0; i < nr; i++) {
 		struct msg *m = left[i].it;
 		struct send *best = strmap_get(&a->roots, m->msgid);
 		int64_t best_gap = FALLBACK_WINDOW + 1;
+		struct candidates *c;
 
 		tick(a);
 		if (best) {
@@ -808,18 +874,18 @@ static void group_fallback(struct assembly *a)
 			send_put(a, best, m);
 			continue;
 		}
-
-		for (j = 0; j < a->nr_sends; j++) {
-			struct send *s = a->sends[j];
+		c = m->sender_email ?
+			strmap_get(&cands, candidates_key(m->subj.version,
+				   m->subj.total, m->sender_email, &sb)) : NULL;
+		for (j = c && c->nr > FALLBACK_CANDIDATES ?
+		     c->nr - FALLBACK_CANDIDATES : 0; c && j < c->nr; j++) {
+			struct send *s = c->s[j];
 			int64_t gap = m->date - s->date;
 
+			tick(a);
 			if (gap < 0)
 				gap = -gap;
-			if (s->version != m->subj.version ||
-			    s->total != m->subj.total ||
-			    !s->sender_email || !m->sender_email ||
-			    strcmp(s->sender_email, m->sender_email) ||
-			    s->patches[m->subj.n - 1].msg || gap >= best_gap)
+			if (s->patches[m->subj.n - 1].msg || gap >= best_gap)
 				continue;
 			best = s;
 			best_gap = gap;
@@ -827,6 +893,7 @@ static void group_fallback(struct assembly *a)
 		if (!best) {
 			best = new_send(a, m);
 			best->fallback = true;
+			candidates_add(a, &cands, best, &sb);
 		}
 		assembly_problem(a, m->index, m->msgid,
 				 "patch %d/%d is not threaded; grouped by "
@@ -834,6 +901,8 @@ static void group_fallback(struct assembly *a)
 				 m->subj.total);
 		send_put(a, best, m);
 	}
+	strmap_release(&cands);
+	strbuf_release(&sb);
 }
 
 static void finish_send(struct assembly *a, struct send *s)
@@ -1047,7 +1116,7 @@ static void sort_series(struct assembly *a)
 		series_order(sr);
 		key[i] = (struct sort_key){ sr->sends[0]->date, 0, sr };
 	}
-	sort_keys(key, a->nr_series, cmp_series);
+	sort_keys(a, key, a->nr_series, cmp_series);
 	for (i = 0; i < a->nr_series; i++)
 		a->series[i] = key[i].it;
 }

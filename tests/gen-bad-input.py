@@ -83,3 +83,13 @@ with open(os.path.join(out, "bad-utf8.mbox"), "wb") as f:
             b"Body \xff\xff with a diff\n---\ndiff --git a/a.c b/a.c\n"
             b"index 1..2 100644\n--- a/a.c\n+++ b/a.c\n@@ -1 +1 @@\n-\xff\n+\xfe\n\n")
     f.write(good("u2@x").encode())
+
+# 30,000 patches without threading from one sender in one second: each
+# finds the sends it may join by sender, version and count, not by
+# looking at every send made so far
+with open(os.path.join(out, "unthreaded.mbox"), "w") as f:
+    for i in range(30000):
+        f.write("From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: Dev <dev@x>\n"
+                f"Subject: [PATCH {i % 3 + 1}/3] mm: change {i // 3}\n"
+                f"Message-ID: <un{i}@x>\nDate: Thu, 1 Jan 2026 00:00:00 +0000\n\n"
+                f"body\n---\n f | 1 +\n\ndiff --git a/f b/f\n\n")

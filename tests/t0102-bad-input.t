@@ -36,4 +36,9 @@ like "$(cat $TMP/broken-headers.err)" "message 1: not a mail message" "the messa
 is "$(run bad-utf8)" 0 "invalid UTF-8: exit 0"
 is "$(json $TMP/bad-utf8.json "$ids")" "['u1@x', 'u2@x']" "invalid UTF-8: both messages read"
 like "$(cat $TMP/bad-utf8.err)" "message 1 <u1@x>: invalid UTF-8 in body" "invalid UTF-8 body reported"
+is "$(run unthreaded)" 0 "30,000 patches without threading: exit 0"
+is "$(json $TMP/unthreaded.json "(len(d['series']), all(s['complete'] and s['version'] == 1 \
+	for s in d['series']))")" "(10000, True)" "unthreaded: grouped into 10,000 complete sends"
+is "$(grep -c 'is not threaded; grouped by sender, version and time' $TMP/unthreaded.err)" 30000 \
+	"unthreaded: each named"
 done_testing
