@@ -734,8 +734,6 @@ static int cmp_key(const void *x, const void *y)
  * them, and with a million messages that is megabytes.  The keys are
  * all different, so the order is the same as any sort's.
  */
-static void tick(struct assembly *a);
-
 static void sift(struct assembly *a, struct sort_key *k, size_t i, size_t n,
 		 int (*cmp)(const void *, const void *))
 {
@@ -779,7 +777,6 @@ static bool unplaced(const struct msg *m)
 		m->subj.n <= m->subj.total;
 }
 
-/* Patches that threading did not place: by sender, version, count, time */
 /*
  * The sends a patch without threading may join: those of its sender,
  * version and count.  Only the newest FALLBACK_CANDIDATES of them are
@@ -1050,7 +1047,6 @@ static int cmp_send(const void *x, const void *y)
 		return a->date < b->date ? -1 : 1;
 	return strcmp(a->id, b->id);
 }
-
 
 /* Which send of a version is current: complete beats partial, later wins */
 static bool better(const struct send *a, const struct send *b)

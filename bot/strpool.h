@@ -21,7 +21,7 @@ struct strpool {
 	size_t left;
 	size_t bytes;		/* in chunks: what the pool holds */
 	struct strmap interned;
-	/* set: new chunks (and the table of interned) come from there */
+	/* set: chunks are there, and the interned in generations there */
 	struct scratch *scratch;
 };
 
@@ -29,7 +29,10 @@ struct strpool {
 
 void strpool_init(struct strpool *p);
 void strpool_release(struct strpool *p);
-/* From now on, take new space from s (which outlives the pool) */
+/*
+ * Move what the pool holds into s (which outlives the pool), in place:
+ * every pointer into it stays good.  New space comes from s too.
+ */
 void strpool_use_scratch(struct strpool *p, struct scratch *s);
 
 /* size bytes, aligned for any object, zeroed */
