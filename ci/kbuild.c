@@ -622,16 +622,16 @@ static int by_use(const void *a, const void *b)
 	return x->used < y->used ? 1 : x->used > y->used ? -1 : 0;
 }
 
-/* Keep the env->keep most recently used directories of this arch */
-static void prune(struct kbuild_tree *t, const char *arch_dir)
+int kbuild_prune(const char *arch_dir, const char *current, unsigned int keep)
 {
 	struct old_dir *v = NULL;
 	size_t nr = 0, alloc = 0, i;
 	DIR *d = opendir(arch_dir);
 	struct dirent *de;
+	int removed = 0;
 
 	if (!d)
-		return;
+		return 0;
 	while ((de = readdir(d))) {
 		char *path, *state;
 		struct stat st;
@@ -640,7 +640,7 @@ static void prune(struct kbuild_tree *t, const char *arch_dir)
 			continue;
 		path = xasprintf("%s/%s", arch_dir, de->d_name);
 		state = xasprintf("%s/state", path);
-		if (strcmp(path, t->dir) && !stat(path, &st) && S_ISDIR(st.st_mode)) {
+		if (strcmp(path, current) && !stat(path, &st) && S_ISDIR(st.st_mode)) {
 			ALLOC_GROW(v, nr + 1, alloc);
 			v[nr].path = path;
 			v[nr++].used = stat(state, &st) ? 0 : st.st_mtime;
@@ -650,14 +650,17 @@ static void prune(struct kbuild_tree *t, const char *arch_dir)
 		free(state);
 	}
 	closedir(d);
-	qsort(v, nr, sizeof(*v), by_use);
+	if (nr)		/* qsort() must not see NULL: the first build of an arch */
+		qsort(v, nr, sizeof(*v), by_use);
 	for (i = 0; i < nr; i++) {
 		char *lock = xasprintf("%s.lock", v[i].path);
 		int fd = open(lock, O_RDWR | O_CLOEXEC);
 
-		if (i + 1 >= t->env->keep && fd >= 0 && !flock(fd, LOCK_EX | LOCK_NB)) {
+		/* current counts as one of keep; a directory in use stays */
+		if (i + 1 >= keep && fd >= 0 && !flock(fd, LOCK_EX | LOCK_NB)) {
 			log_info("removing the old build directory '%s'", v[i].path);
-			remove_tree(v[i].path);
+			if (!remove_tree(v[i].path))
+				removed++;
 		}
 		if (fd >= 0)
 			close(fd);
@@ -665,6 +668,7 @@ static void prune(struct kbuild_tree *t, const char *arch_dir)
 		free(v[i].path);
 	}
 	free(v);
+	return removed;
 }
 
 static int check_tools(const struct arch *arch, const struct kbuild_env *env,
@@ -781,9 +785,9 @@ int kbuild_open(struct kbuild_tree **out, const struct kbuild_env *env,
 		t->base_cc_hits = st.base_hits;
 		t->base_cc_misses = st.base_misses;
 		st.busy_ms = 0;
-		state_write(t, &st);	/* marks it used, for prune() */
+		state_write(t, &st);	/* marks it used, for kbuild_prune() */
 	}
-	prune(t, arch_dir);
+	kbuild_prune(arch_dir, t->dir, t->env->keep);
 	ret = 0;
 out:
 	umask(old_umask);

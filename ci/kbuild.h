@@ -128,6 +128,13 @@ int kbuild_open(struct kbuild_tree **out, const struct kbuild_env *env,
 void kbuild_close(struct kbuild_tree *t);
 
 /*
+ * Remove all but the keep most recently used build directories under
+ * arch_dir (current, the one just opened, counts as one and stays), and
+ * none that is in use (its .lock held).  Returns how many it removed.
+ */
+int kbuild_prune(const char *arch_dir, const char *current, unsigned int keep);
+
+/*
  * Put commit into src (only changed files are rewritten) and bring the
  * .config along: the base's, with olddefconfig when the commit changes a
  * Kconfig file.  *kconfig_changed (may be NULL) says whether it did.
