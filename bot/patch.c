@@ -69,16 +69,10 @@ void trailers_add(struct trailers *t, const char *name, const char *value)
 	if (t->nr + 1 > t->alloc) {
 		size_t n = t->alloc ? t->alloc * 2 : 2;
 
-		if (t->pool) {
-			/* the old array stays behind in the pool: lists are short */
-			struct trailer *to = strpool_alloc(t->pool, n * sizeof(*to));
-
-			if (t->nr)
-				memcpy(to, t->t, t->nr * sizeof(*to));
-			t->t = to;
-		} else {
+		if (t->pool)
+			t->t = strpool_grow(t->pool, t->t, t->nr, n, sizeof(*t->t));
+		else
 			t->t = xrealloc(t->t, n * sizeof(*t->t));
-		}
 		t->alloc = n;
 	}
 	if (t->pool) {

@@ -819,13 +819,8 @@ static void candidates_add(struct assembly *a, struct strmap *map,
 		c->nr = FALLBACK_CANDIDATES;
 	}
 	if (c->nr == c->alloc) {
-		struct send **to;
-
 		c->alloc = c->alloc ? c->alloc * 2 : 2;
-		to = POOL_ARRAY(a, c->alloc, struct send *);
-		if (c->nr)
-			memcpy(to, c->s, c->nr * sizeof(*to));
-		c->s = to;	/* the old array stays in the pool: small */
+		c->s = strpool_grow(&a->pool, c->s, c->nr, c->alloc, sizeof(*c->s));
 	}
 	c->s[c->nr++] = s;
 }

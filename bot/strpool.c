@@ -113,6 +113,16 @@ void *strpool_alloc(struct strpool *p, size_t size)
 	return take(p, size);		/* never handed out before: zero */
 }
 
+void *strpool_grow(struct strpool *p, const void *arr, size_t nr, size_t n,
+		   size_t size)
+{
+	void *to = strpool_alloc(p, n * size);
+
+	if (nr)
+		memcpy(to, arr, nr * size);
+	return to;
+}
+
 char *strpool_strdup(struct strpool *p, const char *s)
 {
 	size_t n;

@@ -37,6 +37,12 @@ void strpool_use_scratch(struct strpool *p, struct scratch *s);
 
 /* size bytes, aligned for any object, zeroed */
 void *strpool_alloc(struct strpool *p, size_t size);
+/*
+ * A larger array: n zeroed elements of size, the first nr copied from
+ * arr.  The old array stays behind in the pool: for short lists.
+ */
+void *strpool_grow(struct strpool *p, const void *arr, size_t nr, size_t n,
+		   size_t size);
 /* A copy of s (NULL stays NULL) */
 char *strpool_strdup(struct strpool *p, const char *s);
 /* The one copy of s in the pool (NULL stays NULL); never modify it */
