@@ -49,7 +49,7 @@ echo "50,000 messages, $((size / 1048576)) MB: median wall ${wall}s (user ${user
 [ -f "$OUT/big1k.mbox" ] || python3 bench/gen-big.py 1000 "$OUT/big1k.mbox"
 # Past series.memory (28m, about 50,000 of these messages) the assembly
 # moves to a scratch file of which 28m at most is mapped in: memory stays
-# flat.  BIG=1 adds 500,000 and 1,000,000 messages (1.1 and 2.3 GB; a few
+# flat.  BIG=1 adds 500,000 and 1,000,000 messages (1.1 and 2.2 GB; a few
 # minutes to generate).
 one() {
 	f=$1
