@@ -38,4 +38,8 @@ schedule() {
 }
 order="$(schedule first) $units $(schedule '') $(schedule last)"
 echo "# $(echo $order | wc -w) test files, $jobs at a time" >&2
-exec prove --timer -j "$jobs" $order
+# prove itself, with its output unbuffered: a CI log that is cut short
+# still shows every test that ended
+exec perl -MApp::Prove -e '$| = 1; my $app = App::Prove->new;
+	$app->process_args(@ARGV); exit($app->run ? 0 : 1)' -- \
+	--timer -j "$jobs" $order
