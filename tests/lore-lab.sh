@@ -159,14 +159,18 @@ EOF
 	git config -f "$PI_CONFIG" publicinbox.wwwlisting all
 	# public-inbox-httpd keeps its Xapian handle open for 30 s and more, so
 	# mail delivered meanwhile is in new.atom and raw but not in searches;
-	# "deliver" (and "reopen") make the server drop the handle at once
+	# "deliver" (and "reopen") make the server drop the handle at once.
+	# Its own 30 s timer is disabled: on a loaded machine it would end a
+	# "deliver --lag" at a moment no test can know.
 	cat >"$D/lab.psgi" <<EOF
 use strict; use IO::Handle; use PublicInbox::WWW; use PublicInbox::Inbox; use Plack::Builder;
 open(my \$log, '>>', '$D/logs/access.log') or die; \$log->autoflush(1);
+my \$cleanup = \\&PublicInbox::Inbox::do_cleanup;
+{ no warnings 'redefine'; *PublicInbox::Inbox::do_cleanup = sub {}; }
 my \$www = PublicInbox::WWW->new; \$www->preload;
 my \$seen = -1;
 sub reopen { my \$n = -s '$D/run/reopen' // 0; return if \$n == \$seen; \$seen = \$n;
-	\$www->{pi_cfg}->each_inbox(sub { PublicInbox::Inbox::do_cleanup(\$_[0]) }); }
+	\$www->{pi_cfg}->each_inbox(sub { \$cleanup->(\$_[0]) }); }
 builder { enable 'AccessLog', format => '%h %t "%r" %>s %b', logger => sub { print \$log @_ };
 	enable 'Head'; sub { reopen(); \$www->call(@_) } };
 EOF
