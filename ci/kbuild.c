@@ -308,6 +308,26 @@ static int recover_cb(const char *path, const struct stat *st, int flag,
 	return 0;
 }
 
+/*
+ * Every recovery is also kept in the directory's "recoveries" file: the
+ * build that finds the mark is whichever opens the directory next, so the
+ * one whose step was cut short may never see the message.
+ */
+static void note_recovery(const struct kbuild_tree *t, uint64_t busy_ms)
+{
+	char *path = xasprintf("%s/recoveries", t->dir);
+	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC,
+		      0644);
+
+	if (fd < 0 || dprintf(fd, "%llu %llu removed %lu files\n",
+			      (unsigned long long)wall_ms(),
+			      (unsigned long long)busy_ms, recover_removed) < 0)
+		log_warn("cannot write '%s': %s", path, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	free(path);
+}
+
 static void recover(struct kbuild_tree *t, uint64_t busy_ms)
 {
 	/* a second of slack for coarse file system timestamps */
@@ -316,6 +336,7 @@ static void recover(struct kbuild_tree *t, uint64_t busy_ms)
 	nftw(t->obj, recover_cb, 32, FTW_PHYS);
 	log_info("%s: a build step was interrupted: removed the %lu files it wrote",
 		 t->dir, recover_removed);
+	note_recovery(t, busy_ms);
 	kbuild_mark_busy(t, false);
 }
 
