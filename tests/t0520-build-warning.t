@@ -42,9 +42,10 @@ is "$(json $J "max(f['line'] for f in $A['x86_64']['findings'] if 'do_kernel_res
 	True "reported at its line in the patched file (moved down by the patch)"
 
 # a build killed while it checked out leaves git's index lock behind: the
-# next build, which holds the tree's own lock, knows it is stale
+# next build, which holds the tree's own lock, knows it is stale (made
+# under that lock: another test may be checking out there right now)
 bdir=$(json $J "$A['arm64']['build_dir']")
-: >"$bdir/src.index.lock"
+flock "$bdir.lock" sh -c ': >"$1/src.index.lock"' - "$bdir"
 lorebot --config "$TMP/bot.conf" build --repo "$R" --series arm64-warning \
 	--arch arm64 --log-dir "$TMP/logs-t" >"$TMP/out.txt" 2>&1
 is "$?" 1 "text: exit 1 (not an infrastructure error over a stale index lock)"
