@@ -8,7 +8,7 @@
 # Environment: BENCH_DIR (default /var/tmp/lorebot-bench-first-run; it
 # is emptied), REPO (what to clone, default this checkout's HEAD).
 # Prints, per run, the wall time, the CPU time of all tests (every
-# process, bench/cgcpu.sh) and the five slowest test files as prove
+# process, ci/run-one.sh) and the five slowest test files as prove
 # --timer reported them; the logs stay in BENCH_DIR.
 # Not run by `make bench` (over an hour with kernel builds): by hand.
 set -eu

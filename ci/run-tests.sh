@@ -7,7 +7,7 @@
 #   TESTS       a subset of tests/*.t to run (default: all)
 #   TEST_JOBS   tests run at once (default: the number of CPUs plus one)
 #   TEST_CPU_LOG  if set, each test's CPU time (all its processes) and wall
-#               time are appended there (bench/cgcpu.sh)
+#               time are appended there (ci/run-one.sh)
 #
 # The order is the schedule.  A test says when it wants to start with a
 # "# schedule: first" or "# schedule: last" line; the rest (and the unit
@@ -42,8 +42,8 @@ order="$(schedule first) $units $(schedule '') $(schedule last)"
 echo "# $(echo $order | wc -w) test files, $jobs at a time" >&2
 # prove itself, with its output unbuffered: a CI log that is cut short
 # still shows every test that ended
-wrap=
-[ -z "${TEST_CPU_LOG:-}" ] || wrap="--exec $PWD/bench/cgcpu.sh"
+# each test through ci/run-one.sh: its stderr must not reach prove
+# before it ends (see there)
 exec perl -MApp::Prove -e '$| = 1; my $app = App::Prove->new;
 	$app->process_args(@ARGV); exit($app->run ? 0 : 1)' -- \
-	--timer -j "$jobs" $wrap $order
+	--timer -j "$jobs" --exec "$PWD/ci/run-one.sh" $order
