@@ -15,7 +15,18 @@ struct check_file {
 	const char *path;	/* post-image path (pre-image when deleted) */
 	bool is_c;		/* .c or .h: view is set */
 	struct cview view;	/* whole post-image (view.complete) or hunks */
+	int *mail_start;	/* with a tree: each hunk's new start as mailed */
 };
+
+/* A post-image line as the mail numbers it, where apply put it */
+int check_patch_line(const struct check_patch *p, const char *path, int line);
+
+/*
+ * Move the new-side line numbers of df's hunks to where their lines are
+ * in the post-image text (a hunk applied at an offset); the number of
+ * hunks moved.  checkers/relocate.c
+ */
+int diff_file_relocate(struct diff_file *df, const char *text, size_t len);
 
 /* Each file of each patch of the series, C files only when c_only */
 #define for_each_check_file(s, pi, fi, pt, f)				\
