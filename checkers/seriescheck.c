@@ -152,6 +152,9 @@ void subject_run(struct check_ctx *c)
 		check_report(c, NULL, CHECK_ERROR, NULL, 1, "the subject is empty");
 		return;
 	}
+	/* git revert's own form: Revert "mm: ..." */
+	if (!strncmp(title, "Revert \"", 8))
+		return;
 	if (!pattern_match(&prefix_re, title, len, NULL))
 		check_report(c, NULL, CHECK_WARNING, NULL, 1,
 			     "subject '%s' does not start with the subsystem "

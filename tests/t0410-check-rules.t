@@ -1,5 +1,5 @@
 #!/bin/sh
-# The three mm rules on hand-written cases: tests/fixtures/check/cases/<rule>/*.case
+# The rules on hand-written cases: tests/fixtures/check/cases/<rule>/*.case
 # Each case says what it expects ("expect: RULE FILE:LINE SEVERITY" per
 # finding, or "expect: none"); only the case's rule runs, and it must
 # report exactly that.  Every rule has at least as many negative cases as
@@ -11,7 +11,8 @@ mkdir -p "$TMP/mbox" "$TMP/out"
 python3 "$C/case2mbox.py" --out "$TMP/mbox" "$C"/cases/*/*.case
 is "$?" 0 "the cases convert to patch mails"
 
-for rule in lazyfree-droppable progress-accounting one-line-args; do
+RULES=$(cd "$C/cases" && ls)
+for rule in $RULES; do
 	for case in "$C/cases/$rule"/*.case; do
 		name=$(basename "$case" .case)
 		args=$(sed -n 's/^args: //p' "$case")
@@ -29,13 +30,26 @@ cases, out = sys.argv[1], sys.argv[2]
 for case in sorted(glob.glob(cases + "/*/*.case")):
     rule = os.path.basename(os.path.dirname(case))
     name = os.path.splitext(os.path.basename(case))[0]
-    want = sorted(l[8:].strip() for l in open(case) if l.startswith("expect: ")
+    lines = open(case).read().split("\n")
+    want = sorted(l[8:].strip() for l in lines if l.startswith("expect: ")
                   and l.strip() != "expect: none")
+    sugg = [l[10:] for l in lines if l.startswith("suggests: ")]
     rc = open(os.path.join(out, name + ".rc")).read().strip()
     try:
         d = json.load(open(os.path.join(out, name + ".json")))
-        got = sorted("%s %s:%d %s" % (f["rule"], f["file"], f["line"], f["severity"])
+        def where(f):
+            return "%s:%d" % (f["file"], f["line"]) if f["file"] else \
+                   "COMMIT_MSG:%d" % f["line"]
+        got = sorted("%s %s %s" % (f["rule"], where(f), f["severity"])
                      for f in d["findings"])
+        have = [f.get("suggestion") for f in d["findings"]]
+        for s in sugg:
+            if s == "none":
+                ok = not any(have)
+            else:
+                ok = any(h and s in h for h in have)
+            if not ok:
+                got.append("suggestion %r not as expected: %r" % (s, have))
     except Exception as e:
         got = ["no JSON: %s" % e]
     print("%s/%s|%s|%s|%s|%d" % (rule, name, rc, "; ".join(got), "; ".join(want),
@@ -50,7 +64,7 @@ while IFS='|' read -r name rc got want positive; do
 	esac
 done <"$TMP/results"
 
-for rule in lazyfree-droppable progress-accounting one-line-args; do
+for rule in $RULES; do
 	pos=$(grep -c "^$rule/.*|1\$" "$TMP/results")
 	neg=$(grep -c "^$rule/.*|0\$" "$TMP/results")
 	ok "$rule: $neg negative cases >= $pos positive cases" test "$neg" -ge "$pos"
