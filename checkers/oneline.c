@@ -12,6 +12,12 @@
  * prototype that takes more lines than its packed form, and that has a
  * parameter alone on its line where another would have fit, is reported:
  * a last parameter alone on its line because it would not fit is fine.
+ *
+ * Two layouts are left alone (both false alarms on merged patches of the
+ * corpus, bench/corpus/): a prototype whose continuation lines the patch
+ * does not touch (a rename, a new return type), and parameters grouped
+ * on purpose, a pair or a same-typed group per line (old/new, src/dst,
+ * the VFS ->rename() convention).
  */
 #include <ctype.h>
 
@@ -204,6 +210,104 @@ static bool has_lonely(const struct cview *v, const struct proto *pr,
 	return lonely;
 }
 
+/* Words of deliberate pairs: "old_dir, new_dir", "dst, src", "from, to" */
+static const char *const pair_words[][2] = {
+	{ "old", "new" }, { "src", "dst" }, { "from", "to" },
+	{ "source", "dest" }, { "prev", "next" },
+};
+
+/* Is name b name a with one pair word swapped for its partner? */
+static bool paired(const struct ctok *a, const struct ctok *b)
+{
+	size_t k, w;
+	int i;
+
+	for (k = 0; k < ARRAY_SIZE(pair_words); k++)
+		for (w = 0; w < 2; w++) {
+			const char *x = pair_words[k][w], *y = pair_words[k][!w];
+			int xl = (int)strlen(x), yl = (int)strlen(y);
+
+			for (i = 0; i + xl <= a->len; i++) {
+				if (strncmp(a->s + i, x, xl))
+					continue;
+				if (b->len == a->len - xl + yl &&
+				    !memcmp(b->s, a->s, i) && !memcmp(b->s + i, y, yl) &&
+				    !memcmp(b->s + i + yl, a->s + i + xl, a->len - i - xl))
+					return true;
+			}
+		}
+	return false;
+}
+
+/* The type of a parameter: its tokens but the name */
+static void param_type(const struct cview *v, const struct cterm *p,
+		       struct strbuf *sb)
+{
+	strbuf_reset(sb);
+	if (p->last > p->first && v->toks[p->last].kind == CT_IDENT)
+		cview_text(v, p->first, p->last - 1, sb);
+	else
+		cview_text(v, p->first, p->last, sb);
+}
+
+/*
+ * Parameters grouped on purpose, one group per line: a line holding an
+ * old/new (src/dst...) pair of one type, or two lines with the same types
+ * in the same order (the VFS ->rename() layout: "struct inode *old_dir,
+ * struct dentry *old_dentry," over "struct inode *new_dir, struct dentry
+ * *new_dentry,").  Packing them would undo the grouping.
+ */
+static bool grouped(const struct cview *v, const struct proto *pr)
+{
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	int k, j, n;
+	bool found = false;
+
+	for (k = 0; k + 1 < pr->nr && !found; k++) {
+		const struct cterm *p = &pr->params[k], *q = &pr->params[k + 1];
+		int line = v->toks[p->first].line;
+
+		if (v->toks[q->first].line != line)
+			continue;
+		/* exactly this pair on its line */
+		if ((k > 0 && v->toks[pr->params[k - 1].last].line == line) ||
+		    (k + 2 < pr->nr && v->toks[pr->params[k + 2].first].line == line))
+			continue;
+		param_type(v, p, &a);
+		param_type(v, q, &b);
+		if (!strcmp(a.buf, b.buf) && paired(&v->toks[p->last], &v->toks[q->last]))
+			found = true;
+	}
+	/* two lines of two or more parameters with the same types */
+	for (k = 0; k < pr->nr && !found; k++) {
+		int line = v->toks[pr->params[k].first].line;
+
+		if (k && v->toks[pr->params[k - 1].first].line == line)
+			continue;	/* not the first on its line */
+		for (n = 1; k + n < pr->nr &&
+		     v->toks[pr->params[k + n].first].line == line; n++)
+			;
+		if (n < 2 || k + 2 * n > pr->nr ||
+		    v->toks[pr->params[k + n].first].line == line)
+			continue;
+		for (j = 0; j < n; j++) {
+			param_type(v, &pr->params[k + j], &a);
+			param_type(v, &pr->params[k + n + j], &b);
+			if (strcmp(a.buf, b.buf) ||
+			    v->toks[pr->params[k + n + j].first].line !=
+			    v->toks[pr->params[k + n].first].line)
+				break;
+		}
+		if (j == n && (k + 2 * n == pr->nr ||
+			       v->toks[pr->params[k + 2 * n].first].line !=
+			       v->toks[pr->params[k + n].first].line))
+			found = true;
+	}
+	strbuf_release(&a);
+	strbuf_release(&b);
+	return found;
+}
+
 static void check_proto(struct check_ctx *c, const struct proto *pr)
 {
 	const struct cview *v = &c->file->view;
@@ -219,14 +323,27 @@ static void check_proto(struct check_ctx *c, const struct proto *pr)
 
 	if (written < 2)
 		return;
-	/* reported on the name's line, or the first line the patch changed */
-	for (li = v->toks[pr->first].line; li <= last_line; li++)
-		if (v->lines[li].added && at < 0)
-			at = li;
-	if (at < 0 && !c->o->preexisting)
+	/*
+	 * The layout is the patch's only when it writes a continuation line:
+	 * a rename or a new return type leaves it as it was.
+	 */
+	for (li = first_line + 1; li <= last_line; li++)
+		if (v->lines[li].added)
+			break;
+	if (li > last_line && !c->o->preexisting)
 		return;
-	if (at < 0 || v->lines[first_line].added)
-		at = first_line;
+	if (grouped(v, pr))
+		return;
+	if (li > last_line) {
+		at = first_line + 1;	/* a pre-existing layout: a note */
+	} else {
+		/* on the name's line, or the first line the patch changed */
+		for (li = v->toks[pr->first].line; li <= last_line; li++)
+			if (v->lines[li].added && at < 0)
+				at = li;
+		if (v->lines[first_line].added)
+			at = first_line;
+	}
 	/* the continuation indentation as written */
 	cont = &v->lines[first_line + 1];
 	for (i = 0; i < cont->len && (cont->text[i] == ' ' || cont->text[i] == '\t'); i++)
