@@ -315,6 +315,93 @@ int git_read_file_at(const char *repo_dir, const char *rev, const char *path,
 	return ret;
 }
 
+struct walk_ctx {
+	git_repository *repo;
+	const struct git_walk *w;
+	struct strbuf path;
+	int ret;
+};
+
+static int walk_tree(struct walk_ctx *c, git_tree *t)
+{
+	size_t i, n = git_tree_entrycount(t), base = c->path.len;
+
+	for (i = 0; i < n && !c->ret; i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(t, i);
+		git_object_t type = git_tree_entry_type(e);
+
+		strbuf_setlen(&c->path, base);
+		strbuf_addf(&c->path, "/%s", git_tree_entry_name(e));
+		if (type == GIT_OBJECT_TREE) {
+			git_tree *sub;
+
+			if (git_tree_lookup(&sub, c->repo, git_tree_entry_id(e))) {
+				c->ret = -EIO;
+				break;
+			}
+			c->ret = walk_tree(c, sub);
+			git_tree_free(sub);
+		} else if (type == GIT_OBJECT_BLOB && c->w->want(c->path.buf, c->w->data)) {
+			git_blob *b;
+
+			if (git_blob_lookup(&b, c->repo, git_tree_entry_id(e))) {
+				c->ret = -EIO;
+				break;
+			}
+			c->ret = c->w->file(c->path.buf, git_blob_rawcontent(b),
+					    (size_t)git_blob_rawsize(b), c->w->data);
+			git_blob_free(b);
+		}
+	}
+	strbuf_setlen(&c->path, base);
+	return c->ret;
+}
+
+static int walk_dir(git_repository *repo, git_object *obj, struct git_walk *w)
+{
+	struct walk_ctx c = { .repo = repo, .w = w, .path = STRBUF_INIT };
+	git_object *root = NULL;
+	git_tree_entry *e = NULL;
+	git_tree *t = NULL;
+	int ret = -ENOENT;
+
+	if (git_object_peel(&root, obj, GIT_OBJECT_TREE))
+		goto out;
+	if (git_tree_entry_bypath(&e, (git_tree *)root, w->dir) ||
+	    git_tree_entry_type(e) != GIT_OBJECT_TREE)
+		goto out;
+	git_oid_tostr(w->tree_id, sizeof(w->tree_id), git_tree_entry_id(e));
+	ret = 0;
+	if (!w->file)
+		goto out;
+	if (git_tree_lookup(&t, repo, git_tree_entry_id(e))) {
+		ret = -EIO;
+		goto out;
+	}
+	strbuf_addstr(&c.path, w->dir);
+	ret = walk_tree(&c, t);
+out:
+	strbuf_release(&c.path);
+	git_tree_free(t);
+	git_tree_entry_free(e);
+	git_object_free(root);
+	return ret;
+}
+
+int git_walk_dir(const char *repo_dir, const char *rev, struct git_walk *w)
+{
+	git_repository *repo;
+	git_object *obj;
+	int ret = git_open_rev(repo_dir, rev, &repo, &obj);
+
+	if (ret)
+		return ret;
+	ret = walk_dir(repo, obj, w);
+	git_object_free(obj);
+	git_repository_free(repo);
+	return ret;
+}
+
 int git_commit_subject(const char *repo_dir, const char *id, struct strbuf *out)
 {
 	git_repository *repo;
@@ -1437,6 +1524,18 @@ int gitdev_read_file(struct gitdev_repo *r, const char *rev, const char *path,
 	if (lookup_commit(r->repo, rev, &c))
 		return -ENOENT;
 	ret = read_path(r->repo, (git_object *)c, path, out);
+	git_commit_free(c);
+	return ret;
+}
+
+int gitdev_walk_dir(struct gitdev_repo *r, const char *rev, struct git_walk *w)
+{
+	git_commit *c;
+	int ret;
+
+	if (lookup_commit(r->repo, rev, &c))
+		return -ENOENT;
+	ret = walk_dir(r->repo, (git_object *)c, w);
 	git_commit_free(c);
 	return ret;
 }

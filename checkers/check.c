@@ -400,7 +400,7 @@ int check_run(struct check_series *s, const struct check_opts *o,
 {
 	void **state = xcalloc(checkers_nr, sizeof(*state));
 	bool *on = xcalloc(checkers_nr, sizeof(*on));
-	struct check_ctx c = { .s = s, .o = o, .out = out };
+	struct check_ctx c = { .s = s, .o = o, .out = out, .kb = check_kb_new() };
 	size_t i, pi, fi;
 
 	for (i = 0; i < checkers_nr; i++)
@@ -460,6 +460,7 @@ int check_run(struct check_series *s, const struct check_opts *o,
 		c.file = NULL;
 		checkers[i].end(&c);
 	}
+	check_kb_free(c.kb);
 	free(state);
 	free(on);
 	findings_sort(out);

@@ -177,4 +177,19 @@ struct cterm {
 int cview_split(const struct cview *v, int first, int last, const char *op,
 		struct cterm *out, int max);
 
+/*
+ * What holds at statement node n (checkers/guards.c): fn gets every
+ * condition term that is known true (holds) or false (!holds) whenever n
+ * runs, from enclosing if/else/while, earlier early exits and earlier
+ * assertions of the enclosing blocks, up to the function.  The term's
+ * leading "!" is already folded into holds (t->neg says it was there).
+ */
+typedef void (*cguard_fn)(const struct cview *v, const struct cterm *t,
+			  bool holds, void *data);
+void cview_guards(const struct cview *v, int n, cguard_fn fn, void *data);
+/* Does statement n leave: return, goto, break, continue (or a block ending so)? */
+bool cnode_is_jump(const struct cview *v, int n);
+/* VM_WARN_ON*, VM_BUG_ON*, WARN_ON*, BUG_ON* */
+bool ctok_is_assert(const struct ctok *t);
+
 #endif

@@ -18,6 +18,10 @@ struct check_file {
 	int *mail_start;	/* with a tree: each hunk's new start as mailed */
 };
 
+/* What rules learn over the series: call sites (checkers/callers.h) */
+struct check_kb *check_kb_new(void);
+void check_kb_free(struct check_kb *kb);
+
 /* A post-image line as the mail numbers it, where apply put it */
 int check_patch_line(const struct check_patch *p, const char *path, int line);
 
