@@ -663,7 +663,8 @@ void lazyfree_run(struct check_ctx *c)
 		if (lazyfree_facts_lazyfree(facts)) {
 			report(st, c, i, NULL, 0, NULL);
 		} else if (up & F_LAZYFREE) {
-			if (!(up & F_DROP))
+			/* a dirtiness predicate: the decision is its callers' */
+			if (!(up & F_DROP) && !memmem(fname, flen, "dirty", 5))
 				report(st, c, i, fname, flen, who.buf);
 		} else if (!v->complete && !(facts & (F_SWAPBACKED | F_NOTANON)) &&
 			   !nsites && lazyfree_hint(v, i, fname, flen) &&
