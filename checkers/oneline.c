@@ -308,6 +308,32 @@ static bool grouped(const struct cview *v, const struct proto *pr)
 	return found;
 }
 
+/*
+ * Types and names lined up in columns with tabs, one parameter a line
+ * (XFS's layout: "struct xfs_mount\t*mp,"): a layout of its own, not a
+ * prototype split one per line for want of packing.
+ */
+static bool tab_aligned(const struct cview *v, const struct proto *pr)
+{
+	int k, t, i;
+
+	for (k = 0; k < pr->nr; k++) {
+		const struct cterm *p = &pr->params[k];
+
+		for (t = p->first; t < p->last; t++) {
+			const struct ctok *a = &v->toks[t], *b = &v->toks[t + 1];
+			const struct cline *l = &v->lines[a->line];
+
+			if (a->line != b->line)
+				continue;
+			for (i = a->col + a->len; i < b->col && i < l->len; i++)
+				if (l->text[i] == '\t')
+					return true;
+		}
+	}
+	return false;
+}
+
 static void check_proto(struct check_ctx *c, const struct proto *pr)
 {
 	const struct cview *v = &c->file->view;
@@ -332,7 +358,7 @@ static void check_proto(struct check_ctx *c, const struct proto *pr)
 			break;
 	if (li > last_line && !c->o->preexisting)
 		return;
-	if (grouped(v, pr))
+	if (grouped(v, pr) || tab_aligned(v, pr))
 		return;
 	if (li > last_line) {
 		at = first_line + 1;	/* a pre-existing layout: a note */

@@ -502,7 +502,11 @@ static bool accounts(const struct cview *v, int i, const char *name)
 		 cv_is(v, value, "0"));
 }
 
-/* A write of the counter among the nodes of fn in tokens [from, to) */
+/*
+ * A write of the counter among the nodes of fn in tokens [from, to), or
+ * the counter handed to a callee that writes it ("foo(..., total_scanned)"
+ * in mem_cgroup_soft_limit_reclaim(): a false alarm on the corpus)
+ */
 static bool written_between(const struct cview *v, int fn, const char *name,
 			    int from, int to)
 {
@@ -511,6 +515,13 @@ static bool written_between(const struct cview *v, int fn, const char *name,
 	for (i = fn; i < v->nr_nodes && v->nodes[i].first < to; i++)
 		if (v->nodes[i].func == fn && v->nodes[i].first >= from &&
 		    accounts(v, i, name))
+			return true;
+	for (i = from; i < to && i < v->nr_toks; i++)
+		if (tok_eq(&v->toks[i], name) && !cv_is(v, i - 1, "*") &&
+		    (cv_is(v, i - 1, ",") || cv_is(v, i - 1, "(")) &&
+		    (cv_is(v, i + 1, ",") || cv_is(v, i + 1, ")")) &&
+		    !(cv_is(v, i - 1, "(") && (cv_is(v, i - 2, "if") ||
+					       cv_is(v, i - 2, "while"))))
 			return true;
 	return false;
 }
