@@ -45,9 +45,6 @@ bool callers_def(struct check_ctx *c, const char *name, int len,
 /* Is a tree behind callers_find() (not only the hunks of the series)? */
 bool callers_have_tree(const struct check_ctx *c);
 
-/* The statement node holding token tok (the innermost), or -1 */
-int cview_node_at(const struct cview *v, int tok);
-
 /* checkers/callindex.c: the tree's index */
 struct callindex;
 

@@ -56,11 +56,41 @@ struct words {
 	struct strmap seen;	/* lowercase word -> correction (or "") */
 };
 
+/*
+ * "  intevals ==> intervals": a patch fixing typos lists them (15 false
+ * alarms on one patch of the corpus)
+ */
+static bool typo_pair(const char *l, size_t n)
+{
+	static const char *const arrows[] = { "==>", "=>", "->", "-->" };
+	size_t i = 0, k, a;
+
+	while (i < n && isspace((unsigned char)l[i]))
+		i++;
+	k = i;
+	while (k < n && !isspace((unsigned char)l[k]))
+		k++;
+	if (k == i)
+		return false;
+	while (k < n && l[k] == ' ')
+		k++;
+	for (a = 0; a < ARRAY_SIZE(arrows); a++) {
+		size_t al = strlen(arrows[a]);
+
+		if (k + al <= n && !strncmp(l + k, arrows[a], al) &&
+		    (k + al == n || l[k + al] == ' '))
+			return true;
+	}
+	return false;
+}
+
 static bool skip_line(const char *l, size_t n)
 {
 	size_t i = 0;
 
 	if (n && (l[0] == '>' || l[0] == '|'))
+		return true;
+	if (typo_pair(l, n))
 		return true;
 	/* a trailer: "Name-by: ...", "Cc: ...", "Link: ..." */
 	while (i < n && (isalnum((unsigned char)l[i]) || l[i] == '-'))
