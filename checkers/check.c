@@ -407,6 +407,8 @@ int check_run(struct check_series *s, const struct check_opts *o,
 		on[i] = checker_enabled(o, &checkers[i]);
 	for (pi = 0; pi < s->nr; pi++)
 		build_files(s, s->patches[pi]);
+	for (pi = 0; pi < s->nr; pi++)
+		check_patch_mark_moved(s->patches[pi]);
 
 	for (i = 0; i < checkers_nr; i++) {
 		if (!on[i] || !checkers[i].begin)

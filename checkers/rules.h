@@ -22,6 +22,9 @@ struct check_file {
 struct check_kb *check_kb_new(void);
 void check_kb_free(struct check_kb *kb);
 
+/* Lines the patch only moves stop counting as added (checkers/moved.c) */
+void check_patch_mark_moved(struct check_patch *p);
+
 /* A post-image line as the mail numbers it, where apply put it */
 int check_patch_line(const struct check_patch *p, const char *path, int line);
 
