@@ -18,6 +18,9 @@ include/linux/.  Of each patch only its latest version is kept.
            file it touches, and at least half of those it removes are
            gone.  Judged against a checkout of linux-source-6.12.
   recent   2025-2026, posted (merged or not): every 4th by date.
+  reviewed the patches of reviewed.tsv kept in these archives: a problem
+           in a rule's scope that a reviewer named (reviewed.tsv also lists
+           those of the fixture threads and of the 6.12 tree).
 
 usage:
   build.py select MIRRORS_DIR LINUX_6_12_DIR   writes manifest.tsv
@@ -231,6 +234,21 @@ def extract(mirrors):
         body = re.sub(rb"(?m)^(>*From )", rb">\1", body)
         out.setdefault(s, []).append(b"From mboxrd@z Thu Jan  1 00:00:00 1970\n" +
                                      head + b"\n\n" + body.rstrip(b"\n") + b"\n\n")
+    # the reviewed problems kept in the archives (reviewed.tsv)
+    for line in open(os.path.join(HERE, "reviewed.tsv")):
+        src = line.split("\t", 1)[0]
+        if line.startswith("#") or ":" not in src or src.split(":")[0] not in ARCHIVES:
+            continue
+        name, commit = src.split(":")
+        data = subprocess.run(["git", "-C", repo_of(mirrors, name), "show",
+                               commit + ":m"], capture_output=True, check=True).stdout
+        data = strip(data.replace(b"\r\n", b"\n"))
+        head, sep, body = data.partition(b"\n\n")
+        body = re.sub(rb"(?m)^(>*From )", rb">\1", body)
+        mail = (b"From mboxrd@z Thu Jan  1 00:00:00 1970\n" + head + b"\n\n" +
+                body.rstrip(b"\n") + b"\n\n")
+        if mail not in out.setdefault("reviewed", []):
+            out["reviewed"].append(mail)
     for s, mails in out.items():
         with gzip.GzipFile(os.path.join(HERE, s + ".mbox.gz"), "wb", mtime=0) as f:
             f.write(b"".join(mails))

@@ -66,6 +66,9 @@ def check(path, extra, checkpatch, env=None):
     cmd += ["check", "--mbox", path, "--json"]
     # one patch of a series alone: the series-level checks say nothing
     sel = "-numbering,-cover-letter,-base-commit"
+    # the 6.12 stand-in is one commit: every Fixes: id is unknown to it
+    if extra.get("repo"):
+        sel += ",-fixes-tag"
     cmd.append("--checkers=" + sel + ("" if checkpatch else ",-checkpatch"))
     if extra.get("repo"):
         cmd += ["--repo", extra["repo"]]
@@ -120,6 +123,71 @@ def reverted_base(repo, tmp, path, n):
     return c if not rc else None
 
 
+MM_RULES = ("lazyfree-droppable", "progress-accounting", "one-line-args",
+            "pte-map-null", "pte-unmap-exit", "rcu-unlock-exit", "atomic-sleep",
+            "lock-assert")
+
+
+def mm_wide(repo, tmp, env):
+    """Every mm/*.c of the 6.12 stand-in touched, checked with --preexisting:
+    what the mm rules say about all of mm/ as merged"""
+    idx = os.path.join(tmp, "index-mm")
+    e = {"GIT_INDEX_FILE": idx}
+    git(repo, "read-tree", "mm-new", env=e)
+    _, files = git(repo, "ls-tree", "-r", "--name-only", "mm-new", "mm/")
+    for f in files.split("\n"):
+        if not f.endswith(".c"):
+            continue
+        _, text = git(repo, "show", "mm-new:" + f)
+        p = subprocess.run(["git", "--git-dir", repo, "hash-object", "-w", "--stdin"],
+                           input=(text + "\n/* lorebot */\n").encode(),
+                           capture_output=True, check=True)
+        git(repo, "update-index", "--cacheinfo",
+            "100644,%s,%s" % (p.stdout.decode().strip(), f), env=e)
+    _, tree = git(repo, "write-tree", env=e)
+    _, c = git(repo, "commit-tree", tree, "-p", "mm-new",
+               inp=b"mm: touch every file\n\nSigned-off-by: T <t@example.org>\n")
+    _, base = git(repo, "rev-parse", "mm-new")
+    _, mail = git(repo, "format-patch", "--stdout", "--base=" + base, base + ".." + c)
+    path = os.path.join(tmp, "mm-wide.mbox")
+    with open(path, "w") as f:
+        f.write(mail + "\n")
+    t = time.time()
+    r = subprocess.run([LOREBOT, "check", "--mbox", path, "--repo", repo, "--json",
+                        "--preexisting", "--checkers=-all," + ",".join(MM_RULES)],
+                       capture_output=True, env=env)
+    dt = time.time() - t
+    d = json.loads(r.stdout)
+    return [f for f in d["findings"] if f.get("preexisting")], dt
+
+
+def reviewed(tmp, env, repo):
+    """The problems of reviewed.tsv: found or missed"""
+    rows = []
+    for line in open(os.path.join(HERE, "reviewed.tsv")):
+        if line.startswith("#") or not line.strip():
+            continue
+        src, msgid, rule, where, who = line.rstrip("\n").split("\t")
+        rows.append((src, msgid, rule, where, who))
+    found = {}
+    singles = dict((mid, p) for p, mid in mails("reviewed", tmp))
+    wide = None
+    for src, msgid, rule, where, who in rows:
+        if src.startswith("linux-6.12:"):
+            if wide is None:
+                wide = mm_wide(repo, tmp, env)[0] if repo else []
+            got = ["%s:%d" % (f["file"], f["line"]) for f in wide if f["rule"] == rule]
+        else:
+            path = singles.get(msgid) if ":" in src else os.path.join(TOP, src)
+            d, _, _ = check(path, {}, False, env) if path else (None, 0, "")
+            got = ["%s:%d" % (f["file"], f["line"]) for f in (d or {}).get("findings", [])
+                   if f["rule"] == rule and f.get("file")]
+        found[(msgid, rule, where)] = where in got
+        print("%-6s %-20s %-30s %s" % ("caught" if where in got else "MISSED", rule,
+                                        where, who[:70]))
+    return found
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tree", action="store_true")
@@ -128,6 +196,8 @@ def main():
     ap.add_argument("--set", action="append")
     ap.add_argument("--json")
     ap.add_argument("--list", action="append", default=[])
+    ap.add_argument("--reviewed", action="store_true",
+                    help="the real problems of reviewed.tsv, and all of mm/ in 6.12")
     a = ap.parse_args()
     judged = load_judged()
     sets = a.set or ["merged", "recent"]
@@ -146,6 +216,24 @@ def main():
     else:
         env["LOREBOT_CACHE"] = os.path.dirname(mm)
     report = {}
+    if a.reviewed:
+        if not repo:
+            repo = os.path.join(tmp, "linux.git")
+            subprocess.run(["git", "clone", "-q", "--bare", "--shared", mm, repo],
+                           check=True)
+        print("== reviewed: real problems in a rule's scope")
+        found = reviewed(tmp, env, repo)
+        wide, dt = mm_wide(repo, tmp, env)
+        print("== all of mm/ in 6.12 (every .c file touched), --preexisting, "
+              "%.1f s: pre-existing notes per rule" % dt)
+        per = {}
+        for f in wide:
+            per[f["rule"]] = per.get(f["rule"], 0) + 1
+        for rule in MM_RULES:
+            print("%-28s %5d" % (rule, per.get(rule, 0)))
+        report["reviewed"] = {"caught": sum(found.values()), "total": len(found),
+                              "mm-wide": per, "mm-wide-seconds": round(dt, 1)}
+        sets = a.set or []
     for s in sets:
         todo = mails(s, tmp)
         runs = [("hunks", p, mid, {}) for p, mid in todo]
@@ -201,6 +289,8 @@ def main():
                 "rules": {k: dict(v, patches=len(v["patches"])) for k, v in per.items()},
             }
     for k, v in report.items():
+        if k == "reviewed":
+            continue
         n = v["patches"]
         print("== %s: %d patches, %.1f s of checks (%d without JSON)" %
               (k, n, v["seconds"], v["failed"]))
