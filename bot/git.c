@@ -341,8 +341,13 @@ static int walk_tree(struct walk_ctx *c, git_tree *t)
 			}
 			c->ret = walk_tree(c, sub);
 			git_tree_free(sub);
-		} else if (type == GIT_OBJECT_BLOB && c->w->want(c->path.buf, c->w->data)) {
+		} else if (type == GIT_OBJECT_BLOB) {
+			char id[GIT_OID_HEXSZ + 1];
 			git_blob *b;
+
+			git_oid_tostr(id, sizeof(id), git_tree_entry_id(e));
+			if (!c->w->want(c->path.buf, id, c->w->data))
+				continue;
 
 			if (git_blob_lookup(&b, c->repo, git_tree_entry_id(e))) {
 				c->ret = -EIO;

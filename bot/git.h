@@ -34,7 +34,8 @@ int git_read_file_at(const char *repo_dir, const char *rev, const char *path,
 struct git_walk {
 	const char *dir;
 	char tree_id[41];
-	bool (*want)(const char *path, void *data);
+	/* read this blob (its id in hex)?  false: skip it */
+	bool (*want)(const char *path, const char *id, void *data);
 	int (*file)(const char *path, const char *text, size_t len, void *data);
 	void *data;
 };

@@ -5,7 +5,9 @@
  * followed by "(" inside a function).  One line per name and file,
  * "name\tK\tpath" with K 'd' or 'c', sorted, so that a lookup is a binary
  * search.  Built with the checkers' own scanner (cscan.h) and kept in
- * <cachedir>/callindex/<mm tree>-<include/linux tree>.idx.
+ * <cachedir>/callindex/<mm tree>-<include/linux tree>.idx; the lines of
+ * each file are kept too, by blob id (<cachedir>/callindex/blobs/), so
+ * that the index of another tree parses only the files that changed.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -41,15 +43,18 @@ static const char *const not_calls[] = {
 
 struct builder {
 	struct strbuf out;
-	size_t files;
+	size_t files;		/* parsed */
+	size_t cached;		/* taken from the blob cache */
+	const char *blobdir;	/* <cachedir>/callindex/blobs, or NULL */
+	char id[41];		/* the blob want() said yes to */
 };
 
-static bool want_c(const char *path, void *data)
+static bool is_c(const char *path)
 {
 	return ends_with(path, ".c") || ends_with(path, ".h");
 }
 
-static bool want_header(const char *path, void *data)
+static bool is_mm_header(const char *path)
 {
 	const char *base = strrchr(path, '/');
 	size_t i;
@@ -64,6 +69,52 @@ static bool want_header(const char *path, void *data)
 	return false;
 }
 
+/* The cached lines of a blob ("name\tK") added for path; false: not cached */
+static bool from_blob_cache(struct builder *b, const char *path, const char *id)
+{
+	char *file, *text = NULL;
+	size_t len, pos = 0;
+
+	if (!b->blobdir)
+		return false;
+	file = xasprintf("%s/%s", b->blobdir, id);
+	if (read_file(file, &text, &len, MAX_INDEX)) {
+		free(file);
+		return false;
+	}
+	while (pos < len) {
+		const char *l = text + pos, *e = memchr(l, '\n', len - pos);
+		size_t n = e ? (size_t)(e - l) : len - pos;
+
+		strbuf_addf(&b->out, "%.*s\t%s\n", (int)n, l, path);
+		pos += n + 1;
+	}
+	b->cached++;
+	free(text);
+	free(file);
+	return true;
+}
+
+static bool want_file(const char *path, const char *id, void *data, bool ok)
+{
+	struct builder *b = data;
+
+	if (!ok || from_blob_cache(b, path, id))
+		return false;
+	memcpy(b->id, id, sizeof(b->id) - 1);
+	return true;
+}
+
+static bool want_c(const char *path, const char *id, void *data)
+{
+	return want_file(path, id, data, is_c(path));
+}
+
+static bool want_header(const char *path, const char *id, void *data)
+{
+	return want_file(path, id, data, is_mm_header(path));
+}
+
 static bool is_not_call(const struct ctok *t)
 {
 	size_t i;
@@ -75,7 +126,7 @@ static bool is_not_call(const struct ctok *t)
 }
 
 static void add(struct builder *b, struct strmap *seen, const struct ctok *t,
-		char kind, const char *path)
+		char kind, const char *path, struct strbuf *blob)
 {
 	char *key = xasprintf("%.*s\t%c", t->len, t->s, kind);
 
@@ -85,12 +136,16 @@ static void add(struct builder *b, struct strmap *seen, const struct ctok *t,
 	}
 	strmap_put(seen, key, (void *)1);
 	strbuf_addf(&b->out, "%s\t%s\n", key, path);
+	strbuf_addf(blob, "%s\n", key);
 }
+
+static void save(const char *path, const struct strbuf *text);
 
 static int index_file(const char *path, const char *text, size_t len, void *data)
 {
 	struct builder *b = data;
 	struct strmap seen = STRMAP_INIT;
+	struct strbuf blob = STRBUF_INIT;
 	struct cview v;
 	size_t k;
 	int i;
@@ -102,20 +157,27 @@ static int index_file(const char *path, const char *text, size_t len, void *data
 
 		if (n->kind != CN_FUNC || n->name < 0)
 			continue;
-		add(b, &seen, &v.toks[n->name], 'd', path);
+		add(b, &seen, &v.toks[n->name], 'd', path, &blob);
 		if (n->child < 0)
 			continue;
 		for (t = v.nodes[n->child].first; t < v.nodes[n->child].last; t++)
 			if (v.toks[t].kind == CT_IDENT && cv_is(&v, t + 1, "(") &&
 			    !is_not_call(&v.toks[t]) && !cv_is(&v, t - 1, ".") &&
 			    !cv_is(&v, t - 1, "->"))
-				add(b, &seen, &v.toks[t], 'c', path);
+				add(b, &seen, &v.toks[t], 'c', path, &blob);
 	}
 	for (k = 0; k < seen.size; k++)
 		if (seen.e[k].hash)
 			free((char *)seen.e[k].key);
 	strmap_release(&seen);
 	cview_release(&v);
+	if (b->blobdir) {
+		char *file = xasprintf("%s/%s", b->blobdir, b->id);
+
+		save(file, &blob);
+		free(file);
+	}
+	strbuf_release(&blob);
 	b->files++;
 	return 0;
 }
@@ -197,7 +259,7 @@ struct callindex *callindex_open(struct check_tree *t, const char *rev,
 	struct git_walk inc = { .dir = "include/linux", .want = want_header };
 	struct builder b = { .out = STRBUF_INIT };
 	struct callindex *ci;
-	char *path;
+	char *path, *blobdir = NULL;
 
 	if (!t->walk || !rev || t->walk(t, rev, &mm))
 		return NULL;
@@ -210,17 +272,27 @@ struct callindex *callindex_open(struct check_tree *t, const char *rev,
 		free(path);
 		return ci;
 	}
+	/*
+	 * A tree not seen yet: the files whose blobs were seen in another
+	 * tree (mm-new moves a few files a day) come from the blob cache,
+	 * only the others are parsed
+	 */
+	if (cachedir)
+		b.blobdir = blobdir = xasprintf("%s/callindex/blobs", cachedir);
 	mm.file = inc.file = index_file;
 	mm.data = inc.data = &b;
 	if (t->walk(t, rev, &mm) || (strcmp(inc.tree_id, "none") &&
 				     t->walk(t, rev, &inc))) {
 		strbuf_release(&b.out);
+		free(blobdir);
 		free(path);
 		free(ci);
 		return NULL;
 	}
+	free(blobdir);
 	sort_lines(&b.out);
-	log_debug("callindex: %zu files, %zu bytes", b.files, b.out.len);
+	log_debug("callindex: %zu files parsed, %zu from the blob cache, %zu bytes",
+		  b.files, b.cached, b.out.len);
 	if (path)
 		save(path, &b.out);
 	ci->len = b.out.len;

@@ -13,11 +13,12 @@
  * parameter alone on its line where another would have fit, is reported:
  * a last parameter alone on its line because it would not fit is fine.
  *
- * Two layouts are left alone (both false alarms on merged patches of the
- * corpus, bench/corpus/): a prototype whose continuation lines the patch
- * does not touch (a rename, a new return type), and parameters grouped
- * on purpose, a pair or a same-typed group per line (old/new, src/dst,
- * the VFS ->rename() convention).
+ * Layouts left alone (false alarms on merged patches of the corpus,
+ * bench/corpus/): a prototype whose continuation lines the patch does not
+ * touch (a rename, a new return type) or edits in place line for line (a
+ * type changed over the tree), parameters grouped on purpose, a pair or
+ * a same-typed group per line (old/new, src/dst, the VFS ->rename()
+ * convention), and XFS's tab-aligned columns.
  */
 #include <ctype.h>
 
@@ -334,6 +335,52 @@ static bool tab_aligned(const struct cview *v, const struct proto *pr)
 	return false;
 }
 
+static int commas(const char *s, size_t len)
+{
+	int n = 0;
+
+	while (len--)
+		n += *s++ == ',';
+	return n;
+}
+
+/*
+ * Were the prototype's changed lines edited in place, each replacing one
+ * old line with as many parameters ("unsigned long vm_flags" to
+ * "vm_flags_t vm_flags" over a tree)?  Then the layout is the old one.
+ */
+static bool edited_in_place(const struct diff_file *df, int first_no, int last_no)
+{
+	size_t j, k, m, a, i;
+	bool any = false;
+
+	for (j = 0; j < df->nr; j++) {
+		const struct diff_hunk *h = &df->hunks[j];
+
+		for (k = 0; k < h->nr; k = a > k ? a : k + 1) {
+			bool in = false;
+
+			/* a block: "-" lines k..m, then "+" lines m..a */
+			for (m = k; m < h->nr && h->lines[m].kind == '-'; m++)
+				;
+			for (a = m; a < h->nr && h->lines[a].kind == '+'; a++)
+				if (h->lines[a].new_no >= first_no &&
+				    h->lines[a].new_no <= last_no)
+					in = true;
+			if (!in)
+				continue;
+			if (a - m != m - k)
+				return false;	/* lines added or joined: a new layout */
+			for (i = 0; i < m - k; i++)
+				if (commas(h->lines[k + i].text, h->lines[k + i].len) !=
+				    commas(h->lines[m + i].text, h->lines[m + i].len))
+					return false;
+			any = true;
+		}
+	}
+	return any;
+}
+
 static void check_proto(struct check_ctx *c, const struct proto *pr)
 {
 	const struct cview *v = &c->file->view;
@@ -358,7 +405,9 @@ static void check_proto(struct check_ctx *c, const struct proto *pr)
 			break;
 	if (li > last_line && !c->o->preexisting)
 		return;
-	if (grouped(v, pr) || tab_aligned(v, pr))
+	if (grouped(v, pr) || tab_aligned(v, pr) ||
+	    edited_in_place(c->file->df, v->lines[first_line].no,
+			    v->lines[last_line].no))
 		return;
 	if (li > last_line) {
 		at = first_line + 1;	/* a pre-existing layout: a note */

@@ -63,20 +63,24 @@ static const struct mem_file tree_files[] = {
 	{ "include/linux/unrelated.h", "static inline int helper(int y)\n{\n\treturn y;\n}\n" },
 };
 
-static int walks;
+static int walks, reads;
+static const char *tree_name = "one";
 
 static int mem_walk(struct check_tree *t, const char *rev, struct git_walk *w)
 {
 	size_t i, n = strlen(w->dir);
 
 	walks++;
-	snprintf(w->tree_id, sizeof(w->tree_id), "%s-tree", w->dir);
+	snprintf(w->tree_id, sizeof(w->tree_id), "%s-%s", w->dir, tree_name);
 	for (i = 0; w->file && i < ARRAY_SIZE(tree_files); i++) {
 		const struct mem_file *f = &tree_files[i];
+		char id[41];
 
+		snprintf(id, sizeof(id), "blob%zu", i);
 		if (strncmp(f->path, w->dir, n) || f->path[n] != '/' ||
-		    !w->want(f->path, w->data))
+		    !w->want(f->path, id, w->data))
 			continue;
+		reads++;
 		w->file(f->path, f->text, strlen(f->text), w->data);
 	}
 	return 0;
@@ -123,6 +127,17 @@ static void test_callindex(void)
 	if (ci)
 		callindex_files(ci, "helper", 6, 'c', collect, &sb);
 	is_str(sb.buf, "mm/a.c mm/b.c ", "the cached index answers the same");
+	callindex_free(ci);
+
+	/* another tree with the same files: their blobs are not read again */
+	tree_name = "two";
+	reads = 0;
+	ci = callindex_open(&t, "HEAD", dir);
+	is_int(reads, 0, "another tree of the same blobs: nothing is parsed again");
+	strbuf_reset(&sb);
+	if (ci)
+		callindex_files(ci, "helper", 6, 'c', collect, &sb);
+	is_str(sb.buf, "mm/a.c mm/b.c ", "and the index from the blob cache is the same");
 	callindex_free(ci);
 	remove_tree(dir);
 	strbuf_release(&sb);
