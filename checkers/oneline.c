@@ -335,19 +335,55 @@ static bool tab_aligned(const struct cview *v, const struct proto *pr)
 	return false;
 }
 
-static int commas(const char *s, size_t len)
+/*
+ * The parameter names a line holds, as "mm,addr,": the last identifier
+ * before each comma and before the closing parenthesis
+ */
+static void line_names(const char *s, size_t len, struct strbuf *out)
 {
-	int n = 0;
+	size_t i, b = 0, e = 0;
+	bool in = false;
 
-	while (len--)
-		n += *s++ == ',';
-	return n;
+	for (i = 0; i <= len; i++) {
+		char ch = i < len ? s[i] : ',';
+
+		if (isalnum((unsigned char)ch) || ch == '_') {
+			if (!in)
+				b = i;
+			in = true;
+			e = i + 1;
+			continue;
+		}
+		in = false;
+		if (ch == ',' || ch == ')') {
+			if (e > b)
+				strbuf_add(out, s + b, e - b);
+			strbuf_addch(out, ',');
+			b = e = 0;
+			if (ch == ')')
+				break;
+		}
+	}
+}
+
+static bool same_names(const struct diff_line *a, const struct diff_line *b)
+{
+	struct strbuf x = STRBUF_INIT, y = STRBUF_INIT;
+	bool same;
+
+	line_names(a->text, a->len, &x);
+	line_names(b->text, b->len, &y);
+	same = !strcmp(x.buf, y.buf);
+	strbuf_release(&x);
+	strbuf_release(&y);
+	return same;
 }
 
 /*
  * Were the prototype's changed lines edited in place, each replacing one
- * old line with as many parameters ("unsigned long vm_flags" to
- * "vm_flags_t vm_flags" over a tree)?  Then the layout is the old one.
+ * old line with the same parameters, by name ("unsigned long vm_flags" to
+ * "vm_flags_t vm_flags" over a tree, a new return type re-indenting the
+ * rest)?  Then the layout is the old one.
  */
 static bool edited_in_place(const struct diff_file *df, int first_no, int last_no)
 {
@@ -372,8 +408,7 @@ static bool edited_in_place(const struct diff_file *df, int first_no, int last_n
 			if (a - m != m - k)
 				return false;	/* lines added or joined: a new layout */
 			for (i = 0; i < m - k; i++)
-				if (commas(h->lines[k + i].text, h->lines[k + i].len) !=
-				    commas(h->lines[m + i].text, h->lines[m + i].len))
+				if (!same_names(&h->lines[k + i], &h->lines[m + i]))
 					return false;
 			any = true;
 		}
