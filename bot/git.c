@@ -273,19 +273,32 @@ static int git_open_rev(const char *repo_dir, const char *rev,
 	return 0;
 }
 
+/* The entry of type at path in the tree of obj (a commit or a tree), or NULL */
+static git_tree_entry *entry_at(git_object *obj, const char *path,
+				git_object_t type)
+{
+	git_object *tree_obj = NULL;
+	git_tree_entry *e = NULL;
+
+	if (!git_object_peel(&tree_obj, obj, GIT_OBJECT_TREE) &&
+	    !git_tree_entry_bypath(&e, (git_tree *)tree_obj, path) &&
+	    git_tree_entry_type(e) != type) {
+		git_tree_entry_free(e);
+		e = NULL;
+	}
+	git_object_free(tree_obj);
+	return e;
+}
+
 /* path in the tree of obj (a commit or a tree) into out: 0, -ENOENT, -EIO */
 static int read_path(git_repository *repo, git_object *obj, const char *path,
 		     struct strbuf *out)
 {
-	git_object *tree_obj = NULL;
-	git_tree_entry *entry = NULL;
+	git_tree_entry *entry = entry_at(obj, path, GIT_OBJECT_BLOB);
 	git_blob *blob = NULL;
 	int ret = -ENOENT;
 
-	if (git_object_peel(&tree_obj, obj, GIT_OBJECT_TREE))
-		goto out;
-	if (git_tree_entry_bypath(&entry, (git_tree *)tree_obj, path) ||
-	    git_tree_entry_type(entry) != GIT_OBJECT_BLOB)
+	if (!entry)
 		goto out;
 	if (git_blob_lookup(&blob, repo, git_tree_entry_id(entry))) {
 		ret = -EIO;
@@ -296,7 +309,6 @@ static int read_path(git_repository *repo, git_object *obj, const char *path,
 out:
 	git_blob_free(blob);
 	git_tree_entry_free(entry);
-	git_object_free(tree_obj);
 	return ret;
 }
 
@@ -365,15 +377,11 @@ static int walk_tree(struct walk_ctx *c, git_tree *t)
 static int walk_dir(git_repository *repo, git_object *obj, struct git_walk *w)
 {
 	struct walk_ctx c = { .repo = repo, .w = w, .path = STRBUF_INIT };
-	git_object *root = NULL;
-	git_tree_entry *e = NULL;
+	git_tree_entry *e = entry_at(obj, w->dir, GIT_OBJECT_TREE);
 	git_tree *t = NULL;
 	int ret = -ENOENT;
 
-	if (git_object_peel(&root, obj, GIT_OBJECT_TREE))
-		goto out;
-	if (git_tree_entry_bypath(&e, (git_tree *)root, w->dir) ||
-	    git_tree_entry_type(e) != GIT_OBJECT_TREE)
+	if (!e)
 		goto out;
 	git_oid_tostr(w->tree_id, sizeof(w->tree_id), git_tree_entry_id(e));
 	ret = 0;
@@ -389,7 +397,6 @@ out:
 	strbuf_release(&c.path);
 	git_tree_free(t);
 	git_tree_entry_free(e);
-	git_object_free(root);
 	return ret;
 }
 

@@ -193,25 +193,16 @@ static void check_hold(struct check_ctx *c, const struct hold *h, int t)
 	}
 }
 
-void atomicsleep_run(struct check_ctx *c)
+static void hold_call(struct check_ctx *c, int body, int t, void *data)
 {
-	const struct cview *v = &c->file->view;
-	const char *name;
-	int b, body, t, len;
 	size_t k;
 
-	if (!c->file->is_c)
-		return;
-	for (b = 0; b < v->nr_nodes; b++) {
-		body = cbody_of(v, b, &name, &len);
-		if (body < 0)
-			continue;
-		for (t = v->nodes[body].first; t < v->nodes[body].last; t++) {
-			if (v->toks[t].kind != CT_IDENT || !cv_is(v, t + 1, "("))
-				continue;
-			for (k = 0; k < ARRAY_SIZE(holds); k++)
-				if (in(&v->toks[t], holds[k].take))
-					check_hold(c, &holds[k], t);
-		}
-	}
+	for (k = 0; k < ARRAY_SIZE(holds); k++)
+		if (in(&c->file->view.toks[t], holds[k].take))
+			check_hold(c, &holds[k], t);
+}
+
+void atomicsleep_run(struct check_ctx *c)
+{
+	cbody_each_call(c, NULL, hold_call, NULL);
 }

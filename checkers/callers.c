@@ -6,7 +6,6 @@
  */
 #include <stdlib.h>
 
-#include "bot/strmap.h"
 #include "checkers/callers.h"
 
 struct tree_view {
@@ -165,12 +164,14 @@ static void tree_calls(const char *path, void *data)
 		scan_calls(&tv->v, tv->path, f->name, f->len, f->out);
 }
 
-void callers_find(struct check_ctx *c, const char *name, int len,
-		  struct call_sites *out)
+/*
+ * fn(f, data) for the newest version of each C file of the series, newest
+ * patch first, until fn returns true; whether one did
+ */
+static bool each_series_file(const struct check_series *s,
+			     bool (*fn)(const struct check_file *f, void *data),
+			     void *data)
 {
-	const struct check_series *s = c->s;
-	struct strmap seen = STRMAP_INIT;
-	struct callindex *ci;
 	size_t pi = s->nr, fi;
 
 	while (pi-- > 0) {
@@ -179,19 +180,31 @@ void callers_find(struct check_ctx *c, const char *name, int len,
 		for (fi = 0; fi < p->nr_files; fi++) {
 			const struct check_file *f = p->files[fi];
 
-			if (!f->is_c || strmap_get(&seen, f->path))
-				continue;
-			strmap_put(&seen, f->path, (void *)f);
-			scan_calls(&f->view, f->path, name, len, out);
+			if (f->is_c && series_file(s, f->path) == f && fn(f, data))
+				return true;
 		}
 	}
-	strmap_release(&seen);
-	ci = kb_index(c);
-	if (ci) {
-		struct find_ctx fc = { c, name, len, out };
+	return false;
+}
 
+static bool series_calls(const struct check_file *f, void *data)
+{
+	struct find_ctx *fc = data;
+
+	scan_calls(&f->view, f->path, fc->name, fc->len, fc->out);
+	return false;
+}
+
+void callers_find(struct check_ctx *c, const char *name, int len,
+		  struct call_sites *out)
+{
+	struct find_ctx fc = { c, name, len, out };
+	struct callindex *ci;
+
+	each_series_file(c->s, series_calls, &fc);
+	ci = kb_index(c);
+	if (ci)
 		callindex_files(ci, name, len, 'c', tree_calls, &fc);
-	}
 }
 
 void call_sites_release(struct call_sites *cs)
@@ -232,40 +245,31 @@ static void tree_def(const char *path, void *data)
 		d->v = &tv->v;
 }
 
+static bool series_def(const struct check_file *f, void *data)
+{
+	struct def_ctx *d = data;
+
+	d->fn = find_def(&f->view, d->name, d->len);
+	if (d->fn < 0)
+		return false;
+	d->v = &f->view;
+	return true;
+}
+
 bool callers_def(struct check_ctx *c, const char *name, int len,
 		 const struct cview **v, int *fn)
 {
-	const struct check_series *s = c->s;
+	struct def_ctx d = { c, name, len, NULL, -1 };
 	struct callindex *ci;
-	size_t pi = s->nr, fi;
 
-	while (pi-- > 0) {
-		const struct check_patch *p = s->patches[pi];
-
-		for (fi = 0; fi < p->nr_files; fi++) {
-			const struct check_file *f = p->files[fi];
-			int n;
-
-			if (!f->is_c || series_file(s, f->path) != f)
-				continue;
-			n = find_def(&f->view, name, len);
-			if (n >= 0) {
-				*v = &f->view;
-				*fn = n;
-				return true;
-			}
-		}
+	if (!each_series_file(c->s, series_def, &d)) {
+		ci = kb_index(c);
+		if (ci)
+			callindex_files(ci, name, len, 'd', tree_def, &d);
 	}
-	ci = kb_index(c);
-	if (ci) {
-		struct def_ctx d = { c, name, len, NULL, -1 };
-
-		callindex_files(ci, name, len, 'd', tree_def, &d);
-		if (d.v) {
-			*v = d.v;
-			*fn = d.fn;
-			return true;
-		}
-	}
-	return false;
+	if (!d.v)
+		return false;
+	*v = d.v;
+	*fn = d.fn;
+	return true;
 }

@@ -115,16 +115,6 @@ static bool want_header(const char *path, const char *id, void *data)
 	return want_file(path, id, data, is_mm_header(path));
 }
 
-static bool is_not_call(const struct ctok *t)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(not_calls); i++)
-		if (ctok_is(t, not_calls[i]))
-			return true;
-	return false;
-}
-
 static void add(struct builder *b, struct strmap *seen, const struct ctok *t,
 		char kind, const char *path, struct strbuf *blob)
 {
@@ -162,8 +152,8 @@ static int index_file(const char *path, const char *text, size_t len, void *data
 			continue;
 		for (t = v.nodes[n->child].first; t < v.nodes[n->child].last; t++)
 			if (v.toks[t].kind == CT_IDENT && cv_is(&v, t + 1, "(") &&
-			    !is_not_call(&v.toks[t]) && !cv_is(&v, t - 1, ".") &&
-			    !cv_is(&v, t - 1, "->"))
+			    !ctok_in(&v.toks[t], not_calls, ARRAY_SIZE(not_calls)) &&
+			    !cv_is(&v, t - 1, ".") && !cv_is(&v, t - 1, "->"))
 				add(b, &seen, &v.toks[t], 'c', path, &blob);
 	}
 	for (k = 0; k < seen.size; k++)

@@ -268,6 +268,16 @@ bool ident_has(const struct ctok *t, const char *part)
 	return false;
 }
 
+bool ident_has_any(const struct ctok *t, const char *const *w, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (ident_has(t, w[i]))
+			return true;
+	return false;
+}
+
 /* the touched files as code */
 
 static bool is_c_path(const char *path)

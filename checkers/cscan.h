@@ -141,6 +141,17 @@ static inline bool ctok_is(const struct ctok *t, const char *s)
 	return (int)strlen(s) == t->len && !memcmp(t->s, s, t->len);
 }
 
+/* Is t one of tab[0..n)? */
+static inline bool ctok_in(const struct ctok *t, const char *const *tab, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (ctok_is(t, tab[i]))
+			return true;
+	return false;
+}
+
 static inline bool cv_is(const struct cview *v, int i, const char *s)
 {
 	return i >= 0 && i < v->nr_toks && ctok_is(&v->toks[i], s);

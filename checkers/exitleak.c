@@ -385,25 +385,45 @@ static void check_take(struct check_ctx *c, const struct leak_pair *pr, int fn,
 	}
 }
 
-void exitleak_run(struct check_ctx *c, const struct leak_pair *pairs, size_t n)
+void cbody_each_call(struct check_ctx *c,
+		     bool (*skip)(const struct cview *v, int b, const char *name, int len),
+		     void (*fn)(struct check_ctx *c, int body, int tok, void *data),
+		     void *data)
 {
 	const struct cview *v = &c->file->view;
 	const char *name;
 	int b, body, t, len;
-	size_t k;
 
 	if (!c->file->is_c)
 		return;
 	for (b = 0; b < v->nr_nodes; b++) {
 		body = cbody_of(v, b, &name, &len);
-		if (body < 0 || takes_for_caller(v, b, name, len))
+		if (body < 0 || (skip && skip(v, b, name, len)))
 			continue;
-		for (t = v->nodes[body].first; t < v->nodes[body].last; t++) {
-			if (v->toks[t].kind != CT_IDENT || !cv_is(v, t + 1, "("))
-				continue;
-			for (k = 0; k < n; k++)
-				if (ctok_is(&v->toks[t], pairs[k].take))
-					check_take(c, &pairs[k], body, t);
-		}
+		for (t = v->nodes[body].first; t < v->nodes[body].last; t++)
+			if (v->toks[t].kind == CT_IDENT && cv_is(v, t + 1, "("))
+				fn(c, body, t, data);
 	}
+}
+
+struct leak_pairs {
+	const struct leak_pair *v;
+	size_t n;
+};
+
+static void leak_call(struct check_ctx *c, int body, int t, void *data)
+{
+	const struct leak_pairs *lp = data;
+	size_t k;
+
+	for (k = 0; k < lp->n; k++)
+		if (ctok_is(&c->file->view.toks[t], lp->v[k].take))
+			check_take(c, &lp->v[k], body, t);
+}
+
+void exitleak_run(struct check_ctx *c, const struct leak_pair *pairs, size_t n)
+{
+	struct leak_pairs lp = { pairs, n };
+
+	cbody_each_call(c, takes_for_caller, leak_call, &lp);
 }

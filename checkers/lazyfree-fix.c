@@ -37,16 +37,6 @@ static const char *const keep_calls[] = {
 	"folio_putback_lru", "folio_activate",
 };
 
-static bool has_word(const struct ctok *t, const char *const *w, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (ident_has(t, w[i]))
-			return true;
-	return false;
-}
-
 enum lazyfree_action lazyfree_action_of(const struct cview *v, int branch)
 {
 	const struct cnode *b;
@@ -62,8 +52,8 @@ enum lazyfree_action lazyfree_action_of(const struct cview *v, int branch)
 		if (!cnode_within(v, i, branch))
 			continue;
 		if (x->kind == CN_GOTO && x->name >= 0) {
-			if (has_word(&v->toks[x->name], discard_words,
-				     ARRAY_SIZE(discard_words)))
+			if (ident_has_any(&v->toks[x->name], discard_words,
+					  ARRAY_SIZE(discard_words)))
 				discard = true;
 			else
 				keep = true;
@@ -79,7 +69,7 @@ enum lazyfree_action lazyfree_action_of(const struct cview *v, int branch)
 			continue;
 		if (ctok_is(t, "dec_mm_counter") || ident_has(t, "discard"))
 			discard = true;
-		else if (has_word(t, keep_calls, ARRAY_SIZE(keep_calls)))
+		else if (ident_has_any(t, keep_calls, ARRAY_SIZE(keep_calls)))
 			keep = true;
 	}
 	if (discard == keep)

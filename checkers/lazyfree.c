@@ -75,27 +75,7 @@ static const char *const hint_words[] = {
 	"madv_free",
 };
 
-static bool in_table(const struct ctok *t, const char *const *tab, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (ctok_is(t, tab[i]))
-			return true;
-	return false;
-}
-
-#define IN(t, tab) in_table(t, tab, ARRAY_SIZE(tab))
-
-static bool has_word(const struct ctok *t, const char *const *w, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (ident_has(t, w[i]))
-			return true;
-	return false;
-}
+#define IN(t, tab) ctok_in(t, tab, ARRAY_SIZE(tab))
 
 /* Does text[0..len) contain word, in any case? */
 static bool strcasestr_n(const char *text, int len, const char *word)
@@ -210,7 +190,7 @@ static unsigned int helper(struct lazyfree_state *st, const struct ctok *t)
 	int fn;
 
 	if (!h && st->c && callers_have_tree(st->c) &&
-	    has_word(t, helper_words, ARRAY_SIZE(helper_words))) {
+	    ident_has_any(t, helper_words, ARRAY_SIZE(helper_words))) {
 		h = T_KNOWN;
 		if (callers_def(st->c, t->s, t->len, &v, &fn))
 			h |= body_mentions(v, fn);

@@ -23,16 +23,6 @@ static const char *const maps[] = {
 	"__pte_offset_map", "__pte_offset_map_lock",
 };
 
-static bool is_map(const struct ctok *t)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(maps); i++)
-		if (ctok_is(t, maps[i]))
-			return true;
-	return false;
-}
-
 /* Is the name at token i tested, not used: !pte, pte == NULL, if (pte) */
 static bool is_test(const struct cview *v, int i)
 {
@@ -107,20 +97,13 @@ static void check_call(struct check_ctx *c, int fn, int t)
 	}
 }
 
+static void map_call(struct check_ctx *c, int body, int t, void *data)
+{
+	if (ctok_in(&c->file->view.toks[t], maps, ARRAY_SIZE(maps)))
+		check_call(c, body, t);
+}
+
 void ptemapnull_run(struct check_ctx *c)
 {
-	const struct cview *v = &c->file->view;
-	const char *name;
-	int b, body, t, len;
-
-	if (!c->file->is_c)
-		return;
-	for (b = 0; b < v->nr_nodes; b++) {
-		body = cbody_of(v, b, &name, &len);
-		if (body < 0)
-			continue;
-		for (t = v->nodes[body].first; t < v->nodes[body].last; t++)
-			if (is_map(&v->toks[t]) && cv_is(v, t + 1, "("))
-				check_call(c, body, t);
-	}
+	cbody_each_call(c, NULL, map_call, NULL);
 }

@@ -80,5 +80,7 @@ void codespell_run(struct check_ctx *c);
 
 /* Identifier helpers */
 bool ident_has(const struct ctok *t, const char *part);	/* substring, any case */
+/* Does t contain one of w[0..n), in any case? */
+bool ident_has_any(const struct ctok *t, const char *const *w, size_t n);
 
 #endif

@@ -20,14 +20,7 @@ export LOREBOT_CACHE=$TMP/cache
 # FILE with PYTHON (s is the text); its id in $C
 commit_edit() {
 	git --git-dir="$R" show "$1:$2" >"$TMP/file"
-	python3 - "$TMP/file" "$3" <<'PY' || return 1
-import sys
-s = open(sys.argv[1]).read()
-new = eval(sys.argv[2])
-if new == s:
-    sys.exit("the edit changed nothing")
-open(sys.argv[1], "w").write(new)
-PY
+	edit_file "$TMP/file" "$3" || return 1
 	blob=$(git --git-dir="$R" hash-object -w "$TMP/file")
 	# the new tree: only mm/ and the root are written again (no index
 	# of the whole kernel)
