@@ -379,14 +379,43 @@ static bool same_names(const struct diff_line *a, const struct diff_line *b)
 	return same;
 }
 
+/* Did a patch of the series before c's add line l to c's file? */
+static bool series_added(const struct check_ctx *c, const struct diff_line *l)
+{
+	const char *path = c->file->df->new_path;
+	size_t pi, fi, j, k;
+
+	for (pi = 0; pi < c->s->nr && c->s->patches[pi] != c->patch; pi++) {
+		const struct diff *d = &c->s->patches[pi]->diff;
+
+		for (fi = 0; fi < d->nr; fi++) {
+			const struct diff_file *df = &d->files[fi];
+
+			if (!df->new_path || !path || strcmp(df->new_path, path))
+				continue;
+			for (j = 0; j < df->nr; j++)
+				for (k = 0; k < df->hunks[j].nr; k++) {
+					const struct diff_line *x = &df->hunks[j].lines[k];
+
+					if (x->kind == '+' && x->len == l->len &&
+					    !memcmp(x->text, l->text, l->len))
+						return true;
+				}
+		}
+	}
+	return false;
+}
+
 /*
  * Were the prototype's changed lines edited in place, each replacing one
  * old line with the same parameters, by name ("unsigned long vm_flags" to
  * "vm_flags_t vm_flags" over a tree, a new return type re-indenting the
- * rest)?  Then the layout is the old one.
+ * rest)?  Then the layout is the old one, unless an earlier patch of the
+ * series wrote those old lines: then it is the series' own.
  */
-static bool edited_in_place(const struct diff_file *df, int first_no, int last_no)
+static bool edited_in_place(const struct check_ctx *c, int first_no, int last_no)
 {
+	const struct diff_file *df = c->file->df;
 	size_t j, k, m, a, i;
 	bool any = false;
 
@@ -408,7 +437,8 @@ static bool edited_in_place(const struct diff_file *df, int first_no, int last_n
 			if (a - m != m - k)
 				return false;	/* lines added or joined: a new layout */
 			for (i = 0; i < m - k; i++)
-				if (!same_names(&h->lines[k + i], &h->lines[m + i]))
+				if (!same_names(&h->lines[k + i], &h->lines[m + i]) ||
+				    series_added(c, &h->lines[k + i]))
 					return false;
 			any = true;
 		}
@@ -441,8 +471,7 @@ static void check_proto(struct check_ctx *c, const struct proto *pr)
 	if (li > last_line && !c->o->preexisting)
 		return;
 	if (grouped(v, pr) || tab_aligned(v, pr) ||
-	    edited_in_place(c->file->df, v->lines[first_line].no,
-			    v->lines[last_line].no))
+	    edited_in_place(c, v->lines[first_line].no, v->lines[last_line].no))
 		return;
 	if (li > last_line) {
 		at = first_line + 1;	/* a pre-existing layout: a note */
