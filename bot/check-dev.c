@@ -53,6 +53,11 @@ static int tree_commit(struct check_tree *t, const char *id, struct strbuf *out)
 	return gitdev_subject(t->data, id, out);
 }
 
+static int tree_walk(struct check_tree *t, const char *rev, struct git_walk *w)
+{
+	return gitdev_walk_dir(t->data, rev, w);
+}
+
 static const char *const kind_names[] = {
 	[DEVRANGE_UPSTREAM] = "upstream",
 	[DEVRANGE_B4] = "b4",
@@ -185,7 +190,8 @@ int check_dev(const struct check_dev_opts *d, const struct check_opts *o,
 	struct check_series s = CHECK_SERIES_INIT;
 	struct findings f = FINDINGS_INIT;
 	struct strbuf err = STRBUF_INIT;
-	struct check_tree tree = { .read = tree_read, .commit = tree_commit };
+	struct check_tree tree = { .read = tree_read, .commit = tree_commit,
+				   .walk = tree_walk };
 	json_object *json = NULL;
 	int ret = EXIT_USAGE, r2;
 

@@ -273,19 +273,32 @@ static int git_open_rev(const char *repo_dir, const char *rev,
 	return 0;
 }
 
+/* The entry of type at path in the tree of obj (a commit or a tree), or NULL */
+static git_tree_entry *entry_at(git_object *obj, const char *path,
+				git_object_t type)
+{
+	git_object *tree_obj = NULL;
+	git_tree_entry *e = NULL;
+
+	if (!git_object_peel(&tree_obj, obj, GIT_OBJECT_TREE) &&
+	    !git_tree_entry_bypath(&e, (git_tree *)tree_obj, path) &&
+	    git_tree_entry_type(e) != type) {
+		git_tree_entry_free(e);
+		e = NULL;
+	}
+	git_object_free(tree_obj);
+	return e;
+}
+
 /* path in the tree of obj (a commit or a tree) into out: 0, -ENOENT, -EIO */
 static int read_path(git_repository *repo, git_object *obj, const char *path,
 		     struct strbuf *out)
 {
-	git_object *tree_obj = NULL;
-	git_tree_entry *entry = NULL;
+	git_tree_entry *entry = entry_at(obj, path, GIT_OBJECT_BLOB);
 	git_blob *blob = NULL;
 	int ret = -ENOENT;
 
-	if (git_object_peel(&tree_obj, obj, GIT_OBJECT_TREE))
-		goto out;
-	if (git_tree_entry_bypath(&entry, (git_tree *)tree_obj, path) ||
-	    git_tree_entry_type(entry) != GIT_OBJECT_BLOB)
+	if (!entry)
 		goto out;
 	if (git_blob_lookup(&blob, repo, git_tree_entry_id(entry))) {
 		ret = -EIO;
@@ -296,7 +309,6 @@ static int read_path(git_repository *repo, git_object *obj, const char *path,
 out:
 	git_blob_free(blob);
 	git_tree_entry_free(entry);
-	git_object_free(tree_obj);
 	return ret;
 }
 
@@ -310,6 +322,93 @@ int git_read_file_at(const char *repo_dir, const char *rev, const char *path,
 	if (ret)
 		return ret;
 	ret = read_path(repo, obj, path, out);
+	git_object_free(obj);
+	git_repository_free(repo);
+	return ret;
+}
+
+struct walk_ctx {
+	git_repository *repo;
+	const struct git_walk *w;
+	struct strbuf path;
+	int ret;
+};
+
+static int walk_tree(struct walk_ctx *c, git_tree *t)
+{
+	size_t i, n = git_tree_entrycount(t), base = c->path.len;
+
+	for (i = 0; i < n && !c->ret; i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(t, i);
+		git_object_t type = git_tree_entry_type(e);
+
+		strbuf_setlen(&c->path, base);
+		strbuf_addf(&c->path, "/%s", git_tree_entry_name(e));
+		if (type == GIT_OBJECT_TREE) {
+			git_tree *sub;
+
+			if (git_tree_lookup(&sub, c->repo, git_tree_entry_id(e))) {
+				c->ret = -EIO;
+				break;
+			}
+			c->ret = walk_tree(c, sub);
+			git_tree_free(sub);
+		} else if (type == GIT_OBJECT_BLOB) {
+			char id[GIT_OID_HEXSZ + 1];
+			git_blob *b;
+
+			git_oid_tostr(id, sizeof(id), git_tree_entry_id(e));
+			if (!c->w->want(c->path.buf, id, c->w->data))
+				continue;
+
+			if (git_blob_lookup(&b, c->repo, git_tree_entry_id(e))) {
+				c->ret = -EIO;
+				break;
+			}
+			c->ret = c->w->file(c->path.buf, git_blob_rawcontent(b),
+					    (size_t)git_blob_rawsize(b), c->w->data);
+			git_blob_free(b);
+		}
+	}
+	strbuf_setlen(&c->path, base);
+	return c->ret;
+}
+
+static int walk_dir(git_repository *repo, git_object *obj, struct git_walk *w)
+{
+	struct walk_ctx c = { .repo = repo, .w = w, .path = STRBUF_INIT };
+	git_tree_entry *e = entry_at(obj, w->dir, GIT_OBJECT_TREE);
+	git_tree *t = NULL;
+	int ret = -ENOENT;
+
+	if (!e)
+		goto out;
+	git_oid_tostr(w->tree_id, sizeof(w->tree_id), git_tree_entry_id(e));
+	ret = 0;
+	if (!w->file)
+		goto out;
+	if (git_tree_lookup(&t, repo, git_tree_entry_id(e))) {
+		ret = -EIO;
+		goto out;
+	}
+	strbuf_addstr(&c.path, w->dir);
+	ret = walk_tree(&c, t);
+out:
+	strbuf_release(&c.path);
+	git_tree_free(t);
+	git_tree_entry_free(e);
+	return ret;
+}
+
+int git_walk_dir(const char *repo_dir, const char *rev, struct git_walk *w)
+{
+	git_repository *repo;
+	git_object *obj;
+	int ret = git_open_rev(repo_dir, rev, &repo, &obj);
+
+	if (ret)
+		return ret;
+	ret = walk_dir(repo, obj, w);
 	git_object_free(obj);
 	git_repository_free(repo);
 	return ret;
@@ -1437,6 +1536,18 @@ int gitdev_read_file(struct gitdev_repo *r, const char *rev, const char *path,
 	if (lookup_commit(r->repo, rev, &c))
 		return -ENOENT;
 	ret = read_path(r->repo, (git_object *)c, path, out);
+	git_commit_free(c);
+	return ret;
+}
+
+int gitdev_walk_dir(struct gitdev_repo *r, const char *rev, struct git_walk *w)
+{
+	git_commit *c;
+	int ret;
+
+	if (lookup_commit(r->repo, rev, &c))
+		return -ENOENT;
+	ret = walk_dir(r->repo, (git_object *)c, w);
 	git_commit_free(c);
 	return ret;
 }

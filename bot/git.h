@@ -24,6 +24,24 @@ int gitcfg_read_default(const char *repo_dir, gitcfg_cb cb, void *data,
  */
 int git_read_file_at(const char *repo_dir, const char *rev, const char *path,
 		     struct strbuf *out);
+/*
+ * The files under a directory of a revision: w->dir ("mm"), w->tree_id
+ * gets the id of its tree; then, unless w->file is NULL, every blob below
+ * it that w->want() takes is read and handed to w->file() with its path
+ * ("mm/khugepaged.c"); a non-zero return stops the walk and is returned.
+ * 0, -ENOENT (no such revision or directory), -EIO.
+ */
+struct git_walk {
+	const char *dir;
+	char tree_id[41];
+	/* read this blob (its id in hex)?  false: skip it */
+	bool (*want)(const char *path, const char *id, void *data);
+	int (*file)(const char *path, const char *text, size_t len, void *data);
+	void *data;
+};
+
+int git_walk_dir(const char *repo_dir, const char *rev, struct git_walk *w);
+
 /* The subject line of commit id (abbreviated is fine): 0, -ENOENT, -EIO */
 int git_commit_subject(const char *repo_dir, const char *id, struct strbuf *out);
 
@@ -91,6 +109,7 @@ int gitdev_message(struct gitdev_repo *r, const char *id, struct strbuf *out);
 int gitdev_read_file(struct gitdev_repo *r, const char *rev, const char *path,
 		     struct strbuf *out);
 int gitdev_subject(struct gitdev_repo *r, const char *id, struct strbuf *out);
+int gitdev_walk_dir(struct gitdev_repo *r, const char *rev, struct git_walk *w);
 /* The user's identity (user.name, user.email): 0, -ENOENT when not set */
 int gitdev_identity(struct gitdev_repo *r, struct strbuf *name,
 		    struct strbuf *email);

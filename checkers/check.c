@@ -130,6 +130,7 @@ static void files_release(struct check_patch *p)
 
 	for (i = 0; i < p->nr_files; i++) {
 		cview_release(&p->files[i]->view);
+		free(p->files[i]->mail_start);
 		free(p->files[i]);
 	}
 	free(p->files);
@@ -267,11 +268,33 @@ bool ident_has(const struct ctok *t, const char *part)
 	return false;
 }
 
+bool ident_has_any(const struct ctok *t, const char *const *w, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (ident_has(t, w[i]))
+			return true;
+	return false;
+}
+
 /* the touched files as code */
 
 static bool is_c_path(const char *path)
 {
 	return ends_with(path, ".c") || ends_with(path, ".h");
+}
+
+/* Relocate f's hunks into the post-image text, remembering the shifts */
+static void relocate(struct check_file *f, struct diff_file *df,
+		     const char *text, size_t len)
+{
+	size_t j;
+
+	f->mail_start = xcalloc(df->nr + 1, sizeof(*f->mail_start));
+	for (j = 0; j < df->nr; j++)
+		f->mail_start[j] = df->hunks[j].new_start;
+	diff_file_relocate(df, text, len);
 }
 
 static void build_files(struct check_series *s, struct check_patch *p)
@@ -282,8 +305,10 @@ static void build_files(struct check_series *s, struct check_patch *p)
 		return;
 	p->files = xcalloc(p->diff.nr + 1, sizeof(*p->files));
 	for (i = 0; i < p->diff.nr; i++) {
-		const struct diff_file *df = &p->diff.files[i];
+		struct diff_file *df = &p->diff.files[i];
+		struct strbuf sb = STRBUF_INIT;
 		struct check_file *f;
+		bool post;
 
 		if (df->status == DIFF_DELETED || df->binary)
 			continue;
@@ -291,22 +316,40 @@ static void build_files(struct check_series *s, struct check_patch *p)
 		f->df = df;
 		f->path = diff_file_path(df);
 		f->is_c = is_c_path(f->path);
-		if (f->is_c) {
-			struct strbuf sb = STRBUF_INIT;
+		post = s->tree && p->post_rev &&
+		       !s->tree->read(s->tree, p->post_rev, f->path, &sb);
+		/* the lines as applied, not as the mail numbers them */
+		if (post)
+			relocate(f, df, sb.buf, sb.len);
+		if (f->is_c && post) {
+			size_t len = sb.len;
 
-			if (s->tree && p->post_rev &&
-			    !s->tree->read(s->tree, p->post_rev, f->path, &sb)) {
-				size_t len = sb.len;
-
-				cview_from_text(&f->view, strbuf_detach(&sb, NULL),
-						len, df);
-			} else {
-				cview_from_hunks(&f->view, df);
-			}
-			strbuf_release(&sb);
+			cview_from_text(&f->view, strbuf_detach(&sb, NULL), len, df);
+		} else if (f->is_c) {
+			cview_from_hunks(&f->view, df);
 		}
+		strbuf_release(&sb);
 		p->files[p->nr_files++] = f;
 	}
+}
+
+int check_patch_line(const struct check_patch *p, const char *path, int line)
+{
+	size_t i, j;
+
+	for (i = 0; i < p->nr_files; i++) {
+		const struct check_file *f = p->files[i];
+
+		if (strcmp(f->path, path) || !f->mail_start)
+			continue;
+		for (j = f->df->nr; j-- > 0; ) {
+			const struct diff_hunk *h = &f->df->hunks[j];
+
+			if (line >= f->mail_start[j])
+				return line + h->new_start - f->mail_start[j];
+		}
+	}
+	return line;
 }
 
 static bool on_added_line(const struct check_patch *p, const struct finding *f)
@@ -367,13 +410,15 @@ int check_run(struct check_series *s, const struct check_opts *o,
 {
 	void **state = xcalloc(checkers_nr, sizeof(*state));
 	bool *on = xcalloc(checkers_nr, sizeof(*on));
-	struct check_ctx c = { .s = s, .o = o, .out = out };
+	struct check_ctx c = { .s = s, .o = o, .out = out, .kb = check_kb_new() };
 	size_t i, pi, fi;
 
 	for (i = 0; i < checkers_nr; i++)
 		on[i] = checker_enabled(o, &checkers[i]);
 	for (pi = 0; pi < s->nr; pi++)
 		build_files(s, s->patches[pi]);
+	for (pi = 0; pi < s->nr; pi++)
+		check_patch_mark_moved(s->patches[pi]);
 
 	for (i = 0; i < checkers_nr; i++) {
 		if (!on[i] || !checkers[i].begin)
@@ -427,6 +472,7 @@ int check_run(struct check_series *s, const struct check_opts *o,
 		c.file = NULL;
 		checkers[i].end(&c);
 	}
+	check_kb_free(c.kb);
 	free(state);
 	free(on);
 	findings_sort(out);

@@ -75,11 +75,15 @@ size_t findings_count(const struct findings *f, enum check_severity s);
  * file does not exist there, another -errno on failure.  commit() looks
  * up a commit by (abbreviated) id: 0 with its subject line, -ENOENT.
  */
+struct git_walk;
+
 struct check_tree {
 	const char *name;	/* for messages: the repository */
 	int (*read)(struct check_tree *t, const char *rev, const char *path,
 		    struct strbuf *out);
 	int (*commit)(struct check_tree *t, const char *id, struct strbuf *subject);
+	/* optional: the files of a directory (git_walk_dir() in bot/git.h) */
+	int (*walk)(struct check_tree *t, const char *rev, struct git_walk *w);
 	const char *checkpatch_gitdir;	/* GIT_DIR for checkpatch.pl, or NULL */
 	void *data;
 };

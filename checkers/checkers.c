@@ -19,6 +19,16 @@ const struct checker checkers[] = {
 	{ "one-line-args",
 	  "parameters of a changed prototype packed onto as few lines as fit",
 	  CHECK_SCOPE_FILE, CHECK_WARNING, true, NULL, oneline_run, NULL },
+	{ "pte-map-null", "pte_offset_map*() results are tested for NULL before use",
+	  CHECK_SCOPE_FILE, CHECK_ERROR, true, NULL, ptemapnull_run, NULL },
+	{ "pte-unmap-exit", "every path out unmaps and unlocks a mapped PTE table",
+	  CHECK_SCOPE_FILE, CHECK_WARNING, true, NULL, pteexit_run, NULL },
+	{ "rcu-unlock-exit", "every path out of an RCU read-side section leaves it",
+	  CHECK_SCOPE_FILE, CHECK_WARNING, true, NULL, rcuexit_run, NULL },
+	{ "atomic-sleep", "nothing sleeps under a spinlock, the PTL or rcu_read_lock()",
+	  CHECK_SCOPE_FILE, CHECK_WARNING, true, NULL, atomicsleep_run, NULL },
+	{ "lock-assert", "a function whose caller must hold a lock asserts it",
+	  CHECK_SCOPE_FILE, CHECK_NOTE, true, NULL, lockassert_run, NULL },
 
 	/* the standard ones */
 	{ "checkpatch", "scripts/checkpatch.pl of the target tree, as b4 runs it",

@@ -222,6 +222,45 @@ static void build_argv(const char *flags, const char *script, char ***argv,
 	}
 }
 
+/*
+ * The patch as checkpatch.pl should read it: decoded.  A quoted-printable
+ * or base64 mail read raw gives "=3D" spacing errors, "=0A=" corrupt
+ * patches and lost findings; so the mail is written again from what was
+ * parsed out of it, in UTF-8 and 8 bits, the way git format-patch writes
+ * it: From, Subject, Date, the message with its trailers, "---", the
+ * notes and the diff byte for byte.
+ */
+static void checkpatch_mail(const struct check_patch *cp, struct strbuf *sb)
+{
+	const struct patch *p = &cp->p;
+
+	if (!p->diff) {
+		strbuf_add(sb, cp->raw, cp->raw_len);
+		return;
+	}
+	strbuf_addstr(sb, "From: ");
+	if (p->author_name && *p->author_name)
+		strbuf_addf(sb, "%s ", p->author_name);
+	strbuf_addf(sb, "<%s>\n", p->author_email ? p->author_email : "");
+	strbuf_addf(sb, "Subject: %s\n", cp->subject);
+	strbuf_addstr(sb, "MIME-Version: 1.0\n"
+		      "Content-Type: text/plain; charset=UTF-8\n"
+		      "Content-Transfer-Encoding: 8bit\n\n");
+	if (p->message && *p->message) {
+		strbuf_addstr(sb, p->message);
+		strbuf_complete_line(sb);
+	}
+	strbuf_addstr(sb, "---\n");
+	if (p->notes && *p->notes) {
+		strbuf_addstr(sb, p->notes);
+		strbuf_complete_line(sb);
+	}
+	strbuf_add(sb, p->diff, p->diff_len);
+	strbuf_complete_line(sb);
+	if (p->signature)
+		strbuf_addf(sb, "-- \n%s", p->signature);
+}
+
 void checkpatch_begin(struct check_ctx *c)
 {
 	struct check_series *s = c->s;
@@ -264,8 +303,11 @@ void checkpatch_begin(struct check_ctx *c)
 	st->env = xstrdup(env.buf);
 	for (i = 0; i < s->nr; i++) {
 		char *path = xasprintf("%s/%04zu.patch", st->tmp, i + 1);
+		struct strbuf mail = STRBUF_INIT;
 
-		write_file(path, s->patches[i]->raw, s->patches[i]->raw_len);
+		checkpatch_mail(s->patches[i], &mail);
+		write_file(path, mail.buf, mail.len);
+		strbuf_release(&mail);
 		free(path);
 	}
 	for (g = 0; g < st->nr; g++) {
@@ -335,6 +377,8 @@ static void parse_log(struct check_ctx *c, const struct cp_group *gr,
 			int line = atoi(l + m.start[2]);
 
 			c->patch = c->s->patches[idx];
+			if (*file)
+				line = check_patch_line(c->patch, file, line);
 			/* commit message findings carry no file and a stale line */
 			check_report(c, rule, sev[t == 'E' ? 0 : t == 'W' ? 1 : 2],
 				     *file ? file : NULL, *file ? line : 0, "%.*s",

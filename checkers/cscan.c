@@ -611,12 +611,23 @@ int cview_split(const struct cview *v, int first, int last, const char *op,
 	struct cterm whole = { first, last, false };
 	int n = 0, i, start;
 
-	strip_parens(v, &whole);
-	if (whole.neg) {
-		/* a negated group is one term */
-		if (max > 0)
-			out[0] = whole;
-		return max > 0 ? 1 : 0;
+	/* outer parentheses, and a negated group: "!(a && b)" is one term */
+	for (;;) {
+		int k = whole.first;
+
+		while (k < whole.last && cv_is(v, k, "!"))
+			k++;
+		if (k >= whole.last || !cv_is(v, k, "(") ||
+		    v->toks[k].match != whole.last)
+			break;
+		if (k > whole.first) {
+			strip_parens(v, &whole);
+			if (max > 0)
+				out[0] = whole;
+			return max > 0 ? 1 : 0;
+		}
+		whole.first++;
+		whole.last--;
 	}
 	start = whole.first;
 	for (i = whole.first; i <= whole.last; i++) {

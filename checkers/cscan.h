@@ -141,6 +141,17 @@ static inline bool ctok_is(const struct ctok *t, const char *s)
 	return (int)strlen(s) == t->len && !memcmp(t->s, s, t->len);
 }
 
+/* Is t one of tab[0..n)? */
+static inline bool ctok_in(const struct ctok *t, const char *const *tab, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (ctok_is(t, tab[i]))
+			return true;
+	return false;
+}
+
 static inline bool cv_is(const struct cview *v, int i, const char *s)
 {
 	return i >= 0 && i < v->nr_toks && ctok_is(&v->toks[i], s);
@@ -161,6 +172,8 @@ void cview_quote(const struct cview *v, int first, int last, struct strbuf *sb);
 bool cnode_func_is(const struct cview *v, int fn, const char *s, int len);
 /* Find a token equal to s in first..last, or -1 */
 int cview_find(const struct cview *v, int first, int last, const char *s);
+/* The innermost node holding token tok, or -1 (checkers/callers.c) */
+int cview_node_at(const struct cview *v, int tok);
 /* Is node a inside node b (or b itself)? */
 bool cnode_within(const struct cview *v, int a, int b);
 
@@ -176,5 +189,20 @@ struct cterm {
 
 int cview_split(const struct cview *v, int first, int last, const char *op,
 		struct cterm *out, int max);
+
+/*
+ * What holds at statement node n (checkers/guards.c): fn gets every
+ * condition term that is known true (holds) or false (!holds) whenever n
+ * runs, from enclosing if/else/while, earlier early exits and earlier
+ * assertions of the enclosing blocks, up to the function.  The term's
+ * leading "!" is already folded into holds (t->neg says it was there).
+ */
+typedef void (*cguard_fn)(const struct cview *v, const struct cterm *t,
+			  bool holds, void *data);
+void cview_guards(const struct cview *v, int n, cguard_fn fn, void *data);
+/* Does statement n leave: return, goto, break, continue (or a block ending so)? */
+bool cnode_is_jump(const struct cview *v, int n);
+/* VM_WARN_ON*, VM_BUG_ON*, WARN_ON*, BUG_ON* */
+bool ctok_is_assert(const struct ctok *t);
 
 #endif

@@ -7,31 +7,48 @@
  * VM_DROPPABLE, whose folios are lazyfree and dropped even when dirty
  * (try_to_unmap_one() in mm/rmap.c).  From Barry Song's, Lance Yang's
  * and David Hildenbrand's review of "[PATCH mm-new v7 4/5] mm:
- * khugepaged: skip lazy-free folios".
+ * khugepaged: skip lazy-free folios": Barry Song's "Even if a lazyfree
+ * folio is dirty, if the VMA has the VM_DROPPABLE flag, a lazyfree folio
+ * may still be dropped"
+ * (<CAmqoEVoQJzl7lq2bnmeE6MqC8pI-U8eDc0f8DMkBl7ZOxtqJs_n@mail.gmail.com>),
+ * Lance Yang's reply <9fd4ca1b-634a-4737-89cd-86eca7f21424@linux.dev> and
+ * David Hildenbrand's <f677a6c3-b104-47c7-ad19-683219ccd2cd@kernel.org>.
  *
- * A decision is the condition of an if or while.  Its lazyfree test may
- * be in the condition itself or in what guards it: an enclosing if, or
- * an earlier "if (!lazyfree) return/goto/continue;" in an enclosing
- * block.  Droppability counts as handled when VM_DROPPABLE, a name
- * containing "droppable", or a helper whose body tests VM_DROPPABLE
- * appears in the condition, its guards or anywhere in the function.
- * Only setting the dirty flag from the page table ("if (pte_dirty(pte))
- * folio_mark_dirty(folio);") is not a decision.  Helpers and macros of
- * the series (or the tree) that test lazyfree, or lazyfree and
- * dirtiness together, count where they are called.
+ * A decision is the condition of an if or while that tests dirtiness.
+ * It is a lazyfree decision when lazyfree-ness holds where it runs
+ * (cview_guards(): its own condition, enclosing ifs, earlier early exits
+ * and assertions such as VM_WARN_ON_FOLIO(folio_test_swapbacked(folio),
+ * folio)), or, when the function itself says nothing, when every call of
+ * the function passes a lazyfree folio: the callers are followed one
+ * level, two when the first says nothing either, in the series and with
+ * --repo in the tree (callers.h).  Mainline's
+ * __discard_anon_folio_pmd_locked() had exactly that shape for several
+ * releases: its only caller tested anon && !swapbacked, and it kept dirty
+ * folios of VM_DROPPABLE VMAs until Barry Song's "[PATCH v4 4/4] mm:
+ * Avoid splitting pmd for lazyfree pmd-mapped THP in try_to_unmap"
+ * <20250214093015.51024-5-21cnbao@gmail.com>.
+ *
+ * Droppability is handled only when the exemption reaches the decision:
+ * VM_DROPPABLE (or a name or helper saying droppable) in its condition,
+ * in a guard that holds there, in an early exit before it (also at the
+ * start of its own branch), or at every call of its function.  A test in
+ * an outer branch that lets droppable VMAs in ("lazyfree || droppable")
+ * is not an exemption.  The suggestion follows the decision's polarity
+ * (lazyfree-fix.c).  Only setting the dirty flag from the page table
+ * ("if (pte_dirty(pte)) folio_mark_dirty(folio);") is not a decision.
+ *
+ * From hunks alone, a dirtiness test next to lazyfree code (swapbacked,
+ * lazyfree, MADV_FREE in the function) whose guards or callers the hunks
+ * do not show gets a note saying so, instead of silence.
  */
 #include <stdlib.h>
 
-#include "bot/strmap.h"
-#include "checkers/rules.h"
+#include "checkers/callers.h"
+#include "checkers/lazyfree.h"
 
-enum {
-	T_LAZYFREE = 1,		/* lazyfree test */
-	T_ANON = 2,
-	T_SWAPBACKED = 4,
-	T_DIRTY = 8,
-	T_DROPPABLE = 16,
-};
+#define MAX_TERMS 32
+#define MAX_DEPTH 8
+#define CALLER_LEVELS 2
 
 static const char *const lazyfree_fns[] = { "folio_test_lazyfree" };
 static const char *const anon_fns[] = { "folio_test_anon", "PageAnon" };
@@ -48,68 +65,63 @@ static const char *const dirty_setters[] = {
 	"folio_mark_dirty", "folio_set_dirty", "set_page_dirty",
 	"SetPageDirty", "folio_mark_dirty_lock", "set_page_dirty_lock",
 };
-
-struct lazyfree_state {
-	struct strmap helpers;	/* name -> T_* flags it stands for */
+/* helpers of the tree worth reading: names that say what they test */
+static const char *const helper_words[] = {
+	"lazyfree", "lazy_free", "clean", "dirty", "droppable", "swapbacked",
+};
+/* what says code deals with lazyfree folios (for the hunks note) */
+static const char *const hint_words[] = {
+	"swapbacked", "swap-backed", "lazyfree", "lazy_free", "lazy-free",
+	"madv_free",
 };
 
-static bool in_table(const struct ctok *t, const char *const *tab, size_t n)
-{
-	size_t i;
+#define IN(t, tab) ctok_in(t, tab, ARRAY_SIZE(tab))
 
-	for (i = 0; i < n; i++)
-		if (ctok_is(t, tab[i]))
+/* Does text[0..len) contain word, in any case? */
+static bool strcasestr_n(const char *text, int len, const char *word)
+{
+	int n = (int)strlen(word), i;
+
+	for (i = 0; i + n <= len; i++)
+		if (!strncasecmp(text + i, word, n))
 			return true;
 	return false;
 }
 
-#define IN(t, tab) in_table(t, tab, ARRAY_SIZE(tab))
-
-static bool called(const struct ctok *toks, int i, int n)
+static bool droppable_tok(const struct ctok *t)
 {
-	return i + 1 < n && ctok_is(&toks[i + 1], "(");
+	return ctok_is(t, "VM_DROPPABLE") || ident_has(t, "droppable");
 }
 
-/* What the tokens first..last test, helpers included */
-static unsigned int classify(const struct lazyfree_state *st,
-			     const struct ctok *toks, int n, int first, int last)
+/* What the tokens first..last test, helpers not followed */
+static unsigned int mentions(const struct ctok *toks, int n, int first, int last)
 {
 	unsigned int fl = 0;
 	int i;
 
 	for (i = first; i <= last && i < n; i++) {
 		const struct ctok *t = &toks[i];
+		bool call = i + 1 < n && ctok_is(&toks[i + 1], "(");
 
 		if (t->kind != CT_IDENT)
 			continue;
-		if (ctok_is(t, "VM_DROPPABLE") || ident_has(t, "droppable")) {
+		if (droppable_tok(t))
 			fl |= T_DROPPABLE;
-			continue;
-		}
-		if (!called(toks, i, n))
-			continue;
-		if (IN(t, lazyfree_fns))
+		else if (call && IN(t, lazyfree_fns))
 			fl |= T_LAZYFREE;
-		else if (IN(t, anon_fns))
+		else if (call && IN(t, anon_fns))
 			fl |= T_ANON;
-		else if (IN(t, swapbacked_fns))
+		else if (call && IN(t, swapbacked_fns))
 			fl |= T_SWAPBACKED;
-		else if (IN(t, dirty_fns))
+		else if (call && IN(t, dirty_fns))
 			fl |= T_DIRTY;
-		else if (st) {
-			char *name = xstrndup(t->s, t->len);
-			uintptr_t h = (uintptr_t)strmap_get(&st->helpers, name);
-
-			fl |= (unsigned int)h;
-			free(name);
-		}
 	}
 	return fl;
 }
 
-static bool lazyfree(unsigned int fl)
+static bool lazyfree_mention(unsigned int m)
 {
-	return (fl & T_LAZYFREE) || ((fl & T_ANON) && (fl & T_SWAPBACKED));
+	return (m & T_LAZYFREE) || ((m & T_ANON) && (m & T_SWAPBACKED));
 }
 
 static void add_helper(struct lazyfree_state *st, const char *s, int len,
@@ -118,17 +130,31 @@ static void add_helper(struct lazyfree_state *st, const char *s, int len,
 	char *name;
 	uintptr_t old;
 
-	if (lazyfree(fl))
+	if (lazyfree_mention(fl))
 		fl |= T_LAZYFREE;
 	fl &= T_LAZYFREE | T_DIRTY | T_DROPPABLE;
 	/* a helper counts for what it adds: lazyfree, or droppability */
 	if (!(fl & (T_LAZYFREE | T_DROPPABLE)))
-		return;
+		fl = 0;
+	fl |= T_KNOWN;
 	name = xstrndup(s, len);
 	old = (uintptr_t)strmap_get(&st->helpers, name);
 	strmap_put(&st->helpers, name, (void *)(old | fl));
 	if (old)
 		free(name);	/* the map keeps its first key */
+}
+
+/* A helper's T_* from its body: a function of one return statement */
+static unsigned int body_mentions(const struct cview *v, int fn)
+{
+	const struct cnode *n = &v->nodes[fn], *r;
+
+	if (n->child < 0 || v->nodes[n->child].child < 0)
+		return 0;
+	r = &v->nodes[v->nodes[n->child].child];
+	if (r->kind != CN_RETURN || r->next >= 0)
+		return 0;
+	return mentions(v->toks, v->nr_toks, r->first, r->last);
 }
 
 static void learn_view(struct lazyfree_state *st, const struct cview *v)
@@ -137,17 +163,13 @@ static void learn_view(struct lazyfree_state *st, const struct cview *v)
 
 	for (i = 0; i < v->nr_nodes; i++) {
 		const struct cnode *n = &v->nodes[i];
-		const struct cnode *r;
+		unsigned int m;
 
-		/* helpers: a body of one return statement */
-		if (n->kind != CN_FUNC || n->name < 0 || n->child < 0 ||
-		    v->nodes[n->child].child < 0)
+		if (n->kind != CN_FUNC || n->name < 0)
 			continue;
-		r = &v->nodes[v->nodes[n->child].child];
-		if (r->kind != CN_RETURN || r->next >= 0)
-			continue;
-		add_helper(st, v->toks[n->name].s, v->toks[n->name].len,
-			   classify(NULL, v->toks, v->nr_toks, r->first, r->last));
+		m = body_mentions(v, i);
+		if (m & (T_LAZYFREE | T_ANON | T_SWAPBACKED | T_DROPPABLE))
+			add_helper(st, v->toks[n->name].s, v->toks[n->name].len, m);
 	}
 	for (i = 0; i < v->nr_macros; i++) {
 		const struct cmacro *m = &v->macros[i];
@@ -155,8 +177,320 @@ static void learn_view(struct lazyfree_state *st, const struct cview *v)
 		if (m->first > m->last)
 			continue;
 		add_helper(st, v->pptoks[m->name].s, v->pptoks[m->name].len,
-			   classify(NULL, v->pptoks, v->nr_pptoks, m->first, m->last));
+			   mentions(v->pptoks, v->nr_pptoks, m->first, m->last));
 	}
+}
+
+/* T_* a called helper stands for; the tree's definition is read once */
+static unsigned int helper(struct lazyfree_state *st, const struct ctok *t)
+{
+	char *name = xstrndup(t->s, t->len);
+	unsigned int h = (unsigned int)(uintptr_t)strmap_get(&st->helpers, name);
+	const struct cview *v;
+	int fn;
+
+	if (!h && st->c && callers_have_tree(st->c) &&
+	    ident_has_any(t, helper_words, ARRAY_SIZE(helper_words))) {
+		h = T_KNOWN;
+		if (callers_def(st->c, t->s, t->len, &v, &fn))
+			h |= body_mentions(v, fn);
+		add_helper(st, t->s, t->len, h);
+		h = (unsigned int)(uintptr_t)strmap_get(&st->helpers, name);
+	}
+	free(name);
+	return h & ~T_KNOWN;
+}
+
+unsigned int lazyfree_mentions(struct lazyfree_state *st, const struct cview *v,
+			       int first, int last)
+{
+	unsigned int fl = mentions(v->toks, v->nr_toks, first, last);
+	int i;
+
+	for (i = first; st && i <= last && i < v->nr_toks; i++)
+		if (v->toks[i].kind == CT_IDENT && cv_is(v, i + 1, "("))
+			fl |= helper(st, &v->toks[i]);
+	return fl;
+}
+
+bool lazyfree_facts_lazyfree(unsigned int f)
+{
+	if (f & (F_SWAPBACKED | F_NOTANON))
+		return false;
+	return (f & F_LAZYFREE) || ((f & F_ANON) && (f & F_NOSWAPBACKED));
+}
+
+static unsigned int term_facts(struct lazyfree_state *st, const struct cview *v,
+			       int first, int last, bool holds, int depth);
+
+/* A term that is one call: the table functions and the helpers */
+static unsigned int call_facts(struct lazyfree_state *st, const struct cview *v,
+			       int first, int last, bool holds, int depth)
+{
+	const struct ctok *t = &v->toks[first];
+	unsigned int h;
+
+	if (IN(t, lazyfree_fns))
+		return holds ? F_LAZYFREE : 0;
+	if (IN(t, anon_fns))
+		return holds ? F_ANON : F_NOTANON;
+	if (IN(t, swapbacked_fns))
+		return holds ? F_SWAPBACKED : F_NOSWAPBACKED;
+	if (ctok_is(t, "likely") || ctok_is(t, "unlikely"))
+		return term_facts(st, v, first + 2, last - 1, holds, depth + 1);
+	if (droppable_tok(t))
+		return F_DROP;
+	h = helper(st, t);
+	if (h & T_DROPPABLE)
+		return F_DROP;
+	return (h & T_LAZYFREE) && holds ? F_LAZYFREE : 0;
+}
+
+/*
+ * What holds when tokens first..last are true (holds) or false: terms of
+ * "&&" when true, of "||" when false; a disjunction that holds tells what
+ * all its terms have in common, a droppable VMA counting as lazyfree
+ * (every folio of a VM_DROPPABLE VMA is lazyfree): so "lazyfree ||
+ * droppable" says lazyfree, not droppable.
+ */
+static unsigned int term_facts(struct lazyfree_state *st, const struct cview *v,
+			       int first, int last, bool holds, int depth)
+{
+	struct cterm t[MAX_TERMS];
+	unsigned int all = ~0u, f = 0;
+	int nr, k;
+
+	if (first > last || depth > MAX_DEPTH)
+		return 0;
+	nr = cview_split(v, first, last, holds ? "&&" : "||", t, MAX_TERMS);
+	if (nr <= 0 || nr >= MAX_TERMS)
+		return 0;
+	if (nr > 1 || t[0].first != first || t[0].last != last || t[0].neg) {
+		for (k = 0; k < nr; k++)
+			f |= term_facts(st, v, t[k].first, t[k].last,
+					t[k].neg ? !holds : holds, depth + 1);
+		return f;
+	}
+	if (v->toks[first].kind == CT_IDENT && cv_is(v, first + 1, "(") &&
+	    v->toks[first + 1].match == last)
+		return call_facts(st, v, first, last, holds, depth);
+	nr = cview_split(v, first, last, holds ? "||" : "&&", t, MAX_TERMS);
+	if (nr <= 1 || nr >= MAX_TERMS) {
+		/* "vma->vm_flags & VM_DROPPABLE", "droppable", "!is_droppable" */
+		return mentions(v->toks, v->nr_toks, first, last) & T_DROPPABLE ?
+		       F_DROP : 0;
+	}
+	if (!holds)
+		return 0;	/* "a && b" is false: nothing known */
+	for (k = 0; k < nr; k++) {
+		f = term_facts(st, v, t[k].first, t[k].last,
+			       t[k].neg ? !holds : holds, depth + 1);
+		if (f & F_DROP)
+			f = (f & ~F_DROP) | F_LAZYFREE;
+		all &= f;
+	}
+	return all & ~F_DROP;
+}
+
+struct guard_acc {
+	struct lazyfree_state *st;
+	unsigned int facts;
+};
+
+static void guard_fact(const struct cview *v, const struct cterm *t, bool holds,
+		       void *data)
+{
+	struct guard_acc *a = data;
+
+	a->facts |= term_facts(a->st, v, t->first, t->last, holds, 0);
+}
+
+static unsigned int guard_facts(struct lazyfree_state *st, const struct cview *v,
+				int n)
+{
+	struct guard_acc a = { st, 0 };
+
+	cview_guards(v, n, guard_fact, &a);
+	return a.facts;
+}
+
+/* What holds when decision n tests dirtiness: its condition and guards */
+static unsigned int decision_facts(struct lazyfree_state *st, const struct cview *v,
+				   int n)
+{
+	const struct cnode *x = &v->nodes[n];
+	struct cterm t[MAX_TERMS];
+	unsigned int f;
+	int nr, k;
+
+	f = term_facts(st, v, x->cond_open + 1, x->cond_close - 1, true, 0);
+	/* "if (!lazyfree || dirty)": the dirty test runs when lazyfree */
+	nr = cview_split(v, x->cond_open + 1, x->cond_close - 1, "||", t, MAX_TERMS);
+	for (k = 0; nr > 1 && k < nr && nr < MAX_TERMS; k++)
+		if (!(lazyfree_mentions(st, v, t[k].first, t[k].last) & T_DIRTY))
+			f |= term_facts(st, v, t[k].first, t[k].last, t[k].neg, 0);
+	return f | guard_facts(st, v, n);
+}
+
+/* "if (pte_dirty(pteval)) folio_mark_dirty(folio);" */
+static bool only_sets_dirty(const struct cview *v, const struct cnode *n)
+{
+	int s = n->child;
+
+	if (n->kind != CN_IF || n->els >= 0 || s < 0)
+		return false;
+	if (v->nodes[s].kind == CN_BLOCK)
+		s = v->nodes[s].child;
+	if (s < 0)
+		return false;
+	for (; s >= 0; s = v->nodes[s].next) {
+		const struct cnode *x = &v->nodes[s];
+
+		if (x->kind != CN_EXPR || !IN(&v->toks[x->first], dirty_setters))
+			return false;
+		if (v->nodes[n->child].kind != CN_BLOCK)
+			break;
+	}
+	return true;
+}
+
+/* Does the branch of an if act on the folio: leave, re-mark, remap, drop? */
+static bool branch_acts(const struct cview *v, const struct cnode *n)
+{
+	int i;
+
+	if (n->kind != CN_IF)
+		return true;	/* a loop: its body is what it does */
+	if (n->child < 0)
+		return false;
+	for (i = n->child; i < v->nr_nodes &&
+	     v->nodes[i].first <= v->nodes[n->child].last; i++)
+		if (cnode_within(v, i, n->child) && cnode_is_jump(v, i))
+			return true;
+	return lazyfree_action_of(v, n->child) != ACT_UNKNOWN;
+}
+
+/*
+ * Is line li in the 32-bit branch of "#ifdef CONFIG_64BIT"?  VM_DROPPABLE
+ * is VM_NONE there: nothing to allow for.
+ */
+static bool in_32bit_branch(const struct cview *v, int li)
+{
+	int depth = 0;
+	bool els = false;
+
+	while (li-- > 0) {
+		const struct cline *l = &v->lines[li];
+		const char *t = l->text;
+		int k = 0;
+
+		if (v->lines[li].seg != v->lines[li + 1].seg)
+			break;
+		while (k < l->len && (t[k] == ' ' || t[k] == '\t'))
+			k++;
+		if (k >= l->len || t[k] != '#')
+			continue;
+		t += k + 1;
+		while (*t == ' ' || *t == '\t')
+			t++;
+		if (!strncmp(t, "endif", 5)) {
+			depth++;
+		} else if (!strncmp(t, "if", 2)) {
+			if (depth--)
+				continue;
+			if (!memmem(l->text, l->len, "CONFIG_64BIT", 12))
+				return false;
+			return els != (!strncmp(t, "ifndef", 6) ||
+				       memmem(l->text, l->len, "!", 1) != NULL);
+		} else if (!depth && (!strncmp(t, "else", 4) || !strncmp(t, "elif", 4))) {
+			els = true;
+		}
+	}
+	return false;
+}
+
+/* Its branch starts by leaving for droppable VMAs: "if (droppable) goto x;" */
+static bool branch_exempts(const struct cview *v, const struct cnode *n)
+{
+	int s = n->child;
+
+	if (n->kind != CN_IF || s < 0 || v->nodes[s].kind != CN_BLOCK)
+		return false;
+	for (s = v->nodes[s].child; s >= 0; s = v->nodes[s].next) {
+		const struct cnode *x = &v->nodes[s];
+
+		if (x->kind == CN_IF && x->cond_open >= 0 && cnode_is_jump(v, x->child) &&
+		    mentions(v->toks, v->nr_toks, x->cond_open, x->cond_close) &
+		    T_DROPPABLE)
+			return true;
+		if (cnode_is_jump(v, s))
+			break;
+	}
+	return false;
+}
+
+/* The caller side: F_LAZYFREE when every call passes a lazyfree folio */
+static unsigned int callers_facts(struct lazyfree_state *st, const char *name,
+				  int len, int level, struct strbuf *who,
+				  size_t *nsites);
+
+static unsigned int site_facts(struct lazyfree_state *st, const struct call_site *cs,
+			       int level)
+{
+	const struct cview *v = cs->v;
+	int n = cview_node_at(v, cs->tok);
+	unsigned int f = 0;
+
+	if (n < 0)
+		return 0;
+	if ((v->nodes[n].kind == CN_IF || v->nodes[n].kind == CN_WHILE) &&
+	    v->nodes[n].cond_open < cs->tok && cs->tok < v->nodes[n].cond_close) {
+		struct cterm t[MAX_TERMS];
+		int nr, k;
+
+		/* "if (anon && !swapbacked && helper(folio))" */
+		nr = cview_split(v, v->nodes[n].cond_open + 1,
+				 v->nodes[n].cond_close - 1, "&&", t, MAX_TERMS);
+		for (k = 0; k < nr && nr < MAX_TERMS && t[k].last < cs->tok; k++)
+			f |= term_facts(st, v, t[k].first, t[k].last, !t[k].neg, 0);
+	}
+	f |= guard_facts(st, v, n);
+	if (!lazyfree_facts_lazyfree(f) && !(f & (F_SWAPBACKED | F_NOTANON)) &&
+	    level < CALLER_LEVELS && cs->fn >= 0 && v->nodes[cs->fn].fname)
+		f |= callers_facts(st, v->nodes[cs->fn].fname, v->nodes[cs->fn].fname_len,
+				   level + 1, NULL, NULL);
+	return f;
+}
+
+static unsigned int callers_facts(struct lazyfree_state *st, const char *name,
+				  int len, int level, struct strbuf *who,
+				  size_t *nsites)
+{
+	struct call_sites cs = CALL_SITES_INIT;
+	unsigned int all = F_LAZYFREE | F_DROP;
+	size_t i, n = 0;
+
+	callers_find(st->c, name, len, &cs);
+	for (i = 0; i < cs.nr && all; i++) {
+		unsigned int f;
+
+		/* a recursive call says nothing about the callers */
+		if (cs.v[i].fn >= 0 && cnode_func_is(cs.v[i].v, cs.v[i].fn, name, len))
+			continue;
+		n++;
+		f = site_facts(st, &cs.v[i], level);
+		all &= (lazyfree_facts_lazyfree(f) ? F_LAZYFREE : 0) | (f & F_DROP);
+		if (who && !who->len && cs.v[i].fn >= 0 && cs.v[i].v->nodes[cs.v[i].fn].fname)
+			strbuf_addf(who, "%.*s() in %s",
+				    cs.v[i].v->nodes[cs.v[i].fn].fname_len,
+				    cs.v[i].v->nodes[cs.v[i].fn].fname, cs.v[i].path);
+	}
+	if (!n)
+		all = 0;
+	if (nsites)
+		*nsites = n;
+	call_sites_release(&cs);
+	return all;
 }
 
 void lazyfree_begin(struct check_ctx *c)
@@ -188,212 +522,136 @@ void lazyfree_end(struct check_ctx *c)
 	c->state = NULL;
 }
 
-static bool is_jump(const struct cview *v, int n)
+/*
+ * Does the code around n deal with lazyfree folios: the words in the
+ * lines of its function (or hunk) shown, comments included, or a
+ * function named to discard?
+ */
+static bool lazyfree_hint(const struct cview *v, int n, const char *fname, int flen)
 {
-	const struct cnode *x;
+	int first, end, li;
+	size_t k;
 
-	while (n >= 0) {
-		x = &v->nodes[n];
-		if (x->kind == CN_RETURN || x->kind == CN_GOTO ||
-		    x->kind == CN_CONTINUE || x->kind == CN_BREAK)
-			return true;
-		if (x->kind != CN_BLOCK || x->child < 0)
-			return false;
-		/* a block ending in a jump */
-		n = x->child;
-		while (v->nodes[n].next >= 0)
-			n = v->nodes[n].next;
+	if (fname && memmem(fname, flen, "discard", 7))
+		return true;
+	if (v->nodes[n].func >= 0) {
+		first = v->toks[v->nodes[v->nodes[n].func].first].line;
+		end = v->toks[v->nodes[v->nodes[n].func].last].line + 1;
+	} else {
+		const struct cseg *s = &v->segs[v->lines[v->toks[v->nodes[n].first].line].seg];
+
+		first = s->first_line;
+		end = s->end_line;
 	}
+	for (li = first; li < end; li++)
+		for (k = 0; k < ARRAY_SIZE(hint_words); k++)
+			if (strcasestr_n(v->lines[li].text, v->lines[li].len, hint_words[k]))
+				return true;
 	return false;
 }
 
-/* Flags of what guards node n: enclosing ifs and earlier early exits */
-static unsigned int guards(const struct lazyfree_state *st,
-			   const struct cview *v, int n)
+/* Is the head of what holds n outside the hunks (a block seen open)? */
+static bool guards_unseen(const struct cview *v, int n)
 {
-	unsigned int fl = 0;
-
-	while (n >= 0 && v->nodes[n].kind != CN_FUNC) {
-		int p = v->nodes[n].parent;
-
-		if (p < 0)
-			break;
-		if (v->nodes[p].kind == CN_IF && v->nodes[p].cond_open >= 0)
-			fl |= classify(st, v->toks, v->nr_toks, v->nodes[p].cond_open,
-				       v->nodes[p].cond_close);
-		if (v->nodes[p].kind == CN_BLOCK) {
-			int s;
-
-			for (s = v->nodes[p].child; s >= 0 && s != n; s = v->nodes[s].next) {
-				const struct cnode *x = &v->nodes[s];
-
-				if (x->kind == CN_IF && x->els < 0 && x->cond_open >= 0 &&
-				    is_jump(v, x->child))
-					fl |= classify(st, v->toks, v->nr_toks,
-						       x->cond_open, x->cond_close);
-			}
-		}
-		n = p;
-	}
-	return fl;
+	for (; n >= 0; n = v->nodes[n].parent)
+		if (v->nodes[n].kind == CN_OPEN || v->nodes[n].kind == CN_ELSE)
+			return true;
+	return false;
 }
 
-/* "if (pte_dirty(pteval)) folio_mark_dirty(folio);" */
-static bool only_sets_dirty(const struct cview *v, const struct cnode *n)
-{
-	int s = n->child;
-
-	if (n->kind != CN_IF || n->els >= 0 || s < 0)
-		return false;
-	if (v->nodes[s].kind == CN_BLOCK)
-		s = v->nodes[s].child;
-	if (s < 0)
-		return false;
-	for (; s >= 0; s = v->nodes[s].next) {
-		const struct cnode *x = &v->nodes[s];
-
-		if (x->kind != CN_EXPR || !IN(&v->toks[x->first], dirty_setters))
-			return false;
-		if (v->nodes[n->child].kind != CN_BLOCK)
-			break;
-	}
-	return true;
-}
-
-static void vma_name(const struct cview *v, int fn, struct strbuf *sb)
-{
-	const struct cnode *f = fn >= 0 ? &v->nodes[fn] : NULL;
-	int i;
-
-	if (f && f->cond_open >= 0) {
-		/* a "struct vm_area_struct *name" parameter */
-		for (i = f->cond_open; i < f->cond_close; i++)
-			if (cv_is(v, i, "vm_area_struct") && cv_is(v, i + 1, "*") &&
-			    v->toks[i + 2].kind == CT_IDENT) {
-				strbuf_add(sb, v->toks[i + 2].s, v->toks[i + 2].len);
-				return;
-			}
-	}
-	strbuf_addstr(sb, "vma");
-}
-
-/* Leading blanks of the line of token tok */
-static void indent_of(const struct cview *v, int tok, struct strbuf *sb)
-{
-	const struct cline *l = &v->lines[v->toks[tok].line];
-	int i;
-
-	for (i = 0; i < l->len && (l->text[i] == ' ' || l->text[i] == '\t'); i++)
-		strbuf_addch(sb, l->text[i]);
-}
-
-/*
- * The condition with "!(vma->vm_flags & VM_DROPPABLE)" before its first
- * lazyfree or dirtiness test (David Hildenbrand's form), wrapped at
- * "&&" to the column limit the way kernel code is.
- */
-static void suggest(const struct lazyfree_state *st, const struct check_ctx *c,
-		    const struct cnode *n, struct finding *f)
+static void report(struct lazyfree_state *st, struct check_ctx *c, int i,
+		   const char *fname, int flen, const char *who)
 {
 	const struct cview *v = &c->file->view;
-	struct cterm t[32];
-	struct strbuf sb = STRBUF_INIT, vma = STRBUF_INIT, ind = STRBUF_INIT;
-	struct strbuf line = STRBUF_INIT, term = STRBUF_INIT;
-	const char *kw = ctok_is(&v->toks[n->first], "while") ? "while (" : "if (";
-	int nr, k, pad;
-	bool done = false, brace = cv_is(v, n->cond_close + 1, "{");
-	char **terms = NULL;
-	int nt = 0;
+	const struct cnode *n = &v->nodes[i];
+	struct strbuf why = STRBUF_INIT;
+	struct finding *f;
+	int at, k;
 
-	vma_name(v, n->func, &vma);
-	indent_of(v, n->first, &ind);
-	nr = cview_split(v, n->cond_open + 1, n->cond_close - 1, "&&", t, 32);
-	terms = xcalloc(nr + 1, sizeof(*terms));
-	for (k = 0; k < nr; k++) {
-		unsigned int fl = classify(st, v->toks, v->nr_toks, t[k].first, t[k].last);
-
-		if (!done && (fl & (T_LAZYFREE | T_ANON | T_SWAPBACKED | T_DIRTY))) {
-			terms = xrealloc(terms, (nr + 2) * sizeof(*terms));
-			terms[nt++] = xasprintf("!(%s->vm_flags & VM_DROPPABLE)", vma.buf);
-			done = true;
+	for (at = n->first, k = n->first; k <= n->cond_close; k++)
+		if (v->lines[v->toks[k].line].added) {
+			at = k;
+			break;
 		}
-		strbuf_reset(&term);
-		if (t[k].neg)
-			strbuf_addch(&term, '!');
-		cview_text(v, t[k].first, t[k].last, &term);
-		terms[nt++] = xstrdup(term.buf);
-	}
-	pad = (int)strlen(kw);
-	strbuf_addf(&line, "%s%s", ind.buf, kw);
-	for (k = 0; k < nt; k++) {
-		struct cline l;
-		const char *end = k == nt - 1 ? (brace ? ") {" : ")") : " &&";
-		int w;
+	if (who)
+		strbuf_addf(&why, "; '%.*s()' gets lazyfree folios only (its callers "
+			    "test it, e.g. %s)", flen, fname, who);
+	f = check_report_at(c, CHECK_WARNING, at, n->first, n->cond_close,
+			    "lazyfree folio %s by its dirtiness without VM_DROPPABLE: "
+			    "folios of VM_DROPPABLE VMAs are lazyfree and dropped even "
+			    "when dirty (see try_to_unmap_one() in mm/rmap.c)%s",
+			    n->kind == CN_WHILE ? "handled" : "kept or skipped", why.buf);
+	f->suggestion = lazyfree_fix(st, c, v, i);
+	strbuf_release(&why);
+}
 
-		if (k) {
-			strbuf_addch(&line, ' ');
-			l = (struct cline){ .text = line.buf, .len = (int)line.len };
-			w = cline_width(&l, l.len) + (int)strlen(terms[k]) + (int)strlen(end);
-			if (w > c->o->columns) {
-				strbuf_rtrim(&line);
-				strbuf_addbuf(&sb, &line);
-				strbuf_addch(&sb, '\n');
-				strbuf_reset(&line);
-				strbuf_addf(&line, "%s%*s", ind.buf, pad, "");
-			}
-		}
-		strbuf_addstr(&line, terms[k]);
-		strbuf_addstr(&line, end);
-		free(terms[k]);
-	}
-	strbuf_addbuf(&sb, &line);
-	free(terms);
-	f->suggestion = strbuf_detach(&sb, NULL);
-	strbuf_release(&vma);
-	strbuf_release(&ind);
-	strbuf_release(&line);
-	strbuf_release(&term);
+static void note_unseen(struct check_ctx *c, int i, const char *fname, int flen)
+{
+	const struct cview *v = &c->file->view;
+	const struct cnode *n = &v->nodes[i];
+	struct strbuf what = STRBUF_INIT;
+
+	if (fname)
+		strbuf_addf(&what, "what guards it and who calls '%.*s()'", flen, fname);
+	else
+		strbuf_addstr(&what, "what guards it");
+	check_report_at(c, CHECK_NOTE, n->first, n->first, n->cond_close,
+			"hunks only: this dirtiness test sits in lazyfree code, but "
+			"the hunks do not show %s, so whether it decides on lazyfree "
+			"folios (which must allow for VM_DROPPABLE) is not known; "
+			"check with --repo", what.buf);
+	strbuf_release(&what);
 }
 
 void lazyfree_run(struct check_ctx *c)
 {
-	const struct lazyfree_state *st = c->state;
+	struct lazyfree_state *st = c->state;
 	const struct cview *v = &c->file->view;
 	int i;
 
-	if (!c->file->is_c)
+	if (!c->file->is_c || !st)
 		return;
+	st->c = c;
 	for (i = 0; i < v->nr_nodes; i++) {
 		const struct cnode *n = &v->nodes[i];
-		unsigned int cond, ctx, fn = 0;
-		int at, k;
-		struct finding *f;
+		const char *fname = NULL;
+		struct strbuf who = STRBUF_INIT;
+		unsigned int m, facts, up = 0;
+		size_t nsites = 0;
+		int flen = 0;
 
 		if ((n->kind != CN_IF && n->kind != CN_WHILE) || n->cond_open < 0)
 			continue;
 		if (!check_sees(c, cview_range_added(v, n->cond_open, n->cond_close)))
 			continue;
-		cond = classify(st, v->toks, v->nr_toks, n->cond_open, n->cond_close);
-		if (!(cond & T_DIRTY) || only_sets_dirty(v, n))
+		m = lazyfree_mentions(st, v, n->cond_open, n->cond_close);
+		if (!(m & T_DIRTY) || only_sets_dirty(v, n) || !branch_acts(v, n))
 			continue;
-		ctx = cond | guards(st, v, i);
-		if (!lazyfree(ctx))
+		if ((m & T_DROPPABLE) || branch_exempts(v, n) ||
+		    in_32bit_branch(v, v->toks[n->first].line))
 			continue;
-		if (n->func >= 0)
-			fn = classify(st, v->toks, v->nr_toks, v->nodes[n->func].first,
-				      v->nodes[n->func].last);
-		if ((ctx | fn) & T_DROPPABLE)
+		facts = decision_facts(st, v, i);
+		if (facts & F_DROP)
 			continue;
-		for (at = n->first, k = n->first; k <= n->cond_close; k++)
-			if (v->lines[v->toks[k].line].added) {
-				at = k;
-				break;
-			}
-		f = check_report_at(c, CHECK_WARNING, at, n->first, n->cond_close,
-				    "lazyfree folio %s by its dirtiness without VM_DROPPABLE: "
-				    "folios of VM_DROPPABLE VMAs are lazyfree and dropped even "
-				    "when dirty (see try_to_unmap_one() in mm/rmap.c)",
-				    n->kind == CN_WHILE ? "handled" : "kept or skipped");
-		suggest(st, c, n, f);
+		if (n->func >= 0 && v->nodes[n->func].fname) {
+			fname = v->nodes[n->func].fname;
+			flen = v->nodes[n->func].fname_len;
+		}
+		if (!lazyfree_facts_lazyfree(facts) &&
+		    !(facts & (F_SWAPBACKED | F_NOTANON)) && fname)
+			up = callers_facts(st, fname, flen, 1, &who, &nsites);
+		if (lazyfree_facts_lazyfree(facts)) {
+			report(st, c, i, NULL, 0, NULL);
+		} else if (up & F_LAZYFREE) {
+			/* a dirtiness predicate: the decision is its callers' */
+			if (!(up & F_DROP) && !memmem(fname, flen, "dirty", 5))
+				report(st, c, i, fname, flen, who.buf);
+		} else if (!v->complete && !(facts & (F_SWAPBACKED | F_NOTANON)) &&
+			   !nsites && lazyfree_hint(v, i, fname, flen) &&
+			   (guards_unseen(v, i) || fname)) {
+			note_unseen(c, i, fname, flen);
+		}
+		strbuf_release(&who);
 	}
+	st->c = NULL;
 }

@@ -12,6 +12,13 @@
  * prototype that takes more lines than its packed form, and that has a
  * parameter alone on its line where another would have fit, is reported:
  * a last parameter alone on its line because it would not fit is fine.
+ *
+ * Layouts left alone (false alarms on merged patches of the corpus,
+ * bench/corpus/): a prototype whose continuation lines the patch does not
+ * touch (a rename, a new return type) or edits in place line for line (a
+ * type changed over the tree), parameters grouped on purpose, a pair or
+ * a same-typed group per line (old/new, src/dst, the VFS ->rename()
+ * convention), and XFS's tab-aligned columns.
  */
 #include <ctype.h>
 
@@ -204,6 +211,241 @@ static bool has_lonely(const struct cview *v, const struct proto *pr,
 	return lonely;
 }
 
+/* Words of deliberate pairs: "old_dir, new_dir", "dst, src", "from, to" */
+static const char *const pair_words[][2] = {
+	{ "old", "new" }, { "src", "dst" }, { "from", "to" },
+	{ "source", "dest" }, { "prev", "next" },
+};
+
+/* Is name b name a with one pair word swapped for its partner? */
+static bool paired(const struct ctok *a, const struct ctok *b)
+{
+	size_t k, w;
+	int i;
+
+	for (k = 0; k < ARRAY_SIZE(pair_words); k++)
+		for (w = 0; w < 2; w++) {
+			const char *x = pair_words[k][w], *y = pair_words[k][!w];
+			int xl = (int)strlen(x), yl = (int)strlen(y);
+
+			for (i = 0; i + xl <= a->len; i++) {
+				if (strncmp(a->s + i, x, xl))
+					continue;
+				if (b->len == a->len - xl + yl &&
+				    !memcmp(b->s, a->s, i) && !memcmp(b->s + i, y, yl) &&
+				    !memcmp(b->s + i + yl, a->s + i + xl, a->len - i - xl))
+					return true;
+			}
+		}
+	return false;
+}
+
+/* The type of a parameter: its tokens but the name */
+static void param_type(const struct cview *v, const struct cterm *p,
+		       struct strbuf *sb)
+{
+	strbuf_reset(sb);
+	if (p->last > p->first && v->toks[p->last].kind == CT_IDENT)
+		cview_text(v, p->first, p->last - 1, sb);
+	else
+		cview_text(v, p->first, p->last, sb);
+}
+
+/*
+ * Parameters grouped on purpose, one group per line: a line holding an
+ * old/new (src/dst...) pair of one type, or two lines with the same types
+ * in the same order (the VFS ->rename() layout: "struct inode *old_dir,
+ * struct dentry *old_dentry," over "struct inode *new_dir, struct dentry
+ * *new_dentry,").  Packing them would undo the grouping.
+ */
+static bool grouped(const struct cview *v, const struct proto *pr)
+{
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	int k, j, n;
+	bool found = false;
+
+	for (k = 0; k + 1 < pr->nr && !found; k++) {
+		const struct cterm *p = &pr->params[k], *q = &pr->params[k + 1];
+		int line = v->toks[p->first].line;
+
+		if (v->toks[q->first].line != line)
+			continue;
+		/* exactly this pair on its line */
+		if ((k > 0 && v->toks[pr->params[k - 1].last].line == line) ||
+		    (k + 2 < pr->nr && v->toks[pr->params[k + 2].first].line == line))
+			continue;
+		param_type(v, p, &a);
+		param_type(v, q, &b);
+		if (!strcmp(a.buf, b.buf) && paired(&v->toks[p->last], &v->toks[q->last]))
+			found = true;
+	}
+	/* two lines of two or more parameters with the same types */
+	for (k = 0; k < pr->nr && !found; k++) {
+		int line = v->toks[pr->params[k].first].line;
+
+		if (k && v->toks[pr->params[k - 1].first].line == line)
+			continue;	/* not the first on its line */
+		for (n = 1; k + n < pr->nr &&
+		     v->toks[pr->params[k + n].first].line == line; n++)
+			;
+		if (n < 2 || k + 2 * n > pr->nr ||
+		    v->toks[pr->params[k + n].first].line == line)
+			continue;
+		for (j = 0; j < n; j++) {
+			param_type(v, &pr->params[k + j], &a);
+			param_type(v, &pr->params[k + n + j], &b);
+			if (strcmp(a.buf, b.buf) ||
+			    v->toks[pr->params[k + n + j].first].line !=
+			    v->toks[pr->params[k + n].first].line)
+				break;
+		}
+		if (j == n && (k + 2 * n == pr->nr ||
+			       v->toks[pr->params[k + 2 * n].first].line !=
+			       v->toks[pr->params[k + n].first].line))
+			found = true;
+	}
+	strbuf_release(&a);
+	strbuf_release(&b);
+	return found;
+}
+
+/*
+ * Types and names lined up in columns with tabs, one parameter a line
+ * (XFS's layout: "struct xfs_mount\t*mp,"): a layout of its own, not a
+ * prototype split one per line for want of packing.
+ */
+static bool tab_aligned(const struct cview *v, const struct proto *pr)
+{
+	int k, t, i;
+
+	for (k = 0; k < pr->nr; k++) {
+		const struct cterm *p = &pr->params[k];
+
+		for (t = p->first; t < p->last; t++) {
+			const struct ctok *a = &v->toks[t], *b = &v->toks[t + 1];
+			const struct cline *l = &v->lines[a->line];
+
+			if (a->line != b->line)
+				continue;
+			for (i = a->col + a->len; i < b->col && i < l->len; i++)
+				if (l->text[i] == '\t')
+					return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * The parameter names a line holds, as "mm,addr,": the last identifier
+ * before each comma and before the closing parenthesis
+ */
+static void line_names(const char *s, size_t len, struct strbuf *out)
+{
+	size_t i, b = 0, e = 0;
+	bool in = false;
+
+	for (i = 0; i <= len; i++) {
+		char ch = i < len ? s[i] : ',';
+
+		if (isalnum((unsigned char)ch) || ch == '_') {
+			if (!in)
+				b = i;
+			in = true;
+			e = i + 1;
+			continue;
+		}
+		in = false;
+		if (ch == ',' || ch == ')') {
+			if (e > b)
+				strbuf_add(out, s + b, e - b);
+			strbuf_addch(out, ',');
+			b = e = 0;
+			if (ch == ')')
+				break;
+		}
+	}
+}
+
+static bool same_names(const struct diff_line *a, const struct diff_line *b)
+{
+	struct strbuf x = STRBUF_INIT, y = STRBUF_INIT;
+	bool same;
+
+	line_names(a->text, a->len, &x);
+	line_names(b->text, b->len, &y);
+	same = !strcmp(x.buf, y.buf);
+	strbuf_release(&x);
+	strbuf_release(&y);
+	return same;
+}
+
+/* Did a patch of the series before c's add line l to c's file? */
+static bool series_added(const struct check_ctx *c, const struct diff_line *l)
+{
+	const char *path = c->file->df->new_path;
+	size_t pi, fi, j, k;
+
+	for (pi = 0; pi < c->s->nr && c->s->patches[pi] != c->patch; pi++) {
+		const struct diff *d = &c->s->patches[pi]->diff;
+
+		for (fi = 0; fi < d->nr; fi++) {
+			const struct diff_file *df = &d->files[fi];
+
+			if (!df->new_path || !path || strcmp(df->new_path, path))
+				continue;
+			for (j = 0; j < df->nr; j++)
+				for (k = 0; k < df->hunks[j].nr; k++) {
+					const struct diff_line *x = &df->hunks[j].lines[k];
+
+					if (x->kind == '+' && x->len == l->len &&
+					    !memcmp(x->text, l->text, l->len))
+						return true;
+				}
+		}
+	}
+	return false;
+}
+
+/*
+ * Were the prototype's changed lines edited in place, each replacing one
+ * old line with the same parameters, by name ("unsigned long vm_flags" to
+ * "vm_flags_t vm_flags" over a tree, a new return type re-indenting the
+ * rest)?  Then the layout is the old one, unless an earlier patch of the
+ * series wrote those old lines: then it is the series' own.
+ */
+static bool edited_in_place(const struct check_ctx *c, int first_no, int last_no)
+{
+	const struct diff_file *df = c->file->df;
+	size_t j, k, m, a, i;
+	bool any = false;
+
+	for (j = 0; j < df->nr; j++) {
+		const struct diff_hunk *h = &df->hunks[j];
+
+		for (k = 0; k < h->nr; k = a > k ? a : k + 1) {
+			bool in = false;
+
+			/* a block: "-" lines k..m, then "+" lines m..a */
+			for (m = k; m < h->nr && h->lines[m].kind == '-'; m++)
+				;
+			for (a = m; a < h->nr && h->lines[a].kind == '+'; a++)
+				if (h->lines[a].new_no >= first_no &&
+				    h->lines[a].new_no <= last_no)
+					in = true;
+			if (!in)
+				continue;
+			if (a - m != m - k)
+				return false;	/* lines added or joined: a new layout */
+			for (i = 0; i < m - k; i++)
+				if (!same_names(&h->lines[k + i], &h->lines[m + i]) ||
+				    series_added(c, &h->lines[k + i]))
+					return false;
+			any = true;
+		}
+	}
+	return any;
+}
+
 static void check_proto(struct check_ctx *c, const struct proto *pr)
 {
 	const struct cview *v = &c->file->view;
@@ -219,14 +461,28 @@ static void check_proto(struct check_ctx *c, const struct proto *pr)
 
 	if (written < 2)
 		return;
-	/* reported on the name's line, or the first line the patch changed */
-	for (li = v->toks[pr->first].line; li <= last_line; li++)
-		if (v->lines[li].added && at < 0)
-			at = li;
-	if (at < 0 && !c->o->preexisting)
+	/*
+	 * The layout is the patch's only when it writes a continuation line:
+	 * a rename or a new return type leaves it as it was.
+	 */
+	for (li = first_line + 1; li <= last_line; li++)
+		if (v->lines[li].added)
+			break;
+	if (li > last_line && !c->o->preexisting)
 		return;
-	if (at < 0 || v->lines[first_line].added)
-		at = first_line;
+	if (grouped(v, pr) || tab_aligned(v, pr) ||
+	    edited_in_place(c, v->lines[first_line].no, v->lines[last_line].no))
+		return;
+	if (li > last_line) {
+		at = first_line + 1;	/* a pre-existing layout: a note */
+	} else {
+		/* on the name's line, or the first line the patch changed */
+		for (li = v->toks[pr->first].line; li <= last_line; li++)
+			if (v->lines[li].added && at < 0)
+				at = li;
+		if (v->lines[first_line].added)
+			at = first_line;
+	}
 	/* the continuation indentation as written */
 	cont = &v->lines[first_line + 1];
 	for (i = 0; i < cont->len && (cont->text[i] == ' ' || cont->text[i] == '\t'); i++)

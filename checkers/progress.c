@@ -251,8 +251,12 @@ static bool full_amount(const struct cview *v, int first, int last)
 
 	if (first == last && v->toks[first].kind == CT_NUMBER) {
 		const struct ctok *t = &v->toks[first];
+		int n = t->len;
 
-		return !(t->len == 1 && (t->s[0] == '0' || t->s[0] == '1'));
+		/* 0, 1, 1U, 1UL: not a full amount */
+		while (n > 1 && strchr("uUlL", t->s[n - 1]))
+			n--;
+		return !(n == 1 && (t->s[0] == '0' || t->s[0] == '1'));
 	}
 	for (i = first; i <= last; i++) {
 		const struct ctok *t = &v->toks[i];
@@ -486,46 +490,220 @@ static void check_full_charge(struct check_ctx *c, const struct counter *ctr,
 	suggest_charge(v, ctr, w, value, last, status, f);
 }
 
-/* Exits after the scan started that never reported anything */
-static void check_paths(struct check_ctx *c, const struct counter *ctr, int fn,
-			int first_write)
+/* Is node i a write of *name other than a reset to 0? */
+static bool accounts(const struct cview *v, int i, const char *name)
+{
+	int value = -1;
+	enum wkind w = write_of(v, &v->nodes[i], name, &value);
+
+	if (w == W_NONE)
+		return false;
+	return !(w == W_SET && value >= 0 && value == v->nodes[i].last - 1 &&
+		 cv_is(v, value, "0"));
+}
+
+/*
+ * A write of the counter among the nodes of fn in tokens [from, to), or
+ * the counter handed to a callee that writes it ("foo(..., total_scanned)"
+ * in mem_cgroup_soft_limit_reclaim(): a false alarm on the corpus)
+ */
+static bool written_between(const struct cview *v, int fn, const char *name,
+			    int from, int to)
+{
+	int i;
+
+	for (i = fn; i < v->nr_nodes && v->nodes[i].first < to; i++)
+		if (v->nodes[i].func == fn && v->nodes[i].first >= from &&
+		    accounts(v, i, name))
+			return true;
+	for (i = from; i < to && i < v->nr_toks; i++)
+		if (tok_eq(&v->toks[i], name) && !cv_is(v, i - 1, "*") &&
+		    (cv_is(v, i - 1, ",") || cv_is(v, i - 1, "(")) &&
+		    (cv_is(v, i + 1, ",") || cv_is(v, i + 1, ")")) &&
+		    !(cv_is(v, i - 1, "(") && (cv_is(v, i - 2, "if") ||
+					       cv_is(v, i - 2, "while"))))
+			return true;
+	return false;
+}
+
+/* Does the code after label (its name at token lab) account? */
+static bool label_accounts(const struct cview *v, int fn, const char *name, int lab)
+{
+	int k;
+
+	for (k = fn; k < v->nr_nodes; k++) {
+		const struct cnode *l = &v->nodes[k];
+
+		if (l->func == fn && l->kind == CN_LABEL && l->name >= 0 &&
+		    tok_same(&v->toks[l->name], &v->toks[lab]))
+			return written_between(v, fn, name, l->first,
+					       v->nodes[fn].last + 1);
+	}
+	return true;	/* not in view: say nothing */
+}
+
+/*
+ * Exits after the scan started that never reported anything: a return,
+ * or a goto to a label that does not account, inside the first scan loop
+ * or after it, with no write of the counter before it (per-iteration
+ * writes in the loop count for the exits after it).
+ */
+static void check_paths(struct check_ctx *c, const struct counter *ctr, int fn)
 {
 	const struct cview *v = &c->file->view;
 	int i, l;
 
-	for (l = 0; l < v->nr_nodes; l++) {
-		if (v->nodes[l].func != fn || !is_loop(v->nodes[l].kind))
-			continue;
-		for (i = l + 1; i < v->nr_nodes && v->nodes[i].first <= v->nodes[l].last; i++) {
-			const struct cnode *x = &v->nodes[i];
-			int k;
-			bool later = false;
+	for (l = fn; l < v->nr_nodes; l++)
+		if (v->nodes[l].func == fn && is_loop(v->nodes[l].kind))
+			break;
+	if (l >= v->nr_nodes)
+		return;
+	for (i = l + 1; i < v->nr_nodes && v->nodes[i].first <= v->nodes[fn].last; i++) {
+		const struct cnode *x = &v->nodes[i];
 
-			if ((x->kind != CN_RETURN && x->kind != CN_GOTO) ||
-			    !cnode_within(v, i, l) ||
-			    !check_sees(c, v->lines[v->toks[x->first].line].added))
-				continue;
-			if (first_write >= 0 && first_write < x->first)
-				continue;
-			/* a goto to a label that accounts */
-			if (x->kind == CN_GOTO && x->name >= 0)
-				for (k = 0; k < v->nr_nodes; k++)
-					if (v->nodes[k].func == fn &&
-					    v->nodes[k].kind == CN_LABEL &&
-					    tok_same(&v->toks[v->nodes[k].name],
-						     &v->toks[x->name]))
-						later = true;
-			if (later)
-				continue;
-			check_report_at(c, CHECK_WARNING, x->first, x->first, x->last,
-					"'%s()' returns here after scanning without "
-					"reporting the work in '*%s'", ctr->func, ctr->param);
-		}
-		break;
+		if (x->func != fn || (x->kind != CN_RETURN && x->kind != CN_GOTO) ||
+		    !check_sees(c, v->lines[v->toks[x->first].line].added))
+			continue;
+		if (written_between(v, fn, ctr->param, v->nodes[fn].first, x->first))
+			continue;
+		if (x->kind == CN_GOTO &&
+		    (x->name < 0 || label_accounts(v, fn, ctr->param, x->name)))
+			continue;
+		check_report_at(c, CHECK_WARNING, x->first, x->first, x->last,
+				"'%s()' %s here after scanning without reporting "
+				"the work in '*%s'", ctr->func,
+				x->kind == CN_RETURN ? "returns" : "leaves",
+				ctr->param);
 	}
 }
 
-/* Callers: the reported amount is added, not a fixed one */
+/* Is function node fn whole in the view (head and closing brace)? */
+static bool whole_function(const struct cview *v, int fn)
+{
+	const struct cnode *f = &v->nodes[fn];
+
+	return v->complete || (f->child >= 0 &&
+			       cv_is(v, v->nodes[f->child].last, "}") &&
+			       v->toks[v->nodes[f->child].first].match ==
+			       v->nodes[f->child].last);
+}
+
+/* "max(cur, HPAGE_PMD_NR)", "max_t(unsigned int, cur, HPAGE_PMD_NR)" */
+static bool max_with_fixed(const struct cview *v, int k, const struct ctok *var,
+			   int *at)
+{
+	struct cterm a[MAX_ARGS];
+	int i, j, nr, close, call;
+
+	for (i = k - 1; i >= 0 && i >= k - 8; i--) {
+		if (!cv_is(v, i, "(") || v->toks[i].match < k ||
+		    (!cv_is(v, i - 1, "max") && !cv_is(v, i - 1, "max_t") &&
+		     !cv_is(v, i - 1, "umax") && !cv_is(v, i - 1, "max3")))
+			continue;
+		call = i - 1;
+		close = v->toks[i].match;
+		nr = cview_split(v, i + 1, close - 1, ",", a, MAX_ARGS);
+		for (j = 0; j < nr; j++)
+			if (a[j].first == a[j].last && tok_same(&v->toks[a[j].first], var))
+				break;
+		if (j == nr)
+			continue;
+		for (j = 0; j < nr; j++)
+			if (!(a[j].first == a[j].last &&
+			      tok_same(&v->toks[a[j].first], var)) &&
+			    full_amount(v, a[j].first, a[j].last)) {
+				*at = call;
+				return true;
+			}
+	}
+	return false;
+}
+
+/*
+ * Callers: the reported amount is added, not ignored, overwritten, taken
+ * the max() of with a fixed amount, or replaced by a fixed one.
+ */
+static void check_call(struct check_ctx *c, const struct counter *ctr, int i,
+		       int close, int a)
+{
+	const struct cview *v = &c->file->view;
+	const struct ctok *var = &v->toks[a + 1];
+	const struct cnode *f;
+	int fn, k, at;
+	bool read = false, sees = check_sees(c, v->lines[v->toks[i].line].added);
+
+	for (fn = 0; fn < v->nr_nodes; fn++)
+		if (v->nodes[fn].kind == CN_FUNC && v->nodes[fn].first <= i &&
+		    i <= v->nodes[fn].last)
+			break;
+	if (fn >= v->nr_nodes)
+		return;
+	f = &v->nodes[fn];
+	for (k = f->first; k <= f->last; k++) {
+		if (!tok_same(&v->toks[k], var) || cv_is(v, k - 1, ".") ||
+		    cv_is(v, k - 1, "->") || k == a + 1)
+			continue;
+		if (k > close && cv_is(v, k + 1, "=") && !read) {
+			/* "cur_progress = HPAGE_PMD_NR;" before anything read it */
+			if (check_sees(c, v->lines[v->toks[k].line].added))
+				check_report_at(c, CHECK_WARNING, k, k, k + 1,
+						"'%.*s' is overwritten before what '%s()' "
+						"reported in it is used", var->len, var->s,
+						ctr->func);
+			return;
+		}
+		if (cv_is(v, k + 1, "=") || (cv_is(v, k - 1, "&") && k < i))
+			continue;	/* set, or passed before the call */
+		if (max_with_fixed(v, k, var, &at)) {
+			if (check_sees(c, v->lines[v->toks[at].line].added))
+				check_report_at(c, CHECK_WARNING, at, at,
+						v->toks[at + 1].match,
+						"takes the larger of what '%s()' reported "
+						"and a fixed amount: a partial scan is "
+						"charged in full", ctr->func);
+			return;
+		}
+		if (k > close && counter_name(&v->toks[k - 2]) && cv_is(v, k - 1, "=") &&
+		    cv_is(v, k + 1, ";") && !cv_is(v, k - 3, "*") &&
+		    check_sees(c, v->lines[v->toks[k].line].added)) {
+			/* "progress = cur_progress;": the total is replaced */
+			check_report_at(c, CHECK_WARNING, k - 2, k - 2, k + 1,
+					"'%.*s' is set to what '%s()' reported instead "
+					"of adding it: the work of earlier calls is lost",
+					v->toks[k - 2].len, v->toks[k - 2].s, ctr->func);
+			return;
+		}
+		read = true;
+	}
+	if (read)
+		return;
+	/* "progress += HPAGE_PMD_NR;" in the same function */
+	for (k = f->first; k < f->last; k++) {
+		int e;
+
+		if (!counter_name(&v->toks[k]) || !cv_is(v, k + 1, "+="))
+			continue;
+		e = cview_find(v, k + 2, f->last, ";");
+		if (e < 0 || !full_amount(v, k + 2, e - 1))
+			continue;
+		if (v->lines[v->toks[k].line].added)
+			check_report_at(c, CHECK_WARNING, k, k, e,
+					"adds a fixed amount instead of what '%s()' "
+					"reported in '%.*s'", ctr->func, var->len, var->s);
+		else if (sees)
+			check_report_at(c, CHECK_WARNING, i, i, close,
+					"'%.*s' that '%s()' fills is never used: the "
+					"caller still adds a fixed amount (line %d)",
+					var->len, var->s, ctr->func,
+					v->lines[v->toks[k].line].no);
+		return;
+	}
+	if (sees && whole_function(v, fn))
+		check_report_at(c, CHECK_WARNING, i, i, close,
+				"'%.*s' that '%s()' fills is never used: the work it "
+				"reports is not accounted", var->len, var->s, ctr->func);
+}
+
 static void check_callers(struct check_ctx *c, const struct counter *ctr)
 {
 	const struct cview *v = &c->file->view;
@@ -533,13 +711,9 @@ static void check_callers(struct check_ctx *c, const struct counter *ctr)
 	int i, nr;
 
 	for (i = 0; i + 1 < v->nr_toks; i++) {
-		const struct ctok *t = &v->toks[i];
-		int close, fn, k, a;
-		const struct cnode *f;
-		bool read = false;
-		const struct ctok *var;
+		int close, a;
 
-		if (!tok_eq(t, ctr->func) || !cv_is(v, i + 1, "("))
+		if (!tok_eq(&v->toks[i], ctr->func) || !cv_is(v, i + 1, "("))
 			continue;
 		close = v->toks[i + 1].match;
 		if (close < 0)
@@ -548,44 +722,10 @@ static void check_callers(struct check_ctx *c, const struct counter *ctr)
 		if (ctr->index >= nr)
 			continue;
 		a = args[ctr->index].first;
-		if (!cv_is(v, a, "&") || a + 1 != args[ctr->index].last)
+		if (!cv_is(v, a, "&") || a + 1 != args[ctr->index].last ||
+		    v->toks[a + 1].kind != CT_IDENT)
 			continue;
-		var = &v->toks[a + 1];
-		for (fn = 0; fn < v->nr_nodes; fn++)
-			if (v->nodes[fn].kind == CN_FUNC && v->nodes[fn].first <= i &&
-			    i <= v->nodes[fn].last)
-				break;
-		if (fn >= v->nr_nodes)
-			continue;
-		f = &v->nodes[fn];
-		for (k = f->first; k <= f->last; k++)
-			if (tok_same(&v->toks[k], var) && !cv_is(v, k - 1, "&") &&
-			    !cv_is(v, k + 1, "=") && !cv_is(v, k - 1, ".") &&
-			    !cv_is(v, k - 1, "->"))
-				read = true;
-		if (read)
-			continue;
-		/* "progress += HPAGE_PMD_NR;" in the same function */
-		for (k = f->first; k < f->last; k++) {
-			int e;
-
-			if (!counter_name(&v->toks[k]) || !cv_is(v, k + 1, "+="))
-				continue;
-			e = cview_find(v, k + 2, f->last, ";");
-			if (e < 0 || !full_amount(v, k + 2, e - 1))
-				continue;
-			if (v->lines[v->toks[k].line].added)
-				check_report_at(c, CHECK_WARNING, k, k, e,
-						"adds a fixed amount instead of what '%s()' "
-						"reported in '%.*s'", ctr->func, var->len, var->s);
-			else if (check_sees(c, v->lines[v->toks[i].line].added))
-				check_report_at(c, CHECK_WARNING, i, i, close,
-						"'%.*s' that '%s()' fills is never used: the "
-						"caller still adds a fixed amount (line %d)",
-						var->len, var->s, ctr->func,
-						v->lines[v->toks[k].line].no);
-			break;
-		}
+		check_call(c, ctr, i, close, a);
 	}
 }
 
@@ -601,13 +741,12 @@ void progress_run(struct check_ctx *c)
 	for (ci = 0; ci < st->nr; ci++) {
 		const struct counter *ctr = &st->v[ci];
 		bool nullable = ctr->null_caller || ctr->checks_null;
-		int fn, first_write;
+		int fn;
 
 		for (fn = 0; fn < v->nr_nodes; fn++) {
 			if (v->nodes[fn].kind != CN_FUNC ||
 			    !cnode_func_is(v, fn, ctr->func, (int)strlen(ctr->func)))
 				continue;
-			first_write = -1;
 			for (i = fn; i < v->nr_nodes; i++) {
 				const struct cnode *n = &v->nodes[i];
 				enum wkind w;
@@ -618,8 +757,6 @@ void progress_run(struct check_ctx *c)
 				w = write_of(v, n, ctr->param, &value);
 				if (w == W_NONE)
 					continue;
-				if (first_write < 0)
-					first_write = n->first;
 				if (!check_sees(c, v->lines[v->toks[n->first].line].added))
 					continue;
 				if (nullable && !null_guarded(v, i, ctr->param))
@@ -632,7 +769,7 @@ void progress_run(struct check_ctx *c)
 				    full_amount(v, value, n->last - 1))
 					check_full_charge(c, ctr, i, value, n->last - 1);
 			}
-			check_paths(c, ctr, fn, first_write);
+			check_paths(c, ctr, fn);
 		}
 		check_callers(c, ctr);
 	}

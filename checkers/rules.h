@@ -15,7 +15,25 @@ struct check_file {
 	const char *path;	/* post-image path (pre-image when deleted) */
 	bool is_c;		/* .c or .h: view is set */
 	struct cview view;	/* whole post-image (view.complete) or hunks */
+	int *mail_start;	/* with a tree: each hunk's new start as mailed */
 };
+
+/* What rules learn over the series: call sites (checkers/callers.h) */
+struct check_kb *check_kb_new(void);
+void check_kb_free(struct check_kb *kb);
+
+/* Lines the patch only moves stop counting as added (checkers/moved.c) */
+void check_patch_mark_moved(struct check_patch *p);
+
+/* A post-image line as the mail numbers it, where apply put it */
+int check_patch_line(const struct check_patch *p, const char *path, int line);
+
+/*
+ * Move the new-side line numbers of df's hunks to where their lines are
+ * in the post-image text (a hunk applied at an offset); the number of
+ * hunks moved.  checkers/relocate.c
+ */
+int diff_file_relocate(struct diff_file *df, const char *text, size_t len);
 
 /* Each file of each patch of the series, C files only when c_only */
 #define for_each_check_file(s, pi, fi, pt, f)				\
@@ -45,6 +63,11 @@ void progress_begin(struct check_ctx *c);
 void progress_run(struct check_ctx *c);
 void progress_end(struct check_ctx *c);
 void oneline_run(struct check_ctx *c);
+void ptemapnull_run(struct check_ctx *c);
+void pteexit_run(struct check_ctx *c);
+void rcuexit_run(struct check_ctx *c);
+void atomicsleep_run(struct check_ctx *c);
+void lockassert_run(struct check_ctx *c);
 void checkpatch_begin(struct check_ctx *c);
 void checkpatch_end(struct check_ctx *c);
 void signoff_run(struct check_ctx *c);
@@ -57,5 +80,7 @@ void codespell_run(struct check_ctx *c);
 
 /* Identifier helpers */
 bool ident_has(const struct ctok *t, const char *part);	/* substring, any case */
+/* Does t contain one of w[0..n), in any case? */
+bool ident_has_any(const struct ctok *t, const char *const *w, size_t n);
 
 #endif

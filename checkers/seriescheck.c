@@ -48,20 +48,44 @@ static bool same_person(const char *value, const char *name, const char *email)
 	return same;
 }
 
+/*
+ * "'Marco Elver' via kasan-dev" <kasan-dev@googlegroups.com>: a list that
+ * rewrites From: for DMARC keeps only the name, the name is the author
+ * (a false alarm on every kasan-dev patch of the corpus, bench/corpus/)
+ */
+static char *unmunged_name(const char *name)
+{
+	const char *via = name ? strstr(name, " via ") : NULL;
+	char *n;
+	size_t len;
+
+	if (!via || via == name)
+		return NULL;
+	len = via - name;
+	if (len > 2 && (name[0] == '\'' || name[0] == '"') && name[len - 1] == name[0]) {
+		name++;
+		len -= 2;
+	}
+	n = xstrndup(name, len);
+	return n;
+}
+
 void signoff_run(struct check_ctx *c)
 {
 	const struct check_patch *p = c->patch;
 	const struct trailers *t = &p->p.trailers;
+	char *real = unmunged_name(p->p.author_name);
 	size_t i, sobs = 0;
 
 	if (!p->p.author_email)
-		return;
+		goto out;
 	for (i = 0; i < t->nr; i++) {
 		if (strcasecmp(t->t[i].name, "Signed-off-by"))
 			continue;
 		sobs++;
-		if (same_person(t->t[i].value, p->p.author_name, p->p.author_email))
-			return;
+		if (same_person(t->t[i].value, p->p.author_name, p->p.author_email) ||
+		    (real && same_person(t->t[i].value, real, NULL)))
+			goto out;
 	}
 	if (!sobs)
 		check_report(c, NULL, CHECK_ERROR, NULL, 0,
@@ -75,6 +99,8 @@ void signoff_run(struct check_ctx *c)
 			     "the in-body From: name who wrote the patch",
 			     p->p.author_name ? p->p.author_name : "",
 			     p->p.author_email);
+out:
+	free(real);
 }
 
 static struct pattern fixes_re =
@@ -135,9 +161,13 @@ void fixes_run(struct check_ctx *c)
 	}
 }
 
-/* "mm: khugepaged: ...", "mm/mglru: ...", "mm, swap: ..." */
+/*
+ * "mm: khugepaged: ...", "mm/mglru: ...", "mm, swap: ...", and as merged
+ * patches of the corpus have them: "memory tiering: ...", "func(): ..."
+ */
 static struct pattern prefix_re =
-	PATTERN("^[A-Za-z0-9_.*/+-]+(?:,\\s*[A-Za-z0-9_.*/+-]+)*:\\s+\\S", 0);
+	PATTERN("^[A-Za-z0-9_.*/+-]+(?:\\(\\))?(?: [A-Za-z0-9_.*/+-]+)?"
+		"(?:,\\s*[A-Za-z0-9_.*/+-]+)*:\\s+\\S", 0);
 
 void subject_run(struct check_ctx *c)
 {
@@ -152,6 +182,9 @@ void subject_run(struct check_ctx *c)
 		check_report(c, NULL, CHECK_ERROR, NULL, 1, "the subject is empty");
 		return;
 	}
+	/* git revert's own form: Revert "mm: ..." */
+	if (!strncmp(title, "Revert \"", 8))
+		return;
 	if (!pattern_match(&prefix_re, title, len, NULL))
 		check_report(c, NULL, CHECK_WARNING, NULL, 1,
 			     "subject '%s' does not start with the subsystem "

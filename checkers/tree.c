@@ -29,6 +29,13 @@ static int tree_read(struct check_tree *ct, const char *rev, const char *path,
 				path, out);
 }
 
+static int tree_walk(struct check_tree *ct, const char *rev, struct git_walk *w)
+{
+	struct git_tree *t = ct->data;
+
+	return git_walk_dir(t->scratch_git ? t->scratch_git : t->repo, rev, w);
+}
+
 static int tree_commit(struct check_tree *ct, const char *id, struct strbuf *out)
 {
 	struct git_tree *t = ct->data;
@@ -80,6 +87,7 @@ int git_tree_open(struct git_tree *t, const char *repo, struct strbuf *err)
 	t->base.name = t->repo;
 	t->base.read = tree_read;
 	t->base.commit = tree_commit;
+	t->base.walk = tree_walk;
 	t->base.checkpatch_gitdir = t->gitdir;
 	t->base.data = t;
 	return 0;

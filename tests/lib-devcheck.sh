@@ -46,14 +46,7 @@ PY
 # dev_commit DIR SUBJECT FILE PYTHON: commit an edit of FILE made by
 # PYTHON (s is the file's text), signed off by the test user
 dev_commit() {
-	python3 - "$1/$3" "$4" <<'PY' || return 1
-import sys
-s = open(sys.argv[1]).read()
-new = eval(sys.argv[2])
-if new == s:
-    sys.exit("the edit changed nothing")
-open(sys.argv[1], "w").write(new)
-PY
+	edit_file "$1/$3" "$4" || return 1
 	git -C "$1" commit -q -s -m "$2" -- "$3"
 }
 

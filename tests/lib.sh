@@ -153,6 +153,19 @@ d=json.load(open(sys.argv[1]) if sys.argv[1] != '-' else sys.stdin)
 print(eval(sys.argv[2], {'d': d, 'len': len, 'sorted': sorted, 'any': any, 'all': all, 'set': set, 'json': json}))" "$@"
 }
 
+# edit_file FILE PYTHON: rewrite FILE with the value of the PYTHON
+# expression (s is the file's text); fails when nothing changed
+edit_file() {
+	"$PY" - "$1" "$2" <<'PY'
+import sys
+s = open(sys.argv[1]).read()
+new = eval(sys.argv[2])
+if new == s:
+    sys.exit("the edit changed nothing")
+open(sys.argv[1], "w").write(new)
+PY
+}
+
 # A free TCP port on 127.0.0.1
 free_port() {
 	"$PY" -c 'import socket

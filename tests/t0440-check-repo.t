@@ -17,14 +17,7 @@ IMPORT_SUBJECT=$(git --git-dir="$R" log -1 --format=%s "$BASE")
 # last paragraph of BODY is the trailer block with the Signed-off-by
 commit_edit() {
 	git --git-dir="$R" show "$HEAD:$3" >"$TMP/file"
-	python3 - "$TMP/file" "$4" <<'PY' || return 1
-import sys
-s = open(sys.argv[1]).read()
-new = eval(sys.argv[2])
-if new == s:
-    sys.exit("the edit changed nothing")
-open(sys.argv[1], "w").write(new)
-PY
+	edit_file "$TMP/file" "$4" || return 1
 	blob=$(git --git-dir="$R" hash-object -w "$TMP/file")
 	GIT_INDEX_FILE=$TMP/index git --git-dir="$R" read-tree "$HEAD"
 	GIT_INDEX_FILE=$TMP/index git --git-dir="$R" update-index --cacheinfo "100644,$blob,$3"

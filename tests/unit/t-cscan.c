@@ -148,6 +148,68 @@ static void test_split(void)
 	cview_release(&v);
 }
 
+static void test_split_negated_first(void)
+{
+	struct cview v;
+	struct cterm t[8];
+	struct strbuf sb = STRBUF_INIT;
+	int n;
+
+	/* "!a || b" is two terms, the first negated: not one negated group */
+	view(&v, "x = (!folio_test_anon(f) || folio_test_swapbacked(f));\n");
+	n = cview_split(&v, 2, v.nr_toks - 2, "||", t, 8);
+	is_int(n, 2, "'!a || b' splits into two terms");
+	if (n == 2) {
+		cview_text(&v, t[0].first, t[0].last, &sb);
+		is_str(sb.buf, "folio_test_anon(f)", "the first term without its '!'");
+		ok(t[0].neg && !t[1].neg, "only the first is negated");
+	}
+	cview_release(&v);
+	view(&v, "x = !(a && b);\n");
+	n = cview_split(&v, 2, v.nr_toks - 2, "&&", t, 8);
+	ok(n == 1 && t[0].neg, "'!(a && b)' stays one negated term");
+	strbuf_release(&sb);
+	cview_release(&v);
+}
+
+struct facts {
+	char text[256];
+};
+
+static void collect_fact(const struct cview *v, const struct cterm *t, bool holds,
+			 void *data)
+{
+	struct facts *f = data;
+	struct strbuf sb = STRBUF_INIT;
+
+	cview_text(v, t->first, t->last, &sb);
+	snprintf(f->text + strlen(f->text), sizeof(f->text) - strlen(f->text),
+		 "%s%s;", holds ? "" : "!", sb.buf);
+	strbuf_release(&sb);
+}
+
+static void test_guards(void)
+{
+	struct facts f = { "" };
+	struct cview v;
+	int i, n = -1;
+
+	view(&v, "int f(struct folio *folio)\n{\n"
+		 "\tVM_WARN_ON_FOLIO(folio_test_swapbacked(folio), folio);\n"
+		 "\tif (!folio_test_anon(folio) || x)\n\t\treturn 0;\n"
+		 "\tif (y && z) {\n\t\tif (w)\n\t\t\tfoo();\n"
+		 "\t\telse\n\t\t\tbar();\n\t}\n\treturn 1;\n}\n");
+	for (i = 0; i < v.nr_nodes; i++)
+		if (v.nodes[i].kind == CN_EXPR && cv_is(&v, v.nodes[i].first, "bar"))
+			n = i;
+	ok(n >= 0, "the else branch is found");
+	if (n >= 0)
+		cview_guards(&v, n, collect_fact, &f);
+	is_str(f.text, "!w;y;z;!folio_test_swapbacked(folio);folio_test_anon(folio);!x;",
+	       "else, then-branch conjuncts, an assertion, an early exit's disjuncts");
+	cview_release(&v);
+}
+
 static void test_hunks(void)
 {
 	static const char patch[] =
@@ -263,6 +325,8 @@ int main(void)
 	test_ifdef();
 	test_parser();
 	test_split();
+	test_split_negated_first();
+	test_guards();
 	test_hunks();
 	test_garbage();
 	test_kernel_file();

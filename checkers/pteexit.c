@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pte-unmap-exit: a PTE table mapped (and locked) by pte_offset_map()
+ * or pte_offset_map_lock() must be unmapped (and unlocked) on every path
+ * out, with pte_unmap() or pte_unmap_unlock(): an early return between
+ * the two leaks the kmap and leaves the page table lock held, so the next
+ * fault on that PMD deadlocks.  The shape of mainline's fix "mm/damon/
+ * vaddr: fix missing pte_unmap_unlock in damos_va_migrate_pmd_entry()",
+ * and the one T.J. Mercier caught in review for an RCU section ("I think
+ * this lock needs to come after the return ... to avoid missing the
+ * rcu_read_unlock", <CABdmKX3Kca4pbq+KN1RnV+Py1dDw9d_33x-zu7ex7FnE95p1ig@mail.gmail.com>).
+ * Hugh Dickins' series that let pte_offset_map[_lock]() fail
+ * (<8218ffdc-8be-54e5-0a8-83f5542af283@google.com>) made these early
+ * exits common: the NULL check's own exit is not one.
+ */
+#include "checkers/exitleak.h"
+
+/* giving back part of it ends what is checked: spin_unlock(), pte_unmap() */
+static const char *const give_lock[] = {
+	"pte_unmap_unlock", "spin_unlock", "pte_unmap", NULL,
+};
+static const char *const give_map[] = { "pte_unmap", "pte_unmap_unlock", NULL };
+
+static const struct leak_pair pte_pairs[] = {
+	{ "pte_offset_map_lock", give_lock, true,
+	  "the PTE table mapped and its lock held", FIX_PTR_LOCK },
+	{ "pte_offset_map", give_map, true, "the PTE table mapped", FIX_PTR },
+	{ "pte_offset_map_ro_nolock", give_map, true, "the PTE table mapped", FIX_PTR },
+	{ "pte_offset_map_rw_nolock", give_map, true, "the PTE table mapped", FIX_PTR },
+	{ "pte_offset_map_nolock", give_map, true, "the PTE table mapped", FIX_PTR },
+};
+
+void pteexit_run(struct check_ctx *c)
+{
+	exitleak_run(c, pte_pairs, ARRAY_SIZE(pte_pairs));
+}

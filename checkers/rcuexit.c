@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rcu-unlock-exit: an RCU read-side section entered in a function must be
+ * left on every path out of it that does not keep it on purpose (a
+ * function that never leaves it, kmemleak's seq start, keeps it for its
+ * caller).  From T.J. Mercier's
+ * review of "[RFC 13/17] cgroup/drm: Ability to periodically scan cgroups
+ * for over budget GPU usage": "I think this lock needs to come after the
+ * return for the online check just below here to avoid missing the
+ * rcu_read_unlock at out_retry"
+ * (<CABdmKX3Kca4pbq+KN1RnV+Py1dDw9d_33x-zu7ex7FnE95p1ig@mail.gmail.com>),
+ * and Shakeel Butt's of "[PATCH v2 23/28] mm: memcontrol: prepare for
+ * reparenting LRU pages": "thus rcu read unlock is missed"
+ * (<jdhf6h7weedyentvyaqsr3n3v7dlj4n6k3mrryn2hkyhc255cl@kmexszfblh6s>).
+ * The mmap lock is not checked: its protocol crosses functions (callees
+ * that drop it, "*locked" out-parameters), and on the merged code of 6.12
+ * every early exit holding it was such a hand-over.
+ */
+#include "checkers/exitleak.h"
+
+static const char *const give_rcu[] = { "rcu_read_unlock", NULL };
+
+static const struct leak_pair rcu_pairs[] = {
+	{ "rcu_read_lock", give_rcu, false, "the RCU read lock held", FIX_CALL },
+};
+
+void rcuexit_run(struct check_ctx *c)
+{
+	exitleak_run(c, rcu_pairs, ARRAY_SIZE(rcu_pairs));
+}
