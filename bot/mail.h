@@ -28,6 +28,8 @@ struct mail {
 	size_t nr_refs;
 	char *subject;		/* decoded and unfolded; "" when missing */
 	struct address from;
+	char *from_text;	/* the From: header as text, RFC 2047 decoded
+				 * (git mailinfo reads the author from it) */
 	struct address *to, *cc;
 	size_t nr_to, nr_cc;
 	char *list_id;		/* without <> */
@@ -63,9 +65,14 @@ char *mail_decode_header(const char *value);
 /* Encode a header value for output (RFC 2047 when not ASCII). */
 char *mail_encode_header(const char *name, const char *value);
 
-/* Format t (with tz in minutes) as an RFC 5322 date */
+/* Format t (with tz in minutes) as an RFC 5322 date (bot/mail-date.c) */
 void mail_format_date(int64_t t, int tz, struct strbuf *sb);
-
+/*
+ * "Mon, 6 May 2024 10:00:00 +0000", the form git send-email and most
+ * mailers write (optional weekday, a comment after the zone); false for
+ * anything else (bot/mail-date.c, without GMime).
+ */
+bool mail_strict_date(const char *s, int64_t *t, int *tz);
 
 /* Parse a date as in a Date: header (lenient); 0 or -1 */
 int mail_parse_date(const char *s, int64_t *t, int *tz);
