@@ -234,16 +234,13 @@ static int load_patches(const struct apply_cli *c, const struct assembly *a,
 		goto out;
 	while ((ret = mbox_next(&r, &mm)) > 0) {
 		struct mail mail = MAIL_INIT;
-		struct subject subj = SUBJECT_INIT;
 		struct strbuf err = STRBUF_INIT;
 
 		if (mm.index > max_index || !slot[mm.index] || mm.too_big)
 			continue;
 		if (!mail_parse(mm.raw.buf, mm.raw.len, &mail, &err)) {
-			subject_parse(mail.subject, &subj);
-			patch_extract(&mail, &subj, slot[mm.index]);
+			patch_extract(&mail, slot[mm.index]);
 			*have[mm.index] = true;
-			subject_release(&subj);
 			mail_release(&mail);
 		}
 		strbuf_release(&err);

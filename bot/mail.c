@@ -70,9 +70,10 @@ static char *clean_text(const char *s)
  * GMime 3.2.13 (Debian 12's) decodes adjacent B-encoded words of one
  * charset as one base64 text, which ends at the first padding: of
  * "=?utf-8?b?YWI=?= =?utf-8?b?Y2Q=?=" it keeps "ab" (a known upstream
- * bug).  Before GMime sees a header value, every B word with padding is
- * rewritten as the Q word of the same bytes, which joins safely.  NULL
- * when there is nothing to rewrite.
+ * bug).  Before GMime sees a header value, every B word is rewritten as
+ * the Q word of the same bytes: Q words join safely, also when a
+ * character is split over a B word and a Q word.  NULL when there is
+ * nothing to rewrite.
  */
 static int b64_value(int c)
 {
@@ -149,8 +150,7 @@ static char *unpad_b_words(const char *v)
 			continue;
 		}
 		p = w + 2 + cs + 3 + len + 2;
-		if ((enc != 'b' && enc != 'B') ||
-		    !memchr(w + 2 + cs + 3, '=', len))
+		if (enc != 'b' && enc != 'B')
 			continue;
 		strbuf_add(&sb, done, w - done);
 		strbuf_add(&sb, w, 2 + cs);
@@ -352,6 +352,68 @@ static void strip_cr(struct strbuf *sb)
 	strbuf_setlen(sb, w);
 }
 
+/*
+ * A parameter of a Content-Type value as git mailinfo finds one: the
+ * first "name=" anywhere, the value up to ';' or a blank, or quoted
+ */
+static bool ct_param_is(const char *ct, const char *name, const char *value)
+{
+	const char *p = ct ? strcasestr(ct, name) : NULL;
+	size_t n;
+
+	if (!p)
+		return false;
+	p += strlen(name);
+	if (*p == '"')
+		n = strcspn(++p, "\"");
+	else
+		n = strcspn(p, "; \t");
+	return n == strlen(value) && !strncasecmp(p, value, n);
+}
+
+/*
+ * text/plain; format=flowed (RFC 3676) as git mailinfo reads it: a line
+ * ending in a space goes on with the next one (that space dropped with
+ * delsp=yes), a leading space is stuffing; "-- " stays.
+ */
+static void unflow(const char *ct, struct strbuf *sb)
+{
+	struct strbuf out = STRBUF_INIT, prev = STRBUF_INIT;
+	bool delsp = ct_param_is(ct, "delsp=", "yes");
+	size_t r = 0;
+
+	if (!ct_param_is(ct, "format=", "flowed"))
+		return;
+	while (r < sb->len) {
+		const char *p = sb->buf + r, *nl = memchr(p, '\n', sb->len - r);
+		size_t len = nl ? (size_t)(nl - p) : sb->len - r;
+
+		r += len + !!nl;
+		if (len == 3 && !memcmp(p, "-- ", 3)) {
+			strbuf_addbuf(&out, &prev);
+			strbuf_reset(&prev);
+		} else {
+			if (len && *p == ' ') {
+				p++;
+				len--;
+			}
+			if (len && p[len - 1] == ' ') {
+				strbuf_add(&prev, p, len - delsp);
+				continue;
+			}
+			strbuf_addbuf(&out, &prev);
+			strbuf_reset(&prev);
+		}
+		strbuf_add(&out, p, len);
+		if (nl)
+			strbuf_addch(&out, '\n');
+	}
+	strbuf_addbuf(&out, &prev);
+	strbuf_release(sb);
+	*sb = out;
+	strbuf_release(&prev);
+}
+
 static bool is_utf8_name(const char *cs)
 {
 	return !cs || !g_ascii_strcasecmp(cs, "utf-8") ||
@@ -379,7 +441,10 @@ static void add_part_text(struct mail *m, GMimePart *part, struct strbuf *sb)
 	strbuf_add(&raw, ba->data, ba->len);
 	g_object_unref(out);
 	strip_cr(&raw);
+	unflow(g_mime_object_get_header(GMIME_OBJECT(part), "Content-Type"), &raw);
 
+	if (!is_utf8_name(cs) && !m->charset)
+		m->charset = xstrdup(cs);
 	if (is_utf8_name(cs)) {
 		if (!g_utf8_validate(raw.buf, raw.len, NULL))
 			strbuf_addstr(&m->warnings, "invalid UTF-8 in body\n");
@@ -437,12 +502,15 @@ static void walk_part(struct walk *w, GMimeObject *obj, int depth)
 		GMimeMultipart *mp = GMIME_MULTIPART(obj);
 		int i, n = g_mime_multipart_get_count(mp);
 
+		w->m->multipart = true;
 		for (i = 0; i < n; i++)
 			walk_part(w, g_mime_multipart_get_part(mp, i), depth + 1);
 		return;
 	}
-	if (!GMIME_IS_PART(obj))
-		return;		/* message/rfc822 and the like: not ours */
+	if (!GMIME_IS_PART(obj)) {
+		w->m->skipped_parts++;	/* message/rfc822 and the like */
+		return;
+	}
 	ct = g_mime_object_get_content_type(obj);
 	if (is_patch_type(ct)) {
 		/* the newline before a boundary belongs to the boundary */
@@ -450,10 +518,10 @@ static void walk_part(struct walk *w, GMimeObject *obj, int depth)
 		strbuf_complete_line(&w->attached);
 		return;
 	}
-	if (!g_mime_content_type_is_type(ct, "text", "plain") || w->have_body)
+	if (!g_mime_content_type_is_type(ct, "text", "plain") || w->have_body) {
+		w->m->skipped_parts++;
 		return;
-	if (g_mime_part_is_attachment(GMIME_PART(obj)) && w->have_body)
-		return;
+	}
 	add_part_text(w->m, GMIME_PART(obj), &w->body);
 	w->have_body = true;
 }
@@ -777,6 +845,8 @@ static int parse_simple(const char *raw, size_t len, struct headers *h,
 	}
 	strbuf_add(&body, raw + h->body, len - h->body);
 	strip_cr(&body);
+	if (h->seen[H_CTYPE])
+		unflow(hv(h, H_CTYPE), &body);
 	if (!utf8_valid(body.buf, body.len))
 		strbuf_addstr(&m->warnings, "invalid UTF-8 in body\n");
 	m->body = strbuf_detach(&body, &m->body_len);
@@ -839,6 +909,7 @@ void mail_release(struct mail *m)
 	free(m->to);
 	free(m->cc);
 	free(m->list_id);
+	free(m->charset);
 	free(m->body);
 	strbuf_release(&m->warnings);
 	memset(m, 0, sizeof(*m));
@@ -860,6 +931,27 @@ char *mail_decode_header(const char *value)
 	c = clean_subject(d);
 	free(d);
 	return c;
+}
+
+char *mail_from_charset(const char *charset, const char *s, size_t len,
+			size_t *out_len)
+{
+	gsize rd = 0, wr = 0;
+	gchar *conv = g_convert(s, len, "UTF-8", g_mime_charset_iconv_name(charset),
+				&rd, &wr, NULL);
+	char *r;
+
+	if (!conv)
+		return NULL;
+	r = xstrndup(conv, wr);
+	*out_len = wr;
+	g_free(conv);
+	return r;
+}
+
+char *mail_clean_header(const char *value)
+{
+	return clean_subject(value);
 }
 
 char *mail_encode_header(const char *name, const char *value)

@@ -37,6 +37,9 @@ struct mail {
 	int tz;			/* minutes east of UTC */
 	char *body;		/* UTF-8 */
 	size_t body_len;
+	char *charset;		/* the body's, converted from; NULL: UTF-8/ASCII */
+	bool multipart;
+	unsigned int skipped_parts;	/* MIME parts not read (HTML...) */
 	struct strbuf warnings;	/* what was wrong but not fatal, one per line */
 };
 
@@ -62,6 +65,11 @@ const char *mail_parent(const struct mail *m);
  * anyone).  Caller frees.
  */
 char *mail_decode_header(const char *value);
+/* The same without decoding: valid UTF-8, controls and blank runs to one space */
+char *mail_clean_header(const char *value);
+/* s converted from charset to UTF-8, or NULL (out_len: its length) */
+char *mail_from_charset(const char *charset, const char *s, size_t len,
+			size_t *out_len);
 /* Encode a header value for output (RFC 2047 when not ASCII). */
 char *mail_encode_header(const char *name, const char *value);
 

@@ -407,51 +407,13 @@ char *find_change_id(const char *body)
 static char *stripspace(const struct lines *ls, size_t from, size_t to)
 {
 	struct strbuf sb = STRBUF_INIT;
-	size_t i, blanks = 0;
 
-	for (i = from; i < to; i++) {
-		const struct line *l = &ls->l[i];
-		size_t n = l->len;
-
-		while (n && isspace((unsigned char)l->p[n - 1]))
-			n--;
-		if (!n) {
-			blanks++;
-			continue;
-		}
-		if (sb.len && blanks)
-			strbuf_addch(&sb, '\n');
-		blanks = 0;
-		strbuf_add(&sb, l->p, n);
-		strbuf_addch(&sb, '\n');
-	}
+	/* the lines lie one after the other in one buffer */
+	if (from < to)
+		strbuf_add(&sb, ls->l[from].p,
+			   ls->l[to - 1].p + ls->l[to - 1].len - ls->l[from].p);
+	strbuf_stripspace(&sb);
 	return strbuf_detach(&sb, NULL);
-}
-
-/*
- * The length of what comes before the first "---" line or the start of
- * a diff: all that PATCH_HEAD needs split into lines.
- */
-static size_t head_len(const char *body, size_t len)
-{
-	const char *p = body, *end = body + len;
-
-	if (!body)
-		return 0;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', end - p);
-		struct line l = { p, nl ? (size_t)(nl - p) : (size_t)(end - p) };
-		/* of the line after, only its start is looked at */
-		struct line next = { nl ? nl + 1 : end,
-				     nl ? MIN((size_t)(end - nl - 1), 4) : 0 };
-
-		if (is_separator(&l) || diff_starts(&l, nl ? &next : NULL))
-			return p - body;
-		if (!nl)
-			break;
-		p = nl + 1;
-	}
-	return len;
 }
 
 bool body_has_diff(const char *body, size_t len)
@@ -473,99 +435,62 @@ bool body_has_diff(const char *body, size_t len)
 	return false;
 }
 
-void patch_extract(const struct mail *m, const struct subject *s,
-		   struct patch *p)
+void patch_extract(const struct mail *m, struct patch *p)
 {
-	patch_extract_flags(m, s, 0, p);
+	patch_extract_flags(m, 0, p);
 }
 
-void patch_extract_flags(const struct mail *m, const struct subject *s,
-			 unsigned int flags, struct patch *p)
+/* Author, date and title: in-body headers win when there is a patch */
+static void patch_ident(const struct mail *m, const struct patch_head *h,
+			unsigned int flags, struct patch *p)
 {
-	struct lines ls = { 0 };
-	size_t i = 0, msg_start, msg_end, notes_start = 0, dstart, dend;
-	bool sep = false;
+	const char *from = h->has_patch && h->from ? h->from : m->from_text;
+	const char *subj = h->has_patch && h->subject ? h->subject : m->subject;
+	struct strbuf sb = STRBUF_INIT;
+	char *name, *email;
 
-	memset(p, 0, sizeof(*p));
-	p->author_name = xstrdup_or_null(m->from.name);
-	p->author_email = xstrdup_or_null(m->from.email);
+	patch_author(from, &name, &email);
+	p->author_name = name ? mail_clean_header(name) : NULL;
+	p->author_email = email ? mail_clean_header(email) : NULL;
+	free(name);
+	free(email);
 	p->date = m->date;
 	p->tz = m->tz;
-	p->subject = xstrdup(s->title);
-	split_lines(m->body ? m->body : "", (flags & PATCH_HEAD) ?
-		    head_len(m->body, m->body_len) : m->body_len, &ls);
-
-	/* in-body headers: the first lines, up to a blank line */
-	while (i < ls.nr && line_blank(&ls.l[i]))
-		i++;
-	for (;;) {
-		const struct line *l = i < ls.nr ? &ls.l[i] : NULL;
-
-		if (!l)
-			break;
-		if (line_starts(l, "From:") || line_starts(l, "From :")) {
-			char *v = value_of(l, strchr(l->p, ':') - l->p + 1);
-			char *dec = mail_decode_header(v), *name, *addr;
-
-			split_name_addr(dec, &name, &addr);
-			if (addr) {
-				free(p->author_name);
-				free(p->author_email);
-				p->author_name = name;
-				p->author_email = addr;
-			} else {
-				free(name);
-			}
-			free(dec);
-			free(v);
-		} else if (line_starts(l, "Date:")) {
-			char *v = value_of(l, 5);
-
-			mail_parse_date(v, &p->date, &p->tz);
-			free(v);
-		} else if (line_starts(l, "Subject:")) {
-			struct strbuf sb = STRBUF_INIT;
-			struct subject sub;
-			char *v = value_of(l, 8);
-
-			strbuf_addstr(&sb, v);
-			free(v);
-			while (i + 1 < ls.nr && ls.l[i + 1].len &&
-			       (ls.l[i + 1].p[0] == ' ' || ls.l[i + 1].p[0] == '\t')) {
-				v = value_of(&ls.l[++i], 0);
-				strbuf_addf(&sb, " %s", v);
-				free(v);
-			}
-			subject_parse(sb.buf, &sub);
-			free(p->subject);
-			p->subject = xstrdup(sub.title);
-			subject_release(&sub);
-			strbuf_release(&sb);
-		} else {
-			break;
-		}
-		i++;
+	if (h->has_patch && h->date &&
+	    !mail_strict_date(h->date, &p->date, &p->tz) &&
+	    mail_parse_date(h->date, &p->date, &p->tz)) {
+		p->date = m->date;
+		p->tz = m->tz;
 	}
-	msg_start = i;
+	patch_clean_subject(subj, flags, &sb);
+	p->subject = mail_clean_header(sb.buf);
+	strbuf_release(&sb);
+}
 
-	/* the commit message runs to "---" or to the diff */
-	for (msg_end = msg_start; msg_end < ls.nr; msg_end++) {
-		if (is_separator(&ls.l[msg_end])) {
-			sep = true;
-			break;
-		}
-		if (starts_diff(&ls, msg_end))
-			break;
-	}
-	p->message = stripspace(&ls, msg_start, msg_end);
+void patch_extract_flags(const struct mail *m, unsigned int flags,
+			 struct patch *p)
+{
+	const char *body = m->body ? m->body : "";
+	struct patch_head h;
+	struct lines ls = { 0 };
+	size_t i, notes_start, dstart, dend;
+
+	memset(p, 0, sizeof(*p));
+	patch_head_read(body, m->body_len, flags, &h);
+	patch_ident(m, &h, flags, p);
+	strbuf_stripspace(&h.log);
+	p->message = xstrndup(h.log.buf, h.log.len);
 	message_trailers(p->message, &p->trailers);
-	if (flags & PATCH_HEAD)
+	if ((flags & PATCH_HEAD) || !h.has_patch)
 		goto tags;
 
-	dstart = msg_end + (sep ? 1 : 0);
-	notes_start = dstart;
-	while (dstart < ls.nr && !starts_diff(&ls, dstart))
-		dstart++;
+	p->patch_len = m->body_len - h.patch_start;
+	p->patch = xstrndup(body + h.patch_start, p->patch_len);
+	split_lines(p->patch, p->patch_len, &ls);
+	/* the notes (diffstat) run from "---" to the diff */
+	notes_start = ls.nr && is_separator(&ls.l[0]) ? 1 : 0;
+	for (dstart = notes_start; dstart < ls.nr && !starts_diff(&ls, dstart); dstart++)
+		;
 	if (dstart < ls.nr) {
 		const char *b, *e;
 
@@ -573,12 +498,12 @@ void patch_extract_flags(const struct mail *m, const struct subject *s,
 			p->notes = stripspace(&ls, notes_start, dstart);
 		dend = diff_end(&ls, dstart);
 		b = ls.l[dstart].p;
-		e = dend < ls.nr ? ls.l[dend].p : m->body + m->body_len;
+		e = dend < ls.nr ? ls.l[dend].p : p->patch + p->patch_len;
 		p->diff = xstrndup(b, e - b);
 		p->diff_len = e - b;
 	} else {
 		dend = ls.nr;
-		if (sep)
+		if (notes_start)
 			p->notes = stripspace(&ls, notes_start, ls.nr);
 	}
 
@@ -597,9 +522,10 @@ void patch_extract_flags(const struct mail *m, const struct subject *s,
 		}
 	}
 tags:
-	p->base_commit = find_base_commit(m->body ? m->body : "");
-	p->change_id = find_change_id(m->body ? m->body : "");
+	p->base_commit = find_base_commit(body);
+	p->change_id = find_change_id(body);
 	free(ls.l);
+	patch_head_release(&h);
 }
 
 void patch_release(struct patch *p)
@@ -610,6 +536,7 @@ void patch_release(struct patch *p)
 	free(p->author_email);
 	free(p->subject);
 	free(p->message);
+	free(p->patch);
 	trailers_release(&p->trailers);
 	free(p->notes);
 	free(p->diff);

@@ -267,7 +267,7 @@ int msg_from_raw_pool(const char *raw, size_t len, struct strpool *pool,
 
 	if (!m->subj.reply && !m->subj.forward &&
 	    (m->has_diff || (m->subj.patch && m->subj.counted))) {
-		patch_extract_flags(&mail, &m->subj, PATCH_HEAD, &patch);
+		patch_extract_flags(&mail, PATCH_HEAD, &patch);
 		m->author_name = keep(m, patch.author_name);
 		m->author_email = keep(m, patch.author_email);
 		m->title = keep(m, patch.subject);

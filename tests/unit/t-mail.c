@@ -52,7 +52,7 @@ static void with_patch(const char *name, size_t idx, struct mail *m,
 		memset(m, 0, sizeof(*m));
 	}
 	subject_parse(m->subject, s);
-	patch_extract(m, s, p);
+	patch_extract(m, p);
 }
 
 static void release(struct mail *m, struct subject *s, struct patch *p)

@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lorebot's reading of a mail against git's, and the documented list of
+ * where lorebot differs on purpose: each class says which fields it may
+ * change and recognises itself from the mail and the two readings.
+ */
+#include <stdlib.h>
+
+#include "bot/mail.h"
+#include "bot/mailinfo.h"
+
+struct diff_case {
+	const char *raw;
+	size_t len;
+	const struct mailinfo_cmp *cmp;
+};
+
+struct class_def {
+	struct mailinfo_class c;
+	unsigned int fields;	/* 1 << enum mailinfo_field */
+	bool (*applies)(const struct diff_case *dc, enum mailinfo_field f);
+};
+
+#define F(x) (1u << (x))
+
+static const char *text_of(const struct mailinfo *mi, enum mailinfo_field f,
+			   size_t *len)
+{
+	const char *v = f == MI_AUTHOR ? mi->author : f == MI_EMAIL ? mi->email :
+		f == MI_SUBJECT ? mi->subject : NULL;
+
+	if (v) {
+		*len = strlen(v);
+		return v;
+	}
+	if (f == MI_MESSAGE) {
+		*len = mi->message.len;
+		return mi->message.buf;
+	}
+	*len = mi->patch.len;
+	return mi->patch.buf;
+}
+
+static bool same_text(const char *a, size_t alen, const char *b, size_t blen)
+{
+	return alen == blen && !memcmp(a, b, alen);
+}
+
+/* lorebot converts the whole body to UTF-8; git only the message lines */
+static bool other_charset(const struct diff_case *dc, enum mailinfo_field f)
+{
+	const struct mailinfo *ours = &dc->cmp->ours;
+	size_t glen, olen, clen;
+	const char *g = text_of(&dc->cmp->git, f, &glen), *o = text_of(ours, f, &olen);
+	char *conv;
+	bool same;
+
+	if (!ours->charset)
+		return false;
+	conv = mail_from_charset(ours->charset, g, glen, &clen);
+	same = conv && same_text(conv, clen, o, olen);
+	free(conv);
+	return same;
+}
+
+/* s without its empty lines */
+static void drop_empty_lines(const struct strbuf *s, struct strbuf *out)
+{
+	size_t i;
+
+	for (i = 0; i < s->len; i++)
+		if (s->buf[i] != '\n' || (out->len && out->buf[out->len - 1] != '\n'))
+			strbuf_addch(out, s->buf[i]);
+}
+
+/*
+ * MIME says the line end before a boundary is the boundary's; git keeps
+ * it and adds one more at each closing boundary
+ */
+static bool mime_line_ends(const struct diff_case *dc, enum mailinfo_field f)
+{
+	const struct mailinfo *ours = &dc->cmp->ours, *git = &dc->cmp->git;
+	const struct strbuf *a = f == MI_MESSAGE ? &ours->message : &ours->patch;
+	const struct strbuf *b = f == MI_MESSAGE ? &git->message : &git->patch;
+	struct strbuf x = STRBUF_INIT, y = STRBUF_INIT;
+	bool same;
+
+	if (!ours->multipart)
+		return false;
+	drop_empty_lines(a, &x);
+	drop_empty_lines(b, &y);
+	same = same_text(x.buf, x.len, y.buf, y.len);
+	strbuf_release(&x);
+	strbuf_release(&y);
+	return same;
+}
+
+/* HTML and other parts: git reads every part, lorebot the text ones */
+static bool mime_other_parts(const struct diff_case *dc, enum mailinfo_field f)
+{
+	(void)f;
+	return dc->cmp->ours.multipart && dc->cmp->ours.skipped_parts;
+}
+
+/* Header text is valid UTF-8 without control characters in lorebot */
+static bool header_text(const struct diff_case *dc, enum mailinfo_field f)
+{
+	size_t glen, olen;
+	const char *g = text_of(&dc->cmp->git, f, &glen), *o = text_of(&dc->cmp->ours, f, &olen);
+	char *clean = mail_clean_header(g);
+	bool same = !strcmp(clean, o);
+
+	free(clean);
+	return same;
+}
+
+/* CRLF inside base64 or quoted-printable: lorebot drops the CR */
+static bool quoted_cr(const struct diff_case *dc, enum mailinfo_field f)
+{
+	size_t glen, olen, i;
+	const char *g = text_of(&dc->cmp->git, f, &glen), *o = text_of(&dc->cmp->ours, f, &olen);
+	struct strbuf sb = STRBUF_INIT;
+	bool same;
+
+	for (i = 0; i < glen; i++)
+		if (g[i] != '\r' || i + 1 >= glen || g[i + 1] != '\n')
+			strbuf_addch(&sb, g[i]);
+	same = sb.len != glen && same_text(sb.buf, sb.len, o, olen);
+	strbuf_release(&sb);
+	return same;
+}
+
+/* A Date: that is not in RFC 5322 form: each parser reads it its way */
+static bool date_form(const struct diff_case *dc, enum mailinfo_field f)
+{
+	int64_t t;
+	int tz;
+
+	(void)f;
+	return !mail_strict_date(dc->cmp->git.date_text, &t, &tz);
+}
+
+/*
+ * The unquoted line format-patch starts a patch with: lorebot skips it
+ * as git does the ">From" form git am hands over from an mbox
+ */
+static bool pasted_from(const struct diff_case *dc, enum mailinfo_field f)
+{
+	const char *m = dc->cmp->git.message.buf;
+
+	(void)f;
+	return !strncmp(m, "From ", 5) && strlen(m) > 70 &&
+		!strncmp(m + 45, " Mon Sep 17 00:00:00 2001\n", 26);
+}
+
+static const struct class_def classes[] = {
+	{ { "charset",
+	    "a body in another charset than UTF-8: lorebot converts all of it, git "
+	    "only the message lines (in-body headers and the patch keep the bytes)" },
+	  F(MI_AUTHOR) | F(MI_EMAIL) | F(MI_SUBJECT) | F(MI_PATCH), other_charset },
+	{ { "mime-line-ends",
+	    "multipart: the line end before a boundary is the boundary's (MIME); "
+	    "git keeps it and adds one at each closing boundary" },
+	  F(MI_MESSAGE) | F(MI_PATCH), mime_line_ends },
+	{ { "mime-other-parts",
+	    "multipart: lorebot reads the first text/plain part and text/x-patch "
+	    "attachments, git mailinfo every part (HTML too)" },
+	  F(MI_MESSAGE) | F(MI_PATCH), mime_other_parts },
+	{ { "header-text",
+	    "author and subject are valid UTF-8 without control characters in "
+	    "lorebot; git keeps the bytes" },
+	  F(MI_AUTHOR) | F(MI_EMAIL) | F(MI_SUBJECT), header_text },
+	{ { "quoted-cr",
+	    "CRLF inside a base64 or quoted-printable body: lorebot drops the CR "
+	    "(git am --quoted-cr=strip), git keeps it" },
+	  F(MI_MESSAGE) | F(MI_PATCH), quoted_cr },
+	{ { "date-form",
+	    "a Date: not in RFC 5322 form: lorebot reads it with GMime, git with "
+	    "its own parser" },
+	  F(MI_DATE), date_form },
+	{ { "pasted-from",
+	    "an unquoted 'From <sha> Mon Sep 17 00:00:00 2001' line before in-body "
+	    "headers: lorebot skips it, git only the '>From' form (as git am "
+	    "hands it over from an mbox)" },
+	  F(MI_AUTHOR) | F(MI_EMAIL) | F(MI_SUBJECT) | F(MI_DATE) | F(MI_MESSAGE),
+	  pasted_from },
+};
+
+const struct mailinfo_class *mailinfo_classes(size_t *nr)
+{
+	static struct mailinfo_class list[ARRAY_SIZE(classes)];
+	size_t i, n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(classes); i++)
+		list[n++] = classes[i].c;
+	*nr = n;
+	return list;
+}
+
+static bool same_field(const struct mailinfo *a, const struct mailinfo *b,
+		       enum mailinfo_field f)
+{
+	switch (f) {
+	case MI_AUTHOR:
+		return !strcmp(a->author, b->author);
+	case MI_EMAIL:
+		return !strcmp(a->email, b->email);
+	case MI_SUBJECT:
+		return !strcmp(a->subject, b->subject);
+	case MI_DATE:
+		if (a->date_refused || b->date_refused)
+			return true;	/* git am would stop there */
+		return a->has_date == b->has_date &&
+			(!a->has_date || (a->date == b->date && a->tz == b->tz));
+	case MI_MESSAGE:
+		return a->message.len == b->message.len &&
+			!memcmp(a->message.buf, b->message.buf, a->message.len);
+	case MI_PATCH:
+		return a->patch.len == b->patch.len &&
+			!memcmp(a->patch.buf, b->patch.buf, a->patch.len);
+	default:
+		return true;
+	}
+}
+
+static const struct mailinfo_class *classify(const struct diff_case *dc,
+					     enum mailinfo_field f)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(classes); i++)
+		if (classes[i].applies && (classes[i].fields & F(f)) &&
+		    classes[i].applies(dc, f))
+			return &classes[i].c;
+	return NULL;
+}
+
+int mailinfo_compare(const char *raw, size_t len, unsigned int flags,
+		     struct mailinfo_cmp *cmp, struct strbuf *err)
+{
+	struct diff_case dc = { raw, len, cmp };
+	int r, f;
+
+	if (mailinfo_lorebot(raw, len, flags, &cmp->ours, err))
+		return -1;
+	r = mailinfo_git(raw, len, flags, &cmp->git, &cmp->git_error);
+	if (r < 0) {
+		strbuf_addbuf(err, &cmp->git_error);
+		return -1;
+	}
+	if (r > 0) {
+		cmp->git_refused = true;
+		return 0;
+	}
+	for (f = 0; f < MI_NR; f++) {
+		cmp->differs[f] = !same_field(&cmp->ours, &cmp->git, f);
+		if (cmp->differs[f])
+			cmp->cls[f] = classify(&dc, f);
+	}
+	return 0;
+}
+
+int mailinfo_undocumented(const struct mailinfo_cmp *cmp)
+{
+	int f, n = 0;
+
+	for (f = 0; f < MI_NR; f++)
+		n += cmp->differs[f] && !cmp->cls[f];
+	return n;
+}
+
+void mailinfo_cmp_release(struct mailinfo_cmp *cmp)
+{
+	mailinfo_release(&cmp->ours);
+	mailinfo_release(&cmp->git);
+	strbuf_release(&cmp->git_error);
+}
