@@ -131,11 +131,12 @@ static const char *field_value(const struct mailinfo *mi, enum mailinfo_field f,
 	strbuf_reset(tmp);
 	if (f == MI_DATE) {
 		if (mi->has_date)
-			strbuf_addf(tmp, "%lld %+05d (%s)", (long long)mi->date,
-				    mi->tz / 60 * 100 + mi->tz % 60, mi->date_text);
+			strbuf_addf(tmp, "%lld %+05d (", (long long)mi->date,
+				    mi->tz / 60 * 100 + mi->tz % 60);
 		else
-			strbuf_addf(tmp, "%s (%s)", mi->date_refused ? "refused" : "none",
-				    mi->date_text);
+			strbuf_addf(tmp, "%s (", mi->date_refused ? "refused" : "none");
+		printable(mi->date_text, strlen(mi->date_text), tmp);
+		strbuf_addch(tmp, ')');
 	} else if (f == MI_MESSAGE || f == MI_PATCH) {
 		printable(text->buf, text->len, tmp);
 	} else {

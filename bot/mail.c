@@ -14,13 +14,33 @@
 static GMimeParserOptions *parser_options;
 static GMimeFormatOptions *format_options;
 
-static void ignore_warning(gint64 offset, GMimeParserWarning errcode,
-			   const gchar *item, gpointer data)
+/* The mail being parsed on this thread, told of a broken MIME structure */
+static _Thread_local struct mail *parsing;
+
+static void note_warning(gint64 offset, GMimeParserWarning errcode,
+			 const gchar *item, gpointer data)
 {
 	(void)offset;
-	(void)errcode;
 	(void)item;
 	(void)data;
+	switch (errcode) {
+	case GMIME_WARN_INVALID_CONTENT_TYPE:
+	case GMIME_WARN_MALFORMED_MULTIPART:
+	case GMIME_WARN_TRUNCATED_MESSAGE:
+	case GMIME_WARN_MALFORMED_MESSAGE:
+	case GMIME_CRIT_INVALID_HEADER_NAME:
+	case GMIME_CRIT_CONFLICTING_HEADER:
+	case GMIME_CRIT_CONFLICTING_PARAMETER:
+	case GMIME_CRIT_MULTIPART_WITHOUT_BOUNDARY:
+	case GMIME_CRIT_NESTING_OVERFLOW:
+	case GMIME_WARN_PART_WITHOUT_CONTENT:
+	case GMIME_CRIT_PART_WITHOUT_HEADERS_OR_CONTENT:
+		if (parsing)
+			parsing->mime_broken = true;
+		break;
+	default:
+		break;
+	}
 }
 
 static void mail_lib_init(void)
@@ -36,7 +56,7 @@ static void mail_lib_init(void)
 	g_mime_parser_options_set_parameter_compliance_mode(parser_options,
 							    GMIME_RFC_COMPLIANCE_LOOSE);
 	g_mime_parser_options_set_allow_addresses_without_domain(parser_options, TRUE);
-	g_mime_parser_options_set_warning_callback(parser_options, ignore_warning,
+	g_mime_parser_options_set_warning_callback(parser_options, note_warning,
 						   NULL);
 	format_options = g_mime_format_options_new();
 	g_mime_format_options_set_newline_format(format_options,
@@ -337,6 +357,24 @@ static void parse_refs(struct mail *m, GMimeMessage *msg)
 	g_mime_references_free(refs);
 }
 
+/* NUL bytes end C strings: U+FFFD stands for each */
+static void replace_nul(struct strbuf *sb)
+{
+	struct strbuf out = STRBUF_INIT;
+	size_t i;
+
+	if (!memchr(sb->buf, '\0', sb->len))
+		return;
+	for (i = 0; i < sb->len; i++) {
+		if (sb->buf[i])
+			strbuf_addch(&out, sb->buf[i]);
+		else
+			strbuf_addstr(&out, "\xef\xbf\xbd");
+	}
+	strbuf_release(sb);
+	*sb = out;
+}
+
 static void strip_cr(struct strbuf *sb)
 {
 	char *cr = memchr(sb->buf, '\r', sb->len);
@@ -441,6 +479,7 @@ static void add_part_text(struct mail *m, GMimePart *part, struct strbuf *sb)
 	strbuf_add(&raw, ba->data, ba->len);
 	g_object_unref(out);
 	strip_cr(&raw);
+	replace_nul(&raw);
 	unflow(g_mime_object_get_header(GMIME_OBJECT(part), "Content-Type"), &raw);
 
 	if (!is_utf8_name(cs) && !m->charset)
@@ -594,7 +633,9 @@ static int parse_mime(const char *raw, size_t len, unsigned int flags,
 	stream = g_mime_stream_mem_new_with_buffer(raw, len);
 	parser = g_mime_parser_new_with_stream(stream);
 	g_mime_parser_set_format(parser, GMIME_FORMAT_MESSAGE);
+	parsing = m;
 	msg = g_mime_parser_construct_message(parser, parser_options);
+	parsing = NULL;
 	g_object_unref(parser);
 	g_object_unref(stream);
 	if (!msg) {
@@ -845,6 +886,7 @@ static int parse_simple(const char *raw, size_t len, struct headers *h,
 	}
 	strbuf_add(&body, raw + h->body, len - h->body);
 	strip_cr(&body);
+	replace_nul(&body);
 	if (h->seen[H_CTYPE])
 		unflow(hv(h, H_CTYPE), &body);
 	if (!utf8_valid(body.buf, body.len))

@@ -40,6 +40,7 @@ struct mail {
 	char *charset;		/* the body's, converted from; NULL: UTF-8/ASCII */
 	bool multipart;
 	unsigned int skipped_parts;	/* MIME parts not read (HTML...) */
+	bool mime_broken;	/* GMime found the MIME structure broken */
 	struct strbuf warnings;	/* what was wrong but not fatal, one per line */
 };
 

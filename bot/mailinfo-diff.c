@@ -5,6 +5,7 @@
  * change and recognises itself from the mail and the two readings.
  */
 #include <stdlib.h>
+#include <strings.h>
 
 #include "bot/mail.h"
 #include "bot/mailinfo.h"
@@ -99,17 +100,234 @@ static bool mime_line_ends(const struct diff_case *dc, enum mailinfo_field f)
 static bool mime_other_parts(const struct diff_case *dc, enum mailinfo_field f)
 {
 	(void)f;
-	return dc->cmp->ours.multipart && dc->cmp->ours.skipped_parts;
+	return dc->cmp->ours.skipped_parts;
 }
 
-/* Header text is valid UTF-8 without control characters in lorebot */
+/* NUL bytes: git reads some lines as C strings, cut at the NUL */
+static bool nul_bytes(const struct diff_case *dc, enum mailinfo_field f)
+{
+	(void)f;
+	return memchr(dc->raw, '\0', dc->len) != NULL;
+}
+
+/*
+ * A mail that ends in its header block: git reads the last header line
+ * once more, as the message
+ */
+static bool no_body(const struct diff_case *dc, enum mailinfo_field f)
+{
+	const struct strbuf *msg = &dc->cmp->git.message;
+	size_t end = dc->len, start;
+
+	(void)f;
+	while (end && (dc->raw[end - 1] == '\n' || dc->raw[end - 1] == '\r' ||
+		       dc->raw[end - 1] == ' ' || dc->raw[end - 1] == '\t'))
+		end--;
+	for (start = end; start && dc->raw[start - 1] != '\n'; start--)
+		;
+	return !dc->cmp->ours.message.len && msg->len == end - start + 1 &&
+		!memcmp(msg->buf, dc->raw + start, end - start);
+}
+
+/* A MIME structure GMime reports broken: each reads it its own way */
+static bool mime_broken(const struct diff_case *dc, enum mailinfo_field f)
+{
+	(void)f;
+	return dc->cmp->ours.mime_broken;
+}
+
+/*
+ * The top-level header block as each reads it: git mailinfo ends it at
+ * the first line that is not a header and takes the last From:, Subject:
+ * and Date:; lorebot skips such lines and takes the first (as b4 and
+ * public-inbox do).
+ */
+enum { HB_FROM, HB_SUBJECT, HB_DATE, HB_NR };
+static const char *const hb_names[HB_NR] = { "From", "Subject", "Date" };
+
+struct header_block {
+	char *value[HB_NR];
+	size_t end;		/* offset of the body */
+};
+
+static bool hb_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static void hb_set(struct header_block *hb, int i, const char *v, size_t len)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t k;
+
+	/* blanks collapsed: both collapse them later */
+	for (k = 0; k < len; k++) {
+		if (hb_space(v[k])) {
+			if (sb.len && sb.buf[sb.len - 1] != ' ')
+				strbuf_addch(&sb, ' ');
+			continue;
+		}
+		strbuf_addch(&sb, v[k]);
+	}
+	strbuf_rtrim(&sb);
+	free(hb->value[i]);
+	hb->value[i] = strbuf_detach(&sb, NULL);
+}
+
+/* git's read_one_header_line() and skip_header() */
+static void git_headers(const char *raw, size_t len, struct header_block *hb)
+{
+	size_t p = 0;
+
+	while (p < len && hb_space(raw[p]))
+		p++;
+	while (p < len) {
+		struct strbuf line = STRBUF_INIT;
+		size_t e = p, i;
+		bool header = false;
+		int k;
+
+		while (e < len && raw[e] != '\n')
+			e++;
+		strbuf_add(&line, raw + p, e - p);
+		while (line.len && hb_space(line.buf[line.len - 1]))
+			line.len--;
+		if (starts_with(line.buf, "From ") || starts_with(line.buf, ">From "))
+			header = true;
+		for (i = 0; !header && i < line.len; i++) {
+			unsigned char c = line.buf[i];
+
+			if (c == ':')
+				header = true;
+			else if (c < 33 || c > 126)
+				break;
+		}
+		if (!line.len || !header) {
+			/* a blank line is the block's; any other, the body's */
+			if (!line.len)
+				p = e + (e < len);
+			strbuf_release(&line);
+			break;
+		}
+		p = e + (e < len);
+		while (p < len && (raw[p] == ' ' || raw[p] == '\t')) {
+			e = p;
+			while (e < len && raw[e] != '\n')
+				e++;
+			strbuf_addch(&line, ' ');
+			strbuf_add(&line, raw + p + 1, e - p - 1);
+			p = e + (e < len);
+		}
+		for (k = 0; k < HB_NR; k++) {
+			size_t n = strlen(hb_names[k]);
+
+			if (line.len > n && !strncasecmp(line.buf, hb_names[k], n) &&
+			    line.buf[n] == ':') {
+				hb_set(hb, k, line.buf + n + 1, line.len - n - 1);
+				break;
+			}
+		}
+		strbuf_release(&line);
+	}
+	hb->end = p;
+}
+
+/* bot/mail-headers.c's split_headers(), for these three */
+static void lorebot_headers(const char *raw, size_t len, struct header_block *hb)
+{
+	size_t p = 0;
+	int cur = -1;
+
+	while (p < len) {
+		size_t e = p, le, colon, n;
+		int k;
+
+		while (e < len && raw[e] != '\n')
+			e++;
+		le = e > p && raw[e - 1] == '\r' ? e - 1 : e;
+		if (le == p) {
+			p = e + (e < len);
+			break;
+		}
+		if (raw[p] == ' ' || raw[p] == '\t') {
+			if (cur >= 0) {
+				struct strbuf sb = STRBUF_INIT;
+
+				strbuf_addstr(&sb, hb->value[cur]);
+				strbuf_addch(&sb, ' ');
+				strbuf_add(&sb, raw + p, le - p);
+				hb_set(hb, cur, sb.buf, sb.len);
+				strbuf_release(&sb);
+			}
+			p = e + (e < len);
+			continue;
+		}
+		for (colon = p; colon < le && raw[colon] != ':'; colon++)
+			if ((unsigned char)raw[colon] < ' ')
+				colon = le;
+		cur = -1;
+		for (n = colon; n > p && raw[n - 1] == ' '; n--)
+			;
+		for (k = 0; colon < le && k < HB_NR; k++) {
+			if (n - p == strlen(hb_names[k]) &&
+			    !strncasecmp(raw + p, hb_names[k], n - p) && !hb->value[k]) {
+				hb_set(hb, k, raw + colon + 1, le - colon - 1);
+				cur = k;
+			}
+		}
+		p = e + (e < len);
+	}
+	hb->end = p;
+}
+
+static void header_block_release(struct header_block *hb)
+{
+	int k;
+
+	for (k = 0; k < HB_NR; k++)
+		free(hb->value[k]);
+}
+
+static bool header_lines(const struct diff_case *dc, enum mailinfo_field f)
+{
+	struct header_block g = { .end = 0 }, o = { .end = 0 };
+	struct strbuf in = STRBUF_INIT;
+	int k = f == MI_SUBJECT ? HB_SUBJECT : f == MI_DATE ? HB_DATE : HB_FROM;
+	size_t i;
+	bool differs;
+
+	for (i = 0; i < dc->len; i++)	/* as git sees it: CRLF made LF */
+		if (dc->raw[i] != '\r' || i + 1 >= dc->len || dc->raw[i + 1] != '\n')
+			strbuf_addch(&in, dc->raw[i]);
+	git_headers(in.buf, in.len, &g);
+	lorebot_headers(in.buf, in.len, &o);
+	differs = g.end != o.end ||
+		(f != MI_MESSAGE && f != MI_PATCH &&
+		 strcmp(g.value[k] ? g.value[k] : "", o.value[k] ? o.value[k] : ""));
+	header_block_release(&g);
+	header_block_release(&o);
+	strbuf_release(&in);
+	return differs;
+}
+
+/*
+ * Header text is valid UTF-8 without control characters in lorebot
+ * (8-bit bytes that are not UTF-8 read as ISO-8859-1, GMime's fallback)
+ */
 static bool header_text(const struct diff_case *dc, enum mailinfo_field f)
 {
-	size_t glen, olen;
+	size_t glen, olen, clen;
 	const char *g = text_of(&dc->cmp->git, f, &glen), *o = text_of(&dc->cmp->ours, f, &olen);
-	char *clean = mail_clean_header(g);
+	char *clean = mail_clean_header(g), *latin;
 	bool same = !strcmp(clean, o);
 
+	free(clean);
+	if (same || utf8_valid(g, glen))
+		return same;
+	latin = mail_from_charset("iso-8859-1", g, glen, &clen);
+	clean = latin ? mail_clean_header(latin) : NULL;
+	same = clean && !strcmp(clean, o);
+	free(latin);
 	free(clean);
 	return same;
 }
@@ -163,9 +381,30 @@ static const struct class_def classes[] = {
 	    "git keeps it and adds one at each closing boundary" },
 	  F(MI_MESSAGE) | F(MI_PATCH), mime_line_ends },
 	{ { "mime-other-parts",
-	    "multipart: lorebot reads the first text/plain part and text/x-patch "
-	    "attachments, git mailinfo every part (HTML too)" },
+	    "parts that are not text/plain or text/x-patch (HTML, a broken type): "
+	    "lorebot reads the first text/plain part and text/x-patch attachments, "
+	    "git mailinfo every part" },
 	  F(MI_MESSAGE) | F(MI_PATCH), mime_other_parts },
+	{ { "header-lines",
+	    "the header block read differently: lorebot takes the first From:, "
+	    "Subject: or Date: (as b4 and public-inbox) and skips lines that are "
+	    "not headers; git takes the last and ends the block at such a line" },
+	  F(MI_AUTHOR) | F(MI_EMAIL) | F(MI_SUBJECT) | F(MI_DATE) | F(MI_MESSAGE) |
+	  F(MI_PATCH), header_lines },
+	{ { "nul-bytes",
+	    "NUL bytes in the mail: lorebot reads each as U+FFFD; git keeps some "
+	    "and reads other lines as C strings, cut at the NUL" },
+	  F(MI_AUTHOR) | F(MI_EMAIL) | F(MI_SUBJECT) | F(MI_DATE) | F(MI_MESSAGE) |
+	  F(MI_PATCH), nul_bytes },
+	{ { "no-body",
+	    "a mail that ends inside its header block: git reads the last header "
+	    "line once more, as the message; lorebot has no message" },
+	  F(MI_MESSAGE), no_body },
+	{ { "mime-broken",
+	    "a MIME structure GMime reports broken (part headers, boundaries): "
+	    "lorebot reads what GMime recovers, git its lines" },
+	  F(MI_AUTHOR) | F(MI_EMAIL) | F(MI_SUBJECT) | F(MI_DATE) | F(MI_MESSAGE) |
+	  F(MI_PATCH), mime_broken },
 	{ { "header-text",
 	    "author and subject are valid UTF-8 without control characters in "
 	    "lorebot; git keeps the bytes" },

@@ -40,6 +40,7 @@ int mailinfo_lorebot(const char *raw, size_t len, unsigned int flags,
 	mi->charset = xstrdup_or_null(m.charset);
 	mi->multipart = m.multipart;
 	mi->skipped_parts = m.skipped_parts;
+	mi->mime_broken = m.mime_broken;
 	if (p.patch)
 		strbuf_add(&mi->patch, p.patch, p.patch_len);
 	patch_release(&p);

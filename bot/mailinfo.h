@@ -45,6 +45,7 @@ struct mailinfo {
 	char *charset;		/* the body's, when not UTF-8 */
 	bool multipart;
 	unsigned int skipped_parts;
+	bool mime_broken;
 };
 
 #define MAILINFO_INIT { .message = STRBUF_INIT, .patch = STRBUF_INIT }

@@ -144,8 +144,10 @@ static bool git_blank(char c)
 
 void strbuf_stripspace(struct strbuf *sb)
 {
-	size_t r = 0, w = 0, blanks = 0;
+	struct strbuf out = STRBUF_INIT;
+	size_t r = 0, blanks = 0;
 
+	strbuf_grow(&out, sb->len + 1);
 	while (r < sb->len) {
 		const char *nl = memchr(sb->buf + r, '\n', sb->len - r);
 		size_t end = nl ? (size_t)(nl - sb->buf) : sb->len, n = end;
@@ -153,18 +155,18 @@ void strbuf_stripspace(struct strbuf *sb)
 		while (n > r && git_blank(sb->buf[n - 1]))
 			n--;
 		if (n > r) {
-			if (w && blanks)
-				sb->buf[w++] = '\n';
+			if (out.len && blanks)
+				strbuf_addch(&out, '\n');
 			blanks = 0;
-			memmove(sb->buf + w, sb->buf + r, n - r);
-			w += n - r;
-			sb->buf[w++] = '\n';
+			strbuf_add(&out, sb->buf + r, n - r);
+			strbuf_addch(&out, '\n');
 		} else {
 			blanks++;
 		}
 		r = end + 1;
 	}
-	strbuf_setlen(sb, w);
+	strbuf_release(sb);
+	*sb = out;
 }
 
 void strbuf_complete_line(struct strbuf *sb)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generate patch mails in the forms git mailinfo and lorebot must agree on.
 
-    gen-mailinfo.py N > generated.mbox
+    gen-mailinfo.py N [--scissors] > generated.mbox
 
 N mails (deterministic: the same N gives the same bytes), as an mboxrd, each
 a random pick of: the From: header (plain, quoted, encoded, comment form,
@@ -12,7 +12,8 @@ forms mailers write), in-body headers (folded From:, a pasted format-patch
 before them, lowercase names, repeats), where the patch starts ("---",
 "--- file", "diff --git", "Index:"), scissors lines, the transfer encoding
 (8bit, quoted-printable, base64), the charset (UTF-8, ISO-8859-1), the line
-ends (LF, CRLF) and multipart/mixed with an attached patch.
+ends (LF, CRLF) and multipart/mixed with an attached patch.  With
+--scissors, every mail has a scissors line (for git mailinfo --scissors).
 """
 import base64
 import quopri
@@ -153,7 +154,7 @@ def body(rnd, title, scissors):
     text = inbody(rnd, title)
     text += "Fix the frob.  It overflowed when the counter reached its limit,\n"
     text += "as seen on caf\u00e9 machines.\n\n"
-    if scissors and rnd.random() < 0.5:
+    if scissors and (scissors == "always" or rnd.random() < 0.5):
         text += "Some discussion above the cut.\n\n"
         text += rnd.choice(["-- >8 --", "8<----------", "--- >8 ---", "- - >% - -"])
         text += "\n" + rnd.choice(["", "From: Cut Author <cut@example.com>\n",
@@ -178,9 +179,9 @@ def body(rnd, title, scissors):
     return text
 
 
-def one(rnd, i):
+def one(rnd, i, all_cut):
     title = rnd.choice(TITLES)
-    scissors = rnd.random() < 0.3
+    scissors = all_cut or rnd.random() < 0.3
     text = body(rnd, title, scissors)
     charset = rnd.choice(["utf-8", "utf-8", "iso-8859-1"])
     try:
@@ -237,10 +238,11 @@ def one(rnd, i):
 
 def main():
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 500
-    rnd = random.Random(20)
+    all_cut = "--scissors" in sys.argv
+    rnd = random.Random(21 if all_cut else 20)
     w = sys.stdout.buffer
     for i in range(n):
-        msg = one(rnd, i)
+        msg = one(rnd, i, "always" if all_cut else False)
         w.write(b"From mboxrd@z Thu Jan  1 00:00:00 1970\n")
         for line in msg.split(b"\n")[:-1] if msg.endswith(b"\n") else msg.split(b"\n"):
             stripped = line.lstrip(b">")
