@@ -495,6 +495,12 @@ int cmd_apply(int argc, char **argv, struct ctx *ctx)
 
 	c.max_size = config_get_size(ctx->cfg, "mail.maxsize");
 	assembly_init(&a, c.max_size);
+	{
+		const char **trust;
+		size_t nt = config_get_all(ctx->cfg, "series.trust", &trust);
+
+		assembly_trust(&a, trust, nt);
+	}
 	ret = parse_options(&c, argc, argv);
 	if (ret)
 		goto out;

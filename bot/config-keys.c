@@ -78,6 +78,10 @@ const struct cfg_key cfg_keys[] = {
 	/* mail parsing */
 	{ "mail.maxsize", CFG_SIZE, "16m", NULL,
 	  "larger messages are reported and skipped" },
+	{ "series.trust", CFG_LIST, NULL, NULL,
+	  "senders (addresses) who may continue anyone's series: a change-id, "
+	  "lore link or title of another sender joins their sends (a maintainer "
+	  "resending); nobody else's does" },
 	{ "series.memory", CFG_SIZE, "28m", NULL,
 	  "messages 'lorebot series --mbox' holds in memory; past that they "
 	  "move to a scratch file in $TMPDIR (else /var/tmp), of which this "

@@ -29,6 +29,13 @@ void assembly_init(struct assembly *a, size_t max_size)
 	a->max_size = max_size ? max_size : 16 << 20;
 }
 
+void assembly_trust(struct assembly *a, const char **senders, size_t nr)
+{
+	free(a->trusted);
+	a->trusted = senders;
+	a->nr_trusted = nr;
+}
+
 /* What a send holds outside the pool: trailers of messages not in it */
 static void send_release(struct send *s)
 {
@@ -96,6 +103,7 @@ void assembly_release(struct assembly *a)
 	strbuf_release(&a->fatal);
 	strpool_release(&a->pool);
 	scratch_close(a->scratch);
+	free(a->trusted);
 }
 
 /* Past series.memory, the problems go to the scratch file too */
@@ -936,28 +944,57 @@ static void finish_send(struct assembly *a, struct send *s)
 	}
 }
 
-/* Replies: find the patch or cover replied to, collect their trailers */
-static struct msg *reply_target(struct assembly *a, struct msg *m)
-{
-	struct msg *p = known_parent(a, m);
-	size_t steps = 0;
+/*
+ * Replies: find the patch or cover replied to, collect their trailers.
+ * The answer is kept for every reply on the way up, so that a chain is
+ * climbed once whatever the order its messages came in (children before
+ * their parents made this quadratic).
+ */
+struct climb {
+	struct msg **path;
+	size_t nr, alloc;
+};
 
-	while (p && steps++ < MAX_CLIMB) {
-		if (p == m)
-			return NULL;
-		if ((p->kind == MSG_PATCH || p->kind == MSG_COVER) && p->send)
-			return p;
-		if (p->kind != MSG_REPLY && p->kind != MSG_OTHER)
-			return NULL;
-		if (p->target)	/* replies come in order: reuse the answer */
-			return p->target;
-		p = known_parent(a, p);
+static struct msg *reply_target(struct assembly *a, struct msg *m,
+				struct climb *c)
+{
+	struct msg *p = m, *t = NULL, *q;
+	size_t i;
+
+	c->nr = 0;
+	for (;;) {
+		if (p->target_known) {
+			t = p->target;
+			break;
+		}
+		if (p->climbing)
+			break;		/* a cycle: no target */
+		ALLOC_GROW(c->path, c->nr + 1, c->alloc);
+		c->path[c->nr++] = p;
+		p->climbing = true;
+		q = known_parent(a, p);
+		if (!q)
+			break;
+		if ((q->kind == MSG_PATCH || q->kind == MSG_COVER) && q->send) {
+			t = q;
+			break;
+		}
+		if (q->kind != MSG_REPLY && q->kind != MSG_OTHER)
+			break;
+		p = q;
+		tick(a);
 	}
-	return NULL;
+	for (i = 0; i < c->nr; i++) {
+		c->path[i]->target = t;
+		c->path[i]->target_known = true;
+		c->path[i]->climbing = false;
+	}
+	return t;
 }
 
 static void attach_replies(struct assembly *a)
 {
+	struct climb c = { 0 };
 	size_t i, t;
 	int n;
 
@@ -968,10 +1005,9 @@ static void attach_replies(struct assembly *a)
 		tick(a);
 		if (m->kind != MSG_REPLY && m->kind != MSG_OTHER)
 			continue;
-		target = reply_target(a, m);
+		target = reply_target(a, m, &c);
 		if (!target)
 			continue;
-		m->target = target;
 		s = target->send;
 		s->replies++;
 		for (t = 0; t < m->trailers.nr; t++) {
@@ -989,6 +1025,7 @@ static void attach_replies(struct assembly *a)
 			}
 		}
 	}
+	free(c.path);
 }
 
 /* series: union-find over sends */
@@ -1010,16 +1047,81 @@ static void uf_union(size_t *idx, size_t a, size_t b)
 		idx[MAX(a, b)] = MIN(a, b);
 }
 
-static char *series_key(const struct send *s)
+static bool trusted(const struct assembly *a, const char *sender)
+{
+	size_t i;
+
+	for (i = 0; sender && i < a->nr_trusted; i++)
+		if (!strcasecmp(a->trusted[i], sender))
+			return true;
+	return false;
+}
+
+static bool same_sender(const char *x, const char *y)
+{
+	return !strcmp(x ? x : "", y ? y : "");
+}
+
+/* When a send was stored (the database) or read (an mbox): its first message */
+static uint64_t send_order(const struct send *s)
+{
+	uint64_t o = UINT64_MAX;
+	int i;
+
+	if (s->cover)
+		o = s->cover->rowid ? (uint64_t)s->cover->rowid : s->cover->index;
+	for (i = 0; i < s->total; i++) {
+		const struct msg *m = s->patches[i].msg;
+		uint64_t mo;
+
+		if (!m)
+			continue;
+		mo = m->rowid ? (uint64_t)m->rowid : m->index;
+		o = MIN(o, mo);
+	}
+	return o;
+}
+
+/*
+ * The series key: the change-id, for the sender who used it first and
+ * the trusted ones (a copy by someone else gets a key of its own, so
+ * never the first sender's series id); else title and sender.
+ */
+static char *series_key(const struct assembly *a, const struct send *s,
+			const struct send *owner)
 {
 	char *t, *k;
 
-	if (s->change_id)
-		return xasprintf("change-id:%s", s->change_id);
+	if (s->change_id) {
+		if (same_sender(s->sender_email, owner->sender_email) ||
+		    trusted(a, s->sender_email))
+			return xasprintf("change-id:%s", s->change_id);
+		return xasprintf("change-id:%s\n%s", s->change_id,
+				 s->sender_email ? s->sender_email : "");
+	}
 	t = subject_normalise_title(s->title);
 	k = xasprintf("%s\n%s", t, s->sender_email ? s->sender_email : "");
 	free(t);
 	return k;
+}
+
+/* The first send (stored first) of each change-id */
+static void change_id_owners(struct assembly *a, struct strmap *owners)
+{
+	size_t i;
+
+	for (i = 0; i < a->nr_sends; i++) {
+		struct send *s = a->sends[i], *o;
+
+		tick(a);
+		if (!s->change_id)
+			continue;
+		o = strmap_get(owners, s->change_id);
+		if (!o)
+			strmap_put(owners, s->change_id, s);
+		else if (send_order(s) < send_order(o))
+			strmap_put(owners, s->change_id, s);
+	}
 }
 
 static void series_set_id(struct assembly *a, struct series *sr, const char *key)
@@ -1116,18 +1218,23 @@ static void link_series(struct assembly *a)
 {
 	size_t n = a->nr_sends, i, j;
 	size_t *idx = POOL_ARRAY(a, n + 1, size_t);
-	struct strmap keys = STRMAP_INIT, ids = STRMAP_INIT;
+	struct strmap keys = STRMAP_INIT, ids = STRMAP_INIT, owners = STRMAP_INIT;
+	struct strmap titles = STRMAP_INIT;
 	char **karr = POOL_ARRAY(a, n + 1, char *);
 	struct series **by_root = POOL_ARRAY(a, n + 1, struct series *);
 
 	if (a->scratch) {
 		strmap_use_scratch(&keys, a->scratch);
 		strmap_use_scratch(&ids, a->scratch);
+		strmap_use_scratch(&owners, a->scratch);
+		strmap_use_scratch(&titles, a->scratch);
 	}
+	change_id_owners(a, &owners);
 	for (i = 0; i < n; i++) {
 		struct send *s = a->sends[i];
 		size_t *prev;
-		char *k = series_key(s);
+		char *k = series_key(a, s, s->change_id ?
+				     strmap_get(&owners, s->change_id) : s);
 
 		tick(a);
 		idx[i] = i;
@@ -1140,7 +1247,24 @@ static void link_series(struct assembly *a)
 			strmap_put(&keys, karr[i], &idx[i]);
 		strmap_put(&ids, s->id, (void *)(uintptr_t)(i + 1));
 	}
-	/* cover letters that link to an earlier version */
+	/* a trusted sender's send joins the series of its title */
+	for (i = 0; a->nr_trusted && i < n; i++) {
+		struct send *s = a->sends[i];
+		char *t;
+		size_t *first;
+
+		tick(a);
+		if (s->change_id)
+			continue;
+		t = subject_normalise_title(s->title);
+		first = strmap_get(&titles, t);
+		if (!first)
+			strmap_put(&titles, strpool_strdup(&a->pool, t), &idx[i]);
+		else if (trusted(a, s->sender_email))
+			uf_union(idx, first - idx, i);
+		free(t);
+	}
+	/* cover letters that link to an earlier version of the same sender */
 	for (i = 0; i < n; i++) {
 		const struct msg *c = a->sends[i]->cover;
 
@@ -1152,8 +1276,9 @@ static void link_series(struct assembly *a)
 			if (!t || !t->send || t->send == a->sends[i])
 				continue;
 			other = (uintptr_t)strmap_get(&ids, t->send->id);
-			if (other && !strcmp(t->send->sender_email ? t->send->sender_email : "",
-					     a->sends[i]->sender_email ? a->sends[i]->sender_email : ""))
+			if (other && (same_sender(t->send->sender_email,
+						  a->sends[i]->sender_email) ||
+				      trusted(a, a->sends[i]->sender_email)))
 				uf_union(idx, i, other - 1);
 		}
 	}
@@ -1184,6 +1309,8 @@ static void link_series(struct assembly *a)
 	sort_series(a);
 	strmap_release(&keys);
 	strmap_release(&ids);
+	strmap_release(&owners);
+	strmap_release(&titles);
 }
 
 void assembly_build(struct assembly *a)
