@@ -416,6 +416,50 @@ static char *stripspace(const struct lines *ls, size_t from, size_t to)
 	return strbuf_detach(&sb, NULL);
 }
 
+/* " 2 files changed, 8 insertions(+)" (b4's DIFFSTAT_RE) */
+static bool diffstat_line(const char *p, size_t n)
+{
+	size_t i = 0;
+	const char *f, *e = p + n;
+
+	while (i < n && isspace((unsigned char)p[i]))
+		i++;
+	if (i >= n || !isdigit((unsigned char)p[i]))
+		return false;
+	while (i < n && isdigit((unsigned char)p[i]))
+		i++;
+	if (i + 5 > n || strncasecmp(p + i, " file", 5))
+		return false;
+	for (f = p + i; f < e; f++) {
+		const char *d = f;
+
+		if (!isdigit((unsigned char)*f))
+			continue;
+		while (d < e && isdigit((unsigned char)*d))
+			d++;
+		if ((e - d >= 10 && !strncasecmp(d, " insertion", 10)) ||
+		    (e - d >= 9 && !strncasecmp(d, " deletion", 9)))
+			return true;
+		f = d;
+	}
+	return false;
+}
+
+bool body_has_diffstat(const char *body, size_t len)
+{
+	const char *p = body, *end = body + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		if (n > 6 && diffstat_line(p, n))
+			return true;
+		p += n + 1;
+	}
+	return false;
+}
+
 bool body_has_diff(const char *body, size_t len)
 {
 	const char *p = body, *end = body + len;

@@ -76,6 +76,8 @@ void patch_commit_message(const struct patch *p, struct strbuf *sb);
 
 /* Does this body contain a diff? */
 bool body_has_diff(const char *body, size_t len);
+/* A diffstat ("3 files changed, 8 insertions(+)"), as cover letters have */
+bool body_has_diffstat(const char *body, size_t len);
 
 /*
  * Trailers a reviewer gives in a reply: unquoted "Name-by: Someone

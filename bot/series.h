@@ -64,6 +64,7 @@ struct msg {
 	int64_t date;
 	int tz;
 	bool has_diff;
+	bool has_diffstat;	/* a cover letter's "N files changed" */
 	char *base_commit;
 	char *change_id;
 	struct trailers trailers;	/* a reply's given ones; a patch's own
@@ -109,6 +110,9 @@ struct send {
 	char *base_commit;
 	char *change_id;
 	int replies;
+	struct trailers cover_trailers;	/* given in replies to the cover */
+	int reroll_from;	/* a partial resend completed from this
+				 * version (b4's partial reroll); 0: none */
 	struct send *superseded_by;
 	struct series *series;
 	bool fallback;		/* grouped without threading */
