@@ -43,7 +43,7 @@ while i < n:
     for j in reversed(range(size)):
         k = i + j
         parent = "s-1@example.org" if j == 0 else f"r-{k - 1}@example.org"
-        who = f"Reviewer {k % 50} <rev{k % 50}@example.org>"
+        who = f"Reviewer {k % 53} <rev{k % 53}@example.org>"
         body = f"> quoted\n\nReply {k}.\n"
         if k % 10 == 0:
             body += f"\nReviewed-by: {who}\n"

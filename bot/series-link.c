@@ -76,6 +76,7 @@ void complete_partial_resends(struct assembly *a)
 
 	for (i = 0; i < a->nr_sends; i++) {
 		struct send *s = a->sends[i], *prev;
+		size_t index = 0;
 		int own;
 
 		tick(a);
@@ -83,6 +84,9 @@ void complete_partial_resends(struct assembly *a)
 		if (!prev)
 			continue;
 		own = s->have;
+		for (k = s->total; k-- > 0; )
+			if (s->patches[k].msg)
+				index = s->patches[k].msg->index;
 		for (k = 0; k < s->total; k++) {
 			struct send_patch *sp = &s->patches[k];
 
@@ -109,8 +113,7 @@ void complete_partial_resends(struct assembly *a)
 			s->change_id = prev->change_id;
 		if (!s->base_commit)
 			s->base_commit = prev->base_commit;
-		assembly_problem(a, s->patches[0].msg ? s->patches[0].msg->index : 0,
-				 s->id, "v%d resends %d of %d patches in reply to v%d: "
+		assembly_problem(a, index, s->id, "v%d resends %d of %d patches in reply to v%d: "
 				 "completed from v%d", s->version, own, s->total,
 				 prev->version, prev->version);
 	}
