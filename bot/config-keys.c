@@ -101,6 +101,13 @@ const struct cfg_key cfg_keys[] = {
 	  "branches fetched from that remote (mm-new, mm-unstable, ...)" },
 	{ "apply.maxpatchsize", CFG_SIZE, "32m", NULL,
 	  "larger patches are refused" },
+	{ "apply.trailers", CFG_ENUM, "all", "mail|all",
+	  "the trailers commits carry: those of the mail, or all: also those "
+	  "given in replies to the patch and to the cover letter, and Link:, "
+	  "as b4 shazam adds them" },
+	{ "apply.link", CFG_STRING, "https://lore.kernel.org/r/%s", NULL,
+	  "the Link: trailer of apply.trailers = all (%s: the patch's "
+	  "Message-ID; empty: none), as b4's linkmask" },
 
 	/* checkers */
 	{ "check.enable", CFG_LIST, NULL, NULL,

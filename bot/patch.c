@@ -603,6 +603,26 @@ void patch_commit_message(const struct patch *p, struct strbuf *sb)
 	}
 }
 
+void patch_commit_message_with(const struct patch *p, const struct trailers *add,
+			       struct strbuf *sb)
+{
+	bool first = true;
+	size_t i;
+
+	patch_commit_message(p, sb);
+	for (i = 0; add && i < add->nr; i++) {
+		const struct trailer *t = &add->t[i];
+
+		if (trailers_has(&p->trailers, t->name, t->value))
+			continue;
+		/* after the message's own trailer block, else a block of their own */
+		if (first && !p->trailers.nr)
+			strbuf_addch(sb, '\n');
+		first = false;
+		strbuf_addf(sb, "%s: %s\n", t->name, t->value);
+	}
+}
+
 /* b4's follow-up trailer rules (find_trailers(followup=True)) */
 static bool nonperson(const char *name, size_t len)
 {
@@ -621,13 +641,52 @@ static bool ignored_reply_trailer(const char *name, size_t len)
 {
 	static const char *const bad[] = { "from", "author", "cc", "to",
 					   "phone", "email", "subject", "date",
-					   "link", "buglink" };
+					   "buglink" };
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(bad); i++)
 		if (strlen(bad[i]) == len && !strncasecmp(bad[i], name, len))
 			return true;
 	return false;
+}
+
+/* Link: and Closes: point at a URL (b4 0.12 ignores them in replies) */
+static bool link_trailer(const char *name, size_t len)
+{
+	return (len == 4 && !strncasecmp(name, "link", 4)) ||
+		(len == 6 && !strncasecmp(name, "closes", 6));
+}
+
+/*
+ * "Name <user@example.com<mailto:user@example.com>>", as some mail
+ * clients write an address, back to "Name <user@example.com>"
+ */
+static char *unmangle_address(const char *v)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p = v, *m;
+
+	while ((m = strcasestr(p, "<mailto:"))) {
+		const char *gt = strchr(m, '>');
+		char *sp, *addr;
+		size_t at;
+
+		if (!gt)
+			break;
+		strbuf_add(&sb, p, m - p);
+		p = gt + 1;
+		if (memchr(sb.buf, '<', sb.len))
+			continue;	/* "<user@x<mailto:user@x>>": one '>' follows */
+		/* "user@x<mailto:user@x>": the address was bare */
+		sp = strrchr(sb.buf, ' ');
+		at = sp ? (size_t)(sp - sb.buf) + 1 : 0;
+		addr = xstrdup(sb.buf + at);
+		strbuf_setlen(&sb, at);
+		strbuf_addf(&sb, "<%s>", addr);
+		free(addr);
+	}
+	strbuf_addstr(&sb, p);
+	return strbuf_detach(&sb, NULL);
 }
 
 static bool has_email(const char *v)
@@ -661,10 +720,16 @@ void reply_trailers(const struct mail *m, bool sloppy, struct trailers *out)
 		if (ignored_reply_trailer(p, tok))
 			continue;
 		if (!(tok > 3 && !strncasecmp(p + tok - 3, "-by", 3)) &&
-		    !nonperson(p, tok))
+		    !nonperson(p, tok) && !link_trailer(p, tok))
 			continue;
 		name = xstrndup(p, tok);
 		value = rtrim_dup(p + val, len - val);
+		if (strcasestr(value, "<mailto:")) {
+			char *u = unmangle_address(value);
+
+			free(value);
+			value = u;
+		}
 		/* "Reviewed-by: Long Name" + "<addr>" on the next line */
 		if (!strchr(value, '<') && i + 1 < ls.nr &&
 		    ls.l[i + 1].len > 2 && ls.l[i + 1].p[0] == '<' &&
@@ -677,9 +742,13 @@ void reply_trailers(const struct mail *m, bool sloppy, struct trailers *out)
 			value = joined;
 			i++;
 		}
-		if (strstr(value, "http://") || strstr(value, "https://"))
+		if (link_trailer(name, tok) !=
+		    (!strncmp(value, "http://", 7) || !strncmp(value, "https://", 8)))
+			goto next;	/* URLs only in Link: and Closes: */
+		if (!link_trailer(name, tok) &&
+		    (strstr(value, "http://") || strstr(value, "https://")))
 			goto next;
-		if (!nonperson(name, tok)) {
+		if (!nonperson(name, tok) && !link_trailer(name, tok)) {
 			char *tn, *ta;
 
 			if (!has_email(value))

@@ -73,6 +73,12 @@ void patch_release(struct patch *p);
 
 /* The commit message as git am would write it: subject, body, trailers */
 void patch_commit_message(const struct patch *p, struct strbuf *sb);
+/*
+ * The same with trailers added as b4 adds those collected from replies:
+ * after the message's own trailers, in order, those it does not have.
+ */
+void patch_commit_message_with(const struct patch *p, const struct trailers *add,
+			       struct strbuf *sb);
 
 /* Does this body contain a diff? */
 bool body_has_diff(const char *body, size_t len);

@@ -148,6 +148,47 @@ static void padded_b_words(void)
 	strbuf_release(&err);
 }
 
+/* Trailers given in a reply: the forms b4 reads, Link: and Closes:, mangled addresses */
+static void reply_forms(void)
+{
+	static const char raw[] =
+		"From: Eve Reviewer <eve@example.com>\n"
+		"Subject: Re: [PATCH] mm: x\n"
+		"Message-ID: <r@x>\n"
+		"In-Reply-To: <p@x>\n\n"
+		"> Signed-off-by: Quoted Person <q@example.com>\n\n"
+		"Reviewed-by: Eve Reviewer <eve@example.com<mailto:eve@example.com>>\n"
+		"Tested-by: Eve Reviewer eve@example.com<mailto:eve@example.com>\n"
+		"Link: https://lore.kernel.org/r/abc@x\n"
+		"Closes: https://bugzilla.kernel.org/show_bug.cgi?id=1\n"
+		"Link: not a URL\n"
+		"Acked-by: Someone Else <other@example.com>\n"
+		"Suggested-by: https://example.com/eve\n";
+	struct strbuf err = STRBUF_INIT, got = STRBUF_INIT;
+	struct trailers t = { 0 };
+	struct mail m;
+	size_t i;
+
+	if (mail_parse(raw, sizeof(raw) - 1, &m, &err)) {
+		ok(0, "reply parses");
+		return;
+	}
+	reply_trailers(&m, false, &t);
+	for (i = 0; i < t.nr; i++)
+		strbuf_addf(&got, "%s: %s\n", t.t[i].name, t.t[i].value);
+	is_str(got.buf,
+	       "Reviewed-by: Eve Reviewer <eve@example.com>\n"
+	       "Tested-by: Eve Reviewer <eve@example.com>\n"
+	       "Link: https://lore.kernel.org/r/abc@x\n"
+	       "Closes: https://bugzilla.kernel.org/show_bug.cgi?id=1\n",
+	       "reply trailers: mangled addresses mended, Link: and Closes: kept, "
+	       "others' and URL values not");
+	trailers_release(&t);
+	strbuf_release(&got);
+	strbuf_release(&err);
+	mail_release(&m);
+}
+
 int main(void)
 {
 	struct mail m;
@@ -246,5 +287,6 @@ int main(void)
 	same_both_ways("<eve@x.org>", "Wed, 31 Dec 2025 23:59:59 -0000");
 	same_both_ways("Frank <frank@x.org>", "garbage date");
 	padded_b_words();
+	reply_forms();
 	return done_testing();
 }
