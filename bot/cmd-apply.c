@@ -350,7 +350,8 @@ static char *link_for(const char *mask, const char *msgid)
 /*
  * What the commit of patch k gets besides the mail's own trailers, in
  * b4's order: those given in replies to the patch, then to the cover
- * letter, then Link:.
+ * letter, then Link: (git am, which the tests compare with, adds none
+ * of them: they use --trailers mail).
  */
 static void collected_trailers(const struct send *s, int k,
 			       const struct trailers *own, const char *link,
@@ -373,7 +374,8 @@ static void collected_trailers(const struct send *s, int k,
 		if (!trailers_has(out, t->name, t->value))
 			trailers_add(out, t->name, t->value);
 	}
-	if (link && *link) {
+	/* a Message-ID made up for a mail without one links nowhere */
+	if (link && *link && !ends_with(sp->msg->msgid, "@" MSG_MISSING_ID_DOMAIN)) {
 		char *v = link_for(link, sp->msg->msgid);
 
 		trailers_add(out, "Link", v);

@@ -96,6 +96,60 @@ static bool mime_line_ends(const struct diff_case *dc, enum mailinfo_field f)
 	return same;
 }
 
+/* The boundary= values of the mail, as git finds them (quoted or not) */
+static size_t boundaries(const char *raw, size_t len, char **out, size_t max)
+{
+	const char *p = raw, *end = raw + len;
+	size_t nr = 0;
+
+	while (nr < max && (p = memmem(p, end - p, "boundary=", 9))) {
+		const char *v = p + 9, *e;
+
+		if (v < end && *v == '"') {
+			v++;
+			for (e = v; e < end && *e != '"' && *e != '\n'; e++)
+				;
+		} else {
+			for (e = v; e < end && !strchr("; \t\r\n", *e); e++)
+				;
+		}
+		if (e > v)
+			out[nr++] = xstrndup(v, e - v);
+		p = v;
+	}
+	return nr;
+}
+
+/*
+ * A line that begins like a boundary and goes on ("--ALTx"): MIME reads
+ * it as text, git (matching the start only) as a boundary
+ */
+static bool mime_boundary(const char *raw, size_t len)
+{
+	char *b[16];
+	size_t nb = boundaries(raw, len, b, ARRAY_SIZE(b)), i;
+	const char *p = raw, *end = raw + len;
+	bool found = false;
+
+	while (p < end && !found) {
+		const char *nl = memchr(p, '\n', end - p), *le = nl ? nl : end;
+
+		for (i = 0; i < nb && !found; i++) {
+			size_t n = strlen(b[i]);
+			const char *after = p + 2 + n;
+
+			if ((size_t)(le - p) < n + 3 || p[0] != '-' || p[1] != '-' ||
+			    memcmp(p + 2, b[i], n))
+				continue;
+			found = !strchr("- \t\r", *after);
+		}
+		p = nl ? nl + 1 : end;
+	}
+	for (i = 0; i < nb; i++)
+		free(b[i]);
+	return found;
+}
+
 /* HTML and other parts: git reads every part, lorebot the text ones */
 static bool mime_other_parts(const struct diff_case *dc, enum mailinfo_field f)
 {
@@ -129,11 +183,15 @@ static bool no_body(const struct diff_case *dc, enum mailinfo_field f)
 		!memcmp(msg->buf, dc->raw + start, end - start);
 }
 
-/* A MIME structure GMime reports broken: each reads it its own way */
+/*
+ * A MIME structure GMime reports broken, or a line that only begins like
+ * a boundary: each reads it its own way
+ */
 static bool mime_broken(const struct diff_case *dc, enum mailinfo_field f)
 {
 	(void)f;
-	return dc->cmp->ours.mime_broken;
+	return dc->cmp->ours.mime_broken ||
+		(dc->cmp->ours.multipart && mime_boundary(dc->raw, dc->len));
 }
 
 /*
@@ -310,9 +368,31 @@ static bool header_lines(const struct diff_case *dc, enum mailinfo_field f)
 	return differs;
 }
 
+/* Each byte that is not part of valid UTF-8 as '?' (GMime's decoder) */
+static char *invalid_as_question_marks(const char *s, size_t len)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i = 0;
+
+	while (i < len) {
+		unsigned char c = s[i];
+		size_t n = c < 0x80 ? 1 : c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
+
+		if (i + n <= len && utf8_valid(s + i, n)) {
+			strbuf_add(&sb, s + i, n);
+			i += n;
+		} else {
+			strbuf_addch(&sb, '?');
+			i++;
+		}
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
 /*
  * Header text is valid UTF-8 without control characters in lorebot
- * (8-bit bytes that are not UTF-8 read as ISO-8859-1, GMime's fallback)
+ * (8-bit bytes that are not UTF-8 read as ISO-8859-1, or as '?' inside
+ * encoded words: GMime's fallbacks)
  */
 static bool header_text(const struct diff_case *dc, enum mailinfo_field f)
 {
@@ -329,6 +409,14 @@ static bool header_text(const struct diff_case *dc, enum mailinfo_field f)
 	same = clean && !strcmp(clean, o);
 	free(latin);
 	free(clean);
+	if (!same) {
+		char *q = invalid_as_question_marks(g, glen);
+
+		clean = mail_clean_header(q);
+		same = !strcmp(clean, o);
+		free(q);
+		free(clean);
+	}
 	return same;
 }
 
@@ -401,13 +489,15 @@ static const struct class_def classes[] = {
 	    "line once more, as the message; lorebot has no message" },
 	  F(MI_MESSAGE), no_body },
 	{ { "mime-broken",
-	    "a MIME structure GMime reports broken (part headers, boundaries): "
-	    "lorebot reads what GMime recovers, git its lines" },
+	    "a MIME structure GMime reports broken (part headers, boundaries), "
+	    "or a line that only begins like a boundary: lorebot reads what GMime "
+	    "recovers, git its lines (a boundary is a line's start to it)" },
 	  F(MI_AUTHOR) | F(MI_EMAIL) | F(MI_SUBJECT) | F(MI_DATE) | F(MI_MESSAGE) |
 	  F(MI_PATCH), mime_broken },
 	{ { "header-text",
 	    "author and subject are valid UTF-8 without control characters in "
-	    "lorebot; git keeps the bytes" },
+	    "lorebot (bytes that are not UTF-8 read as ISO-8859-1, or as '?' "
+	    "inside encoded words); git keeps the bytes" },
 	  F(MI_AUTHOR) | F(MI_EMAIL) | F(MI_SUBJECT), header_text },
 	{ { "quoted-cr",
 	    "CRLF inside a base64 or quoted-printable body: lorebot drops the CR "

@@ -79,6 +79,8 @@ void complete_partial_resends(struct assembly *a)
 		size_t index = 0;
 		int own;
 
+		if (s->complete || s->version < 2)
+			continue;
 		tick(a);
 		prev = rerolled_from(a, s);
 		if (!prev)
@@ -190,9 +192,9 @@ static void change_id_owners(struct assembly *a, struct strmap *owners)
 	for (i = 0; i < a->nr_sends; i++) {
 		struct send *s = a->sends[i], *o;
 
-		tick(a);
 		if (!s->change_id)
 			continue;
+		tick(a);
 		o = strmap_get(owners, s->change_id);
 		if (!o)
 			strmap_put(owners, s->change_id, s);

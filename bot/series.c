@@ -411,6 +411,7 @@ struct msg *assembly_add_msg(struct assembly *a, struct msg *m)
 	}
 	strmap_put(&a->by_id, m->msgid, m);
 	add_msg(a, m);
+	a->maybe_covers += m->has_diffstat;
 	if (m->pool != &a->pool)
 		a->nr_malloced++;
 	return m;
@@ -681,7 +682,7 @@ static void adopt_covers(struct assembly *a)
 {
 	size_t i;
 
-	for (i = 0; i < a->nr; i++) {
+	for (i = 0; a->maybe_covers && i < a->nr; i++) {
 		struct msg *m = a->msgs[i], *p;
 
 		tick(a);
@@ -876,6 +877,7 @@ static struct msg *reply_target(struct assembly *a, struct msg *m,
 		tick(a);
 	}
 	for (i = 0; i < c->nr; i++) {
+		tick(a);	/* in a scratch file, each maps a page back in */
 		c->path[i]->target = t;
 		c->path[i]->target_known = true;
 		c->path[i]->climbing = false;

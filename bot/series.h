@@ -128,6 +128,7 @@ struct assembly {
 	struct msg **msgs;
 	size_t nr, alloc;
 	size_t nr_malloced;	/* msgs not in pool */
+	size_t maybe_covers;	/* has_diffstat: cover letters without 0/N? */
 	struct strmap by_id;
 	struct strmap roots;	/* send by the Message-ID of its root */
 	struct send **sends;
