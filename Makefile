@@ -95,15 +95,19 @@ deps:
 san:
 	$(MAKE) SAN=1 all unit
 
-# The whole suite runs against the sanitizer build.
+# The whole suite runs against the sanitizer build.  The three builds
+# use every CPU unless make was given -j itself.
+NPROC := $(shell nproc 2>/dev/null || echo 2)
+JOBS := $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
 test: deps
-	$(MAKE) SAN=1 all unit
-	$(MAKE) all
-	$(MAKE) FUZZ=1 fuzzers
+	$(MAKE) $(JOBS) SAN=1 all unit
+	$(MAKE) $(JOBS) all
+	$(MAKE) $(JOBS) FUZZ=1 fuzzers
 	LOREBOT=$(CURDIR)/build-san/lorebot UNIT_DIR=$(CURDIR)/build-san/tests/unit \
 		ci/run-tests.sh
 
-demo: deps all
+demo: deps
+	$(MAKE) $(JOBS) all
 	ci/demo.sh
 
 fuzz:

@@ -105,6 +105,13 @@ static void make_env(struct kbuild_tree *t, struct vec *e, const char *statslog)
 	vec_pushf(e, xasprintf("CCACHE_BASEDIR=%s", t->env->cache));
 	vec_push(e, "CCACHE_NOHASHDIR=1");
 	vec_push(e, "CCACHE_UMASK=022");
+	/*
+	 * Depend mode: a miss compiles once and takes the headers from
+	 * kbuild's -Wp,-MMD file, where the default mode runs the
+	 * preprocessor first to hash its output.  A cold base build costs
+	 * about a quarter less CPU (bench/README.md); hits are direct hits.
+	 */
+	vec_push(e, "CCACHE_DEPEND=1");
 	vec_pushf(e, xasprintf("CCACHE_STATSLOG=%s", statslog));
 }
 

@@ -1,8 +1,18 @@
 #!/bin/sh
-# Run every test through prove and print its summary.
-#   LOREBOT   the binary under test (default build/lorebot)
-#   UNIT_DIR  where the C unit test binaries are (default build/tests/unit)
-#   TESTS     a subset of tests/*.t to run (default: all)
+# Run every test through prove, several at once, and print its summary
+# with each test's wall time (prove --timer: the next slow test is
+# visible in every CI log).
+#   LOREBOT     the binary under test (default build/lorebot)
+#   UNIT_DIR    where the C unit test binaries are (default build/tests/unit)
+#   TESTS       a subset of tests/*.t to run (default: all)
+#   TEST_JOBS   tests run at once (default: the number of CPUs plus one)
+#
+# The order is the schedule.  A test says when it wants to start with a
+# "# schedule: first" or "# schedule: last" line; the rest (and the unit
+# tests) run in between, in name order.  "first" is where the kernel base
+# builds are made (t0505) while light tests run beside it; "last" are the
+# tests that build or boot on those bases: started earlier they would
+# only hold a slot while they wait for a base build directory's lock.
 set -eu
 cd "$(dirname "$0")/.."
 LOREBOT_SRC=$PWD
@@ -13,6 +23,19 @@ export LOREBOT_SRC LOREBOT
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/lsan.supp:print_suppressions=0}
+jobs=${TEST_JOBS:-$(($(nproc) + 1))}
 tests=${TESTS:-$(ls tests/t[0-9]*.t)}
 units=$(find "$UNIT_DIR" -maxdepth 1 -type f -name 't-*' ! -name '*.d' 2>/dev/null | sort)
-exec prove --timer $units $tests
+
+# schedule CLASS: the tests of $tests whose "# schedule:" line says CLASS
+# ("" for those without one)
+schedule() {
+	for t in $tests; do
+		c=$(sed -n 's/^# schedule: *\([a-z]*\).*/\1/p' "$t" | head -n 1)
+		[ "$c" = "$1" ] && echo "$t"
+	done
+	return 0
+}
+order="$(schedule first) $units $(schedule '') $(schedule last)"
+echo "# $(echo $order | wc -w) test files, $jobs at a time" >&2
+exec prove --timer -j "$jobs" $order
