@@ -23,6 +23,7 @@ struct class_def {
 };
 
 #define F(x) (1u << (x))
+#define F_ALL ((1u << MI_NR) - 1)
 
 static const char *text_of(const struct mailinfo *mi, enum mailinfo_field f,
 			   size_t *len)
@@ -477,13 +478,11 @@ static const struct class_def classes[] = {
 	    "the header block read differently: lorebot takes the first From:, "
 	    "Subject: or Date: (as b4 and public-inbox) and skips lines that are "
 	    "not headers; git takes the last and ends the block at such a line" },
-	  F(MI_AUTHOR) | F(MI_EMAIL) | F(MI_SUBJECT) | F(MI_DATE) | F(MI_MESSAGE) |
-	  F(MI_PATCH), header_lines },
+	  F_ALL, header_lines },
 	{ { "nul-bytes",
 	    "NUL bytes in the mail: lorebot reads each as U+FFFD; git keeps some "
 	    "and reads other lines as C strings, cut at the NUL" },
-	  F(MI_AUTHOR) | F(MI_EMAIL) | F(MI_SUBJECT) | F(MI_DATE) | F(MI_MESSAGE) |
-	  F(MI_PATCH), nul_bytes },
+	  F_ALL, nul_bytes },
 	{ { "no-body",
 	    "a mail that ends inside its header block: git reads the last header "
 	    "line once more, as the message; lorebot has no message" },
@@ -492,8 +491,7 @@ static const struct class_def classes[] = {
 	    "a MIME structure GMime reports broken (part headers, boundaries), "
 	    "or a line that only begins like a boundary: lorebot reads what GMime "
 	    "recovers, git its lines (a boundary is a line's start to it)" },
-	  F(MI_AUTHOR) | F(MI_EMAIL) | F(MI_SUBJECT) | F(MI_DATE) | F(MI_MESSAGE) |
-	  F(MI_PATCH), mime_broken },
+	  F_ALL, mime_broken },
 	{ { "header-text",
 	    "author and subject are valid UTF-8 without control characters in "
 	    "lorebot (bytes that are not UTF-8 read as ISO-8859-1, or as '?' "

@@ -55,7 +55,8 @@ is "$(git --git-dir="$R" log -1 --format=%b "$tip" | grep -c ': ')" 1 \
 	"apply.trailers = mail: only the mail's own Signed-off-by"
 lorebot apply --trailers mail --mbox "$S/trailers.mbox" --repo "$R" --no-branch \
 	--json >"$TMP/opt.json"
-is "$(json "$TMP/opt.json" "d['tip']")" "$tip" "--trailers mail: the same commits"
+is "$(git --git-dir="$R" log -2 --format=%B "$(json "$TMP/opt.json" "d['tip']")")" \
+	"$(git --git-dir="$R" log -2 --format=%B "$tip")" "--trailers mail: the same messages"
 
 # Link: and Closes: given in replies, a mangled address (b4 0.12 reads neither)
 lorebot apply --mbox "$S/trailers-more.mbox" --repo "$R" --no-branch --json >"$TMP/more.json"
@@ -72,10 +73,7 @@ Link: https://lore.kernel.org/r/t-1" \
 if command -v b4 >/dev/null; then
 	. "$LOREBOT_SRC/tests/lore-lib.sh"
 	lab_setup "$S/trailers.mbox"
-	(
-		. "$LAB/env.sh"
-		mkdir -p "$TMP/b4" && cd "$TMP/b4" && b4 am -C -t -l -o - t-0
-	) >"$TMP/b4.mbx" 2>"$TMP/b4.err"
+	b4am t-0 b4 -t -l
 	is "$?" 0 "b4 am -t -l exits 0"
 	git clone -q "$R" "$TMP/am" && git -C "$TMP/am" checkout -q mm-new &&
 		git -C "$TMP/am" -c user.name=t -c user.email=t@t am -q "$TMP/b4.mbx"
