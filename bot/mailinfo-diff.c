@@ -4,6 +4,7 @@
  * where lorebot differs on purpose: each class says which fields it may
  * change and recognises itself from the mail and the two readings.
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <strings.h>
 
@@ -437,6 +438,71 @@ static bool quoted_cr(const struct diff_case *dc, enum mailinfo_field f)
 	return same;
 }
 
+static bool b64_char(unsigned char c)
+{
+	return isalnum(c) || c == '+' || c == '/';
+}
+
+/*
+ * A line of base64 text: no blanks, and at least four characters of the
+ * alphabet (what the two decoders skip, '=' and other bytes, may be in
+ * it); how many of the alphabet it holds
+ */
+static bool b64_line(const char *p, const char *le, size_t *alpha)
+{
+	*alpha = 0;
+	for (; p < le; p++) {
+		if (*p == ' ' || *p == '\t')
+			return false;
+		*alpha += b64_char(*p);
+	}
+	return *alpha >= 4;
+}
+
+/* Does p..le hold word, in any case? */
+static bool line_has(const char *p, const char *le, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (; p + n <= le; p++)
+		if (!strncasecmp(p, word, n))
+			return true;
+	return false;
+}
+
+/*
+ * A base64 line that does not hold whole groups of four, followed by
+ * more base64 (in a part whose Content-Transfer-Encoding: is base64, up
+ * to a boundary): GMime decodes the body as one stream (RFC 2045), git
+ * each line alone, so the bits after that line are read differently
+ */
+static bool base64_lines(const struct diff_case *dc, enum mailinfo_field f)
+{
+	static const char cte[] = "content-transfer-encoding:";
+	const char *p, *end = dc->raw + dc->len;
+	size_t alpha, prev = 0;
+	bool in_b64 = false;
+
+	(void)f;
+	for (p = dc->raw; p < end; ) {
+		const char *nl = memchr(p, '\n', end - p), *le = nl ? nl : end;
+
+		if (le > p && le[-1] == '\r')
+			le--;
+		if ((size_t)(le - p) > sizeof(cte) && !strncasecmp(p, cte, sizeof(cte) - 1))
+			in_b64 = line_has(p, le, "base64");
+		else if (le - p >= 2 && p[0] == '-' && p[1] == '-')
+			in_b64 = false;
+		if (!in_b64 || !b64_line(p, le, &alpha))
+			alpha = 0;
+		else if (prev % 4)
+			return true;
+		prev = alpha;
+		p = nl ? nl + 1 : end;
+	}
+	return false;
+}
+
 /* A Date: that is not in RFC 5322 form: each parser reads it its way */
 static bool date_form(const struct diff_case *dc, enum mailinfo_field f)
 {
@@ -501,6 +567,11 @@ static const struct class_def classes[] = {
 	    "CRLF inside a base64 or quoted-printable body: lorebot drops the CR "
 	    "(git am --quoted-cr=strip), git keeps it" },
 	  F(MI_MESSAGE) | F(MI_PATCH), quoted_cr },
+	{ { "base64-lines",
+	    "a base64 line that does not hold whole groups of four, more base64 "
+	    "after it: lorebot decodes the body as one stream (RFC 2045, GMime), "
+	    "git each line alone" },
+	  F_ALL, base64_lines },
 	{ { "date-form",
 	    "a Date: not in RFC 5322 form: lorebot reads it with GMime, git with "
 	    "its own parser" },
