@@ -3,6 +3,8 @@
 # 'lorebot series --mbox' on bench/gen-replies.py's mboxes, 40,000 and
 # 400,000 replies in one chain written deepest first, the same 40,000 in
 # order, and 400,000 in chains of 100, then in a smaller scratch window;
+# 40,000 to 400,000 all in memory (--memory 1g), where the CPU time shows
+# whether assembly is linear however loaded the machine is;
 # next to b4 0.12 reading the same chain (b4 am -m, a few thousand: it
 # walks the chain again for each reply: quadratic and more).
 # usage: bench/replies.sh [OUTDIR]   (default bench/out)
@@ -12,8 +14,8 @@ OUT=${1:-bench/out}
 LOREBOT=${LOREBOT:-$PWD/build/lorebot}
 mkdir -p "$OUT"
 
-measure() {	# wall seconds and peak KB of one command
-	/usr/bin/time -f "%e %M" -o "$OUT/.time" "$@" >/dev/null 2>&1 || true
+measure() {	# wall seconds, peak KB, CPU seconds (user, system) of one command
+	/usr/bin/time -f "%e %M %U %S" -o "$OUT/.time" "$@" >/dev/null 2>&1 || true
 	tail -n 1 "$OUT/.time"
 }
 
@@ -39,6 +41,13 @@ set -- $(measure "$LOREBOT" series --mbox "$OUT/replies-40000-inorder.mbox" --js
 echo "40000 replies, one chain, in order: $1 s, peak RSS $(($2 / 1024)) MB"
 set -- $(measure "$LOREBOT" series --memory 8m --mbox "$OUT/replies-400000-400000.mbox" --json)
 echo "400000 replies, one chain, deepest first, scratch file past 8m: $1 s, peak RSS $(($2 / 1024)) MB"
+for n in 40000 100000 200000 400000; do
+	f=$OUT/replies-$n-$n.mbox
+	[ -f "$f" ] || python3 bench/gen-replies.py "$n" "$f"
+	# shellcheck disable=SC2046
+	set -- $(measure "$LOREBOT" series --memory 1g --mbox "$f" --json)
+	echo "$n replies, one chain, deepest first, in memory: $1 s, CPU $3 s user + $4 s system, peak RSS $(($2 / 1024)) MB"
+done
 if command -v b4 >/dev/null; then
 	for n in 250 500 1000; do
 		f=$OUT/replies-$n.mbox
