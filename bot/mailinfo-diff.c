@@ -392,6 +392,26 @@ static char *invalid_as_question_marks(const char *s, size_t len)
 }
 
 /*
+ * Does git's header text g, converted as lorebot converts it, read as
+ * ours?  Also when the conversion made git's author name longer than the
+ * 60 bytes git allows a name (get_sane_name()), and lorebot so fell back
+ * to the address: git counts the bytes before conversion.
+ */
+static bool converted_same(const struct diff_case *dc, enum mailinfo_field f,
+			   char *converted, const char *o)
+{
+	char *clean = converted ? mail_clean_header(converted) : NULL;
+	bool same = clean && !strcmp(clean, o);
+
+	if (!same && clean && f == MI_AUTHOR && strlen(clean) > 60 &&
+	    dc->cmp->ours.email && !strcmp(o, dc->cmp->ours.email))
+		same = true;
+	free(clean);
+	free(converted);
+	return same;
+}
+
+/*
  * Header text is valid UTF-8 without control characters in lorebot
  * (8-bit bytes that are not UTF-8 read as ISO-8859-1, or as '?' inside
  * encoded words: GMime's fallbacks)
@@ -400,26 +420,14 @@ static bool header_text(const struct diff_case *dc, enum mailinfo_field f)
 {
 	size_t glen, olen, clen;
 	const char *g = text_of(&dc->cmp->git, f, &glen), *o = text_of(&dc->cmp->ours, f, &olen);
-	char *clean = mail_clean_header(g), *latin;
+	char *clean = mail_clean_header(g);
 	bool same = !strcmp(clean, o);
 
 	free(clean);
 	if (same || utf8_valid(g, glen))
 		return same;
-	latin = mail_from_charset("iso-8859-1", g, glen, &clen);
-	clean = latin ? mail_clean_header(latin) : NULL;
-	same = clean && !strcmp(clean, o);
-	free(latin);
-	free(clean);
-	if (!same) {
-		char *q = invalid_as_question_marks(g, glen);
-
-		clean = mail_clean_header(q);
-		same = !strcmp(clean, o);
-		free(q);
-		free(clean);
-	}
-	return same;
+	return converted_same(dc, f, mail_from_charset("iso-8859-1", g, glen, &clen), o) ||
+	       converted_same(dc, f, invalid_as_question_marks(g, glen), o);
 }
 
 /* CRLF inside base64 or quoted-printable: lorebot drops the CR */
@@ -443,20 +451,14 @@ static bool b64_char(unsigned char c)
 	return isalnum(c) || c == '+' || c == '/';
 }
 
-/*
- * A line of base64 text: no blanks, and at least four characters of the
- * alphabet (what the two decoders skip, '=' and other bytes, may be in
- * it); how many of the alphabet it holds
- */
-static bool b64_line(const char *p, const char *le, size_t *alpha)
+/* How many characters of the base64 alphabet p..le holds */
+static size_t b64_count(const char *p, const char *le)
 {
-	*alpha = 0;
-	for (; p < le; p++) {
-		if (*p == ' ' || *p == '\t')
-			return false;
-		*alpha += b64_char(*p);
-	}
-	return *alpha >= 4;
+	size_t n = 0;
+
+	for (; p < le; p++)
+		n += b64_char(*p);
+	return n;
 }
 
 /* Does p..le hold word, in any case? */
@@ -471,17 +473,19 @@ static bool line_has(const char *p, const char *le, const char *word)
 }
 
 /*
- * A base64 line that does not hold whole groups of four, followed by
- * more base64 (in a part whose Content-Transfer-Encoding: is base64, up
- * to a boundary): GMime decodes the body as one stream (RFC 2045), git
- * each line alone, so the bits after that line are read differently
+ * In the body of a part whose Content-Transfer-Encoding: is base64 (up
+ * to a boundary), a line that does not hold whole groups of four
+ * characters of the alphabet, and more of the alphabet on a later line:
+ * GMime decodes the body as one stream (RFC 2045), skipping what is not
+ * of the alphabet, git each line alone, so the bits after that line are
+ * read differently
  */
 static bool base64_lines(const struct diff_case *dc, enum mailinfo_field f)
 {
 	static const char cte[] = "content-transfer-encoding:";
+	enum { OUTSIDE, HEADERS, BODY } state = OUTSIDE;
 	const char *p, *end = dc->raw + dc->len;
-	size_t alpha, prev = 0;
-	bool in_b64 = false;
+	size_t alpha, carry = 0;
 
 	(void)f;
 	for (p = dc->raw; p < end; ) {
@@ -489,15 +493,19 @@ static bool base64_lines(const struct diff_case *dc, enum mailinfo_field f)
 
 		if (le > p && le[-1] == '\r')
 			le--;
-		if ((size_t)(le - p) > sizeof(cte) && !strncasecmp(p, cte, sizeof(cte) - 1))
-			in_b64 = line_has(p, le, "base64");
-		else if (le - p >= 2 && p[0] == '-' && p[1] == '-')
-			in_b64 = false;
-		if (!in_b64 || !b64_line(p, le, &alpha))
-			alpha = 0;
-		else if (prev % 4)
-			return true;
-		prev = alpha;
+		if (le - p >= 2 && p[0] == '-' && p[1] == '-') {
+			state = OUTSIDE;
+			carry = 0;
+		} else if (state != BODY && (size_t)(le - p) > sizeof(cte) &&
+			   !strncasecmp(p, cte, sizeof(cte) - 1)) {
+			state = line_has(p, le, "base64") ? HEADERS : OUTSIDE;
+		} else if (state == HEADERS && le == p) {
+			state = BODY;
+		} else if (state == BODY && (alpha = b64_count(p, le))) {
+			if (carry)
+				return true;
+			carry = alpha % 4;
+		}
 		p = nl ? nl + 1 : end;
 	}
 	return false;
