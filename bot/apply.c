@@ -89,10 +89,11 @@ static void clean_message(const char *in, struct strbuf *out)
 }
 
 static int commit_patch(struct gitrepo *r, const struct apply_opts *o,
-			const struct patch *p, const struct gitoid *tree,
+			const struct apply_input *in, const struct gitoid *tree,
 			const struct gitoid *parent, struct gitoid *out,
 			struct strbuf *why, struct strbuf *err)
 {
+	const struct patch *p = in->p;
 	struct strbuf msg = STRBUF_INIT, raw = STRBUF_INIT;
 	char *name = clean_ident(p->author_name), *email = clean_ident(p->author_email);
 	struct gitrepo_sig author = { .name = name, .email = email,
@@ -114,7 +115,7 @@ static int commit_patch(struct gitrepo *r, const struct apply_opts *o,
 		committer.time = time(NULL);
 	if (!author.time)
 		author.time = committer.time;
-	patch_commit_message(p, &raw);
+	patch_commit_message_with(p, in->trailers, &raw);
 	clean_message(raw.buf, &msg);
 	if (!msg.len) {
 		strbuf_addstr(why, "empty commit message");
@@ -198,7 +199,7 @@ static int run_series(struct gitrepo *r, const struct apply_opts *o,
 		if (ret < 0)
 			return ret;
 		if (!ret) {
-			ret = commit_patch(r, o, in[i].p, &new_tree, &parent, &commit,
+			ret = commit_patch(r, o, &in[i], &new_tree, &parent, &commit,
 					   &why, err);
 			if (ret < 0) {
 				strbuf_release(&why);

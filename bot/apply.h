@@ -136,6 +136,8 @@ struct apply_input {
 	const char *msgid;
 	const struct patch *p;	/* NULL: not available (see missing) */
 	const char *missing;	/* why p is NULL: "not in the mbox" */
+	/* trailers the commit gets besides the mail's own (replies, Link:) */
+	const struct trailers *trailers;
 };
 
 struct apply_opts {

@@ -19,16 +19,19 @@ const char cmd_apply_help[] =
 	"\n"
 	"SYNOPSIS\n"
 	"    lorebot apply --mbox FILE [--repo DIR] [--base REV]... [--series ID]\n"
-	"                  [--fetch] [-C N] [--no-3way] [--no-branch] [--json]\n"
+	"                  [--fetch] [-C N] [--no-3way] [--no-branch]\n"
+	"                  [--trailers mail|all] [--json]\n"
 	"    lorebot apply --msgid ID [--url URL] [--repo DIR] [options as above]\n"
 	"\n"
 	"DESCRIPTION\n"
 	"    Finds the patch series in FILE (the current version of each, as\n"
 	"    'lorebot series' shows them) and applies each patch in order, without\n"
 	"    any working tree, making one commit per patch with the author, date\n"
-	"    and full message (trailers included) of the mail.  When every patch\n"
-	"    applies, the branch refs/heads/lorebot/<series-id>/v<N> points at the\n"
-	"    last commit.\n"
+	"    and full message (trailers included) of the mail, and, as b4 shazam\n"
+	"    adds them, the trailers reviewers gave in replies to the patch and to\n"
+	"    the cover letter, then a Link: to the patch (apply.trailers,\n"
+	"    apply.link).  When every patch applies, the branch\n"
+	"    refs/heads/lorebot/<series-id>/v<N> points at the last commit.\n"
 	"\n"
 	"    The base is, in order: the series' base-commit when the repository has\n"
 	"    it; then each branch of git.base (mm-new first), at its current tip.\n"
@@ -83,6 +86,9 @@ const char cmd_apply_help[] =
 	"        never fall back to a three-way merge\n"
 	"    --no-branch\n"
 	"        make the commits but no branch\n"
+	"    --trailers mail|all\n"
+	"        the mail's trailers only, or also those from replies and Link:\n"
+	"        (default: apply.trailers, all)\n"
 	"    --export ROOT\n"
 	"        when a series applies, export the base and the result as read-only\n"
 	"        trees ROOT/<tree-id> for builds (unchanged files of the result are\n"
@@ -111,6 +117,7 @@ struct apply_cli {
 	const char *url;	/* --url: the inbox to ask */
 	const char **bases;
 	size_t nr_bases;
+	const char *trailers;	/* --trailers */
 	bool json, fetch, no_3way, no_branch;
 	int min_context;
 	uint64_t max_size;
@@ -234,16 +241,13 @@ static int load_patches(const struct apply_cli *c, const struct assembly *a,
 		goto out;
 	while ((ret = mbox_next(&r, &mm)) > 0) {
 		struct mail mail = MAIL_INIT;
-		struct subject subj = SUBJECT_INIT;
 		struct strbuf err = STRBUF_INIT;
 
 		if (mm.index > max_index || !slot[mm.index] || mm.too_big)
 			continue;
 		if (!mail_parse(mm.raw.buf, mm.raw.len, &mail, &err)) {
-			subject_parse(mail.subject, &subj);
-			patch_extract(&mail, &subj, slot[mm.index]);
+			patch_extract(&mail, slot[mm.index]);
 			*have[mm.index] = true;
-			subject_release(&subj);
 			mail_release(&mail);
 		}
 		strbuf_release(&err);
@@ -333,11 +337,59 @@ static int export_trees(const struct apply_cli *c, struct gitrepo *r,
 	return ret;
 }
 
+/* apply.link with the Message-ID for its %s */
+static char *link_for(const char *mask, const char *msgid)
+{
+	const char *pct = strstr(mask, "%s");
+
+	if (!pct)
+		return xasprintf("%s%s", mask, msgid);
+	return xasprintf("%.*s%s%s", (int)(pct - mask), mask, msgid, pct + 2);
+}
+
+/*
+ * What the commit of patch k gets besides the mail's own trailers, in
+ * b4's order: those given in replies to the patch, then to the cover
+ * letter, then Link: (git am, which the tests compare with, adds none
+ * of them: they use --trailers mail).
+ */
+static void collected_trailers(const struct send *s, int k,
+			       const struct trailers *own, const char *link,
+			       struct trailers *out)
+{
+	const struct send_patch *sp = &s->patches[k];
+	size_t i;
+
+	for (i = 0; i < sp->trailers.nr; i++) {
+		const struct trailer *t = &sp->trailers.t[i];
+
+		if (!trailers_has(own, t->name, t->value) &&
+		    !trailers_has(&s->cover_trailers, t->name, t->value) &&
+		    !trailers_has(out, t->name, t->value))
+			trailers_add(out, t->name, t->value);
+	}
+	for (i = 0; i < s->cover_trailers.nr; i++) {
+		const struct trailer *t = &s->cover_trailers.t[i];
+
+		if (!trailers_has(out, t->name, t->value))
+			trailers_add(out, t->name, t->value);
+	}
+	/* a Message-ID made up for a mail without one links nowhere */
+	if (link && *link && !ends_with(sp->msg->msgid, "@" MSG_MISSING_ID_DOMAIN)) {
+		char *v = link_for(link, sp->msg->msgid);
+
+		trailers_add(out, "Link", v);
+		free(v);
+	}
+}
+
 static int apply_send(struct apply_cli *c, struct ctx *ctx, struct gitrepo *r,
 		      const struct send *s, struct loaded *ld, json_object *out)
 {
 	struct apply_opts o = APPLY_OPTS_INIT;
 	struct apply_input *in = xcalloc(s->total, sizeof(*in));
+	struct trailers *extra = xcalloc(s->total, sizeof(*extra));
+	const char *mode = c->trailers ? c->trailers : config_get(ctx->cfg, "apply.trailers");
 	struct apply_result res;
 	const char **bases = NULL;
 	char *branch = NULL;
@@ -351,6 +403,11 @@ static int apply_send(struct apply_cli *c, struct ctx *ctx, struct gitrepo *r,
 		in[k].subject = in[k].p ? in[k].p->subject : m ? m->subj.title : "";
 		in[k].msgid = m ? m->msgid : NULL;
 		in[k].missing = ld->missing[k];
+		if (in[k].p && !strcmp(mode, "all")) {
+			collected_trailers(s, k, &in[k].p->trailers,
+					   config_get(ctx->cfg, "apply.link"), &extra[k]);
+			in[k].trailers = &extra[k];
+		}
 	}
 	if (c->nr_bases) {
 		o.bases = c->bases;
@@ -406,6 +463,9 @@ static int apply_send(struct apply_cli *c, struct ctx *ctx, struct gitrepo *r,
 	else
 		ret = res.applied ? EXIT_OK : EXIT_FINDINGS;
 	apply_result_release(&res);
+	for (k = 0; k < s->total; k++)
+		trailers_release(&extra[k]);
+	free(extra);
 	free(branch);
 	free(bases);
 	free(in);
@@ -426,6 +486,7 @@ static int parse_options(struct apply_cli *c, int argc, char **argv)
 		{ "msgid", required_argument, NULL, 'i' },
 		{ "url", required_argument, NULL, 'U' },
 		{ "export", required_argument, NULL, 'e' },
+		{ "trailers", required_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 },
 	};
 	size_t alloc = 0;
@@ -473,6 +534,12 @@ static int parse_options(struct apply_cli *c, int argc, char **argv)
 		case 'U':
 			c->url = optarg;
 			break;
+		case 't':
+			if (strcmp(optarg, "mail") && strcmp(optarg, "all"))
+				return cmd_usage_error("apply", "--trailers mail or all, not '%s'",
+						       optarg);
+			c->trailers = optarg;
+			break;
 		default:
 			return cmd_usage_error("apply", "unknown option");
 		}
@@ -498,6 +565,12 @@ int cmd_apply(int argc, char **argv, struct ctx *ctx)
 
 	c.max_size = config_get_size(ctx->cfg, "mail.maxsize");
 	assembly_init(&a, c.max_size);
+	{
+		const char **trust;
+		size_t nt = config_get_all(ctx->cfg, "series.trust", &trust);
+
+		assembly_trust(&a, trust, nt);
+	}
 	ret = parse_options(&c, argc, argv);
 	if (ret)
 		goto out;

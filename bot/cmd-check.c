@@ -356,6 +356,12 @@ static int check_mbox(const char *mbox, const char *repo, bool json, bool color,
 	}
 
 	assembly_init(&a, config_get_size(cfg, "mail.maxsize"));
+	{
+		const char **trust;
+		size_t nt = config_get_all(cfg, "series.trust", &trust);
+
+		assembly_trust(&a, trust, nt);
+	}
 	ret = read_mbox(mbox, &a, &raws);
 	if (ret) {
 		fprintf(stderr, "lorebot: cannot read '%s': %s\n", mbox, strerror(-ret));

@@ -36,6 +36,8 @@ int cmd_open_store(struct ctx *ctx, struct store *st, bool create)
 	ret = store_open(st, path.buf, &err);
 	if (ret)
 		fprintf(stderr, "lorebot: %s\n", err.buf);
+	else
+		st->nr_trusted = config_get_all(ctx->cfg, "series.trust", &st->trusted);
 	strbuf_release(&err);
 	strbuf_release(&path);
 	return ret ? EXIT_INFRA : EXIT_OK;

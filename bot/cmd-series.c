@@ -170,6 +170,12 @@ int cmd_series(int argc, char **argv, struct ctx *ctx)
 	if (!mbox)
 		return series_from_db(ctx, json);
 	assembly_init(&a, max_size);
+	{
+		const char **trust;
+		size_t nt = config_get_all(ctx->cfg, "series.trust", &trust);
+
+		assembly_trust(&a, trust, nt);
+	}
 	/* 0 would mean never: the smallest budget is one message */
 	a.spill_after = memory ? memory : 1;
 	ret = assembly_add_mbox(&a, mbox);

@@ -50,6 +50,7 @@ CMD_DECL(daemon);
 CMD_DECL(status);
 CMD_DECL(job);
 CMD_DECL(record);
+CMD_DECL(mailinfo);
 
 /* Open --db (or <core.statedir>/lorebot.db); an EXIT_* code, EXIT_OK on success */
 struct store;

@@ -78,6 +78,10 @@ const struct cfg_key cfg_keys[] = {
 	/* mail parsing */
 	{ "mail.maxsize", CFG_SIZE, "16m", NULL,
 	  "larger messages are reported and skipped" },
+	{ "series.trust", CFG_LIST, NULL, NULL,
+	  "senders (addresses) who may continue anyone's series: a change-id, "
+	  "lore link or title of another sender joins their sends (a maintainer "
+	  "resending); nobody else's does" },
 	{ "series.memory", CFG_SIZE, "28m", NULL,
 	  "messages 'lorebot series --mbox' holds in memory; past that they "
 	  "move to a scratch file in $TMPDIR (else /var/tmp), of which this "
@@ -97,6 +101,13 @@ const struct cfg_key cfg_keys[] = {
 	  "branches fetched from that remote (mm-new, mm-unstable, ...)" },
 	{ "apply.maxpatchsize", CFG_SIZE, "32m", NULL,
 	  "larger patches are refused" },
+	{ "apply.trailers", CFG_ENUM, "all", "mail|all",
+	  "the trailers commits carry: those of the mail, or all: also those "
+	  "given in replies to the patch and to the cover letter, and Link:, "
+	  "as b4 shazam adds them" },
+	{ "apply.link", CFG_STRING, "https://lore.kernel.org/r/%s", NULL,
+	  "the Link: trailer of apply.trailers = all (%s: the patch's "
+	  "Message-ID; empty: none), as b4's linkmask" },
 
 	/* checkers */
 	{ "check.enable", CFG_LIST, NULL, NULL,

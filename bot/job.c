@@ -24,13 +24,35 @@ char *job_dir(const struct job_env *env, int64_t id)
 	return d;
 }
 
-/* The version's messages (cover letter, patches) as an mbox file */
+/*
+ * The version's messages as an mbox file: its cover letter and patches;
+ * with thread, also the replies to them (the trailers they give go into
+ * the commits) and what they reply to (a partial resend is completed
+ * from it).  In the order assembly reads the database in.
+ */
+#define THREAD_DEPTH 64
+
 static int write_version_mbox(struct store *st, const char *version,
-			      const char *path, struct strbuf *err)
+			      bool thread, const char *path, struct strbuf *err)
 {
 	struct db_stmt *q = db_prepare(st->db,
-		"SELECT cover AS msgid, 0 AS n FROM versions WHERE id = ?1 AND cover IS NOT NULL"
-		" UNION ALL SELECT msgid, n FROM patches WHERE version = ?1 ORDER BY n");
+		"WITH RECURSIVE"
+		" own(msgid) AS (SELECT cover FROM versions WHERE id = ?1 AND cover IS NOT NULL"
+		"  UNION SELECT msgid FROM patches WHERE version = ?1),"
+		" up(msgid, depth) AS (SELECT m.parent, 1 FROM messages m JOIN own o"
+		"   ON m.msgid = o.msgid WHERE m.parent IS NOT NULL AND ?2 > 0"
+		"  UNION SELECT m.parent, up.depth + 1 FROM messages m JOIN up"
+		"   ON m.msgid = up.msgid WHERE m.parent IS NOT NULL AND up.depth < ?2),"
+		" down(msgid, depth) AS (SELECT m.msgid, 1 FROM messages m JOIN own o"
+		"   ON m.parent = o.msgid WHERE ?2 > 0"
+		"  UNION SELECT m.msgid, down.depth + 1 FROM messages m JOIN down"
+		"   ON m.parent = down.msgid WHERE down.depth < ?2),"
+		" replies(msgid) AS (SELECT d.msgid FROM down d JOIN messages m ON m.msgid = d.msgid"
+		"   WHERE json_extract(m.meta, '$.has_diff') = 0 OR m.subject LIKE 're:%'),"
+		" wanted(msgid) AS (SELECT msgid FROM own UNION SELECT msgid FROM up"
+		"  UNION SELECT msgid FROM replies)"
+		" SELECT w.msgid FROM wanted w JOIN messages m ON m.msgid = w.msgid"
+		" GROUP BY w.msgid ORDER BY min(m.date), min(m.id)");
 	struct strbuf mbox = STRBUF_INIT, raw = STRBUF_INIT;
 	int r, found = 0, ret = -1;
 
@@ -39,6 +61,7 @@ static int write_version_mbox(struct store *st, const char *version,
 		return -1;
 	}
 	db_bind_text(q, 1, version);
+	db_bind_int(q, 2, thread ? THREAD_DEPTH : 0);
 	while ((r = db_step(q)) > 0) {
 		char *msgid = xstrdup(db_column_text(q, 0));
 		const char *p, *line;
@@ -207,8 +230,8 @@ static int record(struct stage_run *s, enum result_stage stage, json_object *doc
 }
 
 /* apply and check read the version's mbox, sandboxed like any mail reader */
-static int stage_mbox(struct stage_run *s, const char *cmd, enum result_stage stage,
-		      struct strbuf *err)
+static int stage_mbox(struct stage_run *s, const char *cmd, const char *series,
+		      enum result_stage stage, struct strbuf *err)
 {
 	struct args a;
 	json_object *doc = NULL;
@@ -218,6 +241,10 @@ static int stage_mbox(struct stage_run *s, const char *cmd, enum result_stage st
 	arg(&a, cmd);
 	arg(&a, "--mbox");
 	arg(&a, s->mbox);
+	if (series) {
+		arg(&a, "--series");
+		arg(&a, series);
+	}
 	arg(&a, "--repo");
 	arg(&a, s->env->repo);
 	arg(&a, "--json");
@@ -230,12 +257,13 @@ static int stage_mbox(struct stage_run *s, const char *cmd, enum result_stage st
 
 static int stage_apply(struct stage_run *s, struct strbuf *err)
 {
-	return stage_mbox(s, "apply", STAGE_APPLY, err);
+	/* the mbox holds the thread around it: this version is applied */
+	return stage_mbox(s, "apply", s->j->version, STAGE_APPLY, err);
 }
 
 static int stage_check(struct stage_run *s, struct strbuf *err)
 {
-	return stage_mbox(s, "check", STAGE_CHECK, err);
+	return stage_mbox(s, "check", NULL, STAGE_CHECK, err);
 }
 
 /* The branch the apply stage made, from its recorded result */
@@ -355,7 +383,7 @@ int job_execute(struct store *st, const struct config *cfg,
 	s.dir = job_dir(env, j->id);
 	if (stages[j->kind].needs_mbox) {
 		s.mbox = xasprintf("%s/series.mbox", s.dir);
-		if (write_version_mbox(st, j->version, s.mbox, err))
+		if (write_version_mbox(st, j->version, j->kind == JOB_APPLY, s.mbox, err))
 			goto out;
 	}
 	ret = stages[j->kind].run(&s, err);

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "bot/mail.h"
+#include "bot/mail-int.h"
 
 #define MAX_MIME_DEPTH 16
 #define MAX_MIME_PARTS 256
@@ -13,13 +14,33 @@
 static GMimeParserOptions *parser_options;
 static GMimeFormatOptions *format_options;
 
-static void ignore_warning(gint64 offset, GMimeParserWarning errcode,
-			   const gchar *item, gpointer data)
+/* The mail being parsed on this thread, told of a broken MIME structure */
+static _Thread_local struct mail *parsing;
+
+static void note_warning(gint64 offset, GMimeParserWarning errcode,
+			 const gchar *item, gpointer data)
 {
 	(void)offset;
-	(void)errcode;
 	(void)item;
 	(void)data;
+	switch (errcode) {
+	case GMIME_WARN_INVALID_CONTENT_TYPE:
+	case GMIME_WARN_MALFORMED_MULTIPART:
+	case GMIME_WARN_TRUNCATED_MESSAGE:
+	case GMIME_WARN_MALFORMED_MESSAGE:
+	case GMIME_CRIT_INVALID_HEADER_NAME:
+	case GMIME_CRIT_CONFLICTING_HEADER:
+	case GMIME_CRIT_CONFLICTING_PARAMETER:
+	case GMIME_CRIT_MULTIPART_WITHOUT_BOUNDARY:
+	case GMIME_CRIT_NESTING_OVERFLOW:
+	case GMIME_WARN_PART_WITHOUT_CONTENT:
+	case GMIME_CRIT_PART_WITHOUT_HEADERS_OR_CONTENT:
+		if (parsing)
+			parsing->mime_broken = true;
+		break;
+	default:
+		break;
+	}
 }
 
 static void mail_lib_init(void)
@@ -35,7 +56,7 @@ static void mail_lib_init(void)
 	g_mime_parser_options_set_parameter_compliance_mode(parser_options,
 							    GMIME_RFC_COMPLIANCE_LOOSE);
 	g_mime_parser_options_set_allow_addresses_without_domain(parser_options, TRUE);
-	g_mime_parser_options_set_warning_callback(parser_options, ignore_warning,
+	g_mime_parser_options_set_warning_callback(parser_options, note_warning,
 						   NULL);
 	format_options = g_mime_format_options_new();
 	g_mime_format_options_set_newline_format(format_options,
@@ -63,6 +84,28 @@ static char *clean_text(const char *s)
 		if ((unsigned char)*p < 32)
 			*p = ' ';
 	return v;
+}
+
+/* RFC 2047 decoding of a header value, by GMime (its bug worked around) */
+static char *decode_text(const char *v)
+{
+	char *fixed = unpad_b_words(v), *d, *r;
+
+	d = g_mime_utils_header_decode_text(parser_options, fixed ? fixed : v);
+	r = xstrdup(d ? d : "");
+	g_free(d);
+	free(fixed);
+	return r;
+}
+
+static InternetAddressList *parse_addresses(const char *v)
+{
+	char *fixed = unpad_b_words(v);
+	InternetAddressList *l = internet_address_list_parse(parser_options,
+							      fixed ? fixed : v);
+
+	free(fixed);
+	return l;
 }
 
 /* Collapse runs of blanks left by unfolding: "a\n b" -> "a b" */
@@ -215,6 +258,24 @@ static void parse_refs(struct mail *m, GMimeMessage *msg)
 	g_mime_references_free(refs);
 }
 
+/* NUL bytes end C strings: U+FFFD stands for each */
+static void replace_nul(struct strbuf *sb)
+{
+	struct strbuf out = STRBUF_INIT;
+	size_t i;
+
+	if (!memchr(sb->buf, '\0', sb->len))
+		return;
+	for (i = 0; i < sb->len; i++) {
+		if (sb->buf[i])
+			strbuf_addch(&out, sb->buf[i]);
+		else
+			strbuf_addstr(&out, "\xef\xbf\xbd");
+	}
+	strbuf_release(sb);
+	*sb = out;
+}
+
 static void strip_cr(struct strbuf *sb)
 {
 	char *cr = memchr(sb->buf, '\r', sb->len);
@@ -228,6 +289,68 @@ static void strip_cr(struct strbuf *sb)
 		sb->buf[w++] = sb->buf[r];
 	}
 	strbuf_setlen(sb, w);
+}
+
+/*
+ * A parameter of a Content-Type value as git mailinfo finds one: the
+ * first "name=" anywhere, the value up to ';' or a blank, or quoted
+ */
+static bool ct_param_is(const char *ct, const char *name, const char *value)
+{
+	const char *p = ct ? strcasestr(ct, name) : NULL;
+	size_t n;
+
+	if (!p)
+		return false;
+	p += strlen(name);
+	if (*p == '"')
+		n = strcspn(++p, "\"");
+	else
+		n = strcspn(p, "; \t");
+	return n == strlen(value) && !strncasecmp(p, value, n);
+}
+
+/*
+ * text/plain; format=flowed (RFC 3676) as git mailinfo reads it: a line
+ * ending in a space goes on with the next one (that space dropped with
+ * delsp=yes), a leading space is stuffing; "-- " stays.
+ */
+static void unflow(const char *ct, struct strbuf *sb)
+{
+	struct strbuf out = STRBUF_INIT, prev = STRBUF_INIT;
+	bool delsp = ct_param_is(ct, "delsp=", "yes");
+	size_t r = 0;
+
+	if (!ct_param_is(ct, "format=", "flowed"))
+		return;
+	while (r < sb->len) {
+		const char *p = sb->buf + r, *nl = memchr(p, '\n', sb->len - r);
+		size_t len = nl ? (size_t)(nl - p) : sb->len - r;
+
+		r += len + !!nl;
+		if (len == 3 && !memcmp(p, "-- ", 3)) {
+			strbuf_addbuf(&out, &prev);
+			strbuf_reset(&prev);
+		} else {
+			if (len && *p == ' ') {
+				p++;
+				len--;
+			}
+			if (len && p[len - 1] == ' ') {
+				strbuf_add(&prev, p, len - delsp);
+				continue;
+			}
+			strbuf_addbuf(&out, &prev);
+			strbuf_reset(&prev);
+		}
+		strbuf_add(&out, p, len);
+		if (nl)
+			strbuf_addch(&out, '\n');
+	}
+	strbuf_addbuf(&out, &prev);
+	strbuf_release(sb);
+	*sb = out;
+	strbuf_release(&prev);
 }
 
 static bool is_utf8_name(const char *cs)
@@ -257,7 +380,11 @@ static void add_part_text(struct mail *m, GMimePart *part, struct strbuf *sb)
 	strbuf_add(&raw, ba->data, ba->len);
 	g_object_unref(out);
 	strip_cr(&raw);
+	replace_nul(&raw);
+	unflow(g_mime_object_get_header(GMIME_OBJECT(part), "Content-Type"), &raw);
 
+	if (!is_utf8_name(cs) && !m->charset)
+		m->charset = xstrdup(cs);
 	if (is_utf8_name(cs)) {
 		if (!g_utf8_validate(raw.buf, raw.len, NULL))
 			strbuf_addstr(&m->warnings, "invalid UTF-8 in body\n");
@@ -315,12 +442,15 @@ static void walk_part(struct walk *w, GMimeObject *obj, int depth)
 		GMimeMultipart *mp = GMIME_MULTIPART(obj);
 		int i, n = g_mime_multipart_get_count(mp);
 
+		w->m->multipart = true;
 		for (i = 0; i < n; i++)
 			walk_part(w, g_mime_multipart_get_part(mp, i), depth + 1);
 		return;
 	}
-	if (!GMIME_IS_PART(obj))
-		return;		/* message/rfc822 and the like: not ours */
+	if (!GMIME_IS_PART(obj)) {
+		w->m->skipped_parts++;	/* message/rfc822 and the like */
+		return;
+	}
 	ct = g_mime_object_get_content_type(obj);
 	if (is_patch_type(ct)) {
 		/* the newline before a boundary belongs to the boundary */
@@ -328,10 +458,10 @@ static void walk_part(struct walk *w, GMimeObject *obj, int depth)
 		strbuf_complete_line(&w->attached);
 		return;
 	}
-	if (!g_mime_content_type_is_type(ct, "text", "plain") || w->have_body)
+	if (!g_mime_content_type_is_type(ct, "text", "plain") || w->have_body) {
+		w->m->skipped_parts++;
 		return;
-	if (g_mime_part_is_attachment(GMIME_PART(obj)) && w->have_body)
-		return;
+	}
 	add_part_text(w->m, GMIME_PART(obj), &w->body);
 	w->have_body = true;
 }
@@ -369,22 +499,44 @@ static char *parse_list_id(const char *v)
 	return clean_text(v);
 }
 
+/* The first header called name, unfolded, as sent; NULL when absent */
+static char *raw_header(GMimeMessage *msg, const char *name)
+{
+	GMimeHeaderList *list = g_mime_object_get_header_list(GMIME_OBJECT(msg));
+	GMimeHeader *h = list ? g_mime_header_list_get_header(list, name) : NULL;
+	const char *v = h ? g_mime_header_get_raw_value(h) : NULL;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!v)
+		return NULL;
+	while (*v == ' ' || *v == '\t')
+		v++;
+	for (; *v; v++)
+		if (*v != '\r' && *v != '\n')
+			strbuf_addch(&sb, *v);
+	return strbuf_detach(&sb, NULL);
+}
+
+static void set_subject(struct mail *m, const char *v);
+static void set_from(struct mail *m, const char *v);
+static void fast_addresses(const char *v, struct address **out, size_t *nr);
+
 /* The general path: GMime builds the MIME tree */
-static int parse_mime(const char *raw, size_t len, struct mail *m,
-		      struct strbuf *err)
+static int parse_mime(const char *raw, size_t len, unsigned int flags,
+		      struct mail *m, struct strbuf *err)
 {
 	GMimeStream *stream;
 	GMimeParser *parser;
 	GMimeMessage *msg;
-	InternetAddressList *from;
-	struct address *tmp = NULL;
-	size_t ntmp = 0;
 	struct walk w = { .m = m, .body = STRBUF_INIT, .attached = STRBUF_INIT };
+	char *v;
 
 	stream = g_mime_stream_mem_new_with_buffer(raw, len);
 	parser = g_mime_parser_new_with_stream(stream);
 	g_mime_parser_set_format(parser, GMIME_FORMAT_MESSAGE);
+	parsing = m;
 	msg = g_mime_parser_construct_message(parser, parser_options);
+	parsing = NULL;
 	g_object_unref(parser);
 	g_object_unref(stream);
 	if (!msg) {
@@ -396,22 +548,22 @@ static int parse_mime(const char *raw, size_t len, struct mail *m,
 	if (!m->msgid)
 		strbuf_addstr(&m->warnings, "no 'Message-ID' header\n");
 	parse_refs(m, msg);
-	m->subject = clean_subject(g_mime_message_get_subject(msg));
-	from = g_mime_message_get_from(msg);
-	add_addresses(from, &tmp, &ntmp, 0);
-	if (ntmp) {
-		m->from = tmp[0];
-		while (ntmp > 1) {
-			ntmp--;
-			free(tmp[ntmp].name);
-			free(tmp[ntmp].email);
-		}
-	} else {
-		strbuf_addstr(&m->warnings, "no usable 'From' header\n");
+	v = raw_header(msg, "Subject");
+	set_subject(m, v ? v : "");
+	free(v);
+	v = raw_header(msg, "From");
+	set_from(m, v ? v : "");
+	free(v);
+	if (!(flags & MAIL_NO_RECIPIENTS)) {
+		v = raw_header(msg, "To");
+		if (v)
+			fast_addresses(v, &m->to, &m->nr_to);
+		free(v);
+		v = raw_header(msg, "Cc");
+		if (v)
+			fast_addresses(v, &m->cc, &m->nr_cc);
+		free(v);
 	}
-	free(tmp);
-	add_addresses(g_mime_message_get_to(msg), &m->to, &m->nr_to, 0);
-	add_addresses(g_mime_message_get_cc(msg), &m->cc, &m->nr_cc, 0);
 	m->list_id = parse_list_id(g_mime_object_get_header(GMIME_OBJECT(msg),
 							    "List-Id"));
 	parse_date(m, msg);
@@ -438,160 +590,6 @@ static int parse_mime(const char *raw, size_t len, struct mail *m,
  * multipart, quoted-printable, base64, other charsets - takes the
  * GMime path above.
  */
-enum {
-	H_MSGID, H_IRT, H_REFS, H_SUBJECT, H_FROM, H_TO, H_CC, H_DATE,
-	H_LISTID, H_CTYPE, H_CTE, H_NR
-};
-
-static const char *const header_names[H_NR] = {
-	[H_MSGID] = "message-id", [H_IRT] = "in-reply-to",
-	[H_REFS] = "references", [H_SUBJECT] = "subject", [H_FROM] = "from",
-	[H_TO] = "to", [H_CC] = "cc", [H_DATE] = "date",
-	[H_LISTID] = "list-id", [H_CTYPE] = "content-type",
-	[H_CTE] = "content-transfer-encoding",
-};
-
-struct headers {
-	struct strbuf store;	/* the values kept, unfolded, NUL after each */
-	size_t off[H_NR];
-	bool seen[H_NR];
-	size_t body;		/* offset of the body */
-};
-
-/* A header's value, "" when absent (valid until h is released) */
-static const char *hv(const struct headers *h, int i)
-{
-	return h->seen[i] ? h->store.buf + h->off[i] : "";
-}
-
-static size_t hlen(const struct headers *h, int i)
-{
-	return strlen(hv(h, i));
-}
-
-static int header_index(const char *name, size_t len)
-{
-	static size_t lens[H_NR];
-	int i;
-
-	if (!lens[0])
-		for (i = 0; i < H_NR; i++)
-			lens[i] = strlen(header_names[i]);
-	for (i = 0; i < H_NR; i++) {
-		const char *hn = header_names[i];
-		size_t k;
-
-		if (lens[i] != len)
-			continue;
-		for (k = 0; k < len; k++) {
-			unsigned char ch = name[k];
-
-			if (ch >= 'A' && ch <= 'Z')
-				ch += 'a' - 'A';
-			if (ch != (unsigned char)hn[k])
-				break;
-		}
-		if (k == len)
-			return i;
-	}
-	return -1;
-}
-
-/*
- * The headers parsing needs, into one buffer: a value is always the last
- * one stored while its continuation lines follow.  0, or -1 when the
- * first line is not a header at all.
- */
-static int split_headers(const char *raw, size_t len, unsigned int flags,
-			 struct headers *h)
-{
-	const char *p = raw, *end = raw + len;
-	int cur = -1;
-
-	memset(h, 0, sizeof(*h));
-	strbuf_init(&h->store, 1024);
-	while (p < end) {
-		const char *nl = memchr(p, '\n', end - p);
-		const char *le = nl ? nl : end, *colon;
-		size_t n;
-
-		if (le > p && le[-1] == '\r')
-			le--;
-		if (le == p) {			/* the blank line */
-			p = nl ? nl + 1 : end;
-			break;
-		}
-		if (*p == ' ' || *p == '\t') {	/* folded: unfold */
-			if (cur >= 0)
-				strbuf_add(&h->store, p, le - p);
-			goto next;
-		}
-		colon = memchr(p, ':', le - p);
-		for (n = 0; colon && p + n < colon; n++)
-			if ((unsigned char)p[n] <= ' ' && p[n] != ' ')
-				colon = NULL;
-		if (!colon || colon == p) {
-			if (p == raw)
-				return -1;
-			cur = -1;		/* a broken line: skipped */
-			goto next;
-		}
-		n = colon - p;
-		while (n && p[n - 1] == ' ')
-			n--;
-		cur = header_index(p, n);
-		if ((cur == H_TO || cur == H_CC) && (flags & MAIL_NO_RECIPIENTS))
-			cur = -1;
-		if (cur >= 0 && h->seen[cur]) {
-			cur = -1;		/* the first one counts */
-		} else if (cur >= 0) {
-			const char *v = colon + 1;
-
-			h->seen[cur] = true;
-			while (v < le && (*v == ' ' || *v == '\t'))
-				v++;
-			/* ends the value before (an empty one too) */
-			strbuf_addch(&h->store, '\0');
-			h->off[cur] = h->store.len;
-			strbuf_add(&h->store, v, le - v);
-		}
-next:
-		p = nl ? nl + 1 : end;
-	}
-	h->body = p - raw;
-	return 0;
-}
-
-static void headers_release(struct headers *h)
-{
-	strbuf_release(&h->store);
-}
-
-/* Is this a single text/plain part in UTF-8 or ASCII, not encoded? */
-static bool is_simple(struct headers *h)
-{
-	const char *ct = hv(h, H_CTYPE), *cte = hv(h, H_CTE), *cs;
-
-	if (h->seen[H_CTE] && g_ascii_strncasecmp(cte, "7bit", 4) &&
-	    g_ascii_strncasecmp(cte, "8bit", 4) &&
-	    g_ascii_strncasecmp(cte, "binary", 6))
-		return false;
-	if (!h->seen[H_CTYPE])
-		return true;
-	if (g_ascii_strncasecmp(ct, "text/plain", 10) ||
-	    (ct[10] && ct[10] != ';' && ct[10] != ' '))
-		return false;
-	cs = strcasestr(ct, "charset=");
-	if (!cs)
-		return true;
-	cs += 8;
-	if (*cs == '"')
-		cs++;
-	return !g_ascii_strncasecmp(cs, "utf-8", 5) ||
-		!g_ascii_strncasecmp(cs, "utf8", 4) ||
-		!g_ascii_strncasecmp(cs, "us-ascii", 8);
-}
-
 /* clean_id() of id[0..n-1]: plain ASCII without blanks is common */
 static char *clean_id_len(const char *id, size_t n)
 {
@@ -669,104 +667,12 @@ static void fast_refs(struct mail *m, const char *v)
 
 static void fast_addresses(const char *v, struct address **out, size_t *nr)
 {
-	InternetAddressList *l = internet_address_list_parse(parser_options, v);
+	InternetAddressList *l = parse_addresses(v);
 
 	if (l) {
 		add_addresses(l, out, nr, 0);
 		g_object_unref(l);
 	}
-}
-
-/*
- * Seconds since the epoch of a UTC date (mon 0-11), as timegm() without
- * its cost: days from civil, H. Hinnant's algorithm.
- */
-static time_t civil_to_unix(int y, int mon, int d, int hh, int mm, int ss)
-{
-	int m = mon + 1, era, yoe, doy, doe;
-
-	y -= m <= 2;
-	era = y / 400;		/* y >= 1969 here: no negative years */
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return ((time_t)era * 146097 + doe - 719468) * 86400 +
-		hh * 3600 + mm * 60 + ss;
-}
-
-/* Blanks, then 1..max digits */
-static bool date_num(const char **pp, int max, int *v)
-{
-	const char *p = *pp;
-	int n = 0;
-
-	while (*p == ' ')
-		p++;
-	for (*v = 0; n < max && isdigit((unsigned char)p[n]); n++)
-		*v = *v * 10 + (p[n] - '0');
-	*pp = p + n;
-	return n > 0;
-}
-
-/* At least one blank, as sscanf's " " between fields */
-static bool date_blank(const char **pp)
-{
-	if (**pp != ' ')
-		return false;
-	while (**pp == ' ')
-		(*pp)++;
-	return true;
-}
-
-/*
- * "Mon, 6 May 2024 10:00:00 +0000", the form git send-email and most
- * mailers write; anything else is GMime's (obsolete zones, missing
- * seconds, two-digit years, the broken forms).
- */
-static bool strict_date(const char *s, int64_t *t, int *tz)
-{
-	static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
-	int day, year, hh, mm, ss, off, mon, n = 0;
-	char mname[4], sign;
-	const char *p = s;
-	time_t r;
-
-	if (strlen(s) > 64)
-		return false;
-	if (p[0] && p[1] && p[2] && p[3] == ',')
-		p += 4;
-	/* " %2d %3s %4d %2d:%2d:%2d %c%4d", without sscanf's cost */
-	if (!date_num(&p, 2, &day) || !date_blank(&p))
-		return false;
-	for (n = 0; n < 3 && p[n] && p[n] != ' '; n++)
-		mname[n] = p[n];
-	if (n != 3 || p[3] != ' ')
-		return false;
-	p += 3;
-	if (!date_num(&p, 4, &year) || !date_blank(&p) ||
-	    !date_num(&p, 2, &hh) || *p++ != ':' ||
-	    !date_num(&p, 2, &mm) || *p++ != ':' ||
-	    !date_num(&p, 2, &ss) || !date_blank(&p))
-		return false;
-	sign = *p++;
-	if ((sign != '+' && sign != '-') || !isdigit((unsigned char)*p) ||
-	    !date_num(&p, 4, &off))
-		return false;
-	while (*p == ' ')
-		p++;
-	if (*p && *p != '(')
-		return false;
-	mname[3] = '\0';
-	for (mon = 0; mon < 12; mon++)
-		if (!memcmp(months + 3 * mon, mname, 3))
-			break;
-	if (mon == 12 || day < 1 || day > 31 || year < 1970 || hh > 23 ||
-	    mm > 59 || ss > 60 || off > 1459 || off % 100 > 59)
-		return false;
-	r = civil_to_unix(year, mon, day, hh, mm, ss);
-	*tz = (off / 100 * 60 + off % 100) * (sign == '-' ? -1 : 1);
-	*t = (int64_t)r - (int64_t)*tz * 60;
-	return true;
 }
 
 /* "Name <addr>" or "addr" with nothing GMime would need to decode */
@@ -803,34 +709,37 @@ static bool simple_from(const char *v, struct address *a)
 	return a->email != NULL;
 }
 
-static int parse_simple(const char *raw, size_t len, struct headers *h,
-			unsigned int flags, struct mail *m)
+/* Subject: as text, encoded words decoded, blanks collapsed */
+static void set_subject(struct mail *m, const char *v)
 {
-	const char *subj = hv(h, H_SUBJECT);
-	struct address *from = NULL;
-	size_t nfrom = 0;
-	struct strbuf body = STRBUF_INIT;
-
-	m->msgid = first_id(hv(h, H_MSGID));
-	if (!m->msgid)
-		strbuf_addstr(&m->warnings, "no 'Message-ID' header\n");
-	m->in_reply_to = first_id(hv(h, H_IRT));
-	fast_refs(m, hv(h, H_REFS));
-	if (strstr(subj, "=?") || !utf8_valid(subj, hlen(h, H_SUBJECT))) {
-		char *d = g_mime_utils_header_decode_text(parser_options, subj);
+	if (strstr(v, "=?") || !utf8_valid(v, strlen(v))) {
+		char *d = decode_text(v);
 
 		m->subject = clean_subject(d);
-		g_free(d);
+		free(d);
 	} else {
-		m->subject = clean_subject(subj);
+		m->subject = clean_subject(v);
 	}
-	if (simple_from(hv(h, H_FROM), &m->from)) {
-		nfrom = 0;
+}
+
+/* From: the first address, and the whole value as text */
+static void set_from(struct mail *m, const char *v)
+{
+	struct address *from = NULL;
+	size_t nfrom = 0;
+	if (strstr(v, "=?") || !utf8_valid(v, strlen(v))) {
+		char *d = decode_text(v);
+
+		m->from_text = clean_subject(d);
+		free(d);
 	} else {
-		fast_addresses(hv(h, H_FROM), &from, &nfrom);
-		if (!nfrom)
-			strbuf_addstr(&m->warnings, "no usable 'From' header\n");
+		m->from_text = clean_subject(v);
 	}
+	if (simple_from(v, &m->from))
+		return;
+	fast_addresses(v, &from, &nfrom);
+	if (!nfrom)
+		strbuf_addstr(&m->warnings, "no usable 'From' header\n");
 	if (nfrom) {
 		m->from = from[0];
 		while (nfrom > 1) {
@@ -840,13 +749,28 @@ static int parse_simple(const char *raw, size_t len, struct headers *h,
 		}
 	}
 	free(from);
+}
+
+static int parse_simple(const char *raw, size_t len, struct headers *h,
+			unsigned int flags, struct mail *m)
+{
+	const char *subj = hv(h, H_SUBJECT);
+	struct strbuf body = STRBUF_INIT;
+
+	m->msgid = first_id(hv(h, H_MSGID));
+	if (!m->msgid)
+		strbuf_addstr(&m->warnings, "no 'Message-ID' header\n");
+	m->in_reply_to = first_id(hv(h, H_IRT));
+	fast_refs(m, hv(h, H_REFS));
+	set_subject(m, subj);
+	set_from(m, hv(h, H_FROM));
 	if (h->seen[H_TO] && !(flags & MAIL_NO_RECIPIENTS))
 		fast_addresses(hv(h, H_TO), &m->to, &m->nr_to);
 	if (h->seen[H_CC] && !(flags & MAIL_NO_RECIPIENTS))
 		fast_addresses(hv(h, H_CC), &m->cc, &m->nr_cc);
 	if (h->seen[H_LISTID])
 		m->list_id = parse_list_id(hv(h, H_LISTID));
-	if (h->seen[H_DATE] && strict_date(hv(h, H_DATE), &m->date, &m->tz)) {
+	if (h->seen[H_DATE] && mail_strict_date(hv(h, H_DATE), &m->date, &m->tz)) {
 		/* the common form */
 	} else if (h->seen[H_DATE]) {
 		GDateTime *dt = g_mime_utils_header_decode_date(hv(h, H_DATE));
@@ -863,6 +787,9 @@ static int parse_simple(const char *raw, size_t len, struct headers *h,
 	}
 	strbuf_add(&body, raw + h->body, len - h->body);
 	strip_cr(&body);
+	replace_nul(&body);
+	if (h->seen[H_CTYPE])
+		unflow(hv(h, H_CTYPE), &body);
 	if (!utf8_valid(body.buf, body.len))
 		strbuf_addstr(&m->warnings, "invalid UTF-8 in body\n");
 	m->body = strbuf_detach(&body, &m->body_len);
@@ -892,10 +819,10 @@ int mail_parse_flags(const char *raw, size_t len, unsigned int flags,
 		strbuf_addstr(err, "not a mail message: no header at the start");
 		return -1;
 	}
-	if (is_simple(&h))
+	if (headers_simple(&h))
 		ret = parse_simple(raw, len, &h, flags, m);
 	else
-		ret = parse_mime(raw, len, m, err);
+		ret = parse_mime(raw, len, flags, m, err);
 	headers_release(&h);
 	return ret;
 }
@@ -917,6 +844,7 @@ void mail_release(struct mail *m)
 	free(m->refs);
 	free(m->subject);
 	address_release(&m->from);
+	free(m->from_text);
 	for (i = 0; i < m->nr_to; i++)
 		address_release(&m->to[i]);
 	for (i = 0; i < m->nr_cc; i++)
@@ -924,6 +852,7 @@ void mail_release(struct mail *m)
 	free(m->to);
 	free(m->cc);
 	free(m->list_id);
+	free(m->charset);
 	free(m->body);
 	strbuf_release(&m->warnings);
 	memset(m, 0, sizeof(*m));
@@ -941,10 +870,31 @@ char *mail_decode_header(const char *value)
 	char *d, *c;
 
 	mail_lib_init();
-	d = g_mime_utils_header_decode_text(parser_options, value ? value : "");
+	d = decode_text(value ? value : "");
 	c = clean_subject(d);
-	g_free(d);
+	free(d);
 	return c;
+}
+
+char *mail_from_charset(const char *charset, const char *s, size_t len,
+			size_t *out_len)
+{
+	gsize rd = 0, wr = 0;
+	gchar *conv = g_convert(s, len, "UTF-8", g_mime_charset_iconv_name(charset),
+				&rd, &wr, NULL);
+	char *r;
+
+	if (!conv)
+		return NULL;
+	r = xstrndup(conv, wr);
+	*out_len = wr;
+	g_free(conv);
+	return r;
+}
+
+char *mail_clean_header(const char *value)
+{
+	return clean_subject(value);
 }
 
 char *mail_encode_header(const char *name, const char *value)
@@ -958,24 +908,6 @@ char *mail_encode_header(const char *name, const char *value)
 	g_free(enc);
 	free(clean);
 	return r;
-}
-
-void mail_format_date(int64_t t, int tz, struct strbuf *sb)
-{
-	static const char *const days[] = { "Sun", "Mon", "Tue", "Wed", "Thu",
-					     "Fri", "Sat" };
-	static const char *const months[] = { "Jan", "Feb", "Mar", "Apr", "May",
-					       "Jun", "Jul", "Aug", "Sep", "Oct",
-					       "Nov", "Dec" };
-	time_t local = (time_t)(t + (int64_t)tz * 60);
-	struct tm tm;
-	int off = tz < 0 ? -tz : tz;
-
-	gmtime_r(&local, &tm);
-	strbuf_addf(sb, "%s, %d %s %d %02d:%02d:%02d %c%02d%02d",
-		    days[tm.tm_wday], tm.tm_mday, months[tm.tm_mon],
-		    tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec,
-		    tz < 0 ? '-' : '+', off / 60, off % 60);
 }
 
 int mail_parse_date(const char *s, int64_t *t, int *tz)

@@ -28,6 +28,8 @@ struct mail {
 	size_t nr_refs;
 	char *subject;		/* decoded and unfolded; "" when missing */
 	struct address from;
+	char *from_text;	/* the From: header as text, RFC 2047 decoded
+				 * (git mailinfo reads the author from it) */
 	struct address *to, *cc;
 	size_t nr_to, nr_cc;
 	char *list_id;		/* without <> */
@@ -35,6 +37,10 @@ struct mail {
 	int tz;			/* minutes east of UTC */
 	char *body;		/* UTF-8 */
 	size_t body_len;
+	char *charset;		/* the body's, converted from; NULL: UTF-8/ASCII */
+	bool multipart;
+	unsigned int skipped_parts;	/* MIME parts not read (HTML...) */
+	bool mime_broken;	/* GMime found the MIME structure broken */
 	struct strbuf warnings;	/* what was wrong but not fatal, one per line */
 };
 
@@ -60,12 +66,22 @@ const char *mail_parent(const struct mail *m);
  * anyone).  Caller frees.
  */
 char *mail_decode_header(const char *value);
+/* The same without decoding: valid UTF-8, controls and blank runs to one space */
+char *mail_clean_header(const char *value);
+/* s converted from charset to UTF-8, or NULL (out_len: its length) */
+char *mail_from_charset(const char *charset, const char *s, size_t len,
+			size_t *out_len);
 /* Encode a header value for output (RFC 2047 when not ASCII). */
 char *mail_encode_header(const char *name, const char *value);
 
-/* Format t (with tz in minutes) as an RFC 5322 date */
+/* Format t (with tz in minutes) as an RFC 5322 date (bot/mail-date.c) */
 void mail_format_date(int64_t t, int tz, struct strbuf *sb);
-
+/*
+ * "Mon, 6 May 2024 10:00:00 +0000", the form git send-email and most
+ * mailers write (optional weekday, a comment after the zone); false for
+ * anything else (bot/mail-date.c, without GMime).
+ */
+bool mail_strict_date(const char *s, int64_t *t, int *tz);
 
 /* Parse a date as in a Date: header (lenient); 0 or -1 */
 int mail_parse_date(const char *s, int64_t *t, int *tz);

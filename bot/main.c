@@ -30,6 +30,8 @@ static const struct cmd commands[] = {
 	{ "reply", cmd_reply, "mail the replies that are due (or file them)",
 	  cmd_reply_help },
 	{ "serve", cmd_serve, "the dashboard and JSON API over HTTP", cmd_serve_help },
+	{ "mailinfo", cmd_mailinfo, "read a patch mail as git mailinfo, or compare with it",
+	  cmd_mailinfo_help },
 	{ "apply", cmd_apply, "apply a series to the kernel tree, or say why not",
 	  cmd_apply_help },
 	{ "daemon", cmd_daemon, "follow lore, test every new version, reply",

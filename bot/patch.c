@@ -407,51 +407,57 @@ char *find_change_id(const char *body)
 static char *stripspace(const struct lines *ls, size_t from, size_t to)
 {
 	struct strbuf sb = STRBUF_INIT;
-	size_t i, blanks = 0;
 
-	for (i = from; i < to; i++) {
-		const struct line *l = &ls->l[i];
-		size_t n = l->len;
-
-		while (n && isspace((unsigned char)l->p[n - 1]))
-			n--;
-		if (!n) {
-			blanks++;
-			continue;
-		}
-		if (sb.len && blanks)
-			strbuf_addch(&sb, '\n');
-		blanks = 0;
-		strbuf_add(&sb, l->p, n);
-		strbuf_addch(&sb, '\n');
-	}
+	/* the lines lie one after the other in one buffer */
+	if (from < to)
+		strbuf_add(&sb, ls->l[from].p,
+			   ls->l[to - 1].p + ls->l[to - 1].len - ls->l[from].p);
+	strbuf_stripspace(&sb);
 	return strbuf_detach(&sb, NULL);
 }
 
-/*
- * The length of what comes before the first "---" line or the start of
- * a diff: all that PATCH_HEAD needs split into lines.
- */
-static size_t head_len(const char *body, size_t len)
+/* " 2 files changed, 8 insertions(+)" (b4's DIFFSTAT_RE) */
+static bool diffstat_line(const char *p, size_t n)
+{
+	size_t i = 0;
+	const char *f, *e = p + n;
+
+	while (i < n && isspace((unsigned char)p[i]))
+		i++;
+	if (i >= n || !isdigit((unsigned char)p[i]))
+		return false;
+	while (i < n && isdigit((unsigned char)p[i]))
+		i++;
+	if (i + 5 > n || strncasecmp(p + i, " file", 5))
+		return false;
+	for (f = p + i; f < e; f++) {
+		const char *d = f;
+
+		if (!isdigit((unsigned char)*f))
+			continue;
+		while (d < e && isdigit((unsigned char)*d))
+			d++;
+		if ((e - d >= 10 && !strncasecmp(d, " insertion", 10)) ||
+		    (e - d >= 9 && !strncasecmp(d, " deletion", 9)))
+			return true;
+		f = d;
+	}
+	return false;
+}
+
+bool body_has_diffstat(const char *body, size_t len)
 {
 	const char *p = body, *end = body + len;
 
-	if (!body)
-		return 0;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', end - p);
-		struct line l = { p, nl ? (size_t)(nl - p) : (size_t)(end - p) };
-		/* of the line after, only its start is looked at */
-		struct line next = { nl ? nl + 1 : end,
-				     nl ? MIN((size_t)(end - nl - 1), 4) : 0 };
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
 
-		if (is_separator(&l) || diff_starts(&l, nl ? &next : NULL))
-			return p - body;
-		if (!nl)
-			break;
-		p = nl + 1;
+		if (n > 6 && diffstat_line(p, n))
+			return true;
+		p += n + 1;
 	}
-	return len;
+	return false;
 }
 
 bool body_has_diff(const char *body, size_t len)
@@ -473,99 +479,62 @@ bool body_has_diff(const char *body, size_t len)
 	return false;
 }
 
-void patch_extract(const struct mail *m, const struct subject *s,
-		   struct patch *p)
+void patch_extract(const struct mail *m, struct patch *p)
 {
-	patch_extract_flags(m, s, 0, p);
+	patch_extract_flags(m, 0, p);
 }
 
-void patch_extract_flags(const struct mail *m, const struct subject *s,
-			 unsigned int flags, struct patch *p)
+/* Author, date and title: in-body headers win when there is a patch */
+static void patch_ident(const struct mail *m, const struct patch_head *h,
+			unsigned int flags, struct patch *p)
 {
-	struct lines ls = { 0 };
-	size_t i = 0, msg_start, msg_end, notes_start = 0, dstart, dend;
-	bool sep = false;
+	const char *from = h->has_patch && h->from ? h->from : m->from_text;
+	const char *subj = h->has_patch && h->subject ? h->subject : m->subject;
+	struct strbuf sb = STRBUF_INIT;
+	char *name, *email;
 
-	memset(p, 0, sizeof(*p));
-	p->author_name = xstrdup_or_null(m->from.name);
-	p->author_email = xstrdup_or_null(m->from.email);
+	patch_author(from, &name, &email);
+	p->author_name = name ? mail_clean_header(name) : NULL;
+	p->author_email = email ? mail_clean_header(email) : NULL;
+	free(name);
+	free(email);
 	p->date = m->date;
 	p->tz = m->tz;
-	p->subject = xstrdup(s->title);
-	split_lines(m->body ? m->body : "", (flags & PATCH_HEAD) ?
-		    head_len(m->body, m->body_len) : m->body_len, &ls);
-
-	/* in-body headers: the first lines, up to a blank line */
-	while (i < ls.nr && line_blank(&ls.l[i]))
-		i++;
-	for (;;) {
-		const struct line *l = i < ls.nr ? &ls.l[i] : NULL;
-
-		if (!l)
-			break;
-		if (line_starts(l, "From:") || line_starts(l, "From :")) {
-			char *v = value_of(l, strchr(l->p, ':') - l->p + 1);
-			char *dec = mail_decode_header(v), *name, *addr;
-
-			split_name_addr(dec, &name, &addr);
-			if (addr) {
-				free(p->author_name);
-				free(p->author_email);
-				p->author_name = name;
-				p->author_email = addr;
-			} else {
-				free(name);
-			}
-			free(dec);
-			free(v);
-		} else if (line_starts(l, "Date:")) {
-			char *v = value_of(l, 5);
-
-			mail_parse_date(v, &p->date, &p->tz);
-			free(v);
-		} else if (line_starts(l, "Subject:")) {
-			struct strbuf sb = STRBUF_INIT;
-			struct subject sub;
-			char *v = value_of(l, 8);
-
-			strbuf_addstr(&sb, v);
-			free(v);
-			while (i + 1 < ls.nr && ls.l[i + 1].len &&
-			       (ls.l[i + 1].p[0] == ' ' || ls.l[i + 1].p[0] == '\t')) {
-				v = value_of(&ls.l[++i], 0);
-				strbuf_addf(&sb, " %s", v);
-				free(v);
-			}
-			subject_parse(sb.buf, &sub);
-			free(p->subject);
-			p->subject = xstrdup(sub.title);
-			subject_release(&sub);
-			strbuf_release(&sb);
-		} else {
-			break;
-		}
-		i++;
+	if (h->has_patch && h->date &&
+	    !mail_strict_date(h->date, &p->date, &p->tz) &&
+	    mail_parse_date(h->date, &p->date, &p->tz)) {
+		p->date = m->date;
+		p->tz = m->tz;
 	}
-	msg_start = i;
+	patch_clean_subject(subj, flags, &sb);
+	p->subject = mail_clean_header(sb.buf);
+	strbuf_release(&sb);
+}
 
-	/* the commit message runs to "---" or to the diff */
-	for (msg_end = msg_start; msg_end < ls.nr; msg_end++) {
-		if (is_separator(&ls.l[msg_end])) {
-			sep = true;
-			break;
-		}
-		if (starts_diff(&ls, msg_end))
-			break;
-	}
-	p->message = stripspace(&ls, msg_start, msg_end);
+void patch_extract_flags(const struct mail *m, unsigned int flags,
+			 struct patch *p)
+{
+	const char *body = m->body ? m->body : "";
+	struct patch_head h;
+	struct lines ls = { 0 };
+	size_t i, notes_start, dstart, dend;
+
+	memset(p, 0, sizeof(*p));
+	patch_head_read(body, m->body_len, flags, &h);
+	patch_ident(m, &h, flags, p);
+	strbuf_stripspace(&h.log);
+	p->message = xstrndup(h.log.buf, h.log.len);
 	message_trailers(p->message, &p->trailers);
-	if (flags & PATCH_HEAD)
+	if ((flags & PATCH_HEAD) || !h.has_patch)
 		goto tags;
 
-	dstart = msg_end + (sep ? 1 : 0);
-	notes_start = dstart;
-	while (dstart < ls.nr && !starts_diff(&ls, dstart))
-		dstart++;
+	p->patch_len = m->body_len - h.patch_start;
+	p->patch = xstrndup(body + h.patch_start, p->patch_len);
+	split_lines(p->patch, p->patch_len, &ls);
+	/* the notes (diffstat) run from "---" to the diff */
+	notes_start = ls.nr && is_separator(&ls.l[0]) ? 1 : 0;
+	for (dstart = notes_start; dstart < ls.nr && !starts_diff(&ls, dstart); dstart++)
+		;
 	if (dstart < ls.nr) {
 		const char *b, *e;
 
@@ -573,12 +542,12 @@ void patch_extract_flags(const struct mail *m, const struct subject *s,
 			p->notes = stripspace(&ls, notes_start, dstart);
 		dend = diff_end(&ls, dstart);
 		b = ls.l[dstart].p;
-		e = dend < ls.nr ? ls.l[dend].p : m->body + m->body_len;
+		e = dend < ls.nr ? ls.l[dend].p : p->patch + p->patch_len;
 		p->diff = xstrndup(b, e - b);
 		p->diff_len = e - b;
 	} else {
 		dend = ls.nr;
-		if (sep)
+		if (notes_start)
 			p->notes = stripspace(&ls, notes_start, ls.nr);
 	}
 
@@ -597,9 +566,10 @@ void patch_extract_flags(const struct mail *m, const struct subject *s,
 		}
 	}
 tags:
-	p->base_commit = find_base_commit(m->body ? m->body : "");
-	p->change_id = find_change_id(m->body ? m->body : "");
+	p->base_commit = find_base_commit(body);
+	p->change_id = find_change_id(body);
 	free(ls.l);
+	patch_head_release(&h);
 }
 
 void patch_release(struct patch *p)
@@ -610,6 +580,7 @@ void patch_release(struct patch *p)
 	free(p->author_email);
 	free(p->subject);
 	free(p->message);
+	free(p->patch);
 	trailers_release(&p->trailers);
 	free(p->notes);
 	free(p->diff);
@@ -632,6 +603,26 @@ void patch_commit_message(const struct patch *p, struct strbuf *sb)
 	}
 }
 
+void patch_commit_message_with(const struct patch *p, const struct trailers *add,
+			       struct strbuf *sb)
+{
+	bool first = true;
+	size_t i;
+
+	patch_commit_message(p, sb);
+	for (i = 0; add && i < add->nr; i++) {
+		const struct trailer *t = &add->t[i];
+
+		if (trailers_has(&p->trailers, t->name, t->value))
+			continue;
+		/* after the message's own trailer block, else a block of their own */
+		if (first && !p->trailers.nr)
+			strbuf_addch(sb, '\n');
+		first = false;
+		strbuf_addf(sb, "%s: %s\n", t->name, t->value);
+	}
+}
+
 /* b4's follow-up trailer rules (find_trailers(followup=True)) */
 static bool nonperson(const char *name, size_t len)
 {
@@ -650,13 +641,52 @@ static bool ignored_reply_trailer(const char *name, size_t len)
 {
 	static const char *const bad[] = { "from", "author", "cc", "to",
 					   "phone", "email", "subject", "date",
-					   "link", "buglink" };
+					   "buglink" };
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(bad); i++)
 		if (strlen(bad[i]) == len && !strncasecmp(bad[i], name, len))
 			return true;
 	return false;
+}
+
+/* Link: and Closes: point at a URL (b4 0.12 ignores them in replies) */
+static bool link_trailer(const char *name, size_t len)
+{
+	return (len == 4 && !strncasecmp(name, "link", 4)) ||
+		(len == 6 && !strncasecmp(name, "closes", 6));
+}
+
+/*
+ * "Name <user@example.com<mailto:user@example.com>>", as some mail
+ * clients write an address, back to "Name <user@example.com>"
+ */
+static char *unmangle_address(const char *v)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p = v, *m;
+
+	while ((m = strcasestr(p, "<mailto:"))) {
+		const char *gt = strchr(m, '>');
+		char *sp, *addr;
+		size_t at;
+
+		if (!gt)
+			break;
+		strbuf_add(&sb, p, m - p);
+		p = gt + 1;
+		if (memchr(sb.buf, '<', sb.len))
+			continue;	/* "<user@x<mailto:user@x>>": one '>' follows */
+		/* "user@x<mailto:user@x>": the address was bare */
+		sp = strrchr(sb.buf, ' ');
+		at = sp ? (size_t)(sp - sb.buf) + 1 : 0;
+		addr = xstrdup(sb.buf + at);
+		strbuf_setlen(&sb, at);
+		strbuf_addf(&sb, "<%s>", addr);
+		free(addr);
+	}
+	strbuf_addstr(&sb, p);
+	return strbuf_detach(&sb, NULL);
 }
 
 static bool has_email(const char *v)
@@ -690,10 +720,16 @@ void reply_trailers(const struct mail *m, bool sloppy, struct trailers *out)
 		if (ignored_reply_trailer(p, tok))
 			continue;
 		if (!(tok > 3 && !strncasecmp(p + tok - 3, "-by", 3)) &&
-		    !nonperson(p, tok))
+		    !nonperson(p, tok) && !link_trailer(p, tok))
 			continue;
 		name = xstrndup(p, tok);
 		value = rtrim_dup(p + val, len - val);
+		if (strcasestr(value, "<mailto:")) {
+			char *u = unmangle_address(value);
+
+			free(value);
+			value = u;
+		}
 		/* "Reviewed-by: Long Name" + "<addr>" on the next line */
 		if (!strchr(value, '<') && i + 1 < ls.nr &&
 		    ls.l[i + 1].len > 2 && ls.l[i + 1].p[0] == '<' &&
@@ -706,9 +742,13 @@ void reply_trailers(const struct mail *m, bool sloppy, struct trailers *out)
 			value = joined;
 			i++;
 		}
-		if (strstr(value, "http://") || strstr(value, "https://"))
+		if (link_trailer(name, tok) !=
+		    (!strncmp(value, "http://", 7) || !strncmp(value, "https://", 8)))
+			goto next;	/* URLs only in Link: and Closes: */
+		if (!link_trailer(name, tok) &&
+		    (strstr(value, "http://") || strstr(value, "https://")))
 			goto next;
-		if (!nonperson(name, tok)) {
+		if (!nonperson(name, tok) && !link_trailer(name, tok)) {
 			char *tn, *ta;
 
 			if (!has_email(value))

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A patch mail taken apart the way "git mailinfo" does: in-body From:,
- * Date: and Subject: overrides, the commit message with its trailers,
- * the "---" separator, notes and diffstat, the diff (byte-exact), the
+ * A patch mail taken apart the way "git mailinfo" does (and git am after
+ * it): the author, date and title from the in-body From:, Date: and
+ * Subject: when the mail holds a patch, else from its headers; the
+ * commit message up to where the patch starts, with its trailers; then
+ * the notes and diffstat after "---", the diff (byte-exact), the
  * base-commit:/prerequisite-patch-id:/change-id: lines and the signature.
+ * README "Mail parsing" lists where it deliberately differs from git.
  * Replies are scanned for the trailers reviewers give (Reviewed-by: ...).
  */
 #ifndef LOREBOT_PATCH_H
@@ -28,12 +31,17 @@ struct trailers {
 };
 
 struct patch {
-	char *author_name;	/* in-body From: wins over the header */
+	char *author_name;	/* in-body From: wins over the header; NULL:
+				 * no From: at all */
 	char *author_email;
 	int64_t date;		/* in-body Date: wins */
 	int tz;
 	char *subject;		/* in-body Subject: wins; tags removed */
 	char *message;		/* the commit message body (no subject line) */
+	char *patch;		/* what git mailinfo writes to its patch file:
+				 * from the line the patch starts with on; NULL
+				 * without one (or with PATCH_HEAD) */
+	size_t patch_len;
 	struct trailers trailers;	/* those in the commit message */
 	char *notes;		/* between "---" and the diff (diffstat too) */
 	char *diff;		/* from the first "diff --git" on, exact */
@@ -48,23 +56,34 @@ struct patch {
 #define PATCH_INIT { 0 }
 
 /* Take m apart; never fails (a message without a diff has diff == NULL). */
-void patch_extract(const struct mail *m, const struct subject *s,
-		   struct patch *p);
+void patch_extract(const struct mail *m, struct patch *p);
 /*
  * PATCH_HEAD: only what comes before the "---" (author, date, subject,
  * message, trailers) and base-commit:/change-id:; notes, diff,
  * prerequisites and signature stay NULL.  What series assembly needs.
  */
 #define PATCH_HEAD 0x1
-void patch_extract_flags(const struct mail *m, const struct subject *s,
-			 unsigned int flags, struct patch *p);
+/* Cut the message at scissors ("-- >8 --"), as git am --scissors */
+#define PATCH_SCISSORS 0x2
+/* Keep "[...]" groups without "PATCH" in the title (git am -b) */
+#define PATCH_KEEP_NON_PATCH 0x4
+void patch_extract_flags(const struct mail *m, unsigned int flags,
+			 struct patch *p);
 void patch_release(struct patch *p);
 
 /* The commit message as git am would write it: subject, body, trailers */
 void patch_commit_message(const struct patch *p, struct strbuf *sb);
+/*
+ * The same with trailers added as b4 adds those collected from replies:
+ * after the message's own trailers, in order, those it does not have.
+ */
+void patch_commit_message_with(const struct patch *p, const struct trailers *add,
+			       struct strbuf *sb);
 
 /* Does this body contain a diff? */
 bool body_has_diff(const char *body, size_t len);
+/* A diffstat ("3 files changed, 8 insertions(+)"), as cover letters have */
+bool body_has_diffstat(const char *body, size_t len);
 
 /*
  * Trailers a reviewer gives in a reply: unquoted "Name-by: Someone
@@ -83,5 +102,32 @@ void trailers_release(struct trailers *t);
 
 /* Split "Name <addr>" into parts (either may be NULL); caller frees */
 void split_name_addr(const char *v, char **name, char **addr);
+
+/*
+ * The message part of a body as git mailinfo reads it (bot/patch-head.c):
+ * in-body headers, the message lines up to where the patch starts.
+ */
+struct patch_head {
+	char *from, *subject, *date;	/* in-body, decoded; NULL: absent */
+	struct strbuf log;		/* the message lines, as they are */
+	size_t patch_start;		/* offset of the line the patch starts
+					 * with (len when none) */
+	bool has_patch;
+};
+
+void patch_head_read(const char *body, size_t len, unsigned int flags,
+		     struct patch_head *h);
+void patch_head_release(struct patch_head *h);
+/* Does a patch start with this line ("---", "--- file", "diff -"...)? */
+bool patch_break(const char *p, size_t len, bool nl);
+/* A Subject: as git mailinfo cleans it ("Re:" and "[...]" removed) */
+void patch_clean_subject(const char *subject, unsigned int flags,
+			 struct strbuf *out);
+/*
+ * Author name and address from a From: text as git mailinfo reads them
+ * (no name, or one over 60 bytes, is replaced by the address); both
+ * NULL when text is NULL, "" when it holds no address.  Caller frees.
+ */
+void patch_author(const char *text, char **name, char **email);
 
 #endif

@@ -11,6 +11,7 @@
 
 #include "bot/jsonx.h"
 #include "bot/mail.h"
+#include "bot/patch.h"
 #include "bot/report-int.h"
 #include "bot/text.h"
 
@@ -118,6 +119,26 @@ static const char *list_address(const struct report_version *v, const struct con
 	return addr;
 }
 
+/*
+ * Is email the author git am reads from m's own From: header?  Then the
+ * sender wrote the patch (To: already), however git misreads the header
+ * ("Name\r\nBcc: x@y <addr>" gives x@y): only an in-body From: names
+ * someone else.
+ */
+static bool header_author(const struct mail *m, const char *email)
+{
+	char *name, *addr, *clean;
+	bool same;
+
+	patch_author(m->from_text, &name, &addr);
+	clean = addr ? mail_clean_header(addr) : NULL;
+	same = clean && email && !strcmp(clean, email);
+	free(name);
+	free(addr);
+	free(clean);
+	return same;
+}
+
 static void recipients(const struct report_version *v, const struct report_opts *o,
 		       const struct mail *m, json_object *patch, struct reply_mail *out)
 {
@@ -146,7 +167,8 @@ static void recipients(const struct report_version *v, const struct report_opts 
 	} while (0)
 
 	/* the patch's author when someone else sent it */
-	ADD(jx_str(author, "name"), jx_str(author, "email"));
+	if (!header_author(m, jx_str(author, "email")))
+		ADD(jx_str(author, "name"), jx_str(author, "email"));
 	for (i = 0; i < m->nr_to; i++)
 		ADD(m->to[i].name, m->to[i].email);
 	for (i = 0; i < m->nr_cc; i++)

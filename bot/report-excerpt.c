@@ -131,18 +131,15 @@ static int from_patch(struct store *st, const char *msgid, const char *file, int
 {
 	struct strbuf raw = STRBUF_INIT, err = STRBUF_INIT;
 	struct mail m = MAIL_INIT;
-	struct subject s;
 	struct patch p = PATCH_INIT;
 	struct diff d = DIFF_INIT;
 	struct src_line *lines = NULL;
 	size_t nr = 0, alloc = 0, i, j, k;
 	int ret = -1;
 
-	memset(&s, 0, sizeof(s));
 	if (store_get_raw(st, msgid, &raw, &err) <= 0 || mail_parse(raw.buf, raw.len, &m, &err))
 		goto out_raw;
-	subject_parse(m.subject, &s);
-	patch_extract(&m, &s, &p);
+	patch_extract(&m, &p);
 	if (!p.diff || diff_parse(p.diff, p.diff_len, &d, &err))
 		goto out;
 	for (i = 0; i < d.nr && ret; i++) {
@@ -174,7 +171,6 @@ static int from_patch(struct store *st, const char *msgid, const char *file, int
 	diff_release(&d);
 out:
 	patch_release(&p);
-	subject_release(&s);
 	mail_release(&m);
 out_raw:
 	strbuf_release(&raw);

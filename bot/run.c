@@ -9,6 +9,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -227,10 +228,22 @@ static void keep(struct run_cmd *cmd, struct strbuf *sb, const char *buf,
 	}
 }
 
+/* A descriptor that polls readable once pid exits, or -1 (old kernels) */
+static int open_pidfd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	(void)pid;
+	return -1;
+#endif
+}
+
 int run_cmd(struct run_cmd *cmd)
 {
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 };
-	struct pollfd pfd[3];
+	int pidfd;
+	struct pollfd pfd[4];
 	size_t in_off = 0, logged = 0;
 	uint64_t start = now_ms(), kill_at = 0;
 	bool exited = false;
@@ -270,6 +283,8 @@ int run_cmd(struct run_cmd *cmd)
 		child_setup(cmd, in[0], out[1], e);
 	}
 	setpgid(pid, pid);
+	/* without it, a child that closed its output is seen 100 ms late */
+	pidfd = open_pidfd(pid);
 	close(in[0]);
 	close(out[1]);
 	if (err[1] >= 0)
@@ -308,6 +323,8 @@ int run_cmd(struct run_cmd *cmd)
 			pfd[nfds++] = (struct pollfd){ .fd = err[0], .events = POLLIN };
 		if (in[1] >= 0)
 			pfd[nfds++] = (struct pollfd){ .fd = in[1], .events = POLLOUT };
+		if (pidfd >= 0 && !exited)
+			pfd[nfds++] = (struct pollfd){ .fd = pidfd, .events = POLLIN };
 		if (!nfds && exited)
 			break;
 		if (exited && kill_at == UINT64_MAX)
@@ -323,7 +340,7 @@ int run_cmd(struct run_cmd *cmd)
 			char buf[65536];
 			ssize_t r;
 
-			if (!pfd[i].revents)
+			if (!pfd[i].revents || pfd[i].fd == pidfd)
 				continue;
 			if (pfd[i].fd == in[1]) {
 				r = write(in[1], cmd->in + in_off,
@@ -363,6 +380,8 @@ int run_cmd(struct run_cmd *cmd)
 	else if (WIFSIGNALED(wstatus))
 		cmd->status = 128 + WTERMSIG(wstatus);
 	cmd->elapsed_ms = now_ms() - start;
+	if (pidfd >= 0)
+		close(pidfd);
 
 close_fds:
 	for (int i = 0; i < 2; i++) {

@@ -91,6 +91,11 @@ void send_write_json(struct jsonw *w, const struct send *s)
 	jw_str(w, s->superseded_by ? s->superseded_by->id : NULL);
 	jw_key(w, "resend");
 	jw_bool(w, s->resend);
+	jw_key(w, "reroll_from");
+	if (s->reroll_from)
+		jw_int(w, s->reroll_from);
+	else
+		jw_null(w);
 	jw_key(w, "base_commit");
 	jw_str(w, s->base_commit);
 	jw_key(w, "change_id");

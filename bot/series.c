@@ -10,15 +10,11 @@
 #include "bot/mbox.h"
 #include "bot/scratch.h"
 #include "bot/series.h"
+#include "bot/series-int.h"
 
-/* Patches sent without threading join a send posted within this time */
-#define FALLBACK_WINDOW (60 * 60)
 /* Climbing a reply chain stops after this many steps */
 #define MAX_CLIMB 100000
 
-/* n zeroed elements that live as long as the assembly: in its pool */
-#define POOL_ARRAY(a, n, type) \
-	((type *)strpool_alloc(&(a)->pool, (n) * sizeof(type)))
 
 void assembly_init(struct assembly *a, size_t max_size)
 {
@@ -29,6 +25,13 @@ void assembly_init(struct assembly *a, size_t max_size)
 	a->max_size = max_size ? max_size : 16 << 20;
 }
 
+void assembly_trust(struct assembly *a, const char **senders, size_t nr)
+{
+	free(a->trusted);
+	a->trusted = senders;
+	a->nr_trusted = nr;
+}
+
 /* What a send holds outside the pool: trailers of messages not in it */
 static void send_release(struct send *s)
 {
@@ -36,6 +39,7 @@ static void send_release(struct send *s)
 
 	for (i = 0; i < s->total; i++)
 		trailers_release(&s->patches[i].trailers);
+	trailers_release(&s->cover_trailers);
 }
 
 void msg_release(struct msg *m)
@@ -96,6 +100,7 @@ void assembly_release(struct assembly *a)
 	strbuf_release(&a->fatal);
 	strpool_release(&a->pool);
 	scratch_close(a->scratch);
+	free(a->trusted);
 }
 
 /* Past series.memory, the problems go to the scratch file too */
@@ -264,10 +269,14 @@ int msg_from_raw_pool(const char *raw, size_t len, struct strpool *pool,
 	m->date = mail.date;
 	m->tz = mail.tz;
 	m->has_diff = body_has_diff(mail.body, mail.body_len);
+	/* a cover letter without "0/N" has a diffstat (b4 reads it so) */
+	m->has_diffstat = !m->has_diff && m->subj.patch && !m->subj.counted &&
+		!m->subj.reply && !m->subj.forward &&
+		body_has_diffstat(mail.body, mail.body_len);
 
 	if (!m->subj.reply && !m->subj.forward &&
-	    (m->has_diff || (m->subj.patch && m->subj.counted))) {
-		patch_extract_flags(&mail, &m->subj, PATCH_HEAD, &patch);
+	    (m->has_diff || (m->subj.patch && m->subj.counted) || m->has_diffstat)) {
+		patch_extract_flags(&mail, PATCH_HEAD, &patch);
 		m->author_name = keep(m, patch.author_name);
 		m->author_email = keep(m, patch.author_email);
 		m->title = keep(m, patch.subject);
@@ -282,7 +291,7 @@ int msg_from_raw_pool(const char *raw, size_t len, struct strpool *pool,
 			memset(&patch.trailers, 0, sizeof(patch.trailers));
 		}
 		patch_release(&patch);
-		if (m->subj.counted && m->subj.n == 0)
+		if ((m->subj.counted && m->subj.n == 0) || m->has_diffstat)
 			find_links(mail.body ? mail.body : "", m);
 	} else {
 		m->author_name = keep(m, mail.from.name);
@@ -324,8 +333,8 @@ static void msg_trim(struct msg *m)
  * scratch file when there is one; *mapped says where *arr is.  With
  * no room left there, it grows in memory (scratch_error() says why).
  */
-static void array_resize(struct assembly *a, void **arr, size_t nr, size_t n,
-			 size_t *alloc, size_t size, bool *mapped)
+void array_resize(struct assembly *a, void **arr, size_t nr, size_t n,
+		  size_t *alloc, size_t size, bool *mapped)
 {
 	void *to = a->scratch ? scratch_alloc(a->scratch, n * size) : NULL;
 	bool in_scratch = to != NULL;
@@ -346,16 +355,6 @@ static void array_resize(struct assembly *a, void **arr, size_t nr, size_t n,
 	*alloc = n;
 }
 
-/* Room for one more, as ALLOC_GROW() */
-#define ARRAY_GROW(a, x, nr, alloc, mapped)				\
-	do {								\
-		if ((size_t)(nr) + 1 > (alloc)) {			\
-			void *p_ = (x);					\
-			array_resize((a), &p_, (nr), (alloc) * 3 / 2 + 16,\
-				     &(alloc), sizeof(*(x)), &(mapped));\
-			(x) = p_;					\
-		}							\
-	} while (0)
 
 static void add_msg(struct assembly *a, struct msg *m)
 {
@@ -402,7 +401,7 @@ struct msg *assembly_add_msg(struct assembly *a, struct msg *m)
 	 * grows with the patches of a large mbox, not with its chatter.
 	 */
 	classify(m);
-	if (m->kind == MSG_REPLY || m->kind == MSG_OTHER)
+	if ((m->kind == MSG_REPLY || m->kind == MSG_OTHER) && !m->has_diffstat)
 		msg_trim(m);
 	if (strmap_get(&a->by_id, m->msgid)) {
 		assembly_problem(a, index, m->msgid,
@@ -412,6 +411,7 @@ struct msg *assembly_add_msg(struct assembly *a, struct msg *m)
 	}
 	strmap_put(&a->by_id, m->msgid, m);
 	add_msg(a, m);
+	a->maybe_covers += m->has_diffstat;
 	if (m->pool != &a->pool)
 		a->nr_malloced++;
 	return m;
@@ -483,7 +483,7 @@ static int assembly_spill(struct assembly *a)
  * a scratch file (in place, so at any time, building included), and
  * once there, keep to its window.
  */
-static void tick(struct assembly *a)
+void tick(struct assembly *a)
 {
 	if (a->scratch) {
 		scratch_tick(a->scratch);
@@ -570,6 +570,11 @@ static void classify(struct msg *m)
 	m->kind = m->parent ? MSG_REPLY : MSG_OTHER;
 }
 
+bool same_sender(const char *x, const char *y)
+{
+	return !strcmp(x ? x : "", y ? y : "");
+}
+
 static bool same_send(const struct msg *a, const struct msg *b)
 {
 	if (a->kind != MSG_PATCH && a->kind != MSG_COVER)
@@ -582,7 +587,7 @@ static bool same_send(const struct msg *a, const struct msg *b)
 		!strcmp(a->sender_email, b->sender_email);
 }
 
-static struct send *new_send(struct assembly *a, const struct msg *first)
+struct send *new_send(struct assembly *a, const struct msg *first)
 {
 	/* sends live as long as the messages: in the pool too */
 	struct send *s = strpool_alloc(&a->pool, sizeof(*s));
@@ -592,12 +597,13 @@ static struct send *new_send(struct assembly *a, const struct msg *first)
 	s->patches = strpool_alloc(&a->pool, s->total * sizeof(*s->patches));
 	s->sender_email = strpool_intern(&a->pool, first->sender_email);
 	s->date = first->date;
+	s->cover_trailers.pool = &a->pool;
 	ARRAY_GROW(a, a->sends, a->nr_sends, a->alloc_sends, a->sends_mapped);
 	a->sends[a->nr_sends++] = s;
 	return s;
 }
 
-static void send_put(struct assembly *a, struct send *s, struct msg *m)
+void send_put(struct assembly *a, struct send *s, struct msg *m)
 {
 	struct send_patch *slot;
 
@@ -632,7 +638,7 @@ static void send_put(struct assembly *a, struct send *s, struct msg *m)
 	slot->msg = m;
 }
 
-static struct msg *known_parent(struct assembly *a, const struct msg *m)
+struct msg *known_parent(struct assembly *a, const struct msg *m)
 {
 	struct msg *p = strmap_get(&a->by_id, m->parent);
 	size_t i;
@@ -667,10 +673,40 @@ static struct msg *send_root(struct assembly *a, struct msg *m)
 	return top;
 }
 
+/*
+ * A cover letter without "0/N" is the parent of patches of its sender,
+ * without a diff but with a diffstat (b4's rule); it is numbered as
+ * they are.
+ */
+static void adopt_covers(struct assembly *a)
+{
+	size_t i;
+
+	for (i = 0; a->maybe_covers && i < a->nr; i++) {
+		struct msg *m = a->msgs[i], *p;
+
+		tick(a);
+		if (m->kind != MSG_PATCH || !m->subj.counted || m->subj.n < 1)
+			continue;
+		p = known_parent(a, m);
+		if (!p || !p->has_diffstat || p->kind == MSG_COVER ||
+		    !same_sender(p->sender_email, m->sender_email) ||
+		    (p->subj.version != 1 && p->subj.version != m->subj.version))
+			continue;
+		p->kind = MSG_COVER;
+		p->subj.counted = true;
+		p->subj.n = 0;
+		p->subj.total = m->subj.total;
+		p->subj.version = m->subj.version;
+	}
+}
+
 static void group_threaded(struct assembly *a)
 {
 	struct strmap *roots = &a->roots;
 	size_t i;
+
+	adopt_covers(a);
 
 	/* every cover letter opens a send */
 	for (i = 0; i < a->nr; i++) {
@@ -710,17 +746,7 @@ static void group_threaded(struct assembly *a)
 	}
 }
 
-/*
- * What sorting looks at, copied out: qsort() makes n log n comparisons
- * in no order, and in a scratch file each would map pages back in.
- */
-struct sort_key {
-	int64_t date;
-	size_t index;
-	void *it;
-};
-
-static int cmp_key(const void *x, const void *y)
+int cmp_key(const void *x, const void *y)
 {
 	const struct sort_key *a = x, *b = y;
 
@@ -755,8 +781,8 @@ static void sift(struct assembly *a, struct sort_key *k, size_t i, size_t n,
 	}
 }
 
-static void sort_keys(struct assembly *a, struct sort_key *k, size_t n,
-		      int (*cmp)(const void *, const void *))
+void sort_keys(struct assembly *a, struct sort_key *k, size_t n,
+	       int (*cmp)(const void *, const void *))
 {
 	size_t i;
 
@@ -769,132 +795,6 @@ static void sort_keys(struct assembly *a, struct sort_key *k, size_t n,
 		k[i] = t;
 		sift(a, k, 0, i, cmp);
 	}
-}
-
-static bool unplaced(const struct msg *m)
-{
-	return m->kind == MSG_PATCH && !m->send && m->subj.n >= 1 &&
-		m->subj.n <= m->subj.total;
-}
-
-/*
- * The sends a patch without threading may join: those of its sender,
- * version and count.  Only the newest FALLBACK_CANDIDATES of them are
- * looked at (in the order they were made): more within the hour is not
- * mail, and looking at all made the grouping quadratic.
- */
-#define FALLBACK_CANDIDATES 64
-
-struct candidates {
-	struct send **s;
-	size_t nr, alloc;
-};
-
-static char *candidates_key(int version, int total, const char *sender,
-			    struct strbuf *sb)
-{
-	strbuf_reset(sb);
-	strbuf_addf(sb, "%d %d %s", version, total, sender);
-	return sb->buf;
-}
-
-static void candidates_add(struct assembly *a, struct strmap *map,
-			   struct send *s, struct strbuf *sb)
-{
-	struct candidates *c;
-	char *key;
-
-	if (!s->sender_email)
-		return;		/* joins nothing */
-	key = candidates_key(s->version, s->total, s->sender_email, sb);
-	c = strmap_get(map, key);
-	if (!c) {
-		c = POOL_ARRAY(a, 1, struct candidates);
-		strmap_put(map, strpool_strdup(&a->pool, key), c);
-	}
-	if (c->nr == 2 * FALLBACK_CANDIDATES) {
-		/* keep the newest */
-		memmove(c->s, c->s + FALLBACK_CANDIDATES,
-			FALLBACK_CANDIDATES * sizeof(*c->s));
-		c->nr = FALLBACK_CANDIDATES;
-	}
-	if (c->nr == c->alloc) {
-		c->alloc = c->alloc ? c->alloc * 2 : 2;
-		c->s = strpool_grow(&a->pool, c->s, c->nr, c->alloc, sizeof(*c->s));
-	}
-	c->s[c->nr++] = s;
-}
-
-/* Patches that threading did not place: by sender, version, count, time */
-static void group_fallback(struct assembly *a)
-{
-	struct strbuf sb = STRBUF_INIT;
-	struct strmap cands = STRMAP_INIT;
-	struct sort_key *left;
-	size_t nr = 0, i, j;
-
-	for (i = 0; i < a->nr; i++) {
-		tick(a);
-		nr += unplaced(a->msgs[i]);
-	}
-	if (!nr)
-		return;
-	left = POOL_ARRAY(a, nr, struct sort_key);
-	for (i = 0, j = 0; i < a->nr; i++) {
-		struct msg *m = a->msgs[i];
-
-		tick(a);
-		if (unplaced(m))
-			left[j++] = (struct sort_key){ m->date, m->index, m };
-	}
-	sort_keys(a, left, nr, cmp_key);
-	if (a->scratch)
-		strmap_use_scratch(&cands, a->scratch);
-	for (i = 0; i < a->nr_sends; i++) {
-		tick(a);
-		candidates_add(a, &cands, a->sends[i], &sb);
-	}
-	for (i = 0; i < nr; i++) {
-		struct msg *m = left[i].it;
-		struct send *best = strmap_get(&a->roots, m->msgid);
-		int64_t best_gap = FALLBACK_WINDOW + 1;
-		struct candidates *c;
-
-		tick(a);
-		if (best) {
-			/* patch 1 that the rest of its send replies to */
-			send_put(a, best, m);
-			continue;
-		}
-		c = m->sender_email ?
-			strmap_get(&cands, candidates_key(m->subj.version,
-				   m->subj.total, m->sender_email, &sb)) : NULL;
-		for (j = c && c->nr > FALLBACK_CANDIDATES ?
-		     c->nr - FALLBACK_CANDIDATES : 0; c && j < c->nr; j++) {
-			struct send *s = c->s[j];
-			int64_t gap = m->date - s->date;
-
-			tick(a);
-			if (gap < 0)
-				gap = -gap;
-			if (s->patches[m->subj.n - 1].msg || gap >= best_gap)
-				continue;
-			best = s;
-			best_gap = gap;
-		}
-		if (!best) {
-			best = new_send(a, m);
-			best->fallback = true;
-			candidates_add(a, &cands, best, &sb);
-		}
-		assembly_problem(a, m->index, m->msgid,
-				 "patch %d/%d is not threaded; grouped by "
-				 "sender, version and time", m->subj.n,
-				 m->subj.total);
-		send_put(a, best, m);
-	}
-	strmap_release(&cands);
-	strbuf_release(&sb);
 }
 
 static void finish_send(struct assembly *a, struct send *s)
@@ -936,28 +836,58 @@ static void finish_send(struct assembly *a, struct send *s)
 	}
 }
 
-/* Replies: find the patch or cover replied to, collect their trailers */
-static struct msg *reply_target(struct assembly *a, struct msg *m)
-{
-	struct msg *p = known_parent(a, m);
-	size_t steps = 0;
+/*
+ * Replies: find the patch or cover replied to, collect their trailers.
+ * The answer is kept for every reply on the way up, so that a chain is
+ * climbed once whatever the order its messages came in (children before
+ * their parents made this quadratic).
+ */
+struct climb {
+	struct msg **path;
+	size_t nr, alloc;
+};
 
-	while (p && steps++ < MAX_CLIMB) {
-		if (p == m)
-			return NULL;
-		if ((p->kind == MSG_PATCH || p->kind == MSG_COVER) && p->send)
-			return p;
-		if (p->kind != MSG_REPLY && p->kind != MSG_OTHER)
-			return NULL;
-		if (p->target)	/* replies come in order: reuse the answer */
-			return p->target;
-		p = known_parent(a, p);
+static struct msg *reply_target(struct assembly *a, struct msg *m,
+				struct climb *c)
+{
+	struct msg *p = m, *t = NULL, *q;
+	size_t i;
+
+	c->nr = 0;
+	for (;;) {
+		if (p->target_known) {
+			t = p->target;
+			break;
+		}
+		if (p->climbing)
+			break;		/* a cycle: no target */
+		ALLOC_GROW(c->path, c->nr + 1, c->alloc);
+		c->path[c->nr++] = p;
+		p->climbing = true;
+		q = known_parent(a, p);
+		if (!q)
+			break;
+		if ((q->kind == MSG_PATCH || q->kind == MSG_COVER) && q->send) {
+			t = q;
+			break;
+		}
+		if (q->kind != MSG_REPLY && q->kind != MSG_OTHER)
+			break;
+		p = q;
+		tick(a);
 	}
-	return NULL;
+	for (i = 0; i < c->nr; i++) {
+		tick(a);	/* in a scratch file, each maps a page back in */
+		c->path[i]->target = t;
+		c->path[i]->target_known = true;
+		c->path[i]->climbing = false;
+	}
+	return t;
 }
 
 static void attach_replies(struct assembly *a)
 {
+	struct climb c = { 0 };
 	size_t i, t;
 	int n;
 
@@ -968,14 +898,17 @@ static void attach_replies(struct assembly *a)
 		tick(a);
 		if (m->kind != MSG_REPLY && m->kind != MSG_OTHER)
 			continue;
-		target = reply_target(a, m);
+		target = reply_target(a, m, &c);
 		if (!target)
 			continue;
-		m->target = target;
 		s = target->send;
 		s->replies++;
-		for (t = 0; t < m->trailers.nr; t++) {
+		for (t = 0; t < m->trailers.nr && !m->has_diffstat; t++) {
 			const struct trailer *tr = &m->trailers.t[t];
+
+			if (target->kind == MSG_COVER &&
+			    !trailers_has(&s->cover_trailers, tr->name, tr->value))
+				trailers_add(&s->cover_trailers, tr->name, tr->value);
 
 			for (n = 0; n < s->total; n++) {
 				struct send_patch *sp = &s->patches[n];
@@ -989,201 +922,7 @@ static void attach_replies(struct assembly *a)
 			}
 		}
 	}
-}
-
-/* series: union-find over sends */
-
-static size_t uf_root(size_t *idx, size_t i)
-{
-	while (idx[i] != i) {
-		idx[i] = idx[idx[i]];
-		i = idx[i];
-	}
-	return i;
-}
-
-static void uf_union(size_t *idx, size_t a, size_t b)
-{
-	a = uf_root(idx, a);
-	b = uf_root(idx, b);
-	if (a != b)
-		idx[MAX(a, b)] = MIN(a, b);
-}
-
-static char *series_key(const struct send *s)
-{
-	char *t, *k;
-
-	if (s->change_id)
-		return xasprintf("change-id:%s", s->change_id);
-	t = subject_normalise_title(s->title);
-	k = xasprintf("%s\n%s", t, s->sender_email ? s->sender_email : "");
-	free(t);
-	return k;
-}
-
-static void series_set_id(struct assembly *a, struct series *sr, const char *key)
-{
-	char h[17];
-
-	hash_hex(key, strlen(key), h);
-	h[12] = '\0';
-	sr->id = strpool_strdup(&a->pool, h);
-}
-
-static int cmp_send(const void *x, const void *y)
-{
-	const struct send *a = *(const struct send *const *)x;
-	const struct send *b = *(const struct send *const *)y;
-
-	if (a->version != b->version)
-		return a->version < b->version ? -1 : 1;
-	if (a->date != b->date)
-		return a->date < b->date ? -1 : 1;
-	return strcmp(a->id, b->id);
-}
-
-/* Which send of a version is current: complete beats partial, later wins */
-static bool better(const struct send *a, const struct send *b)
-{
-	if (a->complete != b->complete)
-		return a->complete;
-	return a->date > b->date;
-}
-
-static void series_order(struct series *sr)
-{
-	struct send *newest = NULL;
-	size_t j, k;
-
-	qsort(sr->sends, sr->nr, sizeof(*sr->sends), cmp_send);
-	/* the current send of each version */
-	for (j = 0; j < sr->nr; j++) {
-		struct send *s = sr->sends[j];
-
-		for (k = 0; k < sr->nr; k++) {
-			struct send *o = sr->sends[k];
-
-			if (o != s && o->version == s->version && better(o, s)) {
-				s->superseded_by = o;
-				break;
-			}
-		}
-		if (!s->superseded_by && (!newest || s->version > newest->version))
-			newest = s;
-	}
-	for (j = 0; j < sr->nr; j++) {
-		struct send *s = sr->sends[j];
-
-		/* a same-version send after another one is a resend */
-		for (k = 0; k < j; k++)
-			if (sr->sends[k]->version == s->version)
-				s->resend = true;
-		if (!s->superseded_by && s != newest)
-			s->superseded_by = newest;
-	}
-}
-
-/* Series by the date of their first send, then its Message-ID */
-static int cmp_series(const void *x, const void *y)
-{
-	const struct sort_key *a = x, *b = y;
-
-	if (a->date != b->date)
-		return a->date < b->date ? -1 : 1;
-	return strcmp(((const struct series *)a->it)->sends[0]->id,
-		      ((const struct series *)b->it)->sends[0]->id);
-}
-
-static void sort_series(struct assembly *a)
-{
-	struct sort_key *key = POOL_ARRAY(a, a->nr_series, struct sort_key);
-	size_t i;
-
-	for (i = 0; i < a->nr_series; i++) {
-		struct series *sr = a->series[i];
-
-		tick(a);
-		series_order(sr);
-		key[i] = (struct sort_key){ sr->sends[0]->date, 0, sr };
-	}
-	sort_keys(a, key, a->nr_series, cmp_series);
-	for (i = 0; i < a->nr_series; i++)
-		a->series[i] = key[i].it;
-}
-
-static void link_series(struct assembly *a)
-{
-	size_t n = a->nr_sends, i, j;
-	size_t *idx = POOL_ARRAY(a, n + 1, size_t);
-	struct strmap keys = STRMAP_INIT, ids = STRMAP_INIT;
-	char **karr = POOL_ARRAY(a, n + 1, char *);
-	struct series **by_root = POOL_ARRAY(a, n + 1, struct series *);
-
-	if (a->scratch) {
-		strmap_use_scratch(&keys, a->scratch);
-		strmap_use_scratch(&ids, a->scratch);
-	}
-	for (i = 0; i < n; i++) {
-		struct send *s = a->sends[i];
-		size_t *prev;
-		char *k = series_key(s);
-
-		tick(a);
-		idx[i] = i;
-		karr[i] = strpool_strdup(&a->pool, k);
-		free(k);
-		prev = strmap_get(&keys, karr[i]);
-		if (prev)
-			uf_union(idx, *prev, i);
-		else
-			strmap_put(&keys, karr[i], &idx[i]);
-		strmap_put(&ids, s->id, (void *)(uintptr_t)(i + 1));
-	}
-	/* cover letters that link to an earlier version */
-	for (i = 0; i < n; i++) {
-		const struct msg *c = a->sends[i]->cover;
-
-		tick(a);
-		for (j = 0; c && j < c->nr_links; j++) {
-			struct msg *t = strmap_get(&a->by_id, c->links[j]);
-			uintptr_t other;
-
-			if (!t || !t->send || t->send == a->sends[i])
-				continue;
-			other = (uintptr_t)strmap_get(&ids, t->send->id);
-			if (other && !strcmp(t->send->sender_email ? t->send->sender_email : "",
-					     a->sends[i]->sender_email ? a->sends[i]->sender_email : ""))
-				uf_union(idx, i, other - 1);
-		}
-	}
-	/* the series, each with room for its sends */
-	for (i = 0; i < n; i++) {
-		size_t r = uf_root(idx, i);
-		struct series *sr = by_root[r];
-
-		tick(a);
-		if (!sr) {
-			sr = by_root[r] = POOL_ARRAY(a, 1, struct series);
-			series_set_id(a, sr, karr[r]);
-			ARRAY_GROW(a, a->series, a->nr_series, a->alloc_series,
-				   a->series_mapped);
-			a->series[a->nr_series++] = sr;
-		}
-		sr->alloc++;
-		a->sends[i]->series = sr;
-	}
-	for (i = 0; i < n; i++) {
-		struct series *sr = a->sends[i]->series;
-
-		tick(a);
-		if (!sr->sends)
-			sr->sends = POOL_ARRAY(a, sr->alloc, struct send *);
-		sr->sends[sr->nr++] = a->sends[i];
-	}
-	sort_series(a);
-	strmap_release(&keys);
-	strmap_release(&ids);
+	free(c.path);
 }
 
 void assembly_build(struct assembly *a)
@@ -1199,6 +938,7 @@ void assembly_build(struct assembly *a)
 		finish_send(a, a->sends[i]);
 	}
 	attach_replies(a);
+	complete_partial_resends(a);
 	link_series(a);
 	if (a->scratch)
 		scratch_failed(a);

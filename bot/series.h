@@ -6,8 +6,10 @@
  * A "send" is one posting of one version: a cover letter and patches
  * threaded to it (or to patch 1), or, where threading is broken,
  * patches grouped by sender, version, count and time.  Sends of the
- * same series (same change-id, same normalised title and sender, or a
- * lore link from a cover letter to an earlier version) form a series.
+ * same sender (or of a trusted one) with the same change-id, the same
+ * normalised title, or a lore link from a cover letter to an earlier
+ * version form a series: another sender copying a change-id starts a
+ * series of their own.
  * Within a series, a later complete send of a version supersedes an
  * earlier one (a resend or an interrupted send), and a newer version
  * supersedes older ones.  Replies are kept apart from patches; the
@@ -62,6 +64,7 @@ struct msg {
 	int64_t date;
 	int tz;
 	bool has_diff;
+	bool has_diffstat;	/* a cover letter's "N files changed" */
 	char *base_commit;
 	char *change_id;
 	struct trailers trailers;	/* a reply's given ones; a patch's own
@@ -80,6 +83,8 @@ struct msg {
 	enum msg_kind kind;
 	struct send *send;
 	struct msg *target;	/* replies: the patch or cover replied to */
+	bool target_known;	/* target found (NULL: there is none) */
+	bool climbing;		/* on the reply chain being followed */
 };
 
 struct send_patch {
@@ -105,6 +110,9 @@ struct send {
 	char *base_commit;
 	char *change_id;
 	int replies;
+	struct trailers cover_trailers;	/* given in replies to the cover */
+	int reroll_from;	/* a partial resend completed from this
+				 * version (b4's partial reroll); 0: none */
 	struct send *superseded_by;
 	struct series *series;
 	bool fallback;		/* grouped without threading */
@@ -120,6 +128,7 @@ struct assembly {
 	struct msg **msgs;
 	size_t nr, alloc;
 	size_t nr_malloced;	/* msgs not in pool */
+	size_t maybe_covers;	/* has_diffstat: cover letters without 0/N? */
 	struct strmap by_id;
 	struct strmap roots;	/* send by the Message-ID of its root */
 	struct send **sends;
@@ -141,9 +150,19 @@ struct assembly {
 	bool msgs_mapped, sends_mapped, series_mapped;	/* in scratch */
 	struct problems_block *moved, *moved_last;	/* problems, in scratch */
 	struct strbuf fatal;	/* why the assembly could not go on */
+	/*
+	 * Senders who may continue anyone's series (series.trust: a
+	 * maintainer resending): the array is the assembly's, the strings
+	 * are borrowed.  Everyone else's change-id, lore link or title
+	 * joins only their own sends.
+	 */
+	const char **trusted;
+	size_t nr_trusted;
 };
 
 void assembly_init(struct assembly *a, size_t max_size);
+/* Who may continue anyone's series: takes the array (config_get_all's) */
+void assembly_trust(struct assembly *a, const char **senders, size_t nr);
 void assembly_release(struct assembly *a);
 
 /*

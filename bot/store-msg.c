@@ -45,6 +45,7 @@ char *msg_to_json(const struct msg *m)
 	json_object_object_add(o, "date", json_object_new_int64(m->date));
 	json_object_object_add(o, "tz", json_object_new_int(m->tz));
 	json_object_object_add(o, "has_diff", json_object_new_boolean(m->has_diff));
+	json_object_object_add(o, "has_diffstat", json_object_new_boolean(m->has_diffstat));
 	add_str(o, "base_commit", m->base_commit);
 	add_str(o, "change_id", m->change_id);
 	for (i = 0; i < m->trailers.nr; i++) {
@@ -130,6 +131,7 @@ int msg_from_json(const char *json, struct msg *m)
 	m->date = get_int(o, "date");
 	m->tz = (int)get_int(o, "tz");
 	m->has_diff = get_int(o, "has_diff") != 0;
+	m->has_diffstat = get_int(o, "has_diffstat") != 0;
 	m->base_commit = get_str(o, "base_commit");
 	m->change_id = get_str(o, "change_id");
 	if (json_object_object_get_ex(o, "trailers", &tr) &&

@@ -284,6 +284,12 @@ int store_rebuild_series(struct store *st, struct store_changes *ch,
 	if (store_reparse(st, false, err) < 0)
 		return -1;
 	assembly_init(&a, 0);
+	if (st->nr_trusted) {
+		const char **t = xcalloc(st->nr_trusted, sizeof(*t));
+
+		memcpy(t, st->trusted, st->nr_trusted * sizeof(*t));
+		assembly_trust(&a, t, st->nr_trusted);
+	}
 	if (store_begin(st, err))
 		goto fail_nolock;
 	if (store_load_assembly(st, &a, err))

@@ -14,6 +14,8 @@ static int fail(struct store *st, struct strbuf *err)
 int store_open(struct store *st, const char *path, struct strbuf *err)
 {
 	st->db = NULL;
+	st->trusted = NULL;
+	st->nr_trusted = 0;
 	return db_open(&st->db, path, 0, err);
 }
 
@@ -21,6 +23,9 @@ void store_close(struct store *st)
 {
 	db_close(st->db);
 	st->db = NULL;
+	free(st->trusted);
+	st->trusted = NULL;
+	st->nr_trusted = 0;
 }
 
 int store_begin(struct store *st, struct strbuf *err)
@@ -342,9 +347,9 @@ fail:
 int store_get_raw(struct store *st, const char *msgid, struct strbuf *raw,
 		  struct strbuf *err)
 {
-	/* the variant assembly uses: the same order as store_load_assembly() */
+	/* the variant assembly uses: the first stored */
 	struct db_stmt *s = db_prepare(st->db,
-		"SELECT raw FROM messages WHERE msgid = ? ORDER BY date, hash, id LIMIT 1");
+		"SELECT raw FROM messages WHERE msgid = ? ORDER BY id LIMIT 1");
 	size_t len;
 	const void *p;
 	int r;
@@ -457,17 +462,27 @@ int store_load_assembly(struct store *st, struct assembly *a, struct strbuf *err
 	if (store_reparse(st, false, err) < 0)
 		return -1;
 	/*
-	 * Deterministic whatever the arrival order: of several variants of
-	 * a Message-ID, assembly uses the first, so sort by content.
+	 * Of several variants of a Message-ID, assembly uses the one stored
+	 * first: a later message reusing the id (with an earlier Date:, say)
+	 * must not displace it.  Both stay stored; the other is reported.
 	 */
-	s = db_prepare(st->db, "SELECT id, meta, msgid, error, size FROM messages"
-		       " ORDER BY date, msgid, hash, id");
+	s = db_prepare(st->db, "SELECT id, meta, msgid, error, size,"
+		       " (SELECT min(f.id) FROM messages AS f WHERE f.msgid = m.msgid)"
+		       " FROM messages AS m ORDER BY date, msgid, id");
 	if (!s)
 		return fail(st, err);
 	while ((r = db_step(s)) > 0) {
 		const char *meta = db_column_text(s, 1);
+		int64_t first = db_column_int(s, 5);
 		struct msg *m;
 
+		if (first != db_column_int(s, 0)) {
+			assembly_problem(a, index++, db_column_text(s, 2),
+					 "the Message-ID of message #%lld, stored "
+					 "earlier, with other content; not used",
+					 (long long)first);
+			continue;
+		}
 		if (!meta) {
 			assembly_problem(a, index++, db_column_text(s, 2), "%s",
 					 db_column_text(s, 3) ? db_column_text(s, 3) :

@@ -9,8 +9,9 @@
  * Guarantees:
  * - A message is stored once per distinct content: the same Message-ID
  *   with the same bytes is a duplicate; the same Message-ID with other
- *   bytes (public-inbox keeps both) is a second variant.  Which variant
- *   series assembly uses does not depend on the order they arrived in.
+ *   bytes (public-inbox keeps both) is a second variant.  Series assembly
+ *   uses the variant stored first (one reusing a Message-ID later, with
+ *   whatever Date:, never displaces it) and reports the others.
  * - Series are a pure function of the stored messages: after messages
  *   are added, the series tables are rebuilt (store_rebuild_series())
  *   in one transaction; a crash before it leaves a "dirty" flag that
@@ -30,6 +31,8 @@
 
 struct store {
 	struct db *db;
+	const char **trusted;	/* series.trust (the strings borrowed) */
+	size_t nr_trusted;
 };
 
 /* Open (create, migrate) the database at path.  0 or -1 with err. */

@@ -136,6 +136,39 @@ void strbuf_trim(struct strbuf *sb)
 	strbuf_ltrim(sb);
 }
 
+/* git's isspace(): no \v or \f */
+static bool git_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+void strbuf_stripspace(struct strbuf *sb)
+{
+	struct strbuf out = STRBUF_INIT;
+	size_t r = 0, blanks = 0;
+
+	strbuf_grow(&out, sb->len + 1);
+	while (r < sb->len) {
+		const char *nl = memchr(sb->buf + r, '\n', sb->len - r);
+		size_t end = nl ? (size_t)(nl - sb->buf) : sb->len, n = end;
+
+		while (n > r && git_blank(sb->buf[n - 1]))
+			n--;
+		if (n > r) {
+			if (out.len && blanks)
+				strbuf_addch(&out, '\n');
+			blanks = 0;
+			strbuf_add(&out, sb->buf + r, n - r);
+			strbuf_addch(&out, '\n');
+		} else {
+			blanks++;
+		}
+		r = end + 1;
+	}
+	strbuf_release(sb);
+	*sb = out;
+}
+
 void strbuf_complete_line(struct strbuf *sb)
 {
 	if (sb->len && sb->buf[sb->len - 1] != '\n')

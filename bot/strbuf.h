@@ -66,6 +66,11 @@ void strbuf_ltrim(struct strbuf *sb);
 void strbuf_trim(struct strbuf *sb);
 /* Make sure the buffer ends with a newline unless it is empty. */
 void strbuf_complete_line(struct strbuf *sb);
+/*
+ * As git stripspace: blanks at line ends removed, runs of empty lines
+ * made one, none at the start or the end; every line ends in '\n'.
+ */
+void strbuf_stripspace(struct strbuf *sb);
 
 /* Append s with every character outside [32,126] shown as \xNN. */
 void strbuf_add_escaped(struct strbuf *sb, const char *s, size_t len);

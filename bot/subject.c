@@ -162,16 +162,23 @@ static bool parse_group(const char *g, size_t len, struct subject *s,
 	return tag;
 }
 
+/*
+ * Reply markers and bracket groups, in any order, before the title:
+ * "[list-name] [PATCH v2 1/2]", "[PATCH] Re: ...", "Re: [mm] [PATCH]".
+ * A group that holds no tag ("[list-name]", "[mm]") is a list's tag
+ * when a tag group follows it, else part of the title.
+ */
 void subject_parse(const char *str, struct subject *s)
 {
 	struct strbuf prefixes = STRBUF_INIT;
-	const char *p = skip_space(str ? str : "");
+	const char *p = skip_space(str ? str : ""), *plain = NULL;
 	int groups = 0, leaders_seen = 0;
 	bool fwd;
 
 	*s = (struct subject)SUBJECT_INIT;
 	for (;;) {
-		const char *q = skip_leader(p, &fwd);
+		const char *q = skip_leader(p, &fwd), *end;
+		char *save_tree;
 
 		if (q && leaders_seen++ < MAX_REPLY_PREFIXES) {
 			if (fwd)
@@ -181,29 +188,32 @@ void subject_parse(const char *str, struct subject *s)
 			p = q;
 			continue;
 		}
-		if (*p == '[' && groups < MAX_TAG_GROUPS) {
-			const char *end = strchr(p, ']');
-			char *save_tree = s->tree;
-
-			if (!end)
-				break;
-			s->tree = NULL;
-			if (!parse_group(p + 1, end - p - 1, s, &prefixes)) {
-				/* "[mm]" or similar: not a tag group, keep it */
-				free(s->tree);
-				s->tree = save_tree;
-				break;
-			}
+		if (*p != '[' || groups >= MAX_TAG_GROUPS)
+			break;
+		end = strchr(p, ']');
+		if (!end)
+			break;
+		groups++;
+		save_tree = s->tree;
+		s->tree = NULL;
+		if (parse_group(p + 1, end - p - 1, s, &prefixes)) {
+			plain = NULL;
 			if (!s->tree)
 				s->tree = save_tree;
 			else
 				free(save_tree);
-			groups++;
-			p = skip_space(end + 1);
-			continue;
+		} else {
+			/* "[mm]", "[list-name]": not a tag group */
+			free(s->tree);
+			s->tree = save_tree;
+			if (!plain)
+				plain = p;
 		}
-		break;
+		p = skip_space(end + 1);
 	}
+	/* groups without tags after the last tag group stay in the title */
+	if (plain)
+		p = plain;
 	if (s->tree && !s->patch) {
 		free(s->tree);
 		s->tree = NULL;

@@ -109,7 +109,7 @@ struct check_patch *check_patch_from_raw(const char *raw, size_t len,
 	cp->raw_len = len;
 	cp->subject = xstrdup(m.subject ? m.subject : "");
 	subject_parse(cp->subject, &cp->subj);
-	patch_extract(&m, &cp->subj, &cp->p);
+	patch_extract(&m, &cp->p);
 	mail_release(&m);
 	cp->n = cp->subj.counted ? cp->subj.n : 1;
 	if (cp->p.diff && cp->p.diff_len) {

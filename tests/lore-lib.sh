@@ -10,6 +10,11 @@
 #	                      poll interval, short retry waits), plus overrides
 #	sql QUERY             run a query on $DB
 #	requests              lines in the httpd access log so far
+#	b4am ID NAME [FLAG..] b4 am -C -o - ID (default flag -t) with the lab's
+#	                      configuration: $TMP/NAME.mbx and NAME.b4err
+#	b4_same               per "NAME ID VERSION" line of stdin: b4 am -t of ID
+#	                      picks the patches and trailers lorebot's VERSION has
+#	                      in $TMP/series.json (4 TAP results each)
 
 LORE_LAB=$LOREBOT_SRC/tests/lore-lab.sh
 DB=$TMP/lorebot.db
@@ -75,4 +80,32 @@ sql() {
 
 requests() {
 	wc -l <"$ACCESS" | tr -d ' '
+}
+
+# b4 am with the lab's configuration (midmask etc.), without its cache;
+# -t: trailers sent to the cover letter go to every patch, as lorebot does
+b4am() {
+	_id=$1 _name=$2
+	shift 2
+	[ $# -gt 0 ] || set -- -t
+	(
+		. "$LAB/env.sh"
+		mkdir -p "$TMP/b4work" && cd "$TMP/b4work" &&
+			b4 am -C "$@" -o - "$_id"
+	) >"$TMP/$_name.mbx" 2>"$TMP/$_name.b4err"
+}
+
+b4_same() {
+	while read -r _n _given _version; do
+		b4am "$_given" "$_n"
+		is "$?" 0 "$_n: b4 am exits 0"
+		"$PY" "$LOREBOT_SRC/tests/b4-compare.py" "$TMP/$_n.mbx" "$TMP/series.json" \
+			"$_version" >"$TMP/$_n.cmp"
+		is "$?" 0 "$_n: b4 picks the same patches as lorebot"
+		like "$(head -1 "$TMP/$_n.cmp")" "^ok patches: [0-9]+ in the same order" \
+			"$_n: $(head -1 "$TMP/$_n.cmp")"
+		_diffs=$(grep '^DIFF' "$TMP/$_n.cmp")
+		is "$_diffs" "" "$_n: the same trailers on every patch"
+		[ -z "$_diffs" ] || diag "$_diffs"
+	done
 }

@@ -13,29 +13,8 @@ lorebot --db "$DB" fetch --url "$URL" >/dev/null 2>"$TMP/fetch.err" ||
 	echo "Bail out! fetch failed: $(cat "$TMP/fetch.err")"
 lorebot --db "$DB" series --json >"$TMP/series.json"
 
-# b4 am with the lab's configuration (midmask etc.), without its cache;
-# -t: trailers sent to the cover letter go to every patch, as lorebot does
-b4am() {
-	(
-		. "$LAB/env.sh"
-		mkdir -p "$TMP/b4work" && cd "$TMP/b4work" &&
-			b4 am -C -t -o - "$1"
-	) >"$TMP/$2.mbx" 2>"$TMP/$2.b4err"
-}
-
 # thread, the Message-ID given to b4, the lorebot version to compare
-while read -r name given version; do
-	b4am "$given" "$name"
-	is "$?" 0 "$name: b4 am exits 0"
-	python3 "$LOREBOT_SRC/tests/b4-compare.py" "$TMP/$name.mbx" "$TMP/series.json" \
-		"$version" >"$TMP/$name.cmp"
-	is "$?" 0 "$name: b4 picks the same patches as lorebot"
-	like "$(head -1 "$TMP/$name.cmp")" "^ok patches: [0-9]+ in the same order" \
-		"$name: $(head -1 "$TMP/$name.cmp")"
-	diffs=$(grep '^DIFF' "$TMP/$name.cmp")
-	is "$diffs" "" "$name: the same trailers on every patch"
-	[ -z "$diffs" ] || diag "$diffs"
-done <<EOF
+b4_same <<EOF
 000 20260824073801.982490-1-hebaoquan@kylinos.cn 20260824073801.982490-1-hebaoquan@kylinos.cn
 003 20260207081613.588598-1-vernon2gm@gmail.com 20260207081613.588598-1-vernon2gm@gmail.com
 004 20250115033807.46664-1-21cnbao@gmail.com 20250115033807.46664-1-21cnbao@gmail.com

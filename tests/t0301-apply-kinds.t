@@ -66,7 +66,7 @@ am_tree() {	# mbox [base] -> tree git am makes (cover letters dropped)
 }
 
 # --- every kind of change ----------------------------------------------------
-lorebot apply --mbox kinds.mbox --repo "$R" --json >k.json 2>k.err
+lorebot apply --trailers mail --mbox kinds.mbox --repo "$R" --json >k.json 2>k.err
 is "$?" 0 "kinds: applies (exit 0)"
 J=k.json
 is "$(json $J "d['patches'][0]['status'], d['patches'][0]['method']")" "('applied', 'binary')" \
@@ -88,7 +88,7 @@ is "$(git --git-dir="$R" ls-tree "$branch" mode.txt run.sh | cut -c1-6 | tr '\n'
 is "$(git --git-dir="$R" ls-tree "$branch" dir/link | cut -c1-6)" 120000 "kinds: a relative symlink inside the tree"
 
 # --- a series with a cover letter ---------------------------------------------
-lorebot apply --mbox series.mbox --repo "$R" --json >s.json 2>s.err
+lorebot apply --trailers mail --mbox series.mbox --repo "$R" --json >s.json 2>s.err
 is "$?" 0 "series: applies"
 J=s.json
 is "$(json $J "[(p['n'], p['status'], p['method']) for p in d['patches']]")" \

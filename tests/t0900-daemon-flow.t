@@ -57,14 +57,40 @@ is "$(sql "SELECT group_concat(kind || ':' || state, ',') FROM (SELECT kind, sta
 like "$(git --git-dir="$R" for-each-ref --format='%(refname)' refs/heads/lorebot/)" \
 	"refs/heads/lorebot/[0-9a-f]+/v1" "its branch exists"
 
-# v2 of it: v1 is superseded; v2 is tested
+# v2 of it, reviewed at once: v1 is superseded; v2 is tested
 make_series "$TMP/mail" frob 2
 deliver_dir "$TMP/mail/frob-v2"
+review() {	# file of the mail replied to, trailer
+	_id=$(sed -n 's/^Message-I[dD]: <\(.*\)>$/\1/p' "$1" | head -n 1)
+	cat <<EOF
+From: Dave Reviewer <dave@example.org>
+To: linux-mm@kvack.org
+Subject: Re: $(sed -n 's/^Subject: //p' "$1" | head -n 1)
+Date: $(date -R)
+Message-ID: <review-$(basename "$1" .patch)@example.org>
+In-Reply-To: <$_id>
+References: <$_id>
+
+Looks right.
+
+$2: Dave Reviewer <dave@example.org>
+EOF
+}
+review "$TMP/mail/frob-v2/"v2-0001-*.patch Reviewed-by | "$LORE_LAB" deliver "$LAB"
+review "$TMP/mail/frob-v2/"v2-0000-*.patch Acked-by | "$LORE_LAB" deliver "$LAB"
 daemon >/dev/null 2>"$TMP/d4.err"
 V2=$(sql "SELECT id FROM versions WHERE title = 'mm: the frob series' AND version = 2")
 is "$(sql "SELECT superseded_by FROM versions WHERE id = '$V1'")" "$V2" "v2 supersedes v1"
 is "$(sql "SELECT status FROM results WHERE stage = 'apply' AND version = '$V2'")" applied \
 	"v2 applied"
+B2=$(git --git-dir="$R" for-each-ref --format='%(refname)' 'refs/heads/lorebot/*/v2')
+P1=$(sed -n 's/^Message-I[dD]: <\(.*\)>$/\1/p' "$TMP/mail/frob-v2/"v2-0001-*.patch)
+is "$(git --git-dir="$R" log -2 --reverse --format=%b "$B2" | sed -n '/^Signed-off-by/,/^Link/p' | head -4)" \
+	"Signed-off-by: lorebot test <test@lorebot.invalid>
+Reviewed-by: Dave Reviewer <dave@example.org>
+Acked-by: Dave Reviewer <dave@example.org>
+Link: https://lore.kernel.org/r/$P1" \
+	"the CI branch's commits carry the trailers given in replies, and Link:"
 
 # the job runners' logs (under the sanitizer build: no leak, no error)
 is "$(cat "$TMP"/jobs/*/job.log 2>/dev/null | grep -c 'Sanitizer')" 0 \

@@ -52,7 +52,7 @@ static void with_patch(const char *name, size_t idx, struct mail *m,
 		memset(m, 0, sizeof(*m));
 	}
 	subject_parse(m->subject, s);
-	patch_extract(m, s, p);
+	patch_extract(m, p);
 }
 
 static void release(struct mail *m, struct subject *s, struct patch *p)
@@ -99,6 +99,94 @@ out:
 	strbuf_release(&a);
 	strbuf_release(&b);
 	strbuf_release(&err);
+}
+
+/*
+ * GMime 3.2.13 reads adjacent B words of one charset as one base64 text
+ * and stops at the first padding; lorebot must not lose the rest.
+ */
+static void padded_b_words(void)
+{
+	static const char *const paths[] = {
+		"",	/* the fast path */
+		"MIME-Version: 1.0\nContent-Transfer-Encoding: quoted-printable\n",
+	};
+	struct strbuf err = STRBUF_INIT;
+	char *d;
+	size_t i;
+
+	d = mail_decode_header("=?utf-8?b?YWI=?= =?utf-8?b?Y2Q=?=");
+	is_str(d, "abcd", "padded B words: every word decoded");
+	free(d);
+	/* "\xc3\xa9" split over two padded words */
+	d = mail_decode_header("=?UTF-8?B?ww==?= =?UTF-8?B?qQ==?=x =?utf-8?b?YQ==?= z");
+	is_str(d, "\xc3\xa9x a z", "a character split over padded words");
+	free(d);
+	d = mail_decode_header("=?utf-8?b?YWJj?= =?utf-8?b?ZA==?=");
+	is_str(d, "abcd", "an unpadded word before a padded one");
+	free(d);
+	for (i = 0; i < ARRAY_SIZE(paths); i++) {
+		struct strbuf raw = STRBUF_INIT;
+		struct mail m;
+
+		strbuf_addf(&raw, "From: =?utf-8?b?SsO2?= =?utf-8?b?cmc=?= <j@x.org>\n"
+			    "Subject: =?utf-8?b?W1BBVENIXSBh?= =?utf-8?b?Yg==?= "
+			    "=?utf-8?b?Y2Q=?=\n%s\nbody\n", paths[i]);
+		if (mail_parse(raw.buf, raw.len, &m, &err)) {
+			ok(0, "padded words parse (%zu)", i);
+		} else {
+			is_str(m.subject, "[PATCH] abcd", "padded B words in Subject (%s path)",
+			       i ? "GMime" : "fast");
+			is_str(m.from.name, "J\xc3\xb6rg", "padded B words in a From name (%s path)",
+			       i ? "GMime" : "fast");
+			is_str(m.from_text, "J\xc3\xb6rg <j@x.org>", "From as text (%s path)",
+			       i ? "GMime" : "fast");
+			mail_release(&m);
+		}
+		strbuf_release(&raw);
+	}
+	strbuf_release(&err);
+}
+
+/* Trailers given in a reply: the forms b4 reads, Link: and Closes:, mangled addresses */
+static void reply_forms(void)
+{
+	static const char raw[] =
+		"From: Eve Reviewer <eve@example.com>\n"
+		"Subject: Re: [PATCH] mm: x\n"
+		"Message-ID: <r@x>\n"
+		"In-Reply-To: <p@x>\n\n"
+		"> Signed-off-by: Quoted Person <q@example.com>\n\n"
+		"Reviewed-by: Eve Reviewer <eve@example.com<mailto:eve@example.com>>\n"
+		"Tested-by: Eve Reviewer eve@example.com<mailto:eve@example.com>\n"
+		"Link: https://lore.kernel.org/r/abc@x\n"
+		"Closes: https://bugzilla.kernel.org/show_bug.cgi?id=1\n"
+		"Link: not a URL\n"
+		"Acked-by: Someone Else <other@example.com>\n"
+		"Suggested-by: https://example.com/eve\n";
+	struct strbuf err = STRBUF_INIT, got = STRBUF_INIT;
+	struct trailers t = { 0 };
+	struct mail m;
+	size_t i;
+
+	if (mail_parse(raw, sizeof(raw) - 1, &m, &err)) {
+		ok(0, "reply parses");
+		return;
+	}
+	reply_trailers(&m, false, &t);
+	for (i = 0; i < t.nr; i++)
+		strbuf_addf(&got, "%s: %s\n", t.t[i].name, t.t[i].value);
+	is_str(got.buf,
+	       "Reviewed-by: Eve Reviewer <eve@example.com>\n"
+	       "Tested-by: Eve Reviewer <eve@example.com>\n"
+	       "Link: https://lore.kernel.org/r/abc@x\n"
+	       "Closes: https://bugzilla.kernel.org/show_bug.cgi?id=1\n",
+	       "reply trailers: mangled addresses mended, Link: and Closes: kept, "
+	       "others' and URL values not");
+	trailers_release(&t);
+	strbuf_release(&got);
+	strbuf_release(&err);
+	mail_release(&m);
 }
 
 int main(void)
@@ -198,5 +286,7 @@ int main(void)
 	same_both_ways("Dave Reviewer <dave@x.org>", "Mon,  6 May 2024 10:00:00 +0000 (UTC)");
 	same_both_ways("<eve@x.org>", "Wed, 31 Dec 2025 23:59:59 -0000");
 	same_both_ways("Frank <frank@x.org>", "garbage date");
+	padded_b_words();
+	reply_forms();
 	return done_testing();
 }
