@@ -50,6 +50,7 @@ struct diff {
 	struct diff_file *files;
 	size_t nr, alloc;
 	char patch_id[41];	/* git patch-id --stable, "" if unknown */
+	int nul_line;		/* diff_parse(): where a NUL byte was refused */
 };
 
 #define DIFF_INIT { 0 }

@@ -94,6 +94,9 @@ int gitcfg_read_default(const char *repo_dir, gitcfg_cb cb, void *data,
 
 /* diffs */
 
+/* line_cb()'s return: a line with a NUL byte (d->nul_line) */
+#define DIFF_STOP_NUL 1
+
 static int file_cb(const git_diff_delta *delta, float progress, void *payload)
 {
 	struct diff *d = payload;
@@ -182,6 +185,16 @@ static int line_cb(const git_diff_delta *delta, const git_diff_hunk *hunk,
 	(void)delta;
 	if (!hunk || !f->nr)
 		return 0;
+	/*
+	 * libgit2 copies a line up to its first NUL byte and still says
+	 * content_len: what lies beyond is not the line's (nor ours to
+	 * read).  A text diff carries no NUL; refuse it.
+	 */
+	if (strnlen(line->content, len) < len) {
+		d->nul_line = line->new_lineno > 0 ? line->new_lineno :
+			line->old_lineno > 0 ? line->old_lineno : 1;
+		return DIFF_STOP_NUL;
+	}
 	h = &f->hunks[f->nr - 1];
 	switch (line->origin) {
 	case GIT_DIFF_LINE_CONTEXT:
@@ -214,6 +227,7 @@ int diff_parse(const char *patch, size_t len, struct diff *d, struct strbuf *err
 {
 	git_diff *gd;
 	git_oid id;
+	int r;
 
 	git_lib_init();
 	memset(d, 0, sizeof(*d));
@@ -221,7 +235,17 @@ int diff_parse(const char *patch, size_t len, struct diff *d, struct strbuf *err
 		git_error_to(err, "cannot parse diff");
 		return -1;
 	}
-	if (git_diff_foreach(gd, file_cb, binary_cb, hunk_cb, line_cb, d)) {
+	r = git_diff_foreach(gd, file_cb, binary_cb, hunk_cb, line_cb, d);
+	if (r == DIFF_STOP_NUL) {
+		const struct diff_file *f = &d->files[d->nr - 1];
+
+		strbuf_addf(err, "a NUL byte in line %d of '%s': not a text diff",
+			    d->nul_line, f->new_path ? f->new_path : f->old_path);
+		git_diff_free(gd);
+		diff_release(d);
+		return -1;
+	}
+	if (r) {
 		git_error_to(err, "cannot read diff");
 		git_diff_free(gd);
 		diff_release(d);

@@ -1,5 +1,5 @@
 #!/bin/sh
-# A short libFuzzer run of the mail, mbox, subject and console parsers (ASan+UBSan,
+# A short libFuzzer run of the mail, mbox, subject, console and diff parsers (ASan+UBSan,
 # leak detection).  LOREBOT_FUZZ_SECONDS sets the time per target.
 . "${LOREBOT_SRC:-.}/tests/lib.sh"
 
@@ -8,7 +8,7 @@ secs=${LOREBOT_FUZZ_SECONDS:-15}
 [ -x "$FUZZ/fuzz-mail" ] || skip_all "fuzzers not built (make fuzz)"
 
 mkdir -p "$ARTIFACTS"
-for t in mail:65536 mbox:65536 subject:512 console:65536; do
+for t in mail:65536 mbox:65536 subject:512 console:65536 diff:65536; do
 	name=${t%%:*}
 	max=${t#*:}
 	# work on a copy: the committed seeds stay as they are

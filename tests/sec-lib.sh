@@ -1,0 +1,39 @@
+# The security tests' (t10xx) shared set-up, after tests/lib.sh:
+#	sec_repo                 a small tree, as $R (bare, mm-new), in $TMP
+#	mkpatch NAME [N/M] <diff one patch mail of a series NAME
+#	newfile PATH [MODE] [TEXT] a "new file" diff
+#	statuses FILE.json        the patches' apply statuses, as a list
+sec_repo() {
+	S=$TMP/src
+	git init -q -b main "$S"
+	mkdir -p "$S/dir/a" && printf 'x\n' >"$S/x.txt" && printf 'in\n' >"$S/dir/a/f.txt"
+	git -C "$S" add -A && git -C "$S" commit -qm base
+	R=$TMP/repo.git
+	git clone -q --bare "$S" "$R"
+	git --git-dir="$R" update-ref refs/heads/mm-new main
+}
+
+mkpatch() {
+	n=${2:-}
+	{
+		printf 'From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n'
+		printf 'From: Eve <eve@example.com>\nDate: Mon, 1 Jun 2026 10:00:0%s +0000\n' "${n%%/*}"
+		printf 'Subject: [PATCH%s] mm: %s\nMessage-ID: <%s%s@example.com>\n' "${n:+ $n}" "$1" "$1" "${n%%/*}"
+		case "${n%%/*}" in
+		''|1) ;;
+		*) printf 'In-Reply-To: <%s1@example.com>\nReferences: <%s1@example.com>\n' "$1" "$1" ;;
+		esac
+		printf '\n%s\n\nSigned-off-by: Eve <eve@example.com>\n---\n' "$1"
+		cat
+		printf -- '-- \n2.39.2\n\n'
+	}
+}
+
+newfile() {
+	printf 'diff --git a/%s b/%s\nnew file mode %s\nindex 0000000..1111111\n--- /dev/null\n+++ b/%s\n@@ -0,0 +1 @@\n+%s\n' \
+		"$1" "$1" "${2:-100644}" "$1" "${3:-fine}"
+}
+
+statuses() {
+	json "$1" "[p['status'] for p in d['patches']]"
+}
