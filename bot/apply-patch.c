@@ -501,11 +501,49 @@ out:
 	return ret;
 }
 
+/*
+ * A symbolic link the patch writes at dst with this target: refused
+ * (1) when it points out of the tree, else remembered for the checks
+ * of what is written beyond it.
+ */
+static int check_link(struct pctx *c, const char *dst,
+		      const struct strbuf *target)
+{
+	const char *why = apply_symlink_problem(dst, target->buf, target->len);
+
+	if (why) {
+		file_fails(c, dst, "refusing '%s': %s", dst, why);
+		return 1;
+	}
+	ALLOC_GROW(c->links, c->nr_links + 1, c->alloc_links);
+	c->links[c->nr_links++] = xstrdup(dst);
+	return 0;
+}
+
+/* The same for a link whose target a binary patch wrote (as blob id) */
+static int binary_link(struct pctx *c, const char *dst, const struct gitoid *id,
+		       struct strbuf *target)
+{
+	struct strbuf e = STRBUF_INIT;
+	int ret = gitrepo_blob_read(c->r, id, target, APPLY_PATH_MAX + 1, &e);
+
+	if (ret == -EFBIG) {
+		file_fails(c, dst, "refusing '%s': symbolic link too long", dst);
+		ret = 1;
+	} else if (ret) {
+		strbuf_addbuf(c->err, &e);
+	} else {
+		ret = check_link(c, dst, target);
+	}
+	strbuf_release(&e);
+	return ret;
+}
+
 static int apply_file(struct pctx *c, size_t i)
 {
 	const struct diff_file *f = &c->d.files[i];
 	const char *src = f->old_path, *dst = f->new_path;
-	const char *path = diff_file_path(f), *why;
+	const char *path = diff_file_path(f);
 	struct strbuf content = STRBUF_INIT;
 	struct gitoid old_id, new_id;
 	unsigned int old_mode = 0, mode;
@@ -542,6 +580,12 @@ static int apply_file(struct pctx *c, size_t i)
 					   &new_id);
 			if (ret)
 				return ret;
+			/* a link is a link, however its target was sent */
+			if (mode == GITMODE_LINK) {
+				ret = binary_link(c, dst, &new_id, &content);
+				if (ret)
+					goto out;
+			}
 		} else if (!id_matches(f->old_id, &old_id)) {
 			file_fails(c, src, "binary deletion of '%s' is for blob %s, "
 				   "the tree has another", src, f->old_id);
@@ -569,14 +613,9 @@ static int apply_file(struct pctx *c, size_t i)
 		goto update;
 	}
 	if (mode == GITMODE_LINK) {
-		why = apply_symlink_problem(dst, content.buf, content.len);
-		if (why) {
-			file_fails(c, dst, "refusing '%s': %s", dst, why);
-			ret = 1;
+		ret = check_link(c, dst, &content);
+		if (ret)
 			goto out;
-		}
-		ALLOC_GROW(c->links, c->nr_links + 1, c->alloc_links);
-		c->links[c->nr_links++] = xstrdup(dst);
 	}
 	ret = gitrepo_blob_write(c->r, content.buf, content.len, &new_id, c->err);
 	if (ret)

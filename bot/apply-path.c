@@ -9,8 +9,6 @@
 
 #include "bot/apply.h"
 
-#define APPLY_PATH_MAX 4096
-
 /* ".git", and what names it on case-insensitive or NTFS file systems */
 static bool is_dotgit(const char *c, size_t len)
 {

@@ -183,6 +183,7 @@ void apply_hunks_release(struct apply_hunk *h, size_t nr);
 char *apply_branch_name(const char *series_id, int version);
 
 /* Path checks (apply-path.c): NULL when fine, else why not */
+#define APPLY_PATH_MAX 4096	/* a path, or a symbolic link's target */
 const char *apply_path_problem(const char *path);
 const char *apply_symlink_problem(const char *path, const char *target,
 				  size_t len);

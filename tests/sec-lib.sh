@@ -37,3 +37,24 @@ newfile() {
 statuses() {
 	json "$1" "[p['status'] for p in d['patches']]"
 }
+
+# binfile PATH TEXT [MODE]: a "new file" diff of TEXT as a GIT binary
+# patch (literal), with MODE (100644; 120000 makes it a symbolic link)
+binfile() {
+	python3 - "$@" <<'PY'
+import base64, hashlib, sys, zlib
+path, text = sys.argv[1], sys.argv[2].encode()
+mode = sys.argv[3] if len(sys.argv) > 3 else "100644"
+oid = hashlib.sha1(b"blob %d\0" % len(text) + text).hexdigest()
+z = zlib.compress(text)
+out = ["diff --git a/%s b/%s" % (path, path), "new file mode %s" % mode,
+       "index 0000000..%s" % oid[:7], "GIT binary patch", "literal %d" % len(text)]
+for i in range(0, len(z), 52):
+    chunk = z[i:i + 52]
+    n = len(chunk)
+    c = chr(ord("A") + n - 1) if n <= 26 else chr(ord("a") + n - 27)
+    out.append(c + base64.b85encode(chunk, pad=True).decode())
+out += ["", "literal 0", "HcmV?d00001", ""]
+print("\n".join(out))
+PY
+}
