@@ -141,11 +141,32 @@ static bool plain_phrase(const char *s)
 	return true;
 }
 
+/*
+ * A display name of at most NAME_MAX_BYTES, cut between characters: a
+ * name without blanks cannot be folded, and a header line stays within
+ * RFC 5322's 998 however it is written (encoded, it grows by 4/3).
+ */
+#define NAME_MAX_BYTES 200
+
+static void cap_name(char *n)
+{
+	size_t len = strlen(n);
+
+	if (len <= NAME_MAX_BYTES)
+		return;
+	len = NAME_MAX_BYTES;
+	while (len && ((unsigned char)n[len] & 0xc0) == 0x80)
+		len--;
+	n[len] = '\0';
+}
+
 void mailout_format_addr(struct strbuf *sb, const char *name, const char *email)
 {
 	char *n = name && *name ? mailout_clean(name) : NULL;
 	const char *p;
 
+	if (n)
+		cap_name(n);
 	if (n && *n) {
 		if (!is_ascii(n)) {
 			encode_words(sb, n);
@@ -213,12 +234,33 @@ void mailout_header(struct strbuf *sb, const char *name, const char *value)
 	free(v);
 }
 
+/* A word longer than a header line may be (RFC 5322: 998) less the name? */
+static bool long_word(const char *s)
+{
+	while (*s) {
+		size_t n = strcspn(s, " ");
+
+		if (n > 900)
+			return true;
+		s += n;
+		s += strspn(s, " ");
+	}
+	return false;
+}
+
 void mailout_text_header(struct strbuf *sb, const char *name, const char *text)
 {
 	char *c = mailout_clean(text), *enc;
 
-	if (is_ascii(c)) {
+	if (is_ascii(c) && !long_word(c)) {
 		mailout_header(sb, name, c);
+	} else if (is_ascii(c)) {
+		struct strbuf words = STRBUF_INIT;
+
+		/* a word no fold can cut: encoded words of 45 bytes each */
+		encode_words(&words, c);
+		mailout_header(sb, name, words.buf);
+		strbuf_release(&words);
 	} else {
 		enc = mail_encode_header(name, c);
 		mailout_header(sb, name, enc);
@@ -227,19 +269,50 @@ void mailout_text_header(struct strbuf *sb, const char *name, const char *text)
 	free(c);
 }
 
+/*
+ * Append s, at column col, folded before a blank where the line would
+ * pass FOLD_AT (RFC 5322 allows it between words, in a quoted string
+ * too): the new column.
+ */
+static size_t add_folded(struct strbuf *sb, size_t col, const char *s)
+{
+	const char *p = s;
+
+	while (*p) {
+		const char *sp = strchr(p + 1, ' ');
+		size_t wlen = sp ? (size_t)(sp - p) : strlen(p);
+
+		if (p != s && *p == ' ' && col + wlen > FOLD_AT) {
+			strbuf_addch(sb, '\n');
+			col = 0;
+		}
+		strbuf_add(sb, p, wlen);
+		col += wlen;
+		p += wlen;
+	}
+	return col;
+}
+
 void mailout_addrs_header(struct strbuf *sb, const char *name, const struct mail_addrs *a)
 {
-	size_t i;
+	struct strbuf addr = STRBUF_INIT;
+	size_t i, col;
 
 	if (!a->nr)
 		return;
 	strbuf_addf(sb, "%s: ", name);
+	col = strlen(name) + 2;
 	for (i = 0; i < a->nr; i++) {
-		if (i)
+		if (i) {
 			strbuf_addstr(sb, ",\n\t");
-		mailout_format_addr(sb, a->v[i].name, a->v[i].email);
+			col = 8;
+		}
+		strbuf_reset(&addr);
+		mailout_format_addr(&addr, a->v[i].name, a->v[i].email);
+		col = add_folded(sb, col, addr.buf);
 	}
 	strbuf_addch(sb, '\n');
+	strbuf_release(&addr);
 }
 
 void mailout_ids_header(struct strbuf *sb, const char *name, const char *const *ids,
