@@ -8,6 +8,17 @@
 
 #include "bot/web.h"
 
+/*
+ * Bounds per client: a slowloris (connections that trickle a header
+ * line every few seconds, each resetting the idle timeout) from one
+ * address holds at most WEB_CONNECTIONS_PER_IP of the WEB_CONNECTIONS
+ * slots; the others refuse it at once.  Against many addresses, put a
+ * reverse proxy with a total header timeout in front (lorebot-serve(1)).
+ */
+#define WEB_CONNECTIONS 256
+#define WEB_CONNECTIONS_PER_IP 8
+#define WEB_IDLE_S 15
+
 struct web {
 	struct MHD_Daemon *d;
 	web_handler_fn fn;
@@ -151,8 +162,10 @@ int web_start(struct web **wp, const char *listen, web_handler_fn fn, void *data
 	w->data = data;
 	w->d = MHD_start_daemon(flags, 0, NULL, NULL, answer, w,
 				MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
-				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)30,
-				MHD_OPTION_CONNECTION_LIMIT, (unsigned int)64,
+				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)WEB_IDLE_S,
+				MHD_OPTION_CONNECTION_LIMIT, (unsigned int)WEB_CONNECTIONS,
+				MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+				(unsigned int)WEB_CONNECTIONS_PER_IP,
 				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
 				MHD_OPTION_END);
 	if (!w->d) {
