@@ -472,6 +472,8 @@ int devrange_series(struct devrange *r, struct check_series *s,
 	s->total = total;
 	s->version = r->revision > 1 ? r->revision : 1;
 	s->base_rev = xstrdup(r->base);
+	/* the developer's own repository and upstream: theirs to trust */
+	s->trusted_rev = xstrdup(r->base);
 	if (r->kind == DEVRANGE_B4)
 		s->base_commit = xstrdup(r->base);
 	if (r->cover && *r->cover && total > 1 && add_cover(r, s, total, err))

@@ -190,6 +190,7 @@ void check_series_release(struct check_series *s)
 	free(s->author_email);
 	free(s->base_commit);
 	free(s->base_rev);
+	free(s->trusted_rev);
 	memset(s, 0, sizeof(*s));
 }
 

@@ -120,6 +120,12 @@ struct check_series {
 	char *base_commit;		/* base-commit: of the series, or NULL */
 	struct check_tree *tree;	/* NULL: a bare mbox */
 	char *base_rev;			/* the tree revision patch 1 applied to */
+	/*
+	 * A revision of the tree the bot trusts (the first git.base branch
+	 * there is): checkpatch.pl and its data are read from it, never
+	 * from base_rev, which base-commit: of any mail may name.
+	 */
+	char *trusted_rev;
 };
 
 #define CHECK_SERIES_INIT { 0 }

@@ -9,8 +9,10 @@
  * checked again one process each.
  *
  * The script and its data files (spelling.txt, const_structs.checkpatch)
- * are taken from the tree the series applies to, else from a fallback
- * repository (the cached mm tree), and extracted once into the cache
+ * are taken from a revision of the tree the bot trusts (the first
+ * git.base branch it has; never the base-commit: a mail names, which
+ * may be another series' tip), else from a fallback repository (the
+ * cached mm tree's mm-new or HEAD), and extracted once into the cache
  * directory, keyed by their contents.  It runs with --no-tree and
  * GIT_DIR set to the tree's repository, so commit ids are checked
  * against it and nothing else is read.
@@ -65,7 +67,7 @@ static int read_tree(void *data, const char *path, struct strbuf *out)
 {
 	struct check_series *s = data;
 
-	return s->tree->read(s->tree, s->base_rev, path, out);
+	return s->tree->read(s->tree, s->trusted_rev, path, out);
 }
 
 static int read_fallback(void *data, const char *path, struct strbuf *out)
@@ -153,7 +155,7 @@ static char *find_script(struct check_ctx *c, const char *tmp, struct strbuf *wh
 
 	if (o->checkpatch)
 		return exists(o->checkpatch) ? xstrdup(o->checkpatch) : NULL;
-	if (c->s->tree && c->s->base_rev) {
+	if (c->s->tree && c->s->trusted_rev) {
 		script = extract(read_tree, c->s, o->cachedir, tmp, why);
 		if (script)
 			return script;

@@ -169,6 +169,11 @@ int git_tree_apply(struct git_tree *t, struct check_series *s,
 		return -1;
 	}
 	s->base_rev = base;
+	/* the configured branches, never what a mail names */
+	for (i = 0; !s->trusted_rev && i < nr_bases; i++)
+		s->trusted_rev = resolve(t, bases[i]);
+	if (!s->trusted_rev && !nr_bases)
+		s->trusted_rev = resolve(t, "HEAD");
 	if (!t->scratch && make_scratch(t, err))
 		return -1;
 	if (gitrepo_open(&r, t->scratch_git, false, err))
