@@ -782,6 +782,11 @@ int apply_patch_tree(struct gitrepo *r, const struct apply_opts *o,
 			   (unsigned long long)o->max_patch_size);
 		goto failed;
 	}
+	problem = apply_budget_problem(p->diff, p->diff_len, o, &why);
+	if (problem) {
+		file_fails(&c, "", "refusing the patch: %s (%s)", problem, why.buf);
+		goto failed;
+	}
 	problem = apply_header_problem(p->diff, p->diff_len, &why);
 	if (problem) {
 		file_fails(&c, "", "refusing the patch: %s in '%s'", problem, why.buf);

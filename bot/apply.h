@@ -147,6 +147,9 @@ struct apply_opts {
 	const char *bases_origin;	/* "git.base" or "--base" */
 	const char *branch;	/* ref made when everything applies, or NULL */
 	uint64_t max_patch_size;	/* 0: no limit */
+	uint64_t max_files;	/* files one patch changes; 0: no limit */
+	uint64_t max_hunks;	/* hunks of one patch; 0: no limit */
+	uint64_t max_binary_size;	/* a binary literal or delta, inflated */
 	int min_context;	/* -1: as git apply; n: like git apply -C<n> */
 	bool no_3way;
 	bool no_alone;		/* do not try skipped patches alone */
@@ -181,6 +184,13 @@ void apply_hunks_release(struct apply_hunk *h, size_t nr);
 
 /* refs/heads/lorebot/<series-id>/v<version> */
 char *apply_branch_name(const char *series_id, int version);
+
+/*
+ * The budget of one patch (apply-budget.c), checked on its text before
+ * it is parsed: NULL, or why not (why says how much).
+ */
+const char *apply_budget_problem(const char *diff, size_t len,
+				 const struct apply_opts *o, struct strbuf *why);
 
 /* Path checks (apply-path.c): NULL when fine, else why not */
 #define APPLY_PATH_MAX 4096	/* a path, or a symbolic link's target */

@@ -56,7 +56,10 @@ const char cmd_apply_help[] =
 	"    Refused with the reason: paths with '..' or '.git' components,\n"
 	"    absolute paths, writing beyond a symbolic link, symbolic links that\n"
 	"    point outside the tree, submodules, binary patches without data,\n"
-	"    diffs larger than apply.maxpatchsize.  Nothing outside the\n"
+	"    diffs larger than apply.maxpatchsize, with more files than\n"
+	"    apply.maxfiles or hunks than apply.maxhunks, binary data inflating\n"
+	"    beyond apply.maxbinarysize (checked before it is inflated whole).\n"
+	"    Each refusal names the patch and the limit.  Nothing outside the\n"
 	"    repository's object database is read or written.\n"
 	"\n"
 	"OPTIONS\n"
@@ -424,6 +427,9 @@ static int apply_send(struct apply_cli *c, struct ctx *ctx, struct gitrepo *r,
 			o.branch = branch;
 	}
 	o.max_patch_size = config_get_size(ctx->cfg, "apply.maxpatchsize");
+	o.max_files = config_get_int(ctx->cfg, "apply.maxfiles");
+	o.max_hunks = config_get_int(ctx->cfg, "apply.maxhunks");
+	o.max_binary_size = config_get_size(ctx->cfg, "apply.maxbinarysize");
 	o.min_context = c->min_context;
 	o.no_3way = c->no_3way;
 	o.committer.name = config_get(ctx->cfg, "core.botname");

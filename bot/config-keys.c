@@ -108,6 +108,13 @@ const struct cfg_key cfg_keys[] = {
 	{ "apply.link", CFG_STRING, "https://lore.kernel.org/r/%s", NULL,
 	  "the Link: trailer of apply.trailers = all (%s: the patch's "
 	  "Message-ID; empty: none), as b4's linkmask" },
+	{ "apply.maxfiles", CFG_INT, "10000", NULL,
+	  "a patch changing more files is refused (0: no limit)" },
+	{ "apply.maxhunks", CFG_INT, "20000", NULL,
+	  "a patch with more hunks is refused (0: no limit)" },
+	{ "apply.maxbinarysize", CFG_SIZE, "64m", NULL,
+	  "a binary patch whose data inflates beyond this is refused, before "
+	  "it is inflated whole" },
 
 	/* checkers */
 	{ "check.enable", CFG_LIST, NULL, NULL,

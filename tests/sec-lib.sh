@@ -58,3 +58,29 @@ out += ["", "literal 0", "HcmV?d00001", ""]
 print("\n".join(out))
 PY
 }
+
+# binbomb PATH DECLARED INFLATED: a "new file" GIT binary patch that says
+# DECLARED bytes and whose zlib data inflates to INFLATED zero bytes
+binbomb() {
+	python3 - "$@" <<'PY'
+import base64, sys, zlib
+path, declared, size = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+c = zlib.compressobj(9)
+z = []
+chunk = bytes(1 << 20)
+for _ in range(size >> 20):
+    z.append(c.compress(chunk))
+z.append(c.compress(bytes(size & ((1 << 20) - 1))))
+z.append(c.flush())
+z = b"".join(z)
+out = ["diff --git a/%s b/%s" % (path, path), "new file mode 100644",
+       "index 0000000..1111111", "GIT binary patch", "literal %d" % declared]
+for i in range(0, len(z), 52):
+    chunk = z[i:i + 52]
+    n = len(chunk)
+    out.append((chr(ord("A") + n - 1) if n <= 26 else chr(ord("a") + n - 27)) +
+               base64.b85encode(chunk, pad=True).decode())
+out += ["", "literal 0", "HcmV?d00001", ""]
+print("\n".join(out))
+PY
+}
