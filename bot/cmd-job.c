@@ -41,7 +41,7 @@ static int job_run_cmd(int argc, char **argv, struct ctx *ctx)
 	struct strbuf err = STRBUF_INIT;
 	struct store st;
 	struct job j;
-	char buf[4096], *end, *statedir;
+	char buf[4096], *end, *dbpath, *statedir, *config, *repo;
 	int64_t id;
 	ssize_t n;
 	int opt, ret;
@@ -74,10 +74,14 @@ static int job_run_cmd(int argc, char **argv, struct ctx *ctx)
 	}
 	n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
 	buf[n > 0 ? n : 0] = '\0';
-	statedir = xstrdup(db_path(st.db));
-	*strrchr(statedir, '/') = '\0';
+	/* the stages run in the job's directory, maybe in a sandbox */
+	dbpath = path_absolute(db_path(st.db));
+	statedir = path_dirname(dbpath);
+	config = path_absolute(ctx->config_path);
+	repo = path_absolute(env.repo);
 	env.self = n > 0 ? buf : "lorebot";
-	env.config = ctx->config_path;
+	env.config = config;
+	env.repo = repo;
 	env.statedir = statedir;
 	env.timeout_ms = config_get_ms(ctx->cfg, "daemon.jobtimeout");
 	env.sandbox = config_get_bool(ctx->cfg, "build.sandbox");
@@ -97,7 +101,10 @@ static int job_run_cmd(int argc, char **argv, struct ctx *ctx)
 		ret = EXIT_INFRA;
 	}
 	job_release(&j);
+	free(dbpath);
 	free(statedir);
+	free(config);
+	free(repo);
 	strbuf_release(&err);
 	store_close(&st);
 	return ret;

@@ -44,6 +44,7 @@ struct daemon {
 	struct pipeline_cfg pc;
 	struct job_env env;
 	char *gitdir;
+	const char *dbpath;	/* absolute */
 	struct dlist *lists;
 	size_t nr_lists;
 	struct child *kids;
@@ -240,7 +241,7 @@ static int spawn(struct daemon *d, struct job *j, bool heavy)
 	snprintf(id, sizeof(id), "%lld", (long long)j->id);
 	argv[n++] = d->env.self;
 	argv[n++] = "--db";
-	argv[n++] = db_path(d->st.db);
+	argv[n++] = d->dbpath;
 	if (d->env.config) {
 		argv[n++] = "--config";
 		argv[n++] = d->env.config;
@@ -491,22 +492,12 @@ static char *self_path(void)
 	return xstrdup(buf);
 }
 
-/* path made absolute (as it is when it does not exist); NULL stays NULL */
-static char *absolute(const char *path)
-{
-	char *r;
-
-	if (!path)
-		return NULL;
-	r = realpath(path, NULL);
-	return r ? r : xstrdup(path);
-}
-
 int daemon_run(struct ctx *ctx, const struct daemon_opts *o)
 {
 	struct daemon d = { .ctx = ctx, .o = o, .cfg = ctx->cfg, .sigfd = -1 };
 	struct strbuf err = STRBUF_INIT;
-	char *self = self_path(), *statedir, *config = NULL, *repo = NULL;
+	char *self = self_path(), *statedir = NULL, *config = NULL, *repo = NULL;
+	char *dbpath = NULL, *outbox = NULL;
 	int ret = EXIT_OK, r;
 
 	log_set_timestamps(true);
@@ -515,19 +506,21 @@ int daemon_run(struct ctx *ctx, const struct daemon_opts *o)
 	ret = cmd_open_store(ctx, &d.st, true);
 	if (ret)
 		goto out_free;
-	statedir = xstrdup(db_path(d.st.db));
-	*strrchr(statedir, '/') = '\0';
+	/* the runners and stages run elsewhere: give them absolute paths */
+	dbpath = path_absolute(db_path(d.st.db));
+	statedir = path_dirname(dbpath);
+	d.dbpath = dbpath;
 	d.env.self = self;
-	/* the stages run in their job directories: give them absolute paths */
-	config = absolute(ctx->config_path);
-	repo = absolute(o->repo ? o->repo : config_get(ctx->cfg, "git.repo"));
+	config = path_absolute(ctx->config_path);
+	repo = path_absolute(o->repo ? o->repo : config_get(ctx->cfg, "git.repo"));
 	d.env.config = config;
 	d.env.repo = repo;
 	d.env.statedir = statedir;
-	d.env.outbox = o->outbox;
+	outbox = path_absolute(o->outbox);
+	d.env.outbox = outbox;
 	d.gitdir = config_get(ctx->cfg, "lore.gitdir") ?
 		xstrdup(config_get(ctx->cfg, "lore.gitdir")) :
-		xasprintf("%s.lore", db_path(d.st.db));
+		xasprintf("%s.lore", dbpath);
 	if (!d.env.repo) {
 		log_err("no kernel repository: give --repo or set git.repo");
 		ret = EXIT_USAGE;
@@ -553,7 +546,7 @@ int daemon_run(struct ctx *ctx, const struct daemon_opts *o)
 		log_info("%d interrupted jobs queued again (or failed after %d attempts)",
 			 r, d.attempts);
 	if (o->listen) {
-		struct dash_opts dopts = { .db_path = db_path(d.st.db), .cfg = ctx->cfg,
+		struct dash_opts dopts = { .db_path = dbpath, .cfg = ctx->cfg,
 					   .listen = o->listen, .archs = o->archs };
 
 		if (dash_start(&d.dash, &dopts, &err)) {
@@ -606,5 +599,7 @@ out_free:
 	free(self);
 	free(config);
 	free(repo);
+	free(dbpath);
+	free(outbox);
 	return ret;
 }
