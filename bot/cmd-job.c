@@ -22,9 +22,11 @@ const char cmd_job_help[] =
 	"    The daemon runs every job as 'lorebot job run ID' in a process of its\n"
 	"    own: the stage (apply, check, build, boot or reply) runs, its result\n"
 	"    is recorded for the series version, and the job is marked done.  A\n"
-	"    failure of the infrastructure (a command that cannot run, a\n"
-	"    timeout) queues the job again until it used daemon.attempts, then\n"
-	"    marks it failed with the reason.  'job list' prints the queue.\n"
+	"    failure of the infrastructure (a command that cannot run, exits 3,\n"
+	"    times out) queues the job again until it used daemon.attempts; then\n"
+	"    the stage's result is recorded as 'infra' (the command's own document\n"
+	"    when it printed one, else the reason) and the job is marked failed.\n"
+	"    'job list' prints the queue.\n"
 	"\n"
 	"EXIT STATUS\n"
 	"    0 when the job is done, 3 when it failed or was queued again,\n"
@@ -41,6 +43,7 @@ static int job_run_cmd(int argc, char **argv, struct ctx *ctx)
 	struct strbuf err = STRBUF_INIT;
 	struct store st;
 	struct job j;
+	json_object *infra = NULL;
 	char buf[4096], *end, *dbpath, *statedir, *config, *repo;
 	int64_t id;
 	ssize_t n;
@@ -87,17 +90,18 @@ static int job_run_cmd(int argc, char **argv, struct ctx *ctx)
 	env.sandbox = config_get_bool(ctx->cfg, "build.sandbox");
 	log_set_timestamps(true);
 
-	ret = job_execute(&st, ctx->cfg, &env, &j, &err);
+	ret = job_execute(&st, ctx->cfg, &env, &j, &infra, &err);
 	if (ret) {
 		struct strbuf e2 = STRBUF_INIT;
 		int max = MAX(1, config_get_int(ctx->cfg, "daemon.attempts"));
 
 		log_err("job %lld: %s", (long long)id, err.buf);
-		if (j.attempts >= max)
-			queue_finish(st.db, id, JOB_FAILED, err.buf, &e2);
-		else
-			queue_requeue(st.db, id, err.buf, &e2);
+		/* the last attempt: the stage ended, as a failure of the infrastructure */
+		if (j.attempts >= max ? job_give_up(&st, &j, infra, err.buf, &e2) :
+		    queue_requeue(st.db, id, err.buf, &e2))
+			log_err("job %lld: %s", (long long)id, e2.buf);
 		strbuf_release(&e2);
+		json_object_put(infra);
 		ret = EXIT_INFRA;
 	}
 	job_release(&j);

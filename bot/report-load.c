@@ -4,7 +4,7 @@
 #include <strings.h>
 #include <time.h>
 
-#include "bot/jsonx.h"
+#include "bot/contract.h"
 #include "bot/report.h"
 #include "bot/text.h"
 #include "ci/arch.h"
@@ -123,13 +123,13 @@ void report_version_release(struct report_version *v)
 
 json_object *report_patch(const struct report_version *v, int n)
 {
-	json_object *patches = jx_array(v->json, "patches");
+	json_object *patches = rd_ver_patches(v->json);
 	size_t i;
 
 	for (i = 0; patches && i < json_object_array_length(patches); i++) {
-		json_object *p = json_object_array_get_idx(patches, i);
+		json_object *p = rd_at(patches, i);
 
-		if (jx_int(p, "n", 0) == n)
+		if (rd_vpatch_n(p, 0) == n)
 			return p;
 	}
 	return NULL;

@@ -121,6 +121,9 @@ int report_compose(struct store *st, const struct report_version *v,
  * failed for reasons outside the series), passed.
  */
 const char *report_state(const struct report_version *v, const struct report_opts *o);
+/* What v still needs (bot/stage.h), for o's archs and boots */
+void report_plan(const struct report_version *v, const struct report_opts *o,
+		 struct plan *p);
 extern const char *const report_states[];	/* all of them, NULL-terminated */
 
 /* Is an address on reply.ignore (an address or an "@domain")? */
