@@ -15,7 +15,7 @@ const char cmd_job_help[] =
 	"    lorebot-job - run one job of the daemon's queue\n"
 	"\n"
 	"SYNOPSIS\n"
-	"    lorebot --db FILE job run ID --repo DIR [--outbox DIR]\n"
+	"    lorebot --db FILE job run ID --repo DIR [--outbox DIR] [--arch LIST]\n"
 	"    lorebot --db FILE job list [--json]\n"
 	"\n"
 	"DESCRIPTION\n"
@@ -28,6 +28,10 @@ const char cmd_job_help[] =
 	"    when it printed one, else the reason) and the job is marked failed.\n"
 	"    'job list' prints the queue.\n"
 	"\n"
+	"OPTIONS\n"
+	"    --arch LIST     a reply: the architectures the version was built and\n"
+	"                    booted on (the daemon's --arch; default build.arch)\n"
+	"\n"
 	"EXIT STATUS\n"
 	"    0 when the job is done, 3 when it failed or was queued again,\n"
 	"    2 on a usage error.\n";
@@ -37,6 +41,7 @@ static int job_run_cmd(int argc, char **argv, struct ctx *ctx)
 	static const struct option opts[] = {
 		{ "repo", required_argument, NULL, 'r' },
 		{ "outbox", required_argument, NULL, 'o' },
+		{ "arch", required_argument, NULL, 'a' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct job_env env = { 0 };
@@ -54,6 +59,8 @@ static int job_run_cmd(int argc, char **argv, struct ctx *ctx)
 			env.repo = optarg;
 		else if (opt == 'o')
 			env.outbox = optarg;
+		else if (opt == 'a')
+			env.archs = optarg;
 		else
 			return cmd_usage_error("job", "unknown option");
 	}

@@ -461,6 +461,11 @@ static int job_start(struct daemon *d, struct job *j, enum task_class klass)
 		argv_add(&a, "--outbox");
 		argv_add(&a, d->env.outbox);
 	}
+	if (d->o->archs) {
+		/* the reply and its "done" are about the archs the daemon tests */
+		argv_add(&a, "--arch");
+		argv_add(&a, d->o->archs);
+	}
 	t->klass = klass;
 	t->job = j->id;
 	t->version = xstrdup(j->version);

@@ -418,6 +418,8 @@ static int stage_reply(struct stage_run *s, struct strbuf *err)
 	int ret;
 
 	report_opts_init(&o.report, s->cfg);
+	if (s->env->archs)
+		report_opts_set_archs(&o.report, s->env->archs);
 	o.report.templates = templates;
 	o.report.repo = s->env->repo;
 	reply_summary_init(&sum);

@@ -28,6 +28,7 @@ struct job_env {
 	const char *repo;	/* the kernel repository (git.repo) */
 	const char *statedir;	/* jobs/, hidden from sandboxes */
 	const char *outbox;	/* replies: a maildir, or NULL (reply.mode) */
+	const char *archs;	/* replies: the daemon's --arch, or NULL (build.arch) */
 	uint64_t timeout_ms;	/* daemon.jobtimeout */
 	bool sandbox;		/* build.sandbox */
 };

@@ -172,6 +172,23 @@ void report_opts_release(struct report_opts *o)
 	o->nr_archs = 0;
 }
 
+void report_opts_set_archs(struct report_opts *o, const char *list)
+{
+	char *copy = xstrdup(list), *p, *save = NULL;
+	const char **v = xcalloc(1, sizeof(*v));
+	size_t nr = 0, alloc = 1;
+
+	report_opts_release(o);
+	for (p = strtok_r(copy, ", ", &save); p; p = strtok_r(NULL, ", ", &save)) {
+		ALLOC_GROW(v, nr + 2, alloc);
+		v[nr++] = xstrdup(p);
+		v[nr] = NULL;
+	}
+	free(copy);
+	o->archs = v;
+	o->nr_archs = nr;
+}
+
 bool report_ignored(const struct config *cfg, const char *email)
 {
 	const char **vals = NULL;

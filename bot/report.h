@@ -74,6 +74,8 @@ struct report_opts {
 /* Fill o from configuration (archs from build.arch, else the arch table) */
 void report_opts_init(struct report_opts *o, const struct config *cfg);
 void report_opts_release(struct report_opts *o);
+/* The archs of a comma-separated list instead ("" for none: no builds) */
+void report_opts_set_archs(struct report_opts *o, const char *list);
 
 struct reply_due {
 	enum reply_kind kind;
