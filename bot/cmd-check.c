@@ -8,6 +8,7 @@
 
 #include "bot/check-dev.h"
 #include "bot/cmd.h"
+#include "bot/contract.h"
 #include "bot/log.h"
 #include "bot/mbox.h"
 #include "bot/series-out.h"
@@ -24,7 +25,7 @@ const char cmd_check_help[] =
 	"SYNOPSIS\n"
 	"    lorebot check [RANGE] [--fix [--apply]] [--build[=ARCHS]] [--boot[=ARCHS]]\n"
 	"                  [--repo DIR] [options]\n"
-	"    lorebot check --mbox FILE [--repo DIR] [options]\n"
+	"    lorebot check --mbox FILE [--series ID] [--repo DIR] [options]\n"
 	"    lorebot check --msgid ID [--url URL] [--repo DIR] [options]\n"
 	"    lorebot check --list\n"
 	"\n"
@@ -72,6 +73,9 @@ const char cmd_check_help[] =
 	"    --mbox FILE\n"
 	"        check the patches of FILE (mboxo or mboxrd, or one message; -\n"
 	"        reads stdin) instead of a branch\n"
+	"    --series ID\n"
+	"        with --mbox: only the version ID (its cover letter's or first\n"
+	"        patch's Message-ID, or a series id), also when it was superseded\n"
 	"    --msgid ID\n"
 	"        check the thread of message ID (<> optional), fetched from lore\n"
 	"    --url URL\n"
@@ -335,9 +339,22 @@ static int check_one(struct check_series *s, const struct check_opts *o,
 	return check_run(s, o, f);
 }
 
-/* One mbox: every current series in it (lorebot check --mbox) */
-static int check_mbox(const char *mbox, const char *repo, bool json, bool color,
-		      const struct check_opts *o, const struct config *cfg)
+/* Is s the version (or series) id, or does it have a patch of that Message-ID? */
+static bool send_is(const struct send *s, const char *id)
+{
+	int i;
+
+	if (!strcmp(s->id, id) || (s->series && !strcmp(s->series->id, id)))
+		return true;
+	for (i = 0; i < s->total; i++)
+		if (s->patches[i].msg && !strcmp(s->patches[i].msg->msgid, id))
+			return true;
+	return false;
+}
+
+/* One mbox: every current series in it, or the one named (lorebot check --mbox) */
+static int check_mbox(const char *mbox, const char *series, const char *repo, bool json,
+		      bool color, const struct check_opts *o, const struct config *cfg)
 {
 	struct strbuf err = STRBUF_INIT;
 	struct git_tree tree, *tp = NULL;
@@ -381,7 +398,7 @@ static int check_mbox(const char *mbox, const char *repo, bool json, bool color,
 		struct check_series s = CHECK_SERIES_INIT;
 		struct findings f = FINDINGS_INIT;
 
-		if (sd->superseded_by || !sd->have)
+		if (!sd->have || (series ? !send_is(sd, series) : !!sd->superseded_by))
 			continue;
 		series_from_send(&s, sd, &raws);
 		if (!s.nr) {
@@ -408,6 +425,7 @@ static int check_mbox(const char *mbox, const char *repo, bool json, bool color,
 			json_object_object_del(j, "findings");
 			json_object_object_add(j, "title", sd->title ?
 					       json_object_new_string(sd->title) : NULL);
+			json_object_object_add(j, RK_(doc, send), json_object_new_string(sd->id));
 			json_object_array_add(json_object_object_get(all, "series"), j);
 		} else {
 			if (checked > 1)
@@ -428,7 +446,10 @@ static int check_mbox(const char *mbox, const char *repo, bool json, bool color,
 		}
 	}
 	if (!checked) {
-		fprintf(stderr, "lorebot: no patches in '%s'\n", mbox);
+		if (series)
+			fprintf(stderr, "lorebot: no series '%s' in '%s'\n", series, mbox);
+		else
+			fprintf(stderr, "lorebot: no patches in '%s'\n", mbox);
 		ret = EXIT_USAGE;
 	} else if (json) {
 		json_print(all);
@@ -500,6 +521,7 @@ enum {
 	OPT_NO_PROGRESS,
 	OPT_MSGID,
 	OPT_URL,
+	OPT_SERIES,
 };
 
 int cmd_check(int argc, char **argv, struct ctx *ctx)
@@ -521,6 +543,7 @@ int cmd_check(int argc, char **argv, struct ctx *ctx)
 		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
 		{ "msgid", required_argument, NULL, OPT_MSGID },
 		{ "url", required_argument, NULL, OPT_URL },
+		{ "series", required_argument, NULL, OPT_SERIES },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct check_dev_opts d = { .ci = DEVCI_OPTS_INIT };
@@ -528,7 +551,7 @@ int cmd_check(int argc, char **argv, struct ctx *ctx)
 	struct config cfg = CONFIG_INIT;
 	struct strbuf err = STRBUF_INIT;
 	const char *mbox = NULL, *repo = NULL, *sel = NULL, *color = NULL;
-	const char *build = NULL, *boot = NULL, *msgid = NULL, *url = NULL;
+	const char *build = NULL, *boot = NULL, *msgid = NULL, *url = NULL, *series = NULL;
 	char *fetched = NULL;
 	bool list = false, preexisting = false, want_build = false, want_boot = false;
 	int opt, ret = EXIT_OK, columns = 0;
@@ -587,6 +610,9 @@ int cmd_check(int argc, char **argv, struct ctx *ctx)
 		case OPT_URL:
 			url = optarg;
 			break;
+		case OPT_SERIES:
+			series = optarg;
+			break;
 		default:
 			return cmd_usage_error("check", "unknown option");
 		}
@@ -602,6 +628,8 @@ int cmd_check(int argc, char **argv, struct ctx *ctx)
 	if ((mbox || msgid) && (d.fix || want_build || want_boot))
 		return cmd_usage_error("check", "--fix, --build and --boot check a "
 				       "branch, not --%s", mbox ? "mbox" : "msgid");
+	if (series && !mbox)
+		return cmd_usage_error("check", "--series picks a version of --mbox");
 	if (url && !msgid)
 		return cmd_usage_error("check", "--url is the inbox to ask for --msgid");
 	d.dir = repo ? repo : ".";
@@ -635,9 +663,9 @@ int cmd_check(int argc, char **argv, struct ctx *ctx)
 			ret = EXIT_INFRA;
 			goto out;
 		}
-		ret = check_mbox(fetched, repo, d.json, d.color, &o, &cfg);
+		ret = check_mbox(fetched, NULL, repo, d.json, d.color, &o, &cfg);
 	} else if (mbox) {
-		ret = check_mbox(mbox, repo, d.json, d.color, &o, &cfg);
+		ret = check_mbox(mbox, series, repo, d.json, d.color, &o, &cfg);
 	} else {
 		ret = check_dev(&d, &o, &cfg);
 	}

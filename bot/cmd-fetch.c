@@ -41,7 +41,8 @@ const char cmd_fetch_help[] =
 	"OPTIONS\n"
 	"    --url URL       a public-inbox, e.g. https://lore.kernel.org/linux-mm/\n"
 	"    --list NAME     the list's name in the database (default: the last part\n"
-	"                    of the URL)\n"
+	"                    of the URL); a [list \"NAME\"] section still sets its\n"
+	"                    query, since and method\n"
 	"    --query Q       only messages matching this public-inbox search\n"
 	"    --since WHEN    where the first fetch starts: 2026-01-31, 14d (ago), or\n"
 	"                    unix seconds (default: list.<name>.since, else everything)\n"
@@ -246,12 +247,21 @@ static void fetch_url(struct run *run)
 {
 	const struct fetch_opts *o = run->o;
 	char *name = o->list ? xstrdup(o->list) : fetch_name_from_url(o->url);
+	struct strbuf err = STRBUF_INIT;
 	struct fetch_cfg c;
 
-	fetch_cfg_from_config(&c, run->ctx->cfg);
-	c.name = name;
+	/* a [list "NAME"] still sets its query, since, method... */
+	if (fetch_cfg_list(&c, run->ctx->cfg, name, &err) < 0) {
+		cmd_usage_error("fetch", "%s", err.buf);
+		run->ret = EXIT_USAGE;
+		strbuf_release(&err);
+		free(name);
+		return;
+	}
+	strbuf_release(&err);
 	c.url = o->url;
-	c.query = o->query;
+	if (o->query)
+		c.query = o->query;
 	if (o->since && fetch_parse_since(o->since, time(NULL), &c.since)) {
 		cmd_usage_error("fetch", "bad --since '%s'", o->since);
 		run->ret = EXIT_USAGE;

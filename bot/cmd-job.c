@@ -15,16 +15,22 @@ const char cmd_job_help[] =
 	"    lorebot-job - run one job of the daemon's queue\n"
 	"\n"
 	"SYNOPSIS\n"
-	"    lorebot --db FILE job run ID --repo DIR [--outbox DIR]\n"
+	"    lorebot --db FILE job run ID --repo DIR [--outbox DIR] [--arch LIST]\n"
 	"    lorebot --db FILE job list [--json]\n"
 	"\n"
 	"DESCRIPTION\n"
 	"    The daemon runs every job as 'lorebot job run ID' in a process of its\n"
 	"    own: the stage (apply, check, build, boot or reply) runs, its result\n"
 	"    is recorded for the series version, and the job is marked done.  A\n"
-	"    failure of the infrastructure (a command that cannot run, a\n"
-	"    timeout) queues the job again until it used daemon.attempts, then\n"
-	"    marks it failed with the reason.  'job list' prints the queue.\n"
+	"    failure of the infrastructure (a command that cannot run, exits 3,\n"
+	"    times out) queues the job again until it used daemon.attempts; then\n"
+	"    the stage's result is recorded as 'infra' (the command's own document\n"
+	"    when it printed one, else the reason) and the job is marked failed.\n"
+	"    'job list' prints the queue.\n"
+	"\n"
+	"OPTIONS\n"
+	"    --arch LIST     a reply: the architectures the version was built and\n"
+	"                    booted on (the daemon's --arch; default build.arch)\n"
 	"\n"
 	"EXIT STATUS\n"
 	"    0 when the job is done, 3 when it failed or was queued again,\n"
@@ -35,13 +41,15 @@ static int job_run_cmd(int argc, char **argv, struct ctx *ctx)
 	static const struct option opts[] = {
 		{ "repo", required_argument, NULL, 'r' },
 		{ "outbox", required_argument, NULL, 'o' },
+		{ "arch", required_argument, NULL, 'a' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct job_env env = { 0 };
 	struct strbuf err = STRBUF_INIT;
 	struct store st;
 	struct job j;
-	char buf[4096], *end, *statedir;
+	json_object *infra = NULL;
+	char buf[4096], *end, *dbpath, *statedir, *config, *repo;
 	int64_t id;
 	ssize_t n;
 	int opt, ret;
@@ -51,6 +59,8 @@ static int job_run_cmd(int argc, char **argv, struct ctx *ctx)
 			env.repo = optarg;
 		else if (opt == 'o')
 			env.outbox = optarg;
+		else if (opt == 'a')
+			env.archs = optarg;
 		else
 			return cmd_usage_error("job", "unknown option");
 	}
@@ -74,30 +84,38 @@ static int job_run_cmd(int argc, char **argv, struct ctx *ctx)
 	}
 	n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
 	buf[n > 0 ? n : 0] = '\0';
-	statedir = xstrdup(db_path(st.db));
-	*strrchr(statedir, '/') = '\0';
+	/* the stages run in the job's directory, maybe in a sandbox */
+	dbpath = path_absolute(db_path(st.db));
+	statedir = path_dirname(dbpath);
+	config = path_absolute(ctx->config_path);
+	repo = path_absolute(env.repo);
 	env.self = n > 0 ? buf : "lorebot";
-	env.config = ctx->config_path;
+	env.config = config;
+	env.repo = repo;
 	env.statedir = statedir;
 	env.timeout_ms = config_get_ms(ctx->cfg, "daemon.jobtimeout");
 	env.sandbox = config_get_bool(ctx->cfg, "build.sandbox");
 	log_set_timestamps(true);
 
-	ret = job_execute(&st, ctx->cfg, &env, &j, &err);
+	ret = job_execute(&st, ctx->cfg, &env, &j, &infra, &err);
 	if (ret) {
 		struct strbuf e2 = STRBUF_INIT;
 		int max = MAX(1, config_get_int(ctx->cfg, "daemon.attempts"));
 
 		log_err("job %lld: %s", (long long)id, err.buf);
-		if (j.attempts >= max)
-			queue_finish(st.db, id, JOB_FAILED, err.buf, &e2);
-		else
-			queue_requeue(st.db, id, err.buf, &e2);
+		/* the last attempt: the stage ended, as a failure of the infrastructure */
+		if (j.attempts >= max ? job_give_up(&st, &j, infra, err.buf, &e2) :
+		    queue_requeue(st.db, id, err.buf, &e2))
+			log_err("job %lld: %s", (long long)id, e2.buf);
 		strbuf_release(&e2);
+		json_object_put(infra);
 		ret = EXIT_INFRA;
 	}
 	job_release(&j);
+	free(dbpath);
 	free(statedir);
+	free(config);
+	free(repo);
 	strbuf_release(&err);
 	store_close(&st);
 	return ret;

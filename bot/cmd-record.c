@@ -67,7 +67,7 @@ static int read_input(const char *path, char **buf, size_t *len)
 	return 0;
 }
 
-static void print_recorded(struct store *st, const char *version, enum result_stage stage,
+static void print_recorded(struct store *st, const char *version, enum stage stage,
 			   bool json)
 {
 	struct results rs = RESULTS_INIT;
@@ -88,15 +88,16 @@ static void print_recorded(struct store *st, const char *version, enum result_st
 		if (r->stage != stage)
 			continue;
 		if (!json) {
-			printf("%s%s%s: %s (%s)\n", result_stage_name(stage), *r->arch ? " " : "",
-			       r->arch, r->status, r->summary);
+			printf("%s%s%s: %s (%s)\n", stage_name(stage), *r->arch ? " " : "",
+			       r->arch, status_name(r->status), r->summary);
 			continue;
 		}
 		o = json_object_new_object();
 		json_object_object_add(o, "stage",
-				       json_object_new_string(result_stage_name(stage)));
+				       json_object_new_string(stage_name(stage)));
 		json_object_object_add(o, "arch", json_object_new_string(r->arch));
-		json_object_object_add(o, "status", json_object_new_string(r->status));
+		json_object_object_add(o, "status",
+				       json_object_new_string(status_name(r->status)));
 		json_object_object_add(o, "summary", json_object_new_string(r->summary));
 		json_object_object_add(o, "findings", json_object_new_int(r->findings));
 		json_object_array_add(arr, o);
@@ -124,9 +125,9 @@ int cmd_record(int argc, char **argv, struct ctx *ctx)
 		{ "json", no_argument, NULL, 'j' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *version = NULL, *stage_name = NULL, *arch = NULL, *file;
+	const char *version = NULL, *stage_arg = NULL, *arch = NULL, *file;
 	struct strbuf err = STRBUF_INIT;
-	enum result_stage stage;
+	enum stage stage;
 	json_object *doc;
 	struct store st;
 	char *buf = NULL;
@@ -140,7 +141,7 @@ int cmd_record(int argc, char **argv, struct ctx *ctx)
 			version = optarg;
 			break;
 		case 's':
-			stage_name = optarg;
+			stage_arg = optarg;
 			break;
 		case 'a':
 			arch = optarg;
@@ -154,11 +155,11 @@ int cmd_record(int argc, char **argv, struct ctx *ctx)
 	}
 	if (!version || !*version)
 		return cmd_usage_error("record", "--version is required");
-	if (!stage_name)
+	if (!stage_arg)
 		return cmd_usage_error("record", "--stage is required");
-	if (result_stage_parse(stage_name, &stage))
+	if (stage_parse(stage_arg, &stage) || stage >= STAGE_RESULTS)
 		return cmd_usage_error("record", "unknown stage '%s' (apply, check, build, boot)",
-				       stage_name);
+				       stage_arg);
 	if (optind + 1 != argc)
 		return cmd_usage_error("record", "one result file expected");
 	file = argv[optind];

@@ -64,23 +64,6 @@ const char cmd_reply_help[] =
 	"    0 when every due reply was handled, 2 on usage errors, 3 when a reply\n"
 	"    could not be composed or delivered (it stays queued or is failed).\n";
 
-static void set_archs(struct report_opts *ro, const char *list)
-{
-	char *copy = xstrdup(list), *p, *save = NULL;
-	const char **v = NULL;
-	size_t nr = 0, alloc = 0;
-
-	report_opts_release(ro);
-	for (p = strtok_r(copy, ", ", &save); p; p = strtok_r(NULL, ", ", &save)) {
-		ALLOC_GROW(v, nr + 2, alloc);
-		v[nr++] = xstrdup(p);
-		v[nr] = NULL;
-	}
-	free(copy);
-	ro->archs = v;
-	ro->nr_archs = nr;
-}
-
 static void print_text(const struct reply_summary *sum)
 {
 	size_t i;
@@ -152,7 +135,7 @@ int cmd_reply(int argc, char **argv, struct ctx *ctx)
 		return ret;
 	report_opts_init(&o.report, ctx->cfg);
 	if (arch)
-		set_archs(&o.report, arch);
+		report_opts_set_archs(&o.report, arch);
 	if (repo)
 		o.report.repo = repo;
 	templates = template_dir(ctx->cfg, "reply.templates");

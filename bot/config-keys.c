@@ -258,6 +258,10 @@ const struct cfg_key cfg_keys[] = {
 	  "attempts of a job before it is marked failed" },
 	{ "daemon.jobtimeout", CFG_DURATION, "3h", NULL,
 	  "wall-clock limit of any one job" },
+	{ "daemon.fetchtimeout", CFG_DURATION, "15m", NULL,
+	  "wall-clock limit of one fetch pass (a child of the daemon)" },
+	{ "daemon.maxage", CFG_DURATION, "0", NULL,
+	  "versions sent longer ago than this are not tested (0: any age)" },
 };
 
 const size_t cfg_keys_nr = ARRAY_SIZE(cfg_keys);

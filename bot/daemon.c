@@ -1,5 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * The daemon's loop.  It only schedules: every fetch pass, every stage
+ * and the dashboard run as children in a run_pool (bot/run.h), so
+ * nothing in the loop waits for the network, parses mail or serves
+ * HTTP; the loop waits on a signalfd with a timeout of at most a second,
+ * and what it writes to the database are short transactions.  What a
+ * version needs next is derived from its results (bot/pipeline.h) at
+ * start-up and whenever one of its jobs ends.
+ */
 #include <errno.h>
+#include <json-c/json.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -9,16 +19,25 @@
 #include <unistd.h>
 
 #include "bot/daemon.h"
-#include "bot/dash.h"
 #include "bot/fetch.h"
 #include "bot/job.h"
+#include "bot/contract.h"
 #include "bot/log.h"
 #include "bot/pipeline.h"
+#include "bot/results.h"
 #include "bot/run.h"
 
 #define TICK_MS 1000
 #define STOP_GRACE_MS 10000
 #define PROGRESS_MS 30000	/* how often long jobs are reported */
+#define RECONCILE_MS 60000	/* how often the queue is checked against the pool */
+#define OPTIMIZE_MS (3600 * 1000ULL)	/* PRAGMA optimize */
+#define SERVE_RESTART_MS 5000
+#define MAX_INTERRUPTS 10	/* a job the daemon died under this often fails */
+#define BUSY_MS 1000		/* the loop waits this long for the write lock */
+#define FETCH_OUT_MAX (64 << 20)
+
+enum task_class { CLASS_LIGHT, CLASS_HEAVY, CLASS_FETCH, CLASS_SERVE };
 
 struct dlist {
 	char *name;
@@ -27,13 +46,18 @@ struct dlist {
 	uint64_t next_ms;	/* monotonic */
 	bool polled;		/* at least one pass since start */
 	bool more;		/* the last pass stopped with more to fetch */
+	bool running;		/* a pass is running */
+	int crashes;		/* passes in a row that left no result */
 };
 
-struct child {
-	int64_t id;
-	bool heavy;
+/* What a task of the pool is (its data pointer) */
+struct task {
+	enum task_class klass;
+	int64_t job;		/* jobs.id */
+	char *version;
 	char *what;		/* "build arm64 of <id>" for the log */
-	struct run_bg bg;
+	char *list;		/* a fetch: its list's name */
+	char *out;		/* a fetch: its JSON */
 };
 
 struct daemon {
@@ -43,17 +67,33 @@ struct daemon {
 	struct store st;
 	struct pipeline_cfg pc;
 	struct job_env env;
-	char *gitdir;
+	const char *dbpath;	/* absolute */
 	struct dlist *lists;
 	size_t nr_lists;
-	struct child *kids;
-	size_t nr_kids, alloc_kids;
+	struct run_pool *pool;
 	int max_heavy, max_light, attempts;
+	uint64_t fetch_timeout_ms;
 	int sigfd;
 	bool stop, reload;
-	struct dash *dash;
-	uint64_t progress_ms;	/* when long jobs were last reported */
+	bool serving;		/* the dashboard child runs */
+	uint64_t serve_ms;	/* when to start it (again) */
+	uint64_t progress_ms, reconcile_ms, optimize_ms;
+	int64_t window_to;	/* the completeness window was planned up to here */
+	/* versions whose planning failed: again next tick */
+	struct {
+		char **v;
+		size_t nr, alloc;
+	} replan;
 };
+
+static void task_free(struct task *t)
+{
+	free(t->version);
+	free(t->what);
+	free(t->list);
+	free(t->out);
+	free(t);
+}
 
 static void lists_release(struct daemon *d)
 {
@@ -68,31 +108,44 @@ static void lists_release(struct daemon *d)
 	d->nr_lists = 0;
 }
 
+static struct dlist *find_list(struct daemon *d, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < d->nr_lists; i++)
+		if (!strcmp(d->lists[i].name, name))
+			return &d->lists[i];
+	return NULL;
+}
+
 static void add_list(struct daemon *d, const char *name, const char *url,
-		     const struct fetch_cfg *c)
+		     const struct fetch_cfg *c, const struct dlist *old)
 {
 	struct dlist *l;
 
 	d->lists = xrealloc(d->lists, (d->nr_lists + 1) * sizeof(*d->lists));
 	l = &d->lists[d->nr_lists++];
 	memset(l, 0, sizeof(*l));
+	if (old)
+		*l = *old;	/* a reload keeps the schedule */
 	l->name = xstrdup(name);
 	l->url = xstrdup(url);
 	l->c = *c;
 	l->c.name = l->name;
 	l->c.url = l->url;
-	l->c.gitdir = d->gitdir;
 }
 
 /* The lists to follow: --url, or every enabled [list "NAME"] */
 static int setup_lists(struct daemon *d)
 {
+	struct dlist *old = d->lists;
+	size_t nr_old = d->nr_lists, nr, i;
 	struct fetch_cfg c;
 	char **names = NULL;
-	size_t nr, i;
 	int ret = 0;
 
-	lists_release(d);
+	d->lists = NULL;
+	d->nr_lists = 0;
 	if (d->o->url) {
 		char *name = fetch_name_from_url(d->o->url);
 		struct strbuf err = STRBUF_INIT;
@@ -102,21 +155,24 @@ static int setup_lists(struct daemon *d)
 			log_err("%s", err.buf);
 			ret = -1;
 		}
-		add_list(d, name, d->o->url, &c);
+		add_list(d, name, d->o->url, &c, nr_old ? &old[0] : NULL);
 		strbuf_release(&err);
 		free(name);
-		return ret;
+		goto out;
 	}
 	nr = config_subsections(d->cfg, "list", &names);
 	for (i = 0; i < nr; i++) {
 		struct strbuf err = STRBUF_INIT;
 		int r = fetch_cfg_list(&c, d->cfg, names[i], &err);
+		size_t k;
 
 		if (r < 0) {
 			log_err("%s", err.buf);
 			ret = -1;
 		} else if (r) {
-			add_list(d, names[i], c.url, &c);
+			for (k = 0; k < nr_old && strcmp(old[k].name, names[i]); k++)
+				;
+			add_list(d, names[i], c.url, &c, k < nr_old ? &old[k] : NULL);
 		}
 		strbuf_release(&err);
 		free(names[i]);
@@ -124,6 +180,12 @@ static int setup_lists(struct daemon *d)
 	free(names);
 	if (!d->nr_lists && !ret)
 		log_warn("no list to follow: give --url or configure [list \"NAME\"]");
+out:
+	for (i = 0; i < nr_old; i++) {
+		free(old[i].name);
+		free(old[i].url);
+	}
+	free(old);
 	return ret;
 }
 
@@ -135,6 +197,7 @@ static void setup_limits(struct daemon *d)
 	d->max_heavy = MAX(1, config_get_int(d->cfg, "daemon.builds"));
 	d->max_light = MAX(1, config_get_int(d->cfg, "daemon.light"));
 	d->attempts = MAX(1, config_get_int(d->cfg, "daemon.attempts"));
+	d->fetch_timeout_ms = config_get_ms(d->cfg, "daemon.fetchtimeout");
 	d->env.timeout_ms = config_get_ms(d->cfg, "daemon.jobtimeout");
 	d->env.sandbox = config_get_bool(d->cfg, "build.sandbox");
 	if (level && !log_parse_level(level, &lvl) && log_get_level() != LOG_LVL_DEBUG)
@@ -185,10 +248,114 @@ static void handle_signals(struct daemon *d)
 		case SIGHUP:
 			d->reload = true;
 			break;
-		default:	/* SIGCHLD: reaped below */
+		default:	/* SIGCHLD: the pool reaps */
 			break;
 		}
 	}
+}
+
+/* "lorebot --db DB [--config FILE]", then the command's own arguments */
+struct argv {
+	const char *v[24];
+	int n;
+};
+
+static void argv_add(struct argv *a, const char *s)
+{
+	if (a->n < (int)ARRAY_SIZE(a->v) - 1)
+		a->v[a->n++] = s;
+	a->v[a->n] = NULL;
+}
+
+static void argv_init(struct argv *a, struct daemon *d)
+{
+	a->n = 0;
+	argv_add(a, d->env.self);
+	argv_add(a, "--db");
+	argv_add(a, d->dbpath);
+	if (d->env.config) {
+		argv_add(a, "--config");
+		argv_add(a, d->env.config);
+	}
+}
+
+/* planning: what a version needs is derived again; failures are retried */
+
+static void plan(struct daemon *d, const char *version)
+{
+	struct strbuf err = STRBUF_INIT;
+
+	if (pipeline_plan(&d->st, &d->pc, version, time(NULL), &err) < 0) {
+		size_t i;
+
+		log_err("%s; planned again shortly", err.buf);
+		for (i = 0; i < d->replan.nr && strcmp(d->replan.v[i], version); i++)
+			;
+		if (i == d->replan.nr) {
+			ALLOC_GROW(d->replan.v, d->replan.nr + 1, d->replan.alloc);
+			d->replan.v[d->replan.nr++] = xstrdup(version);
+		}
+	}
+	strbuf_release(&err);
+}
+
+static void replan(struct daemon *d)
+{
+	char **v = d->replan.v;
+	size_t nr = d->replan.nr, i;
+
+	if (!nr)
+		return;
+	memset(&d->replan, 0, sizeof(d->replan));
+	for (i = 0; i < nr; i++) {
+		plan(d, v[i]);
+		free(v[i]);
+	}
+	free(v);
+}
+
+/* fetch passes */
+
+static void fetch_start(struct daemon *d, struct dlist *l)
+{
+	struct task *t = xcalloc(1, sizeof(*t));
+	char *dir = xasprintf("%s/fetch", d->env.statedir);
+	char *log = xasprintf("%s/%s.log", dir, l->name);
+	struct run_task rt = { .res = { .klass = CLASS_FETCH,
+					.timeout_ms = d->fetch_timeout_ms } };
+	struct argv a;
+	int r;
+
+	mkdir_p(dir, 0755);
+	t->klass = CLASS_FETCH;
+	t->list = xstrdup(l->name);
+	t->out = xasprintf("%s/%s.json", dir, l->name);
+	/* the last pass's output only */
+	unlink(t->out);
+	unlink(log);
+	argv_init(&a, d);
+	argv_add(&a, "fetch");
+	argv_add(&a, "--url");
+	argv_add(&a, l->url);
+	argv_add(&a, "--list");
+	argv_add(&a, l->name);
+	argv_add(&a, "--json");
+	if (!l->polled)
+		argv_add(&a, "--force");	/* the first pass is not held back */
+	rt.argv = a.v;
+	rt.out_path = t->out;
+	rt.log_path = log;
+	rt.data = t;
+	r = run_pool_submit(d->pool, &rt);
+	if (r) {
+		log_err("%s: cannot start a fetch: %s", l->name, strerror(-r));
+		l->next_ms = now_ms() + MAX(l->c.poll_interval_ms, (uint64_t)1000);
+		task_free(t);
+	} else {
+		l->running = true;
+	}
+	free(dir);
+	free(log);
 }
 
 static void poll_lists(struct daemon *d)
@@ -196,197 +363,369 @@ static void poll_lists(struct daemon *d)
 	uint64_t now = now_ms();
 	size_t i;
 
-	for (i = 0; i < d->nr_lists && !d->stop; i++) {
-		struct dlist *l = &d->lists[i];
-		struct fetch_result r = FETCH_RESULT_INIT;
-		struct strbuf err = STRBUF_INIT;
-		int rc;
-
-		if (now < l->next_ms)
-			continue;
-		l->c.force = !l->polled;	/* the first pass is not held back */
-		rc = fetch_list(&d->st, &l->c, &r);
-		l->polled = true;
-		l->more = r.status == FETCH_MORE;
-		if (rc < 0 || r.status == FETCH_FAILED)
-			log_warn("%s: fetch failed (%d in a row): %s; backing off, "
-				 "next attempt in %llds", l->name, r.failures,
-				 r.error.len ? r.error.buf : "unknown error",
-				 (long long)MAX(r.next_poll - time(NULL), 0));
-		else if (r.added || r.changes.nr)
-			log_info("%s: %llu new messages, %zu versions new or changed",
-				 l->name, (unsigned long long)r.added, r.changes.nr);
-		if (l->more)
-			l->next_ms = now;	/* catch up, one window per turn */
-		else if (r.next_poll > time(NULL))
-			l->next_ms = now + (r.next_poll - time(NULL)) * 1000;
-		else
-			l->next_ms = now + MAX(l->c.poll_interval_ms, (uint64_t)1000);
-		fetch_result_release(&r);
-		if (pipeline_sweep(&d->st, &d->pc, time(NULL), &err) < 0)
-			log_err("%s", err.buf);
-		strbuf_release(&err);
-	}
+	for (i = 0; i < d->nr_lists && !d->stop; i++)
+		if (!d->lists[i].running && now >= d->lists[i].next_ms)
+			fetch_start(d, &d->lists[i]);
 }
 
-static int spawn(struct daemon *d, struct job *j, bool heavy)
+static uint64_t backoff_ms(const struct dlist *l, int failures)
 {
-	const char *argv[16];
+	uint64_t ms = MAX(l->c.min_interval_ms, (uint64_t)1000);
+	uint64_t max = l->c.backoff_max_ms ? l->c.backoff_max_ms : 600000;
+
+	while (failures-- > 1 && ms < max)
+		ms *= 2;
+	return MIN(ms, max);
+}
+
+/* A pass ended: its JSON says how it went and which versions changed */
+static void fetch_ended(struct daemon *d, struct task *t, const struct run_done *rd)
+{
+	struct dlist *l = find_list(d, t->list);
+	uint64_t now = now_ms();
+	json_object *o = NULL, *r, *vs;
+	char *buf = NULL;
+	size_t len, i;
+
+	if (!read_file(t->out, &buf, &len, FETCH_OUT_MAX))
+		o = json_tokener_parse(buf);
+	free(buf);
+	r = rd_at(jx_array(o, "lists"), 0);
+	if (!l) {
+		/* the list was dropped by a reload: its changes still count */
+	} else if (!r) {
+		char *why = rd->timed_out ? xasprintf("timed out after %llu s",
+			(unsigned long long)d->fetch_timeout_ms / 1000) :
+			xasprintf("ended with status %d and no result", rd->status);
+		uint64_t wait = backoff_ms(l, ++l->crashes);
+
+		log_warn("%s: fetch failed (%d in a row): the fetch %s; backing off, next "
+			 "attempt in %llus", l->name, l->crashes, why,
+			 (unsigned long long)wait / 1000);
+		l->polled = true;
+		l->more = false;
+		l->next_ms = now + wait;
+		free(why);
+	} else {
+		const char *status = jx_strz(r, "status");
+		int64_t next = jx_int(r, "next_poll", 0), tnow = time(NULL);
+
+		l->crashes = 0;
+		l->polled = true;
+		l->more = !strcmp(status, "more");
+		if (!strcmp(status, "failed"))
+			log_warn("%s: fetch failed (%d in a row): %s; backing off, "
+				 "next attempt in %llds", l->name, (int)jx_int(r, "failures", 0),
+				 jx_str(r, "error") ? jx_str(r, "error") : "unknown error",
+				 (long long)MAX(next - tnow, 0));
+		else if (jx_int(r, "new", 0) || jx_len(o, "versions"))
+			log_info("%s: %lld new messages, %zu versions new or changed",
+				 l->name, (long long)jx_int(r, "new", 0), jx_len(o, "versions"));
+		if (l->more)
+			l->next_ms = now;	/* catch up, one pass after another */
+		else if (next > tnow)
+			l->next_ms = now + (uint64_t)(next - tnow) * 1000;
+		else
+			l->next_ms = now + MAX(l->c.poll_interval_ms, (uint64_t)1000);
+	}
+	if (l)
+		l->running = false;
+	vs = jx_array(o, "versions");
+	for (i = 0; vs && i < json_object_array_length(vs) && !d->stop; i++)
+		if (jx_str(rd_at(vs, i), "id"))
+			plan(d, jx_str(rd_at(vs, i), "id"));
+	json_object_put(o);
+}
+
+/* jobs */
+
+static int job_start(struct daemon *d, struct job *j, enum task_class klass)
+{
 	char id[32];
 	char *dir = job_dir(&d->env, j->id), *log = xasprintf("%s/job.log", dir);
-	struct child *k;
-	int n = 0, ret;
+	struct task *t = xcalloc(1, sizeof(*t));
+	/* the runner has its own limits; this one catches a hung runner */
+	struct run_task rt = { .res = { .klass = klass, .timeout_ms = d->env.timeout_ms ?
+					d->env.timeout_ms + 60000 : 0 } };
+	struct argv a;
+	int ret;
 
 	snprintf(id, sizeof(id), "%lld", (long long)j->id);
-	argv[n++] = d->env.self;
-	argv[n++] = "--db";
-	argv[n++] = db_path(d->st.db);
-	if (d->env.config) {
-		argv[n++] = "--config";
-		argv[n++] = d->env.config;
-	}
-	argv[n++] = "job";
-	argv[n++] = "run";
-	argv[n++] = id;
-	argv[n++] = "--repo";
-	argv[n++] = d->env.repo;
+	argv_init(&a, d);
+	argv_add(&a, "job");
+	argv_add(&a, "run");
+	argv_add(&a, id);
+	argv_add(&a, "--repo");
+	argv_add(&a, d->env.repo);
 	if (d->env.outbox) {
-		argv[n++] = "--outbox";
-		argv[n++] = d->env.outbox;
+		argv_add(&a, "--outbox");
+		argv_add(&a, d->env.outbox);
 	}
-	argv[n] = NULL;
-	ALLOC_GROW(d->kids, d->nr_kids + 1, d->alloc_kids);
-	k = &d->kids[d->nr_kids];
-	/* the runner has its own limits; this one catches a hung runner */
-	ret = run_bg_start(&k->bg, argv, NULL, log,
-			   d->env.timeout_ms ? d->env.timeout_ms + 60000 : 0);
+	if (d->o->archs) {
+		/* the reply and its "done" are about the archs the daemon tests */
+		argv_add(&a, "--arch");
+		argv_add(&a, d->o->archs);
+	}
+	t->klass = klass;
+	t->job = j->id;
+	t->version = xstrdup(j->version);
+	t->what = xasprintf("%s%s%s of <%s>", stage_name(j->kind), *j->arch ? " " : "",
+			    j->arch, j->version);
+	rt.argv = a.v;
+	rt.log_path = log;
+	rt.data = t;
+	ret = run_pool_submit(d->pool, &rt);
 	if (ret) {
 		struct strbuf err = STRBUF_INIT;
 
 		log_err("job %lld: cannot start: %s", (long long)j->id, strerror(-ret));
 		queue_requeue(d->st.db, j->id, "cannot start the job runner", &err);
 		strbuf_release(&err);
+		task_free(t);
 	} else {
-		k->id = j->id;
-		k->heavy = heavy;
-		k->what = xasprintf("%s%s%s of <%s>", job_kind_name(j->kind),
-				    *j->arch ? " " : "", j->arch, j->version);
-		d->nr_kids++;
-		log_info("job %lld: %s%s%s of <%s> started (attempt %d)",
-			 (long long)j->id, job_kind_name(j->kind), *j->arch ? " " : "",
-			 j->arch, j->version, j->attempts);
+		struct strbuf err = STRBUF_INIT;
+
+		queue_set_handle(d->st.db, j->id, run_pool_handle(d->pool, t), &err);
+		strbuf_release(&err);
+		log_info("job %lld: %s started (attempt %d)", (long long)j->id, t->what,
+			 j->attempts);
 	}
 	free(dir);
 	free(log);
 	return ret;
 }
 
-static int running(struct daemon *d, bool heavy)
-{
-	size_t i;
-	int n = 0;
-
-	for (i = 0; i < d->nr_kids; i++)
-		n += d->kids[i].heavy == heavy;
-	return n;
-}
-
 static void start_jobs(struct daemon *d)
 {
-	static const bool classes[] = { true, false };
+	static const enum task_class classes[] = { CLASS_HEAVY, CLASS_LIGHT };
 	size_t c;
 
 	for (c = 0; c < ARRAY_SIZE(classes) && !d->stop; c++) {
-		int max = classes[c] ? d->max_heavy : d->max_light;
+		int max = classes[c] == CLASS_HEAVY ? d->max_heavy : d->max_light;
 
-		while (running(d, classes[c]) < max) {
+		while (run_pool_count(d->pool, classes[c]) < (size_t)max) {
 			struct strbuf err = STRBUF_INIT;
 			struct job j;
-			int r = queue_claim(d->st.db, classes[c], &j, &err);
+			int r = queue_claim(d->st.db, classes[c] == CLASS_HEAVY, &j, &err);
 
 			if (r < 0)
 				log_err("%s", err.buf);
 			strbuf_release(&err);
 			if (r <= 0)
 				break;
-			spawn(d, &j, classes[c]);
+			job_start(d, &j, classes[c]);
 			job_release(&j);
 		}
 	}
 }
 
-/* A runner ended: settle its job (it may have died) and move on */
-static void settle(struct daemon *d, struct child *k)
+/* Say how the job ended; an infrastructure failure is said louder */
+static void log_ended(struct daemon *d, const struct job *j, const char *what)
+{
+	struct results rs = RESULTS_INIT;
+	struct strbuf err = STRBUF_INIT;
+	const struct result *r = NULL;
+
+	if (j->kind < STAGE_RESULTS &&
+	    results_load(&d->st, j->version, RESULTS_NO_DOCS, &rs, &err) >= 0)
+		r = results_find(&rs, j->kind, j->arch);
+	if (r && r->status == STATUS_INFRA)
+		log_warn("job %lld: %s %s: infrastructure failure recorded: %s",
+			 (long long)j->id, what, job_state_name(j->state), r->summary);
+	else
+		log_info("job %lld: %s %s%s%s", (long long)j->id, what,
+			 job_state_name(j->state), j->error ? ": " : "",
+			 j->error ? j->error : "");
+	results_release(&rs);
+	strbuf_release(&err);
+}
+
+/* A runner ended: settle its job (it may have died), then plan its version */
+static void job_ended(struct daemon *d, struct task *t, const struct run_done *rd)
 {
 	struct strbuf err = STRBUF_INIT;
 	struct job j;
 
-	if (queue_get(d->st.db, k->id, &j, &err)) {
+	if (queue_get(d->st.db, t->job, &j, &err)) {
 		log_err("%s", err.buf);
 		strbuf_release(&err);
 		return;
 	}
-	if (j.state == JOB_RUNNING) {
+	if (j.state == JOB_RUNNING && rd->cancelled && d->stop) {
+		/* stopping: back to the queue, the attempt not counted */
+		queue_release(d->st.db, j.id, &err);
+	} else if (j.state == JOB_RUNNING) {
 		/* the runner died, was killed, or hung past its limit */
-		char *why = k->bg.timed_out ?
+		char *why = rd->timed_out ?
 			xstrdup("the job runner hung and was killed") :
-			xasprintf("the job runner ended with status %d", k->bg.status);
+			xasprintf("the job runner ended with status %d", rd->status);
 
-		if (j.attempts >= d->attempts) {
-			queue_finish(d->st.db, j.id, JOB_FAILED, why, &err);
-			j.state = JOB_FAILED;
-		} else {
-			queue_requeue(d->st.db, j.id, why, &err);
-			j.state = JOB_QUEUED;
-		}
+		if (j.attempts >= d->attempts ? job_give_up(&d->st, &j, NULL, why, &err) :
+		    queue_requeue(d->st.db, j.id, why, &err))
+			log_err("job %lld: %s", (long long)j.id, err.buf);
 		log_warn("job %lld: %s; %s", (long long)j.id, why,
-			 j.state == JOB_FAILED ? "failed" : "queued again");
+			 j.attempts >= d->attempts ? "failed" : "queued again");
 		free(why);
 	} else {
-		log_info("job %lld: %s%s%s of <%s> %s%s%s", (long long)j.id,
-			 job_kind_name(j.kind), *j.arch ? " " : "", j.arch, j.version,
-			 job_state_name(j.state), j.error ? ": " : "",
-			 j.error ? j.error : "");
+		log_ended(d, &j, t->what);
 	}
-	if ((j.state == JOB_DONE || j.state == JOB_FAILED) &&
-	    pipeline_advance(&d->st, &d->pc, &j, &err))
-		log_err("%s", err.buf);
+	if (!d->stop)
+		plan(d, j.version);
 	job_release(&j);
 	strbuf_release(&err);
 }
 
-static void reap(struct daemon *d)
-{
-	size_t i = 0;
+/* the dashboard */
 
-	while (i < d->nr_kids) {
-		if (run_bg_poll(&d->kids[i].bg)) {
-			i++;
-			continue;
-		}
-		settle(d, &d->kids[i]);
-		free(d->kids[i].what);
-		d->kids[i] = d->kids[--d->nr_kids];
+static void serve_start(struct daemon *d)
+{
+	struct task *t = xcalloc(1, sizeof(*t));
+	struct run_task rt = { .res = { .klass = CLASS_SERVE } };
+	struct argv a;
+	int r;
+
+	t->klass = CLASS_SERVE;
+	argv_init(&a, d);
+	argv_add(&a, "serve");
+	argv_add(&a, "--listen");
+	argv_add(&a, d->o->listen);
+	if (d->o->archs) {
+		argv_add(&a, "--arch");
+		argv_add(&a, d->o->archs);
 	}
+	rt.argv = a.v;
+	rt.data = t;	/* its messages go to our stderr */
+	r = run_pool_submit(d->pool, &rt);
+	if (r) {
+		log_err("dashboard: cannot start 'lorebot serve': %s", strerror(-r));
+		task_free(t);
+		d->serve_ms = now_ms() + SERVE_RESTART_MS;
+		return;
+	}
+	d->serving = true;
+	log_info("dashboard on http://%s/ (lorebot serve)", d->o->listen);
+}
+
+static void serve_ended(struct daemon *d, const struct run_done *rd)
+{
+	d->serving = false;
+	if (d->stop)
+		return;
+	log_warn("dashboard: 'lorebot serve' ended with status %d; started again in %ds",
+		 rd->status, SERVE_RESTART_MS / 1000);
+	d->serve_ms = now_ms() + SERVE_RESTART_MS;
+}
+
+static void ended(void *ctx, const struct run_done *rd)
+{
+	struct daemon *d = ctx;
+	struct task *t = rd->data;
+
+	if (t->klass == CLASS_FETCH)
+		fetch_ended(d, t, rd);
+	else if (t->klass == CLASS_SERVE)
+		serve_ended(d, rd);
+	else
+		job_ended(d, t, rd);
+	task_free(t);
+}
+
+/* housekeeping */
+
+static void progress_one(void *ctx, void *data, uint64_t ms)
+{
+	struct task *t = data;
+	uint64_t s = ms / 1000;
+
+	(void)ctx;
+	if (t->what && s >= PROGRESS_MS / 1000)
+		log_info("job %lld: %s still running (%llum%02llus)", (long long)t->job,
+			 t->what, (unsigned long long)s / 60, (unsigned long long)s % 60);
 }
 
 /* Kernel builds take minutes: say what is still running now and then */
 static void report_progress(struct daemon *d)
 {
 	uint64_t now = now_ms();
-	size_t i;
 
-	if (!d->nr_kids || now - d->progress_ms < PROGRESS_MS)
+	if (now - d->progress_ms < PROGRESS_MS)
 		return;
 	d->progress_ms = now;
-	for (i = 0; i < d->nr_kids; i++) {
-		uint64_t s = (now - d->kids[i].bg.started_ms) / 1000;
+	run_pool_each(d->pool, progress_one, d);
+}
 
-		if (s >= PROGRESS_MS / 1000)
-			log_info("job %lld: %s still running (%llum%02llus)",
-				 (long long)d->kids[i].id, d->kids[i].what,
-				 (unsigned long long)s / 60, (unsigned long long)s % 60);
+struct running_ids {
+	int64_t *v;
+	size_t nr, alloc;
+};
+
+static void collect_id(void *ctx, void *data, uint64_t ms)
+{
+	struct running_ids *ids = ctx;
+	struct task *t = data;
+
+	(void)ms;
+	if (t->klass == CLASS_LIGHT || t->klass == CLASS_HEAVY) {
+		ALLOC_GROW(ids->v, ids->nr + 1, ids->alloc);
+		ids->v[ids->nr++] = t->job;
 	}
+}
+
+/*
+ * Jobs the database says run but the pool does not have (a settle that
+ * failed to write): settled as a runner that went away.
+ */
+static void reconcile(struct daemon *d)
+{
+	struct running_ids ids = { 0 };
+	struct strbuf err = STRBUF_INIT;
+	struct job *jobs;
+	size_t nr, i, k;
+	uint64_t now = now_ms();
+
+	if (now - d->reconcile_ms < RECONCILE_MS)
+		return;
+	d->reconcile_ms = now;
+	if (queue_running(d->st.db, &jobs, &nr, &err)) {
+		strbuf_release(&err);
+		return;
+	}
+	run_pool_each(d->pool, collect_id, &ids);
+	for (i = 0; i < nr; i++) {
+		struct task t = { .job = jobs[i].id, .what = "" };
+		struct run_done rd = { .data = &t, .status = -1 };
+
+		for (k = 0; k < ids.nr && ids.v[k] != jobs[i].id; k++)
+			;
+		if (k == ids.nr)
+			job_ended(d, &t, &rd);
+	}
+	queue_free_jobs(jobs, nr);
+	free(ids.v);
+	strbuf_release(&err);
+}
+
+static void housekeeping(struct daemon *d)
+{
+	struct strbuf err = STRBUF_INIT;
+	int64_t now = time(NULL);
+	uint64_t ms = now_ms();
+
+	/* versions whose completeness window ended since the last look */
+	if (pipeline_plan_window(&d->st, &d->pc, d->window_to, now, &err) < 0)
+		log_err("%s", err.buf);
+	else
+		d->window_to = now;
+	if (ms - d->optimize_ms >= OPTIMIZE_MS) {
+		d->optimize_ms = ms;
+		db_optimize(d->st.db);
+	}
+	if (d->o->listen && !d->serving && ms >= d->serve_ms && !d->stop)
+		serve_start(d);
+	replan(d);
+	reconcile(d);
+	report_progress(d);
+	strbuf_release(&err);
 }
 
 static bool idle(struct daemon *d)
@@ -395,7 +734,8 @@ static bool idle(struct daemon *d)
 	struct strbuf err = STRBUF_INIT;
 	size_t i;
 
-	if (d->nr_kids)
+	if (run_pool_count(d->pool, CLASS_LIGHT) || run_pool_count(d->pool, CLASS_HEAVY) ||
+	    run_pool_count(d->pool, CLASS_FETCH) || d->replan.nr)
 		return false;
 	for (i = 0; i < d->nr_lists; i++)
 		if (!d->lists[i].polled || d->lists[i].more)
@@ -405,51 +745,6 @@ static bool idle(struct daemon *d)
 		return false;
 	}
 	return !counts[JOB_QUEUED] && !counts[JOB_RUNNING];
-}
-
-/* Stop the runners and give their jobs back to the queue */
-static void stop_children(struct daemon *d)
-{
-	uint64_t until = now_ms() + STOP_GRACE_MS;
-	size_t i;
-
-	for (i = 0; i < d->nr_kids; i++)
-		run_bg_kill(&d->kids[i].bg, SIGTERM);
-	while (d->nr_kids && now_ms() < until) {
-		for (i = 0; i < d->nr_kids; ) {
-			if (run_bg_poll(&d->kids[i].bg)) {
-				i++;
-				continue;
-			}
-			free(d->kids[i].what);
-			d->kids[i] = d->kids[--d->nr_kids];
-		}
-		if (d->nr_kids)
-			poll(NULL, 0, 100);
-	}
-	for (i = 0; i < d->nr_kids; i++) {
-		run_bg_kill(&d->kids[i].bg, SIGKILL);
-		while (run_bg_poll(&d->kids[i].bg))
-			poll(NULL, 0, 10);
-		free(d->kids[i].what);
-	}
-	d->nr_kids = 0;
-	/* whatever was running goes back, without counting the attempt */
-	{
-		struct db_stmt *q = db_prepare(d->st.db,
-			"SELECT id FROM jobs WHERE state = 'running'");
-		int64_t ids[256];
-		size_t n = 0;
-		struct strbuf err = STRBUF_INIT;
-
-		while (q && n < ARRAY_SIZE(ids) && db_step(q) > 0)
-			ids[n++] = db_column_int(q, 0);
-		if (q)
-			db_reset(q);
-		for (i = 0; i < n; i++)
-			queue_release(d->st.db, ids[i], &err);
-		strbuf_release(&err);
-	}
 }
 
 static int setup_signals(struct daemon *d)
@@ -467,7 +762,7 @@ static int setup_signals(struct daemon *d)
 	return d->sigfd < 0 ? -errno : 0;
 }
 
-static uint64_t next_wake(struct daemon *d)
+static int next_wake(struct daemon *d)
 {
 	uint64_t now = now_ms(), wait = TICK_MS;
 	size_t i;
@@ -475,9 +770,10 @@ static uint64_t next_wake(struct daemon *d)
 	for (i = 0; i < d->nr_lists; i++) {
 		uint64_t w = d->lists[i].next_ms > now ? d->lists[i].next_ms - now : 0;
 
-		wait = MIN(wait, w);
+		if (!d->lists[i].running)
+			wait = MIN(wait, w);
 	}
-	return wait;
+	return (int)wait;
 }
 
 static char *self_path(void)
@@ -491,23 +787,54 @@ static char *self_path(void)
 	return xstrdup(buf);
 }
 
-/* path made absolute (as it is when it does not exist); NULL stays NULL */
-static char *absolute(const char *path)
+static int start(struct daemon *d, struct strbuf *err)
 {
-	char *r;
+	int r = queue_recover(d->st.db, MAX_INTERRUPTS, err);
 
-	if (!path)
-		return NULL;
-	r = realpath(path, NULL);
-	return r ? r : xstrdup(path);
+	if (r < 0)
+		return -1;
+	if (r)
+		log_info("%d interrupted jobs queued again (or failed after %d interruptions)",
+			 r, MAX_INTERRUPTS);
+	/* whatever the last run left unfinished, derived from what is stored */
+	r = pipeline_plan_all(&d->st, &d->pc, time(NULL), err);
+	if (r < 0)
+		return -1;
+	if (r)
+		log_info("%d jobs queued for versions not finished", r);
+	d->window_to = time(NULL);
+	return 0;
+}
+
+static void run(struct daemon *d)
+{
+	while (!d->stop) {
+		struct pollfd pfd = { .fd = d->sigfd, .events = POLLIN };
+
+		handle_signals(d);
+		if (d->reload)
+			reload(d);
+		if (d->stop)
+			break;
+		run_pool_poll(d->pool, ended, d);
+		poll_lists(d);
+		housekeeping(d);
+		start_jobs(d);
+		if (d->o->once && idle(d)) {
+			log_info("nothing pending: done");
+			break;
+		}
+		poll(&pfd, 1, next_wake(d));
+	}
 }
 
 int daemon_run(struct ctx *ctx, const struct daemon_opts *o)
 {
 	struct daemon d = { .ctx = ctx, .o = o, .cfg = ctx->cfg, .sigfd = -1 };
 	struct strbuf err = STRBUF_INIT;
-	char *self = self_path(), *statedir, *config = NULL, *repo = NULL;
-	int ret = EXIT_OK, r;
+	char *self = self_path(), *statedir = NULL, *config = NULL, *repo = NULL;
+	char *dbpath = NULL, *outbox = NULL;
+	int ret = EXIT_OK;
 
 	log_set_timestamps(true);
 	if (config_get_bool(ctx->cfg, "core.syslog"))
@@ -515,19 +842,20 @@ int daemon_run(struct ctx *ctx, const struct daemon_opts *o)
 	ret = cmd_open_store(ctx, &d.st, true);
 	if (ret)
 		goto out_free;
-	statedir = xstrdup(db_path(d.st.db));
-	*strrchr(statedir, '/') = '\0';
+	/* the loop does not wait long for the write lock: it plans again later */
+	db_set_busy_timeout(d.st.db, BUSY_MS);
+	/* the children run elsewhere: give them absolute paths */
+	dbpath = path_absolute(db_path(d.st.db));
+	statedir = path_dirname(dbpath);
+	config = path_absolute(ctx->config_path);
+	repo = path_absolute(o->repo ? o->repo : config_get(ctx->cfg, "git.repo"));
+	outbox = path_absolute(o->outbox);
+	d.dbpath = dbpath;
 	d.env.self = self;
-	/* the stages run in their job directories: give them absolute paths */
-	config = absolute(ctx->config_path);
-	repo = absolute(o->repo ? o->repo : config_get(ctx->cfg, "git.repo"));
 	d.env.config = config;
 	d.env.repo = repo;
 	d.env.statedir = statedir;
-	d.env.outbox = o->outbox;
-	d.gitdir = config_get(ctx->cfg, "lore.gitdir") ?
-		xstrdup(config_get(ctx->cfg, "lore.gitdir")) :
-		xasprintf("%s.lore", db_path(d.st.db));
+	d.env.outbox = outbox;
 	if (!d.env.repo) {
 		log_err("no kernel repository: give --repo or set git.repo");
 		ret = EXIT_USAGE;
@@ -543,68 +871,40 @@ int daemon_run(struct ctx *ctx, const struct daemon_opts *o)
 		ret = EXIT_INFRA;
 		goto out;
 	}
-	r = queue_recover(d.st.db, d.attempts, &err);
-	if (r < 0) {
+	d.pool = run_pool_new(NULL);
+	d.optimize_ms = now_ms();
+	if (start(&d, &err)) {
 		log_err("%s", err.buf);
 		ret = EXIT_INFRA;
 		goto out;
 	}
-	if (r)
-		log_info("%d interrupted jobs queued again (or failed after %d attempts)",
-			 r, d.attempts);
-	if (o->listen) {
-		struct dash_opts dopts = { .db_path = db_path(d.st.db), .cfg = ctx->cfg,
-					   .listen = o->listen, .archs = o->archs };
-
-		if (dash_start(&d.dash, &dopts, &err)) {
-			log_err("dashboard: %s", err.buf);
-			ret = EXIT_INFRA;
-			goto out;
-		}
-		log_info("dashboard on http://%s/", o->listen);
-	}
 	log_info("following %zu list(s), repository '%s', archs %zu, %d build(s) and "
 		 "%d light job(s) at once", d.nr_lists, d.env.repo, d.pc.nr_archs,
 		 d.max_heavy, d.max_light);
-
-	while (!d.stop) {
-		struct pollfd pfd = { .fd = d.sigfd, .events = POLLIN };
-
-		handle_signals(&d);
-		if (d.reload)
-			reload(&d);
-		if (d.stop)
-			break;
-		poll_lists(&d);
-		strbuf_reset(&err);
-		if (pipeline_sweep(&d.st, &d.pc, time(NULL), &err) < 0)
-			log_err("%s", err.buf);
-		reap(&d);
-		start_jobs(&d);
-		report_progress(&d);
-		if (o->once && idle(&d)) {
-			log_info("nothing pending: done");
-			break;
-		}
-		poll(&pfd, 1, next_wake(&d));
+	run(&d);
+	if (run_pool_count(d.pool, -1)) {
+		log_info("stopping %zu children", run_pool_count(d.pool, -1));
+		d.stop = true;
+		run_pool_stop(d.pool, STOP_GRACE_MS, ended, &d);
 	}
-	if (d.nr_kids)
-		stop_children(&d);
+	log_info("stopped");
 out:
-	if (d.dash)
-		dash_stop(d.dash);
+	run_pool_free(d.pool);
 	if (d.sigfd >= 0)
 		close(d.sigfd);
 	pipeline_cfg_release(&d.pc);
 	lists_release(&d);
-	free(d.kids);
-	free(d.gitdir);
-	free(statedir);
+	while (d.replan.nr)
+		free(d.replan.v[--d.replan.nr]);
+	free(d.replan.v);
 	store_close(&d.st);
 out_free:
 	strbuf_release(&err);
 	free(self);
 	free(config);
 	free(repo);
+	free(dbpath);
+	free(statedir);
+	free(outbox);
 	return ret;
 }

@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "bot/dash-int.h"
-#include "bot/jsonx.h"
+#include "bot/contract.h"
 #include "bot/mail.h"
 #include "bot/text.h"
 #include "bot/version.h"
@@ -121,11 +121,10 @@ static void person(struct strbuf *sb, const char *name, const char *email)
 static void base_text(struct strbuf *sb, const struct report_version *v)
 {
 	const struct result *apply = results_find(&v->results, STAGE_APPLY, NULL);
-	json_object *base = apply ? jx_object(apply->doc, "base") : NULL;
+	json_object *base = apply ? rd_doc_base(apply->doc) : NULL;
 
-	if (jx_str(base, "sha"))
-		strbuf_addf(sb, "%s %.12s", jx_str(base, "name") ? jx_str(base, "name") : "",
-			    jx_str(base, "sha"));
+	if (rd_base_sha(base))
+		strbuf_addf(sb, "%s %.12s", rd_base_name_z(base), rd_base_sha(base));
 	else if (v->base_commit)
 		strbuf_addf(sb, "%.12s", v->base_commit);
 	else if (v->tree)
@@ -136,7 +135,7 @@ static void base_text(struct strbuf *sb, const struct report_version *v)
 static void result_badge(struct strbuf *sb, const struct result *r)
 {
 	if (r)
-		badge(sb, r->status, r->summary);
+		badge(sb, status_name(r->status), r->summary);
 	else
 		strbuf_addstr(sb, "<span class=\"muted\">&ndash;</span>");
 }
@@ -325,9 +324,9 @@ out:
 
 static void finding_li(struct strbuf *sb, json_object *f, const char *arch)
 {
-	const char *sev = jx_str(f, "severity") ? jx_str(f, "severity") :
-		jx_str(f, "kind") ? jx_str(f, "kind") : "finding";
-	const char *quote = jx_str(f, "quote"), *sugg = jx_str(f, "suggestion");
+	const char *sev = rd_finding_severity(f) ? rd_finding_severity(f) :
+		rd_finding_kind(f) ? rd_finding_kind(f) : "finding";
+	const char *quote = rd_finding_quote(f), *sugg = rd_finding_suggestion(f);
 
 	strbuf_addstr(sb, "<li>");
 	badge(sb, sev, NULL);
@@ -336,17 +335,17 @@ static void finding_li(struct strbuf *sb, json_object *f, const char *arch)
 		html_escape(sb, arch);
 		strbuf_addstr(sb, ": ");
 	}
-	if (jx_str(f, "file")) {
+	if (rd_finding_file(f)) {
 		strbuf_addstr(sb, "<code>");
-		html_escape(sb, jx_str(f, "file"));
-		if (jx_int(f, "line", 0) > 0)
-			strbuf_addf(sb, ":%lld", (long long)jx_int(f, "line", 0));
+		html_escape(sb, rd_finding_file(f));
+		if (rd_finding_line(f, 0) > 0)
+			strbuf_addf(sb, ":%lld", (long long)rd_finding_line(f, 0));
 		strbuf_addstr(sb, "</code> ");
 	}
-	html_escape(sb, jx_strz(f, "message"));
-	if (jx_str(f, "rule")) {
+	html_escape(sb, rd_finding_message_z(f));
+	if (rd_finding_rule(f)) {
 		strbuf_addstr(sb, " <span class=\"muted\">[");
-		html_escape(sb, jx_str(f, "rule"));
+		html_escape(sb, rd_finding_rule(f));
 		strbuf_addstr(sb, "]</span>");
 	}
 	if (quote) {
@@ -370,15 +369,15 @@ static int patch_findings(struct strbuf *sb, const struct report_version *v, int
 
 	for (i = 0; i < v->results.nr; i++) {
 		const struct result *r = &v->results.v[i];
-		json_object *fs = jx_array(r->doc, "findings");
+		json_object *fs = rd_doc_findings(r->doc);
 
-		if (r->stage != STAGE_CHECK && r->stage != STAGE_BUILD)
+		if (!stages[r->stage].findings)
 			continue;
 		for (j = 0; fs && j < json_object_array_length(fs); j++) {
-			json_object *f = json_object_array_get_idx(fs, j);
+			json_object *f = rd_at(fs, j);
 
-			if (jx_int(f, "patch", 0) != n ||
-			    (r->stage == STAGE_BUILD && !jx_bool(f, "new", true)))
+			if (rd_finding_patch(f, 0) != n ||
+			    (r->stage == STAGE_BUILD && !rd_finding_is_new(f, true)))
 				continue;
 			if (!count++)
 				strbuf_addstr(sb, "<ul class=\"findings\">");
@@ -393,53 +392,53 @@ static int patch_findings(struct strbuf *sb, const struct report_version *v, int
 static json_object *apply_patch(const struct report_version *v, int n)
 {
 	const struct result *apply = results_find(&v->results, STAGE_APPLY, NULL);
-	json_object *ps = apply ? jx_array(apply->doc, "patches") : NULL;
+	json_object *ps = apply ? rd_doc_patches(apply->doc) : NULL;
 	size_t i;
 
 	for (i = 0; ps && i < json_object_array_length(ps); i++)
-		if (jx_int(json_object_array_get_idx(ps, i), "n", 0) == n)
-			return json_object_array_get_idx(ps, i);
+		if (rd_patch_n(rd_at(ps, i), 0) == n)
+			return rd_at(ps, i);
 	return NULL;
 }
 
 static void patch_rows(struct strbuf *sb, const struct report_version *v)
 {
-	json_object *ps = jx_array(v->json, "patches");
+	json_object *ps = rd_ver_patches(v->json);
 	struct strbuf link = STRBUF_INIT;
 	size_t i;
 
 	for (i = 0; ps && i < json_object_array_length(ps); i++) {
-		json_object *p = json_object_array_get_idx(ps, i);
-		json_object *ap = apply_patch(v, (int)jx_int(p, "n", 0));
-		const char *status = jx_str(ap, "status");
+		json_object *p = rd_at(ps, i);
+		json_object *ap = apply_patch(v, (int)rd_vpatch_n(p, 0));
+		const char *status = rd_patch_status(ap);
 
 		strbuf_reset(&link);
-		report_lore_link(&link, v, jx_strz(p, "msgid"));
-		strbuf_addf(sb, "<tr><td>%lld</td><td><a href=\"", (long long)jx_int(p, "n", 0));
+		report_lore_link(&link, v, rd_vpatch_msgid_z(p));
+		strbuf_addf(sb, "<tr><td>%lld</td><td><a href=\"", (long long)rd_vpatch_n(p, 0));
 		html_escape(sb, link.buf);
 		strbuf_addstr(sb, "\">");
-		html_escape(sb, jx_strz(p, "subject"));
+		html_escape(sb, rd_vpatch_subject_z(p));
 		strbuf_addstr(sb, "</a></td><td>");
 		if (status) {
-			badge(sb, status, jx_str(ap, "message"));
-			if (jx_str(ap, "method")) {
+			badge(sb, status, rd_patch_message(ap));
+			if (rd_patch_method(ap)) {
 				strbuf_addch(sb, ' ');
-				html_escape(sb, jx_str(ap, "method"));
+				html_escape(sb, rd_patch_method(ap));
 			}
-			if (!strcmp(status, "failed") && jx_str(ap, "file")) {
+			if (!strcmp(status, RD_PATCH_FAILED) && rd_patch_file(ap)) {
 				strbuf_addstr(sb, "<br><code>");
-				html_escape(sb, jx_str(ap, "file"));
+				html_escape(sb, rd_patch_file(ap));
 				strbuf_addstr(sb, "</code> ");
-				html_escape(sb, jx_strz(ap, "hunk"));
+				html_escape(sb, rd_patch_hunk_z(ap));
 				strbuf_addstr(sb, "<br><span class=\"muted\">");
-				html_escape(sb, jx_strz(ap, "message"));
+				html_escape(sb, rd_patch_message_z(ap));
 				strbuf_addstr(sb, "</span>");
 			}
 		} else {
 			strbuf_addstr(sb, "<span class=\"muted\">&ndash;</span>");
 		}
 		strbuf_addstr(sb, "</td><td>");
-		if (!patch_findings(sb, v, (int)jx_int(p, "n", 0)))
+		if (!patch_findings(sb, v, (int)rd_vpatch_n(p, 0)))
 			strbuf_addstr(sb, "<span class=\"muted\">none</span>");
 		strbuf_addstr(sb, "</td></tr>\n");
 	}
@@ -448,35 +447,34 @@ static void patch_rows(struct strbuf *sb, const struct report_version *v)
 
 static void log_link(struct strbuf *sb, const struct result *r)
 {
-	if (!r || !(jx_str(r->doc, "log") || jx_str(r->doc, "log_path") ||
-		    jx_str(r->doc, "logfile")))
+	if (!r || !(rd_doc_log(r->doc) || rd_doc_log_path(r->doc) || rd_doc_logfile(r->doc)))
 		return;
 	strbuf_addf(sb, " <a href=\"/log/%lld\">%s log</a>", (long long)r->id,
-		    result_stage_name(r->stage));
+		    stage_name(r->stage));
 }
 
 static void boot_details(struct strbuf *sb, const struct result *r)
 {
-	json_object *tests = jx_array(r->doc, "tests"), *fs = jx_array(r->doc, "findings");
+	json_object *tests = rd_doc_tests(r->doc), *fs = rd_doc_findings(r->doc);
 	size_t i;
 
 	for (i = 0; tests && i < json_object_array_length(tests); i++) {
-		json_object *t = json_object_array_get_idx(tests, i);
-		const char *res = jx_strz(t, "result");
+		json_object *t = rd_at(tests, i);
+		const char *res = rd_test_result_z(t);
 
-		if (!strcmp(res, "pass"))
+		if (!strcmp(res, RD_TEST_PASS))
 			continue;
 		strbuf_addstr(sb, "<br>");
 		badge(sb, res, NULL);
 		strbuf_addch(sb, ' ');
-		html_escape(sb, jx_strz(t, "name"));
-		if (jx_bool(t, "new", false))
+		html_escape(sb, rd_test_name_z(t));
+		if (rd_test_is_new(t, false))
 			strbuf_addstr(sb, " (new)");
 	}
 	if (fs && json_object_array_length(fs)) {
 		strbuf_addstr(sb, "<ul class=\"findings\">");
 		for (i = 0; i < json_object_array_length(fs); i++)
-			finding_li(sb, json_object_array_get_idx(fs, i), NULL);
+			finding_li(sb, rd_at(fs, i), NULL);
 		strbuf_addstr(sb, "</ul>");
 	}
 }
@@ -489,7 +487,7 @@ static void arch_rows(struct dash *d, struct strbuf *sb, const struct report_ver
 		const char *a = d->ro.archs[i];
 		const struct result *b = results_find(&v->results, STAGE_BUILD, a);
 		const struct result *t = results_find(&v->results, STAGE_BOOT, a);
-		const char *compiler = b ? jx_str(b->doc, "compiler") : NULL;
+		const char *compiler = b ? rd_name_of(rd_doc_compiler(b->doc)) : NULL;
 
 		strbuf_addstr(sb, "<tr><td>");
 		html_escape(sb, a);
@@ -595,7 +593,7 @@ static void version_block(struct dash *d, struct strbuf *out, const struct dash_
 	}
 	tvars_set_html(&vars, "apply", sb.buf);
 	strbuf_reset(&sb);
-	tvars_set(&vars, "branch", apply ? jx_strz(apply->doc, "branch") : "");
+	tvars_set(&vars, "branch", apply ? rd_doc_branch_z(apply->doc) : "");
 	tvars_set(&vars, "version_id", v->id);
 	patch_rows(&sb, v);
 	tvars_set_html(&vars, "patches", sb.buf);

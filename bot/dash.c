@@ -54,21 +54,8 @@ int dash_start(struct dash **dp, const struct dash_opts *o, struct strbuf *err)
 	}
 	d->has_results = results_available(d->st.db);
 	report_opts_init(&d->ro, o->cfg);
-	if (o->archs) {
-		char *copy = xstrdup(o->archs), *p, *save = NULL;
-		const char **v = NULL;
-		size_t nr = 0, alloc = 0;
-
-		report_opts_release(&d->ro);
-		for (p = strtok_r(copy, ", ", &save); p; p = strtok_r(NULL, ", ", &save)) {
-			ALLOC_GROW(v, nr + 2, alloc);
-			v[nr++] = xstrdup(p);
-			v[nr] = NULL;
-		}
-		free(copy);
-		d->ro.archs = v;
-		d->ro.nr_archs = nr;
-	}
+	if (o->archs)
+		report_opts_set_archs(&d->ro, o->archs);
 	/* nothing of the configuration is read after this: it may be reloaded */
 	d->ro.cfg = NULL;
 	d->ro.repo = NULL;

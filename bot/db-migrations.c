@@ -183,10 +183,19 @@ static const char daemon_1[] =
 	"CREATE INDEX jobs_state ON jobs (state, priority);"
 	"CREATE INDEX jobs_version ON jobs (version);";
 
+/*
+ * daemon-2: how often the daemon died while a job ran (not an attempt of
+ * the job's), and the executor's handle of a running job (run_pool).
+ */
+static const char daemon_2[] =
+	"ALTER TABLE jobs ADD COLUMN interrupts INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE jobs ADD COLUMN handle TEXT;";
+
 const struct db_migration db_migrations[] = {
 	{ "lore-1", lore_1 },
 	{ "report-1", report_1 },
 	{ "daemon-1", daemon_1 },
+	{ "daemon-2", daemon_2 },
 };
 
 const size_t db_migrations_nr = ARRAY_SIZE(db_migrations);

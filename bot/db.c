@@ -21,6 +21,7 @@ struct db {
 	struct strmap stmts;	/* sql -> struct db_stmt */
 	struct db_stmt **all;
 	size_t nr, alloc;
+	bool migrated;		/* db_migrate() applied one */
 };
 
 static int set_error(struct db *db, const char *what)
@@ -216,6 +217,16 @@ int db_query_int(struct db *db, const char *sql, int64_t def, int64_t *out)
 	return r < 0 ? -1 : 0;
 }
 
+void db_set_busy_timeout(struct db *db, int ms)
+{
+	sqlite3_busy_timeout(db->h, ms);
+}
+
+void db_optimize(struct db *db)
+{
+	db_exec(db, "PRAGMA analysis_limit = 400; PRAGMA optimize");
+}
+
 int db_integrity_check(struct db *db, struct strbuf *err)
 {
 	struct db_stmt *st = db_prepare(db, "PRAGMA integrity_check");
@@ -340,6 +351,7 @@ int db_migrate(struct db *db, const struct db_migration *m, size_t nr)
 		if (!st || db_bind_text(st, 1, m[i].name) ||
 		    db_bind_int(st, 2, time(NULL)) || db_run(st) || db_commit(db))
 			goto fail;
+		db->migrated = true;
 	}
 	return 0;
 fail:
@@ -372,6 +384,8 @@ int db_open(struct db **dbp, const char *path, unsigned int flags, struct strbuf
 		db_close(db);
 		return -1;
 	}
+	if (db->migrated)
+		db_optimize(db);
 	*dbp = db;
 	return 0;
 }

@@ -99,6 +99,15 @@ int db_changes(struct db *db);
 /* A single integer from a query without parameters; def when no row */
 int db_query_int(struct db *db, const char *sql, int64_t def, int64_t *out);
 
+/* How long a statement waits for another connection's lock (default 30 s) */
+void db_set_busy_timeout(struct db *db, int ms);
+/*
+ * PRAGMA optimize (bounded by analysis_limit): statistics for the query
+ * planner where they are missing or stale.  After migrations, and now and
+ * then in a long-running process.  Errors are ignored (it is advice).
+ */
+void db_optimize(struct db *db);
+
 /* PRAGMA integrity_check: 0 when "ok", else -1 with the report in err */
 int db_integrity_check(struct db *db, struct strbuf *err);
 

@@ -73,14 +73,14 @@ int fetch_cfg_list(struct fetch_cfg *c, const struct config *cfg, const char *na
 	list_key(cfg, name, "pollinterval", &k);
 	c->poll_interval_ms = MAX(config_get_ms(cfg, k.buf), c->min_interval_ms);
 	list_key(cfg, name, "enabled", &k);
-	if (!config_get_bool(cfg, k.buf) || !c->url)
-		ret = 0;
-	else if (since && fetch_parse_since(since, time(NULL), &c->since)) {
+	if (since && fetch_parse_since(since, time(NULL), &c->since)) {
 		strbuf_addf(err, "list.%s.since: bad value '%s'", name, since);
 		ret = -1;
 	} else if (fetch_parse_method(method, &c->method)) {
 		strbuf_addf(err, "list.%s.method: bad value '%s'", name, method);
 		ret = -1;
+	} else if (!config_get_bool(cfg, k.buf) || !c->url) {
+		ret = 0;
 	}
 	strbuf_release(&k);
 	return ret;

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "bot/contract.h"
 #include "bot/db.h"
 #include "bot/job.h"
-#include "bot/jsonx.h"
 #include "bot/log.h"
 #include "bot/reply.h"
 #include "bot/results.h"
@@ -15,6 +15,8 @@
 #include "bot/template.h"
 
 #define STAGE_OUTPUT_MAX (64 << 20)
+/* replies to a version's mail given to its stages, at most */
+#define THREAD_MAX 2000
 
 char *job_dir(const struct job_env *env, int64_t id)
 {
@@ -143,15 +145,27 @@ static void args_init(struct args *a, const struct stage_run *s)
 		arg(a, "--config");
 		arg(a, s->env->config);
 	}
+	arg(a, stages[s->j->kind].command);
+}
+
+/* A document that says the infrastructure failed */
+static bool is_infra_doc(json_object *doc, enum stage stage)
+{
+	json_object *a = doc;
+
+	if (stage_per_arch(stage) && rd_doc_archs(doc))
+		a = rd_at(rd_doc_archs(doc), 0);
+	return status_parse(rd_doc_status(a)) == STATUS_INFRA;
 }
 
 /*
  * Run a stage command; its JSON on stdout becomes the result.  Exit
- * codes 0 and 1 mean it did its work (1: it found something); others
- * are a failure to do the work.
+ * codes 0 and 1 mean it did its work (1: it found something); 3 with
+ * a document of an infrastructure failure is handed back in *infra;
+ * others are a failure to do the work.
  */
-static int run_stage(struct stage_run *s, struct args *a, bool sandbox,
-		     json_object **doc, struct strbuf *err)
+static int run_stage(struct stage_run *s, struct args *a, json_object **doc,
+		     json_object **infra, struct strbuf *err)
 {
 	struct run_cmd cmd = RUN_CMD_INIT;
 	const char *rw[] = { s->dir, s->env->repo, NULL };
@@ -162,7 +176,7 @@ static int run_stage(struct stage_run *s, struct args *a, bool sandbox,
 	 */
 	char *self_dir = xstrdup(s->env->self), *slash = strrchr(self_dir, '/');
 	const char *ro[] = { self_dir, s->env->config, NULL };
-	char *log = xasprintf("%s/%s%s%s.log", s->dir, job_kind_name(s->j->kind),
+	char *log = xasprintf("%s/%s%s%s.log", s->dir, stage_name(s->j->kind),
 			      *s->j->arch ? "-" : "", s->j->arch);
 	struct strbuf how = STRBUF_INIT;
 	int ret = -1;
@@ -172,7 +186,7 @@ static int run_stage(struct stage_run *s, struct args *a, bool sandbox,
 	cmd.log_path = log;
 	cmd.limits.timeout_ms = s->env->timeout_ms;
 	cmd.limits.max_output = STAGE_OUTPUT_MAX;
-	if (sandbox && s->env->sandbox) {
+	if (stages[s->j->kind].sandbox && s->env->sandbox) {
 		/*
 		 * The job directory lives under the state directory: bind it
 		 * back after hiding the rest (bwrap applies them in order).
@@ -188,14 +202,14 @@ static int run_stage(struct stage_run *s, struct args *a, bool sandbox,
 	if (queue_set_pid(s->st->db, s->j->id, getpid(), log, err))
 		goto out;
 	if (run_cmd(&cmd) < 0) {
-		strbuf_addf(err, "cannot run '%s %s'", a->v[0], a->v[1]);
+		strbuf_addf(err, "cannot run '%s %s'", a->v[0], stages[s->j->kind].command);
 		goto out;
 	}
 	if (cmd.err.len)
 		write_file(log, cmd.err.buf, cmd.err.len);
 	if (cmd.timed_out || (cmd.status != 0 && cmd.status != 1)) {
 		run_describe(&cmd, &how);
-		strbuf_addf(err, "%s: %s", job_kind_name(s->j->kind), how.buf);
+		strbuf_addf(err, "%s: %s", stage_name(s->j->kind), how.buf);
 		if (cmd.err.len) {
 			const char *last = cmd.err.buf + cmd.err.len - 1;
 
@@ -203,12 +217,19 @@ static int run_stage(struct stage_run *s, struct args *a, bool sandbox,
 				last--;
 			strbuf_addf(err, ": %.*s", (int)strcspn(last, "\n"), last);
 		}
+		if (!cmd.timed_out && cmd.status == 3 && cmd.out.len) {
+			json_object *d = json_tokener_parse(cmd.out.buf);
+
+			if (d && is_infra_doc(d, s->j->kind))
+				*infra = d;
+			else
+				json_object_put(d);
+		}
 		goto out;
 	}
 	*doc = json_tokener_parse(cmd.out.buf);
 	if (!*doc) {
-		strbuf_addf(err, "%s printed no JSON (see %s)",
-			    job_kind_name(s->j->kind), log);
+		strbuf_addf(err, "%s printed no JSON (see %s)", stage_name(s->j->kind), log);
 		goto out;
 	}
 	ret = 0;
@@ -220,50 +241,23 @@ out:
 	return ret;
 }
 
-static int record(struct stage_run *s, enum result_stage stage, json_object *doc,
-		  struct strbuf *err)
+/* The version the document is about is the job's (the mail readers say) */
+static int check_version(struct stage_run *s, json_object *doc, struct strbuf *err)
 {
-	int r = results_record(s->st, s->j->version, stage,
-			       *s->j->arch ? s->j->arch : NULL, doc, err);
+	const char *said = NULL;
 
-	return r < 0 ? -1 : 0;
-}
-
-/* apply and check read the version's mbox, sandboxed like any mail reader */
-static int stage_mbox(struct stage_run *s, const char *cmd, const char *series,
-		      enum result_stage stage, struct strbuf *err)
-{
-	struct args a;
-	json_object *doc = NULL;
-	int ret;
-
-	args_init(&a, s);
-	arg(&a, cmd);
-	arg(&a, "--mbox");
-	arg(&a, s->mbox);
-	if (series) {
-		arg(&a, "--series");
-		arg(&a, series);
-	}
-	arg(&a, "--repo");
-	arg(&a, s->env->repo);
-	arg(&a, "--json");
-	if (run_stage(s, &a, true, &doc, err))
-		return -1;
-	ret = record(s, stage, doc, err);
-	json_object_put(doc);
-	return ret;
-}
-
-static int stage_apply(struct stage_run *s, struct strbuf *err)
-{
-	/* the mbox holds the thread around it: this version is applied */
-	return stage_mbox(s, "apply", s->j->version, STAGE_APPLY, err);
-}
-
-static int stage_check(struct stage_run *s, struct strbuf *err)
-{
-	return stage_mbox(s, "check", NULL, STAGE_CHECK, err);
+	if (s->j->kind == STAGE_APPLY)
+		said = rd_doc_send(doc);
+	else if (s->j->kind == STAGE_CHECK)
+		said = rd_doc_send(rd_at(rd_doc_sends(doc), 0));
+	else
+		return 0;
+	if (said && !strcmp(said, s->j->version) && (s->j->kind != STAGE_CHECK ||
+						      rd_doc_sends_len(doc) == 1))
+		return 0;
+	strbuf_addf(err, "%s answered about <%s>, not <%s>", stage_name(s->j->kind),
+		    said ? said : "(none)", s->j->version);
+	return -1;
 }
 
 /* The branch the apply stage made, from its recorded result */
@@ -271,7 +265,6 @@ static const char *applied_branch(struct stage_run *s, struct strbuf *err)
 {
 	struct results rs = { 0 };
 	const struct result *r;
-	json_object *b;
 
 	if (!s->apply) {
 		if (results_load(s->st, s->j->version, 0, &rs, err) < 0)
@@ -281,64 +274,93 @@ static const char *applied_branch(struct stage_run *s, struct strbuf *err)
 			s->apply = json_object_get(r->doc);
 		results_release(&rs);
 	}
-	if (!s->apply || !json_object_object_get_ex(s->apply, "branch", &b) ||
-	    !json_object_is_type(b, json_type_string)) {
+	if (!rd_doc_branch(s->apply)) {
 		strbuf_addf(err, "version <%s> has no applied branch", s->j->version);
 		return NULL;
 	}
-	return json_object_get_string(b);
+	return rd_doc_branch(s->apply);
 }
 
-static int stage_ci(struct stage_run *s, const char *cmd, enum result_stage stage,
-		    struct strbuf *err)
+/* apply and check read the version's mail, sandboxed like any mail reader */
+static int input_mbox(struct stage_run *s, struct args *a, struct strbuf *err)
+{
+	s->mbox = xasprintf("%s/series.mbox", s->dir);
+	if (write_version_mbox(s->st, s->j->version, s->j->kind == STAGE_APPLY,
+			       s->mbox, err))
+		return -1;
+	arg(a, "--mbox");
+	arg(a, s->mbox);
+	arg(a, "--series");
+	arg(a, s->j->version);
+	arg(a, "--repo");
+	arg(a, s->env->repo);
+	return 0;
+}
+
+/* build and boot get the branch and base apply made; they sandbox their own make */
+static int input_branch(struct stage_run *s, struct args *a, char **logs,
+			struct strbuf *err)
 {
 	const char *branch = applied_branch(s, err), *base;
-	char *logs = NULL;
-	struct args a;
-	json_object *doc = NULL;
-	int ret;
 
 	if (!branch)
 		return -1;
-	args_init(&a, s);
-	arg(&a, cmd);
-	arg(&a, "--repo");
-	arg(&a, s->env->repo);
-	arg(&a, "--series");
-	arg(&a, branch);
+	arg(a, "--repo");
+	arg(a, s->env->repo);
+	arg(a, "--series");
+	arg(a, branch);
 	/* the base the apply stage chose (base-commit: or mm-new's tip) */
-	base = jx_strz(jx_object(s->apply, "base"), "sha");
-	if (*base) {
-		arg(&a, "--base");
-		arg(&a, base);
+	base = rd_base_sha(rd_doc_base(s->apply));
+	if (base) {
+		arg(a, "--base");
+		arg(a, base);
 	}
-	arg(&a, "--arch");
-	arg(&a, s->j->arch);
-	if (stage == STAGE_BUILD) {
+	arg(a, "--arch");
+	arg(a, s->j->arch);
+	if (s->j->kind == STAGE_BUILD) {
 		/* the make output of every step, in the job's directory */
-		logs = xasprintf("%s/build-%s", s->dir, s->j->arch);
-		arg(&a, "--log-dir");
-		arg(&a, logs);
+		*logs = xasprintf("%s/build-%s", s->dir, s->j->arch);
+		arg(a, "--log-dir");
+		arg(a, *logs);
 	}
-	arg(&a, "--json");
-	/* they sandbox their own make and qemu */
-	ret = run_stage(s, &a, false, &doc, err);
-	free(logs);
-	if (ret)
+	return 0;
+}
+
+static int record_done(struct stage_run *s, json_object *doc, struct strbuf *err)
+{
+	int r;
+
+	if (store_begin(s->st, err))
 		return -1;
-	ret = record(s, stage, doc, err);
+	r = results_record(s->st, s->j->version, s->j->kind,
+			   *s->j->arch ? s->j->arch : NULL, doc, err);
+	if (r < 0 || queue_finish(s->st->db, s->j->id, JOB_DONE, NULL, err)) {
+		store_rollback(s->st);
+		return -1;
+	}
+	return store_commit(s->st, err);
+}
+
+static int stage_command(struct stage_run *s, json_object **infra, struct strbuf *err)
+{
+	json_object *doc = NULL;
+	char *logs = NULL;
+	struct args a;
+	int ret;
+
+	args_init(&a, s);
+	ret = stages[s->j->kind].input == STAGE_IN_MBOX ? input_mbox(s, &a, err) :
+		input_branch(s, &a, &logs, err);
+	arg(&a, "--json");
+	if (!ret)
+		ret = run_stage(s, &a, &doc, infra, err);
+	if (!ret)
+		ret = check_version(s, doc, err);
+	if (!ret)
+		ret = record_done(s, doc, err);
 	json_object_put(doc);
+	free(logs);
 	return ret;
-}
-
-static int stage_build(struct stage_run *s, struct strbuf *err)
-{
-	return stage_ci(s, "build", STAGE_BUILD, err);
-}
-
-static int stage_boot(struct stage_run *s, struct strbuf *err)
-{
-	return stage_ci(s, "boot", STAGE_BOOT, err);
 }
 
 static int stage_reply(struct stage_run *s, struct strbuf *err)
@@ -350,6 +372,8 @@ static int stage_reply(struct stage_run *s, struct strbuf *err)
 	int ret;
 
 	report_opts_init(&o.report, s->cfg);
+	if (s->env->archs)
+		report_opts_set_archs(&o.report, s->env->archs);
 	o.report.templates = templates;
 	o.report.repo = s->env->repo;
 	reply_summary_init(&sum);
@@ -360,38 +384,56 @@ static int stage_reply(struct stage_run *s, struct strbuf *err)
 	reply_summary_release(&sum);
 	report_opts_release(&o.report);
 	free(templates);
+	if (!ret)
+		ret = queue_finish(s->st->db, s->j->id, JOB_DONE, NULL, err);
 	return ret ? -1 : 0;
 }
 
-static const struct {
-	int (*run)(struct stage_run *s, struct strbuf *err);
-	bool needs_mbox;
-} stages[JOB_KIND_NR] = {
-	[JOB_APPLY] = { stage_apply, true },
-	[JOB_CHECK] = { stage_check, true },
-	[JOB_BUILD] = { stage_build, false },
-	[JOB_BOOT] = { stage_boot, false },
-	[JOB_REPLY] = { stage_reply, false },
-};
-
 int job_execute(struct store *st, const struct config *cfg,
-		const struct job_env *env, struct job *j, struct strbuf *err)
+		const struct job_env *env, struct job *j, json_object **infra,
+		struct strbuf *err)
 {
 	struct stage_run s = { .st = st, .cfg = cfg, .env = env, .j = j };
-	int ret = -1;
+	int ret;
 
+	*infra = NULL;
 	s.dir = job_dir(env, j->id);
-	if (stages[j->kind].needs_mbox) {
-		s.mbox = xasprintf("%s/series.mbox", s.dir);
-		if (write_version_mbox(st, j->version, j->kind == JOB_APPLY, s.mbox, err))
-			goto out;
-	}
-	ret = stages[j->kind].run(&s, err);
-	if (!ret)
-		ret = queue_finish(st->db, j->id, JOB_DONE, NULL, err);
-out:
+	if (stages[j->kind].command)
+		ret = stage_command(&s, infra, err);
+	else
+		ret = stage_reply(&s, err);
 	json_object_put(s.apply);
 	free(s.mbox);
 	free(s.dir);
 	return ret;
+}
+
+int job_give_up(struct store *st, const struct job *j, json_object *doc,
+		const char *why, struct strbuf *err)
+{
+	json_object *made = NULL;
+	int r = 0;
+
+	if (store_begin(st, err))
+		return -1;
+	if (j->kind < STAGE_RESULTS) {
+		if (!doc)
+			doc = made = result_infra_doc(j->kind, j->arch, why);
+		r = results_record(st, j->version, j->kind, *j->arch ? j->arch : NULL,
+				   doc, err);
+		if (r < 0 && doc != made) {
+			/* the command's own document is not of the contract: say why */
+			strbuf_reset(err);
+			json_object_put(made);
+			doc = made = result_infra_doc(j->kind, j->arch, why);
+			r = results_record(st, j->version, j->kind,
+					   *j->arch ? j->arch : NULL, doc, err);
+		}
+	}
+	json_object_put(made);
+	if (r < 0 || queue_finish(st->db, j->id, JOB_FAILED, why, err)) {
+		store_rollback(st);
+		return -1;
+	}
+	return store_commit(st, err);
 }

@@ -1,18 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Running one job: the stage commands of lorebot (apply, check, build,
- * boot) as subprocesses through run.h, their JSON recorded as the
- * version's stage results; replies in process.
+ * Running one job: the stage's lorebot command (bot/stage.h says which,
+ * and with what input) as a subprocess through run.h, its JSON recorded
+ * as the version's result of that stage; replies in process.
  *
- * Stage commands get no database: apply and check run in a sandbox
- * without network where only the repository and the job's directory
- * are writable and the state directory is hidden; build and boot
- * sandbox their own make and qemu (no network, unprivileged user).
- * Each job has a directory <statedir>/jobs/<id> with its inputs, the
- * command's JSON and its log.
+ * Stage commands get no database: apply and check are given the
+ * version's mail (its cover letter, patches and the replies to them) and
+ * its id (--series ID), run in a sandbox without network where only the
+ * repository and the job's directory are writable and the state
+ * directory is hidden, and must answer about that version (the runner
+ * checks the document's "send").  build and boot are given the branch
+ * and base apply recorded and sandbox their own make and qemu.  Each job
+ * has a directory <statedir>/jobs/<id> with its inputs and logs.
  */
 #ifndef LOREBOT_JOB_H
 #define LOREBOT_JOB_H
+
+#include <json-c/json.h>
 
 #include "bot/config.h"
 #include "bot/queue.h"
@@ -24,18 +28,32 @@ struct job_env {
 	const char *repo;	/* the kernel repository (git.repo) */
 	const char *statedir;	/* jobs/, hidden from sandboxes */
 	const char *outbox;	/* replies: a maildir, or NULL (reply.mode) */
+	const char *archs;	/* replies: the daemon's --arch, or NULL (build.arch) */
 	uint64_t timeout_ms;	/* daemon.jobtimeout */
 	bool sandbox;		/* build.sandbox */
 };
 
 /*
- * Run the stage of j (claimed: running) and record what it found.  The
- * job is marked done, or failed with the reason; a failure of the
- * infrastructure (a command that could not run, a timeout) returns -1
- * and leaves the job running for the caller's retry policy.
+ * Run the stage of j (claimed: running) and record what it found; the
+ * result and the job's "done" are one transaction, so a crash leaves
+ * either both or neither.  A failure of the infrastructure (a command
+ * that could not run, exited 3, timed out, printed no JSON or answered
+ * about another version) returns -1, leaves the job running for the
+ * caller's retry policy and, when the command printed a document of an
+ * infrastructure failure ("status": "infra"), hands it over in *infra
+ * (the caller puts it).
  */
 int job_execute(struct store *st, const struct config *cfg,
-		const struct job_env *env, struct job *j, struct strbuf *err);
+		const struct job_env *env, struct job *j, json_object **infra,
+		struct strbuf *err);
+
+/*
+ * After the last attempt: record the stage as an infrastructure failure
+ * (doc, the command's own infra document, or one made from why) and mark
+ * the job failed with why, in one transaction.  0 or -1.
+ */
+int job_give_up(struct store *st, const struct job *j, json_object *doc,
+		const char *why, struct strbuf *err);
 
 /* The job's directory, created; caller frees */
 char *job_dir(const struct job_env *env, int64_t id);

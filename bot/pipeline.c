@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "bot/db.h"
+#include "bot/log.h"
 #include "bot/pipeline.h"
 #include "bot/results.h"
 #include "ci/arch.h"
@@ -18,6 +19,8 @@ static void add_arch(struct pipeline_cfg *pc, const char *name, size_t *alloc)
 	for (i = 0; i < pc->nr_archs; i++)
 		if (!strcmp(pc->archs[i], a->name))
 			return;
+	if (pc->nr_archs == PLAN_MAX_ARCHS)
+		return;
 	ALLOC_GROW(pc->archs, pc->nr_archs + 1, *alloc);
 	pc->archs[pc->nr_archs++] = xstrdup(a->name);
 }
@@ -45,6 +48,7 @@ void pipeline_cfg_init(struct pipeline_cfg *pc, const struct config *cfg,
 	}
 	pc->boot = config_get_bool(cfg, "boot.enable");
 	pc->window_s = config_get_ms(cfg, "daemon.window") / 1000;
+	pc->maxage_s = config_get_ms(cfg, "daemon.maxage") / 1000;
 }
 
 void pipeline_cfg_release(struct pipeline_cfg *pc)
@@ -63,146 +67,172 @@ static int db_fail(struct db *db, struct strbuf *err)
 	return -1;
 }
 
-int pipeline_sweep(struct store *st, const struct pipeline_cfg *pc,
-		   int64_t now, struct strbuf *err)
+struct vrow {
+	bool gone, superseded, complete;
+	int64_t date;
+};
+
+/* 1 found, 0 unknown, -1 */
+static int version_row(struct db *db, const char *id, struct vrow *v)
 {
-	struct db *db = st->db;
-	struct db_stmt *q;
-	char **ready = NULL, **old = NULL;
-	int64_t *prio = NULL;
-	size_t nr = 0, alloc = 0, nr_old = 0, alloc_old = 0, alloc_p = 0, i;
-	int r, queued = 0;
+	struct db_stmt *s = db_prepare(db,
+		"SELECT gone, superseded_by IS NOT NULL, complete, date FROM versions"
+		" WHERE id = ?");
+	int r;
 
-	/* versions without an apply job, and superseded ones with jobs */
-	q = db_prepare(db,
-		"SELECT v.id, v.complete, v.date, v.superseded_by IS NOT NULL,"
-		"  (SELECT count(*) FROM jobs j WHERE j.version = v.id)"
-		" FROM versions v WHERE v.gone = 0");
-	if (!q)
-		return db_fail(db, err);
-	while ((r = db_step(q)) > 0) {
-		const char *id = db_column_text(q, 0);
-		bool complete = db_column_int(q, 1);
-		int64_t date = db_column_int(q, 2);
-		bool superseded = db_column_int(q, 3);
-		int64_t jobs = db_column_int(q, 4);
+	if (!s || db_bind_text(s, 1, id))
+		return -1;
+	r = db_step(s);
+	if (r <= 0)
+		return r;
+	v->gone = db_column_int(s, 0);
+	v->superseded = db_column_int(s, 1);
+	v->complete = db_column_int(s, 2);
+	v->date = db_column_int(s, 3);
+	db_reset(s);
+	return 1;
+}
 
-		if (superseded) {
-			if (jobs) {
-				ALLOC_GROW(old, nr_old + 1, alloc_old);
-				old[nr_old++] = xstrdup(id);
-			}
+/*
+ * Jobs that failed for good without recording a result (the runner
+ * crashed or hung, the daemon died under it too often): the stage ended
+ * all the same, as an infrastructure failure, with the job's reason.
+ */
+static int record_given_up(struct store *st, const char *version, struct strbuf *err)
+{
+	struct job *jobs;
+	size_t nr, i;
+	int ret = 0;
+
+	if (queue_version_jobs(st->db, version, &jobs, &nr, err))
+		return -1;
+	for (i = 0; i < nr && !ret; i++) {
+		struct job *j = &jobs[i];
+		struct results rs = RESULTS_INIT;
+		json_object *doc;
+
+		if (j->state != JOB_FAILED || j->kind >= STAGE_RESULTS)
 			continue;
+		if (results_load(st, version, RESULTS_NO_DOCS, &rs, err) < 0) {
+			ret = -1;
+			break;
 		}
-		if (jobs || (!complete && date > now - pc->window_s))
-			continue;
-		ALLOC_GROW(ready, nr + 1, alloc);
-		ALLOC_GROW(prio, nr + 1, alloc_p);
-		ready[nr] = xstrdup(id);
-		prio[nr++] = date;
+		if (!results_find(&rs, j->kind, j->arch)) {
+			doc = result_infra_doc(j->kind, j->arch, j->error ? j->error : "failed");
+			if (results_record(st, version, j->kind, *j->arch ? j->arch : NULL,
+					   doc, err) < 0)
+				ret = -1;
+			else
+				log_warn("job %lld: %s%s%s of <%s> gave up: recorded as infra (%s)",
+					 (long long)j->id, stage_name(j->kind),
+					 *j->arch ? " " : "", j->arch, version,
+					 j->error ? j->error : "failed");
+			json_object_put(doc);
+		}
+		results_release(&rs);
 	}
-	if (r < 0) {
-		db_fail(db, err);
-		queued = -1;
-		goto out;
-	}
-	for (i = 0; i < nr; i++) {
-		bool added;
+	queue_free_jobs(jobs, nr);
+	return ret;
+}
 
-		if (queue_add(db, JOB_APPLY, ready[i], "", prio[i], &added, err)) {
-			queued = -1;
-			goto out;
+static int queue_needs(struct store *st, const struct pipeline_cfg *pc, const char *version,
+		       int64_t prio, struct strbuf *err)
+{
+	struct plan_cfg c = { (const char *const *)pc->archs, pc->nr_archs, pc->boot };
+	struct results rs = RESULTS_INIT;
+	struct plan p;
+	int s, queued = 0;
+	size_t a;
+
+	if (results_load(st, version, RESULTS_NO_DOCS, &rs, err) < 0)
+		return -1;
+	results_plan(&rs, &c, &p);
+	results_release(&rs);
+	for (s = 0; s < STAGE_NR; s++) {
+		size_t n = stages[s].per_arch ? p.nr_archs : 1;
+
+		for (a = 0; a < n; a++) {
+			bool added;
+
+			if (p.need[s][a] != NEED_RUN)
+				continue;
+			if (queue_add(st->db, s, version, stages[s].per_arch ? pc->archs[a] : "",
+				      prio, &added, err))
+				return -1;
+			queued += added;
 		}
-		queued += added;
 	}
-	for (i = 0; i < nr_old; i++) {
-		if (queue_cancel_version(db, old[i], err) < 0) {
-			queued = -1;
-			goto out;
-		}
-	}
-out:
-	for (i = 0; i < nr; i++)
-		free(ready[i]);
-	for (i = 0; i < nr_old; i++)
-		free(old[i]);
-	free(ready);
-	free(old);
-	free(prio);
 	return queued;
 }
 
-/* The status a stage recorded for the version (and arch), or NULL */
-static char *stage_status(struct store *st, const char *version,
-			  enum result_stage stage, const char *arch,
-			  struct strbuf *err)
+int pipeline_plan(struct store *st, const struct pipeline_cfg *pc, const char *version,
+		  int64_t now, struct strbuf *err)
 {
-	struct results rs = { 0 };
-	const struct result *r;
-	char *status = NULL;
+	struct vrow v;
+	int r = version_row(st->db, version, &v);
 
-	if (results_load(st, version, RESULTS_NO_DOCS, &rs, err) < 0)
-		return NULL;
-	r = results_find(&rs, stage, arch);
-	if (r && r->status)
-		status = xstrdup(r->status);
-	results_release(&rs);
-	return status;
-}
-
-/* Are the version's jobs, replies aside, all ended? */
-static int all_ended(struct db *db, const char *version, struct strbuf *err)
-{
-	struct db_stmt *q = db_prepare(db,
-		"SELECT count(*) FROM jobs WHERE version = ? AND kind != 'reply'"
-		" AND state IN ('queued', 'running')");
-	int64_t n;
-	int r;
-
-	if (!q)
-		return db_fail(db, err);
-	db_bind_text(q, 1, version);
-	r = db_step(q);
 	if (r <= 0)
-		return db_fail(db, err);
-	n = db_column_int(q, 0);
-	db_reset(q);
-	return n == 0;
+		return r < 0 ? db_fail(st->db, err) : 0;
+	if (v.gone || v.superseded)
+		return queue_cancel_version(st->db, version, err) < 0 ? -1 : 0;
+	if (!v.complete && v.date > now - pc->window_s)
+		return 0;	/* still waiting for its missing patches */
+	if (pc->maxage_s && v.date < now - pc->maxage_s)
+		return 0;
+	if (record_given_up(st, version, err))
+		return -1;
+	return queue_needs(st, pc, version, v.date, err);
 }
 
-int pipeline_advance(struct store *st, const struct pipeline_cfg *pc,
-		     const struct job *j, struct strbuf *err)
+/* Plan each version id the query yields (nparams integer parameters: a, b) */
+static int plan_each(struct store *st, const struct pipeline_cfg *pc, const char *sql,
+		     int nparams, int64_t a, int64_t b, int64_t now, struct strbuf *err)
 {
-	struct db *db = st->db;
-	char *status = NULL;
-	size_t i;
-	int ret = 0, ended;
+	struct db_stmt *q = db_prepare(st->db, sql);
+	char **ids = NULL;
+	size_t nr = 0, alloc = 0, i;
+	int r, queued = 0;
 
-	if (j->state == JOB_DONE && j->kind == JOB_APPLY) {
-		status = stage_status(st, j->version, STAGE_APPLY, NULL, err);
-		if (queue_add(db, JOB_CHECK, j->version, "", j->priority, NULL, err))
-			goto fail;
-		for (i = 0; status && !strcmp(status, "applied") && i < pc->nr_archs; i++)
-			if (queue_add(db, JOB_BUILD, j->version, pc->archs[i],
-				      j->priority, NULL, err))
-				goto fail;
-	} else if (j->state == JOB_DONE && j->kind == JOB_BUILD && pc->boot) {
-		status = stage_status(st, j->version, STAGE_BUILD, j->arch, err);
-		if (status && (!strcmp(status, "ok") || !strcmp(status, "warnings")) &&
-		    queue_add(db, JOB_BOOT, j->version, j->arch, j->priority, NULL, err))
-			goto fail;
+	if (!q || (nparams > 0 && db_bind_int(q, 1, a)) ||
+	    (nparams > 1 && db_bind_int(q, 2, b)))
+		return db_fail(st->db, err);
+	while ((r = db_step(q)) > 0) {
+		ALLOC_GROW(ids, nr + 1, alloc);
+		ids[nr++] = xstrdup(db_column_text(q, 0));
 	}
-	if (j->kind == JOB_REPLY)
-		goto out;
-	ended = all_ended(db, j->version, err);
-	if (ended < 0)
-		goto fail;
-	if (ended && queue_add(db, JOB_REPLY, j->version, "", j->priority, NULL, err))
-		goto fail;
-out:
-	free(status);
-	return ret;
-fail:
-	ret = -1;
-	goto out;
+	if (r < 0)
+		queued = db_fail(st->db, err);
+	for (i = 0; i < nr && queued >= 0; i++) {
+		r = pipeline_plan(st, pc, ids[i], now, err);
+		queued = r < 0 ? -1 : queued + r;
+	}
+	for (i = 0; i < nr; i++)
+		free(ids[i]);
+	free(ids);
+	return queued;
+}
+
+int pipeline_plan_all(struct store *st, const struct pipeline_cfg *pc, int64_t now,
+		      struct strbuf *err)
+{
+	/* not ended: no reply job that is over; superseded ones only to cancel */
+	return plan_each(st, pc,
+		"SELECT v.id FROM versions v WHERE v.date >= ?1 AND NOT EXISTS"
+		" (SELECT 1 FROM jobs j WHERE j.kind = 'reply' AND j.version = v.id"
+		"  AND j.arch = '' AND j.state IN ('done', 'failed', 'cancelled'))"
+		" AND ((v.gone = 0 AND v.superseded_by IS NULL) OR EXISTS (SELECT 1 FROM jobs j"
+		"  WHERE j.version = v.id AND j.state = 'queued'))"
+		" ORDER BY v.date DESC",
+		1, pc->maxage_s ? now - pc->maxage_s : INT64_MIN, 0, now, err);
+}
+
+int pipeline_plan_window(struct store *st, const struct pipeline_cfg *pc, int64_t from,
+			 int64_t to, struct strbuf *err)
+{
+	if (to <= from)
+		return 0;
+	return plan_each(st, pc,
+		"SELECT id FROM versions WHERE date > ?1 AND date <= ?2 AND complete = 0"
+		" AND gone = 0 AND superseded_by IS NULL ORDER BY date DESC",
+		2, from - pc->window_s, to - pc->window_s, to, err);
 }

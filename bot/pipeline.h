@@ -1,16 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What comes next for a series version: the daemon's stage graph.
+ * What comes next for a series version: the stage table (bot/stage.h)
+ * applied to what is stored.  Nothing is remembered between calls: the
+ * plan of a version is derived from its results each time, so calling
+ * these after any crash, any number of times, queues exactly what is
+ * missing and never repeats a stage (jobs are unique per stage, version
+ * and arch).
  *
- *	apply -> check
- *	      -> build <arch> -> boot <arch>	(when it applied)
- *	everything ended -> reply
- *
- * A version is queued once it is complete, or once it waited
+ * A version is ready once it is complete, or once it waited
  * daemon.window for its missing patches (it is then tested as
- * incomplete, and the reply says so).  A superseded version's queued
- * jobs are cancelled.  Jobs are unique per stage, version and arch, so
- * calling these again never repeats a stage.
+ * incomplete, and the reply says so); versions older than
+ * daemon.maxage are left alone.  A superseded or gone version's queued
+ * jobs are cancelled.  A job that failed for good without a result (its
+ * runner crashed, it was interrupted too often) gets an "infra" result
+ * with the reason, so the version still ends.
  */
 #ifndef LOREBOT_PIPELINE_H
 #define LOREBOT_PIPELINE_H
@@ -24,6 +27,7 @@ struct pipeline_cfg {
 	size_t nr_archs;
 	bool boot;		/* boot.enable */
 	int64_t window_s;	/* daemon.window */
+	int64_t maxage_s;	/* daemon.maxage, 0: any age */
 };
 
 /* archs: a comma-separated list overriding build.arch, or NULL */
@@ -32,14 +36,25 @@ void pipeline_cfg_init(struct pipeline_cfg *pc, const struct config *cfg,
 void pipeline_cfg_release(struct pipeline_cfg *pc);
 
 /*
- * Queue versions that are ready and not queued yet, cancel superseded
- * ones.  Returns the number of versions newly queued, or -1.
+ * Queue what the version needs now.  Returns the number of jobs newly
+ * queued (0 also when it is not ready yet or needs nothing), or -1.
  */
-int pipeline_sweep(struct store *st, const struct pipeline_cfg *pc,
-		   int64_t now, struct strbuf *err);
+int pipeline_plan(struct store *st, const struct pipeline_cfg *pc, const char *version,
+		  int64_t now, struct strbuf *err);
 
-/* A job ended (done or failed): queue what follows.  0 or -1. */
-int pipeline_advance(struct store *st, const struct pipeline_cfg *pc,
-		     const struct job *j, struct strbuf *err);
+/*
+ * At start-up: plan every version that may still need something (it has
+ * no reply job that ended).  Returns the number of jobs queued, or -1.
+ */
+int pipeline_plan_all(struct store *st, const struct pipeline_cfg *pc, int64_t now,
+		      struct strbuf *err);
+
+/*
+ * The versions whose completeness window ended in (from, to] (unix
+ * seconds): plan them.  The daemon calls it as time passes, so that no
+ * scan of every version is needed.  Returns the jobs queued, or -1.
+ */
+int pipeline_plan_window(struct store *st, const struct pipeline_cfg *pc, int64_t from,
+			 int64_t to, struct strbuf *err);
 
 #endif

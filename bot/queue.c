@@ -1,38 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
 #include <stdlib.h>
 #include <strings.h>
 #include <time.h>
 
 #include "bot/queue.h"
 
-static const char *const kind_names[JOB_KIND_NR] = {
-	[JOB_APPLY] = "apply", [JOB_CHECK] = "check", [JOB_BUILD] = "build",
-	[JOB_BOOT] = "boot", [JOB_REPLY] = "reply",
-};
-
 static const char *const state_names[JOB_STATE_NR] = {
 	[JOB_QUEUED] = "queued", [JOB_RUNNING] = "running",
 	[JOB_DONE] = "done", [JOB_FAILED] = "failed",
 	[JOB_CANCELLED] = "cancelled",
 };
-
-const char *job_kind_name(enum job_kind k)
-{
-	return k < JOB_KIND_NR ? kind_names[k] : "?";
-}
-
-int job_kind_parse(const char *s, enum job_kind *k)
-{
-	int i;
-
-	for (i = 0; i < JOB_KIND_NR; i++) {
-		if (!strcasecmp(s, kind_names[i])) {
-			*k = i;
-			return 0;
-		}
-	}
-	return -1;
-}
 
 const char *job_state_name(enum job_state s)
 {
@@ -49,17 +27,13 @@ static enum job_state state_parse(const char *s)
 	return JOB_FAILED;
 }
 
-bool job_kind_heavy(enum job_kind k)
-{
-	return k == JOB_BUILD || k == JOB_BOOT;
-}
-
 void job_release(struct job *j)
 {
 	free(j->version);
 	free(j->arch);
 	free(j->log);
 	free(j->error);
+	free(j->handle);
 	memset(j, 0, sizeof(*j));
 }
 
@@ -70,7 +44,7 @@ static int fail(struct db *db, struct strbuf *err)
 }
 
 #define JOB_COLUMNS "id, kind, version, arch, state, attempts, pid, log, " \
-	"error, priority, queued, started, finished"
+	"error, priority, queued, started, finished, interrupts, handle"
 
 static void read_job(struct db_stmt *st, struct job *j)
 {
@@ -78,8 +52,8 @@ static void read_job(struct db_stmt *st, struct job *j)
 
 	memset(j, 0, sizeof(*j));
 	j->id = db_column_int(st, 0);
-	if (!k || job_kind_parse(k, &j->kind))
-		j->kind = JOB_APPLY;
+	if (stage_parse(k, &j->kind))
+		j->kind = STAGE_APPLY;
 	j->version = xstrdup(db_column_text(st, 2) ? db_column_text(st, 2) : "");
 	j->arch = xstrdup(db_column_text(st, 3) ? db_column_text(st, 3) : "");
 	j->state = state_parse(db_column_text(st, 4));
@@ -91,9 +65,11 @@ static void read_job(struct db_stmt *st, struct job *j)
 	j->queued = db_column_int(st, 10);
 	j->started = db_column_int(st, 11);
 	j->finished = db_column_int(st, 12);
+	j->interrupts = (int)db_column_int(st, 13);
+	j->handle = xstrdup_or_null(db_column_text(st, 14));
 }
 
-int queue_add(struct db *db, enum job_kind kind, const char *version,
+int queue_add(struct db *db, enum stage kind, const char *version,
 	      const char *arch, int64_t priority, bool *added,
 	      struct strbuf *err)
 {
@@ -103,7 +79,7 @@ int queue_add(struct db *db, enum job_kind kind, const char *version,
 
 	if (!st)
 		return fail(db, err);
-	db_bind_text(st, 1, job_kind_name(kind));
+	db_bind_text(st, 1, stage_name(kind));
 	db_bind_text(st, 2, version);
 	db_bind_text(st, 3, arch ? arch : "");
 	db_bind_int(st, 4, priority);
@@ -115,6 +91,29 @@ int queue_add(struct db *db, enum job_kind kind, const char *version,
 	return 0;
 }
 
+/* "SELECT ... WHERE kind IN ('build', 'boot') ...": the heavy stages of the table */
+static const char *claim_sql(bool heavy)
+{
+	static char sql[2][512];
+	struct strbuf kinds = STRBUF_INIT;
+	int i;
+
+	if (sql[heavy][0])
+		return sql[heavy];
+	for (i = 0; i < STAGE_NR; i++)
+		if (stages[i].heavy)
+			strbuf_addf(&kinds, "%s'%s'", kinds.len ? ", " : "", stages[i].name);
+	snprintf(sql[heavy], sizeof(sql[heavy]),
+		 "SELECT " JOB_COLUMNS " FROM jobs WHERE state = 'queued'"
+		 " AND kind %sIN (%s)"
+		 /* replies go out one at a time: they share the reply lock */
+		 " AND NOT (kind = 'reply' AND EXISTS (SELECT 1 FROM jobs"
+		 "  WHERE kind = 'reply' AND state = 'running'))"
+		 " ORDER BY priority DESC, id LIMIT 1", heavy ? "" : "NOT ", kinds.buf);
+	strbuf_release(&kinds);
+	return sql[heavy];
+}
+
 int queue_claim(struct db *db, bool heavy, struct job *j, struct strbuf *err)
 {
 	struct db_stmt *st;
@@ -122,15 +121,7 @@ int queue_claim(struct db *db, bool heavy, struct job *j, struct strbuf *err)
 
 	if (began && db_begin(db))
 		return fail(db, err);
-	st = db_prepare(db, heavy ?
-		"SELECT " JOB_COLUMNS " FROM jobs WHERE state = 'queued'"
-		" AND kind IN ('build', 'boot') ORDER BY priority DESC, id LIMIT 1" :
-		"SELECT " JOB_COLUMNS " FROM jobs WHERE state = 'queued'"
-		" AND kind NOT IN ('build', 'boot')"
-		/* replies go out one at a time: they share the reply lock */
-		" AND NOT (kind = 'reply' AND EXISTS (SELECT 1 FROM jobs"
-		"  WHERE kind = 'reply' AND state = 'running'))"
-		" ORDER BY priority DESC, id LIMIT 1");
+	st = db_prepare(db, claim_sql(heavy));
 	if (!st)
 		goto error;
 	r = db_step(st);
@@ -179,11 +170,23 @@ int queue_set_pid(struct db *db, int64_t id, int64_t pid, const char *log,
 	return db_run(st) ? fail(db, err) : 0;
 }
 
+int queue_set_handle(struct db *db, int64_t id, const char *handle, struct strbuf *err)
+{
+	struct db_stmt *st = db_prepare(db, "UPDATE jobs SET handle = ? WHERE id = ?");
+
+	if (!st)
+		return fail(db, err);
+	db_bind_text(st, 1, handle);
+	db_bind_int(st, 2, id);
+	return db_run(st) ? fail(db, err) : 0;
+}
+
 int queue_finish(struct db *db, int64_t id, enum job_state state,
 		 const char *error, struct strbuf *err)
 {
 	struct db_stmt *st = db_prepare(db,
-		"UPDATE jobs SET state = ?, error = ?, finished = ?, pid = NULL WHERE id = ?");
+		"UPDATE jobs SET state = ?, error = ?, finished = ?, pid = NULL, handle = NULL"
+		" WHERE id = ?");
 
 	if (!st)
 		return fail(db, err);
@@ -197,7 +200,7 @@ int queue_finish(struct db *db, int64_t id, enum job_state state,
 int queue_requeue(struct db *db, int64_t id, const char *error, struct strbuf *err)
 {
 	struct db_stmt *st = db_prepare(db,
-		"UPDATE jobs SET state = 'queued', error = ?, pid = NULL WHERE id = ?");
+		"UPDATE jobs SET state = 'queued', error = ?, pid = NULL, handle = NULL WHERE id = ?");
 
 	if (!st)
 		return fail(db, err);
@@ -209,8 +212,9 @@ int queue_requeue(struct db *db, int64_t id, const char *error, struct strbuf *e
 int queue_release(struct db *db, int64_t id, struct strbuf *err)
 {
 	struct db_stmt *st = db_prepare(db,
-		"UPDATE jobs SET state = 'queued', pid = NULL, attempts = max(attempts - 1, 0),"
-		" error = 'interrupted by a shutdown' WHERE id = ? AND state = 'running'");
+		"UPDATE jobs SET state = 'queued', pid = NULL, handle = NULL,"
+		" attempts = max(attempts - 1, 0), error = 'interrupted by a shutdown'"
+		" WHERE id = ? AND state = 'running'");
 
 	if (!st)
 		return fail(db, err);
@@ -218,24 +222,27 @@ int queue_release(struct db *db, int64_t id, struct strbuf *err)
 	return db_run(st) ? fail(db, err) : 0;
 }
 
-int queue_recover(struct db *db, int max_attempts, struct strbuf *err)
+int queue_recover(struct db *db, int max_interrupts, struct strbuf *err)
 {
 	struct db_stmt *st;
 	int n;
 
 	if (db_begin(db))
 		return fail(db, err);
-	st = db_prepare(db, "UPDATE jobs SET state = 'failed', pid = NULL, finished = ?,"
-			" error = 'interrupted ' || attempts || ' times; giving up'"
-			" WHERE state = 'running' AND attempts >= ?");
+	st = db_prepare(db, "UPDATE jobs SET state = 'failed', pid = NULL, handle = NULL,"
+			" finished = ?, interrupts = interrupts + 1,"
+			" error = 'interrupted ' || (interrupts + 1) || ' times; giving up'"
+			" WHERE state = 'running' AND interrupts + 1 >= ?");
 	if (!st)
 		goto error;
 	db_bind_int(st, 1, time(NULL));
-	db_bind_int(st, 2, max_attempts);
+	db_bind_int(st, 2, max_interrupts);
 	if (db_run(st))
 		goto error;
 	n = db_changes(db);
-	st = db_prepare(db, "UPDATE jobs SET state = 'queued', pid = NULL,"
+	/* the job did not fail, the daemon went away: the attempt is given back */
+	st = db_prepare(db, "UPDATE jobs SET state = 'queued', pid = NULL, handle = NULL,"
+			" attempts = max(attempts - 1, 0), interrupts = interrupts + 1,"
 			" error = 'interrupted; retried' WHERE state = 'running'");
 	if (!st || db_run(st))
 		goto error;
@@ -282,19 +289,12 @@ int queue_get(struct db *db, int64_t id, struct job *j, struct strbuf *err)
 	return 0;
 }
 
-int queue_version_jobs(struct db *db, const char *version, struct job **jobs,
-		       size_t *nr, struct strbuf *err)
+static int read_jobs(struct db *db, struct db_stmt *st, struct job **jobs, size_t *nr,
+		     struct strbuf *err)
 {
-	struct db_stmt *st = db_prepare(db, "SELECT " JOB_COLUMNS
-					" FROM jobs WHERE version = ? ORDER BY id");
 	size_t alloc = 0;
 	int r;
 
-	*jobs = NULL;
-	*nr = 0;
-	if (!st)
-		return fail(db, err);
-	db_bind_text(st, 1, version);
 	while ((r = db_step(st)) > 0) {
 		ALLOC_GROW(*jobs, *nr + 1, alloc);
 		read_job(st, &(*jobs)[(*nr)++]);
@@ -306,6 +306,32 @@ int queue_version_jobs(struct db *db, const char *version, struct job **jobs,
 		return fail(db, err);
 	}
 	return 0;
+}
+
+int queue_version_jobs(struct db *db, const char *version, struct job **jobs,
+		       size_t *nr, struct strbuf *err)
+{
+	struct db_stmt *st = db_prepare(db, "SELECT " JOB_COLUMNS
+					" FROM jobs WHERE version = ? ORDER BY id");
+
+	*jobs = NULL;
+	*nr = 0;
+	if (!st)
+		return fail(db, err);
+	db_bind_text(st, 1, version);
+	return read_jobs(db, st, jobs, nr, err);
+}
+
+int queue_running(struct db *db, struct job **jobs, size_t *nr, struct strbuf *err)
+{
+	struct db_stmt *st = db_prepare(db, "SELECT " JOB_COLUMNS
+					" FROM jobs WHERE state = 'running' ORDER BY id");
+
+	*jobs = NULL;
+	*nr = 0;
+	if (!st)
+		return fail(db, err);
+	return read_jobs(db, st, jobs, nr, err);
 }
 
 void queue_free_jobs(struct job *jobs, size_t nr)

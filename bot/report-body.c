@@ -7,7 +7,7 @@
  */
 #include <stdlib.h>
 
-#include "bot/jsonx.h"
+#include "bot/contract.h"
 #include "bot/report-int.h"
 
 /* base-commit (if any) and the base apply chose */
@@ -20,15 +20,15 @@ struct base_info {
 static void base_info(const struct report_ctx *c, struct base_info *b)
 {
 	const struct result *apply = results_find(&c->v->results, STAGE_APPLY, NULL);
-	json_object *base = apply ? jx_object(apply->doc, "base") : NULL;
+	json_object *base = apply ? rd_doc_base(apply->doc) : NULL;
 	const char *bc = c->v->base_commit;
 
 	memset(b, 0, sizeof(*b));
-	b->name = jx_str(base, "name");
-	b->sha = jx_str(base, "sha");
+	b->name = rd_base_name(base);
+	b->sha = rd_base_sha(base);
 	if (bc && b->sha && !strncmp(b->sha, bc, strlen(bc)))
 		b->from_base_commit = true;
-	else if (bc && (jx_bool(base, "base_commit_unknown", false) || b->sha))
+	else if (bc && (rd_base_commit_unknown(base, false) || b->sha))
 		b->base_commit_unknown = true;
 }
 
@@ -44,8 +44,8 @@ static int base_vars(struct report_ctx *c, struct strbuf *err)
 		strbuf_addstr(&sb, b.sha);
 	else if (b.sha)
 		strbuf_addf(&sb, "%s %s", b.name, b.sha);
-	else if (jx_str(check ? check->doc : NULL, "base"))
-		strbuf_addstr(&sb, jx_str(check->doc, "base"));
+	else if (rd_doc_base_rev(check ? check->doc : NULL))
+		strbuf_addstr(&sb, rd_doc_base_rev(check->doc));
 	else
 		strbuf_addstr(&sb, "the patches alone (no tree)");
 	tvars_set(&c->vars, "base_on", sb.buf);
@@ -67,7 +67,7 @@ static int base_vars(struct report_ctx *c, struct strbuf *err)
 static const char *branch_of(const struct report_ctx *c, struct strbuf *sb)
 {
 	const struct result *apply = results_find(&c->v->results, STAGE_APPLY, NULL);
-	const char *b = apply ? jx_str(apply->doc, "branch") : NULL;
+	const char *b = apply ? rd_doc_branch(apply->doc) : NULL;
 
 	if (b) {
 		skip_prefix(b, "refs/heads/", &b);
@@ -152,13 +152,13 @@ static void add_block(struct strbuf *sb, const char *pre, const char *s)
 
 static void tree_lines(struct strbuf *sb, json_object *tree)
 {
-	json_object *lines = jx_array(tree, "lines");
+	json_object *lines = rd_tree_lines(tree);
 	size_t i;
 
 	for (i = 0; lines && i < json_object_array_length(lines); i++) {
-		json_object *l = json_object_array_get_idx(lines, i);
-		const char *kind = jx_strz(l, "kind");
-		int64_t no = jx_int(l, "line", 0);
+		json_object *l = rd_at(lines, i);
+		const char *kind = rd_line_kind_z(l);
+		int64_t no = rd_line_no(l, 0);
 
 		/* '+': in the tree, not in the hunk; '-': in the hunk, not in the tree */
 		strbuf_addstr(sb, *kind == '+' ? ">" : *kind == '-' ? "-" : " ");
@@ -166,7 +166,7 @@ static void tree_lines(struct strbuf *sb, json_object *tree)
 			strbuf_addf(sb, "%5lld\t", (long long)no);
 		else
 			strbuf_addstr(sb, "     \t");
-		strbuf_addstr(sb, jx_strz(l, "text"));
+		strbuf_addstr(sb, rd_line_text_z(l));
 		strbuf_addch(sb, '\n');
 	}
 }
@@ -174,25 +174,25 @@ static void tree_lines(struct strbuf *sb, json_object *tree)
 static void apply_vars(struct report_ctx *c)
 {
 	const struct result *apply = results_find(&c->v->results, STAGE_APPLY, NULL);
-	json_object *patches = jx_array(apply->doc, "patches"), *failed = NULL;
+	json_object *patches = rd_doc_patches(apply->doc), *failed = NULL;
 	struct strbuf sb = STRBUF_INIT, hunks = STRBUF_INIT, later = STRBUF_INIT;
 	struct strbuf attempts = STRBUF_INIT;
-	json_object *tried = jx_array(apply->doc, "attempts");
+	json_object *tried = rd_doc_attempts(apply->doc);
 	size_t i, nfail;
 	struct base_info b;
 
 	base_info(c, &b);
 	for (i = 0; patches && i < json_object_array_length(patches); i++) {
-		json_object *p = json_object_array_get_idx(patches, i);
-		const char *status = jx_strz(p, "status");
+		json_object *p = rd_at(patches, i);
+		const char *status = rd_patch_status_z(p);
 
-		if (!failed && !strcmp(status, "failed")) {
+		if (!failed && !strcmp(status, RD_PATCH_FAILED)) {
 			failed = p;
-		} else if (failed && strcmp(status, "applied")) {
-			json_object *alone = jx_get(p, "would_apply_alone");
+		} else if (failed && strcmp(status, RD_PATCH_APPLIED)) {
+			json_object *alone = rd_patch_alone(p);
 
 			strbuf_addf(&later, "%sPatch %d/%d was not applied after it", later.len ?
-				    " " : "", (int)jx_int(p, "n", 0), c->v->total);
+				    " " : "", (int)rd_patch_n(p, 0), c->v->total);
 			if (alone && json_object_is_type(alone, json_type_boolean))
 				strbuf_addf(&later, "; on its own it %s.",
 					    json_object_get_boolean(alone) ? "would apply" :
@@ -202,54 +202,54 @@ static void apply_vars(struct report_ctx *c)
 		}
 	}
 	if (failed) {
-		json_object *fails = jx_array(failed, "failures");
+		json_object *fails = rd_patch_failures(failed);
 
 		nfail = fails ? json_object_array_length(fails) : 0;
 		strbuf_addf(&sb, "Patch %d/%d (\"%s\") does not apply to %s%s%.12s%s",
-			    (int)jx_int(failed, "n", 0), c->v->total,
-			    jx_str(failed, "subject") ? jx_str(failed, "subject") : "?",
+			    (int)rd_patch_n(failed, 0), c->v->total,
+			    rd_patch_subject(failed) ? rd_patch_subject(failed) : "?",
 			    b.name ? b.name : "the base", b.sha ? " (" : "", b.sha ? b.sha : "",
 			    b.sha ? ")" : "");
 		if (nfail > 1)
 			strbuf_addf(&sb, ": %zu hunks fail.", nfail);
-		else if (jx_str(failed, "file"))
-			strbuf_addf(&sb, ": a hunk of %s fails.", jx_str(failed, "file"));
+		else if (rd_patch_file(failed))
+			strbuf_addf(&sb, ": a hunk of %s fails.", rd_patch_file(failed));
 		else
 			strbuf_addch(&sb, '.');
 		for (i = 0; i < nfail; i++) {
-			json_object *f = json_object_array_get_idx(fails, i);
-			json_object *tree = jx_object(f, "tree");
+			json_object *f = rd_at(fails, i);
+			json_object *tree = rd_hunk_tree(f);
 
 			strbuf_addf(&hunks, "%s%s:%lld: error: %s %s\n", hunks.len ? "\n" : "",
-				    jx_str(f, "file") ? jx_str(f, "file") : "?",
-				    (long long)jx_int(f, "line", 0), jx_strz(f, "hunk"),
-				    jx_str(f, "message") ? jx_str(f, "message") : "does not apply");
-			if (jx_str(f, "excerpt")) {
+				    rd_hunk_file(f) ? rd_hunk_file(f) : "?",
+				    (long long)rd_hunk_line(f, 0), rd_hunk_header_z(f),
+				    rd_hunk_message(f) ? rd_hunk_message(f) : "does not apply");
+			if (rd_hunk_excerpt(f)) {
 				strbuf_addstr(&hunks, "\nThe hunk expects:\n\n");
-				add_block(&hunks, "    ", jx_str(f, "excerpt"));
+				add_block(&hunks, "    ", rd_hunk_excerpt(f));
 			}
-			if (tree && jx_len(tree, "lines")) {
+			if (tree && rd_tree_lines_len(tree)) {
 				strbuf_addf(&hunks, "\n%s has (> lines the hunk does not expect,\n"
 					    "- lines it expects that are missing):\n\n",
 					    b.name ? b.name : "The tree");
 				tree_lines(&hunks, tree);
 			}
 		}
-		if (!nfail && jx_str(failed, "message"))
-			strbuf_addf(&hunks, "%s: error: %s\n", jx_strz(failed, "file"),
-				    jx_str(failed, "message"));
+		if (!nfail && rd_patch_message(failed))
+			strbuf_addf(&hunks, "%s: error: %s\n", rd_patch_file_z(failed),
+				    rd_patch_message(failed));
 	} else {
-		json_object *base = jx_object(apply->doc, "base");
+		json_object *base = rd_doc_base(apply->doc);
 
 		strbuf_addf(&sb, "The series could not be applied: %s.",
-			    jx_str(base, "reason") ? jx_str(base, "reason") : "no base was found");
+			    rd_base_reason(base) ? rd_base_reason(base) : "no base was found");
 	}
 	for (i = 0; tried && i < json_object_array_length(tried); i++) {
-		json_object *a = json_object_array_get_idx(tried, i);
+		json_object *a = rd_at(tried, i);
 
-		strbuf_addf(&attempts, "  %s%s%.12s: %s\n", jx_strz(a, "name"),
-			    jx_str(a, "sha") ? " " : "", jx_strz(a, "sha"),
-			    jx_str(a, "outcome") ? jx_str(a, "outcome") : "?");
+		strbuf_addf(&attempts, "  %s%s%.12s: %s\n", rd_try_name_z(a),
+			    rd_try_sha(a) ? " " : "", rd_try_sha_z(a),
+			    rd_try_outcome(a) ? rd_try_outcome(a) : "?");
 	}
 	report_set_prose(c, "failure", sb.buf);
 	strbuf_rtrim(&hunks);
@@ -277,76 +277,76 @@ static int lines_in(const char *s)
 
 static bool reportable(json_object *f)
 {
-	const char *sev = jx_strz(f, "severity");
+	const char *sev = rd_finding_severity_z(f);
 
-	return !strcmp(sev, "error") || !strcmp(sev, "warning");
+	return !strcmp(sev, RD_SEV_ERROR) || !strcmp(sev, RD_SEV_WARNING);
 }
 
 static void finding_line(struct strbuf *sb, const char *mark, json_object *f)
 {
-	const char *file = jx_str(f, "file");
-	int64_t line = jx_int(f, "line", 0);
+	const char *file = rd_finding_file(f);
+	int64_t line = rd_finding_line(f, 0);
 
 	strbuf_addstr(sb, mark);
-	if (file && line > 0 && jx_int(f, "column", 0) > 0)
+	if (file && line > 0 && rd_finding_column(f, 0) > 0)
 		strbuf_addf(sb, "%s:%lld:%lld: ", file, (long long)line,
-			    (long long)jx_int(f, "column", 0));
+			    (long long)rd_finding_column(f, 0));
 	else if (file && line > 0)
 		strbuf_addf(sb, "%s:%lld: ", file, (long long)line);
 	else if (file)
 		strbuf_addf(sb, "%s: ", file);
-	strbuf_addf(sb, "%s: %s", jx_str(f, "severity") ? jx_str(f, "severity") : "warning",
-		    jx_strz(f, "message"));
-	if (jx_str(f, "rule"))
-		strbuf_addf(sb, " [%s]", jx_str(f, "rule"));
+	strbuf_addf(sb, "%s: %s", rd_finding_severity(f) ? rd_finding_severity(f) :
+		    RD_SEV_WARNING, rd_finding_message_z(f));
+	if (rd_finding_rule(f))
+		strbuf_addf(sb, " [%s]", rd_finding_rule(f));
 	strbuf_addch(sb, '\n');
 }
 
 static void check_vars(struct report_ctx *c)
 {
 	const struct result *check = results_find(&c->v->results, STAGE_CHECK, NULL);
-	json_object *findings = jx_array(check->doc, "findings");
+	json_object *findings = rd_doc_findings(check->doc);
 	struct strbuf out = STRBUF_INIT, ex = STRBUF_INIT, name = STRBUF_INIT;
 	size_t nr = findings ? json_object_array_length(findings) : 0, i;
 	int errors = 0, n, last = -1;
 
 	for (n = 0; n <= c->v->total; n++) {
 		for (i = 0; i < nr; i++) {
-			json_object *f = json_object_array_get_idx(findings, i);
-			const char *quote = jx_str(f, "quote"), *sugg = jx_str(f, "suggestion");
+			json_object *f = rd_at(findings, i);
+			const char *quote = rd_finding_quote(f), *sugg = rd_finding_suggestion(f);
 			size_t mark;
 
-			if (jx_int(f, "patch", 0) != n || !reportable(f))
+			if (rd_finding_patch(f, 0) != n || !reportable(f))
 				continue;
-			errors += !strcmp(jx_strz(f, "severity"), "error");
+			errors += !strcmp(rd_finding_severity_z(f), RD_SEV_ERROR);
 			if (last != n) {
 				json_object *p = report_patch(c->v, n);
 
 				strbuf_reset(&name);
 				report_patch_name(&name, c->v, n);
 				strbuf_addf(&out, "%s%s", out.len ? "\n" : "", name.buf);
-				if (p && jx_str(p, "title"))
-					strbuf_addf(&out, " (%s)", jx_str(p, "title"));
+				if (p && rd_vpatch_title(p))
+					strbuf_addf(&out, " (%s)", rd_vpatch_title(p));
 				strbuf_addstr(&out, ":\n");
 				last = n;
 			}
 			finding_line(&out, ">> ", f);
 			mark = ex.len;
 			strbuf_addf(&ex, "%s", ex.len ? "\n" : "");
-			if (report_excerpt(c, n, jx_str(f, "file"), (int)jx_int(f, "line", 0),
+			if (report_excerpt(c, n, rd_finding_file(f), (int)rd_finding_line(f, 0),
 					   lines_in(quote), quote, &ex)) {
 				strbuf_setlen(&ex, mark);
 				if (!quote && !sugg)
 					continue;
 				strbuf_addf(&ex, "%s", ex.len ? "\n" : "");
-				strbuf_addf(&ex, "%s:%lld:\n\n", jx_str(f, "file") ?
-					    jx_str(f, "file") : name.buf,
-					    (long long)jx_int(f, "line", 0));
+				strbuf_addf(&ex, "%s:%lld:\n\n", rd_finding_file(f) ?
+					    rd_finding_file(f) : name.buf,
+					    (long long)rd_finding_line(f, 0));
 				if (quote)
 					add_block(&ex, ">\t", quote);
 			}
 			if (sugg) {
-				strbuf_addf(&ex, "\nsuggested [%s]:\n\n", jx_strz(f, "rule"));
+				strbuf_addf(&ex, "\nsuggested [%s]:\n\n", rd_finding_rule_z(f));
 				add_block(&ex, " \t", sugg);
 			}
 		}
@@ -389,20 +389,11 @@ static void arch_vars(struct report_ctx *c, const char **names, size_t nn,
 
 /* build: per arch, the diagnostics (new ones ">>"), config and compiler */
 
-static const char *str_or_name(json_object *o, const char *key)
-{
-	json_object *v = jx_get(o, key);
-
-	if (v && json_object_is_type(v, json_type_object))
-		return jx_str(v, "name");
-	return jx_str(o, key);
-}
-
 static void arch_info(struct strbuf *sb, const struct result *r)
 {
-	const char *config = str_or_name(r->doc, "config");
-	const char *profile = str_or_name(r->doc, "profile");
-	const char *compiler = str_or_name(r->doc, "compiler");
+	const char *config = rd_name_of(rd_doc_config(r->doc));
+	const char *profile = rd_name_of(rd_doc_profile(r->doc));
+	const char *compiler = rd_name_of(rd_doc_compiler(r->doc));
 
 	strbuf_addf(sb, "config:        %s%s%s\n", r->arch,
 		    config || profile ? "-" : "", config ? config : profile ? profile : "");
@@ -419,7 +410,7 @@ static void build_vars(struct report_ctx *c)
 
 	for (i = 0; i < c->v->results.nr; i++) {
 		const struct result *r = &c->v->results.v[i];
-		json_object *findings = jx_array(r->doc, "findings");
+		json_object *findings = rd_doc_findings(r->doc);
 		size_t nf = findings ? json_object_array_length(findings) : 0;
 
 		if (r->stage != STAGE_BUILD || !r->findings)
@@ -428,14 +419,14 @@ static void build_vars(struct report_ctx *c)
 		arch_info(&info, r);
 		strbuf_addf(&out, "%s%s (%s):\n\n", out.len ? "\n" : "", r->arch, r->summary);
 		for (j = 0; j < nf; j++) {
-			json_object *f = json_object_array_get_idx(findings, j);
-			bool is_new = jx_bool(f, "new", true);
-			const char *raw = jx_str(f, "raw") ? jx_str(f, "raw") : jx_str(f, "output");
-			const char *sev = jx_strz(f, "severity");
-			int patch = (int)jx_int(f, "patch", 0);
+			json_object *f = rd_at(findings, j);
+			bool is_new = rd_finding_is_new(f, true);
+			const char *raw = rd_finding_raw(f) ? rd_finding_raw(f) : rd_finding_output(f);
+			const char *sev = rd_finding_severity_z(f);
+			int patch = (int)rd_finding_patch(f, 0);
 			size_t mark;
 
-			if (is_new && (!strcmp(sev, "error") || !strcmp(sev, "fatal error")))
+			if (is_new && (!strcmp(sev, RD_SEV_ERROR) || !strcmp(sev, RD_SEV_FATAL)))
 				errors++;
 			else if (is_new)
 				warnings++;
@@ -452,7 +443,7 @@ static void build_vars(struct report_ctx *c)
 					    c->v->total);
 			mark = ex.len;
 			strbuf_addf(&ex, "%s", ex.len ? "\n" : "");
-			if (report_excerpt(c, patch, jx_str(f, "file"), (int)jx_int(f, "line", 0),
+			if (report_excerpt(c, patch, rd_finding_file(f), (int)rd_finding_line(f, 0),
 					   1, NULL, &ex))
 				strbuf_setlen(&ex, mark);
 		}
@@ -480,36 +471,36 @@ static void boot_vars(struct report_ctx *c)
 
 	for (i = 0; i < c->v->results.nr; i++) {
 		const struct result *r = &c->v->results.v[i];
-		json_object *tests = jx_array(r->doc, "tests");
-		json_object *findings = jx_array(r->doc, "findings");
+		json_object *tests = rd_doc_tests(r->doc);
+		json_object *findings = rd_doc_findings(r->doc);
 
-		if (r->stage != STAGE_BOOT || (!r->findings && strcmp(r->status, "boot-failure")))
+		if (r->stage != STAGE_BOOT || (!r->findings && r->status != STATUS_BOOT_FAILURE))
 			continue;
-		noboot |= !strcmp(r->status, "boot-failure");
+		noboot |= r->status == STATUS_BOOT_FAILURE;
 		names[nn++] = r->arch;
 		arch_info(&info, r);
 		strbuf_addf(&out, "%s%s (%s):\n\n", out.len ? "\n" : "", r->arch, r->summary);
 		for (j = 0; tests && j < json_object_array_length(tests); j++) {
-			json_object *t = json_object_array_get_idx(tests, j);
-			const char *res = jx_strz(t, "result");
+			json_object *t = rd_at(tests, j);
+			const char *res = rd_test_result_z(t);
 
-			if (strcmp(res, "fail") && strcmp(res, "flaky"))
+			if (strcmp(res, RD_TEST_FAIL) && strcmp(res, RD_TEST_FLAKY))
 				continue;
-			bool is_new = !strcmp(res, "fail") && jx_bool(t, "new", false);
+			bool is_new = !strcmp(res, RD_TEST_FAIL) && rd_test_is_new(t, false);
 
 			strbuf_addf(&out, "%s%s: %s%s\n", is_new ? ">> " : "   ",
-				    jx_strz(t, "name"), res,
-				    jx_bool(t, "new", false) ? "" : " (fails on the base too)");
+				    rd_test_name_z(t), res,
+				    rd_test_is_new(t, false) ? "" : " (fails on the base too)");
 		}
 		for (j = 0; findings && j < json_object_array_length(findings); j++) {
-			json_object *f = json_object_array_get_idx(findings, j);
-			const char *more = jx_str(f, "trace") ? jx_str(f, "trace") :
-				jx_str(f, "output") ? jx_str(f, "output") : jx_str(f, "log");
+			json_object *f = rd_at(findings, j);
+			const char *more = rd_finding_trace(f) ? rd_finding_trace(f) :
+				rd_finding_output(f) ? rd_finding_output(f) : rd_finding_log(f);
 
-			strbuf_addf(&out, ">> %s: %s\n", jx_str(f, "kind") ? jx_str(f, "kind") :
-				    "finding", jx_strz(f, "message"));
-			if (jx_str(f, "test"))
-				strbuf_addf(&out, "   (while running %s)\n", jx_str(f, "test"));
+			strbuf_addf(&out, ">> %s: %s\n", rd_finding_kind(f) ? rd_finding_kind(f) :
+				    "finding", rd_finding_message_z(f));
+			if (rd_finding_test(f))
+				strbuf_addf(&out, "   (while running %s)\n", rd_finding_test(f));
 			if (more) {
 				strbuf_addch(&out, '\n');
 				add_block(&out, "   ", more);
@@ -535,7 +526,7 @@ static void clean_vars(struct report_ctx *c)
 	for (i = 0; i < c->v->results.nr; i++) {
 		const struct result *r = &c->v->results.v[i];
 
-		strbuf_addf(&sb, "  %-6s %-7s %s\n", result_stage_name(r->stage), r->arch,
+		strbuf_addf(&sb, "  %-6s %-7s %s\n", stage_name(r->stage), r->arch,
 			    r->summary);
 	}
 	strbuf_rtrim(&sb);
@@ -553,7 +544,7 @@ int report_body_vars(struct report_ctx *c, struct strbuf *err)
 		[REPLY_BOOT] = boot_vars,
 		[REPLY_CLEAN] = clean_vars,
 	};
-	enum result_stage needs[REPLY_KIND_NR] = {
+	enum stage needs[REPLY_KIND_NR] = {
 		[REPLY_APPLY] = STAGE_APPLY,
 		[REPLY_CHECK] = STAGE_CHECK,
 	};
@@ -561,7 +552,7 @@ int report_body_vars(struct report_ctx *c, struct strbuf *err)
 	if ((c->d->kind == REPLY_APPLY || c->d->kind == REPLY_CHECK) &&
 	    !results_find(&c->v->results, needs[c->d->kind], NULL)) {
 		strbuf_addf(err, "no %s result for version '%s'",
-			    result_stage_name(needs[c->d->kind]), c->v->id);
+			    stage_name(needs[c->d->kind]), c->v->id);
 		return -1;
 	}
 	if (base_vars(c, err))

@@ -9,7 +9,7 @@
 #include <strings.h>
 #include <time.h>
 
-#include "bot/jsonx.h"
+#include "bot/contract.h"
 #include "bot/mail.h"
 #include "bot/patch.h"
 #include "bot/report-int.h"
@@ -82,7 +82,7 @@ static const char *target_msgid(const struct report_version *v, int n)
 
 	if (n <= 0 && v->cover)
 		return v->cover;
-	return p ? jx_str(p, "msgid") : v->id;
+	return p ? rd_vpatch_msgid(p) : v->id;
 }
 
 static void greeting(struct strbuf *sb, const char *name)
@@ -146,7 +146,7 @@ static void recipients(const struct report_version *v, const struct report_opts 
 	bool all = !strcmp(config_get(o->cfg, "reply.to"), "all");
 	const char *lst = list_address(v, o->cfg);
 	struct mail_addrs skip = MAIL_ADDRS_INIT;
-	json_object *author = jx_object(patch, "author");
+	json_object *author = rd_vpatch_author(patch);
 	size_t i;
 
 	if (m->from.email)
@@ -167,8 +167,8 @@ static void recipients(const struct report_version *v, const struct report_opts 
 	} while (0)
 
 	/* the patch's author when someone else sent it */
-	if (!header_author(m, jx_str(author, "email")))
-		ADD(jx_str(author, "name"), jx_str(author, "email"));
+	if (!header_author(m, rd_person_email(author)))
+		ADD(rd_person_name(author), rd_person_email(author));
 	for (i = 0; i < m->nr_to; i++)
 		ADD(m->to[i].name, m->to[i].email);
 	for (i = 0; i < m->nr_cc; i++)
@@ -247,7 +247,7 @@ static void common_vars(struct report_ctx *c, const struct mail *m, json_object 
 	tvars_set(&c->vars, "version_id", v->id);
 	tvars_set(&c->vars, "series_id", v->series_id);
 	tvars_set(&c->vars, "kind", reply_kind_name(c->d->kind));
-	tvars_set(&c->vars, "patch_author", jx_str(jx_object(patch, "author"), "name"));
+	tvars_set(&c->vars, "patch_author", rd_person_name(rd_vpatch_author(patch)));
 	if (!v->complete) {
 		strbuf_addf(&sb, "This series was tested incomplete: %d of its %d patches "
 			    "had arrived.", v->have, v->total);

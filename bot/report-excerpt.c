@@ -8,8 +8,9 @@
  */
 #include <stdlib.h>
 
+#include "bot/contract.h"
 #include "bot/diff.h"
-#include "bot/jsonx.h"
+#include "bot/contract.h"
 #include "bot/mail.h"
 #include "bot/patch.h"
 #include "bot/report-int.h"
@@ -184,7 +185,7 @@ int report_excerpt(struct report_ctx *c, int patch, const char *file, int line,
 	const struct result *apply = results_find(&c->v->results, STAGE_APPLY, NULL);
 	json_object *p = report_patch(c->v, patch);
 	const char *commit = NULL;
-	json_object *patches = apply ? jx_array(apply->doc, "patches") : NULL;
+	json_object *patches = apply ? rd_doc_patches(apply->doc) : NULL;
 	size_t i;
 
 	if (!file || !*file || line <= 0 || patch <= 0)
@@ -192,15 +193,15 @@ int report_excerpt(struct report_ctx *c, int patch, const char *file, int line,
 	if (nmark < 1)
 		nmark = 1;
 	for (i = 0; patches && i < json_object_array_length(patches); i++) {
-		json_object *ap = json_object_array_get_idx(patches, i);
+		json_object *ap = rd_at(patches, i);
 
-		if (jx_int(ap, "n", 0) == patch)
-			commit = jx_str(ap, "commit");
+		if (rd_patch_n(ap, 0) == patch)
+			commit = rd_patch_commit(ap);
 	}
 	if (c->o->repo && *c->o->repo && commit &&
 	    !from_tree(c->o->repo, commit, file, line, nmark, quote, out))
 		return 0;
-	if (p && jx_str(p, "msgid"))
-		return from_patch(c->st, jx_str(p, "msgid"), file, line, nmark, quote, out);
+	if (p && rd_vpatch_msgid(p))
+		return from_patch(c->st, rd_vpatch_msgid(p), file, line, nmark, quote, out);
 	return -1;
 }

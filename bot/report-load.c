@@ -4,7 +4,7 @@
 #include <strings.h>
 #include <time.h>
 
-#include "bot/jsonx.h"
+#include "bot/contract.h"
 #include "bot/report.h"
 #include "bot/text.h"
 #include "ci/arch.h"
@@ -42,9 +42,16 @@ static char *col(struct db_stmt *s, int c)
 
 static void load_list(struct store *st, struct report_version *v)
 {
+	/*
+	 * CROSS JOIN fixes the order whatever the statistics: the message by
+	 * its msgid index, then each list (a few), then a primary key lookup.
+	 * Left to the planner without ANALYZE, it scanned all of
+	 * list_messages for every version of the dashboard's index.
+	 */
 	struct db_stmt *s = db_prepare(st->db,
-		"SELECT l.name, l.url FROM lists l JOIN list_messages lm ON lm.list = l.id"
-		" JOIN messages m ON m.id = lm.message WHERE m.msgid = ? ORDER BY l.id LIMIT 1");
+		"SELECT l.name, l.url FROM messages m CROSS JOIN lists l"
+		" CROSS JOIN list_messages lm WHERE m.msgid = ? AND lm.list = l.id"
+		" AND lm.message = m.id ORDER BY l.id LIMIT 1");
 
 	if (!s || db_bind_text(s, 1, v->id) || db_step(s) <= 0)
 		return;
@@ -123,13 +130,13 @@ void report_version_release(struct report_version *v)
 
 json_object *report_patch(const struct report_version *v, int n)
 {
-	json_object *patches = jx_array(v->json, "patches");
+	json_object *patches = rd_ver_patches(v->json);
 	size_t i;
 
 	for (i = 0; patches && i < json_object_array_length(patches); i++) {
-		json_object *p = json_object_array_get_idx(patches, i);
+		json_object *p = rd_at(patches, i);
 
-		if (jx_int(p, "n", 0) == n)
+		if (rd_vpatch_n(p, 0) == n)
 			return p;
 	}
 	return NULL;
@@ -170,6 +177,23 @@ void report_opts_release(struct report_opts *o)
 	free((void *)o->archs);
 	o->archs = NULL;
 	o->nr_archs = 0;
+}
+
+void report_opts_set_archs(struct report_opts *o, const char *list)
+{
+	char *copy = xstrdup(list), *p, *save = NULL;
+	const char **v = xcalloc(1, sizeof(*v));
+	size_t nr = 0, alloc = 1;
+
+	report_opts_release(o);
+	for (p = strtok_r(copy, ", ", &save); p; p = strtok_r(NULL, ", ", &save)) {
+		ALLOC_GROW(v, nr + 2, alloc);
+		v[nr++] = xstrdup(p);
+		v[nr] = NULL;
+	}
+	free(copy);
+	o->archs = v;
+	o->nr_archs = nr;
 }
 
 bool report_ignored(const struct config *cfg, const char *email)

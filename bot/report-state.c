@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Where a series version stands, in one word */
+/* Where a series version stands, in one word: the stage table's rules */
 #include "bot/report.h"
 
 const char *const report_states[] = {
@@ -7,57 +7,69 @@ const char *const report_states[] = {
 	"boot-failed", "findings", "infra", "passed", "superseded", NULL,
 };
 
-static bool any(const struct report_version *v, enum result_stage stage,
-		const char *status, bool need_findings)
+void report_plan(const struct report_version *v, const struct report_opts *o,
+		 struct plan *p)
+{
+	struct plan_cfg c = { o->archs, o->nr_archs, o->boot };
+
+	results_plan(&v->results, &c, p);
+}
+
+/* The state a stage's results give the version ("apply-failed"), or NULL */
+static const char *failed(const struct report_version *v, enum stage s)
+{
+	const struct stage_def *d = &stages[s];
+	size_t i;
+
+	for (i = 0; d->fails && i < v->results.nr; i++) {
+		const struct result *r = &v->results.v[i];
+		unsigned int bit = 1u << r->status;
+
+		if (r->stage == s && ((d->fail_on & bit) ||
+				      ((d->fail_on_findings & bit) && r->findings)))
+			return d->fails;
+	}
+	return NULL;
+}
+
+static bool any(const struct report_version *v, bool (*fn)(const struct result *r))
 {
 	size_t i;
 
-	for (i = 0; i < v->results.nr; i++) {
-		const struct result *r = &v->results.v[i];
-
-		if (r->stage == stage && (!status || !strcmp(r->status, status)) &&
-		    (!need_findings || r->findings))
+	for (i = 0; i < v->results.nr; i++)
+		if (fn(&v->results.v[i]))
 			return true;
-	}
 	return false;
 }
 
-static bool done(const struct report_version *v, const struct report_opts *o)
+static bool has_findings(const struct result *r)
 {
-	size_t i;
+	return stages[r->stage].findings && r->findings;
+}
 
-	if (!results_find(&v->results, STAGE_APPLY, NULL) ||
-	    !results_find(&v->results, STAGE_CHECK, NULL))
-		return false;
-	for (i = 0; i < o->nr_archs; i++) {
-		const struct result *b = results_find(&v->results, STAGE_BUILD, o->archs[i]);
-
-		if (!b)
-			return false;
-		if (o->boot && !results_find(&v->results, STAGE_BOOT, o->archs[i]) &&
-		    strcmp(b->status, "errors") && strcmp(b->status, "infra"))
-			return false;
-	}
-	return true;
+static bool is_infra(const struct result *r)
+{
+	return r->status == STATUS_INFRA;
 }
 
 const char *report_state(const struct report_version *v, const struct report_opts *o)
 {
+	struct plan p;
+	int s;
+
 	if (v->superseded_by)
 		return "superseded";
-	if (any(v, STAGE_APPLY, "failed", false))
-		return "apply-failed";
-	if (any(v, STAGE_BUILD, "errors", false))
-		return "build-failed";
-	if (any(v, STAGE_BOOT, "boot-failure", false) || any(v, STAGE_BOOT, "regressions", true))
-		return "boot-failed";
+	for (s = 0; s < STAGE_RESULTS; s++)
+		if (failed(v, s))
+			return failed(v, s);
 	if (!v->results.nr)
 		return v->complete ? "pending" : "incomplete";
-	if (!done(v, o))
+	report_plan(v, o, &p);
+	if (!p.ended)
 		return "testing";
-	if (any(v, STAGE_CHECK, NULL, true) || any(v, STAGE_BUILD, NULL, true))
+	if (any(v, has_findings))
 		return "findings";
-	if (any(v, STAGE_BUILD, "infra", false) || any(v, STAGE_BOOT, "infra", false))
+	if (any(v, is_infra))
 		return "infra";
 	return "passed";
 }

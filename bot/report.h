@@ -74,6 +74,8 @@ struct report_opts {
 /* Fill o from configuration (archs from build.arch, else the arch table) */
 void report_opts_init(struct report_opts *o, const struct config *cfg);
 void report_opts_release(struct report_opts *o);
+/* The archs of a comma-separated list instead ("" for none: no builds) */
+void report_opts_set_archs(struct report_opts *o, const char *list);
 
 struct reply_due {
 	enum reply_kind kind;
@@ -121,6 +123,9 @@ int report_compose(struct store *st, const struct report_version *v,
  * failed for reasons outside the series), passed.
  */
 const char *report_state(const struct report_version *v, const struct report_opts *o);
+/* What v still needs (bot/stage.h), for o's archs and boots */
+void report_plan(const struct report_version *v, const struct report_opts *o,
+		 struct plan *p);
 extern const char *const report_states[];	/* all of them, NULL-terminated */
 
 /* Is an address on reply.ignore (an address or an "@domain")? */

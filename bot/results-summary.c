@@ -1,65 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Stage documents checked against their contracts, and what a person
- * (and a reply) needs from each: a status, one line, a count.
+ * Stage documents checked against their contracts (bot/contract.h), and
+ * what a person (and a reply) needs from each: a status, one line, a
+ * count.
  */
 #include <stdarg.h>
 #include <stdlib.h>
 
-#include "bot/jsonx.h"
+#include "bot/contract.h"
 #include "bot/results.h"
 
-static const char *const stage_names[STAGE_NR] = {
-	[STAGE_APPLY] = "apply",
-	[STAGE_CHECK] = "check",
-	[STAGE_BUILD] = "build",
-	[STAGE_BOOT] = "boot",
-};
-
-/* the statuses an arch object may have, per stage */
-static const char *const build_statuses[] = { "ok", "warnings", "errors", "infra", NULL };
-static const char *const boot_statuses[] = { "ok", "regressions", "boot-failure",
-					     "infra", NULL };
-
-const char *result_stage_name(enum result_stage stage)
-{
-	return stage < STAGE_NR ? stage_names[stage] : "?";
-}
-
-int result_stage_parse(const char *name, enum result_stage *stage)
-{
-	int i;
-
-	for (i = 0; i < STAGE_NR; i++) {
-		if (!strcmp(name, stage_names[i])) {
-			*stage = i;
-			return 0;
-		}
-	}
-	return -1;
-}
-
-bool result_stage_per_arch(enum result_stage stage)
-{
-	return stage == STAGE_BUILD || stage == STAGE_BOOT;
-}
-
-static bool in_list(const char *s, const char *const *list)
-{
-	for (; *list; list++)
-		if (!strcmp(s, *list))
-			return true;
-	return false;
-}
-
-static int bad(struct strbuf *err, enum result_stage stage, const char *fmt, ...)
+static int bad(struct strbuf *err, enum stage stage, const char *fmt, ...)
 	PRINTF(3, 4);
 
-static int bad(struct strbuf *err, enum result_stage stage, const char *fmt, ...)
+static int bad(struct strbuf *err, enum stage stage, const char *fmt, ...)
 {
 	va_list ap;
 
-	strbuf_addf(err, "%s result: ", result_stage_name(stage));
+	strbuf_addf(err, "%s result: ", stage_name(stage));
 	va_start(ap, fmt);
 	strbuf_vaddf(err, fmt, ap);
 	va_end(ap);
@@ -67,7 +25,7 @@ static int bad(struct strbuf *err, enum result_stage stage, const char *fmt, ...
 }
 
 /* a list that must be a list of objects when present */
-static int check_list(enum result_stage stage, json_object *doc, const char *key,
+static int check_list(enum stage stage, json_object *doc, const char *key,
 		      bool required, struct strbuf *err)
 {
 	json_object *v = jx_get(doc, key);
@@ -83,50 +41,85 @@ static int check_list(enum result_stage stage, json_object *doc, const char *key
 	return 0;
 }
 
+/* The status an arch object or an infra document says, checked */
+static int doc_status(enum stage stage, json_object *doc, bool required,
+		      struct result *r, struct strbuf *err)
+{
+	const char *word = rd_doc_status(doc);
+	enum status st = status_parse(word);
+	struct strbuf list = STRBUF_INIT;
+	int i;
+
+	if (!word && !required)
+		return 0;
+	if (word && stage_has_status(stage, st)) {
+		r->status = st;
+		return 0;
+	}
+	for (i = STATUS_NONE + 1; i < STATUS_NR; i++)
+		if (stage_has_status(stage, i))
+			strbuf_addf(&list, "%s%s", list.len ? ", " : "", status_name(i));
+	bad(err, stage, "status '%s' is not one of %s", word ? word : "(none)", list.buf);
+	strbuf_release(&list);
+	return -1;
+}
+
+static void infra_summary(struct result *r, const char *why)
+{
+	r->status = STATUS_INFRA;
+	r->summary = xasprintf("infrastructure error%s%s", why ? ": " : "", why ? why : "");
+	r->findings = 0;
+}
+
 static int summarise_apply(json_object *doc, struct result *r, struct strbuf *err)
 {
-	json_object *patches = jx_array(doc, "patches"), *base = jx_object(doc, "base");
+	json_object *patches = rd_doc_patches(doc), *base = rd_doc_base(doc);
 	json_object *failed = NULL;
 	size_t i, nr, bad_patches = 0;
 	struct strbuf sb = STRBUF_INIT;
 
-	if (check_list(STAGE_APPLY, doc, "patches", true, err))
+	if (doc_status(STAGE_APPLY, doc, false, r, err))
+		return -1;
+	if (r->status == STATUS_INFRA) {
+		infra_summary(r, rd_doc_message(doc));
+		return 0;
+	}
+	if (check_list(STAGE_APPLY, doc, RK_(doc, patches), true, err))
 		return -1;
 	nr = json_object_array_length(patches);
 	for (i = 0; i < nr; i++) {
-		json_object *p = json_object_array_get_idx(patches, i);
-		const char *status = jx_str(p, "status");
+		json_object *p = rd_at(patches, i);
+		const char *status = rd_patch_status(p);
 
 		if (!status)
-			return bad(err, STAGE_APPLY, "patch %s has no 'status'",
-				   jx_get(p, "n") ? json_object_get_string(jx_get(p, "n")) : "?");
-		if (!strcmp(status, "failed")) {
+			return bad(err, STAGE_APPLY, "patch %lld has no '%s'",
+				   (long long)rd_patch_n(p, 0), RK_(patch, status));
+		if (!strcmp(status, RD_PATCH_FAILED)) {
 			bad_patches++;
 			if (!failed)
 				failed = p;
 		}
 	}
 	if (failed) {
-		const char *file = jx_str(failed, "file");
+		const char *file = rd_patch_file(failed);
 
-		strbuf_addf(&sb, "patch %d/%d does not apply",
-			    (int)jx_int(failed, "n", 0),
-			    (int)jx_int(failed, "total", (int64_t)nr));
+		strbuf_addf(&sb, "patch %d/%d does not apply", (int)rd_patch_n(failed, 0),
+			    (int)rd_patch_total(failed, (int64_t)nr));
 		if (file)
 			strbuf_addf(&sb, ": %s", file);
-		r->status = xstrdup("failed");
+		r->status = STATUS_FAILED;
 		r->findings = (int)bad_patches;
-	} else if (!jx_bool(doc, "applied", true) || (!nr && !jx_str(doc, "branch"))) {
+	} else if (!rd_doc_applied(doc, true) || (!nr && !rd_doc_branch(doc))) {
 		strbuf_addf(&sb, "not applied: %s",
-			    jx_str(base, "reason") ? jx_str(base, "reason") : "no base");
-		r->status = xstrdup("failed");
+			    rd_base_reason(base) ? rd_base_reason(base) : "no base");
+		r->status = STATUS_FAILED;
 		r->findings = 1;
 	} else {
-		strbuf_addf(&sb, "applied on %s", jx_str(base, "name") ?
-			    jx_str(base, "name") : "?");
-		if (jx_str(base, "sha"))
-			strbuf_addf(&sb, " (%.12s)", jx_str(base, "sha"));
-		r->status = xstrdup("applied");
+		strbuf_addf(&sb, "applied on %s", rd_base_name(base) ?
+			    rd_base_name(base) : "?");
+		if (rd_base_sha(base))
+			strbuf_addf(&sb, " (%.12s)", rd_base_sha(base));
+		r->status = STATUS_APPLIED;
 	}
 	r->summary = strbuf_detach(&sb, NULL);
 	return 0;
@@ -141,18 +134,23 @@ static void plural(struct strbuf *sb, int n, const char *one, const char *many)
 
 static int summarise_check(json_object *doc, struct result *r, struct strbuf *err)
 {
-	json_object *findings = jx_array(doc, "findings");
+	json_object *findings = rd_doc_findings(doc);
 	int count[3] = { 0 };
-	static const char *const sev[] = { "error", "warning", "note", NULL };
+	static const char *const sev[] = { RD_SEV_ERROR, RD_SEV_WARNING, RD_SEV_NOTE, NULL };
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
 	int k;
 
-	if (check_list(STAGE_CHECK, doc, "findings", true, err))
+	if (doc_status(STAGE_CHECK, doc, false, r, err))
+		return -1;
+	if (r->status == STATUS_INFRA) {
+		infra_summary(r, rd_doc_message(doc));
+		return 0;
+	}
+	if (check_list(STAGE_CHECK, doc, RK_(doc, findings), true, err))
 		return -1;
 	for (i = 0; i < json_object_array_length(findings); i++) {
-		json_object *f = json_object_array_get_idx(findings, i);
-		const char *s = jx_str(f, "severity");
+		const char *s = rd_finding_severity(rd_at(findings, i));
 
 		for (k = 0; sev[k]; k++)
 			if (s && !strcmp(s, sev[k]))
@@ -168,8 +166,8 @@ static int summarise_check(json_object *doc, struct result *r, struct strbuf *er
 		plural(&sb, count[1], "warning", "warnings");
 	if (count[2])
 		plural(&sb, count[2], "note", "notes");
-	r->status = xstrdup(count[0] ? "errors" : count[1] ? "warnings" :
-			    count[2] ? "notes" : "clean");
+	r->status = count[0] ? STATUS_ERRORS : count[1] ? STATUS_WARNINGS :
+		count[2] ? STATUS_NOTES : STATUS_CLEAN;
 	r->summary = sb.len ? strbuf_detach(&sb, NULL) : xstrdup("no findings");
 	r->findings = count[0] + count[1];
 	strbuf_release(&sb);
@@ -178,34 +176,33 @@ static int summarise_check(json_object *doc, struct result *r, struct strbuf *er
 
 static int summarise_build(json_object *a, struct result *r, struct strbuf *err)
 {
-	json_object *findings = jx_array(a, "findings");
-	const char *status = jx_str(a, "status");
+	json_object *findings = rd_doc_findings(a);
 	int errors = 0, warnings = 0;
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
 
-	if (!jx_str(a, "arch"))
-		return bad(err, STAGE_BUILD, "an arch object has no '%s'", "arch");
-	if (!status || !in_list(status, build_statuses))
-		return bad(err, STAGE_BUILD, "status '%s' is not ok, warnings, errors "
-			   "or infra", status ? status : "(none)");
-	if (check_list(STAGE_BUILD, a, "findings", false, err))
+	if (!rd_doc_arch(a))
+		return bad(err, STAGE_BUILD, "an arch object has no '%s'", RK_(doc, arch));
+	if (doc_status(STAGE_BUILD, a, true, r, err) ||
+	    check_list(STAGE_BUILD, a, RK_(doc, findings), false, err))
 		return -1;
+	if (r->status == STATUS_INFRA) {
+		/* lorebot build says why in "infra", the runner in "message" */
+		infra_summary(r, rd_doc_infra(a) ? rd_doc_infra(a) : rd_doc_message(a));
+		return 0;
+	}
 	for (i = 0; findings && i < json_object_array_length(findings); i++) {
-		json_object *f = json_object_array_get_idx(findings, i);
-		const char *sev = jx_strz(f, "severity");
+		json_object *f = rd_at(findings, i);
+		const char *sev = rd_finding_severity_z(f);
 
-		if (!jx_bool(f, "new", true))
+		if (!rd_finding_is_new(f, true))
 			continue;
-		if (!strcmp(sev, "error") || !strcmp(sev, "fatal error"))
+		if (!strcmp(sev, RD_SEV_ERROR) || !strcmp(sev, RD_SEV_FATAL))
 			errors++;
 		else
 			warnings++;
 	}
-	if (!strcmp(status, "infra")) {
-		strbuf_addf(&sb, "infrastructure error%s%s", jx_str(a, "message") ? ": " : "",
-			    jx_strz(a, "message"));
-	} else if (!strcmp(status, "ok") && !errors && !warnings) {
+	if (r->status == STATUS_OK && !errors && !warnings) {
 		strbuf_addstr(&sb, "ok");
 	} else {
 		if (errors)
@@ -213,48 +210,45 @@ static int summarise_build(json_object *a, struct result *r, struct strbuf *err)
 		if (warnings)
 			plural(&sb, warnings, "new warning", "new warnings");
 		if (!sb.len)
-			strbuf_addstr(&sb, status);
+			strbuf_addstr(&sb, status_name(r->status));
 	}
-	r->status = xstrdup(status);
 	r->summary = strbuf_detach(&sb, NULL);
-	r->findings = strcmp(status, "infra") ? errors + warnings : 0;
+	r->findings = errors + warnings;
 	return 0;
 }
 
 static int summarise_boot(json_object *a, struct result *r, struct strbuf *err)
 {
-	json_object *tests = jx_array(a, "tests"), *findings = jx_array(a, "findings");
-	const char *status = jx_str(a, "status");
+	json_object *tests = rd_doc_tests(a), *findings = rd_doc_findings(a);
 	int pass = 0, fail = 0, newfail = 0, other = 0;
 	struct strbuf sb = STRBUF_INIT;
 	size_t i, nf;
 
-	if (!jx_str(a, "arch"))
-		return bad(err, STAGE_BOOT, "an arch object has no '%s'", "arch");
-	if (!status || !in_list(status, boot_statuses))
-		return bad(err, STAGE_BOOT, "status '%s' is not ok, regressions, "
-			   "boot-failure or infra", status ? status : "(none)");
-	if (check_list(STAGE_BOOT, a, "tests", false, err) ||
-	    check_list(STAGE_BOOT, a, "findings", false, err))
+	if (!rd_doc_arch(a))
+		return bad(err, STAGE_BOOT, "an arch object has no '%s'", RK_(doc, arch));
+	if (doc_status(STAGE_BOOT, a, true, r, err) ||
+	    check_list(STAGE_BOOT, a, RK_(doc, tests), false, err) ||
+	    check_list(STAGE_BOOT, a, RK_(doc, findings), false, err))
 		return -1;
+	if (r->status == STATUS_INFRA) {
+		infra_summary(r, rd_doc_message(a));
+		return 0;
+	}
 	for (i = 0; tests && i < json_object_array_length(tests); i++) {
-		json_object *t = json_object_array_get_idx(tests, i);
-		const char *res = jx_strz(t, "result");
+		json_object *t = rd_at(tests, i);
+		const char *res = rd_test_result_z(t);
 
-		if (!strcmp(res, "pass"))
+		if (!strcmp(res, RD_TEST_PASS))
 			pass++;
-		else if (!strcmp(res, "fail") && jx_bool(t, "new", false))
+		else if (!strcmp(res, RD_TEST_FAIL) && rd_test_is_new(t, false))
 			newfail++;
-		else if (!strcmp(res, "fail"))
+		else if (!strcmp(res, RD_TEST_FAIL))
 			fail++;
 		else
 			other++;
 	}
 	nf = findings ? json_object_array_length(findings) : 0;
-	if (!strcmp(status, "infra")) {
-		strbuf_addf(&sb, "infrastructure error%s%s", jx_str(a, "message") ? ": " : "",
-			    jx_strz(a, "message"));
-	} else if (!strcmp(status, "boot-failure")) {
+	if (r->status == STATUS_BOOT_FAILURE) {
 		strbuf_addstr(&sb, "does not boot");
 	} else {
 		if (pass)
@@ -268,38 +262,50 @@ static int summarise_boot(json_object *a, struct result *r, struct strbuf *err)
 		if (nf)
 			plural(&sb, (int)nf, "finding", "findings");
 		if (!sb.len)
-			strbuf_addstr(&sb, status);
+			strbuf_addstr(&sb, status_name(r->status));
 	}
-	r->status = xstrdup(status);
 	r->summary = strbuf_detach(&sb, NULL);
-	r->findings = !strcmp(status, "infra") || !strcmp(status, "ok") ? 0 :
-		MAX((int)nf, newfail) + !strcmp(status, "boot-failure");
+	r->findings = r->status == STATUS_OK ? 0 :
+		MAX((int)nf, newfail) + (r->status == STATUS_BOOT_FAILURE);
 	return 0;
 }
 
-int result_summarise(enum result_stage stage, json_object *doc, struct result *r,
+int result_summarise(enum stage stage, json_object *doc, struct result *r,
 		     struct strbuf *err)
 {
-	static int (*const fn[STAGE_NR])(json_object *, struct result *, struct strbuf *) = {
+	static int (*const fn[STAGE_RESULTS])(json_object *, struct result *,
+					      struct strbuf *) = {
 		[STAGE_APPLY] = summarise_apply,
 		[STAGE_CHECK] = summarise_check,
 		[STAGE_BUILD] = summarise_build,
 		[STAGE_BOOT] = summarise_boot,
 	};
 
-	if (stage >= STAGE_NR)
+	if (stage >= STAGE_RESULTS)
 		return -1;
 	if (!doc || !json_object_is_type(doc, json_type_object))
 		return bad(err, stage, "%s", "the document is not a JSON object");
 	r->stage = stage;
+	r->status = STATUS_NONE;
 	r->findings = 0;
 	return fn[stage](doc, r, err);
+}
+
+json_object *result_infra_doc(enum stage stage, const char *arch, const char *why)
+{
+	json_object *o = json_object_new_object();
+
+	if (stage_per_arch(stage))
+		json_object_object_add(o, RK_(doc, arch), json_object_new_string(arch ? arch : ""));
+	json_object_object_add(o, RK_(doc, status),
+			       json_object_new_string(status_name(STATUS_INFRA)));
+	json_object_object_add(o, RK_(doc, message), jx_new_str(why));
+	return o;
 }
 
 void result_release(struct result *r)
 {
 	free(r->arch);
-	free(r->status);
 	free(r->summary);
 	json_object_put(r->doc);
 	memset(r, 0, sizeof(*r));

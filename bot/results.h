@@ -8,14 +8,16 @@
  *	apply  {"base": {name, sha, reason}, "branch", "patches": [{n,
  *	       subject, status: applied|failed|skipped, method, file, hunk,
  *	       message, failures: [{file, hunk, ...}]}]}
+ *	       or {"status": "infra", "message"}
  *	check  {"findings": [{rule, severity: error|warning|note, patch,
  *	       file, line, message, suggestion, quote}]}
+ *	       or {"status": "infra", "message"}
  *	build  {"archs": [{arch, status: ok|warnings|errors|infra,
  *	       findings: [{patch, file, line, severity, message, new}]}]}
  *	boot   {"archs": [{arch, status: ok|regressions|boot-failure|infra,
  *	       tests: [{name, result, new}], findings: [{kind, message}]}]}
  *
- * Documents are read defensively: other keys (logs, quoted lines,
+ * The keys are bot/contract.h's.  Documents are read defensively: other keys (logs, quoted lines,
  * compiler, config) are kept as they are, and a key of the wrong type
  * reads as absent.  Build and boot are stored one row per arch: the
  * arch's object, with the document's other top-level keys (compiler,
@@ -27,31 +29,18 @@
 #include <json-c/json.h>
 #include <stdint.h>
 
+#include "bot/stage.h"
 #include "bot/store.h"
-
-enum result_stage {
-	STAGE_APPLY,
-	STAGE_CHECK,
-	STAGE_BUILD,
-	STAGE_BOOT,
-	STAGE_NR,
-};
-
-const char *result_stage_name(enum result_stage stage);
-/* 0, or -1 for a name that is not a stage */
-int result_stage_parse(const char *name, enum result_stage *stage);
-/* Is the stage recorded per architecture? */
-bool result_stage_per_arch(enum result_stage stage);
 
 struct result {
 	int64_t id;
-	enum result_stage stage;
+	enum stage stage;	/* one of the first STAGE_RESULTS */
 	char *arch;		/* "" for apply and check */
 	/*
 	 * apply: applied or failed; check: errors, warnings, notes or
-	 * clean; build and boot: the arch's status
+	 * clean; build and boot: the arch's status; any stage: infra
 	 */
-	char *status;
+	enum status status;
 	char *summary;		/* "patch 2/4 does not apply: FILE", ... */
 	int findings;		/* what a reply would report */
 	int64_t generation;
@@ -71,7 +60,7 @@ struct results {
  * derive its status, summary and count of findings into r (doc is not
  * taken).  0, or -1 with what is wrong in err.
  */
-int result_summarise(enum result_stage stage, json_object *doc,
+int result_summarise(enum stage stage, json_object *doc,
 		     struct result *r, struct strbuf *err);
 void result_release(struct result *r);
 
@@ -86,8 +75,15 @@ void result_release(struct result *r);
  * of its own unless one is open.
  */
 int results_record(struct store *st, const char *version,
-		   enum result_stage stage, const char *arch, json_object *doc,
+		   enum stage stage, const char *arch, json_object *doc,
 		   struct strbuf *err);
+
+/*
+ * The document of an infrastructure failure of a stage (why: the
+ * reason), as the runner records it when a stage gave no document of
+ * its own after its last attempt.  Caller puts it.
+ */
+json_object *result_infra_doc(enum stage stage, const char *arch, const char *why);
 
 enum results_load_flags {
 	RESULTS_NO_DOCS = 1 << 0,	/* status, summary, counts only: doc is NULL */
@@ -98,10 +94,13 @@ int results_load(struct store *st, const char *version, unsigned int flags,
 		 struct results *rs, struct strbuf *err);
 /* The result of a stage (and arch, "" or NULL when not per arch), or NULL */
 const struct result *results_find(const struct results *rs,
-				  enum result_stage stage, const char *arch);
+				  enum stage stage, const char *arch);
 /* Count of results of a stage */
-size_t results_count(const struct results *rs, enum result_stage stage);
+size_t results_count(const struct results *rs, enum stage stage);
 void results_release(struct results *rs);
+
+/* What the version still needs (stage.h), from these results */
+void results_plan(const struct results *rs, const struct plan_cfg *c, struct plan *p);
 
 /* {"apply": {...}|null, "check": ..., "build": {"<arch>": {...}}, "boot": ...} */
 json_object *results_to_json(const struct results *rs);

@@ -165,9 +165,13 @@ static void child_setup(const struct run_cmd *cmd, int in_fd, int out_fd,
 {
 	struct argv_vec a = { 0 };
 	const char *const *argv = cmd->argv;
+	sigset_t none;
 	char **env;
 
 	setpgid(0, 0);
+	/* a parent waiting on a signalfd blocks them: the child must not */
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
 	/*
 	 * No child outlives lorebot: a job runner killed with the daemon
 	 * takes its build (and, through bwrap --die-with-parent, make) along.
@@ -490,4 +494,311 @@ int run_bg_poll(struct run_bg *bg)
 		}
 	}
 	return 1;
+}
+
+/* the pool's local executor: fork and exec here */
+
+struct local_job {
+	pid_t pid;
+};
+
+/* path opened for appending; NULL: our own stderr */
+static int open_append(const char *path)
+{
+	if (!path)
+		return fcntl(2, F_DUPFD_CLOEXEC, 3);
+	return open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+}
+
+static int local_submit(struct run_executor *x, const struct run_task *t, void **job,
+			char **handle)
+{
+	struct run_cmd cmd = RUN_CMD_INIT;
+	int log = open_append(t->log_path), out = -1, e;
+	struct local_job *lj;
+	pid_t pid;
+
+	(void)x;
+	if (log < 0)
+		return -errno;
+	out = t->out_path ? open_append(t->out_path) : fcntl(log, F_DUPFD_CLOEXEC, 3);
+	if (out < 0) {
+		e = -errno;
+		close(log);
+		return e;
+	}
+	cmd.argv = t->argv;
+	cmd.env = t->env;
+	pid = fork();
+	if (pid < 0) {
+		e = -errno;
+		close(log);
+		close(out);
+		return e;
+	}
+	if (!pid) {
+		int null = open("/dev/null", O_RDONLY);
+
+		child_setup(&cmd, null, out, log);
+	}
+	setpgid(pid, pid);
+	close(log);
+	close(out);
+	lj = xcalloc(1, sizeof(*lj));
+	lj->pid = pid;
+	*job = lj;
+	*handle = xasprintf("local:%d", (int)pid);
+	return 0;
+}
+
+static int local_poll(struct run_executor *x, void *job, struct run_done *d)
+{
+	struct local_job *lj = job;
+	int wstatus;
+	pid_t r;
+
+	(void)x;
+	r = waitpid(lj->pid, &wstatus, WNOHANG);
+	if (r == 0 || (r < 0 && errno == EINTR))
+		return 1;
+	if (r == lj->pid)
+		d->status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) :
+			128 + WTERMSIG(wstatus);
+	else
+		d->status = -1;
+	/* whatever is left of its process group goes too */
+	kill(-lj->pid, SIGKILL);
+	return 0;
+}
+
+static void local_signal(struct run_executor *x, void *job, int sig)
+{
+	struct local_job *lj = job;
+
+	(void)x;
+	kill(-lj->pid, sig);
+}
+
+static int local_reattach(struct run_executor *x, const char *handle, void **job)
+{
+	(void)x;
+	(void)handle;
+	(void)job;
+	return -ENOENT;		/* local tasks die with their parent */
+}
+
+static void local_release(struct run_executor *x, void *job)
+{
+	(void)x;
+	free(job);
+}
+
+static struct run_executor local_executor = {
+	.name = "local",
+	.submit = local_submit,
+	.poll = local_poll,
+	.signal = local_signal,
+	.reattach = local_reattach,
+	.release = local_release,
+};
+
+/* the pool */
+
+struct pool_task {
+	void *job;		/* the executor's */
+	char *handle;
+	struct run_res res;
+	void *data;
+	uint64_t started_ms;
+	uint64_t term_ms;	/* when SIGTERM was sent; 0: not yet */
+	uint64_t grace_ms;	/* SIGKILL this long after it */
+	bool timed_out, cancelled;
+};
+
+struct run_pool {
+	struct run_executor *x;
+	struct pool_task *v;
+	size_t nr, alloc;
+};
+
+struct run_pool *run_pool_new(struct run_executor *x)
+{
+	struct run_pool *p = xcalloc(1, sizeof(*p));
+
+	p->x = x ? x : &local_executor;
+	return p;
+}
+
+void run_pool_free(struct run_pool *p)
+{
+	size_t i;
+
+	if (!p)
+		return;
+	for (i = 0; i < p->nr; i++) {
+		p->x->release(p->x, p->v[i].job);
+		free(p->v[i].handle);
+	}
+	free(p->v);
+	free(p);
+}
+
+static void pool_add(struct run_pool *p, void *job, char *handle, const struct run_res *res,
+		     void *data)
+{
+	struct pool_task *t;
+
+	ALLOC_GROW(p->v, p->nr + 1, p->alloc);
+	t = &p->v[p->nr++];
+	memset(t, 0, sizeof(*t));
+	t->job = job;
+	t->handle = handle;
+	t->res = *res;
+	t->data = data;
+	t->started_ms = now_ms();
+}
+
+int run_pool_submit(struct run_pool *p, const struct run_task *t)
+{
+	char *handle = NULL;
+	void *job = NULL;
+	int r = p->x->submit(p->x, t, &job, &handle);
+
+	if (r)
+		return r;
+	pool_add(p, job, handle, &t->res, t->data);
+	return 0;
+}
+
+int run_pool_reattach(struct run_pool *p, const char *handle, const struct run_res *res,
+		      void *data)
+{
+	void *job = NULL;
+	int r = p->x->reattach(p->x, handle, &job);
+
+	if (r)
+		return r;
+	pool_add(p, job, xstrdup(handle), res, data);
+	return 0;
+}
+
+static struct pool_task *find_task(const struct run_pool *p, void *data)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr; i++)
+		if (p->v[i].data == data)
+			return &p->v[i];
+	return NULL;
+}
+
+static void term(struct run_pool *p, struct pool_task *t, uint64_t now, uint64_t grace)
+{
+	if (t->term_ms)
+		return;
+	p->x->signal(p->x, t->job, SIGTERM);
+	t->term_ms = now ? now : 1;
+	t->grace_ms = grace;
+}
+
+size_t run_pool_poll(struct run_pool *p, run_pool_fn *fn, void *ctx)
+{
+	struct run_done *done = NULL;
+	size_t nr = 0, alloc = 0, i = 0;
+	uint64_t now = now_ms();
+
+	while (i < p->nr) {
+		struct pool_task *t = &p->v[i];
+		struct run_done d = { .data = t->data, .status = -1 };
+
+		if (p->x->poll(p->x, t->job, &d)) {
+			if (t->res.timeout_ms && now - t->started_ms >= t->res.timeout_ms &&
+			    !t->term_ms) {
+				t->timed_out = true;
+				term(p, t, now, KILL_GRACE_MS);
+			} else if (t->term_ms && now - t->term_ms >= t->grace_ms) {
+				p->x->signal(p->x, t->job, SIGKILL);
+			}
+			i++;
+			continue;
+		}
+		d.timed_out = t->timed_out;
+		d.cancelled = t->cancelled;
+		d.elapsed_ms = now - t->started_ms;
+		ALLOC_GROW(done, nr + 1, alloc);
+		done[nr++] = d;
+		p->x->release(p->x, t->job);
+		free(t->handle);
+		p->v[i] = p->v[--p->nr];
+	}
+	/* after the loop: fn may submit more */
+	for (i = 0; i < nr; i++)
+		fn(ctx, &done[i]);
+	free(done);
+	return nr;
+}
+
+void run_pool_cancel(struct run_pool *p, void *data, int sig)
+{
+	struct pool_task *t = find_task(p, data);
+
+	if (!t)
+		return;
+	t->cancelled = true;
+	if (sig == SIGTERM)
+		term(p, t, now_ms(), KILL_GRACE_MS);
+	else
+		p->x->signal(p->x, t->job, sig);
+}
+
+size_t run_pool_count(const struct run_pool *p, int klass)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < p->nr; i++)
+		n += klass < 0 || p->v[i].res.klass == klass;
+	return n;
+}
+
+const char *run_pool_handle(const struct run_pool *p, void *data)
+{
+	struct pool_task *t = find_task(p, data);
+
+	return t ? t->handle : NULL;
+}
+
+void run_pool_each(const struct run_pool *p,
+		   void (*fn)(void *ctx, void *data, uint64_t running_ms), void *ctx)
+{
+	uint64_t now = now_ms();
+	size_t i;
+
+	for (i = 0; i < p->nr; i++)
+		fn(ctx, p->v[i].data, now - p->v[i].started_ms);
+}
+
+void run_pool_stop(struct run_pool *p, uint64_t grace_ms, run_pool_fn *fn, void *ctx)
+{
+	/* SIGKILL after grace_ms (run_pool_poll() sends it); then give up on them */
+	uint64_t until = now_ms() + grace_ms + KILL_GRACE_MS;
+	size_t i;
+
+	for (i = 0; i < p->nr; i++) {
+		p->v[i].cancelled = true;
+		term(p, &p->v[i], now_ms(), grace_ms);
+	}
+	while (p->nr && now_ms() < until) {
+		run_pool_poll(p, fn, ctx);
+		if (p->nr)
+			poll(NULL, 0, 20);
+	}
+	while (p->nr) {
+		struct pool_task *t = &p->v[--p->nr];
+		struct run_done d = { .data = t->data, .status = -1, .cancelled = true,
+				      .elapsed_ms = now_ms() - t->started_ms };
+
+		p->x->release(p->x, t->job);
+		free(t->handle);
+		fn(ctx, &d);
+	}
 }

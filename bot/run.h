@@ -96,6 +96,95 @@ int run_bg_start(struct run_bg *bg, const char *const *argv,
 int run_bg_poll(struct run_bg *bg);
 void run_bg_kill(struct run_bg *bg, int sig);
 
+/*
+ * A pool of background tasks, polled from the caller's event loop (git's
+ * run_processes_parallel, turned inside out: the daemon's loop also
+ * waits for signals and timers, so the pool never blocks).  A task is
+ * submitted with the resources it needs; the pool starts it through an
+ * executor, polls it, kills it past its timeout (SIGTERM, then SIGKILL
+ * after a grace period), cancels it on request, and reports how it
+ * ended.  Limits (how many of a class at once) are the caller's:
+ * run_pool_count() says how many run.
+ *
+ *	struct run_pool *p = run_pool_new(NULL);	(NULL: the local executor)
+ *	struct run_task t = { .argv = argv, .log_path = log,
+ *			      .res = { .klass = 1, .timeout_ms = 60000 }, .data = me };
+ *	run_pool_submit(p, &t);
+ *	... on SIGCHLD or a tick: run_pool_poll(p, ended, ctx) ...
+ *	run_pool_stop(p, 10000, ended, ctx);	(at exit)
+ *	run_pool_free(p);
+ *
+ * The local executor forks and execs here: stdout goes to out_path (or
+ * log_path), stderr to log_path, stdin is /dev/null, the task has a
+ * process group of its own and dies with the pool's process
+ * (PR_SET_PDEATHSIG), so it cannot be reattached.  Another executor (a
+ * cluster scheduler) is a struct run_executor in a file of its own; its
+ * handle (run_pool_handle()) is what a restarted process reattaches.
+ */
+struct run_res {
+	int klass;		/* the caller's class of task */
+	unsigned int cpus;	/* for executors that reserve them (0: 1) */
+	uint64_t mem_bytes;	/* 0: no reservation */
+	uint64_t timeout_ms;	/* wall clock; 0: none */
+};
+
+struct run_task {
+	const char *const *argv;	/* NULL-terminated */
+	const char *const *env;		/* added to the environment, as run_cmd's */
+	const char *out_path;		/* stdout appended here; NULL: log_path */
+	const char *log_path;		/* stderr appended here; NULL: the pool's stderr */
+	struct run_res res;
+	void *data;			/* the caller's; names the task */
+};
+
+struct run_done {
+	void *data;
+	int status;		/* as run_cmd's: 0..255, 128+signal, -1 unknown */
+	bool timed_out;		/* killed past res.timeout_ms */
+	bool cancelled;		/* run_pool_cancel() or run_pool_stop() */
+	uint64_t elapsed_ms;
+};
+
+/* An executor: how tasks are started, polled, signalled, taken over */
+struct run_executor {
+	const char *name;
+	/* start t; *job is the executor's, *handle (malloc'ed) names it; 0 or -errno */
+	int (*submit)(struct run_executor *x, const struct run_task *t, void **job,
+		      char **handle);
+	/* 1 while it runs, 0 once it ended (status in *d) */
+	int (*poll)(struct run_executor *x, void *job, struct run_done *d);
+	void (*signal)(struct run_executor *x, void *job, int sig);
+	/* take over a task started by an earlier process; -ENOENT when it cannot */
+	int (*reattach)(struct run_executor *x, const char *handle, void **job);
+	void (*release)(struct run_executor *x, void *job);
+	void *priv;
+};
+
+struct run_pool;
+typedef void run_pool_fn(void *ctx, const struct run_done *d);
+
+/* x: NULL for the local executor (fork and exec) */
+struct run_pool *run_pool_new(struct run_executor *x);
+void run_pool_free(struct run_pool *p);
+/* 0, or -errno when it could not start */
+int run_pool_submit(struct run_pool *p, const struct run_task *t);
+/* A task of an earlier process (its handle), as if submitted; 0 or -errno */
+int run_pool_reattach(struct run_pool *p, const char *handle, const struct run_res *res,
+		      void *data);
+/* Collect what ended (fn for each, in no order); kills what is past its time */
+size_t run_pool_poll(struct run_pool *p, run_pool_fn *fn, void *ctx);
+/* Signal the task named data (SIGTERM: it ends cancelled) */
+void run_pool_cancel(struct run_pool *p, void *data, int sig);
+/* Tasks running of a class (klass < 0: all) */
+size_t run_pool_count(const struct run_pool *p, int klass);
+/* The executor's handle of the task named data, or NULL */
+const char *run_pool_handle(const struct run_pool *p, void *data);
+/* Each running task: its data and how long it has run */
+void run_pool_each(const struct run_pool *p,
+		   void (*fn)(void *ctx, void *data, uint64_t running_ms), void *ctx);
+/* Cancel everything: SIGTERM, SIGKILL after grace_ms; fn for each as it ends */
+void run_pool_stop(struct run_pool *p, uint64_t grace_ms, run_pool_fn *fn, void *ctx);
+
 /* Is a program in PATH? */
 bool run_have_program(const char *name);
 

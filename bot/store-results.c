@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "bot/jsonx.h"
+#include "bot/contract.h"
 #include "bot/results.h"
 
 static char *strip_brackets(const char *id)
@@ -48,7 +48,7 @@ static json_object *arch_doc(json_object *doc, json_object *a)
 
 	json_object_deep_copy(a, &copy, NULL);
 	json_object_object_foreach(doc, key, val) {
-		if (!strcmp(key, "archs") || json_object_object_get_ex(copy, key, NULL))
+		if (!strcmp(key, RK_(doc, archs)) || json_object_object_get_ex(copy, key, NULL))
 			continue;
 		json_object_object_add(copy, key, json_object_get(val));
 	}
@@ -65,8 +65,8 @@ static int insert(struct db *db, const char *version, const struct result *r,
 		" findings = ?6, json = ?7, generation = ?8, recorded = ?9");
 
 	if (!s || db_bind_text(s, 1, version) ||
-	    db_bind_text(s, 2, result_stage_name(r->stage)) ||
-	    db_bind_text(s, 3, r->arch) || db_bind_text(s, 4, r->status) ||
+	    db_bind_text(s, 2, stage_name(r->stage)) ||
+	    db_bind_text(s, 3, r->arch) || db_bind_text(s, 4, status_name(r->status)) ||
 	    db_bind_text(s, 5, r->summary) || db_bind_int(s, 6, r->findings) ||
 	    db_bind_text(s, 7, json_object_to_json_string_ext(r->doc,
 				JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)) ||
@@ -77,15 +77,15 @@ static int insert(struct db *db, const char *version, const struct result *r,
 }
 
 /* Fill rows (arch, doc) for the document; the number, or -1 */
-static int split_archs(enum result_stage stage, const char *arch, json_object *doc,
+static int split_archs(enum stage stage, const char *arch, json_object *doc,
 		       struct results *rows, struct strbuf *err)
 {
-	json_object *archs = jx_array(doc, "archs");
+	json_object *archs = rd_doc_archs(doc);
 	size_t i;
 
-	if (!result_stage_per_arch(stage)) {
+	if (!stage_per_arch(stage)) {
 		if (arch && *arch) {
-			strbuf_addf(err, "%s results are not per arch", result_stage_name(stage));
+			strbuf_addf(err, "%s results are not per arch", stage_name(stage));
 			return -1;
 		}
 		ALLOC_GROW(rows->v, rows->nr + 1, rows->alloc);
@@ -95,34 +95,34 @@ static int split_archs(enum result_stage stage, const char *arch, json_object *d
 		return 0;
 	}
 	if (!archs) {
-		if (jx_get(doc, "archs")) {
+		if (jx_get(doc, RK_(doc, archs))) {
 			strbuf_addf(err, "%s result: 'archs' is not a list",
-				    result_stage_name(stage));
+				    stage_name(stage));
 			return -1;
 		}
-		if (!jx_str(doc, "arch")) {
+		if (!rd_doc_arch(doc)) {
 			strbuf_addf(err, "%s result: neither an 'archs' list nor an arch object",
-				    result_stage_name(stage));
+				    stage_name(stage));
 			return -1;
 		}
-		if (arch && strcmp(arch, jx_str(doc, "arch"))) {
+		if (arch && strcmp(arch, rd_doc_arch(doc))) {
 			strbuf_addf(err, "%s result: the document is for arch '%s', not '%s'",
-				    result_stage_name(stage), jx_str(doc, "arch"), arch);
+				    stage_name(stage), rd_doc_arch(doc), arch);
 			return -1;
 		}
 		ALLOC_GROW(rows->v, rows->nr + 1, rows->alloc);
 		memset(&rows->v[rows->nr], 0, sizeof(rows->v[0]));
-		rows->v[rows->nr].arch = xstrdup(jx_str(doc, "arch"));
+		rows->v[rows->nr].arch = xstrdup(rd_doc_arch(doc));
 		rows->v[rows->nr++].doc = json_object_get(doc);
 		return 0;
 	}
 	for (i = 0; i < json_object_array_length(archs); i++) {
 		json_object *a = json_object_array_get_idx(archs, i);
-		const char *name = jx_str(a, "arch");
+		const char *name = rd_doc_arch(a);
 
 		if (!name) {
 			strbuf_addf(err, "%s result: item %zu of 'archs' has no 'arch'",
-				    result_stage_name(stage), i + 1);
+				    stage_name(stage), i + 1);
 			return -1;
 		}
 		if (arch && strcmp(arch, name))
@@ -135,15 +135,15 @@ static int split_archs(enum result_stage stage, const char *arch, json_object *d
 	if (!rows->nr) {
 		if (arch)
 			strbuf_addf(err, "%s result: no arch '%s' in 'archs'",
-				    result_stage_name(stage), arch);
+				    stage_name(stage), arch);
 		else
-			strbuf_addf(err, "%s result: 'archs' is empty", result_stage_name(stage));
+			strbuf_addf(err, "%s result: 'archs' is empty", stage_name(stage));
 		return -1;
 	}
 	return 0;
 }
 
-int results_record(struct store *st, const char *version, enum result_stage stage,
+int results_record(struct store *st, const char *version, enum stage stage,
 		   const char *arch, json_object *doc, struct strbuf *err)
 {
 	struct results rows = RESULTS_INIT;
@@ -157,7 +157,7 @@ int results_record(struct store *st, const char *version, enum result_stage stag
 		arch = NULL;
 	if (!doc || !json_object_is_type(doc, json_type_object)) {
 		strbuf_addf(err, "%s result: the document is not a JSON object",
-			    result_stage_name(stage));
+			    stage_name(stage));
 		goto out;
 	}
 	if (split_archs(stage, arch, doc, &rows, err))
@@ -216,10 +216,10 @@ int results_load(struct store *st, const char *version, unsigned int flags,
 		return db_fail(st->db, err);
 	while ((r = db_step(s)) > 0) {
 		struct result *x;
-		enum result_stage stage;
+		enum stage stage;
 		json_object *doc;
 
-		if (result_stage_parse(db_column_text(s, 1), &stage))
+		if (stage_parse(db_column_text(s, 1), &stage) || stage >= STAGE_RESULTS)
 			continue;
 		doc = docs ? json_tokener_parse(db_column_text(s, 6)) : NULL;
 		if (docs && !doc)
@@ -230,7 +230,7 @@ int results_load(struct store *st, const char *version, unsigned int flags,
 		x->id = db_column_int(s, 0);
 		x->stage = stage;
 		x->arch = xstrdup(db_column_text(s, 2));
-		x->status = xstrdup(db_column_text(s, 3));
+		x->status = status_parse(db_column_text(s, 3));
 		x->summary = xstrdup(db_column_text(s, 4));
 		x->findings = (int)db_column_int(s, 5);
 		x->doc = doc;
@@ -240,7 +240,7 @@ int results_load(struct store *st, const char *version, unsigned int flags,
 	return r < 0 ? db_fail(st->db, err) : 0;
 }
 
-const struct result *results_find(const struct results *rs, enum result_stage stage,
+const struct result *results_find(const struct results *rs, enum stage stage,
 				  const char *arch)
 {
 	size_t i;
@@ -251,7 +251,7 @@ const struct result *results_find(const struct results *rs, enum result_stage st
 	return NULL;
 }
 
-size_t results_count(const struct results *rs, enum result_stage stage)
+size_t results_count(const struct results *rs, enum stage stage)
 {
 	size_t i, n = 0;
 
@@ -274,7 +274,7 @@ static json_object *result_json(const struct result *r)
 {
 	json_object *o = json_object_new_object();
 
-	json_object_object_add(o, "status", json_object_new_string(r->status));
+	json_object_object_add(o, "status", json_object_new_string(status_name(r->status)));
 	json_object_object_add(o, "summary", json_object_new_string(r->summary));
 	json_object_object_add(o, "findings", json_object_new_int(r->findings));
 	json_object_object_add(o, "recorded", json_object_new_int64(r->recorded));
@@ -288,22 +288,34 @@ json_object *results_to_json(const struct results *rs)
 	int stage;
 	size_t i;
 
-	for (stage = 0; stage < STAGE_NR; stage++) {
+	for (stage = 0; stage < STAGE_RESULTS; stage++) {
 		json_object *v = NULL;
 
-		if (result_stage_per_arch(stage))
+		if (stage_per_arch(stage))
 			v = json_object_new_object();
 		for (i = 0; i < rs->nr; i++) {
-			if (rs->v[i].stage != (enum result_stage)stage)
+			if (rs->v[i].stage != (enum stage)stage)
 				continue;
 			if (v)
 				json_object_object_add(v, rs->v[i].arch, result_json(&rs->v[i]));
 			else
 				v = result_json(&rs->v[i]);
 		}
-		json_object_object_add(o, result_stage_name(stage), v);
+		json_object_object_add(o, stage_name(stage), v);
 	}
 	return o;
+}
+
+void results_plan(const struct results *rs, const struct plan_cfg *c, struct plan *p)
+{
+	struct plan_result *pr = xcalloc(rs->nr + 1, sizeof(*pr));
+	size_t i;
+
+	for (i = 0; i < rs->nr; i++)
+		pr[i] = (struct plan_result){ rs->v[i].stage, rs->v[i].arch,
+					      rs->v[i].status, rs->v[i].findings };
+	stage_plan(pr, rs->nr, c, p);
+	free(pr);
 }
 
 bool results_available(struct db *db)

@@ -288,6 +288,36 @@ int mkdir_p(const char *path, unsigned int mode)
 	return ret;
 }
 
+char *path_absolute(const char *path)
+{
+	char *r, *cwd;
+
+	if (!path)
+		return NULL;
+	r = realpath(path, NULL);
+	if (r)
+		return r;
+	if (*path == '/')
+		return xstrdup(path);
+	cwd = getcwd(NULL, 0);
+	if (!cwd)
+		return xstrdup(path);
+	r = xasprintf("%s/%s", cwd, path);
+	free(cwd);
+	return r;
+}
+
+char *path_dirname(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	return xstrndup(path, slash - path);
+}
+
 int remove_tree(const char *path)
 {
 	struct stat st;

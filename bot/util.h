@@ -79,6 +79,13 @@ int mkdir_p(const char *path, unsigned int mode);
 int chown_tree(const char *path, uid_t uid, gid_t gid);
 /* rm -rf; 0 or -errno */
 int remove_tree(const char *path);
+/*
+ * path made absolute: resolved when it exists, else joined to the
+ * current directory; NULL stays NULL.  Caller frees.
+ */
+char *path_absolute(const char *path);
+/* The directory part of path ("." when it has no '/'); caller frees */
+char *path_dirname(const char *path);
 
 /* FNV-1a 64-bit hash of buf as 16 lowercase hex digits; out holds 17. */
 void hash_hex(const void *buf, size_t len, char out[17]);

@@ -49,3 +49,11 @@ deliver_dir() {
 		"$LORE_LAB" deliver "$LAB" <"$f" || return 1
 	done
 }
+
+# gen_series NAME [VERSION] [PATCHES] [DATE] > mbox: a series that applies to
+# the stand-in, made without a checkout (tests/gen-series.py); the date is
+# unix seconds (default 2026-01-01)
+gen_series() {
+	"$PY" "$LOREBOT_SRC/tests/gen-series.py" --repo "$(mm_repo)" --name "$1" \
+		--version "${2:-1}" --patches "${3:-2}" --date "${4:-1767225600}" --mbox /dev/stdout
+}

@@ -20,12 +20,12 @@ int main(void)
 		ok(0, "open: %s", err.buf);
 		return done_testing();
 	}
-	ok(queue_add(db, JOB_APPLY, "v-old", "", 10, &added, &err) == 0 && added,
+	ok(queue_add(db, STAGE_APPLY, "v-old", "", 10, &added, &err) == 0 && added,
 	   "queue an apply");
-	queue_add(db, JOB_APPLY, "v-new", "", 20, &added, &err);
-	queue_add(db, JOB_BUILD, "v-old", "arm64", 10, &added, &err);
-	queue_add(db, JOB_BUILD, "v-old", "riscv", 10, &added, &err);
-	ok(queue_add(db, JOB_APPLY, "v-old", "", 10, &added, &err) == 0 && !added,
+	queue_add(db, STAGE_APPLY, "v-new", "", 20, &added, &err);
+	queue_add(db, STAGE_BUILD, "v-old", "arm64", 10, &added, &err);
+	queue_add(db, STAGE_BUILD, "v-old", "riscv", 10, &added, &err);
+	ok(queue_add(db, STAGE_APPLY, "v-old", "", 10, &added, &err) == 0 && !added,
 	   "the same stage twice is one job");
 
 	is_int(queue_claim(db, false, &j, &err), 1, "a light job is claimed");
@@ -40,7 +40,7 @@ int main(void)
 	is_int(queue_claim(db, false, &j, &err), 0, "no more light jobs");
 
 	is_int(queue_claim(db, true, &j, &err), 1, "a heavy job is claimed");
-	is_int(j.kind, JOB_BUILD, "a build");
+	is_int(j.kind, STAGE_BUILD, "a build");
 	is_str(j.arch, "arm64", "oldest first at equal priority");
 	queue_set_pid(db, j.id, 4242, "/tmp/log", &err);
 	job_release(&j);

@@ -1,0 +1,46 @@
+#!/bin/sh
+# The dashboard's index on a database whose messages belong to a list, as
+# a daemon fetching from lore leaves it (list_messages filled; fetch
+# --mbox alone writes none, which is why bench/report.sh never saw the
+# per-version query scan all of them), without planner statistics (a
+# database before its first ANALYZE).  Prints the median and the p99 of
+# the wall time of GET /, one request after another against 127.0.0.1.
+#
+#   bench/dash-index.sh [MESSAGES]     default 10000 (bench/gen-mbox.py)
+#
+# LOREBOT (default build/lorebot); RUNS (default 50) requests.
+set -eu
+cd "$(dirname "$0")/.."
+SRC=$PWD
+LOREBOT=${LOREBOT:-$SRC/build/lorebot}
+N=${1:-10000}
+RUNS=${RUNS:-50}
+PY=/usr/bin/python3
+T=$(mktemp -d "${TMPDIR:-/tmp}/lorebot-bench-dash.XXXXXX")
+SERVE=
+trap '[ -n "$SERVE" ] && kill $SERVE 2>/dev/null; rm -rf "$T"' EXIT
+DB=$T/bench.db
+
+$PY "$SRC/bench/gen-mbox.py" "$N" "$T/in.mbox"
+"$LOREBOT" --db "$DB" fetch --mbox "$T/in.mbox" --list linux-mm >/dev/null 2>&1
+sqlite3 "$DB" "INSERT OR IGNORE INTO lists (name, url) VALUES ('linux-mm', 'http://127.0.0.1/linux-mm/');
+	INSERT OR IGNORE INTO list_messages SELECT (SELECT id FROM lists WHERE name = 'linux-mm'), id
+	FROM messages; DROP TABLE IF EXISTS sqlite_stat1;"
+versions=$(sqlite3 "$DB" "SELECT count(*) FROM versions WHERE gone = 0")
+port=$($PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$LOREBOT" --db "$DB" serve --listen "127.0.0.1:$port" >/dev/null 2>&1 &
+SERVE=$!
+i=0
+until curl -sf -o /dev/null "http://127.0.0.1:$port/healthz"; do
+	i=$((i + 1))
+	[ $i -lt 200 ] || { echo "lorebot serve did not start" >&2; exit 1; }
+	sleep 0.05
+done
+i=0
+while [ $i -lt "$RUNS" ]; do
+	curl -s -o /dev/null -w '%{time_total}\n' "http://127.0.0.1:$port/"
+	i=$((i + 1))
+done | sort -n | awk -v n="$N" -v v="$versions" '{ a[NR] = $1 }
+	END { p99 = int(NR * 0.99 + 0.5); if (p99 < 1) p99 = 1
+	      printf "GET / with %d messages, %d versions: median %.0f ms, p99 %.0f ms (%d requests)\n",
+		n, v, a[int((NR + 1) / 2)] * 1000, a[p99] * 1000, NR }'

@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The stages a series version goes through, as one table that the
+ * daemon's pipeline, the job runner, the dashboard's state and the reply
+ * logic all read:
+ *
+ *	apply -> check
+ *	      -> build <arch> -> boot <arch>	(when it applied; boot when built)
+ *	every other stage ended -> reply
+ *
+ * A row says whether the stage is per arch, heavy (limited by
+ * daemon.builds) or light, which stage it follows and on which of that
+ * stage's results, the lorebot command the job runner runs for it, and
+ * the statuses its result may have.  Adding a stage (sparse, kunit) is a
+ * row here plus its command.
+ *
+ * What a version still needs is derived from its stored results alone
+ * (stage_plan()): a stage is done when its result is recorded, whatever
+ * the status (an infrastructure failure is a result too, "infra"), so
+ * no crash between recording and scheduling can lose a stage.
+ */
+#ifndef LOREBOT_STAGE_H
+#define LOREBOT_STAGE_H
+
+#include <stdint.h>
+
+#include "bot/util.h"
+
+enum stage {
+	STAGE_APPLY,
+	STAGE_CHECK,
+	STAGE_BUILD,
+	STAGE_BOOT,
+	STAGE_REPLY,
+	STAGE_NR,
+};
+
+/* The stages before this one record a result document */
+#define STAGE_RESULTS STAGE_REPLY
+#define STAGE_NONE STAGE_NR
+
+/* What a stage's result says, over all stages */
+enum status {
+	STATUS_NONE,		/* no result (or one this lorebot cannot read) */
+	STATUS_APPLIED,		/* apply */
+	STATUS_FAILED,
+	STATUS_CLEAN,		/* check */
+	STATUS_NOTES,
+	STATUS_WARNINGS,	/* check and build */
+	STATUS_ERRORS,
+	STATUS_OK,		/* build and boot */
+	STATUS_REGRESSIONS,	/* boot */
+	STATUS_BOOT_FAILURE,
+	STATUS_INFRA,		/* any: the infrastructure failed, not the series */
+	STATUS_NR,
+};
+
+#define ST(s) (1u << (STATUS_##s))
+
+/* What the job runner gives the stage's command */
+enum stage_input {
+	STAGE_IN_MBOX,		/* the version's mail (--mbox, --series ID) */
+	STAGE_IN_BRANCH,	/* the branch and base apply made (--series, --base, --arch) */
+	STAGE_IN_NONE,		/* runs in the runner itself */
+};
+
+struct stage_def {
+	const char *name;	/* jobs.kind, results.stage */
+	bool per_arch;
+	bool heavy;		/* builds and boots: daemon.builds */
+	enum stage after;	/* STAGE_NONE: the first */
+	unsigned int after_on;	/* statuses of `after` it runs on (0: any) */
+	bool last;		/* after every other stage ended (the reply) */
+	const char *command;	/* the lorebot command it runs, NULL: in process */
+	enum stage_input input;
+	bool sandbox;		/* the runner sandboxes the command (mail readers) */
+	unsigned int statuses;	/* ST() the result may have */
+	/* the version's state when the result has one of these statuses */
+	const char *fails;	/* "apply-failed", ... or NULL */
+	unsigned int fail_on;	/* statuses that fail the version */
+	unsigned int fail_on_findings;	/* ... when it counted findings */
+	bool findings;		/* its findings make the state "findings" */
+};
+
+extern const struct stage_def stages[STAGE_NR];
+
+const char *stage_name(enum stage s);
+/* 0, or -1 for a name that is not a stage */
+int stage_parse(const char *name, enum stage *s);
+/* Is s recorded per architecture? */
+static inline bool stage_per_arch(enum stage s)
+{
+	return s < STAGE_NR && stages[s].per_arch;
+}
+
+const char *status_name(enum status s);
+/* STATUS_NONE for an unknown word */
+enum status status_parse(const char *word);
+/* May a result of stage s have status st? */
+bool stage_has_status(enum stage s, enum status st);
+
+/*
+ * The plan: what each stage (per arch where it is per arch) of a version
+ * needs, derived from the version's results.
+ */
+#define PLAN_MAX_ARCHS 8
+
+enum need {
+	NEED_WAIT,		/* what it follows has not ended */
+	NEED_RUN,		/* may run now */
+	NEED_DONE,		/* its result is recorded */
+	NEED_SKIP,		/* not for this version (what it follows rules it out) */
+};
+
+struct plan_cfg {
+	const char *const *archs;	/* built and booted */
+	size_t nr_archs;		/* at most PLAN_MAX_ARCHS are planned */
+	bool boot;			/* boot.enable */
+};
+
+/* One recorded result, as the plan needs it */
+struct plan_result {
+	enum stage stage;
+	const char *arch;	/* "" when not per arch */
+	enum status status;
+	int findings;
+};
+
+struct plan {
+	enum need need[STAGE_NR][PLAN_MAX_ARCHS];	/* [s][0] when not per arch */
+	size_t nr_archs;
+	bool ended;		/* every stage but the reply done or skipped */
+	bool started;		/* some result is recorded */
+};
+
+void stage_plan(const struct plan_result *rs, size_t nr, const struct plan_cfg *c,
+		struct plan *p);
+/* Does stage s (for arch index a) need anything more?  (done or skipped) */
+static inline bool plan_ended(const struct plan *p, enum stage s, size_t a)
+{
+	enum need n = p->need[s][stage_per_arch(s) ? a : 0];
+
+	return n == NEED_DONE || n == NEED_SKIP;
+}
+/* Has every arch of s ended? */
+bool plan_all_ended(const struct plan *p, enum stage s);
+
+#endif
