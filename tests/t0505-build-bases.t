@@ -1,7 +1,7 @@
 #!/bin/sh
 # The base of mm-new builds on x86_64, arm64 and riscv, the three at
-# once, and a documentation-only patch on it builds clean everywhere
-# without recompiling anything.
+# once, and a documentation-only patch on it builds clean everywhere,
+# with no W=1 pass and nothing new.
 #
 # ci/run-tests.sh starts this test first: on a fresh machine it is where
 # the three base build directories (minutes each) are made, while the
@@ -38,8 +38,12 @@ for a in x86_64 arm64 riscv; do
 	is "$(json $J "($X['arch'], $X['status'], $X['infra'])")" "('$a', 'ok', None)" \
 		"$a: the base and the patch build"
 	is "$(json $J "[f for f in $X['findings'] if f['new']]")" "[]" "$a: nothing new"
-	is "$(json $J "[(p['status'], p['rebuilt'], p['w1_files']) for p in $X['patches']]")" \
-		"[('ok', 0, 0)]" "$a: a documentation patch recompiles nothing"
+	is "$(json $J "[(p['status'], p['w1_files']) for p in $X['patches']]")" \
+		"[('ok', 0)]" "$a: the documentation patch builds, no W=1 pass"
+	# how much the patch step recompiles depends on what the shared
+	# directory held before (another test's series, in a warm cache):
+	# printed, not asserted
+	diag "$a: the patch step recompiled $(json $J "$X['patches'][0]['rebuilt']") units"
 	# kselftest.config names options of every arch; the others are for all
 	is "$(json $J "[l for l in ($X['config_notes'] or '').splitlines() if not l.startswith('kselftest.config:')]")" \
 		"[]" "$a: every option of boot, boot-$a and mm.config is in the base .config"
