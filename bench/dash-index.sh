@@ -27,15 +27,9 @@ sqlite3 "$DB" "INSERT OR IGNORE INTO lists (name, url) VALUES ('linux-mm', 'http
 	INSERT OR IGNORE INTO list_messages SELECT (SELECT id FROM lists WHERE name = 'linux-mm'), id
 	FROM messages; DROP TABLE IF EXISTS sqlite_stat1;"
 versions=$(sqlite3 "$DB" "SELECT count(*) FROM versions WHERE gone = 0")
-port=$($PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$LOREBOT" --db "$DB" serve --listen "127.0.0.1:$port" >/dev/null 2>&1 &
-SERVE=$!
-i=0
-until curl -sf -o /dev/null "http://127.0.0.1:$port/healthz"; do
-	i=$((i + 1))
-	[ $i -lt 200 ] || { echo "lorebot serve did not start" >&2; exit 1; }
-	sleep 0.05
-done
+. "$SRC/bench/serve-lib.sh"
+serve_start "$DB"
+port=$PORT
 i=0
 while [ $i -lt "$RUNS" ]; do
 	curl -s -o /dev/null -w '%{time_total}\n' "http://127.0.0.1:$port/"

@@ -6,7 +6,9 @@
 # usage: bench/first-run.sh [test|demo]...   (default: test demo)
 #
 # Environment: BENCH_DIR (default /var/tmp/lorebot-bench-first-run; it
-# is emptied), REPO (what to clone, default this checkout's HEAD).
+# is emptied), REPO (what to clone, default this checkout's HEAD),
+# TEST_CACHE (the cache of the make test runs, default in BENCH_DIR:
+# /var/cache/lorebot leaves CI a warm cache; it must be empty).
 # Prints, per run, the wall time, the CPU time of all tests (every
 # process, ci/run-one.sh) and the five slowest test files as prove
 # --timer reported them; the logs stay in BENCH_DIR.
@@ -18,6 +20,10 @@ repo=${REPO:-$src}
 what=${*:-test demo}
 
 case $dir in /|/tmp|/var/tmp|"$HOME") echo "refusing BENCH_DIR=$dir" >&2; exit 2;; esac
+if [ -n "${TEST_CACHE:-}" ] && [ -n "$(ls -A "$TEST_CACHE" 2>/dev/null)" ]; then
+	echo "TEST_CACHE=$TEST_CACHE is not empty: no cold run there" >&2
+	exit 2
+fi
 rm -rf "$dir"
 mkdir -p "$dir"
 
@@ -25,12 +31,14 @@ mkdir -p "$dir"
 # (empty the first time), wall time in $dir/NAME.time, each test's CPU
 # time in $dir/NAME.cpu
 run() {
+	cache=$dir/cache-$2
+	[ "$2" = test ] && cache=${TEST_CACHE:-$cache}
 	rm -rf "$dir/$1"
-	mkdir -p "$dir/cache-$2"
+	mkdir -p "$cache"
 	git clone -q "$repo" "$dir/$1"
 	start=$(date +%s)
 	rc=0
-	(cd "$dir/$1" && LOREBOT_CACHE=$dir/cache-$2 TEST_CPU_LOG=$dir/$1.cpu \
+	(cd "$dir/$1" && LOREBOT_CACHE=$cache TEST_CPU_LOG=$dir/$1.cpu \
 		make "$2") >"$dir/$1.log" 2>&1 || rc=$?
 	end=$(date +%s)
 	echo "$((end - start)) $rc $(cut -d' ' -f1 /proc/loadavg)" >"$dir/$1.time"

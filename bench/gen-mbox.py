@@ -8,6 +8,8 @@ usage: gen-mbox.py N OUT
 import random
 import sys
 
+import mailgen
+
 n_total = int(sys.argv[1])
 out = open(sys.argv[2], "w")
 rnd = random.Random(42)
@@ -25,34 +27,13 @@ def date(t):
 
 def emit(frm, subject, mid, t, body, irt=None, refs=()):
     global written
-    h = [f"From: {frm[0]} <{frm[1]}>", "To: linux-mm@kvack.org",
-         f"Cc: {rnd.choice(people)[1]}, linux-kernel@vger.kernel.org",
-         f"Subject: {subject}", f"Date: {date(t)}", f"Message-ID: <{mid}>"]
-    if irt:
-        h.append(f"In-Reply-To: <{irt}>")
-        h.append("References: " + " ".join(f"<{r}>" for r in refs))
-    h += ["MIME-Version: 1.0", "Content-Type: text/plain; charset=utf-8",
-          "Content-Transfer-Encoding: 8bit"]
-    body = "\n".join((">" + l) if l.lstrip(">").startswith("From ") else l
-                     for l in body.split("\n"))
-    out.write("From mboxrd@z Thu Jan  1 00:00:00 1970\n" + "\n".join(h) +
-              "\n\n" + body + "\n\n")
+    out.write(mailgen.message(frm, rnd.choice(people)[1], subject, mid, date(t), body,
+                              irt, refs))
     written += 1
 
 
 def diff():
-    f = rnd.choice(files)
-    lines = []
-    for h in range(rnd.randint(1, 4)):
-        start = rnd.randint(10, 3000)
-        ctx = [f"\tcall_{rnd.randint(0, 999)}(folio, vma, addr);" for _ in range(6)]
-        add = [f"+\tif (folio_test_{rnd.choice(['dirty', 'anon', 'lru'])}(folio))"
-               f"\n+\t\tnr_{rnd.randint(0, 99)}++;" for _ in range(rnd.randint(1, 8))]
-        lines.append(f"@@ -{start},6 +{start},{6 + 2 * len(add)} @@ static int fn_{h}(void)\n" +
-                     "\n".join(" " + c for c in ctx[:3]) + "\n" + "\n".join(add) + "\n" +
-                     "\n".join(" " + c for c in ctx[3:]))
-    return (f"diff --git a/{f} b/{f}\nindex 1234567..89abcde 100644\n--- a/{f}\n+++ b/{f}\n" +
-            "\n".join(lines) + "\n")
+    return mailgen.diff(rnd, files, 8)
 
 
 serial = 0

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bot/check-dev.h"
 #include "bot/cmd.h"
@@ -183,6 +184,71 @@ static int do_fix(const struct check_dev_opts *d, struct devrange *r,
 	return ret;
 }
 
+/*
+ * The path from the current directory to the repository's path, as gcc
+ * run there would print it ("madvise.c" in mm/, "../include/x.h"), so
+ * that vim -q and an editor's error list find the files; NULL when the
+ * current directory is the top or outside the work tree.
+ */
+static char *from_cwd(const char *workdir, const char *path)
+{
+	char *cwd = realpath(".", NULL), *top = workdir ? realpath(workdir, NULL) : NULL;
+	const char *sub;
+	struct strbuf sb = STRBUF_INIT;
+	size_t n;
+
+	if (!cwd || !top || !starts_with(cwd, top) ||
+	    (cwd[strlen(top)] && cwd[strlen(top)] != '/') || !cwd[strlen(top)]) {
+		free(cwd);
+		free(top);
+		return NULL;
+	}
+	sub = cwd + strlen(top) + 1;	/* "mm" or "mm/damon" */
+	/* the leading directories both share */
+	while (*sub) {
+		n = strcspn(sub, "/");
+		if (strncmp(path, sub, n) || path[n] != '/')
+			break;
+		path += n + 1;
+		sub += n;
+		if (*sub == '/')
+			sub++;
+	}
+	/* one "../" for each directory of the current one left */
+	while (*sub) {
+		strbuf_addstr(&sb, "../");
+		sub += strcspn(sub, "/");
+		if (*sub)
+			sub++;
+	}
+	strbuf_addstr(&sb, path);
+	free(cwd);
+	free(top);
+	return strbuf_detach(&sb, NULL);
+}
+
+/* findings_print() with paths as seen from the current directory */
+static void print_from_cwd(const struct findings *f, const struct check_series *s,
+			   const char *workdir, bool color)
+{
+	struct findings v = { .nr = f->nr };
+	char **mine = xcalloc(f->nr + 1, sizeof(*mine));
+	size_t i;
+
+	v.v = xcalloc(f->nr + 1, sizeof(*v.v));
+	if (f->nr)
+		memcpy(v.v, f->v, f->nr * sizeof(*v.v));
+	for (i = 0; i < f->nr; i++) {
+		if (v.v[i].file && (mine[i] = from_cwd(workdir, v.v[i].file)))
+			v.v[i].file = mine[i];
+	}
+	findings_print(&v, s, stdout, color);
+	for (i = 0; i < f->nr; i++)
+		free(mine[i]);
+	free(mine);
+	free(v.v);
+}
+
 int check_dev(const struct check_dev_opts *d, const struct check_opts *o,
 	      const struct config *cfg)
 {
@@ -219,14 +285,14 @@ int check_dev(const struct check_dev_opts *d, const struct check_opts *o,
 		       r.desc);
 	check_run(&s, o, &f);
 	check_progress("checked %zu patch%s", s.nr, s.nr == 1 ? "" : "es");
-	ret = findings_count(&f, CHECK_ERROR) ? EXIT_FINDINGS : EXIT_OK;
+	ret = findings_at_least(&f, o->fail_on) ? EXIT_FINDINGS : EXIT_OK;
 	if (d->json) {
 		json = result_json(&r, &s, &f);
 	} else {
 		printf("%s== %s: %zu patch%s on %.12s%s\n", d->color ? "\033[1m" : "",
 		       r.desc, s.nr, s.nr == 1 ? "" : "es", r.base,
 		       d->color ? "\033[m" : "");
-		findings_print(&f, &s, stdout, d->color);
+		print_from_cwd(&f, &s, r.repo.workdir, d->color);
 	}
 	if (d->fix) {
 		r2 = do_fix(d, &r, &s, &f, json);

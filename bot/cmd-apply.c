@@ -547,7 +547,7 @@ static int parse_options(struct apply_cli *c, int argc, char **argv)
 			c->trailers = optarg;
 			break;
 		default:
-			return cmd_usage_error("apply", "unknown option");
+			return cmd_option_error("apply");
 		}
 	}
 	if (optind < argc)

@@ -302,7 +302,7 @@ static int parse_args(int argc, char **argv, struct boot_args *args)
 		char *base = (char *)args;
 
 		if (opt < 256)
-			return cmd_usage_error("boot", "unknown option");
+			return cmd_option_error("boot");
 		i = opt - 256;
 		if (arg_table[i].str != NO_FIELD)
 			*(const char **)(base + arg_table[i].str) = optarg;

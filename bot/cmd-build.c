@@ -141,7 +141,7 @@ static int parse_opts(int argc, char **argv, struct ctx *ctx,
 			o->json = true;
 			break;
 		default:
-			return cmd_usage_error("build", "unknown option");
+			return cmd_option_error("build");
 		}
 	}
 	if (optind < argc)

@@ -85,9 +85,10 @@ const char cmd_check_help[] =
 	"    --json\n"
 	"        print {\"findings\": [...]} with rule, severity (error, warning or\n"
 	"        note), patch (its number; 0 for the series), file (null for the\n"
-	"        commit message or the series), line (post-image), message and\n"
-	"        optional quote and suggestion; plus series (patches, base,\n"
-	"        summary) and, for a branch, range (kind, desc, base, tip, commits)\n"
+	"        commit message or the series), line (post-image; null when none\n"
+	"        applies), message and optional quote and suggestion; plus series\n"
+	"        (patches, base, summary) and, for a branch, range (kind, desc,\n"
+	"        base, tip, commits)\n"
 	"    --checkers LIST\n"
 	"        turn checkers on and off like -W: 'one-line-args,-checkpatch',\n"
 	"        'all', '-all,codespell'; applied after check.enable/check.disable\n"
@@ -97,6 +98,9 @@ const char cmd_check_help[] =
 	"        the mm rules also report what they find in code the series does\n"
 	"        not change (whole functions with a tree), as notes marked\n"
 	"        \"pre-existing\"\n"
+	"    --fail-on LEVEL\n"
+	"        exit 1 for findings of LEVEL or worse: error (the default),\n"
+	"        warning, or note (any finding); for hooks and CI\n"
 	"    --fix\n"
 	"        also print the packed prototypes one-line-args suggests, as a\n"
 	"        patch for 'git apply' on top of the range\n"
@@ -128,9 +132,10 @@ const char cmd_check_help[] =
 	"    core.cachedir.  Example: git config --global lorebot.check.columns 100\n"
 	"\n"
 	"EXIT STATUS\n"
-	"    0 no errors (warnings and notes are fine), 1 errors, 2 bad input\n"
-	"    or usage (also: nothing to check, --apply refused), 3 the repository,\n"
-	"    lore (--msgid) or the tools for --build/--boot could not be used.\n"
+	"    0 no errors (warnings and notes are fine), 1 errors (with --fail-on:\n"
+	"    findings of that level or worse), 2 bad input or usage (also:\n"
+	"    nothing to check, --apply refused), 3 the repository, lore (--msgid)\n"
+	"    or the tools for --build/--boot could not be used.\n"
 	"\n"
 	"EXAMPLES\n"
 	"    lorebot check\n"
@@ -407,7 +412,7 @@ static int check_mbox(const char *mbox, const char *series, const char *repo, bo
 		}
 		check_one(&s, o, tp, cfg, &f);
 		checked++;
-		if (findings_count(&f, CHECK_ERROR))
+		if (findings_at_least(&f, o->fail_on))
 			ret = EXIT_FINDINGS;
 		if (json) {
 			json_object *j = findings_to_json(&f, &s);
@@ -522,6 +527,7 @@ enum {
 	OPT_MSGID,
 	OPT_URL,
 	OPT_SERIES,
+	OPT_FAIL_ON,
 };
 
 int cmd_check(int argc, char **argv, struct ctx *ctx)
@@ -544,6 +550,7 @@ int cmd_check(int argc, char **argv, struct ctx *ctx)
 		{ "msgid", required_argument, NULL, OPT_MSGID },
 		{ "url", required_argument, NULL, OPT_URL },
 		{ "series", required_argument, NULL, OPT_SERIES },
+		{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct check_dev_opts d = { .ci = DEVCI_OPTS_INIT };
@@ -554,6 +561,7 @@ int cmd_check(int argc, char **argv, struct ctx *ctx)
 	const char *build = NULL, *boot = NULL, *msgid = NULL, *url = NULL, *series = NULL;
 	char *fetched = NULL;
 	bool list = false, preexisting = false, want_build = false, want_boot = false;
+	enum check_severity fail_on = CHECK_ERROR;
 	int opt, ret = EXIT_OK, columns = 0;
 
 	while ((opt = getopt_long(argc, argv, "m:jc:r:C:l", opts, NULL)) != -1) {
@@ -613,8 +621,13 @@ int cmd_check(int argc, char **argv, struct ctx *ctx)
 		case OPT_SERIES:
 			series = optarg;
 			break;
+		case OPT_FAIL_ON:
+			if (check_severity_parse(optarg, &fail_on))
+				return cmd_usage_error("check", "bad --fail-on '%s' "
+						       "(error, warning or note)", optarg);
+			break;
 		default:
-			return cmd_usage_error("check", "unknown option");
+			return cmd_option_error("check");
 		}
 	}
 	if (optind + 1 < argc)
@@ -655,6 +668,7 @@ int cmd_check(int argc, char **argv, struct ctx *ctx)
 	if (columns)
 		o.columns = columns;
 	o.preexisting = preexisting;
+	o.fail_on = fail_on;
 	if (list) {
 		list_checkers(&o);
 	} else if (msgid) {

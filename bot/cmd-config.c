@@ -58,7 +58,7 @@ int cmd_config(int argc, char **argv, struct ctx *ctx)
 			get = optarg;
 			break;
 		default:
-			return cmd_usage_error("config", "unknown option");
+			return cmd_option_error("config");
 		}
 	}
 	if (!check && !list && !get)

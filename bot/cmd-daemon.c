@@ -93,7 +93,7 @@ int cmd_daemon(int argc, char **argv, struct ctx *ctx)
 			o.once = true;
 			break;
 		default:
-			return cmd_usage_error("daemon", "unknown option");
+			return cmd_option_error("daemon");
 		}
 	}
 	if (optind < argc)

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "bot/cmd.h"
+#include "bot/db.h"
 #include "bot/store.h"
 
 int cmd_open_store(struct ctx *ctx, struct store *st, bool create)
@@ -41,4 +42,87 @@ int cmd_open_store(struct ctx *ctx, struct store *st, bool create)
 	strbuf_release(&err);
 	strbuf_release(&path);
 	return ret ? EXIT_INFRA : EXIT_OK;
+}
+
+const char cmd_db_help[] =
+	"NAME\n"
+	"    lorebot-db - maintain the state database\n"
+	"\n"
+	"SYNOPSIS\n"
+	"    lorebot [--db FILE | --config FILE] db rebuild [--json]\n"
+	"\n"
+	"DESCRIPTION\n"
+	"    rebuild assembles every stored message again into series,\n"
+	"    versions, patches and trailers, and brings those tables up to date\n"
+	"    (what changed gets a new generation, what assembly no longer makes\n"
+	"    is marked gone).  A fetch assembles only the threads and series\n"
+	"    its new messages touch; rebuild is the reference that incremental\n"
+	"    assembly must equal, and the repair after anything doubtful.  It\n"
+	"    takes the database's write lock for as long as it runs.\n"
+	"\n"
+	"OPTIONS\n"
+	"    --json    print {\"versions\": N, \"changed\": N} instead of a line\n"
+	"\n"
+	"EXIT STATUS\n"
+	"    0, 2 on a usage error or when there is no database, 3 when the\n"
+	"    database fails.\n";
+
+struct db_cmd {
+	const char *name;
+	int (*fn)(struct ctx *ctx, struct store *st);
+};
+
+static int db_rebuild(struct ctx *ctx, struct store *st)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct store_changes ch = { 0 };
+	int64_t n = 0;
+
+	if (store_rebuild_series(st, &ch, &err)) {
+		fprintf(stderr, "lorebot db: %s\n", err.buf);
+		strbuf_release(&err);
+		return EXIT_INFRA;
+	}
+	db_query_int(st->db, "SELECT count(*) FROM versions WHERE gone = 0", 0, &n);
+	if (ctx->json)
+		printf("{\"versions\": %lld, \"changed\": %zu}\n", (long long)n, ch.nr);
+	else
+		printf("%lld series versions; %zu changed\n", (long long)n, ch.nr);
+	store_changes_release(&ch);
+	strbuf_release(&err);
+	return EXIT_OK;
+}
+
+static const struct db_cmd db_cmds[] = {
+	{ "rebuild", db_rebuild },
+};
+
+int cmd_db(int argc, char **argv, struct ctx *ctx)
+{
+	const struct db_cmd *c = NULL;
+	struct store st;
+	size_t i;
+	int ret, k;
+
+	if (cmd_wants_help(argc, argv, cmd_db_help))
+		return EXIT_OK;
+	for (k = 1; k < argc; k++) {
+		if (!strcmp(argv[k], "--json"))
+			ctx->json = true;
+		else if (c || *argv[k] == '-')
+			return cmd_usage_error("db", "unknown argument '%s'", argv[k]);
+		for (i = 0; !c && i < ARRAY_SIZE(db_cmds); i++)
+			if (!strcmp(argv[k], db_cmds[i].name))
+				c = &db_cmds[i];
+		if (!c && strcmp(argv[k], "--json"))
+			return cmd_usage_error("db", "unknown subcommand '%s'", argv[k]);
+	}
+	if (!c)
+		return cmd_usage_error("db", "which: rebuild");
+	ret = cmd_open_store(ctx, &st, false);
+	if (ret)
+		return ret;
+	ret = c->fn(ctx, &st);
+	store_close(&st);
+	return ret;
 }

@@ -370,7 +370,7 @@ static int parse_opts(int argc, char **argv, struct fetch_opts *o)
 				return cmd_usage_error("fetch", "bad --batches '%s'", optarg);
 			break;
 		default:
-			return cmd_usage_error("fetch", "unknown option");
+			return cmd_option_error("fetch");
 		}
 	}
 	if (optind < argc)

@@ -17,6 +17,7 @@ const char cmd_job_help[] =
 	"SYNOPSIS\n"
 	"    lorebot --db FILE job run ID --repo DIR [--outbox DIR] [--arch LIST]\n"
 	"    lorebot --db FILE job list [--json]\n"
+	"    lorebot [--config FILE] job work DIR\n"
 	"\n"
 	"DESCRIPTION\n"
 	"    The daemon runs every job as 'lorebot job run ID' in a process of its\n"
@@ -26,7 +27,13 @@ const char cmd_job_help[] =
 	"    times out) queues the job again until it used daemon.attempts; then\n"
 	"    the stage's result is recorded as 'infra' (the command's own document\n"
 	"    when it printed one, else the reason) and the job is marked failed.\n"
-	"    'job list' prints the queue.\n"
+	"    'job list' prints the queue, with where each job ran (local, or\n"
+	"    the Slurm job and node).\n"
+	"\n"
+	"    'job work DIR' is what a cluster's node runs (daemon.executor =\n"
+	"    slurm): the stage command the daemon described in DIR/job.json,\n"
+	"    without any database; its result goes to DIR/result.json, which\n"
+	"    the daemon records once the scheduler says the job ended.\n"
 	"\n"
 	"OPTIONS\n"
 	"    --arch LIST     a reply: the architectures the version was built and\n"
@@ -62,7 +69,7 @@ static int job_run_cmd(int argc, char **argv, struct ctx *ctx)
 		else if (opt == 'a')
 			env.archs = optarg;
 		else
-			return cmd_usage_error("job", "unknown option");
+			return cmd_option_error("job");
 	}
 	if (optind + 1 != argc)
 		return cmd_usage_error("job", "job run ID");
@@ -121,6 +128,22 @@ static int job_run_cmd(int argc, char **argv, struct ctx *ctx)
 	return ret;
 }
 
+static int job_work_cmd(int argc, char **argv, struct ctx *ctx)
+{
+	struct strbuf err = STRBUF_INIT;
+	int ret;
+
+	(void)ctx;
+	if (argc != 2)
+		return cmd_usage_error("job", "job work DIR");
+	log_set_timestamps(true);
+	ret = job_work(argv[1], &err);
+	if (ret)
+		log_err("job work '%s': %s", argv[1], err.buf);
+	strbuf_release(&err);
+	return ret ? EXIT_INFRA : EXIT_OK;
+}
+
 static int job_list_cmd(int argc, char **argv, struct ctx *ctx)
 {
 	struct store st;
@@ -134,7 +157,7 @@ static int job_list_cmd(int argc, char **argv, struct ctx *ctx)
 		return ret;
 	}
 	q = db_prepare(st.db, "SELECT id, kind, arch, state, attempts, version,"
-		       " coalesce(error, '') FROM jobs ORDER BY id");
+		       " coalesce(error, ''), slurm_job, coalesce(node, '') FROM jobs ORDER BY id");
 	while (q && db_step(q) > 0) {
 		if (json) {
 			json_object *o = json_object_new_object();
@@ -146,12 +169,24 @@ static int job_list_cmd(int argc, char **argv, struct ctx *ctx)
 			json_object_object_add(o, "attempts", json_object_new_int64(db_column_int(q, 4)));
 			json_object_object_add(o, "version", json_object_new_string(db_column_text(q, 5)));
 			json_object_object_add(o, "error", json_object_new_string(db_column_text(q, 6)));
+			json_object_object_add(o, "executor", json_object_new_string(
+				db_column_int(q, 7) ? "slurm" : "local"));
+			if (db_column_int(q, 7))
+				json_object_object_add(o, "slurm_job",
+						       json_object_new_int64(db_column_int(q, 7)));
+			json_object_object_add(o, "node", json_object_new_string(db_column_text(q, 8)));
 			json_object_array_add(arr, o);
 		} else {
-			printf("%5lld %-6s %-7s %-9s %lld <%s> %s\n",
+			char where[96] = "local";
+
+			if (db_column_int(q, 7))
+				snprintf(where, sizeof(where), "slurm:%lld%s%s",
+					 (long long)db_column_int(q, 7), *db_column_text(q, 8) ?
+					 "@" : "", db_column_text(q, 8));
+			printf("%5lld %-6s %-7s %-9s %lld %s <%s> %s\n",
 			       (long long)db_column_int(q, 0), db_column_text(q, 1),
 			       db_column_text(q, 2), db_column_text(q, 3),
-			       (long long)db_column_int(q, 4), db_column_text(q, 5),
+			       (long long)db_column_int(q, 4), where, db_column_text(q, 5),
 			       db_column_text(q, 6));
 		}
 	}
@@ -172,10 +207,12 @@ static int job_list_cmd(int argc, char **argv, struct ctx *ctx)
 int cmd_job(int argc, char **argv, struct ctx *ctx)
 {
 	if (argc < 2)
-		return cmd_usage_error("job", "job run ID | job list");
+		return cmd_usage_error("job", "job run ID | job list | job work DIR");
 	if (!strcmp(argv[1], "run"))
 		return job_run_cmd(argc - 1, argv + 1, ctx);
 	if (!strcmp(argv[1], "list"))
 		return job_list_cmd(argc - 1, argv + 1, ctx);
+	if (!strcmp(argv[1], "work"))
+		return job_work_cmd(argc - 1, argv + 1, ctx);
 	return cmd_usage_error("job", "unknown subcommand '%s'", argv[1]);
 }

@@ -334,7 +334,7 @@ int cmd_mailinfo(int argc, char **argv, struct ctx *ctx)
 			c.verbose = true;
 			break;
 		default:
-			return cmd_usage_error("mailinfo", "unknown option");
+			return cmd_option_error("mailinfo");
 		}
 	}
 	if (c.differences)

@@ -150,7 +150,7 @@ int cmd_record(int argc, char **argv, struct ctx *ctx)
 			json = true;
 			break;
 		default:
-			return cmd_usage_error("record", "unknown option");
+			return cmd_option_error("record");
 		}
 	}
 	if (!version || !*version)

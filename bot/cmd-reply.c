@@ -21,15 +21,20 @@ const char cmd_reply_help[] =
 	"DESCRIPTION\n"
 	"    Composes every reply the recorded results call for (see lorebot-record)\n"
 	"    and sends it, or files it in the outbox: the same step the daemon runs\n"
-	"    after each verdict.  One reply per series version and outcome: the\n"
-	"    series does not apply; checker errors or warnings; build errors or new\n"
-	"    warnings (once every arch is built); new kselftest failures, kernel\n"
-	"    splats or a kernel that does not boot (once every arch is booted); and,\n"
-	"    with reply.clean, a clean result.  A reply answers the patch concerned\n"
-	"    (Re: its subject, In-Reply-To it, References its chain), or the cover\n"
-	"    letter when the results concern several patches, To its sender and,\n"
-	"    with reply.to = all, Cc everyone it went to and the list.  The text\n"
-	"    comes from templates/reply-<outcome>.txt.\n"
+	"    after each verdict.  One reply per series version, once every stage\n"
+	"    of the version has ended, to the cover letter (or the only patch),\n"
+	"    with a section per kind of problem, worst first: does not apply,\n"
+	"    build errors, boot regressions, new warnings, review findings; its\n"
+	"    headline and outcome are the worst.  A later result amends nothing\n"
+	"    already sent.  With reply.clean, a clean result is mailed too.  To its\n"
+	"    sender and, with reply.to = all, Cc everyone it went to and the list.\n"
+	"    The text comes from templates/reply-<outcome>.txt.\n"
+	"\n"
+	"    Noise: checkpatch, codespell and series-hygiene findings are counted\n"
+	"    in one line (reply.style: mail, line, off); findings without a file\n"
+	"    and line are never mailed; Reported-by only for builds and boots.  A\n"
+	"    series whose base-commit the tree lacks and that does not apply is\n"
+	"    base-unknown: no mail (reply.baseunknown = line: one short line).\n"
 	"\n"
 	"    Policies: reply.mode (or list.<name>.replymode): off, outbox (the\n"
 	"    default: files in a maildir) or smtp (smtp.url, smtp.credentials);\n"
@@ -49,7 +54,7 @@ const char cmd_reply_help[] =
 	"    --no-wait      do not wait for retries of failed attempts (the daemon's\n"
 	"                   way); they stay queued for the next run\n"
 	"    --arch LIST    the architectures built and booted (default: build.arch,\n"
-	"                   else x86_64,arm64,riscv): a build reply waits for them all\n"
+	"                   else x86_64,arm64,riscv): the reply waits for them all\n"
 	"    --repo DIR     kernel repository to quote source lines from (default:\n"
 	"                   git.repo; without it, lines come from the patches)\n"
 	"    --json         print {\"replies\": [...], \"composed\", \"sent\", \"failed\",\n"
@@ -125,7 +130,7 @@ int cmd_reply(int argc, char **argv, struct ctx *ctx)
 			json = true;
 			break;
 		default:
-			return cmd_usage_error("reply", "unknown option");
+			return cmd_option_error("reply");
 		}
 	}
 	if (optind < argc)

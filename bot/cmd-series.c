@@ -51,8 +51,9 @@ const char cmd_series_help[] =
 	"\n"
 	"EXIT STATUS\n"
 	"    0 when the input was read (even with problems in single messages),\n"
-	"    2 when it could not be read or on a usage error, 3 when the scratch\n"
-	"    file failed (it cannot be created, or the disk is full).\n"
+	"    2 when it could not be read, held no mail message at all (as check\n"
+	"    and apply), or on a usage error, 3 when the scratch file failed (it\n"
+	"    cannot be created, or the disk is full).\n"
 	"\n"
 	"EXAMPLES\n"
 	"    b4 mbox 20260207081613.588598-1-vernon2gm@gmail.com\n"
@@ -161,7 +162,7 @@ int cmd_series(int argc, char **argv, struct ctx *ctx)
 				return cmd_usage_error("series", "bad size '%s'", optarg);
 			break;
 		default:
-			return cmd_usage_error("series", "unknown option");
+			return cmd_option_error("series");
 		}
 	}
 	if (optind < argc)
@@ -205,8 +206,12 @@ int cmd_series(int argc, char **argv, struct ctx *ctx)
 	else
 		assembly_print_text(&a, stdout);
 	ret = assembly_failed(&a) ? EXIT_INFRA : EXIT_OK;
-	if (ret)
+	if (ret) {
 		fprintf(stderr, "lorebot: %s: %s\n", mbox, a.fatal.buf);
+	} else if (!a.nr) {
+		fprintf(stderr, "lorebot: %s: no mail message in it\n", mbox);
+		ret = EXIT_USAGE;
+	}
 	assembly_release(&a);
 	return ret;
 }

@@ -83,7 +83,7 @@ int cmd_serve(int argc, char **argv, struct ctx *ctx)
 			o.archs = optarg;
 			break;
 		default:
-			return cmd_usage_error("serve", "unknown option");
+			return cmd_option_error("serve");
 		}
 	}
 	if (optind < argc)

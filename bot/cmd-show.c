@@ -212,7 +212,7 @@ static int show(struct store *st, const char *id, bool json, bool raw)
 	json_object *o = NULL, *out = json_object_new_object();
 	int ret = EXIT_OK;
 
-	if (store_series_dirty(st) && store_rebuild_series(st, NULL, &err)) {
+	if (store_series_dirty(st) && store_update_series(st, NULL, &err)) {
 		fprintf(stderr, "lorebot: %s\n", err.buf);
 		ret = EXIT_INFRA;
 		goto out;
@@ -296,7 +296,7 @@ int cmd_show(int argc, char **argv, struct ctx *ctx)
 			raw = true;
 			break;
 		default:
-			return cmd_usage_error("show", "unknown option");
+			return cmd_option_error("show");
 		}
 	}
 	if (optind + 1 != argc)

@@ -56,6 +56,7 @@ struct col {
 static const struct col run_cols[] = {
 	{ "id", true }, { "kind", false }, { "arch", false },
 	{ "version", false }, { "started", true }, { "attempt", true },
+	{ "executor", false }, { "slurm_job", true }, { "node", false },
 };
 
 static const struct col list_cols[] = {
@@ -105,7 +106,7 @@ int cmd_status(int argc, char **argv, struct ctx *ctx)
 			n = atoi(optarg);
 		} else {
 			json_object_put(out);
-			return cmd_usage_error("status", "unknown option");
+			return cmd_option_error("status");
 		}
 	}
 	ret = cmd_open_store(ctx, &st, false);
@@ -122,7 +123,9 @@ int cmd_status(int argc, char **argv, struct ctx *ctx)
 		for (i = 0; i < JOB_STATE_NR; i++)
 			json_object_object_add(queue, job_state_name(i),
 					       json_object_new_int64(counts[i]));
-	q = db_prepare(st.db, "SELECT id, kind, arch, version, started, attempts"
+	q = db_prepare(st.db, "SELECT id, kind, arch, version, started, attempts,"
+		       " CASE WHEN slurm_job IS NULL THEN 'local' ELSE 'slurm' END,"
+		       " coalesce(slurm_job, 0), node"
 		       " FROM jobs WHERE state = 'running' ORDER BY id");
 	rows_json(q, run_cols, ARRAY_SIZE(run_cols), runs);
 	q = db_prepare(st.db, "SELECT name, url, last_poll, last_ok, failures, last_error"
@@ -172,13 +175,20 @@ int cmd_status(int argc, char **argv, struct ctx *ctx)
 		for (i = 0; i < (int)json_object_array_length(runs); i++) {
 			json_object *o = json_object_array_get_idx(runs, i), *v;
 
+			const char *node = json_object_get_string(json_object_object_get(o, "node"));
+			int64_t sj = json_object_get_int64(json_object_object_get(o, "slurm_job"));
+			char where[96] = "local";
+
+			if (sj)
+				snprintf(where, sizeof(where), "slurm job %lld%s%s", (long long)sj,
+					 node ? " on " : " (queued)", node ? node : "");
 			json_object_object_get_ex(o, "started", &v);
-			printf("running: job %s %s %s <%s>, %s\n",
+			printf("running: job %s %s %s <%s>, %s, %s\n",
 			       json_object_get_string(json_object_object_get(o, "id")),
 			       json_object_get_string(json_object_object_get(o, "kind")),
 			       json_object_get_string(json_object_object_get(o, "arch")),
 			       json_object_get_string(json_object_object_get(o, "version")),
-			       ago(json_object_get_int64(v), t1, sizeof(t1)));
+			       ago(json_object_get_int64(v), t1, sizeof(t1)), where);
 		}
 		for (i = 0; i < (int)json_object_array_length(lists); i++) {
 			json_object *o = json_object_array_get_idx(lists, i);

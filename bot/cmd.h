@@ -51,6 +51,7 @@ CMD_DECL(status);
 CMD_DECL(job);
 CMD_DECL(record);
 CMD_DECL(mailinfo);
+CMD_DECL(db);
 
 /* Open --db (or <core.statedir>/lorebot.db); an EXIT_* code, EXIT_OK on success */
 struct store;
@@ -65,5 +66,7 @@ const struct cmd *cmd_table(size_t *nr);
  */
 int cmd_wants_help(int argc, char **argv, const char *help);
 int cmd_usage_error(const char *cmd, const char *fmt, ...) PRINTF(2, 3);
+/* After getopt printed why an option is wrong: the pointer to --help, EXIT_USAGE */
+int cmd_option_error(const char *cmd);
 
 #endif

@@ -147,6 +147,9 @@ const struct cfg_key cfg_keys[] = {
 	{ "build.logmax", CFG_SIZE, "8m", NULL,
 	  "build output kept per job" },
 	{ "build.ccache", CFG_BOOL, "true", NULL, "compile through ccache" },
+	{ "build.ccachewrite", CFG_ENUM, "base", "base|all",
+	  "which builds add to the shared ccache: base, only commits of a "
+	  "git.base branch (a series' build reads it, never writes it); all" },
 	{ "build.sandbox", CFG_BOOL, "true", NULL,
 	  "run builds and boots in bubblewrap without network" },
 	{ "build.user", CFG_STRING, "nobody", NULL,
@@ -203,6 +206,12 @@ const struct cfg_key cfg_keys[] = {
 	{ "reply.clean", CFG_BOOL, "false", NULL,
 	  "also mail when everything passed" },
 	{ "reply.rfc", CFG_BOOL, "false", NULL, "reply to RFC series" },
+	{ "reply.style", CFG_ENUM, "line", "mail|line|off",
+	  "checkpatch, codespell and series-hygiene findings: mail them, one line "
+	  "pointing at the dashboard, or nothing" },
+	{ "reply.baseunknown", CFG_ENUM, "off", "off|line",
+	  "a series that does not apply and whose base-commit the tree lacks: "
+	  "no mail, or one short line naming the base" },
 	{ "reply.perhour", CFG_INT, "30", NULL,
 	  "at most this many replies per hour" },
 	{ "reply.perauthor", CFG_INT, "5", NULL,
@@ -262,6 +271,35 @@ const struct cfg_key cfg_keys[] = {
 	  "wall-clock limit of one fetch pass (a child of the daemon)" },
 	{ "daemon.maxage", CFG_DURATION, "0", NULL,
 	  "versions sent longer ago than this are not tested (0: any age)" },
+	{ "daemon.executor", CFG_ENUM, "local", "local|slurm",
+	  "where the stages of slurm.stages run: local (child processes of the "
+	  "daemon) or slurm (batch jobs on a Slurm cluster)" },
+
+	/* the Slurm executor (daemon.executor = slurm) */
+	{ "slurm.stages", CFG_LIST, NULL, NULL,
+	  "stages submitted to Slurm (default: the heavy ones, build and boot); "
+	  "replies always run in the daemon" },
+	{ "slurm.maxjobs", CFG_INT, "16", NULL,
+	  "heavy jobs submitted to Slurm at once (instead of daemon.builds)" },
+	{ "slurm.partition", CFG_STRING, NULL, NULL,
+	  "sbatch --partition (default: the cluster's default partition)" },
+	{ "slurm.account", CFG_STRING, NULL, NULL,
+	  "sbatch --account" },
+	{ "slurm.flags", CFG_LIST, NULL, NULL,
+	  "extra sbatch options for every job, one per value (--qos=normal)" },
+	{ "slurm.pollinterval", CFG_DURATION, "2s", NULL,
+	  "how often squeue is asked about the jobs submitted" },
+	{ "slurm.timeout", CFG_DURATION, "30s", NULL,
+	  "wall-clock limit of one sbatch, squeue, scontrol or scancel" },
+	{ "slurm.*.cpus", CFG_INT, NULL, NULL,
+	  "CPUs a stage's job asks for (default: build.jobs for build, boot.smp "
+	  "for boot, else 1)" },
+	{ "slurm.*.mem", CFG_SIZE, NULL, NULL,
+	  "memory a stage's job asks for (default: none asked)" },
+	{ "slurm.*.time", CFG_DURATION, NULL, NULL,
+	  "Slurm's time limit of a stage's job (default: daemon.jobtimeout + 5m)" },
+	{ "slurm.*.flags", CFG_LIST, NULL, NULL,
+	  "extra sbatch options of a stage's jobs, after slurm.flags" },
 };
 
 const size_t cfg_keys_nr = ARRAY_SIZE(cfg_keys);

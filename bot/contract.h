@@ -77,6 +77,8 @@
 	X(hunk, excerpt, "excerpt", STR)				\
 	X(hunk, tree, "tree", OBJ)					\
 	X(tree, lines, "lines", ARR)					\
+	X(tree, matched, "matched", INT)	/* hunk lines found there */	\
+	X(tree, total, "total", INT)		/* of the hunk's lines */	\
 	X(line, kind, "kind", STR)					\
 	X(line, no, "line", INT)					\
 	X(line, text, "text", STR)					\

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "bot/daemon.h"
+#include "bot/exec.h"
 #include "bot/fetch.h"
 #include "bot/job.h"
 #include "bot/contract.h"
@@ -36,6 +37,8 @@
 #define MAX_INTERRUPTS 10	/* a job the daemon died under this often fails */
 #define BUSY_MS 1000		/* the loop waits this long for the write lock */
 #define FETCH_OUT_MAX (64 << 20)
+#define REMOTE_BACKOFF_MS 30000	/* no submission this long after one failed */
+#define REMOTE_SLACK_MS (5 * 60000ULL)	/* Slurm's limit beyond daemon.jobtimeout */
 
 enum task_class { CLASS_LIGHT, CLASS_HEAVY, CLASS_FETCH, CLASS_SERVE };
 
@@ -58,6 +61,10 @@ struct task {
 	char *what;		/* "build arm64 of <id>" for the log */
 	char *list;		/* a fetch: its list's name */
 	char *out;		/* a fetch: its JSON */
+	bool remote;		/* a job of the remote executor (Slurm) */
+	bool superseded;	/* cancelled: its version is superseded */
+	long slurm_job;		/* remote: the scheduler's id */
+	char *node;		/* remote: where it runs, once known */
 };
 
 struct daemon {
@@ -72,6 +79,10 @@ struct daemon {
 	size_t nr_lists;
 	struct run_pool *pool;
 	int max_heavy, max_light, attempts;
+	/* daemon.executor other than local: the stages it runs, NULL else */
+	struct run_executor *remote;
+	bool remote_stage[STAGE_NR];
+	uint64_t remote_backoff_ms;	/* no submission before this */
 	uint64_t fetch_timeout_ms;
 	int sigfd;
 	bool stop, reload;
@@ -92,6 +103,7 @@ static void task_free(struct task *t)
 	free(t->what);
 	free(t->list);
 	free(t->out);
+	free(t->node);
 	free(t);
 }
 
@@ -195,6 +207,25 @@ static void setup_limits(struct daemon *d)
 	enum log_level lvl;
 
 	d->max_heavy = MAX(1, config_get_int(d->cfg, "daemon.builds"));
+	memset(d->remote_stage, 0, sizeof(d->remote_stage));
+	if (d->remote) {
+		const char **v;
+		size_t n = config_get_all(d->cfg, "slurm.stages", &v), i;
+		enum stage st;
+
+		for (i = 0; i < n; i++) {
+			if (stage_parse(v[i], &st) || !stages[st].command)
+				log_warn("slurm.stages: '%s' cannot run on Slurm", v[i]);
+			else
+				d->remote_stage[st] = true;
+		}
+		for (i = 0; !n && i < STAGE_NR; i++)
+			d->remote_stage[i] = stages[i].heavy && stages[i].command;
+		free(v);
+		for (i = 0; i < STAGE_NR; i++)
+			if (d->remote_stage[i] && stages[i].heavy)
+				d->max_heavy = MAX(1, config_get_int(d->cfg, "slurm.maxjobs"));
+	}
 	d->max_light = MAX(1, config_get_int(d->cfg, "daemon.light"));
 	d->attempts = MAX(1, config_get_int(d->cfg, "daemon.attempts"));
 	d->fetch_timeout_ms = config_get_ms(d->cfg, "daemon.fetchtimeout");
@@ -204,6 +235,20 @@ static void setup_limits(struct daemon *d)
 		log_set_level(lvl);
 	pipeline_cfg_release(&d->pc);
 	pipeline_cfg_init(&d->pc, d->cfg, d->o->archs);
+}
+
+/* daemon.executor; created once (its jobs outlive a reload) */
+static int setup_executor(struct daemon *d)
+{
+	const char *name = config_get(d->cfg, "daemon.executor");
+	const struct exec_engine *e = exec_engine_find(name);
+
+	if (!e) {
+		log_err("daemon.executor: unknown executor '%s'", name);
+		return EXIT_USAGE;
+	}
+	d->remote = e->create ? e->create(d->cfg) : NULL;
+	return EXIT_OK;
 }
 
 static void reload(struct daemon *d)
@@ -281,6 +326,35 @@ static void argv_init(struct argv *a, struct daemon *d)
 
 /* planning: what a version needs is derived again; failures are retried */
 
+struct cancel_ctx {
+	struct daemon *d;
+	const char *version;
+};
+
+static void cancel_one(void *ctx, void *data, uint64_t ms)
+{
+	struct cancel_ctx *c = ctx;
+	struct task *t = data;
+
+	(void)ms;
+	if (!t->remote || t->superseded || !t->version || strcmp(t->version, c->version))
+		return;
+	t->superseded = true;
+	log_info("job %lld: %s: the version is superseded; cancelling %s job %ld",
+		 (long long)t->job, t->what, c->d->remote->name, t->slurm_job);
+	run_pool_cancel(c->d->pool, t, SIGTERM);
+}
+
+/* A superseded version's jobs on the cluster, queued or running, are cancelled */
+static void cancel_superseded(struct daemon *d, const char *version)
+{
+	struct cancel_ctx c = { d, version };
+
+	if (d->remote && run_pool_count(d->pool, -1) &&
+	    pipeline_version_over(&d->st, version) > 0)
+		run_pool_each(d->pool, cancel_one, &c);
+}
+
 static void plan(struct daemon *d, const char *version)
 {
 	struct strbuf err = STRBUF_INIT;
@@ -296,6 +370,7 @@ static void plan(struct daemon *d, const char *version)
 			d->replan.v[d->replan.nr++] = xstrdup(version);
 		}
 	}
+	cancel_superseded(d, version);
 	strbuf_release(&err);
 }
 
@@ -439,17 +514,149 @@ static void fetch_ended(struct daemon *d, struct task *t, const struct run_done 
 
 /* jobs */
 
+static struct task *job_task(const struct job *j, enum task_class klass)
+{
+	struct task *t = xcalloc(1, sizeof(*t));
+
+	t->klass = klass;
+	t->job = j->id;
+	t->version = xstrdup(j->version);
+	t->what = xasprintf("%s%s%s of <%s>", stage_name(j->kind), *j->arch ? " " : "",
+			    j->arch, j->version);
+	return t;
+}
+
+/* The attempt failed: queued again, or failed for good after the last */
+static void job_retry(struct daemon *d, struct job *j, const char *why, json_object *infra)
+{
+	struct strbuf err = STRBUF_INIT;
+	bool last = j->attempts >= d->attempts;
+
+	if (last ? job_give_up(&d->st, j, infra, why, &err) :
+	    queue_requeue(d->st.db, j->id, why, &err))
+		log_err("job %lld: %s", (long long)j->id, err.buf);
+	log_warn("job %lld: %s; %s", (long long)j->id, why, last ? "failed" : "queued again");
+	strbuf_release(&err);
+}
+
+/* "slurm:ID:..." -> ID, else 0 */
+static long handle_slurm_job(const char *handle)
+{
+	const char *p;
+
+	return handle && skip_prefix(handle, "slurm:", &p) ? strtol(p, NULL, 10) : 0;
+}
+
+/* A stage's resources on the cluster: slurm.<stage>.*, else derived */
+static void remote_res(struct daemon *d, enum stage kind, struct run_res *res)
+{
+	static const struct { enum stage stage; const char *key; } cpus_from[] = {
+		{ STAGE_BUILD, "build.jobs" }, { STAGE_BOOT, "boot.smp" },
+	};
+	char key[64];
+	size_t i;
+
+	snprintf(key, sizeof(key), "slurm.%s.cpus", stage_name(kind));
+	res->cpus = 1;
+	if (config_get(d->cfg, key))
+		res->cpus = (unsigned int)MAX(1, config_get_int(d->cfg, key));
+	for (i = 0; !config_get(d->cfg, key) && i < ARRAY_SIZE(cpus_from); i++)
+		if (cpus_from[i].stage == kind)
+			res->cpus = (unsigned int)MAX(1, config_get_int(d->cfg, cpus_from[i].key));
+	snprintf(key, sizeof(key), "slurm.%s.mem", stage_name(kind));
+	res->mem_bytes = config_get(d->cfg, key) ? config_get_size(d->cfg, key) : 0;
+	snprintf(key, sizeof(key), "slurm.%s.time", stage_name(kind));
+	res->limit_ms = config_get(d->cfg, key) ? config_get_ms(d->cfg, key) :
+		d->env.timeout_ms ? d->env.timeout_ms + REMOTE_SLACK_MS : 0;
+}
+
+/*
+ * A job for the cluster: its directory is written here (the worker has no
+ * database), then "lorebot job work DIR" is submitted.  Slurm enforces the
+ * time limit; the pool's own timeout would count the time queued.
+ */
+static int remote_start(struct daemon *d, struct job *j, struct task *t)
+{
+	char *dir = job_dir(&d->env, j->id), *log = xasprintf("%s/job.log", dir);
+	char *name = xasprintf("lorebot-%s%s%s-%lld", stage_name(j->kind),
+			       *j->arch ? "-" : "", j->arch, (long long)j->id);
+	char key[64], **flags = NULL;
+	struct run_task rt = { .x = d->remote, .name = name, .workdir = dir,
+			       .log_path = log, .data = t };
+	struct strbuf err = STRBUF_INIT;
+	const char **v;
+	struct argv a;
+	size_t nf, i;
+	int ret;
+
+	t->remote = true;
+	if (job_prepare(&d->st, d->cfg, &d->env, j, &err)) {
+		job_retry(d, j, err.buf, NULL);
+		ret = -EINVAL;
+		goto out;
+	}
+	a.n = 0;
+	argv_add(&a, d->env.self);
+	if (d->env.config) {
+		argv_add(&a, "--config");
+		argv_add(&a, d->env.config);
+	}
+	argv_add(&a, "job");
+	argv_add(&a, "work");
+	argv_add(&a, dir);
+	rt.argv = a.v;
+	rt.res.klass = t->klass;
+	remote_res(d, j->kind, &rt.res);
+	snprintf(key, sizeof(key), "slurm.%s.flags", stage_name(j->kind));
+	nf = config_get_all(d->cfg, key, &v);
+	flags = xcalloc(nf + 1, sizeof(*flags));
+	for (i = 0; i < nf; i++)
+		flags[i] = (char *)v[i];
+	free(v);
+	rt.res.flags = (const char *const *)flags;
+	ret = run_pool_submit(d->pool, &rt);
+	if (ret) {
+		log_err("job %lld: cannot submit %s to %s: %s; no submission for %ds",
+			(long long)j->id, t->what, d->remote->name, strerror(-ret),
+			REMOTE_BACKOFF_MS / 1000);
+		d->remote_backoff_ms = now_ms() + REMOTE_BACKOFF_MS;
+		queue_giveback(d->st.db, j->id, "cannot submit to the cluster", &err);
+		goto out;
+	}
+	t->slurm_job = handle_slurm_job(run_pool_handle(d->pool, t));
+	if (queue_set_handle(d->st.db, j->id, run_pool_handle(d->pool, t), &err) ||
+	    queue_set_where(d->st.db, j->id, t->slurm_job, NULL, &err))
+		log_err("job %lld: %s", (long long)j->id, err.buf);
+	log_info("job %lld: %s submitted to %s as job %ld (attempt %d)", (long long)j->id,
+		 t->what, d->remote->name, t->slurm_job, j->attempts);
+out:
+	strbuf_release(&err);
+	free(flags);
+	free(name);
+	free(dir);
+	free(log);
+	return ret;
+}
+
 static int job_start(struct daemon *d, struct job *j, enum task_class klass)
 {
 	char id[32];
-	char *dir = job_dir(&d->env, j->id), *log = xasprintf("%s/job.log", dir);
-	struct task *t = xcalloc(1, sizeof(*t));
+	char *dir, *log;
+	struct task *t = job_task(j, klass);
 	/* the runner has its own limits; this one catches a hung runner */
 	struct run_task rt = { .res = { .klass = klass, .timeout_ms = d->env.timeout_ms ?
 					d->env.timeout_ms + 60000 : 0 } };
 	struct argv a;
 	int ret;
 
+	if (d->remote && d->remote_stage[j->kind]) {
+		ret = remote_start(d, j, t);
+		if (ret)
+			task_free(t);
+		return ret;
+	}
+	dir = job_dir(&d->env, j->id);
+	log = xasprintf("%s/job.log", dir);
 	snprintf(id, sizeof(id), "%lld", (long long)j->id);
 	argv_init(&a, d);
 	argv_add(&a, "job");
@@ -466,11 +673,6 @@ static int job_start(struct daemon *d, struct job *j, enum task_class klass)
 		argv_add(&a, "--arch");
 		argv_add(&a, d->o->archs);
 	}
-	t->klass = klass;
-	t->job = j->id;
-	t->version = xstrdup(j->version);
-	t->what = xasprintf("%s%s%s of <%s>", stage_name(j->kind), *j->arch ? " " : "",
-			    j->arch, j->version);
 	rt.argv = a.v;
 	rt.log_path = log;
 	rt.data = t;
@@ -500,6 +702,9 @@ static void start_jobs(struct daemon *d)
 	static const enum task_class classes[] = { CLASS_HEAVY, CLASS_LIGHT };
 	size_t c;
 
+	/* a cluster that refused a job gets a rest (its jobs wait queued) */
+	if (d->remote && now_ms() < d->remote_backoff_ms)
+		return;
 	for (c = 0; c < ARRAY_SIZE(classes) && !d->stop; c++) {
 		int max = classes[c] == CLASS_HEAVY ? d->max_heavy : d->max_light;
 
@@ -540,6 +745,45 @@ static void log_ended(struct daemon *d, const struct job *j, const char *what)
 	strbuf_release(&err);
 }
 
+/*
+ * A job of the cluster ended (Slurm says): what the worker left in its
+ * directory is recorded here, or the attempt failed (the node's name in
+ * the log).  Left running by a stop: nothing to do, the next start
+ * reattaches it.
+ */
+static void remote_ended(struct daemon *d, struct task *t, struct job *j,
+			 const struct run_done *rd)
+{
+	struct strbuf err = STRBUF_INIT;
+	json_object *infra = NULL;
+
+	if (rd->detached)
+		return;
+	/* where it ran, when it ended before track_nodes() saw it */
+	if (*rd->node && (!t->node || strcmp(t->node, rd->node))) {
+		free(t->node);
+		t->node = xstrdup(rd->node);
+		if (queue_set_where(d->st.db, t->job, t->slurm_job, rd->node, &err))
+			log_err("job %lld: %s", (long long)t->job, err.buf);
+		strbuf_reset(&err);
+	}
+	if (t->superseded) {
+		if (queue_finish(d->st.db, j->id, JOB_CANCELLED, "superseded", &err))
+			log_err("job %lld: %s", (long long)j->id, err.buf);
+		log_info("job %lld: %s cancelled (superseded; %s)", (long long)j->id, t->what,
+			 rd->detail);
+	} else if (!job_collect(&d->st, d->cfg, &d->env, j, &infra, &err)) {
+		log_info("job %lld: %s done (%s)", (long long)j->id, t->what, rd->detail);
+	} else {
+		char *why = xasprintf("%s: %s", rd->detail, err.buf);
+
+		job_retry(d, j, why, infra);
+		free(why);
+	}
+	json_object_put(infra);
+	strbuf_release(&err);
+}
+
 /* A runner ended: settle its job (it may have died), then plan its version */
 static void job_ended(struct daemon *d, struct task *t, const struct run_done *rd)
 {
@@ -551,7 +795,9 @@ static void job_ended(struct daemon *d, struct task *t, const struct run_done *r
 		strbuf_release(&err);
 		return;
 	}
-	if (j.state == JOB_RUNNING && rd->cancelled && d->stop) {
+	if (t->remote && j.state == JOB_RUNNING) {
+		remote_ended(d, t, &j, rd);
+	} else if (j.state == JOB_RUNNING && rd->cancelled && d->stop) {
 		/* stopping: back to the queue, the attempt not counted */
 		queue_release(d->st.db, j.id, &err);
 	} else if (j.state == JOB_RUNNING) {
@@ -560,11 +806,7 @@ static void job_ended(struct daemon *d, struct task *t, const struct run_done *r
 			xstrdup("the job runner hung and was killed") :
 			xasprintf("the job runner ended with status %d", rd->status);
 
-		if (j.attempts >= d->attempts ? job_give_up(&d->st, &j, NULL, why, &err) :
-		    queue_requeue(d->st.db, j.id, why, &err))
-			log_err("job %lld: %s", (long long)j.id, err.buf);
-		log_warn("job %lld: %s; %s", (long long)j.id, why,
-			 j.attempts >= d->attempts ? "failed" : "queued again");
+		job_retry(d, &j, why, NULL);
 		free(why);
 	} else {
 		log_ended(d, &j, t->what);
@@ -705,6 +947,35 @@ static void reconcile(struct daemon *d)
 	strbuf_release(&err);
 }
 
+static void node_one(void *ctx, void *data, uint64_t ms)
+{
+	struct daemon *d = ctx;
+	struct task *t = data;
+	struct strbuf err = STRBUF_INIT;
+	const char *node;
+
+	(void)ms;
+	if (!t->remote)
+		return;
+	node = run_pool_node(d->pool, t);
+	if (!node || (t->node && !strcmp(t->node, node)))
+		return;
+	free(t->node);
+	t->node = xstrdup(node);
+	if (queue_set_where(d->st.db, t->job, t->slurm_job, node, &err))
+		log_err("job %lld: %s", (long long)t->job, err.buf);
+	log_info("job %lld: %s runs on %s (%s job %ld)", (long long)t->job, t->what, node,
+		 d->remote->name, t->slurm_job);
+	strbuf_release(&err);
+}
+
+/* Where each job of the cluster runs, in the jobs table as it becomes known */
+static void track_nodes(struct daemon *d)
+{
+	if (d->remote)
+		run_pool_each(d->pool, node_one, d);
+}
+
 static void housekeeping(struct daemon *d)
 {
 	struct strbuf err = STRBUF_INIT;
@@ -723,6 +994,7 @@ static void housekeeping(struct daemon *d)
 	if (d->o->listen && !d->serving && ms >= d->serve_ms && !d->stop)
 		serve_start(d);
 	replan(d);
+	track_nodes(d);
 	reconcile(d);
 	report_progress(d);
 	strbuf_release(&err);
@@ -787,10 +1059,63 @@ static char *self_path(void)
 	return xstrdup(buf);
 }
 
+/*
+ * The jobs an earlier daemon left on the cluster: taken over, not
+ * submitted again.  Their ids into keep (caller frees).
+ */
+static void reattach(struct daemon *d, int64_t **keep, size_t *nr)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct job *jobs;
+	size_t n, i, len;
+
+	*keep = NULL;
+	*nr = 0;
+	if (!d->remote || queue_running(d->st.db, &jobs, &n, &err)) {
+		strbuf_release(&err);
+		return;
+	}
+	*keep = xcalloc(n + 1, sizeof(**keep));
+	len = strlen(d->remote->name);
+	for (i = 0; i < n; i++) {
+		struct job *j = &jobs[i];
+		enum task_class klass = stages[j->kind].heavy ? CLASS_HEAVY : CLASS_LIGHT;
+		struct run_res res = { .klass = klass };
+		struct task *t;
+		int r;
+
+		if (!j->handle || strncmp(j->handle, d->remote->name, len) ||
+		    j->handle[len] != ':')
+			continue;
+		t = job_task(j, klass);
+		t->remote = true;
+		t->slurm_job = handle_slurm_job(j->handle);
+		t->node = xstrdup_or_null(j->node);
+		r = run_pool_reattach(d->pool, d->remote, j->handle, &res, t);
+		if (r) {
+			log_warn("job %lld: %s: %s job %ld cannot be taken over (%s)",
+				 (long long)j->id, t->what, d->remote->name, t->slurm_job,
+				 r == -ENOENT ? "Slurm does not know it" : strerror(-r));
+			task_free(t);
+			continue;
+		}
+		(*keep)[(*nr)++] = j->id;
+		log_info("job %lld: %s: reattached to %s job %ld", (long long)j->id, t->what,
+			 d->remote->name, t->slurm_job);
+	}
+	queue_free_jobs(jobs, n);
+	strbuf_release(&err);
+}
+
 static int start(struct daemon *d, struct strbuf *err)
 {
-	int r = queue_recover(d->st.db, MAX_INTERRUPTS, err);
+	int64_t *keep;
+	size_t nr_keep;
+	int r;
 
+	reattach(d, &keep, &nr_keep);
+	r = queue_recover_except(d->st.db, MAX_INTERRUPTS, keep, nr_keep, err);
+	free(keep);
 	if (r < 0)
 		return -1;
 	if (r)
@@ -861,6 +1186,9 @@ int daemon_run(struct ctx *ctx, const struct daemon_opts *o)
 		ret = EXIT_USAGE;
 		goto out;
 	}
+	ret = setup_executor(&d);
+	if (ret)
+		goto out;
 	setup_limits(&d);
 	if (setup_lists(&d)) {
 		ret = EXIT_USAGE;
@@ -879,8 +1207,9 @@ int daemon_run(struct ctx *ctx, const struct daemon_opts *o)
 		goto out;
 	}
 	log_info("following %zu list(s), repository '%s', archs %zu, %d build(s) and "
-		 "%d light job(s) at once", d.nr_lists, d.env.repo, d.pc.nr_archs,
-		 d.max_heavy, d.max_light);
+		 "%d light job(s) at once, executor %s", d.nr_lists, d.env.repo,
+		 d.pc.nr_archs, d.max_heavy, d.max_light,
+		 d.remote ? d.remote->name : "local");
 	run(&d);
 	if (run_pool_count(d.pool, -1)) {
 		log_info("stopping %zu children", run_pool_count(d.pool, -1));
@@ -890,6 +1219,7 @@ int daemon_run(struct ctx *ctx, const struct daemon_opts *o)
 	log_info("stopped");
 out:
 	run_pool_free(d.pool);
+	exec_free(d.remote);
 	if (d.sigfd >= 0)
 		close(d.sigfd);
 	pipeline_cfg_release(&d.pc);

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -10,6 +11,7 @@
 
 #include "bot/dash-int.h"
 #include "bot/jsonx.h"
+#include "bot/text.h"
 
 #define LOG_MAX (1u << 20)
 
@@ -37,6 +39,39 @@ static void json_error(struct web_response *res, int status, const char *msg)
 	json_reply(res, status, o);
 }
 
+/* /api/series pages: this many versions unless ?limit= says (at most API_MAX) */
+#define API_PAGE 100
+#define API_MAX 1000
+
+/* "next": the same filters from after the last version of this page */
+static void next_link(struct strbuf *sb, const struct dash_filter *f,
+		      const struct dash_version *last)
+{
+	static const struct { const char *key; size_t off; } keys[] = {
+		{ "state", offsetof(struct dash_filter, state) },
+		{ "author", offsetof(struct dash_filter, author) },
+		{ "q", offsetof(struct dash_filter, q) },
+	};
+	size_t i;
+
+	strbuf_addf(sb, "/api/series?limit=%zu", f->limit);
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		const char *v = *(const char *const *)((const char *)f + keys[i].off);
+
+		if (!v || !*v)
+			continue;
+		strbuf_addf(sb, "&%s=", keys[i].key);
+		url_escape(sb, v);
+	}
+	strbuf_addf(sb, "&cursor=%lld:", (long long)last->v.date);
+	url_escape(sb, last->v.id);
+}
+
+/*
+ * One page, newest first: {"series": [...], "total": N, "messages": N,
+ * "next": URL or null}.  Each version is written out as soon as it is
+ * made (one object in memory at a time, not a tree of the page).
+ */
 void dash_api_series(struct dash *d, const struct web_request *req, const char *id,
 		     struct web_response *res)
 {
@@ -46,28 +81,50 @@ void dash_api_series(struct dash *d, const struct web_request *req, const char *
 		.q = web_query(req, "q"),
 	};
 	struct dash_versions vs = { 0 };
-	struct strbuf err = STRBUF_INIT;
-	json_object *o, *arr;
+	struct strbuf err = STRBUF_INIT, next = STRBUF_INIT;
 	int64_t n = 0;
 	size_t i;
 
-	dash_filter_paging(&f, req, 0);
+	dash_filter_paging(&f, req, API_PAGE);
+	f.limit = f.limit ? MIN(f.limit, API_MAX) : API_PAGE;
+	if (dash_filter_cursor(&f, web_query(req, "cursor"))) {
+		json_error(res, 400, "cursor: DATE:VERSION-ID, as \"next\" gives it");
+		goto out;
+	}
 	if (dash_load(d, &f, 0, &vs, &err)) {
 		json_error(res, 500, err.buf);
 		goto out;
 	}
-	o = json_object_new_object();
-	arr = json_object_new_array();
-	for (i = 0; i < vs.nr; i++)
-		json_object_array_add(arr, dash_version_json(&vs.v[i], false));
-	json_object_object_add(o, "series", arr);
-	json_object_object_add(o, "total", json_object_new_int64((int64_t)vs.total));
+	res->status = 200;
+	res->content_type = "application/json";
+	strbuf_addstr(&res->body, "{\"series\": [");
+	for (i = 0; i < vs.nr; i++) {
+		json_object *o = dash_version_json(&vs.v[i], false);
+
+		strbuf_addstr(&res->body, i ? ",\n" : "\n");
+		strbuf_addstr(&res->body, json_object_to_json_string_ext(o,
+			JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(o);
+	}
 	db_query_int(d->st.db, "SELECT count(*) FROM messages", 0, &n);
-	json_object_object_add(o, "messages", json_object_new_int64(n));
-	json_reply(res, 200, o);
+	if (vs.nr == f.limit && vs.total > f.offset + vs.nr)
+		next_link(&next, &f, &vs.v[vs.nr - 1]);
+	strbuf_addf(&res->body, "\n], \"total\": %zu, \"messages\": %lld, \"next\": ",
+		    vs.total, (long long)n);
+	if (next.len) {
+		json_object *o = json_object_new_string(next.buf);
+
+		strbuf_addstr(&res->body, json_object_to_json_string_ext(o,
+			JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(o);
+	} else {
+		strbuf_addstr(&res->body, "null");
+	}
+	strbuf_addstr(&res->body, "}\n");
 out:
 	dash_versions_release(&vs);
 	strbuf_release(&err);
+	strbuf_release(&next);
 }
 
 void dash_api_one(struct dash *d, const struct web_request *req, const char *id,
@@ -175,6 +232,32 @@ static bool has_table(struct dash *d, const char *name)
 	return r > 0;
 }
 
+/* Each running job and where: local, or its Slurm job and node */
+static void running_jobs(struct dash *d, struct strbuf *sb)
+{
+	static const char *const names[] = { "id", "kind", "arch", "executor", "slurm_job",
+					     "node" };
+	struct db_stmt *s = db_prepare(d->st.db,
+		"SELECT id, kind, arch, CASE WHEN slurm_job IS NULL THEN 'local' ELSE 'slurm' END,"
+		" coalesce(slurm_job, ''), coalesce(node, '') FROM jobs WHERE state = 'running'"
+		" ORDER BY id");
+	size_t i;
+
+	if (!s)
+		return;		/* a database before daemon-3 */
+	metric_head(sb, "lorebot_job_running", "gauge",
+		    "Jobs running, with where: local, or the Slurm job and its node");
+	while (db_step(s) > 0) {
+		strbuf_addstr(sb, "lorebot_job_running{");
+		for (i = 0; i < ARRAY_SIZE(names); i++) {
+			strbuf_addf(sb, "%s%s=\"", i ? "," : "", names[i]);
+			label(sb, db_column_text(s, (int)i));
+			strbuf_addch(sb, '"');
+		}
+		strbuf_addstr(sb, "} 1\n");
+	}
+}
+
 void dash_metrics(struct dash *d, const struct web_request *req, const char *id,
 		  struct web_response *res)
 {
@@ -203,6 +286,7 @@ void dash_metrics(struct dash *d, const struct web_request *req, const char *id,
 			"SELECT state, count(*) FROM jobs GROUP BY state ORDER BY state");
 		db_query_int(d->st.db, "SELECT count(*) FROM jobs WHERE state = 'queued'", 0,
 			     &jobs_queued);
+		running_jobs(d, sb);
 	}
 	if (d->has_results) {
 		metric_head(sb, "lorebot_replies", "gauge", "Replies by state");

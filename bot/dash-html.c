@@ -26,6 +26,7 @@ static const struct {
 	{ "queued", "s-warn" }, { "sending", "s-warn" }, { "testing", "s-warn" },
 	{ "pending", "s-mute" }, { "skipped", "s-mute" }, { "superseded", "s-mute" },
 	{ "incomplete", "s-mute" }, { "skip", "s-mute" }, { "flaky", "s-warn" },
+	{ "base-unknown", "s-mute" },
 	{ "errors", "s-bad" }, { "failed", "s-bad" }, { "apply-failed", "s-bad" },
 	{ "build-failed", "s-bad" }, { "boot-failed", "s-bad" }, { "regressions", "s-bad" },
 	{ "boot-failure", "s-bad" }, { "fail", "s-bad" }, { "error", "s-bad" },
@@ -158,15 +159,31 @@ static void arch_cells(struct dash *d, struct strbuf *sb, const struct report_ve
 	}
 }
 
-static int findings_total(const struct report_version *v)
+/* "1 error 3 warnings 2 notes" as badges, "-" for none */
+static void counts_cell(struct strbuf *sb, const int n[DASH_SEV_NR])
 {
-	size_t i;
-	int n = 0;
+	static const char *const words[DASH_SEV_NR][2] = {
+		[DASH_ERROR] = { "error", "errors" },
+		[DASH_WARNING] = { "warning", "warnings" },
+		[DASH_NOTE] = { "note", "notes" },
+	};
+	struct strbuf label = STRBUF_INIT;
+	int i, shown = 0;
 
-	for (i = 0; i < v->results.nr; i++)
-		if (v->results.v[i].stage != STAGE_APPLY)
-			n += v->results.v[i].findings;
-	return n;
+	for (i = 0; i < DASH_SEV_NR; i++) {
+		if (!n[i])
+			continue;
+		strbuf_reset(&label);
+		strbuf_addf(&label, "%d %s", n[i], words[i][n[i] != 1]);
+		if (shown++)
+			strbuf_addch(sb, ' ');
+		strbuf_addf(sb, "<span data-sev=\"%s\">", dash_sev_names[i]);
+		badge_label(sb, words[i][0], label.buf, NULL);
+		strbuf_addstr(sb, "</span>");
+	}
+	if (!shown)
+		strbuf_addstr(sb, "<span class=\"muted\">&ndash;</span>");
+	strbuf_release(&label);
 }
 
 static void replies_cell(struct strbuf *sb, const struct reply_rows *rows)
@@ -225,7 +242,10 @@ static void list_row(struct dash *d, struct strbuf *rows, const struct dash_vers
 	arch_cells(d, &sb, v);
 	tvars_set_html(&vars, "archs", sb.buf);
 	strbuf_reset(&sb);
-	tvars_setf(&vars, "findings", "%d", findings_total(v));
+	counts_cell(&sb, dv->counts);
+	tvars_set_html(&vars, "findings", sb.buf);
+	strbuf_reset(&sb);
+	tvars_set(&vars, "cause", dv->cause.line.buf);
 	replies_cell(&sb, &dv->replies);
 	tvars_set_html(&vars, "replies", sb.buf);
 	strbuf_reset(&sb);
@@ -361,32 +381,32 @@ static void finding_li(struct strbuf *sb, json_object *f, const char *arch)
 	strbuf_addstr(sb, "</li>");
 }
 
+struct patch_list {
+	struct strbuf *sb;
+	int n, count;
+};
+
+static void patch_finding(const struct result *r, json_object *f, void *data)
+{
+	struct patch_list *pl = data;
+
+	if (rd_finding_patch(f, 0) != pl->n ||
+	    (r->stage == STAGE_BUILD && !rd_finding_is_new(f, true)))
+		return;
+	if (!pl->count++)
+		strbuf_addstr(pl->sb, "<ul class=\"findings\">");
+	finding_li(pl->sb, f, *r->arch ? r->arch : NULL);
+}
+
 /* The findings of patch n (0: the series) from every stage */
 static int patch_findings(struct strbuf *sb, const struct report_version *v, int n)
 {
-	size_t i, j;
-	int count = 0;
+	struct patch_list pl = { sb, n, 0 };
 
-	for (i = 0; i < v->results.nr; i++) {
-		const struct result *r = &v->results.v[i];
-		json_object *fs = rd_doc_findings(r->doc);
-
-		if (!stages[r->stage].findings)
-			continue;
-		for (j = 0; fs && j < json_object_array_length(fs); j++) {
-			json_object *f = rd_at(fs, j);
-
-			if (rd_finding_patch(f, 0) != n ||
-			    (r->stage == STAGE_BUILD && !rd_finding_is_new(f, true)))
-				continue;
-			if (!count++)
-				strbuf_addstr(sb, "<ul class=\"findings\">");
-			finding_li(sb, f, *r->arch ? r->arch : NULL);
-		}
-	}
-	if (count)
+	dash_findings_each(v, patch_finding, &pl);
+	if (pl.count)
 		strbuf_addstr(sb, "</ul>");
-	return count;
+	return pl.count;
 }
 
 static json_object *apply_patch(const struct report_version *v, int n)
@@ -550,6 +570,30 @@ static void mails(struct strbuf *sb, const struct report_version *v, const struc
 	strbuf_release(&link);
 }
 
+/* Under the state: the cause, its text and the log of the result it is from */
+static void why_box(struct strbuf *sb, const struct dash_version *dv)
+{
+	const struct dash_cause *c = &dv->cause;
+
+	if (!c->line.len)
+		return;
+	strbuf_addf(sb, "<div class=\"why %s\"><p class=\"cause\">", status_class(dv->state));
+	html_escape(sb, c->line.buf);
+	strbuf_addstr(sb, "</p>");
+	if (c->text.len) {
+		strbuf_addstr(sb, "<pre>");
+		html_escape(sb, c->text.buf);
+		strbuf_addstr(sb, "</pre>");
+	}
+	if (c->r && (rd_doc_log(c->r->doc) || rd_doc_log_path(c->r->doc) ||
+		     rd_doc_logfile(c->r->doc))) {
+		strbuf_addstr(sb, "<p>");
+		log_link(sb, c->r);
+		strbuf_addstr(sb, "</p>");
+	}
+	strbuf_addstr(sb, "</div>");
+}
+
 static void version_block(struct dash *d, struct strbuf *out, const struct dash_version *dv,
 			  int64_t now)
 {
@@ -565,6 +609,9 @@ static void version_block(struct dash *d, struct strbuf *out, const struct dash_
 	strbuf_reset(&sb);
 	badge(&sb, dv->state, NULL);
 	tvars_set_html(&vars, "state_badge", sb.buf);
+	strbuf_reset(&sb);
+	why_box(&sb, dv);
+	tvars_set_html(&vars, "why", sb.buf);
 	strbuf_reset(&sb);
 	tvars_set(&vars, "subject", v->title);
 	person(&sb, v->author_name, v->author_email);

@@ -21,13 +21,34 @@ struct dash {
 	int64_t refresh_s;
 	struct web *web;
 	bool has_results;		/* the report tables exist */
+	char **roots;			/* server directories, longest first (dash-public.c) */
+	size_t nr_roots, alloc_roots;
 };
+
+/* Why a version is in its state (dash-cause.c) */
+struct dash_cause {
+	struct strbuf line;	/* "riscv: mm/vmscan.c:3871: error (7/9)"; empty: none */
+	struct strbuf text;	/* the error text, the apply failure, the base's story */
+	const struct result *r;	/* the result it is from (its log), or NULL */
+};
+
+/* The findings of a version split by severity */
+enum dash_sev {
+	DASH_ERROR,
+	DASH_WARNING,
+	DASH_NOTE,
+	DASH_SEV_NR,
+};
+
+extern const char *const dash_sev_names[DASH_SEV_NR];	/* "errors", ... */
 
 /* A version with what the pages show about it */
 struct dash_version {
 	struct report_version v;
 	const char *state;
 	struct reply_rows replies;
+	struct dash_cause cause;	/* not with DASH_LIGHT */
+	int counts[DASH_SEV_NR];	/* not with DASH_LIGHT */
 };
 
 struct dash_versions {
@@ -41,7 +62,12 @@ struct dash_filter {
 	const char *series;	/* series id or version id */
 	size_t limit;		/* 0: all */
 	size_t offset;
+	int64_t after_date;	/* with after_id: only versions older than */
+	const char *after_id;	/* this one (the API's cursor) */
 };
+
+/* ?cursor= ("DATE:VERSION-ID", the API's "next") into f; -1 when malformed */
+int dash_filter_cursor(struct dash_filter *f, const char *cursor);
 
 /* limit and offset from a request (?limit=, ?offset=), limit def when absent */
 void dash_filter_paging(struct dash_filter *f, const struct web_request *req, size_t def);
@@ -59,6 +85,34 @@ enum dash_load_flags {
 int dash_load(struct dash *d, const struct dash_filter *f, unsigned int flags,
 	      struct dash_versions *out, struct strbuf *err);
 void dash_versions_release(struct dash_versions *vs);
+
+/*
+ * The cause of dv's state into c (empty strbufs), pointing into dv's
+ * results; release with dash_cause_release()
+ */
+void dash_cause(const struct dash *d, const struct dash_version *dv, struct dash_cause *c);
+void dash_cause_release(struct dash_cause *c);
+/*
+ * Findings by severity: check findings by theirs, new build findings
+ * (errors, the rest warnings), failing boots (errors)
+ */
+void dash_counts(const struct report_version *v, int n[DASH_SEV_NR]);
+/* fn on every finding of v's stages that have findings, in result order */
+typedef void dash_finding_fn(const struct result *r, json_object *f, void *data);
+void dash_findings_each(const struct report_version *v, dash_finding_fn *fn, void *data);
+
+/*
+ * Server paths out of what pages show (dash-public.c): the directories
+ * of cfg (statedir, logroot, repository...) are dropped from every
+ * string of the results' documents and summaries, so that what is
+ * under them reads relative ("jobs/12/build-riscv.log"); a path key
+ * ("log", "build_dir"...) outside them keeps its last part only.
+ */
+void dash_public_init(struct dash *d, const struct config *cfg);
+void dash_public_release(struct dash *d);
+void dash_public_results(const struct dash *d, struct results *rs);
+/* s with the server's directories dropped, appended to out */
+void dash_public_text(const struct dash *d, const char *s, struct strbuf *out);
 
 /* The version object of the API */
 json_object *dash_version_json(const struct dash_version *dv, bool with_mail);

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The dashboard: start, routes, loading versions */
 #include <stdlib.h>
-#include <strings.h>
 
 #include "bot/dash-int.h"
 #include "bot/jsonx.h"
@@ -24,20 +23,29 @@ static const struct route {
 
 static void route(void *data, const struct web_request *req, struct web_response *res)
 {
+	struct dash *d = data;
 	const char *path = web_path(req), *id;
 	size_t i;
 
+	/*
+	 * One read transaction a request: one snapshot for all its queries,
+	 * and one lock taken instead of one per statement (half the CPU of
+	 * the index page went to fcntl() and fstat())
+	 */
+	db_exec(d->st.db, "BEGIN");
 	for (i = 0; i < ARRAY_SIZE(routes); i++) {
 		if (!routes[i].id && !strcmp(path, routes[i].path)) {
 			routes[i].fn(data, req, NULL, res);
-			return;
+			break;
 		}
 		if (routes[i].id && skip_prefix(path, routes[i].path, &id) && *id) {
 			routes[i].fn(data, req, id, res);
-			return;
+			break;
 		}
 	}
-	dash_error(data, res, 404, "no such page");
+	if (i == ARRAY_SIZE(routes))
+		dash_error(data, res, 404, "no such page");
+	db_exec(d->st.db, "COMMIT");
 }
 
 int dash_start(struct dash **dp, const struct dash_opts *o, struct strbuf *err)
@@ -52,6 +60,8 @@ int dash_start(struct dash **dp, const struct dash_opts *o, struct strbuf *err)
 		free(d);
 		return -1;
 	}
+	/* pages read through the mapping instead of copied in by pread() */
+	db_exec(d->st.db, "PRAGMA mmap_size = 268435456");
 	d->has_results = results_available(d->st.db);
 	report_opts_init(&d->ro, o->cfg);
 	if (o->archs)
@@ -62,6 +72,7 @@ int dash_start(struct dash **dp, const struct dash_opts *o, struct strbuf *err)
 	d->templates = template_dir(o->cfg, "web.templates");
 	d->logroot = xstrdup(logroot && *logroot ? logroot : config_get(o->cfg, "core.statedir"));
 	d->refresh_s = (int64_t)(config_get_ms(o->cfg, "web.refresh") / 1000);
+	dash_public_init(d, o->cfg);
 	if (web_start(&d->web, listen, route, d, err)) {
 		dash_stop(d);
 		return -1;
@@ -84,33 +95,15 @@ void dash_stop(struct dash *d)
 	report_opts_release(&d->ro);
 	free(d->templates);
 	free(d->logroot);
+	dash_public_release(d);
 	free(d->botname);
 	free(d);
 }
 
-static bool icontains(const char *hay, const char *needle)
-{
-	size_t n = strlen(needle);
-
-	for (; hay && *hay; hay++)
-		if (!strncasecmp(hay, needle, n))
-			return true;
-	return !n;
-}
-
+/* The state is derived from the results: the one filter SQL cannot apply */
 static bool matches(const struct dash_version *dv, const struct dash_filter *f)
 {
-	const struct report_version *v = &dv->v;
-
-	if (f->state && *f->state && strcmp(f->state, dv->state))
-		return false;
-	if (f->author && *f->author && !icontains(v->author_name, f->author) &&
-	    !icontains(v->author_email, f->author))
-		return false;
-	if (f->q && *f->q && !icontains(v->title, f->q) && !icontains(v->id, f->q) &&
-	    !icontains(v->series_id, f->q))
-		return false;
-	return true;
+	return !f->state || !*f->state || !strcmp(f->state, dv->state);
 }
 
 /* A count from a query argument: true when s is one */
@@ -135,46 +128,123 @@ void dash_filter_paging(struct dash_filter *f, const struct web_request *req, si
 	count_arg(web_query(req, "offset"), &f->offset);
 }
 
-static bool filtered(const struct dash_filter *f)
+int dash_filter_cursor(struct dash_filter *f, const char *cursor)
 {
-	return (f->state && *f->state) || (f->author && *f->author) || (f->q && *f->q);
+	char *end;
+	long long date;
+
+	if (!cursor || !*cursor)
+		return 0;
+	date = strtoll(cursor, &end, 10);
+	if (end == cursor || *end != ':' || !end[1])
+		return -1;
+	f->after_date = date;
+	f->after_id = end + 1;
+	return 0;
+}
+
+static bool filter_set(const char *v)
+{
+	return v && *v;
+}
+
+/*
+ * The versions of the list, newest first, author and text filters and
+ * the cursor applied in SQL.  The list walks versions_live, named so that
+ * no statistics (or their absence) can make the plan a sort of every
+ * version; a series page looks its few versions up by series.
+ */
+static struct db_stmt *list_query(struct dash *d, const struct dash_filter *f, bool page)
+{
+	struct db_stmt *s = db_prepare(d->st.db, f->series ?
+		"SELECT id FROM versions WHERE gone = 0 AND (series = ?1 OR id = ?1 OR"
+		" series = (SELECT series FROM versions WHERE id = ?1))"
+		" ORDER BY date DESC, id DESC" :
+		"SELECT id FROM versions INDEXED BY versions_live WHERE gone = 0"
+		" AND (?1 IS NULL OR instr(lower(author_name), lower(?1))"
+		"  OR instr(lower(author_email), lower(?1)))"
+		" AND (?2 IS NULL OR instr(lower(title), lower(?2)) OR instr(lower(id), lower(?2))"
+		"  OR instr(lower(series), lower(?2)))"
+		" AND (?3 IS NULL OR date < ?3 OR (date = ?3 AND id < ?4))"
+		" ORDER BY date DESC, id DESC LIMIT ?5 OFFSET ?6");
+
+	if (!s)
+		return NULL;
+	if (f->series)
+		return db_bind_text(s, 1, f->series) ? NULL : s;
+	if (db_bind_text(s, 1, filter_set(f->author) ? f->author : NULL) ||
+	    db_bind_text(s, 2, filter_set(f->q) ? f->q : NULL) ||
+	    (f->after_id ? db_bind_int(s, 3, f->after_date) : db_bind_null(s, 3)) ||
+	    db_bind_text(s, 4, f->after_id) ||
+	    db_bind_int(s, 5, page ? (int64_t)f->limit : -1) ||
+	    db_bind_int(s, 6, page ? (int64_t)f->offset : 0))
+		return NULL;
+	return s;
+}
+
+/* Versions matching the SQL part of f, whatever the page */
+static int64_t list_count(struct dash *d, const struct dash_filter *f)
+{
+	struct db_stmt *s;
+	int64_t n = -1;
+
+	/* the index alone, without an expression per row (a third of the cost) */
+	if (!filter_set(f->author) && !filter_set(f->q) && !f->after_id) {
+		if (db_query_int(d->st.db, "SELECT count(*) FROM versions"
+				 " INDEXED BY versions_live WHERE gone = 0", -1, &n))
+			return -1;
+		return n;
+	}
+	s = db_prepare(d->st.db,
+		"SELECT count(*) FROM versions INDEXED BY versions_live WHERE gone = 0"
+		" AND (?1 IS NULL OR instr(lower(author_name), lower(?1))"
+		"  OR instr(lower(author_email), lower(?1)))"
+		" AND (?2 IS NULL OR instr(lower(title), lower(?2)) OR instr(lower(id), lower(?2))"
+		"  OR instr(lower(series), lower(?2)))"
+		" AND (?3 IS NULL OR date < ?3 OR (date = ?3 AND id < ?4))");
+	if (!s || db_bind_text(s, 1, filter_set(f->author) ? f->author : NULL) ||
+	    db_bind_text(s, 2, filter_set(f->q) ? f->q : NULL) ||
+	    (f->after_id ? db_bind_int(s, 3, f->after_date) : db_bind_null(s, 3)) ||
+	    db_bind_text(s, 4, f->after_id))
+		return -1;
+	if (db_step(s) > 0) {
+		n = db_column_int(s, 0);
+		db_reset(s);
+	}
+	return n;
 }
 
 int dash_load(struct dash *d, const struct dash_filter *f, unsigned int flags,
 	      struct dash_versions *out, struct strbuf *err)
 {
-	/* unfiltered: the database pages; filtered: every version is looked at */
-	bool sql_page = !filtered(f) && f->limit;
-	struct db_stmt *s = db_prepare(d->st.db,
-		"SELECT id, count(*) OVER () FROM versions WHERE gone = 0 AND (?1 IS NULL OR"
-		" series = ?1 OR id = ?1 OR series = (SELECT series FROM versions WHERE id = ?1))"
-		" ORDER BY date DESC, id DESC LIMIT ?2 OFFSET ?3");
+	/* without a state filter the database pages; with one, C does */
+	bool sql_page = !filter_set(f->state) && f->limit && !f->series;
+	struct db_stmt *s = list_query(d, f, sql_page);
 	char **ids = NULL;
 	size_t nr = 0, alloc = 0, i, matched = 0;
 	int r, ret = 0;
 
 	out->total = 0;
-	if (!s || db_bind_text(s, 1, f->series) ||
-	    db_bind_int(s, 2, sql_page ? (int64_t)f->limit : -1) ||
-	    db_bind_int(s, 3, sql_page ? (int64_t)f->offset : 0)) {
+	if (!s) {
 		strbuf_addstr(err, db_error(d->st.db));
 		return -1;
 	}
 	while ((r = db_step(s)) > 0) {
 		ALLOC_GROW(ids, nr + 1, alloc);
 		ids[nr++] = xstrdup(db_column_text(s, 0));
-		out->total = (size_t)db_column_int(s, 1);
 	}
 	if (r < 0) {
 		strbuf_addstr(err, db_error(d->st.db));
 		ret = -1;
 	}
-	if (sql_page && !nr && f->offset) {
-		/* past the end: still say how many there are */
-		int64_t n = 0;
+	if (sql_page) {
+		int64_t n = list_count(d, f);
 
-		db_query_int(d->st.db, "SELECT count(*) FROM versions WHERE gone = 0", 0, &n);
-		out->total = f->series ? 0 : (size_t)n;
+		if (n < 0 && !ret) {
+			strbuf_addstr(err, db_error(d->st.db));
+			ret = -1;
+		}
+		out->total = n < 0 ? 0 : (size_t)n;
 	}
 	for (i = 0; i < nr && !ret; i++) {
 		struct dash_version *dv;
@@ -182,6 +252,8 @@ int dash_load(struct dash *d, const struct dash_filter *f, unsigned int flags,
 		ALLOC_GROW(out->v, out->nr + 1, out->alloc);
 		dv = &out->v[out->nr];
 		memset(dv, 0, sizeof(*dv));
+		strbuf_init(&dv->cause.line, 0);
+		strbuf_init(&dv->cause.text, 0);
 		/* what filters and states need first; the rest for the rows shown */
 		r = report_version_load(&d->st, ids[i], REPORT_LIGHT, &dv->v, err);
 		if (r <= 0) {
@@ -201,10 +273,14 @@ int dash_load(struct dash *d, const struct dash_filter *f, unsigned int flags,
 				ret = r;
 				continue;
 			}
+			dash_public_results(d, &dv->v.results);
+			dash_cause(d, dv, &dv->cause);
+			dash_counts(&dv->v, dv->counts);
 			if (d->has_results &&
 			    replies_of_version(&d->st, dv->v.id, flags & DASH_MAIL,
 					       &dv->replies, err)) {
 				report_version_release(&dv->v);
+				dash_cause_release(&dv->cause);
 				ret = -1;
 				continue;
 			}
@@ -226,6 +302,7 @@ void dash_versions_release(struct dash_versions *vs)
 	for (i = 0; i < vs->nr; i++) {
 		report_version_release(&vs->v[i].v);
 		reply_rows_release(&vs->v[i].replies);
+		dash_cause_release(&vs->v[i].cause);
 	}
 	free(vs->v);
 	memset(vs, 0, sizeof(*vs));
@@ -233,7 +310,7 @@ void dash_versions_release(struct dash_versions *vs)
 
 json_object *dash_version_json(const struct dash_version *dv, bool with_mail)
 {
-	json_object *o = NULL, *mails = json_object_new_array();
+	json_object *o = NULL, *mails = json_object_new_array(), *counts;
 	size_t i;
 
 	if (dv->v.json)
@@ -242,6 +319,13 @@ json_object *dash_version_json(const struct dash_version *dv, bool with_mail)
 		o = json_object_new_object();
 	json_object_object_add(o, "state", json_object_new_string(dv->state));
 	json_object_object_add(o, "list", jx_new_str(dv->v.list));
+	json_object_object_add(o, "cause", dv->cause.line.len ?
+			       json_object_new_string(dv->cause.line.buf) : NULL);
+	counts = json_object_new_object();
+	for (i = 0; i < DASH_SEV_NR; i++)
+		json_object_object_add(counts, dash_sev_names[i],
+				       json_object_new_int(dv->counts[i]));
+	json_object_object_add(o, "counts", counts);
 	json_object_object_add(o, "results", results_to_json(&dv->v.results));
 	for (i = 0; i < dv->replies.nr; i++)
 		json_object_array_add(mails, reply_row_json(&dv->replies.v[i], with_mail));

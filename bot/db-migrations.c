@@ -191,11 +191,53 @@ static const char daemon_2[] =
 	"ALTER TABLE jobs ADD COLUMN interrupts INTEGER NOT NULL DEFAULT 0;"
 	"ALTER TABLE jobs ADD COLUMN handle TEXT;";
 
+/*
+ * lore-2: incremental assembly (bot/store-update.c).  message_keys holds
+ * what relates a message to others (msg_each_key()); series_pending the
+ * messages stored since the series were last assembled; the series'
+ * order is their first version's date and id (versions.ord becomes the
+ * position in its series, so that re-assembling one series moves no
+ * other); problems are kept per message; the messages an older lorebot
+ * parsed are found by index; the dashboard's list walks versions_live.  The first assembly after this
+ * migration is a full one (state series_full), which fills message_keys.
+ */
+static const char lore_2[] =
+	"CREATE TABLE message_keys ("
+	"  key TEXT NOT NULL,"
+	"  message INTEGER NOT NULL,"	/* messages.id */
+	"  PRIMARY KEY (key, message)"
+	") WITHOUT ROWID;"
+	"CREATE INDEX message_keys_message ON message_keys (message);"
+	"CREATE TABLE series_pending ("
+	"  message INTEGER PRIMARY KEY"	/* messages.id */
+	");"
+	"CREATE TABLE series_problems ("
+	"  msgid TEXT NOT NULL,"		/* the message the line is about */
+	"  line TEXT NOT NULL"
+	");"
+	"CREATE INDEX series_problems_msgid ON series_problems (msgid);"
+	"ALTER TABLE series ADD COLUMN first_date INTEGER;"
+	"ALTER TABLE series ADD COLUMN first_version TEXT;"
+	"CREATE INDEX versions_cover ON versions (cover);"
+	"CREATE INDEX versions_live ON versions (gone, date, id);"
+	"CREATE INDEX messages_meta_version ON messages (meta_version);"
+	"INSERT OR REPLACE INTO state (key, value) VALUES ('series_full', '1');";
+
+/*
+ * daemon-3: where a job ran: the Slurm job id of its last attempt (NULL:
+ * the local executor) and the node, kept after it ended.
+ */
+static const char daemon_3[] =
+	"ALTER TABLE jobs ADD COLUMN slurm_job INTEGER;"
+	"ALTER TABLE jobs ADD COLUMN node TEXT;";
+
 const struct db_migration db_migrations[] = {
 	{ "lore-1", lore_1 },
 	{ "report-1", report_1 },
 	{ "daemon-1", daemon_1 },
 	{ "daemon-2", daemon_2 },
+	{ "lore-2", lore_2 },
+	{ "daemon-3", daemon_3 },
 };
 
 const size_t db_migrations_nr = ARRAY_SIZE(db_migrations);

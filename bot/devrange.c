@@ -341,6 +341,22 @@ out:
 	return ret;
 }
 
+/* The upstream a hint names: a branch this clone has, mm's first */
+static const char *hint_upstream(struct devrange *r)
+{
+	static const char *const guesses[] = {
+		"origin/mm-new", "origin/mm-unstable", "origin/mm-stable",
+		"origin/master", "origin/main",
+	};
+	char oid[41];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(guesses); i++)
+		if (!gitdev_resolve(&r->repo, guesses[i], oid))
+			return guesses[i];
+	return "<remote>/<branch>";
+}
+
 static int from_upstream(struct devrange *r, struct strbuf *err)
 {
 	struct strbuf up = STRBUF_INIT;
@@ -348,15 +364,17 @@ static int from_upstream(struct devrange *r, struct strbuf *err)
 
 	r->kind = DEVRANGE_UPSTREAM;
 	if (!r->repo.branch) {
-		strbuf_addstr(err, "HEAD is detached: name a range "
-			      "('lorebot check origin/master..HEAD')");
+		strbuf_addf(err, "HEAD is detached: name a range "
+			    "('lorebot check %s..HEAD')", hint_upstream(r));
 		return -1;
 	}
 	if (gitdev_upstream(&r->repo, r->repo.branch, &up)) {
+		const char *h = hint_upstream(r);
+
 		strbuf_addf(err, "branch '%s' has no upstream: name a range "
-			    "('lorebot check origin/master..') or set one "
-			    "('git branch --set-upstream-to=origin/master')",
-			    r->repo.branch);
+			    "('lorebot check %s..') or set one "
+			    "('git branch --set-upstream-to=%s')",
+			    r->repo.branch, h, h);
 		strbuf_release(&up);
 		return -1;
 	}

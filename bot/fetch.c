@@ -462,7 +462,7 @@ static int rebuild(struct store *st, const struct fetch_cfg *c, struct fetch_res
 {
 	if (c->no_rebuild || !store_series_dirty(st))
 		return 0;
-	return store_rebuild_series(st, &r->changes, &r->error);
+	return store_update_series(st, &r->changes, &r->error);
 }
 
 int fetch_list(struct store *st, const struct fetch_cfg *c, struct fetch_result *r)

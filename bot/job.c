@@ -8,6 +8,7 @@
 #include "bot/contract.h"
 #include "bot/db.h"
 #include "bot/job.h"
+#include "bot/jsonx.h"
 #include "bot/log.h"
 #include "bot/reply.h"
 #include "bot/results.h"
@@ -148,6 +149,12 @@ static void args_init(struct args *a, const struct stage_run *s)
 	arg(a, stages[s->j->kind].command);
 }
 
+static char *stage_log(const struct stage_run *s)
+{
+	return xasprintf("%s/%s%s%s.log", s->dir, stage_name(s->j->kind),
+			 *s->j->arch ? "-" : "", s->j->arch);
+}
+
 /* A document that says the infrastructure failed */
 static bool is_infra_doc(json_object *doc, enum stage stage)
 {
@@ -176,8 +183,7 @@ static int run_stage(struct stage_run *s, struct args *a, json_object **doc,
 	 */
 	char *self_dir = xstrdup(s->env->self), *slash = strrchr(self_dir, '/');
 	const char *ro[] = { self_dir, s->env->config, NULL };
-	char *log = xasprintf("%s/%s%s%s.log", s->dir, stage_name(s->j->kind),
-			      *s->j->arch ? "-" : "", s->j->arch);
+	char *log = stage_log(s);
 	struct strbuf how = STRBUF_INIT;
 	int ret = -1;
 
@@ -199,8 +205,6 @@ static int run_stage(struct stage_run *s, struct args *a, json_object **doc,
 			cmd.sandbox.ro = ro;
 		}
 	}
-	if (queue_set_pid(s->st->db, s->j->id, getpid(), log, err))
-		goto out;
 	if (run_cmd(&cmd) < 0) {
 		strbuf_addf(err, "cannot run '%s %s'", a->v[0], stages[s->j->kind].command);
 		goto out;
@@ -341,17 +345,28 @@ static int record_done(struct stage_run *s, json_object *doc, struct strbuf *err
 	return store_commit(s->st, err);
 }
 
+/* The stage's command line into a (its strings live as long as s and *logs) */
+static int stage_args(struct stage_run *s, struct args *a, char **logs, struct strbuf *err)
+{
+	int ret;
+
+	args_init(a, s);
+	ret = stages[s->j->kind].input == STAGE_IN_MBOX ? input_mbox(s, a, err) :
+		input_branch(s, a, logs, err);
+	arg(a, "--json");
+	return ret;
+}
+
 static int stage_command(struct stage_run *s, json_object **infra, struct strbuf *err)
 {
 	json_object *doc = NULL;
-	char *logs = NULL;
+	char *logs = NULL, *log = stage_log(s);
 	struct args a;
 	int ret;
 
-	args_init(&a, s);
-	ret = stages[s->j->kind].input == STAGE_IN_MBOX ? input_mbox(s, &a, err) :
-		input_branch(s, &a, &logs, err);
-	arg(&a, "--json");
+	ret = stage_args(s, &a, &logs, err);
+	if (!ret)
+		ret = queue_set_pid(s->st->db, s->j->id, getpid(), log, err);
 	if (!ret)
 		ret = run_stage(s, &a, &doc, infra, err);
 	if (!ret)
@@ -360,6 +375,7 @@ static int stage_command(struct stage_run *s, json_object **infra, struct strbuf
 		ret = record_done(s, doc, err);
 	json_object_put(doc);
 	free(logs);
+	free(log);
 	return ret;
 }
 
@@ -436,4 +452,184 @@ int job_give_up(struct store *st, const struct job *j, json_object *doc,
 		return -1;
 	}
 	return store_commit(st, err);
+}
+
+/* Workers without a database: the job's directory carries it all */
+
+#define JOB_FILE "job.json"
+#define RESULT_FILE "result.json"
+
+static void add_str(json_object *o, const char *key, const char *v)
+{
+	if (v)
+		json_object_object_add(o, key, json_object_new_string(v));
+}
+
+static int write_json_atomic(const char *path, json_object *o, struct strbuf *err)
+{
+	const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+							  JSON_C_TO_STRING_NOSLASHESCAPE);
+	char *tmp = xasprintf("%s.tmp", path);
+	int r = write_file(tmp, text, strlen(text));
+
+	if (!r && rename(tmp, path))
+		r = -errno;
+	if (r) {
+		strbuf_addf(err, "cannot write '%s': %s", path, strerror(-r));
+		unlink(tmp);
+	}
+	free(tmp);
+	return r ? -1 : 0;
+}
+
+int job_prepare(struct store *st, const struct config *cfg, const struct job_env *env,
+		struct job *j, struct strbuf *err)
+{
+	struct stage_run s = { .st = st, .cfg = cfg, .env = env, .j = j };
+	json_object *o = NULL, *argv;
+	char *logs = NULL, *path = NULL, *result = NULL;
+	struct args a;
+	int i, ret = -1;
+
+	s.dir = job_dir(env, j->id);
+	if (!stages[j->kind].command) {
+		strbuf_addf(err, "%s runs in the daemon's process", stage_name(j->kind));
+		goto out;
+	}
+	if (stage_args(&s, &a, &logs, err))
+		goto out;
+	o = json_object_new_object();
+	json_object_object_add(o, "id", json_object_new_int64(j->id));
+	add_str(o, "kind", stage_name(j->kind));
+	add_str(o, "arch", j->arch);
+	add_str(o, "version", j->version);
+	add_str(o, "dir", s.dir);
+	add_str(o, "repo", env->repo);
+	add_str(o, "statedir", env->statedir);
+	add_str(o, "self", env->self);
+	add_str(o, "config", env->config);
+	json_object_object_add(o, "sandbox", json_object_new_boolean(env->sandbox));
+	json_object_object_add(o, "timeout_ms", json_object_new_int64(env->timeout_ms));
+	argv = json_object_new_array();
+	for (i = 0; i < a.n; i++)
+		json_object_array_add(argv, json_object_new_string(a.v[i]));
+	json_object_object_add(o, "argv", argv);
+	/* what an earlier attempt left is not this attempt's result */
+	result = xasprintf("%s/" RESULT_FILE, s.dir);
+	unlink(result);
+	path = xasprintf("%s/" JOB_FILE, s.dir);
+	ret = write_json_atomic(path, o, err);
+out:
+	json_object_put(o);
+	json_object_put(s.apply);
+	free(s.mbox);
+	free(s.dir);
+	free(logs);
+	free(path);
+	free(result);
+	return ret;
+}
+
+static json_object *read_json(const char *path, struct strbuf *err)
+{
+	char *buf = NULL;
+	size_t len;
+	json_object *o = NULL;
+	int r = read_file(path, &buf, &len, STAGE_OUTPUT_MAX + (1 << 20));
+
+	if (r)
+		strbuf_addf(err, "cannot read '%s': %s", path, strerror(-r));
+	else if (!(o = json_tokener_parse(buf)))
+		strbuf_addf(err, "'%s' is not JSON", path);
+	free(buf);
+	return o;
+}
+
+int job_work(const char *dir, struct strbuf *err)
+{
+	char *path = xasprintf("%s/" JOB_FILE, dir), *rpath = NULL;
+	json_object *o = read_json(path, err), *argv, *doc = NULL, *infra = NULL, *res;
+	struct job j = { 0 };
+	struct job_env env = { 0 };
+	struct stage_run s = { .env = &env, .j = &j };
+	struct args a = { .n = 0 };
+	size_t i;
+	int ret = -1;
+
+	if (!o)
+		goto out_free;
+	argv = jx_array(o, "argv");
+	if (stage_parse(jx_str(o, "kind"), &j.kind) || !argv || !jx_str(o, "dir") ||
+	    !jx_str(o, "repo") || !jx_str(o, "statedir") || !jx_str(o, "self")) {
+		strbuf_addf(err, "'%s' is not a job's description", path);
+		goto out_free;
+	}
+	j.id = jx_int(o, "id", 0);
+	j.version = (char *)jx_strz(o, "version");
+	j.arch = (char *)jx_strz(o, "arch");
+	env.self = jx_str(o, "self");
+	env.config = jx_str(o, "config");
+	env.repo = jx_str(o, "repo");
+	env.statedir = jx_str(o, "statedir");
+	env.timeout_ms = jx_int(o, "timeout_ms", 0);
+	env.sandbox = jx_bool(o, "sandbox", true);
+	s.dir = (char *)jx_str(o, "dir");
+	for (i = 0; i < json_object_array_length(argv); i++)
+		arg(&a, json_object_get_string(json_object_array_get_idx(argv, i)));
+	ret = run_stage(&s, &a, &doc, &infra, err);
+	res = json_object_new_object();
+	json_object_object_add(res, "id", json_object_new_int64(j.id));
+	json_object_object_add(res, "ok", json_object_new_boolean(!ret));
+	if (ret)
+		add_str(res, "error", err->buf);
+	if (doc)
+		json_object_object_add(res, "doc", json_object_get(doc));
+	if (infra)
+		json_object_object_add(res, "infra", json_object_get(infra));
+	rpath = xasprintf("%s/" RESULT_FILE, dir);
+	if (write_json_atomic(rpath, res, err))
+		ret = -1;
+	json_object_put(res);
+out_free:
+	json_object_put(doc);
+	json_object_put(infra);
+	json_object_put(o);
+	free(path);
+	free(rpath);
+	return ret;
+}
+
+int job_collect(struct store *st, const struct config *cfg, const struct job_env *env,
+		struct job *j, json_object **infra, struct strbuf *err)
+{
+	struct stage_run s = { .st = st, .cfg = cfg, .env = env, .j = j };
+	char *path;
+	json_object *o, *doc;
+	int ret = -1;
+
+	*infra = NULL;
+	s.dir = job_dir(env, j->id);
+	path = xasprintf("%s/" RESULT_FILE, s.dir);
+	o = read_json(path, err);
+	if (!o)
+		goto out;
+	if (jx_int(o, "id", 0) != j->id) {
+		strbuf_addf(err, "'%s' is about job %lld", path, (long long)jx_int(o, "id", 0));
+		goto out;
+	}
+	doc = jx_object(o, "doc");
+	if (!jx_bool(o, "ok", false) || !doc) {
+		strbuf_addstr(err, jx_str(o, "error") ? jx_str(o, "error") : "the job failed");
+		if (jx_object(o, "infra"))
+			*infra = json_object_get(jx_object(o, "infra"));
+		goto out;
+	}
+	if (!check_version(&s, doc, err))
+		ret = record_done(&s, doc, err);
+out:
+	json_object_put(o);
+	json_object_put(s.apply);
+	free(path);
+	free(s.dir);
+	return ret;
 }

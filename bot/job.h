@@ -55,6 +55,25 @@ int job_execute(struct store *st, const struct config *cfg,
 int job_give_up(struct store *st, const struct job *j, json_object *doc,
 		const char *why, struct strbuf *err);
 
+/*
+ * Workers that have no database (a cluster's nodes, daemon.executor =
+ * slurm): job_prepare() writes what the database knows into the job's
+ * directory (the inputs, and job.json: the stage command and how to run
+ * it); "lorebot job work DIR" (job_work()) runs it there, on any node
+ * that sees the directory, and leaves result.json; once the scheduler
+ * says the job ended, the daemon records it with job_collect().
+ * job_prepare() and job_work() return 0 or -1 with err; job_work()'s -1
+ * is a failure of the infrastructure (result.json says which, when it
+ * could be written).  job_collect() is job_execute() after the command:
+ * 0 recorded done (result and "done" in one transaction), -1 with err
+ * and maybe *infra when the job did not do its work.
+ */
+int job_prepare(struct store *st, const struct config *cfg, const struct job_env *env,
+		struct job *j, struct strbuf *err);
+int job_work(const char *dir, struct strbuf *err);
+int job_collect(struct store *st, const struct config *cfg, const struct job_env *env,
+		struct job *j, json_object **infra, struct strbuf *err);
+
 /* The job's directory, created; caller frees */
 char *job_dir(const struct job_env *env, int64_t id);
 

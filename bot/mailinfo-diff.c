@@ -76,6 +76,12 @@ static void drop_empty_lines(const struct strbuf *s, struct strbuf *out)
 			strbuf_addch(out, s->buf[i]);
 }
 
+static void trim_line_ends(struct strbuf *sb)
+{
+	while (sb->len && sb->buf[sb->len - 1] == '\n')
+		sb->buf[--sb->len] = '\0';
+}
+
 /*
  * MIME says the line end before a boundary is the boundary's; git keeps
  * it and adds one more at each closing boundary
@@ -92,6 +98,9 @@ static bool mime_line_ends(const struct diff_case *dc, enum mailinfo_field f)
 		return false;
 	drop_empty_lines(a, &x);
 	drop_empty_lines(b, &y);
+	/* the last line end too, where a boundary took it */
+	trim_line_ends(&x);
+	trim_line_ends(&y);
 	same = same_text(x.buf, x.len, y.buf, y.len);
 	strbuf_release(&x);
 	strbuf_release(&y);
@@ -160,29 +169,52 @@ static bool mime_other_parts(const struct diff_case *dc, enum mailinfo_field f)
 }
 
 /* NUL bytes: git reads some lines as C strings, cut at the NUL */
+static bool has_nul(const struct strbuf *sb)
+{
+	return sb->len && memchr(sb->buf, '\0', sb->len);
+}
+
+/* In the mail, or in what git decoded of a base64 or quoted-printable body */
 static bool nul_bytes(const struct diff_case *dc, enum mailinfo_field f)
 {
 	(void)f;
-	return memchr(dc->raw, '\0', dc->len) != NULL;
+	return memchr(dc->raw, '\0', dc->len) != NULL ||
+		has_nul(&dc->cmp->git.message) || has_nul(&dc->cmp->git.patch);
 }
 
 /*
  * A mail that ends in its header block: git reads the last header line
- * once more, as the message
+ * once more, as the message (a folded one unfolded: its line ends gone)
  */
 static bool no_body(const struct diff_case *dc, enum mailinfo_field f)
 {
 	const struct strbuf *msg = &dc->cmp->git.message;
-	size_t end = dc->len, start;
+	struct strbuf unfolded = STRBUF_INIT;
+	size_t end = dc->len, start, i;
+	bool same;
 
 	(void)f;
+	if (dc->cmp->ours.message.len)
+		return false;
 	while (end && (dc->raw[end - 1] == '\n' || dc->raw[end - 1] == '\r' ||
 		       dc->raw[end - 1] == ' ' || dc->raw[end - 1] == '\t'))
 		end--;
 	for (start = end; start && dc->raw[start - 1] != '\n'; start--)
 		;
-	return !dc->cmp->ours.message.len && msg->len == end - start + 1 &&
-		!memcmp(msg->buf, dc->raw + start, end - start);
+	if (msg->len == end - start + 1 && !memcmp(msg->buf, dc->raw + start, end - start))
+		return true;
+	/* back to the first line of a folded header */
+	while (start && (dc->raw[start] == ' ' || dc->raw[start] == '\t')) {
+		for (start--; start && dc->raw[start - 1] != '\n'; start--)
+			;
+	}
+	for (i = start; i < end; i++)
+		if (dc->raw[i] != '\n' && dc->raw[i] != '\r')
+			strbuf_addch(&unfolded, dc->raw[i]);
+	strbuf_addch(&unfolded, '\n');
+	same = msg->len == unfolded.len && !memcmp(msg->buf, unfolded.buf, msg->len);
+	strbuf_release(&unfolded);
+	return same;
 }
 
 /*
@@ -348,6 +380,33 @@ static void header_block_release(struct header_block *hb)
 		free(hb->value[k]);
 }
 
+/*
+ * A From: line (of the header or in the body) that opens a comment '('
+ * it does not close: git reads the comment on past the line, into the
+ * lines after it, GMime ends it with the line
+ */
+static bool address_comment(const struct diff_case *dc, enum mailinfo_field f)
+{
+	const char *p = dc->raw, *end = dc->raw + dc->len;
+
+	(void)f;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p), *le = nl ? nl : end;
+
+		if (le - p > 5 && !strncasecmp(p, "from:", 5)) {
+			int depth = 0;
+			const char *q;
+
+			for (q = p + 5; q < le; q++)
+				depth += *q == '(' ? 1 : *q == ')' ? -1 : 0;
+			if (depth > 0)
+				return true;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	return false;
+}
+
 static bool header_lines(const struct diff_case *dc, enum mailinfo_field f)
 {
 	struct header_block g = { .end = 0 }, o = { .end = 0 };
@@ -370,8 +429,12 @@ static bool header_lines(const struct diff_case *dc, enum mailinfo_field f)
 	return differs;
 }
 
-/* Each byte that is not part of valid UTF-8 as '?' (GMime's decoder) */
-static char *invalid_as_question_marks(const char *s, size_t len)
+/*
+ * Each byte that is not part of valid UTF-8 as '?' (GMime's decoder of
+ * encoded words), or as ISO-8859-1 (lorebot's raw header bytes, where an
+ * encoded word beside them is UTF-8 already)
+ */
+static char *invalid_as(const char *s, size_t len, bool latin1)
 {
 	struct strbuf sb = STRBUF_INIT;
 	size_t i = 0;
@@ -383,6 +446,10 @@ static char *invalid_as_question_marks(const char *s, size_t len)
 		if (i + n <= len && utf8_valid(s + i, n)) {
 			strbuf_add(&sb, s + i, n);
 			i += n;
+		} else if (latin1) {
+			strbuf_addch(&sb, (char)(0xc0 | (c >> 6)));
+			strbuf_addch(&sb, (char)(0x80 | (c & 0x3f)));
+			i++;
 		} else {
 			strbuf_addch(&sb, '?');
 			i++;
@@ -416,18 +483,33 @@ static bool converted_same(const struct diff_case *dc, enum mailinfo_field f,
  * (8-bit bytes that are not UTF-8 read as ISO-8859-1, or as '?' inside
  * encoded words: GMime's fallbacks)
  */
+static bool has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 && *s != '\t')
+			return true;
+	return false;
+}
+
 static bool header_text(const struct diff_case *dc, enum mailinfo_field f)
 {
 	size_t glen, olen, clen;
 	const char *g = text_of(&dc->cmp->git, f, &glen), *o = text_of(&dc->cmp->ours, f, &olen);
-	char *clean = mail_clean_header(g);
-	bool same = !strcmp(clean, o);
+	char *clean;
+	bool same;
 
+	/* a control character moves where lorebot's name and address part */
+	if ((f == MI_AUTHOR || f == MI_EMAIL) &&
+	    (has_control(dc->cmp->git.author) || has_control(dc->cmp->git.email)))
+		return true;
+	clean = mail_clean_header(g);
+	same = !strcmp(clean, o);
 	free(clean);
 	if (same || utf8_valid(g, glen))
 		return same;
 	return converted_same(dc, f, mail_from_charset("iso-8859-1", g, glen, &clen), o) ||
-	       converted_same(dc, f, invalid_as_question_marks(g, glen), o);
+	       converted_same(dc, f, invalid_as(g, glen, false), o) ||
+	       converted_same(dc, f, invalid_as(g, glen, true), o);
 }
 
 /* CRLF inside base64 or quoted-printable: lorebot drops the CR */
@@ -478,7 +560,9 @@ static bool line_has(const char *p, const char *le, const char *word)
  * characters of the alphabet, and more of the alphabet on a later line:
  * GMime decodes the body as one stream (RFC 2045), skipping what is not
  * of the alphabet, git each line alone, so the bits after that line are
- * read differently
+ * read differently; or more of the alphabet after a '=' pad on a line,
+ * where GMime's stream ends and git reads on; or a body that ends in an
+ * incomplete group, whose bytes git decodes and GMime drops
  */
 static bool base64_lines(const struct diff_case *dc, enum mailinfo_field f)
 {
@@ -494,6 +578,8 @@ static bool base64_lines(const struct diff_case *dc, enum mailinfo_field f)
 		if (le > p && le[-1] == '\r')
 			le--;
 		if (le - p >= 2 && p[0] == '-' && p[1] == '-') {
+			if (state == BODY && carry)
+				return true;
 			state = OUTSIDE;
 			carry = 0;
 		} else if (state != BODY && (size_t)(le - p) > sizeof(cte) &&
@@ -502,9 +588,45 @@ static bool base64_lines(const struct diff_case *dc, enum mailinfo_field f)
 		} else if (state == HEADERS && le == p) {
 			state = BODY;
 		} else if (state == BODY && (alpha = b64_count(p, le))) {
-			if (carry)
+			const char *pad = memchr(p, '=', le - p);
+
+			if (carry || (pad && b64_count(pad, le)))
 				return true;
 			carry = alpha % 4;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	return state == BODY && carry;
+}
+
+/*
+ * A Content-Transfer-Encoding: that only holds "base64" or
+ * "quoted-printable" ("quoted-printablez"): git decodes by the word in
+ * the line, lorebot (GMime, RFC 2045) keeps the bytes of an encoding it
+ * does not know
+ */
+static bool cte_unknown(const struct diff_case *dc, enum mailinfo_field f)
+{
+	static const char cte[] = "content-transfer-encoding:";
+	static const char *const words[] = { "base64", "quoted-printable" };
+	const char *p, *end = dc->raw + dc->len;
+	size_t i;
+
+	(void)f;
+	for (p = dc->raw; p < end; ) {
+		const char *nl = memchr(p, '\n', end - p), *le = nl ? nl : end;
+		const char *v = p + sizeof(cte) - 1, *ve = le;
+
+		if ((size_t)(le - p) >= sizeof(cte) - 1 &&
+		    !strncasecmp(p, cte, sizeof(cte) - 1)) {
+			while (v < ve && (*v == ' ' || *v == '\t'))
+				v++;
+			while (ve > v && (ve[-1] == ' ' || ve[-1] == '\t' || ve[-1] == '\r'))
+				ve--;
+			for (i = 0; i < ARRAY_SIZE(words); i++)
+				if (line_has(v, ve, words[i]) &&
+				    ((size_t)(ve - v) != strlen(words[i])))
+					return true;
 		}
 		p = nl ? nl + 1 : end;
 	}
@@ -539,37 +661,45 @@ static const struct class_def classes[] = {
 	    "a body in another charset than UTF-8: lorebot converts all of it, git "
 	    "only the message lines (in-body headers and the patch keep the bytes)" },
 	  F(MI_AUTHOR) | F(MI_EMAIL) | F(MI_SUBJECT) | F(MI_PATCH), other_charset },
-	{ { "mime-line-ends",
-	    "multipart: the line end before a boundary is the boundary's (MIME); "
-	    "git keeps it and adds one at each closing boundary" },
-	  F(MI_MESSAGE) | F(MI_PATCH), mime_line_ends },
 	{ { "mime-other-parts",
 	    "parts that are not text/plain or text/x-patch (HTML, a broken type): "
 	    "lorebot reads the first text/plain part and text/x-patch attachments, "
-	    "git mailinfo every part" },
-	  F(MI_MESSAGE) | F(MI_PATCH), mime_other_parts },
+	    "git mailinfo every part, and the in-body headers in it" },
+	  F_ALL, mime_other_parts },
 	{ { "header-lines",
 	    "the header block read differently: lorebot takes the first From:, "
 	    "Subject: or Date: (as b4 and public-inbox) and skips lines that are "
 	    "not headers; git takes the last and ends the block at such a line" },
 	  F_ALL, header_lines },
 	{ { "nul-bytes",
-	    "NUL bytes in the mail: lorebot reads each as U+FFFD; git keeps some "
-	    "and reads other lines as C strings, cut at the NUL" },
+	    "NUL bytes in the mail, or in its base64 or quoted-printable body "
+	    "decoded: lorebot reads each as U+FFFD; git keeps some and reads "
+	    "other lines as C strings, cut at the NUL" },
 	  F_ALL, nul_bytes },
 	{ { "no-body",
 	    "a mail that ends inside its header block: git reads the last header "
-	    "line once more, as the message; lorebot has no message" },
+	    "line once more (unfolded), as the message; lorebot has no message" },
 	  F(MI_MESSAGE), no_body },
 	{ { "mime-broken",
 	    "a MIME structure GMime reports broken (part headers, boundaries), "
 	    "or a line that only begins like a boundary: lorebot reads what GMime "
 	    "recovers, git its lines (a boundary is a line's start to it)" },
 	  F_ALL, mime_broken },
+	/* after the two above: a broken or mixed structure is named as such */
+	{ { "mime-line-ends",
+	    "multipart: the line end before a boundary is the boundary's (MIME); "
+	    "git keeps it and adds one at each closing boundary" },
+	  F(MI_MESSAGE) | F(MI_PATCH), mime_line_ends },
+	{ { "address-comment",
+	    "a From: line that opens a comment '(' and does not close it: git "
+	    "reads the comment on into the lines after it, lorebot (GMime) ends "
+	    "it with the line" },
+	  F(MI_AUTHOR) | F(MI_EMAIL), address_comment },
 	{ { "header-text",
 	    "author and subject are valid UTF-8 without control characters in "
 	    "lorebot (bytes that are not UTF-8 read as ISO-8859-1, or as '?' "
-	    "inside encoded words); git keeps the bytes" },
+	    "inside encoded words; a control character can move where the name "
+	    "ends and the address begins); git keeps the bytes" },
 	  F(MI_AUTHOR) | F(MI_EMAIL) | F(MI_SUBJECT), header_text },
 	{ { "quoted-cr",
 	    "CRLF inside a base64 or quoted-printable body: lorebot drops the CR "
@@ -577,9 +707,16 @@ static const struct class_def classes[] = {
 	  F(MI_MESSAGE) | F(MI_PATCH), quoted_cr },
 	{ { "base64-lines",
 	    "a base64 line that does not hold whole groups of four, more base64 "
-	    "after it: lorebot decodes the body as one stream (RFC 2045, GMime), "
-	    "git each line alone" },
+	    "after it (or after a '=' pad on its line), or a body that ends in an "
+	    "incomplete group: lorebot decodes the body as one stream that a pad "
+	    "ends and drops an incomplete last group (RFC 2045, GMime), git "
+	    "decodes each line alone" },
 	  F_ALL, base64_lines },
+	{ { "cte-unknown",
+	    "a Content-Transfer-Encoding: that only contains base64 or "
+	    "quoted-printable: git decodes by the word, lorebot keeps the bytes "
+	    "of an encoding it does not know (RFC 2045)" },
+	  F_ALL, cte_unknown },
 	{ { "date-form",
 	    "a Date: not in RFC 5322 form: lorebot reads it with GMime, git with "
 	    "its own parser" },

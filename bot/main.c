@@ -12,6 +12,7 @@
 
 #include "bot/cmd.h"
 #include "bot/log.h"
+#include "bot/run.h"
 #include "bot/version.h"
 
 static const struct cmd commands[] = {
@@ -24,6 +25,7 @@ static const struct cmd commands[] = {
 	{ "check", cmd_check, "review a branch or an mbox: mm rules, checkpatch, typos",
 	  cmd_check_help },
 	{ "fetch", cmd_fetch, "follow lists on lore into the database", cmd_fetch_help },
+	{ "db", cmd_db, "maintain the database: assemble every series again", cmd_db_help },
 	{ "show", cmd_show, "show a stored message or series", cmd_show_help },
 	{ "record", cmd_record, "record a stage result for a series version",
 	  cmd_record_help },
@@ -86,6 +88,13 @@ int cmd_usage_error(const char *cmd, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "\n(see 'lorebot %s --help')\n", cmd);
+	return EXIT_USAGE;
+}
+
+int cmd_option_error(const char *cmd)
+{
+	/* getopt said what was wrong, naming the option ("lorebot CMD: ...") */
+	fprintf(stderr, "(see 'lorebot %s --help')\n", cmd);
 	return EXIT_USAGE;
 }
 
@@ -153,6 +162,28 @@ int cmd_version(int argc, char **argv, struct ctx *ctx)
 	return EXIT_OK;
 }
 
+/*
+ * What no sandbox of this process may see: the state directory, the
+ * database (and SQLite's files beside it) and the configuration, where
+ * ever they are (issue 18: a build read --db FILE and core.db)
+ */
+static void hide_state(const struct ctx *ctx, const struct config *cfg)
+{
+	static const char *const sqlite_files[] = { "", "-wal", "-shm", "-journal" };
+	size_t i;
+
+	run_hide_always(config_get(cfg, "core.statedir"));
+	run_hide_always(ctx->config_path);
+	if (!ctx->db_path)
+		return;
+	for (i = 0; i < ARRAY_SIZE(sqlite_files); i++) {
+		char *f = xasprintf("%s%s", ctx->db_path, sqlite_files[i]);
+
+		run_hide_always(f);
+		free(f);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -168,7 +199,10 @@ int main(int argc, char **argv)
 	struct ctx ctx = { .cfg = &cfg };
 	const struct cmd *c;
 	int opt, ret, first;
+	char *name;
 
+	/* getopt's messages name the program, not the path it was run by */
+	argv[0] = (char *)"lorebot";
 	/* stop at the first non-option: the command */
 	while ((opt = getopt_long(argc, argv, "+c:d:vqhV", opts, NULL)) != -1) {
 		switch (opt) {
@@ -217,13 +251,18 @@ int main(int argc, char **argv)
 	}
 	if (!ctx.db_path)
 		ctx.db_path = config_get(&cfg, "core.db");
+	hide_state(&ctx, &cfg);
 	if (cmd_wants_help(argc - optind, argv + optind, c->help)) {
 		config_release(&cfg);
 		return EXIT_OK;
 	}
 	first = optind;
 	optind = 0;	/* the command runs getopt from its own argv[0] */
+	/* ... and getopt's messages say "lorebot check: ..." */
+	name = xasprintf("lorebot %s", argv[first]);
+	argv[first] = name;
 	ret = c->fn(argc - first, argv + first, &ctx);
+	free(name);
 	config_release(&cfg);
 	return ret;
 }

@@ -184,6 +184,14 @@ int pipeline_plan(struct store *st, const struct pipeline_cfg *pc, const char *v
 	return queue_needs(st, pc, version, v.date, err);
 }
 
+int pipeline_version_over(struct store *st, const char *version)
+{
+	struct vrow v;
+	int r = version_row(st->db, version, &v);
+
+	return r <= 0 ? r : (v.gone || v.superseded);
+}
+
 /* Plan each version id the query yields (nparams integer parameters: a, b) */
 static int plan_each(struct store *st, const struct pipeline_cfg *pc, const char *sql,
 		     int nparams, int64_t a, int64_t b, int64_t now, struct strbuf *err)

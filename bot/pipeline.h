@@ -42,6 +42,9 @@ void pipeline_cfg_release(struct pipeline_cfg *pc);
 int pipeline_plan(struct store *st, const struct pipeline_cfg *pc, const char *version,
 		  int64_t now, struct strbuf *err);
 
+/* 1 when the version is superseded or gone (its jobs are of no use), 0, -1 */
+int pipeline_version_over(struct store *st, const char *version);
+
 /*
  * At start-up: plan every version that may still need something (it has
  * no reply job that ended).  Returns the number of jobs queued, or -1.

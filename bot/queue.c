@@ -34,6 +34,7 @@ void job_release(struct job *j)
 	free(j->log);
 	free(j->error);
 	free(j->handle);
+	free(j->node);
 	memset(j, 0, sizeof(*j));
 }
 
@@ -44,7 +45,7 @@ static int fail(struct db *db, struct strbuf *err)
 }
 
 #define JOB_COLUMNS "id, kind, version, arch, state, attempts, pid, log, " \
-	"error, priority, queued, started, finished, interrupts, handle"
+	"error, priority, queued, started, finished, interrupts, handle, slurm_job, node"
 
 static void read_job(struct db_stmt *st, struct job *j)
 {
@@ -67,6 +68,8 @@ static void read_job(struct db_stmt *st, struct job *j)
 	j->finished = db_column_int(st, 12);
 	j->interrupts = (int)db_column_int(st, 13);
 	j->handle = xstrdup_or_null(db_column_text(st, 14));
+	j->slurm_job = db_column_int(st, 15);
+	j->node = xstrdup_or_null(db_column_text(st, 16));
 }
 
 int queue_add(struct db *db, enum stage kind, const char *version,
@@ -135,7 +138,8 @@ int queue_claim(struct db *db, bool heavy, struct job *j, struct strbuf *err)
 	read_job(st, j);
 	db_reset(st);
 	st = db_prepare(db, "UPDATE jobs SET state = 'running', attempts = attempts + 1,"
-			" started = ?, finished = NULL, pid = NULL WHERE id = ?");
+			" started = ?, finished = NULL, pid = NULL, slurm_job = NULL, node = NULL"
+			" WHERE id = ?");
 	if (!st)
 		goto error_job;
 	db_bind_int(st, 1, time(NULL));
@@ -181,6 +185,22 @@ int queue_set_handle(struct db *db, int64_t id, const char *handle, struct strbu
 	return db_run(st) ? fail(db, err) : 0;
 }
 
+int queue_set_where(struct db *db, int64_t id, int64_t slurm_job, const char *node,
+		    struct strbuf *err)
+{
+	struct db_stmt *st = db_prepare(db, "UPDATE jobs SET slurm_job = ?, node = ? WHERE id = ?");
+
+	if (!st)
+		return fail(db, err);
+	if (slurm_job)
+		db_bind_int(st, 1, slurm_job);
+	else
+		db_bind_null(st, 1);
+	db_bind_text(st, 2, node);
+	db_bind_int(st, 3, id);
+	return db_run(st) ? fail(db, err) : 0;
+}
+
 int queue_finish(struct db *db, int64_t id, enum job_state state,
 		 const char *error, struct strbuf *err)
 {
@@ -209,51 +229,84 @@ int queue_requeue(struct db *db, int64_t id, const char *error, struct strbuf *e
 	return db_run(st) ? fail(db, err) : 0;
 }
 
-int queue_release(struct db *db, int64_t id, struct strbuf *err)
+int queue_giveback(struct db *db, int64_t id, const char *why, struct strbuf *err)
 {
 	struct db_stmt *st = db_prepare(db,
 		"UPDATE jobs SET state = 'queued', pid = NULL, handle = NULL,"
-		" attempts = max(attempts - 1, 0), error = 'interrupted by a shutdown'"
+		" attempts = max(attempts - 1, 0), error = ?"
 		" WHERE id = ? AND state = 'running'");
 
 	if (!st)
 		return fail(db, err);
-	db_bind_int(st, 1, id);
+	db_bind_text(st, 1, why);
+	db_bind_int(st, 2, id);
 	return db_run(st) ? fail(db, err) : 0;
 }
 
-int queue_recover(struct db *db, int max_interrupts, struct strbuf *err)
+int queue_release(struct db *db, int64_t id, struct strbuf *err)
 {
+	return queue_giveback(db, id, "interrupted by a shutdown", err);
+}
+
+/* keep as a JSON array, for json_each() */
+static char *ids_json(const int64_t *keep, size_t nr)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	strbuf_addch(&sb, '[');
+	for (i = 0; i < nr; i++)
+		strbuf_addf(&sb, "%s%lld", i ? "," : "", (long long)keep[i]);
+	strbuf_addch(&sb, ']');
+	return strbuf_detach(&sb, NULL);
+}
+
+int queue_recover_except(struct db *db, int max_interrupts, const int64_t *keep,
+			 size_t nr_keep, struct strbuf *err)
+{
+	char *ids = ids_json(keep, nr_keep);
 	struct db_stmt *st;
 	int n;
 
-	if (db_begin(db))
+	if (db_begin(db)) {
+		free(ids);
 		return fail(db, err);
+	}
 	st = db_prepare(db, "UPDATE jobs SET state = 'failed', pid = NULL, handle = NULL,"
 			" finished = ?, interrupts = interrupts + 1,"
 			" error = 'interrupted ' || (interrupts + 1) || ' times; giving up'"
-			" WHERE state = 'running' AND interrupts + 1 >= ?");
+			" WHERE state = 'running' AND interrupts + 1 >= ?"
+			" AND id NOT IN (SELECT value FROM json_each(?))");
 	if (!st)
 		goto error;
 	db_bind_int(st, 1, time(NULL));
 	db_bind_int(st, 2, max_interrupts);
+	db_bind_text(st, 3, ids);
 	if (db_run(st))
 		goto error;
 	n = db_changes(db);
 	/* the job did not fail, the daemon went away: the attempt is given back */
 	st = db_prepare(db, "UPDATE jobs SET state = 'queued', pid = NULL, handle = NULL,"
 			" attempts = max(attempts - 1, 0), interrupts = interrupts + 1,"
-			" error = 'interrupted; retried' WHERE state = 'running'");
-	if (!st || db_run(st))
+			" error = 'interrupted; retried' WHERE state = 'running'"
+			" AND id NOT IN (SELECT value FROM json_each(?))");
+	if (!st || db_bind_text(st, 1, ids) || db_run(st))
 		goto error;
 	n += db_changes(db);
 	if (db_commit(db))
 		goto error;
+	free(ids);
 	return n;
 error:
+	free(ids);
 	fail(db, err);
 	db_rollback(db);
 	return -1;
+}
+
+int queue_recover(struct db *db, int max_interrupts, struct strbuf *err)
+{
+	return queue_recover_except(db, max_interrupts, NULL, 0, err);
 }
 
 int queue_cancel_version(struct db *db, const char *version, struct strbuf *err)

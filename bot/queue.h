@@ -38,6 +38,8 @@ struct job {
 	int interrupts;		/* times the daemon died while it ran */
 	int64_t pid;
 	char *handle;		/* the executor's id of the running job, or NULL */
+	int64_t slurm_job;	/* Slurm's job id of the last attempt, 0: local */
+	char *node;		/* where it ran, or NULL */
 	char *log;
 	char *error;
 	int64_t priority;
@@ -65,6 +67,9 @@ int queue_set_pid(struct db *db, int64_t id, int64_t pid, const char *log,
 		  struct strbuf *err);
 /* The executor's handle of a running job (run_pool_reattach() takes it) */
 int queue_set_handle(struct db *db, int64_t id, const char *handle, struct strbuf *err);
+/* Where the job runs: a Slurm job id (0: local) and a node (NULL: unknown) */
+int queue_set_where(struct db *db, int64_t id, int64_t slurm_job, const char *node,
+		    struct strbuf *err);
 /* Running -> done, failed or cancelled (error may be NULL) */
 int queue_finish(struct db *db, int64_t id, enum job_state state,
 		 const char *error, struct strbuf *err);
@@ -72,12 +77,17 @@ int queue_finish(struct db *db, int64_t id, enum job_state state,
 int queue_requeue(struct db *db, int64_t id, const char *error, struct strbuf *err);
 /* Back to queued without counting the attempt (the daemon is stopping) */
 int queue_release(struct db *db, int64_t id, struct strbuf *err);
+/* ... for another reason (the job could not be handed to its executor) */
+int queue_giveback(struct db *db, int64_t id, const char *why, struct strbuf *err);
 /*
  * After a crash: every running job goes back to queued, its attempt
  * given back and counted as an interruption, or to failed once it was
  * interrupted max_interrupts times.  Returns how many were touched, or -1.
  */
 int queue_recover(struct db *db, int max_interrupts, struct strbuf *err);
+/* ... except the jobs of keep (reattached to their executor) */
+int queue_recover_except(struct db *db, int max_interrupts, const int64_t *keep,
+			 size_t nr_keep, struct strbuf *err);
 /* The running jobs (to reattach), in id order; caller frees */
 int queue_running(struct db *db, struct job **jobs, size_t *nr, struct strbuf *err);
 /* Cancel the queued jobs of a version; running ones are the caller's */

@@ -117,68 +117,76 @@ static void note_row(struct store *st, int64_t id, struct reply_summary *sum,
 	strbuf_release(&err);
 }
 
+/* Has v been replied to already (any kind: a reply is once per version)? */
+static int replied(struct store *st, const char *id)
+{
+	int k, r;
+
+	for (k = 0; k < REPLY_KIND_NR; k++) {
+		r = replies_exists(st, id, reply_kind_name(k));
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
 static int plan_version(struct store *st, const struct reply_run_opts *o, const char *id,
 			struct reply_summary *sum, struct strbuf *err)
 {
+	struct strbuf cerr = STRBUF_INIT;
 	struct report_version v;
-	struct reply_due due[REPLY_KIND_NR];
-	int nr, i, r;
+	struct reply_due due;
+	struct reply_mail m;
+	const char *mode, *why;
+	int64_t rowid = 0;
+	int r, ret = 0;
 
 	r = report_version_load(st, id, 0, &v, err);
 	if (r <= 0)
 		return r;
-	nr = report_due(&v, &o->report, due);
-	for (i = 0; i < nr; i++) {
-		struct strbuf cerr = STRBUF_INIT;
-		struct reply_mail m;
-		const char *mode, *why;
-		int64_t rowid = 0;
-
-		r = replies_exists(st, v.id, reply_kind_name(due[i].kind));
-		if (r) {
-			if (r < 0) {
-				strbuf_addstr(err, db_error(st->db));
-				report_version_release(&v);
-				return -1;
-			}
-			continue;
+	/* a later outcome (a retried stage) amends nothing already sent */
+	r = report_due(&v, &o->report, &due) ? replied(st, v.id) : 1;
+	if (r) {
+		if (r < 0) {
+			strbuf_addstr(err, db_error(st->db));
+			ret = -1;
 		}
-		reply_mail_init(&m);
-		if (report_compose(st, &v, &due[i], &o->report, &m, &cerr)) {
-			/* one version that cannot be answered does not stop the others */
-			log_warn("cannot compose the %s reply for '%s': %s",
-				 reply_kind_name(due[i].kind), v.id, cerr.buf);
-			sum->errors++;
-			strbuf_release(&cerr);
-			reply_mail_release(&m);
-			continue;
-		}
-		mode = reply_mode(o, &v);
-		why = skip_reason(o, &v, &m, mode);
-		sum->composed++;
-		if (o->dry_run && why) {
-			log_info("%s reply for '%s' would be skipped: %s",
-				 reply_kind_name(m.kind), v.id, why);
-			sum->skipped++;
-		} else if (o->dry_run) {
-			add_mbox(&sum->dry, &m);
-		} else if (replies_insert(st, v.id, &m, mode, why ? "skipped" : "queued", why,
-					  o->report.now, &rowid, err)) {
-			reply_mail_release(&m);
-			report_version_release(&v);
-			return -1;
-		} else if (rowid) {
-			log_info("%s reply for '%s' %s: <%s>", reply_kind_name(m.kind), v.id,
-				 why ? "skipped" : "queued", m.msgid);
-			if (why) {
-				sum->skipped++;
-				note_row(st, rowid, sum, NULL);
-			}
-		}
-		reply_mail_release(&m);
+		report_version_release(&v);
+		return ret;
 	}
+	reply_mail_init(&m);
+	if (report_compose(st, &v, &due, &o->report, &m, &cerr)) {
+		/* one version that cannot be answered does not stop the others */
+		log_warn("cannot compose the %s reply for '%s': %s",
+			 reply_kind_name(due.kind), v.id, cerr.buf);
+		sum->errors++;
+		goto out;
+	}
+	mode = reply_mode(o, &v);
+	why = skip_reason(o, &v, &m, mode);
+	sum->composed++;
+	if (o->dry_run && why) {
+		log_info("%s reply for '%s' would be skipped: %s",
+			 reply_kind_name(m.kind), v.id, why);
+		sum->skipped++;
+	} else if (o->dry_run) {
+		add_mbox(&sum->dry, &m);
+	} else if (replies_insert(st, v.id, &m, mode, why ? "skipped" : "queued", why,
+				  o->report.now, &rowid, err)) {
+		ret = -1;
+	} else if (rowid) {
+		log_info("%s reply for '%s' %s: <%s>", reply_kind_name(m.kind), v.id,
+			 why ? "skipped" : "queued", m.msgid);
+		if (why) {
+			sum->skipped++;
+			note_row(st, rowid, sum, NULL);
+		}
+	}
+out:
+	strbuf_release(&cerr);
+	reply_mail_release(&m);
 	report_version_release(&v);
-	return 0;
+	return ret;
 }
 
 static int plan(struct store *st, const struct reply_run_opts *o, struct reply_summary *sum,

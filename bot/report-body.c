@@ -171,6 +171,85 @@ static void tree_lines(struct strbuf *sb, json_object *tree)
 	}
 }
 
+/*
+ * A closest match with less than half the hunk's lines is no help (1 of
+ * 6 lines 2,300 lines away): its excerpt is left out
+ */
+static bool weak_match(json_object *tree)
+{
+	int64_t total = rd_tree_total(tree, 0);
+
+	return total > 0 && rd_tree_matched(tree, 0) * 2 < total;
+}
+
+/* The patches not applied after the failing one, as one sentence */
+struct later {
+	char **would, **wouldnt, **unknown;	/* "3/4" */
+	size_t nr_would, nr_wouldnt, nr_unknown;
+};
+
+static void later_add(struct later *l, json_object *p, int total)
+{
+	json_object *alone = rd_patch_alone(p);
+	char *name = xasprintf("%d/%d", (int)rd_patch_n(p, 0), total);
+	char ***v = &l->unknown;
+	size_t *nr = &l->nr_unknown;
+
+	if (alone && json_object_is_type(alone, json_type_boolean)) {
+		v = json_object_get_boolean(alone) ? &l->would : &l->wouldnt;
+		nr = json_object_get_boolean(alone) ? &l->nr_would : &l->nr_wouldnt;
+	}
+	*v = xrealloc(*v, (*nr + 1) * sizeof(**v));
+	(*v)[(*nr)++] = name;
+}
+
+static void later_prose(struct strbuf *sb, const struct later *l)
+{
+	size_t nr = l->nr_would + l->nr_wouldnt + l->nr_unknown, n = 0, i;
+	const char **all = xcalloc(nr + 1, sizeof(*all));
+
+	for (i = 0; i < l->nr_would; i++)
+		all[n++] = l->would[i];
+	for (i = 0; i < l->nr_wouldnt; i++)
+		all[n++] = l->wouldnt[i];
+	for (i = 0; i < l->nr_unknown; i++)
+		all[n++] = l->unknown[i];
+	if (nr) {
+		strbuf_addf(sb, "Patch%s ", nr > 1 ? "es" : "");
+		and_list(sb, all, nr);
+		strbuf_addf(sb, " %s not applied after it", nr > 1 ? "were" : "was");
+	}
+	if (l->nr_would && !l->nr_wouldnt && !l->nr_unknown) {
+		strbuf_addstr(sb, nr > 1 ? "; each would apply on its own." :
+			      "; it would apply on its own.");
+	} else if (l->nr_wouldnt && !l->nr_would && !l->nr_unknown) {
+		strbuf_addstr(sb, nr > 1 ? "; none would apply on its own either." :
+			      "; it would not apply on its own either.");
+	} else if (l->nr_would) {
+		strbuf_addstr(sb, "; on its own ");
+		and_list(sb, (const char *const *)l->would, l->nr_would);
+		strbuf_addstr(sb, l->nr_would > 1 ? " would each apply." : " would apply.");
+	} else if (nr) {
+		strbuf_addch(sb, '.');
+	}
+	free(all);
+}
+
+static void later_release(struct later *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr_would; i++)
+		free(l->would[i]);
+	for (i = 0; i < l->nr_wouldnt; i++)
+		free(l->wouldnt[i]);
+	for (i = 0; i < l->nr_unknown; i++)
+		free(l->unknown[i]);
+	free(l->would);
+	free(l->wouldnt);
+	free(l->unknown);
+}
+
 static void apply_vars(struct report_ctx *c)
 {
 	const struct result *apply = results_find(&c->v->results, STAGE_APPLY, NULL);
@@ -178,6 +257,7 @@ static void apply_vars(struct report_ctx *c)
 	struct strbuf sb = STRBUF_INIT, hunks = STRBUF_INIT, later = STRBUF_INIT;
 	struct strbuf attempts = STRBUF_INIT;
 	json_object *tried = rd_doc_attempts(apply->doc);
+	struct later lat = { 0 };
 	size_t i, nfail;
 	struct base_info b;
 
@@ -186,21 +266,13 @@ static void apply_vars(struct report_ctx *c)
 		json_object *p = rd_at(patches, i);
 		const char *status = rd_patch_status_z(p);
 
-		if (!failed && !strcmp(status, RD_PATCH_FAILED)) {
+		if (!failed && !strcmp(status, RD_PATCH_FAILED))
 			failed = p;
-		} else if (failed && strcmp(status, RD_PATCH_APPLIED)) {
-			json_object *alone = rd_patch_alone(p);
-
-			strbuf_addf(&later, "%sPatch %d/%d was not applied after it", later.len ?
-				    " " : "", (int)rd_patch_n(p, 0), c->v->total);
-			if (alone && json_object_is_type(alone, json_type_boolean))
-				strbuf_addf(&later, "; on its own it %s.",
-					    json_object_get_boolean(alone) ? "would apply" :
-					    "would not apply either");
-			else
-				strbuf_addch(&later, '.');
-		}
+		else if (failed && strcmp(status, RD_PATCH_APPLIED))
+			later_add(&lat, p, c->v->total);
 	}
+	later_prose(&later, &lat);
+	later_release(&lat);
 	if (failed) {
 		json_object *fails = rd_patch_failures(failed);
 
@@ -228,7 +300,7 @@ static void apply_vars(struct report_ctx *c)
 				strbuf_addstr(&hunks, "\nThe hunk expects:\n\n");
 				add_block(&hunks, "    ", rd_hunk_excerpt(f));
 			}
-			if (tree && rd_tree_lines_len(tree)) {
+			if (tree && rd_tree_lines_len(tree) && !weak_match(tree)) {
 				strbuf_addf(&hunks, "\n%s has (> lines the hunk does not expect,\n"
 					    "- lines it expects that are missing):\n\n",
 					    b.name ? b.name : "The tree");
@@ -275,12 +347,6 @@ static int lines_in(const char *s)
 	return n ? n : (s ? 1 : 0);
 }
 
-static bool reportable(json_object *f)
-{
-	const char *sev = rd_finding_severity_z(f);
-
-	return !strcmp(sev, RD_SEV_ERROR) || !strcmp(sev, RD_SEV_WARNING);
-}
 
 static void finding_line(struct strbuf *sb, const char *mark, json_object *f)
 {
@@ -316,7 +382,8 @@ static void check_vars(struct report_ctx *c)
 			const char *quote = rd_finding_quote(f), *sugg = rd_finding_suggestion(f);
 			size_t mark;
 
-			if (rd_finding_patch(f, 0) != n || !reportable(f))
+			if (rd_finding_patch(f, 0) != n ||
+			    report_finding_class(c->o, f) != REPORT_MAIL)
 				continue;
 			errors += !strcmp(rd_finding_severity_z(f), RD_SEV_ERROR);
 			if (last != n) {
@@ -401,6 +468,26 @@ static void arch_info(struct strbuf *sb, const struct result *r)
 		strbuf_addf(sb, "compiler:      %s\n", compiler);
 }
 
+/* Does the section's filter show f? */
+static bool build_shows(const struct report_ctx *c, json_object *f)
+{
+	const char *sev = rd_finding_severity_z(f);
+	bool error = !strcmp(sev, RD_SEV_ERROR) || !strcmp(sev, RD_SEV_FATAL);
+
+	return c->build == BUILD_ALL || error == (c->build == BUILD_ERRORS);
+}
+
+static bool build_arch_shows(const struct report_ctx *c, json_object *findings)
+{
+	size_t j;
+
+	for (j = 0; findings && j < json_object_array_length(findings); j++)
+		if (rd_finding_is_new(rd_at(findings, j), true) &&
+		    build_shows(c, rd_at(findings, j)))
+			return true;
+	return false;
+}
+
 static void build_vars(struct report_ctx *c)
 {
 	struct strbuf out = STRBUF_INIT, ex = STRBUF_INIT, info = STRBUF_INIT;
@@ -413,7 +500,7 @@ static void build_vars(struct report_ctx *c)
 		json_object *findings = rd_doc_findings(r->doc);
 		size_t nf = findings ? json_object_array_length(findings) : 0;
 
-		if (r->stage != STAGE_BUILD || !r->findings)
+		if (r->stage != STAGE_BUILD || !r->findings || !build_arch_shows(c, findings))
 			continue;
 		names[nn++] = r->arch;
 		arch_info(&info, r);
@@ -426,6 +513,8 @@ static void build_vars(struct report_ctx *c)
 			int patch = (int)rd_finding_patch(f, 0);
 			size_t mark;
 
+			if (!build_shows(c, f))
+				continue;
 			if (is_new && (!strcmp(sev, RD_SEV_ERROR) || !strcmp(sev, RD_SEV_FATAL)))
 				errors++;
 			else if (is_new)
@@ -535,19 +624,114 @@ static void clean_vars(struct report_ctx *c)
 	strbuf_release(&sb);
 }
 
+/* base: the one short line a series whose base the bot lacks gets */
+static void base_kind_vars(struct report_ctx *c)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%s could not test this series: its base-commit %s is not in "
+		    "the tree %s tests on, and no other base took it.",
+		    config_get(c->o->cfg, "core.botname"), c->v->base_commit,
+		    config_get(c->o->cfg, "core.botname"));
+	report_set_prose(c, "base_line", sb.buf);
+	strbuf_release(&sb);
+}
+
+typedef void (*vars_fn)(struct report_ctx *c);
+
+static const vars_fn kind_vars[REPLY_KIND_NR] = {
+	[REPLY_APPLY] = apply_vars,
+	[REPLY_BUILD] = build_vars,
+	[REPLY_CHECK] = check_vars,
+	[REPLY_BOOT] = boot_vars,
+	[REPLY_BASE] = base_kind_vars,
+	[REPLY_CLEAN] = clean_vars,
+};
+
+/* A section after the headline's: its kind, filter and heading */
+static const struct {
+	enum reply_kind kind;
+	enum build_filter build;
+	const char *heading;
+} later_sections[SECTION_NR] = {
+	[SECTION_BOOT] = { REPLY_BOOT, BUILD_ALL,
+		"Boot regressions on ${archs} (compared with the base kernel, new ones "
+		"prefixed by >>):" },
+	[SECTION_BUILD_WARNINGS] = { REPLY_BUILD, BUILD_WARNINGS,
+		"New build warnings on ${archs} (new ones prefixed by >>):" },
+	[SECTION_CHECK] = { REPLY_CHECK, BUILD_ALL,
+		"Review findings (new ones prefixed by >>):" },
+};
+
+/*
+ * The sections after the headline's, worst first, each once: a build
+ * with errors gives its warnings a section of their own only when boot
+ * regressions come between them.
+ */
+static int sections_var(struct report_ctx *c, enum report_section first,
+			struct strbuf *err)
+{
+	struct strbuf out = STRBUF_INIT, head = STRBUF_INIT;
+	struct tvars saved = c->vars;
+	int s, ret = 0;
+
+	for (s = first + 1; s < SECTION_NR && !ret; s++) {
+		const char *findings, *excerpts;
+
+		if (!c->d->sections[s] || !later_sections[s].heading)
+			continue;
+		if (s == SECTION_BUILD_WARNINGS && first == SECTION_BUILD_ERRORS &&
+		    !c->d->sections[SECTION_BOOT])
+			continue;
+		c->vars = (struct tvars)TVARS_INIT;
+		c->build = later_sections[s].build;
+		kind_vars[later_sections[s].kind](c);
+		strbuf_reset(&head);
+		ret = template_expand("section", later_sections[s].heading, &c->vars,
+				      TEMPLATE_TEXT, &head, err);
+		findings = tvars_get(&c->vars, "findings");
+		excerpts = tvars_get(&c->vars, "excerpts");
+		strbuf_rtrim(&head);
+		strbuf_addf(&out, "%s%s\n\n%s\n", out.len ? "\n" : "", head.buf,
+			    findings ? findings : "");
+		if (excerpts && *excerpts)
+			strbuf_addf(&out, "\n\n%s\n", excerpts);
+		tvars_release(&c->vars);
+	}
+	c->vars = saved;
+	c->build = BUILD_ALL;
+	strbuf_rtrim(&out);
+	tvars_set(&c->vars, "sections", out.buf);
+	strbuf_release(&out);
+	strbuf_release(&head);
+	return ret;
+}
+
+/* The one line about the style findings the noise policy keeps off the list */
+static void style_var(struct report_ctx *c)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *url = tvars_get(&c->vars, "series_url");
+	int count[REPORT_CLASS_NR];
+
+	report_check_count(c->v, c->o, count);
+	if (count[REPORT_STYLE] && !strcmp(config_get(c->o->cfg, "reply.style"), "line"))
+		strbuf_addf(&sb, "%d style finding%s (checkpatch, codespell, series hygiene) "
+			    "%s not mailed: see %s%s`lorebot check`.", count[REPORT_STYLE],
+			    count[REPORT_STYLE] == 1 ? "" : "s",
+			    count[REPORT_STYLE] == 1 ? "is" : "are",
+			    url && *url ? url : "", url && *url ? " or " : "");
+	report_set_prose(c, "style", sb.buf);
+	strbuf_release(&sb);
+}
+
 int report_body_vars(struct report_ctx *c, struct strbuf *err)
 {
-	static void (*const fn[REPLY_KIND_NR])(struct report_ctx *) = {
-		[REPLY_APPLY] = apply_vars,
-		[REPLY_BUILD] = build_vars,
-		[REPLY_CHECK] = check_vars,
-		[REPLY_BOOT] = boot_vars,
-		[REPLY_CLEAN] = clean_vars,
-	};
 	enum stage needs[REPLY_KIND_NR] = {
 		[REPLY_APPLY] = STAGE_APPLY,
 		[REPLY_CHECK] = STAGE_CHECK,
 	};
+	int first;
 
 	if ((c->d->kind == REPLY_APPLY || c->d->kind == REPLY_CHECK) &&
 	    !results_find(&c->v->results, needs[c->d->kind], NULL)) {
@@ -557,6 +741,14 @@ int report_body_vars(struct report_ctx *c, struct strbuf *err)
 	}
 	if (base_vars(c, err))
 		return -1;
-	fn[c->d->kind](c);
-	return 0;
+	for (first = 0; first < SECTION_NR && !c->d->sections[first]; first++)
+		;
+	c->build = first == SECTION_BUILD_ERRORS && c->d->sections[SECTION_BOOT] ?
+		BUILD_ERRORS : BUILD_ALL;
+	kind_vars[c->d->kind](c);
+	c->build = BUILD_ALL;
+	style_var(c);
+	if (report_since_var(c, err))
+		return -1;
+	return sections_var(c, first, err);
 }

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Which replies a version has earned.  One per outcome kind, each due
- * once every result it depends on is in (the stage table's plan says
- * when a stage ended): a build reply speaks for every arch at once, so
- * it waits for the last build.  An infrastructure failure is not the
- * series' fault and earns no reply: the operator sees it in `lorebot
- * status`, /metrics and the daemon's log.
+ * Which reply a version has earned: one, composed once every stage of
+ * the version has ended (the stage table's plan says when), with a
+ * section for each kind of problem found, worst first.  An
+ * infrastructure failure is not the series' fault and earns no reply:
+ * the operator sees it in `lorebot status`, /metrics and the daemon's
+ * log.  Nor is a base the bot's tree lacks (reply.baseunknown).
  */
 #include <stdlib.h>
 
@@ -17,32 +17,19 @@ static bool status_is(const struct result *r, enum status status)
 	return r && r->status == status;
 }
 
-/* The one patch all reportable findings are in, else 0 (series-wide) */
-struct target {
-	int patch;
-	bool mixed;
-};
-
-static void target_add(struct target *t, int patch)
+/* Is a build finding a new one of the kind (error or not) asked? */
+static bool build_new(json_object *f, bool errors)
 {
-	if (t->mixed)
-		return;
-	if (patch <= 0 || (t->patch && t->patch != patch)) {
-		t->mixed = true;
-		t->patch = 0;
-		return;
-	}
-	t->patch = patch;
+	const char *sev = rd_finding_severity_z(f);
+	bool is_error = !strcmp(sev, RD_SEV_ERROR) || !strcmp(sev, RD_SEV_FATAL);
+
+	return rd_finding_is_new(f, true) && is_error == errors;
 }
 
-static bool build_due(const struct report_version *v, const struct plan *p, int *patch)
+static bool build_has(const struct report_version *v, bool errors)
 {
-	struct target t = { 0 };
-	bool any = false;
 	size_t i, j;
 
-	if (!plan_all_ended(p, STAGE_BUILD))
-		return false;
 	for (i = 0; i < v->results.nr; i++) {
 		const struct result *r = &v->results.v[i];
 		json_object *findings = rd_doc_findings(r->doc);
@@ -50,47 +37,18 @@ static bool build_due(const struct report_version *v, const struct plan *p, int 
 		if (r->stage != STAGE_BUILD || !r->findings ||
 		    (!status_is(r, STATUS_ERRORS) && !status_is(r, STATUS_WARNINGS)))
 			continue;
-		any = true;
-		for (j = 0; findings && j < json_object_array_length(findings); j++) {
-			json_object *f = rd_at(findings, j);
-
-			if (rd_finding_is_new(f, true))
-				target_add(&t, (int)rd_finding_patch(f, 0));
-		}
+		for (j = 0; findings && j < json_object_array_length(findings); j++)
+			if (build_new(rd_at(findings, j), errors))
+				return true;
 	}
-	*patch = t.patch;
-	return any;
+	return false;
 }
 
-static bool check_due(const struct report_version *v, int *patch)
-{
-	const struct result *r = results_find(&v->results, STAGE_CHECK, NULL);
-	json_object *findings;
-	struct target t = { 0 };
-	size_t j;
-
-	if (!r || !r->findings)
-		return false;
-	findings = rd_doc_findings(r->doc);
-	for (j = 0; findings && j < json_object_array_length(findings); j++) {
-		json_object *f = rd_at(findings, j);
-		const char *sev = rd_finding_severity_z(f);
-
-		if (!strcmp(sev, RD_SEV_ERROR) || !strcmp(sev, RD_SEV_WARNING))
-			target_add(&t, (int)rd_finding_patch(f, 0));
-	}
-	*patch = t.patch;
-	return true;
-}
-
-static bool boot_due(const struct report_version *v, const struct report_opts *o,
-		     const struct plan *p)
+static bool boot_has(const struct report_version *v, const struct report_opts *o)
 {
 	size_t i;
 
-	if (!o->boot || !plan_all_ended(p, STAGE_BUILD) || !plan_all_ended(p, STAGE_BOOT))
-		return false;
-	for (i = 0; i < v->results.nr; i++) {
+	for (i = 0; o->boot && i < v->results.nr; i++) {
 		const struct result *r = &v->results.v[i];
 
 		if (r->stage == STAGE_BOOT && (status_is(r, STATUS_BOOT_FAILURE) ||
@@ -100,15 +58,14 @@ static bool boot_due(const struct report_version *v, const struct report_opts *o
 	return false;
 }
 
-static bool clean_due(const struct report_version *v, const struct report_opts *o,
-		      const struct plan *p)
+static bool clean(const struct report_version *v, const struct report_opts *o)
 {
 	const struct result *apply = results_find(&v->results, STAGE_APPLY, NULL);
 	const struct result *check = results_find(&v->results, STAGE_CHECK, NULL);
 	size_t i;
 
 	if (!config_get_bool(o->cfg, "reply.clean") || !status_is(apply, STATUS_APPLIED) ||
-	    !check || check->findings || !p->ended)
+	    !check || check->findings)
 		return false;
 	for (i = 0; i < v->results.nr; i++) {
 		const struct result *r = &v->results.v[i];
@@ -119,37 +76,63 @@ static bool clean_due(const struct report_version *v, const struct report_opts *
 	return true;
 }
 
+bool report_base_unknown(const struct report_version *v)
+{
+	const struct result *apply = results_find(&v->results, STAGE_APPLY, NULL);
+	json_object *base = apply ? rd_doc_base(apply->doc) : NULL;
+	const char *sha = rd_base_sha(base), *bc = v->base_commit;
+
+	if (!bc || !apply)
+		return false;
+	return rd_base_commit_unknown(base, false) || !sha || strncmp(sha, bc, strlen(bc));
+}
+
+/* The reply's headline kind for each section, worst first */
+static const enum reply_kind section_kind[SECTION_NR] = {
+	[SECTION_APPLY] = REPLY_APPLY,
+	[SECTION_BUILD_ERRORS] = REPLY_BUILD,
+	[SECTION_BOOT] = REPLY_BOOT,
+	[SECTION_BUILD_WARNINGS] = REPLY_BUILD,
+	[SECTION_CHECK] = REPLY_CHECK,
+};
+
 int report_due(const struct report_version *v, const struct report_opts *o,
 	       struct reply_due *due)
 {
 	const struct result *apply = results_find(&v->results, STAGE_APPLY, NULL);
-	int nr = 0, patch = 0;
+	bool failed = status_is(apply, STATUS_FAILED);
+	int count[REPORT_CLASS_NR];
 	struct plan p;
+	int s;
 
+	memset(due, 0, sizeof(*due));
 	if (v->gone || v->superseded_by)
 		return 0;
 	report_plan(v, o, &p);
-	if (status_is(apply, STATUS_FAILED)) {
-		json_object *patches = rd_doc_patches(apply->doc);
-		size_t i;
-
-		for (i = 0; patches && i < json_object_array_length(patches); i++) {
-			json_object *pa = rd_at(patches, i);
-
-			if (!strcmp(rd_patch_status_z(pa), RD_PATCH_FAILED)) {
-				patch = (int)rd_patch_n(pa, 0);
-				break;
-			}
-		}
-		due[nr++] = (struct reply_due){ REPLY_APPLY, patch };
+	if (!p.ended)
+		return 0;
+	report_check_count(v, o, count);
+	if (failed && report_base_unknown(v)) {
+		/* the bot lacks the base: not the author's fault */
+		if (strcmp(config_get(o->cfg, "reply.baseunknown"), "line"))
+			return 0;
+		due->kind = REPLY_BASE;
+		return 1;
 	}
-	if (check_due(v, &patch))
-		due[nr++] = (struct reply_due){ REPLY_CHECK, patch };
-	if (build_due(v, &p, &patch))
-		due[nr++] = (struct reply_due){ REPLY_BUILD, patch };
-	if (boot_due(v, o, &p))
-		due[nr++] = (struct reply_due){ REPLY_BOOT, 0 };
-	if (!nr && clean_due(v, o, &p))
-		due[nr++] = (struct reply_due){ REPLY_CLEAN, 0 };
-	return nr;
+	due->sections[SECTION_APPLY] = failed;
+	due->sections[SECTION_BUILD_ERRORS] = build_has(v, true);
+	due->sections[SECTION_BOOT] = boot_has(v, o);
+	due->sections[SECTION_BUILD_WARNINGS] = build_has(v, false);
+	due->sections[SECTION_CHECK] = count[REPORT_MAIL] > 0;
+	for (s = 0; s < SECTION_NR; s++) {
+		if (due->sections[s]) {
+			due->kind = section_kind[s];
+			return 1;
+		}
+	}
+	if (clean(v, o)) {
+		due->kind = REPLY_CLEAN;
+		return 1;
+	}
+	return 0;
 }

@@ -8,12 +8,20 @@
 
 #define REPORT_WRAP 72
 
+/* Which build findings a build section shows */
+enum build_filter {
+	BUILD_ALL,
+	BUILD_ERRORS,		/* errors only: boot regressions come next */
+	BUILD_WARNINGS,		/* warnings only: after the boot regressions */
+};
+
 struct report_ctx {
 	struct store *st;
 	const struct report_version *v;
 	const struct report_opts *o;
 	const struct reply_due *d;
 	const char *msgid;	/* of the reply */
+	enum build_filter build;
 	struct tvars vars;
 };
 
@@ -28,6 +36,13 @@ int report_excerpt(struct report_ctx *c, int patch, const char *file, int line,
 
 /* Body variables of each kind (report-body.c), after the common ones */
 int report_body_vars(struct report_ctx *c, struct strbuf *err);
+
+/*
+ * ${since}: what the mailed findings of the previous version (with
+ * results) became, "Fixed since vN" and "Still present since vN"; empty
+ * for a first version.  0, or -1 with err
+ */
+int report_since_var(struct report_ctx *c, struct strbuf *err);
 
 /* Prose wrapped at REPORT_WRAP, as a variable */
 void report_set_prose(struct report_ctx *c, const char *name, const char *text);

@@ -14,6 +14,7 @@ static const char *const kind_names[REPLY_KIND_NR] = {
 	[REPLY_BUILD] = "build",
 	[REPLY_CHECK] = "check",
 	[REPLY_BOOT] = "boot",
+	[REPLY_BASE] = "base",
 	[REPLY_CLEAN] = "clean",
 };
 

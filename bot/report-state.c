@@ -4,7 +4,7 @@
 
 const char *const report_states[] = {
 	"pending", "incomplete", "testing", "apply-failed", "build-failed",
-	"boot-failed", "findings", "infra", "passed", "superseded", NULL,
+	"boot-failed", "findings", "infra", "base-unknown", "passed", "superseded", NULL,
 };
 
 void report_plan(const struct report_version *v, const struct report_opts *o,
@@ -59,6 +59,9 @@ const char *report_state(const struct report_version *v, const struct report_opt
 
 	if (v->superseded_by)
 		return "superseded";
+	/* the bot lacks the base the series names: not a failure of the series */
+	if (failed(v, STAGE_APPLY) && report_base_unknown(v))
+		return "base-unknown";
 	for (s = 0; s < STAGE_RESULTS; s++)
 		if (failed(v, s))
 			return failed(v, s);

@@ -23,6 +23,7 @@ enum reply_kind {
 	REPLY_BUILD,		/* build errors or new warnings */
 	REPLY_CHECK,		/* checker errors or warnings */
 	REPLY_BOOT,		/* new kselftest failures, kernel splats, no boot */
+	REPLY_BASE,		/* base-commit unknown (only with reply.baseunknown) */
 	REPLY_CLEAN,		/* everything passed (only with reply.clean) */
 	REPLY_KIND_NR,
 };
@@ -77,18 +78,51 @@ void report_opts_release(struct report_opts *o);
 /* The archs of a comma-separated list instead ("" for none: no builds) */
 void report_opts_set_archs(struct report_opts *o, const char *list);
 
+/* The parts of a reply, in the order of severity a reply gives them */
+enum report_section {
+	SECTION_APPLY,		/* does not apply (onto a known base) */
+	SECTION_BUILD_ERRORS,
+	SECTION_BOOT,		/* boot regressions, splats, no boot */
+	SECTION_BUILD_WARNINGS,	/* new warnings */
+	SECTION_CHECK,		/* review findings the noise policy mails */
+	SECTION_NR,
+};
+
 struct reply_due {
-	enum reply_kind kind;
+	enum reply_kind kind;	/* the headline: the worst section's kind */
 	int patch;		/* replied to: patch n, 0 the cover (series-wide) */
+	bool sections[SECTION_NR];	/* what the reply holds */
 };
 
 /*
- * The replies due for v now: at most one per kind; an outcome is due
- * once every result it depends on is recorded (a build reply waits for
- * every arch).  Returns how many were put into due[REPLY_KIND_NR].
+ * The one reply due for v: once every stage of the version has ended,
+ * to the cover letter (or the single patch), with a section per kind of
+ * problem found and the headline from the worst.  1 when one is due (in
+ * *due), 0 when nothing is to be mailed (yet).
  */
 int report_due(const struct report_version *v, const struct report_opts *o,
 	       struct reply_due *due);
+
+/* Does v's base-commit name a commit the tree lacks (apply used another)? */
+bool report_base_unknown(const struct report_version *v);
+
+/*
+ * The noise policy (reply.style): a checker finding is mailed (an mm
+ * rule with a location), style (checkpatch, codespell, series hygiene:
+ * the dashboard and `lorebot check`, one line in the mail) or dropped
+ * (notes, findings without a location).
+ */
+enum report_class {
+	REPORT_MAIL,
+	REPORT_STYLE,
+	REPORT_DROP,
+	REPORT_CLASS_NR,
+};
+
+enum report_class report_finding_class(const struct report_opts *o, json_object *f);
+/* The check findings of v by class */
+void report_check_count(const struct report_version *v, const struct report_opts *o,
+			int count[REPORT_CLASS_NR]);
 
 /* A composed reply */
 struct reply_mail {
@@ -120,7 +154,9 @@ int report_compose(struct store *st, const struct report_version *v,
  * superseded, incomplete (parts missing, nothing tested), pending
  * (nothing tested yet), testing, apply-failed, build-failed, boot-failed,
  * findings (checker findings or new build warnings), infra (a stage
- * failed for reasons outside the series), passed.
+ * failed for reasons outside the series), base-unknown (it did not
+ * apply, and its base-commit is not in the tree: not the author's
+ * fault), passed.
  */
 const char *report_state(const struct report_version *v, const struct report_opts *o);
 /* What v still needs (bot/stage.h), for o's archs and boots */

@@ -102,10 +102,64 @@ static char **make_env(const struct run_cmd *cmd)
 	return (char **)e.v;
 }
 
+/*
+ * The sizes of the sandbox's own tmpfs mounts: /tmp for a compiler's
+ * temporary files, /dev/shm for semaphores, and the empty ones that
+ * cover what it must not see (only the mount points of binds go there)
+ */
+#define SANDBOX_TMP_BYTES	(512ULL << 20)
+#define SANDBOX_SHM_BYTES	(64ULL << 20)
+#define SANDBOX_HIDE_BYTES	(1ULL << 20)
+
+#define MAX_PRIVATE 16
+static char *private_paths[MAX_PRIVATE];
+static size_t nr_private;
+
+void run_hide_always(const char *path)
+{
+	char *abs;
+	size_t i;
+
+	if (!path || !*path)
+		return;
+	abs = realpath(path, NULL);
+	if (!abs) {
+		/* one that is still to come (SQLite's -wal): its directory's */
+		char *dir = xstrdup(path), *slash = strrchr(dir, '/'), *d;
+
+		if (slash)
+			*slash = '\0';
+		d = realpath(slash ? (*dir ? dir : "/") : ".", NULL);
+		if (d)
+			abs = xasprintf("%s/%s", strcmp(d, "/") ? d : "",
+					slash ? slash + 1 : path);
+		free(d);
+		free(dir);
+		if (!abs)
+			return;
+	}
+	for (i = 0; i < nr_private; i++)
+		if (!strcmp(private_paths[i], abs))
+			break;
+	if (i < nr_private || nr_private == MAX_PRIVATE || !strcmp(abs, "/"))
+		free(abs);
+	else
+		private_paths[nr_private++] = abs;
+}
+
+static void tmpfs_argv(struct argv_vec *a, const char *dir, unsigned long long size)
+{
+	argv_push(a, "--size");
+	argv_push(a, xasprintf("%llu", size));
+	argv_push(a, "--tmpfs");
+	argv_push(a, dir);
+}
+
 /* bubblewrap in front of argv; see struct run_sandbox */
 static void sandbox_argv(const struct run_cmd *cmd, struct argv_vec *a)
 {
 	const char *const *p;
+	size_t i;
 
 	argv_push(a, "bwrap");
 	argv_push(a, "--die-with-parent");
@@ -113,10 +167,17 @@ static void sandbox_argv(const struct run_cmd *cmd, struct argv_vec *a)
 	argv_push(a, "--unshare-ipc");
 	argv_push(a, "--unshare-pid");
 	argv_push(a, "--unshare-uts");
+	argv_push(a, "--unshare-cgroup-try");
 	if (!cmd->sandbox.allow_net)
 		argv_push(a, "--unshare-net");
-	if (geteuid() != 0 || cmd->sandbox.uid)
-		argv_push(a, "--unshare-user");
+	/*
+	 * A user namespace of its own and no capability in it, root or
+	 * not: the read-only binds stay read-only (they are locked to the
+	 * namespace: no remount) and nothing overrides a file's mode.
+	 */
+	argv_push(a, "--unshare-user");
+	argv_push(a, "--cap-drop");
+	argv_push(a, "ALL");
 	argv_push(a, "--ro-bind");
 	argv_push(a, "/");
 	argv_push(a, "/");
@@ -124,12 +185,26 @@ static void sandbox_argv(const struct run_cmd *cmd, struct argv_vec *a)
 	argv_push(a, "/dev");
 	argv_push(a, "--proc");
 	argv_push(a, "/proc");
-	argv_push(a, "--tmpfs");
-	argv_push(a, "/tmp");
-	for (p = cmd->sandbox.hide; p && *p; p++) {
-		argv_push(a, "--tmpfs");
-		argv_push(a, *p);
+	/* memory-backed scratch space, bounded */
+	tmpfs_argv(a, "/tmp", SANDBOX_TMP_BYTES);
+	tmpfs_argv(a, "/dev/shm", SANDBOX_SHM_BYTES);
+	/* the host's sockets (systemd, D-Bus, munge, docker) are not its */
+	tmpfs_argv(a, "/run", SANDBOX_HIDE_BYTES);
+	for (i = 0; i < nr_private; i++) {
+		struct stat st;
+
+		if (stat(private_paths[i], &st))
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			tmpfs_argv(a, private_paths[i], SANDBOX_HIDE_BYTES);
+		} else {
+			argv_push(a, "--ro-bind");
+			argv_push(a, "/dev/null");
+			argv_push(a, private_paths[i]);
+		}
 	}
+	for (p = cmd->sandbox.hide; p && *p; p++)
+		tmpfs_argv(a, *p, SANDBOX_HIDE_BYTES);
 	for (p = cmd->sandbox.ro; p && *p; p++) {
 		argv_push(a, "--ro-bind");
 		argv_push(a, *p);
@@ -605,6 +680,7 @@ static struct run_executor local_executor = {
 /* the pool */
 
 struct pool_task {
+	struct run_executor *x;
 	void *job;		/* the executor's */
 	char *handle;
 	struct run_res res;
@@ -636,21 +712,22 @@ void run_pool_free(struct run_pool *p)
 	if (!p)
 		return;
 	for (i = 0; i < p->nr; i++) {
-		p->x->release(p->x, p->v[i].job);
+		p->v[i].x->release(p->v[i].x, p->v[i].job);
 		free(p->v[i].handle);
 	}
 	free(p->v);
 	free(p);
 }
 
-static void pool_add(struct run_pool *p, void *job, char *handle, const struct run_res *res,
-		     void *data)
+static void pool_add(struct run_pool *p, struct run_executor *x, void *job, char *handle,
+		     const struct run_res *res, void *data)
 {
 	struct pool_task *t;
 
 	ALLOC_GROW(p->v, p->nr + 1, p->alloc);
 	t = &p->v[p->nr++];
 	memset(t, 0, sizeof(*t));
+	t->x = x;
 	t->job = job;
 	t->handle = handle;
 	t->res = *res;
@@ -660,25 +737,28 @@ static void pool_add(struct run_pool *p, void *job, char *handle, const struct r
 
 int run_pool_submit(struct run_pool *p, const struct run_task *t)
 {
+	struct run_executor *x = t->x ? t->x : p->x;
 	char *handle = NULL;
 	void *job = NULL;
-	int r = p->x->submit(p->x, t, &job, &handle);
+	int r = x->submit(x, t, &job, &handle);
 
 	if (r)
 		return r;
-	pool_add(p, job, handle, &t->res, t->data);
+	pool_add(p, x, job, handle, &t->res, t->data);
 	return 0;
 }
 
-int run_pool_reattach(struct run_pool *p, const char *handle, const struct run_res *res,
-		      void *data)
+int run_pool_reattach(struct run_pool *p, struct run_executor *x, const char *handle,
+		      const struct run_res *res, void *data)
 {
 	void *job = NULL;
-	int r = p->x->reattach(p->x, handle, &job);
+	int r;
 
+	x = x ? x : p->x;
+	r = x->reattach(x, handle, &job);
 	if (r)
 		return r;
-	pool_add(p, job, xstrdup(handle), res, data);
+	pool_add(p, x, job, xstrdup(handle), res, data);
 	return 0;
 }
 
@@ -696,7 +776,7 @@ static void term(struct run_pool *p, struct pool_task *t, uint64_t now, uint64_t
 {
 	if (t->term_ms)
 		return;
-	p->x->signal(p->x, t->job, SIGTERM);
+	t->x->signal(t->x, t->job, SIGTERM);
 	t->term_ms = now ? now : 1;
 	t->grace_ms = grace;
 }
@@ -710,14 +790,15 @@ size_t run_pool_poll(struct run_pool *p, run_pool_fn *fn, void *ctx)
 	while (i < p->nr) {
 		struct pool_task *t = &p->v[i];
 		struct run_done d = { .data = t->data, .status = -1 };
+		const char *node;
 
-		if (p->x->poll(p->x, t->job, &d)) {
+		if (t->x->poll(t->x, t->job, &d)) {
 			if (t->res.timeout_ms && now - t->started_ms >= t->res.timeout_ms &&
 			    !t->term_ms) {
 				t->timed_out = true;
 				term(p, t, now, KILL_GRACE_MS);
 			} else if (t->term_ms && now - t->term_ms >= t->grace_ms) {
-				p->x->signal(p->x, t->job, SIGKILL);
+				t->x->signal(t->x, t->job, SIGKILL);
 			}
 			i++;
 			continue;
@@ -725,9 +806,13 @@ size_t run_pool_poll(struct run_pool *p, run_pool_fn *fn, void *ctx)
 		d.timed_out = t->timed_out;
 		d.cancelled = t->cancelled;
 		d.elapsed_ms = now - t->started_ms;
+		/* a job that ended between two looks at where it runs */
+		node = t->x->node ? t->x->node(t->x, t->job) : NULL;
+		if (node)
+			snprintf(d.node, sizeof(d.node), "%s", node);
 		ALLOC_GROW(done, nr + 1, alloc);
 		done[nr++] = d;
-		p->x->release(p->x, t->job);
+		t->x->release(t->x, t->job);
 		free(t->handle);
 		p->v[i] = p->v[--p->nr];
 	}
@@ -748,7 +833,7 @@ void run_pool_cancel(struct run_pool *p, void *data, int sig)
 	if (sig == SIGTERM)
 		term(p, t, now_ms(), KILL_GRACE_MS);
 	else
-		p->x->signal(p->x, t->job, sig);
+		t->x->signal(t->x, t->job, sig);
 }
 
 size_t run_pool_count(const struct run_pool *p, int klass)
@@ -767,6 +852,13 @@ const char *run_pool_handle(const struct run_pool *p, void *data)
 	return t ? t->handle : NULL;
 }
 
+const char *run_pool_node(const struct run_pool *p, void *data)
+{
+	struct pool_task *t = find_task(p, data);
+
+	return t && t->x->node ? t->x->node(t->x, t->job) : NULL;
+}
+
 void run_pool_each(const struct run_pool *p,
 		   void (*fn)(void *ctx, void *data, uint64_t running_ms), void *ctx)
 {
@@ -781,8 +873,23 @@ void run_pool_stop(struct run_pool *p, uint64_t grace_ms, run_pool_fn *fn, void 
 {
 	/* SIGKILL after grace_ms (run_pool_poll() sends it); then give up on them */
 	uint64_t until = now_ms() + grace_ms + KILL_GRACE_MS;
-	size_t i;
+	size_t i = 0;
 
+	/* a scheduler's jobs go on without us: a later start reattaches them */
+	while (i < p->nr) {
+		struct pool_task *t = &p->v[i];
+		struct run_done d = { .data = t->data, .status = -1, .detached = true,
+				      .elapsed_ms = now_ms() - t->started_ms };
+
+		if (!t->x->persistent) {
+			i++;
+			continue;
+		}
+		t->x->release(t->x, t->job);
+		free(t->handle);
+		p->v[i] = p->v[--p->nr];
+		fn(ctx, &d);
+	}
 	for (i = 0; i < p->nr; i++) {
 		p->v[i].cancelled = true;
 		term(p, &p->v[i], now_ms(), grace_ms);
@@ -797,7 +904,7 @@ void run_pool_stop(struct run_pool *p, uint64_t grace_ms, run_pool_fn *fn, void 
 		struct run_done d = { .data = t->data, .status = -1, .cancelled = true,
 				      .elapsed_ms = now_ms() - t->started_ms };
 
-		p->x->release(p->x, t->job);
+		t->x->release(t->x, t->job);
 		free(t->handle);
 		fn(ctx, &d);
 	}

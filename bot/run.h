@@ -69,6 +69,15 @@ struct run_cmd {
 
 /* Run to completion.  0 when the command ran (see status), -errno if not. */
 int run_cmd(struct run_cmd *cmd);
+/*
+ * A path no sandbox may see (the state directory, the database, the
+ * configuration): a directory is covered by an empty tmpfs, a file by
+ * /dev/null, in every sandbox of this process, before its own binds (a
+ * sandbox that needs one binds it back, as the stages do the
+ * configuration).  Paths that do not exist when a sandbox starts are
+ * left out of it.
+ */
+void run_hide_always(const char *path);
 void run_cmd_release(struct run_cmd *cmd);
 
 /* Describe how it ended: "exit 2", "killed by signal 9", "timed out after 30 s" */
@@ -126,9 +135,14 @@ struct run_res {
 	unsigned int cpus;	/* for executors that reserve them (0: 1) */
 	uint64_t mem_bytes;	/* 0: no reservation */
 	uint64_t timeout_ms;	/* wall clock; 0: none */
+	uint64_t limit_ms;	/* a scheduler's own time limit (0: none) */
+	const char *const *flags;	/* the executor's own options (sbatch's) */
 };
 
 struct run_task {
+	struct run_executor *x;		/* NULL: the pool's */
+	const char *name;		/* for a scheduler's queue, or NULL */
+	const char *workdir;		/* a directory the executor may write, or NULL */
 	const char *const *argv;	/* NULL-terminated */
 	const char *const *env;		/* added to the environment, as run_cmd's */
 	const char *out_path;		/* stdout appended here; NULL: log_path */
@@ -142,7 +156,10 @@ struct run_done {
 	int status;		/* as run_cmd's: 0..255, 128+signal, -1 unknown */
 	bool timed_out;		/* killed past res.timeout_ms */
 	bool cancelled;		/* run_pool_cancel() or run_pool_stop() */
+	bool detached;		/* run_pool_stop() left it running (persistent) */
 	uint64_t elapsed_ms;
+	char detail[160];	/* the executor's account of the end, or "" */
+	char node[64];		/* where it ran, as the executor last knew; or "" */
 };
 
 /* An executor: how tasks are started, polled, signalled, taken over */
@@ -157,6 +174,10 @@ struct run_executor {
 	/* take over a task started by an earlier process; -ENOENT when it cannot */
 	int (*reattach)(struct run_executor *x, const char *handle, void **job);
 	void (*release)(struct run_executor *x, void *job);
+	/* where it runs now (a node's name), or NULL; optional */
+	const char *(*node)(struct run_executor *x, void *job);
+	/* tasks outlive this process: run_pool_stop() leaves them running */
+	bool persistent;
 	void *priv;
 };
 
@@ -168,9 +189,10 @@ struct run_pool *run_pool_new(struct run_executor *x);
 void run_pool_free(struct run_pool *p);
 /* 0, or -errno when it could not start */
 int run_pool_submit(struct run_pool *p, const struct run_task *t);
-/* A task of an earlier process (its handle), as if submitted; 0 or -errno */
-int run_pool_reattach(struct run_pool *p, const char *handle, const struct run_res *res,
-		      void *data);
+/* A task of an earlier process (its handle) to x (NULL: the pool's), as if
+ * submitted; 0 or -errno (-ENOENT: the executor no longer knows it) */
+int run_pool_reattach(struct run_pool *p, struct run_executor *x, const char *handle,
+		      const struct run_res *res, void *data);
 /* Collect what ended (fn for each, in no order); kills what is past its time */
 size_t run_pool_poll(struct run_pool *p, run_pool_fn *fn, void *ctx);
 /* Signal the task named data (SIGTERM: it ends cancelled) */
@@ -179,10 +201,16 @@ void run_pool_cancel(struct run_pool *p, void *data, int sig);
 size_t run_pool_count(const struct run_pool *p, int klass);
 /* The executor's handle of the task named data, or NULL */
 const char *run_pool_handle(const struct run_pool *p, void *data);
+/* Where the task named data runs (the executor's node), or NULL */
+const char *run_pool_node(const struct run_pool *p, void *data);
 /* Each running task: its data and how long it has run */
 void run_pool_each(const struct run_pool *p,
 		   void (*fn)(void *ctx, void *data, uint64_t running_ms), void *ctx);
-/* Cancel everything: SIGTERM, SIGKILL after grace_ms; fn for each as it ends */
+/*
+ * Cancel everything: SIGTERM, SIGKILL after grace_ms; fn for each as it
+ * ends.  Tasks of a persistent executor are left running instead (done
+ * with .detached), for a later process to reattach.
+ */
 void run_pool_stop(struct run_pool *p, uint64_t grace_ms, run_pool_fn *fn, void *ctx);
 
 /* Is a program in PATH? */

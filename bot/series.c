@@ -570,6 +570,55 @@ static void classify(struct msg *m)
 	m->kind = m->parent ? MSG_REPLY : MSG_OTHER;
 }
 
+static void key_add(const char *kind, const char *v, struct strbuf *sb,
+		    void (*fn)(const char *key, void *ctx), void *ctx)
+{
+	if (!v || !*v)
+		return;
+	strbuf_reset(sb);
+	strbuf_addf(sb, "%s:%s", kind, v);
+	fn(sb->buf, ctx);
+}
+
+void msg_each_key(struct msg *m, void (*fn)(const char *key, void *ctx), void *ctx)
+{
+	struct strbuf sb = STRBUF_INIT;
+	enum msg_kind kind = m->kind;
+	size_t i;
+
+	/* the thread: what known_parent(), send_root() and replies climb */
+	key_add("m", m->msgid, &sb, fn, ctx);
+	key_add("m", m->parent, &sb, fn, ctx);
+	for (i = 0; i < m->nr_refs; i++)
+		key_add("m", m->refs[i], &sb, fn, ctx);
+	classify(m);
+	if (m->kind == MSG_PATCH || m->kind == MSG_COVER || m->has_diffstat) {
+		char *t = subject_normalise_title(m->title);
+
+		/* cover letters' lore links, series keys, fallback grouping */
+		for (i = 0; i < m->nr_links; i++)
+			key_add("m", m->links[i], &sb, fn, ctx);
+		char *st = xasprintf("%s\n%s", m->sender_email ? m->sender_email : "",
+				     t ? t : "");
+
+		/* series_key(): a sender's sends of one title are one series */
+		key_add("st", st, &sb, fn, ctx);
+		free(st);
+		/* group_fallback(): a sender's sends of a version and count */
+		if (m->sender_email && m->subj.total > 1) {
+			st = xasprintf("%d %d %s", m->subj.version, m->subj.total,
+				       m->sender_email);
+			key_add("f", st, &sb, fn, ctx);
+			free(st);
+		}
+		key_add("c", m->change_id, &sb, fn, ctx);
+		key_add("t", t, &sb, fn, ctx);
+		free(t);
+	}
+	m->kind = kind;
+	strbuf_release(&sb);
+}
+
 bool same_sender(const char *x, const char *y)
 {
 	return !strcmp(x ? x : "", y ? y : "");

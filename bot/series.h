@@ -202,6 +202,22 @@ void assembly_each_problem(const struct assembly *a,
 			   void (*fn)(const char *line, size_t len, void *ctx),
 			   void *ctx);
 
+/*
+ * The keys by which assembly may relate m to other messages, each as
+ * "kind:value": "m:" its Message-ID, parent and references, and a
+ * cover letter's lore links (the thread, the links between versions);
+ * for a message that can be part of a send (a patch, a cover letter, a
+ * letter with a diffstat) "st:" its sender and normalised title (the
+ * series key without a change-id), "f:" its version, count and sender
+ * (the sends an unthreaded patch may join; only for counts over 1, the
+ * only ones left unplaced), "c:" its change-id (whose first sender owns
+ * it) and "t:" its normalised title (what series.trust joins by).  Two messages that share no chain of keys never change each
+ * other's series: bot/store-update.c re-assembles only what is connected
+ * to new messages.  Keep this in step with every rule that relates
+ * messages (series.c, series-fallback.c, series-link.c).
+ */
+void msg_each_key(struct msg *m, void (*fn)(const char *key, void *ctx), void *ctx);
+
 /* Parse a raw message into a msg; on failure nothing is left to release */
 int msg_from_raw(const char *raw, size_t len, struct msg *m, struct strbuf *err);
 /* The same with the strings in pool (NULL: malloc'ed) */

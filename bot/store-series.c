@@ -12,6 +12,7 @@
 #include "bot/jsonw.h"
 #include "bot/series-out.h"
 #include "bot/store.h"
+#include "bot/store-int.h"
 
 struct old_version {
 	char *json;
@@ -74,9 +75,11 @@ static void add_change(struct store_changes *c, enum store_change_kind kind,
 	ch->generation = generation;
 }
 
-static int load_old(struct store *st, struct strmap *old)
+static int load_old(struct store *st, struct strmap *old, bool touched)
 {
-	struct db_stmt *s = db_prepare(st->db,
+	struct db_stmt *s = db_prepare(st->db, touched ?
+		"SELECT id, json, generation, ord, gone FROM versions"
+		" WHERE id IN (SELECT id FROM temp.touched)" :
 		"SELECT id, json, generation, ord, gone FROM versions");
 	int r;
 
@@ -111,18 +114,22 @@ static void free_old(struct strmap *old)
 	strmap_release(old);
 }
 
+/* first_date and first_version place the series in `lorebot series` */
 static int put_series(struct store *st, const struct series *sr, int64_t now)
 {
-	const struct send *last = sr->sends[sr->nr - 1];
+	const struct send *last = sr->sends[sr->nr - 1], *first = sr->sends[0];
 	struct db_stmt *s = db_prepare(st->db,
-		"INSERT INTO series (id, title, author_name, author_email, created, updated)"
-		" VALUES (?1, ?2, ?3, ?4, ?5, ?5) ON CONFLICT (id) DO UPDATE SET"
-		" title = ?2, author_name = ?3, author_email = ?4, updated = ?5"
-		" WHERE title IS NOT ?2 OR author_name IS NOT ?3 OR author_email IS NOT ?4");
+		"INSERT INTO series (id, title, author_name, author_email, created, updated,"
+		" first_date, first_version) VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6, ?7)"
+		" ON CONFLICT (id) DO UPDATE SET title = ?2, author_name = ?3,"
+		" author_email = ?4, updated = ?5, first_date = ?6, first_version = ?7"
+		" WHERE title IS NOT ?2 OR author_name IS NOT ?3 OR author_email IS NOT ?4"
+		" OR first_date IS NOT ?6 OR first_version IS NOT ?7");
 
 	if (!s || db_bind_text(s, 1, sr->id) || db_bind_text(s, 2, last->title) ||
 	    db_bind_text(s, 3, last->author_name) ||
-	    db_bind_text(s, 4, last->author_email) || db_bind_int(s, 5, now))
+	    db_bind_text(s, 4, last->author_email) || db_bind_int(s, 5, now) ||
+	    db_bind_int(s, 6, first->date) || db_bind_text(s, 7, first->id))
 		return -1;
 	return db_run(s);
 }
@@ -261,7 +268,7 @@ static int mark_gone(struct store *st, struct strmap *old, int64_t now,
 	return 0;
 }
 
-static int put_state(struct store *st, const char *key, const char *value)
+int store_put_state(struct store *st, const char *key, const char *value)
 {
 	struct db_stmt *s = db_prepare(st->db,
 		"INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)");
@@ -271,70 +278,177 @@ static int put_state(struct store *st, const char *key, const char *value)
 	return db_run(s);
 }
 
-int store_rebuild_series(struct store *st, struct store_changes *ch,
-			 struct strbuf *err)
+/*
+ * A problem line as the database keeps it: "<msgid>: what", without the
+ * "message N" of its place in this assembly (which means nothing once
+ * other messages arrive), filed under the Message-ID it names.
+ */
+struct put_ctx {
+	struct store *st;
+	int64_t rowid;
+	bool failed;
+};
+
+static void put_problem(const char *line, size_t len, void *ctx)
+{
+	struct put_ctx *p = ctx;
+	struct store *st = p->st;
+	const char *lt = memchr(line, '<', len), *gt, *colon;
+	struct db_stmt *s;
+	size_t skip = 0;
+
+	gt = lt ? memchr(lt, '>', len - (lt - line)) : NULL;
+	colon = memchr(line, ':', len);
+	if (!strncmp(line, "message ", 8) && colon)
+		skip = lt && lt < colon ? (size_t)(lt - line) : (size_t)(colon - line + 2);
+	s = db_prepare(st->db, "INSERT INTO series_problems (msgid, line) VALUES (?, ?)");
+	if (!s || db_bind_textn(s, 1, gt ? lt + 1 : "", gt ? (size_t)(gt - lt - 1) : 0) ||
+	    db_bind_textn(s, 2, line + MIN(skip, len), len - MIN(skip, len)) || db_run(s))
+		p->failed = true;
+}
+
+static int put_problems(struct store *st, const struct assembly *a, bool touched)
+{
+	struct db_stmt *s = db_prepare(st->db, touched ?
+		"DELETE FROM series_problems WHERE msgid IN"
+		" (SELECT msgid FROM messages WHERE id IN (SELECT id FROM temp.closure))" :
+		"DELETE FROM series_problems");
+	struct put_ctx p = { st, 0, false };
+
+	if (!s || db_run(s))
+		return -1;
+	assembly_each_problem(a, put_problem, &p);
+	return p.failed ? -1 : 0;
+}
+
+int store_put_assembly(struct store *st, const struct assembly *a, bool touched,
+		       struct store_changes *ch)
 {
 	struct strmap old = STRMAP_INIT;
-	struct assembly a;
-	int64_t now = time(NULL), ord = 0;
-	char count[32];
+	int64_t now = time(NULL);
 	size_t i, j;
+	int ret = -1;
 
-	/* parse what an older lorebot parsed, before taking the write lock */
-	if (store_reparse(st, false, err) < 0)
+	if (load_old(st, &old, touched) < 0)
+		goto out;
+	for (i = 0; i < a->nr_series; i++) {
+		const struct series *sr = a->series[i];
+
+		if (put_series(st, sr, now))
+			goto out;
+		for (j = 0; j < sr->nr; j++)
+			if (put_version(st, &old, sr->sends[j], j, now, ch))
+				goto out;
+	}
+	if (mark_gone(st, &old, now, ch) || put_problems(st, a, touched))
+		goto out;
+	ret = 0;
+out:
+	free_old(&old);
+	return ret;
+}
+
+static void put_key(const char *key, void *ctx)
+{
+	struct put_ctx *k = ctx;
+	struct db_stmt *s = db_prepare(k->st->db,
+		"INSERT OR IGNORE INTO message_keys (key, message) VALUES (?, ?)");
+
+	if (!s || db_bind_text(s, 1, key) || db_bind_int(s, 2, k->rowid) || db_run(s))
+		k->failed = true;
+}
+
+int store_put_keys(struct store *st, struct msg *m, int64_t rowid)
+{
+	struct put_ctx k = { st, rowid, false };
+
+	msg_each_key(m, put_key, &k);
+	return k.failed ? -1 : 0;
+}
+
+/* Every message's keys again (after a parser change, or the migration) */
+static int put_all_keys(struct store *st, const struct assembly *a)
+{
+	size_t i;
+
+	if (db_exec(st->db, "DELETE FROM message_keys;"
+		    "INSERT OR IGNORE INTO message_keys (key, message)"
+		    " SELECT 'm:' || msgid, id FROM messages"))
 		return -1;
-	assembly_init(&a, 0);
+	for (i = 0; i < a->nr; i++)
+		if (a->msgs[i]->rowid && store_put_keys(st, a->msgs[i], a->msgs[i]->rowid))
+			return -1;
+	return 0;
+}
+
+char *store_trust_state(const struct store *st)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < st->nr_trusted; i++)
+		strbuf_addf(&sb, "%s\n", st->trusted[i]);
+	return strbuf_detach(&sb, NULL);
+}
+
+void store_assembly_init(struct store *st, struct assembly *a)
+{
+	assembly_init(a, 0);
 	if (st->nr_trusted) {
 		const char **t = xcalloc(st->nr_trusted, sizeof(*t));
 
 		memcpy(t, st->trusted, st->nr_trusted * sizeof(*t));
-		assembly_trust(&a, t, st->nr_trusted);
+		assembly_trust(a, t, st->nr_trusted);
 	}
+}
+
+int store_rebuild_series(struct store *st, struct store_changes *ch,
+			 struct strbuf *err)
+{
+	struct assembly a;
+	char count[32], *trust = store_trust_state(st);
+
+	/* parse what an older lorebot parsed, before taking the write lock */
+	if (store_reparse(st, false, err) < 0) {
+		free(trust);
+		return -1;
+	}
+	store_assembly_init(st, &a);
 	if (store_begin(st, err))
 		goto fail_nolock;
-	if (store_load_assembly(st, &a, err))
+	if (store_load_assembly(st, &a, false, NULL, err) || put_all_keys(st, &a))
 		goto fail;
 	assembly_build(&a);
-	if (load_old(st, &old) < 0)
-		goto fail;
-	for (i = 0; i < a.nr_series; i++) {
-		const struct series *sr = a.series[i];
-
-		if (put_series(st, sr, now))
-			goto fail;
-		for (j = 0; j < sr->nr; j++)
-			if (put_version(st, &old, sr->sends[j], ord++, now, ch))
-				goto fail;
-	}
 	snprintf(count, sizeof(count), "%zu", a.nr);
-	if (mark_gone(st, &old, now, ch) || put_state(st, "problems", a.problems.buf) ||
-	    put_state(st, "messages", count) || put_state(st, "series_dirty", "0"))
+	if (store_put_assembly(st, &a, false, ch) || store_put_state(st, "messages", count) ||
+	    store_put_state(st, "series_trust", trust) ||
+	    store_put_state(st, "series_full", "0") ||
+	    db_exec(st->db, "DELETE FROM series_pending") ||
+	    store_put_state(st, "series_dirty", "0"))
 		goto fail;
 	if (store_commit(st, err))
 		goto fail_nolock;
-	free_old(&old);
 	assembly_release(&a);
+	free(trust);
 	return 0;
 fail:
 	fail(st, err);
 	store_rollback(st);
 fail_nolock:
-	free_old(&old);
 	assembly_release(&a);
+	free(trust);
 	return -1;
 }
 
-static json_object *problems_from_text(const char *p)
+/* in the order of their messages' Message-IDs, whatever assembled them */
+static json_object *problems_json(struct store *st)
 {
+	struct db_stmt *s = db_prepare(st->db,
+		"SELECT line FROM series_problems ORDER BY msgid, line");
 	json_object *arr = json_object_new_array();
 
-	while (p && *p) {
-		const char *nl = strchr(p, '\n');
-		size_t n = nl ? (size_t)(nl - p) : strlen(p);
-
-		json_object_array_add(arr, json_object_new_string_len(p, n));
-		p += n + (nl ? 1 : 0);
-	}
+	while (s && db_step(s) > 0)
+		json_object_array_add(arr, json_object_new_string(db_column_text(s, 0)));
 	return arr;
 }
 
@@ -358,9 +472,10 @@ int store_series_json(struct store *st, json_object **out, struct strbuf *err)
 	int r;
 
 	*out = NULL;
-	if (store_series_dirty(st) && store_rebuild_series(st, NULL, err))
+	if (store_series_dirty(st) && store_update_series(st, NULL, err))
 		return -1;
-	s = db_prepare(st->db, "SELECT json FROM versions WHERE gone = 0 ORDER BY ord");
+	s = db_prepare(st->db, "SELECT v.json FROM versions v JOIN series s ON s.id = v.series"
+		       " WHERE v.gone = 0 ORDER BY " STORE_VERSION_ORDER);
 	if (!s)
 		return fail(st, err);
 	o = json_object_new_object();
@@ -379,9 +494,7 @@ int store_series_json(struct store *st, json_object **out, struct strbuf *err)
 	v = get_state(st, "messages");
 	json_object_object_add(o, "messages", json_object_new_int64(v ? atoll(v) : 0));
 	free(v);
-	v = get_state(st, "problems");
-	json_object_object_add(o, "problems", problems_from_text(v));
-	free(v);
+	json_object_object_add(o, "problems", problems_json(st));
 	*out = o;
 	return 0;
 }

@@ -3,6 +3,7 @@
 #include <time.h>
 
 #include "bot/store.h"
+#include "bot/store-int.h"
 #include "bot/version.h"
 
 static int fail(struct store *st, struct strbuf *err)
@@ -220,7 +221,7 @@ bool store_series_dirty(struct store *st)
 	if (db_query_int(st->db, "SELECT value FROM state WHERE key = 'series_dirty'",
 			 0, &v))
 		return true;
-	return v != 0;
+	return v != 0 || store_series_need_full(st);
 }
 
 static int link_list(struct store *st, int64_t list_id, int64_t rowid)
@@ -291,6 +292,22 @@ static int bind_parsed(struct db_stmt *s, int first, const struct msg *m,
 	return r ? -1 : 0;
 }
 
+/* What the next store_update_series() starts from: its keys, pending */
+static int put_new(struct store *st, struct msg *m, bool parsed, int64_t id)
+{
+	struct db_stmt *s = db_prepare(st->db,
+		"INSERT OR IGNORE INTO message_keys (key, message) VALUES ('m:' || ?, ?)");
+
+	if (!s || db_bind_text(s, 1, m->msgid) || db_bind_int(s, 2, id) || db_run(s))
+		return -1;
+	if (parsed && store_put_keys(st, m, id))
+		return -1;
+	s = db_prepare(st->db, "INSERT OR IGNORE INTO series_pending (message) VALUES (?)");
+	if (!s || db_bind_int(s, 1, id))
+		return -1;
+	return db_run(s);
+}
+
 int store_add_message(struct store *st, int64_t list_id, const char *raw,
 		      size_t len, enum store_added *added, int64_t *rowid,
 		      struct strbuf *err)
@@ -331,7 +348,8 @@ int store_add_message(struct store *st, int64_t list_id, const char *raw,
 	id = db_last_insert_id(st->db);
 	if (rowid)
 		*rowid = id;
-	if (link_list(st, list_id, id) || store_mark_dirty(st, err))
+	if (link_list(st, list_id, id) || put_new(st, &m, parsed, id) ||
+	    store_mark_dirty(st, err))
 		goto fail;
 	msg_release(&m);
 	strbuf_release(&perr);
@@ -418,7 +436,9 @@ int64_t store_reparse(struct store *st, bool force, struct strbuf *err)
 	int r;
 
 	s = db_prepare(st->db, force ? "SELECT id FROM messages" :
-		       "SELECT id FROM messages WHERE meta_version IS NOT ?");
+		       /* three ranges of an index, not a scan of every message */
+		       "SELECT id FROM messages WHERE meta_version < ?1 OR meta_version > ?1"
+		       " OR meta_version IS NULL");
 	if (!s || (!force && db_bind_text(s, 1, LOREBOT_VERSION)))
 		return fail(st, err);
 	while ((r = db_step(s)) > 0) {
@@ -446,19 +466,24 @@ int64_t store_reparse(struct store *st, bool force, struct strbuf *err)
 		n++;
 	}
 	free(ids);
-	if (store_mark_dirty(st, err) || store_commit(st, err)) {
+	/* keys may have changed with the parser: assemble everything again */
+	if (store_mark_dirty(st, err) || store_put_state(st, "series_full", "1") ||
+	    store_commit(st, err)) {
 		store_rollback(st);
 		return -1;
 	}
 	return n;
 }
 
-int store_load_assembly(struct store *st, struct assembly *a, struct strbuf *err)
+int store_load_assembly(struct store *st, struct assembly *a, bool touched,
+			size_t *pending, struct strbuf *err)
 {
 	struct db_stmt *s;
 	size_t index = 0;
 	int r;
 
+	if (pending)
+		*pending = 0;
 	if (store_reparse(st, false, err) < 0)
 		return -1;
 	/*
@@ -466,8 +491,14 @@ int store_load_assembly(struct store *st, struct assembly *a, struct strbuf *err
 	 * first: a later message reusing the id (with an earlier Date:, say)
 	 * must not displace it.  Both stay stored; the other is reported.
 	 */
-	s = db_prepare(st->db, "SELECT id, meta, msgid, error, size,"
-		       " (SELECT min(f.id) FROM messages AS f WHERE f.msgid = m.msgid)"
+	s = db_prepare(st->db, touched ?
+		       "SELECT id, meta, msgid, error, size,"
+		       " (SELECT min(f.id) FROM messages AS f WHERE f.msgid = m.msgid),"
+		       " id IN (SELECT message FROM series_pending)"
+		       " FROM messages AS m WHERE id IN (SELECT id FROM temp.closure)"
+		       " ORDER BY date, msgid, id" :
+		       "SELECT id, meta, msgid, error, size,"
+		       " (SELECT min(f.id) FROM messages AS f WHERE f.msgid = m.msgid), 0"
 		       " FROM messages AS m ORDER BY date, msgid, id");
 	if (!s)
 		return fail(st, err);
@@ -501,7 +532,8 @@ int store_load_assembly(struct store *st, struct assembly *a, struct strbuf *err
 		m->rowid = db_column_int(s, 0);
 		m->size = db_column_int(s, 4);
 		m->index = index++;
-		assembly_add_msg(a, m);
+		if (assembly_add_msg(a, m) && pending && db_column_int(s, 6))
+			(*pending)++;
 	}
 	return r < 0 ? fail(st, err) : 0;
 }

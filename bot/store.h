@@ -13,9 +13,11 @@
  *   uses the variant stored first (one reusing a Message-ID later, with
  *   whatever Date:, never displaces it) and reports the others.
  * - Series are a pure function of the stored messages: after messages
- *   are added, the series tables are rebuilt (store_rebuild_series())
- *   in one transaction; a crash before it leaves a "dirty" flag that
- *   makes the next rebuild happen.
+ *   are added, the threads and series they touch are assembled again
+ *   (store_update_series()) in one transaction; until then they wait in
+ *   series_pending and a "dirty" flag, so a crash loses nothing.
+ *   store_rebuild_series() assembles everything (`lorebot db rebuild`),
+ *   and gives the same tables.
  * - A version's id (Message-ID of its cover letter, else of patch 1)
  *   and its series id (a hash of the series key) are stable; a version
  *   that assembly no longer produces (e.g. its cover letter arrived
@@ -121,8 +123,6 @@ int64_t store_count_messages(struct store *st);
  */
 int64_t store_reparse(struct store *st, bool force, struct strbuf *err);
 
-/* Fill a (initialised, not built) with every stored message */
-int store_load_assembly(struct store *st, struct assembly *a, struct strbuf *err);
 
 /* series */
 
@@ -163,6 +163,16 @@ int store_mark_dirty(struct store *st, struct strbuf *err);
  */
 int store_rebuild_series(struct store *st, struct store_changes *changes,
 			 struct strbuf *err);
+
+/*
+ * Assemble again only the messages connected (msg_each_key()) to those
+ * stored since the last assembly, and update what they make, in one
+ * transaction: cost follows the news, not the archive.  A full rebuild
+ * instead when the parser changed (messages were parsed again), when
+ * series.trust changed, or after the migration that added the keys.
+ */
+int store_update_series(struct store *st, struct store_changes *changes,
+			struct strbuf *err);
 
 /*
  * The series as `lorebot series --mbox --json` prints them:

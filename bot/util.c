@@ -4,11 +4,13 @@
 #include <errno.h>
 #include <ftw.h>
 #include <fcntl.h>
+#include <linux/openat2.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -198,11 +200,11 @@ uint64_t wall_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-int read_file(const char *path, char **buf, size_t *len, size_t max)
+/* Read all of fd, which is closed */
+static int read_fd(int fd, char **buf, size_t *len, size_t max)
 {
 	size_t alloc = 8192, n = 0;
 	char *p;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return -errno;
@@ -240,10 +242,15 @@ int read_file(const char *path, char **buf, size_t *len, size_t max)
 	return 0;
 }
 
-int write_file(const char *path, const void *buf, size_t len)
+int read_file(const char *path, char **buf, size_t *len, size_t max)
+{
+	return read_fd(open(path, O_RDONLY | O_CLOEXEC), buf, len, max);
+}
+
+/* Write all of buf to fd, which is closed */
+static int write_fd(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	int ret = 0;
 
 	if (fd < 0)
@@ -263,6 +270,50 @@ int write_file(const char *path, const void *buf, size_t len)
 	if (close(fd) && !ret)
 		ret = -errno;
 	return ret;
+}
+
+int write_file(const char *path, const void *buf, size_t len)
+{
+	return write_fd(open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644),
+			buf, len);
+}
+
+int open_beneath(const char *root, const char *path, int flags, unsigned int mode)
+{
+	struct open_how how = {
+		.flags = (uint64_t)(flags | O_CLOEXEC | O_NOFOLLOW),
+		.mode = flags & O_CREAT ? mode : 0,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+			RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV,
+	};
+	size_t n = strlen(root);
+	int dfd, fd, e;
+
+	if (strncmp(path, root, n) || path[n] != '/' || !path[n + 1]) {
+		errno = EINVAL;
+		return -1;
+	}
+	dfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return -1;
+	fd = (int)syscall(SYS_openat2, dfd, path + n + 1, &how, sizeof(how));
+	e = errno;
+	close(dfd);
+	errno = e;
+	return fd;
+}
+
+int read_file_beneath(const char *root, const char *path, char **buf,
+		      size_t *len, size_t max)
+{
+	return read_fd(open_beneath(root, path, O_RDONLY, 0), buf, len, max);
+}
+
+int write_file_beneath(const char *root, const char *path, const void *buf,
+		       size_t len)
+{
+	return write_fd(open_beneath(root, path, O_WRONLY | O_CREAT | O_TRUNC, 0644),
+			buf, len);
 }
 
 int mkdir_p(const char *path, unsigned int mode)

@@ -73,6 +73,18 @@ uint64_t wall_ms(void);
 /* Read a whole file; returns 0 or -errno.  *len excludes the added NUL. */
 int read_file(const char *path, char **buf, size_t *len, size_t max);
 int write_file(const char *path, const void *buf, size_t len);
+/*
+ * The same for a path under root that a less privileged user can change
+ * (a build's obj/): opened with openat2() beneath root, no symlink and
+ * no mount point followed on the way, so a link planted there is refused
+ * (-ELOOP or -EXDEV) instead of being read or truncated as root.
+ * open_beneath() returns the descriptor, or -1 with errno.
+ */
+int open_beneath(const char *root, const char *path, int flags, unsigned int mode);
+int read_file_beneath(const char *root, const char *path, char **buf,
+		      size_t *len, size_t max);
+int write_file_beneath(const char *root, const char *path, const void *buf,
+		       size_t len);
 /* mkdir -p; 0 or -errno */
 int mkdir_p(const char *path, unsigned int mode);
 /* Give path and everything under it to uid:gid (not following links) */

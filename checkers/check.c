@@ -22,6 +22,19 @@ const char *check_severity_name(enum check_severity s)
 	return s <= CHECK_ERROR ? names[s] : "unknown";
 }
 
+int check_severity_parse(const char *name, enum check_severity *out)
+{
+	enum check_severity s;
+
+	for (s = CHECK_NOTE; s <= CHECK_ERROR; s++) {
+		if (!strcmp(name, check_severity_name(s))) {
+			*out = s;
+			return 0;
+		}
+	}
+	return -1;
+}
+
 const struct checker *checker_find(const char *name)
 {
 	size_t i;
@@ -371,7 +384,7 @@ static bool on_added_line(const struct check_patch *p, const struct finding *f)
 	return false;
 }
 
-static void finding_free(struct finding *f)
+void finding_release(struct finding *f)
 {
 	free(f->rule);
 	free(f->file);
@@ -398,7 +411,7 @@ static void keep_added(struct check_series *s, struct findings *out, size_t from
 		    !f->preexisting && !on_added_line(p, f)) {
 			log_debug("%s: dropped a finding on unchanged %s:%d",
 				  f->rule, f->file, f->line);
-			finding_free(f);
+			finding_release(f);
 			continue;
 		}
 		out->v[j++] = *f;
@@ -477,6 +490,7 @@ int check_run(struct check_series *s, const struct check_opts *o,
 	free(state);
 	free(on);
 	findings_sort(out);
+	findings_merge(out);
 	return 0;
 }
 
@@ -485,7 +499,7 @@ void findings_release(struct findings *f)
 	size_t i;
 
 	for (i = 0; i < f->nr; i++)
-		finding_free(&f->v[i]);
+		finding_release(&f->v[i]);
 	free(f->v);
 	memset(f, 0, sizeof(*f));
 }
@@ -522,12 +536,21 @@ void findings_sort(struct findings *f)
 	qsort(f->v, f->nr, sizeof(*f->v), cmp_finding);
 	for (i = 1; i < f->nr; i++) {
 		if (!cmp_finding(&f->v[j], &f->v[i])) {
-			finding_free(&f->v[i]);
+			finding_release(&f->v[i]);
 			continue;
 		}
 		f->v[++j] = f->v[i];
 	}
 	f->nr = j + 1;
+}
+
+size_t findings_at_least(const struct findings *f, enum check_severity sev)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < f->nr; i++)
+		n += f->v[i].severity >= sev;
+	return n;
 }
 
 size_t findings_count(const struct findings *f, enum check_severity sev)

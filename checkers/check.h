@@ -44,6 +44,8 @@ enum check_severity {
 };
 
 const char *check_severity_name(enum check_severity s);
+/* "error", "warning" or "note": 0, else -1 */
+int check_severity_parse(const char *name, enum check_severity *out);
 
 struct finding {
 	char *rule;		/* "one-line-args", "checkpatch:LONG_LINE" */
@@ -64,10 +66,22 @@ struct findings {
 
 #define FINDINGS_INIT { 0 }
 
+/* Free what one finding owns (not the finding itself) */
+void finding_release(struct finding *f);
 void findings_release(struct findings *f);
 /* Sort by patch, file (message first), line, rule; drop exact duplicates */
 void findings_sort(struct findings *f);
+/*
+ * One finding for one problem that two checkers report (findings-merge.c):
+ * checkpatch's MISSING_SIGN_OFF beside signed-off-by, TYPO_SPELLING beside
+ * codespell on the same word, UNKNOWN_COMMIT_ID beside fixes-tag on the
+ * same id.  The lorebot checker's finding stays, with the worse severity
+ * of the two; the order of the rest is kept.
+ */
+void findings_merge(struct findings *f);
 size_t findings_count(const struct findings *f, enum check_severity s);
+/* Findings of severity s or worse (--fail-on) */
+size_t findings_at_least(const struct findings *f, enum check_severity s);
 
 /*
  * A tree the series applies to.  read() fills out with path as of rev
@@ -155,9 +169,10 @@ struct check_opts {
 	char *codespell_dict;	/* NULL: Debian's codespell dictionary */
 	int jobs;		/* checkpatch processes at once; 0: cores */
 	bool preexisting;	/* the mm rules also report unchanged code, as notes */
+	enum check_severity fail_on;	/* exit 1 from this severity up */
 };
 
-#define CHECK_OPTS_INIT { .columns = 80 }
+#define CHECK_OPTS_INIT { .columns = 80, .fail_on = CHECK_ERROR }
 
 void check_opts_release(struct check_opts *o);
 /*

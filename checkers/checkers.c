@@ -42,7 +42,7 @@ const struct checker checkers[] = {
 	  CHECK_SCOPE_PATCH, CHECK_WARNING, true, NULL, subject_run, NULL },
 	{ "numbering", "patches are numbered 1/N..N/N without gaps",
 	  CHECK_SCOPE_SERIES, CHECK_ERROR, true, NULL, numbering_run, NULL },
-	{ "cover-letter", "a series of 3 or more patches has a cover letter",
+	{ "cover-letter", "a series of 3 or more patches has a cover letter, not its template",
 	  CHECK_SCOPE_SERIES, CHECK_WARNING, true, NULL, cover_run, NULL },
 	{ "base-commit", "the series says what it applies to (git format-patch --base)",
 	  CHECK_SCOPE_SERIES, CHECK_NOTE, true, NULL, base_run, NULL },

@@ -144,7 +144,9 @@ json_object *findings_to_json(const struct findings *f,
 				       json_object_new_string(check_severity_name(x->severity)));
 		json_object_object_add(j, "patch", json_object_new_int(x->patch));
 		json_object_object_add(j, "file", str_or_null(x->file));
-		json_object_object_add(j, "line", json_object_new_int(x->line));
+		/* null where no line applies (the series, a whole patch) */
+		json_object_object_add(j, "line", x->line > 0 ?
+				       json_object_new_int(x->line) : NULL);
 		json_object_object_add(j, "message", json_object_new_string(x->message));
 		if (x->quote)
 			json_object_object_add(j, "quote", json_object_new_string(x->quote));

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "checkers/pattern.h"
 #include "checkers/rules.h"
@@ -230,12 +231,71 @@ void numbering_run(struct check_ctx *c)
 	}
 }
 
+/* What b4 prep and git format-patch --cover-letter leave to be replaced */
+static const char *const cover_placeholders[] = {
+	"EDITME", "*** SUBJECT HERE ***", "*** BLURB HERE ***",
+};
+
+static const char *placeholder(const char *text, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cover_placeholders); i++)
+		if (memmem(text, len, cover_placeholders[i],
+			   strlen(cover_placeholders[i])))
+			return cover_placeholders[i];
+	return NULL;
+}
+
+/* A cover letter sent as its template: one finding for the subject, one for the body */
+static void cover_template(struct check_ctx *c, const struct check_patch *cv)
+{
+	const char *subj = cv->subject ? cv->subject : "";
+	const char *m = cv->p.message ? cv->p.message : "", *what, *first = NULL;
+	int no = 1, first_no = 0, more = 0;
+	struct finding *f;
+
+	what = placeholder(subj, strlen(subj));
+	if (what) {
+		f = check_report(c, NULL, CHECK_ERROR, NULL, 0,
+				 "the cover letter's subject is the template's "
+				 "('%s'): give the series a title", what);
+		f->quote = xstrdup(subj);
+	}
+	while (*m) {
+		const char *e = strchrnul(m, '\n');
+
+		if (placeholder(m, e - m)) {
+			if (!first) {
+				first = m;
+				first_no = no;
+				what = placeholder(m, e - m);
+				f = check_report(c, NULL, CHECK_ERROR, NULL, no,
+						 "the cover letter still has the "
+						 "template's '%s' text", what);
+				f->quote = xstrndup(m, e - m);
+			} else {
+				more++;
+			}
+		}
+		m = *e ? e + 1 : e;
+		no++;
+	}
+	if (more)
+		check_report(c, NULL, CHECK_NOTE, NULL, first_no,
+			     "%d more line%s of the cover letter after line %d "
+			     "are the template's", more, more == 1 ? "" : "s",
+			     first_no);
+}
+
 void cover_run(struct check_ctx *c)
 {
 	if (c->s->total >= 3 && !c->s->cover)
 		check_report(c, NULL, CHECK_WARNING, NULL, 0,
 			     "a series of %d patches has no cover letter (0/%d) "
 			     "saying what it does as a whole", c->s->total, c->s->total);
+	if (c->s->cover)
+		cover_template(c, c->s->cover);
 }
 
 void base_run(struct check_ctx *c)

@@ -20,11 +20,12 @@ static char *src_arch(const struct arch *a)
 	return e ? xstrndup(p, e - p) : xstrdup(a->kernel_arch);
 }
 
-static int copy_file(const char *from, const char *to)
+/* from is in root (obj/, the build user's): no link there is followed */
+static int copy_file(const char *root, const char *from, const char *to)
 {
 	char *buf, *tmp = xasprintf("%s.tmp", to);
 	size_t len;
-	int ret = read_file(from, &buf, &len, 512u << 20);
+	int ret = read_file_beneath(root, from, &buf, &len, 512u << 20);
 
 	if (!ret) {
 		ret = write_file(tmp, buf, len);
@@ -83,7 +84,7 @@ static int build_image(struct bootkernel *bk, struct strbuf *err)
 	*strrchr(dir, '/') = '\0';
 	ret = mkdir_p(dir, 0755);
 	if (!ret)
-		ret = copy_file(built, bk->image);
+		ret = copy_file(bk->t->obj, built, bk->image);
 	if (ret)
 		strbuf_addf(err, "cannot copy '%s' to '%s': %s", built, bk->image,
 			    strerror(-ret));

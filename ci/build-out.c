@@ -56,6 +56,7 @@ static json_object *patch_json(const struct build_patch_result *p)
 	json_object_object_add(o, "w1_files", json_object_new_int(p->w1_units));
 	json_object_object_add(o, "ccache_hits", json_object_new_int(p->cc_hits));
 	json_object_object_add(o, "ccache_misses", json_object_new_int(p->cc_misses));
+	json_object_object_add(o, "ccache_writes", json_object_new_int(p->cc_writes));
 	json_object_object_add(o, "log", str_or_null(p->log));
 	json_object_object_add(o, "w1_log", str_or_null(p->w1_log));
 	return o;

@@ -272,7 +272,8 @@ static void copy_image(struct arch_run *ar)
 	char *img = kbuild_image(ar->t), *buf = NULL, *dst;
 	size_t len;
 
-	if (!ar->r->log_dir || read_file(img, &buf, &len, 1ULL << 30)) {
+	/* obj/ is the build user's: a link planted there is not followed */
+	if (!ar->r->log_dir || read_file_beneath(ar->t->obj, img, &buf, &len, 1ULL << 30)) {
 		free(img);
 		return;
 	}
@@ -297,6 +298,7 @@ static int take_step(struct build_patch_result *p, struct kbuild_step *s,
 
 	p->cc_hits += s->cc_hits;
 	p->cc_misses += s->cc_misses;
+	p->cc_writes += s->cc_writes;
 	if (s->status == KBUILD_INFRA) {
 		strbuf_addstr(err, s->infra);
 		ret = -1;

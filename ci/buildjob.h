@@ -47,6 +47,7 @@ struct build_patch_result {
 	unsigned int rebuilt;	/* objects compiled */
 	unsigned int w1_units;
 	unsigned int cc_hits, cc_misses;
+	unsigned int cc_writes;	/* 0 unless build.ccachewrite = all */
 	char *log, *w1_log;
 };
 

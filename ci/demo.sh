@@ -14,16 +14,28 @@
 #     the first run on a machine builds each arch's base kernel once);
 #  4. the dashboard, left running on 127.0.0.1, and the outbox.
 #
+# Started as root, the bot (daemon, status, dashboard) runs as the
+# unprivileged user lorebot, as config/lorebot.service runs it: the state
+# is lorebot's, its build cache $LOREBOT_CACHE/user-lorebot (root's
+# builds there belong to build.user and are not reused).
+#
 # Environment: DEMO_STATE (default ./demo-state, rebuilt on every run),
 # DEMO_PORT (dashboard, default 8080 or a free port), DEMO_ARCHS
-# (default x86_64,arm64,riscv), LOREBOT (default build/lorebot).
+# (default x86_64,arm64,riscv; empty: no builds, no boots), LOREBOT (default build/lorebot),
+# DEMO_USER (default lorebot when started as root; empty: the bot runs as
+# whoever started the demo).
 set -eu
 cd "$(dirname "$0")/.."
 SRC=$PWD
 LOREBOT=${LOREBOT:-$SRC/build/lorebot}
 STATE=${DEMO_STATE:-$SRC/demo-state}
-ARCHS=${DEMO_ARCHS:-x86_64,arm64,riscv}
+ARCHS=${DEMO_ARCHS-x86_64,arm64,riscv}
 LAB=$STATE/lab
+if [ "$(id -u)" = 0 ]; then
+	DEMO_USER=${DEMO_USER-lorebot}
+else
+	DEMO_USER=
+fi
 
 say() {
 	printf '\n== %s\n' "$*" >&2
@@ -49,6 +61,22 @@ fi
 [ -f "$LAB/.lore-lab" ] && tests/lore-lab.sh stop "$LAB" || true
 rm -rf "$STATE"
 mkdir -p "$STATE"
+
+# bot ARGS: lorebot as DEMO_USER, with its own build cache
+AS=
+if [ -n "$DEMO_USER" ]; then
+	id -u "$DEMO_USER" >/dev/null 2>&1 ||
+		{ echo "demo: no user '$DEMO_USER' (make deps creates lorebot)" >&2; exit 1; }
+	runuser -u "$DEMO_USER" -- test -x "$LOREBOT" ||
+		{ echo "demo: user '$DEMO_USER' cannot run $LOREBOT (a private directory on its path?)" >&2; exit 1; }
+	CACHE=${LOREBOT_CACHE:-/var/cache/lorebot}/user-$DEMO_USER
+	mkdir -p "$CACHE"
+	chown "$DEMO_USER": "$CACHE"
+	AS="runuser -u $DEMO_USER -- env HOME=$STATE LOREBOT_CACHE=$CACHE"
+fi
+bot() {
+	$AS "$LOREBOT" --db "$STATE/lorebot.db" --config "$STATE/lorebot.conf" "$@"
+}
 
 say "the mm-new stand-in (Debian's linux-source-6.12; imported once per machine)"
 MM=$(ci/mm-tree.sh)
@@ -109,17 +137,19 @@ cat >"$STATE/lorebot.conf" <<EOF
 	mode = outbox
 EOF
 
-say "lorebot daemon --once: apply, check, build and boot on $ARCHS, reply"
-"$LOREBOT" --db "$STATE/lorebot.db" --config "$STATE/lorebot.conf" daemon \
+[ -n "$DEMO_USER" ] && chown -R "$DEMO_USER": "$STATE/mm.git" "$STATE/lorebot.conf" &&
+	chown "$DEMO_USER": "$STATE"
+say "lorebot daemon --once as ${DEMO_USER:-$(id -un)}: apply, check, build and boot on $ARCHS, reply"
+bot daemon \
 	--url "$URL" --repo "$STATE/mm.git" --outbox "$STATE/outbox" \
 	--arch "$ARCHS" --once
 tests/lore-lab.sh stop "$LAB"
 
 say "what the bot did (lorebot status)"
-"$LOREBOT" --db "$STATE/lorebot.db" --config "$STATE/lorebot.conf" status
+bot status
 
 PORT=$(free_port "${DEMO_PORT:-8080}")
-setsid "$LOREBOT" --db "$STATE/lorebot.db" --config "$STATE/lorebot.conf" serve \
+setsid $AS "$LOREBOT" --db "$STATE/lorebot.db" --config "$STATE/lorebot.conf" serve \
 	--listen "127.0.0.1:$PORT" --arch "$ARCHS" >"$STATE/serve.log" 2>&1 &
 echo $! >"$STATE/serve.pid"
 i=0

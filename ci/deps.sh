@@ -20,3 +20,16 @@ if [ -n "$missing" ]; then
 	apt-get update -qq
 	apt-get install -y -qq $missing >&2
 fi
+
+# The daemon's own unprivileged user (config/lorebot.service, make demo,
+# tests/t1030): no login, no home of its own beyond its state directory.
+if ! getent passwd lorebot >/dev/null; then
+	if [ "$(id -u)" != 0 ]; then
+		echo "deps: no user lorebot: run as root to create it" >&2
+		exit 1
+	fi
+	echo "deps: creating the system user lorebot" >&2
+	useradd --system --user-group --home-dir /var/lib/lorebot \
+		--no-create-home --shell /usr/sbin/nologin \
+		--comment "lorebot daemon" lorebot
+fi

@@ -89,7 +89,8 @@ static void make_argv(struct kbuild_tree *t, const struct kbuild_make_opts *o,
 	}
 }
 
-static void make_env(struct kbuild_tree *t, struct vec *e, const char *statslog)
+static void make_env(struct kbuild_tree *t, struct vec *e, const char *statslog,
+		     bool cc_write)
 {
 	vec_push(e, "HOME=/tmp");
 	vec_push(e, "TMPDIR=/tmp");
@@ -105,6 +106,11 @@ static void make_env(struct kbuild_tree *t, struct vec *e, const char *statslog)
 	vec_pushf(e, xasprintf("CCACHE_BASEDIR=%s", t->env->cache));
 	vec_push(e, "CCACHE_NOHASHDIR=1");
 	vec_push(e, "CCACHE_UMASK=022");
+	if (!cc_write) {
+		/* hits from the cache, nothing added: it is bound read-only */
+		vec_push(e, "CCACHE_READONLY=1");
+		vec_push(e, "CCACHE_TEMPDIR=/tmp");
+	}
 	/*
 	 * Depend mode: a miss compiles once and takes the headers from
 	 * kbuild's -Wp,-MMD file, where the default mode runs the
@@ -116,12 +122,14 @@ static void make_env(struct kbuild_tree *t, struct vec *e, const char *statslog)
 }
 
 /* Count ccache's per-compilation results of this step */
-static void ccache_stats(const char *path, struct kbuild_step *s)
+static void ccache_stats(const struct kbuild_tree *t, const char *path,
+			 struct kbuild_step *s)
 {
 	char *buf = NULL, *p, *nl;
 	size_t len;
 
-	if (read_file(path, &buf, &len, 64 << 20))
+	/* in obj/, the build user's: no link planted there is followed */
+	if (read_file_beneath(t->obj, path, &buf, &len, 64 << 20))
 		return;
 	for (p = buf; *p; p = nl + 1) {
 		nl = strchrnul(p, '\n');
@@ -130,6 +138,8 @@ static void ccache_stats(const char *path, struct kbuild_step *s)
 			s->cc_hits++;
 		else if (!strncmp(p, "cache_miss", nl - p))
 			s->cc_misses++;
+		else if (!strncmp(p, "local_storage_write", nl - p))
+			s->cc_writes++;
 		if (!*nl)
 			break;
 	}
@@ -182,13 +192,15 @@ int kbuild_run(struct kbuild_tree *t, const char *const *argv,
 	const char *statedir = config_get(t->env->cfg, "core.statedir");
 	const char *const *p;
 	struct stat st;
+	bool trusted = t->env->trust_all || kbuild_trusted(t);
+	bool cc_write = t->env->ccache && (t->env->ccache_all || trusted);
 	int fd, ret = 0;
 
 	memset(s, 0, sizeof(*s));
 	diag_parse_init(&s->parse, t->src, t->obj);
-	make_env(t, &env, statslog);
+	make_env(t, &env, statslog, cc_write);
 	/* the build user appends to it */
-	fd = open(statslog, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = open_beneath(t->obj, statslog, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd >= 0) {
 		if (t->env->uid && fchown(fd, t->env->uid, t->env->gid))
 			log_debug("cannot chown '%s': %s", statslog, strerror(errno));
@@ -196,7 +208,7 @@ int kbuild_run(struct kbuild_tree *t, const char *const *argv,
 	}
 	vec_push(&rw, t->obj);
 	if (t->env->ccache)
-		vec_pushf(&rw, xasprintf("%s/ccache", t->env->cache));
+		vec_pushf(cc_write ? &rw : &ro, xasprintf("%s/ccache", t->env->cache));
 	for (p = o->rw; p && *p; p++)
 		vec_push(&rw, *p);
 	vec_push(&ro, t->src);
@@ -227,22 +239,27 @@ int kbuild_run(struct kbuild_tree *t, const char *const *argv,
 	cmd.sandbox.uid = t->env->uid;
 	cmd.sandbox.gid = t->env->gid;
 
+	kbuild_guard_before(t, trusted);
 	kbuild_mark_busy(t, true);
+	/* whatever it builds, obj/ is whole for its commit after it */
+	t->cleaned = false;
 	if (run_cmd(&cmd) < 0) {
 		strbuf_addf(err, "cannot run '%s': %s", argv[0], strerror(errno));
 		ret = -1;
 		goto out;
 	}
 	/* a step that was cut short leaves its mark for the next open */
-	if (!cmd.timed_out && cmd.status <= 128)
+	if (!cmd.timed_out && cmd.status <= 128) {
 		kbuild_mark_busy(t, false);
+		kbuild_guard_after(t, trusted);
+	}
 	s->elapsed_ms = cmd.elapsed_ms;
 	diag_parse_buf(&s->parse, cmd.out.buf, cmd.out.len);
 	if (cmd.truncated)
 		log_warn("build output of '%s' beyond %zu bytes was dropped",
 			 o->name ? o->name : "make", t->env->log_max);
 	classify(t, &cmd, s);
-	ccache_stats(statslog, s);
+	ccache_stats(t, statslog, s);
 out:
 	run_cmd_release(&cmd);
 	vec_release(&env);

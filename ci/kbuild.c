@@ -19,11 +19,14 @@
 #include "bot/log.h"
 #include "bot/run.h"
 #include "ci/kbuild-priv.h"
+#include "ci/objguard.h"
 #include "ci/w1.h"
 
 #define BASE_DIAGS "base.diags"
 #define CONFIG_BASE "config.base"
 #define CONFIG_NOTES "config.notes"
+#define OBJ_MANIFEST "obj.manifest"	/* obj/ as the last trusted build left it */
+#define OBJ_UNTRUSTED "obj.untrusted"	/* an untrusted build wrote there since */
 
 /* ---- environment ---- */
 
@@ -70,6 +73,7 @@ int kbuild_env_init(struct kbuild_env *env, const struct config *cfg,
 	env->mem_bytes = config_get_size(cfg, "build.memory");
 	env->log_max = config_get_size(cfg, "build.logmax");
 	env->ccache = config_get_bool(cfg, "build.ccache");
+	env->ccache_all = !strcmp(config_get(cfg, "build.ccachewrite"), "all");
 	env->sandbox = config_get_bool(cfg, "build.sandbox");
 	env->keep = config_get_int(cfg, "build.keep");
 	if (env->keep < 1)
@@ -340,6 +344,93 @@ static void recover(struct kbuild_tree *t, uint64_t busy_ms)
 	kbuild_mark_busy(t, false);
 }
 
+/* ---- obj/ between series (ci/objguard.h) ---- */
+
+/* lorebot's own files in obj/: .config is restored by content, the log per step */
+static const char *const guard_skip[] = { ".config", ".lorebot-ccache.log", NULL };
+
+static char *tree_file(const struct kbuild_tree *t, const char *name)
+{
+	return xasprintf("%s/%s", t->dir, name);
+}
+
+/* Record obj/ as a trusted build (or the base's) left it */
+static void guard_save(struct kbuild_tree *t)
+{
+	struct strbuf err = STRBUF_INIT;
+	char *m = tree_file(t, OBJ_MANIFEST), *u = tree_file(t, OBJ_UNTRUSTED);
+
+	if (objguard_save(t->obj, m, guard_skip, &err))
+		log_warn("%s: %s", t->dir, err.buf);
+	else
+		unlink(u);
+	strbuf_release(&err);
+	free(m);
+	free(u);
+}
+
+/*
+ * After an untrusted build: remove from obj/ whatever it left that the
+ * record does not have, so that make builds it again from the sources.
+ */
+static void guard_clean(struct kbuild_tree *t)
+{
+	struct strbuf err = STRBUF_INIT;
+	char *m = tree_file(t, OBJ_MANIFEST), *u = tree_file(t, OBJ_UNTRUSTED);
+	unsigned long removed = 0;
+	int ret;
+
+	if (access(u, F_OK))
+		goto out;
+	ret = objguard_restore(t->obj, m, guard_skip, &removed, &err);
+	if (ret == -ENOENT) {
+		/* no record to go back to: nothing of it can be trusted */
+		log_warn("%s: no record of obj/ after an untrusted build: "
+			 "emptied", t->dir);
+		if (remove_tree(t->obj) || mkdir_p(t->obj, 0755) ||
+		    give_tree(t->env, t->obj))
+			log_warn("%s: cannot empty obj/: %s", t->dir, strerror(errno));
+	} else if (ret) {
+		log_warn("%s: %s", t->dir, err.buf);
+	} else {
+		log_info("%s: removed %lu entries of obj/ an untrusted build "
+			 "left", t->arch.name, removed);
+	}
+	memset(t->built, 0, sizeof(t->built));	/* make decides again */
+	t->cleaned = removed > 0 || ret == -ENOENT;
+	kbuild_save_state(t);
+	if (!ret || ret == -ENOENT)
+		unlink(u);
+out:
+	strbuf_release(&err);
+	free(m);
+	free(u);
+}
+
+void kbuild_guard_before(struct kbuild_tree *t, bool trusted)
+{
+	char *u;
+	int fd;
+
+	if (trusted) {
+		guard_clean(t);
+		return;
+	}
+	u = tree_file(t, OBJ_UNTRUSTED);
+	fd = open(u, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		log_warn("cannot create '%s': %s", u, strerror(errno));
+	else
+		close(fd);
+	free(u);
+}
+
+void kbuild_guard_after(struct kbuild_tree *t, bool trusted)
+{
+	if (trusted)
+		guard_save(t);
+}
+
 /* ---- the base build ---- */
 
 static int copy_file(const char *from, const char *to)
@@ -354,17 +445,54 @@ static int copy_file(const char *from, const char *to)
 	return ret;
 }
 
-static bool same_content(const char *a, const char *b)
+/*
+ * The saved configuration cfg (lorebot's) against dot, obj/.config: obj/
+ * is the build user's, so dot is read and written beneath it, no link
+ * planted there followed
+ */
+static bool same_config(const struct kbuild_tree *t, const char *cfg, const char *dot)
 {
 	char *x = NULL, *y = NULL;
 	size_t xl = 0, yl = 0;
-	bool same = !read_file(a, &x, &xl, 64 << 20) &&
-		!read_file(b, &y, &yl, 64 << 20) && xl == yl &&
+	bool same = !read_file(cfg, &x, &xl, 64 << 20) &&
+		!read_file_beneath(t->obj, dot, &y, &yl, 64 << 20) && xl == yl &&
 		!memcmp(x, y, xl);
 
 	free(x);
 	free(y);
 	return same;
+}
+
+static int save_config(const struct kbuild_tree *t, const char *dot, const char *cfg)
+{
+	char *buf = NULL;
+	size_t len;
+	int ret = read_file_beneath(t->obj, dot, &buf, &len, 64 << 20);
+
+	if (!ret)
+		ret = write_file(cfg, buf, len);
+	free(buf);
+	return ret;
+}
+
+/* dot again from cfg, the build user's when it builds */
+static int restore_config(const struct kbuild_tree *t, const char *cfg, const char *dot)
+{
+	char *buf = NULL;
+	size_t len;
+	int ret = read_file(cfg, &buf, &len, 64 << 20), fd;
+
+	if (!ret)
+		ret = write_file_beneath(t->obj, dot, buf, len);
+	free(buf);
+	if (!ret && t->env->uid) {
+		fd = open_beneath(t->obj, dot, O_RDONLY, 0);
+		if (fd < 0 || fchown(fd, t->env->uid, t->env->gid))
+			ret = -errno;
+		if (fd >= 0)
+			close(fd);
+	}
+	return ret;
 }
 
 /* Options of the fragments that did not make it into .config */
@@ -550,11 +678,11 @@ static int build_base(struct kbuild_tree *t, struct state *st, bool cold,
 			free(notes);
 			log_warn("%s: %s", t->arch.name, t->config_notes.buf);
 		}
-		if (copy_file(dot, cfg)) {
+		if (save_config(t, dot, cfg)) {
 			strbuf_addf(err, "cannot save '%s'", cfg);
 			goto out;
 		}
-	} else if (!same_content(cfg, dot) && copy_file(cfg, dot)) {
+	} else if (!same_config(t, cfg, dot) && restore_config(t, cfg, dot)) {
 		strbuf_addf(err, "cannot restore '%s'", dot);
 		goto out;
 	}
@@ -589,6 +717,8 @@ static int build_base(struct kbuild_tree *t, struct state *st, bool cold,
 		memcpy(t->built, t->cur, OID_HEX);
 	memcpy(st->built, t->built, OID_HEX);
 	state_write(t, st);
+	/* whatever the base is, it is what this directory holds */
+	guard_save(t);
 	ret = step_infra(&s, "the base does not build", err);
 	kbuild_step_release(&s);
 out:
@@ -778,6 +908,8 @@ int kbuild_open(struct kbuild_tree **out, const struct kbuild_env *env,
 	memcpy(t->built, st.built, OID_HEX);
 	if (st.busy_ms && st.base_built)
 		recover(t, st.busy_ms);
+	/* every job starts from obj/ as the last trusted build left it */
+	guard_clean(t);
 	if (!st.base_built || load_base_diags(t)) {
 		if (build_base(t, &st, true, err))
 			goto out;
@@ -807,6 +939,16 @@ int kbuild_open(struct kbuild_tree **out, const struct kbuild_env *env,
 		t->base_cc_misses = st.base_misses;
 		st.busy_ms = 0;
 		state_write(t, &st);	/* marks it used, for kbuild_prune() */
+	}
+	if (st.base_built) {
+		char *m = tree_file(t, OBJ_MANIFEST);
+
+		/* a directory built before obj/ was recorded: as it is */
+		if (access(m, F_OK)) {
+			log_info("%s: recording obj/ of the base", t->arch.name);
+			guard_save(t);
+		}
+		free(m);
 	}
 	kbuild_prune(arch_dir, t->dir, t->env->keep);
 	ret = 0;
@@ -899,8 +1041,7 @@ int kbuild_checkout(struct kbuild_tree *t, const char *commit,
 		goto out;
 	memcpy(t->cur, oid, OID_HEX);
 	kbuild_save_state(t);
-	if (!same_content(cfg, dot) &&
-	    (copy_file(cfg, dot) || (t->env->uid && chown(dot, t->env->uid, t->env->gid)))) {
+	if (!same_config(t, cfg, dot) && restore_config(t, cfg, dot)) {
 		strbuf_addf(err, "cannot restore '%s'", dot);
 		goto out;
 	}
@@ -937,6 +1078,22 @@ int kbuild_build_commit(struct kbuild_tree *t, const char *commit,
 	return kbuild_make(t, &o, step, err);
 }
 
+bool kbuild_trusted(struct kbuild_tree *t)
+{
+	const char **bases = NULL;
+	size_t nr, i;
+
+	if (!memcmp(t->trust_oid, t->cur, OID_HEX))
+		return t->trust;
+	memcpy(t->trust_oid, t->cur, OID_HEX);
+	t->trust = false;
+	nr = config_get_all(t->env->cfg, "git.base", &bases);
+	for (i = 0; i < nr && !t->trust; i++)
+		t->trust = srctree_is_ancestor(t->git_dir, t->cur, bases[i]);
+	free(bases);
+	return t->trust;
+}
+
 char *kbuild_image(const struct kbuild_tree *t)
 {
 	return xasprintf("%s/%s", t->obj, t->arch.image_path);
@@ -959,6 +1116,13 @@ bool kbuild_compiled(const struct kbuild_tree *t, const char *c_path)
 	else
 		cmd = xasprintf("%s/.%.*s.o.cmd", t->obj, (int)(n - 2), c_path);
 	ret = !stat(cmd, &st);
+	/* obj/ cleaned and not built since: the last trusted build's record */
+	if (!ret && t->cleaned) {
+		char *m = tree_file(t, OBJ_MANIFEST);
+
+		ret = objguard_recorded(m, cmd + strlen(t->obj) + 1);
+		free(m);
+	}
 	free(cmd);
 	return ret;
 }

@@ -54,6 +54,8 @@ struct kbuild_env {
 	uint64_t mem_bytes;	/* RLIMIT_AS of each build process */
 	size_t log_max;		/* output kept per step */
 	bool ccache;
+	bool ccache_all;	/* build.ccachewrite=all: every build writes it */
+	bool trust_all;		/* every commit is trusted (a developer's own) */
 	bool sandbox;
 	uid_t uid;		/* the build user when run as root, else 0 */
 	gid_t gid;
@@ -89,6 +91,7 @@ struct kbuild_step {
 	char *log_path;		/* NULL without a log directory */
 	uint64_t elapsed_ms;
 	unsigned int cc_hits, cc_misses;	/* ccache, this step */
+	unsigned int cc_writes;	/* results it added to the shared ccache */
 };
 
 void kbuild_step_release(struct kbuild_step *s);
@@ -99,6 +102,8 @@ struct kbuild_tree {
 	struct profile profile;
 	char base[OID_HEX];
 	char cur[OID_HEX];	/* the commit src holds */
+	char trust_oid[OID_HEX];	/* kbuild_trusted(): for which commit */
+	bool trust;		/* ... and what it found */
 	char built[OID_HEX];	/* the last commit whose image was built */
 	char *git_dir;		/* where commits are read from */
 	char *dir, *src, *obj, *index;
@@ -107,6 +112,7 @@ struct kbuild_tree {
 	int lock_fd;
 	/* the base */
 	bool base_built_now;	/* this open made the base build */
+	bool cleaned;		/* objguard removed entries, no make since */
 	uint64_t base_ms;	/* how long the base build took */
 	unsigned int base_cc_hits, base_cc_misses;
 	struct diag_list base_diags;	/* every unit's, after the base build */
@@ -174,6 +180,14 @@ int kbuild_build_commit(struct kbuild_tree *t, const char *commit,
 
 /* obj/arch/.../Image (allocated); exists after a successful build */
 char *kbuild_image(const struct kbuild_tree *t);
+/*
+ * Is the commit src holds on a git.base branch (the tree the bot
+ * trusts)?  Only such builds write the shared ccache, unless
+ * build.ccachewrite = all: a series' build reads it and keeps what it
+ * compiles to itself, so that no series can plant an object another
+ * series' build takes from the cache.
+ */
+bool kbuild_trusted(struct kbuild_tree *t);
 /* Was path (a .c of the source tree) compiled in this configuration? */
 bool kbuild_compiled(const struct kbuild_tree *t, const char *c_path);
 

@@ -126,6 +126,20 @@ int srctree_merge_base(const char *git_dir, const char *a, const char *b,
 	return ret;
 }
 
+bool srctree_is_ancestor(const char *git_dir, const char *a, const char *b)
+{
+	const char *args[] = { "merge-base", "--is-ancestor", a, b, NULL };
+	struct strbuf o = STRBUF_INIT, e = STRBUF_INIT;
+	int ret;
+
+	if (!srctree_has_commit(git_dir, b))
+		return false;
+	ret = git(git_dir, args, NULL, &o, &e);
+	strbuf_release(&o);
+	strbuf_release(&e);
+	return !ret;
+}
+
 int srctree_rev_parse(const char *git_dir, const char *const *revs,
 		      struct strbuf *out, struct strbuf *err)
 {

@@ -40,6 +40,8 @@ int srctree_rev_parse(const char *git_dir, const char *const *revs,
 		      struct strbuf *out, struct strbuf *err);
 /* Is rev a commit in the repository? */
 bool srctree_has_commit(const char *git_dir, const char *rev);
+/* Is commit a an ancestor of (or equal to) b?  False when b is not there */
+bool srctree_is_ancestor(const char *git_dir, const char *a, const char *b);
 /*
  * base..tip oldest first, with subjects; a merge commit in the range is
  * an error (a series is a line of patches).

@@ -6,6 +6,10 @@
 #	                                      base-commit); files in DIR/NAME-vV
 #	deliver_dir DIR                       deliver every mail of DIR to the lab
 #	mm_clone DEST                         a bare clone of the stand-in
+#	mbox_state NAME                       a state directory $TMP/NAME (DB, OUT)
+#	                                      with $TMP/series.mbox fetched
+#	replied                               per version of $DB: the replies
+#	                                      (kind/patch/state) made
 
 mm_clone() {
 	git clone -q --bare --shared "$(mm_repo)" "$1"
@@ -56,4 +60,18 @@ deliver_dir() {
 gen_series() {
 	"$PY" "$LOREBOT_SRC/tests/gen-series.py" --repo "$(mm_repo)" --name "$1" \
 		--version "${2:-1}" --patches "${3:-2}" --date "${4:-1767225600}" --mbox /dev/stdout
+}
+
+mbox_state() {
+	mkdir -p "$TMP/$1"
+	DB=$TMP/$1/lorebot.db
+	OUT=$TMP/$1/outbox
+	lorebot --db "$DB" fetch --mbox "$TMP/series.mbox" --list linux-mm >/dev/null
+}
+
+replied() {
+	sql "SELECT v.title || ': ' || coalesce((SELECT group_concat(k, ' ') FROM
+		(SELECT r.kind || '/' || r.patch || '/' || r.state AS k FROM replies r
+		 WHERE r.version = v.id ORDER BY r.kind, r.patch)), '-')
+		FROM versions v WHERE v.gone = 0 ORDER BY v.title"
 }

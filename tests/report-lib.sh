@@ -3,7 +3,12 @@
 #	fill_db [MBOX...]     import the mboxes (default: the three fixture
 #	                      threads) into $DB
 #	record_all            record every result of tests/fixtures/results
+#	record_tested V...    record for one-patch versions an apply onto mm-new
+#	                      and clean builds and boots on the three archs, so
+#	                      that only their check result is left to record
 #	report_conf K=V...    write $CONF: outbox defaults plus overrides
+#	db_keep               keep $DB as it is now; fresh puts it back
+#	dry                   lorebot reply --dry-run into $TMP/dry.mbox (.err)
 #	smtp_start [ARGS]     a real SMTP server (aiosmtpd) on a free port;
 #	                      sets SMTP_PORT, SMTP_DIR (one NNNN.eml per mail)
 #	smtp_stop             stop it
@@ -51,6 +56,30 @@ record_all() {
 		echo "Bail out! cannot record the fixture results"
 		exit 1
 	}
+}
+
+record_tested() {
+	for _v; do
+		record "$_v" apply "$RESULTS/apply-one.json" &&
+		record "$_v" build "$RESULTS/build-003.json" &&
+		record "$_v" boot "$RESULTS/boot-003.json" || {
+			echo "Bail out! cannot record the results of '$_v'"
+			exit 1
+		}
+	done
+}
+
+db_keep() {
+	cp "$DB" "$TMP/fresh.db"
+}
+
+fresh() {
+	rm -f "$DB" "$DB-wal" "$DB-shm"
+	cp "$TMP/fresh.db" "$DB"
+}
+
+dry() {
+	lorebot --config "$CONF" --db "$DB" reply --dry-run >"$TMP/dry.mbox" 2>"$TMP/dry.err"
 }
 
 report_conf() {

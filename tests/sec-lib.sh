@@ -3,6 +3,9 @@
 #	mkpatch NAME [N/M] <diff one patch mail of a series NAME
 #	newfile PATH [MODE] [TEXT] a "new file" diff
 #	statuses FILE.json        the patches' apply statuses, as a list
+#	fake_checkpatch WHO [MARKER] a checkpatch.pl that reports WHO ran
+#	                          (and creates MARKER when it runs)
+#	sec_trusted_checkpatch    mm-new of $R gets fake_checkpatch TRUSTED
 sec_repo() {
 	S=$TMP/src
 	git init -q -b main "$S"
@@ -83,4 +86,24 @@ for i in range(0, len(z), 52):
 out += ["", "literal 0", "HcmV?d00001", ""]
 print("\n".join(out))
 PY
+}
+
+fake_checkpatch() {
+	echo '#!/usr/bin/perl'
+	[ -n "${2:-}" ] && printf 'open(my $f, ">", "%s"); close($f);\n' "$2"
+	cat <<-EOF
+	for my \$file (grep { !/^-/ } @ARGV) {
+		print "\$file:1: WARNING:RAN_$1: checkpatch of $1\n";
+		print "total: 0 errors, 1 warnings, 1 lines checked\n";
+	}
+	EOF
+}
+
+sec_trusted_checkpatch() {
+	mkdir -p "$S/scripts"
+	fake_checkpatch TRUSTED >"$S/scripts/checkpatch.pl"
+	: >"$S/scripts/spelling.txt"
+	: >"$S/scripts/const_structs.checkpatch"
+	git -C "$S" add -A && git -C "$S" commit -qm "checkpatch"
+	git -C "$S" push -q "$R" main:mm-new
 }

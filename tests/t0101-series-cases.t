@@ -77,14 +77,28 @@ is "$(json $J "(d['series'][0]['complete'], d['messages'])")" "(True, 4)" \
 like "$(cat $TMP/no-msgid.err)" "message 2: no 'Message-ID' header" "and is named by its position"
 
 : >"$TMP/empty.mbox"
-lorebot series --mbox "$TMP/empty.mbox" --json >"$TMP/empty.json"
-is "$?" 0 "a 0-byte file is read"
+lorebot series --mbox "$TMP/empty.mbox" --json >"$TMP/empty.json" 2>"$TMP/empty.err"
+is "$?" 2 "a 0-byte file is read: exit 2, no mail in it (as check and apply)"
 is "$(json $TMP/empty.json "(d['series'], d['messages'])")" "([], 0)" "and has no series"
+like "$(cat $TMP/empty.err)" "empty.mbox: no mail message in it" "and says so"
+printf 'just some text\nnot a mail\n' >"$TMP/text.txt"
+lorebot series --mbox "$TMP/text.txt" >/dev/null 2>"$TMP/text.err"
+is "$?" 2 "a text file: exit 2"
+like "$(cat $TMP/text.err)" "message 1: not a mail message" "its first message named"
 
 lorebot series --mbox "$TMP/does-not-exist" >/dev/null 2>"$TMP/err"
 is "$?" 2 "a missing file exits 2"
 like "$(cat $TMP/err)" "cannot read '.*does-not-exist': No such file" "and says why"
 
-lorebot series --bogus >/dev/null 2>&1
+lorebot series --bogus >/dev/null 2>"$TMP/bogus.err"
 is "$?" 2 "unknown option exits 2"
+is "$(cat "$TMP/bogus.err")" "lorebot series: unrecognized option '--bogus'
+(see 'lorebot series --help')" "said once, naming the option"
+lorebot series --mbox >/dev/null 2>"$TMP/noarg.err"
+is "$(head -1 "$TMP/noarg.err")" "lorebot series: option '--mbox' requires an argument" \
+	"a known option without its argument is not called unknown"
+"$LOREBOT" --frobnicate >/dev/null 2>"$TMP/main.err"
+is "$?" 2 "lorebot --frobnicate exits 2"
+is "$(head -1 "$TMP/main.err")" "lorebot: unrecognized option '--frobnicate'" \
+	"naming the program, not the binary's path"
 done_testing

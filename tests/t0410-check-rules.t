@@ -38,7 +38,8 @@ import glob, json, os, re, sys
 cases, mbox, out = sys.argv[1], sys.argv[2], sys.argv[3]
 
 def where(f):
-    return "%s:%d" % (f["file"], f["line"]) if f["file"] else "COMMIT_MSG:%d" % f["line"]
+    # "line" is null where no line applies: written ":0" in the cases
+    return "%s:%d" % (f["file"], f["line"] or 0) if f["file"] else "COMMIT_MSG:%d" % (f["line"] or 0)
 
 # the findings of each case: its own run, or its series in the batch
 got, rcs = {}, {}

@@ -81,7 +81,7 @@ J=$TMP/bad.json
 r() {
 	json "$J" "sorted((f['patch'], f['line'], f['severity']) for f in d['findings'] if f['rule'] == '$1')"
 }
-is "$(r signed-off-by)" "[(2, 0, 'error'), (4, 0, 'error')]" \
+is "$(r signed-off-by)" "[(2, None, 'error'), (4, None, 'error')]" \
 	"signed-off-by: missing (2/4) and not the author's (4/4)"
 like "$(json "$J" "[f['message'] for f in d['findings'] if f['rule'] == 'signed-off-by' and f['patch'] == 4][0]")" \
 	"Ann Author <ann@example.org>" "signed-off-by: names the author"
@@ -91,11 +91,11 @@ like "$(json "$J" "' | '.join(f['message'] for f in d['findings'] if f['rule'] =
 	"fixes-tag: says what is wrong"
 is "$(r subject)" "[(1, 1, 'warning'), (2, 1, 'warning')]" \
 	"subject: a full stop (1/4), no subsystem (2/4)"
-is "$(r numbering)" "[(0, 0, 'error')]" "numbering: 3/4 is missing"
+is "$(r numbering)" "[(0, None, 'error')]" "numbering: 3/4 is missing"
 like "$(json "$J" "[f['message'] for f in d['findings'] if f['rule'] == 'numbering'][0]")" \
 	"patch 3/4 is missing" "numbering: names the gap"
-is "$(r cover-letter)" "[(0, 0, 'warning')]" "cover-letter: 4 patches, no cover"
-is "$(r base-commit)" "[(0, 0, 'note')]" "base-commit: a note"
+is "$(r cover-letter)" "[(0, None, 'warning')]" "cover-letter: 4 patches, no cover"
+is "$(r base-commit)" "[(0, None, 'note')]" "base-commit: a note"
 like "$(json "$J" "[f['suggestion'] for f in d['findings'] if f['rule'] == 'base-commit'][0]")" \
 	"git format-patch --base" "base-commit: advises git format-patch --base"
 is "$(json "$J" "sorted(f['quote'] for f in d['findings'] if f['rule'] == 'codespell')")" \
@@ -114,6 +114,53 @@ $SOB"
 lorebot check --mbox "$TMP/two.mbox" --json --checkers=-checkpatch >"$TMP/two.json" 2>>"$TMP/stderr"
 is "$(json "$TMP/two.json" "[f['rule'] for f in d['findings']]")" "['base-commit']" \
 	"two patches without cover: only the base-commit note"
+
+# b4 prep's cover letter, sent as b4 made it
+{
+	cover 3 "EDITME: describe the purpose of this series. The information you put
+here will be used by the project maintainer to make a decision whether
+your patches should be reviewed, and in what priority order. Please be
+very detailed and link to any relevant discussions or sites that the
+maintainer can review to better understand your proposed changes. If you
+only have a single patch in your series, the contents of the cover
+letter will be appended to the \"under-the-cut\" portion of the patch.
+
+base-commit: 0123456789abcdef0123456789abcdef01234567" |
+		sed 's/^Subject: .*/Subject: [PATCH 0\/3] EDITME: cover title for mm-frob/'
+	for n in 1 2 3; do mail $n 3 "mm: part $n" "Part $n.
+
+$SOB"; done
+} >"$TMP/editme.mbox"
+lorebot check --mbox "$TMP/editme.mbox" --json --checkers=-all,cover-letter >"$TMP/editme.json" 2>>"$TMP/stderr"
+is "$?" 1 "b4's untouched cover letter: exit 1"
+is "$(json "$TMP/editme.json" "[(f['patch'], f['line'], f['severity']) for f in d['findings']]")" \
+	"[(0, None, 'error'), (0, 1, 'error')]" "one error for its subject, one for its body's first line"
+like "$(json "$TMP/editme.json" "d['findings'][0]['message']")" "subject is the template's \('EDITME'\)" \
+	"the subject's: says which text"
+like "$(json "$TMP/editme.json" "d['findings'][1]['quote']")" "^EDITME: describe the purpose" \
+	"the body's: quotes the line"
+sed 's/EDITME: //' "$TMP/editme.mbox" >"$TMP/edited.mbox"
+lorebot check --mbox "$TMP/edited.mbox" --json --checkers=-all,cover-letter >"$TMP/edited.json" 2>>"$TMP/stderr"
+is "$(json "$TMP/edited.json" "d['findings']")" "[]" "edited: nothing"
+sed 's/^Subject: \[PATCH 0\/3\] .*/Subject: [PATCH 0\/3] *** SUBJECT HERE ***/; s/^EDITME: describe.*/*** BLURB HERE ***/' \
+	"$TMP/editme.mbox" >"$TMP/fp.mbox"
+lorebot check --mbox "$TMP/fp.mbox" --json --checkers=-all,cover-letter >"$TMP/fp.json" 2>>"$TMP/stderr"
+is "$(json "$TMP/fp.json" "[(f['line'], f['message'].split('(')[-1]) for f in d['findings']][:1]")" \
+	"[(None, \"'*** SUBJECT HERE ***'): give the series a title\")]" \
+	"git format-patch --cover-letter's template too"
+
+# --fail-on: the level from which findings fail a hook or a CI job
+fail_on() {
+	lorebot check --mbox "$TMP/$1.mbox" --checkers="$2" --fail-on="$3" >/dev/null 2>>"$TMP/stderr"
+	echo $?
+}
+is "$(fail_on two -checkpatch warning)" 0 "--fail-on=warning: a note alone passes"
+is "$(fail_on two -checkpatch note)" 1 "--fail-on=note: any finding fails"
+is "$(fail_on bad -all,codespell error)" 0 "--fail-on=error: warnings alone pass"
+is "$(fail_on bad -all,codespell warning)" 1 "--fail-on=warning: codespell's warnings fail"
+lorebot check --mbox "$TMP/two.mbox" --fail-on=loud >/dev/null 2>"$TMP/fo.err"
+is "$?" 2 "--fail-on=loud: a usage error"
+like "$(cat "$TMP/fo.err")" "bad --fail-on 'loud' \(error, warning or note\)" "naming the levels"
 
 # choosing checkers
 lorebot check --mbox "$TMP/bad.mbox" --json --checkers=-all >"$TMP/none.json" 2>>"$TMP/stderr"

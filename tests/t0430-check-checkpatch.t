@@ -28,7 +28,7 @@ ok "checkpatch.pl finds something in 000" test -s "$TMP/want"
 
 lorebot check --mbox "$L" --json --checkers=-all,checkpatch >"$TMP/out.json" 2>"$TMP/err"
 is "$?" 0 "exit 0: warnings only"
-json "$TMP/out.json" "'\n'.join('%d %s %d %s' % (f['patch'], f['file'] or '', f['line'], f['rule'][11:]) for f in d['findings'])" |
+json "$TMP/out.json" "'\n'.join('%d %s %d %s' % (f['patch'], f['file'] or '', f['line'] or 0, f['rule'][11:]) for f in d['findings'])" |
 	sort >"$TMP/got"
 is "$(cat "$TMP/got")" "$(cat "$TMP/want")" \
 	"the same findings as checkpatch.pl run patch by patch"
@@ -58,4 +58,48 @@ LOREBOT_CACHE=$TMP/emptycache lorebot check --mbox "$L" --json --checkers=-all,c
 is "$?" 0 "no checkpatch.pl: exit 0"
 like "$(json "$TMP/none.json" "[f['message'] for f in d['findings']]")" "checkpatch.pl not run" \
 	"no checkpatch.pl: a note says so"
+# one problem, one finding: checkpatch's sign-off, typo and commit id
+# findings beside the lorebot checker that says the same
+cat >"$TMP/merge.mbox" <<'MAIL'
+From mboxrd@z Thu Jan  1 00:00:00 1970
+From: Ann Author <ann@example.org>
+To: linux-mm@kvack.org
+Subject: [PATCH] mm: count what occured
+Date: Mon, 2 Feb 2026 10:00:00 +0000
+Message-ID: <merge-1@example.org>
+
+The count was lost when it occured twice.
+
+Fixes: 0123456789ab ("mm: a commit that never was")
+---
+diff --git a/mm/filemerge.c b/mm/filemerge.c
+new file mode 100644
+index 0000000..1111111
+--- /dev/null
++++ b/mm/filemerge.c
+@@ -0,0 +1,2 @@
++int filemerge_a;
++int filemerge_b;
+
+MAIL
+rules() {
+	json "$1" "' '.join(sorted(f['rule'] for f in d['findings'] if f['rule'] in ('$2', '${3:-}')))"
+}
+lorebot check --mbox "$TMP/merge.mbox" --json --checkers=-all,checkpatch >"$TMP/cp.json"
+lorebot check --mbox "$TMP/merge.mbox" --json --repo "$MM" >"$TMP/merged.json"
+is "$(rules "$TMP/cp.json" checkpatch:MISSING_SIGN_OFF)" checkpatch:MISSING_SIGN_OFF \
+	"alone, checkpatch reports the missing sign-off (on a code line)"
+is "$(rules "$TMP/merged.json" checkpatch:MISSING_SIGN_OFF signed-off-by)" signed-off-by \
+	"beside signed-off-by: once, as signed-off-by"
+is "$(rules "$TMP/cp.json" checkpatch:TYPO_SPELLING)" checkpatch:TYPO_SPELLING "checkpatch: the typo"
+is "$(rules "$TMP/merged.json" checkpatch:TYPO_SPELLING codespell)" codespell \
+	"beside codespell: once, with codespell's line and quote"
+is "$(rules "$TMP/cp.json" checkpatch:UNKNOWN_COMMIT_ID)" checkpatch:UNKNOWN_COMMIT_ID \
+	"checkpatch: the unknown commit id"
+is "$(rules "$TMP/merged.json" checkpatch:UNKNOWN_COMMIT_ID fixes-tag)" fixes-tag \
+	"beside fixes-tag on the same id: once"
+is "$(json "$TMP/merged.json" "[f['severity'] for f in d['findings'] if f['rule'] == 'signed-off-by']")" \
+	"['error']" "the worse severity of the two stays"
+lorebot check --mbox "$TMP/merge.mbox" >"$TMP/merged.txt"
+is "$(grep -c "'occured' may be" "$TMP/merged.txt")" 1 "lorebot check's text: the typo once"
 done_testing

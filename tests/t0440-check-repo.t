@@ -100,9 +100,14 @@ is "$(json $J "len($fx)")" 2 "fixes-tag: two of three tags are wrong"
 is "$(json $J "any(m.endswith(' is \"$IMPORT_SUBJECT\", not \"not the subject\"') for m in $fx)")" \
 	True "fixes-tag: a wrong subject"
 like "$(json $J "' | '.join($fx)")" "0123456789ab is not in" "fixes-tag: an unknown commit"
-# checkpatch.pl from the tree, with the tree's git
-is "$(json $J "[f['rule'] for f in d['findings'] if f['rule'] == 'checkpatch:UNKNOWN_COMMIT_ID']")" \
+# checkpatch.pl from the tree, with the tree's git; beside fixes-tag its
+# unknown commit id is the same problem, reported once
+lorebot check --mbox "$TMP/series.mbox" --repo "$R" --json --checkers=-codespell,-fixes-tag \
+	>"$TMP/nofixes.json" 2>/dev/null
+is "$(json "$TMP/nofixes.json" "[f['rule'] for f in d['findings'] if f['rule'] == 'checkpatch:UNKNOWN_COMMIT_ID']")" \
 	"['checkpatch:UNKNOWN_COMMIT_ID']" "checkpatch.pl looks commit ids up in the tree"
+is "$(json $J "[f['rule'] for f in d['findings'] if f['rule'] == 'checkpatch:UNKNOWN_COMMIT_ID']")" \
+	"[]" "with fixes-tag on: reported once, by fixes-tag"
 
 # the same series as a bare mbox: hunks only
 lorebot check --mbox "$TMP/series.mbox" --json --checkers=-codespell,-checkpatch \

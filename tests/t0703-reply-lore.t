@@ -23,74 +23,76 @@ record "$V004" check "$RESULTS/check-004.json"
 
 lorebot --config "$CONF" --db "$DB" reply --json >"$TMP/r1.json" 2>"$TMP/r1.err"
 is "$(json "$TMP/r1.json" "(d['sent'], [r['mode'] for r in d['replies']])")" \
-	"(2, ['smtp', 'smtp'])" "list.linux-mm.replymode=smtp wins over reply.mode=outbox"
-is "$(mails)" 2 "two mails at the SMTP server"
+	"(1, ['smtp'])" "list.linux-mm.replymode=smtp wins over reply.mode=outbox"
+is "$(mails)" 1 "one mail at the SMTP server: apply and check results in one reply"
 AID=$(sql "SELECT msgid FROM replies WHERE kind = 'apply'")
 tr -d '\r' <"$(grep -l "^Message-ID: <$AID>" "$SMTP_DIR"/*.eml)" >"$TMP/a.eml"
 A=$TMP/a.eml
-KID=$(sql "SELECT msgid FROM replies WHERE kind = 'check'")
-tr -d '\r' <"$(grep -l "^Message-ID: <$KID>" "$SMTP_DIR"/*.eml)" >"$TMP/k.eml"
-ok "Closes: is the reply's own link in this list's archive" \
-	grep -qx "| Closes: ${URL}$KID/" "$TMP/k.eml"
-ok "patch link: the patch in this list's archive" \
-	grep -qx "patch link:    ${URL}20250115033807.46664-3-21cnbao@gmail.com/" "$A"
-is "$(grep -c '^	linux-mm@kvack.org,\?$' "$A")" 1 "the list address is in Cc once"
+COVER=20250115033807.46664-1-21cnbao@gmail.com
+ok "patch link: the cover letter in this list's archive" \
+	grep -qx "patch link:    ${URL}$COVER/" "$A"
+is "$(sed '/^$/q' "$A" | grep -c 'linux-mm@kvack.org')" 1 "the list address is in Cc once"
+is "$(grep -c 'Reported-by:' "$A")" 0 "no Reported-by: asked for an apply failure"
 
 # the list delivers them to the archive
 for f in "$SMTP_DIR"/*.eml; do
 	tr -d '\r' <"$f" | "$LORE_LAB" deliver "$LAB" || echo "cannot deliver $f"
 done
 is "$(curl -s -o /dev/null -w '%{http_code}' "${URL}$AID/")" 200 "the reply is in the archive"
-is "$(curl -s -o /dev/null -w '%{http_code}' "${URL}$KID/")" 200 "the Closes: link resolves"
-is "$(curl -s -o /dev/null -w '%{http_code}' "${URL}20250115033807.46664-3-21cnbao@gmail.com/")" \
-	200 "the patch link resolves"
-curl -s "${URL}20250115033807.46664-1-21cnbao@gmail.com/t.mbox.gz" | gunzip >"$TMP/thread.mbox"
+is "$(curl -s -o /dev/null -w '%{http_code}' "${URL}$COVER/")" 200 "the patch link resolves"
+curl -s "${URL}$COVER/t.mbox.gz" | gunzip >"$TMP/thread.mbox"
 is "$(grep -c "^Message-ID: <$AID>" "$TMP/thread.mbox")" 1 \
 	"it is in the thread of the series (t.mbox.gz of the cover letter)"
 curl -s "${URL}$AID/raw" >"$TMP/raw"
-is "$(grep '^In-Reply-To:' "$TMP/raw")" "In-Reply-To: <20250115033807.46664-3-21cnbao@gmail.com>" \
-	"the archive threads it under patch 2/4"
-curl -s "${URL}20250115033807.46664-3-21cnbao@gmail.com/T/" >"$TMP/T.html"
-ok "the thread view of patch 2/4 lists the reply" grep -q "$AID" "$TMP/T.html"
+is "$(grep '^In-Reply-To:' "$TMP/raw")" "In-Reply-To: <$COVER>" \
+	"the archive threads it under the cover letter"
+curl -s "${URL}$COVER/T/" >"$TMP/T.html"
+ok "the thread view of the cover letter lists the reply" grep -q "$AID" "$TMP/T.html"
 
 # lorebot follows the list: its replies come back as replies of the thread
 n0=$(lorebot --db "$DB" series --json | json - "[v['replies'] for v in d['series'] if v['id'] == '$V004'][0]")
 lorebot --config "$CONF" --db "$DB" fetch --force >/dev/null 2>&1
 n1=$(lorebot --db "$DB" series --json | json - "[v['replies'] for v in d['series'] if v['id'] == '$V004'][0]")
-is "$((n1 - n0))" 2 "after the next fetch the version has two more replies"
+is "$((n1 - n0))" 1 "after the next fetch the version has one more reply"
 lorebot --db "$DB" show --json "$AID" >"$TMP/show.json"
-is "$(json "$TMP/show.json" "d['message']['parent']")" "20250115033807.46664-3-21cnbao@gmail.com" \
-	"stored with the patch as its parent"
+is "$(json "$TMP/show.json" "d['message']['parent']")" "$COVER" \
+	"stored with the cover letter as its parent"
 lorebot --config "$CONF" --db "$DB" reply --json >"$TMP/r2.json" 2>/dev/null
 is "$(json "$TMP/r2.json" "(d['composed'], d['sent'])")" "(0, 0)" \
 	"its own replies do not make lorebot reply again"
 
 # a delivery interrupted after the mail went out: the archive confirms it
-record "$V003" apply "$RESULTS/apply-003.json"
-record "$V003" check "$RESULTS/check-003.json"
+record "$V000" apply "$RESULTS/apply-000.json"
+record "$V000" check "$RESULTS/check-000.json"
+record "$V000" build "$RESULTS/build-000.json"
+record "$V000" boot "$RESULTS/boot-000.json"
 LOREBOT_TEST_CRASH=sent lorebot --config "$CONF" --db "$DB" reply >/dev/null 2>&1
 is "$?" 137 "killed between handing the mail over and recording it"
-is "$(mails)" 3 "the mail went out"
-CID=$(sql "SELECT msgid FROM replies WHERE version = '$V003'")
+is "$(mails)" 2 "the mail went out"
+CID=$(sql "SELECT msgid FROM replies WHERE version = '$V000'")
 is "$(sql "SELECT state FROM replies WHERE msgid = '$CID'")" sending "recorded as 'sending'"
 lorebot --config "$CONF" --db "$DB" reply --json >"$TMP/r3.json" 2>/dev/null
 is "$(sql "SELECT state FROM replies WHERE msgid = '$CID'")" sending \
 	"not in the archive yet: it waits (reply.indoubt)"
-is "$(mails)" 3 "and is not sent again"
-tr -d '\r' <"$SMTP_DIR/0003.eml" | "$LORE_LAB" deliver "$LAB"
+is "$(mails)" 2 "and is not sent again"
+tr -d '\r' <"$SMTP_DIR/0002.eml" >"$TMP/b.eml"
+"$LORE_LAB" deliver "$LAB" <"$TMP/b.eml"
+ok "Closes: is the reply's own link in this list's archive" \
+	grep -qx "| Closes: ${URL}$CID/" "$TMP/b.eml"
+is "$(curl -s -o /dev/null -w '%{http_code}' "${URL}$CID/")" 200 "the Closes: link resolves"
 lorebot --config "$CONF" --db "$DB" fetch --force >/dev/null 2>&1
 lorebot --config "$CONF" --db "$DB" reply --json >"$TMP/r4.json" 2>/dev/null
 is "$(sql "SELECT state, reason FROM replies WHERE msgid = '$CID'")" \
 	"sent|found in the list archive after an interrupted delivery" \
 	"the next fetch brought it back: recorded sent"
-is "$(mails)" 3 "exactly one copy was sent"
+is "$(mails)" 2 "exactly one copy was sent"
 
 # archives keep one copy of a Message-ID: a resent reply is not doubled
-tr -d '\r' <"$SMTP_DIR/0003.eml" | "$LORE_LAB" deliver "$LAB" >"$TMP/dup.out" 2>&1
+"$LORE_LAB" deliver "$LAB" <"$TMP/b.eml" >"$TMP/dup.out" 2>&1
 like "$(cat "$TMP/dup.out")" "CONFLICT: Message-ID: <$CID> exists" \
 	"the archive refuses a second copy of the Message-ID"
-curl -s "${URL}$V003/t.mbox.gz" | gunzip >"$TMP/thread3.mbox"
-is "$(grep -c "^Message-ID: <$CID>" "$TMP/thread3.mbox")" 1 \
+curl -s "${URL}$V000/t.mbox.gz" | gunzip >"$TMP/thread0.mbox"
+is "$(grep -c "^Message-ID: <$CID>" "$TMP/thread0.mbox")" 1 \
 	"the same reply delivered twice is in the thread once"
 
 # the dashboard's metrics know when lore was last polled
@@ -104,11 +106,14 @@ serve_stop
 
 # reply mode off for the list: recorded as skipped, never mailed
 conf list.linux-mm.replymode=off
-record "$V000" check "$RESULTS/check-000.json"
+record "$V003" apply "$RESULTS/apply-003.json"
+record "$V003" check "$RESULTS/check-003.json"
+record "$V003" build "$RESULTS/build-003.json"
+record "$V003" boot "$RESULTS/boot-003.json"
 lorebot --config "$CONF" --db "$DB" reply --json >"$TMP/r5.json" 2>/dev/null
-is "$(sql "SELECT state, reason FROM replies WHERE version = '$V000'")" "skipped|reply mode is off" \
+is "$(sql "SELECT state, reason FROM replies WHERE version = '$V003'")" "skipped|reply mode is off" \
 	"list.linux-mm.replymode=off: skipped"
-is "$(mails)" 3 "nothing sent"
+is "$(mails)" 2 "nothing sent"
 conf
 lorebot --config "$CONF" --db "$DB" reply --json >"$TMP/r6.json" 2>/dev/null
 is "$(json "$TMP/r6.json" "d['composed']")" 0 "turning it on later does not mail the old results"

@@ -5,23 +5,9 @@
 . "$LOREBOT_SRC/tests/report-lib.sh"
 
 # two one-patch series with hostile or non-ASCII headers
-$PY - "$TMP/hostile.mbox" <<'EOF'
+$PY - "$TMP/hostile.mbox" "$FIXTURES/reply/one-line.diff" <<'EOF'
 import sys
-diff = b"""---
- mm/a.c | 1 +
- 1 file changed, 1 insertion(+)
-
-diff --git a/mm/a.c b/mm/a.c
-index 1111111..2222222 100644
---- a/mm/a.c
-+++ b/mm/a.c
-@@ -1,2 +1,3 @@
- int a;
-+int b;
- int c;
--- 
-2.43.0
-"""
+diff = open(sys.argv[2], "rb").read()
 msgs = [
     b"From: =?utf-8?q?Eve_Evil=0D=0ABcc=3A_spy=40evil.example?= <eve@evil.example>\n"
     b"To: linux-mm@kvack.org, \"Bob =?utf-8?q?=0A?=Bcc: x@evil.example\" <bob@example.org>\n"
@@ -60,6 +46,7 @@ cat >"$TMP/check.json" <<'EOF'
 {"findings": [{"rule": "x", "severity": "warning", "patch": 1, "file": "mm/a.c", "line": 2,
   "message": "an int named b\nBcc: finding@evil.example"}]}
 EOF
+record_tested inj-1@example.org utf8-1@example.org
 record inj-1@example.org check "$TMP/check.json"
 record utf8-1@example.org check "$TMP/check.json"
 report_conf

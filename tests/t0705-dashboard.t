@@ -16,6 +16,12 @@ d["archs"][1]["log"] = sys.argv[3]
 json.dump(d, sys.stdout)
 EOF
 record "$V000" build "$TMP/b.json"
+# a stage that failed on the server says where: the pages must not
+cat >"$TMP/infra.json" <<JSON
+{"archs": [{"arch": "riscv", "status": "infra", "log_dir": "$TMP/state/jobs/7/build-riscv",
+  "infra": "cannot create '$TMP/state/jobs/7/build-riscv': No space left on device"}]}
+JSON
+record "$VXSS" build "$TMP/infra.json"
 sha0=$(sha1sum "$DB" | cut -d' ' -f1)
 serve_start
 
@@ -36,22 +42,31 @@ is "$($PY - "$TMP/api.json" "$TMP/series.json" <<'EOF'
 import json, sys
 api = json.load(open(sys.argv[1]))["series"]
 cli = {v["id"]: v for v in json.load(open(sys.argv[2]))["series"]}
-extra = {"state", "results", "mails", "list"}
+extra = {"state", "results", "mails", "list", "cause", "counts"}
 same = all({k: v for k, v in a.items() if k not in extra} == cli[a["id"]] for a in api)
 print(len(api) == len(cli), same, all(extra <= set(a) for a in api))
 EOF
-)" "True True True" "every version of 'lorebot series --json', the same object plus four keys"
+)" "True True True" "every version of 'lorebot series --json', the same object plus six keys"
 is "$(json "$TMP/api.json" "[v['date'] for v in d['series']] == sorted([v['date'] for v in d['series']], reverse=True)")" \
 	True "newest first"
 is "$(json "$TMP/api.json" "sorted((v['id'], v['state']) for v in d['series'])")" \
 	"[('$V004', 'apply-failed'), ('$V003OLD', 'superseded'), ('$V003', 'findings'), ('$V000', 'build-failed'), ('$VXSS', 'testing')]" \
 	"the states: 004 apply-failed, 003 findings (its first send superseded), 000 build-failed"
+# why: one line per version, findings by severity
+is "$(json "$TMP/api.json" "sorted((v['id'], v['cause']) for v in d['series'])")" \
+	"[('$V004', '2/4 does not apply to mm-new: arch/arm64/include/asm/tlbflush.h'), ('$V003OLD', None), ('$V003', 'mm/khugepaged.c:2395: progress-accounting warning (2/5)'), ('$V000', 'riscv: mm/vmscan.c:3871: error (7/9)'), ('$VXSS', None)]" \
+	"cause: the failing patch and base, the build error and its patch, the worst finding"
+is "$(json "$TMP/api.json" "[v['counts'] for v in d['series'] if v['id'] == '$V000'][0]")" \
+	"{'errors': 3, 'warnings': 9, 'notes': 0}" \
+	"counts: the riscv error and arm64's two boot regressions; eight check and one new build warning"
+is "$(json "$TMP/api.json" "[v['counts'] for v in d['series'] if v['id'] == '$V004'][0]")" \
+	"{'errors': 0, 'warnings': 7, 'notes': 1}" "counts: notes apart"
 is "$(json "$TMP/api.json" "[(a, r['status']) for v in d['series'] if v['id'] == '$V000' for a, r in sorted(v['results']['build'].items())]")" \
 	"[('arm64', 'warnings'), ('riscv', 'errors'), ('x86_64', 'ok')]" "results: build per arch"
 is "$(json "$TMP/api.json" "[v['results']['apply']['result']['patches'][1]['file'] for v in d['series'] if v['id'] == '$V004'][0]")" \
 	"arch/arm64/include/asm/tlbflush.h" "results: the recorded document itself"
 is "$(json "$TMP/api.json" "[sorted(m['kind'] for m in v['mails']) for v in d['series'] if v['id'] == '$V000'][0]")" \
-	"['boot', 'build', 'check']" "mails: the replies about a version"
+	"['build']" "mails: the one reply about a version"
 is "$(json "$TMP/api.json" "any('mail' in m for v in d['series'] for m in v['mails'])")" False \
 	"the list leaves the mail texts out"
 is "$(get "/api/series/$S004")" 200 "/api/series/<series id>: 200"
@@ -72,7 +87,7 @@ is "$(get /metrics)" 200 "/metrics: 200"
 like "$(cat "$TMP/head")" "Content-Type: text/plain; version=0.0.4" "Prometheus text format"
 ok "series versions by state" grep -qx 'lorebot_series_versions{state="apply-failed"} 1' "$TMP/body"
 ok "every state is there (0 too)" grep -qx 'lorebot_series_versions{state="passed"} 0' "$TMP/body"
-ok "replies by state" grep -qx 'lorebot_replies{state="sent"} 7' "$TMP/body"
+ok "replies by state" grep -qx 'lorebot_replies{state="sent"} 3' "$TMP/body"
 ok "reply queue length" grep -qx 'lorebot_queue_length{queue="replies"} 0' "$TMP/body"
 ok "no jobs yet: the job queue is empty" grep -qx 'lorebot_queue_length{queue="jobs"} 0' "$TMP/body"
 ok "messages" grep -qx 'lorebot_messages 58' "$TMP/body"
@@ -102,6 +117,25 @@ unlike "$(cat "$TMP/list.html")" '(src|href)="https?://' "no external assets"
 ok "the XSS subject is escaped" grep -q 'mm: &lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;fix&quot;' "$TMP/list.html"
 unlike "$(cat "$TMP/list.html")" "<script|<img" "no script or img element at all"
 ok "rows carry their state" grep -q "data-version-id=\"$V004\" data-state=\"apply-failed\"" "$TMP/list.html"
+# row VERSION-ID: that version's row of $TMP/list.html, on one line
+row() {
+	$PY - "$TMP/list.html" "$1" <<'EOF'
+import re, sys
+html = open(sys.argv[1]).read()
+m = re.search(r'<tr class="series" data-version-id="%s".*?</tr>' % re.escape(sys.argv[2]), html, re.S)
+print(m.group(0).replace("\n", "") if m else "")
+EOF
+}
+like "$(row "$V000")" '<div class="cause">riscv: mm/vmscan.c:3871: error \(7/9\)</div>' \
+	"the build-failed row says which arch, where and which patch"
+like "$(row "$V004")" '<div class="cause">2/4 does not apply to mm-new: arch/arm64/include/asm/tlbflush.h</div>' \
+	"the apply-failed row: which patch, onto what, which file"
+like "$(row "$V003")" '<div class="cause">mm/khugepaged.c:2395: progress-accounting warning \(2/5\)</div>' \
+	"the findings row: an mm rule before checkpatch's error"
+like "$(row "$V000")" '<td data-label="findings"><span data-sev="errors"><span class="b s-bad"[^>]*>3 errors</span></span> <span data-sev="warnings"><span class="b s-warn"[^>]*>9 warnings</span></span></td>' \
+	"findings split: errors red, warnings yellow"
+like "$(row "$V004")" '<span data-sev="notes"><span class="b s-mute"[^>]*>1 note</span>' "notes muted"
+like "$(row "$V003OLD")" '<td data-label="findings"><span class="muted">&ndash;</span></td>' "none: a dash"
 is "$(get "/?state=build-failed")" 200 "?state="
 is "$(grep -c '<tr class="series"' "$TMP/body")" 1 "?state=build-failed: one row"
 ok "the right one" grep -q "data-version-id=\"$V000\"" "$TMP/body"
@@ -121,11 +155,49 @@ ok "the boot finding" grep -q "WARNING: CPU: 1 PID: 312 at mm/vmscan.c:3871" "$T
 ok "the replies, with their text" grep -qF "Subject: Re: [PATCH 0/9] mm/mglru" "$TMP/s000.html"
 ok "a log link" grep -q 'href="/log/[0-9]*">build log</a>' "$TMP/s000.html"
 ok "a lore link" grep -q "href=\"https://lore.kernel.org/r/$V000/\"" "$TMP/s000.html"
+RISCV=$(sql "SELECT id FROM results WHERE version = '$V000' AND stage = 'build' AND arch = 'riscv'")
+# why PAGE-FILE: the why box of a series page, on one line
+why() {
+	$PY - "$1" <<'EOF'
+import re, sys
+m = re.search(r'<div class="why.*?</div>', open(sys.argv[1]).read(), re.S)
+print(m.group(0).replace("\n", " ") if m else "")
+EOF
+}
+like "$(why "$TMP/s000.html")" '^<div class="why s-bad"><p class="cause">riscv: mm/vmscan.c:3871: error \(7/9\)</p>' \
+	"the series page: a why box"
+like "$(why "$TMP/s000.html")" "<pre>passing argument 3 of &#39;test_pud_bloom_filter&#39; from incompatible pointer type" \
+	"with the error text"
+like "$(why "$TMP/s000.html")" "<a href=\"/log/$RISCV\">build log</a>" "and the log of the failed build"
+like "$(sed -n '/<h2>v/,/<dl/p' "$TMP/s000.html" | tr -d '\n')" '</h2><div class="why' "right under the state"
+get "/series/$S004" >/dev/null
+like "$(why "$TMP/body")" '<p class="cause">2/4 does not apply to mm-new: arch/arm64/include/asm/tlbflush.h</p><pre>@@ -322,13 \+322,6 @@' \
+	"an apply failure: the patch, then its hunk"
+like "$(why "$TMP/body")" "closest match at lines 333-343 of the tree" "and why it does not apply"
 get "/series/$VXSS" >/dev/null
 cp "$TMP/body" "$TMP/xss.html"
 unlike "$(cat "$TMP/xss.html")" "<script|<img" "the XSS series page has no script or img element"
 ok "its quoted code is escaped" grep -q '&lt;/pre&gt;&lt;script&gt;alert(3)&lt;/script&gt;' "$TMP/xss.html"
 ok "its finding message is escaped" grep -q '&lt;/td&gt;&lt;script&gt;alert(4)&lt;/script&gt;' "$TMP/xss.html"
+# no server paths on public pages, with or without the configuration
+nopaths() {
+	for _p in / "/series/$S000" "/series/$VXSS" /api/series "/api/series/$VXSS" \
+		"/api/series/$S000"; do
+		get "$_p" >/dev/null
+		if grep -qF "$TMP" "$TMP/body"; then
+			echo "# $_p: $(grep -oF "$TMP" "$TMP/body" | head -1)"
+			return 1
+		fi
+	done
+}
+ok "no page or API object names a server path" nopaths
+get "/series/$VXSS" >/dev/null
+ok "a path outside the known directories: its last part" \
+	grep -qF "cannot create &#39;.../build-riscv&#39;: No space left on device" "$TMP/body"
+get "/api/series/$S000" >/dev/null
+is "$(json "$TMP/body" "d['series']['versions'][0]['results']['build']['riscv']['result']['log']")" \
+	riscv.log "a log outside them: its name (the dashboard links it by result)"
+
 # paging
 get "/?limit=2" >/dev/null
 is "$(grep -c '<tr class="series"' "$TMP/body")" 2 "?limit=2: two rows"
@@ -141,6 +213,24 @@ ok "counts what matched" grep -q "2 series versions, 2 to 2 shown" "$TMP/body"
 get "/api/series?limit=2&offset=1" >/dev/null
 is "$(json "$TMP/body" "(len(d['series']), d['total'], d['series'][0]['id'] == [v['id'] for v in json.load(open('$TMP/api.json'))['series']][1])")" \
 	"(2, 5, True)" "/api/series?limit=2&offset=1: the second and third, of five"
+# paged by a cursor: "next" until the end, every version once, newest first
+is "$(json "$TMP/api.json" "d['next']")" None "one page holds all five: no next"
+url="/api/series?limit=2"
+: >"$TMP/paged"
+pages=0
+while [ -n "$url" ] && [ $pages -lt 10 ]; do
+	get "$url" >/dev/null
+	json "$TMP/body" "' '.join(v['id'] for v in d['series'])" >>"$TMP/paged"
+	url=$(json "$TMP/body" "d['next'] or ''")
+	pages=$((pages + 1))
+done
+is "$pages" 3 "limit=2: three pages of 2, 2 and 1"
+is "$(tr '\n' ' ' <"$TMP/paged" | sed 's/ $//')" "$(json "$TMP/api.json" "' '.join(v['id'] for v in d['series'])")" \
+	"the pages give every version once, in the order of one page"
+get "/api/series?author=vernon&limit=1" >/dev/null
+like "$(json "$TMP/body" "d['next']")" "author=vernon&cursor=" "next keeps the filters"
+is "$(json "$TMP/body" "(len(d['series']), d['total'])")" "(1, 2)" "the author filter, in SQL: 1 of 2"
+is "$(get "/api/series?cursor=nonsense")" 400 "a malformed cursor: 400"
 
 is "$(get /series/nosuch)" 404 "an unknown series page: 404"
 is "$(get /nowhere)" 404 "an unknown page: 404"
@@ -159,6 +249,13 @@ is "$(get "/log/$LOGID")" 403 "a log outside the log root: 403"
 unlike "$(cat "$TMP/body")" "secret" "not shown"
 is "$(get /log/999999)" 404 "no such result: 404"
 is "$(get /log/..%2f..%2fetc%2fpasswd)" 404 "not a result id: 404"
+ok "with the configuration: still no server path" nopaths
+get "/series/$VXSS" >/dev/null
+ok "a path under core.statedir: relative to it" \
+	grep -qF "cannot create &#39;jobs/7/build-riscv&#39;: No space left on device" "$TMP/body"
+get "/api/series/$S000" >/dev/null
+is "$(json "$TMP/body" "d['series']['versions'][0]['results']['build']['riscv']['result']['log']")" \
+	logs/riscv.log "a log under it: relative too"
 serve_stop
 
 # read-only: the database file is not changed, a read-only file works
@@ -177,6 +274,21 @@ serve_start
 get /metrics >/dev/null
 ok "jobs by state" grep -qx 'lorebot_jobs{state="queued"} 2' "$TMP/body"
 ok "the job queue" grep -qx 'lorebot_queue_length{queue="jobs"} 2' "$TMP/body"
+serve_stop
+
+# a base the bot lacks: not red, and the cause says so
+record "$V000" apply "$RESULTS/apply-000-base-unknown.json"
+serve_start
+get /api/series >/dev/null
+is "$(json "$TMP/body" "[(v['state'], v['cause']) for v in d['series'] if v['id'] == '$V000'][0]")" \
+	"('base-unknown', 'base unknown: efecab401cb1 is not in the tree')" "base-unknown: the cause names the base"
+get / >/dev/null
+cp "$TMP/body" "$TMP/list.html"
+like "$(row "$V000")" '<div class="cause">base unknown: efecab401cb1 is not in the tree</div>' "on the index"
+like "$(row "$V000")" '<span class="b s-mute" title="base-unknown">base-unknown</span>' "muted, not red"
+get "/series/$S000" >/dev/null
+like "$(why "$TMP/body")" '^<div class="why s-mute">.*<pre>base-commit efecab401cb15fd3bb9bc05990609acb6b267ff2 is not in the repository; .*on mm-new instead: patch 7/9 does not apply' \
+	"the why box: what is missing and what was tried instead"
 serve_stop
 
 # usage

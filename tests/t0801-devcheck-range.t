@@ -20,13 +20,14 @@ like "$(cat "$TMP/err")" "is not in a git repository" "outside a repository: say
 git -C "$L" checkout -q -b nobase mm-new
 (cd "$L" && lorebot check) >/dev/null 2>"$TMP/err"
 is "$?" 2 "a branch without upstream: exit 2"
-like "$(cat "$TMP/err")" "branch 'nobase' has no upstream: name a range .* or set one \('git branch --set-upstream-to=" \
-	"a branch without upstream: says how to name a range or set one"
+like "$(cat "$TMP/err")" "branch 'nobase' has no upstream: name a range \('lorebot check origin/mm-new\.\.'\) or set one \('git branch --set-upstream-to=origin/mm-new'\)" \
+	"a branch without upstream: says how to name a range or set one, with the clone's own branch"
 
 git -C "$L" checkout -q --detach mm-new
 (cd "$L" && lorebot check) >/dev/null 2>"$TMP/err"
 is "$?" 2 "detached HEAD: exit 2"
-like "$(cat "$TMP/err")" "HEAD is detached: name a range" "detached HEAD: says so"
+like "$(cat "$TMP/err")" "HEAD is detached: name a range \('lorebot check origin/mm-new\.\.HEAD'\)" \
+	"detached HEAD: says so, naming origin/mm-new (the clone has no origin/master)"
 
 dev_branch "$L" work
 (cd "$L" && lorebot check) >/dev/null 2>"$TMP/err"

@@ -69,6 +69,19 @@ for strategy in commit branch-description tip-commit; do
 		"$strategy: b4 sends a cover letter and base-commit"
 done
 
+# a cover letter as b4 prep wrote it, never edited: EDITME left in
+git -C "$L" checkout -q mm-new
+git -C "$L" config b4.prep-cover-strategy commit
+(cd "$L" && b4 prep -n untouched -f mm-new) >/dev/null 2>&1
+dev_am "$L" "$TMP/p1.mbox" "$DEVFIX/004-2-port-6.12.patch"
+(cd "$L" && lorebot check --json --checkers=-all,cover-letter) >"$TMP/editme.json" 2>"$TMP/err"
+is "$?" 1 "an untouched b4 cover letter: exit 1"
+is "$(json "$TMP/editme.json" "[(f['rule'], f['severity'], f['line']) for f in d['findings']][:2]")" \
+	"[('cover-letter', 'error', None), ('cover-letter', 'error', 1)]" \
+	"its subject and its first line are b4's template"
+like "$(json "$TMP/editme.json" "d['findings'][0]['quote']")" "EDITME: cover title for untouched" \
+	"quoting the subject b4 wrote"
+
 # revision and prefixes from b4's tracking data
 git -C "$L" checkout -q b4/tlb-commit
 (cd "$L" && b4 prep --force-revision 3 && b4 prep --set-prefixes RFC) >/dev/null 2>&1

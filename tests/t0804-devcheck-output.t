@@ -69,4 +69,19 @@ unlike "$(cat "$TMP/out")" "lorebot: check" "--no-progress"
 # the summary counts each severity
 like "$(lorebot check --checkers=-all,one-line-args,signed-off-by)" '^0 errors, 6 warnings, 0 notes$' \
 	"summary: errors, warnings, notes"
+
+# paths as gcc run from the current directory prints them (vim -q)
+top=$(lorebot check $ONE | grep -c '^mm/rmap.c:[0-9]*:')
+ok "from the top: repository paths ($top findings)" test "$top" -gt 0
+is "$(cd mm && lorebot check $ONE | grep -c '^rmap.c:[0-9]*:')" "$top" \
+	"from mm/: the same findings as rmap.c:N"
+is "$(cd arch/x86 && lorebot check $ONE | grep -c '^\.\./\.\./mm/rmap.c:[0-9]*:')" "$top" \
+	"from arch/x86: ../../mm/rmap.c:N"
+is "$(cd mm && lorebot check $ONE --json | $PY -c 'import json, sys
+files = {f["file"] for f in json.load(sys.stdin)["findings"] if f["file"]}
+print("mm/rmap.c" in files and not any(f.startswith("..") for f in files))')" True \
+	"--json keeps the repository's paths"
+missing=$(cd mm && lorebot check $ONE | sed -n 's/^\([^ :]*\):[0-9]*:.*/\1/p' | sort -u |
+	while read -r p; do test -f "$p" || echo "$p"; done)
+is "$missing" "" "from mm/: every path printed names a file from there (../arch/... too)"
 done_testing

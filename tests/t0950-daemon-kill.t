@@ -23,23 +23,9 @@ for n in 1 2; do
 	gen_series "kill$n" 1 2 "$((1767225600 + n * 60))"
 done >"$TMP/series.mbox"
 
-# setup NAME: a state directory with the three series fetched
-setup() {
-	mkdir -p "$TMP/$1"
-	DB=$TMP/$1/lorebot.db
-	OUT=$TMP/$1/outbox
-	lorebot --db "$DB" fetch --mbox "$TMP/series.mbox" --list linux-mm >/dev/null
-}
 daemon() {
 	timeout 600 "$LOREBOT" --db "$DB" --config "$CONF" daemon --url "$DEAD" --repo "$R" \
 		--outbox "$OUT" --arch '' --once "$@"
-}
-# what was replied, per version: kind and patch of each reply filed
-replied() {
-	sql "SELECT v.title || ': ' || coalesce((SELECT group_concat(k, ' ') FROM
-		(SELECT r.kind || '/' || r.patch || '/' || r.state AS k FROM replies r
-		 WHERE r.version = v.id ORDER BY r.kind, r.patch)), '-')
-		FROM versions v WHERE v.gone = 0 ORDER BY v.title"
 }
 # the same, to be killed: the daemon itself is the background job
 daemon_bg() {
@@ -51,7 +37,7 @@ mails() {
 }
 
 # the control: never killed
-setup control
+mbox_state control
 daemon 2>"$TMP/control.err"
 is "$?" 0 "control: daemon --once exits 0"
 is "$(sql "SELECT count(*) FROM jobs WHERE state != 'done'")" 0 "control: every job done"
@@ -60,7 +46,7 @@ WANT_MAILS=$(mails)
 ok "control: replies were filed ($WANT_MAILS)" test "$WANT_MAILS" -gt 0
 
 # the deterministic case: a queued apply job, run by hand; then the daemon
-setup manual
+mbox_state manual
 V=$(sql "SELECT id FROM versions WHERE title = 'mm: the kill1 series'")
 sql "INSERT INTO jobs (kind, version, queued) VALUES ('apply', '$V', 0)"
 J=$(sql "SELECT id FROM jobs WHERE version = '$V'")
@@ -78,7 +64,7 @@ is "$(replied)" "$WANT" "every version got the control's replies"
 # the campaign: SIGKILL at random instants (shorter ones more often) over
 # the pipeline; a dead daemon's runners die with it.  A state that
 # completes is checked and the next kills start over on a fresh one.
-setup campaign
+mbox_state campaign
 start=$(date +%s)
 daemon 2>/dev/null
 span=$(($(date +%s) - start + 1))
@@ -88,7 +74,7 @@ complete() {
 }
 fresh() {
 	rm -rf "$TMP/campaign"
-	setup campaign
+	mbox_state campaign
 }
 fresh
 i=0 killed=0 rounds=0 bad=0

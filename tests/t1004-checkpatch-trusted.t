@@ -9,23 +9,7 @@
 
 cd "$TMP" || exit 1
 sec_repo
-# fake_checkpatch WHO [MARKER]: a checkpatch.pl that reports WHO ran
-fake_checkpatch() {
-	echo '#!/usr/bin/perl'
-	[ -n "${2:-}" ] && printf 'open(my $f, ">", "%s"); close($f);\n' "$2"
-	cat <<-EOF
-	for my \$file (grep { !/^-/ } @ARGV) {
-		print "\$file:1: WARNING:RAN_$1: checkpatch of $1\n";
-		print "total: 0 errors, 1 warnings, 1 lines checked\n";
-	}
-	EOF
-}
-mkdir -p "$S/scripts"
-fake_checkpatch TRUSTED >"$S/scripts/checkpatch.pl"
-: >"$S/scripts/spelling.txt"
-: >"$S/scripts/const_structs.checkpatch"
-git -C "$S" add -A && git -C "$S" commit -qm "checkpatch"
-git -C "$S" push -q "$R" main:mm-new
+sec_trusted_checkpatch
 
 # series A: its own checkpatch.pl, which leaves a marker when run
 git -C "$S" checkout -q -b evil

@@ -6,23 +6,9 @@
 . "${LOREBOT_SRC:-.}/tests/lib.sh"
 . "$LOREBOT_SRC/tests/report-lib.sh"
 
-$PY - "$TMP/long.mbox" <<'EOF'
+$PY - "$TMP/long.mbox" "$FIXTURES/reply/one-line.diff" <<'EOF'
 import email.header, sys
-diff = b"""---
- mm/a.c | 1 +
- 1 file changed, 1 insertion(+)
-
-diff --git a/mm/a.c b/mm/a.c
-index 1111111..2222222 100644
---- a/mm/a.c
-+++ b/mm/a.c
-@@ -1,2 +1,3 @@
- int a;
-+int b;
- int c;
--- 
-2.43.0
-"""
+diff = open(sys.argv[2], "rb").read()
 def enc(s):
     return email.header.Header(s, "utf-8").encode(maxlinelen=76).replace("\n", "").encode()
 utf8 = "Zoë Ünïcödé " * 40		# 480 characters, non-ASCII
@@ -52,6 +38,7 @@ cat >"$TMP/check.json" <<'EOF'
 {"findings": [{"rule": "x", "severity": "warning", "patch": 1, "file": "mm/a.c", "line": 2,
   "message": "an int named b"}]}
 EOF
+record_tested long-1@example.org short-1@example.org
 record long-1@example.org check "$TMP/check.json"
 record short-1@example.org check "$TMP/check.json"
 report_conf

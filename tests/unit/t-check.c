@@ -125,6 +125,54 @@ static void test_sort(void)
 	findings_release(&f);
 }
 
+static void test_merge(void)
+{
+	static const struct {
+		const char *rule;
+		enum check_severity sev;
+		int patch;
+		const char *msg;
+	} in[] = {
+		{ "codespell", CHECK_WARNING, 1, "'occured' may be a typo of 'occurred'" },
+		{ "checkpatch:TYPO_SPELLING", CHECK_ERROR, 1,
+		  "'occured' may be misspelled - perhaps 'occurred'?" },
+		{ "checkpatch:TYPO_SPELLING", CHECK_WARNING, 1,
+		  "'recieve' may be misspelled - perhaps 'receive'?" },
+		{ "checkpatch:TYPO_SPELLING", CHECK_WARNING, 2,
+		  "'occured' may be misspelled - perhaps 'occurred'?" },
+		{ "fixes-tag", CHECK_WARNING, 1,
+		  "Fixes: commit 0123456789abcdef is not in mm-new (rebased, or not pulled?)" },
+		{ "checkpatch:UNKNOWN_COMMIT_ID", CHECK_WARNING, 1,
+		  "Unknown commit id '0123456789ab', maybe rebased or not pulled?" },
+		{ "checkpatch:UNKNOWN_COMMIT_ID", CHECK_WARNING, 1,
+		  "Unknown commit id 'fedcba987654', maybe rebased or not pulled?" },
+		{ "checkpatch:MISSING_SIGN_OFF", CHECK_ERROR, 3, "Missing Signed-off-by" },
+	};
+	struct findings f = FINDINGS_INIT;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(in); i++) {
+		add(&f, in[i].patch, NULL, 0);
+		free(f.v[i].rule);
+		free(f.v[i].message);
+		f.v[i].rule = xstrdup(in[i].rule);
+		f.v[i].message = xstrdup(in[i].msg);
+		f.v[i].severity = in[i].sev;
+	}
+	findings_merge(&f);
+	is_int((int)f.nr, 6, "two findings merged into the checkers that say them better");
+	ok(f.nr == 6 && !strcmp(f.v[0].rule, "codespell") && f.v[0].severity == CHECK_ERROR,
+	   "codespell's finding stays, with checkpatch's worse severity");
+	ok(f.nr == 6 && !strcmp(f.v[1].message, "'recieve' may be misspelled - perhaps 'receive'?"),
+	   "another word is another problem");
+	ok(f.nr == 6 && f.v[2].patch == 2, "so is the same word in another patch");
+	ok(f.nr == 6 && !strcmp(f.v[3].rule, "fixes-tag") &&
+	   strstr(f.v[4].message, "fedcba987654"), "an id: merged with its Fixes: only");
+	ok(f.nr == 6 && !strcmp(f.v[5].rule, "checkpatch:MISSING_SIGN_OFF"),
+	   "alone, checkpatch's finding stays");
+	findings_release(&f);
+}
+
 static void test_pattern(void)
 {
 	static struct pattern p = PATTERN("^Fixes: ([0-9a-f]{12,}) \\(\"(.*)\"\\)$", 0);
@@ -146,6 +194,7 @@ int main(void)
 	test_select();
 	test_run();
 	test_sort();
+	test_merge();
 	test_pattern();
 	return done_testing();
 }

@@ -116,7 +116,7 @@ int main(void)
 	ok(s.nr == 1 && s.d[0].data == &a && s.d[0].cancelled,
 	   "run_pool_stop reports the running task as cancelled");
 	is_int(run_pool_count(p, -1), 0, "and the pool is empty");
-	ok(run_pool_reattach(p, "local:1", &t.res, &b) < 0,
+	ok(run_pool_reattach(p, NULL, "local:1", &t.res, &b) < 0,
 	   "a local task cannot be reattached");
 
 	run_pool_free(p);

@@ -10,6 +10,7 @@
 #include "bot/jsonw.h"
 #include "bot/series-out.h"
 #include "bot/store.h"
+#include "bot/store-int.h"
 #include "tests/unit/tap.h"
 
 static char *fixture(const char *name)
@@ -84,7 +85,7 @@ int main(void)
 	assembly_add_mbox(&a, f004);
 	assembly_build(&a);
 	assembly_init(&b, 0);
-	is_int(store_load_assembly(&st, &b, &err), 0, "load from the store");
+	is_int(store_load_assembly(&st, &b, false, NULL, &err), 0, "load from the store");
 	assembly_build(&b);
 	ja = assembly_json_of(&a);
 	jb = assembly_json_of(&b);

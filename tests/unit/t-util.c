@@ -5,11 +5,17 @@
  * numbers and indentation, and the Date: parser that stands in for
  * GMime's on the common form.
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
 #include <json-c/json.h>
 
 #include "bot/jsonw.h"
 #include "bot/mail.h"
 #include "bot/strbuf.h"
+#include "bot/util.h"
 #include "tests/unit/tap.h"
 
 /* A byte at a time, as RFC 3629 says */
@@ -236,8 +242,64 @@ static void test_headers(void)
 	strbuf_release(&err);
 }
 
+/*
+ * Files under a directory another user owns (a build's obj/): a link
+ * planted there, last or on the way, is refused, never followed as root
+ */
+static void test_beneath(void)
+{
+	char root[] = "/tmp/t-util-beneath-XXXXXX";
+	char *p, *buf = NULL, *secret;
+	size_t len;
+	int fd;
+
+	if (!mkdtemp(root)) {
+		ok(0, "mkdtemp: %s", strerror(errno));
+		return;
+	}
+	secret = xasprintf("%s.secret", root);
+	write_file(secret, "root only\n", 10);
+	p = xasprintf("%s/.config", root);
+	is_int(write_file_beneath(root, p, "CONFIG_MM=y\n", 12), 0, "beneath: a file is written");
+	is_int(read_file_beneath(root, p, &buf, &len, 0), 0, "and read");
+	is_str(buf, "CONFIG_MM=y\n", "with what was written");
+	free(buf);
+	buf = NULL;
+	unlink(p);
+	if (symlink(secret, p))
+		ok(0, "symlink: %s", strerror(errno));
+	is_int(read_file_beneath(root, p, &buf, &len, 0), -ELOOP,
+	       "a planted link is not read through");
+	is_int(write_file_beneath(root, p, "x", 1), -ELOOP, "nor written through");
+	free(p);
+	p = xasprintf("%s/arch", root);
+	if (symlink("/etc", p))
+		ok(0, "symlink: %s", strerror(errno));
+	free(p);
+	p = xasprintf("%s/arch/passwd", root);
+	is_int(read_file_beneath(root, p, &buf, &len, 0), -ELOOP,
+	       "nor a link on the way (arch -> /etc)");
+	free(p);
+	p = xasprintf("%s/../%s", root, strrchr(secret, '/') + 1);
+	is_int(read_file_beneath(root, p, &buf, &len, 0), -EXDEV, "nor .. out of it");
+	free(p);
+	fd = open_beneath(root, "/etc/passwd", O_RDONLY, 0);
+	ok(fd < 0 && errno == EINVAL, "a path outside the root is refused");
+	buf = NULL;
+	is_int(read_file(secret, &buf, &len, 0), 0, "the target was left alone");
+	is_str(buf ? buf : "", "root only\n", "and unchanged");
+	free(buf);
+	unlink(secret);
+	free(secret);
+	p = xasprintf("rm -rf '%s'", root);
+	if (system(p))
+		ok(0, "cleanup");
+	free(p);
+}
+
 int main(void)
 {
+	test_beneath();
 	test_utf8();
 	test_strbuf();
 	test_jsonw();

@@ -1,0 +1,71 @@
+#!/bin/sh
+# The dashboard's index at VERSIONS versions (bench/gen-archive.py
+# --single: one version per message, every message in list_messages as a
+# daemon leaves it, no planner statistics): a bounded load loop of
+# REQUESTS sequential GET / against 127.0.0.1 (curl, keep-alive), then
+# the same for GET /api/series.  Prints median and p99 wall per request,
+# the server's CPU per request (from /proc, user + sys) and its peak RSS
+# (VmHWM).
+#
+#   bench/dash-load.sh [VERSIONS]      default 100000
+#
+# LOREBOT (default build/lorebot), REQUESTS (default 300), BENCH_DIR
+# (default /var/tmp/lorebot-bench: the database is made once).
+set -eu
+cd "$(dirname "$0")/.."
+SRC=$PWD
+LOREBOT=${LOREBOT:-$SRC/build/lorebot}
+N=${1:-100000}
+REQUESTS=${REQUESTS:-300}
+DIR=${BENCH_DIR:-/var/tmp/lorebot-bench}
+PY=/usr/bin/python3
+DB=$DIR/versions-$N.db
+SERVE=
+trap '[ -n "$SERVE" ] && kill $SERVE 2>/dev/null' EXIT
+mkdir -p "$DIR"
+
+if [ ! -f "$DB" ]; then
+	$PY "$SRC/bench/gen-archive.py" --single "$N" "$DIR/single-$N.mbox" "$DIR/single-news.mbox"
+	"$LOREBOT" --db "$DB.tmp" fetch --mbox /dev/null >/dev/null 2>&1
+	sqlite3 "$DB.tmp" "INSERT INTO lists (name, url) VALUES ('linux-mm',
+		'http://127.0.0.1/linux-mm/')"
+	"$LOREBOT" --db "$DB.tmp" fetch --mbox "$DIR/single-$N.mbox" --list linux-mm >/dev/null 2>&1
+	sqlite3 "$DB.tmp" "DROP TABLE IF EXISTS sqlite_stat1"
+	rm -f "$DIR/single-$N.mbox" "$DIR/single-news.mbox"
+	mv "$DB.tmp" "$DB"
+fi
+versions=$(sqlite3 "$DB" "SELECT count(*) FROM versions WHERE gone = 0")
+. "$SRC/bench/serve-lib.sh"
+serve_start "$DB"
+port=$PORT
+
+cpu() {
+	awk '{ print $14 + $15 }' "/proc/$SERVE/stat"
+}
+
+for path in / /api/series; do
+	before=$(cpu)
+	$PY - "http://127.0.0.1:$port$path" "$REQUESTS" <<'PY' >"$DIR/times"
+import http.client, sys, time, urllib.parse
+u = urllib.parse.urlsplit(sys.argv[1])
+c = http.client.HTTPConnection(u.hostname, u.port)
+for _ in range(int(sys.argv[2])):
+    t = time.monotonic()
+    c.request("GET", u.path + ("?" + u.query if u.query else ""))
+    r = c.getresponse()
+    r.read()
+    if r.status != 200:
+        sys.exit("HTTP %d" % r.status)
+    print("%.6f" % (time.monotonic() - t))
+PY
+	after=$(cpu)
+	tck=$(getconf CLK_TCK)
+	sort -n "$DIR/times" | awk -v p="$path" -v v="$versions" -v c=$((after - before)) \
+		-v t="$tck" '{ a[NR] = $1 }
+		END { p99 = int(NR * 0.99 + 0.5); if (p99 < 1) p99 = 1
+		      printf "GET %s, %d versions: median %.1f ms, p99 %.1f ms, max %.1f ms," \
+			" server CPU %.1f ms a request (%d requests)\n", p, v,
+			a[int((NR + 1) / 2)] * 1000, a[p99] * 1000, a[NR] * 1000,
+			c / t * 1000 / NR, NR }'
+done
+grep VmHWM "/proc/$SERVE/status" | awk '{ printf "serve peak RSS %.1f MB\n", $2 / 1024 }'

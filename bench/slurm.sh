@@ -1,0 +1,53 @@
+#!/bin/sh
+# Slurm's overhead per job against a local child, on this machine: the
+# same trivial job (/bin/true) N times (default 20), one after the other,
+# (a) as a child process, (b) with sbatch and squeue polled every
+# POLL seconds (default 0.2) until Slurm lists it COMPLETED, as the Slurm
+# executor does (slurm.pollinterval), (c) with sbatch --wait.  The Slurm
+# is the tests' one-machine lab (tests/slurm-lab.sh, under nice 19).
+# Needs root and the Slurm packages; skips otherwise.  Numbers in
+# bench/README.md.
+set -eu
+cd "$(dirname "$0")/.."
+N=${N:-20}
+POLL=${POLL:-0.2}
+if [ "$(id -u)" != 0 ] || ! command -v sbatch >/dev/null; then
+	echo "slurm.sh: skipped (needs root and slurmctld slurmd slurm-client munge)"
+	exit 0
+fi
+D=$(mktemp -d /tmp/lorebot-bench-slurm.XXXXXX)
+trap 'tests/slurm-lab.sh stop "$D/lab"; rm -rf "$D"' EXIT
+tests/slurm-lab.sh start "$D/lab" >/dev/null
+export SLURM_CONF=$D/lab/slurm.conf
+now() { date +%s.%N; }
+per() { echo "$1 $2 $N" | awk '{ printf "%.3f", ($2 - $1) / $3 }'; }
+
+# per_job FN: the wall per run of FN, N runs one after the other
+per_job() {
+	t0=$(now)
+	i=0
+	while [ $i -lt "$N" ]; do
+		"$1"
+		i=$((i + 1))
+	done
+	per "$t0" "$(now)"
+}
+child() {
+	nice -n 19 /bin/true
+}
+polled() {
+	id=$(sbatch --parsable --output=/dev/null --chdir="$D" --wrap /bin/true)
+	until [ "$(squeue --noheader --states=all --jobs="$id" --format=%T)" = COMPLETED ]; do
+		sleep "$POLL"
+	done
+}
+waited() {
+	sbatch --parsable --wait --output=/dev/null --chdir="$D" --wrap /bin/true >/dev/null
+}
+local_s=$(per_job child)
+poll_s=$(per_job polled)
+wait_s=$(per_job waited)
+
+echo "slurm.sh: $N trivial jobs, wall per job: local ${local_s} s," \
+	"sbatch + squeue every ${POLL} s ${poll_s} s, sbatch --wait ${wait_s} s" \
+	"(load $(cut -d' ' -f1 /proc/loadavg))"

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The engines of the daemon's job pool (daemon.executor).  An engine is
+ * a struct run_executor (bot/run.h: submit, poll, signal, reattach,
+ * release, node), one file each:
+ *
+ *	local	fork and exec on this machine (bot/run.c, the pool's
+ *		default): tasks die with the daemon, nothing to reattach
+ *	slurm	sbatch on a Slurm cluster (bot/exec-slurm.c): tasks
+ *		outlive the daemon and are reattached at its next start
+ *
+ * Another engine (LAVA for boots on boards) is a row of exec_engines[]
+ * and a file.  Every program an engine runs goes through run_cmd()
+ * with a timeout (slurm.timeout).
+ */
+#ifndef LOREBOT_EXEC_H
+#define LOREBOT_EXEC_H
+
+#include "bot/config.h"
+#include "bot/run.h"
+
+struct exec_engine {
+	const char *name;
+	/* NULL: the pool's local executor; caller frees with exec_free() */
+	struct run_executor *(*create)(const struct config *cfg);
+	void (*destroy)(struct run_executor *x);
+};
+
+/* The engine named (daemon.executor), or NULL */
+const struct exec_engine *exec_engine_find(const char *name);
+/* NULL executors (local) are fine */
+void exec_free(struct run_executor *x);
+
+/* Slurm, its parts exposed for the unit tests */
+
+struct slurm_cfg {
+	char *partition;	/* slurm.partition, or NULL */
+	char *account;		/* slurm.account, or NULL */
+	const char **flags;	/* slurm.flags: every job's extra sbatch options */
+	size_t nr_flags;
+	uint64_t poll_ms;	/* slurm.pollinterval: squeue at most this often */
+	uint64_t cmd_timeout_ms; /* slurm.timeout: of one sbatch, squeue... */
+};
+
+/* What Slurm says of a job */
+struct slurm_state {
+	long id;
+	char state[32];		/* JobState: PENDING, RUNNING, COMPLETED... */
+	char node[64];		/* NodeList, "" while pending */
+	char reason[64];
+	int exit_code;		/* ExitCode N:S, -1 unknown */
+	int exit_signal;
+};
+
+/* The job states (squeue's %T, scontrol's JobState) */
+struct slurm_state_def {
+	const char *name;
+	bool ended;		/* final: the job does not run any more */
+	bool timed_out;		/* it ran into its time limit */
+	bool lost;		/* the node, not the job, failed */
+};
+
+/* NULL for a state this table does not know (treated as active) */
+const struct slurm_state_def *slurm_state_lookup(const char *name);
+
+/* "123" or "123;cluster" (sbatch --parsable): 0 with *id, else -EINVAL */
+int slurm_parse_sbatch(const char *out, long *id);
+/*
+ * squeue --noheader --format='%i|%T|%N|%r' lines: every well-formed
+ * line into *v (caller frees); returns the number of entries.
+ */
+size_t slurm_parse_squeue(const char *out, struct slurm_state **v);
+/* scontrol -o show job ID: 0 with st filled, -ENOENT without a JobId= */
+int slurm_parse_scontrol(const char *out, struct slurm_state *st);
+
+/*
+ * The sbatch command line of t (options from its resources, the
+ * configuration and t->res.flags, then script) into argv (NULL-terminated,
+ * the strings malloc'ed; free with slurm_argv_free()).
+ */
+void slurm_sbatch_argv(const struct slurm_cfg *c, const struct run_task *t,
+		       const char *script, char ***argv);
+void slurm_argv_free(char **argv);
+/* The batch script: a shell line that execs t->argv, each word quoted */
+void slurm_script(const struct run_task *t, struct strbuf *sb);
+
+/* The executor itself; c is copied */
+struct run_executor *exec_slurm_new_cfg(const struct slurm_cfg *c);
+/* ... with the slurm.* keys of cfg */
+struct run_executor *exec_slurm_create(const struct config *cfg);
+void exec_slurm_destroy(struct run_executor *x);
+
+#endif

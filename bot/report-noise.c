@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The noise policy: which checker findings a reply mails.  lorebot's
+ * own mm rules are mailed, each quoted with its suggestion; checkpatch,
+ * codespell and the series-hygiene checks are style, shown on the
+ * dashboard and by `lorebot check`, and by default the mail only says
+ * how many there are and where to see them (reply.style); a finding
+ * with no location is never mailed, whatever the policy.
+ */
+#include "bot/contract.h"
+#include "bot/report-int.h"
+
+/* The rules that are style, by name or by "prefix:" */
+static const char *const style_rules[] = {
+	"checkpatch:", "codespell", "signed-off-by", "fixes-tag", "subject",
+	"numbering", "cover-letter", "base-commit",
+};
+
+static bool is_style(const char *rule)
+{
+	size_t i, len;
+
+	for (i = 0; rule && i < ARRAY_SIZE(style_rules); i++) {
+		len = strlen(style_rules[i]);
+		if (style_rules[i][len - 1] == ':' ? !strncmp(rule, style_rules[i], len) :
+		    !strcmp(rule, style_rules[i]))
+			return true;
+	}
+	return false;
+}
+
+enum report_class report_finding_class(const struct report_opts *o, json_object *f)
+{
+	const char *sev = rd_finding_severity_z(f);
+
+	if (strcmp(sev, RD_SEV_ERROR) && strcmp(sev, RD_SEV_WARNING))
+		return REPORT_DROP;
+	if (is_style(rd_finding_rule(f)) && strcmp(config_get(o->cfg, "reply.style"), "mail"))
+		return REPORT_STYLE;
+	if (!rd_finding_file(f) || rd_finding_line(f, 0) <= 0)
+		return is_style(rd_finding_rule(f)) ? REPORT_STYLE : REPORT_DROP;
+	return REPORT_MAIL;
+}
+
+void report_check_count(const struct report_version *v, const struct report_opts *o,
+			int count[REPORT_CLASS_NR])
+{
+	const struct result *r = results_find(&v->results, STAGE_CHECK, NULL);
+	json_object *findings = r ? rd_doc_findings(r->doc) : NULL;
+	size_t i;
+
+	memset(count, 0, REPORT_CLASS_NR * sizeof(*count));
+	for (i = 0; findings && i < json_object_array_length(findings); i++)
+		count[report_finding_class(o, rd_at(findings, i))]++;
+}

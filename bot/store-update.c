@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Incremental assembly: the messages stored since the last assembly
+ * (series_pending), and every message connected to them by a chain of
+ * shared keys (message_keys, msg_each_key()), are assembled again; what
+ * they make replaces what they made before.  Messages outside that
+ * closure share nothing with it that any assembly rule looks at, so
+ * their series cannot change: the result is the full rebuild's.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "bot/log.h"
+#include "bot/store.h"
+#include "bot/store-int.h"
+
+struct closure {
+	struct strmap keys;	/* keys expanded */
+	int64_t *todo;		/* messages whose keys are still to expand */
+	size_t nr, alloc;
+	bool titles;		/* follow "t:" keys (series.trust is set) */
+	size_t size;
+};
+
+/* Add a message to temp.closure; queue it when it was not there */
+static int closure_add(struct store *st, struct closure *c, int64_t id)
+{
+	struct db_stmt *s = db_prepare(st->db,
+		"INSERT OR IGNORE INTO temp.closure (id) VALUES (?)");
+
+	if (!s || db_bind_int(s, 1, id) || db_run(s))
+		return -1;
+	if (!db_changes(st->db))
+		return 0;
+	c->size++;
+	ALLOC_GROW(c->todo, c->nr + 1, c->alloc);
+	c->todo[c->nr++] = id;
+	return 0;
+}
+
+/* The messages of a key not expanded yet */
+static int expand_key(struct store *st, struct closure *c, const char *key)
+{
+	struct db_stmt *s;
+	int64_t *ids = NULL;
+	size_t nr = 0, alloc = 0, i;
+	int r;
+
+	if (strmap_get(&c->keys, key) || (!c->titles && !strncmp(key, "t:", 2)))
+		return 0;
+	strmap_put(&c->keys, xstrdup(key), (void *)1);
+	s = db_prepare(st->db, "SELECT message FROM message_keys WHERE key = ?");
+	if (!s || db_bind_text(s, 1, key))
+		return -1;
+	while ((r = db_step(s)) > 0) {
+		ALLOC_GROW(ids, nr + 1, alloc);
+		ids[nr++] = db_column_int(s, 0);
+	}
+	for (i = 0; r == 0 && i < nr; i++)
+		if (closure_add(st, c, ids[i]))
+			r = -1;
+	free(ids);
+	return r;
+}
+
+static int expand_message(struct store *st, struct closure *c, int64_t id)
+{
+	struct db_stmt *s = db_prepare(st->db,
+		"SELECT key FROM message_keys WHERE message = ?");
+	char **keys = NULL;
+	size_t nr = 0, alloc = 0, i;
+	int r;
+
+	if (!s || db_bind_int(s, 1, id))
+		return -1;
+	while ((r = db_step(s)) > 0) {
+		ALLOC_GROW(keys, nr + 1, alloc);
+		keys[nr++] = xstrdup(db_column_text(s, 0));
+	}
+	for (i = 0; i < nr; i++) {
+		if (r == 0 && expand_key(st, c, keys[i]))
+			r = -1;
+		free(keys[i]);
+	}
+	free(keys);
+	return r;
+}
+
+static void closure_release(struct closure *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->keys.size; i++)
+		free((char *)c->keys.e[i].key);
+	strmap_release(&c->keys);
+	free(c->todo);
+}
+
+/*
+ * temp.closure: the pending messages and all connected to them;
+ * temp.touched: the versions they made before.  Returns its size or -1.
+ */
+static int64_t find_closure(struct store *st)
+{
+	struct closure c = { .keys = STRMAP_INIT, .titles = st->nr_trusted > 0 };
+	struct db_stmt *s;
+	int64_t *seed = NULL, ret = -1;
+	size_t nr = 0, alloc = 0, i;
+	int r;
+
+	if (db_exec(st->db, "CREATE TEMP TABLE IF NOT EXISTS closure (id INTEGER PRIMARY KEY);"
+		    "CREATE TEMP TABLE IF NOT EXISTS touched (id TEXT PRIMARY KEY);"
+		    "DELETE FROM temp.closure; DELETE FROM temp.touched"))
+		return -1;
+	s = db_prepare(st->db, "SELECT message FROM series_pending");
+	if (!s)
+		return -1;
+	while ((r = db_step(s)) > 0) {
+		ALLOC_GROW(seed, nr + 1, alloc);
+		seed[nr++] = db_column_int(s, 0);
+	}
+	for (i = 0; r == 0 && i < nr; i++)
+		r = closure_add(st, &c, seed[i]);
+	free(seed);
+	while (r == 0 && c.nr)
+		r = expand_message(st, &c, c.todo[--c.nr]);
+	if (r == 0 && !db_exec(st->db,
+		"INSERT OR IGNORE INTO temp.touched (id)"
+		" SELECT p.version FROM patches p WHERE p.msgid IN"
+		"  (SELECT msgid FROM messages WHERE id IN (SELECT id FROM temp.closure));"
+		"INSERT OR IGNORE INTO temp.touched (id)"
+		" SELECT v.id FROM versions v WHERE v.cover IN"
+		"  (SELECT msgid FROM messages WHERE id IN (SELECT id FROM temp.closure));"
+		"INSERT OR IGNORE INTO temp.touched (id)"
+		" SELECT v.id FROM versions v WHERE v.id IN"
+		"  (SELECT msgid FROM messages WHERE id IN (SELECT id FROM temp.closure))"))
+		ret = (int64_t)c.size;
+	closure_release(&c);
+	return ret;
+}
+
+bool store_series_need_full(struct store *st)
+{
+	struct db_stmt *s = db_prepare(st->db, "SELECT key, value FROM state"
+				       " WHERE key IN ('series_full', 'series_trust')");
+	char *trust = store_trust_state(st);
+	bool full = true, seen_trust = false;
+
+	while (s && db_step(s) > 0) {
+		const char *k = db_column_text(s, 0), *v = db_column_text(s, 1);
+
+		if (!strcmp(k, "series_full")) {
+			full = v && strcmp(v, "0");
+		} else {
+			seen_trust = true;
+			if (strcmp(v ? v : "", trust))
+				full = true;
+		}
+	}
+	free(trust);
+	return full || !seen_trust;
+}
+
+static int64_t state_int(struct store *st, const char *key)
+{
+	struct db_stmt *s = db_prepare(st->db, "SELECT value FROM state WHERE key = ?");
+	int64_t v = 0;
+
+	if (s && !db_bind_text(s, 1, key) && db_step(s) > 0) {
+		v = db_column_text(s, 0) ? atoll(db_column_text(s, 0)) : 0;
+		db_reset(s);
+	}
+	return v;
+}
+
+int store_update_series(struct store *st, struct store_changes *ch, struct strbuf *err)
+{
+	struct assembly a;
+	char count[32];
+	size_t added = 0;
+	int64_t n;
+
+	if (store_reparse(st, false, err) < 0)
+		return -1;
+	if (store_series_need_full(st)) {
+		log_debug("series: every message assembled again");
+		return store_rebuild_series(st, ch, err);
+	}
+	store_assembly_init(st, &a);
+	if (store_begin(st, err))
+		goto fail_nolock;
+	n = find_closure(st);
+	if (n < 0)
+		goto fail;
+	if (n && store_load_assembly(st, &a, true, &added, err))
+		goto fail;
+	log_debug("series: %lld messages assembled again, %zu of them new",
+		  (long long)n, added);
+	if (n) {
+		assembly_build(&a);
+		snprintf(count, sizeof(count), "%lld",
+			 (long long)(state_int(st, "messages") + (int64_t)added));
+		if (store_put_assembly(st, &a, true, ch) ||
+		    store_put_state(st, "messages", count))
+			goto fail;
+	}
+	if (db_exec(st->db, "DELETE FROM series_pending") ||
+	    store_put_state(st, "series_dirty", "0"))
+		goto fail;
+	if (store_commit(st, err))
+		goto fail_nolock;
+	assembly_release(&a);
+	return 0;
+fail:
+	if (!err->len)
+		strbuf_addstr(err, db_error(st->db));
+	store_rollback(st);
+fail_nolock:
+	assembly_release(&a);
+	return -1;
+}

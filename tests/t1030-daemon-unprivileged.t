@@ -1,0 +1,156 @@
+#!/bin/sh
+# The attacks of t1001-t1010, mailed to a real local lore and taken by
+# the daemon (--once), first as root, then as the unprivileged user
+# lorebot that ci/deps.sh creates and config/lorebot.service runs the
+# daemon as: a binary patch making a link to /etc/passwd, a NUL byte in
+# a diff line, a series that replaces scripts/checkpatch.pl and one
+# based on it, a 480-character non-ASCII display name (on a patch
+# that does not apply, so that the bot replies to it).  Each attack
+# fails, the good series beside them is applied and checked, the
+# replies' header lines stay within 998 characters, and as the user
+# nothing the daemon made belongs to anyone but lorebot.
+. "${LOREBOT_SRC:-.}/tests/lib.sh"
+. "$LOREBOT_SRC/tests/lore-lib.sh"
+. "$LOREBOT_SRC/tests/sec-lib.sh"
+
+[ "$(id -u)" = 0 ] || skip_all "runs the daemon as root and as user lorebot: needs root"
+id -u lorebot >/dev/null 2>&1 || skip_all "no user lorebot (ci/deps.sh creates it)"
+command -v runuser >/dev/null || skip_all "no runuser (util-linux)"
+
+cd "$TMP" || exit 1
+chmod 0755 "$TMP"
+sec_repo
+sec_trusted_checkpatch
+
+# evil A: its own checkpatch.pl, which leaves a marker where anyone can
+# write when it runs (in a sandbox or not)
+PWNED=/var/tmp/lorebot-t1030-pwned.$$
+cleanup_add "rm -f '$PWNED'"
+git -C "$S" checkout -q -b evil
+fake_checkpatch ATTACKER "$PWNED" >"$S/scripts/checkpatch.pl"
+git -C "$S" commit -qam "mm: improve checkpatch"
+git -C "$S" format-patch -q --stdout -1 |
+	sed 's/^Message-ID: .*//' | sed '1,/^Subject:/s/^Subject: .*/&\nMessage-ID: <evil-a@example.com>/' >A.mbox
+git -C "$S" checkout -q main
+
+mails() {
+	mkdir -p mail
+	newfile mm/good.c | mkpatch good >mail/good
+	binfile evil /etc/passwd 120000 | mkpatch abslink >mail/abslink
+	printf 'diff --git a/x.txt b/x.txt\nindex 587be6b..1111111 100644\n--- a/x.txt\n+++ b/x.txt\n@@ -1 +1,2 @@\n x\n+ab\0cdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnop\n' |
+		mkpatch nulbyte >mail/nulbyte
+	printf 'diff --git a/x.txt b/x.txt\nindex 587be6b..1111111 100644\n--- a/x.txt\n+++ b/x.txt\n@@ -1 +1 @@\n-not there\n+y\n' |
+		mkpatch longname | $PY -c 'import email.header, sys
+name = email.header.Header("Zoë Ünïcödé " * 40, "utf-8").encode(maxlinelen=76)
+sys.stdout.write(sys.stdin.read().replace("From: Eve ", "From: %s " % name.replace("\n", ""), 1))' >mail/longname
+	# the inbox the lab starts with: one mail that is not a patch
+	printf 'From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: Bob <bob@example.org>\nTo: linux-mm@kvack.org\nSubject: hello\nDate: Mon, 1 Jun 2026 09:00:00 +0000\nMessage-ID: <hello@example.org>\n\nhello\n\n' >start.mbox
+	cp A.mbox mail/evil-a
+}
+
+# run_as WHO: the whole pass, state in $TMP/WHO; as lorebot it owns the
+# state directory and its copy of the repository, nothing else
+run_as() {
+	who=$1
+	st=$TMP/$who
+	rm -rf "$st"
+	mkdir -p "$st"
+	git clone -q --bare "$R" "$st/repo.git"
+	LAB=$st/lab
+	_port=$(free_port)
+	URL=$("$LORE_LAB" setup "$LAB" "$_port" "$TMP/start.mbox" 2>"$st/lab.err")/linux-mm/ || {
+		cat "$st/lab.err" >&2
+		echo "Bail out! cannot start the lore lab"
+		exit 1
+	}
+	cleanup_add "'$LORE_LAB' stop '$LAB'"
+	for f in mail/*; do
+		"$LORE_LAB" deliver "$LAB" <"$f" || return 1
+	done
+	DB=$st/state/lorebot.db
+	CONF=$st/lorebot.conf
+	lore_conf daemon.window=0 boot.enable=false reply.mode=outbox \
+		core.statedir="$st/state" core.cachedir="$st/cache"
+	mkdir -p "$st/state" "$st/cache"
+	if [ "$who" = user ]; then
+		chown -R lorebot: "$st/state" "$st/cache" "$st/repo.git"
+		AS="runuser -u lorebot -- env HOME=$st/state"
+	else
+		AS=
+	fi
+	$AS timeout 600 "$LOREBOT" --db "$DB" --config "$CONF" daemon --url "$URL" \
+		--repo "$st/repo.git" --outbox "$st/state/outbox" --arch '' --once \
+		>"$st/d1.out" 2>"$st/d1.err"
+	is "$?" 0 "$who: daemon --once over the attacks exits 0"
+	unlike "$(cat "$st/d1.err")" "AddressSanitizer|runtime error" "$who: no sanitizer report"
+	# B on A's tip, now that A's tip is public
+	tip=$(git --git-dir="$st/repo.git" for-each-ref --format='%(objectname)' \
+		refs/heads/lorebot/ | while read -r c; do
+		git --git-dir="$st/repo.git" show "$c:scripts/checkpatch.pl" 2>/dev/null |
+			grep -q ATTACKER && echo "$c"; done | head -1)
+	ok "$who: evil A applied; its tip holds its checkpatch.pl" test -n "$tip"
+	# dated now: lore finds new mail by the time it was received, which
+	# is the Date: of a mail that came without a Received: line
+	{ newfile mm/b.c; printf '\nbase-commit: %s\n' "$tip"; } | mkpatch onevil |
+		sed "s/^Date: .*/Date: $(date -R)/" >mail/onevil
+	"$LORE_LAB" deliver "$LAB" <mail/onevil
+	$AS timeout 600 "$LOREBOT" --db "$DB" --config "$CONF" daemon --url "$URL" \
+		--repo "$st/repo.git" --outbox "$st/state/outbox" --arch '' --once \
+		>"$st/d2.out" 2>"$st/d2.err"
+	is "$?" 0 "$who: a second pass, with B, exits 0"
+	rm -f mail/onevil
+
+	is "$(sql "SELECT count(*) FROM jobs WHERE state != 'done'")" 0 "$who: every job done"
+	applied() {
+		sql "SELECT r.status FROM results r JOIN versions v ON v.id = r.version
+		     WHERE r.stage = 'apply' AND v.title = 'mm: $1'"
+	}
+	is "$(applied good)" applied "$who: the good series applied"
+	is "$(applied longname)" failed "$who: the series with the long name does not apply"
+	is "$(applied abslink)" failed "$who: the link to /etc/passwd refused"
+	like "$(sql "SELECT r.json FROM results r JOIN versions v ON v.id = r.version
+		WHERE r.stage = 'apply' AND v.title = 'mm: abslink'")" \
+		"symbolic link to an absolute path" "$who: ... saying why"
+	is "$(applied nulbyte)" applied "$who: the NUL byte is U+FFFD, nothing beyond it"
+	is "$(applied onevil)" applied "$who: B applied onto A's tip (the tree is data)"
+	like "$(sql "SELECT r.json FROM results r JOIN versions v ON v.id = r.version
+		WHERE r.stage = 'check' AND v.title = 'mm: onevil'")" "RAN_TRUSTED" \
+		"$who: mm-new's checkpatch.pl judged B"
+	unlike "$(sql "SELECT r.json FROM results r JOIN versions v ON v.id = r.version
+		WHERE r.stage = 'check' AND v.title = 'mm: onevil'")" "RAN_ATTACKER" \
+		"$who: A's did not"
+	ok "$who: A's checkpatch.pl never ran" test ! -e "$PWNED"
+	n=$(find "$st/state/outbox" -type f | wc -l)
+	ok "$who: replies were filed ($n)" test "$n" -gt 0
+	is "$(cat "$st"/state/outbox/new/* | awk 'length > 998' | wc -l | tr -d ' ')" 0 \
+		"$who: no line of a reply over 998 characters"
+	F=$(grep -l "^In-Reply-To: <longname@example.com>" "$st"/state/outbox/new/* | head -1)
+	ok "$who: the long-named sender got a reply" test -n "$F"
+	[ -n "$F" ] || F=/dev/null
+	is "$(sed -n '/^To:/,/^[A-Z][a-z-]*: /p' "$F" | sed '$d' | awk 'length > 78' | wc -l | tr -d ' ')" 0 \
+		"$who: its To: folded"
+	if [ "$who" = user ]; then
+		is "$(find "$st/state" "$st/cache" "$st/repo.git" ! -user lorebot | head -3)" "" \
+			"user: everything the daemon made is lorebot's"
+		is "$(stat -c %U "$DB")" lorebot "user: the database is lorebot's"
+	fi
+	"$LORE_LAB" stop "$LAB"
+}
+
+# the unit runs the daemon the way run_as user does, without a capability
+U=$LOREBOT_SRC/config/lorebot.service
+is "$(sed -n 's/^User=//p' "$U")" lorebot "the systemd unit runs the daemon as lorebot"
+is "$(grep -c '^CapabilityBoundingSet=$' "$U")" 1 "... with no capability"
+if command -v systemd-analyze >/dev/null; then
+	sed "s|^ExecStart=/usr/local/bin/lorebot|ExecStart=$LOREBOT|" "$U" >"$TMP/lorebot.service"
+	is "$(systemd-analyze verify "$TMP/lorebot.service" 2>&1)" "" "systemd-analyze verify: the unit is sound"
+fi
+
+mails
+run_as root
+if runuser -u lorebot -- test -x "$LOREBOT"; then
+	run_as user
+else
+	skip "user lorebot cannot run $LOREBOT (a directory on its path is private)"
+fi
+done_testing

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The Slurm executor's parts: what sbatch, squeue and scontrol print (as
+ * Slurm 22.05 prints it), the state table, the sbatch command line and
+ * the batch script, and reattaching (a handle Slurm no longer knows
+ * falls back on the job's exit file).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "bot/exec.h"
+#include "tests/unit/tap.h"
+
+static const char squeue_out[] =
+	"12|COMPLETED|lab1|None\n"
+	"13|PENDING||JobHeldUser\n"
+	"14|RUNNING|node-a7|None\n"
+	"slurm_load_jobs error: Socket timed out on send/recv operation\n"
+	"x|RUNNING|n|None\n"
+	"15|CANCELLED|(null)|JobHeldUser";
+
+static const char scontrol_out[] =
+	"JobId=14 JobName=lorebot-build-arm64-7 UserId=root(0) GroupId=root(0) "
+	"JobState=TIMEOUT Reason=TimeLimit Dependency=(null) Requeue=0 Restarts=0 "
+	"BatchFlag=1 Reboot=0 ExitCode=0:15 RunTime=00:05:01 TimeLimit=00:05:00 "
+	"Partition=lab ReqNodeList=(null) ExcNodeList=(null) NodeList=node-a7 "
+	"BatchHost=node-a7 NumNodes=1\n";
+
+static const char squeue_none[] = "#!/bin/sh\nexit 0\n";
+static const char scontrol_none[] =
+	"#!/bin/sh\necho 'slurm_load_jobs error: Invalid job id specified' >&2\nexit 1\n";
+
+static bool has(char **argv, const char *s)
+{
+	for (; *argv; argv++)
+		if (!strcmp(*argv, s))
+			return true;
+	return false;
+}
+
+int main(void)
+{
+	struct slurm_state *v, st;
+	const struct slurm_state_def *def;
+	const char *flags[] = { "--qos=high", NULL };
+	const char *cfg_flags[] = { "--exclusive" };
+	const char *argv[] = { "/usr/bin/lorebot", "job", "work", "/srv/it's here", NULL };
+	struct slurm_cfg c = { .partition = "kernel", .account = "mm",
+			       .flags = cfg_flags, .nr_flags = 1 };
+	struct run_task t = { .name = "lorebot-build-x86_64-3", .workdir = "/srv/jobs/3",
+			      .log_path = "/srv/jobs/3/job.log", .argv = argv,
+			      .res = { .cpus = 4, .mem_bytes = 3 * (1ULL << 30) + 1,
+				       .limit_ms = 93784000, .flags = flags } };
+	struct strbuf sb = STRBUF_INIT;
+	char **sv, dir[] = "/tmp/t-exec-slurm.XXXXXX", *path, *handle;
+	struct run_executor *x;
+	void *job;
+	long id;
+	size_t n;
+
+	is_int(slurm_parse_sbatch("1234\n", &id), 0, "sbatch --parsable: an id");
+	is_int(id, 1234, "its value");
+	ok(!slurm_parse_sbatch("77;cluster-b\n", &id) && id == 77, "an id with a cluster");
+	ok(slurm_parse_sbatch("sbatch: error: Batch job submission failed\n", &id) < 0,
+	   "an error message is no id");
+
+	n = slurm_parse_squeue(squeue_out, &v);
+	is_int(n, 4, "squeue: four jobs, messages and bad lines skipped");
+	ok(v[0].id == 12 && !strcmp(v[0].state, "COMPLETED") && !strcmp(v[0].node, "lab1"),
+	   "a completed job, its node");
+	ok(v[1].id == 13 && !strcmp(v[1].state, "PENDING") && !*v[1].node &&
+	   !strcmp(v[1].reason, "JobHeldUser"), "a pending one: no node, the reason");
+	ok(v[3].id == 15 && !*v[3].node, "(null) is no node");
+	free(v);
+
+	ok(!slurm_parse_scontrol(scontrol_out, &st), "scontrol -o: parsed");
+	ok(st.id == 14 && !strcmp(st.state, "TIMEOUT") && !strcmp(st.node, "node-a7") &&
+	   st.exit_code == 0 && st.exit_signal == 15, "state, node (not ReqNodeList), exit code");
+	ok(slurm_parse_scontrol("slurm_load_jobs error: Invalid job id specified\n", &st) < 0,
+	   "a job Slurm forgot");
+
+	def = slurm_state_lookup("PENDING");
+	ok(def && !def->ended, "PENDING is not final");
+	def = slurm_state_lookup("TIMEOUT");
+	ok(def && def->ended && def->timed_out && !def->lost, "TIMEOUT: ended, timed out");
+	def = slurm_state_lookup("NODE_FAIL");
+	ok(def && def->ended && def->lost, "NODE_FAIL: the node is lost");
+	def = slurm_state_lookup("CANCELLED by 0");
+	ok(def && def->ended && !strcmp(def->name, "CANCELLED"), "sacct's 'CANCELLED by 0'");
+	ok(!slurm_state_lookup("WEIRD"), "an unknown state");
+
+	slurm_sbatch_argv(&c, &t, "/srv/jobs/3/job.sbatch", &sv);
+	ok(!strcmp(sv[0], "sbatch") && has(sv, "--parsable"), "sbatch --parsable");
+	ok(has(sv, "--job-name=lorebot-build-x86_64-3") && has(sv, "--chdir=/srv/jobs/3") &&
+	   has(sv, "--output=/srv/jobs/3/job.log") && has(sv, "--open-mode=append"),
+	   "name, directory, output appended to the runner's log");
+	ok(has(sv, "--cpus-per-task=4") && has(sv, "--mem=3073M") &&
+	   has(sv, "--time=1-02:03:04"), "cpus, memory rounded up to MiB, time limit");
+	ok(has(sv, "--partition=kernel") && has(sv, "--account=mm") && has(sv, "--no-requeue"),
+	   "partition, account; Slurm does not requeue (the daemon retries)");
+	ok(has(sv, "--exclusive") && has(sv, "--qos=high"), "every job's and the stage's flags");
+	for (n = 0; sv[n]; n++)
+		;
+	ok(!strcmp(sv[n - 1], "/srv/jobs/3/job.sbatch"), "the script last");
+	slurm_argv_free(sv);
+
+	slurm_script(&t, &sb);
+	ok(starts_with(sb.buf, "#!/bin/sh\n"), "the script is a shell script");
+	ok(strstr(sb.buf, "'/usr/bin/lorebot' 'job' 'work' '/srv/it'\\''s here' </dev/null\n") != NULL,
+	   "each word quoted, a quote in one too");
+	ok(strstr(sb.buf, "mv -f slurm-exit.tmp slurm-exit") != NULL,
+	   "it leaves its exit status in the job's directory");
+	strbuf_release(&sb);
+
+	/* reattach without a reachable Slurm: the exit file decides */
+	if (!mkdtemp(dir))
+		return 1;
+	setenv("PATH", dir, 1);	/* no squeue: Slurm does not answer */
+	c.poll_ms = 1;
+	x = exec_slurm_new_cfg(&c);
+	ok(x->persistent, "Slurm's jobs outlive the daemon");
+	handle = xasprintf("slurm:42:%s", dir);
+	is_int(x->reattach(x, handle, &job), -EAGAIN,
+	       "reattach when squeue cannot run: try again later");
+	ok(x->reattach(x, "local:12", &job) == -ENOENT, "not a Slurm handle");
+	ok(x->reattach(x, "slurm:x:/tmp", &job) == -ENOENT, "a handle without an id");
+
+	/* a Slurm that lists nothing and forgot every job (MinJobAge passed) */
+	path = xasprintf("%s/squeue", dir);
+	write_file(path, squeue_none, strlen(squeue_none));
+	chmod(path, 0755);
+	free(path);
+	path = xasprintf("%s/scontrol", dir);
+	write_file(path, scontrol_none, strlen(scontrol_none));
+	chmod(path, 0755);
+	free(path);
+	is_int(x->reattach(x, handle, &job), -ENOENT,
+	       "a job Slurm forgot that left no exit status cannot be taken over");
+	path = xasprintf("%s/slurm-exit", dir);
+	write_file(path, "1\n", 2);
+	is_int(x->reattach(x, handle, &job), 0, "with its exit file, it is taken over");
+	{
+		struct run_done d = { .status = -1 };
+
+		is_int(x->poll(x, job, &d), 0, "it has ended");
+		is_int(d.status, 1, "with the status the batch script left");
+		ok(strstr(d.detail, "slurm job 42 forgotten by Slurm") != NULL,
+		   "and says Slurm forgot it");
+		ok(x->node(x, job) == NULL, "no node is known");
+	}
+	x->release(x, job);
+	unlink(path);
+	free(path);
+	path = xasprintf("%s/squeue", dir);
+	unlink(path);
+	free(path);
+	path = xasprintf("%s/scontrol", dir);
+	unlink(path);
+	free(path);
+	exec_slurm_destroy(x);
+	free(handle);
+	rmdir(dir);
+	return done_testing();
+}
