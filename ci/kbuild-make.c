@@ -241,8 +241,6 @@ int kbuild_run(struct kbuild_tree *t, const char *const *argv,
 
 	kbuild_guard_before(t, trusted);
 	kbuild_mark_busy(t, true);
-	/* whatever it builds, obj/ is whole for its commit after it */
-	t->cleaned = false;
 	if (run_cmd(&cmd) < 0) {
 		strbuf_addf(err, "cannot run '%s': %s", argv[0], strerror(errno));
 		ret = -1;

@@ -397,7 +397,6 @@ static void guard_clean(struct kbuild_tree *t)
 			 "left", t->arch.name, removed);
 	}
 	memset(t->built, 0, sizeof(t->built));	/* make decides again */
-	t->cleaned = removed > 0 || ret == -ENOENT;
 	kbuild_save_state(t);
 	if (!ret || ret == -ENOENT)
 		unlink(u);
@@ -1116,8 +1115,12 @@ bool kbuild_compiled(const struct kbuild_tree *t, const char *c_path)
 	else
 		cmd = xasprintf("%s/.%.*s.o.cmd", t->obj, (int)(n - 2), c_path);
 	ret = !stat(cmd, &st);
-	/* obj/ cleaned and not built since: the last trusted build's record */
-	if (!ret && t->cleaned) {
+	/*
+	 * Not there: the guard or a recovery may have removed it (in this
+	 * process or an earlier one, with no make since), so the last
+	 * trusted build's record of obj/ answers
+	 */
+	if (!ret) {
 		char *m = tree_file(t, OBJ_MANIFEST);
 
 		ret = objguard_recorded(m, cmd + strlen(t->obj) + 1);

@@ -41,6 +41,21 @@ base_line=$(git -C "$R" show mm-new:kernel/reboot.c | grep -n '^void do_kernel_r
 is "$(json $J "max(f['line'] for f in $A['x86_64']['findings'] if 'do_kernel_restart' in f['message']) > $base_line")" \
 	True "reported at its line in the patched file (moved down by the patch)"
 
+# a build stopped at once after the guard cleaned obj/ of the series
+# before (kernel/reboot.o among what it removed) leaves nothing rebuilt:
+# the next build still knows reboot.c is compiled at the base, from the
+# record of obj/, and its kernel-doc warnings stay pre-existing
+build_config "$TMP/stop.conf" arch.x86_64.timeout 1s
+lorebot --config "$TMP/stop.conf" build --repo "$R" --series arm64-warning \
+	--arch x86_64 --log-dir "$TMP/logs-s" --json >"$TMP/stop.json" 2>"$TMP/stop.err"
+is "$(json "$TMP/stop.json" "d['archs'][0]['status']")" infra "stopped after 1 s: infra"
+lorebot --config "$TMP/bot.conf" build --repo "$R" --series arm64-warning \
+	--arch x86_64 --log-dir "$TMP/logs-x" --json >"$TMP/again.json" 2>"$TMP/again.err"
+is "$?" 0 "x86_64 after it: exit 0"
+is "$(json "$TMP/again.json" "sorted((f['file'], f['tool'], f['new']) for f in d['archs'][0]['findings'])")" \
+	"[('kernel/reboot.c', 'kernel-doc', False), ('kernel/reboot.c', 'kernel-doc', False)]" \
+	"x86_64 after it: the two kernel-doc warnings are still pre-existing"
+
 # a build killed while it checked out leaves git's index lock behind: the
 # next build, which holds the tree's own lock, knows it is stale (made
 # under that lock: another test may be checking out there right now)
