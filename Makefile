@@ -6,6 +6,8 @@
 #   make fuzz       build the libFuzzer targets (clang) into build-fuzz/
 #   make bench      run the benchmarks (see bench/README.md)
 #   make deps       install the Debian packages (ci/deps.sh; idempotent)
+#   make install    install the binary, data, man pages, unit and example
+#                   configuration (PREFIX=/usr/local, DESTDIR, SYSCONFDIR=/etc)
 #
 # SAN=1 builds the sanitizer variant into build-san/; V=1 shows commands.
 
@@ -50,7 +52,7 @@ MAIN_OBJ := $(B)/bot/main.o
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
 
-.PHONY: all lorebot test unit demo deps fuzz fuzzers bench clean san
+.PHONY: all lorebot test unit demo deps fuzz fuzzers bench clean san install
 all: $(B)/lorebot
 
 ifeq ($(V),1)
@@ -115,6 +117,33 @@ fuzz:
 
 bench: all
 	bench/run.sh
+
+# Where the binary looks for its data: <bindir>/../share/lorebot
+# (bot/template.c, ci/profile.c).  The unit names the installed binary;
+# the example configuration never replaces one in use.
+PREFIX ?= /usr/local
+SYSCONFDIR ?= /etc
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+BINDIR := $(DESTDIR)$(PREFIX)/bin
+DATADIR := $(DESTDIR)$(PREFIX)/share/lorebot
+MANDIR := $(DESTDIR)$(PREFIX)/share/man
+MAN_PAGES := $(filter-out %.in %.tail,$(wildcard doc/*.[1-8]))
+install: $(B)/lorebot
+	install -d $(BINDIR) $(DATADIR)/templates $(DATADIR)/fragments \
+		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR)/lorebot \
+		$(DESTDIR)$(PREFIX)/share/doc/lorebot
+	install -m 755 $(B)/lorebot $(BINDIR)/lorebot
+	install -m 644 templates/* $(DATADIR)/templates/
+	install -m 644 config/fragments/*.config $(DATADIR)/fragments/
+	set -e; for p in $(MAN_PAGES); do \
+		s=$${p##*.}; install -d $(MANDIR)/man$$s; \
+		install -m 644 $$p $(MANDIR)/man$$s/; done
+	sed 's|/usr/local/bin/lorebot|$(PREFIX)/bin/lorebot|; s|/etc/lorebot/|$(SYSCONFDIR)/lorebot/|g' \
+		config/lorebot.service >$(DESTDIR)$(UNITDIR)/lorebot.service
+	chmod 644 $(DESTDIR)$(UNITDIR)/lorebot.service
+	install -m 644 config/lorebot.conf $(DESTDIR)$(PREFIX)/share/doc/lorebot/lorebot.conf.example
+	test -e $(DESTDIR)$(SYSCONFDIR)/lorebot/lorebot.conf || \
+		install -m 644 config/lorebot.conf $(DESTDIR)$(SYSCONFDIR)/lorebot/lorebot.conf
 
 clean:
 	rm -rf build build-san build-fuzz

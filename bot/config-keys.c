@@ -158,7 +158,8 @@ const struct cfg_key cfg_keys[] = {
 	  "build directories (one per base commit and profile) kept per arch" },
 	{ "build.fragments", CFG_PATH, NULL, NULL,
 	  "directory of the config fragments (default: config/fragments of "
-	  "the source tree, else /usr/share/lorebot/fragments)" },
+	  "the source tree, else share/lorebot/fragments of the installation, "
+	  "else /usr/share/lorebot/fragments)" },
 	{ "arch.*.kernelarch", CFG_STRING, NULL, NULL,
 	  "ARCH= for kbuild (x86_64 -> x86_64, arm64, riscv)" },
 	{ "arch.*.crosscompile", CFG_STRING, NULL, NULL,

@@ -52,6 +52,11 @@ char *profile_fragment_dir(const struct config *cfg)
 			if (is_dir(dir))
 				return dir;
 			free(dir);
+			/* <prefix>/bin/lorebot -> <prefix>/share/lorebot (make install) */
+			dir = xasprintf("%s/../share/lorebot/fragments", exe);
+			if (is_dir(dir))
+				return dir;
+			free(dir);
 		}
 	}
 	return xstrdup("/usr/share/lorebot/fragments");

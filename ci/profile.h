@@ -12,7 +12,8 @@
  * arch.<name>.fragment (added to every profile of that arch).  Fragment
  * names without a '/' are looked up in build.fragments (default: the
  * config/fragments directory next to the lorebot binary's source tree,
- * else /usr/share/lorebot/fragments).
+ * else <prefix>/share/lorebot/fragments beside an installed binary, else
+ * /usr/share/lorebot/fragments).
  */
 #ifndef LOREBOT_CI_PROFILE_H
 #define LOREBOT_CI_PROFILE_H
