@@ -71,7 +71,7 @@ while read -r cls what; do
 		continue
 	fi
 	is "$(classes_of "${f##*/}")" "['$cls']" "$cls: the difference is met and named ($what)"
-	ok "$cls: README explains it" grep -q "\`$cls\`" "$LOREBOT_SRC/README.md"
+	ok "$cls: doc/technical/mail.md explains it" grep -q "\`$cls\`" "$LOREBOT_SRC/doc/technical/mail.md"
 done <"$TMP/classes"
 
 # the comparison can fail: a git whose mailinfo reads another author
