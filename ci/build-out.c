@@ -89,6 +89,8 @@ static json_object *arch_json(const struct build_arch_result *r)
 	json_object_object_add(o, "bisection", bisect);
 	json_object_object_add(base, "reused", json_object_new_boolean(r->base_reused));
 	json_object_object_add(base, "seconds", seconds(r->base_ms));
+	json_object_object_add(base, "refresh_seconds",
+			       r->base_refreshed ? seconds(r->refresh_ms) : NULL);
 	json_object_object_add(base, "ccache_hits", json_object_new_int(r->base_cc_hits));
 	json_object_object_add(base, "ccache_misses",
 			       json_object_new_int(r->base_cc_misses));
@@ -155,8 +157,10 @@ static void arch_text(const struct build_job *job,
 	strbuf_addf(sb, "%s: %s", r->arch, build_status_name(r->status));
 	if (r->infra)
 		strbuf_addf(sb, " (infrastructure, not the series: %s)", r->infra);
-	strbuf_addf(sb, " [base %s, %.0f s]\n",
-		    r->base_reused ? "reused" : "built", (double)r->ms / 1000);
+	strbuf_addf(sb, " [base %s%s, %.0f s]\n",
+		    r->base_reused ? "reused" : "built",
+		    r->base_refreshed ? " and made again over the last job's" : "",
+		    (double)r->ms / 1000);
 	for (i = 0; i < r->patches_nr; i++) {
 		const struct build_patch_result *p = &r->patches[i];
 

@@ -468,6 +468,8 @@ enum build_status build_job_arch(struct build_job *job, const struct arch *arch)
 	r->src_dir = xstrdup(ar.t->src);
 	r->obj_dir = xstrdup(ar.t->obj);
 	r->base_reused = !ar.t->base_built_now;
+	r->base_refreshed = ar.t->base_refreshed;
+	r->refresh_ms = ar.t->refresh_ms;
 	r->base_ms = ar.t->base_ms;
 	r->base_cc_hits = ar.t->base_cc_hits;
 	r->base_cc_misses = ar.t->base_cc_misses;

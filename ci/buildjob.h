@@ -66,6 +66,8 @@ struct build_arch_result {
 	char *image;		/* copy of the last patch's image, in log_dir */
 	char *config_notes;
 	bool base_reused;
+	bool base_refreshed;	/* made again over what the last job left */
+	uint64_t refresh_ms;
 	uint64_t base_ms;
 	unsigned int base_cc_hits, base_cc_misses;
 	uint64_t ms;		/* the whole arch */

@@ -332,7 +332,7 @@ static void note_recovery(const struct kbuild_tree *t, uint64_t busy_ms)
 	free(path);
 }
 
-static void recover(struct kbuild_tree *t, uint64_t busy_ms)
+static unsigned long recover(struct kbuild_tree *t, uint64_t busy_ms)
 {
 	/* a second of slack for coarse file system timestamps */
 	recover_since_ms = busy_ms > 1000 ? busy_ms - 1000 : 0;
@@ -342,6 +342,7 @@ static void recover(struct kbuild_tree *t, uint64_t busy_ms)
 		 t->dir, recover_removed);
 	note_recovery(t, busy_ms);
 	kbuild_mark_busy(t, false);
+	return recover_removed;
 }
 
 /* ---- obj/ between series (ci/objguard.h) ---- */
@@ -372,17 +373,20 @@ static void guard_save(struct kbuild_tree *t)
 /*
  * After an untrusted build: remove from obj/ whatever it left that the
  * record does not have, so that make builds it again from the sources.
+ * True when obj/ was not as recorded (something removed, or missing).
  */
-static void guard_clean(struct kbuild_tree *t)
+static bool guard_clean(struct kbuild_tree *t)
 {
 	struct strbuf err = STRBUF_INIT;
 	char *m = tree_file(t, OBJ_MANIFEST), *u = tree_file(t, OBJ_UNTRUSTED);
-	unsigned long removed = 0;
+	unsigned long removed = 0, missing = 0;
+	bool dirty = false;
 	int ret;
 
 	if (access(u, F_OK))
 		goto out;
-	ret = objguard_restore(t->obj, m, guard_skip, &removed, &err);
+	dirty = true;
+	ret = objguard_restore(t->obj, m, guard_skip, &removed, &missing, &err);
 	if (ret == -ENOENT) {
 		/* no record to go back to: nothing of it can be trusted */
 		log_warn("%s: no record of obj/ after an untrusted build: "
@@ -394,7 +398,9 @@ static void guard_clean(struct kbuild_tree *t)
 		log_warn("%s: %s", t->dir, err.buf);
 	} else {
 		log_info("%s: removed %lu entries of obj/ an untrusted build "
-			 "left", t->arch.name, removed);
+			 "left; %lu of the base's to make again", t->arch.name,
+			 removed, missing);
+		dirty = removed || missing;
 	}
 	memset(t->built, 0, sizeof(t->built));	/* make decides again */
 	kbuild_save_state(t);
@@ -404,6 +410,7 @@ out:
 	strbuf_release(&err);
 	free(m);
 	free(u);
+	return dirty;
 }
 
 void kbuild_guard_before(struct kbuild_tree *t, bool trusted)
@@ -726,6 +733,70 @@ out:
 	return ret;
 }
 
+/* Is oid on a git.base branch (or is every commit trusted)? */
+static bool commit_trusted(const struct kbuild_tree *t, const char *oid)
+{
+	const char **bases = NULL;
+	bool trust = t->env->trust_all;
+	size_t nr, i;
+
+	nr = config_get_all(t->env->cfg, "git.base", &bases);
+	for (i = 0; i < nr && !trust; i++)
+		trust = srctree_is_ancestor(t->git_dir, oid, bases[i]);
+	free(bases);
+	return trust;
+}
+
+static bool base_trusted(const struct kbuild_tree *t)
+{
+	return commit_trusted(t, t->base);
+}
+
+/*
+ * obj/ is not as the base left it: an untrusted build's files were
+ * removed (guard_clean()), or a stopped step's (recover()).  Make the
+ * base again, as the trusted build it is, so that the directory is
+ * recorded whole once more.  Without it, what make rebuilds in the next
+ * series' first step is that series' (untrusted) and is removed again at
+ * the next open: after one series that changes the configuration, every
+ * object of every later series' first step, for good.  With it, each
+ * job pays for what the last one changed (ccache hits and a link).  The
+ * base build's own figures stay those of the first build.  A refresh
+ * that fails leaves obj/ to the next open, as an untrusted step would.
+ */
+static void refresh_base(struct kbuild_tree *t, struct state *st)
+{
+	struct state first = *st;
+	struct strbuf err = STRBUF_INIT;
+	char *u;
+	int fd;
+
+	log_info("%s: obj/ is not as the base left it: making the base again",
+		 t->arch.name);
+	if (!build_base(t, st, false, &err)) {
+		t->base_refreshed = true;
+		t->refresh_ms = t->base_ms;
+	} else {
+		log_warn("%s: the base could not be made again: %s", t->arch.name,
+			 err.buf);
+		state_read(t, st);
+		if (st->busy_ms)
+			recover(t, st->busy_ms);
+		u = tree_file(t, OBJ_UNTRUSTED);
+		fd = open(u, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (fd >= 0)
+			close(fd);
+		free(u);
+		state_read(t, st);
+	}
+	t->base_built_now = false;
+	t->base_ms = st->base_ms = first.base_ms;
+	t->base_cc_hits = st->base_hits = first.base_hits;
+	t->base_cc_misses = st->base_misses = first.base_misses;
+	state_write(t, st);
+	strbuf_release(&err);
+}
+
 /* ---- open, prune, close ---- */
 
 static int lock_dir(struct kbuild_tree *t, const char *lock_path,
@@ -864,7 +935,7 @@ int kbuild_open(struct kbuild_tree **out, const struct kbuild_env *env,
 	char *arch_dir = NULL, *lock = NULL, *real;
 	struct state st;
 	mode_t old_umask = umask(022);
-	bool rebuild = false;
+	bool rebuild = false, dirty = false;
 	int ret = -1;
 
 	t->env = env;
@@ -906,9 +977,10 @@ int kbuild_open(struct kbuild_tree **out, const struct kbuild_env *env,
 	memcpy(t->cur, st.cur, OID_HEX);
 	memcpy(t->built, st.built, OID_HEX);
 	if (st.busy_ms && st.base_built)
-		recover(t, st.busy_ms);
+		dirty = recover(t, st.busy_ms) > 0;
 	/* every job starts from obj/ as the last trusted build left it */
-	guard_clean(t);
+	if (guard_clean(t))
+		dirty = true;
 	if (!st.base_built || load_base_diags(t)) {
 		if (build_base(t, &st, true, err))
 			goto out;
@@ -938,6 +1010,8 @@ int kbuild_open(struct kbuild_tree **out, const struct kbuild_env *env,
 		t->base_cc_misses = st.base_misses;
 		st.busy_ms = 0;
 		state_write(t, &st);	/* marks it used, for kbuild_prune() */
+		if (dirty && st.base_ok && base_trusted(t))
+			refresh_base(t, &st);
 	}
 	if (st.base_built) {
 		char *m = tree_file(t, OBJ_MANIFEST);
@@ -1079,17 +1153,10 @@ int kbuild_build_commit(struct kbuild_tree *t, const char *commit,
 
 bool kbuild_trusted(struct kbuild_tree *t)
 {
-	const char **bases = NULL;
-	size_t nr, i;
-
 	if (!memcmp(t->trust_oid, t->cur, OID_HEX))
 		return t->trust;
 	memcpy(t->trust_oid, t->cur, OID_HEX);
-	t->trust = false;
-	nr = config_get_all(t->env->cfg, "git.base", &bases);
-	for (i = 0; i < nr && !t->trust; i++)
-		t->trust = srctree_is_ancestor(t->git_dir, t->cur, bases[i]);
-	free(bases);
+	t->trust = commit_trusted(t, t->cur);
 	return t->trust;
 }
 

@@ -112,6 +112,8 @@ struct kbuild_tree {
 	int lock_fd;
 	/* the base */
 	bool base_built_now;	/* this open made the base build */
+	bool base_refreshed;	/* ... or made it again over what was left */
+	uint64_t refresh_ms;	/* how long that took */
 	uint64_t base_ms;	/* how long the base build took */
 	unsigned int base_cc_hits, base_cc_misses;
 	struct diag_list base_diags;	/* every unit's, after the base build */

@@ -21,6 +21,7 @@ struct walk {
 	struct strbuf *out;	/* save: the manifest */
 	struct strmap *want;	/* restore: path -> signature */
 	unsigned long removed;
+	unsigned long kept;	/* restore: recorded entries found as recorded */
 	int err;
 };
 
@@ -121,6 +122,7 @@ static void walk_dir(struct walk *w, int fd)
 				w->removed++;
 				goto next;
 			}
+			w->kept++;
 		}
 		if (S_ISDIR(st.st_mode)) {
 			int sub = openat(dirfd(d), de->d_name,
@@ -193,15 +195,17 @@ bool objguard_recorded(const char *manifest, const char *path)
 
 int objguard_restore(const char *obj, const char *manifest,
 		     const char *const *skip, unsigned long *removed,
-		     struct strbuf *err)
+		     unsigned long *missing, struct strbuf *err)
 {
 	struct strmap want = STRMAP_INIT;
 	struct walk w = { .path = STRBUF_INIT, .skip = skip, .want = &want };
+	unsigned long recorded = 0;
 	char *buf, *p;
 	size_t len;
 	int fd, ret;
 
 	*removed = 0;
+	*missing = 0;
 	ret = read_file(manifest, &buf, &len, MANIFEST_MAX);
 	if (ret) {
 		if (ret != -ENOENT)
@@ -217,6 +221,7 @@ int objguard_restore(const char *obj, const char *manifest,
 		if (tab) {
 			*tab = '\0';
 			strmap_put(&want, tab + 1, p);
+			recorded++;
 		}
 		if (last)
 			break;
@@ -232,6 +237,8 @@ int objguard_restore(const char *obj, const char *manifest,
 			strbuf_addf(err, "cannot clean '%s': %s", obj, strerror(-ret));
 	}
 	*removed = w.removed;
+	if (!ret && recorded > w.kept)
+		*missing = recorded - w.kept;
 	strmap_release(&want);
 	strbuf_release(&w.path);
 	free(buf);

@@ -27,11 +27,14 @@ int objguard_save(const char *obj, const char *manifest,
 		  const char *const *skip, struct strbuf *err);
 /*
  * 0 with *removed (entries removed, a directory with what it held counts
- * once), -ENOENT when there is no manifest, or -errno with err
+ * once) and *missing (recorded entries not found as recorded: removed now,
+ * or gone before; those in a removed directory each count), -ENOENT when
+ * there is no manifest, or -errno with err.  obj/ is exactly as recorded
+ * when both are 0.
  */
 int objguard_restore(const char *obj, const char *manifest,
 		     const char *const *skip, unsigned long *removed,
-		     struct strbuf *err);
+		     unsigned long *missing, struct strbuf *err);
 
 /* Does the manifest record path (relative to obj/)?  False without one */
 bool objguard_recorded(const char *manifest, const char *path);

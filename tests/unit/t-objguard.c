@@ -52,14 +52,14 @@ int main(void)
 	char *root = mkdtemp(tmpl), *obj, *man, *p;
 	struct strbuf err = STRBUF_INIT;
 	struct timespec times[2];
-	unsigned long removed = 99;
+	unsigned long removed = 99, missing = 99;
 	struct stat st;
 
 	if (!root)
 		return ok(0, "mkdtemp: %s", strerror(errno)), done_testing();
 	obj = at(root, "obj");
 	man = at(root, "obj.manifest");
-	is_int(objguard_restore(obj, man, skip, &removed, &err), -ENOENT,
+	is_int(objguard_restore(obj, man, skip, &removed, &missing, &err), -ENOENT,
 	       "no manifest: -ENOENT, nothing touched");
 
 	/* the base build */
@@ -71,8 +71,9 @@ int main(void)
 	put(obj, "vmlinux", "the base image");
 	put(obj, ".config", "CONFIG_MM=y\n");
 	is_int(objguard_save(obj, man, skip, &err), 0, "saved: %s", err.buf);
-	is_int(objguard_restore(obj, man, skip, &removed, &err), 0, "restore right after");
+	is_int(objguard_restore(obj, man, skip, &removed, &missing, &err), 0, "restore right after");
 	is_int((long)removed, 0, "removes nothing");
+	is_int((long)missing, 0, "misses nothing: obj/ is as recorded");
 	ok(objguard_recorded(man, "mm/a.o"), "the record has mm/a.o");
 	ok(!objguard_recorded(man, "mm/a"), "and not a prefix of it");
 	ok(!objguard_recorded(man, ".config"), "nor a skipped name");
@@ -107,8 +108,9 @@ int main(void)
 	put(obj, "mm/line\nend.o", "x");
 	put(obj, ".config", "CONFIG_EVIL=y\n");			/* skipped */
 
-	is_int(objguard_restore(obj, man, skip, &removed, &err), 0, "restore: %s", err.buf);
+	is_int(objguard_restore(obj, man, skip, &removed, &missing, &err), 0, "restore: %s", err.buf);
 	is_int((long)removed, 5, "five entries removed (the new directory once)");
+	is_int((long)missing, 2, "two recorded entries are not there any more (b.o, vmlinux)");
 	ok(!there(obj, "mm/planted.o"), "a new object is removed");
 	ok(!there(obj, "mm/b.o"), "an object rewritten and dated back is removed (ctime)");
 	ok(!there(obj, "vmlinux"), "a file replaced by a link is removed");
@@ -123,10 +125,20 @@ int main(void)
 	put(obj, "mm/b.o", "base object b");
 	put(obj, "mm/tab\tname.o", "a name with a tab");
 	is_int(objguard_save(obj, man, skip, &err), 0, "saved after a trusted build");
-	is_int(objguard_restore(obj, man, skip, &removed, &err), 0, "restore");
+	is_int(objguard_restore(obj, man, skip, &removed, &missing, &err), 0, "restore");
 	is_int((long)removed, 0, "keeps what it wrote");
+	is_int((long)missing, 0, "and finds all of it");
 	ok(there(obj, "mm/b.o"), "the rebuilt object is there");
 	ok(there(obj, "mm/tab\tname.o"), "and a name with a tab, read back whole");
+
+	/* a recorded entry that is gone (removed by an earlier clean, or by
+	 * the recovery of a stopped step) is missing, though nothing is removed */
+	p = at(obj, "mm/a.o");
+	unlink(p);
+	free(p);
+	is_int(objguard_restore(obj, man, skip, &removed, &missing, &err), 0, "restore");
+	is_int((long)removed, 0, "nothing to remove");
+	is_int((long)missing, 1, "but mm/a.o is missing: obj/ is not as recorded");
 
 	remove_tree(root);
 	free(obj);
