@@ -15,6 +15,10 @@
 # builds are made (t0505) while light tests run beside it; "last" are the
 # tests that build or boot on those bases: started earlier they would
 # only hold a slot while they wait for a base build directory's lock.
+# A number after the class is the test's warm wall time in minutes on a
+# quiet 2-core machine (bench/README.md, "The first run"): within a
+# class the longest start first, so that the longest test does not
+# start last and run alone at the end (longest processing time first).
 set -eu
 cd "$(dirname "$0")/.."
 LOREBOT_SRC=$PWD
@@ -30,13 +34,13 @@ tests=${TESTS:-$(ls tests/t[0-9]*.t)}
 units=$(find "$UNIT_DIR" -maxdepth 1 -type f -name 't-*' ! -name '*.d' 2>/dev/null | sort)
 
 # schedule CLASS: the tests of $tests whose "# schedule:" line says CLASS
-# ("" for those without one)
+# ("" for those without one), the longest first, then by name
 schedule() {
 	for t in $tests; do
-		c=$(sed -n 's/^# schedule: *\([a-z]*\).*/\1/p' "$t" | head -n 1)
-		[ "$c" = "$1" ] && echo "$t"
-	done
-	return 0
+		sed -n 's/^# schedule: *\([a-z]*\) *\([0-9.]*\).*/\1 \2/p' "$t" |
+			head -n 1 | { read -r c w || :; [ "${c:-}" = "$1" ] &&
+			echo "${w:-0} $t"; } || :
+	done | sort -k1,1gr -k2,2 | cut -d' ' -f2
 }
 order="$(schedule first) $units $(schedule '') $(schedule last)"
 echo "# $(echo $order | wc -w) test files, $jobs at a time" >&2
