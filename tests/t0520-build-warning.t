@@ -2,7 +2,7 @@
 # An unused variable under #ifdef CONFIG_ARM64 is one new warning on
 # arm64 and nothing elsewhere; the file's pre-existing W=1 warnings
 # (kernel-doc, lines shifted by the patch) are not reported as new.
-# schedule: last (builds or boots on the base build directories)
+# schedule: last 1.8 (builds or boots on the base build directories; minutes)
 . "${LOREBOT_SRC:-.}/tests/lib.sh"
 . "$LOREBOT_SRC/tests/lib-build.sh"
 

@@ -3,7 +3,7 @@
 # infrastructure error, the next arch is still built, and the next build
 # of the stopped arch recovers the directory (what the stopped step wrote
 # is deleted, not trusted).
-# schedule: last (builds or boots on the base build directories)
+# schedule: last 1.8 (builds or boots on the base build directories; minutes)
 . "${LOREBOT_SRC:-.}/tests/lib.sh"
 . "$LOREBOT_SRC/tests/lib-build.sh"
 

@@ -2,7 +2,7 @@
 # The 6.12 stand-in boots on x86_64, arm64 and riscv under qemu and runs
 # the default mm kselftests; booted as tip and as base, the same kernel
 # has no findings (and the base passes every test it runs).
-# schedule: last (builds or boots on the base build directories)
+# schedule: last 2.3 (builds or boots on the base build directories; minutes)
 . "${LOREBOT_SRC:-.}/tests/lib.sh"
 . "$LOREBOT_SRC/tests/boot-lib.sh"
 boot_need_all

@@ -2,7 +2,7 @@
 # A patch adding WARN_ON_ONCE(1) to madvise_populate(): on every arch, one
 # finding "new kernel warning" with the trace and the test that ran into
 # it (mm/madv_populate); the base has no warning.
-# schedule: last (builds or boots on the base build directories)
+# schedule: last 1.8 (builds or boots on the base build directories; minutes)
 . "${LOREBOT_SRC:-.}/tests/lib.sh"
 . "$LOREBOT_SRC/tests/boot-lib.sh"
 boot_need_all

@@ -1,7 +1,7 @@
 #!/bin/sh
 # A patch making mlock2(MLOCK_ONFAULT) populate at once: exactly one
 # finding, "new kselftest failure: mm/mlock2-tests", with its output.
-# schedule: last (builds or boots on the base build directories)
+# schedule: last 1.5 (builds or boots on the base build directories; minutes)
 . "${LOREBOT_SRC:-.}/tests/lib.sh"
 . "$LOREBOT_SRC/tests/boot-lib.sh"
 boot_need_all

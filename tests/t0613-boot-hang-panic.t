@@ -2,7 +2,7 @@
 # Kernels that fail at boot (a fixture patch: lorebot_fixture=panic|hang
 # on the command line): a panic is a boot failure naming it, a hang is
 # stopped at the time limit and reported with the end of its console.
-# schedule: last (builds or boots on the base build directories)
+# schedule: last 1.9 (builds or boots on the base build directories; minutes)
 . "${LOREBOT_SRC:-.}/tests/lib.sh"
 . "$LOREBOT_SRC/tests/boot-lib.sh"
 boot_need_all

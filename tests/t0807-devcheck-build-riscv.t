@@ -7,7 +7,7 @@
 # Every patch is built on its own, in the engine's own source tree: the
 # developer's work tree, index and HEAD stay as they are.  The clone is
 # sparse (mm and the arches): the engine's tree must still be whole.
-# schedule: last (builds or boots on the base build directories)
+# schedule: last 0.7 (builds or boots on the base build directories; minutes)
 . "${LOREBOT_SRC:-.}/tests/lib.sh"
 
 command -v riscv64-linux-gnu-gcc >/dev/null || skip_all "no riscv64-linux-gnu-gcc (gcc-riscv64-linux-gnu)"

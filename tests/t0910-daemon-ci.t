@@ -6,7 +6,7 @@
 # threaded reply at a real SMTP server.  The daemon is killed with
 # SIGKILL while a kernel builds; after a restart the series completes,
 # the database is consistent and the reply is sent once.
-# schedule: last (builds or boots on the base build directories)
+# schedule: last 3.6 (builds or boots on the base build directories; minutes)
 . "${LOREBOT_SRC:-.}/tests/lib.sh"
 . "$LOREBOT_SRC/tests/lore-lib.sh"
 . "$LOREBOT_SRC/tests/daemon-lib.sh"

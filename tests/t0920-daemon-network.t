@@ -4,7 +4,7 @@
 # opens a socket to it.  Inside the build sandbox neither gets through:
 # the lore's access log never sees them, the build still succeeds, and
 # the attempt and its failure are in the job's build log.
-# schedule: last (builds or boots on the base build directories)
+# schedule: last 1.5 (builds or boots on the base build directories; minutes)
 . "${LOREBOT_SRC:-.}/tests/lib.sh"
 . "$LOREBOT_SRC/tests/lore-lib.sh"
 . "$LOREBOT_SRC/tests/daemon-lib.sh"
