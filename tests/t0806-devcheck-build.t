@@ -3,6 +3,7 @@
 # they need (a missing cross compiler or qemu is named with its Debian
 # package) - before anything is checked, never a partial result.  The
 # builds themselves: t0807.
+# schedule: last 0.1 (its x86_64,arm64 check builds on the base build directories; minutes)
 . "${LOREBOT_SRC:-.}/tests/lib.sh"
 . "$LOREBOT_SRC/tests/lib-devcheck.sh"
 
