@@ -10,10 +10,20 @@ here=$(dirname "$0")
 # command, then the pages its SEE ALSO names
 pages() {
 	cat <<'LIST'
+series lorebot(1) lorebot-fetch(1) lorebot-show(1) lorebot-json(7)
+mailinfo lorebot(1) lorebot-series(1) lorebot-apply(1)
+apply lorebot(1) lorebot-series(1) lorebot-check(1) lorebot.conf(5) lorebot-json(7)
+fetch lorebot(1) lorebot-series(1) lorebot-db(1) lorebot-daemon(8) lorebot.conf(5) lorebot-json(7)
+show lorebot(1) lorebot-series(1) lorebot-fetch(1) lorebot-json(7)
+db lorebot(1) lorebot-fetch(1) lorebot-series(1) lorebot-daemon(8)
+record lorebot(1) lorebot-reply(1) lorebot-daemon(8) lorebot-json(7)
 reply lorebot(1) lorebot-daemon(8) lorebot.conf(5) lorebot-json(7)
 serve lorebot(1) lorebot-daemon(8) lorebot.conf(5) lorebot-json(7)
 build lorebot(1) lorebot-boot(1) lorebot-check(1) lorebot.conf(5) lorebot-json(7)
 boot lorebot(1) lorebot-build(1) lorebot-check(1) lorebot.conf(5) lorebot-json(7)
+status lorebot(1) lorebot-job(1) lorebot-daemon(8) lorebot-json(7)
+job lorebot(1) lorebot-status(1) lorebot-daemon(8)
+config lorebot(1) lorebot.conf(5)
 LIST
 }
 
