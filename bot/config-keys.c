@@ -204,6 +204,9 @@ const struct cfg_key cfg_keys[] = {
 	  "maildir for outbox mode (default: <statedir>/outbox)" },
 	{ "reply.to", CFG_ENUM, "all", "author|all",
 	  "reply to the author only, or Cc the list and everyone on the patch" },
+	{ "reply.maxcc", CFG_INT, "100", NULL,
+	  "a mail with more people on To: and Cc: than this gets a reply to its "
+	  "sender, the patch's author and the list only (0: no limit)" },
 	{ "reply.clean", CFG_BOOL, "false", NULL,
 	  "also mail when everything passed" },
 	{ "reply.rfc", CFG_BOOL, "false", NULL, "reply to RFC series" },

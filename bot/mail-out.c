@@ -74,14 +74,17 @@ bool mail_addrs_has(const struct mail_addrs *a, const char *email)
 	return false;
 }
 
+void mail_addrs_truncate(struct mail_addrs *a, size_t nr)
+{
+	for (; a->nr > nr; a->nr--) {
+		free(a->v[a->nr - 1].name);
+		free(a->v[a->nr - 1].email);
+	}
+}
+
 void mail_addrs_release(struct mail_addrs *a)
 {
-	size_t i;
-
-	for (i = 0; i < a->nr; i++) {
-		free(a->v[i].name);
-		free(a->v[i].email);
-	}
+	mail_addrs_truncate(a, 0);
 	free(a->v);
 	memset(a, 0, sizeof(*a));
 }

@@ -38,6 +38,8 @@ bool mailout_valid_msgid(const char *id);
 int mail_addrs_add(struct mail_addrs *a, const char *name, const char *email);
 bool mail_addrs_has(const struct mail_addrs *a, const char *email);
 void mail_addrs_release(struct mail_addrs *a);
+/* Keep the first nr addresses */
+void mail_addrs_truncate(struct mail_addrs *a, size_t nr);
 
 /* A display name or subject made safe for a header (no CR/LF/controls); caller frees */
 char *mailout_clean(const char *s);

@@ -164,8 +164,9 @@ int cmd_version(int argc, char **argv, struct ctx *ctx)
 
 /*
  * What no sandbox of this process may see: the state directory, the
- * database (and SQLite's files beside it) and the configuration, where
- * ever they are (issue 18: a build read --db FILE and core.db)
+ * database (and SQLite's files beside it), the configuration and the
+ * SMTP credentials, where ever they are (issue 18: a build read --db
+ * FILE and core.db; a sandbox runs as the daemon's uid, which owns them)
  */
 static void hide_state(const struct ctx *ctx, const struct config *cfg)
 {
@@ -174,6 +175,7 @@ static void hide_state(const struct ctx *ctx, const struct config *cfg)
 
 	run_hide_always(config_get(cfg, "core.statedir"));
 	run_hide_always(ctx->config_path);
+	run_hide_always(config_get(cfg, "smtp.credentials"));
 	if (!ctx->db_path)
 		return;
 	for (i = 0; i < ARRAY_SIZE(sqlite_files); i++) {

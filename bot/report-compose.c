@@ -147,7 +147,8 @@ static void recipients(const struct report_version *v, const struct report_opts 
 	const char *lst = list_address(v, o->cfg);
 	struct mail_addrs skip = MAIL_ADDRS_INIT;
 	json_object *author = rd_vpatch_author(patch);
-	size_t i;
+	int64_t limit = config_get_int(o->cfg, "reply.maxcc");
+	size_t i, keep, max = limit > 0 ? (size_t)limit : SIZE_MAX - 1;
 
 	if (m->from.email)
 		mail_addrs_add(&out->to, m->from.name, m->from.email);
@@ -169,10 +170,16 @@ static void recipients(const struct report_version *v, const struct report_opts 
 	/* the patch's author when someone else sent it */
 	if (!header_author(m, rd_person_email(author)))
 		ADD(rd_person_name(author), rd_person_email(author));
-	for (i = 0; i < m->nr_to; i++)
-		ADD(m->to[i].name, m->to[i].email);
-	for (i = 0; i < m->nr_cc; i++)
-		ADD(m->cc[i].name, m->cc[i].email);
+	keep = out->cc.nr;
+	for (i = 0; i < m->nr_to + m->nr_cc && out->cc.nr - keep <= max; i++) {
+		const struct address *a = i < m->nr_to ? &m->to[i] :
+			&m->cc[i - m->nr_to];
+
+		ADD(a->name, a->email);
+	}
+	/* one mail does not make the bot mail a crowd (reply.maxcc) */
+	if (out->cc.nr - keep > max)
+		mail_addrs_truncate(&out->cc, keep);
 	ADD(NULL, lst);
 #undef ADD
 	mail_addrs_release(&skip);

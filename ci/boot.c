@@ -84,16 +84,37 @@ static bool all_built(const char *bindir, const struct kst_plan *plan)
 	return true;
 }
 
-/* Build (or find in the cache) the plan's selftests for kernel k */
-static int selftests(const struct boot_opts *o, const struct arch *a,
-		     const struct boot_kernel *k, struct boot_result *r,
-		     char **bindir)
+/*
+ * A directory of this run for an untrusted kernel's selftest build: new,
+ * so that nothing another build left is in it, and searchable by the
+ * build user
+ */
+static char *scratch_dir(const struct boot_opts *o, const struct arch *a,
+			 const struct boot_kernel *k, struct boot_result *r)
+{
+	char *tmpl = xasprintf("%s/kst-%s-%s.XXXXXX", o->workdir, k->label,
+			       a->name);
+	int ret = mkdir_p(o->workdir, 0755);
+
+	if (ret || !mkdtemp(tmpl) || chmod(tmpl, 0755)) {
+		strbuf_addf(&r->infra, "cannot create '%s': %s", tmpl,
+			    strerror(ret ? -ret : errno));
+		free(tmpl);
+		return NULL;
+	}
+	return tmpl;
+}
+
+int boot_selftests(const struct boot_opts *o, const struct arch *a,
+		   const struct boot_kernel *k, struct boot_result *r,
+		   char **bindir, char **scratch)
 {
 	const char *id = k->kst_id ? k->kst_id : k->id;
-	struct kst_build b = { .arch = a };
-	char key[17], *dir, *lockp;
+	struct kst_build b = { .arch = a, .objdir = k->objdir };
+	char key[17], *dir, *lockp, *objdir = NULL;
 	int ret = 0, lock;
 
+	*scratch = NULL;
 	hash_hex(id, strlen(id), key);
 	dir = xasprintf("%s/boot/kst/%s/%s", o->cachedir, a->name, key);
 	*bindir = xasprintf("%s/bin", dir);
@@ -106,15 +127,31 @@ static int selftests(const struct boot_opts *o, const struct arch *a,
 	lockp = xasprintf("%s.lock", dir);
 	lock = lock_path(lockp);
 	free(lockp);
+	/* what is there, only a trusted build made */
 	if (all_built(*bindir, &r->plan))
 		goto unlock;
+	if (!k->trusted) {
+		/* the cache is the trusted builds': build in a place of its own */
+		unlock_path(lock);
+		lock = -1;
+		free(dir);
+		free(*bindir);
+		*bindir = NULL;
+		dir = scratch_dir(o, a, k, r);
+		if (!dir) {
+			ret = -EIO;
+			goto out;
+		}
+		*scratch = xstrdup(dir);
+		*bindir = xasprintf("%s/bin", dir);
+		b.objdir = objdir = xasprintf("%s/obj", dir);
+	}
 	if (k->prepare) {
 		ret = k->prepare(k->data, BOOT_NEED_SOURCE, &r->infra);
 		if (ret)
 			goto unlock;
 	}
 	b.srcdir = k->srcdir;
-	b.objdir = k->objdir;
 	b.hdrdir = xasprintf("%s/hdr", dir);
 	b.outdir = *bindir;
 	b.log = xasprintf("%s/build.log", dir);
@@ -125,13 +162,15 @@ static int selftests(const struct boot_opts *o, const struct arch *a,
 		b.uid = o->uid;
 		b.gid = o->gid;
 	}
-	progress("building the %s mm kselftests for %s", a->name, k->label);
+	progress("building the %s mm kselftests for %s%s", a->name, k->label,
+		 k->trusted ? "" : " (a tree of its own: not cached)");
 	ret = kst_build(&b, &r->plan, &r->infra);
 	free((char *)b.hdrdir);
 	free((char *)b.log);
 unlock:
 	unlock_path(lock);
 out:
+	free(objdir);
 	free(dir);
 	return ret;
 }
@@ -335,7 +374,7 @@ int boot_kernel(const struct boot_opts *o, const struct arch *a,
 		const struct boot_kernel *k, struct boot_result *r)
 {
 	struct strbuf err = STRBUF_INIT;
-	char *bindir = NULL, *init = NULL, *initrd = NULL;
+	char *bindir = NULL, *scratch = NULL, *init = NULL, *initrd = NULL;
 	char *bootdir = xasprintf("%s/boot", o->cachedir);
 	uint64_t start = now_ms();
 	int ret;
@@ -375,7 +414,7 @@ int boot_kernel(const struct boot_opts *o, const struct arch *a,
 	ret = kst_select(a, o->tests, o->tests_nr, &r->plan, &r->infra);
 	if (ret)
 		goto out;
-	ret = selftests(o, a, k, r, &bindir);
+	ret = boot_selftests(o, a, k, r, &bindir, &scratch);
 	if (ret)
 		goto out;
 	init = guest_init_binary(a, bootdir, &r->infra);
@@ -392,6 +431,12 @@ int boot_kernel(const struct boot_opts *o, const struct arch *a,
 	initrd = xasprintf("%s/%s-%s.cpio%s", o->workdir, k->label, a->name,
 			   o->gzip ? ".gz" : "");
 	ret = make_initramfs(o, init, bindir, &r->plan, initrd, &r->infra);
+	/* a private build is for this boot only: it is in the initramfs now */
+	if (scratch) {
+		remove_tree(scratch);
+		free(scratch);
+		scratch = NULL;
+	}
 	if (ret)
 		goto out;
 	r->build_ms = now_ms() - start;
@@ -403,8 +448,11 @@ int boot_kernel(const struct boot_opts *o, const struct arch *a,
 	/* tens of MB: the console log is what is kept */
 	unlink(initrd);
 out:
+	if (scratch)
+		remove_tree(scratch);
 	strbuf_release(&err);
 	free(bindir);
+	free(scratch);
 	free(init);
 	free(initrd);
 	free(bootdir);

@@ -71,7 +71,12 @@ struct boot_kernel {
 	const char *srcdir;	/* source tree of the same commit */
 	const char *objdir;	/* its O= directory */
 	const char *id;		/* identifies the kernel (commit + config) */
-	const char *kst_id;	/* identifies its selftest sources; NULL: id */
+	const char *kst_id;	/* identifies what its selftest build reads; NULL: id */
+	/*
+	 * Its tree is one the bot trusts (a commit on a git.base branch, or
+	 * a developer's own): only such a build fills the selftest cache
+	 */
+	bool trusted;
 	/*
 	 * Optional: called when the image or the source is first needed
 	 * (a cached base needs neither); it fills in the fields above.
@@ -116,6 +121,21 @@ void boot_result_release(struct boot_result *r);
  */
 int boot_kernel(const struct boot_opts *o, const struct arch *a,
 		const struct boot_kernel *k, struct boot_result *r);
+
+/*
+ * The selftests of r->plan for k.  The cache (one directory per arch and
+ * k->kst_id) is made only by builds of trusted trees: the make of a
+ * series' tree runs its top-level Makefile (headers_install) and could
+ * leave anything in the directories it writes, for the next kernel with
+ * the same selftest sources to boot.  An untrusted k uses the cache's
+ * binaries when a trusted build of the same inputs made them all, else
+ * builds its own in a private directory under o->workdir (*scratch, for
+ * the caller to remove after use; NULL when none).  *bindir holds the
+ * binaries.  0, or -errno with r->infra.
+ */
+int boot_selftests(const struct boot_opts *o, const struct arch *a,
+		   const struct boot_kernel *k, struct boot_result *r,
+		   char **bindir, char **scratch);
 
 /*
  * Fill r from a console log: the parsed console, how the boot ended

@@ -104,13 +104,19 @@ static int prepare(void *data, enum boot_need need, struct strbuf *err)
 	return build_image(bk, err);
 }
 
-/* What the selftests are built from: their sources and the uapi */
+/*
+ * What the selftest build reads: the selftests and the tools' headers
+ * (tools/), mm/gup_test.h, and what headers_install reads: the top-level
+ * Makefile and Kbuild, scripts/, the arch's directory (its Makefile, its
+ * uapi, its syscall tables) and include/uapi.  A commit that changes none
+ * of them boots the selftests a trusted tree built (boot.h).
+ */
 static int kst_trees(struct bootkernel *bk, struct strbuf *out,
 		     struct strbuf *err)
 {
 	static const char *const paths[] = {
-		"tools/testing/selftests", "tools/include", "include/uapi",
-		NULL /* arch/<src>/include/uapi */, "mm/gup_test.h",
+		"Makefile", "Kbuild", "scripts", "tools", "include/uapi",
+		"mm/gup_test.h", NULL /* arch/<src> */,
 	};
 	const char *revs[ARRAY_SIZE(paths) + 1];
 	char *sa = src_arch(&bk->t->arch), *spec[ARRAY_SIZE(paths)];
@@ -121,7 +127,7 @@ static int kst_trees(struct bootkernel *bk, struct strbuf *out,
 		if (paths[i])
 			spec[i] = xasprintf("%s:%s", bk->commit, paths[i]);
 		else
-			spec[i] = xasprintf("%s:arch/%s/include/uapi", bk->commit, sa);
+			spec[i] = xasprintf("%s:arch/%s", bk->commit, sa);
 		revs[i] = spec[i];
 	}
 	revs[i] = NULL;
@@ -161,6 +167,7 @@ int bootkernel_init(struct bootkernel *bk, struct kbuild_tree *t,
 	bk->k.objdir = bk->objdir;
 	bk->k.id = bk->id;
 	bk->k.kst_id = bk->kst_id;
+	bk->k.trusted = kbuild_commit_trusted(t, bk->commit);
 	bk->k.prepare = prepare;
 	bk->k.data = bk;
 	strbuf_release(&trees);

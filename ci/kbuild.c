@@ -733,8 +733,7 @@ out:
 	return ret;
 }
 
-/* Is oid on a git.base branch (or is every commit trusted)? */
-static bool commit_trusted(const struct kbuild_tree *t, const char *oid)
+bool kbuild_commit_trusted(const struct kbuild_tree *t, const char *oid)
 {
 	const char **bases = NULL;
 	bool trust = t->env->trust_all;
@@ -749,7 +748,7 @@ static bool commit_trusted(const struct kbuild_tree *t, const char *oid)
 
 static bool base_trusted(const struct kbuild_tree *t)
 {
-	return commit_trusted(t, t->base);
+	return kbuild_commit_trusted(t, t->base);
 }
 
 /*
@@ -1156,7 +1155,7 @@ bool kbuild_trusted(struct kbuild_tree *t)
 	if (!memcmp(t->trust_oid, t->cur, OID_HEX))
 		return t->trust;
 	memcpy(t->trust_oid, t->cur, OID_HEX);
-	t->trust = commit_trusted(t, t->cur);
+	t->trust = kbuild_commit_trusted(t, t->cur);
 	return t->trust;
 }
 

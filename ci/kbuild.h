@@ -189,6 +189,8 @@ char *kbuild_image(const struct kbuild_tree *t);
  * series' build takes from the cache.
  */
 bool kbuild_trusted(struct kbuild_tree *t);
+/* Is oid on a git.base branch (or is every commit trusted)? */
+bool kbuild_commit_trusted(const struct kbuild_tree *t, const char *oid);
 /* Was path (a .c of the source tree) compiled in this configuration? */
 bool kbuild_compiled(const struct kbuild_tree *t, const char *c_path);
 

@@ -5,7 +5,9 @@
 #	statuses FILE.json        the patches' apply statuses, as a list
 #	fake_checkpatch WHO [MARKER] a checkpatch.pl that reports WHO ran
 #	                          (and creates MARKER when it runs)
-#	sec_trusted_checkpatch    mm-new of $R gets fake_checkpatch TRUSTED
+#	sec_trusted_checkpatch    mm-new of $R gets fake_checkpatch TRUSTED, which
+#	                          also reports the first line of its spelling.txt
+#	                          (TRUSTEDDATA) and whether it can read $SEC_SECRET
 sec_repo() {
 	S=$TMP/src
 	git init -q -b main "$S"
@@ -101,8 +103,25 @@ fake_checkpatch() {
 
 sec_trusted_checkpatch() {
 	mkdir -p "$S/scripts"
-	fake_checkpatch TRUSTED >"$S/scripts/checkpatch.pl"
-	: >"$S/scripts/spelling.txt"
+	# what it reads: its data file (DATA_<first line>) and $SEC_SECRET,
+	# which no sandbox may read (LEAKED_SECRET)
+	cat >"$S/scripts/checkpatch.pl" <<-EOF
+	#!/usr/bin/perl
+	(my \$dir = \$0) =~ s{/[^/]*\$}{};
+	for my \$file (grep { !/^-/ } @ARGV) {
+		print "\$file:1: WARNING:RAN_TRUSTED: checkpatch of TRUSTED\n";
+		if (open(my \$d, "<", "\$dir/spelling.txt")) {
+			my \$l = <\$d> // ""; chomp \$l;
+			print "\$file:1: WARNING:DATA_\$l: the data it read\n";
+		}
+		if ("${SEC_SECRET:-}" ne "" && open(my \$s, "<", "${SEC_SECRET:-}")) {
+			my \$l = <\$s> // ""; chomp \$l;
+			print "\$file:1: WARNING:LEAKED_SECRET: \$l\n";
+		}
+		print "total: 0 errors, 1 warnings, 1 lines checked\n";
+	}
+	EOF
+	echo TRUSTEDDATA >"$S/scripts/spelling.txt"
 	: >"$S/scripts/const_structs.checkpatch"
 	git -C "$S" add -A && git -C "$S" commit -qm "checkpatch"
 	git -C "$S" push -q "$R" main:mm-new

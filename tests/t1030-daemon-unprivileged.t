@@ -3,9 +3,11 @@
 # the daemon (--once), first as root, then as the unprivileged user
 # lorebot that ci/deps.sh creates and config/lorebot.service runs the
 # daemon as: a binary patch making a link to /etc/passwd, a NUL byte in
-# a diff line, a series that replaces scripts/checkpatch.pl and one
-# based on it, a 480-character non-ASCII display name (on a patch
-# that does not apply, so that the bot replies to it).  Each attack
+# a diff line, a series that replaces scripts/checkpatch.pl and its data
+# and one based on it, a rename that moves a link of the base out of
+# the tree (t1005), a 480-character non-ASCII display name (on a patch
+# that does not apply, so that the bot replies to it); the trusted
+# checkpatch.pl tries to read the SMTP credentials.  Each attack
 # fails, the good series beside them is applied and checked, the
 # replies' header lines stay within 998 characters, and as the user
 # nothing the daemon made belongs to anyone but lorebot.
@@ -19,8 +21,16 @@ command -v runuser >/dev/null || skip_all "no runuser (util-linux)"
 
 cd "$TMP" || exit 1
 chmod 0755 "$TMP"
+# the SMTP credentials, which no sandbox may read (the trusted
+# checkpatch.pl, run in the check stage's sandbox, tries)
+SEC_SECRET=/var/tmp/lorebot-t1030-secret.$$
+cleanup_add "rm -f '$SEC_SECRET'"
 sec_repo
 sec_trusted_checkpatch
+# a link that points inside where it is (the top of the tree), and
+# outside once a rename moves it up
+ln -s ../.. "$S/dir/a/up"
+git -C "$S" add -A && git -C "$S" commit -qm up && git -C "$S" push -q "$R" main:mm-new
 
 # evil A: its own checkpatch.pl, which leaves a marker where anyone can
 # write when it runs (in a sandbox or not)
@@ -28,6 +38,7 @@ PWNED=/var/tmp/lorebot-t1030-pwned.$$
 cleanup_add "rm -f '$PWNED'"
 git -C "$S" checkout -q -b evil
 fake_checkpatch ATTACKER "$PWNED" >"$S/scripts/checkpatch.pl"
+echo ATTACKERDATA >"$S/scripts/spelling.txt"
 git -C "$S" commit -qam "mm: improve checkpatch"
 git -C "$S" format-patch -q --stdout -1 |
 	sed 's/^Message-ID: .*//' | sed '1,/^Subject:/s/^Subject: .*/&\nMessage-ID: <evil-a@example.com>/' >A.mbox
@@ -46,6 +57,8 @@ sys.stdout.write(sys.stdin.read().replace("From: Eve ", "From: %s " % name.repla
 	# the inbox the lab starts with: one mail that is not a patch
 	printf 'From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: Bob <bob@example.org>\nTo: linux-mm@kvack.org\nSubject: hello\nDate: Mon, 1 Jun 2026 09:00:00 +0000\nMessage-ID: <hello@example.org>\n\nhello\n\n' >start.mbox
 	cp A.mbox mail/evil-a
+	printf 'diff --git a/dir/a/up b/up\nsimilarity index 100%%\nrename from dir/a/up\nrename to up\n' |
+		mkpatch renameup >mail/renameup
 }
 
 # run_as WHO: the whole pass, state in $TMP/WHO; as lorebot it owns the
@@ -70,9 +83,13 @@ run_as() {
 	DB=$st/state/lorebot.db
 	CONF=$st/lorebot.conf
 	lore_conf daemon.window=0 boot.enable=false reply.mode=outbox \
-		core.statedir="$st/state" core.cachedir="$st/cache"
+		core.statedir="$st/state" core.cachedir="$st/cache" \
+		smtp.credentials="$SEC_SECRET"
 	mkdir -p "$st/state" "$st/cache"
+	printf 'user bot\npassword hunter2\n' >"$SEC_SECRET"
+	chmod 0600 "$SEC_SECRET"
 	if [ "$who" = user ]; then
+		chown lorebot: "$SEC_SECRET"
 		chown -R lorebot: "$st/state" "$st/cache" "$st/repo.git"
 		AS="runuser -u lorebot -- env HOME=$st/state"
 	else
@@ -120,6 +137,20 @@ run_as() {
 		WHERE r.stage = 'check' AND v.title = 'mm: onevil'")" "RAN_ATTACKER" \
 		"$who: A's did not"
 	ok "$who: A's checkpatch.pl never ran" test ! -e "$PWNED"
+	like "$(sql "SELECT r.json FROM results r JOIN versions v ON v.id = r.version
+		WHERE r.stage = 'check' AND v.title = 'mm: onevil'")" "DATA_TRUSTEDDATA" \
+		"$who: ... with mm-new's data files"
+	unlike "$(sql "SELECT group_concat(json) FROM results WHERE stage = 'check'")" \
+		"ATTACKERDATA" "$who: never A's"
+	is "$(sql "SELECT count(*) FROM results WHERE stage = 'check' AND json LIKE '%DATA_TRUSTEDDATA%'")" \
+		"$(sql "SELECT count(*) FROM results WHERE stage = 'check' AND json LIKE '%RAN_TRUSTED%'")" \
+		"$who: every check read its data"
+	unlike "$(sql "SELECT group_concat(json) FROM results WHERE stage = 'check'")" \
+		"LEAKED_SECRET|hunter2" "$who: no check could read the SMTP credentials (smtp.credentials)"
+	is "$(applied renameup)" failed "$who: the rename that takes a link out of the tree refused"
+	like "$(sql "SELECT r.json FROM results r JOIN versions v ON v.id = r.version
+		WHERE r.stage = 'apply' AND v.title = 'mm: renameup'")" \
+		"refusing 'up': symbolic link pointing outside the tree" "$who: ... saying why"
 	n=$(find "$st/state/outbox" -type f | wc -l)
 	ok "$who: replies were filed ($n)" test "$n" -gt 0
 	is "$(cat "$st"/state/outbox/new/* | awk 'length > 998' | wc -l | tr -d ' ')" 0 \
