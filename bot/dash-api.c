@@ -337,17 +337,14 @@ static char *result_log(struct dash *d, int64_t id)
 	return path;
 }
 
-void dash_log(struct dash *d, const struct web_request *req, const char *id,
-	      struct web_response *res)
+/* The file at path (ours to free) as text, if it is under web.logroot */
+static void serve_log(struct dash *d, char *path, struct web_response *res)
 {
-	char root[PATH_MAX], real[PATH_MAX], *path = NULL, *end, *buf = NULL;
-	long long n = strtoll(id, &end, 10);
+	char root[PATH_MAX], real[PATH_MAX], *buf = NULL;
 	size_t rlen, len = 0;
 	struct stat sb;
 	int fd = -1;
 
-	if (d->has_results && !*end && n > 0)
-		path = result_log(d, n);
 	if (!path) {
 		dash_error(d, res, 404, "no such log");
 		goto out;
@@ -389,4 +386,23 @@ out:
 		close(fd);
 	free(buf);
 	free(path);
+}
+
+void dash_log(struct dash *d, const struct web_request *req, const char *id,
+	      struct web_response *res)
+{
+	char *end;
+	long long n = strtoll(id, &end, 10);
+
+	serve_log(d, d->has_results && !*end && n > 0 ? result_log(d, n) : NULL, res);
+}
+
+/* The log of a job as it is written: a build or boot still running */
+void dash_job_log_page(struct dash *d, const struct web_request *req, const char *id,
+		       struct web_response *res)
+{
+	char *end;
+	long long n = strtoll(id, &end, 10);
+
+	serve_log(d, !*end && n > 0 ? dash_job_log(d, n) : NULL, res);
 }
