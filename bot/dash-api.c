@@ -318,9 +318,12 @@ out:
 }
 
 /* The log a result names, when it is a file under the log root */
-static char *result_log(struct dash *d, int64_t id)
+static const char *const log_keys[] = { "log", "log_path", "logfile", NULL };
+static const char *const config_keys[] = { "config_file", NULL };
+
+/* The file a result's document names under one of keys, or NULL */
+static char *result_file(struct dash *d, int64_t id, const char *const *keys)
 {
-	static const char *const keys[] = { "log", "log_path", "logfile" };
 	struct db_stmt *s = db_prepare(d->st.db, "SELECT json FROM results WHERE id = ?");
 	json_object *doc = NULL;
 	char *path = NULL;
@@ -330,7 +333,7 @@ static char *result_log(struct dash *d, int64_t id)
 		return NULL;
 	doc = json_tokener_parse(db_column_text(s, 0));
 	db_reset(s);
-	for (i = 0; i < ARRAY_SIZE(keys) && !path; i++)
+	for (i = 0; keys[i] && !path; i++)
 		if (jx_str(doc, keys[i]))
 			path = xstrdup(jx_str(doc, keys[i]));
 	json_object_put(doc);
@@ -394,7 +397,19 @@ void dash_log(struct dash *d, const struct web_request *req, const char *id,
 	char *end;
 	long long n = strtoll(id, &end, 10);
 
-	serve_log(d, d->has_results && !*end && n > 0 ? result_log(d, n) : NULL, res);
+	serve_log(d, d->has_results && !*end && n > 0 ? result_file(d, n, log_keys) : NULL,
+		  res);
+}
+
+/* The .config a build was made with, for a recipe without lorebot */
+void dash_config(struct dash *d, const struct web_request *req, const char *id,
+		 struct web_response *res)
+{
+	char *end;
+	long long n = strtoll(id, &end, 10);
+
+	serve_log(d, d->has_results && !*end && n > 0 ? result_file(d, n, config_keys) : NULL,
+		  res);
 }
 
 /* The log of a job as it is written: a build or boot still running */

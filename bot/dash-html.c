@@ -570,6 +570,8 @@ static void arch_rows(struct dash *d, struct strbuf *sb, const struct dash_versi
 			strbuf_addch(sb, ' ');
 		}
 		log_link(sb, b);
+		if (b && rd_doc_config_file(b->doc))
+			strbuf_addf(sb, " <a href=\"/config/%lld\">.config</a>", (long long)b->id);
 		log_link(sb, t);
 		job_log_link(sb, dv, STAGE_BUILD, a);
 		job_log_link(sb, dv, STAGE_BOOT, a);

@@ -21,6 +21,7 @@ static const struct route {
 	{ "/metrics", false, dash_metrics },
 	{ "/log/", true, dash_log },
 	{ "/joblog/", true, dash_job_log_page },
+	{ "/config/", true, dash_config },
 	{ "/queue", false, dash_page_queue },
 };
 

@@ -319,6 +319,26 @@ ok "the page header links it" grep -q '<a href="/queue">queue</a>' "$TMP/body"
 serve_stop
 sqlite3 "$DB" "DELETE FROM jobs WHERE version IN ('$VXSS', '$V003')"
 
+# the .config of a build, for the recipe without lorebot
+mkdir -p "$TMP/state/jobs/22/build/x86_64"
+printf 'CONFIG_MMU=y\n' >"$TMP/state/jobs/22/build/x86_64/config"
+$PY - "$RESULTS/build-003.json" "$TMP/state/jobs/22/build/x86_64/config" >"$TMP/b3.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["archs"][0]["config_file"] = sys.argv[2]
+json.dump(d, sys.stdout)
+EOF
+record "$V003" build "$TMP/b3.json"
+CFG=$(sql "SELECT id FROM results WHERE version = '$V003' AND stage = 'build' AND arch = 'x86_64'")
+serve_start --config "$CONF"
+get "/series/$S003" >/dev/null
+ok "the series page links the .config of a build" grep -q "<a href=\"/config/$CFG\">.config</a>" "$TMP/body"
+is "$(get "/config/$CFG")" 200 "/config/<result>: 200"
+is "$(cat "$TMP/body")" "CONFIG_MMU=y" "the .config it was built with"
+is "$(get /config/999999)" 404 "no such result: 404"
+serve_stop
+record "$V003" build "$RESULTS/build-003.json"
+
 # a base the bot lacks: not red, and the cause says so
 record "$V000" apply "$RESULTS/apply-000-base-unknown.json"
 serve_start
