@@ -66,6 +66,20 @@ is "$(grep -c '^>> mm/khugepaged.c:[0-9]*: warning: .*\[\(lazyfree-droppable\|pr
 	"$TMP/003.txt")" 3 "003: the three mm-rule findings are mailed"
 ok "003: quoted with the suggestion" grep -q '^suggested \[lazyfree-droppable\]:$' "$TMP/003.txt"
 is "$(grep -c 'Reported-by:' "$TMP/003.txt")" 0 "003: no Reported-by for review findings"
+# each excerpt is at its finding's line: vim +N, and line N marked first
+is "$($PY - "$TMP/003.txt" <<'EOF'
+import re, sys
+body = open(sys.argv[1]).read()
+found = re.findall(r"^>> ([^:\s]+):(\d+): ", body, re.M)
+bad = []
+for f, n in found:
+    m = re.search(r"^vim \+%s %s\n\n(.*?)\n\n" % (n, re.escape(f)), body, re.M | re.S)
+    marked = m and re.findall(r"^>\s*(\d+)\t", m.group(1), re.M)
+    if not marked or marked[0] != n:
+        bad.append("%s:%s" % (f, n))
+print(len(found), bad)
+EOF
+)" "3 []" "003: each excerpt starts at its finding's line, and marks it"
 body_of "$V004" >"$TMP/004.txt"
 a=$(line_of '^Patch 2/4 (.*) does not' "$TMP/004.txt")
 r=$(line_of '^Review findings' "$TMP/004.txt")
