@@ -218,7 +218,7 @@ static bool grouped(struct dash *d, struct strbuf *sb, const char *name, const c
 	return r == 0;
 }
 
-static bool has_table(struct dash *d, const char *name)
+bool dash_has_table(struct dash *d, const char *name)
 {
 	struct db_stmt *s = db_prepare(d->st.db,
 		"SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?");
@@ -280,7 +280,7 @@ void dash_metrics(struct dash *d, const struct web_request *req, const char *id,
 		strbuf_addf(sb, "lorebot_series_versions{state=\"%s\"} %lld\n", report_states[i],
 			    (long long)n);
 	}
-	if (has_table(d, "jobs")) {
+	if (dash_has_table(d, "jobs")) {
 		metric_head(sb, "lorebot_jobs", "gauge", "Jobs by state");
 		grouped(d, sb, "lorebot_jobs", "state",
 			"SELECT state, count(*) FROM jobs GROUP BY state ORDER BY state");
@@ -391,33 +391,37 @@ out:
 	free(path);
 }
 
-void dash_log(struct dash *d, const struct web_request *req, const char *id,
-	      struct web_response *res)
+/* The number a page's path ends in, or 0 */
+static int64_t page_id(const char *id)
 {
 	char *end;
 	long long n = strtoll(id, &end, 10);
 
-	serve_log(d, d->has_results && !*end && n > 0 ? result_file(d, n, log_keys) : NULL,
-		  res);
+	return !*end && n > 0 ? n : 0;
+}
+
+void dash_log(struct dash *d, const struct web_request *req, const char *id,
+	      struct web_response *res)
+{
+	int64_t n = page_id(id);
+
+	serve_log(d, n && d->has_results ? result_file(d, n, log_keys) : NULL, res);
 }
 
 /* The .config a build was made with, for a recipe without lorebot */
 void dash_config(struct dash *d, const struct web_request *req, const char *id,
 		 struct web_response *res)
 {
-	char *end;
-	long long n = strtoll(id, &end, 10);
+	int64_t n = page_id(id);
 
-	serve_log(d, d->has_results && !*end && n > 0 ? result_file(d, n, config_keys) : NULL,
-		  res);
+	serve_log(d, n && d->has_results ? result_file(d, n, config_keys) : NULL, res);
 }
 
 /* The log of a job as it is written: a build or boot still running */
 void dash_job_log_page(struct dash *d, const struct web_request *req, const char *id,
 		       struct web_response *res)
 {
-	char *end;
-	long long n = strtoll(id, &end, 10);
+	int64_t n = page_id(id);
 
-	serve_log(d, !*end && n > 0 ? dash_job_log(d, n) : NULL, res);
+	serve_log(d, n ? dash_job_log(d, n) : NULL, res);
 }

@@ -57,7 +57,8 @@ struct dash_jobs {
 	size_t nr, alloc;
 };
 
-bool dash_has_jobs(struct dash *d);
+/* Does the database have this table (dash-api.c)? */
+bool dash_has_table(struct dash *d, const char *name);
 /* The queued and running jobs of a version (none without a jobs table); 0 or -1 */
 int dash_jobs_load(struct dash *d, const char *version, struct dash_jobs *out);
 void dash_jobs_release(struct dash_jobs *js);

@@ -10,20 +10,6 @@
 #include "bot/dash-int.h"
 #include "bot/text.h"
 
-bool dash_has_jobs(struct dash *d)
-{
-	struct db_stmt *s = db_prepare(d->st.db,
-		"SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'jobs'");
-	int r;
-
-	if (!s)
-		return false;
-	r = db_step(s);
-	if (r > 0)
-		db_reset(s);
-	return r > 0;
-}
-
 int dash_jobs_load(struct dash *d, const char *version, struct dash_jobs *out)
 {
 	struct db_stmt *s;
