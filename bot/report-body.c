@@ -477,8 +477,9 @@ static void recipe(struct report_ctx *c, const char **names, size_t nn)
 			continue;
 		strbuf_addf(&sb, "%s%s:\n", sb.len ? "\n" : "", r->arch);
 		if (r && rd_doc_config_file(r->doc) && dash && *dash)
-			strbuf_addf(&sb, "        mkdir -p build && curl -o build/.config %s%sconfig/%lld\n",
-				    dash, ends_with(dash, "/") ? "" : "/", (long long)r->id);
+			strbuf_addf(&sb, "        mkdir -p build && "
+				    "curl -o build/.config %s%sconfig/%lld\n", dash,
+				    ends_with(dash, "/") ? "" : "/", (long long)r->id);
 		for (j = 0; make && j < json_object_array_length(make); j++)
 			strbuf_addf(&sb, "        %s\n", json_object_get_string(rd_at(make, j)));
 		if (qemu)

@@ -59,7 +59,8 @@ static void test_argv(void)
 static void test_recipe(void)
 {
 	struct qemu_opts o = {
-		.arch = arch_lookup("riscv"), .kernel = "/var/cache/lorebot/obj/arch/riscv/boot/Image",
+		.arch = arch_lookup("riscv"),
+		.kernel = "/var/cache/lorebot/obj/arch/riscv/boot/Image",
 		.initrd = "/var/lib/lorebot/jobs/9/initramfs.cpio", .cmdline = "x=1",
 	};
 	struct strbuf sb = STRBUF_INIT;
