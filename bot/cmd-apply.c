@@ -10,6 +10,7 @@
 #include "bot/cmd.h"
 #include "bot/thread.h"
 #include "bot/mbox.h"
+#include "bot/remotes.h"
 #include "bot/series-out.h"
 
 const char cmd_apply_help[] =
@@ -19,7 +20,7 @@ const char cmd_apply_help[] =
 	"\n"
 	"SYNOPSIS\n"
 	"    lorebot apply --mbox FILE [--repo DIR] [--base REV]... [--series ID]\n"
-	"                  [--fetch] [-C N] [--no-3way] [--no-branch]\n"
+	"                  [--fetch | --no-fetch] [-C N] [--no-3way] [--no-branch]\n"
 	"                  [--trailers mail|all] [--json]\n"
 	"    lorebot apply --msgid ID [--url URL] [--repo DIR] [options as above]\n"
 	"\n"
@@ -34,7 +35,10 @@ const char cmd_apply_help[] =
 	"    refs/heads/lorebot/<series-id>/v<N> points at the last commit.\n"
 	"\n"
 	"    The base is, in order: the series' base-commit when the repository has\n"
-	"    it; then each branch of git.base (mm-new first), at its current tip.\n"
+	"    it; then each branch of git.base (mm-new first), at its current tip\n"
+	"    (a branch a configured remote fetches is taken as fetched,\n"
+	"    <remote>/<branch>).  A base-commit the repository lacks is looked for\n"
+	"    on the remotes first: their branches, then the commit by its id.\n"
 	"    The first base on which the whole series applies is used; when none\n"
 	"    does, the report is for the first base that exists.  Every attempt is\n"
 	"    listed.  A base-commit the repository does not have is reported as\n"
@@ -79,9 +83,13 @@ const char cmd_apply_help[] =
 	"        apply only this series (series id, cover letter or patch Message-ID,\n"
 	"        as 'lorebot series' lists them); default: every series in FILE\n"
 	"    --fetch\n"
-	"        fetch the configured remotes first (remote.<name>.url and\n"
-	"        remote.<name>.branch; also done when git.fetch is true); the\n"
-	"        repository is created when missing\n"
+	"        fetch the configured remotes (remote.<name>.url and\n"
+	"        remote.<name>.branch) now; the repository is created when\n"
+	"        missing.  Without it they are fetched when git.fetch is true\n"
+	"        (the default) and the last fetch is older than\n"
+	"        git.fetchinterval, or when the tree lacks a series' base-commit\n"
+	"    --no-fetch\n"
+	"        fetch nothing (the daemon's apply jobs: the daemon fetched)\n"
 	"    -C N\n"
 	"        allow reducing the context of a hunk to N lines (git apply -C);\n"
 	"        such hunks are reported as fuzz\n"
@@ -121,7 +129,7 @@ struct apply_cli {
 	const char **bases;
 	size_t nr_bases;
 	const char *trailers;	/* --trailers */
-	bool json, fetch, no_3way, no_branch;
+	bool json, fetch, no_fetch, no_3way, no_branch;
 	int min_context;
 	uint64_t max_size;
 	char *tmp;		/* a copy of stdin, or the thread fetched */
@@ -283,39 +291,37 @@ static void loaded_release(struct loaded *ld, int total)
 	free(ld->missing);
 }
 
-static int fetch_remotes(struct ctx *ctx, struct gitrepo *r)
+/*
+ * The remotes fetched as git.fetch and git.fetchinterval say (--fetch:
+ * now), and the series' base-commit looked for on them when the tree
+ * lacks it.  A failure is an error when asked for (--fetch) or when the
+ * base-commit is still missing: whether the series applies cannot be
+ * told then; else the tree as it is will do.
+ */
+static int refresh_tree(struct apply_cli *c, struct ctx *ctx, struct gitrepo *r,
+			const struct send *s, bool force)
 {
-	char **names = NULL;
-	size_t nr = config_subsections(ctx->cfg, "remote", &names), i;
-	int ret = 0;
+	struct remotes_refresh rr = REMOTES_REFRESH_INIT;
+	struct strbuf err = STRBUF_INIT;
+	const char *p;
+	int ret;
 
-	for (i = 0; i < nr; i++) {
-		struct strbuf err = STRBUF_INIT;
-		char *key = xasprintf("remote.%s.url", names[i]);
-		const char *url = config_get(ctx->cfg, key);
-		const char **branches = NULL;
-		size_t nb;
+	rr.force = force;
+	rr.base_commit = s->base_commit;
+	ret = remotes_refresh(r, ctx->cfg, &rr, &err);
+	for (p = rr.log.buf; *p; p = *p ? p + 1 : p) {
+		int n = strcspn(p, "\n");
 
-		free(key);
-		key = xasprintf("remote.%s.branch", names[i]);
-		nb = config_get_all(ctx->cfg, key, &branches);
-		free(key);
-		if (!url) {
-			fprintf(stderr, "lorebot apply: remote '%s' has no url\n", names[i]);
-			ret = -EINVAL;
-		} else if (gitrepo_fetch(r, names[i], url, branches, nb, &err)) {
-			fprintf(stderr, "lorebot apply: %s\n", err.buf);
-			ret = -EIO;
-		} else {
-			fprintf(stderr, "lorebot apply: fetched %zu branch%s from %s\n",
-				nb, nb == 1 ? "" : "es", url);
-		}
-		free(branches);
-		strbuf_release(&err);
+		fprintf(stderr, "lorebot apply: %.*s\n", n, p);
+		p += n;
 	}
-	for (i = 0; i < nr; i++)
-		free(names[i]);
-	free(names);
+	if (ret) {
+		fprintf(stderr, "lorebot apply: %s\n", err.buf);
+		if (!c->fetch && (!s->base_commit || rr.base_known))
+			ret = 0;
+	}
+	remotes_refresh_release(&rr);
+	strbuf_release(&err);
 	return ret;
 }
 
@@ -394,9 +400,10 @@ static int apply_send(struct apply_cli *c, struct ctx *ctx, struct gitrepo *r,
 	struct trailers *extra = xcalloc(s->total, sizeof(*extra));
 	const char *mode = c->trailers ? c->trailers : config_get(ctx->cfg, "apply.trailers");
 	struct apply_result res;
-	const char **bases = NULL;
+	char **bases = NULL;
 	char *branch = NULL;
 	json_object *jo;
+	size_t i;
 	int k, ret;
 
 	for (k = 0; k < s->total; k++) {
@@ -417,8 +424,8 @@ static int apply_send(struct apply_cli *c, struct ctx *ctx, struct gitrepo *r,
 		o.nr_bases = c->nr_bases;
 		o.bases_origin = "--base";
 	} else {
-		o.nr_bases = config_get_all(ctx->cfg, "git.base", &bases);
-		o.bases = bases;
+		o.nr_bases = remotes_bases(r, ctx->cfg, &bases);
+		o.bases = (const char **)bases;
 		o.base_commit = s->base_commit;
 	}
 	if (!c->no_branch) {
@@ -473,6 +480,8 @@ static int apply_send(struct apply_cli *c, struct ctx *ctx, struct gitrepo *r,
 		trailers_release(&extra[k]);
 	free(extra);
 	free(branch);
+	for (i = 0; bases && i < o.nr_bases; i++)
+		free(bases[i]);
 	free(bases);
 	free(in);
 	return ret;
@@ -486,6 +495,7 @@ static int parse_options(struct apply_cli *c, int argc, char **argv)
 		{ "base", required_argument, NULL, 'b' },
 		{ "series", required_argument, NULL, 's' },
 		{ "fetch", no_argument, NULL, 'f' },
+		{ "no-fetch", no_argument, NULL, 'F' },
 		{ "no-3way", no_argument, NULL, '3' },
 		{ "no-branch", no_argument, NULL, 'n' },
 		{ "json", no_argument, NULL, 'j' },
@@ -516,6 +526,9 @@ static int parse_options(struct apply_cli *c, int argc, char **argv)
 			break;
 		case 'f':
 			c->fetch = true;
+			break;
+		case 'F':
+			c->no_fetch = true;
 			break;
 		case '3':
 			c->no_3way = true;
@@ -568,6 +581,7 @@ int cmd_apply(int argc, char **argv, struct ctx *ctx)
 	json_object *out = json_object_new_array();
 	size_t nr = 0, i;
 	int ret, worst = EXIT_OK;
+	bool fetch;
 
 	c.max_size = config_get_size(ctx->cfg, "mail.maxsize");
 	assembly_init(&a, c.max_size);
@@ -635,17 +649,18 @@ int cmd_apply(int argc, char **argv, struct ctx *ctx)
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	c.fetch = c.fetch || config_get_bool(ctx->cfg, "git.fetch");
-	if (gitrepo_open(&r, c.repo, c.fetch, &err)) {
+	fetch = !c.no_fetch && (c.fetch || config_get_bool(ctx->cfg, "git.fetch")) &&
+		remotes_count(ctx->cfg);
+	if (gitrepo_open(&r, c.repo, fetch, &err)) {
 		fprintf(stderr, "lorebot apply: %s\n", err.buf);
 		ret = EXIT_INFRA;
 		goto out;
 	}
-	if (c.fetch && fetch_remotes(ctx, r)) {
-		ret = EXIT_INFRA;
-		goto out;
-	}
 	for (i = 0; i < nr; i++) {
+		if (fetch && refresh_tree(&c, ctx, r, sends[i], c.fetch && !i)) {
+			ret = EXIT_INFRA;
+			goto out;
+		}
 		ret = apply_send(&c, ctx, r, sends[i], &ld[i], out);
 		if (ret > worst)
 			worst = ret;

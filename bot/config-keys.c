@@ -92,8 +92,14 @@ const struct cfg_key cfg_keys[] = {
 	  "the bot's kernel repository (bare is fine)" },
 	{ "git.base", CFG_LIST, "mm-new", NULL,
 	  "branches tried in order when a series has no usable base-commit" },
-	{ "git.fetch", CFG_BOOL, "false", NULL,
-	  "fetch the remotes before each apply" },
+	{ "git.fetch", CFG_BOOL, "true", NULL,
+	  "fetch the remotes' branches before a series is applied, at most "
+	  "every git.fetchinterval, and whenever the tree lacks a series' "
+	  "base-commit (then also that commit by its id); the daemon fetches "
+	  "before each apply job, lorebot apply before it applies" },
+	{ "git.fetchinterval", CFG_DURATION, "5m", NULL,
+	  "the branches are fetched again once the last fetch is this old "
+	  "(0: before every apply)" },
 	{ "remote.*.url", CFG_STRING, NULL, NULL,
 	  "a remote to fetch, e.g. "
 	  "https://git.kernel.org/pub/scm/linux/kernel/git/akpm/mm.git" },

@@ -54,6 +54,10 @@
 	X(doc, log, "log", STR)						\
 	X(doc, log_path, "log_path", STR)				\
 	X(doc, logfile, "logfile", STR)					\
+	X(doc, config_file, "config_file", STR)	/* build: its .config */ \
+	X(doc, make, "make", ARR)	/* build: make lines without lorebot */ \
+	X(doc, qemu, "qemu", STR)	/* boot: its qemu command line */ \
+	X(doc, cmdline, "cmdline", STR)	/* boot: the kernel command line */ \
 	X(base, name, "name", STR)					\
 	X(base, sha, "sha", STR)					\
 	X(base, reason, "reason", STR)					\

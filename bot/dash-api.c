@@ -218,7 +218,7 @@ static bool grouped(struct dash *d, struct strbuf *sb, const char *name, const c
 	return r == 0;
 }
 
-static bool has_table(struct dash *d, const char *name)
+bool dash_has_table(struct dash *d, const char *name)
 {
 	struct db_stmt *s = db_prepare(d->st.db,
 		"SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?");
@@ -280,7 +280,7 @@ void dash_metrics(struct dash *d, const struct web_request *req, const char *id,
 		strbuf_addf(sb, "lorebot_series_versions{state=\"%s\"} %lld\n", report_states[i],
 			    (long long)n);
 	}
-	if (has_table(d, "jobs")) {
+	if (dash_has_table(d, "jobs")) {
 		metric_head(sb, "lorebot_jobs", "gauge", "Jobs by state");
 		grouped(d, sb, "lorebot_jobs", "state",
 			"SELECT state, count(*) FROM jobs GROUP BY state ORDER BY state");
@@ -318,9 +318,12 @@ out:
 }
 
 /* The log a result names, when it is a file under the log root */
-static char *result_log(struct dash *d, int64_t id)
+static const char *const log_keys[] = { "log", "log_path", "logfile", NULL };
+static const char *const config_keys[] = { "config_file", NULL };
+
+/* The file a result's document names under one of keys, or NULL */
+static char *result_file(struct dash *d, int64_t id, const char *const *keys)
 {
-	static const char *const keys[] = { "log", "log_path", "logfile" };
 	struct db_stmt *s = db_prepare(d->st.db, "SELECT json FROM results WHERE id = ?");
 	json_object *doc = NULL;
 	char *path = NULL;
@@ -330,24 +333,21 @@ static char *result_log(struct dash *d, int64_t id)
 		return NULL;
 	doc = json_tokener_parse(db_column_text(s, 0));
 	db_reset(s);
-	for (i = 0; i < ARRAY_SIZE(keys) && !path; i++)
+	for (i = 0; keys[i] && !path; i++)
 		if (jx_str(doc, keys[i]))
 			path = xstrdup(jx_str(doc, keys[i]));
 	json_object_put(doc);
 	return path;
 }
 
-void dash_log(struct dash *d, const struct web_request *req, const char *id,
-	      struct web_response *res)
+/* The file at path (ours to free) as text, if it is under web.logroot */
+static void serve_log(struct dash *d, char *path, struct web_response *res)
 {
-	char root[PATH_MAX], real[PATH_MAX], *path = NULL, *end, *buf = NULL;
-	long long n = strtoll(id, &end, 10);
+	char root[PATH_MAX], real[PATH_MAX], *buf = NULL;
 	size_t rlen, len = 0;
 	struct stat sb;
 	int fd = -1;
 
-	if (d->has_results && !*end && n > 0)
-		path = result_log(d, n);
 	if (!path) {
 		dash_error(d, res, 404, "no such log");
 		goto out;
@@ -389,4 +389,39 @@ out:
 		close(fd);
 	free(buf);
 	free(path);
+}
+
+/* The number a page's path ends in, or 0 */
+static int64_t page_id(const char *id)
+{
+	char *end;
+	long long n = strtoll(id, &end, 10);
+
+	return !*end && n > 0 ? n : 0;
+}
+
+void dash_log(struct dash *d, const struct web_request *req, const char *id,
+	      struct web_response *res)
+{
+	int64_t n = page_id(id);
+
+	serve_log(d, n && d->has_results ? result_file(d, n, log_keys) : NULL, res);
+}
+
+/* The .config a build was made with, for a recipe without lorebot */
+void dash_config(struct dash *d, const struct web_request *req, const char *id,
+		 struct web_response *res)
+{
+	int64_t n = page_id(id);
+
+	serve_log(d, n && d->has_results ? result_file(d, n, config_keys) : NULL, res);
+}
+
+/* The log of a job as it is written: a build or boot still running */
+void dash_job_log_page(struct dash *d, const struct web_request *req, const char *id,
+		       struct web_response *res)
+{
+	int64_t n = page_id(id);
+
+	serve_log(d, n ? dash_job_log(d, n) : NULL, res);
 }

@@ -24,6 +24,7 @@ static const struct {
 	{ "clean", "s-good" }, { "sent", "s-good" }, { "pass", "s-good" },
 	{ "warnings", "s-warn" }, { "findings", "s-warn" }, { "notes", "s-mute" },
 	{ "queued", "s-warn" }, { "sending", "s-warn" }, { "testing", "s-warn" },
+	{ "running", "s-run" },
 	{ "pending", "s-mute" }, { "skipped", "s-mute" }, { "superseded", "s-mute" },
 	{ "incomplete", "s-mute" }, { "skip", "s-mute" }, { "flaky", "s-warn" },
 	{ "base-unknown", "s-mute" },
@@ -141,8 +142,34 @@ static void result_badge(struct strbuf *sb, const struct result *r)
 		strbuf_addstr(sb, "<span class=\"muted\">&ndash;</span>");
 }
 
+/*
+ * The result of a stage, else what the daemon is doing about it
+ * ("queued", "building 4m"), else a dash
+ */
+static void stage_badge(struct strbuf *sb, const struct dash_version *dv,
+			enum stage st, const char *arch, int64_t now)
+{
+	const struct result *r = results_find(&dv->v.results, st, arch);
+	const struct dash_job *j = r ? NULL : dash_job_find(&dv->jobs, stage_name(st), arch);
+	struct strbuf label = STRBUF_INIT, title = STRBUF_INIT;
+
+	if (!j) {
+		result_badge(sb, r);
+		return;
+	}
+	dash_job_label(j, now, &label);
+	strbuf_addf(&title, "%s %s: job %lld %s", stage_name(st), arch,
+		    (long long)j->id, j->running ? "running" : "queued");
+	strbuf_addf(sb, "<span data-job=\"%s\">", j->running ? "running" : "queued");
+	badge_label(sb, j->running ? "running" : "queued", label.buf, title.buf);
+	strbuf_addstr(sb, "</span>");
+	strbuf_release(&label);
+	strbuf_release(&title);
+}
+
 /* "x86_64 [ok] [ok]" per arch: build then boot */
-static void arch_cells(struct dash *d, struct strbuf *sb, const struct report_version *v)
+static void arch_cells(struct dash *d, struct strbuf *sb, const struct dash_version *dv,
+		       int64_t now)
 {
 	size_t i;
 
@@ -152,9 +179,9 @@ static void arch_cells(struct dash *d, struct strbuf *sb, const struct report_ve
 		strbuf_addstr(sb, "<span class=\"arch\"><span class=\"n\">");
 		html_escape(sb, a);
 		strbuf_addstr(sb, "</span> ");
-		result_badge(sb, results_find(&v->results, STAGE_BUILD, a));
+		stage_badge(sb, dv, STAGE_BUILD, a, now);
 		strbuf_addch(sb, ' ');
-		result_badge(sb, results_find(&v->results, STAGE_BOOT, a));
+		stage_badge(sb, dv, STAGE_BOOT, a, now);
 		strbuf_addstr(sb, "</span>");
 	}
 }
@@ -239,7 +266,7 @@ static void list_row(struct dash *d, struct strbuf *rows, const struct dash_vers
 	result_badge(&sb, results_find(&v->results, STAGE_APPLY, NULL));
 	tvars_set_html(&vars, "apply", sb.buf);
 	strbuf_reset(&sb);
-	arch_cells(d, &sb, v);
+	arch_cells(d, &sb, dv, now);
 	tvars_set_html(&vars, "archs", sb.buf);
 	strbuf_reset(&sb);
 	counts_cell(&sb, dv->counts);
@@ -499,8 +526,21 @@ static void boot_details(struct strbuf *sb, const struct result *r)
 	}
 }
 
-static void arch_rows(struct dash *d, struct strbuf *sb, const struct report_version *v)
+/* The live log of a job still running, by the job's id */
+static void job_log_link(struct strbuf *sb, const struct dash_version *dv, enum stage st,
+			 const char *arch)
 {
+	const struct dash_job *j = dash_job_find(&dv->jobs, stage_name(st), arch);
+
+	if (j && j->running && j->has_log && !results_find(&dv->v.results, st, arch))
+		strbuf_addf(sb, " <a href=\"/joblog/%lld\">live %s log</a>", (long long)j->id,
+			    stage_name(st));
+}
+
+static void arch_rows(struct dash *d, struct strbuf *sb, const struct dash_version *dv,
+		      int64_t now)
+{
+	const struct report_version *v = &dv->v;
 	size_t i;
 
 	for (i = 0; i < d->ro.nr_archs; i++) {
@@ -512,13 +552,13 @@ static void arch_rows(struct dash *d, struct strbuf *sb, const struct report_ver
 		strbuf_addstr(sb, "<tr><td>");
 		html_escape(sb, a);
 		strbuf_addstr(sb, "</td><td>");
-		result_badge(sb, b);
+		stage_badge(sb, dv, STAGE_BUILD, a, now);
 		if (b) {
 			strbuf_addch(sb, ' ');
 			html_escape(sb, b->summary);
 		}
 		strbuf_addstr(sb, "</td><td>");
-		result_badge(sb, t);
+		stage_badge(sb, dv, STAGE_BOOT, a, now);
 		if (t) {
 			strbuf_addch(sb, ' ');
 			html_escape(sb, t->summary);
@@ -530,7 +570,11 @@ static void arch_rows(struct dash *d, struct strbuf *sb, const struct report_ver
 			strbuf_addch(sb, ' ');
 		}
 		log_link(sb, b);
+		if (b && rd_doc_config_file(b->doc))
+			strbuf_addf(sb, " <a href=\"/config/%lld\">.config</a>", (long long)b->id);
 		log_link(sb, t);
+		job_log_link(sb, dv, STAGE_BUILD, a);
+		job_log_link(sb, dv, STAGE_BOOT, a);
 		strbuf_addstr(sb, "</td></tr>\n");
 	}
 }
@@ -650,7 +694,7 @@ static void version_block(struct dash *d, struct strbuf *out, const struct dash_
 		strbuf_reset(&sb);
 	tvars_set_html(&vars, "series_findings", sb.buf);
 	strbuf_reset(&sb);
-	arch_rows(d, &sb, v);
+	arch_rows(d, &sb, dv, now);
 	tvars_set_html(&vars, "archs", sb.buf);
 	strbuf_reset(&sb);
 	mails(&sb, v, &dv->replies);
@@ -684,8 +728,18 @@ void dash_page_series(struct dash *d, const struct web_request *req, const char 
 		dash_error(d, res, 404, sb.buf);
 		goto out;
 	}
-	for (i = 0; i < vs.nr; i++)
+	for (i = 0; i < vs.nr; i++) {
+		const struct report_version *v = &vs.v[i].v;
+
+		/* superseded versions folded: the reader wants the current one */
+		if (v->superseded_by)
+			strbuf_addf(&blocks, "<details class=\"superseded\"><summary>v%d%s, "
+				    "superseded</summary>\n", v->version,
+				    v->resend ? " RESEND" : "");
 		version_block(d, &blocks, &vs.v[i], now);
+		if (v->superseded_by)
+			strbuf_addstr(&blocks, "</details>\n");
+	}
 	tvars_set_html(&vars, "versions", blocks.buf);
 	tvars_set(&vars, "title", vs.v[0].v.title);
 	tvars_set(&vars, "series_id", vs.v[0].v.series_id);

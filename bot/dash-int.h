@@ -21,6 +21,7 @@ struct dash {
 	int64_t refresh_s;
 	struct web *web;
 	bool has_results;		/* the report tables exist */
+	bool has_jobs;			/* the daemon's jobs table exists */
 	char **roots;			/* server directories, longest first (dash-public.c) */
 	size_t nr_roots, alloc_roots;
 };
@@ -42,6 +43,34 @@ enum dash_sev {
 
 extern const char *const dash_sev_names[DASH_SEV_NR];	/* "errors", ... */
 
+/* A job of the daemon's queue still to end (dash-jobs.c) */
+struct dash_job {
+	int64_t id;
+	char *kind, *arch;	/* arch: "" when the stage is not per arch */
+	bool running;		/* else queued */
+	int64_t started;	/* unix seconds, when running */
+	bool has_log;
+};
+
+struct dash_jobs {
+	struct dash_job *v;
+	size_t nr, alloc;
+};
+
+/* Does the database have this table (dash-api.c)? */
+bool dash_has_table(struct dash *d, const char *name);
+/* The queued and running jobs of a version (none without a jobs table); 0 or -1 */
+int dash_jobs_load(struct dash *d, const char *version, struct dash_jobs *out);
+void dash_jobs_release(struct dash_jobs *js);
+const struct dash_job *dash_job_find(const struct dash_jobs *js, const char *kind,
+				     const char *arch);
+/* "queued", "building 4m", "booting 30s" */
+void dash_job_label(const struct dash_job *j, int64_t now, struct strbuf *sb);
+/* "riscv building 4m, arm64 booting 30s, 2 jobs queued" into an empty sb */
+void dash_jobs_cause(const struct dash_jobs *js, int64_t now, struct strbuf *sb);
+/* The log file of job id, or NULL; caller frees */
+char *dash_job_log(struct dash *d, int64_t id);
+
 /* A version with what the pages show about it */
 struct dash_version {
 	struct report_version v;
@@ -49,6 +78,7 @@ struct dash_version {
 	struct reply_rows replies;
 	struct dash_cause cause;	/* not with DASH_LIGHT */
 	int counts[DASH_SEV_NR];	/* not with DASH_LIGHT */
+	struct dash_jobs jobs;		/* not with DASH_LIGHT */
 };
 
 struct dash_versions {
@@ -121,7 +151,8 @@ json_object *dash_version_json(const struct dash_version *dv, bool with_mail);
 typedef void dash_handler_fn(struct dash *d, const struct web_request *req, const char *id,
 			     struct web_response *res);
 dash_handler_fn dash_api_series, dash_api_one, dash_healthz, dash_metrics;
-dash_handler_fn dash_page_list, dash_page_series, dash_log;
+dash_handler_fn dash_page_list, dash_page_series, dash_log, dash_job_log_page,
+	dash_page_queue, dash_config;
 void dash_error(struct dash *d, struct web_response *res, int status, const char *msg);
 
 /* Render a page template around body (title, refresh) into res */

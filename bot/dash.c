@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The dashboard: start, routes, loading versions */
 #include <stdlib.h>
+#include <time.h>
 
 #include "bot/dash-int.h"
 #include "bot/jsonx.h"
@@ -19,6 +20,9 @@ static const struct route {
 	{ "/healthz", false, dash_healthz },
 	{ "/metrics", false, dash_metrics },
 	{ "/log/", true, dash_log },
+	{ "/joblog/", true, dash_job_log_page },
+	{ "/config/", true, dash_config },
+	{ "/queue", false, dash_page_queue },
 };
 
 static void route(void *data, const struct web_request *req, struct web_response *res)
@@ -63,6 +67,7 @@ int dash_start(struct dash **dp, const struct dash_opts *o, struct strbuf *err)
 	/* pages read through the mapping instead of copied in by pread() */
 	db_exec(d->st.db, "PRAGMA mmap_size = 268435456");
 	d->has_results = results_available(d->st.db);
+	d->has_jobs = dash_has_table(d, "jobs");
 	report_opts_init(&d->ro, o->cfg);
 	if (o->archs)
 		report_opts_set_archs(&d->ro, o->archs);
@@ -276,11 +281,23 @@ int dash_load(struct dash *d, const struct dash_filter *f, unsigned int flags,
 			dash_public_results(d, &dv->v.results);
 			dash_cause(d, dv, &dv->cause);
 			dash_counts(&dv->v, dv->counts);
+			if (dash_jobs_load(d, dv->v.id, &dv->jobs)) {
+				strbuf_addstr(err, db_error(d->st.db));
+				report_version_release(&dv->v);
+				dash_cause_release(&dv->cause);
+				dash_jobs_release(&dv->jobs);
+				ret = -1;
+				continue;
+			}
+			/* while it is tested, the cause is what runs */
+			if (!dv->cause.line.len)
+				dash_jobs_cause(&dv->jobs, (int64_t)time(NULL), &dv->cause.line);
 			if (d->has_results &&
 			    replies_of_version(&d->st, dv->v.id, flags & DASH_MAIL,
 					       &dv->replies, err)) {
 				report_version_release(&dv->v);
 				dash_cause_release(&dv->cause);
+				dash_jobs_release(&dv->jobs);
 				ret = -1;
 				continue;
 			}
@@ -303,6 +320,7 @@ void dash_versions_release(struct dash_versions *vs)
 		report_version_release(&vs->v[i].v);
 		reply_rows_release(&vs->v[i].replies);
 		dash_cause_release(&vs->v[i].cause);
+		dash_jobs_release(&vs->v[i].jobs);
 	}
 	free(vs->v);
 	memset(vs, 0, sizeof(*vs));

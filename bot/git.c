@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <git2.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -589,13 +590,54 @@ const char *gitrepo_path(const struct gitrepo *r)
 	return r->path;
 }
 
+const char *gitrepo_gitdir(const struct gitrepo *r)
+{
+	return git_repository_path(r->repo);
+}
+
+/* Fetch the refspecs from url, as remote name (no tags, no FETCH_HEAD) */
+static int fetch_specs(struct gitrepo *r, const char *name, const char *url,
+		       git_strarray *specs, struct strbuf *err)
+{
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+	git_remote_create_options ro;
+	git_fetch_options fo;
+	git_remote *remote = NULL;
+	int ret;
+
+	/*
+	 * Not git_remote_create_anonymous(): its url.insteadOf lookup leaks
+	 * pcre2 match data in libgit2 1.5 (fixed upstream in #6382), about
+	 * 160 KB per fetch, which a daemon fetching every few minutes feels.
+	 */
+	git_remote_create_options_init(&ro, GIT_REMOTE_CREATE_OPTIONS_VERSION);
+	ro.repository = r->repo;
+	ro.flags = GIT_REMOTE_CREATE_SKIP_INSTEADOF |
+		GIT_REMOTE_CREATE_SKIP_DEFAULT_FETCHSPEC;
+	ret = git_remote_create_with_opts(&remote, url, &ro);
+	if (ret)
+		return git_fail(ret, err, "remote '%s'", name);
+	git_fetch_options_init(&fo, GIT_FETCH_OPTIONS_VERSION);
+	fo.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
+	fo.update_fetchhead = 0;
+	/*
+	 * A server that refuses a want (git daemon: "not our ref") closes
+	 * the connection while libgit2 still writes: EPIPE, not SIGPIPE,
+	 * as curl does around its transfers.
+	 */
+	sigaction(SIGPIPE, &ign, &old);
+	ret = git_remote_fetch(remote, specs, &fo, "lorebot: fetch");
+	sigaction(SIGPIPE, &old, NULL);
+	if (ret)
+		ret = git_fail(ret, err, "cannot fetch from '%s' (%s)", url, name);
+	git_remote_free(remote);
+	return ret;
+}
+
 int gitrepo_fetch(struct gitrepo *r, const char *name, const char *url,
 		  const char *const *branches, size_t nr, struct strbuf *err)
 {
-	git_remote_create_options ro;
-	git_fetch_options fo;
 	git_strarray specs = { NULL, 0 };
-	git_remote *remote = NULL;
 	size_t i;
 	int valid = 0, ret;
 
@@ -622,31 +664,34 @@ int gitrepo_fetch(struct gitrepo *r, const char *name, const char *url,
 			xasprintf("+refs/heads/%s:refs/remotes/%s/%s",
 				  branches[i], name, branches[i]);
 	}
-	/*
-	 * Not git_remote_create_anonymous(): its url.insteadOf lookup leaks
-	 * pcre2 match data in libgit2 1.5 (fixed upstream in #6382), about
-	 * 160 KB per fetch, which a daemon fetching every few minutes feels.
-	 */
-	git_remote_create_options_init(&ro, GIT_REMOTE_CREATE_OPTIONS_VERSION);
-	ro.repository = r->repo;
-	ro.flags = GIT_REMOTE_CREATE_SKIP_INSTEADOF |
-		GIT_REMOTE_CREATE_SKIP_DEFAULT_FETCHSPEC;
-	ret = git_remote_create_with_opts(&remote, url, &ro);
-	if (ret) {
-		ret = git_fail(ret, err, "remote '%s'", name);
-		goto out;
-	}
-	git_fetch_options_init(&fo, GIT_FETCH_OPTIONS_VERSION);
-	fo.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
-	fo.update_fetchhead = 0;
-	ret = git_remote_fetch(remote, &specs, &fo, "lorebot: fetch");
-	if (ret)
-		ret = git_fail(ret, err, "cannot fetch from '%s' (%s)", url, name);
+	ret = fetch_specs(r, name, url, &specs, err);
 out:
-	git_remote_free(remote);
 	for (i = 0; i < specs.count; i++)
 		free(specs.strings[i]);
 	free(specs.strings);
+	return ret;
+}
+
+int gitrepo_fetch_commit(struct gitrepo *r, const char *name, const char *url,
+			 const char *hex, struct strbuf *err)
+{
+	char *spec;
+	git_strarray specs = { &spec, 1 };
+	struct gitoid id;
+	int valid = 0, ret;
+
+	git_remote_name_is_valid(&valid, name);
+	if (!valid) {
+		strbuf_addf(err, "invalid remote name '%s'", name);
+		return -EINVAL;
+	}
+	if (gitoid_parse(&id, hex)) {
+		strbuf_addf(err, "'%s' is not a full commit id", hex);
+		return -EINVAL;
+	}
+	spec = xasprintf("%s:refs/lorebot/bases/%s", hex, hex);
+	ret = fetch_specs(r, name, url, &specs, err);
+	free(spec);
 	return ret;
 }
 

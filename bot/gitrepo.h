@@ -55,6 +55,8 @@ int gitrepo_open(struct gitrepo **out, const char *path, bool create,
 		 struct strbuf *err);
 void gitrepo_close(struct gitrepo *r);
 const char *gitrepo_path(const struct gitrepo *r);
+/* The git directory (the repository itself when bare), with a final '/' */
+const char *gitrepo_gitdir(const struct gitrepo *r);
 
 /*
  * Fetch branches from url into refs/remotes/<name>/<branch> (forced,
@@ -63,6 +65,14 @@ const char *gitrepo_path(const struct gitrepo *r);
  */
 int gitrepo_fetch(struct gitrepo *r, const char *name, const char *url,
 		  const char *const *branches, size_t nr, struct strbuf *err);
+/*
+ * Fetch one commit by its full id from url into refs/lorebot/bases/<id>
+ * (a series' base-commit that no fetched branch holds).  Servers refuse
+ * it unless they allow ids in "want" lines (uploadpack.allowReachable-
+ * SHA1InWant or allowAnySHA1InWant).
+ */
+int gitrepo_fetch_commit(struct gitrepo *r, const char *name, const char *url,
+			 const char *hex, struct strbuf *err);
 
 /*
  * Resolve a revision to a commit: a full or abbreviated id, a branch, a

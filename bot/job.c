@@ -10,6 +10,7 @@
 #include "bot/job.h"
 #include "bot/jsonx.h"
 #include "bot/log.h"
+#include "bot/remotes.h"
 #include "bot/reply.h"
 #include "bot/results.h"
 #include "bot/run.h"
@@ -357,6 +358,67 @@ static int stage_args(struct stage_run *s, struct args *a, char **logs, struct s
 	return ret;
 }
 
+/* The base-commit: the version names, or NULL; caller frees */
+static char *version_base_commit(struct stage_run *s)
+{
+	struct db_stmt *q = db_prepare(s->st->db,
+		"SELECT base_commit FROM versions WHERE id = ?1");
+	char *base = NULL;
+
+	if (!q)
+		return NULL;
+	db_bind_text(q, 1, s->j->version);
+	if (db_step(q) > 0) {
+		base = xstrdup_or_null(db_column_text(q, 0));
+		db_reset(q);
+	}
+	return base;
+}
+
+/*
+ * The tree made fresh before apply reads it (git.fetch, remotes.h):
+ * here, in the job's own process, since apply runs without network.  A
+ * fetch that failed while the version's base-commit is still missing
+ * fails the job (it is tried again): whether the series applies on its
+ * base cannot be told, and a failure on another base is not its author's.
+ */
+static int refresh_tree(struct stage_run *s, struct strbuf *err)
+{
+	struct remotes_refresh rr = REMOTES_REFRESH_INIT;
+	struct strbuf why = STRBUF_INIT;
+	struct gitrepo *r = NULL;
+	const char *p;
+	char *base;
+	int ret;
+
+	if (!config_get_bool(s->cfg, "git.fetch") || !remotes_count(s->cfg))
+		return 0;
+	base = version_base_commit(s);
+	ret = gitrepo_open(&r, s->env->repo, false, &why);
+	if (!ret) {
+		rr.base_commit = base;
+		ret = remotes_refresh(r, s->cfg, &rr, &why);
+	}
+	for (p = rr.log.buf; *p; p = *p ? p + 1 : p) {
+		int n = strcspn(p, "\n");
+
+		log_info("job %lld: %.*s", (long long)s->j->id, n, p);
+		p += n;
+	}
+	if (ret && r && (!base || rr.base_known)) {
+		log_warn("job %lld: %s; applying on the tree as it is",
+			 (long long)s->j->id, why.buf);
+		ret = 0;
+	} else if (ret) {
+		strbuf_addf(err, "fetch: %s", why.buf);
+	}
+	gitrepo_close(r);
+	remotes_refresh_release(&rr);
+	strbuf_release(&why);
+	free(base);
+	return ret ? -1 : 0;
+}
+
 static int stage_command(struct stage_run *s, json_object **infra, struct strbuf *err)
 {
 	json_object *doc = NULL;
@@ -365,6 +427,11 @@ static int stage_command(struct stage_run *s, json_object **infra, struct strbuf
 	int ret;
 
 	ret = stage_args(s, &a, &logs, err);
+	if (!ret && s->j->kind == STAGE_APPLY) {
+		/* the daemon's side fetches; the sandbox has no network */
+		arg(&a, "--no-fetch");
+		ret = refresh_tree(s, err);
+	}
 	if (!ret)
 		ret = queue_set_pid(s->st->db, s->j->id, getpid(), log, err);
 	if (!ret)

@@ -9,6 +9,7 @@
 
 #include "bot/contract.h"
 #include "bot/report-int.h"
+#include "bot/text.h"
 
 /* base-commit (if any) and the base apply chose */
 struct base_info {
@@ -88,15 +89,15 @@ static void reproduce(struct report_ctx *c, const char *archs)
 	base_info(c, &b);
 	strbuf_addf(&mbx, "%s.mbx", c->v->id);
 	strbuf_addstr(&sb, "        b4 mbox ");
-	report_shell_quote(&sb, c->v->id);
+	text_shell_quote(&sb, c->v->id);
 	strbuf_addstr(&sb, "\n");
 	if (kind == REPLY_CHECK) {
 		strbuf_addstr(&sb, "        lorebot check --repo linux --mbox ");
-		report_shell_quote(&sb, mbx.buf);
+		text_shell_quote(&sb, mbx.buf);
 		strbuf_addch(&sb, '\n');
 	} else {
 		strbuf_addstr(&sb, "        lorebot apply --repo linux --mbox ");
-		report_shell_quote(&sb, mbx.buf);
+		text_shell_quote(&sb, mbx.buf);
 		if (b.sha)
 			strbuf_addf(&sb, " --base %s", b.sha);
 		strbuf_addch(&sb, '\n');
@@ -104,12 +105,12 @@ static void reproduce(struct report_ctx *c, const char *archs)
 	branch_of(c, &branch);
 	if (kind == REPLY_BUILD || kind == REPLY_BOOT) {
 		strbuf_addstr(&sb, "        lorebot build --repo linux --series ");
-		report_shell_quote(&sb, branch.buf);
+		text_shell_quote(&sb, branch.buf);
 		strbuf_addf(&sb, " --arch %s\n", archs);
 	}
 	if (kind == REPLY_BOOT) {
 		strbuf_addstr(&sb, "        lorebot boot --repo linux --series ");
-		report_shell_quote(&sb, branch.buf);
+		text_shell_quote(&sb, branch.buf);
 		strbuf_addf(&sb, " --arch %s\n", archs);
 	}
 	strbuf_rtrim(&sb);
@@ -431,6 +432,76 @@ static void check_vars(struct report_ctx *c)
 }
 
 /*
+ * ${recipe}: per arch, what reproduces it without lorebot, in a kernel
+ * tree with the series applied: the .config the build used (served by
+ * the dashboard), the make lines, and for a boot the qemu command line
+ */
+static bool in_list(const char **names, size_t nn, const char *arch)
+{
+	size_t i;
+
+	for (i = 0; i < nn; i++)
+		if (!strcmp(names[i], arch))
+			return true;
+	return false;
+}
+
+static void recipe(struct report_ctx *c, const char **names, size_t nn)
+{
+	const char *dash = config_get(c->o->cfg, "core.dashboardurl");
+	bool boot = c->d->kind == REPLY_BOOT || c->d->sections[SECTION_BOOT];
+	bool builds = c->d->sections[SECTION_BUILD_ERRORS] ||
+		c->d->sections[SECTION_BUILD_WARNINGS];
+	struct strbuf sb = STRBUF_INIT, base = STRBUF_INIT;
+	struct base_info b;
+	size_t i, j;
+
+	base_info(c, &b);
+	/* every arch the reply is about: its headline's, and its sections' */
+	for (i = 0; i < c->v->results.nr; i++) {
+		const struct result *r = &c->v->results.v[i], *t;
+		json_object *make;
+		const char *qemu;
+
+		if (r->stage != STAGE_BUILD)
+			continue;
+		t = results_find(&c->v->results, STAGE_BOOT, r->arch);
+		if (t && (!boot || (t->status != STATUS_REGRESSIONS &&
+				    t->status != STATUS_BOOT_FAILURE)))
+			t = NULL;
+		if (!in_list(names, nn, r->arch) && !(builds && r->findings) && !t)
+			continue;
+		make = rd_doc_make(r->doc);
+		qemu = t ? rd_doc_qemu(t->doc) : NULL;
+		if (!make && !qemu)
+			continue;
+		strbuf_addf(&sb, "%s%s:\n", sb.len ? "\n" : "", r->arch);
+		if (r && rd_doc_config_file(r->doc) && dash && *dash)
+			strbuf_addf(&sb, "        mkdir -p build && "
+				    "curl -o build/.config %s%sconfig/%lld\n", dash,
+				    ends_with(dash, "/") ? "" : "/", (long long)r->id);
+		for (j = 0; make && j < json_object_array_length(make); j++)
+			strbuf_addf(&sb, "        %s\n", json_object_get_string(rd_at(make, j)));
+		if (qemu)
+			strbuf_addf(&sb, "        %s\n", qemu);
+	}
+	if (sb.len) {
+		strbuf_addstr(&base, "Or without lorebot, in linux/");
+		if (b.sha)
+			strbuf_addf(&base, " at %.12s", b.sha);
+		strbuf_addf(&base, " with the series applied (b4 shazam %s)%s:", c->v->id,
+			    boot ? "; the initramfs with the kselftests is lorebot's" : "");
+		report_set_prose(c, "recipe_intro", base.buf);
+	} else {
+		tvars_set(&c->vars, "recipe_intro", "");
+	}
+	strbuf_rtrim(&sb);
+	tvars_set(&c->vars, "recipe", sb.buf);
+	strbuf_release(&sb);
+	strbuf_release(&base);
+}
+
+/*
  * What build and boot replies share: the archs concerned ("arm64 and
  * riscv"), their config and compiler lines, the findings, and the
  * commands for those archs
@@ -450,6 +521,7 @@ static void arch_vars(struct report_ctx *c, const char **names, size_t nn,
 	strbuf_rtrim(findings);
 	tvars_set(&c->vars, "findings", findings->buf);
 	reproduce(c, list.len ? list.buf : "x86_64");
+	recipe(c, names, nn);
 	strbuf_release(&archs);
 	strbuf_release(&list);
 }

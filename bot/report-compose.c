@@ -46,27 +46,6 @@ void report_set_prose(struct report_ctx *c, const char *name, const char *text)
 	strbuf_release(&sb);
 }
 
-void report_shell_quote(struct strbuf *sb, const char *s)
-{
-	const char *p;
-
-	for (p = s; *p; p++)
-		if (!isalnum((unsigned char)*p) && !strchr("@%+=:,./_-", *p))
-			break;
-	if (*s && !*p) {
-		strbuf_addstr(sb, s);
-		return;
-	}
-	strbuf_addch(sb, '\'');
-	for (p = s; *p; p++) {
-		if (*p == '\'')
-			strbuf_addstr(sb, "'\\''");
-		else
-			strbuf_addch(sb, *p);
-	}
-	strbuf_addch(sb, '\'');
-}
-
 void report_patch_name(struct strbuf *sb, const struct report_version *v, int n)
 {
 	if (n > 0)

@@ -47,9 +47,6 @@ int report_since_var(struct report_ctx *c, struct strbuf *err);
 /* Prose wrapped at REPORT_WRAP, as a variable */
 void report_set_prose(struct report_ctx *c, const char *name, const char *text);
 
-/* Append s quoted for a POSIX shell when it needs to be */
-void report_shell_quote(struct strbuf *sb, const char *s);
-
 /* "patch 2/4" or "the cover letter" */
 void report_patch_name(struct strbuf *sb, const struct report_version *v, int n);
 

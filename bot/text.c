@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
 #include <stdlib.h>
 
 #include "bot/text.h"
@@ -187,4 +188,25 @@ void text_age(struct strbuf *out, int64_t t, int64_t now)
 			return;
 		}
 	}
+}
+
+void text_shell_quote(struct strbuf *sb, const char *s)
+{
+	const char *p;
+
+	for (p = s; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("@%+=:,./_-", *p))
+			break;
+	if (*s && !*p) {
+		strbuf_addstr(sb, s);
+		return;
+	}
+	strbuf_addch(sb, '\'');
+	for (p = s; *p; p++) {
+		if (*p == '\'')
+			strbuf_addstr(sb, "'\\''");
+		else
+			strbuf_addch(sb, *p);
+	}
+	strbuf_addch(sb, '\'');
 }

@@ -26,6 +26,9 @@ void url_escape(struct strbuf *out, const char *s);
 /* "3 minutes", "2 hours", "5 days": how long ago t was, from now */
 void text_age(struct strbuf *out, int64_t t, int64_t now);
 
+/* Append s as one shell word: as it is when it is safe, else in '' quotes */
+void text_shell_quote(struct strbuf *out, const char *s);
+
 /* Display width of a line (tabs to the next multiple of 8, UTF-8 aware) */
 size_t text_width(const char *s, size_t len);
 

@@ -345,6 +345,8 @@ json_object *boot_report_json(const struct arch *a,
 	json_object_object_add(o, "known", known);
 	add_skipped(o, &tip->plan);
 	add_str(o, "accel", tip->accel);
+	add_str(o, "qemu", tip->qemu);
+	add_str(o, "cmdline", tip->cmdline);
 	add_str(o, "end", boot_end_name(tip->end));
 	json_object_object_add(o, "timings", timings(tip));
 	add_str(o, "console_log", tip->log_path);

@@ -14,6 +14,8 @@
  *	known		kernel reports the base has too (same title)
  *	skipped		[{name, reason}]: catalog tests not run here
  *	accel		"tcg: ..." or "kvm: ...": what qemu used and why
+ *	qemu, cmdline	the qemu command line (the kernel as built in O=build,
+ *			the initrd by its name) and the kernel's
  *	timings		{build_ms, boot_ms, tests_ms, total_ms}
  *	console_log, base_console_log	paths
  *	base		{status, end, cached, timings}

@@ -47,6 +47,8 @@ void boot_result_release(struct boot_result *r)
 	strbuf_release(&r->infra);
 	free(r->log_path);
 	free(r->accel);
+	free(r->qemu);
+	free(r->cmdline);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -330,6 +332,16 @@ static int run_qemu(const struct boot_opts *o, const struct arch *a,
 	rw[1] = o->workdir;
 	rw[2] = NULL;
 	argv = qemu_argv(&q);
+	{
+		struct strbuf sb = STRBUF_INIT;
+
+		qemu_recipe(&q, "build", &sb);
+		free(r->qemu);
+		r->qemu = strbuf_detach(&sb, NULL);
+		qemu_cmdline(&q, &sb);
+		free(r->cmdline);
+		r->cmdline = strbuf_detach(&sb, NULL);
+	}
 	cmd.argv = (const char *const *)argv;
 	cmd.clean_env = true;
 	cmd.log_path = log;

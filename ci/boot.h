@@ -104,6 +104,8 @@ struct boot_result {
 	struct strbuf tail;	/* its end, when the boot did not finish */
 	struct strbuf infra;	/* what went wrong, for BOOT_INFRA */
 	char *accel;		/* "tcg" or "kvm", and why */
+	char *qemu;		/* the qemu command line, to run without lorebot */
+	char *cmdline;		/* the kernel command line */
 	uint64_t total_ms;	/* qemu's wall clock */
 	uint64_t build_ms;	/* building the selftests and the initramfs */
 	int qemu_status;	/* as the shell reports it */

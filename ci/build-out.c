@@ -101,6 +101,19 @@ static json_object *arch_json(const struct build_arch_result *r)
 	json_object_object_add(o, "obj_dir", str_or_null(r->obj_dir));
 	json_object_object_add(o, "log_dir", str_or_null(r->log_dir));
 	json_object_object_add(o, "image", str_or_null(r->image));
+	json_object_object_add(o, "config_file", str_or_null(r->config));
+	if (r->make) {
+		json_object *make = json_object_new_array();
+		const char *p = r->make;
+
+		while (*p) {
+			size_t n = strcspn(p, "\n");
+
+			json_object_array_add(make, json_object_new_string_len(p, n));
+			p += n + !!p[n];
+		}
+		json_object_object_add(o, "make", make);
+	}
 	json_object_object_add(o, "seconds", seconds(r->ms));
 	return o;
 }

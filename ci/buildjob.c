@@ -286,6 +286,25 @@ static void copy_image(struct arch_run *ar)
 	free(img);
 }
 
+/* The .config built with, and the make lines, for a recipe without lorebot */
+static void keep_config(struct arch_run *ar)
+{
+	struct strbuf make = STRBUF_INIT;
+	char *buf = NULL, *dst;
+	size_t len;
+
+	kbuild_recipe(ar->t, "build", &make);
+	ar->r->make = strbuf_detach(&make, NULL);
+	if (!ar->r->log_dir || read_file_beneath(ar->t->obj, ".config", &buf, &len, 64 << 20))
+		return;
+	dst = xasprintf("%s/config", ar->r->log_dir);
+	if (!write_file(dst, buf, len))
+		ar->r->config = dst;
+	else
+		free(dst);
+	free(buf);
+}
+
 /*
  * A step of patch p: its ccache counts are added.  -1 with err for an
  * infrastructure failure.  The step is released.  (Its diagnostics are
@@ -496,6 +515,7 @@ enum build_status build_job_arch(struct build_job *job, const struct arch *arch)
 			break;
 	if (r->status != BUILD_INFRA && job->commits.nr)
 		copy_image(&ar);
+	keep_config(&ar);
 	bisect_notes(r, job->commits.nr);
 out:
 	r->status = final_status(r);
@@ -537,6 +557,8 @@ void build_job_release(struct build_job *job)
 		free(r->obj_dir);
 		free(r->log_dir);
 		free(r->image);
+		free(r->config);
+		free(r->make);
 		free(r->config_notes);
 	}
 	free(job->archs);

@@ -64,6 +64,8 @@ struct build_arch_result {
 	size_t bisect_nr;
 	char *build_dir, *src_dir, *obj_dir, *log_dir;
 	char *image;		/* copy of the last patch's image, in log_dir */
+	char *config;		/* copy of its .config, in log_dir */
+	char *make;		/* the make lines without lorebot (kbuild_recipe()) */
 	char *config_notes;
 	bool base_reused;
 	bool base_refreshed;	/* made again over what the last job left */

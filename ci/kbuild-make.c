@@ -89,6 +89,20 @@ static void make_argv(struct kbuild_tree *t, const struct kbuild_make_opts *o,
 	}
 }
 
+void kbuild_recipe(const struct kbuild_tree *t, const char *obj, struct strbuf *sb)
+{
+	const struct arch *arch = &t->arch;
+	struct strbuf head = STRBUF_INIT;
+
+	strbuf_addf(&head, "make ARCH=%s", arch->kernel_arch);
+	if (*arch->cross_compile)
+		strbuf_addf(&head, " CROSS_COMPILE=%s", arch->cross_compile);
+	strbuf_addf(&head, " O=%s", obj);
+	strbuf_addf(sb, "%s olddefconfig\n%s -j$(nproc) %s%s\n", head.buf, head.buf,
+		    arch->image, kbuild_config_has(t, "CONFIG_MODULES=y") ? " modules" : "");
+	strbuf_release(&head);
+}
+
 static void make_env(struct kbuild_tree *t, struct vec *e, const char *statslog,
 		     bool cc_write)
 {

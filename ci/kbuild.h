@@ -179,6 +179,14 @@ int kbuild_build_commit(struct kbuild_tree *t, const char *commit,
 			const char *name, struct kbuild_step *step,
 			struct strbuf *err);
 
+/*
+ * The make lines that build what t builds without lorebot, in a kernel
+ * tree with the .config of t in obj (the developer's O= directory):
+ * "make ARCH=riscv CROSS_COMPILE=riscv64-linux-gnu- O=build olddefconfig"
+ * and the build of the image (and modules), a line each
+ */
+void kbuild_recipe(const struct kbuild_tree *t, const char *obj, struct strbuf *sb);
+
 /* obj/arch/.../Image (allocated); exists after a successful build */
 char *kbuild_image(const struct kbuild_tree *t);
 /*

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "bot/run.h"
+#include "bot/text.h"
 #include "ci/qemu.h"
 
 /* What each arch adds to the kernel command line */
@@ -138,6 +139,25 @@ char **qemu_argv(const struct qemu_opts *o)
 	push(&a, sb.buf);
 	strbuf_release(&sb);
 	return a.v;
+}
+
+void qemu_recipe(const struct qemu_opts *o, const char *obj, struct strbuf *sb)
+{
+	struct qemu_opts r = *o;
+	char *kernel = xasprintf("%s/%s", obj, o->arch->image_path);
+	const char *slash = o->initrd ? strrchr(o->initrd, '/') : NULL;
+	char **argv, **p;
+
+	r.kernel = kernel;
+	r.initrd = slash ? slash + 1 : o->initrd;
+	argv = qemu_argv(&r);
+	for (p = argv; *p; p++) {
+		if (p != argv)
+			strbuf_addch(sb, ' ');
+		text_shell_quote(sb, *p);
+	}
+	qemu_argv_free(argv);
+	free(kernel);
 }
 
 void qemu_argv_free(char **argv)

@@ -28,6 +28,13 @@ struct qemu_opts {
 char **qemu_argv(const struct qemu_opts *o);
 void qemu_argv_free(char **argv);
 
+/*
+ * qemu_argv() as one shell line a developer can run without lorebot:
+ * the kernel is the image in their O= directory obj ("build/arch/arm64/
+ * boot/Image"), the initrd its file name alone
+ */
+void qemu_recipe(const struct qemu_opts *o, const char *obj, struct strbuf *sb);
+
 /* The kernel command line qemu_argv() passes */
 void qemu_cmdline(const struct qemu_opts *o, struct strbuf *sb);
 

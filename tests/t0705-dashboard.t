@@ -154,6 +154,10 @@ ok "the checker findings" grep -q "&#39;specifc&#39; may be a typo of &#39;speci
 ok "the boot finding" grep -q "WARNING: CPU: 1 PID: 312 at mm/vmscan.c:3871" "$TMP/s000.html"
 ok "the replies, with their text" grep -qF "Subject: Re: [PATCH 0/9] mm/mglru" "$TMP/s000.html"
 ok "a log link" grep -q 'href="/log/[0-9]*">build log</a>' "$TMP/s000.html"
+get "/series/$S003" >/dev/null
+like "$(tr -d '\n' <"$TMP/body")" '<details class="superseded"><summary>v7, superseded</summary><section class="version" id="v7">.*<h2>v7 \(incomplete\) \(superseded\)' \
+	"a superseded version is folded"
+is "$(grep -c '<details class="superseded">' "$TMP/body")" 1 "the current one is not"
 ok "a lore link" grep -q "href=\"https://lore.kernel.org/r/$V000/\"" "$TMP/s000.html"
 RISCV=$(sql "SELECT id FROM results WHERE version = '$V000' AND stage = 'build' AND arch = 'riscv'")
 # why PAGE-FILE: the why box of a series page, on one line
@@ -275,6 +279,65 @@ get /metrics >/dev/null
 ok "jobs by state" grep -qx 'lorebot_jobs{state="queued"} 2' "$TMP/body"
 ok "the job queue" grep -qx 'lorebot_queue_length{queue="jobs"} 2' "$TMP/body"
 serve_stop
+
+# while the daemon works: per arch queued, building 4m, booting, and the live log
+# (riscv has its infra result already: the result wins)
+mkdir -p "$TMP/state/jobs/21"
+printf '  CC      mm/a.o\n' >"$TMP/state/jobs/21/build-x86_64.log"
+now=$(date +%s)
+sqlite3 "$DB" "DELETE FROM jobs; INSERT INTO jobs (kind, version, arch, state, queued, started, log) VALUES
+	('build', '$VXSS', 'x86_64', 'running', $now, $((now - 250)), '$TMP/state/jobs/21/build-x86_64.log'),
+	('build', '$VXSS', 'arm64', 'queued', $now, NULL, NULL),
+	('boot', '$V003', 'x86_64', 'running', $now, $now, NULL)"
+JOB=$(sql "SELECT id FROM jobs WHERE version = '$VXSS' AND arch = 'x86_64'")
+serve_start --config "$CONF"
+get / >/dev/null
+cp "$TMP/body" "$TMP/list.html"
+like "$(row "$VXSS")" '<span class="n">x86_64</span> <span data-job="running"><span class="b s-run" title="build x86_64: job [0-9]+ running">building 4m</span></span>' \
+	"a running build shows as running, with its minutes"
+like "$(row "$VXSS")" '<span class="n">arm64</span> <span data-job="queued"><span class="b s-warn" title="build arm64: job [0-9]+ queued">queued</span></span>' \
+	"a queued one as queued"
+like "$(row "$VXSS")" '<div class="cause">x86_64 building 4m, 1 job queued</div>' \
+	"the cause of a version being tested: what runs"
+like "$(row "$V003")" '<span class="n">x86_64</span> <span class="b s-good"[^>]*>ok</span> <span class="b s-good"' \
+	"a result recorded wins over a job (003's boot is done)"
+get "/series/$VXSS" >/dev/null
+ok "the series page links the live log" grep -q "<a href=\"/joblog/$JOB\">live build log</a>" "$TMP/body"
+is "$(get "/joblog/$JOB")" 200 "/joblog/<job>: 200"
+is "$(cat "$TMP/body")" "  CC      mm/a.o" "the log as it is now"
+is "$(get /joblog/999999)" 404 "no such job: 404"
+# the queue page: what 'lorebot status' shows, running first, with the live log
+is "$(get /queue)" 200 "/queue: 200"
+ok "it counts" grep -q '<p class="muted">2 running, 1 queued</p>' "$TMP/body"
+is "$(grep -o '<tr data-job="[a-z]*"><td>[0-9]*</td><td>[a-z]*</td><td>[a-z0-9_]*</td>' "$TMP/body" |
+	sed 's/<[^>]*>/ /g' | tr -s ' ' | tr '\n' ';')" \
+	" $JOB build x86_64 ; $(sql "SELECT id FROM jobs WHERE version = '$V003'") boot x86_64 ; $(sql "SELECT id FROM jobs WHERE version = '$VXSS' AND arch = 'arm64'") build arm64 ;" \
+	"running jobs first, then the queued"
+ok "a running job with its live log" grep -q "building 4m</span></td><td><a href=\"/joblog/$JOB\">live log</a>" "$TMP/body"
+ok "the series it is for" grep -q "<a href=\"/series/4cd35562ac2e\">mm: &lt;script&gt;" "$TMP/body"
+ok "the page header links it" grep -q '<a href="/queue">queue</a>' "$TMP/body"
+serve_stop
+sqlite3 "$DB" "DELETE FROM jobs WHERE version IN ('$VXSS', '$V003')"
+
+# the .config of a build, for the recipe without lorebot
+mkdir -p "$TMP/state/jobs/22/build/x86_64"
+printf 'CONFIG_MMU=y\n' >"$TMP/state/jobs/22/build/x86_64/config"
+$PY - "$RESULTS/build-003.json" "$TMP/state/jobs/22/build/x86_64/config" >"$TMP/b3.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["archs"][0]["config_file"] = sys.argv[2]
+json.dump(d, sys.stdout)
+EOF
+record "$V003" build "$TMP/b3.json"
+CFG=$(sql "SELECT id FROM results WHERE version = '$V003' AND stage = 'build' AND arch = 'x86_64'")
+serve_start --config "$CONF"
+get "/series/$S003" >/dev/null
+ok "the series page links the .config of a build" grep -q "<a href=\"/config/$CFG\">.config</a>" "$TMP/body"
+is "$(get "/config/$CFG")" 200 "/config/<result>: 200"
+is "$(cat "$TMP/body")" "CONFIG_MMU=y" "the .config it was built with"
+is "$(get /config/999999)" 404 "no such result: 404"
+serve_stop
+record "$V003" build "$RESULTS/build-003.json"
 
 # a base the bot lacks: not red, and the cause says so
 record "$V000" apply "$RESULTS/apply-000-base-unknown.json"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The dashboard in a real browser (headless Chromium): the series list
-# with the right states, a series page with its findings, HTML in mail
-# shown as text; screenshots of each page (laptop and phone) are kept in
+# with the right states, the cause of a build failure and a build running
+# on their rows, a series page with its findings, HTML in mail shown as
+# text; screenshots of each page (laptop and phone) are kept in
 # tests/artifacts/t0706-dashboard-chromium/
 . "${LOREBOT_SRC:-.}/tests/lib.sh"
 . "$LOREBOT_SRC/tests/report-lib.sh"
@@ -9,6 +10,11 @@
 CHROMIUM=$(command -v chromium || command -v chromium-browser) ||
 	skip_all "no chromium (Debian package chromium)"
 dash_fill
+# the daemon at work on the HTML series: a build running for 4 minutes
+now=$(date +%s)
+sql "INSERT INTO jobs (kind, version, arch, state, queued, started) VALUES
+	('build', '$VXSS', 'riscv', 'running', $now, $((now - 250))),
+	('build', '$VXSS', 'arm64', 'queued', $now, NULL)"
 serve_start
 mkdir -p "$ARTIFACTS"
 rm -f "$ARTIFACTS"/*.png
@@ -34,28 +40,43 @@ class P(HTMLParser):
         super().__init__()
         self.rows, self.tags, self.title, self.text = [], {}, "", []
         self.cur = None
-        self.in_title = self.in_a = False
+        self.job = None
+        self.in_title = self.in_a = self.in_cause = False
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
         self.tags[tag] = self.tags.get(tag, 0) + 1
         if tag == "tr" and a.get("class") == "series":
-            self.cur = {"id": a.get("data-version-id"), "state": a.get("data-state"), "title": ""}
+            self.cur = {"id": a.get("data-version-id"), "state": a.get("data-state"), "title": "",
+                        "cause": "", "jobs": []}
             self.rows.append(self.cur)
         if tag == "td" and self.cur is not None and a.get("class") == "title":
             self.in_a = True
+        if tag == "div" and self.cur is not None and a.get("class") == "cause":
+            self.in_cause = True
+        if tag == "span" and self.cur is not None and a.get("data-job"):
+            self.job = [a.get("data-job"), ""]
+            self.cur["jobs"].append(self.job)
         if tag == "title":
             self.in_title = True
     def handle_endtag(self, tag):
         if tag == "td":
             self.in_a = False
+        if tag == "div":
+            self.in_cause = False
+        if tag == "span" and self.job is not None and self.job[1]:
+            self.job = None
         if tag == "tr":
             self.cur = None
         if tag == "title":
             self.in_title = False
     def handle_data(self, data):
         self.text.append(data)
-        if self.in_a and self.cur is not None:
+        if self.in_cause and self.cur is not None:
+            self.cur["cause"] += data
+        elif self.in_a and self.cur is not None:
             self.cur["title"] += data
+        if self.job is not None:
+            self.job[1] += data
         if self.in_title:
             self.title += data
 
@@ -84,6 +105,12 @@ like "$(json "$TMP/list.json" "d['text']")" "mal@example\.org v1" \
 	"an author name with HTML is read as git mailinfo reads it, not as markup"
 like "$(json "$TMP/list.json" "d['text']")" "x86_64 ok ok arm64 warnings regressions riscv errors" \
 	"build and boot state per arch"
+is "$(json "$TMP/list.json" "[(r['state'], r['cause']) for r in d['rows'] if r['id'] == '$V000']")" \
+	"[('build-failed', 'riscv: mm/vmscan.c:3871: error (7/9)')]" \
+	"the row of the build-failed series shows its cause: arch, file:line, patch"
+is "$(json "$TMP/list.json" "[(r['state'], r['jobs'], r['cause']) for r in d['rows'] if r['id'] == '$VXSS']")" \
+	"[('testing', [['queued', 'queued'], ['running', 'building 4m']], 'riscv building 4m, 1 job queued')]" \
+	"a running build shows as running (building 4m), a queued one as queued"
 
 chrome --dump-dom 1280,900 "$WEB/series/$S003" >"$TMP/s003.dom"
 dom "$TMP/s003.dom" >"$TMP/s003.json"
@@ -110,6 +137,8 @@ print(b[:8] == b"\x89PNG\r\n\x1a\n", w, h)' "$ARTIFACTS/$1.png" 2>/dev/null
 }
 is "$(shot list 1280,900 "$WEB/")" "True 1280 900" "screenshot: the list on a laptop"
 is "$(shot list-phone 390,844 "$WEB/")" "True 390 844" "screenshot: the list on a phone"
+is "$(shot series-running 1280,900 "$WEB/series/$VXSS")" "True 1280 900" \
+	"screenshot: a series page while its build runs"
 is "$(shot series 1280,2400 "$WEB/series/$S000")" "True 1280 2400" "screenshot: a series page"
 is "$(shot series-phone 390,2400 "$WEB/series/$S004")" "True 390 2400" "screenshot: a series page on a phone"
 is "$(shot xss 1280,900 "$WEB/series/$VXSS")" "True 1280 900" "screenshot: the HTML series"

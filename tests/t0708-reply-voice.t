@@ -66,6 +66,20 @@ is "$(grep -c '^>> mm/khugepaged.c:[0-9]*: warning: .*\[\(lazyfree-droppable\|pr
 	"$TMP/003.txt")" 3 "003: the three mm-rule findings are mailed"
 ok "003: quoted with the suggestion" grep -q '^suggested \[lazyfree-droppable\]:$' "$TMP/003.txt"
 is "$(grep -c 'Reported-by:' "$TMP/003.txt")" 0 "003: no Reported-by for review findings"
+# each excerpt is at its finding's line: vim +N, and line N marked first
+is "$($PY - "$TMP/003.txt" <<'EOF'
+import re, sys
+body = open(sys.argv[1]).read()
+found = re.findall(r"^>> ([^:\s]+):(\d+): ", body, re.M)
+bad = []
+for f, n in found:
+    m = re.search(r"^vim \+%s %s\n\n(.*?)\n\n" % (n, re.escape(f)), body, re.M | re.S)
+    marked = m and re.findall(r"^>\s*(\d+)\t", m.group(1), re.M)
+    if not marked or marked[0] != n:
+        bad.append("%s:%s" % (f, n))
+print(len(found), bad)
+EOF
+)" "3 []" "003: each excerpt starts at its finding's line, and marks it"
 body_of "$V004" >"$TMP/004.txt"
 a=$(line_of '^Patch 2/4 (.*) does not' "$TMP/004.txt")
 r=$(line_of '^Review findings' "$TMP/004.txt")
@@ -122,6 +136,47 @@ record "$V000" build "$TMP/fixed.json"
 lorebot --config "$CONF" --db "$DB" reply --outbox "$TMP/out" --json >"$TMP/r2.json" 2>/dev/null
 is "$(json "$TMP/r2.json" "d['composed']")" 0 "a retried build recorded later: no second reply"
 is "$(sql "SELECT count(*) FROM replies WHERE version = '$V000'")" 1 "000 has one reply"
+
+# a recipe that works without lorebot: the .config the dashboard serves,
+# the make lines, the qemu command line of a boot
+fresh
+$PY - "$RESULTS/build-000.json" "$RESULTS/boot-000.json" "$TMP" <<'EOF'
+import json, sys
+b = json.load(open(sys.argv[1]))
+for a in b["archs"]:
+    cc = {"x86_64": "", "arm64": "aarch64-linux-gnu-", "riscv": "riscv64-linux-gnu-"}[a["arch"]]
+    head = "make ARCH=%s%s O=build" % (a["arch"], " CROSS_COMPILE=" + cc if cc else "")
+    a["make"] = [head + " olddefconfig", head + " -j$(nproc) Image"]
+    a["config_file"] = "%s/state/jobs/5/build/%s/config" % (sys.argv[3], a["arch"])
+json.dump(b, open(sys.argv[3] + "/b.json", "w"))
+t = json.load(open(sys.argv[2]))
+for a in t["archs"]:
+    a["qemu"] = ("qemu-system-aarch64 -M virt -cpu cortex-a57 -accel tcg -m 1024 -smp 2"
+                 " -kernel build/arch/arm64/boot/Image -initrd initramfs.cpio"
+                 " -append 'console=ttyAMA0 panic=-1'")
+json.dump(t, open(sys.argv[3] + "/t.json", "w"))
+EOF
+record "$V000" build "$TMP/b.json"
+record "$V000" boot "$TMP/t.json"
+dry
+body_of "$V000" >"$TMP/000r.txt"
+RISCV=$(sql "SELECT id FROM results WHERE version = '$V000' AND stage = 'build' AND arch = 'riscv'")
+ok "000: the recipe without lorebot, from the base with the series applied" grep -qx \
+	"Or without lorebot, in linux/ at 065ab801c937 with the series applied" \
+	"$TMP/000r.txt"
+is "$(sed -n '/^riscv:$/,/^$/p' "$TMP/000r.txt")" "riscv:
+        mkdir -p build && curl -o build/.config http://127.0.0.1:8080/config/$RISCV
+        make ARCH=riscv CROSS_COMPILE=riscv64-linux-gnu- O=build olddefconfig
+        make ARCH=riscv CROSS_COMPILE=riscv64-linux-gnu- O=build -j\$(nproc) Image" "riscv (build error): the .config from the dashboard, olddefconfig, the build"
+ok "arm64 (a boot regression): the qemu command line" grep -qx \
+	"        qemu-system-aarch64 -M virt -cpu cortex-a57 -accel tcg -m 1024 -smp 2 -kernel build/arch/arm64/boot/Image -initrd initramfs.cpio -append 'console=ttyAMA0 panic=-1'" \
+	"$TMP/000r.txt"
+ok "arm64 (its warning): its make lines too" grep -qx \
+	"        make ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- O=build olddefconfig" "$TMP/000r.txt"
+is "$(grep -c '^x86_64:$' "$TMP/000r.txt")" 0 "no recipe for an arch the reply is not about"
+r=$(line_of '^To reproduce locally' "$TMP/000r.txt")
+w=$(line_of '^Or without lorebot' "$TMP/000r.txt")
+ok "after the lorebot one-liner ($r < $w)" test "$r" -gt 0 -a "$w" -gt "$r"
 
 # nothing is composed before every stage of the version ended
 fresh

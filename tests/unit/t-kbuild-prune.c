@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Old build directories: the first build of an arch (nothing to prune),
- * keeping the most recently used, never one that is in use.
+ * keeping the most recently used, never one that is in use; the make
+ * lines of a recipe without lorebot.
  */
 #include <fcntl.h>
 #include <sys/file.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include "bot/util.h"
+#include "ci/arch.h"
 #include "ci/kbuild.h"
 #include "tests/unit/tap.h"
 
@@ -41,6 +43,35 @@ static bool there(const char *name)
 
 	free(dir);
 	return r;
+}
+
+/* The make lines of a recipe without lorebot (kbuild_recipe()) */
+static void test_recipe(void)
+{
+	struct kbuild_tree t = { .arch = *arch_lookup("riscv") };
+	struct strbuf sb = STRBUF_INIT;
+	char *dot;
+
+	t.obj = xasprintf("%s/obj", root);
+	mkdir(t.obj, 0755);
+	dot = xasprintf("%s/.config", t.obj);
+	write_file(dot, "CONFIG_MMU=y\n", 13);
+	kbuild_recipe(&t, "build", &sb);
+	is_str(sb.buf, "make ARCH=riscv CROSS_COMPILE=riscv64-linux-gnu- O=build olddefconfig\n"
+	       "make ARCH=riscv CROSS_COMPILE=riscv64-linux-gnu- O=build -j$(nproc) Image\n",
+	       "recipe: olddefconfig, then the image");
+	write_file(dot, "CONFIG_MODULES=y\n", 17);
+	t.arch = *arch_lookup("x86_64");
+	strbuf_reset(&sb);
+	kbuild_recipe(&t, "build", &sb);
+	is_str(sb.buf, "make ARCH=x86_64 O=build olddefconfig\n"
+	       "make ARCH=x86_64 O=build -j$(nproc) bzImage modules\n",
+	       "recipe: native (no CROSS_COMPILE), modules when configured");
+	strbuf_release(&sb);
+	unlink(dot);
+	rmdir(t.obj);
+	free(dot);
+	free(t.obj);
 }
 
 int main(void)
@@ -85,6 +116,7 @@ int main(void)
 	close(busy);
 	is_int(kbuild_prune(arch, cur, 1), 1, "once free, busy goes too");
 
+	test_recipe();
 	remove_tree(root);
 	free(arch);
 	free(cur);

@@ -55,6 +55,27 @@ static void test_argv(void)
 	free(s);
 }
 
+/* The line a developer runs without lorebot: the kernel in their O= */
+static void test_recipe(void)
+{
+	struct qemu_opts o = {
+		.arch = arch_lookup("riscv"),
+		.kernel = "/var/cache/lorebot/obj/arch/riscv/boot/Image",
+		.initrd = "/var/lib/lorebot/jobs/9/initramfs.cpio", .cmdline = "x=1",
+	};
+	struct strbuf sb = STRBUF_INIT;
+
+	qemu_recipe(&o, "build", &sb);
+	ok(starts_with(sb.buf, "qemu-system-riscv64 -M virt -accel tcg -m 1024 -smp 2 "),
+	   "recipe: the qemu, machine, accel, memory and cpus of the boot");
+	ok(strstr(sb.buf, " -kernel build/arch/riscv/boot/Image -initrd initramfs.cpio ") != NULL,
+	   "recipe: the kernel as built in O=build, the initrd by its name");
+	ok(strstr(sb.buf, "/var/") == NULL, "recipe: no path of the bot's");
+	ok(ends_with(sb.buf, " -append 'console=ttyS0 panic=-1 printk.time=1 earlycon=sbi x=1'"),
+	   "recipe: the kernel command line, quoted for the shell");
+	strbuf_release(&sb);
+}
+
 static bool planned(const struct kst_plan *p, const char *name)
 {
 	size_t i;
@@ -113,6 +134,7 @@ static void test_select(void)
 int main(void)
 {
 	test_argv();
+	test_recipe();
 	test_select();
 	return done_testing();
 }

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The bot's tree kept fresh from the configured remotes; see remotes.h */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bot/remotes.h"
+#include "bot/util.h"
+
+#define STAMP_FILE "lorebot-fetched"
+#define LOCK_FILE "lorebot-fetch.lock"
+
+struct remote {
+	char *name;
+	const char *url;
+	const char **branches;
+	size_t nr;
+};
+
+struct remotes {
+	struct remote *v;
+	size_t nr;
+};
+
+static void remotes_load(struct remotes *rs, const struct config *cfg)
+{
+	char **names = NULL;
+	size_t i;
+
+	rs->nr = config_subsections(cfg, "remote", &names);
+	rs->v = xcalloc(rs->nr + 1, sizeof(*rs->v));
+	for (i = 0; i < rs->nr; i++) {
+		struct remote *rm = &rs->v[i];
+		char *key = xasprintf("remote.%s.url", names[i]);
+
+		rm->name = names[i];
+		rm->url = config_get(cfg, key);
+		free(key);
+		key = xasprintf("remote.%s.branch", names[i]);
+		rm->nr = config_get_all(cfg, key, &rm->branches);
+		free(key);
+	}
+	free(names);
+}
+
+static void remotes_release(struct remotes *rs)
+{
+	size_t i;
+
+	for (i = 0; i < rs->nr; i++) {
+		free(rs->v[i].name);
+		free(rs->v[i].branches);
+	}
+	free(rs->v);
+}
+
+void remotes_refresh_release(struct remotes_refresh *rr)
+{
+	strbuf_release(&rr->log);
+}
+
+size_t remotes_count(const struct config *cfg)
+{
+	char **names = NULL;
+	size_t nr = config_subsections(cfg, "remote", &names), i;
+
+	for (i = 0; i < nr; i++)
+		free(names[i]);
+	free(names);
+	return nr;
+}
+
+static bool have_commit(struct gitrepo *r, const char *hex)
+{
+	struct gitoid id;
+
+	return hex && !gitrepo_find_object(r, hex, &id);
+}
+
+/* Was the last complete fetch within the interval? */
+static bool fetched_lately(const char *stamp, uint64_t interval_ms)
+{
+	struct stat st;
+	uint64_t then;
+
+	if (!interval_ms || stat(stamp, &st))
+		return false;
+	then = (uint64_t)st.st_mtim.tv_sec * 1000 + st.st_mtim.tv_nsec / 1000000;
+	return wall_ms() < then + interval_ms && wall_ms() >= then;
+}
+
+static int fetch_branches(struct gitrepo *r, const struct remotes *rs,
+			  struct remotes_refresh *rr, struct strbuf *err)
+{
+	size_t i, k;
+	int ret = 0;
+
+	for (i = 0; i < rs->nr; i++) {
+		const struct remote *rm = &rs->v[i];
+		struct strbuf why = STRBUF_INIT;
+
+		if (!rm->url || !rm->nr) {
+			strbuf_addf(err, "%sremote '%s' has no %s", err->len ? "; " : "",
+				    rm->name, rm->url ? "branch" : "url");
+			rr->failed++;
+			if (!ret)
+				ret = -EINVAL;
+			continue;
+		}
+		if (gitrepo_fetch(r, rm->name, rm->url, rm->branches, rm->nr, &why)) {
+			strbuf_addf(err, "%s%s", err->len ? "; " : "", why.buf);
+			rr->failed++;
+			ret = -EIO;
+		} else {
+			strbuf_addf(&rr->log, "fetched");
+			for (k = 0; k < rm->nr; k++)
+				strbuf_addf(&rr->log, "%s %s", k ? "," : "", rm->branches[k]);
+			strbuf_addf(&rr->log, " from %s (%s)\n", rm->name, rm->url);
+			rr->fetched++;
+		}
+		strbuf_release(&why);
+	}
+	return ret;
+}
+
+/* The base-commit by its id, from the first remote that gives it */
+static void fetch_base(struct gitrepo *r, const struct remotes *rs,
+		       struct remotes_refresh *rr)
+{
+	struct gitoid id;
+	size_t i;
+
+	if (gitoid_parse(&id, rr->base_commit))
+		return;		/* an abbreviated id cannot be asked for */
+	for (i = 0; i < rs->nr && !rr->base_known; i++) {
+		struct strbuf why = STRBUF_INIT;
+
+		if (rs->v[i].url &&
+		    !gitrepo_fetch_commit(r, rs->v[i].name, rs->v[i].url,
+					  rr->base_commit, &why) &&
+		    have_commit(r, rr->base_commit)) {
+			rr->base_known = true;
+			strbuf_addf(&rr->log, "fetched base-commit %s from %s (%s)\n",
+				    rr->base_commit, rs->v[i].name, rs->v[i].url);
+		} else if (rs->v[i].url) {
+			strbuf_addf(&rr->log, "base-commit %s not given by %s: %s\n",
+				    rr->base_commit, rs->v[i].name,
+				    why.len ? why.buf : "not a commit");
+		}
+		strbuf_release(&why);
+	}
+}
+
+int remotes_refresh(struct gitrepo *r, const struct config *cfg,
+		    struct remotes_refresh *rr, struct strbuf *err)
+{
+	struct remotes rs;
+	char *stamp, *lock;
+	int fd, ret = 0;
+
+	rr->base_known = have_commit(r, rr->base_commit);
+	remotes_load(&rs, cfg);
+	if (!rs.nr) {
+		remotes_release(&rs);
+		return 0;
+	}
+	stamp = xasprintf("%s%s", gitrepo_gitdir(r), STAMP_FILE);
+	lock = xasprintf("%s%s", gitrepo_gitdir(r), LOCK_FILE);
+	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0 || flock(fd, LOCK_EX)) {
+		ret = -errno;
+		strbuf_addf(err, "cannot lock '%s': %s", lock, strerror(errno));
+		goto out;
+	}
+	/* after the lock: another process may have fetched meanwhile */
+	rr->base_known = have_commit(r, rr->base_commit);
+	if (!rr->force && (!rr->base_commit || rr->base_known) &&
+	    fetched_lately(stamp, config_get_ms(cfg, "git.fetchinterval"))) {
+		rr->fresh = true;
+		goto out;
+	}
+	ret = fetch_branches(r, &rs, rr, err);
+	if (!ret) {
+		int t = open(stamp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+		if (t >= 0) {
+			futimens(t, NULL);
+			close(t);
+		}
+	}
+	if (rr->base_commit) {
+		rr->base_known = have_commit(r, rr->base_commit);
+		if (!rr->base_known)
+			fetch_base(r, &rs, rr);
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	free(stamp);
+	free(lock);
+	remotes_release(&rs);
+	return ret;
+}
+
+size_t remotes_bases(struct gitrepo *r, const struct config *cfg, char ***out)
+{
+	const char **bases = NULL;
+	size_t nr = config_get_all(cfg, "git.base", &bases), i, k, j;
+	struct remotes rs;
+
+	remotes_load(&rs, cfg);
+	*out = xcalloc(nr + 1, sizeof(**out));
+	for (i = 0; i < nr; i++) {
+		for (k = 0; k < rs.nr && !(*out)[i]; k++) {
+			for (j = 0; j < rs.v[k].nr; j++) {
+				char *ref = xasprintf("refs/remotes/%s/%s", rs.v[k].name,
+						      bases[i]);
+				struct gitoid id;
+
+				if (!strcmp(rs.v[k].branches[j], bases[i]) &&
+				    !gitrepo_ref_get(r, ref, &id)) {
+					(*out)[i] = xasprintf("%s/%s", rs.v[k].name, bases[i]);
+					free(ref);
+					break;
+				}
+				free(ref);
+			}
+		}
+		if (!(*out)[i])
+			(*out)[i] = xstrdup(bases[i]);
+	}
+	free(bases);
+	remotes_release(&rs);
+	return nr;
+}
