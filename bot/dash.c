@@ -74,7 +74,7 @@ int dash_start(struct dash **dp, const struct dash_opts *o, struct strbuf *err)
 	/* nothing of the configuration is read after this: it may be reloaded */
 	d->ro.cfg = NULL;
 	d->ro.repo = NULL;
-	d->templates = template_dir(o->cfg, "web.templates");
+	d->templates = template_dir(config_get(o->cfg, "web.templates"));
 	d->logroot = xstrdup(logroot && *logroot ? logroot : config_get(o->cfg, "core.statedir"));
 	d->refresh_s = (int64_t)(config_get_ms(o->cfg, "web.refresh") / 1000);
 	dash_public_init(d, o->cfg);

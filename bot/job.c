@@ -451,7 +451,7 @@ static int stage_reply(struct stage_run *s, struct strbuf *err)
 	struct reply_run_opts o = { .series = s->j->version,
 				    .outbox = s->env->outbox };
 	struct reply_summary sum;
-	char *templates = template_dir(s->cfg, "reply.templates");
+	char *templates = template_dir(config_get(s->cfg, "reply.templates"));
 	int ret;
 
 	report_opts_init(&o.report, s->cfg);

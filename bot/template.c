@@ -220,9 +220,9 @@ static bool is_dir(const char *path)
 	return access(path, R_OK | X_OK) == 0;
 }
 
-char *template_dir(const struct config *cfg, const char *key)
+char *template_dir(const char *configured)
 {
-	const char *v = cfg && key ? config_get(cfg, key) : NULL;
+	const char *v = configured;
 	char exe[PATH_MAX];
 	ssize_t n;
 

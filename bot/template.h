@@ -20,7 +20,6 @@
 #ifndef LOREBOT_TEMPLATE_H
 #define LOREBOT_TEMPLATE_H
 
-#include "bot/config.h"
 #include "bot/strbuf.h"
 
 struct tvar {
@@ -56,11 +55,11 @@ int template_expand(const char *name, const char *text, const struct tvars *vars
 		    enum template_mode mode, struct strbuf *out, struct strbuf *err);
 
 /*
- * The template directory: the value of key in cfg when set, else
- * templates/ next to the binary's directory (a build tree), else
- * /usr/share/lorebot/templates.  Caller frees.
+ * The template directory: configured when set and not empty (the value
+ * of a *.templates key), else templates/ next to the binary's directory
+ * (a build tree), else /usr/share/lorebot/templates.  Caller frees.
  */
-char *template_dir(const struct config *cfg, const char *key);
+char *template_dir(const char *configured);
 
 /* Read dir/file into text; 0, or -1 with the reason in err */
 int template_load(const char *dir, const char *file, struct strbuf *text,
