@@ -46,9 +46,13 @@ CFLAGS_ALL = -std=gnu11 $(WARN) $(OPT) -I. $(PKG_CFLAGS) \
 LDFLAGS_ALL = $(LDOPT) $(LDFLAGS)
 LIBS = $(PKG_LIBS) -lm
 
-LIB_SRC := $(filter-out bot/main.c,$(wildcard bot/*.c checkers/*.c ci/*.c))
+# The layers, top to bottom: cmd/ (the front ends: the command table,
+# one cmd-<name>.c per command, the daemon's loop), ci/, checkers/,
+# bot/ (the domain), lib/ (the generic toolkit).  The library is all but
+# the front ends, which link over it as git's builtin/ does over libgit.a.
+LIB_SRC := $(wildcard lib/*.c bot/*.c checkers/*.c ci/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
-MAIN_OBJ := $(B)/bot/main.o
+CMD_OBJ := $(patsubst %.c,$(B)/%.o,$(wildcard cmd/*.c))
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
 
@@ -70,7 +74,7 @@ $(B)/liblorebot.a: $(LIB_OBJ)
 	@rm -f $@
 	$(Q)ar rcs $@ $^
 
-$(B)/lorebot: $(MAIN_OBJ) $(B)/liblorebot.a
+$(B)/lorebot: $(CMD_OBJ) $(B)/liblorebot.a
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
 
@@ -119,7 +123,7 @@ bench: all
 	bench/run.sh
 
 # Where the binary looks for its data: <bindir>/../share/lorebot
-# (bot/template.c, ci/profile.c).  The unit names the installed binary;
+# (lib/template.c, ci/profile.c).  The unit names the installed binary;
 # the example configuration never replaces one in use.
 PREFIX ?= /usr/local
 SYSCONFDIR ?= /etc

@@ -17,7 +17,7 @@
 #define LOREBOT_APPLY_HUNK_H
 
 #include "bot/diff.h"
-#include "bot/strbuf.h"
+#include "lib/strbuf.h"
 
 struct image_line {
 	const char *p;		/* borrowed: the blob or a diff line */

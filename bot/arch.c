@@ -2,8 +2,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "bot/util.h"
-#include "ci/arch.h"
+#include "lib/util.h"
+#include "bot/arch.h"
 
 static const char *const x86_64_qemu[] = { "-M", "pc", NULL };
 static const char *const arm64_qemu[] = { "-M", "virt", "-cpu", "cortex-a57", NULL };

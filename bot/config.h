@@ -16,7 +16,7 @@
 
 #include <stdint.h>
 
-#include "bot/strbuf.h"
+#include "lib/strbuf.h"
 
 enum cfg_type {
 	CFG_STRING,

@@ -29,7 +29,7 @@
 #ifndef LOREBOT_CONTRACT_H
 #define LOREBOT_CONTRACT_H
 
-#include "bot/jsonx.h"
+#include "lib/jsonx.h"
 
 #define CONTRACT_KEYS(X)						\
 	/* the stage documents */					\

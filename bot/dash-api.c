@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "bot/dash-int.h"
-#include "bot/jsonx.h"
-#include "bot/text.h"
+#include "lib/jsonx.h"
+#include "lib/text.h"
 
 #define LOG_MAX (1u << 20)
 

@@ -12,7 +12,7 @@
 #include "bot/dash-int.h"
 #include "bot/contract.h"
 #include "bot/mail.h"
-#include "bot/text.h"
+#include "lib/text.h"
 #include "bot/version.h"
 
 /* Status words to badge colours */

@@ -9,7 +9,7 @@
 #include "bot/reply.h"
 #include "bot/report.h"
 #include "bot/store.h"
-#include "bot/template.h"
+#include "lib/template.h"
 #include "bot/web.h"
 
 struct dash {

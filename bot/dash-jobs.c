@@ -8,7 +8,7 @@
 #include <time.h>
 
 #include "bot/dash-int.h"
-#include "bot/text.h"
+#include "lib/text.h"
 
 int dash_jobs_load(struct dash *d, const char *version, struct dash_jobs *out)
 {

@@ -4,7 +4,7 @@
 #include <time.h>
 
 #include "bot/dash-int.h"
-#include "bot/jsonx.h"
+#include "lib/jsonx.h"
 
 /* A path, or a prefix ending in '/' that an id follows */
 static const struct route {

@@ -22,7 +22,7 @@
 #define LOREBOT_DASH_H
 
 #include "bot/config.h"
-#include "bot/strbuf.h"
+#include "lib/strbuf.h"
 
 struct dash;
 

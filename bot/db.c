@@ -4,7 +4,7 @@
 #include <time.h>
 
 #include "bot/db.h"
-#include "bot/strmap.h"
+#include "lib/strmap.h"
 
 #define BUSY_TIMEOUT_MS 30000
 

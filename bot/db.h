@@ -27,7 +27,7 @@
 
 #include <stdint.h>
 
-#include "bot/strbuf.h"
+#include "lib/strbuf.h"
 
 struct db;
 struct db_stmt;

@@ -8,7 +8,7 @@
 #ifndef LOREBOT_DIFF_H
 #define LOREBOT_DIFF_H
 
-#include "bot/strbuf.h"
+#include "lib/strbuf.h"
 
 enum diff_status {
 	DIFF_MODIFIED,

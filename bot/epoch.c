@@ -7,8 +7,8 @@
 #include <unistd.h>
 
 #include "bot/epoch.h"
-#include "bot/log.h"
-#include "bot/run.h"
+#include "lib/log.h"
+#include "lib/run.h"
 
 #define MAX_READ (1024u << 20)
 

@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#include "bot/strbuf.h"
+#include "lib/strbuf.h"
 
 struct epoch_opts {
 	const char *user_agent;

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "bot/exec.h"
-#include "bot/log.h"
+#include "lib/log.h"
 
 #define EXIT_FILE "slurm-exit"
 #define SCRIPT_FILE "job.sbatch"

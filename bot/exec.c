@@ -3,7 +3,7 @@
 #include "bot/exec.h"
 
 static const struct exec_engine exec_engines[] = {
-	{ "local", NULL, NULL },	/* run_pool's own: bot/run.c */
+	{ "local", NULL, NULL },	/* run_pool's own: lib/run.c */
 	{ "slurm", exec_slurm_create, exec_slurm_destroy },
 };
 

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The engines of the daemon's job pool (daemon.executor).  An engine is
- * a struct run_executor (bot/run.h: submit, poll, signal, reattach,
+ * a struct run_executor (lib/run.h: submit, poll, signal, reattach,
  * release, node), one file each:
  *
- *	local	fork and exec on this machine (bot/run.c, the pool's
+ *	local	fork and exec on this machine (lib/run.c, the pool's
  *		default): tasks die with the daemon, nothing to reattach
  *	slurm	sbatch on a Slurm cluster (bot/exec-slurm.c): tasks
  *		outlive the daemon and are reattached at its next start
@@ -17,7 +17,7 @@
 #define LOREBOT_EXEC_H
 
 #include "bot/config.h"
-#include "bot/run.h"
+#include "lib/run.h"
 
 struct exec_engine {
 	const char *name;

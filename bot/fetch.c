@@ -8,7 +8,7 @@
 
 #include "bot/epoch.h"
 #include "bot/fetch.h"
-#include "bot/log.h"
+#include "lib/log.h"
 
 /* rt: needs 5 digits or more, else public-inbox reads it as a date */
 #define RT_MIN 100000

@@ -7,7 +7,7 @@
 #ifndef LOREBOT_GIT_H
 #define LOREBOT_GIT_H
 
-#include "bot/strbuf.h"
+#include "lib/strbuf.h"
 
 /* Called per config entry, in file order; return non-zero to stop */
 typedef int (*gitcfg_cb)(const char *name, const char *value, void *data);

@@ -19,7 +19,7 @@
 
 #include <stdint.h>
 
-#include "bot/strbuf.h"
+#include "lib/strbuf.h"
 
 #define GITOID_RAWSZ 20
 #define GITOID_HEXSZ 40

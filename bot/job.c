@@ -8,13 +8,13 @@
 #include "bot/contract.h"
 #include "bot/db.h"
 #include "bot/job.h"
-#include "bot/jsonx.h"
-#include "bot/log.h"
+#include "lib/jsonx.h"
+#include "lib/log.h"
 #include "bot/remotes.h"
 #include "bot/reply.h"
 #include "bot/results.h"
-#include "bot/run.h"
-#include "bot/template.h"
+#include "lib/run.h"
+#include "lib/template.h"
 
 #define STAGE_OUTPUT_MAX (64 << 20)
 /* replies to a version's mail given to its stages, at most */

@@ -7,8 +7,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bot/gz.h"
-#include "bot/log.h"
+#include "lib/gz.h"
+#include "lib/log.h"
 #include "bot/lore.h"
 
 #define DEF_ATTEMPTS 5

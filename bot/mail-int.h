@@ -7,7 +7,7 @@
 #ifndef LOREBOT_MAIL_INT_H
 #define LOREBOT_MAIL_INT_H
 
-#include "bot/strbuf.h"
+#include "lib/strbuf.h"
 
 enum {
 	H_MSGID, H_IRT, H_REFS, H_SUBJECT, H_FROM, H_TO, H_CC, H_DATE,

@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 
-#include "bot/strbuf.h"
+#include "lib/strbuf.h"
 
 struct mail_addr {
 	char *name;		/* display name (UTF-8), may be NULL */

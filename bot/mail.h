@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 
-#include "bot/strbuf.h"
+#include "lib/strbuf.h"
 
 #define MAIL_MAX_REFS 256
 

@@ -7,7 +7,7 @@
 
 #include "bot/mailinfo.h"
 #include "bot/patch.h"
-#include "bot/run.h"
+#include "lib/run.h"
 
 #define GIT_TIMEOUT_MS 30000
 

@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#include "bot/strbuf.h"
+#include "lib/strbuf.h"
 
 struct mbox_reader {
 	int fd;

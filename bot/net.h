@@ -26,7 +26,7 @@
 
 #include <stdint.h>
 
-#include "bot/strbuf.h"
+#include "lib/strbuf.h"
 
 #define NET_DEFAULT_TIMEOUT_MS 30000
 #define NET_DEFAULT_MAX_SIZE (64u << 20)

@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "bot/mail.h"
-#include "bot/strpool.h"
+#include "lib/strpool.h"
 #include "bot/subject.h"
 
 struct trailer {

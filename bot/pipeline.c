@@ -2,10 +2,10 @@
 #include <stdlib.h>
 
 #include "bot/db.h"
-#include "bot/log.h"
+#include "lib/log.h"
 #include "bot/pipeline.h"
 #include "bot/results.h"
-#include "ci/arch.h"
+#include "bot/arch.h"
 
 static const char *const default_archs[] = { "x86_64", "arm64", "riscv" };
 

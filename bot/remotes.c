@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "bot/remotes.h"
-#include "bot/util.h"
+#include "lib/util.h"
 
 #define STAMP_FILE "lorebot-fetched"
 #define LOCK_FILE "lorebot-fetch.lock"

@@ -14,7 +14,7 @@
 
 #include "bot/config.h"
 #include "bot/gitrepo.h"
-#include "bot/strbuf.h"
+#include "lib/strbuf.h"
 
 struct remotes_refresh {
 	/* in */

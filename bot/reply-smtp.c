@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bot/jsonx.h"
+#include "lib/jsonx.h"
 #include "bot/net.h"
 #include "bot/reply-int.h"
 

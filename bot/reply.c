@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bot/log.h"
+#include "lib/log.h"
 #include "bot/net.h"
 #include "bot/reply-int.h"
 

@@ -9,7 +9,7 @@
 
 #include "bot/contract.h"
 #include "bot/report-int.h"
-#include "bot/text.h"
+#include "lib/text.h"
 
 /* base-commit (if any) and the base apply chose */
 struct base_info {

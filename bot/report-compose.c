@@ -13,7 +13,7 @@
 #include "bot/mail.h"
 #include "bot/patch.h"
 #include "bot/report-int.h"
-#include "bot/text.h"
+#include "lib/text.h"
 
 #define MAX_REFS 32
 

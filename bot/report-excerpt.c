@@ -14,7 +14,7 @@
 #include "bot/mail.h"
 #include "bot/patch.h"
 #include "bot/report-int.h"
-#include "bot/run.h"
+#include "lib/run.h"
 #include "bot/subject.h"
 
 #define EXCERPT_CONTEXT 10

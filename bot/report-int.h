@@ -4,7 +4,7 @@
 #define LOREBOT_REPORT_INT_H
 
 #include "bot/report.h"
-#include "bot/template.h"
+#include "lib/template.h"
 
 #define REPORT_WRAP 72
 

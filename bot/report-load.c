@@ -6,8 +6,8 @@
 
 #include "bot/contract.h"
 #include "bot/report.h"
-#include "bot/text.h"
-#include "ci/arch.h"
+#include "lib/text.h"
+#include "bot/arch.h"
 
 static const char *const kind_names[REPLY_KIND_NR] = {
 	[REPLY_APPLY] = "apply",

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdio.h>
 
-#include "bot/jsonw.h"
+#include "lib/jsonw.h"
 #include "bot/series-out.h"
 
 static void person(struct jsonw *w, const char *name, const char *email)

@@ -8,7 +8,7 @@
 
 #include "bot/mail.h"
 #include "bot/mbox.h"
-#include "bot/scratch.h"
+#include "lib/scratch.h"
 #include "bot/series.h"
 #include "bot/series-int.h"
 
@@ -448,7 +448,7 @@ static int scratch_failed(struct assembly *a)
 
 /*
  * Past series.memory: everything the assembly holds moves to a scratch
- * file, where it is (see bot/scratch.h), and what it allocates from
+ * file, where it is (see lib/scratch.h), and what it allocates from
  * now on comes from there.  0 or -1 (a->fatal).
  */
 static int assembly_spill(struct assembly *a)

@@ -27,8 +27,8 @@
 #include <stdint.h>
 
 #include "bot/patch.h"
-#include "bot/strmap.h"
-#include "bot/strpool.h"
+#include "lib/strmap.h"
+#include "lib/strpool.h"
 #include "bot/subject.h"
 
 #define MSG_MAX_REFS 16
@@ -142,7 +142,7 @@ struct assembly {
 	/*
 	 * Past this many bytes of messages held (0: never), what the
 	 * assembly holds moves to a scratch file, of which at most this
-	 * much is mapped in at a time (bot/scratch.h): memory stays flat
+	 * much is mapped in at a time (lib/scratch.h): memory stays flat
 	 * however large the mbox.
 	 */
 	size_t spill_after;

@@ -24,7 +24,7 @@
 
 #include <stdint.h>
 
-#include "bot/util.h"
+#include "lib/util.h"
 
 enum stage {
 	STAGE_APPLY,

@@ -2,7 +2,7 @@
 /* The replies table (migration "report-1") and its state transitions */
 #include <stdlib.h>
 
-#include "bot/jsonx.h"
+#include "lib/jsonx.h"
 #include "bot/reply-int.h"
 
 static int fail(struct store *st, struct strbuf *err)

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "bot/jsonw.h"
+#include "lib/jsonw.h"
 #include "bot/series-out.h"
 #include "bot/store.h"
 #include "bot/store-int.h"

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bot/log.h"
+#include "lib/log.h"
 #include "bot/store.h"
 #include "bot/store-int.h"
 

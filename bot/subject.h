@@ -8,7 +8,7 @@
 #ifndef LOREBOT_SUBJECT_H
 #define LOREBOT_SUBJECT_H
 
-#include "bot/strbuf.h"
+#include "lib/strbuf.h"
 
 struct subject {
 	bool reply;		/* "Re:", "Aw:", "Antw:" ... in front */

@@ -17,7 +17,7 @@
 
 #include <stdint.h>
 
-#include "bot/strbuf.h"
+#include "lib/strbuf.h"
 
 struct web;
 struct web_request;

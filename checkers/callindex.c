@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "bot/git.h"
-#include "bot/log.h"
-#include "bot/strmap.h"
+#include "lib/log.h"
+#include "lib/strmap.h"
 #include "checkers/callers.h"
 
 #define MAX_INDEX (256 << 20)

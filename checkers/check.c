@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "bot/log.h"
+#include "lib/log.h"
 #include "checkers/pattern.h"
 #include "checkers/rules.h"
 

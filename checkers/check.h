@@ -17,7 +17,7 @@
  * Output is a list of findings, each on a line the series adds or
  * changes (or on the commit message, the cover letter, the series).
  *
- * Usage (what bot/cmd-check.c does):
+ * Usage (what cmd/cmd-check.c does):
  *	struct check_opts o = CHECK_OPTS_INIT;
  *	struct findings f = FINDINGS_INIT;
  *	check_opts_from_config(&o, cfg);
@@ -34,7 +34,7 @@
 
 #include "bot/diff.h"
 #include "bot/patch.h"
-#include "bot/strbuf.h"
+#include "lib/strbuf.h"
 #include "bot/subject.h"
 
 enum check_severity {

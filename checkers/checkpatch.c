@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #include "bot/git.h"
-#include "bot/run.h"
+#include "lib/run.h"
 #include "checkers/pattern.h"
 #include "checkers/rules.h"
 

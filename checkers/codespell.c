@@ -13,7 +13,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "bot/strmap.h"
+#include "lib/strmap.h"
 #include "checkers/rules.h"
 
 static const char *const dict_paths[] = {

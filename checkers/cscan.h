@@ -24,7 +24,7 @@
 #define LOREBOT_CSCAN_H
 
 #include "bot/diff.h"
-#include "bot/strbuf.h"
+#include "lib/strbuf.h"
 
 struct cline {
 	const char *text;	/* without the newline */

@@ -6,7 +6,7 @@
 #ifndef LOREBOT_LAZYFREE_H
 #define LOREBOT_LAZYFREE_H
 
-#include "bot/strmap.h"
+#include "lib/strmap.h"
 #include "checkers/rules.h"
 
 /* Mentions: what tokens test */

@@ -14,7 +14,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 
-#include "bot/strmap.h"
+#include "lib/strmap.h"
 #include "checkers/rules.h"
 
 #define MIN_RUN 3

@@ -17,7 +17,7 @@
 
 #include <stddef.h>
 
-#include "bot/util.h"
+#include "lib/util.h"
 
 #define PAT_CASELESS	0x1
 #define PAT_MULTILINE	0x2

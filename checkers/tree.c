@@ -13,8 +13,8 @@
 
 #include "bot/apply.h"
 #include "bot/git.h"
-#include "bot/log.h"
-#include "bot/run.h"
+#include "lib/log.h"
+#include "lib/run.h"
 #include "checkers/tree.h"
 
 #define GIT_TIMEOUT_MS (120 * 1000)

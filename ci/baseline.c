@@ -12,7 +12,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
-#include "bot/log.h"
+#include "lib/log.h"
 #include "ci/boot-report.h"
 #include "ci/guest-init.h"
 

@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bot/log.h"
-#include "bot/run.h"
+#include "lib/log.h"
+#include "lib/run.h"
 #include "ci/boot.h"
 #include "ci/guest-init.h"
 #include "ci/initramfs.h"

@@ -22,8 +22,8 @@
 #include <sys/types.h>
 
 #include "bot/config.h"
-#include "bot/strbuf.h"
-#include "ci/arch.h"
+#include "lib/strbuf.h"
+#include "bot/arch.h"
 #include "ci/console.h"
 #include "ci/kselftest.h"
 

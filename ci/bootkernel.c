@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bot/log.h"
-#include "bot/util.h"
+#include "lib/log.h"
+#include "lib/util.h"
 #include "ci/boot-report.h"
 #include "ci/bootkernel.h"
 

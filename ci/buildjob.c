@@ -5,8 +5,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bot/log.h"
-#include "bot/strmap.h"
+#include "lib/log.h"
+#include "lib/strmap.h"
 #include "ci/units.h"
 #include "ci/buildjob.h"
 #include "ci/delta.h"

@@ -20,7 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "bot/strbuf.h"
+#include "lib/strbuf.h"
 
 enum kst_result {
 	KST_NOTRUN,	/* planned, never started (the guest died first) */

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 
 #include "bot/diff.h"
-#include "bot/strmap.h"
+#include "lib/strmap.h"
 #include "ci/delta.h"
 
 int line_map_parse(struct line_map *m, const char *diff, size_t len,

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "bot/jsonx.h"
-#include "bot/log.h"
-#include "bot/run.h"
+#include "lib/jsonx.h"
+#include "lib/log.h"
+#include "lib/run.h"
 #include "ci/boot-report.h"
 #include "ci/bootkernel.h"
 #include "ci/buildjob.h"

@@ -16,7 +16,7 @@
 
 #include "bot/config.h"
 #include "checkers/check.h"
-#include "ci/arch.h"
+#include "bot/arch.h"
 
 #define DEVCI_MAX_ARCHES 8
 

@@ -15,7 +15,7 @@
 #ifndef LOREBOT_CI_DIAG_H
 #define LOREBOT_CI_DIAG_H
 
-#include "bot/strbuf.h"
+#include "lib/strbuf.h"
 
 enum diag_severity {
 	DIAG_NOTE,

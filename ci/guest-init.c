@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "bot/run.h"
+#include "lib/run.h"
 #include "ci/guest-init.h"
 
 /* make runs from the top of the tree; the Makefile lists the dependency */

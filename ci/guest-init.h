@@ -8,8 +8,8 @@
 #ifndef LOREBOT_CI_GUEST_INIT_H
 #define LOREBOT_CI_GUEST_INIT_H
 
-#include "bot/strbuf.h"
-#include "ci/arch.h"
+#include "lib/strbuf.h"
+#include "bot/arch.h"
 
 /* The embedded source and its hash (16 hex digits) */
 const char *guest_init_source(size_t *len);

@@ -18,7 +18,7 @@
 
 #include <stdbool.h>
 
-#include "bot/strbuf.h"
+#include "lib/strbuf.h"
 
 struct initramfs {
 	struct strbuf cpio;

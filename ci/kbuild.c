@@ -16,8 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bot/log.h"
-#include "bot/run.h"
+#include "lib/log.h"
+#include "lib/run.h"
 #include "ci/kbuild-priv.h"
 #include "ci/objguard.h"
 #include "ci/w1.h"

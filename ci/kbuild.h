@@ -14,7 +14,7 @@
  *   <cache>/builds/<arch>/<same name>.lock	flock(2) of the directory
  *   <cache>/ccache/				CCACHE_DIR of every build
  *
- * Every make runs through bot/run.h: in bubblewrap without network, with
+ * Every make runs through lib/run.h: in bubblewrap without network, with
  * the source tree read-only and only obj/ and the ccache writable, as the
  * build user (build.user) when lorebot runs as root, with a wall-clock
  * timeout (build.timeout, arch.<name>.timeout), CPU and address-space
@@ -40,7 +40,7 @@
 #include <sys/types.h>
 
 #include "bot/config.h"
-#include "ci/arch.h"
+#include "bot/arch.h"
 #include "ci/diag.h"
 #include "ci/profile.h"
 #include "ci/srctree.h"

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bot/run.h"
+#include "lib/run.h"
 #include "ci/kselftest.h"
 
 #define SELFTESTS "tools/testing/selftests"

@@ -11,8 +11,8 @@
 
 #include <stdbool.h>
 
-#include "bot/strbuf.h"
-#include "ci/arch.h"
+#include "lib/strbuf.h"
+#include "bot/arch.h"
 
 struct kst_def {
 	const char *name;	/* reported as mm/<name> */

@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bot/strmap.h"
-#include "bot/util.h"
+#include "lib/strmap.h"
+#include "lib/util.h"
 #include "ci/objguard.h"
 
 #define MANIFEST_MAX (256u << 20)

@@ -20,7 +20,7 @@
 #ifndef CI_OBJGUARD_H
 #define CI_OBJGUARD_H
 
-#include "bot/strbuf.h"
+#include "lib/strbuf.h"
 
 /* 0, or -errno with err */
 int objguard_save(const char *obj, const char *manifest,

@@ -19,7 +19,7 @@
 #define LOREBOT_CI_PROFILE_H
 
 #include "bot/config.h"
-#include "ci/arch.h"
+#include "bot/arch.h"
 
 struct profile {
 	char *name;

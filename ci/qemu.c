@@ -9,8 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bot/run.h"
-#include "bot/text.h"
+#include "lib/run.h"
+#include "lib/text.h"
 #include "ci/qemu.h"
 
 /* What each arch adds to the kernel command line */

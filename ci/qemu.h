@@ -11,8 +11,8 @@
 
 #include <stdbool.h>
 
-#include "bot/strbuf.h"
-#include "ci/arch.h"
+#include "lib/strbuf.h"
+#include "bot/arch.h"
 
 struct qemu_opts {
 	const struct arch *arch;

@@ -5,7 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bot/run.h"
+#include "lib/run.h"
 #include "ci/srctree.h"
 
 #define GIT_TIMEOUT_MS (10 * 60 * 1000)

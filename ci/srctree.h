@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The kernel repository as builds see it, through the git command line
- * (bot/run.h): resolving revisions, listing the commits of a series, the
+ * (lib/run.h): resolving revisions, listing the commits of a series, the
  * files and lines they change, and checking a commit out into a private
  * source tree with an index of its own.  Nothing here writes to the
  * repository: no HEAD, no index, no worktree registration.
@@ -13,7 +13,7 @@
 #ifndef LOREBOT_CI_SRCTREE_H
 #define LOREBOT_CI_SRCTREE_H
 
-#include "bot/strbuf.h"
+#include "lib/strbuf.h"
 
 #define OID_HEX 41
 

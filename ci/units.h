@@ -11,7 +11,7 @@
 #ifndef LOREBOT_CI_UNITS_H
 #define LOREBOT_CI_UNITS_H
 
-#include "bot/strmap.h"
+#include "lib/strmap.h"
 #include "ci/diag.h"
 
 struct unit_entry {

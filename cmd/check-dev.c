@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot/check-dev.h"
-#include "bot/cmd.h"
-#include "bot/devfix.h"
-#include "bot/devrange.h"
-#include "bot/log.h"
+#include "cmd/check-dev.h"
+#include "cmd/cmd.h"
+#include "cmd/devfix.h"
+#include "cmd/devrange.h"
+#include "lib/log.h"
 #include "bot/series-out.h"
 #include "checkers/pattern.h"
 

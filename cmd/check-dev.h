@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * "lorebot check" in a developer's kernel tree (no --mbox): the range
- * (bot/devrange.h), the checkers on whole files of its commits, the
- * output, --fix (bot/devfix.h) and the CI stages (ci/devci.h).  Only
+ * (cmd/devrange.h), the checkers on whole files of its commits, the
+ * output, --fix (cmd/devfix.h) and the CI stages (ci/devci.h).  Only
  * --fix --apply writes to the repository.
  */
 #ifndef LOREBOT_CHECK_DEV_H
@@ -27,7 +27,7 @@ int check_dev(const struct check_dev_opts *d, const struct check_opts *o,
 	      const struct config *cfg);
 
 /*
- * Delayed progress on stderr (bot/log.h's progress(): a terminal, or
+ * Delayed progress on stderr (lib/log.h's progress(): a terminal, or
  * --progress): nothing for work that ends within a second
  * (LOREBOT_PROGRESS_DELAY_MS changes the second).
  */

@@ -7,7 +7,7 @@
 
 #include "bot/apply-out.h"
 #include "bot/checkout.h"
-#include "bot/cmd.h"
+#include "cmd/cmd.h"
 #include "bot/thread.h"
 #include "bot/mbox.h"
 #include "bot/remotes.h"

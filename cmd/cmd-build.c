@@ -6,8 +6,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bot/cmd.h"
-#include "bot/log.h"
+#include "cmd/cmd.h"
+#include "lib/log.h"
 #include "bot/series-out.h"
 #include "ci/build-out.h"
 

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "bot/check-dev.h"
-#include "bot/cmd.h"
+#include "cmd/check-dev.h"
+#include "cmd/cmd.h"
 #include "bot/contract.h"
-#include "bot/log.h"
+#include "lib/log.h"
 #include "bot/mbox.h"
 #include "bot/series-out.h"
 #include "bot/thread.h"

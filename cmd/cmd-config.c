@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bot/cmd.h"
+#include "cmd/cmd.h"
 
 const char cmd_config_help[] =
 	"NAME\n"

@@ -2,8 +2,8 @@
 #include <getopt.h>
 #include <stdio.h>
 
-#include "bot/cmd.h"
-#include "bot/daemon.h"
+#include "cmd/cmd.h"
+#include "cmd/daemon.h"
 
 const char cmd_daemon_help[] =
 	"NAME\n"

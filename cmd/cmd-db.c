@@ -5,7 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bot/cmd.h"
+#include "cmd/cmd.h"
 #include "bot/db.h"
 #include "bot/store.h"
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "bot/cmd.h"
+#include "cmd/cmd.h"
 #include "bot/fetch.h"
 #include "bot/series-out.h"
 

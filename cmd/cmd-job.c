@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "bot/cmd.h"
+#include "cmd/cmd.h"
 #include "bot/job.h"
 #include "bot/db.h"
-#include "bot/log.h"
+#include "lib/log.h"
 
 const char cmd_job_help[] =
 	"NAME\n"

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bot/cmd.h"
+#include "cmd/cmd.h"
 #include "bot/series-out.h"
 #include "bot/mailinfo.h"
 #include "bot/mbox.h"

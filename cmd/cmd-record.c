@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bot/cmd.h"
-#include "bot/jsonx.h"
+#include "cmd/cmd.h"
+#include "lib/jsonx.h"
 #include "bot/results.h"
 #include "bot/series-out.h"
 

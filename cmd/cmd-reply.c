@@ -3,11 +3,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bot/cmd.h"
-#include "bot/jsonx.h"
+#include "cmd/cmd.h"
+#include "lib/jsonx.h"
 #include "bot/reply.h"
 #include "bot/series-out.h"
-#include "bot/template.h"
+#include "lib/template.h"
 
 const char cmd_reply_help[] =
 	"NAME\n"

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bot/cmd.h"
+#include "cmd/cmd.h"
 #include "bot/series-out.h"
 #include "bot/store.h"
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "bot/cmd.h"
+#include "cmd/cmd.h"
 #include "bot/dash.h"
 
 const char cmd_serve_help[] =

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "bot/cmd.h"
+#include "cmd/cmd.h"
 #include "bot/mail.h"
 #include "bot/series-out.h"
 #include "bot/store.h"

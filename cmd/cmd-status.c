@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "bot/cmd.h"
+#include "cmd/cmd.h"
 #include "bot/db.h"
 #include "bot/queue.h"
 #include "bot/report.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The daemon's loop.  It only schedules: every fetch pass, every stage
- * and the dashboard run as children in a run_pool (bot/run.h), so
+ * and the dashboard run as children in a run_pool (lib/run.h), so
  * nothing in the loop waits for the network, parses mail or serves
  * HTTP; the loop waits on a signalfd with a timeout of at most a second,
  * and what it writes to the database are short transactions.  What a
@@ -18,15 +18,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bot/daemon.h"
+#include "cmd/daemon.h"
 #include "bot/exec.h"
 #include "bot/fetch.h"
 #include "bot/job.h"
 #include "bot/contract.h"
-#include "bot/log.h"
+#include "lib/log.h"
 #include "bot/pipeline.h"
 #include "bot/results.h"
-#include "bot/run.h"
+#include "lib/run.h"
 
 #define TICK_MS 1000
 #define STOP_GRACE_MS 10000

@@ -16,7 +16,7 @@
 #ifndef LOREBOT_DAEMON_H
 #define LOREBOT_DAEMON_H
 
-#include "bot/cmd.h"
+#include "cmd/cmd.h"
 
 struct daemon_opts {
 	const char *url;	/* --url: one list, without a configuration */

@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "bot/devfix.h"
+#include "cmd/devfix.h"
 
 #define FIX_RULE "one-line-args"
 

@@ -7,7 +7,7 @@
 #include <json-c/json.h>
 #include <stdlib.h>
 
-#include "bot/devrange.h"
+#include "cmd/devrange.h"
 
 /* What b4 prep writes into its cover letter commits (b4/ez.py) */
 #define B4_MARKER "--- b4-submit-tracking ---"

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "bot/cmd.h"
-#include "bot/log.h"
-#include "bot/run.h"
+#include "cmd/cmd.h"
+#include "lib/log.h"
+#include "lib/run.h"
 #include "bot/version.h"
 
 static const struct cmd commands[] = {

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <zlib.h>
 
-#include "bot/gz.h"
+#include "lib/gz.h"
 
 void gunzip_init(struct gunzip *g, size_t max_out)
 {

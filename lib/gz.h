@@ -8,7 +8,7 @@
 #ifndef LOREBOT_GZ_H
 #define LOREBOT_GZ_H
 
-#include "bot/strbuf.h"
+#include "lib/strbuf.h"
 
 struct gunzip {
 	void *z;		/* z_stream * */

@@ -3,7 +3,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-#include "bot/jsonw.h"
+#include "lib/jsonw.h"
 
 static void indent(struct jsonw *w)
 {

@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "bot/strbuf.h"
+#include "lib/strbuf.h"
 
 /* Nesting deeper than this is a programming error: it aborts */
 #define JSONW_MAX_DEPTH 64

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdlib.h>
 
-#include "bot/jsonx.h"
-#include "bot/strbuf.h"
+#include "lib/jsonx.h"
+#include "lib/strbuf.h"
 
 json_object *jx_get(json_object *o, const char *key)
 {

@@ -10,7 +10,7 @@
 #include <json-c/json.h>
 #include <stdint.h>
 
-#include "bot/util.h"
+#include "lib/util.h"
 
 /* The value at key, or NULL (also for a JSON null or a non-object o) */
 json_object *jx_get(json_object *o, const char *key);

@@ -6,8 +6,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bot/log.h"
-#include "bot/strbuf.h"
+#include "lib/log.h"
+#include "lib/strbuf.h"
 
 static enum log_level cur_level = LOG_LVL_INFO;
 static bool to_syslog;

@@ -6,7 +6,7 @@
 #ifndef LOREBOT_LOG_H
 #define LOREBOT_LOG_H
 
-#include "bot/util.h"
+#include "lib/util.h"
 
 enum log_level {
 	LOG_LVL_ERR,

@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "bot/run.h"
+#include "lib/run.h"
 
 #define KILL_GRACE_MS 3000
 #define DEFAULT_MAX_OUTPUT (1 << 20)

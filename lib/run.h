@@ -21,7 +21,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "bot/strbuf.h"
+#include "lib/strbuf.h"
 
 struct run_limits {
 	uint64_t timeout_ms;	/* wall clock; 0: none */

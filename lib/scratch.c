@@ -6,7 +6,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "bot/scratch.h"
+#include "lib/scratch.h"
 
 /* The file is mapped and reserved this much at a time, at most */
 #define SEGMENT (16u << 20)

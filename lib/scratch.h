@@ -21,7 +21,7 @@
 #ifndef LOREBOT_SCRATCH_H
 #define LOREBOT_SCRATCH_H
 
-#include "bot/strbuf.h"
+#include "lib/strbuf.h"
 
 struct scratch_seg {
 	char *base;

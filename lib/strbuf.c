@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bot/strbuf.h"
+#include "lib/strbuf.h"
 
 char strbuf_empty[1];
 

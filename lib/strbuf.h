@@ -10,7 +10,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 
-#include "bot/util.h"
+#include "lib/util.h"
 
 struct strbuf {
 	char *buf;

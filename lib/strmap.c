@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdlib.h>
 
-#include "bot/scratch.h"
-#include "bot/strmap.h"
+#include "lib/scratch.h"
+#include "lib/strmap.h"
 
 /* Eight bytes a step: keys are Message-IDs, names and addresses */
 static uint64_t str_hash(const char *s)

@@ -20,7 +20,7 @@
 #ifndef LOREBOT_STRMAP_H
 #define LOREBOT_STRMAP_H
 
-#include "bot/util.h"
+#include "lib/util.h"
 
 struct strmap_entry {
 	const char *key;
@@ -31,7 +31,7 @@ struct strmap_entry {
 struct scratch;
 struct strmap_gen;
 
-/* A Bloom filter (bot/strmap.c) */
+/* A Bloom filter (lib/strmap.c) */
 struct bloom {
 	uint64_t *w;		/* blocks of 8 words */
 	size_t blocks;		/* of 512 bits */

@@ -2,8 +2,8 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
-#include "bot/scratch.h"
-#include "bot/strpool.h"
+#include "lib/scratch.h"
+#include "lib/strpool.h"
 
 /* A chunk is one mapping of 16 pages, its header included */
 #define CHUNK_MAP (64 * 1024)

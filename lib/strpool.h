@@ -10,7 +10,7 @@
 #ifndef LOREBOT_STRPOOL_H
 #define LOREBOT_STRPOOL_H
 
-#include "bot/strmap.h"
+#include "lib/strmap.h"
 
 struct strpool_chunk;
 struct scratch;

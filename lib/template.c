@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "bot/template.h"
-#include "bot/text.h"
+#include "lib/template.h"
+#include "lib/text.h"
 
 static struct tvar *find(const struct tvars *t, const char *name, size_t len)
 {

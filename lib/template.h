@@ -20,7 +20,7 @@
 #ifndef LOREBOT_TEMPLATE_H
 #define LOREBOT_TEMPLATE_H
 
-#include "bot/strbuf.h"
+#include "lib/strbuf.h"
 
 struct tvar {
 	char *name;

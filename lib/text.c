@@ -2,7 +2,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 
-#include "bot/text.h"
+#include "lib/text.h"
 
 size_t text_width(const char *s, size_t len)
 {

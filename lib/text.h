@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "bot/strbuf.h"
+#include "lib/strbuf.h"
 
 /*
  * Append text wrapped at width columns (tabs count as 8): words are

@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bot/util.h"
+#include "lib/util.h"
 
 void oom(size_t n)
 {

@@ -105,6 +105,6 @@ void hash_hex(const void *buf, size_t len, char out[17]);
 /* Is s[0..len) well-formed UTF-8? */
 bool utf8_valid(const char *s, size_t len);
 
-#include "bot/banned.h"
+#include "lib/banned.h"
 
 #endif

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* gzip decoding: members, streaming, truncation, corruption, limits */
-#include "bot/gz.h"
+#include "lib/gz.h"
 #include "tests/unit/tap.h"
 
 /* gzip -n of "hello\n" and of "world\n" */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "bot/run.h"
+#include "lib/run.h"
 #include "ci/guest-init.h"
 #include "ci/initramfs.h"
 #include "tests/unit/tap.h"

@@ -10,8 +10,8 @@
 #include <utime.h>
 #include <unistd.h>
 
-#include "bot/util.h"
-#include "ci/arch.h"
+#include "lib/util.h"
+#include "bot/arch.h"
 #include "ci/kbuild.h"
 #include "tests/unit/tap.h"
 

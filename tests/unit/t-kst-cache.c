@@ -22,7 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bot/run.h"
+#include "lib/run.h"
 #include "ci/boot.h"
 #include "ci/bootkernel.h"
 #include "tests/unit/tap.h"

@@ -15,8 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bot/strbuf.h"
-#include "bot/util.h"
+#include "lib/strbuf.h"
+#include "lib/util.h"
 #include "ci/objguard.h"
 #include "tests/unit/tap.h"
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "bot/util.h"
+#include "lib/util.h"
 #include "ci/profile.h"
 #include "tests/unit/tap.h"
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "bot/run.h"
+#include "lib/run.h"
 #include "tests/unit/tap.h"
 
 struct seen {

@@ -5,7 +5,7 @@
  * whose address space is far beyond any RLIMIT_AS, an allocation after
  * the limit dies with "Failed to mmap", and the command looked failed.
  */
-#include "bot/run.h"
+#include "lib/run.h"
 #include "tests/unit/tap.h"
 
 #define NR_ENV 4000

@@ -15,7 +15,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "bot/run.h"
+#include "lib/run.h"
 #include "tests/unit/tap.h"
 
 static char secret_dir[] = "/var/tmp/lorebot-t-sandbox-XXXXXX";

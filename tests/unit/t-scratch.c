@@ -9,9 +9,9 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "bot/scratch.h"
-#include "bot/strmap.h"
-#include "bot/strpool.h"
+#include "lib/scratch.h"
+#include "lib/strmap.h"
+#include "lib/strpool.h"
 #include "tests/unit/tap.h"
 
 #define MB (1024 * 1024)

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "bot/mbox.h"
-#include "bot/jsonw.h"
+#include "lib/jsonw.h"
 #include "bot/series-out.h"
 #include "bot/store.h"
 #include "bot/store-int.h"

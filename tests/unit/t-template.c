@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Templates: placeholders, escaping, dropped lines, prose wrapping, errors */
-#include "bot/template.h"
+#include "lib/template.h"
 #include "tests/unit/tap.h"
 
 static char *expand(const char *text, const struct tvars *v, enum template_mode mode,

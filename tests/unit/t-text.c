@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Wrapping prose, escaping for HTML and URLs, ages */
-#include "bot/text.h"
+#include "lib/text.h"
 #include "tests/unit/tap.h"
 
 static char *wrap(const char *s, size_t width, const char *indent)

@@ -12,10 +12,10 @@
 
 #include <json-c/json.h>
 
-#include "bot/jsonw.h"
+#include "lib/jsonw.h"
 #include "bot/mail.h"
-#include "bot/strbuf.h"
-#include "bot/util.h"
+#include "lib/strbuf.h"
+#include "lib/util.h"
 #include "tests/unit/tap.h"
 
 /* A byte at a time, as RFC 3629 says */
