@@ -5,6 +5,8 @@
 #   make demo       install dependencies, build, run the bot on local defaults
 #   make fuzz       build the libFuzzer targets (clang) into build-fuzz/
 #   make bench      run the benchmarks (see bench/README.md)
+#   make check-layers  check that includes and calls point down only
+#                   (cmd -> ci -> checkers -> bot -> lib; ci/check-layers.sh)
 #   make deps       install the Debian packages (ci/deps.sh; idempotent)
 #   make install    install the binary, data, man pages, unit and example
 #                   configuration (PREFIX=/usr/local, DESTDIR, SYSCONFDIR=/etc)
@@ -56,7 +58,8 @@ CMD_OBJ := $(patsubst %.c,$(B)/%.o,$(wildcard cmd/*.c))
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
 
-.PHONY: all lorebot test unit demo deps fuzz fuzzers bench clean san install
+.PHONY: all lorebot test unit demo deps fuzz fuzzers bench clean san install \
+	check-layers
 all: $(B)/lorebot
 
 ifeq ($(V),1)
@@ -121,6 +124,10 @@ fuzz:
 
 bench: all
 	bench/run.sh
+
+# the objects say who uses whose symbols: build them first
+check-layers: all
+	ci/check-layers.sh . $(B)
 
 # Where the binary looks for its data: <bindir>/../share/lorebot
 # (lib/template.c, ci/profile.c).  The unit names the installed binary;
