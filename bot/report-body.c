@@ -11,6 +11,24 @@
 #include "bot/report-int.h"
 #include "lib/text.h"
 
+void report_set_prose(struct report_ctx *c, const char *name, const char *text)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	text_wrap(&sb, text, REPORT_WRAP, NULL);
+	strbuf_rtrim(&sb);
+	tvars_set(&c->vars, name, sb.buf);
+	strbuf_release(&sb);
+}
+
+void report_patch_name(struct strbuf *sb, const struct report_version *v, int n)
+{
+	if (n > 0)
+		strbuf_addf(sb, "patch %d/%d", n, v->total);
+	else
+		strbuf_addstr(sb, v->cover ? "the cover letter" : "the series");
+}
+
 /* base-commit (if any) and the base apply chose */
 struct base_info {
 	const char *name, *sha;

@@ -4,7 +4,6 @@
  * concerned, In-Reply-To it, References its whole chain, To its sender,
  * Cc everyone it was sent to (reply.to = all) and the list.
  */
-#include <ctype.h>
 #include <stdlib.h>
 #include <strings.h>
 #include <time.h>
@@ -13,7 +12,6 @@
 #include "bot/mail.h"
 #include "bot/patch.h"
 #include "bot/report-int.h"
-#include "lib/text.h"
 
 #define MAX_REFS 32
 
@@ -34,24 +32,6 @@ void reply_mail_release(struct reply_mail *m)
 	strbuf_release(&m->text);
 	strbuf_release(&m->body);
 	memset(m, 0, sizeof(*m));
-}
-
-void report_set_prose(struct report_ctx *c, const char *name, const char *text)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	text_wrap(&sb, text, REPORT_WRAP, NULL);
-	strbuf_rtrim(&sb);
-	tvars_set(&c->vars, name, sb.buf);
-	strbuf_release(&sb);
-}
-
-void report_patch_name(struct strbuf *sb, const struct report_version *v, int n)
-{
-	if (n > 0)
-		strbuf_addf(sb, "patch %d/%d", n, v->total);
-	else
-		strbuf_addstr(sb, v->cover ? "the cover letter" : "the series");
 }
 
 /* The Message-ID replied to: patch n, or the cover letter (else patch 1) */

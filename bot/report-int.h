@@ -44,6 +44,8 @@ int report_body_vars(struct report_ctx *c, struct strbuf *err);
  */
 int report_since_var(struct report_ctx *c, struct strbuf *err);
 
+/* Helpers of the body (report-body.c), for the mail around it too */
+
 /* Prose wrapped at REPORT_WRAP, as a variable */
 void report_set_prose(struct report_ctx *c, const char *name, const char *text);
 
