@@ -4,6 +4,8 @@
  * inside them blocks, conditions, loops, jumps and expressions.  The
  * parser never fails: what it cannot make sense of becomes an
  * expression statement, and nesting deeper than MAX_DEPTH is skipped.
+ * The views of cscan.c call it; it calls nothing of theirs, and holds
+ * the line geometry (columns, indentation) it shares with the rules.
  */
 #include <stdlib.h>
 
@@ -17,6 +19,27 @@ struct parser {
 	int depth;
 	int func;		/* the function being parsed, -1 */
 };
+
+/* Line geometry (cscan.h): the parser reads indentation, rules too */
+int cline_width(const struct cline *l, int col)
+{
+	int w = 0, i;
+
+	for (i = 0; i < col && i < l->len; i++)
+		w = l->text[i] == '\t' ? (w / 8 + 1) * 8 : w + 1;
+	return w;
+}
+
+int cline_indent(const struct cline *l)
+{
+	int i = 0;
+
+	while (i < l->len && (l->text[i] == ' ' || l->text[i] == '\t'))
+		i++;
+	if (i == l->len)
+		return -1;
+	return cline_width(l, i);
+}
 
 static int new_node(struct parser *p, enum cnode_kind kind, int first,
 		    int parent)

@@ -483,26 +483,6 @@ void cview_lex(struct cview *v)
 
 /* helpers */
 
-int cline_width(const struct cline *l, int col)
-{
-	int w = 0, i;
-
-	for (i = 0; i < col && i < l->len; i++)
-		w = l->text[i] == '\t' ? (w / 8 + 1) * 8 : w + 1;
-	return w;
-}
-
-int cline_indent(const struct cline *l)
-{
-	int i = 0;
-
-	while (i < l->len && (l->text[i] == ' ' || l->text[i] == '\t'))
-		i++;
-	if (i == l->len)
-		return -1;
-	return cline_width(l, i);
-}
-
 static void toks_text(const struct ctok *toks, int first, int last,
 		      struct strbuf *sb)
 {
