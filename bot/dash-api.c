@@ -15,6 +15,31 @@
 
 #define LOG_MAX (1u << 20)
 
+json_object *dash_version_json(const struct dash_version *dv, bool with_mail)
+{
+	json_object *o = NULL, *mails = json_object_new_array(), *counts;
+	size_t i;
+
+	if (dv->v.json)
+		json_object_deep_copy(dv->v.json, &o, NULL);
+	if (!o)
+		o = json_object_new_object();
+	json_object_object_add(o, "state", json_object_new_string(dv->state));
+	json_object_object_add(o, "list", jx_new_str(dv->v.list));
+	json_object_object_add(o, "cause", dv->cause.line.len ?
+			       json_object_new_string(dv->cause.line.buf) : NULL);
+	counts = json_object_new_object();
+	for (i = 0; i < DASH_SEV_NR; i++)
+		json_object_object_add(counts, dash_sev_names[i],
+				       json_object_new_int(dv->counts[i]));
+	json_object_object_add(o, "counts", counts);
+	json_object_object_add(o, "results", results_to_json(&dv->v.results));
+	for (i = 0; i < dv->replies.nr; i++)
+		json_object_array_add(mails, reply_row_json(&dv->replies.v[i], with_mail));
+	json_object_object_add(o, "mails", mails);
+	return o;
+}
+
 static void json_reply(struct web_response *res, int status, json_object *o)
 {
 	/* pretty when small (people read those), plain when large */

@@ -754,3 +754,74 @@ out:
 	strbuf_release(&sb);
 	strbuf_release(&err);
 }
+
+/* One row of the queue page */
+static void queue_row(struct strbuf *rows, struct db_stmt *s, int64_t now)
+{
+	struct dash_job j = {
+		.id = db_column_int(s, 0),
+		.kind = (char *)db_column_text(s, 1),
+		.arch = (char *)db_column_text(s, 2),
+		.running = !strcmp(db_column_text(s, 3), "running"),
+		.started = db_column_int(s, 4),
+		.has_log = db_column_int(s, 5),
+	};
+	const char *series = db_column_text(s, 6), *title = db_column_text(s, 7);
+	struct strbuf label = STRBUF_INIT;
+
+	dash_job_label(&j, now, &label);
+	strbuf_addf(rows, "<tr data-job=\"%s\"><td>%lld</td><td>", j.running ? "running" :
+		    "queued", (long long)j.id);
+	html_escape(rows, j.kind);
+	strbuf_addstr(rows, "</td><td>");
+	html_escape(rows, j.arch);
+	strbuf_addstr(rows, "</td><td>");
+	if (series) {
+		strbuf_addstr(rows, "<a href=\"/series/");
+		url_escape(rows, series);
+		strbuf_addstr(rows, "\">");
+		html_escape(rows, title ? title : series);
+		strbuf_addstr(rows, "</a>");
+	}
+	strbuf_addf(rows, " v%lld</td><td><span class=\"b %s\">", (long long)db_column_int(s, 8),
+		    j.running ? "s-run" : "s-warn");
+	html_escape(rows, label.buf);
+	strbuf_addstr(rows, "</span></td><td>");
+	if (j.running && j.has_log)
+		strbuf_addf(rows, "<a href=\"/joblog/%lld\">live log</a>", (long long)j.id);
+	strbuf_addstr(rows, "</td></tr>\n");
+	strbuf_release(&label);
+}
+
+/* /queue: what 'lorebot status' shows of the queue, running jobs first */
+void dash_page_queue(struct dash *d, const struct web_request *req, const char *id,
+		     struct web_response *res)
+{
+	struct tvars vars = TVARS_INIT;
+	struct strbuf rows = STRBUF_INIT;
+	struct db_stmt *s = d->has_jobs ? db_prepare(d->st.db,
+		"SELECT j.id, j.kind, j.arch, j.state, coalesce(j.started, 0), j.log IS NOT NULL,"
+		" v.series, v.title, coalesce(v.version, 0)"
+		" FROM jobs j LEFT JOIN versions v ON v.id = j.version"
+		" WHERE j.state IN ('running', 'queued')"
+		" ORDER BY j.state = 'queued', j.priority DESC, j.id LIMIT 500") : NULL;
+	int64_t now = (int64_t)time(NULL);
+	size_t running = 0, queued = 0;
+
+	while (s && db_step(s) > 0) {
+		if (!strcmp(db_column_text(s, 3), "running"))
+			running++;
+		else
+			queued++;
+		queue_row(&rows, s, now);
+	}
+	if (!d->has_jobs)
+		tvars_set(&vars, "count", "no daemon has used this database: no queue");
+	else
+		tvars_setf(&vars, "count", "%zu running, %zu queued", running, queued);
+	tvars_set_html(&vars, "rows", rows.buf);
+	tvars_set(&vars, "title", "queue");
+	dash_render(d, res, "web-queue.html", &vars);
+	tvars_release(&vars);
+	strbuf_release(&rows);
+}

@@ -96,6 +96,8 @@ struct dash_filter {
 	const char *after_id;	/* this one (the API's cursor) */
 };
 
+/* Filters and loading (dash-load.c) */
+
 /* ?cursor= ("DATE:VERSION-ID", the API's "next") into f; -1 when malformed */
 int dash_filter_cursor(struct dash_filter *f, const char *cursor);
 
@@ -144,7 +146,7 @@ void dash_public_results(const struct dash *d, struct results *rs);
 /* s with the server's directories dropped, appended to out */
 void dash_public_text(const struct dash *d, const char *s, struct strbuf *out);
 
-/* The version object of the API */
+/* The version object of the API (dash-api.c) */
 json_object *dash_version_json(const struct dash_version *dv, bool with_mail);
 
 /* handlers: id is what follows the route's prefix, or NULL */
