@@ -18,6 +18,19 @@
 
 #define FSIZE_LIMIT (4ULL << 30)
 
+uint64_t kbuild_timeout_ms(const struct kbuild_env *env, const struct arch *arch)
+{
+	char key[96];
+	const struct cfg_key *k;
+	uint64_t ms = 0;
+
+	snprintf(key, sizeof(key), "arch.%s.timeout", arch->name);
+	k = config_find_key(key);
+	if (k && config_get(env->cfg, key))
+		ms = config_get_ms(env->cfg, key);
+	return ms ? ms : env->timeout_ms;
+}
+
 void kbuild_step_release(struct kbuild_step *s)
 {
 	free(s->infra);

@@ -5,10 +5,32 @@
 
 #include "ci/kbuild.h"
 
+#define OBJ_MANIFEST "obj.manifest"	/* obj/ as the last trusted build left it */
+#define OBJ_UNTRUSTED "obj.untrusted"	/* an untrusted build wrote there since */
+
 /* Run argv (make, merge_config.sh) in the sandbox of t, cwd in it */
 int kbuild_run(struct kbuild_tree *t, const char *const *argv,
 	       const char *cwd, const struct kbuild_make_opts *o,
 	       struct kbuild_step *s, struct strbuf *err);
+
+/* The state of a build directory (kbuild-state.c) */
+
+/* The build user owns what builds write: obj/ and the ccache */
+int kbuild_give_tree(const struct kbuild_env *env, const char *path);
+/* The next line of a buffer, terminated in place; NULL at the end */
+char *kbuild_next_line(char **pos);
+
+/* The directory's state file */
+struct kbuild_state {
+	char cur[OID_HEX];
+	char built[OID_HEX];	/* the last commit whose image make succeeded */
+	bool base_built, base_ok;
+	uint64_t busy_ms, base_ms;
+	unsigned int base_hits, base_misses;
+};
+void kbuild_state_read(const struct kbuild_tree *t, struct kbuild_state *s);
+/* 0, or -errno */
+int kbuild_state_write(const struct kbuild_tree *t, const struct kbuild_state *s);
 /* Mark (or clear) "a step is running": see the recovery in kbuild_open() */
 void kbuild_mark_busy(struct kbuild_tree *t, bool busy);
 /*
@@ -22,5 +44,15 @@ void kbuild_guard_after(struct kbuild_tree *t, bool trusted);
 void kbuild_save_state(struct kbuild_tree *t);
 /* Does obj/.config have this exact line? */
 bool kbuild_config_has(const struct kbuild_tree *t, const char *line);
+
+/* t->dir/name; caller frees */
+char *kbuild_tree_file(const struct kbuild_tree *t, const char *name);
+/* Record obj/ as a trusted build (or the base's) left it */
+void kbuild_guard_save(struct kbuild_tree *t);
+/*
+ * After an untrusted build: remove from obj/ what it left that the record
+ * does not have.  True when obj/ was not as recorded.
+ */
+bool kbuild_guard_clean(struct kbuild_tree *t);
 
 #endif

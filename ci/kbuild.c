@@ -2,7 +2,9 @@
 /*
  * Build directories: where they are, who owns them, creating the base
  * build once, locking, recovering from a step cut short, checking out a
- * commit with its .config, pruning old directories.  See ci/kbuild.h.
+ * commit with its .config, pruning old directories.  See ci/kbuild.h;
+ * what a directory keeps between steps is kbuild-state.c, one make
+ * step kbuild-make.c.
  */
 #define _XOPEN_SOURCE 700
 #include <dirent.h>
@@ -25,8 +27,6 @@
 #define BASE_DIAGS "base.diags"
 #define CONFIG_BASE "config.base"
 #define CONFIG_NOTES "config.notes"
-#define OBJ_MANIFEST "obj.manifest"	/* obj/ as the last trusted build left it */
-#define OBJ_UNTRUSTED "obj.untrusted"	/* an untrusted build wrote there since */
 
 /* ---- environment ---- */
 
@@ -47,14 +47,6 @@ char *kbuild_cache_dir(const struct config *cfg)
 		return xasprintf("%s/lorebot", v);
 	home = getenv("HOME");
 	return xasprintf("%s/.cache/lorebot", home ? home : "/tmp");
-}
-
-/* The build user owns what builds write: obj/ and the ccache */
-static int give_tree(const struct kbuild_env *env, const char *path)
-{
-	if (!env->uid)
-		return 0;
-	return chown_tree(path, env->uid, env->gid);
 }
 
 int kbuild_env_init(struct kbuild_env *env, const struct config *cfg,
@@ -104,7 +96,7 @@ int kbuild_env_init(struct kbuild_env *env, const struct config *cfg,
 	}
 	chmod(env->cache, 0755);
 	if (env->uid && !stat(dir, &st) && st.st_uid != env->uid &&
-	    give_tree(env, dir))
+	    kbuild_give_tree(env, dir))
 		log_warn("cannot give '%s' to the build user: %s", dir,
 			 strerror(errno));
 	free(dir);
@@ -157,144 +149,6 @@ int kbuild_arch(const struct config *cfg, const char *name, struct arch *out,
 	return 0;
 }
 
-uint64_t kbuild_timeout_ms(const struct kbuild_env *env, const struct arch *arch)
-{
-	char key[96];
-	const struct cfg_key *k;
-	uint64_t ms = 0;
-
-	snprintf(key, sizeof(key), "arch.%s.timeout", arch->name);
-	k = config_find_key(key);
-	if (k && config_get(env->cfg, key))
-		ms = config_get_ms(env->cfg, key);
-	return ms ? ms : env->timeout_ms;
-}
-
-/* ---- state ---- */
-
-/* The next line of a buffer, terminated in place; NULL at the end */
-static char *next_line(char **pos)
-{
-	char *line = *pos, *nl;
-
-	if (!line || !*line)
-		return NULL;
-	nl = strchrnul(line, '\n');
-	*pos = *nl ? nl + 1 : NULL;
-	*nl = '\0';
-	return line;
-}
-
-struct state {
-	char cur[OID_HEX];
-	char built[OID_HEX];	/* the last commit whose image make succeeded */
-	bool base_built, base_ok;
-	uint64_t busy_ms, base_ms;
-	unsigned int base_hits, base_misses;
-};
-
-static void state_read(const struct kbuild_tree *t, struct state *s)
-{
-	char *path = xasprintf("%s/state", t->dir), *buf = NULL, *p, *nl;
-
-	memset(s, 0, sizeof(*s));
-	if (read_file(path, &buf, NULL, 1 << 16)) {
-		free(path);
-		return;
-	}
-	for (nl = buf; (p = next_line(&nl));) {
-		char *v = strchr(p, ' ');
-
-		if (!v)
-			continue;
-		*v++ = '\0';
-		if (!strcmp(p, "cur") && strlen(v) == OID_HEX - 1)
-			memcpy(s->cur, v, OID_HEX);
-		else if (!strcmp(p, "built") && strlen(v) == OID_HEX - 1)
-			memcpy(s->built, v, OID_HEX);
-		else if (!strcmp(p, "base_built"))
-			s->base_built = atoi(v);
-		else if (!strcmp(p, "base_ok"))
-			s->base_ok = atoi(v);
-		else if (!strcmp(p, "busy"))
-			s->busy_ms = strtoull(v, NULL, 10);
-		else if (!strcmp(p, "base_ms"))
-			s->base_ms = strtoull(v, NULL, 10);
-		else if (!strcmp(p, "base_hits"))
-			s->base_hits = atoi(v);
-		else if (!strcmp(p, "base_misses"))
-			s->base_misses = atoi(v);
-	}
-	free(buf);
-	free(path);
-}
-
-static int state_write(const struct kbuild_tree *t, const struct state *s)
-{
-	char *path = xasprintf("%s/state", t->dir);
-	char *tmp = xasprintf("%s/state.tmp", t->dir);
-	char *buf = xasprintf("cur %s\nbuilt %s\nbase_built %d\nbase_ok %d\n"
-			      "busy %llu\nbase_ms %llu\nbase_hits %u\nbase_misses %u\n",
-			      s->cur, s->built, s->base_built, s->base_ok,
-			      (unsigned long long)s->busy_ms,
-			      (unsigned long long)s->base_ms, s->base_hits,
-			      s->base_misses);
-	int ret = write_file(tmp, buf, strlen(buf));
-
-	if (!ret && rename(tmp, path))
-		ret = -errno;
-	free(buf);
-	free(tmp);
-	free(path);
-	return ret;
-}
-
-static void save_state(struct kbuild_tree *t, int busy)
-{
-	struct state s;
-
-	state_read(t, &s);
-	if (busy >= 0)
-		s.busy_ms = busy ? wall_ms() : 0;
-	memcpy(s.cur, t->cur, OID_HEX);
-	memcpy(s.built, t->built, OID_HEX);
-	if (state_write(t, &s))
-		log_warn("cannot write the state of '%s'", t->dir);
-}
-
-void kbuild_mark_busy(struct kbuild_tree *t, bool busy)
-{
-	save_state(t, busy);
-}
-
-void kbuild_save_state(struct kbuild_tree *t)
-{
-	save_state(t, -1);
-}
-
-bool kbuild_config_has(const struct kbuild_tree *t, const char *line)
-{
-	char *path = xasprintf("%s/.config", t->obj), *buf = NULL;
-	bool found = false;
-	size_t n = strlen(line);
-
-	if (!read_file(path, &buf, NULL, 16 << 20)) {
-		const char *p = buf;
-
-		while ((p = strstr(p, line))) {
-			if ((p == buf || p[-1] == '\n') &&
-			    (p[n] == '\n' || !p[n])) {
-				found = true;
-				break;
-			}
-			p += n;
-		}
-	}
-	free(buf);
-	free(path);
-	return found;
-}
-
 /* ---- recovery: delete what a step cut short wrote ---- */
 
 static uint64_t recover_since_ms;
@@ -343,98 +197,6 @@ static unsigned long recover(struct kbuild_tree *t, uint64_t busy_ms)
 	note_recovery(t, busy_ms);
 	kbuild_mark_busy(t, false);
 	return recover_removed;
-}
-
-/* ---- obj/ between series (ci/objguard.h) ---- */
-
-/* lorebot's own files in obj/: .config is restored by content, the log per step */
-static const char *const guard_skip[] = { ".config", ".lorebot-ccache.log", NULL };
-
-static char *tree_file(const struct kbuild_tree *t, const char *name)
-{
-	return xasprintf("%s/%s", t->dir, name);
-}
-
-/* Record obj/ as a trusted build (or the base's) left it */
-static void guard_save(struct kbuild_tree *t)
-{
-	struct strbuf err = STRBUF_INIT;
-	char *m = tree_file(t, OBJ_MANIFEST), *u = tree_file(t, OBJ_UNTRUSTED);
-
-	if (objguard_save(t->obj, m, guard_skip, &err))
-		log_warn("%s: %s", t->dir, err.buf);
-	else
-		unlink(u);
-	strbuf_release(&err);
-	free(m);
-	free(u);
-}
-
-/*
- * After an untrusted build: remove from obj/ whatever it left that the
- * record does not have, so that make builds it again from the sources.
- * True when obj/ was not as recorded (something removed, or missing).
- */
-static bool guard_clean(struct kbuild_tree *t)
-{
-	struct strbuf err = STRBUF_INIT;
-	char *m = tree_file(t, OBJ_MANIFEST), *u = tree_file(t, OBJ_UNTRUSTED);
-	unsigned long removed = 0, missing = 0;
-	bool dirty = false;
-	int ret;
-
-	if (access(u, F_OK))
-		goto out;
-	dirty = true;
-	ret = objguard_restore(t->obj, m, guard_skip, &removed, &missing, &err);
-	if (ret == -ENOENT) {
-		/* no record to go back to: nothing of it can be trusted */
-		log_warn("%s: no record of obj/ after an untrusted build: "
-			 "emptied", t->dir);
-		if (remove_tree(t->obj) || mkdir_p(t->obj, 0755) ||
-		    give_tree(t->env, t->obj))
-			log_warn("%s: cannot empty obj/: %s", t->dir, strerror(errno));
-	} else if (ret) {
-		log_warn("%s: %s", t->dir, err.buf);
-	} else {
-		log_info("%s: removed %lu entries of obj/ an untrusted build "
-			 "left; %lu of the base's to make again", t->arch.name,
-			 removed, missing);
-		dirty = removed || missing;
-	}
-	memset(t->built, 0, sizeof(t->built));	/* make decides again */
-	kbuild_save_state(t);
-	if (!ret || ret == -ENOENT)
-		unlink(u);
-out:
-	strbuf_release(&err);
-	free(m);
-	free(u);
-	return dirty;
-}
-
-void kbuild_guard_before(struct kbuild_tree *t, bool trusted)
-{
-	char *u;
-	int fd;
-
-	if (trusted) {
-		guard_clean(t);
-		return;
-	}
-	u = tree_file(t, OBJ_UNTRUSTED);
-	fd = open(u, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0)
-		log_warn("cannot create '%s': %s", u, strerror(errno));
-	else
-		close(fd);
-	free(u);
-}
-
-void kbuild_guard_after(struct kbuild_tree *t, bool trusted)
-{
-	if (trusted)
-		guard_save(t);
 }
 
 /* ---- the base build ---- */
@@ -513,7 +275,7 @@ static void check_fragments(struct kbuild_tree *t)
 
 		if (read_file(t->profile.fragments[i], &buf, NULL, 1 << 20))
 			continue;
-		for (nl = buf; (p = next_line(&nl));) {
+		for (nl = buf; (p = kbuild_next_line(&nl));) {
 			if ((starts_with(p, "CONFIG_") || starts_with(p, "# CONFIG_")) &&
 			    (strchr(p, '=') || strstr(p, " is not set")) &&
 			    !kbuild_config_has(t, p))
@@ -650,7 +412,7 @@ static void load_units(struct kbuild_tree *t, bool *rebuild)
 }
 
 /* The full build of the base, from nothing (or after a failed one) */
-static int build_base(struct kbuild_tree *t, struct state *st, bool cold,
+static int build_base(struct kbuild_tree *t, struct kbuild_state *st, bool cold,
 		      struct strbuf *err)
 {
 	struct kbuild_make_opts o = { .name = "base", .keep_going = true };
@@ -664,7 +426,7 @@ static int build_base(struct kbuild_tree *t, struct state *st, bool cold,
 			 t->arch.name, t->base);
 		units_release(&t->units);
 		if (remove_tree(t->obj) || mkdir_p(t->obj, 0755) ||
-		    give_tree(t->env, t->obj)) {
+		    kbuild_give_tree(t->env, t->obj)) {
 			strbuf_addf(err, "cannot create '%s': %s", t->obj,
 				    strerror(errno));
 			goto out;
@@ -722,28 +484,15 @@ static int build_base(struct kbuild_tree *t, struct state *st, bool cold,
 	if (s.status == KBUILD_OK)
 		memcpy(t->built, t->cur, OID_HEX);
 	memcpy(st->built, t->built, OID_HEX);
-	state_write(t, st);
+	kbuild_state_write(t, st);
 	/* whatever the base is, it is what this directory holds */
-	guard_save(t);
+	kbuild_guard_save(t);
 	ret = step_infra(&s, "the base does not build", err);
 	kbuild_step_release(&s);
 out:
 	free(cfg);
 	free(dot);
 	return ret;
-}
-
-bool kbuild_commit_trusted(const struct kbuild_tree *t, const char *oid)
-{
-	const char **bases = NULL;
-	bool trust = t->env->trust_all;
-	size_t nr, i;
-
-	nr = config_get_all(t->env->cfg, "git.base", &bases);
-	for (i = 0; i < nr && !trust; i++)
-		trust = srctree_is_ancestor(t->git_dir, oid, bases[i]);
-	free(bases);
-	return trust;
 }
 
 static bool base_trusted(const struct kbuild_tree *t)
@@ -753,7 +502,7 @@ static bool base_trusted(const struct kbuild_tree *t)
 
 /*
  * obj/ is not as the base left it: an untrusted build's files were
- * removed (guard_clean()), or a stopped step's (recover()).  Make the
+ * removed (kbuild_guard_clean()), or a stopped step's (recover()).  Make the
  * base again, as the trusted build it is, so that the directory is
  * recorded whole once more.  Without it, what make rebuilds in the next
  * series' first step is that series' (untrusted) and is removed again at
@@ -763,9 +512,9 @@ static bool base_trusted(const struct kbuild_tree *t)
  * base build's own figures stay those of the first build.  A refresh
  * that fails leaves obj/ to the next open, as an untrusted step would.
  */
-static void refresh_base(struct kbuild_tree *t, struct state *st)
+static void refresh_base(struct kbuild_tree *t, struct kbuild_state *st)
 {
-	struct state first = *st;
+	struct kbuild_state first = *st;
 	struct strbuf err = STRBUF_INIT;
 	char *u;
 	int fd;
@@ -778,21 +527,21 @@ static void refresh_base(struct kbuild_tree *t, struct state *st)
 	} else {
 		log_warn("%s: the base could not be made again: %s", t->arch.name,
 			 err.buf);
-		state_read(t, st);
+		kbuild_state_read(t, st);
 		if (st->busy_ms)
 			recover(t, st->busy_ms);
-		u = tree_file(t, OBJ_UNTRUSTED);
+		u = kbuild_tree_file(t, OBJ_UNTRUSTED);
 		fd = open(u, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
 		if (fd >= 0)
 			close(fd);
 		free(u);
-		state_read(t, st);
+		kbuild_state_read(t, st);
 	}
 	t->base_built_now = false;
 	t->base_ms = st->base_ms = first.base_ms;
 	t->base_cc_hits = st->base_hits = first.base_hits;
 	t->base_cc_misses = st->base_misses = first.base_misses;
-	state_write(t, st);
+	kbuild_state_write(t, st);
 	strbuf_release(&err);
 }
 
@@ -932,7 +681,7 @@ int kbuild_open(struct kbuild_tree **out, const struct kbuild_env *env,
 {
 	struct kbuild_tree *t = xcalloc(1, sizeof(*t));
 	char *arch_dir = NULL, *lock = NULL, *real;
-	struct state st;
+	struct kbuild_state st;
 	mode_t old_umask = umask(022);
 	bool rebuild = false, dirty = false;
 	int ret = -1;
@@ -972,13 +721,13 @@ int kbuild_open(struct kbuild_tree **out, const struct kbuild_env *env,
 		strbuf_addf(err, "cannot create '%s': %s", t->dir, strerror(errno));
 		goto out;
 	}
-	state_read(t, &st);
+	kbuild_state_read(t, &st);
 	memcpy(t->cur, st.cur, OID_HEX);
 	memcpy(t->built, st.built, OID_HEX);
 	if (st.busy_ms && st.base_built)
 		dirty = recover(t, st.busy_ms) > 0;
 	/* every job starts from obj/ as the last trusted build left it */
-	if (guard_clean(t))
+	if (kbuild_guard_clean(t))
 		dirty = true;
 	if (!st.base_built || load_base_diags(t)) {
 		if (build_base(t, &st, true, err))
@@ -1008,17 +757,17 @@ int kbuild_open(struct kbuild_tree **out, const struct kbuild_env *env,
 		t->base_cc_hits = st.base_hits;
 		t->base_cc_misses = st.base_misses;
 		st.busy_ms = 0;
-		state_write(t, &st);	/* marks it used, for kbuild_prune() */
+		kbuild_state_write(t, &st);	/* marks it used, for kbuild_prune() */
 		if (dirty && st.base_ok && base_trusted(t))
 			refresh_base(t, &st);
 	}
 	if (st.base_built) {
-		char *m = tree_file(t, OBJ_MANIFEST);
+		char *m = kbuild_tree_file(t, OBJ_MANIFEST);
 
 		/* a directory built before obj/ was recorded: as it is */
 		if (access(m, F_OK)) {
 			log_info("%s: recording obj/ of the base", t->arch.name);
-			guard_save(t);
+			kbuild_guard_save(t);
 		}
 		free(m);
 	}
@@ -1150,48 +899,7 @@ int kbuild_build_commit(struct kbuild_tree *t, const char *commit,
 	return kbuild_make(t, &o, step, err);
 }
 
-bool kbuild_trusted(struct kbuild_tree *t)
-{
-	if (!memcmp(t->trust_oid, t->cur, OID_HEX))
-		return t->trust;
-	memcpy(t->trust_oid, t->cur, OID_HEX);
-	t->trust = kbuild_commit_trusted(t, t->cur);
-	return t->trust;
-}
-
 char *kbuild_image(const struct kbuild_tree *t)
 {
 	return xasprintf("%s/%s", t->obj, t->arch.image_path);
-}
-
-bool kbuild_compiled(const struct kbuild_tree *t, const char *c_path)
-{
-	const char *slash = strrchr(c_path, '/');
-	size_t n = strlen(c_path);
-	struct stat st;
-	char *cmd;
-	bool ret;
-
-	if (n < 3 || strcmp(c_path + n - 2, ".c"))
-		return false;
-	if (slash)
-		cmd = xasprintf("%s/%.*s/.%.*s.o.cmd", t->obj,
-				(int)(slash - c_path), c_path,
-				(int)(n - 2 - (slash + 1 - c_path)), slash + 1);
-	else
-		cmd = xasprintf("%s/.%.*s.o.cmd", t->obj, (int)(n - 2), c_path);
-	ret = !stat(cmd, &st);
-	/*
-	 * Not there: the guard or a recovery may have removed it (in this
-	 * process or an earlier one, with no make since), so the last
-	 * trusted build's record of obj/ answers
-	 */
-	if (!ret) {
-		char *m = tree_file(t, OBJ_MANIFEST);
-
-		ret = objguard_recorded(m, cmd + strlen(t->obj) + 1);
-		free(m);
-	}
-	free(cmd);
-	return ret;
 }
