@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The option-table parser (lib/parse-options.h).  It reads argv the way
+ * glibc's getopt_long() does, messages included, so that the commands
+ * moving from their getopt switches to a table behave and speak as
+ * before.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "lib/parse-options.h"
+
+static bool takes_arg(const struct parse_opt *o)
+{
+	return o->type != OPTION_BOOL;
+}
+
+static bool arg_optional(const struct parse_opt *o)
+{
+	return o->flags & PARSE_OPT_OPTARG;
+}
+
+/* "--name" or "-n", as a message names the option */
+static void opt_name(const struct parse_opt *o, struct strbuf *sb)
+{
+	if (o->long_name)
+		strbuf_addf(sb, "--%s", o->long_name);
+	else
+		strbuf_addf(sb, "-%c", o->short_name);
+}
+
+/* Give o its argument (NULL: none, for a flag or an optional one) */
+static int set_value(const struct parse_opt *o, const char *arg, struct strbuf *err)
+{
+	char *end;
+	long v;
+
+	switch (o->type) {
+	case OPTION_BOOL:
+		*(bool *)o->value = true;
+		return 0;
+	case OPTION_STRING:
+		*(const char **)o->value = arg;
+		return 0;
+	case OPTION_INT:
+		errno = 0;
+		v = strtol(arg, &end, 10);
+		if (!*arg || *end || errno || v < INT_MIN || v > INT_MAX) {
+			strbuf_addstr(err, "option '");
+			opt_name(o, err);
+			strbuf_addf(err, "' expects a number, not '%s'", arg);
+			return -1;
+		}
+		*(int *)o->value = (int)v;
+		return 0;
+	case OPTION_SIZE:
+		if (parse_size(arg, o->value)) {
+			strbuf_addf(err, "bad size '%s'", arg);
+			return -1;
+		}
+		return 0;
+	case OPTION_CALLBACK:
+		return o->callback(o, arg, err);
+	case OPTION_END:
+		break;
+	}
+	return -1;
+}
+
+/*
+ * "--name[=value]" at argv[*i] (s after the dashes): an exact name, else
+ * a unique prefix of one.  The argument is what follows '=', else the
+ * next element of argv whatever it is (as getopt_long() takes it)
+ */
+static int parse_long(const char *s, int *i, int argc, char **argv,
+		      const struct parse_opt *opts, struct strbuf *err)
+{
+	const char *eq = strchr(s, '=');
+	size_t len = eq ? (size_t)(eq - s) : strlen(s);
+	const struct parse_opt *o, *found = NULL;
+	size_t nr = 0;
+
+	for (o = opts; o->type != OPTION_END; o++) {
+		if (!o->long_name || strncmp(o->long_name, s, len))
+			continue;
+		if (!o->long_name[len]) {
+			found = o;
+			nr = 1;
+			break;
+		}
+		if (!nr++)
+			found = o;
+	}
+	if (!nr) {
+		strbuf_addf(err, "unrecognized option '--%s'", s);
+		return -1;
+	}
+	if (nr > 1) {
+		strbuf_addf(err, "option '--%s' is ambiguous; possibilities:", s);
+		for (o = opts; o->type != OPTION_END; o++)
+			if (o->long_name && !strncmp(o->long_name, s, len))
+				strbuf_addf(err, " '--%s'", o->long_name);
+		return -1;
+	}
+	if (!takes_arg(found)) {
+		if (eq) {
+			strbuf_addf(err, "option '--%s' doesn't allow an argument",
+				    found->long_name);
+			return -1;
+		}
+		return set_value(found, NULL, err);
+	}
+	if (eq)
+		return set_value(found, eq + 1, err);
+	if (arg_optional(found))
+		return set_value(found, NULL, err);
+	if (*i + 1 >= argc) {
+		strbuf_addf(err, "option '--%s' requires an argument", found->long_name);
+		return -1;
+	}
+	return set_value(found, argv[++*i], err);
+}
+
+/* "-abc" at argv[*i]: flags, the last (or the first taking one) with its argument */
+static int parse_short(const char *s, int *i, int argc, char **argv,
+		       const struct parse_opt *opts, struct strbuf *err)
+{
+	for (; *s; s++) {
+		const struct parse_opt *o;
+
+		for (o = opts; o->type != OPTION_END; o++)
+			if (o->short_name && o->short_name == *s)
+				break;
+		if (o->type == OPTION_END) {
+			strbuf_addf(err, "invalid option -- '%c'", *s);
+			return -1;
+		}
+		if (!takes_arg(o)) {
+			if (set_value(o, NULL, err))
+				return -1;
+			continue;
+		}
+		if (s[1])
+			return set_value(o, s + 1, err);
+		if (arg_optional(o))
+			return set_value(o, NULL, err);
+		if (*i + 1 >= argc) {
+			strbuf_addf(err, "option requires an argument -- '%c'", *s);
+			return -1;
+		}
+		return set_value(o, argv[++*i], err);
+	}
+	return 0;
+}
+
+int parse_options_err(int argc, char **argv, const struct parse_opt *opts,
+		      unsigned int flags, struct strbuf *err)
+{
+	int i, n = 0;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		int r;
+
+		if (!strcmp(a, "--")) {
+			i++;
+			break;
+		}
+		if (a[0] != '-' || !a[1]) {
+			if (flags & PARSE_OPT_STOP_AT_NON_OPTION)
+				break;
+			argv[n++] = argv[i];
+			continue;
+		}
+		if (a[1] == '-')
+			r = parse_long(a + 2, &i, argc, argv, opts, err);
+		else
+			r = parse_short(a + 1, &i, argc, argv, opts, err);
+		if (r)
+			return -1;
+	}
+	while (i < argc)
+		argv[n++] = argv[i++];
+	argv[n] = NULL;
+	return n;
+}
+
+int parse_options(int argc, char **argv, const char *prog,
+		  const struct parse_opt *opts)
+{
+	struct strbuf err = STRBUF_INIT;
+	int n = parse_options_err(argc, argv, opts, 0, &err);
+
+	if (n < 0)
+		fprintf(stderr, "%s: %s\n(see '%s --help')\n", prog, err.buf, prog);
+	strbuf_release(&err);
+	return n;
+}
+
+/* "--mbox FILE", "-j", "--color[=WHEN]" */
+static void synopsis(const struct parse_opt *o, struct strbuf *sb)
+{
+	opt_name(o, sb);
+	if (!takes_arg(o))
+		return;
+	if (arg_optional(o))
+		strbuf_addf(sb, o->long_name ? "[=%s]" : "[%s]", o->argh ? o->argh : "ARG");
+	else
+		strbuf_addf(sb, " %s", o->argh ? o->argh : "ARG");
+}
+
+void parse_options_usage(const char *prog, const char *args,
+			 const struct parse_opt *opts, struct strbuf *out)
+{
+	const struct parse_opt *o;
+
+	strbuf_addf(out, "usage: %s", prog);
+	for (o = opts; o->type != OPTION_END; o++) {
+		strbuf_addstr(out, " [");
+		synopsis(o, out);
+		strbuf_addch(out, ']');
+	}
+	if (args && *args)
+		strbuf_addf(out, " %s", args);
+	strbuf_addstr(out, "\n\n");
+	for (o = opts; o->type != OPTION_END; o++) {
+		size_t start = out->len;
+
+		strbuf_addstr(out, "    ");
+		if (o->short_name && o->long_name)
+			strbuf_addf(out, "-%c, ", o->short_name);
+		else if (o->long_name)
+			strbuf_addstr(out, "    ");
+		synopsis(o, out);
+		if (o->help) {
+			if (out->len - start < 26)
+				strbuf_addf(out, "%*s", (int)(26 - (out->len - start)), "");
+			else
+				strbuf_addch(out, ' ');
+			strbuf_addstr(out, o->help);
+		}
+		strbuf_addch(out, '\n');
+	}
+}

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Options as data (git's parse-options.h): a command declares its options
+ * in a table ending with OPT_END(), pointing at the variables they set,
+ *
+ *	bool json = false;
+ *	const char *mbox = NULL;
+ *	const struct parse_opt opts[] = {
+ *		OPT_STRING('m', "mbox", &mbox, "FILE", "an mbox, - for stdin"),
+ *		OPT_BOOL('j', "json", &json, "print JSON"),
+ *		OPT_END(),
+ *	};
+ *	argc = parse_options(argc, argv, "lorebot series", opts);
+ *	if (argc < 0)
+ *		return EXIT_USAGE;
+ *
+ * and parse_options() reads argv as GNU getopt_long() did for the
+ * hand-written switches it replaces: "--name value", "--name=value",
+ * "-x value", "-xvalue", bundled flags ("-jx value"), a long name
+ * abbreviated to a unique prefix, options anywhere among the arguments
+ * (unless PARSE_OPT_STOP_AT_NON_OPTION), "--" ending them.  Its messages
+ * are getopt's, word for word, so that scripts and tests reading them
+ * see no change.  The macros check the type of what they point at
+ * (tools/lib/subcmd/parse-options.h in the kernel does the same): an
+ * OPT_BOOL on an int does not compile.
+ */
+#ifndef LOREBOT_PARSE_OPTIONS_H
+#define LOREBOT_PARSE_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lib/strbuf.h"
+
+enum parse_opt_type {
+	OPTION_END,
+	OPTION_BOOL,		/* bool *: set to true */
+	OPTION_STRING,		/* const char **: the argument (in argv) */
+	OPTION_INT,		/* int *: a decimal integer */
+	OPTION_SIZE,		/* uint64_t *: parse_size() ("16m") */
+	OPTION_CALLBACK,	/* the argument to callback(), value its data */
+};
+
+enum parse_opt_flags {
+	/* the argument is optional: only "--name=value" gives one */
+	PARSE_OPT_OPTARG = 1 << 0,
+};
+
+struct parse_opt;
+
+/* Take arg (NULL: an optional one not given); 0, or -1 with why in err */
+typedef int parse_opt_cb(const struct parse_opt *opt, const char *arg,
+			 struct strbuf *err);
+
+struct parse_opt {
+	enum parse_opt_type type;
+	int short_name;		/* 0: none */
+	const char *long_name;	/* NULL: none */
+	void *value;
+	const char *argh;	/* the argument in a usage line: "FILE" */
+	const char *help;	/* one line, for the generated usage */
+	parse_opt_cb *callback;
+	unsigned int flags;	/* enum parse_opt_flags */
+};
+
+/* A compile error unless v has the type t */
+#define PARSE_OPT_CHECK(v, t) \
+	((v) + 0 * sizeof(char[__builtin_types_compatible_p(__typeof__(v), t) ? 1 : -1]))
+
+#define OPT_END() { .type = OPTION_END }
+#define OPT_BOOL(s, l, v, h) \
+	{ .type = OPTION_BOOL, .short_name = (s), .long_name = (l), \
+	  .value = PARSE_OPT_CHECK(v, bool *), .help = (h) }
+#define OPT_STRING(s, l, v, a, h) \
+	{ .type = OPTION_STRING, .short_name = (s), .long_name = (l), \
+	  .value = PARSE_OPT_CHECK(v, const char **), .argh = (a), .help = (h) }
+#define OPT_INT(s, l, v, a, h) \
+	{ .type = OPTION_INT, .short_name = (s), .long_name = (l), \
+	  .value = PARSE_OPT_CHECK(v, int *), .argh = (a), .help = (h) }
+#define OPT_SIZE(s, l, v, a, h) \
+	{ .type = OPTION_SIZE, .short_name = (s), .long_name = (l), \
+	  .value = PARSE_OPT_CHECK(v, uint64_t *), .argh = (a), .help = (h) }
+#define OPT_CALLBACK(s, l, v, a, h, cb) \
+	{ .type = OPTION_CALLBACK, .short_name = (s), .long_name = (l), \
+	  .value = (v), .argh = (a), .help = (h), .callback = (cb) }
+/* the same with an optional argument: cb gets NULL for a bare "--name" */
+#define OPT_CALLBACK_OPTARG(s, l, v, a, h, cb) \
+	{ .type = OPTION_CALLBACK, .short_name = (s), .long_name = (l), \
+	  .value = (v), .argh = (a), .help = (h), .callback = (cb), \
+	  .flags = PARSE_OPT_OPTARG }
+
+enum parse_options_flags {
+	/* options end at the first argument that is not one (lorebot's own) */
+	PARSE_OPT_STOP_AT_NON_OPTION = 1 << 0,
+};
+
+/*
+ * Parse argv[1..argc) (argv[0] is the program) against opts, setting
+ * what each option points at, in the order given.  The arguments that
+ * are not options are moved, in order, to argv[0..n) (argv[n] = NULL)
+ * and n is returned.  On a usage error, -1 with the message in err
+ * (getopt's: "unrecognized option '--bogus'", "option '--mbox' requires
+ * an argument", ...), values set by the options before it.
+ */
+int parse_options_err(int argc, char **argv, const struct parse_opt *opts,
+		      unsigned int flags, struct strbuf *err);
+
+/*
+ * The same, printing a usage error on stderr in two lines, the message
+ * naming prog ("lorebot series: unrecognized option '--bogus'") and a
+ * pointer to the manual ("(see 'lorebot series --help')"): -1 then.
+ */
+int parse_options(int argc, char **argv, const char *prog,
+		  const struct parse_opt *opts);
+
+/*
+ * "usage: PROG [--json] [--mbox FILE] ... ARGS" from the table, then
+ * one line per option with its help, as git's -h prints
+ */
+void parse_options_usage(const char *prog, const char *args,
+			 const struct parse_opt *opts, struct strbuf *out);
+
+#endif
