@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "cmd/cmd.h"
+#include "lib/parse-options.h"
 
 const char cmd_config_help[] =
 	"NAME\n"
@@ -34,33 +34,21 @@ const char cmd_config_help[] =
 
 int cmd_config(int argc, char **argv, struct ctx *ctx)
 {
-	static const struct option opts[] = {
-		{ "check", required_argument, NULL, 'c' },
-		{ "list-keys", no_argument, NULL, 'l' },
-		{ "get", required_argument, NULL, 'g' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct strbuf sb = STRBUF_INIT;
 	struct config cfg = CONFIG_INIT;
 	const char *check = NULL, *get = NULL;
 	bool list = false;
-	int opt, ret = EXIT_OK;
+	int ret = EXIT_OK;
+	const struct parse_opt opts[] = {
+		OPT_STRING('c', "check", &check, "FILE", "check a configuration file"),
+		OPT_BOOL('l', "list-keys", &list, "list every key with its type and default"),
+		OPT_STRING('g', "get", &get, "KEY", "print the value of KEY"),
+		OPT_END(),
+	};
 
-	while ((opt = getopt_long(argc, argv, "c:lg:", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'c':
-			check = optarg;
-			break;
-		case 'l':
-			list = true;
-			break;
-		case 'g':
-			get = optarg;
-			break;
-		default:
-			return cmd_option_error("config");
-		}
-	}
+	argc = parse_options(argc, argv, "lorebot config", opts);
+	if (argc < 0)
+		return EXIT_USAGE;
 	if (!check && !list && !get)
 		return cmd_usage_error("config", "one of --check, --list-keys, --get");
 	if (list) {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <getopt.h>
 #include <stdio.h>
 
 #include "cmd/cmd.h"
+#include "lib/parse-options.h"
 #include "cmd/daemon.h"
 
 const char cmd_daemon_help[] =
@@ -60,44 +60,22 @@ const char cmd_daemon_help[] =
 
 int cmd_daemon(int argc, char **argv, struct ctx *ctx)
 {
-	static const struct option opts[] = {
-		{ "url", required_argument, NULL, 'u' },
-		{ "repo", required_argument, NULL, 'r' },
-		{ "outbox", required_argument, NULL, 'o' },
-		{ "listen", required_argument, NULL, 'l' },
-		{ "arch", required_argument, NULL, 'a' },
-		{ "once", no_argument, NULL, '1' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct daemon_opts o = { 0 };
-	int opt;
+	const struct parse_opt opts[] = {
+		OPT_STRING(0, "url", &o.url, "URL", "one list, without a configuration"),
+		OPT_STRING(0, "repo", &o.repo, "DIR", "the kernel repository (git.repo)"),
+		OPT_STRING(0, "outbox", &o.outbox, "DIR", "file the replies there"),
+		OPT_STRING(0, "listen", &o.listen, "ADDR:PORT", "serve the dashboard too"),
+		OPT_STRING(0, "arch", &o.archs, "LIST", "the architectures to build and boot"),
+		OPT_BOOL(0, "once", &o.once, "process what is pending, then exit"),
+		OPT_END(),
+	};
 
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'u':
-			o.url = optarg;
-			break;
-		case 'r':
-			o.repo = optarg;
-			break;
-		case 'o':
-			o.outbox = optarg;
-			break;
-		case 'l':
-			o.listen = optarg;
-			break;
-		case 'a':
-			o.archs = optarg;
-			break;
-		case '1':
-			o.once = true;
-			break;
-		default:
-			return cmd_option_error("daemon");
-		}
-	}
-	if (optind < argc)
-		return cmd_usage_error("daemon", "unexpected argument '%s'", argv[optind]);
+	argc = parse_options(argc, argv, "lorebot daemon", opts);
+	if (argc < 0)
+		return EXIT_USAGE;
+	if (argc)
+		return cmd_usage_error("daemon", "unexpected argument '%s'", argv[0]);
 	if (!o.url && !ctx->config_path)
 		return cmd_usage_error("daemon", "give --config FILE, or --url URL and --repo DIR");
 	return daemon_run(ctx, &o);

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "cmd/cmd.h"
+#include "lib/parse-options.h"
 #include "lib/jsonx.h"
 #include "bot/results.h"
 #include "bot/series-out.h"
@@ -118,13 +118,6 @@ static void print_recorded(struct store *st, const char *version, enum stage sta
 
 int cmd_record(int argc, char **argv, struct ctx *ctx)
 {
-	static const struct option opts[] = {
-		{ "version", required_argument, NULL, 'v' },
-		{ "stage", required_argument, NULL, 's' },
-		{ "arch", required_argument, NULL, 'a' },
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *version = NULL, *stage_arg = NULL, *arch = NULL, *file;
 	struct strbuf err = STRBUF_INIT;
 	enum stage stage;
@@ -133,26 +126,18 @@ int cmd_record(int argc, char **argv, struct ctx *ctx)
 	char *buf = NULL;
 	size_t len = 0;
 	bool json = false;
-	int opt, ret;
+	int ret;
+	const struct parse_opt opts[] = {
+		OPT_STRING(0, "version", &version, "ID", "the series version"),
+		OPT_STRING(0, "stage", &stage_arg, "STAGE", "apply, check, build or boot"),
+		OPT_STRING(0, "arch", &arch, "ARCH", "the architecture of a build or boot"),
+		OPT_BOOL(0, "json", &json, "print what was recorded as JSON"),
+		OPT_END(),
+	};
 
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'v':
-			version = optarg;
-			break;
-		case 's':
-			stage_arg = optarg;
-			break;
-		case 'a':
-			arch = optarg;
-			break;
-		case 'j':
-			json = true;
-			break;
-		default:
-			return cmd_option_error("record");
-		}
-	}
+	argc = parse_options(argc, argv, "lorebot record", opts);
+	if (argc < 0)
+		return EXIT_USAGE;
 	if (!version || !*version)
 		return cmd_usage_error("record", "--version is required");
 	if (!stage_arg)
@@ -160,9 +145,9 @@ int cmd_record(int argc, char **argv, struct ctx *ctx)
 	if (stage_parse(stage_arg, &stage) || stage >= STAGE_RESULTS)
 		return cmd_usage_error("record", "unknown stage '%s' (apply, check, build, boot)",
 				       stage_arg);
-	if (optind + 1 != argc)
+	if (argc != 1)
 		return cmd_usage_error("record", "one result file expected");
-	file = argv[optind];
+	file = argv[0];
 	ret = read_input(file, &buf, &len);
 	if (ret) {
 		fprintf(stderr, "lorebot: cannot read '%s': %s\n", file, strerror(-ret));

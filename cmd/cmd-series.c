@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "cmd/cmd.h"
+#include "lib/parse-options.h"
 #include "bot/series-out.h"
 #include "bot/store.h"
 
@@ -131,42 +131,25 @@ static void report_problem(const char *line, size_t len, void *file)
 
 int cmd_series(int argc, char **argv, struct ctx *ctx)
 {
-	static const struct option opts[] = {
-		{ "mbox", required_argument, NULL, 'm' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "max-size", required_argument, NULL, 's' },
-		{ "memory", required_argument, NULL, 'M' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *mbox = NULL;
 	uint64_t max_size = config_get_size(ctx->cfg, "mail.maxsize");
 	uint64_t memory = config_get_size(ctx->cfg, "series.memory");
 	struct assembly a;
 	bool json = false;
-	int opt, ret = EXIT_OK;
+	int ret = EXIT_OK;
+	const struct parse_opt opts[] = {
+		OPT_STRING('m', "mbox", &mbox, "FILE", "an mbox or one message; - reads stdin"),
+		OPT_BOOL('j', "json", &json, "print {\"series\": [...]}"),
+		OPT_SIZE(0, "max-size", &max_size, "SIZE", "skip messages larger than SIZE"),
+		OPT_SIZE(0, "memory", &memory, "SIZE", "hold up to SIZE of messages in memory"),
+		OPT_END(),
+	};
 
-	while ((opt = getopt_long(argc, argv, "m:j", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'm':
-			mbox = optarg;
-			break;
-		case 'j':
-			json = true;
-			break;
-		case 's':
-			if (parse_size(optarg, &max_size))
-				return cmd_usage_error("series", "bad size '%s'", optarg);
-			break;
-		case 'M':
-			if (parse_size(optarg, &memory))
-				return cmd_usage_error("series", "bad size '%s'", optarg);
-			break;
-		default:
-			return cmd_option_error("series");
-		}
-	}
-	if (optind < argc)
-		return cmd_usage_error("series", "unexpected argument '%s'", argv[optind]);
+	argc = parse_options(argc, argv, "lorebot series", opts);
+	if (argc < 0)
+		return EXIT_USAGE;
+	if (argc)
+		return cmd_usage_error("series", "unexpected argument '%s'", argv[0]);
 
 	if (!mbox)
 		return series_from_db(ctx, json);

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <getopt.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -7,6 +6,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "lib/parse-options.h"
 #include "bot/dash.h"
 
 const char cmd_serve_help[] =
@@ -69,31 +69,22 @@ const char cmd_serve_help[] =
 
 int cmd_serve(int argc, char **argv, struct ctx *ctx)
 {
-	static const struct option opts[] = {
-		{ "listen", required_argument, NULL, 'l' },
-		{ "arch", required_argument, NULL, 'a' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct dash_opts o = { .cfg = ctx->cfg };
 	struct strbuf err = STRBUF_INIT, path = STRBUF_INIT;
 	struct dash *d;
 	sigset_t set;
-	int opt, sig = 0;
+	int sig = 0;
+	const struct parse_opt opts[] = {
+		OPT_STRING(0, "listen", &o.listen, "ADDR:PORT", "where to listen (web.listen)"),
+		OPT_STRING(0, "arch", &o.archs, "LIST", "the architectures a version needs"),
+		OPT_END(),
+	};
 
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'l':
-			o.listen = optarg;
-			break;
-		case 'a':
-			o.archs = optarg;
-			break;
-		default:
-			return cmd_option_error("serve");
-		}
-	}
-	if (optind < argc)
-		return cmd_usage_error("serve", "unexpected argument '%s'", argv[optind]);
+	argc = parse_options(argc, argv, "lorebot serve", opts);
+	if (argc < 0)
+		return EXIT_USAGE;
+	if (argc)
+		return cmd_usage_error("serve", "unexpected argument '%s'", argv[0]);
 	if (ctx->db_path && *ctx->db_path)
 		strbuf_addstr(&path, ctx->db_path);
 	else

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <ctype.h>
-#include <getopt.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
 #include "cmd/cmd.h"
+#include "lib/parse-options.h"
 #include "bot/mail.h"
 #include "bot/series-out.h"
 #include "bot/store.h"
@@ -277,36 +277,27 @@ out:
 
 int cmd_show(int argc, char **argv, struct ctx *ctx)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "raw", no_argument, NULL, 'r' },
-		{ NULL, 0, NULL, 0 },
-	};
 	bool json = false, raw = false;
 	struct store st;
 	char *id;
-	int opt, ret;
+	int ret;
+	const struct parse_opt opts[] = {
+		OPT_BOOL('j', "json", &json, "print JSON"),
+		OPT_BOOL(0, "raw", &raw, "the message as stored"),
+		OPT_END(),
+	};
 
-	while ((opt = getopt_long(argc, argv, "j", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'j':
-			json = true;
-			break;
-		case 'r':
-			raw = true;
-			break;
-		default:
-			return cmd_option_error("show");
-		}
-	}
-	if (optind + 1 != argc)
+	argc = parse_options(argc, argv, "lorebot show", opts);
+	if (argc < 0)
+		return EXIT_USAGE;
+	if (argc != 1)
 		return cmd_usage_error("show", "give one Message-ID or series id");
 	if (json && raw)
 		return cmd_usage_error("show", "--json or --raw, not both");
 	ret = cmd_open_store(ctx, &st, false);
 	if (ret)
 		return ret;
-	id = clean_id(argv[optind]);
+	id = clean_id(argv[0]);
 	ret = show(&st, id, json, raw);
 	free(id);
 	store_close(&st);
