@@ -656,7 +656,58 @@ static bool pasted_from(const struct diff_case *dc, enum mailinfo_field f)
 		!strncmp(m + 45, " Mon Sep 17 00:00:00 2001\n", 26);
 }
 
+/*
+ * More than one Content-Type: or Content-Transfer-Encoding: with different
+ * values in the top-level header block: GMime (and so lorebot) takes the
+ * first, git mailinfo the last
+ */
+static bool content_type_twice(const struct diff_case *dc, enum mailinfo_field f)
+{
+	static const char *const names[] = { "content-type", "content-transfer-encoding" };
+	char *first[2] = { NULL, NULL };
+	size_t p = 0, len = dc->len;
+	bool twice = false;
+	int k;
+
+	(void)f;
+	while (p < len && !twice) {
+		size_t e = p, n;
+
+		while (e < len && dc->raw[e] != '\n')
+			e++;
+		n = e - p;
+		if (n && dc->raw[p + n - 1] == '\r')
+			n--;
+		if (!n)
+			break;		/* the end of the header block */
+		for (k = 0; k < 2 && n; k++) {
+			size_t l = strlen(names[k]);
+			struct strbuf v = STRBUF_INIT;
+
+			if (n <= l || strncasecmp(dc->raw + p, names[k], l) ||
+			    dc->raw[p + l] != ':')
+				continue;
+			strbuf_add(&v, dc->raw + p + l + 1, n - l - 1);
+			strbuf_trim(&v);
+			if (!first[k])
+				first[k] = strbuf_detach(&v, NULL);
+			else if (strcasecmp(first[k], v.buf))
+				twice = true;
+			strbuf_release(&v);
+		}
+		p = e + (e < len);
+	}
+	free(first[0]);
+	free(first[1]);
+	return twice;
+}
+
 static const struct class_def classes[] = {
+	{ { "content-type-twice",
+	    "two Content-Type: (or Content-Transfer-Encoding:) lines with "
+	    "different values in the header block: lorebot (GMime) takes the "
+	    "first, git the last" },
+	  F_ALL, content_type_twice },
 	{ { "charset",
 	    "a body in another charset than UTF-8: lorebot converts all of it, git "
 	    "only the message lines (in-body headers and the patch keep the bytes)" },
