@@ -316,6 +316,23 @@ static bool stopping(struct daemon *d)
 	return d->stop;
 }
 
+/*
+ * How long to wait for the database's write lock: not at all with
+ * SIGTERM or SIGINT waiting to be read (the write is tried again later,
+ * or at the next start), briefly once stopping
+ */
+static int busy_ms(void *ctx)
+{
+	struct daemon *d = ctx;
+	sigset_t set;
+
+	if (d->stop)
+		return STOP_BUSY_MS;
+	if (!sigpending(&set) && (sigismember(&set, SIGTERM) || sigismember(&set, SIGINT)))
+		return 0;
+	return BUSY_MS;
+}
+
 /* "lorebot --db DB [--config FILE]", then the command's own arguments */
 struct argv {
 	const char *v[24];
@@ -1200,7 +1217,9 @@ static void run(struct daemon *d)
 			log_info("nothing pending: done");
 			break;
 		}
-		poll(&pfd, 1, next_wake(d));
+		/* a signal read in this turn no longer wakes the poll */
+		if (!d->stop)
+			poll(&pfd, 1, next_wake(d));
 	}
 }
 
@@ -1219,7 +1238,7 @@ int daemon_run(struct ctx *ctx, const struct daemon_opts *o)
 	if (ret)
 		goto out_free;
 	/* the loop does not wait long for the write lock: it plans again later */
-	db_set_busy_timeout(d.st.db, BUSY_MS);
+	db_set_busy_wait(d.st.db, busy_ms, &d);
 	/* the children run elsewhere: give them absolute paths */
 	dbpath = path_absolute(db_path(d.st.db));
 	statedir = path_dirname(dbpath);
@@ -1265,7 +1284,6 @@ int daemon_run(struct ctx *ctx, const struct daemon_opts *o)
 	if (run_pool_count(d.pool, -1)) {
 		log_info("stopping %zu children", run_pool_count(d.pool, -1));
 		d.stop = true;
-		db_set_busy_timeout(d.st.db, STOP_BUSY_MS);
 		run_pool_stop(d.pool, STOP_GRACE_MS, ended, &d);
 	}
 	log_info("stopped");

@@ -22,6 +22,8 @@ struct db {
 	struct db_stmt **all;
 	size_t nr, alloc;
 	bool migrated;		/* db_migrate() applied one */
+	int (*busy_wait_ms)(void *ctx);	/* db_set_busy_wait() */
+	void *busy_ctx;
 };
 
 static int set_error(struct db *db, const char *what)
@@ -220,6 +222,26 @@ int db_query_int(struct db *db, const char *sql, int64_t def, int64_t *out)
 void db_set_busy_timeout(struct db *db, int ms)
 {
 	sqlite3_busy_timeout(db->h, ms);
+}
+
+#define BUSY_STEP_MS 5
+
+static int busy_wait(void *p, int count)
+{
+	struct db *db = p;
+	struct timespec ts = { 0, BUSY_STEP_MS * 1000000L };
+
+	if ((int64_t)count * BUSY_STEP_MS >= db->busy_wait_ms(db->busy_ctx))
+		return 0;
+	nanosleep(&ts, NULL);
+	return 1;
+}
+
+void db_set_busy_wait(struct db *db, int (*wait_ms)(void *ctx), void *ctx)
+{
+	db->busy_wait_ms = wait_ms;
+	db->busy_ctx = ctx;
+	sqlite3_busy_handler(db->h, busy_wait, db);
 }
 
 void db_optimize(struct db *db)
