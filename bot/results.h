@@ -107,5 +107,7 @@ json_object *results_to_json(const struct results *rs);
 
 /* Does the database have the results tables (an old read-only file may not)? */
 bool results_available(struct db *db);
+/* The same, asked once per store (a dashboard page asks for every row) */
+bool store_has_results(struct store *st);
 
 #endif

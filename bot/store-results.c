@@ -325,3 +325,10 @@ bool results_available(struct db *db)
 	return !db_query_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
 			     " AND name IN ('results', 'replies')", 0, &n) && n == 2;
 }
+
+bool store_has_results(struct store *st)
+{
+	if (!st->results_tables)
+		st->results_tables = results_available(st->db) ? 1 : -1;
+	return st->results_tables > 0;
+}
