@@ -3,7 +3,8 @@
 # --single: one version per message, every message in list_messages as a
 # daemon leaves it, no planner statistics): a bounded load loop of
 # REQUESTS sequential GET / against 127.0.0.1 (curl, keep-alive), then
-# the same for GET /api/series.  Prints median and p99 wall per request,
+# the same for GET /api/series (PATHS: other requests).  Prints median and
+# p99 wall per request,
 # the server's CPU per request (from /proc, user + sys) and its peak RSS
 # (VmHWM).
 #
@@ -43,7 +44,7 @@ cpu() {
 	awk '{ print $14 + $15 }' "/proc/$SERVE/stat"
 }
 
-for path in / /api/series; do
+for path in ${PATHS:-/ /api/series}; do
 	before=$(cpu)
 	$PY - "http://127.0.0.1:$port$path" "$REQUESTS" <<'PY' >"$DIR/times"
 import http.client, sys, time, urllib.parse
@@ -53,9 +54,9 @@ for _ in range(int(sys.argv[2])):
     t = time.monotonic()
     c.request("GET", u.path + ("?" + u.query if u.query else ""))
     r = c.getresponse()
-    r.read()
+    body = r.read()
     if r.status != 200:
-        sys.exit("HTTP %d" % r.status)
+        sys.exit("HTTP %d: %s" % (r.status, body[:300]))
     print("%.6f" % (time.monotonic() - t))
 PY
 	after=$(cpu)
