@@ -11,7 +11,8 @@
 #   bench/dash-load.sh [VERSIONS]      default 100000
 #
 # LOREBOT (default build/lorebot), REQUESTS (default 300), BENCH_DIR
-# (default /var/tmp/lorebot-bench: the database is made once).
+# (default /var/tmp/lorebot-bench: the database is made once); INSTR=N
+# also counts the instructions of N requests of each path (callgrind).
 set -eu
 cd "$(dirname "$0")/.."
 SRC=$PWD
@@ -70,3 +71,31 @@ PY
 			c / t * 1000 / NR, NR }'
 done
 grep VmHWM "/proc/$SERVE/status" | awk '{ printf "serve peak RSS %.1f MB\n", $2 / 1024 }'
+kill "$SERVE"
+wait "$SERVE" 2>/dev/null || true
+SERVE=
+
+# instructions a request (what the machine's load does not change): the
+# server under callgrind, counters zeroed once it answers, INSTR requests
+# of each path, a dump
+[ "${INSTR:-0}" -gt 0 ] || exit 0
+for path in ${PATHS:-/ /api/series}; do
+	rm -f "$DIR"/cg.out*
+	SERVE_WRAP="valgrind --tool=callgrind --callgrind-out-file=$DIR/cg.out"
+	serve_start "$DB"
+	SERVE_WRAP=
+	callgrind_control -z "$SERVE" >/dev/null 2>&1
+	i=0
+	while [ $i -lt "$INSTR" ]; do
+		curl -sf -o /dev/null "http://127.0.0.1:$PORT$path"
+		i=$((i + 1))
+	done
+	callgrind_control -d "$SERVE" >/dev/null 2>&1
+	kill "$SERVE"
+	wait "$SERVE" 2>/dev/null || true
+	SERVE=
+	cat "$DIR"/cg.out.* | awk -v p="$path" -v v="$versions" -v n="$INSTR" '
+		/^summary:/ { s += $2 }
+		END { printf "GET %s, %d versions: %.2f M instructions a request (callgrind, %d requests)\n",
+			p, v, s / n / 1e6, n }'
+done
