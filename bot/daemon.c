@@ -36,8 +36,7 @@
 #define SERVE_RESTART_MS 5000
 #define MAX_INTERRUPTS 10	/* a job the daemon died under this often fails */
 #define BUSY_MS 500		/* the loop waits this long for the write lock */
-#define STOP_BUSY_MS 100	/* and this long once stopping: a job it cannot
-				   give back is recovered at the next start */
+#define STOP_BUSY_MS 100	/* once stopping (a job not given back: next start) */
 #define PLAN_SLICE_MS 100	/* start-up planning per turn of the loop */
 #define FETCH_OUT_MAX (64 << 20)
 #define REMOTE_BACKOFF_MS 30000	/* no submission this long after one failed */
