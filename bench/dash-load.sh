@@ -3,14 +3,16 @@
 # --single: one version per message, every message in list_messages as a
 # daemon leaves it, no planner statistics): a bounded load loop of
 # REQUESTS sequential GET / against 127.0.0.1 (curl, keep-alive), then
-# the same for GET /api/series.  Prints median and p99 wall per request,
+# the same for GET /api/series (PATHS: other requests).  Prints median and
+# p99 wall per request,
 # the server's CPU per request (from /proc, user + sys) and its peak RSS
 # (VmHWM).
 #
 #   bench/dash-load.sh [VERSIONS]      default 100000
 #
 # LOREBOT (default build/lorebot), REQUESTS (default 300), BENCH_DIR
-# (default /var/tmp/lorebot-bench: the database is made once).
+# (default /var/tmp/lorebot-bench: the database is made once); INSTR=N
+# also counts the instructions of N requests of each path (callgrind).
 set -eu
 cd "$(dirname "$0")/.."
 SRC=$PWD
@@ -43,7 +45,7 @@ cpu() {
 	awk '{ print $14 + $15 }' "/proc/$SERVE/stat"
 }
 
-for path in / /api/series; do
+for path in ${PATHS:-/ /api/series}; do
 	before=$(cpu)
 	$PY - "http://127.0.0.1:$port$path" "$REQUESTS" <<'PY' >"$DIR/times"
 import http.client, sys, time, urllib.parse
@@ -53,9 +55,9 @@ for _ in range(int(sys.argv[2])):
     t = time.monotonic()
     c.request("GET", u.path + ("?" + u.query if u.query else ""))
     r = c.getresponse()
-    r.read()
+    body = r.read()
     if r.status != 200:
-        sys.exit("HTTP %d" % r.status)
+        sys.exit("HTTP %d: %s" % (r.status, body[:300]))
     print("%.6f" % (time.monotonic() - t))
 PY
 	after=$(cpu)
@@ -69,3 +71,31 @@ PY
 			c / t * 1000 / NR, NR }'
 done
 grep VmHWM "/proc/$SERVE/status" | awk '{ printf "serve peak RSS %.1f MB\n", $2 / 1024 }'
+kill "$SERVE"
+wait "$SERVE" 2>/dev/null || true
+SERVE=
+
+# instructions a request (what the machine's load does not change): the
+# server under callgrind, counters zeroed once it answers, INSTR requests
+# of each path, a dump
+[ "${INSTR:-0}" -gt 0 ] || exit 0
+for path in ${PATHS:-/ /api/series}; do
+	rm -f "$DIR"/cg.out*
+	SERVE_WRAP="valgrind --tool=callgrind --callgrind-out-file=$DIR/cg.out"
+	serve_start "$DB"
+	SERVE_WRAP=
+	callgrind_control -z "$SERVE" >/dev/null 2>&1
+	i=0
+	while [ $i -lt "$INSTR" ]; do
+		curl -sf -o /dev/null "http://127.0.0.1:$PORT$path"
+		i=$((i + 1))
+	done
+	callgrind_control -d "$SERVE" >/dev/null 2>&1
+	kill "$SERVE"
+	wait "$SERVE" 2>/dev/null || true
+	SERVE=
+	cat "$DIR"/cg.out.* | awk -v p="$path" -v v="$versions" -v n="$INSTR" '
+		/^summary:/ { s += $2 }
+		END { printf "GET %s, %d versions: %.2f M instructions a request (callgrind, %d requests)\n",
+			p, v, s / n / 1e6, n }'
+done

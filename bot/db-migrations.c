@@ -231,6 +231,15 @@ static const char daemon_3[] =
 	"ALTER TABLE jobs ADD COLUMN slurm_job INTEGER;"
 	"ALTER TABLE jobs ADD COLUMN node TEXT;";
 
+/*
+ * lore-3: incremental assembly follows a sender's sends of one version
+ * and count only from the patches threading did not place, which each
+ * assembly marks ("u:" keys); the first assembly after this migration is
+ * a full one, which marks them.
+ */
+static const char lore_3[] =
+	"INSERT OR REPLACE INTO state (key, value) VALUES ('series_full', '1');";
+
 const struct db_migration db_migrations[] = {
 	{ "lore-1", lore_1 },
 	{ "report-1", report_1 },
@@ -238,6 +247,7 @@ const struct db_migration db_migrations[] = {
 	{ "daemon-2", daemon_2 },
 	{ "lore-2", lore_2 },
 	{ "daemon-3", daemon_3 },
+	{ "lore-3", lore_3 },
 };
 
 const size_t db_migrations_nr = ARRAY_SIZE(db_migrations);

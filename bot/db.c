@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <sqlite3.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bot/db.h"
 #include "lib/strmap.h"
@@ -14,6 +16,14 @@ struct db_stmt {
 	char *sql;
 };
 
+/* What SQLite did for the statements of a connection (LOREBOT_DB_STATS) */
+struct db_stats {
+	uint64_t fullscan;	/* rows stepped through in full scans of a table */
+	uint64_t sort;		/* sorts */
+	uint64_t autoindex;	/* rows put in automatic indexes */
+	uint64_t vmstep;	/* virtual machine steps: the work */
+};
+
 struct db {
 	sqlite3 *h;
 	char *path;
@@ -22,7 +32,72 @@ struct db {
 	struct db_stmt **all;
 	size_t nr, alloc;
 	bool migrated;		/* db_migrate() applied one */
+	int (*busy_wait_ms)(void *ctx);	/* db_set_busy_wait() */
+	void *busy_ctx;
+	struct db_stats exec;	/* of db_exec()'s statements */
+	struct strbuf scans;	/* db_exec()'s statements that scanned a table */
 };
+
+/* LOREBOT_DB_STATS, or NULL */
+static const char *stats_file(void)
+{
+	const char *f = getenv("LOREBOT_DB_STATS");
+
+	return f && *f ? f : NULL;
+}
+
+/* Add a statement's counters to s; its full scans to lines, if asked for */
+static void stats_add(struct db_stats *s, sqlite3_stmt *st, const char *sql, int len,
+		      struct strbuf *lines)
+{
+	int full = sqlite3_stmt_status(st, SQLITE_STMTSTATUS_FULLSCAN_STEP, 0);
+	int i;
+
+	s->fullscan += full;
+	s->sort += sqlite3_stmt_status(st, SQLITE_STMTSTATUS_SORT, 0);
+	s->autoindex += sqlite3_stmt_status(st, SQLITE_STMTSTATUS_AUTOINDEX, 0);
+	s->vmstep += sqlite3_stmt_status(st, SQLITE_STMTSTATUS_VM_STEP, 0);
+	if (!full || !stats_file())
+		return;
+	strbuf_addf(lines, "  fullscan %d: ", full);
+	while (len > 0 && (*sql == ' ' || *sql == '\n' || *sql == '\t'))
+		sql++, len--;
+	for (i = 0; i < len && i < 160; i++)
+		strbuf_addch(lines, sql[i] == '\n' || sql[i] == '\t' ? ' ' : sql[i]);
+	strbuf_addch(lines, '\n');
+}
+
+/*
+ * LOREBOT_DB_STATS=FILE: at db_close() a line per connection is appended
+ * to FILE, "db PATH pid PID fullscan N sort N autoindex N vmstep N" for
+ * all its statements, then each statement that stepped through a table
+ * in a full scan.  How the cost of a request or a poll grows with the
+ * database, without a clock (tests/t0953).
+ */
+static void stats_write(struct db *db)
+{
+	const char *file = stats_file();
+	struct strbuf lines = STRBUF_INIT;
+	struct db_stats s = db->exec;
+	FILE *f;
+	size_t i;
+
+	if (!file)
+		return;
+	strbuf_addbuf(&lines, &db->scans);
+	for (i = 0; i < db->nr; i++)
+		stats_add(&s, db->all[i]->st, db->all[i]->sql, (int)strlen(db->all[i]->sql),
+			  &lines);
+	f = fopen(file, "a");
+	if (f) {
+		fprintf(f, "db %s pid %d fullscan %llu sort %llu autoindex %llu vmstep %llu\n%s",
+			db->path, (int)getpid(), (unsigned long long)s.fullscan,
+			(unsigned long long)s.sort, (unsigned long long)s.autoindex,
+			(unsigned long long)s.vmstep, lines.buf);
+		fclose(f);
+	}
+	strbuf_release(&lines);
+}
 
 static int set_error(struct db *db, const char *what)
 {
@@ -45,14 +120,26 @@ const char *db_path(struct db *db)
 
 int db_exec(struct db *db, const char *sql)
 {
-	char *msg = NULL;
+	const char *next;
 
-	if (sqlite3_exec(db->h, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		strbuf_reset(&db->err);
-		strbuf_addf(&db->err, "%s: %s (in '%.80s')", db->path,
-			    msg ? msg : sqlite3_errmsg(db->h), sql);
-		sqlite3_free(msg);
-		return -1;
+	/* sqlite3_exec(), with the counters of each statement kept */
+	for (; sql && *sql; sql = next) {
+		sqlite3_stmt *st = NULL;
+		int rc = sqlite3_prepare_v2(db->h, sql, -1, &st, &next);
+
+		if (rc != SQLITE_OK)
+			return set_error(db, sql);
+		if (!st)
+			continue;	/* white space or a comment */
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+			;
+		stats_add(&db->exec, st, sql, (int)(next - sql), &db->scans);
+		if (rc != SQLITE_DONE) {
+			set_error(db, sql);
+			sqlite3_finalize(st);
+			return -1;
+		}
+		sqlite3_finalize(st);
 	}
 	return 0;
 }
@@ -222,6 +309,26 @@ void db_set_busy_timeout(struct db *db, int ms)
 	sqlite3_busy_timeout(db->h, ms);
 }
 
+#define BUSY_STEP_MS 5
+
+static int busy_wait(void *p, int count)
+{
+	struct db *db = p;
+	struct timespec ts = { 0, BUSY_STEP_MS * 1000000L };
+
+	if ((int64_t)count * BUSY_STEP_MS >= db->busy_wait_ms(db->busy_ctx))
+		return 0;
+	nanosleep(&ts, NULL);
+	return 1;
+}
+
+void db_set_busy_wait(struct db *db, int (*wait_ms)(void *ctx), void *ctx)
+{
+	db->busy_wait_ms = wait_ms;
+	db->busy_ctx = ctx;
+	sqlite3_busy_handler(db->h, busy_wait, db);
+}
+
 void db_optimize(struct db *db)
 {
 	db_exec(db, "PRAGMA analysis_limit = 400; PRAGMA optimize");
@@ -367,6 +474,7 @@ int db_open(struct db **dbp, const char *path, unsigned int flags, struct strbuf
 
 	*dbp = NULL;
 	strbuf_init(&db->err, 0);
+	strbuf_init(&db->scans, 0);
 	db->path = xstrdup(path);
 	if (sqlite3_open_v2(path, &db->h, oflags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
 		strbuf_addf(err, "cannot open database '%s': %s", path,
@@ -396,6 +504,8 @@ void db_close(struct db *db)
 
 	if (!db)
 		return;
+	if (db->h)
+		stats_write(db);
 	for (i = 0; i < db->nr; i++) {
 		sqlite3_finalize(db->all[i]->st);
 		free(db->all[i]->sql);
@@ -406,6 +516,7 @@ void db_close(struct db *db)
 	if (db->h)
 		sqlite3_close(db->h);
 	strbuf_release(&db->err);
+	strbuf_release(&db->scans);
 	free(db->path);
 	free(db);
 }

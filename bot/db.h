@@ -102,6 +102,13 @@ int db_query_int(struct db *db, const char *sql, int64_t def, int64_t *out);
 /* How long a statement waits for another connection's lock (default 30 s) */
 void db_set_busy_timeout(struct db *db, int ms);
 /*
+ * Instead: while the database is locked, wait as long as wait_ms(ctx)
+ * says at each retry (milliseconds in all since the wait began; 0: give
+ * up now, the call fails as "database is locked").  The daemon gives up
+ * at once when a signal is waiting for it.
+ */
+void db_set_busy_wait(struct db *db, int (*wait_ms)(void *ctx), void *ctx);
+/*
  * PRAGMA optimize (bounded by analysis_limit): statistics for the query
  * planner where they are missing or stale.  After migrations, and now and
  * then in a long-running process.  Errors are ignored (it is advice).

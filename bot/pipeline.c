@@ -192,55 +192,64 @@ int pipeline_version_over(struct store *st, const char *version)
 	return r <= 0 ? r : (v.gone || v.superseded);
 }
 
-/* Plan each version id the query yields (nparams integer parameters: a, b) */
-static int plan_each(struct store *st, const struct pipeline_cfg *pc, const char *sql,
-		     int nparams, int64_t a, int64_t b, int64_t now, struct strbuf *err)
+/* The version ids the query yields (nparams integer parameters: a, b), appended */
+static int query_ids(struct store *st, const char *sql, int nparams, int64_t a, int64_t b,
+		     struct pipeline_ids *ids, struct strbuf *err)
 {
 	struct db_stmt *q = db_prepare(st->db, sql);
-	char **ids = NULL;
-	size_t nr = 0, alloc = 0, i;
-	int r, queued = 0;
+	int r;
 
 	if (!q || (nparams > 0 && db_bind_int(q, 1, a)) ||
 	    (nparams > 1 && db_bind_int(q, 2, b)))
 		return db_fail(st->db, err);
 	while ((r = db_step(q)) > 0) {
-		ALLOC_GROW(ids, nr + 1, alloc);
-		ids[nr++] = xstrdup(db_column_text(q, 0));
+		ALLOC_GROW(ids->v, ids->nr + 1, ids->alloc);
+		ids->v[ids->nr++] = xstrdup(db_column_text(q, 0));
 	}
-	if (r < 0)
-		queued = db_fail(st->db, err);
-	for (i = 0; i < nr && queued >= 0; i++) {
-		r = pipeline_plan(st, pc, ids[i], now, err);
-		queued = r < 0 ? -1 : queued + r;
-	}
-	for (i = 0; i < nr; i++)
-		free(ids[i]);
-	free(ids);
-	return queued;
+	return r < 0 ? db_fail(st->db, err) : 0;
 }
 
-int pipeline_plan_all(struct store *st, const struct pipeline_cfg *pc, int64_t now,
-		      struct strbuf *err)
+void pipeline_ids_release(struct pipeline_ids *ids)
+{
+	while (ids->nr)
+		free(ids->v[--ids->nr]);
+	free(ids->v);
+	memset(ids, 0, sizeof(*ids));
+}
+
+int pipeline_pending(struct store *st, const struct pipeline_cfg *pc, int64_t now,
+		     struct pipeline_ids *ids, struct strbuf *err)
 {
 	/* not ended: no reply job that is over; superseded ones only to cancel */
-	return plan_each(st, pc,
+	return query_ids(st,
 		"SELECT v.id FROM versions v WHERE v.date >= ?1 AND NOT EXISTS"
 		" (SELECT 1 FROM jobs j WHERE j.kind = 'reply' AND j.version = v.id"
 		"  AND j.arch = '' AND j.state IN ('done', 'failed', 'cancelled'))"
 		" AND ((v.gone = 0 AND v.superseded_by IS NULL) OR EXISTS (SELECT 1 FROM jobs j"
 		"  WHERE j.version = v.id AND j.state = 'queued'))"
 		" ORDER BY v.date DESC",
-		1, pc->maxage_s ? now - pc->maxage_s : INT64_MIN, 0, now, err);
+		1, pc->maxage_s ? now - pc->maxage_s : INT64_MIN, 0, ids, err);
 }
 
 int pipeline_plan_window(struct store *st, const struct pipeline_cfg *pc, int64_t from,
 			 int64_t to, struct strbuf *err)
 {
+	struct pipeline_ids ids = PIPELINE_IDS_INIT;
+	int queued = 0;
+	size_t i;
+
 	if (to <= from)
 		return 0;
-	return plan_each(st, pc,
-		"SELECT id FROM versions WHERE date > ?1 AND date <= ?2 AND complete = 0"
-		" AND gone = 0 AND superseded_by IS NULL ORDER BY date DESC",
-		2, from - pc->window_s, to - pc->window_s, to, err);
+	if (query_ids(st, "SELECT id FROM versions WHERE date > ?1 AND date <= ?2"
+		      " AND complete = 0 AND gone = 0 AND superseded_by IS NULL"
+		      " ORDER BY date DESC", 2, from - pc->window_s, to - pc->window_s,
+		      &ids, err))
+		queued = -1;
+	for (i = 0; i < ids.nr && queued >= 0; i++) {
+		int r = pipeline_plan(st, pc, ids.v[i], to, err);
+
+		queued = r < 0 ? -1 : queued + r;
+	}
+	pipeline_ids_release(&ids);
+	return queued;
 }

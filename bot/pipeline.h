@@ -45,12 +45,24 @@ int pipeline_plan(struct store *st, const struct pipeline_cfg *pc, const char *v
 /* 1 when the version is superseded or gone (its jobs are of no use), 0, -1 */
 int pipeline_version_over(struct store *st, const char *version);
 
+/* Version ids, owned by the struct */
+struct pipeline_ids {
+	char **v;
+	size_t nr, alloc;
+};
+
+#define PIPELINE_IDS_INIT { 0 }
+
+void pipeline_ids_release(struct pipeline_ids *ids);
+
 /*
- * At start-up: plan every version that may still need something (it has
- * no reply job that ended).  Returns the number of jobs queued, or -1.
+ * At start-up: the versions that may still need something (no reply job
+ * of theirs ended), newest first, appended to ids; the daemon plans them
+ * a few at a time, so that a backlog of any size never keeps it from its
+ * signals.  Returns 0 or -1.
  */
-int pipeline_plan_all(struct store *st, const struct pipeline_cfg *pc, int64_t now,
-		      struct strbuf *err);
+int pipeline_pending(struct store *st, const struct pipeline_cfg *pc, int64_t now,
+		     struct pipeline_ids *ids, struct strbuf *err);
 
 /*
  * The versions whose completeness window ended in (from, to] (unix

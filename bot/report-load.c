@@ -103,7 +103,7 @@ int report_version_load(struct store *st, const char *id, unsigned int flags,
 	db_reset(s);
 	if (!light)
 		load_list(st, v);
-	if (results_available(st->db) &&
+	if (store_has_results(st) &&
 	    results_load(st, v->id, light ? RESULTS_NO_DOCS : 0, &v->results, err)) {
 		report_version_release(v);
 		return -1;

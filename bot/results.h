@@ -86,7 +86,8 @@ int results_record(struct store *st, const char *version,
 json_object *result_infra_doc(enum stage stage, const char *arch, const char *why);
 
 enum results_load_flags {
-	RESULTS_NO_DOCS = 1 << 0,	/* status, summary, counts only: doc is NULL */
+	/* status, summary, counts only: doc is NULL, but for apply {"base": ...} */
+	RESULTS_NO_DOCS = 1 << 0,
 };
 
 /* Every result of a version, in stage then arch order */
@@ -107,5 +108,7 @@ json_object *results_to_json(const struct results *rs);
 
 /* Does the database have the results tables (an old read-only file may not)? */
 bool results_available(struct db *db);
+/* The same, asked once per store (a dashboard page asks for every row) */
+bool store_has_results(struct store *st);
 
 #endif

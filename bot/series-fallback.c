@@ -105,6 +105,8 @@ void group_fallback(struct assembly *a)
 			send_put(a, best, m);
 			continue;
 		}
+		/* what follows looks at every send of its sender, version, count */
+		m->unthreaded = true;
 		c = m->sender_email ?
 			strmap_get(&cands, candidates_key(m->subj.version,
 				   m->subj.total, m->sender_email, &sb)) : NULL;

@@ -619,6 +619,13 @@ void msg_each_key(struct msg *m, void (*fn)(const char *key, void *ctx), void *c
 	strbuf_release(&sb);
 }
 
+char *msg_unthreaded_key(const struct msg *m)
+{
+	if (!m->unthreaded || !m->sender_email || m->subj.total <= 1)
+		return NULL;
+	return xasprintf("u:%d %d %s", m->subj.version, m->subj.total, m->sender_email);
+}
+
 bool same_sender(const char *x, const char *y)
 {
 	return !strcmp(x ? x : "", y ? y : "");

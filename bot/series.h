@@ -85,6 +85,7 @@ struct msg {
 	struct msg *target;	/* replies: the patch or cover replied to */
 	bool target_known;	/* target found (NULL: there is none) */
 	bool climbing;		/* on the reply chain being followed */
+	bool unthreaded;	/* grouped by sender, version and time (group_fallback) */
 };
 
 struct send_patch {
@@ -217,6 +218,13 @@ void assembly_each_problem(const struct assembly *a,
  * messages (series.c, series-fallback.c, series-link.c).
  */
 void msg_each_key(struct msg *m, void (*fn)(const char *key, void *ctx), void *ctx);
+/*
+ * After assembly, the key of a patch threading did not place ("u:" and
+ * the "f:" key's text: group_fallback() looks at every send of its
+ * sender, version and count), or NULL.  Incremental assembly follows an
+ * "f:" key only from such patches (store-update.c).  The caller frees.
+ */
+char *msg_unthreaded_key(const struct msg *m);
 
 /* Parse a raw message into a msg; on failure nothing is left to release */
 int msg_from_raw(const char *raw, size_t len, struct msg *m, struct strbuf *err);

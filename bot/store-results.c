@@ -204,9 +204,12 @@ out:
 int results_load(struct store *st, const char *version, unsigned int flags,
 		 struct results *rs, struct strbuf *err)
 {
+	/* without docs, apply's base all the same: the state needs it */
 	struct db_stmt *s = db_prepare(st->db,
 		"SELECT id, stage, arch, status, summary, findings,"
-		" CASE WHEN ?2 THEN NULL ELSE json END, generation, recorded"
+		" CASE WHEN NOT ?2 THEN json WHEN stage = 'apply' THEN"
+		"  json_object('base', json(json_extract(json, '$.base'))) END,"
+		" generation, recorded"
 		" FROM results WHERE version = ?1 ORDER BY CASE stage WHEN 'apply' THEN 0"
 		" WHEN 'check' THEN 1 WHEN 'build' THEN 2 ELSE 3 END, arch");
 	bool docs = !(flags & RESULTS_NO_DOCS);
@@ -221,7 +224,7 @@ int results_load(struct store *st, const char *version, unsigned int flags,
 
 		if (stage_parse(db_column_text(s, 1), &stage) || stage >= STAGE_RESULTS)
 			continue;
-		doc = docs ? json_tokener_parse(db_column_text(s, 6)) : NULL;
+		doc = db_column_null(s, 6) ? NULL : json_tokener_parse(db_column_text(s, 6));
 		if (docs && !doc)
 			continue;
 		ALLOC_GROW(rs->v, rs->nr + 1, rs->alloc);
@@ -324,4 +327,11 @@ bool results_available(struct db *db)
 
 	return !db_query_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
 			     " AND name IN ('results', 'replies')", 0, &n) && n == 2;
+}
+
+bool store_has_results(struct store *st)
+{
+	if (!st->results_tables)
+		st->results_tables = results_available(st->db) ? 1 : -1;
+	return st->results_tables > 0;
 }

@@ -321,6 +321,34 @@ static int put_problems(struct store *st, const struct assembly *a, bool touched
 	return p.failed ? -1 : 0;
 }
 
+/* The "u:" keys of the patches threading did not place (msg_unthreaded_key()) */
+static int put_unthreaded(struct store *st, const struct assembly *a, bool touched)
+{
+	struct db_stmt *s = db_prepare(st->db, touched ?
+		"DELETE FROM message_keys WHERE message IN (SELECT id FROM temp.closure)"
+		" AND key >= 'u:' AND key < 'u;'" :
+		"DELETE FROM message_keys WHERE key >= 'u:' AND key < 'u;'");
+	size_t i;
+
+	if (!s || db_run(s))
+		return -1;
+	for (i = 0; i < a->nr; i++) {
+		struct msg *m = a->msgs[i];
+		char *key = m->rowid ? msg_unthreaded_key(m) : NULL;
+
+		if (!key)
+			continue;
+		s = db_prepare(st->db, "INSERT OR IGNORE INTO message_keys (key, message)"
+			       " VALUES (?, ?)");
+		if (!s || db_bind_text(s, 1, key) || db_bind_int(s, 2, m->rowid) || db_run(s)) {
+			free(key);
+			return -1;
+		}
+		free(key);
+	}
+	return 0;
+}
+
 int store_put_assembly(struct store *st, const struct assembly *a, bool touched,
 		       struct store_changes *ch)
 {
@@ -340,7 +368,8 @@ int store_put_assembly(struct store *st, const struct assembly *a, bool touched,
 			if (put_version(st, &old, sr->sends[j], j, now, ch))
 				goto out;
 	}
-	if (mark_gone(st, &old, now, ch) || put_problems(st, a, touched))
+	if (mark_gone(st, &old, now, ch) || put_problems(st, a, touched) ||
+	    put_unthreaded(st, a, touched))
 		goto out;
 	ret = 0;
 out:

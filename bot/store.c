@@ -17,6 +17,7 @@ int store_open(struct store *st, const char *path, struct strbuf *err)
 	st->db = NULL;
 	st->trusted = NULL;
 	st->nr_trusted = 0;
+	st->results_tables = 0;
 	return db_open(&st->db, path, 0, err);
 }
 

@@ -35,6 +35,7 @@ struct store {
 	struct db *db;
 	const char **trusted;	/* series.trust (the strings borrowed) */
 	size_t nr_trusted;
+	int results_tables;	/* store_has_results(): 0 not asked yet, 1, -1 */
 };
 
 /* Open (create, migrate) the database at path.  0 or -1 with err. */

@@ -35,7 +35,9 @@
 #define OPTIMIZE_MS (3600 * 1000ULL)	/* PRAGMA optimize */
 #define SERVE_RESTART_MS 5000
 #define MAX_INTERRUPTS 10	/* a job the daemon died under this often fails */
-#define BUSY_MS 1000		/* the loop waits this long for the write lock */
+#define BUSY_MS 500		/* the loop waits this long for the write lock */
+#define STOP_BUSY_MS 100	/* once stopping (a job not given back: next start) */
+#define PLAN_SLICE_MS 100	/* start-up planning per turn of the loop */
 #define FETCH_OUT_MAX (64 << 20)
 #define REMOTE_BACKOFF_MS 30000	/* no submission this long after one failed */
 #define REMOTE_SLACK_MS (5 * 60000ULL)	/* Slurm's limit beyond daemon.jobtimeout */
@@ -95,6 +97,10 @@ struct daemon {
 		char **v;
 		size_t nr, alloc;
 	} replan;
+	/* the versions not finished at start-up, planned a slice a turn */
+	struct pipeline_ids backlog;
+	size_t backlog_done;
+	int backlog_queued;
 };
 
 static void task_free(struct task *t)
@@ -299,6 +305,33 @@ static void handle_signals(struct daemon *d)
 	}
 }
 
+/*
+ * Signals are read between the steps of a turn and within the long ones,
+ * so that SIGTERM is honoured within a second whatever the loop is doing
+ */
+static bool stopping(struct daemon *d)
+{
+	handle_signals(d);
+	return d->stop;
+}
+
+/*
+ * How long to wait for the database's write lock: not at all with
+ * SIGTERM or SIGINT waiting to be read (the write is tried again later,
+ * or at the next start), briefly once stopping
+ */
+static int busy_ms(void *ctx)
+{
+	struct daemon *d = ctx;
+	sigset_t set;
+
+	if (d->stop)
+		return STOP_BUSY_MS;
+	if (!sigpending(&set) && (sigismember(&set, SIGTERM) || sigismember(&set, SIGINT)))
+		return 0;
+	return BUSY_MS;
+}
+
 /* "lorebot --db DB [--config FILE]", then the command's own arguments */
 struct argv {
 	const char *v[24];
@@ -355,23 +388,54 @@ static void cancel_superseded(struct daemon *d, const char *version)
 		run_pool_each(d->pool, cancel_one, &c);
 }
 
+/* Planning failed (the database was busy): the version again next turn */
+static void replan_later(struct daemon *d, const char *version, const char *why)
+{
+	size_t i;
+
+	log_err("%s; planned again shortly", why);
+	for (i = 0; i < d->replan.nr && strcmp(d->replan.v[i], version); i++)
+		;
+	if (i == d->replan.nr) {
+		ALLOC_GROW(d->replan.v, d->replan.nr + 1, d->replan.alloc);
+		d->replan.v[d->replan.nr++] = xstrdup(version);
+	}
+}
+
 static void plan(struct daemon *d, const char *version)
 {
 	struct strbuf err = STRBUF_INIT;
 
-	if (pipeline_plan(&d->st, &d->pc, version, time(NULL), &err) < 0) {
-		size_t i;
-
-		log_err("%s; planned again shortly", err.buf);
-		for (i = 0; i < d->replan.nr && strcmp(d->replan.v[i], version); i++)
-			;
-		if (i == d->replan.nr) {
-			ALLOC_GROW(d->replan.v, d->replan.nr + 1, d->replan.alloc);
-			d->replan.v[d->replan.nr++] = xstrdup(version);
-		}
-	}
+	if (pipeline_plan(&d->st, &d->pc, version, time(NULL), &err) < 0)
+		replan_later(d, version, err.buf);
 	cancel_superseded(d, version);
 	strbuf_release(&err);
+}
+
+/* The versions not finished at start-up: a slice each turn */
+static void plan_backlog(struct daemon *d)
+{
+	uint64_t until = now_ms() + PLAN_SLICE_MS;
+	struct strbuf err = STRBUF_INIT;
+
+	while (d->backlog_done < d->backlog.nr && now_ms() < until && !stopping(d)) {
+		const char *v = d->backlog.v[d->backlog_done++];
+		int r = pipeline_plan(&d->st, &d->pc, v, time(NULL), &err);
+
+		if (r < 0) {
+			replan_later(d, v, err.buf);
+			strbuf_reset(&err);
+		} else {
+			d->backlog_queued += r;
+		}
+	}
+	strbuf_release(&err);
+	if (d->backlog.nr && d->backlog_done == d->backlog.nr) {
+		log_info("%zu versions not finished at start-up planned: %d jobs queued",
+			 d->backlog.nr, d->backlog_queued);
+		pipeline_ids_release(&d->backlog);
+		d->backlog_done = 0;
+	}
 }
 
 static void replan(struct daemon *d)
@@ -506,7 +570,8 @@ static void fetch_ended(struct daemon *d, struct task *t, const struct run_done 
 	if (l)
 		l->running = false;
 	vs = jx_array(o, "versions");
-	for (i = 0; vs && i < json_object_array_length(vs) && !d->stop; i++)
+	/* what stopping leaves unplanned is planned at the next start */
+	for (i = 0; vs && i < json_object_array_length(vs) && !stopping(d); i++)
 		if (jx_str(rd_at(vs, i), "id"))
 			plan(d, jx_str(rd_at(vs, i), "id"));
 	json_object_put(o);
@@ -708,7 +773,7 @@ static void start_jobs(struct daemon *d)
 	for (c = 0; c < ARRAY_SIZE(classes) && !d->stop; c++) {
 		int max = classes[c] == CLASS_HEAVY ? d->max_heavy : d->max_light;
 
-		while (run_pool_count(d->pool, classes[c]) < (size_t)max) {
+		while (run_pool_count(d->pool, classes[c]) < (size_t)max && !stopping(d)) {
 			struct strbuf err = STRBUF_INIT;
 			struct job j;
 			int r = queue_claim(d->st.db, classes[c] == CLASS_HEAVY, &j, &err);
@@ -994,6 +1059,7 @@ static void housekeeping(struct daemon *d)
 	if (d->o->listen && !d->serving && ms >= d->serve_ms && !d->stop)
 		serve_start(d);
 	replan(d);
+	plan_backlog(d);
 	track_nodes(d);
 	reconcile(d);
 	report_progress(d);
@@ -1007,7 +1073,7 @@ static bool idle(struct daemon *d)
 	size_t i;
 
 	if (run_pool_count(d->pool, CLASS_LIGHT) || run_pool_count(d->pool, CLASS_HEAVY) ||
-	    run_pool_count(d->pool, CLASS_FETCH) || d->replan.nr)
+	    run_pool_count(d->pool, CLASS_FETCH) || d->replan.nr || d->backlog.nr)
 		return false;
 	for (i = 0; i < d->nr_lists; i++)
 		if (!d->lists[i].polled || d->lists[i].more)
@@ -1121,35 +1187,38 @@ static int start(struct daemon *d, struct strbuf *err)
 	if (r)
 		log_info("%d interrupted jobs queued again (or failed after %d interruptions)",
 			 r, MAX_INTERRUPTS);
-	/* whatever the last run left unfinished, derived from what is stored */
-	r = pipeline_plan_all(&d->st, &d->pc, time(NULL), err);
-	if (r < 0)
+	/*
+	 * whatever the last run left unfinished, derived from what is stored;
+	 * planned by the loop, a slice a turn
+	 */
+	if (pipeline_pending(&d->st, &d->pc, time(NULL), &d->backlog, err))
 		return -1;
-	if (r)
-		log_info("%d jobs queued for versions not finished", r);
 	d->window_to = time(NULL);
 	return 0;
 }
 
 static void run(struct daemon *d)
 {
-	while (!d->stop) {
+	while (!stopping(d)) {
 		struct pollfd pfd = { .fd = d->sigfd, .events = POLLIN };
 
-		handle_signals(d);
 		if (d->reload)
 			reload(d);
-		if (d->stop)
-			break;
 		run_pool_poll(d->pool, ended, d);
+		if (stopping(d))
+			break;
 		poll_lists(d);
 		housekeeping(d);
+		if (stopping(d))
+			break;
 		start_jobs(d);
 		if (d->o->once && idle(d)) {
 			log_info("nothing pending: done");
 			break;
 		}
-		poll(&pfd, 1, next_wake(d));
+		/* a signal read in this turn no longer wakes the poll */
+		if (!d->stop)
+			poll(&pfd, 1, next_wake(d));
 	}
 }
 
@@ -1168,7 +1237,7 @@ int daemon_run(struct ctx *ctx, const struct daemon_opts *o)
 	if (ret)
 		goto out_free;
 	/* the loop does not wait long for the write lock: it plans again later */
-	db_set_busy_timeout(d.st.db, BUSY_MS);
+	db_set_busy_wait(d.st.db, busy_ms, &d);
 	/* the children run elsewhere: give them absolute paths */
 	dbpath = path_absolute(db_path(d.st.db));
 	statedir = path_dirname(dbpath);
@@ -1227,6 +1296,7 @@ out:
 	while (d.replan.nr)
 		free(d.replan.v[--d.replan.nr]);
 	free(d.replan.v);
+	pipeline_ids_release(&d.backlog);
 	store_close(&d.st);
 out_free:
 	strbuf_release(&err);

@@ -235,7 +235,7 @@ static void child_fail(int fd, const char *what)
 	_exit(127);
 }
 
-static void child_setup(const struct run_cmd *cmd, int in_fd, int out_fd,
+static void child_setup(const struct run_cmd *cmd, pid_t parent, int in_fd, int out_fd,
 			int err_fd)
 {
 	struct argv_vec a = { 0 };
@@ -252,6 +252,9 @@ static void child_setup(const struct run_cmd *cmd, int in_fd, int out_fd,
 	 * takes its build (and, through bwrap --die-with-parent, make) along.
 	 */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	/* the parent died before that: nobody would send it (an orphan bwrap) */
+	if (getppid() != parent)
+		_exit(127);
 	signal(SIGPIPE, SIG_DFL);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
@@ -328,7 +331,7 @@ int run_cmd(struct run_cmd *cmd)
 	bool exited = false;
 	FILE *log = NULL;
 	int wstatus = 0, ret = 0;
-	pid_t pid;
+	pid_t pid, parent;
 
 	cmd->status = -1;
 	cmd->timed_out = cmd->truncated = false;
@@ -344,6 +347,7 @@ int run_cmd(struct run_cmd *cmd)
 			goto close_fds;
 		}
 	}
+	parent = getpid();
 	pid = fork();
 	if (pid < 0) {
 		ret = -errno;
@@ -359,7 +363,7 @@ int run_cmd(struct run_cmd *cmd)
 			if (null >= 0)
 				in[0] = null;
 		}
-		child_setup(cmd, in[0], out[1], e);
+		child_setup(cmd, parent, in[0], out[1], e);
 	}
 	setpgid(pid, pid);
 	/* without it, a child that closed its output is seen 100 ms late */
@@ -501,7 +505,7 @@ int run_bg_start(struct run_bg *bg, const char *const *argv,
 {
 	struct run_cmd cmd = RUN_CMD_INIT;
 	int fd;
-	pid_t pid;
+	pid_t pid, parent;
 
 	memset(bg, 0, sizeof(*bg));
 	bg->status = -1;
@@ -511,6 +515,7 @@ int run_bg_start(struct run_bg *bg, const char *const *argv,
 		return -errno;
 	cmd.argv = argv;
 	cmd.env = env;
+	parent = getpid();
 	pid = fork();
 	if (pid < 0) {
 		int e = -errno;
@@ -521,7 +526,7 @@ int run_bg_start(struct run_bg *bg, const char *const *argv,
 	if (!pid) {
 		int null = open("/dev/null", O_RDONLY);
 
-		child_setup(&cmd, null, fd, fd);
+		child_setup(&cmd, parent, null, fd, fd);
 	}
 	setpgid(pid, pid);
 	close(fd);
@@ -591,7 +596,7 @@ static int local_submit(struct run_executor *x, const struct run_task *t, void *
 	struct run_cmd cmd = RUN_CMD_INIT;
 	int log = open_append(t->log_path), out = -1, e;
 	struct local_job *lj;
-	pid_t pid;
+	pid_t pid, parent;
 
 	(void)x;
 	if (log < 0)
@@ -604,6 +609,7 @@ static int local_submit(struct run_executor *x, const struct run_task *t, void *
 	}
 	cmd.argv = t->argv;
 	cmd.env = t->env;
+	parent = getpid();
 	pid = fork();
 	if (pid < 0) {
 		e = -errno;
@@ -614,7 +620,7 @@ static int local_submit(struct run_executor *x, const struct run_task *t, void *
 	if (!pid) {
 		int null = open("/dev/null", O_RDONLY);
 
-		child_setup(&cmd, null, out, log);
+		child_setup(&cmd, parent, null, out, log);
 	}
 	setpgid(pid, pid);
 	close(log);

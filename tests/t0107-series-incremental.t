@@ -2,7 +2,8 @@
 # Incremental assembly: a fetch assembles again only what its messages
 # touch, and the tables it leaves are those `lorebot db rebuild` makes,
 # whatever order and chunks the messages came in (one by one, replies
-# before patches, v2 before v1, random chunks).
+# before patches, v2 before v1, random chunks), patches without threading
+# (grouped by sender, version and time) included.
 . "${LOREBOT_SRC:-.}/tests/lib.sh"
 
 L=$FIXTURES/lore
@@ -109,6 +110,22 @@ ok "lore-one: a message of a thread of its own re-assembled nothing else" \
 for f in change-id partial partial-other resend trailers trailers-more; do
 	check "$f" "$TMP/none.conf" reverse shuffle:1 shuffle:2 -- "$S/$f.mbox"
 done
+check unthreaded "$TMP/none.conf" one reverse shuffle:1 shuffle:2 shuffle:3 -- \
+	"$S/unthreaded.mbox"
+check unthreaded-mixed "$TMP/none.conf" reverse shuffle:1 shuffle:2 -- "$S/unthreaded.mbox" \
+	"$S/prolific.mbox" "$S/partial.mbox"
+# a sender's sends of one version and count are followed only from patches
+# threading did not place: a prolific sender's new series is its thread
+lorebot --db "$TMP/prolific.db" fetch --mbox "$S/prolific.mbox" >/dev/null 2>&1
+lorebot --db "$TMP/prolific.db" -v fetch --mbox "$S/prolific-news.mbox" >/dev/null \
+	2>"$TMP/prolific.err"
+like "$(cat "$TMP/prolific.err")" "series: 4 messages assembled again, 4 of them new" \
+	"a prolific sender's new series: its own thread assembled again, not their other sends"
+cp "$TMP/prolific.db" "$TMP/prolific-re.db"
+dump "$TMP/prolific.db" all >"$TMP/prolific.inc"
+lorebot --db "$TMP/prolific-re.db" db rebuild >/dev/null
+dump "$TMP/prolific-re.db" all >"$TMP/prolific.re"
+ok "and the tables are those of db rebuild" cmp -s "$TMP/prolific.inc" "$TMP/prolific.re"
 check trusted "$TMP/trust.conf" one reverse shuffle:1 -- "$S/trusted.mbox"
 check trusted-untrusted "$TMP/none.conf" one reverse shuffle:1 -- "$S/trusted.mbox"
 # two contents under one Message-ID: which came first depends on the order

@@ -354,6 +354,25 @@ like "$(why "$TMP/body")" '^<div class="why s-mute">.*<pre>base-commit efecab401
 	"the why box: what is missing and what was tried instead"
 serve_stop
 
+# the base the series names was there and the series did not apply to
+# it: apply-failed on the list and in /metrics too (they read the results
+# without their documents, but for apply's base)
+"$PY" - "$RESULTS/apply-000-base-unknown.json" "$TMP/apply-known.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["base"].update(name="base-commit", sha=d["base"]["base_commit"], base_commit_unknown=False,
+                 reason="the base-commit")
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+record "$V000" apply "$TMP/apply-known.json"
+serve_start
+get /api/series >/dev/null
+is "$(json "$TMP/body" "[v['state'] for v in d['series'] if v['id'] == '$V000'][0]")" \
+	apply-failed "a failure on the base the series names: apply-failed on the list"
+get /metrics >/dev/null
+ok "and in /metrics" grep -qx 'lorebot_series_versions{state="base-unknown"} 0' "$TMP/body"
+serve_stop
+
 # usage
 lorebot --db "$TMP/none.db" serve --listen 127.0.0.1:0 >/dev/null 2>"$TMP/err"
 is "$?" 2 "no database: exit 2"

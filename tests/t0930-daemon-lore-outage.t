@@ -1,7 +1,8 @@
 #!/bin/sh
 # The local lore goes away for a while and comes back: the daemon logs the
-# failures, backs off instead of hammering, and once the lore is back it
-# catches up with everything posted meanwhile; nothing is missed.
+# failures, backs off instead of hammering, stops at once on SIGTERM while
+# the lore is down, and once the lore is back a new daemon catches up with
+# everything posted meanwhile; nothing is missed.
 . "${LOREBOT_SRC:-.}/tests/lib.sh"
 . "$LOREBOT_SRC/tests/lore-lib.sh"
 . "$LOREBOT_SRC/tests/daemon-lib.sh"
@@ -47,6 +48,29 @@ like "$(cat "$TMP/daemon.err")" "fetch failed \([0-9]+ in a row\): .*backing off
 # with it (doubling up to lore.backoffmax = 4 s) about a third of that
 ok "it backs off: $fails attempts in $span s" test "$fails" -le $((span / 2 + 4))
 ok "the daemon is still running" kill -0 "$DPID"
+
+# SIGTERM while the lore is down: the daemon stops (exit 0) instead of
+# waiting out its back-off or a fetch; a new one carries on
+t0=$(date +%s.%N)
+kill -TERM "$DPID"
+i=0
+while kill -0 "$DPID" 2>/dev/null && [ $i -lt 400 ]; do
+	i=$((i + 1))
+	sleep 0.05
+done
+if kill -0 "$DPID" 2>/dev/null; then
+	ok "SIGTERM during the outage stops the daemon" false
+	kill -9 "$DPID"
+else
+	ok "SIGTERM during the outage stops the daemon" true
+fi
+wait "$DPID"
+is "$?" 0 "and it exits 0"
+diag "it stopped $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }') s after SIGTERM (polled every 0.05 s)"
+"$LOREBOT" --db "$DB" --config "$CONF" daemon --url "$URL" --repo "$R" \
+	--outbox "$TMP/outbox" --arch '' 2>>"$TMP/daemon.err" &
+DPID=$!
+cleanup_add "kill -9 $DPID 2>/dev/null"
 
 # the lore comes back
 "$LORE_LAB" start "$LAB" >/dev/null

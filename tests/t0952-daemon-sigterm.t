@@ -3,7 +3,7 @@
 # and never answers (a fetch that would hang for lore.timeout, 10 minutes
 # here), the fetch is a child of the daemon; SIGTERM stops the daemon at
 # once all the same, exit status 0, and the hung fetch goes with it (its
-# connection is closed).
+# connection is closed).  And the fetch's own timeout, daemon.fetchtimeout.
 . "${LOREBOT_SRC:-.}/tests/lib.sh"
 . "$LOREBOT_SRC/tests/lore-lib.sh"
 
@@ -62,4 +62,23 @@ until grep -q closed "$TMP/hole.log" || [ $i -gt 200 ]; do
 done
 ok "the hung fetch went with it" grep -q closed "$TMP/hole.log"
 like "$(cat "$TMP/d.err")" "stopped" "the log says it stopped"
+
+# the fetch child has a timeout of its own (daemon.fetchtimeout): the
+# hung fetch is killed, the daemon backs off and goes on
+git config -f "$CONF" daemon.fetchtimeout 2s
+"$LOREBOT" --db "$DB" --config "$CONF" daemon --url "http://127.0.0.1:$PORT/linux-mm/" \
+	--repo "$TMP/repo.git" --arch '' 2>"$TMP/d2.err" &
+D=$!
+cleanup_add "kill -9 $D"
+i=0
+until grep -q "fetch failed" "$TMP/d2.err" || [ $i -gt 600 ]; do
+	i=$((i + 1))
+	sleep 0.05
+done
+like "$(cat "$TMP/d2.err")" "linux-mm: fetch failed \(1 in a row\): the fetch timed out after 2 s; backing off" \
+	"daemon.fetchtimeout: the hung fetch is killed and counted as a failure"
+ok "the daemon goes on" kill -0 "$D"
+kill -TERM "$D"
+wait "$D"
+is "$?" 0 "and stops on SIGTERM"
 done_testing

@@ -1,0 +1,86 @@
+#!/bin/sh
+# The daemon itself on a large archive (bench/poll.sh's, every version of
+# it already tested and replied to, as a daemon leaves them): it starts,
+# polls a local lore (tests/lore-lab.sh) that has the 10 messages of one
+# poll, plans what they changed, and serves the dashboard (--listen)
+# through a bounded load loop of REQUESTS sequential GET / against
+# 127.0.0.1.  Prints the daemon process's own CPU (the loop: planning,
+# the queue; its children, fetch and serve and the job runners, not
+# included) from start to the poll's end, its peak RSS (VmHWM) through
+# both, the serve child's, and the index's median and p99 wall.  The
+# archive is of 2020-2024: daemon.maxage keeps its news from being
+# tested (jobs would only load the machine under the dashboard's loop).
+#
+#   bench/daemon-poll.sh [MESSAGES]      default 1000000
+#
+# LOREBOT (default build/lorebot), REQUESTS (default 300), BENCH_DIR as
+# bench/poll.sh (run it first: the archive is its).
+set -eu
+cd "$(dirname "$0")/.."
+SRC=$PWD
+LOREBOT=${LOREBOT:-$SRC/build/lorebot}
+N=${1:-1000000}
+REQUESTS=${REQUESTS:-300}
+DIR=${BENCH_DIR:-/var/tmp/lorebot-bench}
+PY=/usr/bin/python3
+W=$(mktemp -d "${TMPDIR:-/tmp}/lorebot-bench-dpoll.XXXXXX")
+LAB=$W/lab
+D=
+trap '[ -n "$D" ] && kill $D 2>/dev/null; tests/lore-lab.sh stop "$LAB" 2>/dev/null || true;
+	rm -rf "$W" "$DIR/daemon.db" "$DIR/daemon.db-wal" "$DIR/daemon.db-shm"' EXIT
+port() {
+	$PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+[ -f "$DIR/archive-$N.db" ] || { echo "no $DIR/archive-$N.db: run bench/poll.sh $N" >&2; exit 2; }
+
+DB=$DIR/daemon.db
+cp "$DIR/archive-$N.db" "$DB"
+# every version tested and replied to
+sqlite3 "$DB" "INSERT OR IGNORE INTO jobs (kind, version, arch, state, queued, finished)
+	SELECT 'reply', id, '', 'done', 0, 0 FROM versions"
+sync
+URL=$(tests/lore-lab.sh setup "$LAB" "$(port)" "$DIR/news-$N.mbox" 2>/dev/null)/linux-mm/
+git init -q --bare "$W/repo.git"
+printf '[lore]\n\tminpoll = 0\n\tindexlag = 0\n[list "linux-mm"]\n\tpollinterval = 1h\n[daemon]\n\tmaxage = 1d\n' \
+	>"$W/lorebot.conf"
+WEB=$(port)
+t0=$(date +%s.%N)
+"$LOREBOT" --db "$DB" --config "$W/lorebot.conf" daemon --url "$URL" --repo "$W/repo.git" \
+	--arch '' --listen "127.0.0.1:$WEB" 2>"$W/daemon.err" &
+D=$!
+i=0
+until grep -q "linux-mm: 10 new messages" "$W/daemon.err"; do
+	i=$((i + 1))
+	[ $i -lt 6000 ] || { cat "$W/daemon.err" >&2; exit 1; }
+	sleep 0.05
+done
+t1=$(date +%s.%N)
+cpu=$(awk '{ printf "%.3f", $1 / 1e9 }' "/proc/$D/schedstat")
+awk -v a="$t0" -v b="$t1" -v c="$cpu" 'BEGIN { printf "start to the poll stored: %.2f s wall, " \
+	"daemon CPU %.3f s (its children not counted)\n", b - a, c }'
+until curl -sf -o /dev/null "http://127.0.0.1:$WEB/healthz"; do
+	sleep 0.05
+done
+$PY - "http://127.0.0.1:$WEB/" "$REQUESTS" <<'PY' >"$W/times"
+import http.client, sys, time, urllib.parse
+u = urllib.parse.urlsplit(sys.argv[1])
+c = http.client.HTTPConnection(u.hostname, u.port)
+for _ in range(int(sys.argv[2])):
+    t = time.monotonic()
+    c.request("GET", u.path)
+    r = c.getresponse()
+    body = r.read()
+    if r.status != 200:
+        sys.exit("HTTP %d: %s" % (r.status, body[:300]))
+    print("%.6f" % (time.monotonic() - t))
+PY
+versions=$(sqlite3 "$DB" "SELECT count(*) FROM versions WHERE gone = 0")
+sort -n "$W/times" | awk -v v="$versions" '{ a[NR] = $1 }
+	END { p99 = int(NR * 0.99 + 0.5); if (p99 < 1) p99 = 1
+	      printf "GET / through the daemon, %d versions: median %.1f ms, p99 %.1f ms (%d requests)\n",
+		v, a[int((NR + 1) / 2)] * 1000, a[p99] * 1000, NR }'
+serve=$(pgrep -P "$D" -f " serve " | head -1)
+printf "peak RSS: daemon %s MB, serve child %s MB\n" \
+	"$(awk '/VmHWM/ { printf "%.1f", $2 / 1024 }' "/proc/$D/status")" \
+	"$(awk '/VmHWM/ { printf "%.1f", $2 / 1024 }' "/proc/$serve/status")"
+grep -c "job .* started" "$W/daemon.err" | sed 's/^/jobs started for the news: /'
