@@ -34,10 +34,13 @@ commit_on() {
 }
 # post REPO BASE TIP NAME [SED]: the patch BASE..TIP as git send-email
 # posts it (base-commit: BASE), edited by SED, delivered to the lab;
-# sets MSGID
+# sets MSGID.  The Message-ID is format-patch's with NAME in front: the
+# same commit posted twice within a second would otherwise get the same
+# one, and the lore keeps only the first.
 post() {
 	git --git-dir="$1" format-patch -q --thread --base="$2" --to=linux-mm@kvack.org \
-		--stdout "$2..$3" | sed "${5:-}" >"$TMP/$4.patch" &&
+		--stdout "$2..$3" | sed "${5:-}" |
+		sed "s/^\(Message-I[dD]: <\)/\1$4./" >"$TMP/$4.patch" &&
 	MSGID=$(sed -n 's/^Message-I[dD]: <\(.*\)>$/\1/p' "$TMP/$4.patch") &&
 	"$LORE_LAB" deliver "$LAB" <"$TMP/$4.patch"
 }
