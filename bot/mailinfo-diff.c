@@ -66,6 +66,31 @@ static bool other_charset(const struct diff_case *dc, enum mailinfo_field f)
 	return same;
 }
 
+/*
+ * A body its declared charset does not decode as a whole (UTF-7 takes
+ * '+' for the start of base64, and a diff's "+\t" is invalid there):
+ * lorebot keeps every byte, git converts the message lines iconv takes
+ */
+static bool charset_invalid(const struct diff_case *dc, enum mailinfo_field f)
+{
+	const struct mailinfo *ours = &dc->cmp->ours;
+	const struct strbuf *part[] = { &ours->message, &ours->patch };
+	size_t clen, i;
+	char *conv;
+
+	(void)f;
+	if (!ours->charset)
+		return false;
+	/* what lorebot kept as bytes does not convert; what it converted does */
+	for (i = 0; i < ARRAY_SIZE(part); i++) {
+		conv = mail_from_charset(ours->charset, part[i]->buf, part[i]->len, &clen);
+		if (!conv)
+			return true;
+		free(conv);
+	}
+	return false;
+}
+
 /* s without its empty lines */
 static void drop_empty_lines(const struct strbuf *s, struct strbuf *out)
 {
@@ -703,6 +728,11 @@ static bool content_type_twice(const struct diff_case *dc, enum mailinfo_field f
 }
 
 static const struct class_def classes[] = {
+	{ { "charset-invalid",
+	    "a body its declared charset does not decode as a whole (UTF-7, "
+	    "where '+' starts base64): lorebot keeps the bytes, git converts "
+	    "the message lines iconv takes" },
+	  F_ALL, charset_invalid },
 	{ { "content-type-twice",
 	    "two Content-Type: (or Content-Transfer-Encoding:) lines with "
 	    "different values in the header block: lorebot (GMime) takes the "
