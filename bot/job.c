@@ -7,6 +7,7 @@
 
 #include "bot/contract.h"
 #include "bot/db.h"
+#include "bot/gitdirs.h"
 #include "bot/job.h"
 #include "lib/jsonx.h"
 #include "lib/log.h"
@@ -17,6 +18,8 @@
 #include "lib/template.h"
 
 #define STAGE_OUTPUT_MAX (64 << 20)
+/* the repository's directories outside it a stage's sandbox shows (alternates) */
+#define RUN_STAGE_REPO_DIRS 8
 /* replies to a version's mail given to its stages, at most */
 #define THREAD_MAX 2000
 
@@ -179,12 +182,18 @@ static int run_stage(struct stage_run *s, struct args *a, json_object **doc,
 	const char *rw[] = { s->dir, s->env->repo, NULL };
 	const char *hide[] = { s->env->statedir, NULL };
 	/*
-	 * lorebot itself and its configuration are bound back too: the
-	 * sandbox's /tmp is empty, and a checkout or a test may live there.
+	 * The sandbox shows the host's programs and nothing else of it
+	 * (lib/run.h): what the stage reads is bound, read-only: lorebot
+	 * itself (its /tmp is empty, and a checkout or a test may live
+	 * there) and its configuration, the repository's directories
+	 * outside it (alternates), check's cache.
 	 */
 	char *self_dir = xstrdup(s->env->self), *slash = strrchr(self_dir, '/');
-	const char *ro[] = { self_dir, s->env->config, NULL };
+	char *repo_dirs[RUN_STAGE_REPO_DIRS];
+	const char *ro[RUN_STAGE_REPO_DIRS + 4] = { NULL };
+	const char *cache = s->env->cache;
 	char *log = stage_log(s);
+	size_t nr_ro = 0, nr_repo = 0, i;
 	struct strbuf how = STRBUF_INIT;
 	int ret = -1;
 
@@ -203,8 +212,17 @@ static int run_stage(struct stage_run *s, struct args *a, json_object **doc,
 		cmd.sandbox.rw = rw;
 		if (slash && slash != self_dir) {
 			*slash = '\0';
-			cmd.sandbox.ro = ro;
+			ro[nr_ro++] = self_dir;
 		}
+		if (s->env->config)
+			ro[nr_ro++] = s->env->config;
+		if (stages[s->j->kind].reads_cache && cache && !access(cache, F_OK))
+			ro[nr_ro++] = cache;
+		/* the objects of a clone made with --shared, a worktree's git directories */
+		nr_repo = gitdirs_outside(s->env->repo, repo_dirs, ARRAY_SIZE(repo_dirs));
+		for (i = 0; i < nr_repo; i++)
+			ro[nr_ro++] = repo_dirs[i];
+		cmd.sandbox.ro = ro;
 	}
 	if (run_cmd(&cmd) < 0) {
 		strbuf_addf(err, "cannot run '%s %s'", a->v[0], stages[s->j->kind].command);
@@ -241,6 +259,8 @@ static int run_stage(struct stage_run *s, struct args *a, json_object **doc,
 out:
 	strbuf_release(&how);
 	run_cmd_release(&cmd);
+	for (i = 0; i < nr_repo; i++)
+		free(repo_dirs[i]);
 	free(self_dir);
 	free(log);
 	return ret;
@@ -573,6 +593,7 @@ int job_prepare(struct store *st, const struct config *cfg, const struct job_env
 	add_str(o, "dir", s.dir);
 	add_str(o, "repo", env->repo);
 	add_str(o, "statedir", env->statedir);
+	add_str(o, "cache", env->cache);
 	add_str(o, "self", env->self);
 	add_str(o, "config", env->config);
 	json_object_object_add(o, "sandbox", json_object_new_boolean(env->sandbox));
@@ -638,6 +659,7 @@ int job_work(const char *dir, struct strbuf *err)
 	env.config = jx_str(o, "config");
 	env.repo = jx_str(o, "repo");
 	env.statedir = jx_str(o, "statedir");
+	env.cache = jx_str(o, "cache");
 	env.timeout_ms = jx_int(o, "timeout_ms", 0);
 	env.sandbox = jx_bool(o, "sandbox", true);
 	s.dir = (char *)jx_str(o, "dir");

@@ -6,10 +6,13 @@
  *
  * Stage commands get no database: apply and check are given the
  * version's mail (its cover letter, patches and the replies to them) and
- * its id (--series ID), run in a sandbox without network where only the
- * repository and the job's directory are writable and the state
- * directory is hidden, and must answer about that version (the runner
- * checks the document's "send").  build and boot are given the branch
+ * its id (--series ID), run in a sandbox without network (lib/run.h:
+ * the host's programs and libraries, the rest of the host out of sight)
+ * where only the repository and the job's directory are writable, lorebot
+ * itself, its configuration, the repository's alternates (bot/gitdirs.h)
+ * and, for check, the cache are read-only and the state directory is
+ * hidden, and must answer about that version (the runner checks the
+ * document's "send").  build and boot are given the branch
  * and base apply recorded and sandbox their own make and qemu.  Each job
  * has a directory <statedir>/jobs/<id> with its inputs and logs.
  */
@@ -27,6 +30,7 @@ struct job_env {
 	const char *config;	/* --config passed on, or NULL */
 	const char *repo;	/* the kernel repository (git.repo) */
 	const char *statedir;	/* jobs/, hidden from sandboxes */
+	const char *cache;	/* the stages' cache (core.cachedir), or NULL */
 	const char *outbox;	/* replies: a maildir, or NULL (reply.mode) */
 	const char *archs;	/* replies: the daemon's --arch, or NULL (build.arch) */
 	uint64_t timeout_ms;	/* daemon.jobtimeout */

@@ -19,6 +19,7 @@ const struct stage_def stages[STAGE_NR] = {
 		.command = "check",
 		.input = STAGE_IN_MBOX,
 		.sandbox = true,
+		.reads_cache = true,
 		.statuses = ST(ERRORS) | ST(WARNINGS) | ST(NOTES) | ST(CLEAN) | ST(INFRA),
 		.findings = true,
 	},

@@ -74,6 +74,11 @@ struct stage_def {
 	const char *command;	/* the lorebot command it runs, NULL: in process */
 	enum stage_input input;
 	bool sandbox;		/* the runner sandboxes the command (mail readers) */
+	/*
+	 * ... and shows it the cache, read-only: check reads the trusted
+	 * checkpatch.pl copies, the call index and the fallback mm.git there
+	 */
+	bool reads_cache;
 	unsigned int statuses;	/* ST() the result may have */
 	/* the version's state when the result has one of these statuses */
 	const char *fails;	/* "apply-failed", ... or NULL */

@@ -328,7 +328,7 @@ static int make_shadow(const char *srcdir, const char *shadow,
 }
 
 static void cmd_setup(struct run_cmd *cmd, const struct kst_build *b,
-		      const char *const *rw)
+		      const char *const *rw, const char *const *ro)
 {
 	cmd->log_path = NULL;
 	cmd->merge_stderr = true;
@@ -337,6 +337,7 @@ static void cmd_setup(struct run_cmd *cmd, const struct kst_build *b,
 	cmd->limits.max_output = 4 << 20;
 	cmd->sandbox.enabled = b->sandbox;
 	cmd->sandbox.rw = rw;
+	cmd->sandbox.ro = ro;
 	cmd->sandbox.uid = b->uid;
 	cmd->sandbox.gid = b->gid;
 }
@@ -358,10 +359,12 @@ static int run_make(const struct kst_build *b, const char *const *argv,
 		    const char *what, struct strbuf *out, struct strbuf *err)
 {
 	const char *rw[] = { b->outdir, b->hdrdir, b->objdir, NULL };
+	/* the kernel tree: make -C, and the shadow tree's links point there */
+	const char *ro[] = { b->srcdir, NULL };
 	struct run_cmd cmd = RUN_CMD_INIT;
 	int ret = 0;
 
-	cmd_setup(&cmd, b, rw);
+	cmd_setup(&cmd, b, rw, ro);
 	cmd.argv = argv;
 	if (run_cmd(&cmd)) {
 		strbuf_addf(err, "cannot run make for %s", what);

@@ -68,7 +68,7 @@ void kst_plan_key(const struct kst_plan *plan, struct strbuf *sb);
  * (never written: OUTPUT and the headers go elsewhere), objdir an O= dir
  * of that tree for headers_install, hdrdir where the headers go, outdir
  * where the binaries go.  sandbox: run make in bubblewrap (no network,
- * read-only root, outdir/hdrdir/objdir writable).
+ * the host's programs, srcdir read-only, outdir/hdrdir/objdir writable).
  */
 struct kst_build {
 	const struct arch *arch;

@@ -56,7 +56,7 @@ static int job_run_cmd(int argc, char **argv, struct ctx *ctx)
 	struct store st;
 	struct job j;
 	json_object *infra = NULL;
-	char buf[4096], *end, *dbpath, *statedir, *config, *repo;
+	char buf[4096], *end, *dbpath, *statedir, *config, *repo, *cache;
 	int64_t id;
 	ssize_t n;
 	int opt, ret;
@@ -100,6 +100,7 @@ static int job_run_cmd(int argc, char **argv, struct ctx *ctx)
 	env.config = config;
 	env.repo = repo;
 	env.statedir = statedir;
+	env.cache = cache = check_cache_dir(ctx->cfg);
 	env.timeout_ms = config_get_ms(ctx->cfg, "daemon.jobtimeout");
 	env.sandbox = config_get_bool(ctx->cfg, "build.sandbox");
 	log_set_timestamps(true);
@@ -123,6 +124,7 @@ static int job_run_cmd(int argc, char **argv, struct ctx *ctx)
 	free(statedir);
 	free(config);
 	free(repo);
+	free(cache);
 	strbuf_release(&err);
 	store_close(&st);
 	return ret;

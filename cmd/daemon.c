@@ -1227,7 +1227,7 @@ int daemon_run(struct ctx *ctx, const struct daemon_opts *o)
 	struct daemon d = { .ctx = ctx, .o = o, .cfg = ctx->cfg, .sigfd = -1 };
 	struct strbuf err = STRBUF_INIT;
 	char *self = self_path(), *statedir = NULL, *config = NULL, *repo = NULL;
-	char *dbpath = NULL, *outbox = NULL;
+	char *dbpath = NULL, *outbox = NULL, *cache = NULL;
 	int ret = EXIT_OK;
 
 	log_set_timestamps(true);
@@ -1250,6 +1250,7 @@ int daemon_run(struct ctx *ctx, const struct daemon_opts *o)
 	d.env.repo = repo;
 	d.env.statedir = statedir;
 	d.env.outbox = outbox;
+	d.env.cache = cache = check_cache_dir(ctx->cfg);
 	if (!d.env.repo) {
 		log_err("no kernel repository: give --repo or set git.repo");
 		ret = EXIT_USAGE;
@@ -1306,5 +1307,6 @@ out_free:
 	free(dbpath);
 	free(statedir);
 	free(outbox);
+	free(cache);
 	return ret;
 }

@@ -7,7 +7,10 @@
 #	                          (and creates MARKER when it runs)
 #	sec_trusted_checkpatch    mm-new of $R gets fake_checkpatch TRUSTED, which
 #	                          also reports the first line of its spelling.txt
-#	                          (TRUSTEDDATA) and whether it can read $SEC_SECRET
+#	                          (TRUSTEDDATA), whether it can read $SEC_SECRET
+#	                          and what it got of $SEC_ROOTFILE (a file outside
+#	                          what a sandbox shows: ROOTFILE_ABSENT, _DENIED,
+#	                          or READ_ROOTFILE and its first line)
 sec_repo() {
 	S=$TMP/src
 	git init -q -b main "$S"
@@ -117,6 +120,15 @@ sec_trusted_checkpatch() {
 		if ("${SEC_SECRET:-}" ne "" && open(my \$s, "<", "${SEC_SECRET:-}")) {
 			my \$l = <\$s> // ""; chomp \$l;
 			print "\$file:1: WARNING:LEAKED_SECRET: \$l\n";
+		}
+		if ("${SEC_ROOTFILE:-}" ne "") {
+			if (open(my \$r, "<", "${SEC_ROOTFILE:-}")) {
+				my \$l = <\$r> // ""; chomp \$l;
+				print "\$file:1: WARNING:READ_ROOTFILE: \$l\n";
+			} else {
+				my \$why = \$!{ENOENT} ? "ABSENT" : \$!{EACCES} ? "DENIED" : "ERROR";
+				print "\$file:1: WARNING:ROOTFILE_\$why: \$!\n";
+			}
 		}
 		print "total: 0 errors, 1 warnings, 1 lines checked\n";
 	}

@@ -7,8 +7,8 @@
 # and one based on it, a rename that moves a link of the base out of
 # the tree (t1005), a 480-character non-ASCII display name (on a patch
 # that does not apply, so that the bot replies to it); the trusted
-# checkpatch.pl tries to read the SMTP credentials.  Each attack
-# fails, the good series beside them is applied and checked, the
+# checkpatch.pl tries to read the SMTP credentials and a root-only file
+# outside what a sandbox shows of the host.  Each attack fails, the good series beside them is applied and checked, the
 # replies' header lines stay within 998 characters, and as the user
 # nothing the daemon made belongs to anyone but lorebot.
 . "${LOREBOT_SRC:-.}/tests/lib.sh"
@@ -25,6 +25,11 @@ chmod 0755 "$TMP"
 # checkpatch.pl, run in the check stage's sandbox, tries)
 SEC_SECRET=/var/tmp/lorebot-t1030-secret.$$
 cleanup_add "rm -f '$SEC_SECRET'"
+# a root-only file (0600) outside the sandbox's allowlist, hidden by no
+# one: as root, only its absence from the sandbox keeps it from a stage
+SEC_ROOTFILE=/var/tmp/lorebot-t1030-rootonly.$$
+cleanup_add "rm -f '$SEC_ROOTFILE'"
+(umask 077 && echo rootonly-secret >"$SEC_ROOTFILE")
 sec_repo
 sec_trusted_checkpatch
 # a link that points inside where it is (the top of the tree), and
@@ -147,6 +152,11 @@ run_as() {
 		"$who: every check read its data"
 	unlike "$(sql "SELECT group_concat(json) FROM results WHERE stage = 'check'")" \
 		"LEAKED_SECRET|hunter2" "$who: no check could read the SMTP credentials (smtp.credentials)"
+	unlike "$(sql "SELECT group_concat(json) FROM results WHERE stage = 'check'")" \
+		"READ_ROOTFILE|rootonly-secret" "$who: no check could read a root-only file in /var/tmp"
+	is "$(sql "SELECT count(*) FROM results WHERE stage = 'check' AND json LIKE '%ROOTFILE_ABSENT%'")" \
+		"$(sql "SELECT count(*) FROM results WHERE stage = 'check' AND json LIKE '%RAN_TRUSTED%'")" \
+		"$who: ... it is not there for any of them (not only denied)"
 	is "$(applied renameup)" failed "$who: the rename that takes a link out of the tree refused"
 	like "$(sql "SELECT r.json FROM results r JOIN versions v ON v.id = r.version
 		WHERE r.stage = 'apply' AND v.title = 'mm: renameup'")" \

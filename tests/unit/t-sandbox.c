@@ -4,9 +4,13 @@
  * run_cmd(), as the job runner gives it to apply and check (as root:
  * root's uid, no capability) and as the builds and boots get it (as
  * root: the build user).  Each probe is an attack a hostile patch, or a
- * parser bug it exploits, would try.
+ * parser bug it exploits, would try; and what the stages need of the
+ * host (the programs, the loader, the name service) is there.
  */
+#include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <link.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <string.h>
@@ -22,6 +26,11 @@ static char secret_dir[] = "/var/tmp/lorebot-t-sandbox-XXXXXX";
 static char sock_path[108];
 static char db_file[] = "/var/tmp/lorebot-t-sandbox-db-XXXXXX";
 static const char *bind_back[2];	/* bound read-only again, or NULL */
+/* outside the allowlist, not hidden: a root-only file no sandbox may see */
+static char outside_dir[] = "/var/tmp/lorebot-t-sandbox-outside-XXXXXX";
+static char *outside_file;
+static char *interp;		/* this program's dynamic loader (PT_INTERP) */
+static char self[4096];		/* this program */
 
 /* Run a shell probe in the sandbox; its exit status, its output in out */
 static int probe(const char *script, uid_t uid, gid_t gid, struct strbuf *out)
@@ -52,21 +61,102 @@ static int probe(const char *script, uid_t uid, gid_t gid, struct strbuf *out)
 	return status;
 }
 
+__attribute__((format(printf, 2, 7)))
 static void check(const char *who, const char *what, const char *script,
-		  int want, uid_t uid, gid_t gid)
+		  int want, uid_t uid, gid_t gid, ...)
 {
-	struct strbuf out = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT, name = STRBUF_INIT;
 	int st = probe(script, uid, gid, &out);
+	va_list ap;
 
-	ok(st == want, "%s: %s", who, what);
+	va_start(ap, gid);
+	strbuf_vaddf(&name, what, ap);
+	va_end(ap);
+	ok(st == want, "%s: %s", who, name.buf);
+	strbuf_release(&name);
 	if (st != want)
 		printf("# exit %d, wanted %d: %s\n", st, want, out.buf);
 	strbuf_release(&out);
 }
 
+/* The dynamic loader this program names (its PT_INTERP), or NULL */
+static char *read_interp(void)
+{
+	ElfW(Ehdr) eh;
+	ElfW(Phdr) ph;
+	char buf[4096];
+	char *ret = NULL;
+	int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC), i;
+
+	if (fd < 0)
+		return NULL;
+	if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh))
+		goto out;
+	for (i = 0; i < eh.e_phnum; i++) {
+		ssize_t n;
+
+		if (pread(fd, &ph, sizeof(ph), eh.e_phoff + (off_t)i * eh.e_phentsize) !=
+		    sizeof(ph))
+			break;
+		if (ph.p_type != PT_INTERP || !ph.p_filesz || ph.p_filesz > sizeof(buf))
+			continue;
+		n = pread(fd, buf, ph.p_filesz, ph.p_offset);
+		if (n == (ssize_t)ph.p_filesz && !buf[n - 1])
+			ret = xstrdup(buf);
+		break;
+	}
+out:
+	close(fd);
+	return ret;
+}
+
+/* What the sandbox shows of the host: the allowlist and nothing else */
+static void fs_probes(const char *who, uid_t uid, gid_t gid)
+{
+	char *s;
+
+	check(who, "/etc/shadow and /etc/gshadow are not there",
+	      "test -e /etc/shadow || test -e /etc/gshadow || exit 3", 3, uid, gid);
+	if (strncmp(self, "/root/", 6))
+		check(who, "/root is not there", "test -e /root || exit 3", 3, uid, gid);
+	s = xasprintf("test -e %s || test -e %s || exit 3", outside_file, outside_dir);
+	check(who, "a root-only file outside the allowlist (/var/tmp) is not there",
+	      s, 3, uid, gid);
+	free(s);
+	check(who, "nor /home, /srv, /mnt, /media, /boot, /opt, /var/lib, /var/log",
+	      "for d in /home /srv /mnt /media /boot /opt /var/lib /var/log /var/spool; do "
+	      "test -e $d && echo $d; done | grep -q . || exit 3", 3, uid, gid);
+	check(who, "nor the host's secrets in /etc (ssh, ssl/private, sudoers)",
+	      "ls -A /etc/ssh /etc/ssl/private /etc/sudoers /etc/munge 2>/dev/null | "
+	      "grep -q . || exit 3", 3, uid, gid);
+	check(who, "the sandbox's root is read-only too",
+	      "touch /lorebot-probe 2>/dev/null || mkdir /etc/lorebot-probe 2>/dev/null || "
+	      "exit 3", 3, uid, gid);
+	check(who, "/bin/sh, /usr/bin/perl and python3 run",
+	      "/bin/sh -c : && /usr/bin/perl -MPOSIX -e 1 && "
+	      "{ ! command -v python3 >/dev/null || python3 -c 'import json'; }", 0,
+	      uid, gid);
+	if (interp) {
+		s = xasprintf("test -e %s && %s /usr/bin/true", interp, interp);
+		check(who, "the dynamic loader (%s) is where programs name it", s, 0, uid, gid,
+		      interp);
+		free(s);
+	}
+	check(who, "/etc/passwd and the name service work",
+	      "grep -q '^root:' /etc/passwd && id -un >/dev/null", 0, uid, gid);
+	if (!access("/usr/bin/cc", X_OK))
+		check(who, "cc (through /etc/alternatives) runs", "cc --version >/dev/null",
+		      0, uid, gid);
+	s = xasprintf("test -x %s", self);
+	check(who, "the running program's own tree is there", s, 0, uid, gid);
+	free(s);
+}
+
 static void probes(const char *who, uid_t uid, gid_t gid)
 {
 	char *s;
+
+	fs_probes(who, uid, gid);
 
 	check(who, "no capability (CapEff 0)",
 	      "grep -q '^CapEff:[[:space:]]*0000000000000000$' /proc/self/status", 0,
@@ -124,6 +214,20 @@ int main(void)
 		return 1;
 	}
 	close(fd);
+	if (!mkdtemp(outside_dir) || chmod(outside_dir, 0755)) {
+		printf("Bail out! mkdtemp: %s\n", strerror(errno));
+		return 1;
+	}
+	outside_file = xasprintf("%s/root-only", outside_dir);
+	fd = open(outside_file, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	if (fd < 0 || write(fd, "secret\n", 7) != 7) {
+		printf("Bail out! %s: %s\n", outside_file, strerror(errno));
+		return 1;
+	}
+	close(fd);
+	interp = read_interp();
+	if (readlink("/proc/self/exe", self, sizeof(self) - 1) <= 0)
+		snprintf(self, sizeof(self), "/proc/self/exe");
 	chmod(db_file, 0644);	/* readable to the build user: only hiding stops it */
 	run_hide_always(db_file);
 	snprintf(sock_path, sizeof(sock_path), "/run/lorebot-t-sandbox-%d.sock",
@@ -150,6 +254,10 @@ int main(void)
 	unlink(f);
 	unlink(db_file);
 	rmdir(secret_dir);
+	unlink(outside_file);
+	rmdir(outside_dir);
+	free(outside_file);
+	free(interp);
 	free(f);
 	return done_testing();
 }

@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The sandbox of lib/run.h: the bubblewrap command line, and the paths
+ * no sandbox of this process may see (run_hide_always()).
+ */
+#include <dirent.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/run-int.h"
+
+/*
+ * The sizes of the sandbox's own tmpfs mounts: /tmp for a compiler's
+ * temporary files, /dev/shm for semaphores, and the empty ones that
+ * cover what it must not see (only the mount points of binds go there)
+ */
+#define SANDBOX_TMP_BYTES	(512ULL << 20)
+#define SANDBOX_SHM_BYTES	(64ULL << 20)
+#define SANDBOX_HIDE_BYTES	(1ULL << 20)
+
+#define MAX_PRIVATE 16
+static char *private_paths[MAX_PRIVATE];
+static size_t nr_private;
+
+void run_hide_always(const char *path)
+{
+	char *abs;
+	size_t i;
+
+	if (!path || !*path)
+		return;
+	abs = realpath(path, NULL);
+	if (!abs) {
+		/* one that is still to come (SQLite's -wal): its directory's */
+		char *dir = xstrdup(path), *slash = strrchr(dir, '/'), *d;
+
+		if (slash)
+			*slash = '\0';
+		d = realpath(slash ? (*dir ? dir : "/") : ".", NULL);
+		if (d)
+			abs = xasprintf("%s/%s", strcmp(d, "/") ? d : "",
+					slash ? slash + 1 : path);
+		free(d);
+		free(dir);
+		if (!abs)
+			return;
+	}
+	for (i = 0; i < nr_private; i++)
+		if (!strcmp(private_paths[i], abs))
+			break;
+	if (i < nr_private || nr_private == MAX_PRIVATE || !strcmp(abs, "/"))
+		free(abs);
+	else
+		private_paths[nr_private++] = abs;
+}
+
+static void tmpfs_argv(struct argv_vec *a, const char *dir, unsigned long long size)
+{
+	argv_push(a, "--size");
+	argv_push(a, xasprintf("%llu", size));
+	argv_push(a, "--tmpfs");
+	argv_push(a, dir);
+}
+
+/*
+ * What a sandbox sees of the host, read-only, before the caller's own
+ * binds: the programs and libraries, what of /etc they read to start and
+ * to run, and the running program's own tree.  Nothing else: not /root,
+ * /home, /var, /srv, /opt, /mnt, /media, /boot, nor the rest of /etc
+ * (shadow, the ssh and ssl keys, munge.key, sudoers, the host's
+ * gitconfig, whose credential settings are the host's).
+ */
+static const char *const usr_links[] = {
+	/* merged /usr (Debian 12): links, recreated as links; else binds */
+	"/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32", NULL,
+};
+
+static const char *const etc_allow[] = {
+	/* the dynamic loader's cache; cc, gcc, python3, awk are links in alternatives/ */
+	"ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives",
+	/* users and groups by name (id, git, perl's getpwuid) */
+	"passwd", "group", "nsswitch.conf",
+	/* loopback's names: the network is its own, with lo only */
+	"hosts", "host.conf", "gai.conf", "services", "protocols",
+	/* the time zone, the interpreters' own settings */
+	"localtime", "timezone", "mime.types", "xattr.conf", "perl",
+	/* the public certificates (libgit2 loads them) and OpenSSL's settings */
+	"ssl/certs", "ssl/openssl.cnf", "ccache.conf",
+	NULL,
+};
+
+static void bind_argv(struct argv_vec *a, const char *opt, const char *src,
+		      const char *dst)
+{
+	argv_push(a, opt);
+	argv_push(a, src);
+	argv_push(a, dst);
+}
+
+/*
+ * The host's path as it is: a link is made again (its target resolves
+ * inside, among what the sandbox sees), a directory or a file is bound
+ * read-only, what does not exist is left out.  The strings are not freed:
+ * this runs in the child, before exec.
+ */
+static void host_path_argv(struct argv_vec *a, const char *path)
+{
+	char target[PATH_MAX];
+	struct stat st;
+	ssize_t n;
+
+	if (lstat(path, &st))
+		return;
+	if (S_ISLNK(st.st_mode)) {
+		n = readlink(path, target, sizeof(target) - 1);
+		if (n <= 0)
+			return;
+		target[n] = '\0';
+		bind_argv(a, "--symlink", xstrdup(target), path);
+	} else if (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)) {
+		bind_argv(a, "--ro-bind", path, path);
+	}
+}
+
+static void etc_argv(struct argv_vec *a)
+{
+	const char *const *p;
+	struct dirent *de;
+	DIR *d;
+
+	argv_push(a, "--perms");
+	argv_push(a, "0755");
+	argv_push(a, "--dir");
+	argv_push(a, "/etc");
+	for (p = etc_allow; *p; p++) {
+		const char *slash = strchr(*p, '/');
+
+		/* a directory on the way, as the host has it (not bwrap's 0700) */
+		if (slash && !access(xasprintf("/etc/%.*s", (int)(slash - *p), *p), F_OK)) {
+			argv_push(a, "--perms");
+			argv_push(a, "0755");
+			argv_push(a, "--dir");
+			argv_push(a, xasprintf("/etc/%.*s", (int)(slash - *p), *p));
+		}
+		host_path_argv(a, xasprintf("/etc/%s", *p));
+	}
+	/* python3 and python3.<minor>: sitecustomize.py */
+	d = opendir("/etc");
+	while (d && (de = readdir(d)))
+		if (starts_with(de->d_name, "python3"))
+			host_path_argv(a, xasprintf("/etc/%s", de->d_name));
+	if (d)
+		closedir(d);
+}
+
+static bool under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return !strncmp(path, dir, n) && (!path[n] || path[n] == '/');
+}
+
+/* How many names deep path is: "/" 0, "/tmp" 1, "/work/lorebot" 2 */
+static int depth(const char *path)
+{
+	int n = 0;
+
+	for (; *path; path++)
+		if (*path == '/' && path[1])
+			n++;
+	return n;
+}
+
+/*
+ * The running program's tree: it runs itself again inside, and reads
+ * its data beside it.  A build directory's parent (the source tree:
+ * config/fragments, templates, tests/lsan.supp), or an installation's
+ * <prefix>/bin and <prefix>/share/<name>; nothing more for one under
+ * /usr.  A parent that is a top directory (/tmp, /home) or $HOME is not
+ * a source tree: the program's own directory alone, then.
+ */
+static void self_argv(struct argv_vec *a)
+{
+	char exe[PATH_MAX], *slash, *name;
+	const char *home = getenv("HOME");
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		return;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash || slash == exe || under(exe, "/usr"))
+		return;
+	*slash = '\0';
+	name = slash + 1;
+	slash = strrchr(exe, '/');
+	if (!strcmp(slash + 1, "bin")) {
+		char *share;
+
+		bind_argv(a, "--ro-bind", xstrdup(exe), xstrdup(exe));
+		*slash = '\0';
+		share = xasprintf("%s/share/%s", exe, name);
+		if (!access(share, F_OK))
+			bind_argv(a, "--ro-bind", share, share);
+		return;
+	}
+	if (depth(exe) > 2 && !(home && !strcmp(home, exe)))
+		*slash = '\0';
+	bind_argv(a, "--ro-bind", xstrdup(exe), xstrdup(exe));
+}
+
+/* bubblewrap in front of argv; see struct run_sandbox */
+void run_sandbox_argv(const struct run_cmd *cmd, struct argv_vec *a)
+{
+	const char *const *p;
+	size_t i;
+
+	argv_push(a, "bwrap");
+	argv_push(a, "--die-with-parent");
+	argv_push(a, "--new-session");
+	argv_push(a, "--unshare-ipc");
+	argv_push(a, "--unshare-pid");
+	argv_push(a, "--unshare-uts");
+	argv_push(a, "--unshare-cgroup-try");
+	if (!cmd->sandbox.allow_net)
+		argv_push(a, "--unshare-net");
+	/*
+	 * A user namespace of its own and no capability in it, root or
+	 * not: the read-only binds stay read-only (they are locked to the
+	 * namespace: no remount) and nothing overrides a file's mode.
+	 */
+	argv_push(a, "--unshare-user");
+	argv_push(a, "--cap-drop");
+	argv_push(a, "ALL");
+	/*
+	 * A root of its own, read-only once everything is mounted on it:
+	 * /dev, /proc, a memory-backed and bounded /tmp and /dev/shm, then
+	 * what it sees of the host (which may be under /tmp)
+	 */
+	argv_push(a, "--dev");
+	argv_push(a, "/dev");
+	argv_push(a, "--proc");
+	argv_push(a, "/proc");
+	tmpfs_argv(a, "/tmp", SANDBOX_TMP_BYTES);
+	tmpfs_argv(a, "/dev/shm", SANDBOX_SHM_BYTES);
+	if (!access("/usr", F_OK))
+		bind_argv(a, "--ro-bind", "/usr", "/usr");
+	for (p = usr_links; *p; p++)
+		host_path_argv(a, *p);
+	etc_argv(a);
+	self_argv(a);
+	for (i = 0; i < nr_private; i++) {
+		struct stat st;
+
+		if (stat(private_paths[i], &st))
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			tmpfs_argv(a, private_paths[i], SANDBOX_HIDE_BYTES);
+		} else {
+			argv_push(a, "--ro-bind");
+			argv_push(a, "/dev/null");
+			argv_push(a, private_paths[i]);
+		}
+	}
+	for (p = cmd->sandbox.hide; p && *p; p++)
+		tmpfs_argv(a, *p, SANDBOX_HIDE_BYTES);
+	for (p = cmd->sandbox.ro; p && *p; p++)
+		bind_argv(a, "--ro-bind", *p, *p);
+	for (p = cmd->sandbox.rw; p && *p; p++)
+		bind_argv(a, "--bind", *p, *p);
+	/*
+	 * The root bwrap makes is a tmpfs without a size: nothing may be
+	 * written there (its mount points are all made by now), nor in /dev
+	 * (the devices and /dev/shm are mounts of their own)
+	 */
+	argv_push(a, "--remount-ro");
+	argv_push(a, "/dev");
+	argv_push(a, "--remount-ro");
+	argv_push(a, "/");
+	if (cmd->cwd) {
+		argv_push(a, "--chdir");
+		argv_push(a, cmd->cwd);
+	}
+	argv_push(a, "--");
+	for (p = cmd->argv; *p; p++)
+		argv_push(a, *p);
+}
