@@ -51,7 +51,7 @@ conf() {
 	done
 }
 conf "$D/local.conf"
-conf "$D/slurm.conf" daemon.executor=slurm slurm.pollinterval=1s
+conf "$D/slurm.conf" daemon.executor=slurm
 
 cpu() { awk '/^cpu /{ print $2 + $3 + $4 + $7 + $8 }' /proc/stat; }
 

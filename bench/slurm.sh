@@ -3,7 +3,9 @@
 # same trivial job (/bin/true) N times (default 20), one after the other,
 # (a) as a child process, (b) with sbatch and squeue polled every
 # POLL seconds (default 0.2) until Slurm lists it COMPLETED, as the Slurm
-# executor does (slurm.pollinterval), (c) with sbatch --wait.  The Slurm
+# executor did before it read the exit file (slurm.pollinterval), (c)
+# with sbatch and the job's exit file looked for every 0.25 s, as the
+# executor does now, (d) with sbatch --wait.  The Slurm
 # is the tests' one-machine lab (tests/slurm-lab.sh, under nice 19).
 # Needs root and the Slurm packages; skips otherwise.  Numbers in
 # bench/README.md.
@@ -41,13 +43,27 @@ polled() {
 		sleep "$POLL"
 	done
 }
+# the executor's way since the exit file: the batch script leaves the
+# status in the job's directory, the daemon looks for it every 0.25 s
+n_filed=0
+filed() {
+	n_filed=$((n_filed + 1))
+	f=$D/exit.$n_filed
+	sbatch --parsable --output=/dev/null --chdir="$D" \
+		--wrap "/bin/true; echo \$? >$f.tmp && mv -f $f.tmp $f" >/dev/null
+	until [ -f "$f" ]; do
+		sleep 0.25
+	done
+}
 waited() {
 	sbatch --parsable --wait --output=/dev/null --chdir="$D" --wrap /bin/true >/dev/null
 }
 local_s=$(per_job child)
 poll_s=$(per_job polled)
+file_s=$(per_job filed)
 wait_s=$(per_job waited)
 
 echo "slurm.sh: $N trivial jobs, wall per job: local ${local_s} s," \
-	"sbatch + squeue every ${POLL} s ${poll_s} s, sbatch --wait ${wait_s} s" \
+	"sbatch + squeue every ${POLL} s ${poll_s} s," \
+	"sbatch + exit file every 0.25 s ${file_s} s, sbatch --wait ${wait_s} s" \
 	"(load $(cut -d' ' -f1 /proc/loadavg))"

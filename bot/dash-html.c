@@ -767,8 +767,12 @@ static void queue_row(struct strbuf *rows, struct db_stmt *s, int64_t now)
 		.has_log = db_column_int(s, 5),
 	};
 	const char *series = db_column_text(s, 6), *title = db_column_text(s, 7);
+	int64_t slurm_job = db_column_int(s, 9);
+	const char *node = db_column_text(s, 10);
 	struct strbuf label = STRBUF_INIT;
 
+	if (!node)
+		node = "";
 	dash_job_label(&j, now, &label);
 	strbuf_addf(rows, "<tr data-job=\"%s\"><td>%lld</td><td>", j.running ? "running" :
 		    "queued", (long long)j.id);
@@ -787,13 +791,27 @@ static void queue_row(struct strbuf *rows, struct db_stmt *s, int64_t now)
 		    j.running ? "s-run" : "s-warn");
 	html_escape(rows, label.buf);
 	strbuf_addstr(rows, "</span></td><td>");
+	/* where: the cluster's job and node, or this machine */
+	if (slurm_job > 0) {
+		strbuf_addf(rows, "slurm job %lld", (long long)slurm_job);
+		if (*node) {
+			strbuf_addstr(rows, " on ");
+			html_escape(rows, node);
+		}
+	} else if (j.running) {
+		strbuf_addstr(rows, "local");
+	}
+	strbuf_addstr(rows, "</td><td>");
 	if (j.running && j.has_log)
 		strbuf_addf(rows, "<a href=\"/joblog/%lld\">live log</a>", (long long)j.id);
 	strbuf_addstr(rows, "</td></tr>\n");
 	strbuf_release(&label);
 }
 
-/* /queue: what 'lorebot status' shows of the queue, running jobs first */
+/*
+ * /queue: what 'lorebot status' shows of the queue, running jobs first,
+ * and where each runs (local, or its Slurm job and node)
+ */
 void dash_page_queue(struct dash *d, const struct web_request *req, const char *id,
 		     struct web_response *res)
 {
@@ -801,7 +819,8 @@ void dash_page_queue(struct dash *d, const struct web_request *req, const char *
 	struct strbuf rows = STRBUF_INIT;
 	struct db_stmt *s = d->has_jobs ? db_prepare(d->st.db,
 		"SELECT j.id, j.kind, j.arch, j.state, coalesce(j.started, 0), j.log IS NOT NULL,"
-		" v.series, v.title, coalesce(v.version, 0)"
+		" v.series, v.title, coalesce(v.version, 0), coalesce(j.slurm_job, 0),"
+		" coalesce(j.node, '')"
 		" FROM jobs j LEFT JOIN versions v ON v.id = j.version"
 		" WHERE j.state IN ('running', 'queued')"
 		" ORDER BY j.state = 'queued', j.priority DESC, j.id LIMIT 500") : NULL;

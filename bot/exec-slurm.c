@@ -2,8 +2,9 @@
 /*
  * The Slurm executor: a task is a batch job (sbatch), its state what
  * squeue says (one call per slurm.pollinterval for every job tracked),
- * and once squeue lists it in a final state, or lists it no more,
- * scontrol says how it ended.  Without accounting storage (no slurmdbd)
+ * and once the batch script has left the command's exit status, or
+ * squeue lists it in a final state or no more, scontrol says how it
+ * ended.  Without accounting storage (no slurmdbd)
  * Slurm forgets a job MinJobAge after its end; the batch script
  * therefore leaves the command's exit status in the task's directory
  * (slurm-exit), which is what a daemon that restarts after that finds.
@@ -447,9 +448,14 @@ static void ended(struct slurm_x *s, struct sjob *j, struct run_done *d)
 		code = j->st.exit_signal > 0 ? 128 + j->st.exit_signal : j->st.exit_code;
 	d->status = code;
 	d->timed_out = def && def->timed_out;
-	snprintf(d->detail, sizeof(d->detail), "slurm job %ld %s%s%s", j->id,
-		 *j->st.state ? j->st.state : "forgotten by Slurm",
-		 *j->st.node ? " on " : "", j->st.node);
+	if (code >= 0 && *j->st.state && (!def || !def->ended))
+		/* the script is done, Slurm still completes the job */
+		snprintf(d->detail, sizeof(d->detail), "slurm job %ld ended (exit %d)%s%s",
+			 j->id, code, *j->st.node ? " on " : "", j->st.node);
+	else
+		snprintf(d->detail, sizeof(d->detail), "slurm job %ld %s%s%s", j->id,
+			 *j->st.state ? j->st.state : "forgotten by Slurm",
+			 *j->st.node ? " on " : "", j->st.node);
 	j->ended = true;
 }
 
@@ -462,6 +468,15 @@ static int slurm_poll(struct run_executor *x, void *job, struct run_done *d)
 
 	if (j->ended)
 		return 0;
+	/*
+	 * The batch script's exit status says the command is over before
+	 * squeue does (it is asked once per slurm.pollinterval, and Slurm
+	 * still lists the job while it completes): a stat per look
+	 */
+	if (exit_file(j) >= 0) {
+		ended(s, j, d);
+		return 0;
+	}
 	refresh(s, false);
 	if (!s->snap_ok)
 		return 1;	/* Slurm does not answer: ask again later */

@@ -29,6 +29,7 @@
 #include "lib/run.h"
 
 #define TICK_MS 1000
+#define REMOTE_TICK_MS 250	/* while jobs run on a cluster: no SIGCHLD ends them */
 #define STOP_GRACE_MS 10000
 #define PROGRESS_MS 30000	/* how often long jobs are reported */
 #define RECONCILE_MS 60000	/* how often the queue is checked against the pool */
@@ -1105,6 +1106,8 @@ static int next_wake(struct daemon *d)
 	uint64_t now = now_ms(), wait = TICK_MS;
 	size_t i;
 
+	if (d->remote && run_pool_count(d->pool, -1))
+		wait = REMOTE_TICK_MS;
 	for (i = 0; i < d->nr_lists; i++) {
 		uint64_t w = d->lists[i].next_ms > now ? d->lists[i].next_ms - now : 0;
 

@@ -15,6 +15,8 @@
 # JobAcctGatherType=jobacct_gather/none), no accounting storage (no
 # slurmdbd: sacct has nothing, squeue and scontrol do, finished jobs are
 # kept MinJobAge = 1 h), munge on a socket of its own (AuthInfo=socket=).
+# Batch jobs are scheduled when they come (batch_sched_delay=0: Slurm's
+# default of 3 s held every job that long before it started).
 # Ports are free ones picked at start.  Every daemon runs under nice 19.
 set -eu
 
@@ -87,6 +89,7 @@ JobCompType=jobcomp/none
 MpiDefault=none
 SwitchType=switch/none
 SchedulerType=sched/backfill
+SchedulerParameters=batch_sched_delay=0
 SelectType=select/cons_tres
 SelectTypeParameters=CR_CPU
 ReturnToService=2

@@ -313,9 +313,16 @@ is "$(grep -o '<tr data-job="[a-z]*"><td>[0-9]*</td><td>[a-z]*</td><td>[a-z0-9_]
 	sed 's/<[^>]*>/ /g' | tr -s ' ' | tr '\n' ';')" \
 	" $JOB build x86_64 ; $(sql "SELECT id FROM jobs WHERE version = '$V003'") boot x86_64 ; $(sql "SELECT id FROM jobs WHERE version = '$VXSS' AND arch = 'arm64'") build arm64 ;" \
 	"running jobs first, then the queued"
-ok "a running job with its live log" grep -q "building 4m</span></td><td><a href=\"/joblog/$JOB\">live log</a>" "$TMP/body"
+ok "a running job, where it runs, its live log" \
+	grep -q "building 4m</span></td><td>local</td><td><a href=\"/joblog/$JOB\">live log</a>" "$TMP/body"
 ok "the series it is for" grep -q "<a href=\"/series/4cd35562ac2e\">mm: &lt;script&gt;" "$TMP/body"
 ok "the page header links it" grep -q '<a href="/queue">queue</a>' "$TMP/body"
+# a job of the Slurm executor: its Slurm job and node
+sqlite3 "$DB" "UPDATE jobs SET slurm_job = 31, node = 'node3' WHERE version = '$V003'"
+sqlite3 "$DB" "UPDATE jobs SET slurm_job = 32 WHERE version = '$VXSS' AND arch = 'arm64'"
+get /queue >/dev/null
+ok "a job on Slurm: its job id and node" grep -q '</span></td><td>slurm job 31 on node3</td>' "$TMP/body"
+ok "one queued in Slurm: its job id" grep -q 'queued</span></td><td>slurm job 32</td>' "$TMP/body"
 serve_stop
 sqlite3 "$DB" "DELETE FROM jobs WHERE version IN ('$VXSS', '$V003')"
 

@@ -77,8 +77,9 @@ is "$(sql "SELECT max(attempts) FROM jobs")" 1 "no job needed a second attempt"
 J=$(sql "SELECT slurm_job FROM jobs WHERE kind = 'apply' ORDER BY id LIMIT 1")
 is "$(slurm_state "$J")" COMPLETED "Slurm says the job completed"
 like "$(cat "$TMP/slurm.err")" "apply of <[^>]*> submitted to slurm as job $J" "the log names the Slurm job"
-like "$(cat "$TMP/slurm.err")" "done \\(slurm job [0-9]+ COMPLETED on lab1\\)" \
-	"and how Slurm says it ended, on which node"
+# the batch script's exit status is seen first, or Slurm's final state
+like "$(cat "$TMP/slurm.err")" "done \\(slurm job [0-9]+ (COMPLETED|ended \\(exit 0\\)) on lab1\\)" \
+	"and how the job ended, on which node"
 lorebot --db "$DB" job list --json >"$TMP/jobs.json"
 is "$(json "$TMP/jobs.json" "[(j['kind'], j['executor'], j['node']) for j in d['jobs']][0]")" \
 	"('apply', 'slurm', 'lab1')" "job list says where each job ran"

@@ -152,6 +152,38 @@ int main(void)
 		ok(x->node(x, job) == NULL, "no node is known");
 	}
 	x->release(x, job);
+
+	/*
+	 * Slurm still lists the job (RUNNING while it completes) when the
+	 * batch script has left its status: that ends it, squeue not asked
+	 */
+	{
+		static const char running[] =
+			"#!/bin/sh\necho 'JobId=42 JobState=RUNNING ExitCode=0:0 NodeList=lab1'\n";
+		struct run_done d = { .status = -1 };
+		char *sq = xasprintf("%s/squeue", dir), *sc = xasprintf("%s/scontrol", dir);
+		char *asked = xasprintf("%s/asked", dir);
+		char *script = xasprintf("#!/bin/sh\ntouch '%s'\necho '42|RUNNING|lab1|None'\n", asked);
+
+		write_file(sq, script, strlen(script));
+		write_file(sc, running, strlen(running));
+		chmod(sq, 0755);
+		chmod(sc, 0755);
+		is_int(x->reattach(x, handle, &job), 0, "a running job is taken over");
+		unlink(asked);
+		write_file(path, "3\n", 2);
+		is_int(x->poll(x, job, &d), 0, "its exit file ends it though Slurm lists it");
+		is_int(d.status, 3, "with the status the batch script left");
+		ok(strstr(d.detail, "slurm job 42 ended (exit 3) on lab1") != NULL,
+		   "the log says so, and where: %s", d.detail);
+		ok(access(asked, F_OK), "squeue was not asked");
+		x->release(x, job);
+		unlink(asked);
+		free(script);
+		free(asked);
+		free(sq);
+		free(sc);
+	}
 	unlink(path);
 	free(path);
 	path = xasprintf("%s/squeue", dir);
