@@ -174,6 +174,79 @@ static int depth(const char *path)
 }
 
 /*
+ * The mounts a sandbox gets over its base (what it sees of the host's
+ * programs): the running program's tree, what no sandbox may see, and
+ * the caller's hidden, read-only and read-write paths.  They are made
+ * parents first, whatever the order they were asked in: a bind of a
+ * directory made after the cover of a path inside it would show that
+ * path again (the state directory inside a bound cache), and a
+ * read-write directory bound after a read-only one inside it would make
+ * that one writable.  At the same path a cover comes first, so that a
+ * bind puts back what the sandbox needs of it (the configuration).
+ */
+enum mount_kind { M_HIDE, M_NULL, M_RO, M_RW };
+
+struct mount_op {
+	enum mount_kind kind;
+	const char *path;
+	int depth;
+	size_t seq;
+};
+
+struct mount_list {
+	struct mount_op *v;
+	size_t nr, alloc;
+};
+
+static void mount_add(struct mount_list *m, enum mount_kind kind, const char *path)
+{
+	struct mount_op *op;
+
+	ALLOC_GROW(m->v, m->nr + 1, m->alloc);
+	op = &m->v[m->nr];
+	op->kind = kind;
+	op->path = path;
+	op->depth = depth(path);
+	op->seq = m->nr++;
+}
+
+static int mount_cmp(const void *a, const void *b)
+{
+	const struct mount_op *x = a, *y = b;
+
+	if (x->depth != y->depth)
+		return x->depth < y->depth ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void mounts_argv(struct argv_vec *a, struct mount_list *m)
+{
+	size_t i;
+
+	qsort(m->v, m->nr, sizeof(*m->v), mount_cmp);
+	for (i = 0; i < m->nr; i++) {
+		const struct mount_op *op = &m->v[i];
+
+		switch (op->kind) {
+		case M_HIDE:
+			tmpfs_argv(a, op->path, SANDBOX_HIDE_BYTES);
+			break;
+		case M_NULL:
+			bind_argv(a, "--ro-bind", "/dev/null", op->path);
+			break;
+		case M_RO:
+			bind_argv(a, "--ro-bind", op->path, op->path);
+			break;
+		case M_RW:
+			bind_argv(a, "--bind", op->path, op->path);
+			break;
+		}
+	}
+}
+
+/*
  * The running program's tree: it runs itself again inside, and reads
  * its data beside it.  A build directory's parent (the source tree:
  * config/fragments, templates, tests/lsan.supp), or an installation's
@@ -181,7 +254,7 @@ static int depth(const char *path)
  * /usr.  A parent that is a top directory (/tmp, /home) or $HOME is not
  * a source tree: the program's own directory alone, then.
  */
-static void self_argv(struct argv_vec *a)
+static void self_mounts(struct mount_list *m)
 {
 	char exe[PATH_MAX], *slash, *name;
 	const char *home = getenv("HOME");
@@ -199,21 +272,22 @@ static void self_argv(struct argv_vec *a)
 	if (!strcmp(slash + 1, "bin")) {
 		char *share;
 
-		bind_argv(a, "--ro-bind", xstrdup(exe), xstrdup(exe));
+		mount_add(m, M_RO, xstrdup(exe));
 		*slash = '\0';
 		share = xasprintf("%s/share/%s", exe, name);
 		if (!access(share, F_OK))
-			bind_argv(a, "--ro-bind", share, share);
+			mount_add(m, M_RO, share);
 		return;
 	}
 	if (depth(exe) > 2 && !(home && !strcmp(home, exe)))
 		*slash = '\0';
-	bind_argv(a, "--ro-bind", xstrdup(exe), xstrdup(exe));
+	mount_add(m, M_RO, xstrdup(exe));
 }
 
 /* bubblewrap in front of argv; see struct run_sandbox */
 void run_sandbox_argv(const struct run_cmd *cmd, struct argv_vec *a)
 {
+	struct mount_list m = { 0 };
 	const char *const *p;
 	size_t i;
 
@@ -250,26 +324,20 @@ void run_sandbox_argv(const struct run_cmd *cmd, struct argv_vec *a)
 	for (p = usr_links; *p; p++)
 		host_path_argv(a, *p);
 	etc_argv(a);
-	self_argv(a);
+	self_mounts(&m);
 	for (i = 0; i < nr_private; i++) {
 		struct stat st;
 
-		if (stat(private_paths[i], &st))
-			continue;
-		if (S_ISDIR(st.st_mode)) {
-			tmpfs_argv(a, private_paths[i], SANDBOX_HIDE_BYTES);
-		} else {
-			argv_push(a, "--ro-bind");
-			argv_push(a, "/dev/null");
-			argv_push(a, private_paths[i]);
-		}
+		if (!stat(private_paths[i], &st))
+			mount_add(&m, S_ISDIR(st.st_mode) ? M_HIDE : M_NULL, private_paths[i]);
 	}
 	for (p = cmd->sandbox.hide; p && *p; p++)
-		tmpfs_argv(a, *p, SANDBOX_HIDE_BYTES);
+		mount_add(&m, M_HIDE, *p);
 	for (p = cmd->sandbox.ro; p && *p; p++)
-		bind_argv(a, "--ro-bind", *p, *p);
+		mount_add(&m, M_RO, *p);
 	for (p = cmd->sandbox.rw; p && *p; p++)
-		bind_argv(a, "--bind", *p, *p);
+		mount_add(&m, M_RW, *p);
+	mounts_argv(a, &m);
 	/*
 	 * The root bwrap makes is a tmpfs without a size: nothing may be
 	 * written there (its mount points are all made by now), nor in /dev

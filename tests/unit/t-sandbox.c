@@ -26,18 +26,31 @@ static char secret_dir[] = "/var/tmp/lorebot-t-sandbox-XXXXXX";
 static char sock_path[108];
 static char db_file[] = "/var/tmp/lorebot-t-sandbox-db-XXXXXX";
 static const char *bind_back[2];	/* bound read-only again, or NULL */
+/* a tree bound as a whole, with a hidden and a read-only part inside */
+static char tree_dir[] = "/var/tmp/lorebot-t-sandbox-tree-XXXXXX";
+static char *tree_state, *tree_db, *tree_ro;
+static const char *bind_rw[2];		/* bound read-write, or NULL */
+static const char *hide_more[2];	/* hidden too, or NULL */
 /* outside the allowlist, not hidden: a root-only file no sandbox may see */
 static char outside_dir[] = "/var/tmp/lorebot-t-sandbox-outside-XXXXXX";
 static char *outside_file;
 static char *interp;		/* this program's dynamic loader (PT_INTERP) */
 static char self[4096];		/* this program */
 
+static void tree_rm(const char *name)
+{
+	char *path = xasprintf("%s/%s", tree_dir, name);
+
+	unlink(path);
+	free(path);
+}
+
 /* Run a shell probe in the sandbox; its exit status, its output in out */
 static int probe(const char *script, uid_t uid, gid_t gid, struct strbuf *out)
 {
 	struct run_cmd cmd = RUN_CMD_INIT;
 	const char *argv[] = { "sh", "-c", script, NULL };
-	const char *hide[] = { secret_dir, NULL };
+	const char *hide[] = { secret_dir, hide_more[0], NULL };
 	int status;
 
 	cmd.argv = argv;
@@ -48,6 +61,7 @@ static int probe(const char *script, uid_t uid, gid_t gid, struct strbuf *out)
 	cmd.sandbox.enabled = true;
 	cmd.sandbox.hide = hide;
 	cmd.sandbox.ro = bind_back;
+	cmd.sandbox.rw = bind_rw;
 	cmd.sandbox.uid = uid;
 	cmd.sandbox.gid = gid;
 	if (run_cmd(&cmd) < 0) {
@@ -175,6 +189,27 @@ static void probes(const char *who, uid_t uid, gid_t gid)
 	check(who, "unless the sandbox binds it back", s, 0, uid, gid);
 	bind_back[0] = NULL;
 	free(s);
+	/*
+	 * Mounts are made parents first, whatever the order asked: a bound
+	 * tree does not show again what is hidden inside it (a state
+	 * directory in a bound cache), a read-write one does not make
+	 * writable what is bound read-only inside it
+	 */
+	s = xasprintf("grep -q SQLite %s && exit 0; exit 3", tree_db);
+	hide_more[0] = tree_state;
+	bind_back[0] = tree_dir;
+	check(who, "a hidden directory inside a bound tree stays hidden", s, 3, uid, gid);
+	free(s);
+	hide_more[0] = NULL;
+	bind_back[0] = tree_ro;
+	bind_rw[0] = tree_dir;
+	s = xasprintf("touch %s/rw-%d || exit 4; touch %s/x-%d 2>/dev/null || exit 3",
+		      tree_dir, (int)uid, tree_ro, (int)uid);
+	check(who, "a read-only bind inside a read-write tree stays read-only", s, 3,
+	      uid, gid);
+	free(s);
+	bind_back[0] = NULL;
+	bind_rw[0] = NULL;
 	s = xasprintf("test -e %s && exit 0; exit 3", sock_path);
 	check(who, "a host socket in /run is out of sight", s, 3, uid, gid);
 	free(s);
@@ -229,6 +264,20 @@ int main(void)
 	if (readlink("/proc/self/exe", self, sizeof(self) - 1) <= 0)
 		snprintf(self, sizeof(self), "/proc/self/exe");
 	chmod(db_file, 0644);	/* readable to the build user: only hiding stops it */
+	/* open to every uid: only the mounts decide */
+	if (!mkdtemp(tree_dir)) {
+		printf("Bail out! mkdtemp: %s\n", strerror(errno));
+		return 1;
+	}
+	tree_state = xasprintf("%s/state", tree_dir);
+	tree_db = xasprintf("%s/lorebot.db", tree_state);
+	tree_ro = xasprintf("%s/ro", tree_dir);
+	if (chmod(tree_dir, 0777) || mkdir(tree_state, 0755) ||
+	    mkdir(tree_ro, 0777) || chmod(tree_ro, 0777) ||
+	    write_file(tree_db, "SQLite format 3", 15) || chmod(tree_db, 0644)) {
+		printf("Bail out! %s: %s\n", tree_dir, strerror(errno));
+		return 1;
+	}
 	run_hide_always(db_file);
 	snprintf(sock_path, sizeof(sock_path), "/run/lorebot-t-sandbox-%d.sock",
 		 (int)getpid());
@@ -256,6 +305,23 @@ int main(void)
 	rmdir(secret_dir);
 	unlink(outside_file);
 	rmdir(outside_dir);
+	unlink(tree_db);
+	rmdir(tree_state);
+	rmdir(tree_ro);
+	tree_rm("rw-0");
+	tree_rm("ro/x-0");	/* only there when the test failed */
+	if (pw) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "rw-%d", (int)pw->pw_uid);
+		tree_rm(name);
+		snprintf(name, sizeof(name), "ro/x-%d", (int)pw->pw_uid);
+		tree_rm(name);
+	}
+	rmdir(tree_dir);
+	free(tree_db);
+	free(tree_state);
+	free(tree_ro);
 	free(outside_file);
 	free(interp);
 	free(f);
