@@ -16,13 +16,6 @@ struct found {
 	size_t nr, max;
 };
 
-static bool inside(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-
-	return !strncmp(path, dir, n) && (!path[n] || path[n] == '/');
-}
-
 /* path (owned) unless it is inside the repository or already there */
 static void add(struct found *f, char *path)
 {
@@ -32,7 +25,7 @@ static void add(struct found *f, char *path)
 		return;
 	for (i = 0; i < f->nr && strcmp(f->dirs[i], path); i++)
 		;
-	if (i < f->nr || f->nr == f->max || inside(path, f->repo)) {
+	if (i < f->nr || f->nr == f->max || path_within(path, f->repo)) {
 		free(path);
 		return;
 	}

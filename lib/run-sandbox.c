@@ -155,13 +155,6 @@ static void etc_argv(struct argv_vec *a)
 		closedir(d);
 }
 
-static bool under(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-
-	return !strncmp(path, dir, n) && (!path[n] || path[n] == '/');
-}
-
 /* How many names deep path is: "/" 0, "/tmp" 1, "/work/lorebot" 2 */
 static int depth(const char *path)
 {
@@ -264,7 +257,7 @@ static void self_mounts(struct mount_list *m)
 		return;
 	exe[n] = '\0';
 	slash = strrchr(exe, '/');
-	if (!slash || slash == exe || under(exe, "/usr"))
+	if (!slash || slash == exe || path_within(exe, "/usr"))
 		return;
 	*slash = '\0';
 	name = slash + 1;

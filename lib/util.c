@@ -369,6 +369,13 @@ char *path_dirname(const char *path)
 	return xstrndup(path, slash - path);
 }
 
+bool path_within(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return !strncmp(path, dir, n) && (!path[n] || path[n] == '/');
+}
+
 int remove_tree(const char *path)
 {
 	struct stat st;

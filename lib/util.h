@@ -98,6 +98,8 @@ int remove_tree(const char *path);
 char *path_absolute(const char *path);
 /* The directory part of path ("." when it has no '/'); caller frees */
 char *path_dirname(const char *path);
+/* Whether path is dir or below it, by name ("/usr" is not "/usrx") */
+bool path_within(const char *path, const char *dir);
 
 /* FNV-1a 64-bit hash of buf as 16 lowercase hex digits; out holds 17. */
 void hash_hex(const void *buf, size_t len, char out[17]);

@@ -297,9 +297,18 @@ static void test_beneath(void)
 	free(p);
 }
 
+static void test_within(void)
+{
+	ok(path_within("/usr", "/usr"), "path_within: the directory itself");
+	ok(path_within("/usr/bin/gcc", "/usr"), "path_within: below it");
+	ok(!path_within("/usrx/bin", "/usr"), "path_within: a longer name is not below");
+	ok(!path_within("/us", "/usr"), "path_within: nor a shorter one");
+}
+
 int main(void)
 {
 	test_beneath();
+	test_within();
 	test_utf8();
 	test_strbuf();
 	test_jsonw();
