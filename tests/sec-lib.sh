@@ -11,6 +11,9 @@
 #	                          and what it got of $SEC_ROOTFILE (a file outside
 #	                          what a sandbox shows: ROOTFILE_ABSENT, _DENIED,
 #	                          or READ_ROOTFILE and its first line)
+#	sec_lab WHO               a pass's own place, $st = $TMP/WHO: a clone of
+#	                          $R ($st/repo.git) and a lore lab ($LAB, $URL)
+#	                          started on $TMP/start.mbox, mail/* delivered
 sec_repo() {
 	S=$TMP/src
 	git init -q -b main "$S"
@@ -137,4 +140,22 @@ sec_trusted_checkpatch() {
 	: >"$S/scripts/const_structs.checkpatch"
 	git -C "$S" add -A && git -C "$S" commit -qm "checkpatch"
 	git -C "$S" push -q "$R" main:mm-new
+}
+
+sec_lab() {
+	st=$TMP/$1
+	rm -rf "$st"
+	mkdir -p "$st"
+	git clone -q --bare "$R" "$st/repo.git"
+	LAB=$st/lab
+	_port=$(free_port)
+	URL=$("$LORE_LAB" setup "$LAB" "$_port" "$TMP/start.mbox" 2>"$st/lab.err")/linux-mm/ || {
+		cat "$st/lab.err" >&2
+		echo "Bail out! cannot start the lore lab"
+		exit 1
+	}
+	cleanup_add "'$LORE_LAB' stop '$LAB'"
+	for f in mail/*; do
+		"$LORE_LAB" deliver "$LAB" <"$f" || return 1
+	done
 }

@@ -65,21 +65,7 @@ envelope() {
 
 run_as() {
 	who=$1
-	st=$TMP/$who
-	rm -rf "$st"
-	mkdir -p "$st"
-	git clone -q --bare "$R" "$st/repo.git"
-	LAB=$st/lab
-	_port=$(free_port)
-	URL=$("$LORE_LAB" setup "$LAB" "$_port" "$TMP/start.mbox" 2>"$st/lab.err")/linux-mm/ || {
-		cat "$st/lab.err" >&2
-		echo "Bail out! cannot start the lore lab"
-		exit 1
-	}
-	cleanup_add "'$LORE_LAB' stop '$LAB'"
-	for f in mail/*; do
-		"$LORE_LAB" deliver "$LAB" <"$f" || return 1
-	done
+	sec_lab "$who" || return 1
 	smtp_start
 	DB=$st/state/lorebot.db
 	CONF=$st/lorebot.conf
