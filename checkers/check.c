@@ -104,6 +104,7 @@ void check_opts_release(struct check_opts *o)
 	free(o->cachedir);
 	free(o->fallback_repo);
 	free(o->codespell_dict);
+	free(o->stale_tree);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -485,6 +486,12 @@ int check_run(struct check_series *s, const struct check_opts *o,
 		c.patch = NULL;
 		c.file = NULL;
 		checkers[i].end(&c);
+	}
+	if (c.ids_unchecked) {
+		c.patch = NULL;
+		check_report(&c, "fixes-tag", CHECK_NOTE, NULL, 0,
+			     "commit ids the tree lacks are not reported: %s",
+			     o->stale_tree);
 	}
 	check_kb_free(c.kb);
 	free(state);

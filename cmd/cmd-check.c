@@ -101,6 +101,11 @@ const char cmd_check_help[] =
 	"    --fail-on LEVEL\n"
 	"        exit 1 for findings of LEVEL or worse: error (the default),\n"
 	"        warning, or note (any finding); for hooks and CI\n"
+	"    --stale-tree WHY\n"
+	"        the tree may lack commits the series names, for the reason WHY\n"
+	"        (the bot passes it when its tree was not fetched lately): a\n"
+	"        commit id the tree lacks is not reported (fixes-tag, checkpatch's\n"
+	"        UNKNOWN_COMMIT_ID), a note says so\n"
 	"    --fix\n"
 	"        also print the packed prototypes one-line-args suggests, as a\n"
 	"        patch for 'git apply' on top of the range\n"
@@ -528,6 +533,7 @@ enum {
 	OPT_URL,
 	OPT_SERIES,
 	OPT_FAIL_ON,
+	OPT_STALE_TREE,
 };
 
 int cmd_check(int argc, char **argv, struct ctx *ctx)
@@ -551,6 +557,7 @@ int cmd_check(int argc, char **argv, struct ctx *ctx)
 		{ "url", required_argument, NULL, OPT_URL },
 		{ "series", required_argument, NULL, OPT_SERIES },
 		{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
+		{ "stale-tree", required_argument, NULL, OPT_STALE_TREE },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct check_dev_opts d = { .ci = DEVCI_OPTS_INIT };
@@ -559,6 +566,7 @@ int cmd_check(int argc, char **argv, struct ctx *ctx)
 	struct strbuf err = STRBUF_INIT;
 	const char *mbox = NULL, *repo = NULL, *sel = NULL, *color = NULL;
 	const char *build = NULL, *boot = NULL, *msgid = NULL, *url = NULL, *series = NULL;
+	const char *stale = NULL;
 	char *fetched = NULL;
 	bool list = false, preexisting = false, want_build = false, want_boot = false;
 	enum check_severity fail_on = CHECK_ERROR;
@@ -626,6 +634,9 @@ int cmd_check(int argc, char **argv, struct ctx *ctx)
 				return cmd_usage_error("check", "bad --fail-on '%s' "
 						       "(error, warning or note)", optarg);
 			break;
+		case OPT_STALE_TREE:
+			stale = optarg;
+			break;
 		default:
 			return cmd_option_error("check");
 		}
@@ -669,6 +680,7 @@ int cmd_check(int argc, char **argv, struct ctx *ctx)
 		o.columns = columns;
 	o.preexisting = preexisting;
 	o.fail_on = fail_on;
+	o.stale_tree = xstrdup_or_null(stale);
 	if (list) {
 		list_checkers(&o);
 	} else if (msgid) {
