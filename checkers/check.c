@@ -262,6 +262,7 @@ struct finding *check_report_at(struct check_ctx *c, enum check_severity sev,
 	va_end(ap);
 	f = add_finding(c->out, c->k->name, sev, c->patch ? c->patch->n : 0,
 			c->file->path, l->no, strbuf_detach(&sb, NULL));
+	f->column = v->toks[tok].col + 1;
 	f->preexisting = !l->added;
 	if (qfirst >= 0) {
 		cview_quote(v, qfirst, qlast, &q);

@@ -53,6 +53,7 @@ struct finding {
 	int patch;		/* its number in the series; 0: cover letter/series */
 	char *file;		/* NULL: commit message, cover letter or series */
 	int line;		/* post-image line (file) or message line; 0: none */
+	int column;		/* its byte, from 1 (gcc's -fdiagnostics-column-unit=byte); 0: none */
 	char *message;
 	char *quote;		/* the quoted lines, or NULL */
 	char *suggestion;	/* a fix, or NULL */
