@@ -9,6 +9,7 @@
 #include "bot/db.h"
 #include "bot/gitdirs.h"
 #include "bot/job.h"
+#include "bot/mbox.h"
 #include "lib/jsonx.h"
 #include "lib/log.h"
 #include "bot/remotes.h"
@@ -71,7 +72,6 @@ static int write_version_mbox(struct store *st, const char *version,
 	db_bind_int(q, 2, thread ? THREAD_DEPTH : 0);
 	while ((r = db_step(q)) > 0) {
 		char *msgid = xstrdup(db_column_text(q, 0));
-		const char *p, *line;
 
 		strbuf_reset(&raw);
 		if (store_get_raw(st, msgid, &raw, err) != 1) {
@@ -82,21 +82,7 @@ static int write_version_mbox(struct store *st, const char *version,
 			goto out;
 		}
 		free(msgid);
-		/* mboxrd: quote every ">*From " line once more */
-		strbuf_addstr(&mbox, "From mboxrd@z Thu Jan  1 00:00:00 1970\n");
-		for (line = raw.buf; *line; line = p) {
-			const char *q2 = line;
-
-			p = strchr(line, '\n');
-			p = p ? p + 1 : line + strlen(line);
-			while (*q2 == '>')
-				q2++;
-			if (!strncmp(q2, "From ", 5))
-				strbuf_addch(&mbox, '>');
-			strbuf_add(&mbox, line, p - line);
-		}
-		strbuf_complete_line(&mbox);
-		strbuf_addch(&mbox, '\n');
+		mbox_write_rd(&mbox, "mboxrd@z", raw.buf, raw.len);
 		found++;
 	}
 	if (r < 0) {
