@@ -532,12 +532,6 @@ int job_give_up(struct store *st, const struct job *j, json_object *doc,
 #define JOB_FILE "job.json"
 #define RESULT_FILE "result.json"
 
-static void add_str(json_object *o, const char *key, const char *v)
-{
-	if (v)
-		json_object_object_add(o, key, json_object_new_string(v));
-}
-
 static int write_json_atomic(const char *path, json_object *o, struct strbuf *err)
 {
 	const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
@@ -573,15 +567,15 @@ int job_prepare(struct store *st, const struct config *cfg, const struct job_env
 		goto out;
 	o = json_object_new_object();
 	json_object_object_add(o, "id", json_object_new_int64(j->id));
-	add_str(o, "kind", stage_name(j->kind));
-	add_str(o, "arch", j->arch);
-	add_str(o, "version", j->version);
-	add_str(o, "dir", s.dir);
-	add_str(o, "repo", env->repo);
-	add_str(o, "statedir", env->statedir);
-	add_str(o, "cache", env->cache);
-	add_str(o, "self", env->self);
-	add_str(o, "config", env->config);
+	jx_add_str(o, "kind", stage_name(j->kind));
+	jx_add_str(o, "arch", j->arch);
+	jx_add_str(o, "version", j->version);
+	jx_add_str(o, "dir", s.dir);
+	jx_add_str(o, "repo", env->repo);
+	jx_add_str(o, "statedir", env->statedir);
+	jx_add_str(o, "cache", env->cache);
+	jx_add_str(o, "self", env->self);
+	jx_add_str(o, "config", env->config);
 	json_object_object_add(o, "sandbox", json_object_new_boolean(env->sandbox));
 	json_object_object_add(o, "timeout_ms", json_object_new_int64(env->timeout_ms));
 	argv = json_object_new_array();
@@ -656,7 +650,7 @@ int job_work(const char *dir, struct strbuf *err)
 	json_object_object_add(res, "id", json_object_new_int64(j.id));
 	json_object_object_add(res, "ok", json_object_new_boolean(!ret));
 	if (ret)
-		add_str(res, "error", err->buf);
+		jx_add_str(res, "error", err->buf);
 	if (doc)
 		json_object_object_add(res, "doc", json_object_get(doc));
 	if (infra)

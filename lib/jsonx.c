@@ -23,6 +23,13 @@ const char *jx_str(json_object *o, const char *key)
 		json_object_get_string(v) : NULL;
 }
 
+const char *jx_str_any(json_object *o, const char *key)
+{
+	json_object *v = jx_get(o, key);
+
+	return v ? json_object_get_string(v) : NULL;
+}
+
 const char *jx_strz(json_object *o, const char *key)
 {
 	const char *s = jx_str(o, key);
@@ -82,6 +89,17 @@ json_object *jx_object(json_object *o, const char *key)
 json_object *jx_new_str(const char *s)
 {
 	return s ? json_object_new_string(s) : NULL;
+}
+
+json_object *jx_new_nonempty(const char *s)
+{
+	return s && *s ? json_object_new_string(s) : NULL;
+}
+
+void jx_add_str(json_object *o, const char *key, const char *s)
+{
+	if (s)
+		json_object_object_add(o, key, json_object_new_string(s));
 }
 
 json_object *jx_parse(const char *text, size_t len, struct strbuf *err)
