@@ -534,8 +534,7 @@ int job_give_up(struct store *st, const struct job *j, json_object *doc,
 
 static int write_json_atomic(const char *path, json_object *o, struct strbuf *err)
 {
-	const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
-							  JSON_C_TO_STRING_NOSLASHESCAPE);
+	const char *text = jx_text(o, false);
 	char *tmp = xasprintf("%s.tmp", path);
 	int r = write_file(tmp, text, strlen(text));
 

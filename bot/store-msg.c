@@ -54,8 +54,7 @@ char *msg_to_json(const struct msg *m)
 	json_object_object_add(o, "links", str_array(m->links, m->nr_links));
 	if (m->warnings.len)
 		jx_add_str(o, "warnings", m->warnings.buf);
-	s = xstrdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
-						   JSON_C_TO_STRING_NOSLASHESCAPE));
+	s = xstrdup(jx_text(o, false));
 	json_object_put(o);
 	return s;
 }

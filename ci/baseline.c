@@ -59,7 +59,7 @@ static void save_meta(const char *path, const struct boot_result *r)
 		json_object_array_add(dropped, d);
 	}
 	json_object_object_add(o, "skipped", dropped);
-	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY);
+	text = jx_text(o, true);
 	write_file(path, text, strlen(text));
 	json_object_put(o);
 }

@@ -300,7 +300,7 @@ int check_dev(const struct check_dev_opts *d, const struct check_opts *o,
 			ret = r2;
 	}
 	if (json)
-		json_print(json);
+		jx_print(json, stdout);
 out:
 	json_object_put(json);
 	findings_release(&f);

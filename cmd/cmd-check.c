@@ -457,7 +457,7 @@ static int check_mbox(const char *mbox, const char *series, const char *repo, bo
 			fprintf(stderr, "lorebot: no patches in '%s'\n", mbox);
 		ret = EXIT_USAGE;
 	} else if (json) {
-		json_print(all);
+		jx_print(all, stdout);
 	}
 	json_object_put(all);
 out:

@@ -425,7 +425,7 @@ int cmd_fetch(int argc, char **argv, struct ctx *ctx)
 
 		json_object_object_add(out, "lists", run.lists);
 		json_object_object_add(out, "versions", run.versions);
-		json_print(out);
+		jx_print(out, stdout);
 		json_object_put(out);
 	} else {
 		json_object_put(run.lists);

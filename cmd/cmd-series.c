@@ -85,7 +85,7 @@ static int series_from_db(struct ctx *ctx, bool json)
 	} else {
 		report_json_problems(db_path(st.db), jx_get(o, "problems"));
 		if (json) {
-			json_print(o);
+			jx_print(o, stdout);
 		} else {
 			struct strbuf sb = STRBUF_INIT;
 

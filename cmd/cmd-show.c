@@ -255,7 +255,7 @@ static int show(struct store *st, const char *id, bool json, bool raw)
 	}
 print:
 	if (json)
-		json_print(out);
+		jx_print(out, stdout);
 	else
 		fwrite(sb.buf, 1, sb.len, stdout);
 out:

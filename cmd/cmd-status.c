@@ -162,7 +162,7 @@ int cmd_status(int argc, char **argv, struct ctx *ctx)
 	json_object_object_add(out, "lists", lists);
 	json_object_object_add(out, "recent", recent);
 	if (json) {
-		json_print(out);
+		jx_print(out, stdout);
 	} else {
 		printf("queue:");
 		for (i = 0; i < JOB_STATE_NR; i++)

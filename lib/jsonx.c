@@ -102,6 +102,18 @@ void jx_add_str(json_object *o, const char *key, const char *s)
 		json_object_object_add(o, key, json_object_new_string(s));
 }
 
+const char *jx_text(json_object *o, bool pretty)
+{
+	return json_object_to_json_string_ext(o, JSON_C_TO_STRING_NOSLASHESCAPE |
+		(pretty ? JSON_C_TO_STRING_PRETTY : JSON_C_TO_STRING_PLAIN));
+}
+
+void jx_print(json_object *o, FILE *f)
+{
+	fputs(jx_text(o, true), f);
+	fputc('\n', f);
+}
+
 json_object *jx_parse(const char *text, size_t len, struct strbuf *err)
 {
 	json_tokener *tok = json_tokener_new();
