@@ -43,12 +43,10 @@ json_object *dash_version_json(const struct dash_version *dv, bool with_mail)
 static void json_reply(struct web_response *res, int status, json_object *o)
 {
 	/* pretty when small (people read those), plain when large */
-	const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
-							  JSON_C_TO_STRING_NOSLASHESCAPE);
+	const char *text = jx_text(o, false);
 
 	if (strlen(text) < 256 * 1024)
-		text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-						      JSON_C_TO_STRING_NOSLASHESCAPE);
+		text = jx_text(o, true);
 	res->status = status;
 	res->content_type = "application/json";
 	strbuf_addstr(&res->body, text);
@@ -127,8 +125,7 @@ void dash_api_series(struct dash *d, const struct web_request *req, const char *
 		json_object *o = dash_version_json(&vs.v[i], false);
 
 		strbuf_addstr(&res->body, i ? ",\n" : "\n");
-		strbuf_addstr(&res->body, json_object_to_json_string_ext(o,
-			JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+		strbuf_addstr(&res->body, jx_text(o, false));
 		json_object_put(o);
 	}
 	db_query_int(d->st.db, "SELECT count(*) FROM messages", 0, &n);
@@ -139,8 +136,7 @@ void dash_api_series(struct dash *d, const struct web_request *req, const char *
 	if (next.len) {
 		json_object *o = json_object_new_string(next.buf);
 
-		strbuf_addstr(&res->body, json_object_to_json_string_ext(o,
-			JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+		strbuf_addstr(&res->body, jx_text(o, false));
 		json_object_put(o);
 	} else {
 		strbuf_addstr(&res->body, "null");

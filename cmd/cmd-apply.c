@@ -12,6 +12,7 @@
 #include "bot/mbox.h"
 #include "bot/remotes.h"
 #include "bot/series-out.h"
+#include "lib/jsonx.h"
 
 const char cmd_apply_help[] =
 	"NAME\n"
@@ -667,12 +668,12 @@ int cmd_apply(int argc, char **argv, struct ctx *ctx)
 	}
 	if (c.json) {
 		if (nr == 1) {
-			json_print(json_object_array_get_idx(out, 0));
+			jx_print(json_object_array_get_idx(out, 0), stdout);
 		} else {
 			json_object *o = json_object_new_object();
 
 			json_object_object_add(o, "series", json_object_get(out));
-			json_print(o);
+			jx_print(o, stdout);
 			json_object_put(o);
 		}
 	}

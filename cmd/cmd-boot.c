@@ -9,6 +9,7 @@
 #include "cmd/cmd.h"
 #include "lib/log.h"
 #include "bot/series-out.h"
+#include "lib/jsonx.h"
 #include "ci/boot-report.h"
 #include "ci/bootkernel.h"
 
@@ -420,7 +421,7 @@ int cmd_boot(int argc, char **argv, struct ctx *ctx)
 		int st = exit_status(report);
 
 		if (args.json) {
-			json_print(report);
+			jx_print(report, stdout);
 		} else {
 			struct strbuf sb = STRBUF_INIT;
 

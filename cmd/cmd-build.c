@@ -9,6 +9,7 @@
 #include "cmd/cmd.h"
 #include "lib/log.h"
 #include "bot/series-out.h"
+#include "lib/jsonx.h"
 #include "ci/build-out.h"
 
 const char cmd_build_help[] =
@@ -325,7 +326,7 @@ int cmd_build(int argc, char **argv, struct ctx *ctx)
 	if (o.json) {
 		json_object *j = build_job_to_json(&job);
 
-		json_print(j);
+		jx_print(j, stdout);
 		json_object_put(j);
 	} else {
 		struct strbuf sb = STRBUF_INIT;

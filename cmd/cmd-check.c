@@ -9,6 +9,7 @@
 #include "cmd/check-dev.h"
 #include "cmd/cmd.h"
 #include "bot/contract.h"
+#include "lib/jsonx.h"
 #include "lib/log.h"
 #include "bot/mbox.h"
 #include "bot/series-out.h"
@@ -428,8 +429,7 @@ static int check_mbox(const char *mbox, const char *series, const char *repo, bo
 				json_object_array_add(fa, json_object_get(x));
 			}
 			json_object_object_del(j, "findings");
-			json_object_object_add(j, "title", sd->title ?
-					       json_object_new_string(sd->title) : NULL);
+			json_object_object_add(j, "title", jx_new_str(sd->title));
 			json_object_object_add(j, RK_(doc, send), json_object_new_string(sd->id));
 			json_object_array_add(json_object_object_get(all, "series"), j);
 		} else {
@@ -457,7 +457,7 @@ static int check_mbox(const char *mbox, const char *series, const char *repo, bo
 			fprintf(stderr, "lorebot: no patches in '%s'\n", mbox);
 		ret = EXIT_USAGE;
 	} else if (json) {
-		json_print(all);
+		jx_print(all, stdout);
 	}
 	json_object_put(all);
 out:

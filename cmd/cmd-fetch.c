@@ -8,6 +8,7 @@
 #include "cmd/cmd.h"
 #include "bot/fetch.h"
 #include "bot/series-out.h"
+#include "lib/jsonx.h"
 
 const char cmd_fetch_help[] =
 	"NAME\n"
@@ -76,8 +77,8 @@ static json_object *result_json(const char *name, const char *url,
 {
 	json_object *o = json_object_new_object();
 
-	json_object_object_add(o, "name", name ? json_object_new_string(name) : NULL);
-	json_object_object_add(o, "url", url ? json_object_new_string(url) : NULL);
+	json_object_object_add(o, "name", jx_new_str(name));
+	json_object_object_add(o, "url", jx_new_str(url));
 	json_object_object_add(o, "status",
 			       json_object_new_string(fetch_status_name(r->status)));
 	json_object_object_add(o, "windows", json_object_new_int64(r->windows));
@@ -111,10 +112,8 @@ static void changes_json(json_object *arr, const struct store_changes *c)
 		json_object_object_add(o, "id", json_object_new_string(ch->id));
 		json_object_object_add(o, "change",
 				       json_object_new_string(store_change_name(ch->kind)));
-		json_object_object_add(o, "series_id", ch->series_id ?
-				       json_object_new_string(ch->series_id) : NULL);
-		json_object_object_add(o, "title", ch->title ?
-				       json_object_new_string(ch->title) : NULL);
+		json_object_object_add(o, "series_id", jx_new_str(ch->series_id));
+		json_object_object_add(o, "title", jx_new_str(ch->title));
 		json_object_object_add(o, "version", json_object_new_int(ch->version));
 		json_object_object_add(o, "have", json_object_new_int(ch->have));
 		json_object_object_add(o, "total", json_object_new_int(ch->total));
@@ -426,7 +425,7 @@ int cmd_fetch(int argc, char **argv, struct ctx *ctx)
 
 		json_object_object_add(out, "lists", run.lists);
 		json_object_object_add(out, "versions", run.versions);
-		json_print(out);
+		jx_print(out, stdout);
 		json_object_put(out);
 	} else {
 		json_object_put(run.lists);

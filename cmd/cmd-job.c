@@ -8,6 +8,7 @@
 #include "cmd/cmd.h"
 #include "bot/job.h"
 #include "bot/db.h"
+#include "lib/jsonx.h"
 #include "lib/log.h"
 
 const char cmd_job_help[] =
@@ -196,8 +197,7 @@ static int job_list_cmd(int argc, char **argv, struct ctx *ctx)
 		json_object *o = json_object_new_object();
 
 		json_object_object_add(o, "jobs", arr);
-		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-						    JSON_C_TO_STRING_NOSLASHESCAPE));
+		jx_print(o, stdout);
 		json_object_put(o);
 	} else {
 		json_object_put(arr);

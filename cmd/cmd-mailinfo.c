@@ -5,6 +5,7 @@
 
 #include "cmd/cmd.h"
 #include "bot/series-out.h"
+#include "lib/jsonx.h"
 #include "bot/mailinfo.h"
 #include "bot/mbox.h"
 #include "bot/patch.h"
@@ -274,7 +275,7 @@ static int compare(const struct mailinfo_cli *c, int argc, char **argv)
 		json_object_object_add(o, "undocumented",
 				       json_object_new_int64(t.undocumented));
 		json_object_object_add(o, "mails", json_object_get(t.mails));
-		json_print(o);
+		jx_print(o, stdout);
 		json_object_put(o);
 	} else {
 		printf("%zu mails compared: %zu the same, %zu refused by git mailinfo, "

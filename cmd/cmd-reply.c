@@ -165,7 +165,7 @@ int cmd_reply(int argc, char **argv, struct ctx *ctx)
 		json_object_object_add(out, "skipped", json_object_new_int(sum.skipped));
 		json_object_object_add(out, "failed", json_object_new_int(sum.failed));
 		json_object_object_add(out, "errors", json_object_new_int(sum.errors));
-		json_print(out);
+		jx_print(out, stdout);
 		json_object_put(out);
 	} else {
 		print_text(&sum);

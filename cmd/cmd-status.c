@@ -10,6 +10,7 @@
 #include "bot/queue.h"
 #include "bot/report.h"
 #include "bot/series-out.h"
+#include "lib/jsonx.h"
 
 const char cmd_status_help[] =
 	"NAME\n"
@@ -42,11 +43,6 @@ static const char *ago(int64_t t, char *buf, size_t len)
 	return buf;
 }
 
-static json_object *str(const char *s)
-{
-	return s ? json_object_new_string(s) : NULL;
-}
-
 /* The columns of a query, in order, as JSON keys and types */
 struct col {
 	const char *key;
@@ -75,7 +71,7 @@ static void rows_json(struct db_stmt *q, const struct col *cols, size_t n,
 		for (i = 0; i < n; i++)
 			json_object_object_add(o, cols[i].key, cols[i].is_int ?
 				json_object_new_int64(db_column_int(q, (int)i)) :
-				str(db_column_text(q, (int)i)));
+				jx_new_str(db_column_text(q, (int)i)));
 		json_object_array_add(arr, o);
 	}
 }
@@ -150,11 +146,11 @@ int cmd_status(int argc, char **argv, struct ctx *ctx)
 				continue;
 			}
 			o = json_object_new_object();
-			json_object_object_add(o, "id", str(v.id));
-			json_object_object_add(o, "series_id", str(v.series_id));
-			json_object_object_add(o, "title", str(v.title));
+			json_object_object_add(o, "id", jx_new_str(v.id));
+			json_object_object_add(o, "series_id", jx_new_str(v.series_id));
+			json_object_object_add(o, "title", jx_new_str(v.title));
 			json_object_object_add(o, "version", json_object_new_int(v.version));
-			json_object_object_add(o, "state", str(report_state(&v, &ro)));
+			json_object_object_add(o, "state", jx_new_str(report_state(&v, &ro)));
 			json_object_array_add(recent, o);
 			report_version_release(&v);
 			free(ids[i]);
@@ -166,7 +162,7 @@ int cmd_status(int argc, char **argv, struct ctx *ctx)
 	json_object_object_add(out, "lists", lists);
 	json_object_object_add(out, "recent", recent);
 	if (json) {
-		json_print(out);
+		jx_print(out, stdout);
 	} else {
 		printf("queue:");
 		for (i = 0; i < JOB_STATE_NR; i++)
