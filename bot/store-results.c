@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "bot/contract.h"
+#include "bot/report.h"
 #include "bot/results.h"
 #include "lib/jsonx.h"
 
@@ -186,6 +187,9 @@ int results_record(struct store *st, const char *version, enum stage stage,
 	for (i = 0; i < rows.nr; i++)
 		if (insert(st->db, id, &rows.v[i], gen, err))
 			goto rollback;
+	/* the version's state, in the same transaction */
+	if (report_states_flush(st, STATES_DIRTY, err))
+		goto rollback;
 	if (own_tx && db_commit(st->db)) {
 		db_fail(st->db, err);
 		goto rollback;

@@ -8,6 +8,7 @@
 #include "cmd/cmd.h"
 #include "bot/job.h"
 #include "bot/db.h"
+#include "bot/report.h"
 #include "lib/jsonx.h"
 #include "lib/log.h"
 
@@ -84,6 +85,8 @@ static int job_run_cmd(int argc, char **argv, struct ctx *ctx)
 	ret = cmd_open_store(ctx, &st, false);
 	if (ret)
 		return ret;
+	if (env.archs)
+		report_states_attach(&st, ctx->cfg, env.archs);
 	if (queue_get(st.db, id, &j, &err)) {
 		fprintf(stderr, "lorebot: %s\n", err.buf);
 		strbuf_release(&err);
