@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "lib/parse-options.h"
 #include "lib/log.h"
 #include "lib/run.h"
 #include "bot/version.h"
@@ -96,6 +97,20 @@ int cmd_option_error(const char *cmd)
 	/* getopt said what was wrong, naming the option ("lorebot CMD: ...") */
 	fprintf(stderr, "(see 'lorebot %s --help')\n", cmd);
 	return EXIT_USAGE;
+}
+
+int cmd_parse_options(int argc, char **argv, const char *cmd,
+		      const struct parse_opt *opts, int max)
+{
+	char *prog = xasprintf("lorebot %s", cmd);
+	int n = parse_options(argc, argv, prog, opts);
+
+	free(prog);
+	if (max != CMD_ANY_ARGS && n > max) {
+		cmd_usage_error(cmd, "unexpected argument '%s'", argv[max]);
+		return -1;
+	}
+	return n;
 }
 
 static const char main_usage[] =
