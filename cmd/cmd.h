@@ -84,7 +84,5 @@ int cmd_usage_error(const char *cmd, const char *fmt, ...) PRINTF(2, 3);
 struct parse_opt;
 int cmd_parse_options(int argc, char **argv, const char *cmd,
 		      const struct parse_opt *opts, int max);
-/* After getopt printed why an option is wrong: the pointer to --help, EXIT_USAGE */
-int cmd_option_error(const char *cmd);
 
 #endif
