@@ -135,7 +135,7 @@ int cmd_record(int argc, char **argv, struct ctx *ctx)
 		OPT_END(),
 	};
 
-	argc = parse_options(argc, argv, "lorebot record", opts);
+	argc = cmd_parse_options(argc, argv, "record", opts, CMD_ANY_ARGS);
 	if (argc < 0)
 		return EXIT_USAGE;
 	if (!version || !*version)

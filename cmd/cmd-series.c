@@ -138,11 +138,9 @@ int cmd_series(int argc, char **argv, struct ctx *ctx)
 		OPT_END(),
 	};
 
-	argc = parse_options(argc, argv, "lorebot series", opts);
+	argc = cmd_parse_options(argc, argv, "series", opts, 0);
 	if (argc < 0)
 		return EXIT_USAGE;
-	if (argc)
-		return cmd_usage_error("series", "unexpected argument '%s'", argv[0]);
 
 	if (!mbox)
 		return series_from_db(ctx, json);

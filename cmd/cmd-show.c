@@ -277,7 +277,7 @@ int cmd_show(int argc, char **argv, struct ctx *ctx)
 		OPT_END(),
 	};
 
-	argc = parse_options(argc, argv, "lorebot show", opts);
+	argc = cmd_parse_options(argc, argv, "show", opts, CMD_ANY_ARGS);
 	if (argc < 0)
 		return EXIT_USAGE;
 	if (argc != 1)

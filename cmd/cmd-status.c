@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <getopt.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
 #include "cmd/cmd.h"
+#include "lib/parse-options.h"
 #include "bot/db.h"
 #include "bot/queue.h"
 #include "bot/report.h"
@@ -76,44 +76,42 @@ static void rows_json(struct db_stmt *q, const struct col *cols, size_t n,
 	}
 }
 
+/* --recent N: as atoi() reads it, whatever follows the digits */
+static int recent_cb(const struct parse_opt *opt, const char *arg, struct strbuf *err)
+{
+	(void)err;
+	*(int *)opt->value = atoi(arg);
+	return 0;
+}
+
 int cmd_status(int argc, char **argv, struct ctx *ctx)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "recent", required_argument, NULL, 'n' },
-		{ NULL, 0, NULL, 0 },
-	};
-	json_object *out = json_object_new_object(), *queue = json_object_new_object();
-	json_object *runs = json_object_new_array(), *lists = json_object_new_array();
-	json_object *recent = json_object_new_array();
+	json_object *out, *queue, *runs, *lists, *recent;
 	struct strbuf err = STRBUF_INIT;
 	struct report_opts ro;
 	int64_t counts[JOB_STATE_NR];
 	struct db_stmt *q;
 	struct store st;
 	bool json = false;
-	int opt, ret, n = 10, i;
+	int ret, n = 10, i;
 	char t1[32], t2[32];
+	const struct parse_opt opts[] = {
+		OPT_BOOL('j', "json", &json, "print the status as JSON"),
+		OPT_CALLBACK(0, "recent", &n, "N", "the N most recent series versions",
+			     recent_cb),
+		OPT_END(),
+	};
 
-	while ((opt = getopt_long(argc, argv, "j", opts, NULL)) != -1) {
-		if (opt == 'j') {
-			json = true;
-		} else if (opt == 'n') {
-			n = atoi(optarg);
-		} else {
-			json_object_put(out);
-			return cmd_option_error("status");
-		}
-	}
+	if (cmd_parse_options(argc, argv, "status", opts, CMD_ANY_ARGS) < 0)
+		return EXIT_USAGE;
 	ret = cmd_open_store(ctx, &st, false);
-	if (ret) {
-		json_object_put(out);
-		json_object_put(queue);
-		json_object_put(runs);
-		json_object_put(lists);
-		json_object_put(recent);
+	if (ret)
 		return ret;
-	}
+	out = json_object_new_object();
+	queue = json_object_new_object();
+	runs = json_object_new_array();
+	lists = json_object_new_array();
+	recent = json_object_new_array();
 	report_opts_init(&ro, ctx->cfg);
 	if (!queue_counts(st.db, counts, &err))
 		for (i = 0; i < JOB_STATE_NR; i++)
