@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Repository operations of the apply step (implemented in bot/git.c, the
- * only libgit2 user): open or create the bot's repository, fetch
+ * Repository operations of the apply step (implemented in bot/gitrepo*.c
+ * and bot/gitoid.c, in the libgit2 module of bot/git.h): open or create the bot's repository, fetch
  * branches, resolve revisions, read and write blobs, trees and commits,
  * update refs, merge file contents and export a tree into a directory.
  *
