@@ -37,10 +37,32 @@ int git_errno(int code);
 /* The message, ": <libgit2's last error>", into err; git_errno(code) */
 int git_fail(int code, struct strbuf *err, const char *fmt, ...) PRINTF(3, 4);
 
-/* Revisions (git.c) */
+/* Revisions (git-rev.c) */
 
-/* rev as a commit (caller frees): 0, -ENOENT */
-int git_lookup_commit(git_repository *repo, const char *rev, git_commit **out);
+/*
+ * The one resolver: rev as git rev-parse takes it (a full or abbreviated
+ * id, a branch, a remote-tracking branch, "HEAD~2"), or "<name>" matching
+ * exactly one refs/remotes/<remote>/<name>, peeled to type
+ * (GIT_OBJECT_COMMIT, or GIT_OBJECT_TREE for a tree-ish) into *out,
+ * caller frees; ref (may be NULL) gets the reference rev named, if any.
+ * 0; -ENOENT, no such name, and -EINVAL, ambiguous or not of type, with
+ * "'<rev>' is not a commit" ("is ambiguous") in err (may be NULL); -EIO.
+ */
+int git_rev_lookup(git_repository *repo, const char *rev, git_object_t type,
+		   git_object **out, git_reference **ref, struct strbuf *err);
+/* git_rev_lookup() of a commit */
+int git_rev_commit(git_repository *repo, const char *rev, git_commit **out,
+		   struct strbuf *err);
+/*
+ * Open the repository at repo_dir (exactly there) and look rev up in it:
+ * 0, -ENOENT (not there, ambiguous or not of type), -EIO.  Both freed
+ * by the caller.
+ */
+int git_rev_open(const char *repo_dir, const char *rev, git_object_t type,
+		 git_repository **repo, git_object **obj, struct strbuf *err);
+
+/* Trees of a revision (git.c) */
+
 /* path in the tree of obj (a commit or a tree) into out: 0, -ENOENT, -EIO */
 int git_read_path_in(git_repository *repo, git_object *obj, const char *path,
 		     struct strbuf *out);

@@ -58,23 +58,6 @@ int git_fail(int code, struct strbuf *err, const char *fmt, ...)
 
 /* files and commits of a revision (the checkers' tree) */
 
-static int git_open_rev(const char *repo_dir, const char *rev,
-			git_repository **repo, git_object **obj)
-{
-	git_lib_init();
-	*repo = NULL;
-	*obj = NULL;
-	if (git_repository_open_ext(repo, repo_dir, GIT_REPOSITORY_OPEN_NO_SEARCH,
-				    NULL))
-		return -EIO;
-	if (git_revparse_single(obj, *repo, rev)) {
-		git_repository_free(*repo);
-		*repo = NULL;
-		return -ENOENT;
-	}
-	return 0;
-}
-
 /* The entry of type at path in the tree of obj (a commit or a tree), or NULL */
 static git_tree_entry *entry_at(git_object *obj, const char *path,
 				git_object_t type)
@@ -118,7 +101,7 @@ int git_read_file_at(const char *repo_dir, const char *rev, const char *path,
 {
 	git_repository *repo;
 	git_object *obj;
-	int ret = git_open_rev(repo_dir, rev, &repo, &obj);
+	int ret = git_rev_open(repo_dir, rev, GIT_OBJECT_TREE, &repo, &obj, NULL);
 
 	if (ret)
 		return ret;
@@ -205,7 +188,7 @@ int git_walk_dir(const char *repo_dir, const char *rev, struct git_walk *w)
 {
 	git_repository *repo;
 	git_object *obj;
-	int ret = git_open_rev(repo_dir, rev, &repo, &obj);
+	int ret = git_rev_open(repo_dir, rev, GIT_OBJECT_TREE, &repo, &obj, NULL);
 
 	if (ret)
 		return ret;
@@ -218,36 +201,15 @@ int git_walk_dir(const char *repo_dir, const char *rev, struct git_walk *w)
 int git_commit_subject(const char *repo_dir, const char *id, struct strbuf *out)
 {
 	git_repository *repo;
-	git_object *obj, *commit = NULL;
-	int ret = git_open_rev(repo_dir, id, &repo, &obj);
+	git_object *commit;
+	int ret = git_rev_open(repo_dir, id, GIT_OBJECT_COMMIT, &repo, &commit, NULL);
+	const char *s;
 
 	if (ret)
 		return ret;
-	if (git_object_peel(&commit, obj, GIT_OBJECT_COMMIT)) {
-		ret = -ENOENT;
-	} else {
-		const char *s = git_commit_summary((git_commit *)commit);
-
-		strbuf_addstr(out, s ? s : "");
-	}
+	s = git_commit_summary((git_commit *)commit);
+	strbuf_addstr(out, s ? s : "");
 	git_object_free(commit);
-	git_object_free(obj);
 	git_repository_free(repo);
 	return ret;
-}
-
-int git_lookup_commit(git_repository *repo, const char *rev, git_commit **out)
-{
-	git_object *obj = NULL, *c = NULL;
-
-	*out = NULL;
-	if (git_revparse_single(&obj, repo, rev))
-		return -ENOENT;
-	if (git_object_peel(&c, obj, GIT_OBJECT_COMMIT)) {
-		git_object_free(obj);
-		return -ENOENT;
-	}
-	git_object_free(obj);
-	*out = (git_commit *)c;
-	return 0;
 }

@@ -13,6 +13,20 @@
 #include "lib/strbuf.h"
 
 /*
+ * The one way lorebot resolves a revision: rev as git rev-parse takes it
+ * (a full or abbreviated id, a branch, a remote-tracking branch,
+ * "HEAD~2"), or "<name>" matching exactly one refs/remotes/<remote>/<name>,
+ * in the repository at repo_dir (its git directory, or the top of its work
+ * tree), as a full commit id.  0; -ENOENT with "'<rev>' is not a commit"
+ * in err (no such name, or not a commit) or "'<rev>' is ambiguous"; -EIO
+ * when the repository cannot be opened.  gitrepo_resolve_commit()
+ * (bot/gitrepo.h) and gitdev_resolve() (bot/gitdev.h) do the same on a
+ * repository that is open.
+ */
+int git_rev_resolve(const char *repo_dir, const char *rev, char out[41],
+		    struct strbuf *err);
+
+/*
  * The contents of path as of rev (a commit, a tree id, a branch) in the
  * repository at repo_dir: 0, -ENOENT when rev or path is not there, -EIO.
  */

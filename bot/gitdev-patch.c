@@ -253,10 +253,8 @@ int gitdev_format_patch(struct gitdev_repo *r, const char *id, const char *tags,
 	const char *summary, *body;
 	int ret = -EIO;
 
-	if (git_lookup_commit(r->repo, id, &c)) {
-		strbuf_addf(err, "'%s' is not a commit", id);
+	if (git_rev_commit(r->repo, id, &c, err))
 		return -ENOENT;
-	}
 	if (commit_diff(r->repo, c, &diff) || diff_text(diff, &stat, &patch)) {
 		git_error_to(err, id);
 		goto out;

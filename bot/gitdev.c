@@ -124,11 +124,12 @@ out:
 	return ret;
 }
 
-int gitdev_resolve(struct gitdev_repo *r, const char *rev, char out[41])
+int gitdev_resolve(struct gitdev_repo *r, const char *rev, char out[41],
+		   struct strbuf *err)
 {
 	git_commit *c;
 
-	if (git_lookup_commit(r->repo, rev, &c))
+	if (git_rev_commit(r->repo, rev, &c, err))
 		return -ENOENT;
 	git_oid_tostr(out, 41, git_commit_id(c));
 	git_commit_free(c);
@@ -142,9 +143,9 @@ int gitdev_merge_base(struct gitdev_repo *r, const char *a, const char *b,
 	git_oid base;
 	int ret = -ENOENT;
 
-	if (git_lookup_commit(r->repo, a, &ca))
+	if (git_rev_commit(r->repo, a, &ca, NULL))
 		return -ENOENT;
-	if (!git_lookup_commit(r->repo, b, &cb)) {
+	if (!git_rev_commit(r->repo, b, &cb, NULL)) {
 		if (!git_merge_base(&base, r->repo, git_commit_id(ca), git_commit_id(cb))) {
 			git_oid_tostr(out, 41, &base);
 			ret = 0;
@@ -173,14 +174,10 @@ int gitdev_rev_list(struct gitdev_repo *r, const char *hide, const char *tip,
 	git_oid id;
 	int ret = -ENOENT;
 
-	if (git_lookup_commit(r->repo, tip, &t)) {
-		strbuf_addf(err, "'%s' is not a commit", tip);
+	if (git_rev_commit(r->repo, tip, &t, err))
 		return -ENOENT;
-	}
-	if (hide && git_lookup_commit(r->repo, hide, &h)) {
-		strbuf_addf(err, "'%s' is not a commit", hide);
+	if (hide && git_rev_commit(r->repo, hide, &h, err))
 		goto out;
-	}
 	ret = -EIO;
 	if (git_revwalk_new(&walk, r->repo) ||
 	    git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE) ||
@@ -236,7 +233,7 @@ int gitdev_find_message(struct gitdev_repo *r, const char *tip,
 	git_commit *c, *parent;
 	size_t n;
 
-	if (git_lookup_commit(r->repo, tip, &c))
+	if (git_rev_commit(r->repo, tip, &c, NULL))
 		return -ENOENT;
 	for (n = 0; c && n < max; n++) {
 		const char *msg = git_commit_message(c);
@@ -260,7 +257,7 @@ int gitdev_message(struct gitdev_repo *r, const char *id, struct strbuf *out)
 	git_commit *c;
 	const char *msg;
 
-	if (git_lookup_commit(r->repo, id, &c))
+	if (git_rev_commit(r->repo, id, &c, NULL))
 		return -ENOENT;
 	msg = git_commit_message(c);
 	strbuf_addstr(out, msg ? msg : "");
@@ -274,7 +271,7 @@ int gitdev_read_file(struct gitdev_repo *r, const char *rev, const char *path,
 	git_commit *c;
 	int ret;
 
-	if (git_lookup_commit(r->repo, rev, &c))
+	if (git_rev_commit(r->repo, rev, &c, NULL))
 		return -ENOENT;
 	ret = git_read_path_in(r->repo, (git_object *)c, path, out);
 	git_commit_free(c);
@@ -286,7 +283,7 @@ int gitdev_walk_dir(struct gitdev_repo *r, const char *rev, struct git_walk *w)
 	git_commit *c;
 	int ret;
 
-	if (git_lookup_commit(r->repo, rev, &c))
+	if (git_rev_commit(r->repo, rev, &c, NULL))
 		return -ENOENT;
 	ret = git_walk_dir_in(r->repo, (git_object *)c, w);
 	git_commit_free(c);
@@ -298,7 +295,7 @@ int gitdev_subject(struct gitdev_repo *r, const char *id, struct strbuf *out)
 	git_commit *c;
 	const char *s;
 
-	if (git_lookup_commit(r->repo, id, &c))
+	if (git_rev_commit(r->repo, id, &c, NULL))
 		return -ENOENT;
 	s = git_commit_summary(c);
 	strbuf_addstr(out, s ? s : "");
@@ -368,7 +365,8 @@ int gitdev_commit_files(struct gitdev_repo *r, const struct gitdev_file *files,
 		goto out;
 	}
 	ret = -EIO;
-	if (git_lookup_commit(r->repo, r->head, &parent) || git_commit_tree(&base, parent)) {
+	if (git_rev_commit(r->repo, r->head, &parent, NULL) ||
+	    git_commit_tree(&base, parent)) {
 		git_error_to(err, "cannot read HEAD");
 		goto out;
 	}

@@ -29,8 +29,12 @@ void gitdev_release(struct gitdev_repo *r);
 
 /* The upstream of a branch as a revision ("origin/mm-new"): 0, -ENOENT */
 int gitdev_upstream(struct gitdev_repo *r, const char *branch, struct strbuf *out);
-/* rev as a full commit id: 0, -ENOENT (no such commit) */
-int gitdev_resolve(struct gitdev_repo *r, const char *rev, char out[41]);
+/*
+ * rev as a full commit id: 0, or -ENOENT with "'<rev>' is not a commit"
+ * in err (may be NULL); see git_rev_resolve() in bot/git.h
+ */
+int gitdev_resolve(struct gitdev_repo *r, const char *rev, char out[41],
+		   struct strbuf *err);
 /* The best common ancestor of two commits: 0, -ENOENT when they have none */
 int gitdev_merge_base(struct gitdev_repo *r, const char *a, const char *b,
 		      char out[41]);

@@ -157,87 +157,29 @@ int gitrepo_fetch_commit(struct gitrepo *r, const char *name, const char *url,
 	return ret;
 }
 
-/* "name" as refs/remotes/<remote>/<name> when exactly one remote has it */
-static int resolve_remote_branch(struct gitrepo *r, const char *name,
-				 git_reference **out)
-{
-	git_reference_iterator *it;
-	git_reference *ref, *found = NULL;
-	int valid = 0, n = 0;
-	char *glob;
-
-	git_branch_name_is_valid(&valid, name);
-	if (!valid || strpbrk(name, "*?[\\"))
-		return GIT_ENOTFOUND;
-	glob = xasprintf("refs/remotes/*/%s", name);
-	if (git_reference_iterator_glob_new(&it, r->repo, glob)) {
-		free(glob);
-		return GIT_ENOTFOUND;
-	}
-	free(glob);
-	while (!git_reference_next(&ref, it)) {
-		const char *rest = git_reference_name(ref) + strlen("refs/remotes/");
-		const char *slash = strchr(rest, '/');
-
-		/* the glob's * may span slashes: insist on one level */
-		if (slash && !strcmp(slash + 1, name) && ++n == 1) {
-			found = ref;
-			continue;
-		}
-		git_reference_free(ref);
-	}
-	git_reference_iterator_free(it);
-	if (n != 1) {
-		git_reference_free(found);
-		return n ? GIT_EAMBIGUOUS : GIT_ENOTFOUND;
-	}
-	*out = found;
-	return 0;
-}
-
 int gitrepo_resolve_commit(struct gitrepo *r, const char *rev,
 			   struct gitoid *commit, char **full_name,
 			   struct strbuf *err)
 {
-	git_object *obj = NULL, *peeled = NULL;
-	git_reference *ref = NULL;
+	git_object *obj;
+	git_reference *ref;
 	int ret;
 
 	if (full_name)
 		*full_name = NULL;
-	ret = git_revparse_ext(&obj, &ref, r->repo, rev);
-	if (ret == GIT_ENOTFOUND && !resolve_remote_branch(r, rev, &ref)) {
-		ret = git_reference_peel(&obj, ref, GIT_OBJECT_ANY);
-		if (ret)
-			ret = GIT_ENOTFOUND;
-	}
-	if (ret == GIT_ENOTFOUND) {
-		strbuf_addf(err, "no commit or branch '%s' in the repository", rev);
-		ret = -ENOENT;
-		goto out;
-	}
-	if (ret) {
-		ret = git_fail(ret, err, "cannot resolve '%s'", rev);
-		goto out;
-	}
-	ret = git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT);
-	if (ret) {
-		strbuf_addf(err, "'%s' is not a commit", rev);
-		ret = -EINVAL;
-		goto out;
-	}
-	from_git(commit, git_object_id(peeled));
+	ret = git_rev_lookup(r->repo, rev, GIT_OBJECT_COMMIT, &obj, &ref, err);
+	if (ret)
+		return ret;
+	from_git(commit, git_object_id(obj));
 	if (full_name) {
 		char hex[GITOID_HEXSZ + 1];
 
 		gitoid_hex(commit, hex);
 		*full_name = xstrdup(ref ? git_reference_name(ref) : hex);
 	}
-out:
-	git_object_free(peeled);
 	git_object_free(obj);
 	git_reference_free(ref);
-	return ret;
+	return 0;
 }
 
 int gitrepo_find_object(struct gitrepo *r, const char *hex, struct gitoid *id)

@@ -79,7 +79,9 @@ int gitrepo_fetch_commit(struct gitrepo *r, const char *name, const char *url,
  * remote-tracking branch, or "<name>" matching exactly one
  * refs/remotes/<remote>/<name>.  full_name (may be NULL) receives the
  * ref resolved ("refs/heads/mm-new") or the full hex id; caller frees.
- * -ENOENT: nothing by that name; -EINVAL: not a commit or ambiguous.
+ * -ENOENT: nothing by that name; -EINVAL: not a commit or ambiguous;
+ * err says "'<rev>' is not a commit" or "'<rev>' is ambiguous" (the one
+ * resolver of bot/git-rev.c, as git_rev_resolve() in bot/git.h).
  */
 int gitrepo_resolve_commit(struct gitrepo *r, const char *rev,
 			   struct gitoid *commit, char **full_name,
