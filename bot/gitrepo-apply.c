@@ -60,10 +60,10 @@ out:
 	return ret;
 }
 
-int git_merge_contents(const char *base, size_t base_len,
-		       const char *ours, size_t ours_len,
-		       const char *theirs, size_t theirs_len,
-		       struct strbuf *out, struct strbuf *err)
+int gitrepo_merge_contents(const char *base, size_t base_len,
+			   const char *ours, size_t ours_len,
+			   const char *theirs, size_t theirs_len,
+			   struct strbuf *out, struct strbuf *err)
 {
 	git_merge_file_input in[3];
 	git_merge_file_result res = { 0 };

@@ -156,10 +156,10 @@ int gitrepo_apply_binary(struct gitrepo *r, const char *old_path,
  * Three-way merge of file contents (git merge-file): 1 when it merged
  * cleanly (result in out), 0 on conflicts, -errno on error.
  */
-int git_merge_contents(const char *base, size_t base_len,
-		       const char *ours, size_t ours_len,
-		       const char *theirs, size_t theirs_len,
-		       struct strbuf *out, struct strbuf *err);
+int gitrepo_merge_contents(const char *base, size_t base_len,
+			   const char *ours, size_t ours_len,
+			   const char *theirs, size_t theirs_len,
+			   struct strbuf *out, struct strbuf *err);
 
 /*
  * Write the tree into dir (created; it must not exist), regular files
