@@ -7,6 +7,7 @@
 #include "cmd/cmd.h"
 #include "lib/parse-options.h"
 #include "lib/log.h"
+#include "bot/git.h"
 #include "bot/series-out.h"
 #include "lib/jsonx.h"
 #include "ci/boot-report.h"
@@ -138,7 +139,7 @@ static int find_base(const char *git_dir, const char *tip, struct ctx *ctx,
 	for (i = 0; i < n && ret; i++) {
 		struct strbuf e = STRBUF_INIT;
 
-		if (!srctree_resolve(git_dir, bases[i], id, &e))
+		if (!git_rev_resolve(git_dir, bases[i], id, &e))
 			ret = srctree_merge_base(git_dir, tip, id, out, err);
 		strbuf_release(&e);
 	}
@@ -165,9 +166,9 @@ static int run_series(struct ctx *ctx, const struct boot_args *args,
 	if (!repo)
 		return cmd_usage_error("boot", "no --repo (or git.repo)");
 	if (srctree_git_dir(repo, &git_dir, &err) ||
-	    srctree_resolve(git_dir.buf, args->series, tip, &err) ||
+	    git_rev_resolve(git_dir.buf, args->series, tip, &err) ||
 	    (!args->no_base && (args->base ?
-				srctree_resolve(git_dir.buf, args->base, base, &err) :
+				git_rev_resolve(git_dir.buf, args->base, base, &err) :
 				find_base(git_dir.buf, tip, ctx, base, &err)))) {
 		fprintf(stderr, "lorebot boot: %s\n", err.buf);
 		ret = EXIT_USAGE;

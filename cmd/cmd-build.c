@@ -8,6 +8,7 @@
 #include "cmd/cmd.h"
 #include "lib/parse-options.h"
 #include "lib/log.h"
+#include "bot/git.h"
 #include "bot/series-out.h"
 #include "lib/jsonx.h"
 #include "ci/build-out.h"
@@ -135,22 +136,23 @@ static int parse_opts(int argc, char **argv, struct ctx *ctx,
 	return 0;
 }
 
-/* The base of --series: --base, else the merge base with git.base */
+/* The base of --series (at tip): --base, else the merge base with git.base */
 static int series_base(const struct ctx *ctx, const char *git_dir,
-		       const struct build_opts *o, char base[OID_HEX],
-		       struct strbuf *err)
+		       const struct build_opts *o, const char *tip,
+		       char base[OID_HEX], struct strbuf *err)
 {
 	const char **branches = NULL;
+	char id[OID_HEX];
 	size_t nr, i;
 	int ret = -1;
 
 	if (o->base)
-		return srctree_resolve(git_dir, o->base, base, err);
+		return git_rev_resolve(git_dir, o->base, base, err);
 	nr = config_get_all(ctx->cfg, "git.base", &branches);
 	for (i = 0; i < nr; i++) {
-		if (!srctree_has_commit(git_dir, branches[i]))
+		if (git_rev_resolve(git_dir, branches[i], id, NULL))
 			continue;
-		ret = srctree_merge_base(git_dir, branches[i], o->series, base, err);
+		ret = srctree_merge_base(git_dir, id, tip, base, err);
 		break;
 	}
 	if (i == nr)
@@ -175,13 +177,13 @@ static int select_commits(const struct ctx *ctx, const struct build_opts *o,
 			return -1;
 		}
 		a = xstrndup(o->range, dots - o->range);
-		r = srctree_resolve(git_dir, a, job->base, err) ||
-			srctree_resolve(git_dir, dots + 2, tip, err);
+		r = git_rev_resolve(git_dir, a, job->base, err) ||
+			git_rev_resolve(git_dir, dots + 2, tip, err);
 		free(a);
 		if (r)
 			return -1;
-	} else if (srctree_resolve(git_dir, o->series, tip, err) ||
-		   series_base(ctx, git_dir, o, job->base, err)) {
+	} else if (git_rev_resolve(git_dir, o->series, tip, err) ||
+		   series_base(ctx, git_dir, o, tip, job->base, err)) {
 		return -1;
 	}
 	if (srctree_series(git_dir, job->base, tip, &job->commits, err))
