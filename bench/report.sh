@@ -52,6 +52,8 @@ sqlite3 "$DB" "INSERT INTO results (version, stage, arch, status, summary, findi
 	r.json, v.generation, r.recorded FROM versions v, results r WHERE r.version = '$first'
 	AND v.gone = 0 AND v.id NOT IN (SELECT version FROM results)"
 echo "results: $(sqlite3 "$DB" 'SELECT count(*) FROM results') rows"
+# their states, as a writer derives them (the SQL above marked them dirty)
+"$LOREBOT" --db "$DB" db check >/dev/null 2>&1
 
 # replies: compose all (dry run), then compose, queue and file them
 t0=$(ms)

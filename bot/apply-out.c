@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "bot/apply-out.h"
+#include "lib/jsonx.h"
 
 /* Length of the valid UTF-8 sequence at p, 0 if invalid */
 static size_t utf8_len(const unsigned char *p, size_t left)
@@ -56,7 +57,7 @@ static json_object *method_json(enum apply_method m)
 {
 	const char *name = apply_method_name(m);
 
-	return name ? json_object_new_string(name) : NULL;
+	return jx_new_str(name);
 }
 
 static json_object *near_json(const struct apply_hunk *h)
@@ -138,8 +139,7 @@ static json_object *patch_json(const struct apply_patch *p)
 			       json_object_new_string(apply_status_name(p->status)));
 	json_object_object_add(o, "method", p->status == APPLY_APPLIED ?
 			       method_json(p->method) : NULL);
-	json_object_object_add(o, "commit", *p->commit ?
-			       json_object_new_string(p->commit) : NULL);
+	json_object_object_add(o, "commit", jx_new_nonempty(p->commit));
 	json_object_object_add(o, "file", first && *first->file ? text(first->file) : NULL);
 	json_object_object_add(o, "hunk", first ? text(first->header) : NULL);
 	json_object_object_add(o, "message", first ? text(first->message) :
@@ -198,8 +198,8 @@ json_object *apply_result_to_json(const struct apply_result *res,
 	json_object_object_add(o, "attempts", attempts);
 	json_object_object_add(o, "branch", text(res->branch));
 	json_object_object_add(o, "applied", json_object_new_boolean(res->applied));
-	json_object_object_add(o, "tip", *res->tip ? json_object_new_string(res->tip) : NULL);
-	json_object_object_add(o, "tree", *res->tree ? json_object_new_string(res->tree) : NULL);
+	json_object_object_add(o, "tip", jx_new_nonempty(res->tip));
+	json_object_object_add(o, "tree", jx_new_nonempty(res->tree));
 	for (i = 0; i < res->nr; i++)
 		json_object_array_add(patches, patch_json(&res->patches[i]));
 	json_object_object_add(o, "patches", patches);

@@ -407,8 +407,8 @@ static int three_way(struct pctx *c, const struct diff_file *f,
 		goto out;
 	}
 	image_write(&img, &theirs);
-	ret = git_merge_contents(base.buf, base.len, content->buf, content->len,
-				 theirs.buf, theirs.len, &merged, c->err);
+	ret = gitrepo_merge_contents(base.buf, base.len, content->buf, content->len,
+				     theirs.buf, theirs.len, &merged, c->err);
 	if (ret == 0)
 		strbuf_addf(note, "three-way merge with pre-image %s has conflicts",
 			    f->old_id);

@@ -6,7 +6,7 @@
 #include <strings.h>
 
 #include "bot/config.h"
-#include "bot/git.h"
+#include "bot/gitcfg.h"
 
 void config_release(struct config *cfg)
 {

@@ -43,12 +43,10 @@ json_object *dash_version_json(const struct dash_version *dv, bool with_mail)
 static void json_reply(struct web_response *res, int status, json_object *o)
 {
 	/* pretty when small (people read those), plain when large */
-	const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
-							  JSON_C_TO_STRING_NOSLASHESCAPE);
+	const char *text = jx_text(o, false);
 
 	if (strlen(text) < 256 * 1024)
-		text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-						      JSON_C_TO_STRING_NOSLASHESCAPE);
+		text = jx_text(o, true);
 	res->status = status;
 	res->content_type = "application/json";
 	strbuf_addstr(&res->body, text);
@@ -127,8 +125,7 @@ void dash_api_series(struct dash *d, const struct web_request *req, const char *
 		json_object *o = dash_version_json(&vs.v[i], false);
 
 		strbuf_addstr(&res->body, i ? ",\n" : "\n");
-		strbuf_addstr(&res->body, json_object_to_json_string_ext(o,
-			JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+		strbuf_addstr(&res->body, jx_text(o, false));
 		json_object_put(o);
 	}
 	db_query_int(d->st.db, "SELECT count(*) FROM messages", 0, &n);
@@ -139,8 +136,7 @@ void dash_api_series(struct dash *d, const struct web_request *req, const char *
 	if (next.len) {
 		json_object *o = json_object_new_string(next.buf);
 
-		strbuf_addstr(&res->body, json_object_to_json_string_ext(o,
-			JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+		strbuf_addstr(&res->body, jx_text(o, false));
 		json_object_put(o);
 	} else {
 		strbuf_addstr(&res->body, "null");
@@ -185,7 +181,6 @@ void dash_api_one(struct dash *d, const struct web_request *req, const char *id,
 	json_object_object_add(o, "series", s);
 	json_reply(res, 200, o);
 out:
-	dash_versions_release(&vs);
 	strbuf_release(&err);
 }
 
@@ -283,28 +278,43 @@ static void running_jobs(struct dash *d, struct strbuf *sb)
 	}
 }
 
-void dash_metrics(struct dash *d, const struct web_request *req, const char *id,
-		  struct web_response *res)
+/* Versions by state: counted where the database keeps them, else derived */
+static int version_states(struct dash *d, int64_t n[], struct strbuf *err)
 {
 	struct dash_filter f = { 0 };
 	struct dash_versions vs = { 0 };
-	struct strbuf err = STRBUF_INIT, *sb = &res->body;
-	int64_t n = 0, jobs_queued = -1, replies_queued = 0;
 	size_t i, j;
 
+	if (dash_states_kept(d))
+		return dash_state_counts(d, n, err);
+	if (dash_load(d, &f, DASH_LIGHT, &vs, err)) {
+		dash_versions_release(&vs);
+		return -1;
+	}
+	for (i = 0; report_states[i]; i++)
+		for (n[i] = 0, j = 0; j < vs.nr; j++)
+			n[i] += !strcmp(vs.v[j].state, report_states[i]);
+	dash_versions_release(&vs);
+	return 0;
+}
+
+void dash_metrics(struct dash *d, const struct web_request *req, const char *id,
+		  struct web_response *res)
+{
+	struct strbuf err = STRBUF_INIT, *sb = &res->body;
+	int64_t n = 0, jobs_queued = -1, replies_queued = 0, states[REPORT_STATES_NR];
+	size_t i;
+
 	res->content_type = "text/plain; version=0.0.4; charset=utf-8";
-	if (dash_load(d, &f, DASH_LIGHT, &vs, &err)) {
+	if (version_states(d, states, &err)) {
 		res->status = 500;
 		strbuf_addf(sb, "# error: %s\n", err.buf);
 		goto out;
 	}
 	metric_head(sb, "lorebot_series_versions", "gauge", "Series versions by state");
-	for (i = 0; report_states[i]; i++) {
-		for (n = 0, j = 0; j < vs.nr; j++)
-			n += !strcmp(vs.v[j].state, report_states[i]);
+	for (i = 0; report_states[i]; i++)
 		strbuf_addf(sb, "lorebot_series_versions{state=\"%s\"} %lld\n", report_states[i],
-			    (long long)n);
-	}
+			    (long long)states[i]);
 	if (dash_has_table(d, "jobs")) {
 		metric_head(sb, "lorebot_jobs", "gauge", "Jobs by state");
 		grouped(d, sb, "lorebot_jobs", "state",
@@ -338,7 +348,6 @@ void dash_metrics(struct dash *d, const struct web_request *req, const char *id,
 	db_query_int(d->st.db, "SELECT count(*) FROM messages", 0, &n);
 	strbuf_addf(sb, "lorebot_messages %lld\n", (long long)n);
 out:
-	dash_versions_release(&vs);
 	strbuf_release(&err);
 }
 

@@ -22,6 +22,7 @@ struct dash {
 	struct web *web;
 	bool has_results;		/* the report tables exist */
 	bool has_jobs;			/* the daemon's jobs table exists */
+	bool has_states;		/* the version_states table exists */
 	char **roots;			/* server directories, longest first (dash-public.c) */
 	size_t nr_roots, alloc_roots;
 };
@@ -116,6 +117,14 @@ enum dash_load_flags {
 
 int dash_load(struct dash *d, const struct dash_filter *f, unsigned int flags,
 	      struct dash_versions *out, struct strbuf *err);
+/*
+ * Does the database keep every version's state for our options
+ * (report_states_valid())?  Then a state filter is a range of its index
+ * and the counts by state a GROUP BY.
+ */
+bool dash_states_kept(struct dash *d);
+/* The versions in each of report_states[] (REPORT_STATES_NR), from the kept states */
+int dash_state_counts(struct dash *d, int64_t n[], struct strbuf *err);
 void dash_versions_release(struct dash_versions *vs);
 
 /*

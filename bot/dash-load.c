@@ -59,25 +59,34 @@ static bool filter_set(const char *v)
 	return v && *v;
 }
 
+/* The SQL filters of a request; P is the versions table's prefix ("v.") */
+#define FILTERS(P)								\
+	" AND (?1 IS NULL OR instr(lower(" P "author_name), lower(?1))"		\
+	"  OR instr(lower(" P "author_email), lower(?1)))"			\
+	" AND (?2 IS NULL OR instr(lower(" P "title), lower(?2))"		\
+	"  OR instr(lower(" P "id), lower(?2)) OR instr(lower(" P "series), lower(?2)))" \
+	" AND (?3 IS NULL OR " P "date < ?3 OR (" P "date = ?3 AND " P "id < ?4))"
+
 /*
  * The versions of the list, newest first, author and text filters and
  * the cursor applied in SQL.  The list walks versions_live, named so that
  * no statistics (or their absence) can make the plan a sort of every
- * version; a series page looks its few versions up by series.
+ * version; filtered on a state, it walks that state's range of
+ * version_states (when the database keeps them); a series page looks its few
+ * versions up by series.
  */
-static struct db_stmt *list_query(struct dash *d, const struct dash_filter *f, bool page)
+static struct db_stmt *list_query(struct dash *d, const struct dash_filter *f, bool page,
+				  bool kept)
 {
 	struct db_stmt *s = db_prepare(d->st.db, f->series ?
 		"SELECT id FROM versions WHERE gone = 0 AND (series = ?1 OR id = ?1 OR"
 		" series = (SELECT series FROM versions WHERE id = ?1))"
-		" ORDER BY date DESC, id DESC" :
+		" ORDER BY date DESC, id DESC" : kept ?
+		"SELECT v.id FROM version_states c INDEXED BY version_states_state"
+		" CROSS JOIN versions v ON v.id = c.version WHERE c.state = ?7 AND v.gone = 0"
+		FILTERS("v.") " ORDER BY c.date DESC, c.version DESC LIMIT ?5 OFFSET ?6" :
 		"SELECT id FROM versions INDEXED BY versions_live WHERE gone = 0"
-		" AND (?1 IS NULL OR instr(lower(author_name), lower(?1))"
-		"  OR instr(lower(author_email), lower(?1)))"
-		" AND (?2 IS NULL OR instr(lower(title), lower(?2)) OR instr(lower(id), lower(?2))"
-		"  OR instr(lower(series), lower(?2)))"
-		" AND (?3 IS NULL OR date < ?3 OR (date = ?3 AND id < ?4))"
-		" ORDER BY date DESC, id DESC LIMIT ?5 OFFSET ?6");
+		FILTERS("") " ORDER BY date DESC, id DESC LIMIT ?5 OFFSET ?6");
 
 	if (!s)
 		return NULL;
@@ -88,49 +97,92 @@ static struct db_stmt *list_query(struct dash *d, const struct dash_filter *f, b
 	    (f->after_id ? db_bind_int(s, 3, f->after_date) : db_bind_null(s, 3)) ||
 	    db_bind_text(s, 4, f->after_id) ||
 	    db_bind_int(s, 5, page ? (int64_t)f->limit : -1) ||
-	    db_bind_int(s, 6, page ? (int64_t)f->offset : 0))
+	    db_bind_int(s, 6, page ? (int64_t)f->offset : 0) ||
+	    (kept && db_bind_text(s, 7, f->state)))
 		return NULL;
 	return s;
 }
 
 /* Versions matching the SQL part of f, whatever the page */
-static int64_t list_count(struct dash *d, const struct dash_filter *f)
+static int64_t list_count(struct dash *d, const struct dash_filter *f, bool kept)
 {
 	struct db_stmt *s;
 	int64_t n = -1;
+	int r;
 
 	/* the index alone, without an expression per row (a third of the cost) */
-	if (!filter_set(f->author) && !filter_set(f->q) && !f->after_id) {
+	if (!filter_set(f->author) && !filter_set(f->q) && !f->after_id && !kept) {
 		if (db_query_int(d->st.db, "SELECT count(*) FROM versions"
 				 " INDEXED BY versions_live WHERE gone = 0", -1, &n))
 			return -1;
 		return n;
 	}
-	s = db_prepare(d->st.db,
-		"SELECT count(*) FROM versions INDEXED BY versions_live WHERE gone = 0"
-		" AND (?1 IS NULL OR instr(lower(author_name), lower(?1))"
-		"  OR instr(lower(author_email), lower(?1)))"
-		" AND (?2 IS NULL OR instr(lower(title), lower(?2)) OR instr(lower(id), lower(?2))"
-		"  OR instr(lower(series), lower(?2)))"
-		" AND (?3 IS NULL OR date < ?3 OR (date = ?3 AND id < ?4))");
-	if (!s || db_bind_text(s, 1, filter_set(f->author) ? f->author : NULL) ||
-	    db_bind_text(s, 2, filter_set(f->q) ? f->q : NULL) ||
-	    (f->after_id ? db_bind_int(s, 3, f->after_date) : db_bind_null(s, 3)) ||
-	    db_bind_text(s, 4, f->after_id))
-		return -1;
-	if (db_step(s) > 0) {
+	if (!filter_set(f->author) && !filter_set(f->q) && !f->after_id) {
+		s = db_prepare(d->st.db, "SELECT count(*) FROM version_states"
+			       " INDEXED BY version_states_state WHERE state = ?");
+		if (!s || db_bind_text(s, 1, f->state))
+			return -1;
+	} else {
+		s = db_prepare(d->st.db, kept ?
+			"SELECT count(*) FROM version_states c INDEXED BY version_states_state"
+			" CROSS JOIN versions v ON v.id = c.version WHERE c.state = ?5"
+			" AND v.gone = 0" FILTERS("v.") :
+			"SELECT count(*) FROM versions INDEXED BY versions_live WHERE gone = 0"
+			FILTERS(""));
+		if (!s || db_bind_text(s, 1, filter_set(f->author) ? f->author : NULL) ||
+		    db_bind_text(s, 2, filter_set(f->q) ? f->q : NULL) ||
+		    (f->after_id ? db_bind_int(s, 3, f->after_date) : db_bind_null(s, 3)) ||
+		    db_bind_text(s, 4, f->after_id) ||
+		    (kept && db_bind_text(s, 5, f->state)))
+			return -1;
+	}
+	r = db_step(s);
+	if (r > 0) {
 		n = db_column_int(s, 0);
 		db_reset(s);
 	}
 	return n;
 }
 
+bool dash_states_kept(struct dash *d)
+{
+	return d->has_states && report_states_valid(d->st.db, &d->ro);
+}
+
+int dash_state_counts(struct dash *d, int64_t n[], struct strbuf *err)
+{
+	struct db_stmt *s = db_prepare(d->st.db,
+		"SELECT state, count(*) FROM version_states GROUP BY state");
+	size_t i;
+	int r;
+
+	for (i = 0; report_states[i]; i++)
+		n[i] = 0;
+	if (!s) {
+		strbuf_addstr(err, db_error(d->st.db));
+		return -1;
+	}
+	while ((r = db_step(s)) > 0)
+		for (i = 0; report_states[i]; i++)
+			if (!strcmp(report_states[i], db_column_text(s, 0)))
+				n[i] = db_column_int(s, 1);
+	if (r < 0) {
+		strbuf_addstr(err, db_error(d->st.db));
+		return -1;
+	}
+	return 0;
+}
+
 int dash_load(struct dash *d, const struct dash_filter *f, unsigned int flags,
 	      struct dash_versions *out, struct strbuf *err)
 {
-	/* without a state filter the database pages; with one, C does */
-	bool sql_page = !filter_set(f->state) && f->limit && !f->series;
-	struct db_stmt *s = list_query(d, f, sql_page);
+	/*
+	 * the database pages, and filters on the state where it keeps the
+	 * states; else C derives the state of every version to filter
+	 */
+	bool kept = filter_set(f->state) && !f->series && dash_states_kept(d);
+	bool sql_page = (kept || !filter_set(f->state)) && f->limit && !f->series;
+	struct db_stmt *s = list_query(d, f, sql_page, kept);
 	char **ids = NULL;
 	size_t nr = 0, alloc = 0, i, matched = 0;
 	int r, ret = 0;
@@ -149,7 +201,7 @@ int dash_load(struct dash *d, const struct dash_filter *f, unsigned int flags,
 		ret = -1;
 	}
 	if (sql_page) {
-		int64_t n = list_count(d, f);
+		int64_t n = list_count(d, f, kept);
 
 		if (n < 0 && !ret) {
 			strbuf_addstr(err, db_error(d->st.db));
@@ -172,7 +224,7 @@ int dash_load(struct dash *d, const struct dash_filter *f, unsigned int flags,
 			continue;
 		}
 		dv->state = report_state(&dv->v, &d->ro);
-		if (!sql_page && (!matches(dv, f) || matched++ < f->offset ||
+		if (!sql_page && (!(kept || matches(dv, f)) || matched++ < f->offset ||
 				  (f->limit && out->nr >= f->limit))) {
 			report_version_release(&dv->v);
 			continue;

@@ -240,6 +240,54 @@ static const char daemon_3[] =
 static const char lore_3[] =
 	"INSERT OR REPLACE INTO state (key, value) VALUES ('series_full', '1');";
 
+/*
+ * report-2: the state of every live version (report_state()'s word) kept
+ * beside it, so that the dashboard's state filter is a range of an index
+ * and /metrics a GROUP BY, not a derivation of every version
+ * (bot/report-states.c).  The triggers mark a version dirty whenever
+ * what its state is derived from changes (its results, its row), by
+ * lorebot or by hand; whoever writes with a configuration derives the
+ * dirty ones again before committing, and readers trust the table only
+ * while nothing is dirty and it was derived for their build.arch and
+ * boot.enable (state version_states).  Every version starts dirty.  (A
+ * trigger's OR IGNORE would yield to the ON CONFLICT of the statement
+ * that fired it, hence WHERE NOT EXISTS.)
+ */
+static const char report_2[] =
+	"CREATE TABLE version_states ("
+	"  version TEXT PRIMARY KEY,"	/* versions.id, not gone */
+	"  state TEXT NOT NULL,"		/* report_state() */
+	"  date INTEGER NOT NULL"		/* versions.date: the pages' order */
+	") WITHOUT ROWID;"
+	"CREATE INDEX version_states_state ON version_states (state, date, version);"
+	"CREATE TABLE version_states_dirty ("
+	"  version TEXT PRIMARY KEY"	/* to derive again */
+	") WITHOUT ROWID;"
+	"CREATE TRIGGER results_state_insert AFTER INSERT ON results BEGIN"
+	"  INSERT INTO version_states_dirty SELECT NEW.version WHERE NOT EXISTS"
+	"  (SELECT 1 FROM version_states_dirty WHERE version = NEW.version); END;"
+	"CREATE TRIGGER results_state_update AFTER UPDATE ON results BEGIN"
+	"  INSERT INTO version_states_dirty SELECT OLD.version WHERE NOT EXISTS"
+	"  (SELECT 1 FROM version_states_dirty WHERE version = OLD.version);"
+	"  INSERT INTO version_states_dirty SELECT NEW.version WHERE NOT EXISTS"
+	"  (SELECT 1 FROM version_states_dirty WHERE version = NEW.version); END;"
+	"CREATE TRIGGER results_state_delete AFTER DELETE ON results BEGIN"
+	"  INSERT INTO version_states_dirty SELECT OLD.version WHERE NOT EXISTS"
+	"  (SELECT 1 FROM version_states_dirty WHERE version = OLD.version); END;"
+	"CREATE TRIGGER versions_state_insert AFTER INSERT ON versions BEGIN"
+	"  INSERT INTO version_states_dirty SELECT NEW.id WHERE NOT EXISTS"
+	"  (SELECT 1 FROM version_states_dirty WHERE version = NEW.id); END;"
+	"CREATE TRIGGER versions_state_update AFTER UPDATE OF id, complete, base_commit,"
+	"  superseded_by, date, gone ON versions BEGIN"
+	"  INSERT INTO version_states_dirty SELECT OLD.id WHERE NOT EXISTS"
+	"  (SELECT 1 FROM version_states_dirty WHERE version = OLD.id);"
+	"  INSERT INTO version_states_dirty SELECT NEW.id WHERE NOT EXISTS"
+	"  (SELECT 1 FROM version_states_dirty WHERE version = NEW.id); END;"
+	"CREATE TRIGGER versions_state_delete AFTER DELETE ON versions BEGIN"
+	"  INSERT INTO version_states_dirty SELECT OLD.id WHERE NOT EXISTS"
+	"  (SELECT 1 FROM version_states_dirty WHERE version = OLD.id); END;"
+	"INSERT OR IGNORE INTO version_states_dirty SELECT id FROM versions;";
+
 const struct db_migration db_migrations[] = {
 	{ "lore-1", lore_1 },
 	{ "report-1", report_1 },
@@ -248,6 +296,7 @@ const struct db_migration db_migrations[] = {
 	{ "lore-2", lore_2 },
 	{ "daemon-3", daemon_3 },
 	{ "lore-3", lore_3 },
+	{ "report-2", report_2 },
 };
 
 const size_t db_migrations_nr = ARRAY_SIZE(db_migrations);

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "bot/epoch.h"
+#include "bot/git.h"
 #include "lib/log.h"
 #include "lib/run.h"
 
@@ -71,27 +72,17 @@ static void sleep_ms(uint64_t ms)
 
 int epoch_head(const char *dir, struct strbuf *head, struct strbuf *err)
 {
-	static const char *const args[] = {
-		"rev-parse", "-q", "--verify", "refs/heads/master^{commit}", NULL,
-	};
-	struct run_cmd cmd = RUN_CMD_INIT;
 	struct strbuf e = STRBUF_INIT;
-	int ret = 0;
+	char id[41];
+	int ret = git_rev_resolve(dir, "refs/heads/master", id, &e);
 
 	strbuf_reset(head);
-	if (git(dir, args, NULL, 0, 60000, 0, &cmd, &e)) {
-		/* no master yet is not an error */
-		if (cmd.status != 1) {
-			strbuf_addbuf(err, &e);
-			ret = -1;
-		}
-	} else {
-		strbuf_addbuf(head, &cmd.out);
-		strbuf_trim(head);
-	}
+	if (!ret)
+		strbuf_addstr(head, id);
+	else if (ret != -ENOENT)	/* no master yet is not an error */
+		strbuf_addbuf(err, &e);
 	strbuf_release(&e);
-	run_cmd_release(&cmd);
-	return ret;
+	return ret && ret != -ENOENT ? -1 : 0;
 }
 
 int epoch_sync(const char *dir, const char *url, int64_t since,

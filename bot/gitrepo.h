@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Repository operations of the apply step (implemented in bot/git.c, the
- * only libgit2 user): open or create the bot's repository, fetch
+ * Repository operations of the apply step (implemented in bot/gitrepo*.c
+ * and bot/gitoid.c, in the libgit2 module of bot/git.h): open or create the bot's repository, fetch
  * branches, resolve revisions, read and write blobs, trees and commits,
  * update refs, merge file contents and export a tree into a directory.
  *
@@ -79,7 +79,9 @@ int gitrepo_fetch_commit(struct gitrepo *r, const char *name, const char *url,
  * remote-tracking branch, or "<name>" matching exactly one
  * refs/remotes/<remote>/<name>.  full_name (may be NULL) receives the
  * ref resolved ("refs/heads/mm-new") or the full hex id; caller frees.
- * -ENOENT: nothing by that name; -EINVAL: not a commit or ambiguous.
+ * -ENOENT: nothing by that name; -EINVAL: not a commit or ambiguous;
+ * err says "'<rev>' is not a commit" or "'<rev>' is ambiguous" (the one
+ * resolver of bot/git-rev.c, as git_rev_resolve() in bot/git.h).
  */
 int gitrepo_resolve_commit(struct gitrepo *r, const char *rev,
 			   struct gitoid *commit, char **full_name,
@@ -154,10 +156,10 @@ int gitrepo_apply_binary(struct gitrepo *r, const char *old_path,
  * Three-way merge of file contents (git merge-file): 1 when it merged
  * cleanly (result in out), 0 on conflicts, -errno on error.
  */
-int git_merge_contents(const char *base, size_t base_len,
-		       const char *ours, size_t ours_len,
-		       const char *theirs, size_t theirs_len,
-		       struct strbuf *out, struct strbuf *err);
+int gitrepo_merge_contents(const char *base, size_t base_len,
+			   const char *ours, size_t ours_len,
+			   const char *theirs, size_t theirs_len,
+			   struct strbuf *out, struct strbuf *err);
 
 /*
  * Write the tree into dir (created; it must not exist), regular files

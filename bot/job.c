@@ -9,6 +9,7 @@
 #include "bot/db.h"
 #include "bot/gitdirs.h"
 #include "bot/job.h"
+#include "bot/mbox.h"
 #include "lib/jsonx.h"
 #include "lib/log.h"
 #include "bot/remotes.h"
@@ -71,7 +72,6 @@ static int write_version_mbox(struct store *st, const char *version,
 	db_bind_int(q, 2, thread ? THREAD_DEPTH : 0);
 	while ((r = db_step(q)) > 0) {
 		char *msgid = xstrdup(db_column_text(q, 0));
-		const char *p, *line;
 
 		strbuf_reset(&raw);
 		if (store_get_raw(st, msgid, &raw, err) != 1) {
@@ -82,21 +82,7 @@ static int write_version_mbox(struct store *st, const char *version,
 			goto out;
 		}
 		free(msgid);
-		/* mboxrd: quote every ">*From " line once more */
-		strbuf_addstr(&mbox, "From mboxrd@z Thu Jan  1 00:00:00 1970\n");
-		for (line = raw.buf; *line; line = p) {
-			const char *q2 = line;
-
-			p = strchr(line, '\n');
-			p = p ? p + 1 : line + strlen(line);
-			while (*q2 == '>')
-				q2++;
-			if (!strncmp(q2, "From ", 5))
-				strbuf_addch(&mbox, '>');
-			strbuf_add(&mbox, line, p - line);
-		}
-		strbuf_complete_line(&mbox);
-		strbuf_addch(&mbox, '\n');
+		mbox_write_rd(&mbox, "mboxrd@z", raw.buf, raw.len);
 		found++;
 	}
 	if (r < 0) {
@@ -568,16 +554,9 @@ int job_give_up(struct store *st, const struct job *j, json_object *doc,
 #define JOB_FILE "job.json"
 #define RESULT_FILE "result.json"
 
-static void add_str(json_object *o, const char *key, const char *v)
-{
-	if (v)
-		json_object_object_add(o, key, json_object_new_string(v));
-}
-
 static int write_json_atomic(const char *path, json_object *o, struct strbuf *err)
 {
-	const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
-							  JSON_C_TO_STRING_NOSLASHESCAPE);
+	const char *text = jx_text(o, false);
 	char *tmp = xasprintf("%s.tmp", path);
 	int r = write_file(tmp, text, strlen(text));
 
@@ -609,15 +588,15 @@ int job_prepare(struct store *st, const struct config *cfg, const struct job_env
 		goto out;
 	o = json_object_new_object();
 	json_object_object_add(o, "id", json_object_new_int64(j->id));
-	add_str(o, "kind", stage_name(j->kind));
-	add_str(o, "arch", j->arch);
-	add_str(o, "version", j->version);
-	add_str(o, "dir", s.dir);
-	add_str(o, "repo", env->repo);
-	add_str(o, "statedir", env->statedir);
-	add_str(o, "cache", env->cache);
-	add_str(o, "self", env->self);
-	add_str(o, "config", env->config);
+	jx_add_str(o, "kind", stage_name(j->kind));
+	jx_add_str(o, "arch", j->arch);
+	jx_add_str(o, "version", j->version);
+	jx_add_str(o, "dir", s.dir);
+	jx_add_str(o, "repo", env->repo);
+	jx_add_str(o, "statedir", env->statedir);
+	jx_add_str(o, "cache", env->cache);
+	jx_add_str(o, "self", env->self);
+	jx_add_str(o, "config", env->config);
 	json_object_object_add(o, "sandbox", json_object_new_boolean(env->sandbox));
 	json_object_object_add(o, "timeout_ms", json_object_new_int64(env->timeout_ms));
 	argv = json_object_new_array();
@@ -692,7 +671,7 @@ int job_work(const char *dir, struct strbuf *err)
 	json_object_object_add(res, "id", json_object_new_int64(j.id));
 	json_object_object_add(res, "ok", json_object_new_boolean(!ret));
 	if (ret)
-		add_str(res, "error", err->buf);
+		jx_add_str(res, "error", err->buf);
 	if (doc)
 		json_object_object_add(res, "doc", json_object_get(doc));
 	if (infra)

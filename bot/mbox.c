@@ -353,3 +353,25 @@ int mbox_next(struct mbox_reader *r, struct mbox_msg *m)
 	r->index++;
 	return 1;
 }
+
+void mbox_write_rd(struct strbuf *sb, const char *from, const char *msg,
+		   size_t len)
+{
+	const char *p = msg, *end = msg + len;
+
+	strbuf_addf(sb, "From %s Thu Jan  1 00:00:00 1970\n", from);
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p), *q = p;
+		const char *eol = nl ? nl + 1 : end;
+
+		while (q < eol && *q == '>')
+			q++;
+		if (eol - q >= 5 && !memcmp(q, "From ", 5))
+			strbuf_addch(sb, '>');
+		strbuf_add(sb, p, eol - p);
+		p = eol;
+	}
+	if (len && msg[len - 1] != '\n')
+		strbuf_addch(sb, '\n');
+	strbuf_addch(sb, '\n');
+}

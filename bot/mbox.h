@@ -4,6 +4,7 @@
  * from lore's "From mboxrd@z" separator), a single message without any
  * separator, CRLF input.  Memory use is bounded by the largest message
  * kept (max_size); larger messages are skipped and reported, never held.
+ * And the one mboxrd writer, mbox_write_rd().
  */
 #ifndef LOREBOT_MBOX_H
 #define LOREBOT_MBOX_H
@@ -78,5 +79,15 @@ void mbox_msg_release(struct mbox_msg *m);
 
 /* Does this line look like an mbox "From " separator? */
 bool mbox_is_from_line(const char *line, size_t len);
+
+/*
+ * Append one message to the mboxrd in sb: the separator line "From <from>
+ * Thu Jan  1 00:00:00 1970" (lore writes "mboxrd@z"), msg[0..len) with one
+ * more '>' on every line matching ^>*From , a newline if its last line has
+ * none, and the blank line that ends it.  msg may hold NUL bytes.
+ * mbox_next() gives the message back byte for byte (with that newline).
+ */
+void mbox_write_rd(struct strbuf *sb, const char *from, const char *msg,
+		   size_t len);
 
 #endif

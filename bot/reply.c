@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "lib/log.h"
+#include "bot/mbox.h"
 #include "bot/net.h"
 #include "bot/reply-int.h"
 
@@ -67,27 +68,6 @@ static const char *skip_reason(const struct reply_run_opts *o, const struct repo
 	if (m->to.nr && report_ignored(o->report.cfg, m->to.v[0].email))
 		return "the author is on reply.ignore";
 	return NULL;
-}
-
-/* The mail as one mboxrd message (for --dry-run) */
-static void add_mbox(struct strbuf *sb, const struct reply_mail *m)
-{
-	const char *p = m->text.buf;
-
-	strbuf_addf(sb, "From %s Thu Jan  1 00:00:00 1970\n", m->msgid);
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p + 1) : strlen(p), i = 0;
-
-		while (i < len && p[i] == '>')
-			i++;
-		if (len - i >= 5 && !strncmp(p + i, "From ", 5))
-			strbuf_addch(sb, '>');
-		strbuf_add(sb, p, len);
-		p += len;
-	}
-	strbuf_complete_line(sb);
-	strbuf_addch(sb, '\n');
 }
 
 static void note_row(struct store *st, int64_t id, struct reply_summary *sum,
@@ -170,7 +150,7 @@ static int plan_version(struct store *st, const struct reply_run_opts *o, const 
 			 reply_kind_name(m.kind), v.id, why);
 		sum->skipped++;
 	} else if (o->dry_run) {
-		add_mbox(&sum->dry, &m);
+		mbox_write_rd(&sum->dry, m.msgid, m.text.buf, m.text.len);
 	} else if (replies_insert(st, v.id, &m, mode, why ? "skipped" : "queued", why,
 				  o->report.now, &rowid, err)) {
 		ret = -1;

@@ -2,7 +2,7 @@
 /* Where a series version stands, in one word: the stage table's rules */
 #include "bot/report.h"
 
-const char *const report_states[] = {
+const char *const report_states[REPORT_STATES_NR + 1] = {
 	"pending", "incomplete", "testing", "apply-failed", "build-failed",
 	"boot-failed", "findings", "infra", "base-unknown", "passed", "superseded", NULL,
 };

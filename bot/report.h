@@ -103,6 +103,39 @@ struct reply_due {
 int report_due(const struct report_version *v, const struct report_opts *o,
 	       struct reply_due *due);
 
+/*
+ * The states kept in the database (version_states, bot/report-states.c):
+ * report_state() of every live version, derived again for the versions
+ * the triggers marked dirty.  report_states_attach() gives a store the
+ * options it derives with (build.arch or archs, boot.enable of cfg); every
+ * store_commit() and results_record() then flushes; a store without
+ * them leaves versions dirty.  Detach releases them (store_close() does).
+ */
+void report_states_attach(struct store *st, const struct config *cfg, const char *archs);
+void report_states_detach(struct store *st);
+enum states_flush {
+	STATES_DIRTY,	/* the dirty versions, when derived with st's options */
+	STATES_TAKE,	/* ... and every version when derived with others */
+	STATES_ALL,	/* every version (db rebuild) */
+};
+/*
+ * Derive versions again, in the current transaction or one of its own;
+ * 0 or -1.  A table derived with other options (the daemon's --arch) is
+ * left to them unless how says otherwise (the daemon's start takes it).
+ */
+int report_states_flush(struct store *st, enum states_flush how, struct strbuf *err);
+/* May a reader with options o trust the table (derived for o, nothing dirty)? */
+bool report_states_valid(struct db *db, const struct report_opts *o);
+/* "archs=x86_64,arm64 boot=1": what the table was derived for */
+void report_states_key(const struct report_opts *o, struct strbuf *sb);
+/*
+ * Compare the table with report_state() of every live version (the
+ * dirty ones aside: no reader trusts them); a line per difference into
+ * out.  The number of differences, or -1 (err).
+ */
+int report_states_check(struct store *st, const struct report_opts *o, struct strbuf *out,
+			struct strbuf *err);
+
 /* Does v's base-commit name a commit the tree lacks (apply used another)? */
 bool report_base_unknown(const struct report_version *v);
 
@@ -162,7 +195,8 @@ const char *report_state(const struct report_version *v, const struct report_opt
 /* What v still needs (bot/stage.h), for o's archs and boots */
 void report_plan(const struct report_version *v, const struct report_opts *o,
 		 struct plan *p);
-extern const char *const report_states[];	/* all of them, NULL-terminated */
+#define REPORT_STATES_NR 11
+extern const char *const report_states[REPORT_STATES_NR + 1];	/* all of them, NULL-terminated */
 
 /* Is an address on reply.ignore (an address or an "@domain")? */
 bool report_ignored(const struct config *cfg, const char *email);

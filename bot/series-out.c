@@ -208,10 +208,3 @@ void assembly_print_text(const struct assembly *a, FILE *f)
 {
 	assembly_each_send(a, send_text_out, f);
 }
-
-void json_print(json_object *o)
-{
-	fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-					     JSON_C_TO_STRING_NOSLASHESCAPE), stdout);
-	fputc('\n', stdout);
-}

@@ -20,7 +20,4 @@ void assembly_print_json(const struct assembly *a, FILE *f);
 void send_to_text(const struct send *s, struct strbuf *sb);
 void assembly_print_text(const struct assembly *a, FILE *f);
 
-/* Print a JSON object to stdout, pretty, with a newline */
-void json_print(json_object *o);
-
 #endif

@@ -9,12 +9,7 @@
 #include <stdlib.h>
 
 #include "bot/store.h"
-
-static void add_str(json_object *o, const char *key, const char *v)
-{
-	if (v)
-		json_object_object_add(o, key, json_object_new_string(v));
-}
+#include "lib/jsonx.h"
 
 static json_object *str_array(char **v, size_t nr)
 {
@@ -33,21 +28,21 @@ char *msg_to_json(const struct msg *m)
 	char *s;
 	size_t i;
 
-	add_str(o, "msgid", m->msgid);
-	add_str(o, "parent", m->parent);
+	jx_add_str(o, "msgid", m->msgid);
+	jx_add_str(o, "parent", m->parent);
 	json_object_object_add(o, "refs", str_array(m->refs, m->nr_refs));
-	add_str(o, "subject", m->subject);
-	add_str(o, "title", m->title);
-	add_str(o, "sender_name", m->sender_name);
-	add_str(o, "sender_email", m->sender_email);
-	add_str(o, "author_name", m->author_name);
-	add_str(o, "author_email", m->author_email);
+	jx_add_str(o, "subject", m->subject);
+	jx_add_str(o, "title", m->title);
+	jx_add_str(o, "sender_name", m->sender_name);
+	jx_add_str(o, "sender_email", m->sender_email);
+	jx_add_str(o, "author_name", m->author_name);
+	jx_add_str(o, "author_email", m->author_email);
 	json_object_object_add(o, "date", json_object_new_int64(m->date));
 	json_object_object_add(o, "tz", json_object_new_int(m->tz));
 	json_object_object_add(o, "has_diff", json_object_new_boolean(m->has_diff));
 	json_object_object_add(o, "has_diffstat", json_object_new_boolean(m->has_diffstat));
-	add_str(o, "base_commit", m->base_commit);
-	add_str(o, "change_id", m->change_id);
+	jx_add_str(o, "base_commit", m->base_commit);
+	jx_add_str(o, "change_id", m->change_id);
 	for (i = 0; i < m->trailers.nr; i++) {
 		json_object *t = json_object_new_array();
 
@@ -58,27 +53,17 @@ char *msg_to_json(const struct msg *m)
 	json_object_object_add(o, "trailers", tr);
 	json_object_object_add(o, "links", str_array(m->links, m->nr_links));
 	if (m->warnings.len)
-		add_str(o, "warnings", m->warnings.buf);
-	s = xstrdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
-						   JSON_C_TO_STRING_NOSLASHESCAPE));
+		jx_add_str(o, "warnings", m->warnings.buf);
+	s = xstrdup(jx_text(o, false));
 	json_object_put(o);
 	return s;
 }
 
 static char *get_str(json_object *o, const char *key)
 {
-	json_object *v;
+	const char *s = jx_str(o, key);
 
-	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
-		return NULL;
-	return xstrdup(json_object_get_string(v));
-}
-
-static int64_t get_int(json_object *o, const char *key)
-{
-	json_object *v;
-
-	return json_object_object_get_ex(o, key, &v) ? json_object_get_int64(v) : 0;
+	return s ? xstrdup(s) : NULL;
 }
 
 static char **get_strs(json_object *o, const char *key, size_t *nr)
@@ -128,10 +113,10 @@ int msg_from_json(const char *json, struct msg *m)
 	m->sender_email = get_str(o, "sender_email");
 	m->author_name = get_str(o, "author_name");
 	m->author_email = get_str(o, "author_email");
-	m->date = get_int(o, "date");
-	m->tz = (int)get_int(o, "tz");
-	m->has_diff = get_int(o, "has_diff") != 0;
-	m->has_diffstat = get_int(o, "has_diffstat") != 0;
+	m->date = jx_int(o, "date", 0);
+	m->tz = (int)jx_int(o, "tz", 0);
+	m->has_diff = jx_bool(o, "has_diff", false);
+	m->has_diffstat = jx_bool(o, "has_diffstat", false);
 	m->base_commit = get_str(o, "base_commit");
 	m->change_id = get_str(o, "change_id");
 	if (json_object_object_get_ex(o, "trailers", &tr) &&

@@ -38,7 +38,7 @@ static char *recipients_json(const struct reply_mail *m)
 		json_object_array_add(cc, json_object_new_string(m->cc.v[i].email));
 	json_object_object_add(o, "to", to);
 	json_object_object_add(o, "cc", cc);
-	s = xstrdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	s = xstrdup(jx_text(o, false));
 	json_object_put(o);
 	return s;
 }

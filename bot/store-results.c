@@ -5,7 +5,9 @@
 #include <time.h>
 
 #include "bot/contract.h"
+#include "bot/report.h"
 #include "bot/results.h"
+#include "lib/jsonx.h"
 
 static char *strip_brackets(const char *id)
 {
@@ -68,8 +70,7 @@ static int insert(struct db *db, const char *version, const struct result *r,
 	    db_bind_text(s, 2, stage_name(r->stage)) ||
 	    db_bind_text(s, 3, r->arch) || db_bind_text(s, 4, status_name(r->status)) ||
 	    db_bind_text(s, 5, r->summary) || db_bind_int(s, 6, r->findings) ||
-	    db_bind_text(s, 7, json_object_to_json_string_ext(r->doc,
-				JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)) ||
+	    db_bind_text(s, 7, jx_text(r->doc, false)) ||
 	    db_bind_int(s, 8, gen) || db_bind_int(s, 9, (int64_t)time(NULL)) ||
 	    db_run(s))
 		return db_fail(db, err);
@@ -186,6 +187,9 @@ int results_record(struct store *st, const char *version, enum stage stage,
 	for (i = 0; i < rows.nr; i++)
 		if (insert(st->db, id, &rows.v[i], gen, err))
 			goto rollback;
+	/* the version's state, in the same transaction */
+	if (report_states_flush(st, STATES_DIRTY, err))
+		goto rollback;
 	if (own_tx && db_commit(st->db)) {
 		db_fail(st->db, err);
 		goto rollback;

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bot/report.h"
 #include "bot/store.h"
 #include "bot/store-int.h"
 #include "bot/version.h"
@@ -18,6 +19,7 @@ int store_open(struct store *st, const char *path, struct strbuf *err)
 	st->trusted = NULL;
 	st->nr_trusted = 0;
 	st->results_tables = 0;
+	st->states = NULL;
 	return db_open(&st->db, path, 0, err);
 }
 
@@ -28,6 +30,7 @@ void store_close(struct store *st)
 	free(st->trusted);
 	st->trusted = NULL;
 	st->nr_trusted = 0;
+	report_states_detach(st);
 }
 
 int store_begin(struct store *st, struct strbuf *err)
@@ -37,6 +40,11 @@ int store_begin(struct store *st, struct strbuf *err)
 
 int store_commit(struct store *st, struct strbuf *err)
 {
+	/* the states of what this transaction changed, in it */
+	if (report_states_flush(st, STATES_DIRTY, err)) {
+		db_rollback(st->db);
+		return -1;
+	}
 	if (db_commit(st->db)) {
 		fail(st, err);
 		db_rollback(st->db);

@@ -31,11 +31,15 @@
 #include "bot/db.h"
 #include "bot/series.h"
 
+struct report_opts;
+
 struct store {
 	struct db *db;
 	const char **trusted;	/* series.trust (the strings borrowed) */
 	size_t nr_trusted;
 	int results_tables;	/* store_has_results(): 0 not asked yet, 1, -1 */
+	/* what version_states is derived with, or NULL (report_states_attach()) */
+	struct report_opts *states;
 };
 
 /* Open (create, migrate) the database at path.  0 or -1 with err. */

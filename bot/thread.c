@@ -11,6 +11,7 @@
 
 struct sink {
 	FILE *f;
+	struct strbuf msg;
 	size_t skipped;
 };
 
@@ -18,27 +19,14 @@ struct sink {
 static int write_msg(void *data, const struct mbox_msg *m)
 {
 	struct sink *s = data;
-	const char *p = m->raw.buf, *end = p + m->raw.len;
 
 	if (m->too_big) {
 		s->skipped++;
 		return 0;
 	}
-	fputs("From mboxrd@z Thu Jan  1 00:00:00 1970\n", s->f);
-	while (p < end) {
-		const char *nl = memchr(p, '\n', end - p), *q = p;
-		size_t n = nl ? (size_t)(nl + 1 - p) : (size_t)(end - p);
-
-		while (q < p + n && *q == '>')
-			q++;
-		if ((size_t)(p + n - q) >= 5 && !memcmp(q, "From ", 5))
-			fputc('>', s->f);
-		fwrite(p, 1, n, s->f);
-		p += n;
-	}
-	if (m->raw.len && end[-1] != '\n')
-		fputc('\n', s->f);
-	fputc('\n', s->f);
+	strbuf_reset(&s->msg);
+	mbox_write_rd(&s->msg, "mboxrd@z", m->data, m->len);
+	fwrite(s->msg.buf, 1, s->msg.len, s->f);
 	return 0;
 }
 
@@ -64,7 +52,7 @@ int thread_to_mbox(const struct config *cfg, const char *url, const char *msgid,
 	const char *dir = getenv("TMPDIR");
 	char *base = url ? xstrdup(url) : first_list_url(cfg), *id;
 	struct fetch_cfg fc;
-	struct sink s = { 0 };
+	struct sink s = { .msg = STRBUF_INIT };
 	struct lore l;
 	int64_t n;
 	int fd, ret = -1;
@@ -105,6 +93,7 @@ out:
 		free(*path);
 		*path = NULL;
 	}
+	strbuf_release(&s.msg);
 	free(id);
 	free(base);
 	return ret;

@@ -6,6 +6,7 @@
 #include <json-c/json.h>
 
 #include "checkers/check.h"
+#include "lib/jsonx.h"
 
 static const struct check_patch *patch_n(const struct check_series *s, int n)
 {
@@ -123,11 +124,6 @@ void findings_print_text(const struct findings *f, const struct check_series *s,
 	findings_print(f, s, out, false);
 }
 
-static json_object *str_or_null(const char *s)
-{
-	return s ? json_object_new_string(s) : NULL;
-}
-
 json_object *findings_to_json(const struct findings *f,
 			      const struct check_series *s)
 {
@@ -145,7 +141,7 @@ json_object *findings_to_json(const struct findings *f,
 		json_object_object_add(j, "severity",
 				       json_object_new_string(check_severity_name(x->severity)));
 		json_object_object_add(j, "patch", json_object_new_int(x->patch));
-		json_object_object_add(j, "file", str_or_null(x->file));
+		json_object_object_add(j, "file", jx_new_str(x->file));
 		/* null where no line applies (the series, a whole patch) */
 		json_object_object_add(j, "line", x->line > 0 ?
 				       json_object_new_int(x->line) : NULL);
@@ -169,7 +165,7 @@ json_object *findings_to_json(const struct findings *f,
 		json_object *j = json_object_new_object();
 
 		json_object_object_add(j, "n", json_object_new_int(p->n));
-		json_object_object_add(j, "subject", str_or_null(p->subject));
+		json_object_object_add(j, "subject", jx_new_str(p->subject));
 		json_object_object_add(j, "applied", json_object_new_boolean(p->post_rev != NULL));
 		if (p->apply_error)
 			json_object_object_add(j, "apply_error",
@@ -179,7 +175,7 @@ json_object *findings_to_json(const struct findings *f,
 	json_object_object_add(o, "patches", patches);
 	json_object_object_add(o, "version", json_object_new_int(s->version));
 	json_object_object_add(o, "total", json_object_new_int(s->total));
-	json_object_object_add(o, "base", str_or_null(s->base_rev));
+	json_object_object_add(o, "base", jx_new_str(s->base_rev));
 	json_object_object_add(sum, "errors",
 			       json_object_new_int((int)findings_count(f, CHECK_ERROR)));
 	json_object_object_add(sum, "warnings",

@@ -104,21 +104,12 @@ void git_tree_release(struct git_tree *t)
 	memset(t, 0, sizeof(*t));
 }
 
+/* rev as a full commit id (caller frees), or NULL */
 static char *resolve(struct git_tree *t, const char *rev)
 {
-	struct strbuf spec = STRBUF_INIT, out = STRBUF_INIT, err = STRBUF_INIT;
-	const char *argv[] = { "git", "--git-dir", t->gitdir, "rev-parse", "--verify",
-			       "-q", NULL, NULL };
+	char id[41];
 
-	strbuf_addf(&spec, "%s^{commit}", rev);
-	argv[6] = spec.buf;
-	if (run_git(argv, NULL, NULL, 0, &out, &err)) {
-		strbuf_release(&out);
-		out.buf = NULL;
-	}
-	strbuf_release(&spec);
-	strbuf_release(&err);
-	return out.buf ? strbuf_detach(&out, NULL) : NULL;
+	return git_rev_resolve(t->gitdir, rev, id, NULL) ? NULL : xstrdup(id);
 }
 
 static int make_scratch(struct git_tree *t, struct strbuf *err)

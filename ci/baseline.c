@@ -15,6 +15,7 @@
 #include "lib/log.h"
 #include "ci/boot-report.h"
 #include "ci/guest-init.h"
+#include "lib/jsonx.h"
 
 static char *base_key(const struct boot_opts *o, const struct arch *a,
 		      const struct boot_kernel *k)
@@ -58,16 +59,9 @@ static void save_meta(const char *path, const struct boot_result *r)
 		json_object_array_add(dropped, d);
 	}
 	json_object_object_add(o, "skipped", dropped);
-	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY);
+	text = jx_text(o, true);
 	write_file(path, text, strlen(text));
 	json_object_put(o);
-}
-
-static int64_t jint(json_object *o, const char *key)
-{
-	json_object *v = json_object_object_get(o, key);
-
-	return v ? json_object_get_int64(v) : 0;
 }
 
 /* Fill r from a cached run; 0, or -ENOENT when there is none */
@@ -99,11 +93,11 @@ static int load_cached(const struct boot_opts *o, const struct arch *a,
 			}
 		}
 	}
-	r->qemu_status = (int)jint(m, "qemu_status");
+	r->qemu_status = (int)jx_int(m, "qemu_status", 0);
 	v = json_object_object_get(m, "timed_out");
 	r->timed_out = v && json_object_get_boolean(v);
-	r->total_ms = jint(m, "total_ms");
-	r->build_ms = jint(m, "build_ms");
+	r->total_ms = jx_int(m, "total_ms", 0);
+	r->build_ms = jx_int(m, "build_ms", 0);
 	v = json_object_object_get(m, "accel");
 	r->accel = xstrdup(v ? json_object_get_string(v) : "");
 	r->log_path = xstrdup(logp);

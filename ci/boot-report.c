@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "ci/boot-report.h"
+#include "lib/jsonx.h"
 
 #define OUTPUT_MAX (64 * 1024)	/* of one test's output in the JSON */
 
@@ -41,12 +42,6 @@ static void splat_kind(const char *splat, const char **kind, const char **noun)
 	*noun = "kernel report";
 }
 
-static void add_str(json_object *o, const char *key, const char *val)
-{
-	if (val)
-		json_object_object_add(o, key, json_object_new_string(val));
-}
-
 static void add_int(json_object *o, const char *key, int64_t v)
 {
 	json_object_object_add(o, key, json_object_new_int64(v));
@@ -61,13 +56,13 @@ static void add_bool(json_object *o, const char *key, bool v)
 static void add_output(json_object *o, const char *key, const struct strbuf *sb)
 {
 	if (sb->len <= OUTPUT_MAX) {
-		add_str(o, key, sb->buf);
+		jx_add_str(o, key, sb->buf);
 	} else {
 		char *s = xasprintf("[... %zu bytes ...]\n%s",
 				    sb->len - OUTPUT_MAX,
 				    sb->buf + sb->len - OUTPUT_MAX);
 
-		add_str(o, key, s);
+		jx_add_str(o, key, s);
 		free(s);
 	}
 }
@@ -113,13 +108,13 @@ static json_object *splat_json(const struct splat *s, const struct console *c,
 	msg = xasprintf("%s%s: %s%s%s%s %s", is_new ? "new " : "", noun,
 			s->title, s->where ? " (" : "", s->where ? s->where : "",
 			s->where ? ")" : "", when);
-	add_str(f, "kind", kind);
-	add_str(f, "message", msg);
+	jx_add_str(f, "kind", kind);
+	jx_add_str(f, "message", msg);
 	add_bool(f, "new", is_new);
-	add_str(f, "title", s->title);
-	add_str(f, "where", s->where);
-	add_str(f, "test", test);
-	add_str(f, "first_line", s->first);
+	jx_add_str(f, "title", s->title);
+	jx_add_str(f, "where", s->where);
+	jx_add_str(f, "test", test);
+	jx_add_str(f, "first_line", s->first);
 	add_output(f, "trace", &s->report);
 	add_int(f, "console_line", (int64_t)s->line);
 	free(msg);
@@ -157,15 +152,15 @@ static void add_tests(json_object *o, json_object *findings,
 
 		br = base_result(base, name, &found);
 		is_new = r == KST_FAIL && br != KST_FAIL;
-		add_str(j, "name", full);
-		add_str(j, "result", kst_result_name(r));
+		jx_add_str(j, "name", full);
+		jx_add_str(j, "result", kst_result_name(r));
 		add_bool(j, "new", is_new);
 		if (base)
-			add_str(j, "base", found ? kst_result_name(br) : "none");
+			jx_add_str(j, "base", found ? kst_result_name(br) : "none");
 		if (t && t->reason)
-			add_str(j, "reason", t->reason);
+			jx_add_str(j, "reason", t->reason);
 		else if (!t)
-			add_str(j, "reason", c->userspace && tip->end != BOOT_DONE ?
+			jx_add_str(j, "reason", c->userspace && tip->end != BOOT_DONE ?
 				"not run: the guest stopped before it" : "not run");
 		if (t) {
 			add_int(j, "ms", (int64_t)t->ms);
@@ -180,10 +175,10 @@ static void add_tests(json_object *o, json_object *findings,
 				xasprintf("new kselftest failure: %s (%s)", full,
 					  t->reason) :
 				xasprintf("new kselftest failure: %s", full);
-			add_str(f, "kind", "kselftest-failure");
-			add_str(f, "message", msg);
+			jx_add_str(f, "kind", "kselftest-failure");
+			jx_add_str(f, "message", msg);
 			add_bool(f, "new", true);
-			add_str(f, "test", full);
+			jx_add_str(f, "test", full);
 			if (t)
 				add_output(f, "output", &t->output);
 			json_object_array_add(findings, f);
@@ -204,8 +199,8 @@ static void add_skipped(json_object *o, const struct kst_plan *plan)
 		json_object *j = json_object_new_object();
 		char *full = mm_name(plan->skipped[i].name);
 
-		add_str(j, "name", full);
-		add_str(j, "reason", plan->skipped[i].reason);
+		jx_add_str(j, "name", full);
+		jx_add_str(j, "reason", plan->skipped[i].reason);
 		json_object_array_add(arr, j);
 		free(full);
 	}
@@ -277,11 +272,11 @@ static json_object *end_finding(const struct boot_result *r,
 	}
 	*message = xstrdup(msg);
 	f = json_object_new_object();
-	add_str(f, "kind", kind);
-	add_str(f, "message", msg);
+	jx_add_str(f, "kind", kind);
+	jx_add_str(f, "message", msg);
 	add_bool(f, "new", is_new);
-	add_str(f, "test", test);
-	add_str(f, "console_tail", r->tail.buf);
+	jx_add_str(f, "test", test);
+	jx_add_str(f, "console_tail", r->tail.buf);
 	free(msg);
 	free(test);
 	return f;
@@ -298,18 +293,18 @@ json_object *boot_report_json(const struct arch *a,
 	char *message = NULL;
 	size_t i, new_fail = 0, new_splats = 0;
 
-	add_str(o, "arch", a->name);
+	jx_add_str(o, "arch", a->name);
 	if (tip->end == BOOT_INFRA || (base && base->end == BOOT_INFRA)) {
 		const struct boot_result *bad = tip->end == BOOT_INFRA ? tip : base;
 
-		add_str(o, "status", "infra");
+		jx_add_str(o, "status", "infra");
 		message = xasprintf("%s%s", bad == base ? "base: " : "",
 				    bad->infra.buf);
-		add_str(o, "message", message);
+		jx_add_str(o, "message", message);
 		json_object_object_add(o, "tests", json_object_new_array());
 		json_object_object_add(o, "findings", findings);
 		json_object_put(known);
-		add_str(o, "console_log", tip->log_path);
+		jx_add_str(o, "console_log", tip->log_path);
 		free(message);
 		return o;
 	}
@@ -339,25 +334,25 @@ json_object *boot_report_json(const struct arch *a,
 				    new_fail == 1 ? "" : "s", new_splats,
 				    new_splats == 1 ? "" : "s");
 	}
-	add_str(o, "status", status);
-	add_str(o, "message", message);
+	jx_add_str(o, "status", status);
+	jx_add_str(o, "message", message);
 	json_object_object_add(o, "findings", findings);
 	json_object_object_add(o, "known", known);
 	add_skipped(o, &tip->plan);
-	add_str(o, "accel", tip->accel);
-	add_str(o, "qemu", tip->qemu);
-	add_str(o, "cmdline", tip->cmdline);
-	add_str(o, "end", boot_end_name(tip->end));
+	jx_add_str(o, "accel", tip->accel);
+	jx_add_str(o, "qemu", tip->qemu);
+	jx_add_str(o, "cmdline", tip->cmdline);
+	jx_add_str(o, "end", boot_end_name(tip->end));
 	json_object_object_add(o, "timings", timings(tip));
-	add_str(o, "console_log", tip->log_path);
+	jx_add_str(o, "console_log", tip->log_path);
 	if (tip->end != BOOT_DONE)
-		add_str(o, "console_tail", tip->tail.buf);
+		jx_add_str(o, "console_tail", tip->tail.buf);
 	if (base) {
 		json_object *b = json_object_new_object();
 
-		add_str(b, "end", boot_end_name(base->end));
+		jx_add_str(b, "end", boot_end_name(base->end));
 		add_bool(b, "cached", base->cached);
-		add_str(b, "console_log", base->log_path);
+		jx_add_str(b, "console_log", base->log_path);
 		json_object_object_add(b, "timings", timings(base));
 		json_object_object_add(o, "base", b);
 	}
@@ -372,13 +367,6 @@ const char *boot_report_status(json_object *arch)
 	return s ? json_object_get_string(s) : "infra";
 }
 
-static const char *jstr(json_object *o, const char *key)
-{
-	json_object *v = json_object_object_get(o, key);
-
-	return v ? json_object_get_string(v) : NULL;
-}
-
 void boot_report_text(json_object *report, struct strbuf *sb)
 {
 	json_object *archs = json_object_object_get(report, "archs");
@@ -389,23 +377,23 @@ void boot_report_text(json_object *report, struct strbuf *sb)
 		json_object *tests = json_object_object_get(a, "tests");
 		json_object *fs = json_object_object_get(a, "findings");
 		size_t counts[5] = { 0 }, nt = tests ? json_object_array_length(tests) : 0;
-		const char *msg = jstr(a, "message");
+		const char *msg = jx_str(a, "message");
 
 		for (j = 0; j < nt; j++) {
-			const char *r = jstr(json_object_array_get_idx(tests, j),
+			const char *r = jx_str(json_object_array_get_idx(tests, j),
 					     "result");
 
 			counts[!strcmp(r, "pass") ? 0 : !strcmp(r, "fail") ? 1 :
 			       !strcmp(r, "skip") ? 2 : 3]++;
 		}
 		strbuf_addf(sb, "%s: %s%s%s (%zu passed, %zu failed, %zu "
-			    "skipped, %zu flaky)\n", jstr(a, "arch"),
-			    jstr(a, "status"), msg ? ": " : "", msg ? msg : "",
+			    "skipped, %zu flaky)\n", jx_str(a, "arch"),
+			    jx_str(a, "status"), msg ? ": " : "", msg ? msg : "",
 			    counts[0], counts[1], counts[2], counts[3]);
 		for (j = 0; fs && j < json_object_array_length(fs); j++)
 			strbuf_addf(sb, "  %s\n",
-				    jstr(json_object_array_get_idx(fs, j), "message"));
-		if (jstr(a, "console_log"))
-			strbuf_addf(sb, "  console: %s\n", jstr(a, "console_log"));
+				    jx_str(json_object_array_get_idx(fs, j), "message"));
+		if (jx_str(a, "console_log"))
+			strbuf_addf(sb, "  console: %s\n", jx_str(a, "console_log"));
 	}
 }

@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "ci/build-out.h"
-
-static json_object *str_or_null(const char *s)
-{
-	return s && *s ? json_object_new_string(s) : NULL;
-}
+#include "lib/jsonx.h"
 
 static json_object *finding_json(const struct build_arch_result *r,
 				 const struct build_finding *f)
@@ -23,9 +19,9 @@ static json_object *finding_json(const struct build_arch_result *r,
 	json_object_object_add(o, "severity",
 			       json_object_new_string(diag_severity_name(f->d.sev)));
 	json_object_object_add(o, "message", json_object_new_string(f->d.message));
-	json_object_object_add(o, "option", str_or_null(f->d.option));
-	json_object_object_add(o, "function", str_or_null(f->d.function));
-	json_object_object_add(o, "unit", str_or_null(f->d.unit));
+	json_object_object_add(o, "option", jx_new_nonempty(f->d.option));
+	json_object_object_add(o, "function", jx_new_nonempty(f->d.function));
+	json_object_object_add(o, "unit", jx_new_nonempty(f->d.unit));
 	json_object_object_add(o, "tool", json_object_new_string(f->d.tool));
 	json_object_object_add(o, "new", json_object_new_boolean(f->is_new));
 	json_object_object_add(o, "w1", json_object_new_boolean(f->w1));
@@ -47,7 +43,7 @@ static json_object *patch_json(const struct build_patch_result *p)
 
 	json_object_object_add(o, "n", json_object_new_int(p->n));
 	json_object_object_add(o, "commit", json_object_new_string(p->commit));
-	json_object_object_add(o, "subject", str_or_null(p->subject));
+	json_object_object_add(o, "subject", jx_new_nonempty(p->subject));
 	json_object_object_add(o, "status",
 			       json_object_new_string(build_status_name(p->status)));
 	json_object_object_add(o, "kconfig", json_object_new_boolean(p->kconfig));
@@ -57,8 +53,8 @@ static json_object *patch_json(const struct build_patch_result *p)
 	json_object_object_add(o, "ccache_hits", json_object_new_int(p->cc_hits));
 	json_object_object_add(o, "ccache_misses", json_object_new_int(p->cc_misses));
 	json_object_object_add(o, "ccache_writes", json_object_new_int(p->cc_writes));
-	json_object_object_add(o, "log", str_or_null(p->log));
-	json_object_object_add(o, "w1_log", str_or_null(p->w1_log));
+	json_object_object_add(o, "log", jx_new_nonempty(p->log));
+	json_object_object_add(o, "w1_log", jx_new_nonempty(p->w1_log));
 	return o;
 }
 
@@ -74,7 +70,7 @@ static json_object *arch_json(const struct build_arch_result *r)
 	json_object_object_add(o, "arch", json_object_new_string(r->arch));
 	json_object_object_add(o, "status",
 			       json_object_new_string(build_status_name(r->status)));
-	json_object_object_add(o, "infra", str_or_null(r->infra));
+	json_object_object_add(o, "infra", jx_new_nonempty(r->infra));
 	if (r->infra)
 		json_object_object_add(o, "infra_patch",
 				       json_object_new_int(r->infra_patch));
@@ -95,13 +91,13 @@ static json_object *arch_json(const struct build_arch_result *r)
 	json_object_object_add(base, "ccache_misses",
 			       json_object_new_int(r->base_cc_misses));
 	json_object_object_add(o, "base", base);
-	json_object_object_add(o, "config_notes", str_or_null(r->config_notes));
-	json_object_object_add(o, "build_dir", str_or_null(r->build_dir));
-	json_object_object_add(o, "src_dir", str_or_null(r->src_dir));
-	json_object_object_add(o, "obj_dir", str_or_null(r->obj_dir));
-	json_object_object_add(o, "log_dir", str_or_null(r->log_dir));
-	json_object_object_add(o, "image", str_or_null(r->image));
-	json_object_object_add(o, "config_file", str_or_null(r->config));
+	json_object_object_add(o, "config_notes", jx_new_nonempty(r->config_notes));
+	json_object_object_add(o, "build_dir", jx_new_nonempty(r->build_dir));
+	json_object_object_add(o, "src_dir", jx_new_nonempty(r->src_dir));
+	json_object_object_add(o, "obj_dir", jx_new_nonempty(r->obj_dir));
+	json_object_object_add(o, "log_dir", jx_new_nonempty(r->log_dir));
+	json_object_object_add(o, "image", jx_new_nonempty(r->image));
+	json_object_object_add(o, "config_file", jx_new_nonempty(r->config));
 	if (r->make) {
 		json_object *make = json_object_new_array();
 		const char *p = r->make;
@@ -158,7 +154,7 @@ json_object *build_job_to_json(const struct build_job *job)
 	json_object_object_add(o, "archs", archs);
 	json_object_object_add(o, "status",
 			       json_object_new_string(build_status_name(build_job_status(job))));
-	json_object_object_add(o, "log_dir", str_or_null(job->log_dir));
+	json_object_object_add(o, "log_dir", jx_new_nonempty(job->log_dir));
 	return o;
 }
 

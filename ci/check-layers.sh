@@ -9,11 +9,14 @@
 #
 # A file may include the headers of its own layer and of those below,
 # and use the symbols of its own layer and of those below, never of one
-# above.  Two checks:
-#   - includes: every '#include "dir/file.h"' of every .c and .h file;
+# above.  And the front ends declare their options as tables of
+# lib/parse-options.h: nothing in cmd/ uses getopt.  Two checks:
+#   - includes: every '#include "dir/file.h"' of every .c and .h file,
+#     and '#include <getopt.h>' in cmd/;
 #   - symbols: from the objects (nm), which file defines each symbol
 #     another file uses; the object of a lower layer must not use a
-#     symbol that a higher layer defines.  Skipped when OBJDIR has no
+#     symbol that a higher layer defines, nor one of cmd/ getopt(),
+#     getopt_long() or getopt_long_only().  Skipped when OBJDIR has no
 #     objects (make check-layers builds them first).
 # Each violation is a line "file: uses X from Y"; the exit status is 0
 # when there is none, 1 when there is one, 2 on a usage error.
@@ -82,6 +85,10 @@ find $LAYERS -name '*.[ch]' | LC_ALL=C sort |
 			printf "%s:%s: uses %s from %s/ (above %s/)\n", file, line, \
 				hdr, layer(hdr), layer(file)
 	}' >>"$out"
+# shellcheck disable=SC2086
+find cmd -name '*.[ch]' | LC_ALL=C sort |
+	xargs grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*<getopt\.h>' /dev/null |
+	awk -F: '{ printf "%s:%s: uses <getopt.h>, not lib/parse-options.h\n", $1, $2 }' >>"$out"
 
 # -- symbols: who defines what another object uses
 objs=
@@ -101,6 +108,8 @@ if [ -n "$objs" ]; then
 		if (type == "U") {
 			n = ++nuse[o]; use[o, n] = name
 			files[o] = 1
+			if (layer(o) == "cmd" && name ~ /^getopt(_long(_only)?)?$/)
+				printf "%s: uses %s, not lib/parse-options.h\n", o, name
 		} else if (type ~ /^[A-TV-Z]$/) {
 			def[name] = o
 		}
@@ -119,7 +128,9 @@ fi
 
 if [ -s "$out" ]; then
 	cat "$out"
-	echo "check-layers: includes and uses must point down: cmd -> ci -> checkers -> bot -> lib" >&2
+	echo "check-layers: includes and uses must point down:" \
+		"cmd -> ci -> checkers -> bot -> lib;" \
+		"cmd/ declares its options as lib/parse-options.h tables, no getopt" >&2
 	exit 1
 fi
 exit 0

@@ -20,6 +20,7 @@
 
 #include "lib/log.h"
 #include "lib/run.h"
+#include "bot/git.h"
 #include "ci/kbuild-priv.h"
 #include "ci/objguard.h"
 #include "ci/w1.h"
@@ -696,7 +697,7 @@ int kbuild_open(struct kbuild_tree **out, const struct kbuild_env *env,
 		goto out;
 	if (profile_load(env->cfg, profile, arch, &t->profile, err))
 		goto out;
-	if (srctree_resolve(git_dir, base, t->base, err))
+	if (git_rev_resolve(git_dir, base, t->base, err))
 		goto out;
 	arch_dir = xasprintf("%s/builds/%s", env->cache, arch->name);
 	if (mkdir_p(arch_dir, 0755)) {
@@ -848,7 +849,7 @@ int kbuild_checkout(struct kbuild_tree *t, const char *commit,
 
 	memset(step, 0, sizeof(*step));
 	step->status = KBUILD_OK;
-	if (srctree_resolve(t->git_dir, commit, oid, err) ||
+	if (git_rev_resolve(t->git_dir, commit, oid, err) ||
 	    srctree_changed(t->git_dir, t->base, oid, &paths, err))
 		goto out;
 	for (p = paths.buf; *p;) {

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "lib/run.h"
+#include "bot/git.h"
 #include "ci/srctree.h"
 
 #define GIT_TIMEOUT_MS (10 * 60 * 1000)
@@ -82,34 +83,6 @@ static int one_oid(struct strbuf *out, char oid[OID_HEX])
 	return 0;
 }
 
-int srctree_resolve(const char *git_dir, const char *rev, char out[OID_HEX],
-		    struct strbuf *err)
-{
-	char *spec = xasprintf("%s^{commit}", rev);
-	const char *args[] = { "rev-parse", "--verify", "--quiet", spec, NULL };
-	struct strbuf o = STRBUF_INIT, e = STRBUF_INIT;
-	int ret = 0;
-
-	if (git(git_dir, args, NULL, &o, &e) || one_oid(&o, out)) {
-		strbuf_addf(err, "'%s' is not a commit", rev);
-		ret = -1;
-	}
-	free(spec);
-	strbuf_release(&o);
-	strbuf_release(&e);
-	return ret;
-}
-
-bool srctree_has_commit(const char *git_dir, const char *rev)
-{
-	struct strbuf err = STRBUF_INIT;
-	char oid[OID_HEX];
-	int ret = srctree_resolve(git_dir, rev, oid, &err);
-
-	strbuf_release(&err);
-	return !ret;
-}
-
 int srctree_merge_base(const char *git_dir, const char *a, const char *b,
 		       char out[OID_HEX], struct strbuf *err)
 {
@@ -128,11 +101,12 @@ int srctree_merge_base(const char *git_dir, const char *a, const char *b,
 
 bool srctree_is_ancestor(const char *git_dir, const char *a, const char *b)
 {
-	const char *args[] = { "merge-base", "--is-ancestor", a, b, NULL };
+	char id[OID_HEX];
+	const char *args[] = { "merge-base", "--is-ancestor", a, id, NULL };
 	struct strbuf o = STRBUF_INIT, e = STRBUF_INIT;
 	int ret;
 
-	if (!srctree_has_commit(git_dir, b))
+	if (git_rev_resolve(git_dir, b, id, NULL))
 		return false;
 	ret = git(git_dir, args, NULL, &o, &e);
 	strbuf_release(&o);

@@ -30,16 +30,11 @@ struct srctree_commits {
 /* The repository's git directory (absolute); 0 or -1 with err */
 int srctree_git_dir(const char *repo, struct strbuf *git_dir,
 		    struct strbuf *err);
-/* rev^{commit} as 40 hex digits */
-int srctree_resolve(const char *git_dir, const char *rev, char out[OID_HEX],
-		    struct strbuf *err);
 int srctree_merge_base(const char *git_dir, const char *a, const char *b,
 		       char out[OID_HEX], struct strbuf *err);
 /* "git rev-parse REVS..." (at most 18): one object id per line in out */
 int srctree_rev_parse(const char *git_dir, const char *const *revs,
 		      struct strbuf *out, struct strbuf *err);
-/* Is rev a commit in the repository? */
-bool srctree_has_commit(const char *git_dir, const char *rev);
 /* Is commit a an ancestor of (or equal to) b?  False when b is not there */
 bool srctree_is_ancestor(const char *git_dir, const char *a, const char *b);
 /*

@@ -13,6 +13,7 @@
 #include "cmd/cmd.h"
 #include "cmd/devfix.h"
 #include "cmd/devrange.h"
+#include "lib/jsonx.h"
 #include "lib/log.h"
 #include "bot/series-out.h"
 #include "checkers/pattern.h"
@@ -74,8 +75,7 @@ static json_object *range_json(const struct devrange *r, const struct check_seri
 	json_object_object_add(o, "kind", json_object_new_string(kind_names[r->kind]));
 	json_object_object_add(o, "base", json_object_new_string(r->base));
 	json_object_object_add(o, "tip", json_object_new_string(r->tip));
-	json_object_object_add(o, "branch", r->repo.branch ?
-			       json_object_new_string(r->repo.branch) : NULL);
+	json_object_object_add(o, "branch", jx_new_str(r->repo.branch));
 	for (i = 0; i < r->commits.nr; i++)
 		json_object_array_add(c, json_object_new_string(r->commits.v[i].id));
 	json_object_object_add(o, "commits", c);
@@ -300,7 +300,7 @@ int check_dev(const struct check_dev_opts *d, const struct check_opts *o,
 			ret = r2;
 	}
 	if (json)
-		json_print(json);
+		jx_print(json, stdout);
 out:
 	json_object_put(json);
 	findings_release(&f);

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -8,10 +7,12 @@
 #include "bot/apply-out.h"
 #include "bot/checkout.h"
 #include "cmd/cmd.h"
+#include "lib/parse-options.h"
 #include "bot/thread.h"
 #include "bot/mbox.h"
 #include "bot/remotes.h"
 #include "bot/series-out.h"
+#include "lib/jsonx.h"
 
 const char cmd_apply_help[] =
 	"NAME\n"
@@ -126,8 +127,7 @@ struct apply_cli {
 	const char *export;
 	const char *msgid;	/* --msgid: the thread comes from lore */
 	const char *url;	/* --url: the inbox to ask */
-	const char **bases;
-	size_t nr_bases;
+	struct opt_strings bases;	/* --base, each one */
 	const char *trailers;	/* --trailers */
 	bool json, fetch, no_fetch, no_3way, no_branch;
 	int min_context;
@@ -419,9 +419,9 @@ static int apply_send(struct apply_cli *c, struct ctx *ctx, struct gitrepo *r,
 			in[k].trailers = &extra[k];
 		}
 	}
-	if (c->nr_bases) {
-		o.bases = c->bases;
-		o.nr_bases = c->nr_bases;
+	if (c->bases.nr) {
+		o.bases = c->bases.v;
+		o.nr_bases = c->bases.nr;
 		o.bases_origin = "--base";
 	} else {
 		o.nr_bases = remotes_bases(r, ctx->cfg, &bases);
@@ -448,7 +448,7 @@ static int apply_send(struct apply_cli *c, struct ctx *ctx, struct gitrepo *r,
 			s->version, res.error);
 	if (!ret && res.applied && c->export && export_trees(c, r, &res))
 		ret = -EIO;
-	jo = apply_result_to_json(&res, c->nr_bases ? NULL : s->base_commit);
+	jo = apply_result_to_json(&res, c->bases.nr ? NULL : s->base_commit);
 	if (c->export && res.applied && !ret) {
 		json_object *e = json_object_new_object();
 
@@ -472,7 +472,7 @@ static int apply_send(struct apply_cli *c, struct ctx *ctx, struct gitrepo *r,
 		json_object_put(jo);
 	}
 	if (ret)
-		ret = ret == -ENOENT && c->nr_bases ? EXIT_USAGE : EXIT_INFRA;
+		ret = ret == -ENOENT && c->bases.nr ? EXIT_USAGE : EXIT_INFRA;
 	else
 		ret = res.applied ? EXIT_OK : EXIT_FINDINGS;
 	apply_result_release(&res);
@@ -487,84 +487,55 @@ static int apply_send(struct apply_cli *c, struct ctx *ctx, struct gitrepo *r,
 	return ret;
 }
 
-static int parse_options(struct apply_cli *c, int argc, char **argv)
+/* -C N: the lines of context a hunk must match at least */
+static int min_context_cb(const struct parse_opt *opt, const char *arg, struct strbuf *err)
 {
-	static const struct option opts[] = {
-		{ "mbox", required_argument, NULL, 'm' },
-		{ "repo", required_argument, NULL, 'r' },
-		{ "base", required_argument, NULL, 'b' },
-		{ "series", required_argument, NULL, 's' },
-		{ "fetch", no_argument, NULL, 'f' },
-		{ "no-fetch", no_argument, NULL, 'F' },
-		{ "no-3way", no_argument, NULL, '3' },
-		{ "no-branch", no_argument, NULL, 'n' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "msgid", required_argument, NULL, 'i' },
-		{ "url", required_argument, NULL, 'U' },
-		{ "export", required_argument, NULL, 'e' },
-		{ "trailers", required_argument, NULL, 't' },
-		{ NULL, 0, NULL, 0 },
-	};
-	size_t alloc = 0;
-	int opt;
+	int *min_context = opt->value;
 	char *end;
 
-	while ((opt = getopt_long(argc, argv, "m:r:b:s:C:j", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'm':
-			c->mbox = optarg;
-			break;
-		case 'r':
-			c->repo = optarg;
-			break;
-		case 'b':
-			ALLOC_GROW(c->bases, c->nr_bases + 1, alloc);
-			c->bases[c->nr_bases++] = optarg;
-			break;
-		case 's':
-			c->series = optarg;
-			break;
-		case 'f':
-			c->fetch = true;
-			break;
-		case 'F':
-			c->no_fetch = true;
-			break;
-		case '3':
-			c->no_3way = true;
-			break;
-		case 'n':
-			c->no_branch = true;
-			break;
-		case 'e':
-			c->export = optarg;
-			break;
-		case 'j':
-			c->json = true;
-			break;
-		case 'C':
-			c->min_context = (int)strtol(optarg, &end, 10);
-			if (*end || c->min_context < 0 || c->min_context > 1000)
-				return cmd_usage_error("apply", "bad -C '%s'", optarg);
-			break;
-		case 'i':
-			c->msgid = optarg;
-			break;
-		case 'U':
-			c->url = optarg;
-			break;
-		case 't':
-			if (strcmp(optarg, "mail") && strcmp(optarg, "all"))
-				return cmd_usage_error("apply", "--trailers mail or all, not '%s'",
-						       optarg);
-			c->trailers = optarg;
-			break;
-		default:
-			return cmd_option_error("apply");
-		}
+	*min_context = (int)strtol(arg, &end, 10);
+	if (*end || *min_context < 0 || *min_context > 1000) {
+		strbuf_addf(err, "bad -C '%s'", arg);
+		return -1;
 	}
-	if (optind < argc)
-		return cmd_usage_error("apply", "unexpected argument '%s'", argv[optind]);
+	return 0;
+}
+
+static int trailers_cb(const struct parse_opt *opt, const char *arg, struct strbuf *err)
+{
+	if (strcmp(arg, "mail") && strcmp(arg, "all")) {
+		strbuf_addf(err, "--trailers mail or all, not '%s'", arg);
+		return -1;
+	}
+	*(const char **)opt->value = arg;
+	return 0;
+}
+
+static int apply_parse_options(struct apply_cli *c, int argc, char **argv)
+{
+	const struct parse_opt opts[] = {
+		OPT_STRING('m', "mbox", &c->mbox, "FILE", "the series, - for stdin"),
+		OPT_STRING('r', "repo", &c->repo, "DIR", "the kernel repository"),
+		OPT_STRING_LIST('b', "base", &c->bases, "REV", "a base to try (repeatable)"),
+		OPT_STRING('s', "series", &c->series, "ID", "the version of the mbox to apply"),
+		OPT_BOOL(0, "fetch", &c->fetch, "fetch the remotes first"),
+		OPT_BOOL(0, "no-fetch", &c->no_fetch, "do not fetch the remotes"),
+		OPT_BOOL(0, "no-3way", &c->no_3way, "no three-way merge"),
+		OPT_BOOL(0, "no-branch", &c->no_branch, "leave no branch behind"),
+		OPT_BOOL('j', "json", &c->json, "print the result as JSON"),
+		OPT_STRING(0, "msgid", &c->msgid, "ID", "the thread of ID, from lore"),
+		OPT_STRING(0, "url", &c->url, "URL", "the inbox to ask for --msgid"),
+		OPT_STRING(0, "export", &c->export, "ROOT", "write the applied patches under ROOT"),
+		OPT_CALLBACK(0, "trailers", &c->trailers, "WHICH", "mail or all",
+			     trailers_cb),
+		OPT_CALLBACK('C', NULL, &c->min_context, "N", "lines of context to match",
+			     min_context_cb),
+		OPT_END(),
+	};
+
+	argc = cmd_parse_options(argc, argv, "apply", opts, 0);
+	if (argc < 0)
+		return EXIT_USAGE;
 	if (!c->mbox == !c->msgid)
 		return cmd_usage_error("apply", "--mbox FILE or --msgid ID (one of them)");
 	return 0;
@@ -591,7 +562,7 @@ int cmd_apply(int argc, char **argv, struct ctx *ctx)
 
 		assembly_trust(&a, trust, nt);
 	}
-	ret = parse_options(&c, argc, argv);
+	ret = apply_parse_options(&c, argc, argv);
 	if (ret)
 		goto out;
 	if (!c.repo)
@@ -667,12 +638,12 @@ int cmd_apply(int argc, char **argv, struct ctx *ctx)
 	}
 	if (c.json) {
 		if (nr == 1) {
-			json_print(json_object_array_get_idx(out, 0));
+			jx_print(json_object_array_get_idx(out, 0), stdout);
 		} else {
 			json_object *o = json_object_new_object();
 
 			json_object_object_add(o, "series", json_object_get(out));
-			json_print(o);
+			jx_print(o, stdout);
 			json_object_put(o);
 		}
 	}
@@ -686,7 +657,7 @@ out:
 	assembly_release(&a);
 	json_object_put(out);
 	strbuf_release(&err);
-	free(c.bases);
+	opt_strings_release(&c.bases);
 	if (c.tmp)
 		unlink(c.tmp);
 	free(c.tmp);

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
-#include <getopt.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "lib/parse-options.h"
 #include "lib/log.h"
+#include "bot/git.h"
 #include "bot/series-out.h"
+#include "lib/jsonx.h"
 #include "ci/boot-report.h"
 #include "ci/bootkernel.h"
 
@@ -72,7 +73,6 @@ struct boot_args {
 	bool json, no_base, list;
 };
 
-#define NO_FIELD ((size_t)-1)
 
 static int split_list(const char *s, char ***out)
 {
@@ -139,7 +139,7 @@ static int find_base(const char *git_dir, const char *tip, struct ctx *ctx,
 	for (i = 0; i < n && ret; i++) {
 		struct strbuf e = STRBUF_INIT;
 
-		if (!srctree_resolve(git_dir, bases[i], id, &e))
+		if (!git_rev_resolve(git_dir, bases[i], id, &e))
 			ret = srctree_merge_base(git_dir, tip, id, out, err);
 		strbuf_release(&e);
 	}
@@ -166,9 +166,9 @@ static int run_series(struct ctx *ctx, const struct boot_args *args,
 	if (!repo)
 		return cmd_usage_error("boot", "no --repo (or git.repo)");
 	if (srctree_git_dir(repo, &git_dir, &err) ||
-	    srctree_resolve(git_dir.buf, args->series, tip, &err) ||
+	    git_rev_resolve(git_dir.buf, args->series, tip, &err) ||
 	    (!args->no_base && (args->base ?
-				srctree_resolve(git_dir.buf, args->base, base, &err) :
+				git_rev_resolve(git_dir.buf, args->base, base, &err) :
 				find_base(git_dir.buf, tip, ctx, base, &err)))) {
 		fprintf(stderr, "lorebot boot: %s\n", err.buf);
 		ret = EXIT_USAGE;
@@ -267,52 +267,36 @@ static int exit_status(json_object *report)
 	return ret;
 }
 
-/* Options that set a string or a flag of struct boot_args: a table */
-static const struct {
-	const char *name;
-	size_t str;		/* offset of a const char *, or ... */
-	size_t flag;		/* ... of a bool (the other is NO_FIELD) */
-} arg_table[] = {
-#define STR(n, f) { n, offsetof(struct boot_args, f), NO_FIELD }
-#define FLAG(n, f) { n, NO_FIELD, offsetof(struct boot_args, f) }
-	STR("repo", repo), STR("series", series), STR("base", base),
-	STR("arch", arches), STR("tests", tests), STR("workdir", workdir),
-	STR("image", image), STR("src", src), STR("objdir", objdir),
-	STR("base-image", base_image), STR("base-src", base_src),
-	STR("base-objdir", base_objdir), STR("cmdline", cmdline),
-	STR("kvm", kvm), STR("timeout", timeout),
-	STR("test-timeout", test_timeout),
-	FLAG("no-base", no_base), FLAG("list-tests", list), FLAG("json", json),
-#undef STR
-#undef FLAG
-};
-
 static int parse_args(int argc, char **argv, struct boot_args *args)
 {
-	struct option opts[ARRAY_SIZE(arg_table) + 1];
-	size_t i;
-	int opt;
+	const struct parse_opt opts[] = {
+		OPT_STRING(0, "repo", &args->repo, "DIR", "the kernel repository"),
+		OPT_STRING(0, "series", &args->series, "BRANCH", "the series' branch"),
+		OPT_STRING(0, "base", &args->base, "REV", "compare with this commit"),
+		OPT_STRING(0, "arch", &args->arches, "LIST", "x86_64,arm64,riscv"),
+		OPT_STRING(0, "tests", &args->tests, "LIST", "mm kselftests, comma-separated"),
+		OPT_STRING(0, "workdir", &args->workdir, "DIR", "initramfs and console logs"),
+		OPT_STRING(0, "image", &args->image, "FILE", "a kernel image to boot"),
+		OPT_STRING(0, "src", &args->src, "DIR", "the image's source tree"),
+		OPT_STRING(0, "objdir", &args->objdir, "DIR", "the image's build directory"),
+		OPT_STRING(0, "base-image", &args->base_image, "FILE", "the base's image"),
+		OPT_STRING(0, "base-src", &args->base_src, "DIR", "the base's source tree"),
+		OPT_STRING(0, "base-objdir", &args->base_objdir, "DIR",
+			   "the base's build directory"),
+		OPT_STRING(0, "cmdline", &args->cmdline, "TEXT", "added to the command line"),
+		OPT_STRING(0, "kvm", &args->kvm, "MODE", "auto, on or off"),
+		OPT_STRING(0, "timeout", &args->timeout, "DUR", "limit of one boot"),
+		OPT_STRING(0, "test-timeout", &args->test_timeout, "DUR",
+			   "limit of one test in the guest"),
+		OPT_BOOL(0, "no-base", &args->no_base, "do not boot a base"),
+		OPT_BOOL(0, "list-tests", &args->list, "print the test catalog and exit"),
+		OPT_BOOL(0, "json", &args->json, "print {\"archs\": [...]}"),
+		OPT_END(),
+	};
 
-	memset(opts, 0, sizeof(opts));
-	for (i = 0; i < ARRAY_SIZE(arg_table); i++) {
-		opts[i].name = arg_table[i].name;
-		opts[i].has_arg = arg_table[i].str != NO_FIELD ?
-			required_argument : no_argument;
-		opts[i].val = 256 + (int)i;
-	}
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		char *base = (char *)args;
-
-		if (opt < 256)
-			return cmd_option_error("boot");
-		i = opt - 256;
-		if (arg_table[i].str != NO_FIELD)
-			*(const char **)(base + arg_table[i].str) = optarg;
-		else
-			*(bool *)(base + arg_table[i].flag) = true;
-	}
-	if (optind < argc)
-		return cmd_usage_error("boot", "unexpected argument '%s'", argv[optind]);
+	argc = cmd_parse_options(argc, argv, "boot", opts, 0);
+	if (argc < 0)
+		return EXIT_USAGE;
 	return 0;
 }
 
@@ -420,7 +404,7 @@ int cmd_boot(int argc, char **argv, struct ctx *ctx)
 		int st = exit_status(report);
 
 		if (args.json) {
-			json_print(report);
+			jx_print(report, stdout);
 		} else {
 			struct strbuf sb = STRBUF_INIT;
 

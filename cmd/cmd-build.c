@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "lib/parse-options.h"
 #include "lib/log.h"
+#include "bot/git.h"
 #include "bot/series-out.h"
+#include "lib/jsonx.h"
 #include "ci/build-out.h"
 
 const char cmd_build_help[] =
@@ -87,65 +89,40 @@ struct build_opts {
 	bool json, no_w1;
 };
 
+/* --timeout DUR: build.timeout for this run */
+static int timeout_cb(const struct parse_opt *opt, const char *arg, struct strbuf *err)
+{
+	struct ctx *ctx = opt->value;
+	uint64_t ms;
+
+	if (parse_duration_ms(arg, &ms) || !ms) {
+		strbuf_addf(err, "bad duration '%s'", arg);
+		return -1;
+	}
+	config_set(ctx->cfg, "build.timeout", arg);
+	return 0;
+}
+
 static int parse_opts(int argc, char **argv, struct ctx *ctx,
 		      struct build_opts *o)
 {
-	static const struct option opts[] = {
-		{ "repo", required_argument, NULL, 'r' },
-		{ "series", required_argument, NULL, 's' },
-		{ "base", required_argument, NULL, 'b' },
-		{ "range", required_argument, NULL, 'R' },
-		{ "arch", required_argument, NULL, 'a' },
-		{ "profile", required_argument, NULL, 'p' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "log-dir", required_argument, NULL, 'l' },
-		{ "no-w1", no_argument, NULL, 'W' },
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 },
+	const struct parse_opt opts[] = {
+		OPT_STRING(0, "repo", &o->repo, "DIR", "the kernel repository"),
+		OPT_STRING(0, "series", &o->series, "BRANCH", "the series' branch"),
+		OPT_STRING(0, "base", &o->base, "REV", "the base of --series"),
+		OPT_STRING(0, "range", &o->range, "A..B", "the commits to build"),
+		OPT_STRING(0, "arch", &o->arch, "LIST", "the architectures"),
+		OPT_STRING(0, "profile", &o->profile, "NAME", "the build profile"),
+		OPT_CALLBACK(0, "timeout", ctx, "DURATION", "limit of one build", timeout_cb),
+		OPT_STRING(0, "log-dir", &o->log_dir, "DIR", "where the logs go"),
+		OPT_BOOL(0, "no-w1", &o->no_w1, "no W=1 build"),
+		OPT_BOOL(0, "json", &o->json, "print the result as JSON"),
+		OPT_END(),
 	};
-	uint64_t ms;
-	int opt;
 
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'r':
-			o->repo = optarg;
-			break;
-		case 's':
-			o->series = optarg;
-			break;
-		case 'b':
-			o->base = optarg;
-			break;
-		case 'R':
-			o->range = optarg;
-			break;
-		case 'a':
-			o->arch = optarg;
-			break;
-		case 'p':
-			o->profile = optarg;
-			break;
-		case 't':
-			if (parse_duration_ms(optarg, &ms) || !ms)
-				return cmd_usage_error("build", "bad duration '%s'", optarg);
-			config_set(ctx->cfg, "build.timeout", optarg);
-			break;
-		case 'l':
-			o->log_dir = optarg;
-			break;
-		case 'W':
-			o->no_w1 = true;
-			break;
-		case 'j':
-			o->json = true;
-			break;
-		default:
-			return cmd_option_error("build");
-		}
-	}
-	if (optind < argc)
-		return cmd_usage_error("build", "unexpected argument '%s'", argv[optind]);
+	argc = cmd_parse_options(argc, argv, "build", opts, 0);
+	if (argc < 0)
+		return EXIT_USAGE;
 	if (!!o->series == !!o->range)
 		return cmd_usage_error("build", "give one of --series or --range");
 	if (o->base && !o->series)
@@ -159,22 +136,23 @@ static int parse_opts(int argc, char **argv, struct ctx *ctx,
 	return 0;
 }
 
-/* The base of --series: --base, else the merge base with git.base */
+/* The base of --series (at tip): --base, else the merge base with git.base */
 static int series_base(const struct ctx *ctx, const char *git_dir,
-		       const struct build_opts *o, char base[OID_HEX],
-		       struct strbuf *err)
+		       const struct build_opts *o, const char *tip,
+		       char base[OID_HEX], struct strbuf *err)
 {
 	const char **branches = NULL;
+	char id[OID_HEX];
 	size_t nr, i;
 	int ret = -1;
 
 	if (o->base)
-		return srctree_resolve(git_dir, o->base, base, err);
+		return git_rev_resolve(git_dir, o->base, base, err);
 	nr = config_get_all(ctx->cfg, "git.base", &branches);
 	for (i = 0; i < nr; i++) {
-		if (!srctree_has_commit(git_dir, branches[i]))
+		if (git_rev_resolve(git_dir, branches[i], id, NULL))
 			continue;
-		ret = srctree_merge_base(git_dir, branches[i], o->series, base, err);
+		ret = srctree_merge_base(git_dir, id, tip, base, err);
 		break;
 	}
 	if (i == nr)
@@ -199,13 +177,13 @@ static int select_commits(const struct ctx *ctx, const struct build_opts *o,
 			return -1;
 		}
 		a = xstrndup(o->range, dots - o->range);
-		r = srctree_resolve(git_dir, a, job->base, err) ||
-			srctree_resolve(git_dir, dots + 2, tip, err);
+		r = git_rev_resolve(git_dir, a, job->base, err) ||
+			git_rev_resolve(git_dir, dots + 2, tip, err);
 		free(a);
 		if (r)
 			return -1;
-	} else if (srctree_resolve(git_dir, o->series, tip, err) ||
-		   series_base(ctx, git_dir, o, job->base, err)) {
+	} else if (git_rev_resolve(git_dir, o->series, tip, err) ||
+		   series_base(ctx, git_dir, o, tip, job->base, err)) {
 		return -1;
 	}
 	if (srctree_series(git_dir, job->base, tip, &job->commits, err))
@@ -325,7 +303,7 @@ int cmd_build(int argc, char **argv, struct ctx *ctx)
 	if (o.json) {
 		json_object *j = build_job_to_json(&job);
 
-		json_print(j);
+		jx_print(j, stdout);
 		json_object_put(j);
 	} else {
 		struct strbuf sb = STRBUF_INIT;

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
-#include <getopt.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +7,9 @@
 
 #include "cmd/check-dev.h"
 #include "cmd/cmd.h"
+#include "lib/parse-options.h"
 #include "bot/contract.h"
+#include "lib/jsonx.h"
 #include "lib/log.h"
 #include "bot/mbox.h"
 #include "bot/series-out.h"
@@ -434,8 +435,7 @@ static int check_mbox(const char *mbox, const char *series, const char *repo, bo
 				json_object_array_add(fa, json_object_get(x));
 			}
 			json_object_object_del(j, "findings");
-			json_object_object_add(j, "title", sd->title ?
-					       json_object_new_string(sd->title) : NULL);
+			json_object_object_add(j, "title", jx_new_str(sd->title));
 			json_object_object_add(j, RK_(doc, send), json_object_new_string(sd->id));
 			json_object_array_add(json_object_object_get(all, "series"), j);
 		} else {
@@ -463,7 +463,7 @@ static int check_mbox(const char *mbox, const char *series, const char *repo, bo
 			fprintf(stderr, "lorebot: no patches in '%s'\n", mbox);
 		ret = EXIT_USAGE;
 	} else if (json) {
-		json_print(all);
+		jx_print(all, stdout);
 	}
 	json_object_put(all);
 out:
@@ -522,135 +522,104 @@ static int want_color(const char *when, bool *color)
 	return -1;
 }
 
-enum {
-	OPT_COLOR = 256,
-	OPT_FIX,
-	OPT_APPLY,
-	OPT_BUILD,
-	OPT_BOOT,
-	OPT_PROGRESS,
-	OPT_NO_PROGRESS,
-	OPT_MSGID,
-	OPT_URL,
-	OPT_SERIES,
-	OPT_FAIL_ON,
-	OPT_STALE_TREE,
+/* --build[=LIST], --boot[=LIST]: wanted, on these architectures (NULL: configured) */
+struct arch_opt {
+	bool want;
+	const char *list;
 };
+
+static int arch_cb(const struct parse_opt *opt, const char *arg, struct strbuf *err)
+{
+	struct arch_opt *a = opt->value;
+
+	(void)err;
+	a->want = true;
+	a->list = arg;
+	return 0;
+}
+
+/* --color[=WHEN]: bare, always */
+static int color_cb(const struct parse_opt *opt, const char *arg, struct strbuf *err)
+{
+	(void)err;
+	*(const char **)opt->value = arg ? arg : "always";
+	return 0;
+}
+
+static int columns_cb(const struct parse_opt *opt, const char *arg, struct strbuf *err)
+{
+	int *columns = opt->value;
+
+	*columns = atoi(arg);
+	if (*columns < 20 || *columns > 1000) {
+		strbuf_addf(err, "bad column limit '%s'", arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int fail_on_cb(const struct parse_opt *opt, const char *arg, struct strbuf *err)
+{
+	if (check_severity_parse(arg, opt->value)) {
+		strbuf_addf(err, "bad --fail-on '%s' (error, warning or note)", arg);
+		return -1;
+	}
+	return 0;
+}
 
 int cmd_check(int argc, char **argv, struct ctx *ctx)
 {
-	static const struct option opts[] = {
-		{ "mbox", required_argument, NULL, 'm' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "checkers", required_argument, NULL, 'c' },
-		{ "repo", required_argument, NULL, 'r' },
-		{ "columns", required_argument, NULL, 'C' },
-		{ "list", no_argument, NULL, 'l' },
-		{ "preexisting", no_argument, NULL, 'p' },
-		{ "color", optional_argument, NULL, OPT_COLOR },
-		{ "fix", no_argument, NULL, OPT_FIX },
-		{ "apply", no_argument, NULL, OPT_APPLY },
-		{ "build", optional_argument, NULL, OPT_BUILD },
-		{ "boot", optional_argument, NULL, OPT_BOOT },
-		{ "progress", no_argument, NULL, OPT_PROGRESS },
-		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
-		{ "msgid", required_argument, NULL, OPT_MSGID },
-		{ "url", required_argument, NULL, OPT_URL },
-		{ "series", required_argument, NULL, OPT_SERIES },
-		{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
-		{ "stale-tree", required_argument, NULL, OPT_STALE_TREE },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct check_dev_opts d = { .ci = DEVCI_OPTS_INIT };
 	struct check_opts o = CHECK_OPTS_INIT;
 	struct config cfg = CONFIG_INIT;
 	struct strbuf err = STRBUF_INIT;
 	const char *mbox = NULL, *repo = NULL, *sel = NULL, *color = NULL;
-	const char *build = NULL, *boot = NULL, *msgid = NULL, *url = NULL, *series = NULL;
-	const char *stale = NULL;
+	const char *msgid = NULL, *url = NULL, *series = NULL, *stale = NULL;
+	struct arch_opt build = { 0 }, boot = { 0 };
 	char *fetched = NULL;
-	bool list = false, preexisting = false, want_build = false, want_boot = false;
+	bool list = false, preexisting = false;
 	enum check_severity fail_on = CHECK_ERROR;
-	int opt, ret = EXIT_OK, columns = 0;
+	int ret = EXIT_OK, columns = 0, progress = -1;
+	const struct parse_opt opts[] = {
+		OPT_STRING('m', "mbox", &mbox, "FILE", "check the series in FILE"),
+		OPT_BOOL('j', "json", &d.json, "print the findings as JSON"),
+		OPT_STRING('c', "checkers", &sel, "LIST", "the checkers to run"),
+		OPT_STRING('r', "repo", &repo, "DIR", "the kernel repository"),
+		OPT_CALLBACK('C', "columns", &columns, "N", "the line length limit", columns_cb),
+		OPT_BOOL('l', "list", &list, "list the checkers"),
+		OPT_BOOL(0, "preexisting", &preexisting, "report what the base had too"),
+		OPT_CALLBACK_OPTARG(0, "color", &color, "WHEN", "auto, always or never",
+				    color_cb),
+		OPT_BOOL(0, "fix", &d.fix, "print the fixes"),
+		OPT_BOOL(0, "apply", &d.apply, "commit the fixes (implies --fix)"),
+		OPT_CALLBACK_OPTARG(0, "build", &build, "ARCHS", "build each commit", arch_cb),
+		OPT_CALLBACK_OPTARG(0, "boot", &boot, "ARCHS", "boot the branch", arch_cb),
+		OPT_SET_INT(0, "progress", &progress, "show progress", 1),
+		OPT_SET_INT(0, "no-progress", &progress, "no progress", 0),
+		OPT_STRING(0, "msgid", &msgid, "ID", "check the thread of ID, from lore"),
+		OPT_STRING(0, "url", &url, "URL", "the inbox to ask for --msgid"),
+		OPT_STRING(0, "series", &series, "ID", "the version of --mbox to check"),
+		OPT_CALLBACK(0, "fail-on", &fail_on, "LEVEL", "error, warning or note",
+			     fail_on_cb),
+		OPT_STRING(0, "stale-tree", &stale, "WHY",
+			   "the tree may lack ids the series names"),
+		OPT_END(),
+	};
 
-	while ((opt = getopt_long(argc, argv, "m:jc:r:C:l", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'm':
-			mbox = optarg;
-			break;
-		case 'j':
-			d.json = true;
-			break;
-		case 'c':
-			sel = optarg;
-			break;
-		case 'r':
-			repo = optarg;
-			break;
-		case 'C':
-			columns = atoi(optarg);
-			if (columns < 20 || columns > 1000)
-				return cmd_usage_error("check", "bad column limit '%s'", optarg);
-			break;
-		case 'l':
-			list = true;
-			break;
-		case 'p':
-			preexisting = true;
-			break;
-		case OPT_COLOR:
-			color = optarg ? optarg : "always";
-			break;
-		case OPT_FIX:
-			d.fix = true;
-			break;
-		case OPT_APPLY:
-			d.apply = d.fix = true;
-			break;
-		case OPT_BUILD:
-			want_build = true;
-			build = optarg;
-			break;
-		case OPT_BOOT:
-			want_boot = true;
-			boot = optarg;
-			break;
-		case OPT_PROGRESS:
-			progress_force(true);
-			break;
-		case OPT_NO_PROGRESS:
-			progress_force(false);
-			break;
-		case OPT_MSGID:
-			msgid = optarg;
-			break;
-		case OPT_URL:
-			url = optarg;
-			break;
-		case OPT_SERIES:
-			series = optarg;
-			break;
-		case OPT_FAIL_ON:
-			if (check_severity_parse(optarg, &fail_on))
-				return cmd_usage_error("check", "bad --fail-on '%s' "
-						       "(error, warning or note)", optarg);
-			break;
-		case OPT_STALE_TREE:
-			stale = optarg;
-			break;
-		default:
-			return cmd_option_error("check");
-		}
-	}
-	if (optind + 1 < argc)
-		return cmd_usage_error("check", "unexpected argument '%s'", argv[optind + 1]);
-	d.range = optind < argc ? argv[optind] : NULL;
+	argc = cmd_parse_options(argc, argv, "check", opts, 1);
+	if (argc < 0)
+		return EXIT_USAGE;
+	d.range = argc ? argv[0] : NULL;
+	if (d.apply)
+		d.fix = true;
+	if (progress >= 0)
+		progress_force(progress);
 	if (mbox && msgid)
 		return cmd_usage_error("check", "--mbox or --msgid, not both");
 	if ((mbox || msgid) && d.range)
 		return cmd_usage_error("check", "--%s and a range '%s' exclude each other",
 				       mbox ? "mbox" : "msgid", d.range);
-	if ((mbox || msgid) && (d.fix || want_build || want_boot))
+	if ((mbox || msgid) && (d.fix || build.want || boot.want))
 		return cmd_usage_error("check", "--fix, --build and --boot check a "
 				       "branch, not --%s", mbox ? "mbox" : "msgid");
 	if (series && !mbox)
@@ -672,8 +641,8 @@ int cmd_check(int argc, char **argv, struct ctx *ctx)
 	}
 	d.ci.profile = config_get(&cfg, "build.profile");
 	d.ci.ccache = config_get_bool(&cfg, "build.ccache");
-	if ((want_build && devci_add_arches(&d.ci, build, false, &cfg, &err)) ||
-	    (want_boot && devci_add_arches(&d.ci, boot, true, &cfg, &err))) {
+	if ((build.want && devci_add_arches(&d.ci, build.list, false, &cfg, &err)) ||
+	    (boot.want && devci_add_arches(&d.ci, boot.list, true, &cfg, &err))) {
 		ret = cmd_usage_error("check", "%s", err.buf);
 		goto out;
 	}

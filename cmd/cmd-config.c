@@ -46,7 +46,7 @@ int cmd_config(int argc, char **argv, struct ctx *ctx)
 		OPT_END(),
 	};
 
-	argc = parse_options(argc, argv, "lorebot config", opts);
+	argc = cmd_parse_options(argc, argv, "config", opts, CMD_ANY_ARGS);
 	if (argc < 0)
 		return EXIT_USAGE;
 	if (!check && !list && !get)

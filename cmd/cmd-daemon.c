@@ -71,11 +71,9 @@ int cmd_daemon(int argc, char **argv, struct ctx *ctx)
 		OPT_END(),
 	};
 
-	argc = parse_options(argc, argv, "lorebot daemon", opts);
+	argc = cmd_parse_options(argc, argv, "daemon", opts, 0);
 	if (argc < 0)
 		return EXIT_USAGE;
-	if (argc)
-		return cmd_usage_error("daemon", "unexpected argument '%s'", argv[0]);
 	if (!o.url && !ctx->config_path)
 		return cmd_usage_error("daemon", "give --config FILE, or --url URL and --repo DIR");
 	return daemon_run(ctx, &o);

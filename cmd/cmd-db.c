@@ -7,6 +7,7 @@
 
 #include "cmd/cmd.h"
 #include "bot/db.h"
+#include "bot/report.h"
 #include "bot/store.h"
 
 int cmd_open_store(struct ctx *ctx, struct store *st, bool create)
@@ -37,8 +38,10 @@ int cmd_open_store(struct ctx *ctx, struct store *st, bool create)
 	ret = store_open(st, path.buf, &err);
 	if (ret)
 		fprintf(stderr, "lorebot: %s\n", err.buf);
-	else
+	if (!ret) {
 		st->nr_trusted = config_get_all(ctx->cfg, "series.trust", &st->trusted);
+		report_states_attach(st, ctx->cfg, NULL);
+	}
 	strbuf_release(&err);
 	strbuf_release(&path);
 	return ret ? EXIT_INFRA : EXIT_OK;
@@ -49,7 +52,8 @@ const char cmd_db_help[] =
 	"    lorebot-db - maintain the state database\n"
 	"\n"
 	"SYNOPSIS\n"
-	"    lorebot [--db FILE | --config FILE] db rebuild [--json]\n"
+	"    lorebot [--db FILE | --config FILE] db rebuild [--arch LIST] [--json]\n"
+	"    lorebot [--db FILE | --config FILE] db check [--arch LIST] [--json]\n"
 	"\n"
 	"DESCRIPTION\n"
 	"    rebuild assembles every stored message again into series,\n"
@@ -58,14 +62,25 @@ const char cmd_db_help[] =
 	"    is marked gone).  A fetch assembles only the threads and series\n"
 	"    its new messages touch; rebuild is the reference that incremental\n"
 	"    assembly must equal, and the repair after anything doubtful.  It\n"
-	"    takes the database's write lock for as long as it runs.\n"
+	"    takes the database's write lock for as long as it runs.  It derives\n"
+	"    the state of every version again too (below).\n"
+	"\n"
+	"    check compares the state the database keeps for every version (what\n"
+	"    the dashboard's state filter and /metrics read) with the state its\n"
+	"    results derive to, after deriving the versions changed since, and\n"
+	"    prints a line per difference.  The states are kept for the\n"
+	"    architectures of build.arch, or those of the daemon's --arch; give\n"
+	"    check and rebuild the same --arch.\n"
 	"\n"
 	"OPTIONS\n"
-	"    --json    print {\"versions\": N, \"changed\": N} instead of a line\n"
+	"    --arch LIST  the architectures a version needs (comma-separated),\n"
+	"              as the daemon's --arch\n"
+	"    --json    print {\"versions\": N, \"changed\": N} (rebuild) or\n"
+	"              {\"versions\": N, \"differences\": N} (check) instead of a line\n"
 	"\n"
 	"EXIT STATUS\n"
-	"    0, 2 on a usage error or when there is no database, 3 when the\n"
-	"    database fails.\n";
+	"    0, 1 when check finds a difference, 2 on a usage error or when there\n"
+	"    is no database, 3 when the database fails.\n";
 
 struct db_cmd {
 	const char *name;
@@ -83,6 +98,13 @@ static int db_rebuild(struct ctx *ctx, struct store *st)
 		strbuf_release(&err);
 		return EXIT_INFRA;
 	}
+	/* the reference: every state derived again with these options */
+	if (report_states_flush(st, STATES_ALL, &err)) {
+		fprintf(stderr, "lorebot db: %s\n", err.buf);
+		store_changes_release(&ch);
+		strbuf_release(&err);
+		return EXIT_INFRA;
+	}
 	db_query_int(st->db, "SELECT count(*) FROM versions WHERE gone = 0", 0, &n);
 	if (ctx->json)
 		printf("{\"versions\": %lld, \"changed\": %zu}\n", (long long)n, ch.nr);
@@ -93,13 +115,40 @@ static int db_rebuild(struct ctx *ctx, struct store *st)
 	return EXIT_OK;
 }
 
+static int db_check(struct ctx *ctx, struct store *st)
+{
+	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
+	int64_t n = 0;
+	int bad = -1;
+
+	if (!report_states_flush(st, STATES_DIRTY, &err))
+		bad = report_states_check(st, st->states, &out, &err);
+	if (bad < 0) {
+		fprintf(stderr, "lorebot db: %s\n", err.buf);
+		goto out;
+	}
+	fputs(out.buf, stderr);
+	db_query_int(st->db, "SELECT count(*) FROM versions WHERE gone = 0", 0, &n);
+	if (ctx->json)
+		printf("{\"versions\": %lld, \"differences\": %d}\n", (long long)n, bad);
+	else
+		printf("%lld series versions; %d differences in their kept states\n",
+		       (long long)n, bad);
+out:
+	strbuf_release(&out);
+	strbuf_release(&err);
+	return bad < 0 ? EXIT_INFRA : bad ? EXIT_FINDINGS : EXIT_OK;
+}
+
 static const struct db_cmd db_cmds[] = {
 	{ "rebuild", db_rebuild },
+	{ "check", db_check },
 };
 
 int cmd_db(int argc, char **argv, struct ctx *ctx)
 {
 	const struct db_cmd *c = NULL;
+	const char *archs = NULL;
 	struct store st;
 	size_t i;
 	int ret, k;
@@ -107,21 +156,33 @@ int cmd_db(int argc, char **argv, struct ctx *ctx)
 	if (cmd_wants_help(argc, argv, cmd_db_help))
 		return EXIT_OK;
 	for (k = 1; k < argc; k++) {
-		if (!strcmp(argv[k], "--json"))
+		if (!strcmp(argv[k], "--json")) {
 			ctx->json = true;
-		else if (c || *argv[k] == '-')
+			continue;
+		}
+		if (!strcmp(argv[k], "--arch") && k + 1 < argc) {
+			archs = argv[++k];
+			continue;
+		}
+		if (!strncmp(argv[k], "--arch=", 7)) {
+			archs = argv[k] + 7;
+			continue;
+		}
+		if (c || *argv[k] == '-')
 			return cmd_usage_error("db", "unknown argument '%s'", argv[k]);
 		for (i = 0; !c && i < ARRAY_SIZE(db_cmds); i++)
 			if (!strcmp(argv[k], db_cmds[i].name))
 				c = &db_cmds[i];
-		if (!c && strcmp(argv[k], "--json"))
+		if (!c)
 			return cmd_usage_error("db", "unknown subcommand '%s'", argv[k]);
 	}
 	if (!c)
-		return cmd_usage_error("db", "which: rebuild");
+		return cmd_usage_error("db", "which: rebuild or check");
 	ret = cmd_open_store(ctx, &st, false);
 	if (ret)
 		return ret;
+	if (archs)
+		report_states_attach(&st, ctx->cfg, archs);
 	ret = c->fn(ctx, &st);
 	store_close(&st);
 	return ret;

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <getopt.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
 #include "cmd/cmd.h"
+#include "lib/parse-options.h"
 #include "bot/fetch.h"
 #include "bot/series-out.h"
+#include "lib/jsonx.h"
 
 const char cmd_fetch_help[] =
 	"NAME\n"
@@ -76,8 +77,8 @@ static json_object *result_json(const char *name, const char *url,
 {
 	json_object *o = json_object_new_object();
 
-	json_object_object_add(o, "name", name ? json_object_new_string(name) : NULL);
-	json_object_object_add(o, "url", url ? json_object_new_string(url) : NULL);
+	json_object_object_add(o, "name", jx_new_str(name));
+	json_object_object_add(o, "url", jx_new_str(url));
 	json_object_object_add(o, "status",
 			       json_object_new_string(fetch_status_name(r->status)));
 	json_object_object_add(o, "windows", json_object_new_int64(r->windows));
@@ -111,10 +112,8 @@ static void changes_json(json_object *arr, const struct store_changes *c)
 		json_object_object_add(o, "id", json_object_new_string(ch->id));
 		json_object_object_add(o, "change",
 				       json_object_new_string(store_change_name(ch->kind)));
-		json_object_object_add(o, "series_id", ch->series_id ?
-				       json_object_new_string(ch->series_id) : NULL);
-		json_object_object_add(o, "title", ch->title ?
-				       json_object_new_string(ch->title) : NULL);
+		json_object_object_add(o, "series_id", jx_new_str(ch->series_id));
+		json_object_object_add(o, "title", jx_new_str(ch->title));
 		json_object_object_add(o, "version", json_object_new_int(ch->version));
 		json_object_object_add(o, "have", json_object_new_int(ch->have));
 		json_object_object_add(o, "total", json_object_new_int(ch->total));
@@ -318,63 +317,39 @@ static int do_reparse(struct run *run)
 	return EXIT_OK;
 }
 
+static int batches_cb(const struct parse_opt *opt, const char *arg, struct strbuf *err)
+{
+	int *batches = opt->value;
+
+	*batches = atoi(arg);
+	if (*batches < 1) {
+		strbuf_addf(err, "bad --batches '%s'", arg);
+		return -1;
+	}
+	return 0;
+}
+
 static int parse_opts(int argc, char **argv, struct fetch_opts *o)
 {
-	static const struct option opts[] = {
-		{ "url", required_argument, NULL, 'u' },
-		{ "list", required_argument, NULL, 'l' },
-		{ "query", required_argument, NULL, 'q' },
-		{ "since", required_argument, NULL, 's' },
-		{ "thread", required_argument, NULL, 't' },
-		{ "message", required_argument, NULL, 'm' },
-		{ "mbox", required_argument, NULL, 'M' },
-		{ "batches", required_argument, NULL, 'b' },
-		{ "method", required_argument, NULL, 'G' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "reparse", no_argument, NULL, 'R' },
-		{ NULL, 0, NULL, 0 },
+	const struct parse_opt opts[] = {
+		OPT_STRING(0, "url", &o->url, "URL", "a public-inbox to follow"),
+		OPT_STRING(0, "list", &o->list, "NAME", "the list's name"),
+		OPT_STRING(0, "query", &o->query, "Q", "only messages matching this search"),
+		OPT_STRING(0, "since", &o->since, "WHEN", "where the first fetch starts"),
+		OPT_STRING(0, "thread", &o->thread, "MSGID", "the thread of MSGID"),
+		OPT_STRING(0, "message", &o->message, "MSGID", "the message MSGID"),
+		OPT_STRING(0, "mbox", &o->mbox, "FILE", "import an mbox"),
+		OPT_CALLBACK(0, "batches", &o->batches, "N", "windows per pass", batches_cb),
+		OPT_STRING(0, "method", &o->method, "M", "search or git"),
+		OPT_BOOL('f', "force", &o->force, "poll now"),
+		OPT_BOOL('j', "json", &o->json, "print the result as JSON"),
+		OPT_BOOL(0, "reparse", &o->reparse, "parse the stored messages again"),
+		OPT_END(),
 	};
-	/* the options that take a string, and where it goes */
-	const struct {
-		int opt;
-		const char **to;
-	} strs[] = {
-		{ 'u', &o->url }, { 'l', &o->list }, { 'q', &o->query },
-		{ 's', &o->since }, { 't', &o->thread }, { 'm', &o->message },
-		{ 'M', &o->mbox }, { 'G', &o->method },
-	};
-	size_t i;
-	int opt;
 
-	while ((opt = getopt_long(argc, argv, "fj", opts, NULL)) != -1) {
-		for (i = 0; i < ARRAY_SIZE(strs) && strs[i].opt != opt; i++)
-			;
-		if (i < ARRAY_SIZE(strs)) {
-			*strs[i].to = optarg;
-			continue;
-		}
-		switch (opt) {
-		case 'f':
-			o->force = true;
-			break;
-		case 'j':
-			o->json = true;
-			break;
-		case 'R':
-			o->reparse = true;
-			break;
-		case 'b':
-			o->batches = atoi(optarg);
-			if (o->batches < 1)
-				return cmd_usage_error("fetch", "bad --batches '%s'", optarg);
-			break;
-		default:
-			return cmd_option_error("fetch");
-		}
-	}
-	if (optind < argc)
-		return cmd_usage_error("fetch", "unexpected argument '%s'", argv[optind]);
+	argc = cmd_parse_options(argc, argv, "fetch", opts, 0);
+	if (argc < 0)
+		return EXIT_USAGE;
 	if ((o->thread || o->message) && !o->url)
 		return cmd_usage_error("fetch", "--thread and --message need --url");
 	if (o->thread && o->message)
@@ -426,7 +401,7 @@ int cmd_fetch(int argc, char **argv, struct ctx *ctx)
 
 		json_object_object_add(out, "lists", run.lists);
 		json_object_object_add(out, "versions", run.versions);
-		json_print(out);
+		jx_print(out, stdout);
 		json_object_put(out);
 	} else {
 		json_object_put(run.lists);

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <getopt.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "lib/parse-options.h"
 #include "bot/job.h"
 #include "bot/db.h"
+#include "bot/report.h"
+#include "lib/jsonx.h"
 #include "lib/log.h"
 
 const char cmd_job_help[] =
@@ -45,12 +47,6 @@ const char cmd_job_help[] =
 
 static int job_run_cmd(int argc, char **argv, struct ctx *ctx)
 {
-	static const struct option opts[] = {
-		{ "repo", required_argument, NULL, 'r' },
-		{ "outbox", required_argument, NULL, 'o' },
-		{ "arch", required_argument, NULL, 'a' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct job_env env = { 0 };
 	struct strbuf err = STRBUF_INIT;
 	struct store st;
@@ -59,23 +55,22 @@ static int job_run_cmd(int argc, char **argv, struct ctx *ctx)
 	char buf[4096], *end, *dbpath, *statedir, *config, *repo, *cache;
 	int64_t id;
 	ssize_t n;
-	int opt, ret;
+	int ret;
+	const struct parse_opt opts[] = {
+		OPT_STRING(0, "repo", &env.repo, "DIR", "the kernel repository"),
+		OPT_STRING(0, "outbox", &env.outbox, "DIR", "a reply: file the mails in DIR"),
+		OPT_STRING(0, "arch", &env.archs, "LIST", "a reply: the architectures"),
+		OPT_END(),
+	};
 
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (opt == 'r')
-			env.repo = optarg;
-		else if (opt == 'o')
-			env.outbox = optarg;
-		else if (opt == 'a')
-			env.archs = optarg;
-		else
-			return cmd_option_error("job");
-	}
-	if (optind + 1 != argc)
+	argc = cmd_parse_options(argc, argv, "job", opts, CMD_ANY_ARGS);
+	if (argc < 0)
+		return EXIT_USAGE;
+	if (argc != 1)
 		return cmd_usage_error("job", "job run ID");
-	id = strtoll(argv[optind], &end, 10);
+	id = strtoll(argv[0], &end, 10);
 	if (*end || id <= 0)
-		return cmd_usage_error("job", "bad job id '%s'", argv[optind]);
+		return cmd_usage_error("job", "bad job id '%s'", argv[0]);
 	if (!env.repo)
 		env.repo = config_get(ctx->cfg, "git.repo");
 	if (!env.repo)
@@ -83,6 +78,8 @@ static int job_run_cmd(int argc, char **argv, struct ctx *ctx)
 	ret = cmd_open_store(ctx, &st, false);
 	if (ret)
 		return ret;
+	if (env.archs)
+		report_states_attach(&st, ctx->cfg, env.archs);
 	if (queue_get(st.db, id, &j, &err)) {
 		fprintf(stderr, "lorebot: %s\n", err.buf);
 		strbuf_release(&err);
@@ -196,8 +193,7 @@ static int job_list_cmd(int argc, char **argv, struct ctx *ctx)
 		json_object *o = json_object_new_object();
 
 		json_object_object_add(o, "jobs", arr);
-		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-						    JSON_C_TO_STRING_NOSLASHESCAPE));
+		jx_print(o, stdout);
 		json_object_put(o);
 	} else {
 		json_object_put(arr);

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "cmd/cmd.h"
+#include "lib/parse-options.h"
 #include "bot/series-out.h"
+#include "lib/jsonx.h"
 #include "bot/mailinfo.h"
 #include "bot/mbox.h"
 #include "bot/patch.h"
@@ -274,7 +275,7 @@ static int compare(const struct mailinfo_cli *c, int argc, char **argv)
 		json_object_object_add(o, "undocumented",
 				       json_object_new_int64(t.undocumented));
 		json_object_object_add(o, "mails", json_object_get(t.mails));
-		json_print(o);
+		jx_print(o, stdout);
 		json_object_put(o);
 	} else {
 		printf("%zu mails compared: %zu the same, %zu refused by git mailinfo, "
@@ -303,48 +304,33 @@ static int differences(void)
 
 int cmd_mailinfo(int argc, char **argv, struct ctx *ctx)
 {
-	static const struct option opts[] = {
-		{ "scissors", no_argument, NULL, 's' },
-		{ "compare", no_argument, NULL, 'c' },
-		{ "differences", no_argument, NULL, 'd' },
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct mailinfo_cli c = { .json = ctx->json };
-	int opt;
+	bool scissors = false, keep_non_patch = false;
+	const struct parse_opt opts[] = {
+		OPT_BOOL(0, "scissors", &scissors, "drop the message above a scissors line"),
+		OPT_BOOL(0, "compare", &c.compare, "compare with git mailinfo"),
+		OPT_BOOL(0, "differences", &c.differences, "list the classes of difference"),
+		OPT_BOOL(0, "json", &c.json, "with --compare: print JSON"),
+		OPT_BOOL('b', NULL, &keep_non_patch, "keep [...] groups without PATCH"),
+		OPT_BOOL('v', NULL, &c.verbose, "with --compare: print documented differences too"),
+		OPT_END(),
+	};
 
-	while ((opt = getopt_long(argc, argv, "bv", opts, NULL)) != -1) {
-		switch (opt) {
-		case 's':
-			c.flags |= PATCH_SCISSORS;
-			break;
-		case 'b':
-			c.flags |= PATCH_KEEP_NON_PATCH;
-			break;
-		case 'c':
-			c.compare = true;
-			break;
-		case 'd':
-			c.differences = true;
-			break;
-		case 'j':
-			c.json = true;
-			break;
-		case 'v':
-			c.verbose = true;
-			break;
-		default:
-			return cmd_option_error("mailinfo");
-		}
-	}
+	argc = cmd_parse_options(argc, argv, "mailinfo", opts, CMD_ANY_ARGS);
+	if (argc < 0)
+		return EXIT_USAGE;
+	if (scissors)
+		c.flags |= PATCH_SCISSORS;
+	if (keep_non_patch)
+		c.flags |= PATCH_KEEP_NON_PATCH;
 	if (c.differences)
 		return differences();
 	if (c.compare) {
-		if (optind >= argc)
+		if (!argc)
 			return cmd_usage_error("mailinfo", "--compare needs FILE...");
-		return compare(&c, argc - optind, argv + optind);
+		return compare(&c, argc, argv);
 	}
-	if (argc - optind != 2)
+	if (argc != 2)
 		return cmd_usage_error("mailinfo", "MSG and PATCH are needed");
-	return extract(&c, argv[optind], argv[optind + 1]);
+	return extract(&c, argv[0], argv[1]);
 }

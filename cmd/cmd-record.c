@@ -106,7 +106,7 @@ static void print_recorded(struct store *st, const char *version, enum stage sta
 		o = json_object_new_object();
 		json_object_object_add(o, "version", json_object_new_string(id));
 		json_object_object_add(o, "recorded", arr);
-		json_print(o);
+		jx_print(o, stdout);
 		json_object_put(o);
 	} else {
 		json_object_put(arr);
@@ -135,7 +135,7 @@ int cmd_record(int argc, char **argv, struct ctx *ctx)
 		OPT_END(),
 	};
 
-	argc = parse_options(argc, argv, "lorebot record", opts);
+	argc = cmd_parse_options(argc, argv, "record", opts, CMD_ANY_ARGS);
 	if (argc < 0)
 		return EXIT_USAGE;
 	if (!version || !*version)

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "cmd/cmd.h"
+#include "lib/parse-options.h"
 #include "lib/jsonx.h"
 #include "bot/reply.h"
 #include "bot/series-out.h"
@@ -90,54 +90,30 @@ static void print_text(const struct reply_summary *sum)
 
 int cmd_reply(int argc, char **argv, struct ctx *ctx)
 {
-	static const struct option opts[] = {
-		{ "series", required_argument, NULL, 's' },
-		{ "outbox", required_argument, NULL, 'o' },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "no-wait", no_argument, NULL, 'W' },
-		{ "arch", required_argument, NULL, 'a' },
-		{ "repo", required_argument, NULL, 'r' },
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct reply_run_opts o = { .wait = true };
 	struct strbuf err = STRBUF_INIT;
 	struct reply_summary sum;
 	const char *arch = NULL, *repo = NULL;
 	char *templates;
-	bool json = false;
+	bool json = false, no_wait = false;
 	struct store st;
-	int opt, ret;
+	int ret;
+	const struct parse_opt opts[] = {
+		OPT_STRING(0, "series", &o.series, "ID", "only this series (or series version)"),
+		OPT_STRING(0, "outbox", &o.outbox, "DIR", "file new replies in the maildir DIR"),
+		OPT_BOOL(0, "dry-run", &o.dry_run, "print the replies due, record nothing"),
+		OPT_BOOL(0, "no-wait", &no_wait, "do not wait for retries of failed attempts"),
+		OPT_STRING(0, "arch", &arch, "LIST", "the architectures built and booted"),
+		OPT_STRING(0, "repo", &repo, "DIR", "kernel repository to quote source lines from"),
+		OPT_BOOL(0, "json", &json, "print the summary as JSON"),
+		OPT_END(),
+	};
 
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (opt) {
-		case 's':
-			o.series = optarg;
-			break;
-		case 'o':
-			o.outbox = optarg;
-			break;
-		case 'n':
-			o.dry_run = true;
-			break;
-		case 'W':
-			o.wait = false;
-			break;
-		case 'a':
-			arch = optarg;
-			break;
-		case 'r':
-			repo = optarg;
-			break;
-		case 'j':
-			json = true;
-			break;
-		default:
-			return cmd_option_error("reply");
-		}
-	}
-	if (optind < argc)
-		return cmd_usage_error("reply", "unexpected argument '%s'", argv[optind]);
+	argc = cmd_parse_options(argc, argv, "reply", opts, 0);
+	if (argc < 0)
+		return EXIT_USAGE;
+	if (no_wait)
+		o.wait = false;
 	ret = cmd_open_store(ctx, &st, false);
 	if (ret)
 		return ret;
@@ -165,7 +141,7 @@ int cmd_reply(int argc, char **argv, struct ctx *ctx)
 		json_object_object_add(out, "skipped", json_object_new_int(sum.skipped));
 		json_object_object_add(out, "failed", json_object_new_int(sum.failed));
 		json_object_object_add(out, "errors", json_object_new_int(sum.errors));
-		json_print(out);
+		jx_print(out, stdout);
 		json_object_put(out);
 	} else {
 		print_text(&sum);

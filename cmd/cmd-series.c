@@ -7,6 +7,7 @@
 #include "lib/parse-options.h"
 #include "bot/series-out.h"
 #include "bot/store.h"
+#include "lib/jsonx.h"
 
 const char cmd_series_help[] =
 	"NAME\n"
@@ -59,14 +60,6 @@ const char cmd_series_help[] =
 	"    b4 mbox 20260207081613.588598-1-vernon2gm@gmail.com\n"
 	"    lorebot series --mbox 20260207081613.588598-1-vernon2gm@gmail.com.mbx\n";
 
-static json_object *jget(json_object *o, const char *key)
-{
-	json_object *v = NULL;
-
-	json_object_object_get_ex(o, key, &v);
-	return v;
-}
-
 static void report_json_problems(const char *file, json_object *problems)
 {
 	size_t i;
@@ -90,13 +83,13 @@ static int series_from_db(struct ctx *ctx, bool json)
 		fprintf(stderr, "lorebot: %s\n", err.buf);
 		ret = EXIT_INFRA;
 	} else {
-		report_json_problems(db_path(st.db), jget(o, "problems"));
+		report_json_problems(db_path(st.db), jx_get(o, "problems"));
 		if (json) {
-			json_print(o);
+			jx_print(o, stdout);
 		} else {
 			struct strbuf sb = STRBUF_INIT;
 
-			store_versions_text(jget(o, "series"), &sb);
+			store_versions_text(jx_get(o, "series"), &sb);
 			fputs(sb.buf, stdout);
 			strbuf_release(&sb);
 		}
@@ -145,11 +138,9 @@ int cmd_series(int argc, char **argv, struct ctx *ctx)
 		OPT_END(),
 	};
 
-	argc = parse_options(argc, argv, "lorebot series", opts);
+	argc = cmd_parse_options(argc, argv, "series", opts, 0);
 	if (argc < 0)
 		return EXIT_USAGE;
-	if (argc)
-		return cmd_usage_error("series", "unexpected argument '%s'", argv[0]);
 
 	if (!mbox)
 		return series_from_db(ctx, json);

@@ -81,11 +81,9 @@ int cmd_serve(int argc, char **argv, struct ctx *ctx)
 		OPT_END(),
 	};
 
-	argc = parse_options(argc, argv, "lorebot serve", opts);
+	argc = cmd_parse_options(argc, argv, "serve", opts, 0);
 	if (argc < 0)
 		return EXIT_USAGE;
-	if (argc)
-		return cmd_usage_error("serve", "unexpected argument '%s'", argv[0]);
 	if (ctx->db_path && *ctx->db_path)
 		strbuf_addstr(&path, ctx->db_path);
 	else

@@ -10,6 +10,7 @@
 #include "bot/mail.h"
 #include "bot/series-out.h"
 #include "bot/store.h"
+#include "lib/jsonx.h"
 
 const char cmd_show_help[] =
 	"NAME\n"
@@ -36,11 +37,6 @@ const char cmd_show_help[] =
 	"EXIT STATUS\n"
 	"    0 when found, 2 when there is no such message or series.\n";
 
-static json_object *jstr_or_null(const char *s)
-{
-	return s ? json_object_new_string(s) : NULL;
-}
-
 static json_object *series_json(struct store *st, const char *id)
 {
 	struct db_stmt *s = db_prepare(st->db,
@@ -55,8 +51,8 @@ static json_object *series_json(struct store *st, const char *id)
 	author = json_object_new_object();
 	json_object_object_add(o, "id", json_object_new_string(db_column_text(s, 0)));
 	json_object_object_add(o, "title", json_object_new_string(db_column_text(s, 1)));
-	json_object_object_add(author, "name", jstr_or_null(db_column_text(s, 2)));
-	json_object_object_add(author, "email", jstr_or_null(db_column_text(s, 3)));
+	json_object_object_add(author, "name", jx_new_str(db_column_text(s, 2)));
+	json_object_object_add(author, "email", jx_new_str(db_column_text(s, 3)));
 	json_object_object_add(o, "author", author);
 	json_object_object_add(o, "created", json_object_new_int64(db_column_int(s, 4)));
 	json_object_object_add(o, "updated", json_object_new_int64(db_column_int(s, 5)));
@@ -128,28 +124,21 @@ static json_object *message_json(struct store *st, const char *msgid)
 	o = json_object_new_object();
 	from = json_object_new_object();
 	json_object_object_add(o, "msgid", json_object_new_string(db_column_text(s, 0)));
-	json_object_object_add(o, "subject", jstr_or_null(db_column_text(s, 1)));
-	json_object_object_add(from, "name", jstr_or_null(db_column_text(s, 2)));
-	json_object_object_add(from, "email", jstr_or_null(db_column_text(s, 3)));
+	json_object_object_add(o, "subject", jx_new_str(db_column_text(s, 1)));
+	json_object_object_add(from, "name", jx_new_str(db_column_text(s, 2)));
+	json_object_object_add(from, "email", jx_new_str(db_column_text(s, 3)));
 	json_object_object_add(o, "from", from);
 	json_object_object_add(o, "date", db_column_null(s, 4) ? NULL :
 			       json_object_new_int64(db_column_int(s, 4)));
-	json_object_object_add(o, "parent", jstr_or_null(db_column_text(s, 5)));
+	json_object_object_add(o, "parent", jx_new_str(db_column_text(s, 5)));
 	json_object_object_add(o, "size", json_object_new_int64(db_column_int(s, 6)));
-	json_object_object_add(o, "error", jstr_or_null(db_column_text(s, 7)));
+	json_object_object_add(o, "error", jx_new_str(db_column_text(s, 7)));
 	json_object_object_add(o, "fetched", json_object_new_int64(db_column_int(s, 8)));
 	json_object_object_add(o, "variants", json_object_new_int64(db_column_int(s, 9)));
 	db_reset(s);
 	json_object_object_add(o, "lists", lists_of(st, msgid));
 	json_object_object_add(o, "in", memberships(st, msgid));
 	return o;
-}
-
-static const char *field(json_object *o, const char *key)
-{
-	json_object *v;
-
-	return json_object_object_get_ex(o, key, &v) && v ? json_object_get_string(v) : NULL;
 }
 
 static void message_text(json_object *m, struct strbuf *sb)
@@ -160,30 +149,31 @@ static void message_text(json_object *m, struct strbuf *sb)
 	json_object *date = json_object_object_get(m, "date");
 	size_t i;
 
-	strbuf_addf(sb, "message <%s>\n", field(m, "msgid"));
-	strbuf_addf(sb, "    subject: %s\n", field(m, "subject") ? field(m, "subject") : "");
-	strbuf_addf(sb, "    from:    %s <%s>\n", field(from, "name") ? field(from, "name") : "",
-		    field(from, "email") ? field(from, "email") : "");
+	strbuf_addf(sb, "message <%s>\n", jx_str_any(m, "msgid"));
+	strbuf_addf(sb, "    subject: %s\n", jx_strz(m, "subject"));
+	strbuf_addf(sb, "    from:    %s <%s>\n", jx_strz(from, "name"), jx_strz(from, "email"));
 	if (date) {
 		strbuf_addstr(sb, "    date:    ");
 		mail_format_date(json_object_get_int64(date), 0, sb);
 		strbuf_addch(sb, '\n');
 	}
-	if (field(m, "parent"))
-		strbuf_addf(sb, "    parent:  <%s>\n", field(m, "parent"));
+	if (jx_str_any(m, "parent"))
+		strbuf_addf(sb, "    parent:  <%s>\n", jx_str_any(m, "parent"));
 	strbuf_addstr(sb, "    lists:  ");
 	for (i = 0; i < json_object_array_length(lists); i++)
 		strbuf_addf(sb, " %s", json_object_get_string(json_object_array_get_idx(lists, i)));
-	strbuf_addf(sb, "\n    %s bytes, %s variant(s)\n", field(m, "size"), field(m, "variants"));
-	if (field(m, "error"))
-		strbuf_addf(sb, "    cannot be parsed: %s\n", field(m, "error"));
+	strbuf_addf(sb, "\n    %s bytes, %s variant(s)\n", jx_str_any(m, "size"),
+		    jx_str_any(m, "variants"));
+	if (jx_str_any(m, "error"))
+		strbuf_addf(sb, "    cannot be parsed: %s\n", jx_str_any(m, "error"));
 	for (i = 0; i < json_object_array_length(in); i++) {
 		json_object *v = json_object_array_get_idx(in, i);
 
 		strbuf_addf(sb, "    %s %s/%s of %s v%s %s <%s>\n",
-			    !strcmp(field(v, "n"), "0") ? "cover" : "patch", field(v, "n"),
-			    field(v, "total"), field(v, "series_id"), field(v, "version"),
-			    field(v, "title"), field(v, "version_id"));
+			    !strcmp(jx_str_any(v, "n"), "0") ? "cover" : "patch",
+			    jx_str_any(v, "n"), jx_str_any(v, "total"),
+			    jx_str_any(v, "series_id"), jx_str_any(v, "version"),
+			    jx_str_any(v, "title"), jx_str_any(v, "version_id"));
 	}
 }
 
@@ -221,7 +211,7 @@ static int show(struct store *st, const char *id, bool json, bool raw)
 	if (o) {
 		json_object_object_add(out, "series", o);
 		if (!json) {
-			strbuf_addf(&sb, "series %s: %s\n", id, field(o, "title"));
+			strbuf_addf(&sb, "series %s: %s\n", id, jx_str_any(o, "title"));
 			store_versions_text(json_object_object_get(o, "versions"), &sb);
 		}
 		goto print;
@@ -265,7 +255,7 @@ static int show(struct store *st, const char *id, bool json, bool raw)
 	}
 print:
 	if (json)
-		json_print(out);
+		jx_print(out, stdout);
 	else
 		fwrite(sb.buf, 1, sb.len, stdout);
 out:
@@ -287,7 +277,7 @@ int cmd_show(int argc, char **argv, struct ctx *ctx)
 		OPT_END(),
 	};
 
-	argc = parse_options(argc, argv, "lorebot show", opts);
+	argc = cmd_parse_options(argc, argv, "show", opts, CMD_ANY_ARGS);
 	if (argc < 0)
 		return EXIT_USAGE;
 	if (argc != 1)

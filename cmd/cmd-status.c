@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <getopt.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
 #include "cmd/cmd.h"
+#include "lib/parse-options.h"
 #include "bot/db.h"
 #include "bot/queue.h"
 #include "bot/report.h"
 #include "bot/series-out.h"
+#include "lib/jsonx.h"
 
 const char cmd_status_help[] =
 	"NAME\n"
@@ -42,11 +43,6 @@ static const char *ago(int64_t t, char *buf, size_t len)
 	return buf;
 }
 
-static json_object *str(const char *s)
-{
-	return s ? json_object_new_string(s) : NULL;
-}
-
 /* The columns of a query, in order, as JSON keys and types */
 struct col {
 	const char *key;
@@ -75,49 +71,47 @@ static void rows_json(struct db_stmt *q, const struct col *cols, size_t n,
 		for (i = 0; i < n; i++)
 			json_object_object_add(o, cols[i].key, cols[i].is_int ?
 				json_object_new_int64(db_column_int(q, (int)i)) :
-				str(db_column_text(q, (int)i)));
+				jx_new_str(db_column_text(q, (int)i)));
 		json_object_array_add(arr, o);
 	}
 }
 
+/* --recent N: as atoi() reads it, whatever follows the digits */
+static int recent_cb(const struct parse_opt *opt, const char *arg, struct strbuf *err)
+{
+	(void)err;
+	*(int *)opt->value = atoi(arg);
+	return 0;
+}
+
 int cmd_status(int argc, char **argv, struct ctx *ctx)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "recent", required_argument, NULL, 'n' },
-		{ NULL, 0, NULL, 0 },
-	};
-	json_object *out = json_object_new_object(), *queue = json_object_new_object();
-	json_object *runs = json_object_new_array(), *lists = json_object_new_array();
-	json_object *recent = json_object_new_array();
+	json_object *out, *queue, *runs, *lists, *recent;
 	struct strbuf err = STRBUF_INIT;
 	struct report_opts ro;
 	int64_t counts[JOB_STATE_NR];
 	struct db_stmt *q;
 	struct store st;
 	bool json = false;
-	int opt, ret, n = 10, i;
+	int ret, n = 10, i;
 	char t1[32], t2[32];
+	const struct parse_opt opts[] = {
+		OPT_BOOL('j', "json", &json, "print the status as JSON"),
+		OPT_CALLBACK(0, "recent", &n, "N", "the N most recent series versions",
+			     recent_cb),
+		OPT_END(),
+	};
 
-	while ((opt = getopt_long(argc, argv, "j", opts, NULL)) != -1) {
-		if (opt == 'j') {
-			json = true;
-		} else if (opt == 'n') {
-			n = atoi(optarg);
-		} else {
-			json_object_put(out);
-			return cmd_option_error("status");
-		}
-	}
+	if (cmd_parse_options(argc, argv, "status", opts, CMD_ANY_ARGS) < 0)
+		return EXIT_USAGE;
 	ret = cmd_open_store(ctx, &st, false);
-	if (ret) {
-		json_object_put(out);
-		json_object_put(queue);
-		json_object_put(runs);
-		json_object_put(lists);
-		json_object_put(recent);
+	if (ret)
 		return ret;
-	}
+	out = json_object_new_object();
+	queue = json_object_new_object();
+	runs = json_object_new_array();
+	lists = json_object_new_array();
+	recent = json_object_new_array();
 	report_opts_init(&ro, ctx->cfg);
 	if (!queue_counts(st.db, counts, &err))
 		for (i = 0; i < JOB_STATE_NR; i++)
@@ -150,11 +144,11 @@ int cmd_status(int argc, char **argv, struct ctx *ctx)
 				continue;
 			}
 			o = json_object_new_object();
-			json_object_object_add(o, "id", str(v.id));
-			json_object_object_add(o, "series_id", str(v.series_id));
-			json_object_object_add(o, "title", str(v.title));
+			json_object_object_add(o, "id", jx_new_str(v.id));
+			json_object_object_add(o, "series_id", jx_new_str(v.series_id));
+			json_object_object_add(o, "title", jx_new_str(v.title));
 			json_object_object_add(o, "version", json_object_new_int(v.version));
-			json_object_object_add(o, "state", str(report_state(&v, &ro)));
+			json_object_object_add(o, "state", jx_new_str(report_state(&v, &ro)));
 			json_object_array_add(recent, o);
 			report_version_release(&v);
 			free(ids[i]);
@@ -166,7 +160,7 @@ int cmd_status(int argc, char **argv, struct ctx *ctx)
 	json_object_object_add(out, "lists", lists);
 	json_object_object_add(out, "recent", recent);
 	if (json) {
-		json_print(out);
+		jx_print(out, stdout);
 	} else {
 		printf("queue:");
 		for (i = 0; i < JOB_STATE_NR; i++)

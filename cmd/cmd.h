@@ -73,7 +73,16 @@ const struct cmd *cmd_table(size_t *nr);
  */
 int cmd_wants_help(int argc, char **argv, const char *help);
 int cmd_usage_error(const char *cmd, const char *fmt, ...) PRINTF(2, 3);
-/* After getopt printed why an option is wrong: the pointer to --help, EXIT_USAGE */
-int cmd_option_error(const char *cmd);
+
+/*
+ * parse_options() for "lorebot CMD" (its usage errors name it so), then
+ * at most max arguments (CMD_ANY_ARGS: the command counts them): their
+ * number, in argv[0..n), or -1 after a usage error on stderr ("unexpected
+ * argument 'x'" for the first one too many); the caller returns EXIT_USAGE.
+ */
+#define CMD_ANY_ARGS (-1)
+struct parse_opt;
+int cmd_parse_options(int argc, char **argv, const char *cmd,
+		      const struct parse_opt *opts, int max);
 
 #endif

@@ -25,6 +25,7 @@
 #include "bot/contract.h"
 #include "lib/log.h"
 #include "bot/pipeline.h"
+#include "bot/report.h"
 #include "bot/results.h"
 #include "lib/run.h"
 
@@ -524,6 +525,7 @@ static void fetch_ended(struct daemon *d, struct task *t, const struct run_done 
 	struct dlist *l = find_list(d, t->list);
 	uint64_t now = now_ms();
 	json_object *o = NULL, *r, *vs;
+	struct strbuf err = STRBUF_INIT;
 	char *buf = NULL;
 	size_t len, i;
 
@@ -571,6 +573,12 @@ static void fetch_ended(struct daemon *d, struct task *t, const struct run_done 
 	if (l)
 		l->running = false;
 	vs = jx_array(o, "versions");
+	/* the fetch leaves them dirty when --arch is not build.arch */
+	if (vs && json_object_array_length(vs) &&
+	    report_states_flush(&d->st, STATES_DIRTY, &err)) {
+		log_warn("the states of the versions fetched: %s", err.buf);
+		strbuf_release(&err);
+	}
 	/* what stopping leaves unplanned is planned at the next start */
 	for (i = 0; vs && i < json_object_array_length(vs) && !stopping(d); i++)
 		if (jx_str(rd_at(vs, i), "id"))
@@ -1239,6 +1247,17 @@ int daemon_run(struct ctx *ctx, const struct daemon_opts *o)
 	ret = cmd_open_store(ctx, &d.st, true);
 	if (ret)
 		goto out_free;
+	/*
+	 * the states the dashboard filters on, for the archs the daemon
+	 * tests: derived again when they were for others (or never)
+	 */
+	report_states_attach(&d.st, ctx->cfg, o->archs);
+	if (report_states_flush(&d.st, STATES_TAKE, &err)) {
+		log_err("%s", err.buf);
+		store_close(&d.st);
+		ret = EXIT_INFRA;
+		goto out_free;
+	}
 	/* the loop does not wait long for the write lock: it plans again later */
 	db_set_busy_wait(d.st.db, busy_ms, &d);
 	/* the children run elsewhere: give them absolute paths */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "cmd/devrange.h"
+#include "bot/gitcfg.h"
 
 /* What b4 prep writes into its cover letter commits (b4/ez.py) */
 #define B4_MARKER "--- b4-submit-tracking ---"
@@ -84,13 +85,10 @@ static int from_spec(struct devrange *r, const char *spec, struct strbuf *err)
 		char id[41];
 
 		/* one commit */
-		if (gitdev_resolve(&r->repo, spec, id)) {
-			strbuf_addf(err, "'%s' is not a commit in %s", spec,
-				    r->repo.gitdir);
+		if (gitdev_resolve(&r->repo, spec, id, err))
 			return -1;
-		}
 		parent = xasprintf("%s^", id);
-		if (gitdev_resolve(&r->repo, parent, r->base)) {
+		if (gitdev_resolve(&r->repo, parent, r->base, NULL)) {
 			strbuf_addf(err, "commit %.12s is a root commit; there is "
 				    "nothing to apply it to", id);
 			free(parent);
@@ -329,7 +327,7 @@ static int from_b4(struct devrange *r, struct strbuf *err)
 		/* the cover letter commit is empty: the base is its parent */
 		char *parent = xasprintf("%s^", cover);
 
-		gitdev_resolve(&r->repo, parent, r->base);
+		gitdev_resolve(&r->repo, parent, r->base, NULL);
 		free(parent);
 	}
 out:
@@ -352,7 +350,7 @@ static const char *hint_upstream(struct devrange *r)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(guesses); i++)
-		if (!gitdev_resolve(&r->repo, guesses[i], oid))
+		if (!gitdev_resolve(&r->repo, guesses[i], oid, NULL))
 			return guesses[i];
 	return "<remote>/<branch>";
 }

@@ -19,7 +19,7 @@
 #ifndef LOREBOT_DEVRANGE_H
 #define LOREBOT_DEVRANGE_H
 
-#include "bot/git.h"
+#include "bot/gitdev.h"
 #include "checkers/check.h"
 
 /* A range longer than this is refused (a missing upstream, most likely) */

@@ -4,13 +4,13 @@
  * This is the front door: global options, then a git-style subcommand
  * from the command table.  Only main() exits; everything else returns.
  */
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "lib/parse-options.h"
 #include "lib/log.h"
 #include "lib/run.h"
 #include "bot/version.h"
@@ -91,11 +91,18 @@ int cmd_usage_error(const char *cmd, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
-int cmd_option_error(const char *cmd)
+int cmd_parse_options(int argc, char **argv, const char *cmd,
+		      const struct parse_opt *opts, int max)
 {
-	/* getopt said what was wrong, naming the option ("lorebot CMD: ...") */
-	fprintf(stderr, "(see 'lorebot %s --help')\n", cmd);
-	return EXIT_USAGE;
+	char *prog = xasprintf("lorebot %s", cmd);
+	int n = parse_options(argc, argv, prog, opts);
+
+	free(prog);
+	if (max != CMD_ANY_ARGS && n > max) {
+		cmd_usage_error(cmd, "unexpected argument '%s'", argv[max]);
+		return -1;
+	}
+	return n;
 }
 
 static const char main_usage[] =
@@ -188,62 +195,53 @@ static void hide_state(const struct ctx *ctx, const struct config *cfg)
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "config", required_argument, NULL, 'c' },
-		{ "db", required_argument, NULL, 'd' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct config cfg = CONFIG_INIT;
 	struct ctx ctx = { .cfg = &cfg };
+	struct strbuf err = STRBUF_INIT;
 	const struct cmd *c;
-	int opt, ret, first;
-	char *name;
+	bool help = false, version = false;
+	int level = -1, ret;
+	/* -h and --version act at once, whatever follows them */
+	const struct parse_opt opts[] = {
+		OPT_STRING('c', "config", &ctx.config_path, "FILE", "read configuration from FILE"),
+		OPT_STRING('d', "db", &ctx.db_path, "FILE", "the state database"),
+		OPT_SET_INT('v', "verbose", &level, "more messages on stderr", LOG_LVL_DEBUG),
+		OPT_SET_INT('q', "quiet", &level, "fewer messages on stderr", LOG_LVL_WARN),
+		OPT_BOOL_F('h', "help", &help, "list the commands", PARSE_OPT_LAST),
+		OPT_BOOL_F('V', "version", &version, "print the version", PARSE_OPT_LAST),
+		OPT_END(),
+	};
 
-	/* getopt's messages name the program, not the path it was run by */
-	argv[0] = (char *)"lorebot";
 	/* stop at the first non-option: the command */
-	while ((opt = getopt_long(argc, argv, "+c:d:vqhV", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'c':
-			ctx.config_path = optarg;
-			break;
-		case 'd':
-			ctx.db_path = optarg;
-			break;
-		case 'v':
-			log_set_level(LOG_LVL_DEBUG);
-			break;
-		case 'q':
-			log_set_level(LOG_LVL_WARN);
-			break;
-		case 'h':
-			print_commands(stdout);
-			return EXIT_OK;
-		case 'V':
-			printf("lorebot %s\n", LOREBOT_VERSION);
-			return EXIT_OK;
-		default:
-			fputs(main_usage, stderr);
-			return EXIT_USAGE;
-		}
+	argc = parse_options_err(argc, argv, opts, PARSE_OPT_STOP_AT_NON_OPTION, &err);
+	if (argc < 0) {
+		fprintf(stderr, "lorebot: %s\n", err.buf);
+		fputs(main_usage, stderr);
+		strbuf_release(&err);
+		return EXIT_USAGE;
 	}
-	if (optind >= argc) {
+	strbuf_release(&err);
+	if (level >= 0)
+		log_set_level(level);
+	if (help) {
+		print_commands(stdout);
+		return EXIT_OK;
+	}
+	if (version) {
+		printf("lorebot %s\n", LOREBOT_VERSION);
+		return EXIT_OK;
+	}
+	if (!argc) {
 		print_commands(stderr);
 		return EXIT_USAGE;
 	}
-	c = cmd_lookup(argv[optind]);
+	c = cmd_lookup(argv[0]);
 	if (!c) {
 		fprintf(stderr, "lorebot: '%s' is not a lorebot command; see 'lorebot help'\n",
-			argv[optind]);
+			argv[0]);
 		return EXIT_USAGE;
 	}
 	if (ctx.config_path) {
-		struct strbuf err = STRBUF_INIT;
-
 		if (config_load_file(&cfg, ctx.config_path, &err)) {
 			fprintf(stderr, "lorebot: %s\n", err.buf);
 			strbuf_release(&err);
@@ -254,17 +252,11 @@ int main(int argc, char **argv)
 	if (!ctx.db_path)
 		ctx.db_path = config_get(&cfg, "core.db");
 	hide_state(&ctx, &cfg);
-	if (cmd_wants_help(argc - optind, argv + optind, c->help)) {
+	if (cmd_wants_help(argc, argv, c->help)) {
 		config_release(&cfg);
 		return EXIT_OK;
 	}
-	first = optind;
-	optind = 0;	/* the command runs getopt from its own argv[0] */
-	/* ... and getopt's messages say "lorebot check: ..." */
-	name = xasprintf("lorebot %s", argv[first]);
-	argv[first] = name;
-	ret = c->fn(argc - first, argv + first, &ctx);
-	free(name);
+	ret = c->fn(argc, argv, &ctx);
 	config_release(&cfg);
 	return ret;
 }

@@ -2,9 +2,9 @@
 /*
  * A streaming JSON writer into a strbuf, for output that is written once
  * and never looked up: no object tree is built.  The text is what
- * json-c prints with JSON_C_TO_STRING_PRETTY (two spaces, "key":value)
- * or JSON_C_TO_STRING_PLAIN, both with NOSLASHESCAPE, so stored
- * documents compare equal whichever of the two made them.
+ * jx_text() (lib/jsonx.h) makes of a json-c tree, pretty (two spaces,
+ * "key":value) or plain, '/' not escaped, so stored documents compare
+ * equal whichever of the two made them.
  *
  *	struct jsonw w = JSONW_INIT(&sb, true);
  *	jw_obj(&w); jw_key(&w, "n"); jw_int(&w, 1); jw_end_obj(&w);

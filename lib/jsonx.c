@@ -23,6 +23,13 @@ const char *jx_str(json_object *o, const char *key)
 		json_object_get_string(v) : NULL;
 }
 
+const char *jx_str_any(json_object *o, const char *key)
+{
+	json_object *v = jx_get(o, key);
+
+	return v ? json_object_get_string(v) : NULL;
+}
+
 const char *jx_strz(json_object *o, const char *key)
 {
 	const char *s = jx_str(o, key);
@@ -82,6 +89,29 @@ json_object *jx_object(json_object *o, const char *key)
 json_object *jx_new_str(const char *s)
 {
 	return s ? json_object_new_string(s) : NULL;
+}
+
+json_object *jx_new_nonempty(const char *s)
+{
+	return s && *s ? json_object_new_string(s) : NULL;
+}
+
+void jx_add_str(json_object *o, const char *key, const char *s)
+{
+	if (s)
+		json_object_object_add(o, key, json_object_new_string(s));
+}
+
+const char *jx_text(json_object *o, bool pretty)
+{
+	return json_object_to_json_string_ext(o, JSON_C_TO_STRING_NOSLASHESCAPE |
+		(pretty ? JSON_C_TO_STRING_PRETTY : JSON_C_TO_STRING_PLAIN));
+}
+
+void jx_print(json_object *o, FILE *f)
+{
+	fputs(jx_text(o, true), f);
+	fputc('\n', f);
 }
 
 json_object *jx_parse(const char *text, size_t len, struct strbuf *err)

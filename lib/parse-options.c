@@ -14,7 +14,7 @@
 
 static bool takes_arg(const struct parse_opt *o)
 {
-	return o->type != OPTION_BOOL;
+	return o->type != OPTION_BOOL && o->type != OPTION_SET_INT;
 }
 
 static bool arg_optional(const struct parse_opt *o)
@@ -41,6 +41,9 @@ static int set_value(const struct parse_opt *o, const char *arg, struct strbuf *
 	case OPTION_BOOL:
 		*(bool *)o->value = true;
 		return 0;
+	case OPTION_SET_INT:
+		*(int *)o->value = o->defval;
+		return 0;
 	case OPTION_STRING:
 		*(const char **)o->value = arg;
 		return 0;
@@ -61,12 +64,34 @@ static int set_value(const struct parse_opt *o, const char *arg, struct strbuf *
 			return -1;
 		}
 		return 0;
+	case OPTION_STRING_LIST: {
+		struct opt_strings *l = o->value;
+
+		ALLOC_GROW(l->v, l->nr + 1, l->alloc);
+		l->v[l->nr++] = arg;
+		return 0;
+	}
 	case OPTION_CALLBACK:
 		return o->callback(o, arg, err);
 	case OPTION_END:
 		break;
 	}
 	return -1;
+}
+
+/* set_value(), then 1 when the parse ends after o (PARSE_OPT_LAST) */
+static int take(const struct parse_opt *o, const char *arg, struct strbuf *err)
+{
+	if (set_value(o, arg, err))
+		return -1;
+	return o->flags & PARSE_OPT_LAST ? 1 : 0;
+}
+
+void opt_strings_release(struct opt_strings *l)
+{
+	free(l->v);
+	l->v = NULL;
+	l->nr = l->alloc = 0;
 }
 
 /*
@@ -110,20 +135,23 @@ static int parse_long(const char *s, int *i, int argc, char **argv,
 				    found->long_name);
 			return -1;
 		}
-		return set_value(found, NULL, err);
+		return take(found, NULL, err);
 	}
 	if (eq)
-		return set_value(found, eq + 1, err);
+		return take(found, eq + 1, err);
 	if (arg_optional(found))
-		return set_value(found, NULL, err);
+		return take(found, NULL, err);
 	if (*i + 1 >= argc) {
 		strbuf_addf(err, "option '--%s' requires an argument", found->long_name);
 		return -1;
 	}
-	return set_value(found, argv[++*i], err);
+	return take(found, argv[++*i], err);
 }
 
-/* "-abc" at argv[*i]: flags, the last (or the first taking one) with its argument */
+/*
+ * "-abc" at argv[*i]: flags, the last (or the first taking one) with its
+ * argument; as parse_long(), 0, 1 (the parse ends here) or -1
+ */
 static int parse_short(const char *s, int *i, int argc, char **argv,
 		       const struct parse_opt *opts, struct strbuf *err)
 {
@@ -138,19 +166,21 @@ static int parse_short(const char *s, int *i, int argc, char **argv,
 			return -1;
 		}
 		if (!takes_arg(o)) {
-			if (set_value(o, NULL, err))
-				return -1;
+			int r = take(o, NULL, err);
+
+			if (r)
+				return r;
 			continue;
 		}
 		if (s[1])
-			return set_value(o, s + 1, err);
+			return take(o, s + 1, err);
 		if (arg_optional(o))
-			return set_value(o, NULL, err);
+			return take(o, NULL, err);
 		if (*i + 1 >= argc) {
 			strbuf_addf(err, "option requires an argument -- '%c'", *s);
 			return -1;
 		}
-		return set_value(o, argv[++*i], err);
+		return take(o, argv[++*i], err);
 	}
 	return 0;
 }
@@ -178,8 +208,12 @@ int parse_options_err(int argc, char **argv, const struct parse_opt *opts,
 			r = parse_long(a + 2, &i, argc, argv, opts, err);
 		else
 			r = parse_short(a + 1, &i, argc, argv, opts, err);
-		if (r)
+		if (r < 0)
 			return -1;
+		if (r) {
+			i++;
+			break;
+		}
 	}
 	while (i < argc)
 		argv[n++] = argv[i++];

@@ -35,16 +35,38 @@
 enum parse_opt_type {
 	OPTION_END,
 	OPTION_BOOL,		/* bool *: set to true */
+	OPTION_SET_INT,		/* int *: set to defval (the last given wins) */
 	OPTION_STRING,		/* const char **: the argument (in argv) */
 	OPTION_INT,		/* int *: a decimal integer */
 	OPTION_SIZE,		/* uint64_t *: parse_size() ("16m") */
+	OPTION_STRING_LIST,	/* struct opt_strings *: each argument appended */
 	OPTION_CALLBACK,	/* the argument to callback(), value its data */
 };
 
 enum parse_opt_flags {
 	/* the argument is optional: only "--name=value" gives one */
 	PARSE_OPT_OPTARG = 1 << 0,
+	/*
+	 * the parse ends after this option: what follows it is left in
+	 * argv, unread, as arguments (-h and --version that act at once,
+	 * as they did returning from a getopt loop, whatever follows them)
+	 */
+	PARSE_OPT_LAST = 1 << 1,
 };
+
+/*
+ * What a repeatable option (OPT_STRING_LIST) collects: the arguments in
+ * the order given, pointing into argv; opt_strings_release() frees the
+ * array, not the strings.
+ */
+struct opt_strings {
+	const char **v;
+	size_t nr, alloc;
+};
+
+#define OPT_STRINGS_INIT { 0 }
+
+void opt_strings_release(struct opt_strings *l);
 
 struct parse_opt;
 
@@ -61,6 +83,7 @@ struct parse_opt {
 	const char *help;	/* one line, for the generated usage */
 	parse_opt_cb *callback;
 	unsigned int flags;	/* enum parse_opt_flags */
+	int defval;		/* what OPTION_SET_INT sets */
 };
 
 /* A compile error unless v has the type t */
@@ -71,6 +94,13 @@ struct parse_opt {
 #define OPT_BOOL(s, l, v, h) \
 	{ .type = OPTION_BOOL, .short_name = (s), .long_name = (l), \
 	  .value = PARSE_OPT_CHECK(v, bool *), .help = (h) }
+#define OPT_BOOL_F(s, l, v, h, f) \
+	{ .type = OPTION_BOOL, .short_name = (s), .long_name = (l), \
+	  .value = PARSE_OPT_CHECK(v, bool *), .help = (h), .flags = (f) }
+/* a flag that sets *v to i: "-v" and "-q" on one level, the last wins */
+#define OPT_SET_INT(s, l, v, h, i) \
+	{ .type = OPTION_SET_INT, .short_name = (s), .long_name = (l), \
+	  .value = PARSE_OPT_CHECK(v, int *), .help = (h), .defval = (i) }
 #define OPT_STRING(s, l, v, a, h) \
 	{ .type = OPTION_STRING, .short_name = (s), .long_name = (l), \
 	  .value = PARSE_OPT_CHECK(v, const char **), .argh = (a), .help = (h) }
@@ -80,6 +110,10 @@ struct parse_opt {
 #define OPT_SIZE(s, l, v, a, h) \
 	{ .type = OPTION_SIZE, .short_name = (s), .long_name = (l), \
 	  .value = PARSE_OPT_CHECK(v, uint64_t *), .argh = (a), .help = (h) }
+/* repeatable: every "--base X" appended to a struct opt_strings */
+#define OPT_STRING_LIST(s, l, v, a, h) \
+	{ .type = OPTION_STRING_LIST, .short_name = (s), .long_name = (l), \
+	  .value = PARSE_OPT_CHECK(v, struct opt_strings *), .argh = (a), .help = (h) }
 #define OPT_CALLBACK(s, l, v, a, h, cb) \
 	{ .type = OPTION_CALLBACK, .short_name = (s), .long_name = (l), \
 	  .value = (v), .argh = (a), .help = (h), .callback = (cb) }
@@ -98,7 +132,8 @@ enum parse_options_flags {
  * Parse argv[1..argc) (argv[0] is the program) against opts, setting
  * what each option points at, in the order given.  The arguments that
  * are not options are moved, in order, to argv[0..n) (argv[n] = NULL)
- * and n is returned.  On a usage error, -1 with the message in err
+ * and n is returned (after an option marked PARSE_OPT_LAST, the rest
+ * of argv is among them, unread).  On a usage error, -1 with the message in err
  * (getopt's: "unrecognized option '--bogus'", "option '--mbox' requires
  * an argument", ...), values set by the options before it.
  */

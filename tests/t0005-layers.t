@@ -2,7 +2,8 @@
 # make check-layers (ci/check-layers.sh): includes and symbol uses point
 # down only, cmd -> ci -> checkers -> bot -> lib.  The tree passes, and a
 # copy of it with an upward include or an object using a higher layer's
-# symbol fails, each named as "file: uses X from Y".
+# symbol fails, each named as "file: uses X from Y".  So does a front end
+# that reads its options with getopt, not a lib/parse-options.h table.
 . "${LOREBOT_SRC:-.}/tests/lib.sh"
 
 CHECK=$LOREBOT_SRC/ci/check-layers.sh
@@ -42,6 +43,18 @@ lib/util.c:2: uses cmd/cmd.h from cmd/ (above lib/)" \
 	"each upward include named, with its line"
 like "$(cat "$TMP/err")" "cmd -> ci -> checkers -> bot -> lib" "and the rule on stderr"
 
+# -- a front end including <getopt.h>: options are parse-options tables
+printf '#include <getopt.h>\n' >>"$S/cmd/cmd-series.c"
+n=$(grep -c '' "$S/cmd/cmd-series.c")
+"$CHECK" "$S" "$TMP/none" >"$TMP/out" 2>"$TMP/err"
+is "$?" 1 "cmd/ including <getopt.h>: exit 1"
+like "$(cat "$TMP/out")" "^cmd/cmd-series.c:$n: uses <getopt.h>, not lib/parse-options.h$" \
+	"the front end named, with its line"
+like "$(cat "$TMP/err")" "lib/parse-options.h tables, no getopt" "and the rule on stderr"
+printf '#include <getopt.h>\n' >>"$S/lib/util.c"
+"$CHECK" "$S" "$TMP/none" >"$TMP/out" 2>/dev/null
+unlike "$(cat "$TMP/out")" "^lib/util.c:.*getopt" "below cmd/, <getopt.h> is not a front end's"
+
 # -- an object of lib/ calling a function of cmd/ (the objects of the
 # tree, plus one planted object; the real build directory is not touched)
 if [ -z "$(find "$OBJ/cmd" -name '*.o' 2>/dev/null | head -n 1)" ]; then
@@ -66,11 +79,16 @@ else
 	printf 'int planted_helper(void);\nint use(void);\n%s\n' \
 		'int use(void) { return planted_helper(); }' >"$TMP/use.c"
 	cc -c -o "$O/checkers/use.o" "$TMP/use.c"
+	# and a front end calling getopt_long(), whatever it included
+	printf 'int getopt_long(int, char *const *, const char *, const void *, int *);\n%s\n' \
+		'int opts(int c, char **v) { return getopt_long(c, v, "", 0, 0); }' >"$TMP/opts.c"
+	cc -c -o "$O/cmd/opts.o" "$TMP/opts.c"
 	"$CHECK" "$LOREBOT_SRC" "$O" >"$TMP/out" 2>/dev/null
 	is "$?" 1 "an upward call: exit 1"
 	is "$(cat "$TMP/out")" "checkers/use.c: uses planted_helper from ci/helper.c
+cmd/opts.c: uses getopt_long, not lib/parse-options.h
 lib/planted.c: uses cmd_lookup from cmd/main.c" \
-		"each upward use named with the file defining the symbol"
+		"each upward use named with the file defining the symbol, getopt with its caller"
 fi
 
 # -- usage

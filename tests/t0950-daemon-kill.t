@@ -119,4 +119,7 @@ is "$(sql "SELECT count(*) FROM jobs WHERE state != 'done'")" 0 "every job done"
 is "$(replied)" "$WANT" "every version complete, with the control's replies"
 is "$(mails)" "$WANT_MAILS" "no reply filed twice"
 is "$(sql "PRAGMA integrity_check")" ok "the database is intact"
+# every result was recorded with its version's state, kills or not
+ok "the kept states are those the results derive to (db check)" \
+	lorebot --db "$DB" --config "$CONF" db check --arch ''
 done_testing

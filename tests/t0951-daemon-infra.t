@@ -35,6 +35,10 @@ is "$(sql "SELECT group_concat(kind || ':' || state, ',') FROM (SELECT kind, sta
 lorebot --db "$DB" status --json >"$TMP/status.json"
 is "$(json "$TMP/status.json" "d['recent'][0]['state']")" infra "status: the version is infra"
 is "$(find "$OUT" -type f 2>/dev/null | wc -l | tr -d ' ')" 0 "nothing mailed about it"
+# the attempt queued again, then the infra result: the state kept with it
+is "$(sql "SELECT state FROM version_states WHERE version = '$V'")" infra "the state kept: infra"
+ok "the kept states are those the results derive to (db check)" \
+	lorebot --db "$DB" --config "$CONF" db check --arch ''
 like "$(cat "$TMP/d.err")" "infrastructure failure recorded" "the log says so"
 PORT=$(free_port)
 "$LOREBOT" --db "$DB" serve --listen "127.0.0.1:$PORT" >"$TMP/serve.out" 2>&1 &

@@ -7,9 +7,10 @@
 #include "tests/unit/tap.h"
 
 struct vals {
-	bool json, raw;
+	bool json, raw, help;
 	const char *mbox, *color;
-	int n;
+	int n, level;
+	struct opt_strings bases;
 	uint64_t size;
 	int calls;
 };
@@ -41,6 +42,10 @@ static int run(const char *line, struct vals *v, struct strbuf *err, struct strb
 		OPT_SIZE(0, "max-size", &v->size, "SIZE", "skip larger messages"),
 		OPT_SIZE(0, "memory", &v->size, "SIZE", "hold this much"),
 		OPT_CALLBACK_OPTARG(0, "color", v, "WHEN", "colour the output", color_cb),
+		OPT_SET_INT('v', "verbose", &v->level, "more messages", 2),
+		OPT_SET_INT('q', "quiet", &v->level, "fewer messages", 1),
+		OPT_STRING_LIST('b', "base", &v->bases, "REV", "a base to try (repeatable)"),
+		OPT_BOOL_F('h', "help", &v->help, "the help, at once", PARSE_OPT_LAST),
 		OPT_END(),
 	};
 	char *copy = xstrdup(line), *argv[32], *p;
@@ -57,6 +62,7 @@ static int run(const char *line, struct vals *v, struct strbuf *err, struct strb
 		p = e + 1;
 	}
 	argv[argc] = NULL;
+	opt_strings_release(&v->bases);
 	memset(v, 0, sizeof(*v));
 	strbuf_reset(err);
 	strbuf_reset(rest);
@@ -74,7 +80,7 @@ static int run(const char *line, struct vals *v, struct strbuf *err, struct strb
 int main(void)
 {
 	struct strbuf err = STRBUF_INIT, rest = STRBUF_INIT, usage = STRBUF_INIT;
-	struct vals v;
+	struct vals v = { 0 };
 
 	/* the forms getopt_long() takes */
 	is_int(run("--mbox a.mbx --json", &v, &err, &rest, 0), 0, "long options");
@@ -105,6 +111,40 @@ int main(void)
 	   "an optional argument is only what follows '='");
 	run("--color=never", &v, &err, &rest, 0);
 	is_str(v.color, "never", "--color=WHEN");
+
+	/* OPT_SET_INT: the last given wins */
+	run("-v", &v, &err, &rest, 0);
+	is_int(v.level, 2, "OPT_SET_INT sets its value");
+	run("-v --quiet", &v, &err, &rest, 0);
+	is_int(v.level, 1, "OPT_SET_INT: the last one given wins");
+	run("-qv", &v, &err, &rest, 0);
+	is_int(v.level, 2, "OPT_SET_INT bundled, in order");
+	run("--quiet=1", &v, &err, &rest, 0);
+	is_str(err.buf, "option '--quiet' doesn't allow an argument", "OPT_SET_INT takes none");
+
+	/* OPT_STRING_LIST: every one, in order */
+	run("--base a x --base=b -bc -b d", &v, &err, &rest, 0);
+	is_int((long long)v.bases.nr, 4, "OPT_STRING_LIST: each one kept");
+	ok(v.bases.nr == 4 && !strcmp(v.bases.v[0], "a") && !strcmp(v.bases.v[1], "b") &&
+	   !strcmp(v.bases.v[2], "c") && !strcmp(v.bases.v[3], "d"),
+	   "OPT_STRING_LIST: in the order given, every form");
+	is_str(rest.buf, "x", "OPT_STRING_LIST: the arguments left alone");
+	run("--json", &v, &err, &rest, 0);
+	ok(!v.bases.nr, "OPT_STRING_LIST: none given, none kept");
+	run("--base", &v, &err, &rest, 0);
+	is_str(err.buf, "option '--base' requires an argument", "OPT_STRING_LIST needs one");
+
+	/* PARSE_OPT_LAST: what follows is not read, errors included */
+	is_int(run("--json -h --bogus --mbox", &v, &err, &rest, 0), 2,
+	       "PARSE_OPT_LAST: the rest are arguments");
+	ok(v.json && v.help && !v.mbox, "PARSE_OPT_LAST: set, and what came before it");
+	is_str(rest.buf, "--bogus,--mbox", "PARSE_OPT_LAST: the rest as it was");
+	is_int(run("x -hj y", &v, &err, &rest, 0), 2, "PARSE_OPT_LAST in a bundle");
+	ok(v.help && !v.json, "PARSE_OPT_LAST: the rest of a bundle is not read");
+	is_str(rest.buf, "x,y", "PARSE_OPT_LAST: the arguments before it, then the rest");
+	is_int(run("--he --bogus", &v, &err, &rest, 0), 1, "PARSE_OPT_LAST abbreviated");
+	is_int(run("--bogus -h", &v, &err, &rest, 0), -1, "PARSE_OPT_LAST: an error before it");
+	ok(!v.help, "PARSE_OPT_LAST: an error before it wins");
 
 	/* arguments: in order, options anywhere, "--" ends them, "-" is one */
 	is_int(run("x --json y - --mbox m z", &v, &err, &rest, 0), 4, "four arguments");
@@ -171,6 +211,7 @@ int main(void)
 		       "        --color[=WHEN]    colour\n",
 		       "the usage: a synopsis and a line per option");
 	}
+	opt_strings_release(&v.bases);
 	free(words);
 	strbuf_release(&err);
 	strbuf_release(&rest);

@@ -2,7 +2,8 @@
 /*
  * The fast paths of the mail reading hot loop, against slow references:
  * utf8_valid() word at a time, strbuf's inline adds, the JSON writer's
- * numbers and indentation, and the Date: parser that stands in for
+ * numbers and indentation (and its text the same as jx_text()'s of the
+ * json-c tree), the jx_ helpers that build values, and the Date: parser that stands in for
  * GMime's on the common form.
  */
 #include <errno.h>
@@ -13,6 +14,7 @@
 #include <json-c/json.h>
 
 #include "lib/jsonw.h"
+#include "lib/jsonx.h"
 #include "bot/mail.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
@@ -305,6 +307,70 @@ static void test_within(void)
 	ok(!path_within("/us", "/usr"), "path_within: nor a shorter one");
 }
 
+/* One document through jsonw, pretty and plain */
+static void write_doc(struct strbuf *sb, bool pretty)
+{
+	struct jsonw w = JSONW_INIT(sb, pretty);
+
+	jw_obj(&w);
+	jw_key(&w, "url");
+	jw_str(&w, "https://lore.kernel.org/linux-mm/");
+	jw_key(&w, "n");
+	jw_int(&w, -12);
+	jw_key(&w, "ok");
+	jw_bool(&w, true);
+	jw_key(&w, "none");
+	jw_null(&w);
+	jw_key(&w, "empty");
+	jw_obj(&w);
+	jw_end_obj(&w);
+	jw_key(&w, "list");
+	jw_arr(&w);
+	jw_str(&w, "a\"b\tc\x7f\xc3\xa9");
+	jw_arr(&w);
+	jw_end_arr(&w);
+	jw_obj(&w);
+	jw_key(&w, "k");
+	jw_str(&w, NULL);
+	jw_end_obj(&w);
+	jw_end_arr(&w);
+	jw_end_obj(&w);
+}
+
+static void test_jx(void)
+{
+	struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT;
+	json_object *o;
+	int pretty;
+
+	for (pretty = 0; pretty < 2; pretty++) {
+		strbuf_reset(&sb);
+		write_doc(&sb, pretty);
+		o = jx_parse(sb.buf, sb.len, &err);
+		ok(o && !strcmp(jx_text(o, pretty), sb.buf),
+		   "jx_text(%s) of the tree is what jsonw wrote", pretty ? "pretty" : "plain");
+		if (o && strcmp(jx_text(o, pretty), sb.buf))
+			printf("# jsonw:   %s\n# jx_text: %s\n", sb.buf, jx_text(o, pretty));
+		json_object_put(o);
+	}
+	strbuf_release(&sb);
+	strbuf_release(&err);
+
+	o = json_object_new_object();
+	jx_add_str(o, "s", "x/y");
+	jx_add_str(o, "absent", NULL);
+	json_object_object_add(o, "null", jx_new_str(NULL));
+	json_object_object_add(o, "empty", jx_new_nonempty(""));
+	json_object_object_add(o, "full", jx_new_nonempty("z"));
+	json_object_object_add(o, "n", json_object_new_int(12));
+	is_str(jx_text(o, false), "{\"s\":\"x/y\",\"null\":null,\"empty\":null,\"full\":\"z\",\"n\":12}",
+	       "jx_add_str() skips NULL, jx_new_nonempty() makes \"\" null, '/' unescaped");
+	is_str(jx_str_any(o, "n"), "12", "jx_str_any(): a number as text");
+	ok(!jx_str(o, "n"), "jx_str(): a number is not a string");
+	ok(!jx_str_any(o, "null") && !jx_str_any(o, "absent"), "jx_str_any(): null and absent");
+	json_object_put(o);
+}
+
 int main(void)
 {
 	test_beneath();
@@ -312,6 +378,7 @@ int main(void)
 	test_utf8();
 	test_strbuf();
 	test_jsonw();
+	test_jx();
 	test_dates();
 	test_headers();
 	return done_testing();
