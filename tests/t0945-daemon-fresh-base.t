@@ -213,4 +213,29 @@ daemon >/dev/null 2>"$TMP/d4.err"
 is "$(sql "SELECT status FROM results WHERE stage = 'apply' AND version = '$VN2'")" infra \
 	"the fetch failed and the base is missing: an infrastructure failure, not apply-failed"
 is "$(mails_to "$VN2")" 0 "and no mail"
+
+# the fixture threads from scratch, reply.baseunknown = line: every
+# version gets exactly one mail (a base the bot lacks: one short line)
+lore_conf daemon.window=0 boot.enable=false reply.mode=outbox check.checkpatch=false \
+	remote.mm.url="$GURL" remote.mm.branch=mm-new reply.baseunknown=line
+DB=$TMP/fixtures.db
+OUT=$TMP/outbox-fixtures
+daemon >/dev/null 2>"$TMP/d5.err"
+is "$?" 0 "from scratch: daemon --once exits 0"
+fixture_versions() {
+	sql "SELECT coalesce(cover, id) FROM versions WHERE gone = 0 AND
+		coalesce(cover, id) NOT LIKE '%lorebot.invalid' AND superseded_by IS $1"
+}
+fixture_versions NULL >"$TMP/fixture-versions"
+ok "the fixture threads have versions" test -s "$TMP/fixture-versions"
+counts=
+while read -r v; do
+	counts="$counts $(mails_to "$v")"
+done <"$TMP/fixture-versions"
+is "$(echo $counts | tr ' ' '\n' | sort -u | tr '\n' ' ')" "1 " \
+	"every version of the fixture threads: exactly one mail ($(wc -l <"$TMP/fixture-versions") versions)"
+# 003's v1 arrived with its v2: nothing is said of it, the v2 mail is the one
+fixture_versions "NOT NULL" >"$TMP/superseded"
+is "$(wc -l <"$TMP/superseded" | tr -d ' ')" 1 "one version was superseded before it was tested"
+is "$(mails_to "$(cat "$TMP/superseded")")" 0 "and gets no mail"
 done_testing
