@@ -425,10 +425,27 @@ static int refresh_tree(struct stage_run *s, struct strbuf *err)
 	return ret ? -1 : 0;
 }
 
+/* check --stale-tree's reason, when the tree may lack ids a series names */
+static char *stale_tree(struct stage_run *s)
+{
+	struct strbuf why = STRBUF_INIT;
+	struct gitrepo *r = NULL;
+	char *stale;
+
+	if (gitrepo_open(&r, s->env->repo, false, &why)) {
+		stale = strbuf_detach(&why, NULL);
+	} else {
+		stale = remotes_stale(r, s->cfg);
+		strbuf_release(&why);
+	}
+	gitrepo_close(r);
+	return stale;
+}
+
 static int stage_command(struct stage_run *s, json_object **infra, struct strbuf *err)
 {
 	json_object *doc = NULL;
-	char *logs = NULL, *log = stage_log(s);
+	char *logs = NULL, *log = stage_log(s), *stale = NULL;
 	struct args a;
 	int ret;
 
@@ -437,6 +454,10 @@ static int stage_command(struct stage_run *s, json_object **infra, struct strbuf
 		/* the daemon's side fetches; the sandbox has no network */
 		arg(&a, "--no-fetch");
 		ret = refresh_tree(s, err);
+	}
+	if (!ret && s->j->kind == STAGE_CHECK && (stale = stale_tree(s))) {
+		arg(&a, "--stale-tree");
+		arg(&a, stale);
 	}
 	if (!ret)
 		ret = queue_set_pid(s->st->db, s->j->id, getpid(), log, err);
@@ -447,6 +468,7 @@ static int stage_command(struct stage_run *s, json_object **infra, struct strbuf
 	if (!ret)
 		ret = record_done(s, doc, err);
 	json_object_put(doc);
+	free(stale);
 	free(logs);
 	free(log);
 	return ret;

@@ -207,6 +207,23 @@ static bool nul_bytes(const struct diff_case *dc, enum mailinfo_field f)
 		has_nul(&dc->cmp->git.message) || has_nul(&dc->cmp->git.patch);
 }
 
+/* a and b hold the same bytes once every CR and LF is left out */
+static bool same_but_eol(const char *a, size_t alen, const char *b, size_t blen)
+{
+	size_t i = 0, j = 0;
+
+	for (;;) {
+		while (i < alen && (a[i] == '\r' || a[i] == '\n'))
+			i++;
+		while (j < blen && (b[j] == '\r' || b[j] == '\n'))
+			j++;
+		if (i == alen || j == blen)
+			return i == alen && j == blen;
+		if (a[i++] != b[j++])
+			return false;
+	}
+}
+
 /*
  * A mail that ends in its header block: git reads the last header line
  * once more, as the message (a folded one unfolded: its line ends gone)
@@ -236,8 +253,11 @@ static bool no_body(const struct diff_case *dc, enum mailinfo_field f)
 	for (i = start; i < end; i++)
 		if (dc->raw[i] != '\n' && dc->raw[i] != '\r')
 			strbuf_addch(&unfolded, dc->raw[i]);
-	strbuf_addch(&unfolded, '\n');
-	same = msg->len == unfolded.len && !memcmp(msg->buf, unfolded.buf, msg->len);
+	/*
+	 * git keeps a bare CR inside the line (and may then end the message
+	 * without a newline): line ends and CRs aside, the same text
+	 */
+	same = same_but_eol(msg->buf, msg->len, unfolded.buf, unfolded.len);
 	strbuf_release(&unfolded);
 	return same;
 }
@@ -759,7 +779,8 @@ static const struct class_def classes[] = {
 	  F_ALL, nul_bytes },
 	{ { "no-body",
 	    "a mail that ends inside its header block: git reads the last header "
-	    "line once more (unfolded), as the message; lorebot has no message" },
+	    "line once more (unfolded, a bare CR in it kept), as the message; "
+	    "lorebot has no message" },
 	  F(MI_MESSAGE), no_body },
 	{ { "mime-broken",
 	    "a MIME structure GMime reports broken (part headers, boundaries), "

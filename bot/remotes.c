@@ -206,6 +206,31 @@ out:
 	return ret;
 }
 
+char *remotes_stale(struct gitrepo *r, const struct config *cfg)
+{
+	uint64_t window = MAX(config_get_ms(cfg, "git.fetchinterval"), REMOTES_FRESH_MS);
+	uint64_t now = wall_ms(), then;
+	char *stamp, *why = NULL;
+	struct stat st;
+
+	if (!config_get_bool(cfg, "git.fetch"))
+		return xstrdup("git.fetch is off");
+	if (!remotes_count(cfg))
+		return xstrdup("no remote.<name>.url is configured");
+	stamp = xasprintf("%s%s", gitrepo_gitdir(r), STAMP_FILE);
+	if (stat(stamp, &st)) {
+		why = xstrdup("the tree was never fetched from its remotes");
+	} else {
+		then = (uint64_t)st.st_mtim.tv_sec * 1000 + st.st_mtim.tv_nsec / 1000000;
+		if (now >= then + window)
+			why = xasprintf("the tree was last fetched from its remotes "
+					"%llu hours ago",
+					(unsigned long long)((now - then) / 3600000));
+	}
+	free(stamp);
+	return why;
+}
+
 size_t remotes_bases(struct gitrepo *r, const struct config *cfg, char ***out)
 {
 	const char **bases = NULL;

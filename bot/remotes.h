@@ -51,6 +51,16 @@ int remotes_refresh(struct gitrepo *r, const struct config *cfg,
 		    struct remotes_refresh *rr, struct strbuf *err);
 
 /*
+ * Whether the commit ids a series names can be looked up in the tree
+ * (issue 19: an id the bot's stale tree lacks is the bot's gap): NULL
+ * when git.fetch is on and the remotes were all fetched within
+ * REMOTES_FRESH_MS (or git.fetchinterval, if longer), else why not, in
+ * words for "lorebot check --stale-tree"; the caller frees it.
+ */
+#define REMOTES_FRESH_MS (24ULL * 3600 * 1000)
+char *remotes_stale(struct gitrepo *r, const struct config *cfg);
+
+/*
  * git.base, with each branch that a remote fetches and the tree has as
  * refs/remotes/<remote>/<branch> named "<remote>/<branch>": the tip
  * fetched, not a local branch of that name left behind.  *out and its

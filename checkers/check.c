@@ -104,6 +104,7 @@ void check_opts_release(struct check_opts *o)
 	free(o->cachedir);
 	free(o->fallback_repo);
 	free(o->codespell_dict);
+	free(o->stale_tree);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -261,6 +262,7 @@ struct finding *check_report_at(struct check_ctx *c, enum check_severity sev,
 	va_end(ap);
 	f = add_finding(c->out, c->k->name, sev, c->patch ? c->patch->n : 0,
 			c->file->path, l->no, strbuf_detach(&sb, NULL));
+	f->column = v->toks[tok].col + 1;
 	f->preexisting = !l->added;
 	if (qfirst >= 0) {
 		cview_quote(v, qfirst, qlast, &q);
@@ -485,6 +487,12 @@ int check_run(struct check_series *s, const struct check_opts *o,
 		c.patch = NULL;
 		c.file = NULL;
 		checkers[i].end(&c);
+	}
+	if (c.ids_unchecked) {
+		c.patch = NULL;
+		check_report(&c, "fixes-tag", CHECK_NOTE, NULL, 0,
+			     "commit ids the tree lacks are not reported: %s",
+			     o->stale_tree);
 	}
 	check_kb_free(c.kb);
 	free(state);

@@ -53,6 +53,7 @@ struct finding {
 	int patch;		/* its number in the series; 0: cover letter/series */
 	char *file;		/* NULL: commit message, cover letter or series */
 	int line;		/* post-image line (file) or message line; 0: none */
+	int column;		/* its byte, from 1 (gcc's -fdiagnostics-column-unit=byte); 0: none */
 	char *message;
 	char *quote;		/* the quoted lines, or NULL */
 	char *suggestion;	/* a fix, or NULL */
@@ -170,6 +171,13 @@ struct check_opts {
 	int jobs;		/* checkpatch processes at once; 0: cores */
 	bool preexisting;	/* the mm rules also report unchanged code, as notes */
 	enum check_severity fail_on;	/* exit 1 from this severity up */
+	/*
+	 * Why the tree may lack commits the series names (the bot's tree
+	 * not fetched lately), or NULL: then an id the tree lacks is not
+	 * reported (fixes-tag, checkpatch's UNKNOWN_COMMIT_ID), and one
+	 * note says so and why.
+	 */
+	char *stale_tree;
 };
 
 #define CHECK_OPTS_INIT { .columns = 80, .fail_on = CHECK_ERROR }
@@ -220,6 +228,7 @@ struct check_ctx {
 	void *state;			/* the checker's own, begin() to end() */
 	struct findings *out;
 	struct check_kb *kb;		/* facts gathered over the series */
+	size_t ids_unchecked;		/* commit ids not reported: stale_tree */
 };
 
 /*

@@ -2,9 +2,14 @@
 /*
  * checkpatch.pl of the target tree, run on every patch the way b4 does
  * ("b4 prep --check": -q --terse --no-summary --mailback) plus what
- * parsing needs (--showfile --show-types, and the per-file summary
- * line, so --no-summary and --mailback are dropped: they change the
- * output, not the checks).  Findings are "checkpatch:<TYPE>".  Should a
+ * parsing needs (--show-types, and the per-file summary line, so
+ * --no-summary and --mailback are dropped: they change the output, not
+ * the checks).  Findings are "checkpatch:<TYPE>".  checkpatch.pl says
+ * where a finding is as a line of the mail it read (its "#N"); as that
+ * mail is written here, the line is mapped back: to COMMIT_MSG:N for the
+ * subject and message (counted as lorebot's own checkers count them),
+ * to the file and post-image line for the diff (where --showfile would
+ * give a stale line for a commit message finding).  Should a
  * group's output not split into one summary per file, its patches are
  * checked again one process each.
  *
@@ -23,6 +28,7 @@
  * checkers (begin() starts them, end() collects).
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -47,8 +53,20 @@ struct cp_group {
 	bool started;
 };
 
+/*
+ * Where the parts of a patch are in the mail checkpatch.pl reads (line
+ * numbers of that file, from 1; 0: the part is not there)
+ */
+struct cp_layout {
+	int subject;		/* the Subject: line: COMMIT_MSG:1 */
+	int msg_first;		/* the message's first line: COMMIT_MSG:3 */
+	int msg_lines;
+	int diff_first;		/* the diff's first line */
+};
+
 struct cp_state {
 	char *tmp;
+	struct cp_layout *lay;	/* one per patch of the series */
 	struct cp_group *g;
 	size_t nr;
 	char **argv;		/* perl, the script, the flags */
@@ -182,14 +200,16 @@ static char *find_script(struct check_ctx *c, const char *tmp, struct strbuf *wh
 static void build_argv(const char *flags, const char *script, char ***argv,
 		       size_t *nr)
 {
-	static const char *const drop[] = { "--no-summary", "--mailback", "--summary-file" };
+	static const char *const drop[] = {
+		"--no-summary", "--mailback", "--summary-file", "--showfile",
+	};
 	/*
 	 * -q with --terse (which is quiet too) makes checkpatch print its
 	 * "total:" line for clean files as well: that is how the output of
 	 * one process checking several files is split.
 	 */
 	static const char *const need[] = {
-		"-q", "--terse", "--showfile", "--show-types", "--no-tree",
+		"-q", "--terse", "--show-types", "--no-tree",
 		"--color=never",
 	};
 	const char *p = flags ? flags : "-q --terse --no-summary --mailback";
@@ -232,10 +252,25 @@ static void build_argv(const char *flags, const char *script, char ***argv,
  * it: From, Subject, Date, the message with its trailers, "---", the
  * notes and the diff byte for byte.
  */
-static void checkpatch_mail(const struct check_patch *cp, struct strbuf *sb)
+static int lines_in(const struct strbuf *sb, size_t from)
+{
+	const char *p = sb->buf + from, *end = sb->buf + sb->len;
+	int n = 0;
+
+	while (p < end && (p = memchr(p, '\n', end - p))) {
+		n++;
+		p++;
+	}
+	return n;
+}
+
+static void checkpatch_mail(const struct check_patch *cp, struct strbuf *sb,
+			    struct cp_layout *lay)
 {
 	const struct patch *p = &cp->p;
+	size_t mark;
 
+	memset(lay, 0, sizeof(*lay));
 	if (!p->diff) {
 		strbuf_add(sb, cp->raw, cp->raw_len);
 		return;
@@ -244,23 +279,85 @@ static void checkpatch_mail(const struct check_patch *cp, struct strbuf *sb)
 	if (p->author_name && *p->author_name)
 		strbuf_addf(sb, "%s ", p->author_name);
 	strbuf_addf(sb, "<%s>\n", p->author_email ? p->author_email : "");
+	lay->subject = lines_in(sb, 0) + 1;
 	strbuf_addf(sb, "Subject: %s\n", cp->subject);
 	strbuf_addstr(sb, "MIME-Version: 1.0\n"
 		      "Content-Type: text/plain; charset=UTF-8\n"
 		      "Content-Transfer-Encoding: 8bit\n\n");
 	if (p->message && *p->message) {
+		mark = sb->len;
+		lay->msg_first = lines_in(sb, 0) + 1;
 		strbuf_addstr(sb, p->message);
 		strbuf_complete_line(sb);
+		lay->msg_lines = lines_in(sb, mark);
 	}
 	strbuf_addstr(sb, "---\n");
 	if (p->notes && *p->notes) {
 		strbuf_addstr(sb, p->notes);
 		strbuf_complete_line(sb);
 	}
+	lay->diff_first = lines_in(sb, 0) + 1;
 	strbuf_add(sb, p->diff, p->diff_len);
 	strbuf_complete_line(sb);
 	if (p->signature)
 		strbuf_addf(sb, "-- \n%s", p->signature);
+}
+
+/* The new path of a "diff --git a/X b/Y" or "+++ b/Y" line, or NULL */
+static char *diff_path(const char *l, size_t n)
+{
+	const char *b;
+
+	if (n > 6 && !memcmp(l, "+++ b/", 6))
+		return xstrndup(l + 6, n - 6);
+	if (n > 11 && !memcmp(l, "diff --git ", 11)) {
+		b = memmem(l + 11, n - 11, " b/", 3);
+		if (b)
+			return xstrndup(b + 3, l + n - b - 3);
+	}
+	return NULL;
+}
+
+/*
+ * Line target of the mail, in the diff that starts at its line first:
+ * the file and the post-image line checkpatch.pl counts there (context
+ * and added lines count; a removed line is at the line before it; a
+ * file's header lines have no line).  0, or -1 when not in the diff.
+ */
+static int diff_where(const struct patch *p, int first, int target, char **file)
+{
+	const char *l = p->diff, *end = p->diff + p->diff_len;
+	int no = first, line = 0;
+	bool hunk = false;
+
+	*file = NULL;
+	while (l < end) {
+		const char *nl = memchr(l, '\n', end - l);
+		size_t n = nl ? (size_t)(nl - l) : (size_t)(end - l);
+		char *path = diff_path(l, n);
+		unsigned long start;
+
+		if (path) {
+			free(*file);
+			*file = path;
+			hunk = false;
+		} else if (n > 4 && !memcmp(l, "@@ -", 4) &&
+			   sscanf(l, "@@ -%*[0-9,] +%lu", &start) == 1) {
+			line = start > 0 ? (int)MIN(start - 1, (unsigned long)INT_MAX - 1) : 0;
+			hunk = true;
+		} else if (hunk && (!n || *l == ' ' || *l == '+')) {
+			line++;
+		} else if (hunk && *l != '-' && *l != '\\') {
+			hunk = false;
+		}
+		if (no == target)
+			return hunk ? line : 0;
+		no++;
+		l += n + 1;
+	}
+	free(*file);
+	*file = NULL;
+	return -1;
 }
 
 void checkpatch_begin(struct check_ctx *c)
@@ -292,6 +389,7 @@ void checkpatch_begin(struct check_ctx *c)
 	}
 	st = xcalloc(1, sizeof(*st));
 	st->tmp = xstrdup(tmpl);
+	st->lay = xcalloc(s->nr, sizeof(*st->lay));
 	cores = sysconf(_SC_NPROCESSORS_ONLN);
 	jobs = c->o->jobs > 0 ? c->o->jobs : cores > 0 ? (int)cores : 1;
 	st->nr = MIN((size_t)jobs, s->nr);
@@ -307,7 +405,7 @@ void checkpatch_begin(struct check_ctx *c)
 		char *path = xasprintf("%s/%04zu.patch", st->tmp, i + 1);
 		struct strbuf mail = STRBUF_INIT;
 
-		checkpatch_mail(s->patches[i], &mail);
+		checkpatch_mail(s->patches[i], &mail, &st->lay[i]);
 		write_file(path, mail.buf, mail.len);
 		strbuf_release(&mail);
 		free(path);
@@ -354,8 +452,36 @@ static size_t count_totals(const char *log, size_t len)
 	return n;
 }
 
-static void parse_log(struct check_ctx *c, const struct cp_group *gr,
-		      const char *log, size_t len, int status)
+/*
+ * Where line no of the mail of patch idx is: a file and its line, or
+ * the commit message (file NULL) and its line (subject 1, message from
+ * 3); line 0 when checkpatch.pl points at none of these (the notes, a
+ * file's header, a mail it read raw).
+ */
+static int mail_where(const struct cp_layout *lay, const struct check_patch *cp,
+		      int no, char **file)
+{
+	int line;
+
+	*file = NULL;
+	if (no <= 0)
+		return 0;
+	if (no == lay->subject)
+		return 1;
+	if (lay->msg_first && no >= lay->msg_first &&
+	    no < lay->msg_first + lay->msg_lines)
+		return no - lay->msg_first + 3;
+	if (!lay->diff_first || no < lay->diff_first)
+		return 0;
+	line = diff_where(&cp->p, lay->diff_first, no, file);
+	if (line > 0 && *file)
+		line = check_patch_line(cp, *file, line);
+	return MAX(line, 0);
+}
+
+static void parse_log(struct check_ctx *c, const struct cp_state *st,
+		      const struct cp_group *gr, const char *log, size_t len,
+		      int status)
 {
 	static const enum check_severity sev[] = { CHECK_ERROR, CHECK_WARNING, CHECK_NOTE };
 	size_t idx = gr->first, pos = 0, seen = 0;
@@ -372,18 +498,21 @@ static void parse_log(struct check_ctx *c, const struct cp_group *gr,
 			continue;
 		}
 		if (pattern_match(&line_re, l, n, &m)) {
-			char *file = xstrndup(l + m.start[1], m.end[1] - m.start[1]);
 			char *rule = xasprintf("checkpatch:%.*s", (int)(m.end[4] - m.start[4]),
 					       l + m.start[4]);
-			char t = l[m.start[3]];
-			int line = atoi(l + m.start[2]);
+			char t = l[m.start[3]], *file;
+			int line;
 
+			if (c->o->stale_tree && !strcmp(rule, "checkpatch:UNKNOWN_COMMIT_ID")) {
+				c->ids_unchecked++;
+				free(rule);
+				continue;
+			}
 			c->patch = c->s->patches[idx];
-			if (*file)
-				line = check_patch_line(c->patch, file, line);
-			/* commit message findings carry no file and a stale line */
+			line = mail_where(&st->lay[idx], c->patch,
+					  atoi(l + m.start[2]), &file);
 			check_report(c, rule, sev[t == 'E' ? 0 : t == 'W' ? 1 : 2],
-				     *file ? file : NULL, *file ? line : 0, "%.*s",
+				     file, line, "%.*s",
 				     (int)(m.end[5] - m.start[5]), l + m.start[5]);
 			c->patch = NULL;
 			free(file);
@@ -418,7 +547,7 @@ static void rerun_one_by_one(struct check_ctx *c, struct cp_state *st,
 		cmd.merge_stderr = true;
 		cmd.limits.timeout_ms = CHECKPATCH_TIMEOUT_MS;
 		if (!run_cmd(&cmd) && !cmd.timed_out)
-			parse_log(c, &one, cmd.out.buf, cmd.out.len, cmd.status);
+			parse_log(c, st, &one, cmd.out.buf, cmd.out.len, cmd.status);
 		run_cmd_release(&cmd);
 		free(path);
 	}
@@ -456,7 +585,7 @@ void checkpatch_end(struct check_ctx *c)
 			   count_totals(log, len) != gr->end - gr->first) {
 			rerun_one_by_one(c, st, gr);
 		} else {
-			parse_log(c, gr, log, len, gr->bg.status);
+			parse_log(c, st, gr, log, len, gr->bg.status);
 		}
 		free(log);
 		free(gr->log);
@@ -465,6 +594,7 @@ void checkpatch_end(struct check_ctx *c)
 		free(st->argv[g]);
 	free(st->argv);
 	free(st->env);
+	free(st->lay);
 	remove_tree(st->tmp);
 	free(st->tmp);
 	free(st->g);

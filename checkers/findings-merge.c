@@ -47,6 +47,11 @@ static bool same_problem(const struct merge *m, const struct finding *keep,
 		return false;
 	if (m->match == MERGE_PATCH)
 		return true;
+	/* both placed (checkpatch's commit message lines too): the same line */
+	if (keep->line > 0 && drop->line > 0 &&
+	    (keep->line != drop->line || !keep->file != !drop->file ||
+	     (keep->file && strcmp(keep->file, drop->file))))
+		return false;
 	word = first_quoted(drop->message);
 	if (!word)
 		return false;

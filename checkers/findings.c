@@ -100,6 +100,8 @@ void findings_print(const struct findings *f, const struct check_series *s,
 		fprintf(out, "%s%s", pc(p, C_BOLD), x->file ? x->file : pseudo_file(x, s));
 		if (x->line > 0)
 			fprintf(out, ":%d", x->line);
+		if (x->line > 0 && x->column > 0)
+			fprintf(out, ":%d", x->column);
 		fprintf(out, ":%s %s%s:%s %s [%s%s%s]\n", pc(p, C_RESET), sc,
 			check_severity_name(x->severity), pc(p, C_RESET), x->message,
 			sc, x->rule, pc(p, C_RESET));
@@ -143,6 +145,8 @@ json_object *findings_to_json(const struct findings *f,
 		/* null where no line applies (the series, a whole patch) */
 		json_object_object_add(j, "line", x->line > 0 ?
 				       json_object_new_int(x->line) : NULL);
+		json_object_object_add(j, "column", x->line > 0 && x->column > 0 ?
+				       json_object_new_int(x->column) : NULL);
 		json_object_object_add(j, "message", json_object_new_string(x->message));
 		if (x->quote)
 			json_object_object_add(j, "quote", json_object_new_string(x->quote));

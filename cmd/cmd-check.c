@@ -87,7 +87,8 @@ const char cmd_check_help[] =
 	"        print {\"findings\": [...]} with rule, severity (error, warning or\n"
 	"        note), patch (its number; 0 for the series), file (null for the\n"
 	"        commit message or the series), line (post-image; null when none\n"
-	"        applies), message and optional quote and suggestion; plus series\n"
+	"        applies), column (its byte from 1; null when unknown), message\n"
+	"        and optional quote and suggestion; plus series\n"
 	"        (patches, base, summary) and, for a branch, range (kind, desc,\n"
 	"        base, tip, commits)\n"
 	"    --checkers LIST\n"
@@ -102,6 +103,11 @@ const char cmd_check_help[] =
 	"    --fail-on LEVEL\n"
 	"        exit 1 for findings of LEVEL or worse: error (the default),\n"
 	"        warning, or note (any finding); for hooks and CI\n"
+	"    --stale-tree WHY\n"
+	"        the tree may lack commits the series names, for the reason WHY\n"
+	"        (the bot passes it when its tree was not fetched lately): a\n"
+	"        commit id the tree lacks is not reported (fixes-tag, checkpatch's\n"
+	"        UNKNOWN_COMMIT_ID), a note says so\n"
 	"    --fix\n"
 	"        also print the packed prototypes one-line-args suggests, as a\n"
 	"        patch for 'git apply' on top of the range\n"
@@ -568,7 +574,7 @@ int cmd_check(int argc, char **argv, struct ctx *ctx)
 	struct config cfg = CONFIG_INIT;
 	struct strbuf err = STRBUF_INIT;
 	const char *mbox = NULL, *repo = NULL, *sel = NULL, *color = NULL;
-	const char *msgid = NULL, *url = NULL, *series = NULL;
+	const char *msgid = NULL, *url = NULL, *series = NULL, *stale = NULL;
 	struct arch_opt build = { 0 }, boot = { 0 };
 	char *fetched = NULL;
 	bool list = false, preexisting = false;
@@ -595,6 +601,8 @@ int cmd_check(int argc, char **argv, struct ctx *ctx)
 		OPT_STRING(0, "series", &series, "ID", "the version of --mbox to check"),
 		OPT_CALLBACK(0, "fail-on", &fail_on, "LEVEL", "error, warning or note",
 			     fail_on_cb),
+		OPT_STRING(0, "stale-tree", &stale, "WHY",
+			   "the tree may lack ids the series names"),
 		OPT_END(),
 	};
 
@@ -642,6 +650,7 @@ int cmd_check(int argc, char **argv, struct ctx *ctx)
 		o.columns = columns;
 	o.preexisting = preexisting;
 	o.fail_on = fail_on;
+	o.stale_tree = xstrdup_or_null(stale);
 	if (list) {
 		list_checkers(&o);
 	} else if (msgid) {

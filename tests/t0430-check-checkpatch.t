@@ -15,15 +15,36 @@ for f in checkpatch.pl spelling.txt const_structs.checkpatch; do
 done
 git mailsplit --mboxrd -o"$TMP/split" "$L" >/dev/null
 
-# checkpatch.pl on each patch, one after another, with the flags b4 uses
-# (commit message findings: no file, and their line is checkpatch's stale one)
+# checkpatch.pl on each patch, one after another, with the flags b4 uses:
+# --showfile for the file and line of code findings; for the commit
+# message, checkpatch's "#N" (its line in the mail) counted from the
+# subject (1), the message starting at 3 (--showfile's line is stale there)
 for f in "$TMP"/split/*; do
 	n=$(sed -n 's/^Subject: \[PATCH \([0-9]*\)\/9\].*/\1/p' "$f")
 	[ -n "$n" ] && [ "$n" != 0 ] || continue
-	GIT_DIR=/nonexistent perl "$TMP/scripts/checkpatch.pl" -q --terse --no-summary \
-		--mailback --showfile --show-types --no-tree "$f" |
-		sed -n "s/^\([^:]*\):\([0-9]*\): [A-Z]*:\([A-Z_0-9]*\): .*/$n \1 \2 \3/p"
-done | sed 's/^\([0-9]*\)  [0-9]* /\1  0 /' | sort >"$TMP/want"
+	for show in --showfile ""; do
+		GIT_DIR=/nonexistent perl "$TMP/scripts/checkpatch.pl" -q --terse --no-summary \
+			--mailback $show --show-types --no-tree "$f" >"$TMP/cp$show.out"
+	done
+	$PY - "$n" "$f" "$TMP/cp--showfile.out" "$TMP/cp.out" <<'EOF'
+import re, sys
+n, mail, shown, plain = sys.argv[1:]
+rx = re.compile(r"^(.*?):(\d+): [A-Z]+:([A-Z_0-9]+): ")
+mail = open(mail, encoding="utf-8", errors="replace").read().split("\n")
+subject = next(i for i, l in enumerate(mail, 1) if l.startswith("Subject:"))
+body = mail.index("") + 2
+for a, b in zip(open(shown), open(plain)):
+    fa, fb = rx.match(a), rx.match(b)
+    if not fa:
+        continue
+    if fa.group(1):
+        print(n, fa.group(1), fa.group(2), fa.group(3))
+        continue
+    no = int(fb.group(2))
+    line = 1 if no == subject else no - body + 3 if no >= body else 0
+    print(n, "", line, fa.group(3))
+EOF
+done | sort >"$TMP/want"
 ok "checkpatch.pl finds something in 000" test -s "$TMP/want"
 
 lorebot check --mbox "$L" --json --checkers=-all,checkpatch >"$TMP/out.json" 2>"$TMP/err"
@@ -34,8 +55,8 @@ is "$(cat "$TMP/got")" "$(cat "$TMP/want")" \
 	"the same findings as checkpatch.pl run patch by patch"
 like "$(json "$TMP/out.json" "sorted(set(f['rule'] for f in d['findings']))")" \
 	"checkpatch:BLOCK_COMMENT_STYLE" "rules are checkpatch:<TYPE>"
-is "$(json "$TMP/out.json" "[f['file'] for f in d['findings'] if f['rule'] == 'checkpatch:COMMIT_LOG_LONG_LINE'][:1]")" \
-	"[None]" "commit message findings have no file"
+is "$(json "$TMP/out.json" "[(f['file'], f['line']) for f in d['findings'] if f['rule'] == 'checkpatch:COMMIT_LOG_LONG_LINE'][:1]")" \
+	"[(None, 11)]" "commit message findings: no file, the line in the message"
 is "$(json "$TMP/out.json" "[(f['file'], f['line']) for f in d['findings'] if f['rule'] == 'checkpatch:BLOCK_COMMENT_STYLE']")" \
 	"[('mm/vmscan.c', 4121)]" "code findings carry the post-image line"
 
@@ -91,9 +112,13 @@ is "$(rules "$TMP/cp.json" checkpatch:MISSING_SIGN_OFF)" checkpatch:MISSING_SIGN
 	"alone, checkpatch reports the missing sign-off (on a code line)"
 is "$(rules "$TMP/merged.json" checkpatch:MISSING_SIGN_OFF signed-off-by)" signed-off-by \
 	"beside signed-off-by: once, as signed-off-by"
-is "$(rules "$TMP/cp.json" checkpatch:TYPO_SPELLING)" checkpatch:TYPO_SPELLING "checkpatch: the typo"
-is "$(rules "$TMP/merged.json" checkpatch:TYPO_SPELLING codespell)" codespell \
-	"beside codespell: once, with codespell's line and quote"
+is "$(json "$TMP/cp.json" "[f['line'] for f in d['findings'] if f['rule'] == 'checkpatch:TYPO_SPELLING']")" \
+	"[1, 3]" "checkpatch: the typo in the subject (COMMIT_MSG:1) and the message (:3)"
+is "$(json "$TMP/cp.json" "[f['line'] for f in d['findings'] if f['rule'] == 'checkpatch:UNKNOWN_COMMIT_ID']")" \
+	"[5]" "checkpatch: the unknown id on its Fixes: line (COMMIT_MSG:5)"
+is "$(json "$TMP/merged.json" "[(f['rule'], f['line']) for f in d['findings'] if f['rule'] in ('checkpatch:TYPO_SPELLING', 'codespell')]")" \
+	"[('checkpatch:TYPO_SPELLING', 1), ('codespell', 3)]" \
+	"beside codespell: the message's typo once, with codespell's quote; the subject's (codespell reads no subject) stays"
 is "$(rules "$TMP/cp.json" checkpatch:UNKNOWN_COMMIT_ID)" checkpatch:UNKNOWN_COMMIT_ID \
 	"checkpatch: the unknown commit id"
 is "$(rules "$TMP/merged.json" checkpatch:UNKNOWN_COMMIT_ID fixes-tag)" fixes-tag \
@@ -101,5 +126,16 @@ is "$(rules "$TMP/merged.json" checkpatch:UNKNOWN_COMMIT_ID fixes-tag)" fixes-ta
 is "$(json "$TMP/merged.json" "[f['severity'] for f in d['findings'] if f['rule'] == 'signed-off-by']")" \
 	"['error']" "the worse severity of the two stays"
 lorebot check --mbox "$TMP/merge.mbox" >"$TMP/merged.txt"
-is "$(grep -c "'occured' may be" "$TMP/merged.txt")" 1 "lorebot check's text: the typo once"
+is "$(grep -c "COMMIT_MSG:3: .*'occured' may be" "$TMP/merged.txt")" 1 "lorebot check's text: the message's typo once"
+
+# a tree that was not fetched lately: an id it lacks is the bot's gap
+lorebot check --mbox "$TMP/merge.mbox" --json --repo "$MM" \
+	--stale-tree "git.fetch is off" >"$TMP/stale.json"
+is "$(json "$TMP/stale.json" "[f['rule'] for f in d['findings'] if 'not in' in f['message'] or f['rule'] == 'checkpatch:UNKNOWN_COMMIT_ID']")" \
+	"[]" "--stale-tree: the id the tree lacks is not reported"
+is "$(json "$TMP/stale.json" "[(f['rule'], f['severity'], f['message']) for f in d['findings'] if 'not reported' in f['message']]")" \
+	"[('fixes-tag', 'note', 'commit ids the tree lacks are not reported: git.fetch is off')]" \
+	"one note says so and why"
+is "$(json "$TMP/stale.json" "[f['rule'] for f in d['findings'] if f['rule'] == 'codespell']")" \
+	"['codespell']" "the other findings stay"
 done_testing

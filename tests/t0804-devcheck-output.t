@@ -32,7 +32,7 @@ T=$(on_tty env -u NO_COLOR TERM=xterm "$LOREBOT" check $ONE)
 is "$(has_color "$T")" yes "a terminal: colour"
 like "$T" "${ESC}\[1;35mwarning:${ESC}\[m parameters of" "warnings in gcc's magenta"
 like "$T" "\[${ESC}\[1;35mone-line-args${ESC}\[m\]" "the rule in the severity's colour"
-like "$T" "${ESC}\[1mmm/rmap.c:683:${ESC}\[m" "locations in bold"
+like "$T" "${ESC}\[1mmm/rmap.c:683:[0-9]+:${ESC}\[m" "locations (line and column) in bold"
 like "$T" "    \| ${ESC}\[32m		unsigned long start, unsigned long end\)${ESC}\[m" "suggestions in green"
 is "$(printf '%s\n' "$T" | sed "s/${ESC}\[[0-9;]*m//g")" "$(lorebot check $ONE)" \
 	"the same text without the colours"
@@ -84,4 +84,27 @@ print("mm/rmap.c" in files and not any(f.startswith("..") for f in files))')" Tr
 missing=$(cd mm && lorebot check $ONE | sed -n 's/^\([^ :]*\):[0-9]*:.*/\1/p' | sort -u |
 	while read -r p; do test -f "$p" || echo "$p"; done)
 is "$missing" "" "from mm/: every path printed names a file from there (../arch/... too)"
+
+# columns as gcc's -fdiagnostics-column-unit=byte: the byte of the token
+# the finding names, from 1; the text says file:line:column, as the JSON
+lorebot check $ONE --json >"$TMP/col.json"
+is "$($PY - "$TMP/col.json" <<'EOF'
+import json, re, subprocess, sys
+bad, n = [], 0
+for f in json.load(open(sys.argv[1]))["findings"]:
+    if f["column"] is None:
+        continue
+    n += 1
+    text = subprocess.run(["git", "show", "HEAD:" + f["file"]], capture_output=True,
+                          text=True, errors="replace").stdout.split("\n")
+    line, c = text[f["line"] - 1], f["column"] - 1
+    if not (0 <= c < len(line)) or line[c].isspace() or \
+       (c and re.match(r"\w", line[c - 1]) and re.match(r"\w", line[c])):
+        bad.append("%s:%d:%d" % (f["file"], f["line"], f["column"]))
+print(n > 0, bad)
+EOF
+)" "True []" "every column is the first byte of a token on the finding's line"
+is "$(lorebot check $ONE | sed -n 's/^\(mm\/rmap.c:[0-9]*:[0-9]*\):.*/\1/p' | head -1)" \
+	"$(json "$TMP/col.json" "[('%s:%d:%d' % (f['file'], f['line'], f['column'])) for f in d['findings'] if f['file'] == 'mm/rmap.c'][0]")" \
+	"the text prints the JSON's line and column"
 done_testing

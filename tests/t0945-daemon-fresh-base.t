@@ -67,7 +67,13 @@ post "$UP" "$UPC" "$UTIP" up
 VU=$MSGID
 ITIP=$(commit_on "$UP" "$NEXT" mm/mremap.c 's|/\* upstream, next \*/|/* upstream, next, more */|' \
 	"mm/mremap: say more on the other branch")
-post "$UP" "$NEXT" "$ITIP" byid
+# it fixes a commit upstream has (the bot's tree once fetched too) and
+# one that exists nowhere: only the second is the author's problem
+fixes() {
+	printf 's/^Signed-off-by: lorebot test/Fixes: %s ("mm: upstream only")\\nFixes: %s ("mm: nowhere")\\n\\0/' \
+		"$(echo "$UPC" | cut -c1-12)" "$(echo "$NOWHERE" | cut -c1-12)"
+}
+post "$UP" "$NEXT" "$ITIP" byid "$(fixes)"
 VI=$MSGID
 NTIP=$(commit_on "$TMP/scratch.git" "$NOWHERE" mm/mremap.c 's|/\* nowhere \*/|/* nowhere, more */|' \
 	"mm/mremap: say more about nowhere")
@@ -127,6 +133,13 @@ is "$(apply_of "$VI")" "applied base-commit $NEXT" \
 	"a base-commit on a branch no remote fetches: fetched by its id, applied on it"
 is "$(git --git-dir="$R" rev-parse "refs/lorebot/bases/$NEXT")" "$NEXT" "kept under refs/lorebot/bases/"
 like "$(cat "$TMP"/jobs/*/job.log)" "fetched base-commit $NEXT from mm" "the log says where from"
+# the ids its Fixes: name, looked up in the fresh tree
+id_findings() {
+	sql "SELECT json FROM results WHERE stage = 'check' AND version = '$1'" |
+		json - "sorted(f['message'][:36] for f in d['findings'] if f['rule'] == 'fixes-tag')"
+}
+is "$(id_findings "$VI")" "['Fixes: commit $(echo "$NOWHERE" | cut -c1-12) is not in']" \
+	"a fresh tree: the id found nowhere is reported, the upstream one is known"
 
 like "$(apply_of "$VN")" "^failed mm/mm-new $UPC\$" \
 	"a base found nowhere: tried on mm-new as fetched (mm/mm-new), where it fails"
@@ -177,6 +190,17 @@ is "$(git --git-dir="$R" rev-parse refs/remotes/mm/mm-new)" "$UPC2" \
 is "$(apply_of "$VL2")" "applied mm/mm-new $UPC2" \
 	"the same series now applies on the fresh mm-new, and the base says which"
 
+# git.fetch off: the tree may lack any id, so none is blamed on the author
+lore_conf daemon.window=0 boot.enable=false reply.mode=outbox check.checkpatch=false \
+	git.fetch=false
+post "$UP" "$UPC2" "$LTIP" stale '/^base-commit: /d; s/say more later/say more later, stale/'"; $(fixes)"
+VS=$MSGID
+daemon >/dev/null 2>"$TMP/d3s.err"
+is "$(id_findings "$VS")" "['commit ids the tree lacks are not re']" \
+	"git.fetch off: no id reported, one note instead"
+like "$(sql "SELECT json FROM results WHERE stage = 'check' AND version = '$VS'")" \
+	"commit ids the tree lacks are not reported: git.fetch is off" "saying why"
+
 # a remote that cannot be reached while the base is missing: tried again
 lore_conf daemon.window=0 boot.enable=false reply.mode=outbox check.checkpatch=false \
 	remote.mm.url="git://127.0.0.1:$(free_port)/mm.git" remote.mm.branch=mm-new \
@@ -189,4 +213,29 @@ daemon >/dev/null 2>"$TMP/d4.err"
 is "$(sql "SELECT status FROM results WHERE stage = 'apply' AND version = '$VN2'")" infra \
 	"the fetch failed and the base is missing: an infrastructure failure, not apply-failed"
 is "$(mails_to "$VN2")" 0 "and no mail"
+
+# the fixture threads from scratch, reply.baseunknown = line: every
+# version gets exactly one mail (a base the bot lacks: one short line)
+lore_conf daemon.window=0 boot.enable=false reply.mode=outbox check.checkpatch=false \
+	remote.mm.url="$GURL" remote.mm.branch=mm-new reply.baseunknown=line
+DB=$TMP/fixtures.db
+OUT=$TMP/outbox-fixtures
+daemon >/dev/null 2>"$TMP/d5.err"
+is "$?" 0 "from scratch: daemon --once exits 0"
+fixture_versions() {
+	sql "SELECT coalesce(cover, id) FROM versions WHERE gone = 0 AND
+		coalesce(cover, id) NOT LIKE '%lorebot.invalid' AND superseded_by IS $1"
+}
+fixture_versions NULL >"$TMP/fixture-versions"
+ok "the fixture threads have versions" test -s "$TMP/fixture-versions"
+counts=
+while read -r v; do
+	counts="$counts $(mails_to "$v")"
+done <"$TMP/fixture-versions"
+is "$(echo $counts | tr ' ' '\n' | sort -u | tr '\n' ' ')" "1 " \
+	"every version of the fixture threads: exactly one mail ($(wc -l <"$TMP/fixture-versions") versions)"
+# 003's v1 arrived with its v2: nothing is said of it, the v2 mail is the one
+fixture_versions "NOT NULL" >"$TMP/superseded"
+is "$(wc -l <"$TMP/superseded" | tr -d ' ')" 1 "one version was superseded before it was tested"
+is "$(mails_to "$(cat "$TMP/superseded")")" 0 "and gets no mail"
 done_testing
