@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "bot/dash-int.h"
+#include "lib/jsonw.h"
 #include "lib/jsonx.h"
 #include "lib/text.h"
 
@@ -105,6 +106,7 @@ void dash_api_series(struct dash *d, const struct web_request *req, const char *
 	};
 	struct dash_versions vs = { 0 };
 	struct strbuf err = STRBUF_INIT, next = STRBUF_INIT;
+	struct jsonw w = JSONW_INIT(&res->body, true);
 	int64_t n = 0;
 	size_t i;
 
@@ -120,28 +122,32 @@ void dash_api_series(struct dash *d, const struct web_request *req, const char *
 	}
 	res->status = 200;
 	res->content_type = "application/json";
-	strbuf_addstr(&res->body, "{\"series\": [");
+	/*
+	 * the wrapper pretty, through jsonw as every key and string is
+	 * written; each version plain on its own line, its tree freed
+	 * before the next is made
+	 */
+	jw_obj(&w);
+	jw_key(&w, "series");
+	jw_arr(&w);
 	for (i = 0; i < vs.nr; i++) {
 		json_object *o = dash_version_json(&vs.v[i], false);
 
-		strbuf_addstr(&res->body, i ? ",\n" : "\n");
-		strbuf_addstr(&res->body, jx_text(o, false));
+		jw_raw(&w, jx_text(o, false));
 		json_object_put(o);
 	}
+	jw_end_arr(&w);
 	db_query_int(d->st.db, "SELECT count(*) FROM messages", 0, &n);
 	if (vs.nr == f.limit && vs.total > f.offset + vs.nr)
 		next_link(&next, &f, &vs.v[vs.nr - 1]);
-	strbuf_addf(&res->body, "\n], \"total\": %zu, \"messages\": %lld, \"next\": ",
-		    vs.total, (long long)n);
-	if (next.len) {
-		json_object *o = json_object_new_string(next.buf);
-
-		strbuf_addstr(&res->body, jx_text(o, false));
-		json_object_put(o);
-	} else {
-		strbuf_addstr(&res->body, "null");
-	}
-	strbuf_addstr(&res->body, "}\n");
+	jw_key(&w, "total");
+	jw_int(&w, vs.total);
+	jw_key(&w, "messages");
+	jw_int(&w, n);
+	jw_key(&w, "next");
+	jw_str(&w, next.len ? next.buf : NULL);
+	jw_end_obj(&w);
+	strbuf_addch(&res->body, '\n');
 out:
 	dash_versions_release(&vs);
 	strbuf_release(&err);

@@ -6,9 +6,11 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "lib/parse-options.h"
 #include "bot/db.h"
 #include "bot/report.h"
 #include "bot/store.h"
+#include "lib/jsonx.h"
 
 int cmd_open_store(struct ctx *ctx, struct store *st, bool create)
 {
@@ -87,6 +89,17 @@ struct db_cmd {
 	int (*fn)(struct ctx *ctx, struct store *st);
 };
 
+/* --json: {"versions": N, "<what>": N} */
+static void print_counts(int64_t versions, const char *what, int64_t nr)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "versions", json_object_new_int64(versions));
+	json_object_object_add(o, what, json_object_new_int64(nr));
+	jx_print(o, stdout);
+	json_object_put(o);
+}
+
 static int db_rebuild(struct ctx *ctx, struct store *st)
 {
 	struct strbuf err = STRBUF_INIT;
@@ -107,7 +120,7 @@ static int db_rebuild(struct ctx *ctx, struct store *st)
 	}
 	db_query_int(st->db, "SELECT count(*) FROM versions WHERE gone = 0", 0, &n);
 	if (ctx->json)
-		printf("{\"versions\": %lld, \"changed\": %zu}\n", (long long)n, ch.nr);
+		print_counts(n, "changed", ch.nr);
 	else
 		printf("%lld series versions; %zu changed\n", (long long)n, ch.nr);
 	store_changes_release(&ch);
@@ -130,7 +143,7 @@ static int db_check(struct ctx *ctx, struct store *st)
 	fputs(out.buf, stderr);
 	db_query_int(st->db, "SELECT count(*) FROM versions WHERE gone = 0", 0, &n);
 	if (ctx->json)
-		printf("{\"versions\": %lld, \"differences\": %d}\n", (long long)n, bad);
+		print_counts(n, "differences", bad);
 	else
 		printf("%lld series versions; %d differences in their kept states\n",
 		       (long long)n, bad);
@@ -151,33 +164,25 @@ int cmd_db(int argc, char **argv, struct ctx *ctx)
 	const char *archs = NULL;
 	struct store st;
 	size_t i;
-	int ret, k;
+	int ret;
+	const struct parse_opt opts[] = {
+		OPT_STRING(0, "arch", &archs, "LIST", "the architectures a version needs"),
+		OPT_BOOL(0, "json", &ctx->json, "print JSON instead of a line"),
+		OPT_END(),
+	};
 
-	if (cmd_wants_help(argc, argv, cmd_db_help))
-		return EXIT_OK;
-	for (k = 1; k < argc; k++) {
-		if (!strcmp(argv[k], "--json")) {
-			ctx->json = true;
-			continue;
-		}
-		if (!strcmp(argv[k], "--arch") && k + 1 < argc) {
-			archs = argv[++k];
-			continue;
-		}
-		if (!strncmp(argv[k], "--arch=", 7)) {
-			archs = argv[k] + 7;
-			continue;
-		}
-		if (c || *argv[k] == '-')
-			return cmd_usage_error("db", "unknown argument '%s'", argv[k]);
-		for (i = 0; !c && i < ARRAY_SIZE(db_cmds); i++)
-			if (!strcmp(argv[k], db_cmds[i].name))
-				c = &db_cmds[i];
-		if (!c)
-			return cmd_usage_error("db", "unknown subcommand '%s'", argv[k]);
-	}
-	if (!c)
+	argc = cmd_parse_options(argc, argv, "db", opts, CMD_ANY_ARGS);
+	if (argc < 0)
+		return EXIT_USAGE;
+	if (!argc)
 		return cmd_usage_error("db", "which: rebuild or check");
+	for (i = 0; !c && i < ARRAY_SIZE(db_cmds); i++)
+		if (!strcmp(argv[0], db_cmds[i].name))
+			c = &db_cmds[i];
+	if (!c)
+		return cmd_usage_error("db", "unknown subcommand '%s'", argv[0]);
+	if (argc > 1)
+		return cmd_usage_error("db", "unknown argument '%s'", argv[1]);
 	ret = cmd_open_store(ctx, &st, false);
 	if (ret)
 		return ret;

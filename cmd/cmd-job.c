@@ -147,14 +147,20 @@ static int job_list_cmd(int argc, char **argv, struct ctx *ctx)
 {
 	struct store st;
 	struct db_stmt *q;
-	bool json = argc > 1 && !strcmp(argv[1], "--json");
-	json_object *arr = json_object_new_array();
-	int ret = cmd_open_store(ctx, &st, false);
+	json_object *arr;
+	bool json = false;
+	int ret;
+	const struct parse_opt opts[] = {
+		OPT_BOOL(0, "json", &json, "print the queue as JSON"),
+		OPT_END(),
+	};
 
-	if (ret) {
-		json_object_put(arr);
+	if (cmd_parse_options(argc, argv, "job", opts, 0) < 0)
+		return EXIT_USAGE;
+	ret = cmd_open_store(ctx, &st, false);
+	if (ret)
 		return ret;
-	}
+	arr = json_object_new_array();
 	q = db_prepare(st.db, "SELECT id, kind, arch, state, attempts, version,"
 		       " coalesce(error, ''), slurm_job, coalesce(node, '') FROM jobs ORDER BY id");
 	while (q && db_step(q) > 0) {

@@ -163,3 +163,9 @@ void jw_null(struct jsonw *w)
 	item(w);
 	strbuf_addstr(w->sb, "null");
 }
+
+void jw_raw(struct jsonw *w, const char *json)
+{
+	item(w);
+	strbuf_addstr(w->sb, json);
+}

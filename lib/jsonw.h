@@ -40,5 +40,12 @@ void jw_str_len(struct jsonw *w, const char *s, size_t len);
 void jw_int(struct jsonw *w, int64_t v);
 void jw_bool(struct jsonw *w, bool v);
 void jw_null(struct jsonw *w);
+/*
+ * A value that is JSON text already (jx_text() of one json-c tree), put
+ * where the next value goes: a stream of documents made one at a time
+ * without a tree of them all.  Its text is copied as it is, so in a
+ * pretty writer a plain one stays on one line.
+ */
+void jw_raw(struct jsonw *w, const char *json);
 
 #endif

@@ -129,4 +129,31 @@ like "$(sql "SELECT value FROM state WHERE key = 'version_states'")" "^archs=x86
 is "$(sql "SELECT count(*) FROM version_states_dirty")" 1 "its version stays dirty"
 ok "the pages derive every state then" api_states
 ok "db check --arch x86_64 derives it" check --arch x86_64
+
+# --json: the counts as a document; --arch=LIST and the options after
+# or before the subcommand read as getopt reads them
+live=$(sql "SELECT count(*) FROM versions WHERE gone = 0")
+check --json --arch=x86_64
+is "$(json "$TMP/check.out" "(d['versions'], d['differences'])")" "($live, 0)" \
+	"db check --json: the versions and the differences"
+lorebot --db "$DB" db --json rebuild --arch x86_64 >"$TMP/rebuild.json"
+is "$(json "$TMP/rebuild.json" "(d['versions'], d['changed'])")" "($live, 0)" \
+	"db --json rebuild: the versions and what changed"
+# usage errors: exit 2, said once
+for args in "" "frob" "check frob" "check --bogus" "check --arch"; do
+	# shellcheck disable=SC2086
+	lorebot --db "$DB" db $args >/dev/null 2>"$TMP/usage.err"
+	is "$?" 2 "db $args: a usage error"
+	is "$(grep -c "^lorebot db: " "$TMP/usage.err")" 1 "db $args: said once"
+done
+is "$(head -1 "$TMP/usage.err")" "lorebot db: option '--arch' requires an argument" \
+	"a known option without its argument is not called unknown"
+lorebot --db "$DB" job list --json >"$TMP/jobs.json"
+is "$(json "$TMP/jobs.json" "type(d['jobs']).__name__")" list "job list --json: the queue"
+for args in "--bogus" "frob"; do
+	# shellcheck disable=SC2086
+	lorebot --db "$DB" job list $args >/dev/null 2>"$TMP/usage.err"
+	is "$?" 2 "job list $args: a usage error"
+	is "$(grep -c "^lorebot job: " "$TMP/usage.err")" 1 "job list $args: said once"
+done
 done_testing

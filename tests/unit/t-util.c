@@ -337,6 +337,39 @@ static void write_doc(struct strbuf *sb, bool pretty)
 	jw_end_obj(&w);
 }
 
+/* jw_raw(): documents of their own, streamed into an array */
+static void test_jsonw_raw(void)
+{
+	static const char *const items[] = { "{\"a\":1}", "[]", "\"x\"" };
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+	int pretty;
+
+	for (pretty = 0; pretty < 2; pretty++) {
+		struct jsonw w = JSONW_INIT(&sb, pretty);
+
+		strbuf_reset(&sb);
+		jw_obj(&w);
+		jw_key(&w, "items");
+		jw_arr(&w);
+		for (i = 0; i < ARRAY_SIZE(items); i++)
+			jw_raw(&w, items[i]);
+		jw_end_arr(&w);
+		jw_key(&w, "one");
+		jw_raw(&w, "{\"b\":[2,3]}");
+		jw_key(&w, "n");
+		jw_int(&w, 3);
+		jw_end_obj(&w);
+		is_str(sb.buf, pretty ?
+		       "{\n  \"items\":[\n    {\"a\":1},\n    [],\n    \"x\"\n  ],\n"
+		       "  \"one\":{\"b\":[2,3]},\n  \"n\":3\n}" :
+		       "{\"items\":[{\"a\":1},[],\"x\"],\"one\":{\"b\":[2,3]},\"n\":3}",
+		       "jw_raw(), %s: each value where the next goes, as it is",
+		       pretty ? "pretty" : "plain");
+	}
+	strbuf_release(&sb);
+}
+
 static void test_jx(void)
 {
 	struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT;
@@ -378,6 +411,7 @@ int main(void)
 	test_utf8();
 	test_strbuf();
 	test_jsonw();
+	test_jsonw_raw();
 	test_jx();
 	test_dates();
 	test_headers();
