@@ -27,6 +27,7 @@
  * checks several files; the groups run in parallel with the other
  * checkers (begin() starts them, end() collects).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -244,14 +245,7 @@ static void build_argv(const char *flags, const char *script, char ***argv,
 	}
 }
 
-/*
- * The patch as checkpatch.pl should read it: decoded.  A quoted-printable
- * or base64 mail read raw gives "=3D" spacing errors, "=0A=" corrupt
- * patches and lost findings; so the mail is written again from what was
- * parsed out of it, in UTF-8 and 8 bits, the way git format-patch writes
- * it: From, Subject, Date, the message with its trailers, "---", the
- * notes and the diff byte for byte.
- */
+/* How many newlines sb holds from byte from on */
 static int lines_in(const struct strbuf *sb, size_t from)
 {
 	const char *p = sb->buf + from, *end = sb->buf + sb->len;
@@ -264,6 +258,14 @@ static int lines_in(const struct strbuf *sb, size_t from)
 	return n;
 }
 
+/*
+ * The patch as checkpatch.pl should read it: decoded.  A quoted-printable
+ * or base64 mail read raw gives "=3D" spacing errors, "=0A=" corrupt
+ * patches and lost findings; so the mail is written again from what was
+ * parsed out of it, in UTF-8 and 8 bits, the way git format-patch writes
+ * it: From, Subject, Date, the message with its trailers, "---", the
+ * notes and the diff byte for byte.
+ */
 static void checkpatch_mail(const struct check_patch *cp, struct strbuf *sb,
 			    struct cp_layout *lay)
 {
@@ -318,6 +320,26 @@ static char *diff_path(const char *l, size_t n)
 	return NULL;
 }
 
+/* "@@ -a[,b] +c[,d] @@" within the n bytes of l: c */
+static bool hunk_start(const char *l, size_t n, int *c)
+{
+	size_t i = 4;
+
+	if (n < 4 || memcmp(l, "@@ -", 4))
+		return false;
+	while (i < n && (isdigit((unsigned char)l[i]) || l[i] == ','))
+		i++;
+	if (i + 2 > n || l[i] != ' ' || l[i + 1] != '+')
+		return false;
+	*c = 0;
+	for (i += 2; i < n && isdigit((unsigned char)l[i]); i++) {
+		if (*c > (INT_MAX - 9) / 10)
+			return false;
+		*c = *c * 10 + (l[i] - '0');
+	}
+	return isdigit((unsigned char)l[i - 1]);
+}
+
 /*
  * Line target of the mail, in the diff that starts at its line first:
  * the file and the post-image line checkpatch.pl counts there (context
@@ -335,15 +357,14 @@ static int diff_where(const struct patch *p, int first, int target, char **file)
 		const char *nl = memchr(l, '\n', end - l);
 		size_t n = nl ? (size_t)(nl - l) : (size_t)(end - l);
 		char *path = diff_path(l, n);
-		unsigned long start;
+		int start;
 
 		if (path) {
 			free(*file);
 			*file = path;
 			hunk = false;
-		} else if (n > 4 && !memcmp(l, "@@ -", 4) &&
-			   sscanf(l, "@@ -%*[0-9,] +%lu", &start) == 1) {
-			line = start > 0 ? (int)MIN(start - 1, (unsigned long)INT_MAX - 1) : 0;
+		} else if (hunk_start(l, n, &start)) {
+			line = start > 0 ? start - 1 : 0;
 			hunk = true;
 		} else if (hunk && (!n || *l == ' ' || *l == '+')) {
 			line++;
