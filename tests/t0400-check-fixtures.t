@@ -57,8 +57,8 @@ lorebot check --mbox "$L/004_476fa21b8430df59.mbox" --checkers=-all,one-line-arg
 	>"$TMP/004.txt" 2>&1
 is "$?" 0 "004: text output exits 0"
 like "$(cat "$TMP/004.txt")" \
-	'^arch/arm64/include/asm/tlbflush.h:530: warning: parameters of .arch_tlbbatch_add_pending\(\). take 4 lines; packed to 80 columns they fit in 2 \[one-line-args\]$' \
-	"004: file:line: warning: message [rule]"
+	'^arch/arm64/include/asm/tlbflush.h:530:1: warning: parameters of .arch_tlbbatch_add_pending\(\). take 4 lines; packed to 80 columns they fit in 2 \[one-line-args\]$' \
+	"004: file:line:column: warning: message [rule]"
 like "$(cat "$TMP/004.txt")" '^\[PATCH v3 2/4\] mm: Support tlbbatch flush for a range of PTEs$' \
 	"004: findings grouped under their patch"
 like "$(cat "$TMP/004.txt")" '^0 errors, 6 warnings, 0 notes$' "004: a summary line"

@@ -46,13 +46,13 @@ like "$O" '^\[PATCH\] mm: Support tlbbatch flush for a range of PTEs$' \
 	"findings grouped under the patch"
 is "$(grep -c '\[one-line-args\]$' "$TMP/out")" 6 "six one-line-args findings"
 is "$(grep '\[one-line-args\]$' "$TMP/out" | sed 's/: warning: parameters of .\([a-z_]*\)(). take \([0-9]\) lines.*/ \1 \2/')" \
-"arch/arm64/include/asm/tlbflush.h:533 arch_tlbbatch_add_pending 4
-arch/riscv/include/asm/tlbflush.h:63 arch_tlbbatch_add_pending 4
-arch/riscv/mm/tlbflush.c:193 arch_tlbbatch_add_pending 4
-arch/x86/include/asm/tlbflush.h:282 arch_tlbbatch_add_pending 4
-mm/rmap.c:683 set_tlb_ubc_flush_pending 3
-mm/rmap.c:769 set_tlb_ubc_flush_pending 3" \
-	"the prototypes of the review: arm64, riscv (declaration and definition), x86, rmap twice"
+"arch/arm64/include/asm/tlbflush.h:533:1 arch_tlbbatch_add_pending 4
+arch/riscv/include/asm/tlbflush.h:63:3 arch_tlbbatch_add_pending 4
+arch/riscv/mm/tlbflush.c:193:3 arch_tlbbatch_add_pending 4
+arch/x86/include/asm/tlbflush.h:282:3 arch_tlbbatch_add_pending 4
+mm/rmap.c:683:3 set_tlb_ubc_flush_pending 3
+mm/rmap.c:769:3 set_tlb_ubc_flush_pending 3" \
+	"the prototypes of the review (file:line:column): arm64, riscv (declaration and definition), x86, rmap twice"
 like "$O" '    \| 		struct mm_struct \*mm, unsigned long start, unsigned long end\);' \
 	"the packed prototype is the suggestion"
 like "$O" '^0 errors, 6 warnings, [0-9]+ notes$' "a summary line"
