@@ -81,15 +81,24 @@ static bool have_commit(struct gitrepo *r, const char *hex)
 	return hex && !gitrepo_find_object(r, hex, &id);
 }
 
+/* When the last complete fetch ended (the stamp's mtime, in ms); -1: never */
+static int fetched_at(const char *stamp, uint64_t *then)
+{
+	struct stat st;
+
+	if (stat(stamp, &st))
+		return -1;
+	*then = (uint64_t)st.st_mtim.tv_sec * 1000 + st.st_mtim.tv_nsec / 1000000;
+	return 0;
+}
+
 /* Was the last complete fetch within the interval? */
 static bool fetched_lately(const char *stamp, uint64_t interval_ms)
 {
-	struct stat st;
 	uint64_t then;
 
-	if (!interval_ms || stat(stamp, &st))
+	if (!interval_ms || fetched_at(stamp, &then))
 		return false;
-	then = (uint64_t)st.st_mtim.tv_sec * 1000 + st.st_mtim.tv_nsec / 1000000;
 	return wall_ms() < then + interval_ms && wall_ms() >= then;
 }
 
@@ -211,22 +220,18 @@ char *remotes_stale(struct gitrepo *r, const struct config *cfg)
 	uint64_t window = MAX(config_get_ms(cfg, "git.fetchinterval"), REMOTES_FRESH_MS);
 	uint64_t now = wall_ms(), then;
 	char *stamp, *why = NULL;
-	struct stat st;
 
 	if (!config_get_bool(cfg, "git.fetch"))
 		return xstrdup("git.fetch is off");
 	if (!remotes_count(cfg))
 		return xstrdup("no remote.<name>.url is configured");
 	stamp = xasprintf("%s%s", gitrepo_gitdir(r), STAMP_FILE);
-	if (stat(stamp, &st)) {
+	if (fetched_at(stamp, &then))
 		why = xstrdup("the tree was never fetched from its remotes");
-	} else {
-		then = (uint64_t)st.st_mtim.tv_sec * 1000 + st.st_mtim.tv_nsec / 1000000;
-		if (now >= then + window)
-			why = xasprintf("the tree was last fetched from its remotes "
-					"%llu hours ago",
-					(unsigned long long)((now - then) / 3600000));
-	}
+	else if (now >= then + window)
+		why = xasprintf("the tree was last fetched from its remotes "
+				"%llu hours ago",
+				(unsigned long long)((now - then) / 3600000));
 	free(stamp);
 	return why;
 }
