@@ -38,6 +38,7 @@
 	X(doc, base, "base", OBJ)	/* apply: the base chosen */	\
 	X(doc, base_rev, "base", STR)	/* check: the tree it read */	\
 	X(doc, branch, "branch", STR)					\
+	X(doc, tip, "tip", STR)		/* apply: the branch's commit */	\
 	X(doc, patches, "patches", ARR)					\
 	X(doc, attempts, "attempts", ARR)				\
 	X(doc, applied, "applied", BOOL)				\

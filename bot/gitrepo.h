@@ -134,6 +134,28 @@ int gitrepo_commit_create(struct gitrepo *r, const struct gitoid *tree,
 			  const char *message, struct gitoid *out,
 			  struct strbuf *err);
 
+/*
+ * Quarantined writes (gitrepo-import.c).  gitrepo_quarantine(): from now
+ * on new objects go to dir (a loose objects directory) and the
+ * repository itself is only read: a sandbox can bind it read-only.
+ * gitrepo_import(): the trusted side takes in what a quarantined writer
+ * made: the objects reachable from tip that the repository lacks, each
+ * read back with its hash checked and parsed (commits, trees whose
+ * entries are single, non-".git" names of known modes, links that stay
+ * inside the tree), within lim; nothing else of dir is read, and dir
+ * must hold nothing but loose objects.  No ref is touched.  0 with the
+ * count taken in, or -errno with err saying what was refused.
+ */
+struct gitrepo_import_limits {
+	uint64_t max_objects;
+	uint64_t max_bytes;	/* of the loose files */
+};
+
+int gitrepo_quarantine(struct gitrepo *r, const char *dir, struct strbuf *err);
+int gitrepo_import(struct gitrepo *r, const char *dir, const struct gitoid *tip,
+		   const struct gitrepo_import_limits *lim, size_t *nr_objects,
+		   struct strbuf *err);
+
 bool gitrepo_ref_name_ok(const char *name);
 /* Create or force-update a ref (with a reflog entry "lorebot: <why>") */
 int gitrepo_ref_set(struct gitrepo *r, const char *name,

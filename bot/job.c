@@ -5,9 +5,11 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "bot/apply.h"
 #include "bot/contract.h"
 #include "bot/db.h"
 #include "bot/gitdirs.h"
+#include "bot/gitrepo.h"
 #include "bot/job.h"
 #include "bot/mbox.h"
 #include "lib/jsonx.h"
@@ -113,6 +115,7 @@ struct stage_run {
 	char *dir;
 	char *mbox;		/* the version as an mbox, in dir */
 	json_object *apply;	/* the apply result, when there is one */
+	char *quarantine;	/* apply's objects, in dir */
 };
 
 /* argv with "--config FILE" after the program when there is one */
@@ -165,7 +168,8 @@ static int run_stage(struct stage_run *s, struct args *a, json_object **doc,
 		     json_object **infra, struct strbuf *err)
 {
 	struct run_cmd cmd = RUN_CMD_INIT;
-	const char *rw[] = { s->dir, s->env->repo, NULL };
+	/* apply writes its objects into the job's directory (--quarantine) */
+	const char *rw[] = { s->dir, NULL };
 	const char *hide[] = { s->env->statedir, NULL };
 	/*
 	 * The sandbox shows the host's programs and nothing else of it
@@ -176,7 +180,7 @@ static int run_stage(struct stage_run *s, struct args *a, json_object **doc,
 	 */
 	char *self_dir = xstrdup(s->env->self), *slash = strrchr(self_dir, '/');
 	char *repo_dirs[RUN_STAGE_REPO_DIRS];
-	const char *ro[RUN_STAGE_REPO_DIRS + 4] = { NULL };
+	const char *ro[RUN_STAGE_REPO_DIRS + 5] = { NULL };
 	const char *cache = s->env->cache;
 	char *log = stage_log(s);
 	size_t nr_ro = 0, nr_repo = 0, i;
@@ -196,6 +200,7 @@ static int run_stage(struct stage_run *s, struct args *a, json_object **doc,
 		cmd.sandbox.enabled = true;
 		cmd.sandbox.hide = hide;
 		cmd.sandbox.rw = rw;
+		ro[nr_ro++] = s->env->repo;
 		if (slash && slash != self_dir) {
 			*slash = '\0';
 			ro[nr_ro++] = self_dir;
@@ -271,6 +276,69 @@ static int check_version(struct stage_run *s, json_object *doc, struct strbuf *e
 	return -1;
 }
 
+/*
+ * What a quarantined apply made, taken in and its branch made, here on
+ * the trusted side: only the objects reachable from the tip it names, each
+ * checked (gitrepo_import()), and only the branch this version's is
+ * (refs/heads/lorebot/<series>/v<N>, from the database, never from the
+ * document): a sandboxed apply writes no ref, neither the base branches
+ * nor another series'.
+ */
+#define IMPORT_MAX_OBJECTS 1000000
+#define IMPORT_MAX_BYTES (1ULL << 30)
+
+static int import_applied(struct stage_run *s, json_object *doc, struct strbuf *err)
+{
+	const struct gitrepo_import_limits lim = {
+		.max_objects = IMPORT_MAX_OBJECTS, .max_bytes = IMPORT_MAX_BYTES,
+	};
+	struct db_stmt *q;
+	struct gitrepo *r = NULL;
+	const char *tip = rd_doc_tip(doc), *said = rd_doc_branch(doc);
+	char *branch = NULL;
+	struct strbuf why = STRBUF_INIT;
+	struct gitoid id;
+	size_t nr = 0;
+	int ret = -1;
+
+	if (!rd_doc_applied(doc, false) || !said)
+		goto done;
+	q = db_prepare(s->st->db, "SELECT series, version FROM versions WHERE id = ?1");
+	if (!q)
+		goto out;
+	db_bind_text(q, 1, s->j->version);
+	if (db_step(q) > 0) {
+		branch = apply_branch_name(db_column_text(q, 0), (int)db_column_int(q, 1));
+		db_reset(q);
+	}
+	if (!branch || strcmp(branch, said)) {
+		strbuf_addf(err, "apply named the branch '%s', not '%s'", said,
+			    branch ? branch : "(no version)");
+		goto out;
+	}
+	if (!tip || gitoid_parse(&id, tip)) {
+		strbuf_addf(err, "apply named no commit for '%s'", branch);
+		goto out;
+	}
+	if (gitrepo_open(&r, s->env->repo, false, err))
+		goto out;
+	if (gitrepo_import(r, s->quarantine, &id, &lim, &nr, &why)) {
+		strbuf_addf(err, "cannot take in what apply made: %s", why.buf);
+		goto out;
+	}
+	if (gitrepo_ref_set(r, branch, &id, "apply series", err))
+		goto out;
+	log_info("job %lld: %zu objects taken in, %s at %s", (long long)s->j->id, nr,
+		 branch, tip);
+done:
+	ret = 0;
+out:
+	gitrepo_close(r);
+	strbuf_release(&why);
+	free(branch);
+	return ret;
+}
+
 /* The branch the apply stage made, from its recorded result */
 static const char *applied_branch(struct stage_run *s, struct strbuf *err)
 {
@@ -305,6 +373,20 @@ static int input_mbox(struct stage_run *s, struct args *a, struct strbuf *err)
 	arg(a, s->j->version);
 	arg(a, "--repo");
 	arg(a, s->env->repo);
+	if (s->j->kind == STAGE_APPLY) {
+		int ret;
+
+		/* a quarantine of its own each time: nothing of an earlier attempt */
+		s->quarantine = xasprintf("%s/objects", s->dir);
+		ret = remove_tree(s->quarantine);
+		if ((ret && ret != -ENOENT) || (ret = mkdir_p(s->quarantine, 0755))) {
+			strbuf_addf(err, "cannot make '%s': %s", s->quarantine,
+				    strerror(-ret));
+			return -1;
+		}
+		arg(a, "--quarantine");
+		arg(a, s->quarantine);
+	}
 	return 0;
 }
 
@@ -465,8 +547,12 @@ static int stage_command(struct stage_run *s, json_object **infra, struct strbuf
 		ret = run_stage(s, &a, &doc, infra, err);
 	if (!ret)
 		ret = check_version(s, doc, err);
+	if (!ret && s->quarantine)
+		ret = import_applied(s, doc, err);
 	if (!ret)
 		ret = record_done(s, doc, err);
+	if (s->quarantine)
+		remove_tree(s->quarantine);
 	json_object_put(doc);
 	free(stale);
 	free(logs);
@@ -514,6 +600,7 @@ int job_execute(struct store *st, const struct config *cfg,
 	else
 		ret = stage_reply(&s, err);
 	json_object_put(s.apply);
+	free(s.quarantine);
 	free(s.mbox);
 	free(s.dir);
 	return ret;
@@ -611,6 +698,7 @@ int job_prepare(struct store *st, const struct config *cfg, const struct job_env
 out:
 	json_object_put(o);
 	json_object_put(s.apply);
+	free(s.quarantine);
 	free(s.mbox);
 	free(s.dir);
 	free(logs);
@@ -714,11 +802,18 @@ int job_collect(struct store *st, const struct config *cfg, const struct job_env
 			*infra = json_object_get(jx_object(o, "infra"));
 		goto out;
 	}
-	if (!check_version(&s, doc, err))
+	/* a worker's apply wrote into the job's directory: taken in here */
+	if (j->kind == STAGE_APPLY)
+		s.quarantine = xasprintf("%s/objects", s.dir);
+	if (!check_version(&s, doc, err) &&
+	    (!s.quarantine || !import_applied(&s, doc, err)))
 		ret = record_done(&s, doc, err);
 out:
+	if (s.quarantine)
+		remove_tree(s.quarantine);
 	json_object_put(o);
 	json_object_put(s.apply);
+	free(s.quarantine);
 	free(path);
 	free(s.dir);
 	return ret;

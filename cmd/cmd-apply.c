@@ -22,7 +22,7 @@ const char cmd_apply_help[] =
 	"SYNOPSIS\n"
 	"    lorebot apply --mbox FILE [--repo DIR] [--base REV]... [--series ID]\n"
 	"                  [--fetch | --no-fetch] [-C N] [--no-3way] [--no-branch]\n"
-	"                  [--trailers mail|all] [--json]\n"
+	"                  [--trailers mail|all] [--quarantine DIR] [--json]\n"
 	"    lorebot apply --msgid ID [--url URL] [--repo DIR] [options as above]\n"
 	"\n"
 	"DESCRIPTION\n"
@@ -98,6 +98,12 @@ const char cmd_apply_help[] =
 	"        never fall back to a three-way merge\n"
 	"    --no-branch\n"
 	"        make the commits but no branch\n"
+	"    --quarantine DIR\n"
+	"        write the new objects into DIR (a loose objects directory) and\n"
+	"        nothing into the repository, which is only read; 'branch' names\n"
+	"        the branch to make, which is not made (the daemon's apply jobs:\n"
+	"        the daemon takes in what is reachable from 'tip', checked, and\n"
+	"        makes the branch itself).  Not with --fetch or --export\n"
 	"    --trailers mail|all\n"
 	"        the mail's trailers only, or also those from replies and Link:\n"
 	"        (default: apply.trailers, all)\n"
@@ -129,6 +135,7 @@ struct apply_cli {
 	const char *url;	/* --url: the inbox to ask */
 	struct opt_strings bases;	/* --base, each one */
 	const char *trailers;	/* --trailers */
+	const char *quarantine;	/* --quarantine: objects go there, no ref */
 	bool json, fetch, no_fetch, no_3way, no_branch;
 	int min_context;
 	uint64_t max_size;
@@ -430,7 +437,8 @@ static int apply_send(struct apply_cli *c, struct ctx *ctx, struct gitrepo *r,
 	}
 	if (!c->no_branch) {
 		branch = apply_branch_name(s->series->id, s->version);
-		if (gitrepo_ref_name_ok(branch))
+		/* quarantined, the branch is the caller's to make */
+		if (gitrepo_ref_name_ok(branch) && !c->quarantine)
 			o.branch = branch;
 	}
 	o.max_patch_size = config_get_size(ctx->cfg, "apply.maxpatchsize");
@@ -443,6 +451,8 @@ static int apply_send(struct apply_cli *c, struct ctx *ctx, struct gitrepo *r,
 	o.committer.email = config_get(ctx->cfg, "core.botaddress");
 
 	ret = apply_series(r, &o, in, s->total, &res);
+	if (!ret && res.applied && c->quarantine && branch && gitrepo_ref_name_ok(branch))
+		res.branch = xstrdup(branch);
 	if (ret)
 		fprintf(stderr, "lorebot apply: series %s v%d: %s\n", s->series->id,
 			s->version, res.error);
@@ -526,6 +536,8 @@ static int apply_parse_options(struct apply_cli *c, int argc, char **argv)
 		OPT_STRING(0, "msgid", &c->msgid, "ID", "the thread of ID, from lore"),
 		OPT_STRING(0, "url", &c->url, "URL", "the inbox to ask for --msgid"),
 		OPT_STRING(0, "export", &c->export, "ROOT", "write the applied patches under ROOT"),
+		OPT_STRING(0, "quarantine", &c->quarantine, "DIR",
+			   "new objects into DIR, no ref made"),
 		OPT_CALLBACK(0, "trailers", &c->trailers, "WHICH", "mail or all",
 			     trailers_cb),
 		OPT_CALLBACK('C', NULL, &c->min_context, "N", "lines of context to match",
@@ -538,6 +550,9 @@ static int apply_parse_options(struct apply_cli *c, int argc, char **argv)
 		return EXIT_USAGE;
 	if (!c->mbox == !c->msgid)
 		return cmd_usage_error("apply", "--mbox FILE or --msgid ID (one of them)");
+	if (c->quarantine && (c->fetch || c->export))
+		return cmd_usage_error("apply", "--quarantine reads the repository only: "
+				       "not with --fetch or --export");
 	return 0;
 }
 
@@ -620,9 +635,10 @@ int cmd_apply(int argc, char **argv, struct ctx *ctx)
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	fetch = !c.no_fetch && (c.fetch || config_get_bool(ctx->cfg, "git.fetch")) &&
-		remotes_count(ctx->cfg);
-	if (gitrepo_open(&r, c.repo, fetch, &err)) {
+	fetch = !c.no_fetch && !c.quarantine &&
+		(c.fetch || config_get_bool(ctx->cfg, "git.fetch")) && remotes_count(ctx->cfg);
+	if (gitrepo_open(&r, c.repo, fetch, &err) ||
+	    (c.quarantine && gitrepo_quarantine(r, c.quarantine, &err))) {
 		fprintf(stderr, "lorebot apply: %s\n", err.buf);
 		ret = EXIT_INFRA;
 		goto out;

@@ -10,7 +10,9 @@
 #	                          (TRUSTEDDATA), whether it can read $SEC_SECRET
 #	                          and what it got of $SEC_ROOTFILE (a file outside
 #	                          what a sandbox shows: ROOTFILE_ABSENT, _DENIED,
-#	                          or READ_ROOTFILE and its first line)
+#	                          or READ_ROOTFILE and its first line), and
+#	                          whether it could write the daemon's repository
+#	                          ($TMP/*/repo.git: REPO_WRITTEN, REPO_READONLY)
 #	sec_lab WHO               a pass's own place, $st = $TMP/WHO: a clone of
 #	                          $R ($st/repo.git) and a lore lab ($LAB, $URL)
 #	                          started on $TMP/start.mbox, mail/* delivered
@@ -131,6 +133,15 @@ sec_trusted_checkpatch() {
 			} else {
 				my \$why = \$!{ENOENT} ? "ABSENT" : \$!{EACCES} ? "DENIED" : "ERROR";
 				print "\$file:1: WARNING:ROOTFILE_\$why: \$!\n";
+			}
+		}
+		# the daemon's repository (sec_lab's): read-only to a check
+		for my \$r (glob("$TMP/*/repo.git")) {
+			if (open(my \$w, ">", "\$r/refs/heads/sandbox-wrote")) {
+				print "\$file:1: WARNING:REPO_WRITTEN: \$r\n";
+			} else {
+				my \$why = \$!{EROFS} ? "READONLY" : \$!{EACCES} ? "DENIED" : "ERROR";
+				print "\$file:1: WARNING:REPO_\$why: \$!\n";
 			}
 		}
 		print "total: 0 errors, 1 warnings, 1 lines checked\n";

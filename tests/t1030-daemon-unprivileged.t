@@ -143,6 +143,25 @@ run_as() {
 	is "$(sql "SELECT count(*) FROM results WHERE stage = 'check' AND json LIKE '%ROOTFILE_ABSENT%'")" \
 		"$(sql "SELECT count(*) FROM results WHERE stage = 'check' AND json LIKE '%RAN_TRUSTED%'")" \
 		"$who: ... it is not there for any of them (not only denied)"
+	unlike "$(sql "SELECT group_concat(json) FROM results WHERE stage = 'check'")" \
+		"REPO_WRITTEN" "$who: no check could write the daemon's repository"
+	is "$(sql "SELECT count(*) FROM results WHERE stage = 'check' AND json LIKE '%REPO_READONLY%'")" \
+		"$(sql "SELECT count(*) FROM results WHERE stage = 'check' AND json LIKE '%RAN_TRUSTED%'")" \
+		"$who: ... it is read-only to every one of them"
+	ok "$who: ... nothing was written there" test ! -e "$st/repo.git/refs/heads/sandbox-wrote"
+	# apply wrote no ref: the daemon made each applied version's branch
+	# from the objects it took in, and touched no other
+	is "$(git --git-dir="$st/repo.git" for-each-ref --format='%(refname) %(objectname)' |
+		grep -v '^refs/heads/lorebot/')" \
+		"$(git --git-dir="$R" for-each-ref --format='%(refname) %(objectname)')" \
+		"$who: the base branches are as they were"
+	is "$(git --git-dir="$st/repo.git" for-each-ref refs/heads/lorebot/ | wc -l | tr -d ' ')" \
+		"$(sql "SELECT count(*) FROM results WHERE stage = 'apply' AND status = 'applied'")" \
+		"$who: one branch for each applied version"
+	is "$(git --git-dir="$st/repo.git" fsck --strict 2>&1 | grep -v '^dangling' | head -3)" "" \
+		"$who: git fsck --strict finds nothing wrong in what was taken in"
+	is "$(find "$st" -path '*/jobs/*/objects' | head -3)" "" \
+		"$who: no quarantine is left behind"
 	is "$(applied renameup)" failed "$who: the rename that takes a link out of the tree refused"
 	like "$(sql "SELECT r.json FROM results r JOIN versions v ON v.id = r.version
 		WHERE r.stage = 'apply' AND v.title = 'mm: renameup'")" \
