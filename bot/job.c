@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <json-c/json.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -159,6 +160,43 @@ static bool is_infra_doc(json_object *doc, enum stage stage)
 }
 
 /*
+ * Started as root, a sandboxed stage runs as build.user (nobody) when
+ * that user can reach all it reads: then not even a root-only file among
+ * what its sandbox shows is its to read.  Its job directory becomes that
+ * user's.  Else (a private directory on the way, as a test's temporary
+ * directory is) it keeps root's uid, without capabilities, and says so.
+ */
+static void stage_user(struct stage_run *s, struct run_cmd *cmd, const char *const *ro)
+{
+	const char *user = config_get(s->cfg, "build.user");
+	struct passwd *pw = user ? getpwnam(user) : NULL;
+	const char *const *p;
+	const char *why = NULL;
+	char *jobs = xasprintf("%s/jobs", s->env->statedir);
+
+	if (!pw || !pw->pw_uid)
+		why = "build.user is not an unprivileged user";
+	for (p = ro; !why && *p; p++)
+		if (!path_readable_by(*p, pw->pw_uid))
+			why = *p;
+	if (!why && !path_readable_by(s->env->self, pw->pw_uid))
+		why = s->env->self;
+	if (!why && !path_readable_by(jobs, pw->pw_uid))
+		why = jobs;
+	if (!why && chown_tree(s->dir, pw->pw_uid, pw->pw_gid))
+		why = s->dir;
+	if (why) {
+		log_info("job %lld: %s runs as root's uid, without capabilities: "
+			 "build.user '%s' cannot reach %s", (long long)s->j->id,
+			 stage_name(s->j->kind), user ? user : "", why);
+	} else {
+		cmd->sandbox.uid = pw->pw_uid;
+		cmd->sandbox.gid = pw->pw_gid;
+	}
+	free(jobs);
+}
+
+/*
  * Run a stage command; its JSON on stdout becomes the result.  Exit
  * codes 0 and 1 mean it did its work (1: it found something); 3 with
  * a document of an infrastructure failure is handed back in *infra;
@@ -214,6 +252,8 @@ static int run_stage(struct stage_run *s, struct args *a, json_object **doc,
 		for (i = 0; i < nr_repo; i++)
 			ro[nr_ro++] = repo_dirs[i];
 		cmd.sandbox.ro = ro;
+		if (geteuid() == 0 && s->cfg)
+			stage_user(s, &cmd, ro);
 	}
 	if (run_cmd(&cmd) < 0) {
 		strbuf_addf(err, "cannot run '%s %s'", a->v[0], stages[s->j->kind].command);

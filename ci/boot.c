@@ -242,25 +242,6 @@ static int make_initramfs(const struct boot_opts *o, const char *init,
 	return ret;
 }
 
-/* Can uid read path (every directory on the way searchable)? */
-static bool readable_by(const char *path, uid_t uid)
-{
-	char *p = xstrdup(path), *slash = p;
-	bool ok = true;
-	struct stat st;
-
-	while (ok && (slash = strchr(slash + 1, '/')) != NULL) {
-		*slash = '\0';
-		if (!stat(p, &st) && st.st_uid != uid && !(st.st_mode & 0001))
-			ok = false;
-		*slash = '/';
-	}
-	if (ok && (stat(p, &st) || (st.st_uid != uid && !(st.st_mode & 0004))))
-		ok = false;
-	free(p);
-	return ok;
-}
-
 static bool use_kvm(const struct boot_opts *o, const struct arch *a,
 		    struct boot_result *r)
 {
@@ -350,7 +331,7 @@ static int run_qemu(const struct boot_opts *o, const struct arch *a,
 	cmd.sandbox.enabled = o->sandbox;
 	cmd.sandbox.rw = rw;
 	if (o->sandbox && geteuid() == 0 && o->uid) {
-		if (!readable_by(image, o->uid) || !readable_by(initrd, o->uid)) {
+		if (!path_readable_by(image, o->uid) || !path_readable_by(initrd, o->uid)) {
 			strbuf_addf(&r->infra, "'%s' or '%s' cannot be read by "
 				    "uid %d (build.user): choose a work "
 				    "directory it can read", image, initrd,

@@ -139,13 +139,18 @@ static void child_setup(const struct run_cmd *cmd, pid_t parent, int in_fd, int 
 	if (cmd->cwd && !cmd->sandbox.enabled && chdir(cmd->cwd))
 		child_fail(2, cmd->cwd);
 	if (cmd->sandbox.enabled) {
+		/*
+		 * What to hide and to bind is looked at with the caller's
+		 * eyes: a path the user cannot see is still hidden (or its
+		 * bind fails), never silently left out
+		 */
+		run_sandbox_argv(cmd, &a);
+		argv = a.v;
 		if (geteuid() == 0 && cmd->sandbox.uid) {
 			if (setgroups(0, NULL) || setgid(cmd->sandbox.gid) ||
 			    setuid(cmd->sandbox.uid))
 				child_fail(2, "cannot drop privileges");
 		}
-		run_sandbox_argv(cmd, &a);
-		argv = a.v;
 	}
 	env = make_env(cmd);
 	/*

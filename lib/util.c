@@ -369,6 +369,25 @@ char *path_dirname(const char *path)
 	return xstrndup(path, slash - path);
 }
 
+bool path_readable_by(const char *path, uid_t uid)
+{
+	char *p = xstrdup(path), *slash = p;
+	bool ok = true;
+	struct stat st;
+
+	while (ok && (slash = strchr(slash + 1, '/')) != NULL) {
+		*slash = '\0';
+		if (!stat(p, &st) && st.st_uid != uid && !(st.st_mode & 0001))
+			ok = false;
+		*slash = '/';
+	}
+	if (ok && (stat(p, &st) || (st.st_uid != uid && !(st.st_mode & 0004)) ||
+		   (S_ISDIR(st.st_mode) && st.st_uid != uid && !(st.st_mode & 0001))))
+		ok = false;
+	free(p);
+	return ok;
+}
+
 bool path_within(const char *path, const char *dir)
 {
 	size_t n = strlen(dir);

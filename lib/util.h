@@ -100,6 +100,11 @@ char *path_absolute(const char *path);
 char *path_dirname(const char *path);
 /* Whether path is dir or below it, by name ("/usr" is not "/usrx") */
 bool path_within(const char *path, const char *dir);
+/*
+ * Can uid read path, every directory on the way searchable by it (as its
+ * owner or as anyone; groups are not counted: a dropped child has none)?
+ */
+bool path_readable_by(const char *path, uid_t uid);
 
 /* FNV-1a 64-bit hash of buf as 16 lowercase hex digits; out holds 17. */
 void hash_hex(const void *buf, size_t len, char out[17]);

@@ -12,7 +12,10 @@
 #	                          what a sandbox shows: ROOTFILE_ABSENT, _DENIED,
 #	                          or READ_ROOTFILE and its first line), and
 #	                          whether it could write the daemon's repository
-#	                          ($TMP/*/repo.git: REPO_WRITTEN, REPO_READONLY)
+#	                          ($TMP/*/repo.git: REPO_WRITTEN, REPO_READONLY),
+#	                          its uid (UID_<n>) and whether it can read the
+#	                          repository's root-only file ($TMP/*/repo.git/
+#	                          rootonly: READ_REPO_ROOTONLY, _DENIED)
 #	sec_lab WHO               a pass's own place, $st = $TMP/WHO: a clone of
 #	                          $R ($st/repo.git) and a lore lab ($LAB, $URL)
 #	                          started on $TMP/start.mbox, mail/* delivered
@@ -133,6 +136,16 @@ sec_trusted_checkpatch() {
 			} else {
 				my \$why = \$!{ENOENT} ? "ABSENT" : \$!{EACCES} ? "DENIED" : "ERROR";
 				print "\$file:1: WARNING:ROOTFILE_\$why: \$!\n";
+			}
+		}
+		# who it runs as, and whether it can read a root-only file in
+		# the repository it sees (\$TMP/root/repo.git/rootonly)
+		print "\$file:1: WARNING:UID_\$>: its uid\n";
+		for my \$f (glob("$TMP/*/repo.git/rootonly")) {
+			if (open(my \$o, "<", \$f)) {
+				print "\$file:1: WARNING:READ_REPO_ROOTONLY: \$f\n";
+			} else {
+				print "\$file:1: WARNING:REPO_ROOTONLY_DENIED: \$!\n";
 			}
 		}
 		# the daemon's repository (sec_lab's): read-only to a check

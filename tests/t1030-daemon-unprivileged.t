@@ -28,6 +28,7 @@ cleanup_add "rm -f '$SEC_SECRET'"
 # a root-only file (0600) outside the sandbox's allowlist, hidden by no
 # one: as root, only its absence from the sandbox keeps it from a stage
 SEC_ROOTFILE=/var/tmp/lorebot-t1030-rootonly.$$
+NOBODY=nobody	# build.user's default
 cleanup_add "rm -f '$SEC_ROOTFILE'"
 (umask 077 && echo rootonly-secret >"$SEC_ROOTFILE")
 sec_repo
@@ -85,6 +86,8 @@ run_as() {
 		AS="runuser -u lorebot -- env HOME=$st/state"
 	else
 		AS=
+		# a root-only file among what a sandbox of the root daemon sees
+		(umask 077 && echo rootonly >"$st/repo.git/rootonly")
 	fi
 	$AS timeout 600 "$LOREBOT" --db "$DB" --config "$CONF" daemon --url "$URL" \
 		--repo "$st/repo.git" --outbox "$st/state/outbox" --arch '' --once \
@@ -149,6 +152,19 @@ run_as() {
 		"$(sql "SELECT count(*) FROM results WHERE stage = 'check' AND json LIKE '%RAN_TRUSTED%'")" \
 		"$who: ... it is read-only to every one of them"
 	ok "$who: ... nothing was written there" test ! -e "$st/repo.git/refs/heads/sandbox-wrote"
+	checks=$(sql "SELECT group_concat(json) FROM results WHERE stage = 'check'")
+	if [ "$who" = user ]; then
+		like "$checks" "UID_$(id -u lorebot)\"" "user: the checks ran as lorebot"
+	elif runuser -u "$NOBODY" -- test -x "$LOREBOT" 2>/dev/null; then
+		like "$checks" "UID_$(id -u "$NOBODY")\"" "root: the checks ran as build.user ($NOBODY)"
+		unlike "$checks" "UID_0\"" "root: ... none as root's uid"
+		unlike "$checks" "READ_REPO_ROOTONLY" "root: no check could read a root-only file of the repository"
+		like "$checks" "REPO_ROOTONLY_DENIED" "root: ... denied, not absent"
+	else
+		for i in 1 2 3 4; do
+			skip "build.user cannot reach $LOREBOT: the stages keep root's uid"
+		done
+	fi
 	# apply wrote no ref: the daemon made each applied version's branch
 	# from the objects it took in, and touched no other
 	is "$(git --git-dir="$st/repo.git" for-each-ref --format='%(refname) %(objectname)' |
