@@ -294,13 +294,17 @@ static int walk_one(struct import_walk *w, const struct walk_item *it)
 	return walk_blob(w, it);
 }
 
-/* Read back (the hash is checked on reading), then written where it belongs */
+/*
+ * Read back (the hash is checked on reading), then written where it
+ * belongs: last found first, so that whatever is in the repository,
+ * should this stop halfway, has everything it refers to
+ */
 static int take_in(struct import_walk *w)
 {
 	size_t i;
 	int ret = 0;
 
-	for (i = 0; !ret && i < w->nr_take; i++) {
+	for (i = w->nr_take; !ret && i-- > 0;) {
 		git_odb_object *o;
 		git_oid id;
 
