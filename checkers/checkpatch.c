@@ -63,6 +63,14 @@ struct cp_layout {
 	int msg_first;		/* the message's first line: COMMIT_MSG:3 */
 	int msg_lines;
 	int diff_first;		/* the diff's first line */
+	/* each line of the diff: its file (an index of files) and post-image line */
+	struct cp_where {
+		int file;	/* -1: before the first file */
+		int line;	/* 0: none (a file's header) */
+	} *where;
+	size_t nr_where;
+	char **files;
+	size_t nr_files;
 };
 
 struct cp_state {
@@ -245,18 +253,20 @@ static void build_argv(const char *flags, const char *script, char ***argv,
 	}
 }
 
-/* How many newlines sb holds from byte from on */
-static int lines_in(const struct strbuf *sb, size_t from)
+/* The line sb's next byte is on; *counted: the bytes counted so far */
+static int next_line(const struct strbuf *sb, size_t *counted, int *lines)
 {
-	const char *p = sb->buf + from, *end = sb->buf + sb->len;
-	int n = 0;
+	const char *p = sb->buf + *counted, *end = sb->buf + sb->len;
 
 	while (p < end && (p = memchr(p, '\n', end - p))) {
-		n++;
+		(*lines)++;
 		p++;
 	}
-	return n;
+	*counted = sb->len;
+	return *lines + 1;
 }
+
+static void diff_map(const struct patch *p, struct cp_layout *lay);
 
 /*
  * The patch as checkpatch.pl should read it: decoded.  A quoted-printable
@@ -270,7 +280,8 @@ static void checkpatch_mail(const struct check_patch *cp, struct strbuf *sb,
 			    struct cp_layout *lay)
 {
 	const struct patch *p = &cp->p;
-	size_t mark;
+	size_t counted = 0;
+	int lines = 0;
 
 	memset(lay, 0, sizeof(*lay));
 	if (!p->diff) {
@@ -281,24 +292,24 @@ static void checkpatch_mail(const struct check_patch *cp, struct strbuf *sb,
 	if (p->author_name && *p->author_name)
 		strbuf_addf(sb, "%s ", p->author_name);
 	strbuf_addf(sb, "<%s>\n", p->author_email ? p->author_email : "");
-	lay->subject = lines_in(sb, 0) + 1;
+	lay->subject = next_line(sb, &counted, &lines);
 	strbuf_addf(sb, "Subject: %s\n", cp->subject);
 	strbuf_addstr(sb, "MIME-Version: 1.0\n"
 		      "Content-Type: text/plain; charset=UTF-8\n"
 		      "Content-Transfer-Encoding: 8bit\n\n");
 	if (p->message && *p->message) {
-		mark = sb->len;
-		lay->msg_first = lines_in(sb, 0) + 1;
+		lay->msg_first = next_line(sb, &counted, &lines);
 		strbuf_addstr(sb, p->message);
 		strbuf_complete_line(sb);
-		lay->msg_lines = lines_in(sb, mark);
+		lay->msg_lines = next_line(sb, &counted, &lines) - lay->msg_first;
 	}
 	strbuf_addstr(sb, "---\n");
 	if (p->notes && *p->notes) {
 		strbuf_addstr(sb, p->notes);
 		strbuf_complete_line(sb);
 	}
-	lay->diff_first = lines_in(sb, 0) + 1;
+	lay->diff_first = next_line(sb, &counted, &lines);
+	diff_map(p, lay);
 	strbuf_add(sb, p->diff, p->diff_len);
 	strbuf_complete_line(sb);
 	if (p->signature)
@@ -341,18 +352,18 @@ static bool hunk_start(const char *l, size_t n, int *c)
 }
 
 /*
- * Line target of the mail, in the diff that starts at its line first:
- * the file and the post-image line checkpatch.pl counts there (context
- * and added lines count; a removed line is at the line before it; a
- * file's header lines have no line).  0, or -1 when not in the diff.
+ * Where each line of the diff is, in one pass: the file and the
+ * post-image line checkpatch.pl counts there (context and added lines
+ * count; a removed line is at the line before it; a file's header lines
+ * have no line)
  */
-static int diff_where(const struct patch *p, int first, int target, char **file)
+static void diff_map(const struct patch *p, struct cp_layout *lay)
 {
 	const char *l = p->diff, *end = p->diff + p->diff_len;
-	int no = first, line = 0;
+	size_t alloc = 0;
+	int file = -1, line = 0;
 	bool hunk = false;
 
-	*file = NULL;
 	while (l < end) {
 		const char *nl = memchr(l, '\n', end - l);
 		size_t n = nl ? (size_t)(nl - l) : (size_t)(end - l);
@@ -360,8 +371,15 @@ static int diff_where(const struct patch *p, int first, int target, char **file)
 		int start;
 
 		if (path) {
-			free(*file);
-			*file = path;
+			/* "diff --git" then "+++" name one file, mostly the same */
+			if (file < 0 || strcmp(lay->files[file], path)) {
+				lay->files = xrealloc(lay->files, (lay->nr_files + 1) *
+						      sizeof(*lay->files));
+				lay->files[lay->nr_files] = path;
+				file = (int)lay->nr_files++;
+			} else {
+				free(path);
+			}
 			hunk = false;
 		} else if (hunk_start(l, n, &start)) {
 			line = start > 0 ? start - 1 : 0;
@@ -371,14 +389,22 @@ static int diff_where(const struct patch *p, int first, int target, char **file)
 		} else if (hunk && *l != '-' && *l != '\\') {
 			hunk = false;
 		}
-		if (no == target)
-			return hunk ? line : 0;
-		no++;
+		ALLOC_GROW(lay->where, lay->nr_where + 1, alloc);
+		lay->where[lay->nr_where].file = file;
+		lay->where[lay->nr_where].line = hunk ? line : 0;
+		lay->nr_where++;
 		l += n + 1;
 	}
-	free(*file);
-	*file = NULL;
-	return -1;
+}
+
+static void layout_release(struct cp_layout *lay)
+{
+	size_t i;
+
+	for (i = 0; i < lay->nr_files; i++)
+		free(lay->files[i]);
+	free(lay->files);
+	free(lay->where);
 }
 
 void checkpatch_begin(struct check_ctx *c)
@@ -482,6 +508,7 @@ static size_t count_totals(const char *log, size_t len)
 static int mail_where(const struct cp_layout *lay, const struct check_patch *cp,
 		      int no, char **file)
 {
+	const struct cp_where *w;
 	int line;
 
 	*file = NULL;
@@ -494,8 +521,14 @@ static int mail_where(const struct cp_layout *lay, const struct check_patch *cp,
 		return no - lay->msg_first + 3;
 	if (!lay->diff_first || no < lay->diff_first)
 		return 0;
-	line = diff_where(&cp->p, lay->diff_first, no, file);
-	if (line > 0 && *file)
+	if ((size_t)(no - lay->diff_first) >= lay->nr_where)
+		return 0;
+	w = &lay->where[no - lay->diff_first];
+	if (w->file < 0)
+		return 0;
+	*file = xstrdup(lay->files[w->file]);
+	line = w->line;
+	if (line > 0)
 		line = check_patch_line(cp, *file, line);
 	return MAX(line, 0);
 }
@@ -615,6 +648,8 @@ void checkpatch_end(struct check_ctx *c)
 		free(st->argv[g]);
 	free(st->argv);
 	free(st->env);
+	for (g = 0; st->lay && g < c->s->nr; g++)
+		layout_release(&st->lay[g]);
 	free(st->lay);
 	remove_tree(st->tmp);
 	free(st->tmp);
