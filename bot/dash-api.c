@@ -85,10 +85,10 @@ static void next_link(struct strbuf *sb, const struct dash_filter *f,
 		if (!v || !*v)
 			continue;
 		strbuf_addf(sb, "&%s=", keys[i].key);
-		url_escape(sb, v);
+		text_url_escape(sb, v);
 	}
 	strbuf_addf(sb, "&cursor=%lld:", (long long)last->v.date);
-	url_escape(sb, last->v.id);
+	text_url_escape(sb, last->v.id);
 }
 
 /*

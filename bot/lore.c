@@ -138,8 +138,8 @@ static int request(struct lore *l, const char *method, const char *url,
 			strbuf_addf(&why, "HTTP %ld", res.status);
 			retry_after = net_response_header(&res, "Retry-After");
 		} else if (res.status >= 200 && res.status < 300 && kind == BODY_GZIP) {
-			if (!gunzip_buf(res.body.buf, res.body.len, l->o.max_size,
-					&f->body, &why)) {
+			if (!gz_gunzip(res.body.buf, res.body.len, l->o.max_size,
+				       &f->body, &why)) {
 				ret = 0;
 				break;
 			}

@@ -17,7 +17,7 @@ void report_set_prose(struct report_ctx *c, const char *name, const char *text)
 
 	text_wrap(&sb, text, REPORT_WRAP, NULL);
 	strbuf_rtrim(&sb);
-	tvars_set(&c->vars, name, sb.buf);
+	template_set(&c->vars, name, sb.buf);
 	strbuf_release(&sb);
 }
 
@@ -67,17 +67,17 @@ static int base_vars(struct report_ctx *c, struct strbuf *err)
 		strbuf_addstr(&sb, rd_doc_base_rev(check->doc));
 	else
 		strbuf_addstr(&sb, "the patches alone (no tree)");
-	tvars_set(&c->vars, "base_on", sb.buf);
-	tvars_set(&c->vars, "base", b.sha ? sb.buf : "");
+	template_set(&c->vars, "base_on", sb.buf);
+	template_set(&c->vars, "base", b.sha ? sb.buf : "");
 	strbuf_reset(&sb);
 	if (b.base_commit_unknown)
 		strbuf_addf(&sb, "[base-commit %s is not in the tree lorebot tests on; "
 			    "this is the closest base it has]", c->v->base_commit);
-	tvars_set(&c->vars, "base_note", sb.buf);
+	template_set(&c->vars, "base_note", sb.buf);
 	if (!c->v->base_commit)
 		ret = template_load(c->o->templates, "reply-base-advice.txt", &advice, err);
 	strbuf_rtrim(&advice);
-	tvars_set(&c->vars, "base_advice", advice.buf);
+	template_set(&c->vars, "base_advice", advice.buf);
 	strbuf_release(&sb);
 	strbuf_release(&advice);
 	return ret;
@@ -132,8 +132,8 @@ static void reproduce(struct report_ctx *c, const char *archs)
 		strbuf_addf(&sb, " --arch %s\n", archs);
 	}
 	strbuf_rtrim(&sb);
-	tvars_set(&c->vars, "reproduce", sb.buf);
-	tvars_set(&c->vars, "branch", branch.buf);
+	template_set(&c->vars, "reproduce", sb.buf);
+	template_set(&c->vars, "branch", branch.buf);
 	strbuf_release(&sb);
 	strbuf_release(&branch);
 	strbuf_release(&mbx);
@@ -344,10 +344,10 @@ static void apply_vars(struct report_ctx *c)
 	}
 	report_set_prose(c, "failure", sb.buf);
 	strbuf_rtrim(&hunks);
-	tvars_set(&c->vars, "hunks", hunks.buf);
+	template_set(&c->vars, "hunks", hunks.buf);
 	report_set_prose(c, "later", later.buf);
 	strbuf_rtrim(&attempts);
-	tvars_set(&c->vars, "attempts", attempts.buf);
+	template_set(&c->vars, "attempts", attempts.buf);
 	reproduce(c, "");
 	strbuf_release(&sb);
 	strbuf_release(&hunks);
@@ -437,12 +437,12 @@ static void check_vars(struct report_ctx *c)
 			}
 		}
 	}
-	tvars_set(&c->vars, "level", errors ? "ERROR" : "WARNING");
-	tvars_set(&c->vars, "what", errors ? "errors" : "warnings");
+	template_set(&c->vars, "level", errors ? "ERROR" : "WARNING");
+	template_set(&c->vars, "what", errors ? "errors" : "warnings");
 	strbuf_rtrim(&out);
-	tvars_set(&c->vars, "findings", out.buf);
+	template_set(&c->vars, "findings", out.buf);
 	strbuf_rtrim(&ex);
-	tvars_set(&c->vars, "excerpts", ex.buf);
+	template_set(&c->vars, "excerpts", ex.buf);
 	reproduce(c, "");
 	strbuf_release(&out);
 	strbuf_release(&ex);
@@ -511,10 +511,10 @@ static void recipe(struct report_ctx *c, const char **names, size_t nn)
 			    boot ? "; the initramfs with the kselftests is lorebot's" : "");
 		report_set_prose(c, "recipe_intro", base.buf);
 	} else {
-		tvars_set(&c->vars, "recipe_intro", "");
+		template_set(&c->vars, "recipe_intro", "");
 	}
 	strbuf_rtrim(&sb);
-	tvars_set(&c->vars, "recipe", sb.buf);
+	template_set(&c->vars, "recipe", sb.buf);
 	strbuf_release(&sb);
 	strbuf_release(&base);
 }
@@ -533,11 +533,11 @@ static void arch_vars(struct report_ctx *c, const char **names, size_t nn,
 	and_list(&archs, names, nn);
 	for (i = 0; i < nn; i++)
 		strbuf_addf(&list, "%s%s", i ? "," : "", names[i]);
-	tvars_set(&c->vars, "archs", archs.buf);
+	template_set(&c->vars, "archs", archs.buf);
 	strbuf_rtrim(info);
-	tvars_set(&c->vars, "arch_info", info->buf);
+	template_set(&c->vars, "arch_info", info->buf);
 	strbuf_rtrim(findings);
-	tvars_set(&c->vars, "findings", findings->buf);
+	template_set(&c->vars, "findings", findings->buf);
 	reproduce(c, list.len ? list.buf : "x86_64");
 	recipe(c, names, nn);
 	strbuf_release(&archs);
@@ -627,11 +627,11 @@ static void build_vars(struct report_ctx *c)
 				strbuf_setlen(&ex, mark);
 		}
 	}
-	tvars_set(&c->vars, "level", errors ? "ERROR" : "WARNING");
-	tvars_set(&c->vars, "what", errors && warnings ? "errors and new warnings" :
-		  errors ? "errors" : "new warnings");
+	template_set(&c->vars, "level", errors ? "ERROR" : "WARNING");
+	template_set(&c->vars, "what", errors && warnings ? "errors and new warnings" :
+		     errors ? "errors" : "new warnings");
 	strbuf_rtrim(&ex);
-	tvars_set(&c->vars, "excerpts", ex.buf);
+	template_set(&c->vars, "excerpts", ex.buf);
 	arch_vars(c, names, nn, &info, &out);
 	free(names);
 	strbuf_release(&out);
@@ -687,8 +687,8 @@ static void boot_vars(struct report_ctx *c)
 			}
 		}
 	}
-	tvars_set(&c->vars, "level", noboot ? "BOOT FAILURE" : "REGRESSION");
-	tvars_set(&c->vars, "what", noboot ? "boot failures" : "regressions");
+	template_set(&c->vars, "level", noboot ? "BOOT FAILURE" : "REGRESSION");
+	template_set(&c->vars, "what", noboot ? "boot failures" : "regressions");
 	arch_vars(c, names, nn, &info, &out);
 	free(names);
 	strbuf_release(&out);
@@ -709,7 +709,7 @@ static void clean_vars(struct report_ctx *c)
 			    r->summary);
 	}
 	strbuf_rtrim(&sb);
-	tvars_set(&c->vars, "summary", sb.buf);
+	template_set(&c->vars, "summary", sb.buf);
 	reproduce(c, "x86_64");
 	strbuf_release(&sb);
 }
@@ -779,19 +779,19 @@ static int sections_var(struct report_ctx *c, enum report_section first,
 		strbuf_reset(&head);
 		ret = template_expand("section", later_sections[s].heading, &c->vars,
 				      TEMPLATE_TEXT, &head, err);
-		findings = tvars_get(&c->vars, "findings");
-		excerpts = tvars_get(&c->vars, "excerpts");
+		findings = template_get(&c->vars, "findings");
+		excerpts = template_get(&c->vars, "excerpts");
 		strbuf_rtrim(&head);
 		strbuf_addf(&out, "%s%s\n\n%s\n", out.len ? "\n" : "", head.buf,
 			    findings ? findings : "");
 		if (excerpts && *excerpts)
 			strbuf_addf(&out, "\n\n%s\n", excerpts);
-		tvars_release(&c->vars);
+		template_vars_release(&c->vars);
 	}
 	c->vars = saved;
 	c->build = BUILD_ALL;
 	strbuf_rtrim(&out);
-	tvars_set(&c->vars, "sections", out.buf);
+	template_set(&c->vars, "sections", out.buf);
 	strbuf_release(&out);
 	strbuf_release(&head);
 	return ret;
@@ -801,7 +801,7 @@ static int sections_var(struct report_ctx *c, enum report_section first,
 static void style_var(struct report_ctx *c)
 {
 	struct strbuf sb = STRBUF_INIT;
-	const char *url = tvars_get(&c->vars, "series_url");
+	const char *url = template_get(&c->vars, "series_url");
 	int count[REPORT_CLASS_NR];
 
 	report_check_count(c->v, c->o, count);

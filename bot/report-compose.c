@@ -185,13 +185,13 @@ static void common_vars(struct report_ctx *c, const struct mail *m, json_object 
 	const char *dash = config_get(cfg, "core.dashboardurl");
 
 	greeting(&sb, m->from.name ? m->from.name : v->author_name);
-	tvars_set(&c->vars, "greeting", sb.buf);
+	template_set(&c->vars, "greeting", sb.buf);
 	strbuf_reset(&sb);
-	tvars_set(&c->vars, "bot_name", config_get(cfg, "core.botname"));
-	tvars_set(&c->vars, "bot_address", config_get(cfg, "core.botaddress"));
+	template_set(&c->vars, "bot_name", config_get(cfg, "core.botname"));
+	template_set(&c->vars, "bot_address", config_get(cfg, "core.botaddress"));
 	mailout_format_addr(&sb, config_get(cfg, "core.botname"),
 			    config_get(cfg, "core.botaddress"));
-	tvars_set(&c->vars, "bot", sb.buf);
+	template_set(&c->vars, "bot", sb.buf);
 	strbuf_reset(&sb);
 	if (dash && *dash) {
 		strbuf_addstr(&sb, dash);
@@ -199,27 +199,27 @@ static void common_vars(struct report_ctx *c, const struct mail *m, json_object 
 			strbuf_addch(&sb, '/');
 		strbuf_addf(&sb, "series/%s", v->series_id);
 	}
-	tvars_set(&c->vars, "series_url", sb.buf);
+	template_set(&c->vars, "series_url", sb.buf);
 	strbuf_reset(&sb);
 	report_lore_link(&sb, v, target_msgid(v, c->d->patch));
-	tvars_set(&c->vars, "patch_link", sb.buf);
+	template_set(&c->vars, "patch_link", sb.buf);
 	strbuf_reset(&sb);
 	report_lore_link(&sb, v, c->msgid);
-	tvars_set(&c->vars, "closes", sb.buf);
+	template_set(&c->vars, "closes", sb.buf);
 	strbuf_reset(&sb);
-	tvars_set(&c->vars, "patch_subject", m->subject);
-	tvars_set(&c->vars, "title", v->title);
-	tvars_setf(&c->vars, "version", "%d", v->version);
-	tvars_set(&c->vars, "version_id", v->id);
-	tvars_set(&c->vars, "series_id", v->series_id);
-	tvars_set(&c->vars, "kind", reply_kind_name(c->d->kind));
-	tvars_set(&c->vars, "patch_author", rd_person_name(rd_vpatch_author(patch)));
+	template_set(&c->vars, "patch_subject", m->subject);
+	template_set(&c->vars, "title", v->title);
+	template_setf(&c->vars, "version", "%d", v->version);
+	template_set(&c->vars, "version_id", v->id);
+	template_set(&c->vars, "series_id", v->series_id);
+	template_set(&c->vars, "kind", reply_kind_name(c->d->kind));
+	template_set(&c->vars, "patch_author", rd_person_name(rd_vpatch_author(patch)));
 	if (!v->complete) {
 		strbuf_addf(&sb, "This series was tested incomplete: %d of its %d patches "
 			    "had arrived.", v->have, v->total);
 		report_set_prose(c, "notes", sb.buf);
 	} else {
-		tvars_set(&c->vars, "notes", "");
+		template_set(&c->vars, "notes", "");
 	}
 	strbuf_release(&sb);
 }
@@ -326,7 +326,7 @@ int report_compose(struct store *st, const struct report_version *v,
 	ret = 0;
 out:
 	free(file);
-	tvars_release(&c.vars);
+	template_vars_release(&c.vars);
 	mail_release(&m);
 	strbuf_release(&raw);
 	strbuf_release(&body);

@@ -225,6 +225,6 @@ void report_lore_link(struct strbuf *sb, const struct report_version *v, const c
 	strbuf_addstr(sb, base);
 	if (!ends_with(base, "/"))
 		strbuf_addch(sb, '/');
-	url_escape(sb, msgid);
+	text_url_escape(sb, msgid);
 	strbuf_addch(sb, '/');
 }

@@ -164,8 +164,8 @@ int boot_selftests(const struct boot_opts *o, const struct arch *a,
 		b.uid = o->uid;
 		b.gid = o->gid;
 	}
-	progress("building the %s mm kselftests for %s%s", a->name, k->label,
-		 k->trusted ? "" : " (a tree of its own: not cached)");
+	log_progress("building the %s mm kselftests for %s%s", a->name, k->label,
+		     k->trusted ? "" : " (a tree of its own: not cached)");
 	ret = kst_build(&b, &r->plan, &r->infra);
 	free((char *)b.hdrdir);
 	free((char *)b.log);
@@ -455,7 +455,7 @@ int boot_kernel(const struct boot_opts *o, const struct arch *a,
 	free(r->log_path);
 	r->log_path = xasprintf("%s/%s-%s.console.log", o->workdir, k->label,
 				a->name);
-	progress("booting %s %s (%zu tests)", a->name, k->label, r->plan.nr);
+	log_progress("booting %s %s (%zu tests)", a->name, k->label, r->plan.nr);
 	ret = run_qemu(o, a, k->image, initrd, r->log_path, r);
 	/* tens of MB: the console log is what is kept */
 	unlink(initrd);

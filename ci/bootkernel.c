@@ -60,8 +60,8 @@ static int build_image(struct bootkernel *bk, struct strbuf *err)
 	char *built, *dir;
 	int ret;
 
-	progress("building the %s kernel at %.12s (%s)", bk->t->arch.name,
-		 bk->commit, bk->label);
+	log_progress("building the %s kernel at %.12s (%s)", bk->t->arch.name,
+		     bk->commit, bk->label);
 	ret = kbuild_build_commit(bk->t, bk->commit, bk->label, &step, err);
 	if (!ret && step.status != KBUILD_OK) {
 		if (step.status == KBUILD_INFRA)

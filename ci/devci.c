@@ -240,7 +240,7 @@ static int build_stage(const struct devci_range *r, const struct devci_opts *o,
 			ret = -EINVAL;
 			break;
 		}
-		progress("building %zu patch(es) of %s for %s", r->nr, r->desc, a.name);
+		log_progress("building %zu patch(es) of %s for %s", r->nr, r->desc, a.name);
 		if (build_job_arch(&job, &a) == BUILD_INFRA) {
 			res = &job.archs[job.archs_nr - 1];
 			strbuf_addf(err, "%s: infrastructure error: %s (logs in %s)",
@@ -274,7 +274,7 @@ static int boot_stage(const struct devci_range *r, const struct devci_opts *o,
 		const char *name = o->boot[i]->name;
 		json_object *a, *fs;
 
-		progress("booting %s on %s", r->desc, name);
+		log_progress("booting %s on %s", r->desc, name);
 		a = boot_series_arch(cfg, &bo, env, name, r->git_dir, tip, r->base);
 		if (!strcmp(boot_report_status(a), "infra")) {
 			strbuf_addf(err, "%s: infrastructure error: %s", name,
@@ -325,7 +325,7 @@ int devci_run(const struct devci_range *r, const struct devci_opts *o,
 		kbuild_env_release(&env);
 		return -EIO;
 	}
-	progress("build logs in %s", log_dir);
+	log_progress("build logs in %s", log_dir);
 	ret = build_stage(r, o, &env, log_dir, out, err);
 	if (!ret && o->nr_boot)
 		ret = boot_stage(r, o, cfg, &env, out, err);

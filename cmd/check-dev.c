@@ -39,7 +39,7 @@ void check_progress(const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	progress("lorebot: %s (%.1f s)", sb.buf, (now_ms() - progress_t0) / 1000.0);
+	log_progress("lorebot: %s (%.1f s)", sb.buf, (now_ms() - progress_t0) / 1000.0);
 	strbuf_release(&sb);
 }
 

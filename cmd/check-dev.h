@@ -27,7 +27,7 @@ int check_dev(const struct check_dev_opts *d, const struct check_opts *o,
 	      const struct config *cfg);
 
 /*
- * Delayed progress on stderr (lib/log.h's progress(): a terminal, or
+ * Delayed progress on stderr (lib/log.h's log_progress(): a terminal, or
  * --progress): nothing for work that ends within a second
  * (LOREBOT_PROGRESS_DELAY_MS changes the second).
  */

@@ -657,7 +657,7 @@ out:
 	assembly_release(&a);
 	json_object_put(out);
 	strbuf_release(&err);
-	opt_strings_release(&c.bases);
+	parse_opt_strings_release(&c.bases);
 	if (c.tmp)
 		unlink(c.tmp);
 	free(c.tmp);

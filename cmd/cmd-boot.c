@@ -338,7 +338,7 @@ int cmd_boot(int argc, char **argv, struct ctx *ctx)
 	if (ret)
 		return ret;
 	if (log_get_level() >= LOG_LVL_DEBUG)
-		progress_force(true);
+		log_progress_force(true);
 
 	if (args.arches) {
 		split_list(args.arches, &archs);

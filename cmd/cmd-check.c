@@ -613,7 +613,7 @@ int cmd_check(int argc, char **argv, struct ctx *ctx)
 	if (d.apply)
 		d.fix = true;
 	if (progress >= 0)
-		progress_force(progress);
+		log_progress_force(progress);
 	if (mbox && msgid)
 		return cmd_usage_error("check", "--mbox or --msgid, not both");
 	if ((mbox || msgid) && d.range)

@@ -87,7 +87,7 @@ static int take(const struct parse_opt *o, const char *arg, struct strbuf *err)
 	return o->flags & PARSE_OPT_LAST ? 1 : 0;
 }
 
-void opt_strings_release(struct opt_strings *l)
+void parse_opt_strings_release(struct opt_strings *l)
 {
 	free(l->v);
 	l->v = NULL;

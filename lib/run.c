@@ -22,7 +22,7 @@
 
 extern char **environ;
 
-void argv_push(struct argv_vec *a, const char *s)
+void run_argv_push(struct argv_vec *a, const char *s)
 {
 	ALLOC_GROW(a->v, a->nr + 2, a->alloc);
 	a->v[a->nr++] = s;
@@ -74,11 +74,11 @@ static char **make_env(const struct run_cmd *cmd)
 	size_t i;
 
 	for (p = src; p && *p; p++)
-		argv_push(&e, *p);
+		run_argv_push(&e, *p);
 	if (cmd->clean_env) {
 		const char *home = getenv("HOME");
 
-		argv_push(&e, xasprintf("HOME=%s", home ? home : "/"));
+		run_argv_push(&e, xasprintf("HOME=%s", home ? home : "/"));
 	}
 	for (p = cmd->env; p && *p; p++) {
 		const char *eq = strchr(*p, '=');
@@ -93,7 +93,7 @@ static char **make_env(const struct run_cmd *cmd)
 			}
 		}
 		if (eq)
-			argv_push(&e, *p);
+			run_argv_push(&e, *p);
 	}
 	return (char **)e.v;
 }

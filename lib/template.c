@@ -34,17 +34,17 @@ static void set(struct tvars *t, const char *name, const char *value, bool html)
 	v->html = html;
 }
 
-void tvars_set(struct tvars *t, const char *name, const char *value)
+void template_set(struct tvars *t, const char *name, const char *value)
 {
 	set(t, name, value, false);
 }
 
-void tvars_set_html(struct tvars *t, const char *name, const char *html)
+void template_set_html(struct tvars *t, const char *name, const char *html)
 {
 	set(t, name, html, true);
 }
 
-void tvars_setf(struct tvars *t, const char *name, const char *fmt, ...)
+void template_setf(struct tvars *t, const char *name, const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
@@ -56,14 +56,14 @@ void tvars_setf(struct tvars *t, const char *name, const char *fmt, ...)
 	strbuf_release(&sb);
 }
 
-const char *tvars_get(const struct tvars *t, const char *name)
+const char *template_get(const struct tvars *t, const char *name)
 {
 	struct tvar *v = find(t, name, strlen(name));
 
 	return v ? v->value : NULL;
 }
 
-void tvars_release(struct tvars *t)
+void template_vars_release(struct tvars *t)
 {
 	size_t i;
 
@@ -140,7 +140,7 @@ static int expand_line(const char *name, int lineno, const char *p, const char *
 		if (*v->value)
 			nonempty++;
 		if (mode == TEMPLATE_HTML && !v->html)
-			html_escape(out, v->value);
+			text_html_escape(out, v->value);
 		else
 			strbuf_addstr(out, v->value);
 		p = close + 1;
