@@ -40,7 +40,7 @@ static void route(void *data, const struct web_request *req, struct web_response
 			routes[i].fn(data, req, NULL, res);
 			break;
 		}
-		if (routes[i].id && skip_prefix(path, routes[i].path, &id) && *id) {
+		if (routes[i].id && util_skip_prefix(path, routes[i].path, &id) && *id) {
 			routes[i].fn(data, req, id, res);
 			break;
 		}

@@ -325,7 +325,7 @@ static void refresh(struct slurm_x *s, bool force)
 	static const char *const argv[] = { "squeue", "--me", "--noheader", "--states=all",
 					    "--format=%i|%T|%N|%r", NULL };
 	struct strbuf out = STRBUF_INIT;
-	uint64_t now = now_ms();
+	uint64_t now = util_now_ms();
 
 	if (!force && s->snap_ms && now - s->snap_ms < s->c.poll_ms)
 		return;
@@ -371,7 +371,7 @@ static int exit_file(const struct sjob *j)
 	size_t len;
 	long v = -1;
 
-	if (!read_file(path, &buf, &len, 64)) {
+	if (!util_read_file(path, &buf, &len, 64)) {
 		v = strtol(buf, &end, 10);
 		if (end == buf || v < 0 || v > 255)
 			v = -1;
@@ -409,7 +409,7 @@ static int slurm_submit(struct run_executor *x, const struct run_task *t, void *
 	stale = xasprintf("%s/" EXIT_FILE, t->workdir);
 	unlink(stale);
 	slurm_script(t, &sb);
-	r = write_file(script, sb.buf, sb.len);
+	r = util_write_file(script, sb.buf, sb.len);
 	if (r)
 		goto out;
 	slurm_sbatch_argv(&s->c, t, script, &argv);
@@ -519,7 +519,7 @@ static int slurm_reattach(struct run_executor *x, const char *handle, void **job
 	struct sjob probe = { 0 };
 	long id;
 
-	if (!skip_prefix(handle, "slurm:", &p))
+	if (!util_skip_prefix(handle, "slurm:", &p))
 		return -ENOENT;
 	id = strtol(p, &end, 10);
 	if (end == p || *end != ':' || id <= 0 || !end[1])

@@ -28,7 +28,7 @@ char *job_dir(const struct job_env *env, int64_t id)
 {
 	char *d = xasprintf("%s/jobs/%lld", env->statedir, (long long)id);
 
-	mkdir_p(d, 0755);
+	util_mkdir_p(d, 0755);
 	return d;
 }
 
@@ -93,7 +93,7 @@ static int write_version_mbox(struct store *st, const char *version,
 		strbuf_addf(err, "version <%s> has no messages", version);
 		goto out;
 	}
-	r = write_file(path, mbox.buf, mbox.len);
+	r = util_write_file(path, mbox.buf, mbox.len);
 	if (r) {
 		strbuf_addf(err, "cannot write '%s': %s", path, strerror(-r));
 		goto out;
@@ -215,7 +215,7 @@ static int run_stage(struct stage_run *s, struct args *a, json_object **doc,
 		goto out;
 	}
 	if (cmd.err.len)
-		write_file(log, cmd.err.buf, cmd.err.len);
+		util_write_file(log, cmd.err.buf, cmd.err.len);
 	if (cmd.timed_out || (cmd.status != 0 && cmd.status != 1)) {
 		run_describe(&cmd, &how);
 		strbuf_addf(err, "%s: %s", stage_name(s->j->kind), how.buf);
@@ -558,7 +558,7 @@ static int write_json_atomic(const char *path, json_object *o, struct strbuf *er
 {
 	const char *text = jx_text(o, false);
 	char *tmp = xasprintf("%s.tmp", path);
-	int r = write_file(tmp, text, strlen(text));
+	int r = util_write_file(tmp, text, strlen(text));
 
 	if (!r && rename(tmp, path))
 		r = -errno;
@@ -624,7 +624,7 @@ static json_object *read_json(const char *path, struct strbuf *err)
 	char *buf = NULL;
 	size_t len;
 	json_object *o = NULL;
-	int r = read_file(path, &buf, &len, STAGE_OUTPUT_MAX + (1 << 20));
+	int r = util_read_file(path, &buf, &len, STAGE_OUTPUT_MAX + (1 << 20));
 
 	if (r)
 		strbuf_addf(err, "cannot read '%s': %s", path, strerror(-r));

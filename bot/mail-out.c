@@ -345,7 +345,7 @@ char *mailout_new_msgid(const char *domain, int64_t now)
 	size_t i;
 
 	if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd)) {
-		uint64_t x = wall_ms() ^ ((uint64_t)getpid() << 32);
+		uint64_t x = util_wall_ms() ^ ((uint64_t)getpid() << 32);
 
 		for (i = 0; i < sizeof(rnd); i++, x = x * 6364136223846793005ULL + 1)
 			rnd[i] = (unsigned char)(x >> 56);

@@ -72,7 +72,7 @@ static char *clean_text(const char *s)
 	if (!s)
 		return NULL;
 	n = strlen(s);
-	if (utf8_valid(s, n)) {
+	if (util_utf8_valid(s, n)) {
 		v = xstrndup(s, n);
 	} else {
 		char *g = g_utf8_make_valid(s, -1);
@@ -682,7 +682,7 @@ static bool simple_from(const char *v, struct address *a)
 	const char *e;
 
 	if (strpbrk(v, "\",()\\;:") || strstr(v, "=?") ||
-	    !utf8_valid(v, strlen(v)))
+	    !util_utf8_valid(v, strlen(v)))
 		return false;
 	if (!lt) {
 		if (!strchr(v, '@') || strchr(v, ' ') || strchr(v, '>'))
@@ -712,7 +712,7 @@ static bool simple_from(const char *v, struct address *a)
 /* Subject: as text, encoded words decoded, blanks collapsed */
 static void set_subject(struct mail *m, const char *v)
 {
-	if (strstr(v, "=?") || !utf8_valid(v, strlen(v))) {
+	if (strstr(v, "=?") || !util_utf8_valid(v, strlen(v))) {
 		char *d = decode_text(v);
 
 		m->subject = clean_subject(d);
@@ -727,7 +727,7 @@ static void set_from(struct mail *m, const char *v)
 {
 	struct address *from = NULL;
 	size_t nfrom = 0;
-	if (strstr(v, "=?") || !utf8_valid(v, strlen(v))) {
+	if (strstr(v, "=?") || !util_utf8_valid(v, strlen(v))) {
 		char *d = decode_text(v);
 
 		m->from_text = clean_subject(d);
@@ -790,7 +790,7 @@ static int parse_simple(const char *raw, size_t len, struct headers *h,
 	replace_nul(&body);
 	if (h->seen[H_CTYPE])
 		unflow(hv(h, H_CTYPE), &body);
-	if (!utf8_valid(body.buf, body.len))
+	if (!util_utf8_valid(body.buf, body.len))
 		strbuf_addstr(&m->warnings, "invalid UTF-8 in body\n");
 	m->body = strbuf_detach(&body, &m->body_len);
 	return 0;

@@ -20,7 +20,7 @@ char *outbox_name(const struct reply_row *r)
 {
 	char hash[17];
 
-	hash_hex(r->msgid, strlen(r->msgid), hash);
+	util_hash_hex(r->msgid, strlen(r->msgid), hash);
 	return xasprintf("%lld.%s.lorebot", (long long)r->created, hash);
 }
 
@@ -70,7 +70,7 @@ int outbox_deliver(const char *dir, const char *name, const char *mail, size_t l
 
 	for (i = 0; i < ARRAY_SIZE(subdirs); i++) {
 		sub = xasprintf("%s/%s", dir, subdirs[i]);
-		if (mkdir_p(sub, 0755)) {
+		if (util_mkdir_p(sub, 0755)) {
 			strbuf_addf(err, "cannot create the outbox '%s': %s", sub, strerror(errno));
 			free(sub);
 			return -1;

@@ -14,7 +14,7 @@ static char *value_of(const char *line, const char *key)
 {
 	const char *p;
 
-	if (!skip_prefix(line, key, &p))
+	if (!util_skip_prefix(line, key, &p))
 		return NULL;
 	if (*p != ' ' && *p != '\t' && *p != '=' && *p != ':')
 		return NULL;
@@ -60,7 +60,7 @@ int smtp_read_credentials(const char *path, char **user, char **password,
 			    (unsigned int)(sb.st_mode & 07777), path);
 		return -1;
 	}
-	r = read_file(path, &buf, &len, 64 * 1024);
+	r = util_read_file(path, &buf, &len, 64 * 1024);
 	if (r) {
 		strbuf_addf(err, "cannot read smtp.credentials '%s': %s", path, strerror(-r));
 		return -1;

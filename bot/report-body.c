@@ -89,7 +89,7 @@ static const char *branch_of(const struct report_ctx *c, struct strbuf *sb)
 	const char *b = apply ? rd_doc_branch(apply->doc) : NULL;
 
 	if (b) {
-		skip_prefix(b, "refs/heads/", &b);
+		util_skip_prefix(b, "refs/heads/", &b);
 		strbuf_addstr(sb, b);
 	} else {
 		strbuf_addf(sb, "lorebot/%s/v%d", c->v->series_id, c->v->version);
@@ -497,7 +497,7 @@ static void recipe(struct report_ctx *c, const char **names, size_t nn)
 		if (r && rd_doc_config_file(r->doc) && dash && *dash)
 			strbuf_addf(&sb, "        mkdir -p build && "
 				    "curl -o build/.config %s%sconfig/%lld\n", dash,
-				    ends_with(dash, "/") ? "" : "/", (long long)r->id);
+				    util_ends_with(dash, "/") ? "" : "/", (long long)r->id);
 		for (j = 0; make && j < json_object_array_length(make); j++)
 			strbuf_addf(&sb, "        %s\n", json_object_get_string(rd_at(make, j)));
 		if (qemu)

@@ -154,7 +154,7 @@ static void clean_body(struct strbuf *out, const char *s, size_t len)
 		size_t n = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 :
 			(c & 0xf8) == 0xf0 ? 4 : 0;
 
-		if (!n || i + n > len || !utf8_valid(s + i, n)) {
+		if (!n || i + n > len || !util_utf8_valid(s + i, n)) {
 			strbuf_addch(out, '?');
 			i++;
 			col++;
@@ -195,7 +195,7 @@ static void common_vars(struct report_ctx *c, const struct mail *m, json_object 
 	strbuf_reset(&sb);
 	if (dash && *dash) {
 		strbuf_addstr(&sb, dash);
-		if (!ends_with(dash, "/"))
+		if (!util_ends_with(dash, "/"))
 			strbuf_addch(&sb, '/');
 		strbuf_addf(&sb, "series/%s", v->series_id);
 	}

@@ -223,7 +223,7 @@ void report_lore_link(struct strbuf *sb, const struct report_version *v, const c
 	const char *base = v->list_url && *v->list_url ? v->list_url : "https://lore.kernel.org/r/";
 
 	strbuf_addstr(sb, base);
-	if (!ends_with(base, "/"))
+	if (!util_ends_with(base, "/"))
 		strbuf_addch(sb, '/');
 	text_url_escape(sb, msgid);
 	strbuf_addch(sb, '/');

@@ -207,7 +207,7 @@ static void series_set_id(struct assembly *a, struct series *sr, const char *key
 {
 	char h[17];
 
-	hash_hex(key, strlen(key), h);
+	util_hash_hex(key, strlen(key), h);
 	h[12] = '\0';
 	sr->id = strpool_strdup(&a->pool, h);
 }

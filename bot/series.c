@@ -368,7 +368,7 @@ void msg_set_missing_id(struct msg *m, const char *raw, size_t len)
 
 	if (m->msgid)
 		return;
-	hash_hex(raw, len, h);
+	util_hash_hex(raw, len, h);
 	m->msgid = xasprintf("lorebot-%s@" MSG_MISSING_ID_DOMAIN, h);
 	if (m->pool) {
 		char *id = m->msgid;
@@ -383,7 +383,7 @@ struct msg *assembly_add_msg(struct assembly *a, struct msg *m)
 	size_t index = m->index;
 	const char *line;
 
-	if (ends_with(m->msgid, "@" MSG_MISSING_ID_DOMAIN))
+	if (util_ends_with(m->msgid, "@" MSG_MISSING_ID_DOMAIN))
 		assembly_problem(a, index, NULL,
 				 "no 'Message-ID' header; using <%s>", m->msgid);
 	for (line = m->warnings.buf; *line; ) {

@@ -329,7 +329,7 @@ int store_add_message(struct store *st, int64_t list_id, const char *raw,
 	bool parsed;
 	int r;
 
-	hash_hex(raw, len, hash);
+	util_hash_hex(raw, len, hash);
 	id = find_same(st, raw, len, hash);
 	if (id < 0)
 		return fail(st, err);

@@ -298,7 +298,7 @@ bool ident_has_any(const struct ctok *t, const char *const *w, size_t n)
 
 static bool is_c_path(const char *path)
 {
-	return ends_with(path, ".c") || ends_with(path, ".h");
+	return util_ends_with(path, ".c") || util_ends_with(path, ".h");
 }
 
 /* Relocate f's hunks into the post-image text, remembering the shifts */

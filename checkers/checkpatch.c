@@ -127,20 +127,20 @@ static char *extract(read_fn rd, void *data, const char *cachedir,
 		strbuf_addbuf(&all, &buf[i]);
 		strbuf_addch(&all, 0);
 	}
-	hash_hex(all.buf, all.len, hash);
-	if (cachedir && !mkdir_p(cachedir, 0755))
+	util_hash_hex(all.buf, all.len, hash);
+	if (cachedir && !util_mkdir_p(cachedir, 0755))
 		strbuf_addf(&dir, "%s/checkpatch-%s", cachedir, hash);
 	else
 		strbuf_addf(&dir, "%s/scripts", tmp);
 	script = xasprintf("%s/checkpatch.pl", dir.buf);
 	if (exists(script))
 		goto out;
-	if (mkdir_p(dir.buf, 0755)) {
+	if (util_mkdir_p(dir.buf, 0755)) {
 		/* the cache is not ours to write: use the scratch directory */
 		free(script);
 		strbuf_reset(&dir);
 		strbuf_addf(&dir, "%s/scripts", tmp);
-		mkdir_p(dir.buf, 0755);
+		util_mkdir_p(dir.buf, 0755);
 		script = xasprintf("%s/checkpatch.pl", dir.buf);
 	}
 	/* data files first, the script last and renamed: the marker */
@@ -148,7 +148,7 @@ static char *extract(read_fn rd, void *data, const char *cachedir,
 		char *p = xasprintf("%s/%s", dir.buf, script_files[i]);
 		char *t = xasprintf("%s.%d", p, (int)getpid());
 
-		if (write_file(t, buf[i].buf, buf[i].len) || rename(t, p)) {
+		if (util_write_file(t, buf[i].buf, buf[i].len) || rename(t, p)) {
 			strbuf_addf(why, "cannot write '%s'", p);
 			unlink(t);
 			free(script);
@@ -404,7 +404,7 @@ void checkpatch_begin(struct check_ctx *c)
 	if (!script) {
 		check_report(c, NULL, CHECK_NOTE, NULL, 0,
 			     "checkpatch.pl not run: %s", why.buf);
-		remove_tree(tmpl);
+		util_remove_tree(tmpl);
 		strbuf_release(&why);
 		return;
 	}
@@ -427,7 +427,7 @@ void checkpatch_begin(struct check_ctx *c)
 		struct strbuf mail = STRBUF_INIT;
 
 		checkpatch_mail(s->patches[i], &mail, &st->lay[i]);
-		write_file(path, mail.buf, mail.len);
+		util_write_file(path, mail.buf, mail.len);
 		strbuf_release(&mail);
 		free(path);
 	}
@@ -596,7 +596,7 @@ void checkpatch_end(struct check_ctx *c)
 		char *log = NULL;
 		size_t len = 0;
 
-		if (!gr->started || read_file(gr->log, &log, &len, 64 << 20)) {
+		if (!gr->started || util_read_file(gr->log, &log, &len, 64 << 20)) {
 			check_report(c, NULL, CHECK_NOTE, NULL, 0,
 				     "checkpatch.pl could not be run");
 		} else if (gr->bg.timed_out) {
@@ -616,7 +616,7 @@ void checkpatch_end(struct check_ctx *c)
 	free(st->argv);
 	free(st->env);
 	free(st->lay);
-	remove_tree(st->tmp);
+	util_remove_tree(st->tmp);
 	free(st->tmp);
 	free(st->g);
 	free(st);

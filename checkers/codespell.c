@@ -155,7 +155,7 @@ static int lookup(struct words *w, const char *path, char **dict)
 	size_t len, pos = 0;
 	int r;
 
-	r = read_file(path, dict, &len, MAX_DICT);
+	r = util_read_file(path, dict, &len, MAX_DICT);
 	if (r)
 		return r;
 	while (pos < len) {

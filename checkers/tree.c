@@ -96,7 +96,7 @@ int git_tree_open(struct git_tree *t, const char *repo, struct strbuf *err)
 void git_tree_release(struct git_tree *t)
 {
 	if (t->scratch)
-		remove_tree(t->scratch);
+		util_remove_tree(t->scratch);
 	free(t->repo);
 	free(t->gitdir);
 	free(t->scratch);
@@ -130,7 +130,7 @@ static int make_scratch(struct git_tree *t, struct strbuf *err)
 		return -1;
 	strbuf_addf(&alt, "%s/objects\n", t->gitdir);
 	strbuf_addf(&path, "%s/objects/info/alternates", t->scratch_git);
-	ret = write_file(path.buf, alt.buf, alt.len);
+	ret = util_write_file(path.buf, alt.buf, alt.len);
 	if (ret)
 		strbuf_addf(err, "cannot write '%s': %s", path.buf, strerror(-ret));
 	strbuf_release(&alt);

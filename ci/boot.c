@@ -96,7 +96,7 @@ static char *scratch_dir(const struct boot_opts *o, const struct arch *a,
 {
 	char *tmpl = xasprintf("%s/kst-%s-%s.XXXXXX", o->workdir, k->label,
 			       a->name);
-	int ret = mkdir_p(o->workdir, 0755);
+	int ret = util_mkdir_p(o->workdir, 0755);
 
 	if (ret || !mkdtemp(tmpl) || chmod(tmpl, 0755)) {
 		strbuf_addf(&r->infra, "cannot create '%s': %s", tmpl,
@@ -117,10 +117,10 @@ int boot_selftests(const struct boot_opts *o, const struct arch *a,
 	int ret = 0, lock;
 
 	*scratch = NULL;
-	hash_hex(id, strlen(id), key);
+	util_hash_hex(id, strlen(id), key);
 	dir = xasprintf("%s/boot/kst/%s/%s", o->cachedir, a->name, key);
 	*bindir = xasprintf("%s/bin", dir);
-	ret = mkdir_p(dir, 0755);
+	ret = util_mkdir_p(dir, 0755);
 	if (ret) {
 		strbuf_addf(&r->infra, "cannot create '%s': %s", dir,
 			    strerror(-ret));
@@ -388,7 +388,7 @@ int boot_kernel(const struct boot_opts *o, const struct arch *a,
 	struct strbuf err = STRBUF_INIT;
 	char *bindir = NULL, *scratch = NULL, *init = NULL, *initrd = NULL;
 	char *bootdir = xasprintf("%s/boot", o->cachedir);
-	uint64_t start = now_ms();
+	uint64_t start = util_now_ms();
 	int ret;
 
 	r->end = BOOT_INFRA;
@@ -434,7 +434,7 @@ int boot_kernel(const struct boot_opts *o, const struct arch *a,
 		ret = -ENOENT;
 		goto out;
 	}
-	ret = mkdir_p(o->workdir, 0755);
+	ret = util_mkdir_p(o->workdir, 0755);
 	if (ret) {
 		strbuf_addf(&r->infra, "cannot create '%s': %s", o->workdir,
 			    strerror(-ret));
@@ -445,13 +445,13 @@ int boot_kernel(const struct boot_opts *o, const struct arch *a,
 	ret = make_initramfs(o, init, bindir, &r->plan, initrd, &r->infra);
 	/* a private build is for this boot only: it is in the initramfs now */
 	if (scratch) {
-		remove_tree(scratch);
+		util_remove_tree(scratch);
 		free(scratch);
 		scratch = NULL;
 	}
 	if (ret)
 		goto out;
-	r->build_ms = now_ms() - start;
+	r->build_ms = util_now_ms() - start;
 	free(r->log_path);
 	r->log_path = xasprintf("%s/%s-%s.console.log", o->workdir, k->label,
 				a->name);
@@ -461,7 +461,7 @@ int boot_kernel(const struct boot_opts *o, const struct arch *a,
 	unlink(initrd);
 out:
 	if (scratch)
-		remove_tree(scratch);
+		util_remove_tree(scratch);
 	strbuf_release(&err);
 	free(bindir);
 	free(scratch);

@@ -318,7 +318,7 @@ int devci_run(const struct devci_range *r, const struct devci_opts *o,
 	/* the make output of every step, kept like the daemon's */
 	log_dir = xasprintf("%s/logs/check/%lld-%d", env.cache, (long long)time(NULL),
 			    (int)getpid());
-	ret = mkdir_p(log_dir, 0755);
+	ret = util_mkdir_p(log_dir, 0755);
 	if (ret) {
 		strbuf_addf(err, "cannot create '%s': %s", log_dir, strerror(-ret));
 		free(log_dir);

@@ -104,7 +104,7 @@ const struct kst_def *kst_lookup(const char *name)
 {
 	size_t i;
 
-	skip_prefix(name, "mm/", &name);
+	util_skip_prefix(name, "mm/", &name);
 	for (i = 0; i < kst_catalog_nr; i++)
 		if (!strcmp(kst_catalog[i].name, name))
 			return &kst_catalog[i];
@@ -278,8 +278,8 @@ static int shadow_level(const char *src, const char *dst, const char *keep,
 			size_t len;
 
 			if (e->d_type == DT_REG &&
-			    !read_file(from, &buf, &len, 16 << 20)) {
-				ret = write_file(to, buf, len);
+			    !util_read_file(from, &buf, &len, 16 << 20)) {
+				ret = util_write_file(to, buf, len);
 				free(buf);
 			}
 		} else if (symlink(from, to) && errno != EEXIST) {
@@ -306,11 +306,11 @@ static int make_shadow(const char *srcdir, const char *shadow,
 	struct strbuf s = STRBUF_INIT, d = STRBUF_INIT;
 	int ret = 0, i;
 
-	remove_tree(shadow);
+	util_remove_tree(shadow);
 	strbuf_addstr(&s, srcdir);
 	strbuf_addstr(&d, shadow);
 	for (i = 0; ; i++) {
-		ret = mkdir_p(d.buf, 0755);
+		ret = util_mkdir_p(d.buf, 0755);
 		if (ret) {
 			strbuf_addf(err, "cannot create '%s': %s", d.buf,
 				    strerror(-ret));
@@ -420,14 +420,14 @@ int kst_build(const struct kst_build *b, struct kst_plan *plan,
 	size_t i, n = 0;
 	int ret;
 
-	ret = mkdir_p(b->outdir, 0755);
+	ret = util_mkdir_p(b->outdir, 0755);
 	if (!ret)
-		ret = mkdir_p(b->hdrdir, 0755);
+		ret = util_mkdir_p(b->hdrdir, 0755);
 	if (!ret)
-		ret = mkdir_p(b->objdir, 0755);
+		ret = util_mkdir_p(b->objdir, 0755);
 	/* the tree's Makefiles run as the build user, never as lorebot */
-	if (!ret && b->uid && (chown_tree(b->hdrdir, b->uid, b->gid) ||
-			       chown_tree(b->objdir, b->uid, b->gid)))
+	if (!ret && b->uid && (util_chown_tree(b->hdrdir, b->uid, b->gid) ||
+			       util_chown_tree(b->objdir, b->uid, b->gid)))
 		ret = -errno;
 	if (ret) {
 		strbuf_addf(err, "cannot create the kselftest directories: %s",
@@ -458,7 +458,7 @@ int kst_build(const struct kst_build *b, struct kst_plan *plan,
 	if (ret)
 		goto out;
 	/* the shadow tree too: the selftests' Makefile writes in its cwd */
-	if (b->uid && chown_tree(b->outdir, b->uid, b->gid)) {
+	if (b->uid && util_chown_tree(b->outdir, b->uid, b->gid)) {
 		ret = -errno;
 		strbuf_addf(err, "cannot give '%s' to the build user: %s",
 			    b->outdir, strerror(errno));

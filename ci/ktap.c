@@ -106,9 +106,9 @@ static void on_marker(struct console *c, const char *s)
 	unsigned long long v;
 	const char *rest;
 
-	if (skip_prefix(s, "run ", &rest))
+	if (util_skip_prefix(s, "run ", &rest))
 		on_run_marker(c, rest);
-	else if (skip_prefix(s, "exit ", &rest))
+	else if (util_skip_prefix(s, "exit ", &rest))
 		on_exit_marker(c, rest);
 	else if (sscanf(s, "init uptime ms %llu", &v) == 1)
 		c->init_uptime_ms = v;
@@ -138,7 +138,7 @@ static void on_result(struct console *c, const char *s, bool ok)
 	t->reason = hash ? xstrdup(hash + 3) : NULL;
 	if (!ok)
 		t->result = KST_FAIL;
-	else if (hash && istarts_with(hash + 3, "SKIP"))
+	else if (hash && util_istarts_with(hash + 3, "SKIP"))
 		t->result = KST_SKIP;
 	else if (t->attempts > 1)
 		t->result = KST_FLAKY;
@@ -156,7 +156,7 @@ bool ktap_line(struct console *c, const char *line)
 {
 	const char *rest;
 
-	if (starts_with(line, "    ")) {
+	if (util_starts_with(line, "    ")) {
 		struct kst_run *t = c->running ? console_test(c, c->running) : NULL;
 
 		if (!t)
@@ -165,25 +165,25 @@ bool ktap_line(struct console *c, const char *line)
 		strbuf_addch(&t->output, '\n');
 		return true;
 	}
-	if (starts_with(line, "KTAP version ") || starts_with(line, "TAP version ")) {
+	if (util_starts_with(line, "KTAP version ") || util_starts_with(line, "TAP version ")) {
 		c->userspace = true;
 		return true;
 	}
 	if (!c->userspace)
 		return false;
-	if (skip_prefix(line, "# lorebot: ", &rest)) {
+	if (util_skip_prefix(line, "# lorebot: ", &rest)) {
 		on_marker(c, rest);
 		return true;
 	}
-	if (skip_prefix(line, "1..", &rest)) {
+	if (util_skip_prefix(line, "1..", &rest)) {
 		c->planned = atoi(rest);
 		return true;
 	}
-	if (skip_prefix(line, "ok ", &rest)) {
+	if (util_skip_prefix(line, "ok ", &rest)) {
 		on_result(c, rest, true);
 		return true;
 	}
-	if (skip_prefix(line, "not ok ", &rest)) {
+	if (util_skip_prefix(line, "not ok ", &rest)) {
 		on_result(c, rest, false);
 		return true;
 	}

@@ -109,7 +109,7 @@ int units_load(struct units *u, const char *path, const char *top)
 	struct diag_list l = DIAG_LIST_INIT;
 	char *buf = NULL;
 	size_t len;
-	int ret = read_file(path, &buf, &len, 512 << 20);
+	int ret = util_read_file(path, &buf, &len, 512 << 20);
 
 	if (!ret && diag_list_read(&l, buf, len))
 		ret = -EINVAL;
@@ -129,7 +129,7 @@ int units_save(const struct units *u, const char *path)
 
 	for (i = 0; i < u->nr; i++)
 		diag_list_write(&u->v[i]->diags, &sb);
-	ret = write_file(tmp, sb.buf, sb.len);
+	ret = util_write_file(tmp, sb.buf, sb.len);
 	if (!ret && rename(tmp, path))
 		ret = -errno;
 	strbuf_release(&sb);

@@ -24,7 +24,7 @@ void check_progress_start(void)
 {
 	const char *d = getenv("LOREBOT_PROGRESS_DELAY_MS");
 
-	progress_t0 = now_ms();
+	progress_t0 = util_now_ms();
 	if (d && *d)
 		progress_delay = strtoull(d, NULL, 10);
 }
@@ -34,12 +34,12 @@ void check_progress(const char *fmt, ...)
 	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
 
-	if (now_ms() - progress_t0 < progress_delay)
+	if (util_now_ms() - progress_t0 < progress_delay)
 		return;
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	log_progress("lorebot: %s (%.1f s)", sb.buf, (now_ms() - progress_t0) / 1000.0);
+	log_progress("lorebot: %s (%.1f s)", sb.buf, (util_now_ms() - progress_t0) / 1000.0);
 	strbuf_release(&sb);
 }
 
@@ -197,7 +197,7 @@ static char *from_cwd(const char *workdir, const char *path)
 	struct strbuf sb = STRBUF_INIT;
 	size_t n;
 
-	if (!cwd || !top || !starts_with(cwd, top) ||
+	if (!cwd || !top || !util_starts_with(cwd, top) ||
 	    (cwd[strlen(top)] && cwd[strlen(top)] != '/') || !cwd[strlen(top)]) {
 		free(cwd);
 		free(top);

@@ -162,9 +162,9 @@ static int save_stdin(struct apply_cli *c)
 		return ret;
 	}
 	close(fd);
-	ret = read_file("/dev/stdin", &buf, &len, SIZE_MAX);
+	ret = util_read_file("/dev/stdin", &buf, &len, SIZE_MAX);
 	if (!ret)
-		ret = write_file(c->tmp, buf, len);
+		ret = util_write_file(c->tmp, buf, len);
 	free(buf);
 	c->mbox = c->tmp;
 	return ret;
@@ -384,7 +384,7 @@ static void collected_trailers(const struct send *s, int k,
 			trailers_add(out, t->name, t->value);
 	}
 	/* a Message-ID made up for a mail without one links nowhere */
-	if (link && *link && !ends_with(sp->msg->msgid, "@" MSG_MISSING_ID_DOMAIN)) {
+	if (link && *link && !util_ends_with(sp->msg->msgid, "@" MSG_MISSING_ID_DOMAIN)) {
 		char *v = link_for(link, sp->msg->msgid);
 
 		trailers_add(out, "Link", v);

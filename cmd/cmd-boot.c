@@ -304,7 +304,7 @@ static int parse_duration_arg(const char *s, uint64_t *ms)
 {
 	if (!s)
 		return 0;
-	if (parse_duration_ms(s, ms) || !*ms)
+	if (util_parse_duration_ms(s, ms) || !*ms)
 		return cmd_usage_error("boot", "bad duration '%s'", s);
 	return 0;
 }

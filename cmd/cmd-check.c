@@ -450,7 +450,7 @@ static int check_mbox(const char *mbox, const char *series, const char *repo, bo
 		findings_release(&f);
 		check_series_release(&s);
 		if (tp && tp->scratch) {
-			remove_tree(tp->scratch);
+			util_remove_tree(tp->scratch);
 			free(tp->scratch);
 			free(tp->scratch_git);
 			tp->scratch = tp->scratch_git = NULL;

@@ -89,10 +89,10 @@ static int job_run_cmd(int argc, char **argv, struct ctx *ctx)
 	n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
 	buf[n > 0 ? n : 0] = '\0';
 	/* the stages run in the job's directory, maybe in a sandbox */
-	dbpath = path_absolute(db_path(st.db));
-	statedir = path_dirname(dbpath);
-	config = path_absolute(ctx->config_path);
-	repo = path_absolute(env.repo);
+	dbpath = util_path_absolute(db_path(st.db));
+	statedir = util_path_dirname(dbpath);
+	config = util_path_absolute(ctx->config_path);
+	repo = util_path_absolute(env.repo);
 	env.self = n > 0 ? buf : "lorebot";
 	env.config = config;
 	env.repo = repo;

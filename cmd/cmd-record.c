@@ -56,7 +56,7 @@ static int read_input(const char *path, char **buf, size_t *len)
 	size_t n;
 
 	if (strcmp(path, "-"))
-		return read_file(path, buf, len, 256u << 20);
+		return util_read_file(path, buf, len, 256u << 20);
 	while ((n = fread(chunk, 1, sizeof(chunk), stdin)) > 0)
 		strbuf_add(&sb, chunk, n);
 	if (ferror(stdin)) {

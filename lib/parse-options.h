@@ -38,7 +38,7 @@ enum parse_opt_type {
 	OPTION_SET_INT,		/* int *: set to defval (the last given wins) */
 	OPTION_STRING,		/* const char **: the argument (in argv) */
 	OPTION_INT,		/* int *: a decimal integer */
-	OPTION_SIZE,		/* uint64_t *: parse_size() ("16m") */
+	OPTION_SIZE,		/* uint64_t *: util_parse_size() ("16m") */
 	OPTION_STRING_LIST,	/* struct opt_strings *: each argument appended */
 	OPTION_CALLBACK,	/* the argument to callback(), value its data */
 };

@@ -149,7 +149,7 @@ static void etc_argv(struct argv_vec *a)
 	/* python3 and python3.<minor>: sitecustomize.py */
 	d = opendir("/etc");
 	while (d && (de = readdir(d)))
-		if (starts_with(de->d_name, "python3"))
+		if (util_starts_with(de->d_name, "python3"))
 			host_path_argv(a, xasprintf("/etc/%s", de->d_name));
 	if (d)
 		closedir(d);
@@ -257,7 +257,7 @@ static void self_mounts(struct mount_list *m)
 		return;
 	exe[n] = '\0';
 	slash = strrchr(exe, '/');
-	if (!slash || slash == exe || path_within(exe, "/usr"))
+	if (!slash || slash == exe || util_path_within(exe, "/usr"))
 		return;
 	*slash = '\0';
 	name = slash + 1;

@@ -197,7 +197,7 @@ int template_expand(const char *name, const char *text, const struct tvars *vars
 		lineno++;
 		/* a blank line after a dropped one, which had a blank line before it */
 		if (mode == TEMPLATE_TEXT && dropped && end == p &&
-		    (out->len == 0 || ends_with(out->buf, "\n\n"))) {
+		    (out->len == 0 || util_ends_with(out->buf, "\n\n"))) {
 			p = nl ? nl + 1 : end;
 			continue;
 		}
@@ -254,7 +254,7 @@ int template_load(const char *dir, const char *file, struct strbuf *text,
 {
 	char *path = xasprintf("%s/%s", dir, file), *buf;
 	size_t len;
-	int r = read_file(path, &buf, &len, 1u << 20);
+	int r = util_read_file(path, &buf, &len, 1u << 20);
 
 	if (r) {
 		strbuf_addf(err, "cannot read template '%s': %s", path, strerror(-r));

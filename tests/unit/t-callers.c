@@ -139,7 +139,7 @@ static void test_callindex(void)
 		callindex_files(ci, "helper", 6, 'c', collect, &sb);
 	is_str(sb.buf, "mm/a.c mm/b.c ", "and the index from the blob cache is the same");
 	callindex_free(ci);
-	remove_tree(dir);
+	util_remove_tree(dir);
 	strbuf_release(&sb);
 }
 

@@ -291,7 +291,7 @@ static void test_real(void)
 		char *buf = NULL;
 		size_t len, j, passed = 0;
 
-		if (read_file(path, &buf, &len, 1 << 20)) {
+		if (util_read_file(path, &buf, &len, 1 << 20)) {
 			ok(0, "%s: cannot read %s", arches[i], path);
 			free(path);
 			continue;

@@ -108,7 +108,7 @@ int main(void)
 	slurm_argv_free(sv);
 
 	slurm_script(&t, &sb);
-	ok(starts_with(sb.buf, "#!/bin/sh\n"), "the script is a shell script");
+	ok(util_starts_with(sb.buf, "#!/bin/sh\n"), "the script is a shell script");
 	ok(strstr(sb.buf, "'/usr/bin/lorebot' 'job' 'work' '/srv/it'\\''s here' </dev/null\n") != NULL,
 	   "each word quoted, a quote in one too");
 	ok(strstr(sb.buf, "mv -f slurm-exit.tmp slurm-exit") != NULL,
@@ -130,17 +130,17 @@ int main(void)
 
 	/* a Slurm that lists nothing and forgot every job (MinJobAge passed) */
 	path = xasprintf("%s/squeue", dir);
-	write_file(path, squeue_none, strlen(squeue_none));
+	util_write_file(path, squeue_none, strlen(squeue_none));
 	chmod(path, 0755);
 	free(path);
 	path = xasprintf("%s/scontrol", dir);
-	write_file(path, scontrol_none, strlen(scontrol_none));
+	util_write_file(path, scontrol_none, strlen(scontrol_none));
 	chmod(path, 0755);
 	free(path);
 	is_int(x->reattach(x, handle, &job), -ENOENT,
 	       "a job Slurm forgot that left no exit status cannot be taken over");
 	path = xasprintf("%s/slurm-exit", dir);
-	write_file(path, "1\n", 2);
+	util_write_file(path, "1\n", 2);
 	is_int(x->reattach(x, handle, &job), 0, "with its exit file, it is taken over");
 	{
 		struct run_done d = { .status = -1 };
@@ -165,13 +165,13 @@ int main(void)
 		char *asked = xasprintf("%s/asked", dir);
 		char *script = xasprintf("#!/bin/sh\ntouch '%s'\necho '42|RUNNING|lab1|None'\n", asked);
 
-		write_file(sq, script, strlen(script));
-		write_file(sc, running, strlen(running));
+		util_write_file(sq, script, strlen(script));
+		util_write_file(sc, running, strlen(running));
 		chmod(sq, 0755);
 		chmod(sc, 0755);
 		is_int(x->reattach(x, handle, &job), 0, "a running job is taken over");
 		unlink(asked);
-		write_file(path, "3\n", 2);
+		util_write_file(path, "3\n", 2);
 		is_int(x->poll(x, job, &d), 0, "its exit file ends it though Slurm lists it");
 		is_int(d.status, 3, "with the status the batch script left");
 		ok(strstr(d.detail, "slurm job 42 ended (exit 3) on lab1") != NULL,

@@ -270,7 +270,7 @@ int main(void)
 	{
 		const char *t = "Subject: bad \xff\xfe utf8\nFrom: \xff <a@b.c>\n\nbody \xff\n";
 		ok(mail_parse(t, strlen(t), &m, &err) == 0, "invalid UTF-8 parses");
-		ok(utf8_valid(m.subject, strlen(m.subject)), "subject made valid UTF-8");
+		ok(util_utf8_valid(m.subject, strlen(m.subject)), "subject made valid UTF-8");
 		ok(strstr(m.warnings.buf, "invalid UTF-8") != NULL, "invalid body reported");
 		mail_release(&m);
 	}

@@ -66,12 +66,13 @@ static void test_recipe(void)
 	struct strbuf sb = STRBUF_INIT;
 
 	qemu_recipe(&o, "build", &sb);
-	ok(starts_with(sb.buf, "qemu-system-riscv64 -M virt -accel tcg -m 1024 -smp 2 "),
+	ok(util_starts_with(sb.buf, "qemu-system-riscv64 -M virt -accel tcg -m 1024 -smp 2 "),
 	   "recipe: the qemu, machine, accel, memory and cpus of the boot");
 	ok(strstr(sb.buf, " -kernel build/arch/riscv/boot/Image -initrd initramfs.cpio ") != NULL,
 	   "recipe: the kernel as built in O=build, the initrd by its name");
 	ok(strstr(sb.buf, "/var/") == NULL, "recipe: no path of the bot's");
-	ok(ends_with(sb.buf, " -append 'console=ttyS0 panic=-1 printk.time=1 earlycon=sbi x=1'"),
+	ok(util_ends_with(sb.buf,
+			 " -append 'console=ttyS0 panic=-1 printk.time=1 earlycon=sbi x=1'"),
 	   "recipe: the kernel command line, quoted for the shell");
 	strbuf_release(&sb);
 }

@@ -141,7 +141,7 @@ int main(void)
 
 	is_int(store_get_raw(&st, "20250115033807.46664-3-21cnbao@gmail.com", &raw, &err), 1,
 	       "raw of a stored message");
-	ok(starts_with(raw.buf, "From: Barry Song"), "as received");
+	ok(util_starts_with(raw.buf, "From: Barry Song"), "as received");
 	is_int(store_get_raw(&st, "nosuch@x", &raw, &err), 0, "unknown message");
 
 	/* an unparsable message is stored too */
