@@ -122,7 +122,7 @@ static void person(struct strbuf *sb, const char *name, const char *email)
 
 static void base_text(struct strbuf *sb, const struct report_version *v)
 {
-	const struct result *apply = results_find(&v->results, STAGE_APPLY, NULL);
+	const struct result *apply = store_results_find(&v->results, STAGE_APPLY, NULL);
 	json_object *base = apply ? rd_doc_base(apply->doc) : NULL;
 
 	if (rd_base_sha(base))
@@ -149,7 +149,7 @@ static void result_badge(struct strbuf *sb, const struct result *r)
 static void stage_badge(struct strbuf *sb, const struct dash_version *dv,
 			enum stage st, const char *arch, int64_t now)
 {
-	const struct result *r = results_find(&dv->v.results, st, arch);
+	const struct result *r = store_results_find(&dv->v.results, st, arch);
 	const struct dash_job *j = r ? NULL : dash_job_find(&dv->jobs, stage_name(st), arch);
 	struct strbuf label = STRBUF_INIT, title = STRBUF_INIT;
 
@@ -263,7 +263,7 @@ static void list_row(struct dash *d, struct strbuf *rows, const struct dash_vers
 	base_text(&sb, v);
 	template_set(&vars, "base", sb.buf);
 	strbuf_reset(&sb);
-	result_badge(&sb, results_find(&v->results, STAGE_APPLY, NULL));
+	result_badge(&sb, store_results_find(&v->results, STAGE_APPLY, NULL));
 	template_set_html(&vars, "apply", sb.buf);
 	strbuf_reset(&sb);
 	arch_cells(d, &sb, dv, now);
@@ -438,7 +438,7 @@ static int patch_findings(struct strbuf *sb, const struct report_version *v, int
 
 static json_object *apply_patch(const struct report_version *v, int n)
 {
-	const struct result *apply = results_find(&v->results, STAGE_APPLY, NULL);
+	const struct result *apply = store_results_find(&v->results, STAGE_APPLY, NULL);
 	json_object *ps = apply ? rd_doc_patches(apply->doc) : NULL;
 	size_t i;
 
@@ -532,7 +532,7 @@ static void job_log_link(struct strbuf *sb, const struct dash_version *dv, enum 
 {
 	const struct dash_job *j = dash_job_find(&dv->jobs, stage_name(st), arch);
 
-	if (j && j->running && j->has_log && !results_find(&dv->v.results, st, arch))
+	if (j && j->running && j->has_log && !store_results_find(&dv->v.results, st, arch))
 		strbuf_addf(sb, " <a href=\"/joblog/%lld\">live %s log</a>", (long long)j->id,
 			    stage_name(st));
 }
@@ -545,8 +545,8 @@ static void arch_rows(struct dash *d, struct strbuf *sb, const struct dash_versi
 
 	for (i = 0; i < d->ro.nr_archs; i++) {
 		const char *a = d->ro.archs[i];
-		const struct result *b = results_find(&v->results, STAGE_BUILD, a);
-		const struct result *t = results_find(&v->results, STAGE_BOOT, a);
+		const struct result *b = store_results_find(&v->results, STAGE_BUILD, a);
+		const struct result *t = store_results_find(&v->results, STAGE_BOOT, a);
 		const char *compiler = b ? rd_name_of(rd_doc_compiler(b->doc)) : NULL;
 
 		strbuf_addstr(sb, "<tr><td>");
@@ -642,7 +642,7 @@ static void version_block(struct dash *d, struct strbuf *out, const struct dash_
 			  int64_t now)
 {
 	const struct report_version *v = &dv->v;
-	const struct result *apply = results_find(&v->results, STAGE_APPLY, NULL);
+	const struct result *apply = store_results_find(&v->results, STAGE_APPLY, NULL);
 	struct tvars vars = TVARS_INIT;
 	struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT;
 

@@ -64,7 +64,7 @@ int dash_start(struct dash **dp, const struct dash_opts *o, struct strbuf *err)
 	}
 	/* pages read through the mapping instead of copied in by pread() */
 	db_exec(d->st.db, "PRAGMA mmap_size = 268435456");
-	d->has_results = results_available(d->st.db);
+	d->has_results = store_results_available(d->st.db);
 	d->has_jobs = dash_has_table(d, "jobs");
 	d->has_states = dash_has_table(d, "version_states");
 	report_opts_init(&d->ro, o->cfg);

@@ -278,12 +278,12 @@ static const char *applied_branch(struct stage_run *s, struct strbuf *err)
 	const struct result *r;
 
 	if (!s->apply) {
-		if (results_load(s->st, s->j->version, 0, &rs, err) < 0)
+		if (store_results_load(s->st, s->j->version, 0, &rs, err) < 0)
 			return NULL;
-		r = results_find(&rs, STAGE_APPLY, NULL);
+		r = store_results_find(&rs, STAGE_APPLY, NULL);
 		if (r && r->doc)
 			s->apply = json_object_get(r->doc);
-		results_release(&rs);
+		store_results_release(&rs);
 	}
 	if (!rd_doc_branch(s->apply)) {
 		strbuf_addf(err, "version <%s> has no applied branch", s->j->version);
@@ -343,8 +343,8 @@ static int record_done(struct stage_run *s, json_object *doc, struct strbuf *err
 
 	if (store_begin(s->st, err))
 		return -1;
-	r = results_record(s->st, s->j->version, s->j->kind,
-			   *s->j->arch ? s->j->arch : NULL, doc, err);
+	r = store_results_record(s->st, s->j->version, s->j->kind,
+				 *s->j->arch ? s->j->arch : NULL, doc, err);
 	if (r < 0 || queue_finish(s->st->db, s->j->id, JOB_DONE, NULL, err)) {
 		store_rollback(s->st);
 		return -1;
@@ -529,16 +529,16 @@ int job_give_up(struct store *st, const struct job *j, json_object *doc,
 		return -1;
 	if (j->kind < STAGE_RESULTS) {
 		if (!doc)
-			doc = made = result_infra_doc(j->kind, j->arch, why);
-		r = results_record(st, j->version, j->kind, *j->arch ? j->arch : NULL,
-				   doc, err);
+			doc = made = results_infra_doc(j->kind, j->arch, why);
+		r = store_results_record(st, j->version, j->kind, *j->arch ? j->arch : NULL,
+					 doc, err);
 		if (r < 0 && doc != made) {
 			/* the command's own document is not of the contract: say why */
 			strbuf_reset(err);
 			json_object_put(made);
-			doc = made = result_infra_doc(j->kind, j->arch, why);
-			r = results_record(st, j->version, j->kind,
-					   *j->arch ? j->arch : NULL, doc, err);
+			doc = made = results_infra_doc(j->kind, j->arch, why);
+			r = store_results_record(st, j->version, j->kind,
+						 *j->arch ? j->arch : NULL, doc, err);
 		}
 	}
 	json_object_put(made);

@@ -38,7 +38,7 @@ struct base_info {
 
 static void base_info(const struct report_ctx *c, struct base_info *b)
 {
-	const struct result *apply = results_find(&c->v->results, STAGE_APPLY, NULL);
+	const struct result *apply = store_results_find(&c->v->results, STAGE_APPLY, NULL);
 	json_object *base = apply ? rd_doc_base(apply->doc) : NULL;
 	const char *bc = c->v->base_commit;
 
@@ -53,7 +53,7 @@ static void base_info(const struct report_ctx *c, struct base_info *b)
 
 static int base_vars(struct report_ctx *c, struct strbuf *err)
 {
-	const struct result *check = results_find(&c->v->results, STAGE_CHECK, NULL);
+	const struct result *check = store_results_find(&c->v->results, STAGE_CHECK, NULL);
 	struct strbuf sb = STRBUF_INIT, advice = STRBUF_INIT;
 	struct base_info b;
 	int ret = 0;
@@ -85,7 +85,7 @@ static int base_vars(struct report_ctx *c, struct strbuf *err)
 
 static const char *branch_of(const struct report_ctx *c, struct strbuf *sb)
 {
-	const struct result *apply = results_find(&c->v->results, STAGE_APPLY, NULL);
+	const struct result *apply = store_results_find(&c->v->results, STAGE_APPLY, NULL);
 	const char *b = apply ? rd_doc_branch(apply->doc) : NULL;
 
 	if (b) {
@@ -271,7 +271,7 @@ static void later_release(struct later *l)
 
 static void apply_vars(struct report_ctx *c)
 {
-	const struct result *apply = results_find(&c->v->results, STAGE_APPLY, NULL);
+	const struct result *apply = store_results_find(&c->v->results, STAGE_APPLY, NULL);
 	json_object *patches = rd_doc_patches(apply->doc), *failed = NULL;
 	struct strbuf sb = STRBUF_INIT, hunks = STRBUF_INIT, later = STRBUF_INIT;
 	struct strbuf attempts = STRBUF_INIT;
@@ -389,7 +389,7 @@ static void finding_line(struct strbuf *sb, const char *mark, json_object *f)
 
 static void check_vars(struct report_ctx *c)
 {
-	const struct result *check = results_find(&c->v->results, STAGE_CHECK, NULL);
+	const struct result *check = store_results_find(&c->v->results, STAGE_CHECK, NULL);
 	json_object *findings = rd_doc_findings(check->doc);
 	struct strbuf out = STRBUF_INIT, ex = STRBUF_INIT, name = STRBUF_INIT;
 	size_t nr = findings ? json_object_array_length(findings) : 0, i;
@@ -483,7 +483,7 @@ static void recipe(struct report_ctx *c, const char **names, size_t nn)
 
 		if (r->stage != STAGE_BUILD)
 			continue;
-		t = results_find(&c->v->results, STAGE_BOOT, r->arch);
+		t = store_results_find(&c->v->results, STAGE_BOOT, r->arch);
 		if (t && (!boot || (t->status != STATUS_REGRESSIONS &&
 				    t->status != STATUS_BOOT_FAILURE)))
 			t = NULL;
@@ -824,7 +824,7 @@ int report_body_vars(struct report_ctx *c, struct strbuf *err)
 	int first;
 
 	if ((c->d->kind == REPLY_APPLY || c->d->kind == REPLY_CHECK) &&
-	    !results_find(&c->v->results, needs[c->d->kind], NULL)) {
+	    !store_results_find(&c->v->results, needs[c->d->kind], NULL)) {
 		strbuf_addf(err, "no %s result for version '%s'",
 			    stage_name(needs[c->d->kind]), c->v->id);
 		return -1;

@@ -104,7 +104,7 @@ int report_version_load(struct store *st, const char *id, unsigned int flags,
 	if (!light)
 		load_list(st, v);
 	if (store_has_results(st) &&
-	    results_load(st, v->id, light ? RESULTS_NO_DOCS : 0, &v->results, err)) {
+	    store_results_load(st, v->id, light ? RESULTS_NO_DOCS : 0, &v->results, err)) {
 		report_version_release(v);
 		return -1;
 	}
@@ -125,7 +125,7 @@ void report_version_release(struct report_version *v)
 	free(v->list);
 	free(v->list_url);
 	json_object_put(v->json);
-	results_release(&v->results);
+	store_results_release(&v->results);
 	memset(v, 0, sizeof(*v));
 }
 

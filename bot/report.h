@@ -108,7 +108,7 @@ int report_due(const struct report_version *v, const struct report_opts *o,
  * report_state() of every live version, derived again for the versions
  * the triggers marked dirty.  report_states_attach() gives a store the
  * options it derives with (build.arch or archs, boot.enable of cfg); every
- * store_commit() and results_record() then flushes; a store without
+ * store_commit() and store_results_record() then flushes; a store without
  * them leaves versions dirty.  Detach releases them (store_close() does).
  */
 void report_states_attach(struct store *st, const struct config *cfg, const char *archs);

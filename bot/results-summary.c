@@ -270,8 +270,8 @@ static int summarise_boot(json_object *a, struct result *r, struct strbuf *err)
 	return 0;
 }
 
-int result_summarise(enum stage stage, json_object *doc, struct result *r,
-		     struct strbuf *err)
+int results_summarise(enum stage stage, json_object *doc, struct result *r,
+		      struct strbuf *err)
 {
 	static int (*const fn[STAGE_RESULTS])(json_object *, struct result *,
 					      struct strbuf *) = {
@@ -291,7 +291,7 @@ int result_summarise(enum stage stage, json_object *doc, struct result *r,
 	return fn[stage](doc, r, err);
 }
 
-json_object *result_infra_doc(enum stage stage, const char *arch, const char *why)
+json_object *results_infra_doc(enum stage stage, const char *arch, const char *why)
 {
 	json_object *o = json_object_new_object();
 
@@ -303,7 +303,7 @@ json_object *result_infra_doc(enum stage stage, const char *arch, const char *wh
 	return o;
 }
 
-void result_release(struct result *r)
+void results_release(struct result *r)
 {
 	free(r->arch);
 	free(r->summary);

@@ -21,7 +21,7 @@ static json_object *str_array(char **v, size_t nr)
 	return a;
 }
 
-char *msg_to_json(const struct msg *m)
+char *store_msg_to_json(const struct msg *m)
 {
 	json_object *o = json_object_new_object();
 	json_object *tr = json_object_new_array();
@@ -86,7 +86,7 @@ static char **get_strs(json_object *o, const char *key, size_t *nr)
 	return v;
 }
 
-int msg_from_json(const char *json, struct msg *m)
+int store_msg_from_json(const char *json, struct msg *m)
 {
 	json_object *o = json_tokener_parse(json), *tr;
 	char *w;

@@ -287,7 +287,7 @@ static int has_msgid(struct store *st, const char *msgid)
 static int bind_parsed(struct db_stmt *s, int first, const struct msg *m,
 		       bool parsed, const char *error)
 {
-	char *meta = parsed ? msg_to_json(m) : NULL;
+	char *meta = parsed ? store_msg_to_json(m) : NULL;
 	int r = db_bind_text(s, first, parsed ? m->subject : NULL) ||
 		db_bind_text(s, first + 1, parsed ? m->sender_name : NULL) ||
 		db_bind_text(s, first + 2, parsed ? m->sender_email : NULL) ||
@@ -531,7 +531,7 @@ int store_load_assembly(struct store *st, struct assembly *a, bool touched,
 			continue;
 		}
 		m = xmalloc(sizeof(*m));
-		if (msg_from_json(meta, m)) {
+		if (store_msg_from_json(meta, m)) {
 			assembly_problem(a, index++, db_column_text(s, 2),
 					 "stored form is damaged; run 'lorebot fetch --reparse'");
 			msg_free(m);

@@ -197,7 +197,7 @@ struct json_object *store_version_json(struct store *st, const char *id);
 void store_versions_text(struct json_object *versions, struct strbuf *sb);
 
 /* The parsed form of a message as stored (JSON text); caller frees */
-char *msg_to_json(const struct msg *m);
-int msg_from_json(const char *json, struct msg *m);
+char *store_msg_to_json(const struct msg *m);
+int store_msg_from_json(const char *json, struct msg *m);
 
 #endif

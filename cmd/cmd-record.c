@@ -81,7 +81,7 @@ static void print_recorded(struct store *st, const char *version, enum stage sta
 		if (*id && id[strlen(id) - 1] == '>')
 			id[strlen(id) - 1] = 0;
 	}
-	results_load(st, id, 0, &rs, &err);
+	store_results_load(st, id, 0, &rs, &err);
 	for (i = 0; i < rs.nr; i++) {
 		const struct result *r = &rs.v[i];
 
@@ -111,7 +111,7 @@ static void print_recorded(struct store *st, const char *version, enum stage sta
 	} else {
 		json_object_put(arr);
 	}
-	results_release(&rs);
+	store_results_release(&rs);
 	strbuf_release(&err);
 	free(id);
 }
@@ -165,7 +165,7 @@ int cmd_record(int argc, char **argv, struct ctx *ctx)
 		json_object_put(doc);
 		return ret;
 	}
-	ret = results_record(&st, version, stage, arch, doc, &err);
+	ret = store_results_record(&st, version, stage, arch, doc, &err);
 	if (ret < 0) {
 		fprintf(stderr, "lorebot: %s: %s\n", file, err.buf);
 		ret = ret == -EINVAL ? EXIT_USAGE : EXIT_INFRA;

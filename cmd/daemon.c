@@ -806,8 +806,8 @@ static void log_ended(struct daemon *d, const struct job *j, const char *what)
 	const struct result *r = NULL;
 
 	if (j->kind < STAGE_RESULTS &&
-	    results_load(&d->st, j->version, RESULTS_NO_DOCS, &rs, &err) >= 0)
-		r = results_find(&rs, j->kind, j->arch);
+	    store_results_load(&d->st, j->version, RESULTS_NO_DOCS, &rs, &err) >= 0)
+		r = store_results_find(&rs, j->kind, j->arch);
 	if (r && r->status == STATUS_INFRA)
 		log_warn("job %lld: %s %s: infrastructure failure recorded: %s",
 			 (long long)j->id, what, job_state_name(j->state), r->summary);
@@ -815,7 +815,7 @@ static void log_ended(struct daemon *d, const struct job *j, const char *what)
 		log_info("job %lld: %s %s%s%s", (long long)j->id, what,
 			 job_state_name(j->state), j->error ? ": " : "",
 			 j->error ? j->error : "");
-	results_release(&rs);
+	store_results_release(&rs);
 	strbuf_release(&err);
 }
 
