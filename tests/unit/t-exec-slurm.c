@@ -61,13 +61,13 @@ int main(void)
 	long id;
 	size_t n;
 
-	is_int(slurm_parse_sbatch("1234\n", &id), 0, "sbatch --parsable: an id");
+	is_int(exec_slurm_parse_sbatch("1234\n", &id), 0, "sbatch --parsable: an id");
 	is_int(id, 1234, "its value");
-	ok(!slurm_parse_sbatch("77;cluster-b\n", &id) && id == 77, "an id with a cluster");
-	ok(slurm_parse_sbatch("sbatch: error: Batch job submission failed\n", &id) < 0,
+	ok(!exec_slurm_parse_sbatch("77;cluster-b\n", &id) && id == 77, "an id with a cluster");
+	ok(exec_slurm_parse_sbatch("sbatch: error: Batch job submission failed\n", &id) < 0,
 	   "an error message is no id");
 
-	n = slurm_parse_squeue(squeue_out, &v);
+	n = exec_slurm_parse_squeue(squeue_out, &v);
 	is_int(n, 4, "squeue: four jobs, messages and bad lines skipped");
 	ok(v[0].id == 12 && !strcmp(v[0].state, "COMPLETED") && !strcmp(v[0].node, "lab1"),
 	   "a completed job, its node");
@@ -76,23 +76,23 @@ int main(void)
 	ok(v[3].id == 15 && !*v[3].node, "(null) is no node");
 	free(v);
 
-	ok(!slurm_parse_scontrol(scontrol_out, &st), "scontrol -o: parsed");
+	ok(!exec_slurm_parse_scontrol(scontrol_out, &st), "scontrol -o: parsed");
 	ok(st.id == 14 && !strcmp(st.state, "TIMEOUT") && !strcmp(st.node, "node-a7") &&
 	   st.exit_code == 0 && st.exit_signal == 15, "state, node (not ReqNodeList), exit code");
-	ok(slurm_parse_scontrol("slurm_load_jobs error: Invalid job id specified\n", &st) < 0,
+	ok(exec_slurm_parse_scontrol("slurm_load_jobs error: Invalid job id specified\n", &st) < 0,
 	   "a job Slurm forgot");
 
-	def = slurm_state_lookup("PENDING");
+	def = exec_slurm_state_lookup("PENDING");
 	ok(def && !def->ended, "PENDING is not final");
-	def = slurm_state_lookup("TIMEOUT");
+	def = exec_slurm_state_lookup("TIMEOUT");
 	ok(def && def->ended && def->timed_out && !def->lost, "TIMEOUT: ended, timed out");
-	def = slurm_state_lookup("NODE_FAIL");
+	def = exec_slurm_state_lookup("NODE_FAIL");
 	ok(def && def->ended && def->lost, "NODE_FAIL: the node is lost");
-	def = slurm_state_lookup("CANCELLED by 0");
+	def = exec_slurm_state_lookup("CANCELLED by 0");
 	ok(def && def->ended && !strcmp(def->name, "CANCELLED"), "sacct's 'CANCELLED by 0'");
-	ok(!slurm_state_lookup("WEIRD"), "an unknown state");
+	ok(!exec_slurm_state_lookup("WEIRD"), "an unknown state");
 
-	slurm_sbatch_argv(&c, &t, "/srv/jobs/3/job.sbatch", &sv);
+	exec_slurm_sbatch_argv(&c, &t, "/srv/jobs/3/job.sbatch", &sv);
 	ok(!strcmp(sv[0], "sbatch") && has(sv, "--parsable"), "sbatch --parsable");
 	ok(has(sv, "--job-name=lorebot-build-x86_64-3") && has(sv, "--chdir=/srv/jobs/3") &&
 	   has(sv, "--output=/srv/jobs/3/job.log") && has(sv, "--open-mode=append"),
@@ -105,9 +105,9 @@ int main(void)
 	for (n = 0; sv[n]; n++)
 		;
 	ok(!strcmp(sv[n - 1], "/srv/jobs/3/job.sbatch"), "the script last");
-	slurm_argv_free(sv);
+	exec_slurm_argv_free(sv);
 
-	slurm_script(&t, &sb);
+	exec_slurm_script(&t, &sb);
 	ok(util_starts_with(sb.buf, "#!/bin/sh\n"), "the script is a shell script");
 	ok(strstr(sb.buf, "'/usr/bin/lorebot' 'job' 'work' '/srv/it'\\''s here' </dev/null\n") != NULL,
 	   "each word quoted, a quote in one too");
