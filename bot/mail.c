@@ -89,7 +89,7 @@ static char *clean_text(const char *s)
 /* RFC 2047 decoding of a header value, by GMime (its bug worked around) */
 static char *decode_text(const char *v)
 {
-	char *fixed = unpad_b_words(v), *d, *r;
+	char *fixed = mail_unpad_b_words(v), *d, *r;
 
 	d = g_mime_utils_header_decode_text(parser_options, fixed ? fixed : v);
 	r = xstrdup(d ? d : "");
@@ -100,7 +100,7 @@ static char *decode_text(const char *v)
 
 static InternetAddressList *parse_addresses(const char *v)
 {
-	char *fixed = unpad_b_words(v);
+	char *fixed = mail_unpad_b_words(v);
 	InternetAddressList *l = internet_address_list_parse(parser_options,
 							      fixed ? fixed : v);
 
@@ -754,26 +754,26 @@ static void set_from(struct mail *m, const char *v)
 static int parse_simple(const char *raw, size_t len, struct headers *h,
 			unsigned int flags, struct mail *m)
 {
-	const char *subj = hv(h, H_SUBJECT);
+	const char *subj = mail_hv(h, H_SUBJECT);
 	struct strbuf body = STRBUF_INIT;
 
-	m->msgid = first_id(hv(h, H_MSGID));
+	m->msgid = first_id(mail_hv(h, H_MSGID));
 	if (!m->msgid)
 		strbuf_addstr(&m->warnings, "no 'Message-ID' header\n");
-	m->in_reply_to = first_id(hv(h, H_IRT));
-	fast_refs(m, hv(h, H_REFS));
+	m->in_reply_to = first_id(mail_hv(h, H_IRT));
+	fast_refs(m, mail_hv(h, H_REFS));
 	set_subject(m, subj);
-	set_from(m, hv(h, H_FROM));
+	set_from(m, mail_hv(h, H_FROM));
 	if (h->seen[H_TO] && !(flags & MAIL_NO_RECIPIENTS))
-		fast_addresses(hv(h, H_TO), &m->to, &m->nr_to);
+		fast_addresses(mail_hv(h, H_TO), &m->to, &m->nr_to);
 	if (h->seen[H_CC] && !(flags & MAIL_NO_RECIPIENTS))
-		fast_addresses(hv(h, H_CC), &m->cc, &m->nr_cc);
+		fast_addresses(mail_hv(h, H_CC), &m->cc, &m->nr_cc);
 	if (h->seen[H_LISTID])
-		m->list_id = parse_list_id(hv(h, H_LISTID));
-	if (h->seen[H_DATE] && mail_strict_date(hv(h, H_DATE), &m->date, &m->tz)) {
+		m->list_id = parse_list_id(mail_hv(h, H_LISTID));
+	if (h->seen[H_DATE] && mail_strict_date(mail_hv(h, H_DATE), &m->date, &m->tz)) {
 		/* the common form */
 	} else if (h->seen[H_DATE]) {
-		GDateTime *dt = g_mime_utils_header_decode_date(hv(h, H_DATE));
+		GDateTime *dt = g_mime_utils_header_decode_date(mail_hv(h, H_DATE));
 
 		if (dt) {
 			m->date = g_date_time_to_unix(dt);
@@ -789,7 +789,7 @@ static int parse_simple(const char *raw, size_t len, struct headers *h,
 	strip_cr(&body);
 	replace_nul(&body);
 	if (h->seen[H_CTYPE])
-		unflow(hv(h, H_CTYPE), &body);
+		unflow(mail_hv(h, H_CTYPE), &body);
 	if (!util_utf8_valid(body.buf, body.len))
 		strbuf_addstr(&m->warnings, "invalid UTF-8 in body\n");
 	m->body = strbuf_detach(&body, &m->body_len);
@@ -814,16 +814,16 @@ int mail_parse_flags(const char *raw, size_t len, unsigned int flags,
 		strbuf_addstr(err, "empty message");
 		return -1;
 	}
-	if (split_headers(raw, len, flags, &h)) {
-		headers_release(&h);
+	if (mail_split_headers(raw, len, flags, &h)) {
+		mail_headers_release(&h);
 		strbuf_addstr(err, "not a mail message: no header at the start");
 		return -1;
 	}
-	if (headers_simple(&h))
+	if (mail_headers_simple(&h))
 		ret = parse_simple(raw, len, &h, flags, m);
 	else
 		ret = parse_mime(raw, len, flags, m, err);
-	headers_release(&h);
+	mail_headers_release(&h);
 	return ret;
 }
 

@@ -369,7 +369,7 @@ static void git_headers(const char *raw, size_t len, struct header_block *hb)
 	hb->end = p;
 }
 
-/* bot/mail-headers.c's split_headers(), for these three */
+/* bot/mail-headers.c's mail_split_headers(), for these three */
 static void lorebot_headers(const char *raw, size_t len, struct header_block *hb)
 {
 	size_t p = 0;

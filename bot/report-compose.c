@@ -46,7 +46,7 @@ static const char *target_msgid(const struct report_version *v, int n)
 
 static void greeting(struct strbuf *sb, const char *name)
 {
-	char *clean = name ? mailout_clean(name) : NULL;
+	char *clean = name ? mail_out_clean(name) : NULL;
 	const char *p = clean, *e;
 
 	/* "Song, Barry" -> Barry; "Barry Song" -> Barry */
@@ -189,8 +189,8 @@ static void common_vars(struct report_ctx *c, const struct mail *m, json_object 
 	strbuf_reset(&sb);
 	template_set(&c->vars, "bot_name", config_get(cfg, "core.botname"));
 	template_set(&c->vars, "bot_address", config_get(cfg, "core.botaddress"));
-	mailout_format_addr(&sb, config_get(cfg, "core.botname"),
-			    config_get(cfg, "core.botaddress"));
+	mail_out_format_addr(&sb, config_get(cfg, "core.botname"),
+			     config_get(cfg, "core.botaddress"));
 	template_set(&c->vars, "bot", sb.buf);
 	strbuf_reset(&sb);
 	if (dash && *dash) {
@@ -227,7 +227,7 @@ static void common_vars(struct report_ctx *c, const struct mail *m, json_object 
 /* Re: the subject, once */
 static char *reply_subject(const char *subject)
 {
-	char *clean = mailout_clean(subject ? subject : "");
+	char *clean = mail_out_clean(subject ? subject : "");
 	char *r;
 
 	if (!strncasecmp(clean, "re:", 3))
@@ -244,18 +244,18 @@ static void headers(struct report_ctx *c, const struct mail *m, struct reply_mai
 	struct strbuf sb = STRBUF_INIT;
 	size_t nr = 0, i, skip = 0;
 
-	mailout_format_addr(&sb, config_get(cfg, "core.botname"),
-			    config_get(cfg, "core.botaddress"));
-	mailout_header(&out->text, "From", sb.buf);
+	mail_out_format_addr(&sb, config_get(cfg, "core.botname"),
+			     config_get(cfg, "core.botaddress"));
+	mail_out_header(&out->text, "From", sb.buf);
 	strbuf_reset(&sb);
-	mailout_addrs_header(&out->text, "To", &out->to);
-	mailout_addrs_header(&out->text, "Cc", &out->cc);
-	mailout_text_header(&out->text, "Subject", out->subject);
+	mail_out_addrs_header(&out->text, "To", &out->to);
+	mail_out_addrs_header(&out->text, "Cc", &out->cc);
+	mail_out_text_header(&out->text, "Subject", out->subject);
 	mail_format_date(c->o->now, 0, &sb);
-	mailout_header(&out->text, "Date", sb.buf);
+	mail_out_header(&out->text, "Date", sb.buf);
 	strbuf_reset(&sb);
 	strbuf_addf(&sb, "<%s>", out->msgid);
-	mailout_header(&out->text, "Message-ID", sb.buf);
+	mail_out_header(&out->text, "Message-ID", sb.buf);
 	strbuf_reset(&sb);
 	/* References: the chain and the message itself; the oldest and the newest when long */
 	if (m->nr_refs + 1 > MAX_REFS)
@@ -264,14 +264,14 @@ static void headers(struct report_ctx *c, const struct mail *m, struct reply_mai
 		if (i == 0 || i > skip)
 			refs[nr++] = m->refs[i];
 	refs[nr++] = out->in_reply_to;
-	mailout_ids_header(&out->text, "In-Reply-To", (const char *const *)&out->in_reply_to, 1);
-	mailout_ids_header(&out->text, "References", refs, nr);
+	mail_out_ids_header(&out->text, "In-Reply-To", (const char *const *)&out->in_reply_to, 1);
+	mail_out_ids_header(&out->text, "References", refs, nr);
 	strbuf_addstr(&out->text, "MIME-Version: 1.0\n"
 		      "Content-Type: text/plain; charset=utf-8\n"
 		      "Content-Transfer-Encoding: 8bit\n"
 		      "Content-Disposition: inline\n"
 		      "Auto-Submitted: auto-generated\n");
-	mailout_header(&out->text, "X-Lorebot-Outcome", reply_kind_name(c->d->kind));
+	mail_out_header(&out->text, "X-Lorebot-Outcome", reply_kind_name(c->d->kind));
 	free(refs);
 	strbuf_release(&sb);
 }
@@ -299,13 +299,13 @@ int report_compose(struct store *st, const struct report_version *v,
 	}
 	if (mail_parse(raw.buf, raw.len, &m, err))
 		goto out;
-	if (!mailout_valid_msgid(m.msgid)) {
+	if (!mail_out_valid_msgid(m.msgid)) {
 		strbuf_addf(err, "cannot reply to <%s>: its Message-ID cannot be written "
 			    "in a header", target);
 		goto out;
 	}
 	out->in_reply_to = xstrdup(m.msgid);
-	out->msgid = mailout_new_msgid(strchr(bot, '@') ? strchr(bot, '@') + 1 : NULL, o->now);
+	out->msgid = mail_out_new_msgid(strchr(bot, '@') ? strchr(bot, '@') + 1 : NULL, o->now);
 	out->subject = reply_subject(m.subject);
 	c.msgid = out->msgid;
 	recipients(v, o, &m, report_patch(v, d->patch), out);
