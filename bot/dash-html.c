@@ -137,7 +137,7 @@ static void base_text(struct strbuf *sb, const struct report_version *v)
 static void result_badge(struct strbuf *sb, const struct result *r)
 {
 	if (r)
-		badge(sb, status_name(r->status), r->summary);
+		badge(sb, stage_status_name(r->status), r->summary);
 	else
 		strbuf_addstr(sb, "<span class=\"muted\">&ndash;</span>");
 }

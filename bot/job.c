@@ -152,7 +152,7 @@ static bool is_infra_doc(json_object *doc, enum stage stage)
 
 	if (stage_per_arch(stage) && rd_doc_archs(doc))
 		a = rd_at(rd_doc_archs(doc), 0);
-	return status_parse(rd_doc_status(a)) == STATUS_INFRA;
+	return stage_status_parse(rd_doc_status(a)) == STATUS_INFRA;
 }
 
 /*

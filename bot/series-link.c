@@ -65,8 +65,8 @@ static void add_trailers(struct trailers *to, const struct trailers *from)
 	size_t t;
 
 	for (t = 0; t < from->nr; t++)
-		if (!trailers_has(to, from->t[t].name, from->t[t].value))
-			trailers_add(to, from->t[t].name, from->t[t].value);
+		if (!patch_trailers_has(to, from->t[t].name, from->t[t].value))
+			patch_trailers_add(to, from->t[t].name, from->t[t].value);
 }
 
 void complete_partial_resends(struct assembly *a)

@@ -38,15 +38,15 @@ static void send_release(struct send *s)
 	int i;
 
 	for (i = 0; i < s->total; i++)
-		trailers_release(&s->patches[i].trailers);
-	trailers_release(&s->cover_trailers);
+		patch_trailers_release(&s->patches[i].trailers);
+	patch_trailers_release(&s->cover_trailers);
 }
 
 void msg_release(struct msg *m)
 {
 	size_t i;
 
-	trailers_release(&m->trailers);
+	patch_trailers_release(&m->trailers);
 	strbuf_release(&m->warnings);
 	if (m->pool)
 		return;		/* the rest goes with the pool */
@@ -268,11 +268,11 @@ int msg_from_raw_pool(const char *raw, size_t len, struct strpool *pool,
 	m->sender_email = keep(m, mail.from.email);
 	m->date = mail.date;
 	m->tz = mail.tz;
-	m->has_diff = body_has_diff(mail.body, mail.body_len);
+	m->has_diff = patch_body_has_diff(mail.body, mail.body_len);
 	/* a cover letter without "0/N" has a diffstat (b4 reads it so) */
 	m->has_diffstat = !m->has_diff && m->subj.patch && !m->subj.counted &&
 		!m->subj.reply && !m->subj.forward &&
-		body_has_diffstat(mail.body, mail.body_len);
+		patch_body_has_diffstat(mail.body, mail.body_len);
 
 	if (!m->subj.reply && !m->subj.forward &&
 	    (m->has_diff || (m->subj.patch && m->subj.counted) || m->has_diffstat)) {
@@ -284,8 +284,8 @@ int msg_from_raw_pool(const char *raw, size_t len, struct strpool *pool,
 		m->change_id = keep(m, patch.change_id);
 		if (pool) {
 			for (i = 0; i < patch.trailers.nr; i++)
-				trailers_add(&m->trailers, patch.trailers.t[i].name,
-					     patch.trailers.t[i].value);
+				patch_trailers_add(&m->trailers, patch.trailers.t[i].name,
+						   patch.trailers.t[i].value);
 		} else {
 			m->trailers = patch.trailers;
 			memset(&patch.trailers, 0, sizeof(patch.trailers));
@@ -298,7 +298,7 @@ int msg_from_raw_pool(const char *raw, size_t len, struct strpool *pool,
 		m->author_email = keep(m, mail.from.email);
 		m->title = keep(m, m->subj.title);
 		if (m->parent)
-			reply_trailers(&mail, false, &m->trailers);
+			patch_reply_trailers(&mail, false, &m->trailers);
 	}
 	mail_release(&mail);
 	return 0;
@@ -963,8 +963,8 @@ static void attach_replies(struct assembly *a)
 			const struct trailer *tr = &m->trailers.t[t];
 
 			if (target->kind == MSG_COVER &&
-			    !trailers_has(&s->cover_trailers, tr->name, tr->value))
-				trailers_add(&s->cover_trailers, tr->name, tr->value);
+			    !patch_trailers_has(&s->cover_trailers, tr->name, tr->value))
+				patch_trailers_add(&s->cover_trailers, tr->name, tr->value);
 
 			for (n = 0; n < s->total; n++) {
 				struct send_patch *sp = &s->patches[n];
@@ -972,9 +972,9 @@ static void attach_replies(struct assembly *a)
 				if (target->kind == MSG_PATCH && sp->msg != target)
 					continue;
 				if (!sp->msg ||
-				    trailers_has(&sp->trailers, tr->name, tr->value))
+				    patch_trailers_has(&sp->trailers, tr->name, tr->value))
 					continue;
-				trailers_add(&sp->trailers, tr->name, tr->value);
+				patch_trailers_add(&sp->trailers, tr->name, tr->value);
 			}
 		}
 	}

@@ -130,8 +130,8 @@ int store_msg_from_json(const char *json, struct msg *m)
 				continue;
 			name = json_object_array_get_idx(t, 0);
 			value = json_object_array_get_idx(t, 1);
-			trailers_add(&m->trailers, json_object_get_string(name),
-				     json_object_get_string(value));
+			patch_trailers_add(&m->trailers, json_object_get_string(name),
+					   json_object_get_string(value));
 		}
 	}
 	m->links = get_strs(o, "links", &m->nr_links);

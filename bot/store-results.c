@@ -68,7 +68,7 @@ static int insert(struct db *db, const char *version, const struct result *r,
 
 	if (!s || db_bind_text(s, 1, version) ||
 	    db_bind_text(s, 2, stage_name(r->stage)) ||
-	    db_bind_text(s, 3, r->arch) || db_bind_text(s, 4, status_name(r->status)) ||
+	    db_bind_text(s, 3, r->arch) || db_bind_text(s, 4, stage_status_name(r->status)) ||
 	    db_bind_text(s, 5, r->summary) || db_bind_int(s, 6, r->findings) ||
 	    db_bind_text(s, 7, jx_text(r->doc, false)) ||
 	    db_bind_int(s, 8, gen) || db_bind_int(s, 9, (int64_t)time(NULL)) ||
@@ -237,7 +237,7 @@ int store_results_load(struct store *st, const char *version, unsigned int flags
 		x->id = db_column_int(s, 0);
 		x->stage = stage;
 		x->arch = xstrdup(db_column_text(s, 2));
-		x->status = status_parse(db_column_text(s, 3));
+		x->status = stage_status_parse(db_column_text(s, 3));
 		x->summary = xstrdup(db_column_text(s, 4));
 		x->findings = (int)db_column_int(s, 5);
 		x->doc = doc;
@@ -281,7 +281,7 @@ static json_object *result_json(const struct result *r)
 {
 	json_object *o = json_object_new_object();
 
-	json_object_object_add(o, "status", json_object_new_string(status_name(r->status)));
+	json_object_object_add(o, "status", json_object_new_string(stage_status_name(r->status)));
 	json_object_object_add(o, "summary", json_object_new_string(r->summary));
 	json_object_object_add(o, "findings", json_object_new_int(r->findings));
 	json_object_object_add(o, "recorded", json_object_new_int64(r->recorded));

@@ -41,7 +41,7 @@ static bool same_person(const char *value, const char *name, const char *email)
 	char *n = NULL, *a = NULL;
 	bool same;
 
-	split_name_addr(value, &n, &a);
+	patch_split_name_addr(value, &n, &a);
 	same = (a && email && !strcasecmp(a, email)) ||
 	       (n && name && *name && !strcasecmp(n, name));
 	free(n);

@@ -372,22 +372,22 @@ static void collected_trailers(const struct send *s, int k,
 	for (i = 0; i < sp->trailers.nr; i++) {
 		const struct trailer *t = &sp->trailers.t[i];
 
-		if (!trailers_has(own, t->name, t->value) &&
-		    !trailers_has(&s->cover_trailers, t->name, t->value) &&
-		    !trailers_has(out, t->name, t->value))
-			trailers_add(out, t->name, t->value);
+		if (!patch_trailers_has(own, t->name, t->value) &&
+		    !patch_trailers_has(&s->cover_trailers, t->name, t->value) &&
+		    !patch_trailers_has(out, t->name, t->value))
+			patch_trailers_add(out, t->name, t->value);
 	}
 	for (i = 0; i < s->cover_trailers.nr; i++) {
 		const struct trailer *t = &s->cover_trailers.t[i];
 
-		if (!trailers_has(out, t->name, t->value))
-			trailers_add(out, t->name, t->value);
+		if (!patch_trailers_has(out, t->name, t->value))
+			patch_trailers_add(out, t->name, t->value);
 	}
 	/* a Message-ID made up for a mail without one links nowhere */
 	if (link && *link && !util_ends_with(sp->msg->msgid, "@" MSG_MISSING_ID_DOMAIN)) {
 		char *v = link_for(link, sp->msg->msgid);
 
-		trailers_add(out, "Link", v);
+		patch_trailers_add(out, "Link", v);
 		free(v);
 	}
 }
@@ -477,7 +477,7 @@ static int apply_send(struct apply_cli *c, struct ctx *ctx, struct gitrepo *r,
 		ret = res.applied ? EXIT_OK : EXIT_FINDINGS;
 	apply_result_release(&res);
 	for (k = 0; k < s->total; k++)
-		trailers_release(&extra[k]);
+		patch_trailers_release(&extra[k]);
 	free(extra);
 	free(branch);
 	for (i = 0; bases && i < o.nr_bases; i++)

@@ -116,7 +116,7 @@ static int job_run_cmd(int argc, char **argv, struct ctx *ctx)
 		json_object_put(infra);
 		ret = EXIT_INFRA;
 	}
-	job_release(&j);
+	queue_job_release(&j);
 	free(dbpath);
 	free(statedir);
 	free(config);

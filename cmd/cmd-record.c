@@ -89,7 +89,7 @@ static void print_recorded(struct store *st, const char *version, enum stage sta
 			continue;
 		if (!json) {
 			printf("%s%s%s: %s (%s)\n", stage_name(stage), *r->arch ? " " : "",
-			       r->arch, status_name(r->status), r->summary);
+			       r->arch, stage_status_name(r->status), r->summary);
 			continue;
 		}
 		o = json_object_new_object();
@@ -97,7 +97,7 @@ static void print_recorded(struct store *st, const char *version, enum stage sta
 				       json_object_new_string(stage_name(stage)));
 		json_object_object_add(o, "arch", json_object_new_string(r->arch));
 		json_object_object_add(o, "status",
-				       json_object_new_string(status_name(r->status)));
+				       json_object_new_string(stage_status_name(r->status)));
 		json_object_object_add(o, "summary", json_object_new_string(r->summary));
 		json_object_object_add(o, "findings", json_object_new_int(r->findings));
 		json_object_array_add(arr, o);

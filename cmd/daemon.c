@@ -793,7 +793,7 @@ static void start_jobs(struct daemon *d)
 			if (r <= 0)
 				break;
 			job_start(d, &j, classes[c]);
-			job_release(&j);
+			queue_job_release(&j);
 		}
 	}
 }
@@ -810,10 +810,10 @@ static void log_ended(struct daemon *d, const struct job *j, const char *what)
 		r = store_results_find(&rs, j->kind, j->arch);
 	if (r && r->status == STATUS_INFRA)
 		log_warn("job %lld: %s %s: infrastructure failure recorded: %s",
-			 (long long)j->id, what, job_state_name(j->state), r->summary);
+			 (long long)j->id, what, queue_job_state_name(j->state), r->summary);
 	else
 		log_info("job %lld: %s %s%s%s", (long long)j->id, what,
-			 job_state_name(j->state), j->error ? ": " : "",
+			 queue_job_state_name(j->state), j->error ? ": " : "",
 			 j->error ? j->error : "");
 	store_results_release(&rs);
 	strbuf_release(&err);
@@ -887,7 +887,7 @@ static void job_ended(struct daemon *d, struct task *t, const struct run_done *r
 	}
 	if (!d->stop)
 		plan(d, j.version);
-	job_release(&j);
+	queue_job_release(&j);
 	strbuf_release(&err);
 }
 
