@@ -16,7 +16,7 @@
 
 #include "bot/reply-int.h"
 
-char *outbox_name(const struct reply_row *r)
+char *reply_outbox_name(const struct reply_row *r)
 {
 	char hash[17];
 
@@ -24,7 +24,7 @@ char *outbox_name(const struct reply_row *r)
 	return xasprintf("%lld.%s.lorebot", (long long)r->created, hash);
 }
 
-int outbox_has(const char *dir, const char *name)
+int reply_outbox_has(const char *dir, const char *name)
 {
 	char *path = xasprintf("%s/new/%s", dir, name), *cur;
 	struct dirent *e;
@@ -60,8 +60,8 @@ static int sync_dir(const char *dir)
 	return r;
 }
 
-int outbox_deliver(const char *dir, const char *name, const char *mail, size_t len,
-		   struct strbuf *err)
+int reply_outbox_deliver(const char *dir, const char *name, const char *mail, size_t len,
+			 struct strbuf *err)
 {
 	static const char *const subdirs[] = { "tmp", "new", "cur" };
 	char *tmp = NULL, *dst = NULL, *sub;
@@ -77,7 +77,7 @@ int outbox_deliver(const char *dir, const char *name, const char *mail, size_t l
 		}
 		free(sub);
 	}
-	if (outbox_has(dir, name))
+	if (reply_outbox_has(dir, name))
 		return 0;
 	tmp = xasprintf("%s/tmp/%s", dir, name);
 	dst = xasprintf("%s/new/%s", dir, name);

@@ -103,7 +103,7 @@ static int replied(struct store *st, const char *id)
 	int k, r;
 
 	for (k = 0; k < REPLY_KIND_NR; k++) {
-		r = store_replies_exists(st, id, reply_kind_name(k));
+		r = store_replies_exists(st, id, report_kind_name(k));
 		if (r)
 			return r;
 	}
@@ -134,11 +134,11 @@ static int plan_version(struct store *st, const struct reply_run_opts *o, const 
 		report_version_release(&v);
 		return ret;
 	}
-	reply_mail_init(&m);
+	report_mail_init(&m);
 	if (report_compose(st, &v, &due, &o->report, &m, &cerr)) {
 		/* one version that cannot be answered does not stop the others */
 		log_warn("cannot compose the %s reply for '%s': %s",
-			 reply_kind_name(due.kind), v.id, cerr.buf);
+			 report_kind_name(due.kind), v.id, cerr.buf);
 		sum->errors++;
 		goto out;
 	}
@@ -147,7 +147,7 @@ static int plan_version(struct store *st, const struct reply_run_opts *o, const 
 	sum->composed++;
 	if (o->dry_run && why) {
 		log_info("%s reply for '%s' would be skipped: %s",
-			 reply_kind_name(m.kind), v.id, why);
+			 report_kind_name(m.kind), v.id, why);
 		sum->skipped++;
 	} else if (o->dry_run) {
 		mbox_write_rd(&sum->dry, m.msgid, m.text.buf, m.text.len);
@@ -155,7 +155,7 @@ static int plan_version(struct store *st, const struct reply_run_opts *o, const 
 					o->report.now, &rowid, err)) {
 		ret = -1;
 	} else if (rowid) {
-		log_info("%s reply for '%s' %s: <%s>", reply_kind_name(m.kind), v.id,
+		log_info("%s reply for '%s' %s: <%s>", report_kind_name(m.kind), v.id,
 			 why ? "skipped" : "queued", m.msgid);
 		if (why) {
 			sum->skipped++;
@@ -164,7 +164,7 @@ static int plan_version(struct store *st, const struct reply_run_opts *o, const 
 	}
 out:
 	strbuf_release(&cerr);
-	reply_mail_release(&m);
+	report_mail_release(&m);
 	report_version_release(&v);
 	return ret;
 }
@@ -249,7 +249,7 @@ static int transmit(struct deliver_ctx *c, const struct reply_row *r, const char
 		    struct strbuf *why)
 {
 	if (!strcmp(r->mode, "outbox"))
-		return outbox_deliver(c->outbox, file, r->mail, r->mail_len, why) ? -1 : 0;
+		return reply_outbox_deliver(c->outbox, file, r->mail, r->mail_len, why) ? -1 : 0;
 	if (strcmp(r->mode, "smtp")) {
 		strbuf_addf(why, "unknown reply mode '%s'", r->mode);
 		return -2;
@@ -261,7 +261,7 @@ static int transmit(struct deliver_ctx *c, const struct reply_row *r, const char
 		}
 		c->net_ready = true;
 	}
-	return smtp_deliver(c->cfg, &c->net, r, why);
+	return reply_smtp_deliver(c->cfg, &c->net, r, why);
 }
 
 /* A reply left in "sending" by a process that died: was it handed over? */
@@ -270,7 +270,7 @@ static int in_doubt(struct deliver_ctx *c, const struct reply_row *r, const char
 {
 	int64_t wait = (int64_t)(config_get_ms(c->cfg, "reply.indoubt") / 1000);
 
-	if (!strcmp(r->mode, "outbox") && outbox_has(c->outbox, file))
+	if (!strcmp(r->mode, "outbox") && reply_outbox_has(c->outbox, file))
 		return store_replies_set(c->st, r->id, "sent", 0, "found in the outbox after an "
 					 "interrupted delivery", c->now, err) ? -1 : 1;
 	if (store_replies_in_archive(c->st, r->msgid))
@@ -293,7 +293,7 @@ static int in_doubt(struct deliver_ctx *c, const struct reply_row *r, const char
 
 static int deliver_one(struct deliver_ctx *c, struct reply_row *r, struct strbuf *err)
 {
-	char *file = outbox_name(r);
+	char *file = reply_outbox_name(r);
 	struct strbuf why = STRBUF_INIT;
 	int64_t later;
 	int ret = 0, t;

@@ -15,14 +15,14 @@
 
 #define MAX_REFS 32
 
-void reply_mail_init(struct reply_mail *m)
+void report_mail_init(struct reply_mail *m)
 {
 	memset(m, 0, sizeof(*m));
 	strbuf_init(&m->text, 0);
 	strbuf_init(&m->body, 0);
 }
 
-void reply_mail_release(struct reply_mail *m)
+void report_mail_release(struct reply_mail *m)
 {
 	free(m->msgid);
 	free(m->in_reply_to);
@@ -212,7 +212,7 @@ static void common_vars(struct report_ctx *c, const struct mail *m, json_object 
 	template_setf(&c->vars, "version", "%d", v->version);
 	template_set(&c->vars, "version_id", v->id);
 	template_set(&c->vars, "series_id", v->series_id);
-	template_set(&c->vars, "kind", reply_kind_name(c->d->kind));
+	template_set(&c->vars, "kind", report_kind_name(c->d->kind));
 	template_set(&c->vars, "patch_author", rd_person_name(rd_vpatch_author(patch)));
 	if (!v->complete) {
 		strbuf_addf(&sb, "This series was tested incomplete: %d of its %d patches "
@@ -271,7 +271,7 @@ static void headers(struct report_ctx *c, const struct mail *m, struct reply_mai
 		      "Content-Transfer-Encoding: 8bit\n"
 		      "Content-Disposition: inline\n"
 		      "Auto-Submitted: auto-generated\n");
-	mail_out_header(&out->text, "X-Lorebot-Outcome", reply_kind_name(c->d->kind));
+	mail_out_header(&out->text, "X-Lorebot-Outcome", report_kind_name(c->d->kind));
 	free(refs);
 	strbuf_release(&sb);
 }
@@ -316,7 +316,7 @@ int report_compose(struct store *st, const struct report_version *v,
 	common_vars(&c, &m, report_patch(v, d->patch));
 	if (report_body_vars(&c, err))
 		goto out;
-	file = xasprintf("reply-%s.txt", reply_kind_name(d->kind));
+	file = xasprintf("reply-%s.txt", report_kind_name(d->kind));
 	if (template_render(o->templates, file, &c.vars, TEMPLATE_TEXT, &body, err))
 		goto out;
 	clean_body(&out->body, body.buf, body.len);

@@ -18,12 +18,12 @@ static const char *const kind_names[REPLY_KIND_NR] = {
 	[REPLY_CLEAN] = "clean",
 };
 
-const char *reply_kind_name(enum reply_kind kind)
+const char *report_kind_name(enum reply_kind kind)
 {
 	return kind < REPLY_KIND_NR ? kind_names[kind] : "?";
 }
 
-int reply_kind_parse(const char *name, enum reply_kind *kind)
+int report_kind_parse(const char *name, enum reply_kind *kind)
 {
 	int i;
 

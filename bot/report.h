@@ -28,8 +28,8 @@ enum reply_kind {
 	REPLY_KIND_NR,
 };
 
-const char *reply_kind_name(enum reply_kind kind);
-int reply_kind_parse(const char *name, enum reply_kind *kind);
+const char *report_kind_name(enum reply_kind kind);
+int report_kind_parse(const char *name, enum reply_kind *kind);
 
 /* A version and what a reply about it needs */
 struct report_version {
@@ -169,8 +169,8 @@ struct reply_mail {
 	struct strbuf body;	/* the body alone */
 };
 
-void reply_mail_init(struct reply_mail *m);
-void reply_mail_release(struct reply_mail *m);
+void report_mail_init(struct reply_mail *m);
+void report_mail_release(struct reply_mail *m);
 
 /*
  * Compose the reply d about v: recipients (reply.to, reply.ignore),

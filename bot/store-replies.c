@@ -55,7 +55,7 @@ int store_replies_insert(struct store *st, const char *version, const struct rep
 	char *rcpt = recipients_json(m);
 	int ret;
 
-	ret = !s || db_bind_text(s, 1, version) || db_bind_text(s, 2, reply_kind_name(m->kind)) ||
+	ret = !s || db_bind_text(s, 1, version) || db_bind_text(s, 2, report_kind_name(m->kind)) ||
 		db_bind_int(s, 3, m->patch) || db_bind_text(s, 4, m->msgid) ||
 		db_bind_text(s, 5, m->in_reply_to) || db_bind_text(s, 6, m->subject) ||
 		db_bind_text(s, 7, m->to.nr ? m->to.v[0].email : NULL) ||
