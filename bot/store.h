@@ -170,7 +170,7 @@ int store_rebuild_series(struct store *st, struct store_changes *changes,
 			 struct strbuf *err);
 
 /*
- * Assemble again only the messages connected (msg_each_key()) to those
+ * Assemble again only the messages connected (series_msg_each_key()) to those
  * stored since the last assembly, and update what they make, in one
  * transaction: cost follows the news, not the archive.  A full rebuild
  * instead when the parser changed (messages were parsed again), when

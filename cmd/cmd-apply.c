@@ -138,10 +138,10 @@ struct apply_cli {
 
 static int read_series(const struct apply_cli *c, struct assembly *a)
 {
-	int ret = assembly_add_mbox(a, c->mbox);
+	int ret = series_add_mbox(a, c->mbox);
 
 	if (!ret)
-		assembly_build(a);
+		series_build(a);
 	return ret;
 }
 
@@ -555,12 +555,12 @@ int cmd_apply(int argc, char **argv, struct ctx *ctx)
 	bool fetch;
 
 	c.max_size = config_get_size(ctx->cfg, "mail.maxsize");
-	assembly_init(&a, c.max_size);
+	series_init(&a, c.max_size);
 	{
 		const char **trust;
 		size_t nt = config_get_all(ctx->cfg, "series.trust", &trust);
 
-		assembly_trust(&a, trust, nt);
+		series_trust_senders(&a, trust, nt);
 	}
 	ret = apply_parse_options(&c, argc, argv);
 	if (ret)
@@ -654,7 +654,7 @@ out:
 	free(ld);
 	free(sends);
 	gitrepo_close(r);
-	assembly_release(&a);
+	series_release(&a);
 	json_object_put(out);
 	strbuf_release(&err);
 	parse_opt_strings_release(&c.bases);

@@ -176,14 +176,14 @@ static int read_mbox(const char *path, struct assembly *a, struct raws *r)
 			r->len[r->nr++] = 0;
 		}
 		if (mm.too_big) {
-			assembly_problem(a, mm.index, NULL,
-					 "too large (%llu bytes, limit %zu); skipped",
-					 (unsigned long long)mm.size, a->max_size);
+			series_problem(a, mm.index, NULL,
+				       "too large (%llu bytes, limit %zu); skipped",
+				       (unsigned long long)mm.size, a->max_size);
 			continue;
 		}
 		r->v[mm.index] = xstrndup(mm.raw.buf, mm.raw.len);
 		r->len[mm.index] = mm.raw.len;
-		assembly_add_raw(a, mm.raw.buf, mm.raw.len, mm.index, mm.offset);
+		series_add_raw(a, mm.raw.buf, mm.raw.len, mm.index, mm.offset);
 	}
 	mbox_msg_release(&mm);
 	mbox_close(&rd);
@@ -385,12 +385,12 @@ static int check_mbox(const char *mbox, const char *series, const char *repo, bo
 		tp = &tree;
 	}
 
-	assembly_init(&a, config_get_size(cfg, "mail.maxsize"));
+	series_init(&a, config_get_size(cfg, "mail.maxsize"));
 	{
 		const char **trust;
 		size_t nt = config_get_all(cfg, "series.trust", &trust);
 
-		assembly_trust(&a, trust, nt);
+		series_trust_senders(&a, trust, nt);
 	}
 	ret = read_mbox(mbox, &a, &raws);
 	if (ret) {
@@ -398,7 +398,7 @@ static int check_mbox(const char *mbox, const char *series, const char *repo, bo
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	assembly_build(&a);
+	series_build(&a);
 	report_problems(mbox, &a.problems);
 	if (json) {
 		all = json_object_new_object();
@@ -467,7 +467,7 @@ static int check_mbox(const char *mbox, const char *series, const char *repo, bo
 	}
 	json_object_put(all);
 out:
-	assembly_release(&a);
+	series_release(&a);
 	raws_release(&raws);
 	if (tp)
 		git_tree_release(tp);
