@@ -30,9 +30,9 @@ static char *base_key(const struct boot_opts *o, const struct arch *a,
 		    (unsigned long long)o->test_timeout_ms,
 		    (unsigned long long)o->timeout_ms,
 		    o->cmdline ? o->cmdline : "");
-	if (!kst_select(a, o->tests, o->tests_nr, &plan, &sb))
-		kst_plan_key(&plan, &sb);
-	kst_plan_release(&plan);
+	if (!kselftest_select(a, o->tests, o->tests_nr, &plan, &sb))
+		kselftest_plan_key(&plan, &sb);
+	kselftest_plan_release(&plan);
 	util_hash_hex(sb.buf, sb.len, hex);
 	strbuf_release(&sb);
 	return xstrdup(hex);
@@ -77,7 +77,7 @@ static int load_cached(const struct boot_opts *o, const struct arch *a,
 
 	if (!m || util_read_file(logp, &log, &len, 64u << 20))
 		goto out;
-	if (kst_select(a, o->tests, o->tests_nr, &r->plan, &r->infra))
+	if (kselftest_select(a, o->tests, o->tests_nr, &r->plan, &r->infra))
 		goto out;
 	/* the tests that did not build for the base then */
 	sk = json_object_object_get(m, "skipped");
@@ -88,7 +88,7 @@ static int load_cached(const struct boot_opts *o, const struct arch *a,
 
 		for (j = 0; name && why && j < r->plan.nr; j++) {
 			if (!strcmp(r->plan.tests[j]->name, name)) {
-				kst_plan_drop(&r->plan, j, why);
+				kselftest_plan_drop(&r->plan, j, why);
 				break;
 			}
 		}
@@ -163,9 +163,9 @@ out:
 	return ret;
 }
 
-int boot_arch(const struct boot_opts *o, const struct arch *a,
-	      const struct boot_kernel *tip, const struct boot_kernel *base,
-	      json_object **out, struct strbuf *err)
+int baseline_boot_arch(const struct boot_opts *o, const struct arch *a,
+		       const struct boot_kernel *tip, const struct boot_kernel *base,
+		       json_object **out, struct strbuf *err)
 {
 	struct boot_result rt, rb;
 

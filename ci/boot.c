@@ -42,7 +42,7 @@ void boot_result_init(struct boot_result *r)
 void boot_result_release(struct boot_result *r)
 {
 	console_release(&r->con);
-	kst_plan_release(&r->plan);
+	kselftest_plan_release(&r->plan);
 	strbuf_release(&r->tail);
 	strbuf_release(&r->infra);
 	free(r->log_path);
@@ -166,7 +166,7 @@ int boot_selftests(const struct boot_opts *o, const struct arch *a,
 	}
 	log_progress("building the %s mm kselftests for %s%s", a->name, k->label,
 		     k->trusted ? "" : " (a tree of its own: not cached)");
-	ret = kst_build(&b, &r->plan, &r->infra);
+	ret = kselftest_build(&b, &r->plan, &r->infra);
 	free((char *)b.hdrdir);
 	free((char *)b.log);
 unlock:
@@ -423,7 +423,7 @@ int boot_kernel(const struct boot_opts *o, const struct arch *a,
 		ret = -ENOENT;
 		goto out;
 	}
-	ret = kst_select(a, o->tests, o->tests_nr, &r->plan, &r->infra);
+	ret = kselftest_select(a, o->tests, o->tests_nr, &r->plan, &r->infra);
 	if (ret)
 		goto out;
 	ret = boot_selftests(o, a, k, r, &bindir, &scratch);

@@ -198,11 +198,11 @@ static json_object *arch_infra(const struct arch *a, const char *why)
 	return j;
 }
 
-json_object *boot_series_arch(const struct config *cfg,
-			      const struct boot_opts *o,
-			      const struct kbuild_env *env, const char *arch,
-			      const char *git_dir, const char *tip,
-			      const char *base)
+json_object *bootkernel_series_arch(const struct config *cfg,
+				    const struct boot_opts *o,
+				    const struct kbuild_env *env, const char *arch,
+				    const char *git_dir, const char *tip,
+				    const char *base)
 {
 	const char *profile = config_get(cfg, "build.profile");
 	struct strbuf err = STRBUF_INIT;
@@ -229,7 +229,7 @@ json_object *boot_series_arch(const struct config *cfg,
 	    (*base && bootkernel_init(&kb, t, base, "base", o->cachedir, &err)))
 		aj = arch_infra(&a, err.buf);
 	else
-		boot_arch(o, &a, &kt.k, *base ? &kb.k : NULL, &aj, &err);
+		baseline_boot_arch(o, &a, &kt.k, *base ? &kb.k : NULL, &aj, &err);
 	bootkernel_release(&kt);
 	bootkernel_release(&kb);
 	kbuild_close(t);

@@ -20,7 +20,7 @@ static const char *const status_names[] = {
 	[BUILD_SKIPPED] = "skipped",
 };
 
-const char *build_status_name(enum build_status s)
+const char *buildjob_status_name(enum build_status s)
 {
 	return status_names[s];
 }
@@ -374,11 +374,11 @@ static int build_patch(struct arch_run *ar, unsigned int k,
 	}
 
 	if (srctree_diff(job->git_dir, job->base, p->commit, &diff, &err) ||
-	    line_map_parse(&map, diff.buf, diff.len, &err))
+	    delta_map_parse(&map, diff.buf, diff.len, &err))
 		goto infra;
 	units_collect(&ar->t->units, w1_is_unit, &cur, &w1_from);
 	is_new = xcalloc(cur.nr + 1, sizeof(*is_new));
-	diag_delta(&ar->base_set, &cur, &map, is_new);
+	delta_diag(&ar->base_set, &cur, &map, is_new);
 	track(tr, ar->r, &cur, is_new, w1_from, k);
 	p->status = tree_status(&cur, is_new);
 	if (k == job->commits.nr) {
@@ -397,7 +397,7 @@ out:
 	w1_files_free(w1);
 	free(is_new);
 	diag_list_release(&cur);
-	line_map_release(&map);
+	delta_map_release(&map);
 	strbuf_release(&err);
 	strbuf_release(&diff);
 	return ret;
@@ -447,7 +447,7 @@ static enum build_status final_status(const struct build_arch_result *r)
 	return s;
 }
 
-enum build_status build_job_arch(struct build_job *job, const struct arch *arch)
+enum build_status buildjob_arch(struct build_job *job, const struct arch *arch)
 {
 	struct arch_run ar = { .job = job };
 	struct build_arch_result *r;
@@ -532,7 +532,7 @@ out:
 	return r->status;
 }
 
-void build_job_release(struct build_job *job)
+void buildjob_release(struct build_job *job)
 {
 	size_t i, j;
 

@@ -241,7 +241,7 @@ static int build_stage(const struct devci_range *r, const struct devci_opts *o,
 			break;
 		}
 		log_progress("building %zu patch(es) of %s for %s", r->nr, r->desc, a.name);
-		if (build_job_arch(&job, &a) == BUILD_INFRA) {
+		if (buildjob_arch(&job, &a) == BUILD_INFRA) {
 			res = &job.archs[job.archs_nr - 1];
 			strbuf_addf(err, "%s: infrastructure error: %s (logs in %s)",
 				    a.name, res->infra ? res->infra : "unknown", log_dir);
@@ -250,7 +250,7 @@ static int build_stage(const struct devci_range *r, const struct devci_opts *o,
 		}
 		build_findings(&job.archs[job.archs_nr - 1], r->nr, out);
 	}
-	build_job_release(&job);
+	buildjob_release(&job);
 	return ret;
 }
 
@@ -275,7 +275,7 @@ static int boot_stage(const struct devci_range *r, const struct devci_opts *o,
 		json_object *a, *fs;
 
 		log_progress("booting %s on %s", r->desc, name);
-		a = boot_series_arch(cfg, &bo, env, name, r->git_dir, tip, r->base);
+		a = bootkernel_series_arch(cfg, &bo, env, name, r->git_dir, tip, r->base);
 		if (!strcmp(boot_report_status(a), "infra")) {
 			strbuf_addf(err, "%s: infrastructure error: %s", name,
 				    jx_strz(a, "message"));

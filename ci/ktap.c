@@ -17,12 +17,12 @@ static const char *const result_names[] = {
 	[KST_FLAKY] = "flaky",
 };
 
-const char *kst_result_name(enum kst_result r)
+const char *ktap_result_name(enum kst_result r)
 {
 	return result_names[r];
 }
 
-struct kst_run *console_test(const struct console *c, const char *name)
+struct kst_run *ktap_test(const struct console *c, const char *name)
 {
 	size_t i;
 
@@ -32,9 +32,9 @@ struct kst_run *console_test(const struct console *c, const char *name)
 	return NULL;
 }
 
-struct kst_run *console_add_test(struct console *c, const char *name)
+struct kst_run *ktap_add_test(struct console *c, const char *name)
 {
-	struct kst_run *t = console_test(c, name);
+	struct kst_run *t = ktap_test(c, name);
 
 	if (t)
 		return t;
@@ -69,7 +69,7 @@ static void on_run_marker(struct console *c, const char *s)
 
 	if (!name)
 		return;
-	t = console_add_test(c, name);
+	t = ktap_add_test(c, name);
 	t->attempts = attempt;
 	if (attempt > 1)
 		strbuf_addf(&t->output, "# attempt %d\n", attempt);
@@ -87,7 +87,7 @@ static void on_exit_marker(struct console *c, const char *s)
 
 	if (!name)
 		return;
-	t = console_add_test(c, name);
+	t = ktap_add_test(c, name);
 	if (sscanf(rest, " status %d ms %llu", &status, &ms) >= 1 &&
 	    attempt == 1)
 		t->first_status = status;
@@ -131,7 +131,7 @@ static void on_result(struct console *c, const char *s, bool ok)
 	name = end + 1;
 	hash = strstr(name, " # ");
 	n = hash ? xstrndup(name, hash - name) : xstrdup(name);
-	t = console_add_test(c, n);
+	t = ktap_add_test(c, n);
 	free(n);
 	t->finished = true;
 	free(t->reason);
@@ -157,7 +157,7 @@ bool ktap_line(struct console *c, const char *line)
 	const char *rest;
 
 	if (util_starts_with(line, "    ")) {
-		struct kst_run *t = c->running ? console_test(c, c->running) : NULL;
+		struct kst_run *t = c->running ? ktap_test(c, c->running) : NULL;
 
 		if (!t)
 			return false;

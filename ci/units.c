@@ -77,11 +77,11 @@ void units_collect(const struct units *u, bool (*is_extra)(const char *unit),
 	struct diag_list all = DIAG_LIST_INIT, normal = DIAG_LIST_INIT;
 
 	add_units(u, is_extra, false, &all);
-	diag_list_distinct(&all, &normal);
+	delta_list_distinct(&all, &normal);
 	*extra_from = normal.nr;
 	add_units(u, is_extra, true, &all);
 	/* distinct() keeps first occurrences, in order: the normal ones */
-	diag_list_distinct(&all, out);
+	delta_list_distinct(&all, out);
 	diag_list_release(&all);
 	diag_list_release(&normal);
 }

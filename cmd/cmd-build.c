@@ -297,8 +297,8 @@ int cmd_build(int argc, char **argv, struct ctx *ctx)
 
 		log_info("building %zu patch(es) for %s (profile %s)",
 			 job.commits.nr, archs[i].name, o.profile);
-		s = build_job_arch(&job, &archs[i]);
-		log_info("%s: %s", archs[i].name, build_status_name(s));
+		s = buildjob_arch(&job, &archs[i]);
+		log_info("%s: %s", archs[i].name, buildjob_status_name(s));
 	}
 	if (o.json) {
 		json_object *j = build_job_to_json(&job);
@@ -325,7 +325,7 @@ int cmd_build(int argc, char **argv, struct ctx *ctx)
 	}
 	kbuild_env_release(&env);
 out:
-	build_job_release(&job);
+	buildjob_release(&job);
 	free(archs);
 	free(log_dir);
 	strbuf_release(&err);

@@ -104,7 +104,7 @@ static void selftests(struct run *run, const struct boot_opts *o,
 	const struct arch *a = arch_lookup("x86_64");
 
 	boot_result_init(&run->r);
-	kst_select(a, names, 1, &run->r.plan, &run->r.infra);
+	kselftest_select(a, names, 1, &run->r.plan, &run->r.infra);
 	run->ret = boot_selftests(o, a, k, &run->r, &run->bindir, &run->scratch);
 	if (run->ret)
 		printf("# %s\n", run->r.infra.buf);
