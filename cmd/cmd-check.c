@@ -245,7 +245,7 @@ static void series_from_send(struct check_series *s, const struct send *sd,
 		s->base_commit = xstrdup(sd->base_commit);
 }
 
-char *check_cache_dir(const struct config *cfg)
+char *cmd_check_cache_dir(const struct config *cfg)
 {
 	const char *c = config_get(cfg, "core.cachedir");
 	const char *env = getenv("LOREBOT_CACHE");
@@ -276,7 +276,7 @@ static int opts_from_config(struct check_opts *o, const struct config *cfg,
 		return -1;
 	}
 	o->checkpatch_flags = xstrdup_or_null(config_get(cfg, "check.checkpatchflags"));
-	o->cachedir = check_cache_dir(cfg);
+	o->cachedir = cmd_check_cache_dir(cfg);
 	if (o->cachedir)
 		o->fallback_repo = xasprintf("%s/mm.git", o->cachedir);
 	n = config_get_all(cfg, "check.enable", &v);

@@ -97,7 +97,7 @@ static int job_run_cmd(int argc, char **argv, struct ctx *ctx)
 	env.config = config;
 	env.repo = repo;
 	env.statedir = statedir;
-	env.cache = cache = check_cache_dir(ctx->cfg);
+	env.cache = cache = cmd_check_cache_dir(ctx->cfg);
 	env.timeout_ms = config_get_ms(ctx->cfg, "daemon.jobtimeout");
 	env.sandbox = config_get_bool(ctx->cfg, "build.sandbox");
 	log_set_timestamps(true);

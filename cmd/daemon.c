@@ -1272,7 +1272,7 @@ int daemon_run(struct ctx *ctx, const struct daemon_opts *o)
 	d.env.repo = repo;
 	d.env.statedir = statedir;
 	d.env.outbox = outbox;
-	d.env.cache = cache = check_cache_dir(ctx->cfg);
+	d.env.cache = cache = cmd_check_cache_dir(ctx->cfg);
 	if (!d.env.repo) {
 		log_err("no kernel repository: give --repo or set git.repo");
 		ret = EXIT_USAGE;
