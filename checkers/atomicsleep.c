@@ -115,7 +115,7 @@ static bool gives(const struct cview *v, int i, const struct hold *h)
 
 	if (t->kind != CT_IDENT || !cv_is(v, i + 1, "("))
 		return false;
-	return h->give ? in(t, h->give) : ident_has(t, "unlock");
+	return h->give ? in(t, h->give) : check_ident_has(t, "unlock");
 }
 
 /* The name "pte = pte_offset_map_lock(...)" holds, for its NULL check */
@@ -145,7 +145,7 @@ static bool under_test_of(const struct cview *v, int x, int stop, int name)
 static void check_hold(struct check_ctx *c, const struct hold *h, int t)
 {
 	const struct cview *v = &c->file->view;
-	int s = cview_node_at(v, t), blk, x, i, name;
+	int s = callers_node_at(v, t), blk, x, i, name;
 	const struct cnode *st;
 
 	if (s < 0 || v->nodes[s].kind != CN_EXPR)
@@ -169,7 +169,7 @@ static void check_hold(struct check_ctx *c, const struct hold *h, int t)
 				continue;
 			if (!in(k, sleepers) && !(mask = sleeping_mask(v, i)))
 				continue;
-			in_node = cview_node_at(v, i);
+			in_node = callers_node_at(v, i);
 			if (in_node >= 0 && under_test_of(v, in_node, blk, name))
 				continue;
 			if (!check_sees(c, v->lines[k->line].added ||

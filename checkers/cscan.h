@@ -173,7 +173,7 @@ bool cnode_func_is(const struct cview *v, int fn, const char *s, int len);
 /* Find a token equal to s in first..last, or -1 */
 int cview_find(const struct cview *v, int first, int last, const char *s);
 /* The innermost node holding token tok, or -1 (checkers/callers.c) */
-int cview_node_at(const struct cview *v, int tok);
+int callers_node_at(const struct cview *v, int tok);
 /* Is node a inside node b (or b itself)? */
 bool cnode_within(const struct cview *v, int a, int b);
 

@@ -297,7 +297,7 @@ static void check_take(struct check_ctx *c, const struct leak_pair *pr, int fn,
 		       int t)
 {
 	const struct cview *v = &c->file->view;
-	int s = cview_node_at(v, t), names[4], nr = 0, x, end, g;
+	int s = callers_node_at(v, t), names[4], nr = 0, x, end, g;
 	const struct cnode *st;
 	bool sees_take;
 

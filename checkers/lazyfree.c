@@ -90,7 +90,7 @@ static bool strcasestr_n(const char *text, int len, const char *word)
 
 static bool droppable_tok(const struct ctok *t)
 {
-	return ctok_is(t, "VM_DROPPABLE") || ident_has(t, "droppable");
+	return ctok_is(t, "VM_DROPPABLE") || check_ident_has(t, "droppable");
 }
 
 /* What the tokens first..last test, helpers not followed */
@@ -190,7 +190,7 @@ static unsigned int helper(struct lazyfree_state *st, const struct ctok *t)
 	int fn;
 
 	if (!h && st->c && callers_have_tree(st->c) &&
-	    ident_has_any(t, helper_words, ARRAY_SIZE(helper_words))) {
+	    check_ident_has_any(t, helper_words, ARRAY_SIZE(helper_words))) {
 		h = T_KNOWN;
 		if (callers_def(st->c, t->s, t->len, &v, &fn))
 			h |= body_mentions(v, fn);
@@ -438,7 +438,7 @@ static unsigned int site_facts(struct lazyfree_state *st, const struct call_site
 			       int level)
 {
 	const struct cview *v = cs->v;
-	int n = cview_node_at(v, cs->tok);
+	int n = callers_node_at(v, cs->tok);
 	unsigned int f = 0;
 
 	if (n < 0)
@@ -489,7 +489,7 @@ static unsigned int callers_facts(struct lazyfree_state *st, const char *name,
 		all = 0;
 	if (nsites)
 		*nsites = n;
-	call_sites_release(&cs);
+	callers_sites_release(&cs);
 	return all;
 }
 

@@ -65,7 +65,7 @@ static bool asserts_lock(const struct cview *v, int first, int last)
 		/* VM_WARN_ON_FOLIO(!folio_test_locked(folio), folio) */
 		if (ctok_is_assert(t) && cv_is(v, i + 1, "(") && v->toks[i + 1].match > i)
 			for (k = i + 2; k < v->toks[i + 1].match; k++)
-				if (ident_has(&v->toks[k], "lock"))
+				if (check_ident_has(&v->toks[k], "lock"))
 					return true;
 	}
 	return false;
@@ -134,7 +134,7 @@ void lockassert_run(struct check_ctx *c)
 		if (f->kind != CN_FUNC || f->child < 0 || f->name < 0 || f->cond_open < 0)
 			continue;
 		/* a function that takes or drops a lock itself */
-		if (ident_has(&v->toks[f->name], "lock"))
+		if (check_ident_has(&v->toks[f->name], "lock"))
 			continue;
 		body = &v->nodes[f->child];
 		head = v->toks[f->first].line;

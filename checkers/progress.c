@@ -44,8 +44,8 @@ static const char *const int_types[] = {
 
 static bool counter_name(const struct ctok *t)
 {
-	return ident_has(t, "progress") || ident_has(t, "scanned") ||
-	       ident_has(t, "nr_scan");
+	return check_ident_has(t, "progress") || check_ident_has(t, "scanned") ||
+	       check_ident_has(t, "nr_scan");
 }
 
 static bool tok_eq(const struct ctok *t, const char *s)

@@ -64,7 +64,7 @@ static void check_call(struct check_ctx *c, int fn, int t)
 			report(c, t, t, NULL);
 		return;
 	}
-	s = cview_node_at(v, t);
+	s = callers_node_at(v, t);
 	if (s < 0 || v->nodes[s].kind != CN_EXPR)
 		return;
 	st = &v->nodes[s];

@@ -19,8 +19,8 @@ struct check_file {
 };
 
 /* What rules learn over the series: call sites (checkers/callers.h) */
-struct check_kb *check_kb_new(void);
-void check_kb_free(struct check_kb *kb);
+struct check_kb *callers_kb_new(void);
+void callers_kb_free(struct check_kb *kb);
 
 /* Lines the patch only moves stop counting as added (checkers/moved.c) */
 void check_patch_mark_moved(struct check_patch *p);
@@ -79,8 +79,8 @@ void base_run(struct check_ctx *c);
 void codespell_run(struct check_ctx *c);
 
 /* Identifier helpers */
-bool ident_has(const struct ctok *t, const char *part);	/* substring, any case */
+bool check_ident_has(const struct ctok *t, const char *part);	/* substring, any case */
 /* Does t contain one of w[0..n), in any case? */
-bool ident_has_any(const struct ctok *t, const char *const *w, size_t n);
+bool check_ident_has_any(const struct ctok *t, const char *const *w, size_t n);
 
 #endif

@@ -285,7 +285,7 @@ int check_dev(const struct check_dev_opts *d, const struct check_opts *o,
 		       r.desc);
 	check_run(&s, o, &f);
 	check_progress("checked %zu patch%s", s.nr, s.nr == 1 ? "" : "es");
-	ret = findings_at_least(&f, o->fail_on) ? EXIT_FINDINGS : EXIT_OK;
+	ret = check_findings_at_least(&f, o->fail_on) ? EXIT_FINDINGS : EXIT_OK;
 	if (d->json) {
 		json = result_json(&r, &s, &f);
 	} else {
@@ -303,7 +303,7 @@ int check_dev(const struct check_dev_opts *d, const struct check_opts *o,
 		jx_print(json, stdout);
 out:
 	json_object_put(json);
-	findings_release(&f);
+	check_findings_release(&f);
 	s.tree = NULL;
 	check_series_release(&s);
 	devrange_release(&r);

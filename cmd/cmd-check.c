@@ -304,7 +304,7 @@ static void list_checkers(const struct check_opts *o)
 
 	for (i = 0; i < checkers_nr; i++)
 		printf("%-20s %-3s %-7s %s\n", checkers[i].name,
-		       checker_enabled(o, &checkers[i]) ? "on" : "off",
+		       check_enabled(o, &checkers[i]) ? "on" : "off",
 		       check_severity_name(checkers[i].severity), checkers[i].summary);
 }
 
@@ -419,7 +419,7 @@ static int check_mbox(const char *mbox, const char *series, const char *repo, bo
 		}
 		check_one(&s, o, tp, cfg, &f);
 		checked++;
-		if (findings_at_least(&f, o->fail_on))
+		if (check_findings_at_least(&f, o->fail_on))
 			ret = EXIT_FINDINGS;
 		if (json) {
 			json_object *j = findings_to_json(&f, &s);
@@ -447,7 +447,7 @@ static int check_mbox(const char *mbox, const char *series, const char *repo, bo
 				       color ? "\033[m" : "");
 			findings_print(&f, &s, stdout, color);
 		}
-		findings_release(&f);
+		check_findings_release(&f);
 		check_series_release(&s);
 		if (tp && tp->scratch) {
 			util_remove_tree(tp->scratch);
