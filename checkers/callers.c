@@ -220,7 +220,7 @@ static int find_def(const struct cview *v, const char *name, int len)
 
 	for (i = 0; i < v->nr_nodes; i++)
 		if (v->nodes[i].kind == CN_FUNC && v->nodes[i].child >= 0 &&
-		    cnode_func_is(v, i, name, len))
+		    cview_node_func_is(v, i, name, len))
 			return i;
 	return -1;
 }

@@ -329,7 +329,7 @@ static void check_take(struct check_ctx *c, const struct leak_pair *pr, int fn,
 		int lab, k;
 
 		if ((e->kind != CN_RETURN && e->kind != CN_GOTO) ||
-		    e->first <= st->last || !cnode_within(v, x, fn))
+		    e->first <= st->last || !cview_node_within(v, x, fn))
 			continue;
 		/*
 		 * the function's last statement, or the last before the labels

@@ -49,7 +49,7 @@ enum lazyfree_action lazyfree_action_of(const struct cview *v, int branch)
 	for (i = branch; i < v->nr_nodes && v->nodes[i].first <= b->last; i++) {
 		const struct cnode *x = &v->nodes[i];
 
-		if (!cnode_within(v, i, branch))
+		if (!cview_node_within(v, i, branch))
 			continue;
 		if (x->kind == CN_GOTO && x->name >= 0) {
 			if (check_ident_has_any(&v->toks[x->name], discard_words,
@@ -169,7 +169,7 @@ static char *layout(const struct fix *fx, const struct cview *v, int n, int colu
 		if (k) {
 			strbuf_addch(&line, ' ');
 			l = (struct cline){ .text = line.buf, .len = (int)line.len };
-			w = cline_width(&l, l.len) + (int)strlen(fx->term[k]) +
+			w = cview_line_width(&l, l.len) + (int)strlen(fx->term[k]) +
 			    (int)strlen(end);
 			if (w > columns) {
 				strbuf_rtrim(&line);

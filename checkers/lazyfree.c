@@ -365,7 +365,7 @@ static bool branch_acts(const struct cview *v, const struct cnode *n)
 		return false;
 	for (i = n->child; i < v->nr_nodes &&
 	     v->nodes[i].first <= v->nodes[n->child].last; i++)
-		if (cnode_within(v, i, n->child) && cnode_is_jump(v, i))
+		if (cview_node_within(v, i, n->child) && cview_node_is_jump(v, i))
 			return true;
 	return lazyfree_action_of(v, n->child) != ACT_UNKNOWN;
 }
@@ -419,11 +419,11 @@ static bool branch_exempts(const struct cview *v, const struct cnode *n)
 	for (s = v->nodes[s].child; s >= 0; s = v->nodes[s].next) {
 		const struct cnode *x = &v->nodes[s];
 
-		if (x->kind == CN_IF && x->cond_open >= 0 && cnode_is_jump(v, x->child) &&
+		if (x->kind == CN_IF && x->cond_open >= 0 && cview_node_is_jump(v, x->child) &&
 		    mentions(v->toks, v->nr_toks, x->cond_open, x->cond_close) &
 		    T_DROPPABLE)
 			return true;
-		if (cnode_is_jump(v, s))
+		if (cview_node_is_jump(v, s))
 			break;
 	}
 	return false;
@@ -475,7 +475,7 @@ static unsigned int callers_facts(struct lazyfree_state *st, const char *name,
 		unsigned int f;
 
 		/* a recursive call says nothing about the callers */
-		if (cs.v[i].fn >= 0 && cnode_func_is(cs.v[i].v, cs.v[i].fn, name, len))
+		if (cs.v[i].fn >= 0 && cview_node_func_is(cs.v[i].v, cs.v[i].fn, name, len))
 			continue;
 		n++;
 		f = site_facts(st, &cs.v[i], level);

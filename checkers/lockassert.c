@@ -63,7 +63,7 @@ static bool asserts_lock(const struct cview *v, int first, int last)
 			    !strncmp(t->s, asserts[a], strlen(asserts[a])))
 				return true;
 		/* VM_WARN_ON_FOLIO(!folio_test_locked(folio), folio) */
-		if (ctok_is_assert(t) && cv_is(v, i + 1, "(") && v->toks[i + 1].match > i)
+		if (cview_tok_is_assert(t) && cv_is(v, i + 1, "(") && v->toks[i + 1].match > i)
 			for (k = i + 2; k < v->toks[i + 1].match; k++)
 				if (check_ident_has(&v->toks[k], "lock"))
 					return true;

@@ -355,7 +355,7 @@ static bool stops_early(const struct cview *v, int l)
 		const struct cnode *x = &v->nodes[i];
 		int p;
 
-		if (!cnode_within(v, i, l))
+		if (!cview_node_within(v, i, l))
 			continue;
 		if (x->kind == CN_GOTO || x->kind == CN_RETURN)
 			return true;
@@ -745,7 +745,7 @@ void progress_run(struct check_ctx *c)
 
 		for (fn = 0; fn < v->nr_nodes; fn++) {
 			if (v->nodes[fn].kind != CN_FUNC ||
-			    !cnode_func_is(v, fn, ctr->func, (int)strlen(ctr->func)))
+			    !cview_node_func_is(v, fn, ctr->func, (int)strlen(ctr->func)))
 				continue;
 			for (i = fn; i < v->nr_nodes; i++) {
 				const struct cnode *n = &v->nodes[i];
