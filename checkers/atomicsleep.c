@@ -123,7 +123,7 @@ static int held_name(const struct cview *v, int t)
 {
 	int names[1];
 
-	return held_names(v, t, names, 1) ? names[0] : -1;
+	return exitleak_held_names(v, t, names, 1) ? names[0] : -1;
 }
 
 static bool under_test_of(const struct cview *v, int x, int stop, int name)
@@ -136,7 +136,7 @@ static bool under_test_of(const struct cview *v, int x, int stop, int name)
 		const struct cnode *n = &v->nodes[p];
 
 		if (n->kind == CN_IF && n->cond_open >= 0 &&
-		    cond_tests_null(v, n->cond_open, n->cond_close, &name, 1))
+		    exitleak_cond_tests_null(v, n->cond_open, n->cond_close, &name, 1))
 			return true;
 	}
 	return false;
@@ -204,5 +204,5 @@ static void hold_call(struct check_ctx *c, int body, int t, void *data)
 
 void atomicsleep_run(struct check_ctx *c)
 {
-	cbody_each_call(c, NULL, hold_call, NULL);
+	exitleak_each_call(c, NULL, hold_call, NULL);
 }

@@ -310,7 +310,7 @@ static void relocate(struct check_file *f, struct diff_file *df,
 	f->mail_start = xcalloc(df->nr + 1, sizeof(*f->mail_start));
 	for (j = 0; j < df->nr; j++)
 		f->mail_start[j] = df->hunks[j].new_start;
-	diff_file_relocate(df, text, len);
+	relocate_diff_file(df, text, len);
 }
 
 static void build_files(struct check_series *s, struct check_patch *p)
@@ -434,7 +434,7 @@ int check_run(struct check_series *s, const struct check_opts *o,
 	for (pi = 0; pi < s->nr; pi++)
 		build_files(s, s->patches[pi]);
 	for (pi = 0; pi < s->nr; pi++)
-		check_patch_mark_moved(s->patches[pi]);
+		moved_mark_patch(s->patches[pi]);
 
 	for (i = 0; i < checkers_nr; i++) {
 		if (!on[i] || !checkers[i].begin)

@@ -68,7 +68,7 @@ static void check_call(struct check_ctx *c, int fn, int t)
 	if (s < 0 || v->nodes[s].kind != CN_EXPR)
 		return;
 	st = &v->nodes[s];
-	n = held_names(v, t, names, 4);
+	n = exitleak_held_names(v, t, names, 4);
 	if (!n)
 		return;
 	for (i = st->last + 1; i <= v->nodes[fn].last; i++) {
@@ -105,5 +105,5 @@ static void map_call(struct check_ctx *c, int body, int t, void *data)
 
 void ptemapnull_run(struct check_ctx *c)
 {
-	cbody_each_call(c, NULL, map_call, NULL);
+	exitleak_each_call(c, NULL, map_call, NULL);
 }

@@ -23,7 +23,7 @@ struct check_kb *callers_kb_new(void);
 void callers_kb_free(struct check_kb *kb);
 
 /* Lines the patch only moves stop counting as added (checkers/moved.c) */
-void check_patch_mark_moved(struct check_patch *p);
+void moved_mark_patch(struct check_patch *p);
 
 /* A post-image line as the mail numbers it, where apply put it */
 int check_patch_line(const struct check_patch *p, const char *path, int line);
@@ -33,7 +33,7 @@ int check_patch_line(const struct check_patch *p, const char *path, int line);
  * in the post-image text (a hunk applied at an offset); the number of
  * hunks moved.  checkers/relocate.c
  */
-int diff_file_relocate(struct diff_file *df, const char *text, size_t len);
+int relocate_diff_file(struct diff_file *df, const char *text, size_t len);
 
 /* Each file of each patch of the series, C files only when c_only */
 #define for_each_check_file(s, pi, fi, pt, f)				\

@@ -336,7 +336,7 @@ static int check_one(struct check_series *s, const struct check_opts *o,
 			all[i] = bases[i];
 		all[nr] = "HEAD";
 		s->tree = &tree->base;
-		if (git_tree_apply(tree, s, all, nr + 1, &err)) {
+		if (tree_apply(tree, s, all, nr + 1, &err)) {
 			fprintf(stderr, "lorebot: %s; checking from the hunks\n", err.buf);
 			s->tree = NULL;
 		}
@@ -377,7 +377,7 @@ static int check_mbox(const char *mbox, const char *series, const char *repo, bo
 	size_t i;
 
 	if (repo) {
-		if (git_tree_open(&tree, repo, &err)) {
+		if (tree_open(&tree, repo, &err)) {
 			fprintf(stderr, "lorebot: --repo '%s': %s\n", repo, err.buf);
 			strbuf_release(&err);
 			return EXIT_USAGE;
@@ -470,7 +470,7 @@ out:
 	series_release(&a);
 	raws_release(&raws);
 	if (tp)
-		git_tree_release(tp);
+		tree_release(tp);
 	strbuf_release(&err);
 	pattern_release_all();
 	return ret;
