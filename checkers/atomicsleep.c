@@ -202,7 +202,16 @@ static void hold_call(struct check_ctx *c, int body, int t, void *data)
 			check_hold(c, &holds[k], t);
 }
 
-void atomicsleep_run(struct check_ctx *c)
+static void atomicsleep_run(struct check_ctx *c)
 {
 	exitleak_each_call(c, NULL, hold_call, NULL);
 }
+
+const struct checker atomicsleep_checker = {
+	.name = "atomic-sleep",
+	.summary = "nothing sleeps under a spinlock, the PTL or rcu_read_lock()",
+	.scope = CHECK_SCOPE_FILE,
+	.severity = CHECK_WARNING,
+	.on = true,
+	.run = atomicsleep_run,
+};

@@ -40,8 +40,8 @@ const struct checker *check_find(const char *name)
 	size_t i;
 
 	for (i = 0; i < checkers_nr; i++)
-		if (!strcmp(checkers[i].name, name))
-			return &checkers[i];
+		if (!strcmp(checkers[i]->name, name))
+			return checkers[i];
 	return NULL;
 }
 
@@ -430,24 +430,24 @@ int check_run(struct check_series *s, const struct check_opts *o,
 	size_t i, pi, fi;
 
 	for (i = 0; i < checkers_nr; i++)
-		on[i] = check_enabled(o, &checkers[i]);
+		on[i] = check_enabled(o, checkers[i]);
 	for (pi = 0; pi < s->nr; pi++)
 		build_files(s, s->patches[pi]);
 	for (pi = 0; pi < s->nr; pi++)
 		moved_mark_patch(s->patches[pi]);
 
 	for (i = 0; i < checkers_nr; i++) {
-		if (!on[i] || !checkers[i].begin)
+		if (!on[i] || !checkers[i]->begin)
 			continue;
-		c.k = &checkers[i];
+		c.k = checkers[i];
 		c.state = NULL;
 		c.patch = NULL;
 		c.file = NULL;
-		checkers[i].begin(&c);
+		checkers[i]->begin(&c);
 		state[i] = c.state;
 	}
 	for (i = 0; i < checkers_nr; i++) {
-		const struct checker *k = &checkers[i];
+		const struct checker *k = checkers[i];
 		size_t from = out->nr;
 
 		if (!on[i] || !k->run)
@@ -480,13 +480,13 @@ int check_run(struct check_series *s, const struct check_opts *o,
 		state[i] = c.state;
 	}
 	for (i = 0; i < checkers_nr; i++) {
-		if (!on[i] || !checkers[i].end)
+		if (!on[i] || !checkers[i]->end)
 			continue;
-		c.k = &checkers[i];
+		c.k = checkers[i];
 		c.state = state[i];
 		c.patch = NULL;
 		c.file = NULL;
-		checkers[i].end(&c);
+		checkers[i]->end(&c);
 	}
 	if (c.ids_unchecked) {
 		c.patch = NULL;

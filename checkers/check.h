@@ -212,7 +212,7 @@ struct checker {
 	void (*end)(struct check_ctx *c);
 };
 
-extern const struct checker checkers[];
+extern const struct checker *const checkers[];
 extern const size_t checkers_nr;
 
 const struct checker *check_find(const char *name);

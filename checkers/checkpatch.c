@@ -381,7 +381,7 @@ static int diff_where(const struct patch *p, int first, int target, char **file)
 	return -1;
 }
 
-void checkpatch_begin(struct check_ctx *c)
+static void checkpatch_begin(struct check_ctx *c)
 {
 	struct check_series *s = c->s;
 	struct cp_state *st;
@@ -575,7 +575,7 @@ static void rerun_one_by_one(struct check_ctx *c, struct cp_state *st,
 	free(argv);
 }
 
-void checkpatch_end(struct check_ctx *c)
+static void checkpatch_end(struct check_ctx *c)
 {
 	struct cp_state *st = c->state;
 	size_t g;
@@ -622,3 +622,13 @@ void checkpatch_end(struct check_ctx *c)
 	free(st);
 	c->state = NULL;
 }
+
+const struct checker checkpatch_checker = {
+	.name = "checkpatch",
+	.summary = "scripts/checkpatch.pl of the target tree, as b4 runs it",
+	.scope = CHECK_SCOPE_SERIES,
+	.severity = CHECK_WARNING,
+	.on = true,
+	.begin = checkpatch_begin,
+	.end = checkpatch_end,
+};

@@ -493,7 +493,7 @@ static unsigned int callers_facts(struct lazyfree_state *st, const char *name,
 	return all;
 }
 
-void lazyfree_begin(struct check_ctx *c)
+static void lazyfree_begin(struct check_ctx *c)
 {
 	struct lazyfree_state *st = xcalloc(1, sizeof(*st));
 	struct check_patch *p;
@@ -507,7 +507,7 @@ void lazyfree_begin(struct check_ctx *c)
 	c->state = st;
 }
 
-void lazyfree_end(struct check_ctx *c)
+static void lazyfree_end(struct check_ctx *c)
 {
 	struct lazyfree_state *st = c->state;
 	size_t i;
@@ -603,7 +603,7 @@ static void note_unseen(struct check_ctx *c, int i, const char *fname, int flen)
 	strbuf_release(&what);
 }
 
-void lazyfree_run(struct check_ctx *c)
+static void lazyfree_run(struct check_ctx *c)
 {
 	struct lazyfree_state *st = c->state;
 	const struct cview *v = &c->file->view;
@@ -655,3 +655,14 @@ void lazyfree_run(struct check_ctx *c)
 	}
 	st->c = NULL;
 }
+
+const struct checker lazyfree_checker = {
+	.name = "lazyfree-droppable",
+	.summary = "lazyfree folios kept or skipped by dirtiness must allow for VM_DROPPABLE",
+	.scope = CHECK_SCOPE_FILE,
+	.severity = CHECK_WARNING,
+	.on = true,
+	.begin = lazyfree_begin,
+	.run = lazyfree_run,
+	.end = lazyfree_end,
+};

@@ -115,7 +115,7 @@ static bool mm_param(const struct cview *v, const struct cnode *f, struct strbuf
 	return false;
 }
 
-void lockassert_run(struct check_ctx *c)
+static void lockassert_run(struct check_ctx *c)
 {
 	const struct cview *v = &c->file->view;
 	struct strbuf com = STRBUF_INIT, mm = STRBUF_INIT;
@@ -174,3 +174,12 @@ void lockassert_run(struct check_ctx *c)
 	strbuf_release(&com);
 	strbuf_release(&mm);
 }
+
+const struct checker lockassert_checker = {
+	.name = "lock-assert",
+	.summary = "a function whose caller must hold a lock asserts it",
+	.scope = CHECK_SCOPE_FILE,
+	.severity = CHECK_NOTE,
+	.on = true,
+	.run = lockassert_run,
+};

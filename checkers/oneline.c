@@ -507,7 +507,7 @@ static void check_proto(struct check_ctx *c, const struct proto *pr)
 	strbuf_release(&tail);
 }
 
-void oneline_run(struct check_ctx *c)
+static void oneline_run(struct check_ctx *c)
 {
 	const struct cview *v = &c->file->view;
 	int i;
@@ -526,3 +526,12 @@ void oneline_run(struct check_ctx *c)
 		i = pr.close;
 	}
 }
+
+const struct checker oneline_checker = {
+	.name = "one-line-args",
+	.summary = "parameters of a changed prototype packed onto as few lines as fit",
+	.scope = CHECK_SCOPE_FILE,
+	.severity = CHECK_WARNING,
+	.on = true,
+	.run = oneline_run,
+};

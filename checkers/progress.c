@@ -181,7 +181,7 @@ static void learn_calls(struct progress_state *st, const struct cview *v)
 	}
 }
 
-void progress_begin(struct check_ctx *c)
+static void progress_begin(struct check_ctx *c)
 {
 	struct progress_state *st = xcalloc(1, sizeof(*st));
 	struct check_patch *p;
@@ -197,7 +197,7 @@ void progress_begin(struct check_ctx *c)
 	c->state = st;
 }
 
-void progress_end(struct check_ctx *c)
+static void progress_end(struct check_ctx *c)
 {
 	struct progress_state *st = c->state;
 	size_t i;
@@ -729,7 +729,7 @@ static void check_callers(struct check_ctx *c, const struct counter *ctr)
 	}
 }
 
-void progress_run(struct check_ctx *c)
+static void progress_run(struct check_ctx *c)
 {
 	struct progress_state *st = c->state;
 	const struct cview *v = &c->file->view;
@@ -774,3 +774,14 @@ void progress_run(struct check_ctx *c)
 		check_callers(c, ctr);
 	}
 }
+
+const struct checker progress_checker = {
+	.name = "progress-accounting",
+	.summary = "scan functions must report what they scanned through their counter",
+	.scope = CHECK_SCOPE_FILE,
+	.severity = CHECK_WARNING,
+	.on = true,
+	.begin = progress_begin,
+	.run = progress_run,
+	.end = progress_end,
+};

@@ -103,7 +103,16 @@ static void map_call(struct check_ctx *c, int body, int t, void *data)
 		check_call(c, body, t);
 }
 
-void ptemapnull_run(struct check_ctx *c)
+static void ptemapnull_run(struct check_ctx *c)
 {
 	exitleak_each_call(c, NULL, map_call, NULL);
 }
+
+const struct checker ptemapnull_checker = {
+	.name = "pte-map-null",
+	.summary = "pte_offset_map*() results are tested for NULL before use",
+	.scope = CHECK_SCOPE_FILE,
+	.severity = CHECK_ERROR,
+	.on = true,
+	.run = ptemapnull_run,
+};

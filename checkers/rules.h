@@ -55,28 +55,27 @@ struct finding *check_report_at(struct check_ctx *c, enum check_severity sev,
 				int tok, int qfirst, int qlast,
 				const char *fmt, ...) PRINTF(6, 7);
 
-/* The checkers */
-void lazyfree_begin(struct check_ctx *c);
-void lazyfree_run(struct check_ctx *c);
-void lazyfree_end(struct check_ctx *c);
-void progress_begin(struct check_ctx *c);
-void progress_run(struct check_ctx *c);
-void progress_end(struct check_ctx *c);
-void oneline_run(struct check_ctx *c);
-void ptemapnull_run(struct check_ctx *c);
-void pteexit_run(struct check_ctx *c);
-void rcuexit_run(struct check_ctx *c);
-void atomicsleep_run(struct check_ctx *c);
-void lockassert_run(struct check_ctx *c);
-void checkpatch_begin(struct check_ctx *c);
-void checkpatch_end(struct check_ctx *c);
-void signoff_run(struct check_ctx *c);
-void fixes_run(struct check_ctx *c);
-void subject_run(struct check_ctx *c);
-void numbering_run(struct check_ctx *c);
-void cover_run(struct check_ctx *c);
-void base_run(struct check_ctx *c);
-void codespell_run(struct check_ctx *c);
+/*
+ * The checkers (the table of checkers/checkers.c): each file of a rule
+ * exports its descriptor, checkers/<file>.c <file>_checker, and nothing
+ * else of the rule; checkers/seriescheck.c holds six, seriescheck_<rule>
+ */
+extern const struct checker lazyfree_checker;
+extern const struct checker progress_checker;
+extern const struct checker oneline_checker;
+extern const struct checker ptemapnull_checker;
+extern const struct checker pteexit_checker;
+extern const struct checker rcuexit_checker;
+extern const struct checker atomicsleep_checker;
+extern const struct checker lockassert_checker;
+extern const struct checker checkpatch_checker;
+extern const struct checker seriescheck_signoff;
+extern const struct checker seriescheck_fixes;
+extern const struct checker seriescheck_subject;
+extern const struct checker seriescheck_numbering;
+extern const struct checker seriescheck_cover;
+extern const struct checker seriescheck_base;
+extern const struct checker codespell_checker;
 
 /* Identifier helpers */
 bool check_ident_has(const struct ctok *t, const char *part);	/* substring, any case */

@@ -303,9 +303,9 @@ static void list_checkers(const struct check_opts *o)
 	size_t i;
 
 	for (i = 0; i < checkers_nr; i++)
-		printf("%-20s %-3s %-7s %s\n", checkers[i].name,
-		       check_enabled(o, &checkers[i]) ? "on" : "off",
-		       check_severity_name(checkers[i].severity), checkers[i].summary);
+		printf("%-20s %-3s %-7s %s\n", checkers[i]->name,
+		       check_enabled(o, checkers[i]) ? "on" : "off",
+		       check_severity_name(checkers[i]->severity), checkers[i]->summary);
 }
 
 static void report_problems(const char *file, const struct strbuf *problems)
