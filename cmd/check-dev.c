@@ -18,9 +18,14 @@
 #include "bot/series-out.h"
 #include "checkers/pattern.h"
 
+/*
+ * Delayed progress on stderr (lib/log.h's log_progress(): a terminal, or
+ * --progress): nothing for work that ends within a second
+ * (LOREBOT_PROGRESS_DELAY_MS changes the second).
+ */
 static uint64_t progress_t0, progress_delay = 1000;
 
-void check_progress_start(void)
+static void check_progress_start(void)
 {
 	const char *d = getenv("LOREBOT_PROGRESS_DELAY_MS");
 
@@ -29,7 +34,9 @@ void check_progress_start(void)
 		progress_delay = strtoull(d, NULL, 10);
 }
 
-void check_progress(const char *fmt, ...)
+static void check_progress(const char *fmt, ...) PRINTF(1, 2);
+
+static void check_progress(const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
