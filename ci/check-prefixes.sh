@@ -9,7 +9,9 @@
 #   - conventions: names that are deliberately not prefixed.
 # The functions are read from the objects (nm): a global text symbol of
 # OBJDIR/{lib,bot,checkers,ci,cmd}/*.o; static functions do not count.
-# Each offender is a line "file: name"; then their count on stderr.  The
+# Each offender is a line "file: name"; and as a prefix must mean one
+# module, a file with the prefix of a file in another directory is a
+# line "file: prefix foo_ of dir/foo.c".  Then their count on stderr.  The
 # exit status is 0 when there is none, 1 when there is one, 2 on a usage
 # error or when there are no objects (make check-prefixes builds them).
 #
@@ -27,6 +29,7 @@ NAME=check-prefixes
 # other than its name's.
 MODULES='
 cmd/main.c	cmd_
+cmd/check-dev.c	check_dev
 checkers/cscan.c	cview_
 checkers/cparse.c	cview_
 checkers/guards.c	cview_
@@ -35,6 +38,8 @@ lib/jsonx.c	jx_
 '
 # cmd/main.c: the command table and the front ends' shared helpers,
 #	cmd/cmd.h, beside cmd/cmd-<name>.c (cmd_<name>()).
+# cmd/check-dev.c: lorebot check on a developer's tree (check-dev.h):
+#	check_dev(), check_dev_*(), as check_ is checkers/check.c's.
 # checkers/cscan.c, cparse.c, guards.c: one module, the C view of a
 #	file (struct cview, checkers/cscan.h): the lexer and token scans,
 #	the parser, the guards of a branch.
@@ -54,8 +59,9 @@ lib/util.c	oom
 #	xcalloc(), xrealloc(), xstrdup(), xstrndup(), xstrdup_or_null(),
 #	xasprintf(); oom(): their one way out when memory runs out.
 
+# bottom up: of two directories with a prefix, the higher one is named
 objs=
-for l in $LAYERS; do
+for l in lib bot checkers ci cmd; do
 	[ -d "$obj/$l" ] && objs="$objs $(find "$obj/$l" -name '*.o' | LC_ALL=C sort)"
 done
 if [ -z "$objs" ]; then
@@ -97,21 +103,35 @@ nm -P -A $objs | awk -v obj="$obj/" -v modules="$MODULES" \
 		}
 		return 0
 	}
-	$3 == "T" || $3 == "W" {
+	function prefix(file,   p) {
+		if (file in module)
+			return module[file]
+		p = file
+		sub(/.*\//, "", p)
+		sub(/\.c$/, "", p)
+		sub(/-.*/, "", p)
+		return p "_"
+	}
+	{
 		o = $1; sub(/:$/, "", o)
 		if (index(o, obj) == 1)
 			o = substr(o, length(obj) + 1)
 		sub(/\.o$/, ".c", o)
-		name = $2
-		if (o in module) {
-			p = module[o]
-		} else {
-			p = o
-			sub(/.*\//, "", p)
-			sub(/\.c$/, "", p)
-			sub(/-.*/, "", p)
-			p = p "_"
+		p = prefix(o)
+		# the first file of another directory with the prefix
+		d = o; sub(/\/[^\/]*$/, "", d)
+		if (!((p, d) in first)) {
+			first[p, d] = o
+			if (p in owner && !(o in shared)) {
+				shared[o] = 1
+				printf "%s: prefix %s of %s\n", o, p, owner[p]
+			}
+			if (!(p in owner))
+				owner[p] = o
 		}
+	}
+	$3 == "T" || $3 == "W" {
+		name = $2
 		if (index(name, p) != 1 && !allowed(o, name))
 			printf "%s: %s\n", o, name
 	}' | LC_ALL=C sort >"$out"
@@ -120,7 +140,8 @@ if [ -s "$out" ]; then
 	cat "$out"
 	echo "check-prefixes: $(grep -c '' "$out") exported functions not" \
 		"named after their file (file bot/foo-bar.c, prefix foo_;" \
-		"the exceptions are in ci/check-prefixes.sh)" >&2
+		"the exceptions are in ci/check-prefixes.sh), or files with" \
+		"the prefix of another directory's" >&2
 	exit 1
 fi
 exit 0

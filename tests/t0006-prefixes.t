@@ -2,8 +2,10 @@
 # make check-prefixes (ci/check-prefixes.sh): every exported function of
 # the objects is named after its file (the base name up to the first
 # '-', then '_'), but for the module prefixes and conventions the script
-# lists.  The tree passes; objects planted beside it with a function of
-# another prefix fail, each named as "file: name".
+# lists, and no two directories share a prefix.  The tree passes;
+# objects planted beside it with a function of another prefix fail, each
+# named as "file: name", and one of another directory's prefix as
+# "file: prefix foo_ of dir/foo.c".
 . "${LOREBOT_SRC:-.}/tests/lib.sh"
 
 CHECK=$LOREBOT_SRC/ci/check-prefixes.sh
@@ -58,14 +60,18 @@ printf '%s\n' 'int cmd_planted(void);' 'int cmd_planted(void) { return 1; }' \
 	'int main_planted(void);' 'int main_planted(void) { return 1; }' >"$TMP/main.c"
 rm "$O/cmd/main.o"
 cc -c -o "$O/cmd/main.o" "$TMP/main.c"
+# a prefix means one module: ci/ has no log_ of its own (lib/log.c's)
+printf '%s\n' 'int log_planted(void);' 'int log_planted(void) { return 1; }' >"$TMP/log.c"
+cc -c -o "$O/ci/log-planted.o" "$TMP/log.c"
 # a convention: x* in lib/util.c only
 printf '%s\n' 'void *xplanted(void);' 'void *xplanted(void) { return 0; }' >"$TMP/x.c"
 cc -c -o "$O/lib/strmap-x.o" "$TMP/x.c"
 "$CHECK" "$LOREBOT_SRC" "$O" >"$TMP/out" 2>"$TMP/err"
 is "$?" 1 "a function of another prefix: exit 1"
 is "$(cat "$TMP/out")" "bot/plant-more.c: three
+ci/log-planted.c: prefix log_ of lib/log.c
 cmd/main.c: main_planted
-lib/strmap-x.c: xplanted" "each named with its file"
-like "$(cat "$TMP/err")" "^check-prefixes: 3 exported functions" "and counted on stderr"
+lib/strmap-x.c: xplanted" "each named with its file, a shared prefix with the other file"
+like "$(cat "$TMP/err")" "^check-prefixes: 4 exported functions" "and counted on stderr"
 
 done_testing
