@@ -19,7 +19,14 @@
 
 #define MAX_ARGS 16
 
-int exitleak_body_of(const struct cview *v, int b, const char **name, int *len)
+/*
+ * The bodies of a view: the block of each function, or with hunks only,
+ * each top-level block whose head is outside them.  -1 when b is not one;
+ * else the node holding the code, and the function's name (or the hunk
+ * header's) in *name, *len.
+ */
+static int exitleak_body_of(const struct cview *v, int b, const char **name,
+			    int *len)
 {
 	const struct cnode *n = &v->nodes[b];
 
@@ -42,8 +49,9 @@ int exitleak_body_of(const struct cview *v, int b, const char **name, int *len)
 	return -1;
 }
 
-int exitleak_find_call(const struct cview *v, int first, int last,
-		       const char *const *names)
+/* The first call of one of names (NULL-ended) in tokens first..last, -1 */
+static int exitleak_find_call(const struct cview *v, int first, int last,
+			      const char *const *names)
 {
 	int i, k;
 

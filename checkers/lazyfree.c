@@ -213,7 +213,8 @@ unsigned int lazyfree_mentions(struct lazyfree_state *st, const struct cview *v,
 	return fl;
 }
 
-bool lazyfree_facts_lazyfree(unsigned int f)
+/* Do facts f (F_*) say the folio is lazyfree? */
+static bool lazyfree_facts_lazyfree(unsigned int f)
 {
 	if (f & (F_SWAPBACKED | F_NOTANON))
 		return false;
