@@ -9,7 +9,6 @@
 . "${LOREBOT_SRC:-.}/tests/lib.sh"
 
 CHECK=$LOREBOT_SRC/ci/check-prefixes.sh
-LAYERS="cmd ci checkers bot lib"
 # the objects of the binary under test (build-san/ in make test)
 OBJ=$(dirname "$LOREBOT")
 
@@ -41,12 +40,7 @@ if ! command -v cc >/dev/null 2>&1; then
 	exit
 fi
 O=$TMP/obj
-for l in $LAYERS; do
-	mkdir -p "$O/$l"
-	for o in "$OBJ/$l"/*.o; do
-		ln -s "$o" "$O/$l/"
-	done
-done
+link_objects "$OBJ" "$O"
 "$CHECK" "$LOREBOT_SRC" "$O" >"$TMP/out" 2>&1
 is "$?" 0 "the tree's objects through links: exit 0"
 
