@@ -7,6 +7,8 @@
 #   make bench      run the benchmarks (see bench/README.md)
 #   make check-layers  check that includes and calls point down only
 #                   (cmd -> ci -> checkers -> bot -> lib; ci/check-layers.sh)
+#   make check-prefixes  check that exported functions are named after
+#                   their files (ci/check-prefixes.sh)
 #   make deps       install the Debian packages (ci/deps.sh; idempotent)
 #   make install    install the binary, data, man pages, unit and example
 #                   configuration (PREFIX=/usr/local, DESTDIR, SYSCONFDIR=/etc)
@@ -59,7 +61,7 @@ UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
 
 .PHONY: all lorebot test unit demo deps fuzz fuzzers bench clean san install \
-	check-layers
+	check-layers check-prefixes
 all: $(B)/lorebot
 
 ifeq ($(V),1)
@@ -128,6 +130,10 @@ bench: all
 # the objects say who uses whose symbols: build them first
 check-layers: all
 	ci/check-layers.sh . $(B)
+
+# the objects say which functions are exported: build them first
+check-prefixes: all
+	ci/check-prefixes.sh . $(B)
 
 # Where the binary looks for its data: <bindir>/../share/lorebot
 # (lib/template.c, ci/profile.c).  The unit names the installed binary;

@@ -9,7 +9,7 @@
 
 #include "bot/apply-hunk.h"
 
-void image_init(struct image *img, const char *buf, size_t len)
+void apply_image_init(struct image *img, const char *buf, size_t len)
 {
 	const char *p = buf, *end = buf + len;
 
@@ -28,13 +28,13 @@ void image_init(struct image *img, const char *buf, size_t len)
 	}
 }
 
-void image_release(struct image *img)
+void apply_image_release(struct image *img)
 {
 	free(img->line);
 	memset(img, 0, sizeof(*img));
 }
 
-void image_write(const struct image *img, struct strbuf *out)
+void apply_image_write(const struct image *img, struct strbuf *out)
 {
 	size_t i;
 
@@ -92,8 +92,8 @@ static void hunk_images(const struct diff_hunk *h, struct hunk_images *hi)
 
 static void hunk_images_release(struct hunk_images *hi)
 {
-	image_release(&hi->pre);
-	image_release(&hi->post);
+	apply_image_release(&hi->pre);
+	apply_image_release(&hi->post);
 }
 
 static bool match_at(const struct image *img, const struct image *pre, size_t at,
@@ -170,8 +170,8 @@ static void replace_lines(struct image *img, size_t at, size_t old_nr,
 	img->nr = new_nr;
 }
 
-int hunk_apply(struct image *img, const struct diff_hunk *h, int min_context,
-	       struct hunk_fit *fit)
+int apply_image_hunk(struct image *img, const struct diff_hunk *h, int min_context,
+		     struct hunk_fit *fit)
 {
 	struct hunk_images hi;
 	bool match_beginning, match_end;
@@ -431,8 +431,8 @@ static void align(const struct image *img, size_t lo, size_t hi,
 	free(out.lines);
 }
 
-void hunk_near(const struct image *img, const struct diff_hunk *h,
-	       struct hunk_near *near)
+void apply_hunk_near(const struct image *img, const struct diff_hunk *h,
+		     struct hunk_near *near)
 {
 	struct hunk_images hi;
 	long expected = h->new_start ? h->new_start - 1 : 0, p;
@@ -471,7 +471,7 @@ void hunk_near(const struct image *img, const struct diff_hunk *h,
 	hunk_images_release(&hi);
 }
 
-void hunk_near_release(struct hunk_near *near)
+void apply_hunk_near_release(struct hunk_near *near)
 {
 	free(near->lines);
 	memset(near, 0, sizeof(*near));

@@ -10,7 +10,7 @@
  * No fuzz unless asked: with min_context >= 0 the context is reduced
  * down to that many lines (git apply -C<n>).
  *
- * When a hunk does not fit, hunk_near() finds where the file looks most
+ * When a hunk does not fit, apply_hunk_near() finds where the file looks most
  * like what the hunk expects and lines up the two, for the report.
  */
 #ifndef LOREBOT_APPLY_HUNK_H
@@ -34,9 +34,9 @@ struct image {
 #define IMAGE_INIT { 0 }
 
 /* Split buf into lines; the image points into buf, which must outlive it */
-void image_init(struct image *img, const char *buf, size_t len);
-void image_release(struct image *img);
-void image_write(const struct image *img, struct strbuf *out);
+void apply_image_init(struct image *img, const char *buf, size_t len);
+void apply_image_release(struct image *img);
+void apply_image_write(const struct image *img, struct strbuf *out);
 
 struct hunk_fit {
 	bool applied;
@@ -50,8 +50,8 @@ struct hunk_fit {
  * Apply h to img.  On success the image holds the new lines and fit says
  * where; on failure img is unchanged.  Returns 0 or -1.
  */
-int hunk_apply(struct image *img, const struct diff_hunk *h, int min_context,
-	       struct hunk_fit *fit);
+int apply_image_hunk(struct image *img, const struct diff_hunk *h, int min_context,
+		     struct hunk_fit *fit);
 
 /* One line of the comparison between a hunk and the file */
 struct near_line {
@@ -79,8 +79,8 @@ struct hunk_near {
 #define HUNK_NEAR_INIT { 0 }
 
 /* Where does img look most like what h expects? */
-void hunk_near(const struct image *img, const struct diff_hunk *h,
-	       struct hunk_near *near);
-void hunk_near_release(struct hunk_near *near);
+void apply_hunk_near(const struct image *img, const struct diff_hunk *h,
+		     struct hunk_near *near);
+void apply_hunk_near_release(struct hunk_near *near);
 
 #endif

@@ -113,7 +113,7 @@ static void describe_failure(const struct image *img, const struct diff_hunk *h,
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
 
-	hunk_near(img, h, &near);
+	apply_hunk_near(img, h, &near);
 	ah->near_found = near.found;
 	ah->near_start = near.start;
 	ah->near_end = near.end;
@@ -158,7 +158,7 @@ static void describe_failure(const struct image *img, const struct diff_hunk *h,
 			    "file (%zu lines)", img->nr);
 	ah->message = strbuf_detach(&sb, NULL);
 	excerpt(h, ah);
-	hunk_near_release(&near);
+	apply_hunk_near_release(&near);
 }
 
 static struct gitrepo_update *find_update(struct pctx *c, const char *path)
@@ -393,11 +393,11 @@ static int three_way(struct pctx *c, const struct diff_file *f,
 	ret = gitrepo_blob_read(c->r, &id, &base, 0, c->err);
 	if (ret)
 		return ret;
-	image_init(&img, base.buf, base.len);
+	apply_image_init(&img, base.buf, base.len);
 	for (j = 0; j < f->nr; j++) {
 		struct hunk_fit fit;
 
-		if (hunk_apply(&img, &f->hunks[j], -1, &fit))
+		if (apply_image_hunk(&img, &f->hunks[j], -1, &fit))
 			break;
 	}
 	if (j < f->nr) {
@@ -406,7 +406,7 @@ static int three_way(struct pctx *c, const struct diff_file *f,
 		ret = 0;
 		goto out;
 	}
-	image_write(&img, &theirs);
+	apply_image_write(&img, &theirs);
 	ret = gitrepo_merge_contents(base.buf, base.len, content->buf, content->len,
 				     theirs.buf, theirs.len, &merged, c->err);
 	if (ret == 0)
@@ -417,7 +417,7 @@ static int three_way(struct pctx *c, const struct diff_file *f,
 		strbuf_addbuf(content, &merged);
 	}
 out:
-	image_release(&img);
+	apply_image_release(&img);
 	strbuf_release(&base);
 	strbuf_release(&theirs);
 	strbuf_release(&merged);
@@ -437,13 +437,13 @@ static int apply_text(struct pctx *c, const struct diff_file *f, const char *pat
 	struct image img;
 	int ret = 0;
 
-	image_init(&img, content->buf, content->len);
+	apply_image_init(&img, content->buf, content->len);
 	for (j = 0; j < f->nr; j++) {
 		const struct diff_hunk *h = &f->hunks[j];
 		struct apply_hunk *ah = new_hunk(c->pr, path, h, (int)j + 1);
 		struct hunk_fit fit;
 
-		if (!hunk_apply(&img, h, c->o->min_context, &fit)) {
+		if (!apply_image_hunk(&img, h, c->o->min_context, &fit)) {
 			ah->applied = true;
 			ah->line = fit.line;
 			ah->offset = fit.offset;
@@ -455,8 +455,8 @@ static int apply_text(struct pctx *c, const struct diff_file *f, const char *pat
 		describe_failure(&img, h, ah);
 		failed++;
 	}
-	image_write(&img, &out);
-	image_release(&img);
+	apply_image_write(&img, &out);
+	apply_image_release(&img);
 	if (failed && !c->o->no_3way) {
 		/* the merge starts again from the tree's version */
 		ret = three_way(c, f, content, &note);

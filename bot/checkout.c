@@ -52,7 +52,7 @@ int checkout_remove(const char *path)
 
 	if (ret && ret != -ENOENT)
 		return ret;
-	return remove_tree(path);
+	return util_remove_tree(path);
 }
 
 static int tree_of(struct gitrepo *r, const char *rev, struct gitoid *tree,
@@ -122,7 +122,7 @@ int checkout_tree(struct gitrepo *r, const char *rev, const char *root,
 	final = xasprintf("%s/%s", root, hex);
 	if (is_dir(final))
 		goto done;
-	ret = mkdir_p(root, 0755);
+	ret = util_mkdir_p(root, 0755);
 	if (ret) {
 		strbuf_addf(err, "cannot create '%s': %s", root, strerror(-ret));
 		goto out;

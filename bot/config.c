@@ -76,7 +76,7 @@ static void locate_keys(const char *path, struct located *loc)
 	int lineno = 0;
 	bool continued = false;
 
-	if (read_file(path, &buf, &len, 16 << 20))
+	if (util_read_file(path, &buf, &len, 16 << 20))
 		return;
 	for (line = buf; line; ) {
 		char *nl = strchr(line, '\n');
@@ -262,15 +262,15 @@ static const char *value_problem(const struct cfg_key *k, const char *v)
 		return "missing value";
 	switch (k->type) {
 	case CFG_BOOL:
-		return parse_bool(v, &b) ? "not a boolean" : NULL;
+		return util_parse_bool(v, &b) ? "not a boolean" : NULL;
 	case CFG_INT:
 		errno = 0;
 		(void)strtoll(v, &end, 10);
 		return errno || end == v || *end ? "not an integer" : NULL;
 	case CFG_SIZE:
-		return parse_size(v, &u) ? "not a size (like 512k, 16m)" : NULL;
+		return util_parse_size(v, &u) ? "not a size (like 512k, 16m)" : NULL;
 	case CFG_DURATION:
-		return parse_duration_ms(v, &u) ?
+		return util_parse_duration_ms(v, &u) ?
 			"not a duration (like 30s, 10m, 2h)" : NULL;
 	case CFG_ENUM:
 		return choice_ok(k->choices, v) ? NULL : "not one of the choices";
@@ -336,7 +336,7 @@ bool config_get_bool(const struct config *cfg, const char *name)
 	bool b = false;
 
 	if (v)
-		parse_bool(v, &b);
+		util_parse_bool(v, &b);
 	return b;
 }
 
@@ -353,7 +353,7 @@ uint64_t config_get_size(const struct config *cfg, const char *name)
 	uint64_t u = 0;
 
 	if (v)
-		parse_size(v, &u);
+		util_parse_size(v, &u);
 	return u;
 }
 
@@ -363,7 +363,7 @@ uint64_t config_get_ms(const struct config *cfg, const char *name)
 	uint64_t u = 0;
 
 	if (v)
-		parse_duration_ms(v, &u);
+		util_parse_duration_ms(v, &u);
 	return u;
 }
 

@@ -34,9 +34,9 @@ json_object *dash_version_json(const struct dash_version *dv, bool with_mail)
 		json_object_object_add(counts, dash_sev_names[i],
 				       json_object_new_int(dv->counts[i]));
 	json_object_object_add(o, "counts", counts);
-	json_object_object_add(o, "results", results_to_json(&dv->v.results));
+	json_object_object_add(o, "results", store_results_to_json(&dv->v.results));
 	for (i = 0; i < dv->replies.nr; i++)
-		json_object_array_add(mails, reply_row_json(&dv->replies.v[i], with_mail));
+		json_object_array_add(mails, store_reply_row_json(&dv->replies.v[i], with_mail));
 	json_object_object_add(o, "mails", mails);
 	return o;
 }
@@ -85,10 +85,10 @@ static void next_link(struct strbuf *sb, const struct dash_filter *f,
 		if (!v || !*v)
 			continue;
 		strbuf_addf(sb, "&%s=", keys[i].key);
-		url_escape(sb, v);
+		text_url_escape(sb, v);
 	}
 	strbuf_addf(sb, "&cursor=%lld:", (long long)last->v.date);
-	url_escape(sb, last->v.id);
+	text_url_escape(sb, last->v.id);
 }
 
 /*

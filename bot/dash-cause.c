@@ -139,7 +139,7 @@ typedef void cause_fn(const struct dash *d, const struct report_version *v,
 static void cause_base(const struct dash *d, const struct report_version *v,
 		       struct dash_cause *c)
 {
-	const struct result *r = results_find(&v->results, STAGE_APPLY, NULL);
+	const struct result *r = store_results_find(&v->results, STAGE_APPLY, NULL);
 	json_object *base = r ? rd_doc_base(r->doc) : NULL;
 
 	c->r = r;
@@ -157,7 +157,7 @@ static void cause_base(const struct dash *d, const struct report_version *v,
 static void cause_apply(const struct dash *d, const struct report_version *v,
 			struct dash_cause *c)
 {
-	const struct result *r = results_find(&v->results, STAGE_APPLY, NULL);
+	const struct result *r = store_results_find(&v->results, STAGE_APPLY, NULL);
 	json_object *p, *base;
 
 	if (!r)

@@ -4,7 +4,7 @@
  * here the parts are put together.  Whatever comes from mail (titles,
  * names, subjects, findings quoting code) is escaped: values go through
  * the template's HTML escaping, and the few fragments built here escape
- * every part with html_escape() before they are marked as markup.
+ * every part with text_html_escape() before they are marked as markup.
  */
 #include <stdlib.h>
 #include <time.h>
@@ -50,9 +50,9 @@ static void badge_label(struct strbuf *sb, const char *word, const char *label,
 {
 	strbuf_addf(sb, "<span class=\"b %s\"", status_class(word));
 	strbuf_addstr(sb, " title=\"");
-	html_escape(sb, title ? title : word);
+	text_html_escape(sb, title ? title : word);
 	strbuf_addstr(sb, "\">");
-	html_escape(sb, label ? label : word);
+	text_html_escape(sb, label ? label : word);
 	strbuf_addstr(sb, "</span>");
 }
 
@@ -75,15 +75,15 @@ void dash_render(struct dash *d, struct web_response *res, const char *file,
 		strbuf_addf(&res->body, "template error: %s\n", err.buf);
 		goto out;
 	}
-	tvars_set_html(vars, "content", content.buf);
+	template_set_html(vars, "content", content.buf);
 	/* the stylesheet is ours; "</" could end the <style> element */
-	tvars_set_html(vars, "style", strstr(style.buf, "</") ? "" : style.buf);
-	tvars_set(vars, "bot_name", d->botname);
-	tvars_set(vars, "lorebot_version", LOREBOT_VERSION);
+	template_set_html(vars, "style", strstr(style.buf, "</") ? "" : style.buf);
+	template_set(vars, "bot_name", d->botname);
+	template_set(vars, "lorebot_version", LOREBOT_VERSION);
 	mail_format_date((int64_t)time(NULL), 0, &now);
-	tvars_set(vars, "now", now.buf);
-	if (!tvars_get(vars, "refresh"))
-		tvars_set(vars, "refresh", "");
+	template_set(vars, "now", now.buf);
+	if (!template_get(vars, "refresh"))
+		template_set(vars, "refresh", "");
 	if (template_render(d->templates, "web-page.html", vars, TEMPLATE_HTML, &res->body,
 			    &err)) {
 		res->status = 500;
@@ -103,11 +103,11 @@ void dash_error(struct dash *d, struct web_response *res, int status, const char
 	struct tvars vars = TVARS_INIT;
 
 	res->status = status;
-	tvars_setf(&vars, "status", "%d", status);
-	tvars_set(&vars, "message", msg);
-	tvars_set(&vars, "title", msg);
+	template_setf(&vars, "status", "%d", status);
+	template_set(&vars, "message", msg);
+	template_set(&vars, "title", msg);
 	dash_render(d, res, "web-error.html", &vars);
-	tvars_release(&vars);
+	template_vars_release(&vars);
 }
 
 static void person(struct strbuf *sb, const char *name, const char *email)
@@ -122,7 +122,7 @@ static void person(struct strbuf *sb, const char *name, const char *email)
 
 static void base_text(struct strbuf *sb, const struct report_version *v)
 {
-	const struct result *apply = results_find(&v->results, STAGE_APPLY, NULL);
+	const struct result *apply = store_results_find(&v->results, STAGE_APPLY, NULL);
 	json_object *base = apply ? rd_doc_base(apply->doc) : NULL;
 
 	if (rd_base_sha(base))
@@ -137,7 +137,7 @@ static void base_text(struct strbuf *sb, const struct report_version *v)
 static void result_badge(struct strbuf *sb, const struct result *r)
 {
 	if (r)
-		badge(sb, status_name(r->status), r->summary);
+		badge(sb, stage_status_name(r->status), r->summary);
 	else
 		strbuf_addstr(sb, "<span class=\"muted\">&ndash;</span>");
 }
@@ -149,7 +149,7 @@ static void result_badge(struct strbuf *sb, const struct result *r)
 static void stage_badge(struct strbuf *sb, const struct dash_version *dv,
 			enum stage st, const char *arch, int64_t now)
 {
-	const struct result *r = results_find(&dv->v.results, st, arch);
+	const struct result *r = store_results_find(&dv->v.results, st, arch);
 	const struct dash_job *j = r ? NULL : dash_job_find(&dv->jobs, stage_name(st), arch);
 	struct strbuf label = STRBUF_INIT, title = STRBUF_INIT;
 
@@ -177,7 +177,7 @@ static void arch_cells(struct dash *d, struct strbuf *sb, const struct dash_vers
 		const char *a = d->ro.archs[i];
 
 		strbuf_addstr(sb, "<span class=\"arch\"><span class=\"n\">");
-		html_escape(sb, a);
+		text_html_escape(sb, a);
 		strbuf_addstr(sb, "</span> ");
 		stage_badge(sb, dv, STAGE_BUILD, a, now);
 		strbuf_addch(sb, ' ');
@@ -251,44 +251,44 @@ static void list_row(struct dash *d, struct strbuf *rows, const struct dash_vers
 	struct tvars vars = TVARS_INIT;
 	struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT;
 
-	tvars_set(&vars, "series_id", v->series_id);
-	tvars_set(&vars, "version_id", v->id);
-	tvars_set(&vars, "title", v->title);
-	tvars_setf(&vars, "version", "%d", v->version);
-	tvars_set(&vars, "resend", v->resend ? " resend" : "");
+	template_set(&vars, "series_id", v->series_id);
+	template_set(&vars, "version_id", v->id);
+	template_set(&vars, "title", v->title);
+	template_setf(&vars, "version", "%d", v->version);
+	template_set(&vars, "resend", v->resend ? " resend" : "");
 	person(&sb, v->author_name, v->author_email);
-	tvars_set(&vars, "author", sb.buf);
+	template_set(&vars, "author", sb.buf);
 	strbuf_reset(&sb);
-	tvars_setf(&vars, "patches", "%d/%d%s", v->have, v->total, v->rfc ? " RFC" : "");
+	template_setf(&vars, "patches", "%d/%d%s", v->have, v->total, v->rfc ? " RFC" : "");
 	base_text(&sb, v);
-	tvars_set(&vars, "base", sb.buf);
+	template_set(&vars, "base", sb.buf);
 	strbuf_reset(&sb);
-	result_badge(&sb, results_find(&v->results, STAGE_APPLY, NULL));
-	tvars_set_html(&vars, "apply", sb.buf);
+	result_badge(&sb, store_results_find(&v->results, STAGE_APPLY, NULL));
+	template_set_html(&vars, "apply", sb.buf);
 	strbuf_reset(&sb);
 	arch_cells(d, &sb, dv, now);
-	tvars_set_html(&vars, "archs", sb.buf);
+	template_set_html(&vars, "archs", sb.buf);
 	strbuf_reset(&sb);
 	counts_cell(&sb, dv->counts);
-	tvars_set_html(&vars, "findings", sb.buf);
+	template_set_html(&vars, "findings", sb.buf);
 	strbuf_reset(&sb);
-	tvars_set(&vars, "cause", dv->cause.line.buf);
+	template_set(&vars, "cause", dv->cause.line.buf);
 	replies_cell(&sb, &dv->replies);
-	tvars_set_html(&vars, "replies", sb.buf);
+	template_set_html(&vars, "replies", sb.buf);
 	strbuf_reset(&sb);
-	tvars_set(&vars, "state", dv->state);
+	template_set(&vars, "state", dv->state);
 	badge(&sb, dv->state, NULL);
-	tvars_set_html(&vars, "state_badge", sb.buf);
+	template_set_html(&vars, "state_badge", sb.buf);
 	strbuf_reset(&sb);
 	text_age(&sb, v->date, now);
-	tvars_set(&vars, "age", sb.buf);
+	template_set(&vars, "age", sb.buf);
 	strbuf_reset(&sb);
 	if (template_render(d->templates, "web-list-row.html", &vars, TEMPLATE_HTML, rows, &err)) {
 		strbuf_addstr(rows, "<tr><td>");
-		html_escape(rows, err.buf);
+		text_html_escape(rows, err.buf);
 		strbuf_addstr(rows, "</td></tr>");
 	}
-	tvars_release(&vars);
+	template_vars_release(&vars);
 	strbuf_release(&sb);
 	strbuf_release(&err);
 }
@@ -304,14 +304,14 @@ static void more_link(struct strbuf *sb, const struct dash_filter *f, size_t sho
 	if (f->offset + shown >= total || !shown)
 		return;
 	strbuf_addstr(&url, "/?state=");
-	url_escape(&url, f->state ? f->state : "");
+	text_url_escape(&url, f->state ? f->state : "");
 	strbuf_addstr(&url, "&author=");
-	url_escape(&url, f->author ? f->author : "");
+	text_url_escape(&url, f->author ? f->author : "");
 	strbuf_addstr(&url, "&q=");
-	url_escape(&url, f->q ? f->q : "");
+	text_url_escape(&url, f->q ? f->q : "");
 	strbuf_addf(&url, "&limit=%zu&offset=%zu", f->limit, f->offset + shown);
 	strbuf_addstr(sb, "<p class=\"more\"><a href=\"");
-	html_escape(sb, url.buf);
+	text_html_escape(sb, url.buf);
 	strbuf_addf(sb, "\">the next %zu</a></p>", MIN(f->limit, total - f->offset - shown));
 	strbuf_release(&url);
 }
@@ -338,30 +338,30 @@ void dash_page_list(struct dash *d, const struct web_request *req, const char *i
 	for (i = 0; i < vs.nr; i++)
 		list_row(d, &rows, &vs.v[i], now);
 	more_link(&sb, &f, vs.nr, vs.total);
-	tvars_set_html(&vars, "more", sb.buf);
+	template_set_html(&vars, "more", sb.buf);
 	strbuf_reset(&sb);
-	tvars_set_html(&vars, "rows", rows.buf);
+	template_set_html(&vars, "rows", rows.buf);
 	state_options(&sb, f.state);
-	tvars_set_html(&vars, "state_options", sb.buf);
+	template_set_html(&vars, "state_options", sb.buf);
 	strbuf_reset(&sb);
-	tvars_set(&vars, "author", f.author);
-	tvars_set(&vars, "q", f.q);
+	template_set(&vars, "author", f.author);
+	template_set(&vars, "q", f.q);
 	if (vs.nr < vs.total)
-		tvars_setf(&vars, "count", "%zu series versions, %zu to %zu shown", vs.total,
-			   vs.nr ? f.offset + 1 : 0, f.offset + vs.nr);
+		template_setf(&vars, "count", "%zu series versions, %zu to %zu shown", vs.total,
+			      vs.nr ? f.offset + 1 : 0, f.offset + vs.nr);
 	else
-		tvars_setf(&vars, "count", "%zu series version%s", vs.total,
-			   vs.total == 1 ? "" : "s");
-	tvars_set(&vars, "title", "series");
+		template_setf(&vars, "count", "%zu series version%s", vs.total,
+			      vs.total == 1 ? "" : "s");
+	template_set(&vars, "title", "series");
 	if (d->refresh_s > 0) {
 		strbuf_addf(&sb, "<meta http-equiv=\"refresh\" content=\"%lld\">",
 			    (long long)d->refresh_s);
-		tvars_set_html(&vars, "refresh", sb.buf);
+		template_set_html(&vars, "refresh", sb.buf);
 	}
 	dash_render(d, res, "web-list.html", &vars);
 out:
 	dash_versions_release(&vs);
-	tvars_release(&vars);
+	template_vars_release(&vars);
 	strbuf_release(&rows);
 	strbuf_release(&sb);
 	strbuf_release(&err);
@@ -379,30 +379,30 @@ static void finding_li(struct strbuf *sb, json_object *f, const char *arch)
 	badge(sb, sev, NULL);
 	strbuf_addch(sb, ' ');
 	if (arch) {
-		html_escape(sb, arch);
+		text_html_escape(sb, arch);
 		strbuf_addstr(sb, ": ");
 	}
 	if (rd_finding_file(f)) {
 		strbuf_addstr(sb, "<code>");
-		html_escape(sb, rd_finding_file(f));
+		text_html_escape(sb, rd_finding_file(f));
 		if (rd_finding_line(f, 0) > 0)
 			strbuf_addf(sb, ":%lld", (long long)rd_finding_line(f, 0));
 		strbuf_addstr(sb, "</code> ");
 	}
-	html_escape(sb, rd_finding_message_z(f));
+	text_html_escape(sb, rd_finding_message_z(f));
 	if (rd_finding_rule(f)) {
 		strbuf_addstr(sb, " <span class=\"muted\">[");
-		html_escape(sb, rd_finding_rule(f));
+		text_html_escape(sb, rd_finding_rule(f));
 		strbuf_addstr(sb, "]</span>");
 	}
 	if (quote) {
 		strbuf_addstr(sb, "<pre>");
-		html_escape(sb, quote);
+		text_html_escape(sb, quote);
 		strbuf_addstr(sb, "</pre>");
 	}
 	if (sugg) {
 		strbuf_addstr(sb, "<details><summary>suggestion</summary><pre>");
-		html_escape(sb, sugg);
+		text_html_escape(sb, sugg);
 		strbuf_addstr(sb, "</pre></details>");
 	}
 	strbuf_addstr(sb, "</li>");
@@ -438,7 +438,7 @@ static int patch_findings(struct strbuf *sb, const struct report_version *v, int
 
 static json_object *apply_patch(const struct report_version *v, int n)
 {
-	const struct result *apply = results_find(&v->results, STAGE_APPLY, NULL);
+	const struct result *apply = store_results_find(&v->results, STAGE_APPLY, NULL);
 	json_object *ps = apply ? rd_doc_patches(apply->doc) : NULL;
 	size_t i;
 
@@ -462,23 +462,23 @@ static void patch_rows(struct strbuf *sb, const struct report_version *v)
 		strbuf_reset(&link);
 		report_lore_link(&link, v, rd_vpatch_msgid_z(p));
 		strbuf_addf(sb, "<tr><td>%lld</td><td><a href=\"", (long long)rd_vpatch_n(p, 0));
-		html_escape(sb, link.buf);
+		text_html_escape(sb, link.buf);
 		strbuf_addstr(sb, "\">");
-		html_escape(sb, rd_vpatch_subject_z(p));
+		text_html_escape(sb, rd_vpatch_subject_z(p));
 		strbuf_addstr(sb, "</a></td><td>");
 		if (status) {
 			badge(sb, status, rd_patch_message(ap));
 			if (rd_patch_method(ap)) {
 				strbuf_addch(sb, ' ');
-				html_escape(sb, rd_patch_method(ap));
+				text_html_escape(sb, rd_patch_method(ap));
 			}
 			if (!strcmp(status, RD_PATCH_FAILED) && rd_patch_file(ap)) {
 				strbuf_addstr(sb, "<br><code>");
-				html_escape(sb, rd_patch_file(ap));
+				text_html_escape(sb, rd_patch_file(ap));
 				strbuf_addstr(sb, "</code> ");
-				html_escape(sb, rd_patch_hunk_z(ap));
+				text_html_escape(sb, rd_patch_hunk_z(ap));
 				strbuf_addstr(sb, "<br><span class=\"muted\">");
-				html_escape(sb, rd_patch_message_z(ap));
+				text_html_escape(sb, rd_patch_message_z(ap));
 				strbuf_addstr(sb, "</span>");
 			}
 		} else {
@@ -514,7 +514,7 @@ static void boot_details(struct strbuf *sb, const struct result *r)
 		strbuf_addstr(sb, "<br>");
 		badge(sb, res, NULL);
 		strbuf_addch(sb, ' ');
-		html_escape(sb, rd_test_name_z(t));
+		text_html_escape(sb, rd_test_name_z(t));
 		if (rd_test_is_new(t, false))
 			strbuf_addstr(sb, " (new)");
 	}
@@ -532,7 +532,7 @@ static void job_log_link(struct strbuf *sb, const struct dash_version *dv, enum 
 {
 	const struct dash_job *j = dash_job_find(&dv->jobs, stage_name(st), arch);
 
-	if (j && j->running && j->has_log && !results_find(&dv->v.results, st, arch))
+	if (j && j->running && j->has_log && !store_results_find(&dv->v.results, st, arch))
 		strbuf_addf(sb, " <a href=\"/joblog/%lld\">live %s log</a>", (long long)j->id,
 			    stage_name(st));
 }
@@ -545,28 +545,28 @@ static void arch_rows(struct dash *d, struct strbuf *sb, const struct dash_versi
 
 	for (i = 0; i < d->ro.nr_archs; i++) {
 		const char *a = d->ro.archs[i];
-		const struct result *b = results_find(&v->results, STAGE_BUILD, a);
-		const struct result *t = results_find(&v->results, STAGE_BOOT, a);
+		const struct result *b = store_results_find(&v->results, STAGE_BUILD, a);
+		const struct result *t = store_results_find(&v->results, STAGE_BOOT, a);
 		const char *compiler = b ? rd_name_of(rd_doc_compiler(b->doc)) : NULL;
 
 		strbuf_addstr(sb, "<tr><td>");
-		html_escape(sb, a);
+		text_html_escape(sb, a);
 		strbuf_addstr(sb, "</td><td>");
 		stage_badge(sb, dv, STAGE_BUILD, a, now);
 		if (b) {
 			strbuf_addch(sb, ' ');
-			html_escape(sb, b->summary);
+			text_html_escape(sb, b->summary);
 		}
 		strbuf_addstr(sb, "</td><td>");
 		stage_badge(sb, dv, STAGE_BOOT, a, now);
 		if (t) {
 			strbuf_addch(sb, ' ');
-			html_escape(sb, t->summary);
+			text_html_escape(sb, t->summary);
 			boot_details(sb, t);
 		}
 		strbuf_addstr(sb, "</td><td>");
 		if (compiler) {
-			html_escape(sb, compiler);
+			text_html_escape(sb, compiler);
 			strbuf_addch(sb, ' ');
 		}
 		log_link(sb, b);
@@ -594,21 +594,21 @@ static void mails(struct strbuf *sb, const struct report_version *v, const struc
 		strbuf_addstr(sb, "<details class=\"mail\"><summary>");
 		badge(sb, r->state, r->reason);
 		strbuf_addch(sb, ' ');
-		html_escape(sb, r->kind);
+		text_html_escape(sb, r->kind);
 		strbuf_addstr(sb, ": ");
-		html_escape(sb, r->subject);
+		text_html_escape(sb, r->subject);
 		if (r->reason) {
 			strbuf_addstr(sb, " <span class=\"muted\">(");
-			html_escape(sb, r->reason);
+			text_html_escape(sb, r->reason);
 			strbuf_addstr(sb, ")</span>");
 		}
 		strbuf_addstr(sb, "</summary><p><a href=\"");
-		html_escape(sb, link.buf);
+		text_html_escape(sb, link.buf);
 		strbuf_addstr(sb, "\">");
-		html_escape(sb, r->msgid);
+		text_html_escape(sb, r->msgid);
 		strbuf_addstr(sb, "</a></p><pre>");
 		if (r->mail)
-			html_escape_n(sb, r->mail, r->mail_len);
+			text_html_escape_n(sb, r->mail, r->mail_len);
 		strbuf_addstr(sb, "</pre></details>\n");
 	}
 	strbuf_release(&link);
@@ -622,11 +622,11 @@ static void why_box(struct strbuf *sb, const struct dash_version *dv)
 	if (!c->line.len)
 		return;
 	strbuf_addf(sb, "<div class=\"why %s\"><p class=\"cause\">", status_class(dv->state));
-	html_escape(sb, c->line.buf);
+	text_html_escape(sb, c->line.buf);
 	strbuf_addstr(sb, "</p>");
 	if (c->text.len) {
 		strbuf_addstr(sb, "<pre>");
-		html_escape(sb, c->text.buf);
+		text_html_escape(sb, c->text.buf);
 		strbuf_addstr(sb, "</pre>");
 	}
 	if (c->r && (rd_doc_log(c->r->doc) || rd_doc_log_path(c->r->doc) ||
@@ -642,69 +642,69 @@ static void version_block(struct dash *d, struct strbuf *out, const struct dash_
 			  int64_t now)
 {
 	const struct report_version *v = &dv->v;
-	const struct result *apply = results_find(&v->results, STAGE_APPLY, NULL);
+	const struct result *apply = store_results_find(&v->results, STAGE_APPLY, NULL);
 	struct tvars vars = TVARS_INIT;
 	struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT;
 
-	tvars_setf(&vars, "version", "%d", v->version);
+	template_setf(&vars, "version", "%d", v->version);
 	strbuf_addf(&sb, "%s%s%s%s", v->rfc ? " RFC" : "", v->resend ? " RESEND" : "",
 		    v->complete ? "" : " (incomplete)", v->superseded_by ? " (superseded)" : "");
-	tvars_set(&vars, "flags", sb.buf);
+	template_set(&vars, "flags", sb.buf);
 	strbuf_reset(&sb);
 	badge(&sb, dv->state, NULL);
-	tvars_set_html(&vars, "state_badge", sb.buf);
+	template_set_html(&vars, "state_badge", sb.buf);
 	strbuf_reset(&sb);
 	why_box(&sb, dv);
-	tvars_set_html(&vars, "why", sb.buf);
+	template_set_html(&vars, "why", sb.buf);
 	strbuf_reset(&sb);
-	tvars_set(&vars, "subject", v->title);
+	template_set(&vars, "subject", v->title);
 	person(&sb, v->author_name, v->author_email);
 	if (v->author_email)
 		strbuf_addf(&sb, " <%s>", v->author_email);
-	tvars_set(&vars, "author", sb.buf);
+	template_set(&vars, "author", sb.buf);
 	strbuf_reset(&sb);
 	mail_format_date(v->date, 0, &sb);
-	tvars_set(&vars, "date", sb.buf);
+	template_set(&vars, "date", sb.buf);
 	strbuf_reset(&sb);
 	text_age(&sb, v->date, now);
-	tvars_set(&vars, "age", sb.buf);
+	template_set(&vars, "age", sb.buf);
 	strbuf_reset(&sb);
 	report_lore_link(&sb, v, v->id);
-	tvars_set(&vars, "lore", sb.buf);
+	template_set(&vars, "lore", sb.buf);
 	strbuf_reset(&sb);
 	base_text(&sb, v);
 	if (v->base_commit)
 		strbuf_addf(&sb, " (base-commit %.12s)", v->base_commit);
-	tvars_set(&vars, "base", sb.buf);
+	template_set(&vars, "base", sb.buf);
 	strbuf_reset(&sb);
 	result_badge(&sb, apply);
 	if (apply) {
 		strbuf_addch(&sb, ' ');
-		html_escape(&sb, apply->summary);
+		text_html_escape(&sb, apply->summary);
 	}
-	tvars_set_html(&vars, "apply", sb.buf);
+	template_set_html(&vars, "apply", sb.buf);
 	strbuf_reset(&sb);
-	tvars_set(&vars, "branch", apply ? rd_doc_branch_z(apply->doc) : "");
-	tvars_set(&vars, "version_id", v->id);
+	template_set(&vars, "branch", apply ? rd_doc_branch_z(apply->doc) : "");
+	template_set(&vars, "version_id", v->id);
 	patch_rows(&sb, v);
-	tvars_set_html(&vars, "patches", sb.buf);
+	template_set_html(&vars, "patches", sb.buf);
 	strbuf_reset(&sb);
 	strbuf_addstr(&sb, "<h3>Series</h3>");
 	if (!patch_findings(&sb, v, 0))
 		strbuf_reset(&sb);
-	tvars_set_html(&vars, "series_findings", sb.buf);
+	template_set_html(&vars, "series_findings", sb.buf);
 	strbuf_reset(&sb);
 	arch_rows(d, &sb, dv, now);
-	tvars_set_html(&vars, "archs", sb.buf);
+	template_set_html(&vars, "archs", sb.buf);
 	strbuf_reset(&sb);
 	mails(&sb, v, &dv->replies);
-	tvars_set_html(&vars, "mails", sb.buf);
+	template_set_html(&vars, "mails", sb.buf);
 	if (template_render(d->templates, "web-version.html", &vars, TEMPLATE_HTML, out, &err)) {
 		strbuf_addstr(out, "<p>");
-		html_escape(out, err.buf);
+		text_html_escape(out, err.buf);
 		strbuf_addstr(out, "</p>");
 	}
-	tvars_release(&vars);
+	template_vars_release(&vars);
 	strbuf_release(&sb);
 	strbuf_release(&err);
 }
@@ -740,16 +740,16 @@ void dash_page_series(struct dash *d, const struct web_request *req, const char 
 		if (v->superseded_by)
 			strbuf_addstr(&blocks, "</details>\n");
 	}
-	tvars_set_html(&vars, "versions", blocks.buf);
-	tvars_set(&vars, "title", vs.v[0].v.title);
-	tvars_set(&vars, "series_id", vs.v[0].v.series_id);
+	template_set_html(&vars, "versions", blocks.buf);
+	template_set(&vars, "title", vs.v[0].v.title);
+	template_set(&vars, "series_id", vs.v[0].v.series_id);
 	person(&sb, vs.v[0].v.author_name, vs.v[0].v.author_email);
-	tvars_set(&vars, "author", sb.buf);
-	tvars_setf(&vars, "count", "%zu version%s", vs.nr, vs.nr == 1 ? "" : "s");
+	template_set(&vars, "author", sb.buf);
+	template_setf(&vars, "count", "%zu version%s", vs.nr, vs.nr == 1 ? "" : "s");
 	dash_render(d, res, "web-series.html", &vars);
 out:
 	dash_versions_release(&vs);
-	tvars_release(&vars);
+	template_vars_release(&vars);
 	strbuf_release(&blocks);
 	strbuf_release(&sb);
 	strbuf_release(&err);
@@ -776,27 +776,27 @@ static void queue_row(struct strbuf *rows, struct db_stmt *s, int64_t now)
 	dash_job_label(&j, now, &label);
 	strbuf_addf(rows, "<tr data-job=\"%s\"><td>%lld</td><td>", j.running ? "running" :
 		    "queued", (long long)j.id);
-	html_escape(rows, j.kind);
+	text_html_escape(rows, j.kind);
 	strbuf_addstr(rows, "</td><td>");
-	html_escape(rows, j.arch);
+	text_html_escape(rows, j.arch);
 	strbuf_addstr(rows, "</td><td>");
 	if (series) {
 		strbuf_addstr(rows, "<a href=\"/series/");
-		url_escape(rows, series);
+		text_url_escape(rows, series);
 		strbuf_addstr(rows, "\">");
-		html_escape(rows, title ? title : series);
+		text_html_escape(rows, title ? title : series);
 		strbuf_addstr(rows, "</a>");
 	}
 	strbuf_addf(rows, " v%lld</td><td><span class=\"b %s\">", (long long)db_column_int(s, 8),
 		    j.running ? "s-run" : "s-warn");
-	html_escape(rows, label.buf);
+	text_html_escape(rows, label.buf);
 	strbuf_addstr(rows, "</span></td><td>");
 	/* where: the cluster's job and node, or this machine */
 	if (slurm_job > 0) {
 		strbuf_addf(rows, "slurm job %lld", (long long)slurm_job);
 		if (*node) {
 			strbuf_addstr(rows, " on ");
-			html_escape(rows, node);
+			text_html_escape(rows, node);
 		}
 	} else if (j.running) {
 		strbuf_addstr(rows, "local");
@@ -835,12 +835,12 @@ void dash_page_queue(struct dash *d, const struct web_request *req, const char *
 		queue_row(&rows, s, now);
 	}
 	if (!d->has_jobs)
-		tvars_set(&vars, "count", "no daemon has used this database: no queue");
+		template_set(&vars, "count", "no daemon has used this database: no queue");
 	else
-		tvars_setf(&vars, "count", "%zu running, %zu queued", running, queued);
-	tvars_set_html(&vars, "rows", rows.buf);
-	tvars_set(&vars, "title", "queue");
+		template_setf(&vars, "count", "%zu running, %zu queued", running, queued);
+	template_set_html(&vars, "rows", rows.buf);
+	template_set(&vars, "title", "queue");
 	dash_render(d, res, "web-queue.html", &vars);
-	tvars_release(&vars);
+	template_vars_release(&vars);
 	strbuf_release(&rows);
 }

@@ -251,8 +251,8 @@ int dash_load(struct dash *d, const struct dash_filter *f, unsigned int flags,
 			if (!dv->cause.line.len)
 				dash_jobs_cause(&dv->jobs, (int64_t)time(NULL), &dv->cause.line);
 			if (d->has_results &&
-			    replies_of_version(&d->st, dv->v.id, flags & DASH_MAIL,
-					       &dv->replies, err)) {
+			    store_replies_of_version(&d->st, dv->v.id, flags & DASH_MAIL,
+						     &dv->replies, err)) {
 				report_version_release(&dv->v);
 				dash_cause_release(&dv->cause);
 				dash_jobs_release(&dv->jobs);
@@ -276,7 +276,7 @@ void dash_versions_release(struct dash_versions *vs)
 
 	for (i = 0; i < vs->nr; i++) {
 		report_version_release(&vs->v[i].v);
-		reply_rows_release(&vs->v[i].replies);
+		store_reply_rows_release(&vs->v[i].replies);
 		dash_cause_release(&vs->v[i].cause);
 		dash_jobs_release(&vs->v[i].jobs);
 	}

@@ -40,7 +40,7 @@ static void route(void *data, const struct web_request *req, struct web_response
 			routes[i].fn(data, req, NULL, res);
 			break;
 		}
-		if (routes[i].id && skip_prefix(path, routes[i].path, &id) && *id) {
+		if (routes[i].id && util_skip_prefix(path, routes[i].path, &id) && *id) {
 			routes[i].fn(data, req, id, res);
 			break;
 		}
@@ -64,7 +64,7 @@ int dash_start(struct dash **dp, const struct dash_opts *o, struct strbuf *err)
 	}
 	/* pages read through the mapping instead of copied in by pread() */
 	db_exec(d->st.db, "PRAGMA mmap_size = 268435456");
-	d->has_results = results_available(d->st.db);
+	d->has_results = store_results_available(d->st.db);
 	d->has_jobs = dash_has_table(d, "jobs");
 	d->has_states = dash_has_table(d, "version_states");
 	report_opts_init(&d->ro, o->cfg);

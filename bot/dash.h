@@ -15,7 +15,7 @@
  * A version object is what `lorebot series --json` prints for it, plus
  * "state" (report_state()), "cause" (why it is in that state, in one
  * line, or null), "counts" ({"errors", "warnings", "notes"} of its
- * findings), "results" (results_to_json()), "mails" (the replies about
+ * findings), "results" (store_results_to_json()), "mails" (the replies about
  * it) and "list".  No page or object names a server path (dash-public.c).
  */
 #ifndef LOREBOT_DASH_H

@@ -193,7 +193,7 @@ static const char daemon_2[] =
 
 /*
  * lore-2: incremental assembly (bot/store-update.c).  message_keys holds
- * what relates a message to others (msg_each_key()); series_pending the
+ * what relates a message to others (series_msg_each_key()); series_pending the
  * messages stored since the series were last assembled; the series'
  * order is their first version's date and id (versions.ord becomes the
  * position in its series, so that re-assembling one series moves no

@@ -91,7 +91,7 @@ int epoch_sync(const char *dir, const char *url, int64_t since,
 	struct strbuf head = STRBUF_INIT, ua = STRBUF_INIT, shallow = STRBUF_INIT;
 	struct stat st;
 	int attempt, ret = -1;
-	unsigned int seed = (unsigned int)(now_ms() ^ (uint64_t)getpid());
+	unsigned int seed = (unsigned int)(util_now_ms() ^ (uint64_t)getpid());
 
 	if (stat(dir, &st)) {
 		const char *init[] = { "init", "-q", "--bare", dir, NULL };
@@ -100,7 +100,7 @@ int epoch_sync(const char *dir, const char *url, int64_t since,
 
 		if (strrchr(parent, '/'))
 			*strrchr(parent, '/') = 0;
-		mkdir_p(parent, 0755);
+		util_mkdir_p(parent, 0755);
 		free(parent);
 		ret = git(NULL, init, NULL, 0, 60000, 0, &cmd, err);
 		run_cmd_release(&cmd);

@@ -51,7 +51,7 @@ static const struct slurm_state_def slurm_states[] = {
 	{ .name = "SPECIAL_EXIT", .ended = true },
 };
 
-const struct slurm_state_def *slurm_state_lookup(const char *name)
+const struct slurm_state_def *exec_slurm_state_lookup(const char *name)
 {
 	size_t i, n = strcspn(name, " +");	/* "CANCELLED by 0", "CANCELLED+" */
 
@@ -62,7 +62,7 @@ const struct slurm_state_def *slurm_state_lookup(const char *name)
 	return NULL;
 }
 
-int slurm_parse_sbatch(const char *out, long *id)
+int exec_slurm_parse_sbatch(const char *out, long *id)
 {
 	char *end;
 	long v;
@@ -89,7 +89,7 @@ static void state_init(struct slurm_state *st)
 	st->exit_code = st->exit_signal = -1;
 }
 
-size_t slurm_parse_squeue(const char *out, struct slurm_state **v)
+size_t exec_slurm_parse_squeue(const char *out, struct slurm_state **v)
 {
 	size_t nr = 0, alloc = 0;
 	const char *line, *next;
@@ -146,7 +146,7 @@ static const char *sc_value(const char *out, const char *key, size_t *n)
 	return NULL;
 }
 
-int slurm_parse_scontrol(const char *out, struct slurm_state *st)
+int exec_slurm_parse_scontrol(const char *out, struct slurm_state *st)
 {
 	const char *v;
 	size_t n;
@@ -185,7 +185,7 @@ static void vec_push(struct vec *a, char *s)
 	a->v[a->nr] = NULL;
 }
 
-void slurm_argv_free(char **argv)
+void exec_slurm_argv_free(char **argv)
 {
 	char **p;
 
@@ -204,8 +204,8 @@ static char *slurm_time(uint64_t ms)
 			 (unsigned long long)s / 60 % 60, (unsigned long long)s % 60);
 }
 
-void slurm_sbatch_argv(const struct slurm_cfg *c, const struct run_task *t,
-		       const char *script, char ***argv)
+void exec_slurm_sbatch_argv(const struct slurm_cfg *c, const struct run_task *t,
+			    const char *script, char ***argv)
 {
 	struct vec a = { 0 };
 	const char *const *f;
@@ -254,7 +254,7 @@ static void shell_quote(struct strbuf *sb, const char *s)
 	strbuf_addch(sb, '\'');
 }
 
-void slurm_script(const struct run_task *t, struct strbuf *sb)
+void exec_slurm_script(const struct run_task *t, struct strbuf *sb)
 {
 	const char *const *p;
 
@@ -325,7 +325,7 @@ static void refresh(struct slurm_x *s, bool force)
 	static const char *const argv[] = { "squeue", "--me", "--noheader", "--states=all",
 					    "--format=%i|%T|%N|%r", NULL };
 	struct strbuf out = STRBUF_INIT;
-	uint64_t now = now_ms();
+	uint64_t now = util_now_ms();
 
 	if (!force && s->snap_ms && now - s->snap_ms < s->c.poll_ms)
 		return;
@@ -335,7 +335,7 @@ static void refresh(struct slurm_x *s, bool force)
 	s->nr_snap = 0;
 	s->snap_ok = !slurm_run(s, argv, &out);
 	if (s->snap_ok)
-		s->nr_snap = slurm_parse_squeue(out.buf, &s->snap);
+		s->nr_snap = exec_slurm_parse_squeue(out.buf, &s->snap);
 	strbuf_release(&out);
 }
 
@@ -359,7 +359,7 @@ static int ask_scontrol(struct slurm_x *s, long id, struct slurm_state *st)
 
 	snprintf(ids, sizeof(ids), "%ld", id);
 	r = slurm_run(s, argv, &out);
-	r = r ? -ENOENT : slurm_parse_scontrol(out.buf, st);
+	r = r ? -ENOENT : exec_slurm_parse_scontrol(out.buf, st);
 	strbuf_release(&out);
 	return r;
 }
@@ -371,7 +371,7 @@ static int exit_file(const struct sjob *j)
 	size_t len;
 	long v = -1;
 
-	if (!read_file(path, &buf, &len, 64)) {
+	if (!util_read_file(path, &buf, &len, 64)) {
 		v = strtol(buf, &end, 10);
 		if (end == buf || v < 0 || v > 255)
 			v = -1;
@@ -408,14 +408,14 @@ static int slurm_submit(struct run_executor *x, const struct run_task *t, void *
 	script = xasprintf("%s/" SCRIPT_FILE, t->workdir);
 	stale = xasprintf("%s/" EXIT_FILE, t->workdir);
 	unlink(stale);
-	slurm_script(t, &sb);
-	r = write_file(script, sb.buf, sb.len);
+	exec_slurm_script(t, &sb);
+	r = util_write_file(script, sb.buf, sb.len);
 	if (r)
 		goto out;
-	slurm_sbatch_argv(&s->c, t, script, &argv);
+	exec_slurm_sbatch_argv(&s->c, t, script, &argv);
 	r = slurm_run(s, (const char *const *)argv, &out) ? -EIO : 0;
 	if (!r)
-		r = slurm_parse_sbatch(out.buf, &id);
+		r = exec_slurm_parse_sbatch(out.buf, &id);
 	if (r)
 		goto out;
 	*job = track(s, id, t->workdir);
@@ -423,7 +423,7 @@ static int slurm_submit(struct run_executor *x, const struct run_task *t, void *
 	/* the next poll asks squeue, whatever the interval */
 	s->snap_ms = 0;
 out:
-	slurm_argv_free(argv);
+	exec_slurm_argv_free(argv);
 	strbuf_release(&sb);
 	strbuf_release(&out);
 	free(script);
@@ -443,7 +443,7 @@ static void ended(struct slurm_x *s, struct sjob *j, struct run_done *d)
 			memcpy(st.node, j->st.node, sizeof(st.node));
 		j->st = st;
 	}
-	def = slurm_state_lookup(j->st.state);
+	def = exec_slurm_state_lookup(j->st.state);
 	if (code < 0 && j->st.exit_code >= 0)
 		code = j->st.exit_signal > 0 ? 128 + j->st.exit_signal : j->st.exit_code;
 	d->status = code;
@@ -486,7 +486,7 @@ static int slurm_poll(struct run_executor *x, void *job, struct run_done *d)
 			memcpy(j->st.node, st->node, sizeof(j->st.node));
 		memcpy(j->st.state, st->state, sizeof(j->st.state));
 		memcpy(j->st.reason, st->reason, sizeof(j->st.reason));
-		def = slurm_state_lookup(st->state);
+		def = exec_slurm_state_lookup(st->state);
 		if (!def || !def->ended)
 			return 1;
 	}
@@ -519,7 +519,7 @@ static int slurm_reattach(struct run_executor *x, const char *handle, void **job
 	struct sjob probe = { 0 };
 	long id;
 
-	if (!skip_prefix(handle, "slurm:", &p))
+	if (!util_skip_prefix(handle, "slurm:", &p))
 		return -ENOENT;
 	id = strtol(p, &end, 10);
 	if (end == p || *end != ':' || id <= 0 || !end[1])

@@ -61,28 +61,28 @@ struct slurm_state_def {
 };
 
 /* NULL for a state this table does not know (treated as active) */
-const struct slurm_state_def *slurm_state_lookup(const char *name);
+const struct slurm_state_def *exec_slurm_state_lookup(const char *name);
 
 /* "123" or "123;cluster" (sbatch --parsable): 0 with *id, else -EINVAL */
-int slurm_parse_sbatch(const char *out, long *id);
+int exec_slurm_parse_sbatch(const char *out, long *id);
 /*
  * squeue --noheader --format='%i|%T|%N|%r' lines: every well-formed
  * line into *v (caller frees); returns the number of entries.
  */
-size_t slurm_parse_squeue(const char *out, struct slurm_state **v);
+size_t exec_slurm_parse_squeue(const char *out, struct slurm_state **v);
 /* scontrol -o show job ID: 0 with st filled, -ENOENT without a JobId= */
-int slurm_parse_scontrol(const char *out, struct slurm_state *st);
+int exec_slurm_parse_scontrol(const char *out, struct slurm_state *st);
 
 /*
  * The sbatch command line of t (options from its resources, the
  * configuration and t->res.flags, then script) into argv (NULL-terminated,
- * the strings malloc'ed; free with slurm_argv_free()).
+ * the strings malloc'ed; free with exec_slurm_argv_free()).
  */
-void slurm_sbatch_argv(const struct slurm_cfg *c, const struct run_task *t,
-		       const char *script, char ***argv);
-void slurm_argv_free(char **argv);
+void exec_slurm_sbatch_argv(const struct slurm_cfg *c, const struct run_task *t,
+			    const char *script, char ***argv);
+void exec_slurm_argv_free(char **argv);
 /* The batch script: a shell line that execs t->argv, each word quoted */
-void slurm_script(const struct run_task *t, struct strbuf *sb);
+void exec_slurm_script(const struct run_task *t, struct strbuf *sb);
 
 /* The executor itself; c is copied */
 struct run_executor *exec_slurm_new_cfg(const struct slurm_cfg *c);

@@ -129,7 +129,7 @@ int fetch_parse_since(const char *s, int64_t now, int64_t *out)
 	*out = strtoll(s, &end, 10);
 	if (!errno && end != s && !*end && *out >= 0)
 		return 0;
-	if (!parse_duration_ms(s, &ms)) {
+	if (!util_parse_duration_ms(s, &ms)) {
 		*out = now - (int64_t)(ms / 1000);
 		return 0;
 	}
@@ -447,7 +447,7 @@ static uint64_t pass_backoff_ms(const struct fetch_cfg *c, int failures)
 {
 	uint64_t d = MAX(c->min_interval_ms, c->lore.retry_delay_ms);
 	uint64_t max = c->backoff_max_ms ? c->backoff_max_ms : 600000;
-	unsigned int seed = (unsigned int)(now_ms() ^ (uint64_t)getpid());
+	unsigned int seed = (unsigned int)(util_now_ms() ^ (uint64_t)getpid());
 	int i;
 
 	if (!d)

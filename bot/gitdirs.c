@@ -25,7 +25,7 @@ static void add(struct found *f, char *path)
 		return;
 	for (i = 0; i < f->nr && strcmp(f->dirs[i], path); i++)
 		;
-	if (i < f->nr || f->nr == f->max || path_within(path, f->repo)) {
+	if (i < f->nr || f->nr == f->max || util_path_within(path, f->repo)) {
 		free(path);
 		return;
 	}
@@ -48,7 +48,7 @@ static char *small_file(const char *path)
 	char *buf = NULL;
 	size_t len;
 
-	if (read_file(path, &buf, &len, 1 << 16)) {
+	if (util_read_file(path, &buf, &len, 1 << 16)) {
 		free(buf);
 		return NULL;
 	}
@@ -108,7 +108,7 @@ size_t gitdirs_outside(const char *repo, char **dirs, size_t max)
 	if (!stat(dotgit, &st) && S_ISREG(st.st_mode)) {
 		/* a linked worktree: "gitdir: <its git directory>" */
 		line = first_line(dotgit);
-		if (line && starts_with(line, "gitdir: "))
+		if (line && util_starts_with(line, "gitdir: "))
 			gitdir = resolve(top, line + 8);
 		free(line);
 	} else if (!stat(dotgit, &st) && S_ISDIR(st.st_mode)) {

@@ -21,7 +21,7 @@ int gitrepo_open(struct gitrepo **out, const char *path, bool create,
 	ret = git_repository_open_ext(&repo, path,
 				      GIT_REPOSITORY_OPEN_NO_SEARCH, NULL);
 	if (ret == GIT_ENOTFOUND && create) {
-		ret = mkdir_p(path, 0755);
+		ret = util_mkdir_p(path, 0755);
 		if (ret) {
 			strbuf_addf(err, "cannot create '%s': %s", path, strerror(-ret));
 			return ret;

@@ -31,7 +31,7 @@ char *job_dir(const struct job_env *env, int64_t id)
 {
 	char *d = xasprintf("%s/jobs/%lld", env->statedir, (long long)id);
 
-	mkdir_p(d, 0755);
+	util_mkdir_p(d, 0755);
 	return d;
 }
 
@@ -96,7 +96,7 @@ static int write_version_mbox(struct store *st, const char *version,
 		strbuf_addf(err, "version <%s> has no messages", version);
 		goto out;
 	}
-	r = write_file(path, mbox.buf, mbox.len);
+	r = util_write_file(path, mbox.buf, mbox.len);
 	if (r) {
 		strbuf_addf(err, "cannot write '%s': %s", path, strerror(-r));
 		goto out;
@@ -156,7 +156,7 @@ static bool is_infra_doc(json_object *doc, enum stage stage)
 
 	if (stage_per_arch(stage) && rd_doc_archs(doc))
 		a = rd_at(rd_doc_archs(doc), 0);
-	return status_parse(rd_doc_status(a)) == STATUS_INFRA;
+	return stage_status_parse(rd_doc_status(a)) == STATUS_INFRA;
 }
 
 /*
@@ -177,13 +177,13 @@ static void stage_user(struct stage_run *s, struct run_cmd *cmd, const char *con
 	if (!pw || !pw->pw_uid)
 		why = "build.user is not an unprivileged user";
 	for (p = ro; !why && *p; p++)
-		if (!path_readable_by(*p, pw->pw_uid))
+		if (!util_path_readable_by(*p, pw->pw_uid))
 			why = *p;
-	if (!why && !path_readable_by(s->env->self, pw->pw_uid))
+	if (!why && !util_path_readable_by(s->env->self, pw->pw_uid))
 		why = s->env->self;
-	if (!why && !path_readable_by(jobs, pw->pw_uid))
+	if (!why && !util_path_readable_by(jobs, pw->pw_uid))
 		why = jobs;
-	if (!why && chown_tree(s->dir, pw->pw_uid, pw->pw_gid))
+	if (!why && util_chown_tree(s->dir, pw->pw_uid, pw->pw_gid))
 		why = s->dir;
 	if (why) {
 		log_info("job %lld: %s runs as root's uid, without capabilities: "
@@ -260,7 +260,7 @@ static int run_stage(struct stage_run *s, struct args *a, json_object **doc,
 		goto out;
 	}
 	if (cmd.err.len)
-		write_file(log, cmd.err.buf, cmd.err.len);
+		util_write_file(log, cmd.err.buf, cmd.err.len);
 	if (cmd.timed_out || (cmd.status != 0 && cmd.status != 1)) {
 		run_describe(&cmd, &how);
 		strbuf_addf(err, "%s: %s", stage_name(s->j->kind), how.buf);
@@ -386,12 +386,12 @@ static const char *applied_branch(struct stage_run *s, struct strbuf *err)
 	const struct result *r;
 
 	if (!s->apply) {
-		if (results_load(s->st, s->j->version, 0, &rs, err) < 0)
+		if (store_results_load(s->st, s->j->version, 0, &rs, err) < 0)
 			return NULL;
-		r = results_find(&rs, STAGE_APPLY, NULL);
+		r = store_results_find(&rs, STAGE_APPLY, NULL);
 		if (r && r->doc)
 			s->apply = json_object_get(r->doc);
-		results_release(&rs);
+		store_results_release(&rs);
 	}
 	if (!rd_doc_branch(s->apply)) {
 		strbuf_addf(err, "version <%s> has no applied branch", s->j->version);
@@ -418,8 +418,8 @@ static int input_mbox(struct stage_run *s, struct args *a, struct strbuf *err)
 
 		/* a quarantine of its own each time: nothing of an earlier attempt */
 		s->quarantine = xasprintf("%s/objects", s->dir);
-		ret = remove_tree(s->quarantine);
-		if ((ret && ret != -ENOENT) || (ret = mkdir_p(s->quarantine, 0755))) {
+		ret = util_remove_tree(s->quarantine);
+		if ((ret && ret != -ENOENT) || (ret = util_mkdir_p(s->quarantine, 0755))) {
 			strbuf_addf(err, "cannot make '%s': %s", s->quarantine,
 				    strerror(-ret));
 			return -1;
@@ -465,8 +465,8 @@ static int record_done(struct stage_run *s, json_object *doc, struct strbuf *err
 
 	if (store_begin(s->st, err))
 		return -1;
-	r = results_record(s->st, s->j->version, s->j->kind,
-			   *s->j->arch ? s->j->arch : NULL, doc, err);
+	r = store_results_record(s->st, s->j->version, s->j->kind,
+				 *s->j->arch ? s->j->arch : NULL, doc, err);
 	if (r < 0 || queue_finish(s->st->db, s->j->id, JOB_DONE, NULL, err)) {
 		store_rollback(s->st);
 		return -1;
@@ -592,7 +592,7 @@ static int stage_command(struct stage_run *s, json_object **infra, struct strbuf
 	if (!ret)
 		ret = record_done(s, doc, err);
 	if (s->quarantine)
-		remove_tree(s->quarantine);
+		util_remove_tree(s->quarantine);
 	json_object_put(doc);
 	free(stale);
 	free(logs);
@@ -656,16 +656,16 @@ int job_give_up(struct store *st, const struct job *j, json_object *doc,
 		return -1;
 	if (j->kind < STAGE_RESULTS) {
 		if (!doc)
-			doc = made = result_infra_doc(j->kind, j->arch, why);
-		r = results_record(st, j->version, j->kind, *j->arch ? j->arch : NULL,
-				   doc, err);
+			doc = made = results_infra_doc(j->kind, j->arch, why);
+		r = store_results_record(st, j->version, j->kind, *j->arch ? j->arch : NULL,
+					 doc, err);
 		if (r < 0 && doc != made) {
 			/* the command's own document is not of the contract: say why */
 			strbuf_reset(err);
 			json_object_put(made);
-			doc = made = result_infra_doc(j->kind, j->arch, why);
-			r = results_record(st, j->version, j->kind,
-					   *j->arch ? j->arch : NULL, doc, err);
+			doc = made = results_infra_doc(j->kind, j->arch, why);
+			r = store_results_record(st, j->version, j->kind,
+						 *j->arch ? j->arch : NULL, doc, err);
 		}
 	}
 	json_object_put(made);
@@ -685,7 +685,7 @@ static int write_json_atomic(const char *path, json_object *o, struct strbuf *er
 {
 	const char *text = jx_text(o, false);
 	char *tmp = xasprintf("%s.tmp", path);
-	int r = write_file(tmp, text, strlen(text));
+	int r = util_write_file(tmp, text, strlen(text));
 
 	if (!r && rename(tmp, path))
 		r = -errno;
@@ -752,7 +752,7 @@ static json_object *read_json(const char *path, struct strbuf *err)
 	char *buf = NULL;
 	size_t len;
 	json_object *o = NULL;
-	int r = read_file(path, &buf, &len, STAGE_OUTPUT_MAX + (1 << 20));
+	int r = util_read_file(path, &buf, &len, STAGE_OUTPUT_MAX + (1 << 20));
 
 	if (r)
 		strbuf_addf(err, "cannot read '%s': %s", path, strerror(-r));
@@ -850,7 +850,7 @@ int job_collect(struct store *st, const struct config *cfg, const struct job_env
 		ret = record_done(&s, doc, err);
 out:
 	if (s.quarantine)
-		remove_tree(s.quarantine);
+		util_remove_tree(s.quarantine);
 	json_object_put(o);
 	json_object_put(s.apply);
 	free(s.quarantine);

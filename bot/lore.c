@@ -29,7 +29,7 @@ int lore_init(struct lore *l, const char *base_url, const struct lore_opts *o,
 	      struct strbuf *err)
 {
 	memset(l, 0, sizeof(*l));
-	if (!starts_with(base_url, "http://") && !starts_with(base_url, "https://")) {
+	if (!util_starts_with(base_url, "http://") && !util_starts_with(base_url, "https://")) {
 		strbuf_addf(err, "'%s' is not an http:// or https:// URL", base_url);
 		return -1;
 	}
@@ -37,7 +37,7 @@ int lore_init(struct lore *l, const char *base_url, const struct lore_opts *o,
 		strbuf_addstr(err, "cannot initialise libcurl");
 		return -1;
 	}
-	l->base = ends_with(base_url, "/") ? xstrdup(base_url) :
+	l->base = util_ends_with(base_url, "/") ? xstrdup(base_url) :
 		xasprintf("%s/", base_url);
 	if (o)
 		l->o = *o;
@@ -51,7 +51,7 @@ int lore_init(struct lore *l, const char *base_url, const struct lore_opts *o,
 		l->o.max_size = DEF_MAX_SIZE;
 	if (!l->o.max_msg)
 		l->o.max_msg = DEF_MAX_MSG;
-	l->seed = (unsigned int)(now_ms() ^ (uint64_t)getpid() << 16);
+	l->seed = (unsigned int)(util_now_ms() ^ (uint64_t)getpid() << 16);
 	l->sleep_ms = sleep_ms;
 	return 0;
 }
@@ -138,8 +138,8 @@ static int request(struct lore *l, const char *method, const char *url,
 			strbuf_addf(&why, "HTTP %ld", res.status);
 			retry_after = net_response_header(&res, "Retry-After");
 		} else if (res.status >= 200 && res.status < 300 && kind == BODY_GZIP) {
-			if (!gunzip_buf(res.body.buf, res.body.len, l->o.max_size,
-					&f->body, &why)) {
+			if (!gz_gunzip(res.body.buf, res.body.len, l->o.max_size,
+				       &f->body, &why)) {
 				ret = 0;
 				break;
 			}
@@ -244,7 +244,7 @@ static char *link_msgid(const char *entry, const char *end)
 
 			strbuf_addch(&id, (char)strtol(hex, NULL, 16));
 			p += 2;
-		} else if (*p == '&' && starts_with(p, "&amp;")) {
+		} else if (*p == '&' && util_starts_with(p, "&amp;")) {
 			strbuf_addch(&id, '&');
 			p += 4;
 		} else {

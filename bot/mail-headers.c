@@ -13,7 +13,7 @@ static const char *const header_names[H_NR] = {
 	[H_CTE] = "content-transfer-encoding",
 };
 
-const char *hv(const struct headers *h, int i)
+const char *mail_hv(const struct headers *h, int i)
 {
 	return h->seen[i] ? h->store.buf + h->off[i] : "";
 }
@@ -51,7 +51,7 @@ static int header_index(const char *name, size_t len)
  * one stored while its continuation lines follow.  0, or -1 when the
  * first line is not a header at all.
  */
-int split_headers(const char *raw, size_t len, unsigned int flags,
+int mail_split_headers(const char *raw, size_t len, unsigned int flags,
 			 struct headers *h)
 {
 	const char *p = raw, *end = raw + len;
@@ -111,14 +111,14 @@ next:
 	return 0;
 }
 
-void headers_release(struct headers *h)
+void mail_headers_release(struct headers *h)
 {
 	strbuf_release(&h->store);
 }
 
-bool headers_simple(const struct headers *h)
+bool mail_headers_simple(const struct headers *h)
 {
-	const char *ct = hv(h, H_CTYPE), *cte = hv(h, H_CTE), *cs;
+	const char *ct = mail_hv(h, H_CTYPE), *cte = mail_hv(h, H_CTE), *cs;
 
 	if (h->seen[H_CTE] && strncasecmp(cte, "7bit", 4) &&
 	    strncasecmp(cte, "8bit", 4) &&

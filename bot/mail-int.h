@@ -26,13 +26,13 @@ struct headers {
  * flags are mail_parse_flags()'s.  0, or -1 when the first line is not a
  * header at all.  Release h either way.
  */
-int split_headers(const char *raw, size_t len, unsigned int flags,
-		  struct headers *h);
-void headers_release(struct headers *h);
+int mail_split_headers(const char *raw, size_t len, unsigned int flags,
+		       struct headers *h);
+void mail_headers_release(struct headers *h);
 /* A header's value, "" when absent (valid until h is released) */
-const char *hv(const struct headers *h, int i);
+const char *mail_hv(const struct headers *h, int i);
 /* Is this a single text/plain part in UTF-8 or ASCII, not encoded? */
-bool headers_simple(const struct headers *h);
+bool mail_headers_simple(const struct headers *h);
 
 /*
  * GMime 3.2.13 (Debian 12's) decodes adjacent B-encoded words of one
@@ -43,6 +43,6 @@ bool headers_simple(const struct headers *h);
  * character is split over a B word and a Q word.  The caller frees the
  * result; NULL when there is nothing to rewrite.
  */
-char *unpad_b_words(const char *v);
+char *mail_unpad_b_words(const char *v);
 
 #endif

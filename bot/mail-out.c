@@ -20,7 +20,7 @@ static bool is_ascii(const char *s)
 	return true;
 }
 
-bool mailout_valid_email(const char *email)
+bool mail_out_valid_email(const char *email)
 {
 	const char *at, *p;
 
@@ -38,7 +38,7 @@ bool mailout_valid_email(const char *email)
 	return at[1] != '.' && email[strlen(email) - 1] != '.';
 }
 
-bool mailout_valid_msgid(const char *id)
+bool mail_out_valid_msgid(const char *id)
 {
 	const char *p;
 
@@ -55,10 +55,10 @@ bool mailout_valid_msgid(const char *id)
 
 int mail_addrs_add(struct mail_addrs *a, const char *name, const char *email)
 {
-	if (!mailout_valid_email(email) || mail_addrs_has(a, email))
+	if (!mail_out_valid_email(email) || mail_addrs_has(a, email))
 		return 0;
 	ALLOC_GROW(a->v, a->nr + 1, a->alloc);
-	a->v[a->nr].name = name && *name ? mailout_clean(name) : NULL;
+	a->v[a->nr].name = name && *name ? mail_out_clean(name) : NULL;
 	a->v[a->nr].email = xstrdup(email);
 	a->nr++;
 	return 1;
@@ -89,7 +89,7 @@ void mail_addrs_release(struct mail_addrs *a)
 	memset(a, 0, sizeof(*a));
 }
 
-char *mailout_clean(const char *s)
+char *mail_out_clean(const char *s)
 {
 	/* mail_decode_header() makes UTF-8 valid and drops CR, LF, controls */
 	char *c = mail_decode_header(s ? s : ""), *p;
@@ -163,9 +163,9 @@ static void cap_name(char *n)
 	n[len] = '\0';
 }
 
-void mailout_format_addr(struct strbuf *sb, const char *name, const char *email)
+void mail_out_format_addr(struct strbuf *sb, const char *name, const char *email)
 {
-	char *n = name && *name ? mailout_clean(name) : NULL;
+	char *n = name && *name ? mail_out_clean(name) : NULL;
 	const char *p;
 
 	if (n)
@@ -211,7 +211,7 @@ static char *one_line(const char *s)
 	return v;
 }
 
-void mailout_header(struct strbuf *sb, const char *name, const char *value)
+void mail_out_header(struct strbuf *sb, const char *name, const char *value)
 {
 	char *v = one_line(value ? value : "");
 	size_t col = strlen(name) + 2;
@@ -251,22 +251,22 @@ static bool long_word(const char *s)
 	return false;
 }
 
-void mailout_text_header(struct strbuf *sb, const char *name, const char *text)
+void mail_out_text_header(struct strbuf *sb, const char *name, const char *text)
 {
-	char *c = mailout_clean(text), *enc;
+	char *c = mail_out_clean(text), *enc;
 
 	if (is_ascii(c) && !long_word(c)) {
-		mailout_header(sb, name, c);
+		mail_out_header(sb, name, c);
 	} else if (is_ascii(c)) {
 		struct strbuf words = STRBUF_INIT;
 
 		/* a word no fold can cut: encoded words of 45 bytes each */
 		encode_words(&words, c);
-		mailout_header(sb, name, words.buf);
+		mail_out_header(sb, name, words.buf);
 		strbuf_release(&words);
 	} else {
 		enc = mail_encode_header(name, c);
-		mailout_header(sb, name, enc);
+		mail_out_header(sb, name, enc);
 		free(enc);
 	}
 	free(c);
@@ -296,7 +296,7 @@ static size_t add_folded(struct strbuf *sb, size_t col, const char *s)
 	return col;
 }
 
-void mailout_addrs_header(struct strbuf *sb, const char *name, const struct mail_addrs *a)
+void mail_out_addrs_header(struct strbuf *sb, const char *name, const struct mail_addrs *a)
 {
 	struct strbuf addr = STRBUF_INIT;
 	size_t i, col;
@@ -311,20 +311,20 @@ void mailout_addrs_header(struct strbuf *sb, const char *name, const struct mail
 			col = 8;
 		}
 		strbuf_reset(&addr);
-		mailout_format_addr(&addr, a->v[i].name, a->v[i].email);
+		mail_out_format_addr(&addr, a->v[i].name, a->v[i].email);
 		col = add_folded(sb, col, addr.buf);
 	}
 	strbuf_addch(sb, '\n');
 	strbuf_release(&addr);
 }
 
-void mailout_ids_header(struct strbuf *sb, const char *name, const char *const *ids,
-			size_t nr)
+void mail_out_ids_header(struct strbuf *sb, const char *name, const char *const *ids,
+			 size_t nr)
 {
 	size_t i, n = 0;
 
 	for (i = 0; i < nr; i++) {
-		if (!mailout_valid_msgid(ids[i]))
+		if (!mail_out_valid_msgid(ids[i]))
 			continue;
 		strbuf_addstr(sb, n++ ? "\n\t<" : "");
 		if (n == 1)
@@ -335,7 +335,7 @@ void mailout_ids_header(struct strbuf *sb, const char *name, const char *const *
 		strbuf_addch(sb, '\n');
 }
 
-char *mailout_new_msgid(const char *domain, int64_t now)
+char *mail_out_new_msgid(const char *domain, int64_t now)
 {
 	static const char chars[] = "0123456789abcdefghijklmnopqrstuvwxyz";
 	unsigned char rnd[12];
@@ -345,7 +345,7 @@ char *mailout_new_msgid(const char *domain, int64_t now)
 	size_t i;
 
 	if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd)) {
-		uint64_t x = wall_ms() ^ ((uint64_t)getpid() << 32);
+		uint64_t x = util_wall_ms() ^ ((uint64_t)getpid() << 32);
 
 		for (i = 0; i < sizeof(rnd); i++, x = x * 6364136223846793005ULL + 1)
 			rnd[i] = (unsigned char)(x >> 56);

@@ -27,9 +27,9 @@ struct mail_addrs {
 #define MAIL_ADDRS_INIT { 0 }
 
 /* Is this a plain addr-spec (local@domain, printable ASCII, no specials)? */
-bool mailout_valid_email(const char *email);
+bool mail_out_valid_email(const char *email);
 /* Is this a msg-id body (without <>) safe to write in a header? */
-bool mailout_valid_msgid(const char *id);
+bool mail_out_valid_msgid(const char *id);
 
 /*
  * Add an address unless its email is invalid or already in the list
@@ -42,26 +42,26 @@ void mail_addrs_release(struct mail_addrs *a);
 void mail_addrs_truncate(struct mail_addrs *a, size_t nr);
 
 /* A display name or subject made safe for a header (no CR/LF/controls); caller frees */
-char *mailout_clean(const char *s);
+char *mail_out_clean(const char *s);
 
 /* Append one address: "Name <a@b>", the name quoted or encoded as needed */
-void mailout_format_addr(struct strbuf *sb, const char *name, const char *email);
+void mail_out_format_addr(struct strbuf *sb, const char *name, const char *email);
 
 /*
  * Append "Name: value" and a newline, value folded at blanks so lines
  * stay within 78 columns where possible.  value must already be safe
  * (it is cleaned again: a CR or LF never gets through).
  */
-void mailout_header(struct strbuf *sb, const char *name, const char *value);
+void mail_out_header(struct strbuf *sb, const char *name, const char *value);
 /* Subject-like unstructured text from anyone: cleaned, RFC 2047 when needed */
-void mailout_text_header(struct strbuf *sb, const char *name, const char *text);
+void mail_out_text_header(struct strbuf *sb, const char *name, const char *text);
 /* An address list header, one address per line ("To: a,\n\tb") */
-void mailout_addrs_header(struct strbuf *sb, const char *name, const struct mail_addrs *a);
+void mail_out_addrs_header(struct strbuf *sb, const char *name, const struct mail_addrs *a);
 /* "<id1>\n\t<id2>..." of the valid ids (References), oldest first */
-void mailout_ids_header(struct strbuf *sb, const char *name, const char *const *ids,
-			size_t nr);
+void mail_out_ids_header(struct strbuf *sb, const char *name, const char *const *ids,
+			 size_t nr);
 
 /* A new unique Message-ID (without <>) at domain */
-char *mailout_new_msgid(const char *domain, int64_t now);
+char *mail_out_new_msgid(const char *domain, int64_t now);
 
 #endif

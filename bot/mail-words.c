@@ -69,7 +69,7 @@ static void b_to_q(const char *b, size_t len, struct strbuf *out)
 	}
 }
 
-char *unpad_b_words(const char *v)
+char *mail_unpad_b_words(const char *v)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *p = v, *w, *done = v;

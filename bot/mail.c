@@ -72,7 +72,7 @@ static char *clean_text(const char *s)
 	if (!s)
 		return NULL;
 	n = strlen(s);
-	if (utf8_valid(s, n)) {
+	if (util_utf8_valid(s, n)) {
 		v = xstrndup(s, n);
 	} else {
 		char *g = g_utf8_make_valid(s, -1);
@@ -89,7 +89,7 @@ static char *clean_text(const char *s)
 /* RFC 2047 decoding of a header value, by GMime (its bug worked around) */
 static char *decode_text(const char *v)
 {
-	char *fixed = unpad_b_words(v), *d, *r;
+	char *fixed = mail_unpad_b_words(v), *d, *r;
 
 	d = g_mime_utils_header_decode_text(parser_options, fixed ? fixed : v);
 	r = xstrdup(d ? d : "");
@@ -100,7 +100,7 @@ static char *decode_text(const char *v)
 
 static InternetAddressList *parse_addresses(const char *v)
 {
-	char *fixed = unpad_b_words(v);
+	char *fixed = mail_unpad_b_words(v);
 	InternetAddressList *l = internet_address_list_parse(parser_options,
 							      fixed ? fixed : v);
 
@@ -682,7 +682,7 @@ static bool simple_from(const char *v, struct address *a)
 	const char *e;
 
 	if (strpbrk(v, "\",()\\;:") || strstr(v, "=?") ||
-	    !utf8_valid(v, strlen(v)))
+	    !util_utf8_valid(v, strlen(v)))
 		return false;
 	if (!lt) {
 		if (!strchr(v, '@') || strchr(v, ' ') || strchr(v, '>'))
@@ -712,7 +712,7 @@ static bool simple_from(const char *v, struct address *a)
 /* Subject: as text, encoded words decoded, blanks collapsed */
 static void set_subject(struct mail *m, const char *v)
 {
-	if (strstr(v, "=?") || !utf8_valid(v, strlen(v))) {
+	if (strstr(v, "=?") || !util_utf8_valid(v, strlen(v))) {
 		char *d = decode_text(v);
 
 		m->subject = clean_subject(d);
@@ -727,7 +727,7 @@ static void set_from(struct mail *m, const char *v)
 {
 	struct address *from = NULL;
 	size_t nfrom = 0;
-	if (strstr(v, "=?") || !utf8_valid(v, strlen(v))) {
+	if (strstr(v, "=?") || !util_utf8_valid(v, strlen(v))) {
 		char *d = decode_text(v);
 
 		m->from_text = clean_subject(d);
@@ -754,26 +754,26 @@ static void set_from(struct mail *m, const char *v)
 static int parse_simple(const char *raw, size_t len, struct headers *h,
 			unsigned int flags, struct mail *m)
 {
-	const char *subj = hv(h, H_SUBJECT);
+	const char *subj = mail_hv(h, H_SUBJECT);
 	struct strbuf body = STRBUF_INIT;
 
-	m->msgid = first_id(hv(h, H_MSGID));
+	m->msgid = first_id(mail_hv(h, H_MSGID));
 	if (!m->msgid)
 		strbuf_addstr(&m->warnings, "no 'Message-ID' header\n");
-	m->in_reply_to = first_id(hv(h, H_IRT));
-	fast_refs(m, hv(h, H_REFS));
+	m->in_reply_to = first_id(mail_hv(h, H_IRT));
+	fast_refs(m, mail_hv(h, H_REFS));
 	set_subject(m, subj);
-	set_from(m, hv(h, H_FROM));
+	set_from(m, mail_hv(h, H_FROM));
 	if (h->seen[H_TO] && !(flags & MAIL_NO_RECIPIENTS))
-		fast_addresses(hv(h, H_TO), &m->to, &m->nr_to);
+		fast_addresses(mail_hv(h, H_TO), &m->to, &m->nr_to);
 	if (h->seen[H_CC] && !(flags & MAIL_NO_RECIPIENTS))
-		fast_addresses(hv(h, H_CC), &m->cc, &m->nr_cc);
+		fast_addresses(mail_hv(h, H_CC), &m->cc, &m->nr_cc);
 	if (h->seen[H_LISTID])
-		m->list_id = parse_list_id(hv(h, H_LISTID));
-	if (h->seen[H_DATE] && mail_strict_date(hv(h, H_DATE), &m->date, &m->tz)) {
+		m->list_id = parse_list_id(mail_hv(h, H_LISTID));
+	if (h->seen[H_DATE] && mail_strict_date(mail_hv(h, H_DATE), &m->date, &m->tz)) {
 		/* the common form */
 	} else if (h->seen[H_DATE]) {
-		GDateTime *dt = g_mime_utils_header_decode_date(hv(h, H_DATE));
+		GDateTime *dt = g_mime_utils_header_decode_date(mail_hv(h, H_DATE));
 
 		if (dt) {
 			m->date = g_date_time_to_unix(dt);
@@ -789,8 +789,8 @@ static int parse_simple(const char *raw, size_t len, struct headers *h,
 	strip_cr(&body);
 	replace_nul(&body);
 	if (h->seen[H_CTYPE])
-		unflow(hv(h, H_CTYPE), &body);
-	if (!utf8_valid(body.buf, body.len))
+		unflow(mail_hv(h, H_CTYPE), &body);
+	if (!util_utf8_valid(body.buf, body.len))
 		strbuf_addstr(&m->warnings, "invalid UTF-8 in body\n");
 	m->body = strbuf_detach(&body, &m->body_len);
 	return 0;
@@ -814,16 +814,16 @@ int mail_parse_flags(const char *raw, size_t len, unsigned int flags,
 		strbuf_addstr(err, "empty message");
 		return -1;
 	}
-	if (split_headers(raw, len, flags, &h)) {
-		headers_release(&h);
+	if (mail_split_headers(raw, len, flags, &h)) {
+		mail_headers_release(&h);
 		strbuf_addstr(err, "not a mail message: no header at the start");
 		return -1;
 	}
-	if (headers_simple(&h))
+	if (mail_headers_simple(&h))
 		ret = parse_simple(raw, len, &h, flags, m);
 	else
 		ret = parse_mime(raw, len, flags, m, err);
-	headers_release(&h);
+	mail_headers_release(&h);
 	return ret;
 }
 

@@ -329,7 +329,7 @@ static void git_headers(const char *raw, size_t len, struct header_block *hb)
 		strbuf_add(&line, raw + p, e - p);
 		while (line.len && hb_space(line.buf[line.len - 1]))
 			line.len--;
-		if (starts_with(line.buf, "From ") || starts_with(line.buf, ">From "))
+		if (util_starts_with(line.buf, "From ") || util_starts_with(line.buf, ">From "))
 			header = true;
 		for (i = 0; !header && i < line.len; i++) {
 			unsigned char c = line.buf[i];
@@ -369,7 +369,7 @@ static void git_headers(const char *raw, size_t len, struct header_block *hb)
 	hb->end = p;
 }
 
-/* bot/mail-headers.c's split_headers(), for these three */
+/* bot/mail-headers.c's mail_split_headers(), for these three */
 static void lorebot_headers(const char *raw, size_t len, struct header_block *hb)
 {
 	size_t p = 0;
@@ -488,7 +488,7 @@ static char *invalid_as(const char *s, size_t len, bool latin1)
 		unsigned char c = s[i];
 		size_t n = c < 0x80 ? 1 : c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
 
-		if (i + n <= len && utf8_valid(s + i, n)) {
+		if (i + n <= len && util_utf8_valid(s + i, n)) {
 			strbuf_add(&sb, s + i, n);
 			i += n;
 		} else if (latin1) {
@@ -550,7 +550,7 @@ static bool header_text(const struct diff_case *dc, enum mailinfo_field f)
 	clean = mail_clean_header(g);
 	same = !strcmp(clean, o);
 	free(clean);
-	if (same || utf8_valid(g, glen))
+	if (same || util_utf8_valid(g, glen))
 		return same;
 	return converted_same(dc, f, mail_from_charset("iso-8859-1", g, glen, &clen), o) ||
 	       converted_same(dc, f, invalid_as(g, glen, false), o) ||

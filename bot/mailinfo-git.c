@@ -185,12 +185,12 @@ int mailinfo_git(const char *raw, size_t len, unsigned int flags,
 	mi->email = info_value(cmd.out.buf, "Email", &found);
 	mi->subject = info_value(cmd.out.buf, "Subject", &found);
 	mi->date_text = info_value(cmd.out.buf, "Date", &found);
-	if (!read_file(msg, &buf, &blen, SIZE_MAX)) {
+	if (!util_read_file(msg, &buf, &blen, SIZE_MAX)) {
 		strbuf_add(&mi->message, buf, blen);
 		strbuf_stripspace(&mi->message);
 		free(buf);
 	}
-	if (!read_file(patch, &buf, &blen, SIZE_MAX)) {
+	if (!util_read_file(patch, &buf, &blen, SIZE_MAX)) {
 		strbuf_add(&mi->patch, buf, blen);
 		free(buf);
 	}

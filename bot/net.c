@@ -229,7 +229,7 @@ int net_request(struct net *n, const struct net_request *req,
 		.max_size = req->max_size ? req->max_size : NET_DEFAULT_MAX_SIZE,
 	};
 	struct curl_slist *hdrs;
-	uint64_t start = now_ms();
+	uint64_t start = util_now_ms();
 	CURL *c = n->curl;
 	CURLcode rc;
 
@@ -239,7 +239,7 @@ int net_request(struct net *n, const struct net_request *req,
 	hdrs = make_headers(req);
 	set_options(c, n, req, &s, hdrs, errbuf);
 	rc = curl_easy_perform(c);
-	res->elapsed_ms = now_ms() - start;
+	res->elapsed_ms = util_now_ms() - start;
 	account(c, n, res);
 	curl_slist_free_all(hdrs);
 	curl_easy_setopt(c, CURLOPT_HTTPHEADER, NULL);
@@ -339,7 +339,7 @@ int net_send_mail(struct net *n, const struct net_mail *m, struct net_response *
 	uint64_t timeout = m->timeout_ms ? m->timeout_ms : NET_DEFAULT_TIMEOUT_MS;
 	struct curl_slist *rcpt = NULL, *tmp;
 	const char *const *r;
-	uint64_t start = now_ms();
+	uint64_t start = util_now_ms();
 	char *from = xasprintf("<%s>", m->from);
 	long use_ssl;
 	CURL *c = n->curl;
@@ -381,7 +381,7 @@ int net_send_mail(struct net *n, const struct net_mail *m, struct net_response *
 		curl_easy_setopt(c, CURLOPT_PASSWORD, m->password ? m->password : "");
 	}
 	rc = curl_easy_perform(c);
-	res->elapsed_ms = now_ms() - start;
+	res->elapsed_ms = util_now_ms() - start;
 	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &res->status);
 	n->stats.requests++;
 	n->stats.bytes_out += src.off;

@@ -63,7 +63,7 @@ static bool line_blank(const struct line *l)
 	return true;
 }
 
-void trailers_add(struct trailers *t, const char *name, const char *value)
+void patch_trailers_add(struct trailers *t, const char *name, const char *value)
 {
 	/* most lists hold one to three trailers: grow gently */
 	if (t->nr + 1 > t->alloc) {
@@ -85,7 +85,7 @@ void trailers_add(struct trailers *t, const char *name, const char *value)
 	t->nr++;
 }
 
-bool trailers_has(const struct trailers *t, const char *name, const char *value)
+bool patch_trailers_has(const struct trailers *t, const char *name, const char *value)
 {
 	size_t i;
 
@@ -96,7 +96,7 @@ bool trailers_has(const struct trailers *t, const char *name, const char *value)
 	return false;
 }
 
-void trailers_release(struct trailers *t)
+void patch_trailers_release(struct trailers *t)
 {
 	size_t i;
 
@@ -202,7 +202,7 @@ static void message_trailers(const char *msg, struct trailers *out)
 			value = joined;
 			j++;
 		}
-		trailers_add(out, name, value);
+		patch_trailers_add(out, name, value);
 		free(name);
 		free(value);
 	}
@@ -322,7 +322,7 @@ static size_t diff_end(const struct lines *ls, size_t i)
 	return i;
 }
 
-void split_name_addr(const char *v, char **name, char **addr)
+void patch_split_name_addr(const char *v, char **name, char **addr)
 {
 	const char *lt = strrchr(v, '<'), *gt = lt ? strchr(lt, '>') : NULL;
 
@@ -393,12 +393,12 @@ static char *find_tag_line(const char *body, const char *tag, bool hex)
 	return NULL;
 }
 
-char *find_base_commit(const char *body)
+char *patch_find_base_commit(const char *body)
 {
 	return find_tag_line(body, "base-commit:", true);
 }
 
-char *find_change_id(const char *body)
+char *patch_find_change_id(const char *body)
 {
 	return find_tag_line(body, "change-id:", false);
 }
@@ -445,7 +445,7 @@ static bool diffstat_line(const char *p, size_t n)
 	return false;
 }
 
-bool body_has_diffstat(const char *body, size_t len)
+bool patch_body_has_diffstat(const char *body, size_t len)
 {
 	const char *p = body, *end = body + len;
 
@@ -460,7 +460,7 @@ bool body_has_diffstat(const char *body, size_t len)
 	return false;
 }
 
-bool body_has_diff(const char *body, size_t len)
+bool patch_body_has_diff(const char *body, size_t len)
 {
 	const char *p = body, *end = body + len;
 
@@ -566,8 +566,8 @@ void patch_extract_flags(const struct mail *m, unsigned int flags,
 		}
 	}
 tags:
-	p->base_commit = find_base_commit(body);
-	p->change_id = find_change_id(body);
+	p->base_commit = patch_find_base_commit(body);
+	p->change_id = patch_find_change_id(body);
 	free(ls.l);
 	patch_head_release(&h);
 }
@@ -581,7 +581,7 @@ void patch_release(struct patch *p)
 	free(p->subject);
 	free(p->message);
 	free(p->patch);
-	trailers_release(&p->trailers);
+	patch_trailers_release(&p->trailers);
 	free(p->notes);
 	free(p->diff);
 	free(p->base_commit);
@@ -613,7 +613,7 @@ void patch_commit_message_with(const struct patch *p, const struct trailers *add
 	for (i = 0; add && i < add->nr; i++) {
 		const struct trailer *t = &add->t[i];
 
-		if (trailers_has(&p->trailers, t->name, t->value))
+		if (patch_trailers_has(&p->trailers, t->name, t->value))
 			continue;
 		/* after the message's own trailer block, else a block of their own */
 		if (first && !p->trailers.nr)
@@ -697,7 +697,7 @@ static bool has_email(const char *v)
 		!isspace((unsigned char)at[-1]) && !isspace((unsigned char)at[1]);
 }
 
-void reply_trailers(const struct mail *m, bool sloppy, struct trailers *out)
+void patch_reply_trailers(const struct mail *m, bool sloppy, struct trailers *out)
 {
 	struct lines ls = { 0 };
 	size_t i;
@@ -753,7 +753,7 @@ void reply_trailers(const struct mail *m, bool sloppy, struct trailers *out)
 
 			if (!has_email(value))
 				goto next;
-			split_name_addr(value, &tn, &ta);
+			patch_split_name_addr(value, &tn, &ta);
 			if (!sloppy && !((ta && m->from.email &&
 					  !strcasecmp(ta, m->from.email)) ||
 					 (tn && m->from.name &&
@@ -765,8 +765,8 @@ void reply_trailers(const struct mail *m, bool sloppy, struct trailers *out)
 			free(tn);
 			free(ta);
 		}
-		if (!trailers_has(out, name, value))
-			trailers_add(out, name, value);
+		if (!patch_trailers_has(out, name, value))
+			patch_trailers_add(out, name, value);
 next:
 		free(name);
 		free(value);

@@ -81,27 +81,27 @@ void patch_commit_message_with(const struct patch *p, const struct trailers *add
 			       struct strbuf *sb);
 
 /* Does this body contain a diff? */
-bool body_has_diff(const char *body, size_t len);
+bool patch_body_has_diff(const char *body, size_t len);
 /* A diffstat ("3 files changed, 8 insertions(+)"), as cover letters have */
-bool body_has_diffstat(const char *body, size_t len);
+bool patch_body_has_diffstat(const char *body, size_t len);
 
 /*
  * Trailers a reviewer gives in a reply: unquoted "Name-by: Someone
  * <addr>" lines (and Fixes:), as b4 collects them.  Only trailers naming
  * the sender count unless sloppy.
  */
-void reply_trailers(const struct mail *m, bool sloppy, struct trailers *out);
+void patch_reply_trailers(const struct mail *m, bool sloppy, struct trailers *out);
 
 /* base-commit: of any body (cover letters carry it too), or NULL */
-char *find_base_commit(const char *body);
-char *find_change_id(const char *body);
+char *patch_find_base_commit(const char *body);
+char *patch_find_change_id(const char *body);
 
-void trailers_add(struct trailers *t, const char *name, const char *value);
-bool trailers_has(const struct trailers *t, const char *name, const char *value);
-void trailers_release(struct trailers *t);
+void patch_trailers_add(struct trailers *t, const char *name, const char *value);
+bool patch_trailers_has(const struct trailers *t, const char *name, const char *value);
+void patch_trailers_release(struct trailers *t);
 
 /* Split "Name <addr>" into parts (either may be NULL); caller frees */
-void split_name_addr(const char *v, char **name, char **addr);
+void patch_split_name_addr(const char *v, char **name, char **addr);
 
 /*
  * The message part of a body as git mailinfo reads it (bot/patch-head.c):

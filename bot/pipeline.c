@@ -113,14 +113,14 @@ static int record_given_up(struct store *st, const char *version, struct strbuf 
 
 		if (j->state != JOB_FAILED || j->kind >= STAGE_RESULTS)
 			continue;
-		if (results_load(st, version, RESULTS_NO_DOCS, &rs, err) < 0) {
+		if (store_results_load(st, version, RESULTS_NO_DOCS, &rs, err) < 0) {
 			ret = -1;
 			break;
 		}
-		if (!results_find(&rs, j->kind, j->arch)) {
-			doc = result_infra_doc(j->kind, j->arch, j->error ? j->error : "failed");
-			if (results_record(st, version, j->kind, *j->arch ? j->arch : NULL,
-					   doc, err) < 0)
+		if (!store_results_find(&rs, j->kind, j->arch)) {
+			doc = results_infra_doc(j->kind, j->arch, j->error ? j->error : "failed");
+			if (store_results_record(st, version, j->kind, *j->arch ? j->arch : NULL,
+						 doc, err) < 0)
 				ret = -1;
 			else
 				log_warn("job %lld: %s%s%s of <%s> gave up: recorded as infra (%s)",
@@ -129,7 +129,7 @@ static int record_given_up(struct store *st, const char *version, struct strbuf 
 					 j->error ? j->error : "failed");
 			json_object_put(doc);
 		}
-		results_release(&rs);
+		store_results_release(&rs);
 	}
 	queue_free_jobs(jobs, nr);
 	return ret;
@@ -144,10 +144,10 @@ static int queue_needs(struct store *st, const struct pipeline_cfg *pc, const ch
 	int s, queued = 0;
 	size_t a;
 
-	if (results_load(st, version, RESULTS_NO_DOCS, &rs, err) < 0)
+	if (store_results_load(st, version, RESULTS_NO_DOCS, &rs, err) < 0)
 		return -1;
-	results_plan(&rs, &c, &p);
-	results_release(&rs);
+	store_results_plan(&rs, &c, &p);
+	store_results_release(&rs);
 	for (s = 0; s < STAGE_NR; s++) {
 		size_t n = stages[s].per_arch ? p.nr_archs : 1;
 

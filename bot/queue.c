@@ -12,7 +12,7 @@ static const char *const state_names[JOB_STATE_NR] = {
 	[JOB_CANCELLED] = "cancelled",
 };
 
-const char *job_state_name(enum job_state s)
+const char *queue_job_state_name(enum job_state s)
 {
 	return s < JOB_STATE_NR ? state_names[s] : "?";
 }
@@ -27,7 +27,7 @@ static enum job_state state_parse(const char *s)
 	return JOB_FAILED;
 }
 
-void job_release(struct job *j)
+void queue_job_release(struct job *j)
 {
 	free(j->version);
 	free(j->arch);
@@ -153,7 +153,7 @@ int queue_claim(struct db *db, bool heavy, struct job *j, struct strbuf *err)
 	return 1;
 
 error_job:
-	job_release(j);
+	queue_job_release(j);
 error:
 	fail(db, err);
 	if (began)
@@ -210,7 +210,7 @@ int queue_finish(struct db *db, int64_t id, enum job_state state,
 
 	if (!st)
 		return fail(db, err);
-	db_bind_text(st, 1, job_state_name(state));
+	db_bind_text(st, 1, queue_job_state_name(state));
 	db_bind_text(st, 2, error);
 	db_bind_int(st, 3, time(NULL));
 	db_bind_int(st, 4, id);
@@ -392,7 +392,7 @@ void queue_free_jobs(struct job *jobs, size_t nr)
 	size_t i;
 
 	for (i = 0; i < nr; i++)
-		job_release(&jobs[i]);
+		queue_job_release(&jobs[i]);
 	free(jobs);
 }
 

@@ -46,8 +46,8 @@ struct job {
 	int64_t queued, started, finished;
 };
 
-const char *job_state_name(enum job_state s);
-void job_release(struct job *j);
+const char *queue_job_state_name(enum job_state s);
+void queue_job_release(struct job *j);
 
 /*
  * Queue a job unless (kind, version, arch) exists.  *added says whether

@@ -99,7 +99,7 @@ static bool fetched_lately(const char *stamp, uint64_t interval_ms)
 
 	if (!interval_ms || fetched_at(stamp, &then))
 		return false;
-	return wall_ms() < then + interval_ms && wall_ms() >= then;
+	return util_wall_ms() < then + interval_ms && util_wall_ms() >= then;
 }
 
 static int fetch_branches(struct gitrepo *r, const struct remotes *rs,
@@ -218,7 +218,7 @@ out:
 char *remotes_stale(struct gitrepo *r, const struct config *cfg)
 {
 	uint64_t window = MAX(config_get_ms(cfg, "git.fetchinterval"), REMOTES_FRESH_MS);
-	uint64_t now = wall_ms(), then;
+	uint64_t now = util_wall_ms(), then;
 	char *stamp, *why = NULL;
 
 	if (!config_get_bool(cfg, "git.fetch"))

@@ -16,15 +16,15 @@
 
 #include "bot/reply-int.h"
 
-char *outbox_name(const struct reply_row *r)
+char *reply_outbox_name(const struct reply_row *r)
 {
 	char hash[17];
 
-	hash_hex(r->msgid, strlen(r->msgid), hash);
+	util_hash_hex(r->msgid, strlen(r->msgid), hash);
 	return xasprintf("%lld.%s.lorebot", (long long)r->created, hash);
 }
 
-int outbox_has(const char *dir, const char *name)
+int reply_outbox_has(const char *dir, const char *name)
 {
 	char *path = xasprintf("%s/new/%s", dir, name), *cur;
 	struct dirent *e;
@@ -60,8 +60,8 @@ static int sync_dir(const char *dir)
 	return r;
 }
 
-int outbox_deliver(const char *dir, const char *name, const char *mail, size_t len,
-		   struct strbuf *err)
+int reply_outbox_deliver(const char *dir, const char *name, const char *mail, size_t len,
+			 struct strbuf *err)
 {
 	static const char *const subdirs[] = { "tmp", "new", "cur" };
 	char *tmp = NULL, *dst = NULL, *sub;
@@ -70,14 +70,14 @@ int outbox_deliver(const char *dir, const char *name, const char *mail, size_t l
 
 	for (i = 0; i < ARRAY_SIZE(subdirs); i++) {
 		sub = xasprintf("%s/%s", dir, subdirs[i]);
-		if (mkdir_p(sub, 0755)) {
+		if (util_mkdir_p(sub, 0755)) {
 			strbuf_addf(err, "cannot create the outbox '%s': %s", sub, strerror(errno));
 			free(sub);
 			return -1;
 		}
 		free(sub);
 	}
-	if (outbox_has(dir, name))
+	if (reply_outbox_has(dir, name))
 		return 0;
 	tmp = xasprintf("%s/tmp/%s", dir, name);
 	dst = xasprintf("%s/new/%s", dir, name);

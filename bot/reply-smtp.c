@@ -14,7 +14,7 @@ static char *value_of(const char *line, const char *key)
 {
 	const char *p;
 
-	if (!skip_prefix(line, key, &p))
+	if (!util_skip_prefix(line, key, &p))
 		return NULL;
 	if (*p != ' ' && *p != '\t' && *p != '=' && *p != ':')
 		return NULL;
@@ -27,8 +27,8 @@ static char *value_of(const char *line, const char *key)
 	return xstrdup(p);
 }
 
-int smtp_read_credentials(const char *path, char **user, char **password,
-			  struct strbuf *err)
+int reply_smtp_read_credentials(const char *path, char **user, char **password,
+				struct strbuf *err)
 {
 	struct stat sb;
 	char *buf, *line, *next;
@@ -60,7 +60,7 @@ int smtp_read_credentials(const char *path, char **user, char **password,
 			    (unsigned int)(sb.st_mode & 07777), path);
 		return -1;
 	}
-	r = read_file(path, &buf, &len, 64 * 1024);
+	r = util_read_file(path, &buf, &len, 64 * 1024);
 	if (r) {
 		strbuf_addf(err, "cannot read smtp.credentials '%s': %s", path, strerror(-r));
 		return -1;
@@ -124,8 +124,8 @@ static void add_rcpts(const char ***v, size_t *nr, size_t *alloc, json_object *a
 	}
 }
 
-int smtp_deliver(const struct config *cfg, struct net *net, const struct reply_row *r,
-		 struct strbuf *err)
+int reply_smtp_deliver(const struct config *cfg, struct net *net, const struct reply_row *r,
+		       struct strbuf *err)
 {
 	const char *url = config_get(cfg, "smtp.url");
 	const char *cred = config_get(cfg, "smtp.credentials");
@@ -145,7 +145,7 @@ int smtp_deliver(const struct config *cfg, struct net *net, const struct reply_r
 		ret = -2;
 		goto out;
 	}
-	if (cred && *cred && smtp_read_credentials(cred, &user, &password, err)) {
+	if (cred && *cred && reply_smtp_read_credentials(cred, &user, &password, err)) {
 		ret = -2;
 		goto out;
 	}

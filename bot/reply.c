@@ -77,10 +77,10 @@ static void note_row(struct store *st, int64_t id, struct reply_summary *sum,
 	struct reply_row r;
 	json_object *o;
 
-	if (replies_load(st, id, &r, &err) > 0) {
+	if (store_replies_load(st, id, &r, &err) > 0) {
 		size_t i;
 
-		o = reply_row_json(&r, false);
+		o = store_reply_row_json(&r, false);
 		if (file)
 			json_object_object_add(o, "file", json_object_new_string(file));
 		/* the latest state of a reply tried several times */
@@ -92,7 +92,7 @@ static void note_row(struct store *st, int64_t id, struct reply_summary *sum,
 			json_object_array_put_idx(sum->replies, i, o);
 		else
 			json_object_array_add(sum->replies, o);
-		reply_row_release(&r);
+		store_reply_row_release(&r);
 	}
 	strbuf_release(&err);
 }
@@ -103,7 +103,7 @@ static int replied(struct store *st, const char *id)
 	int k, r;
 
 	for (k = 0; k < REPLY_KIND_NR; k++) {
-		r = replies_exists(st, id, reply_kind_name(k));
+		r = store_replies_exists(st, id, report_kind_name(k));
 		if (r)
 			return r;
 	}
@@ -134,11 +134,11 @@ static int plan_version(struct store *st, const struct reply_run_opts *o, const 
 		report_version_release(&v);
 		return ret;
 	}
-	reply_mail_init(&m);
+	report_mail_init(&m);
 	if (report_compose(st, &v, &due, &o->report, &m, &cerr)) {
 		/* one version that cannot be answered does not stop the others */
 		log_warn("cannot compose the %s reply for '%s': %s",
-			 reply_kind_name(due.kind), v.id, cerr.buf);
+			 report_kind_name(due.kind), v.id, cerr.buf);
 		sum->errors++;
 		goto out;
 	}
@@ -147,15 +147,15 @@ static int plan_version(struct store *st, const struct reply_run_opts *o, const 
 	sum->composed++;
 	if (o->dry_run && why) {
 		log_info("%s reply for '%s' would be skipped: %s",
-			 reply_kind_name(m.kind), v.id, why);
+			 report_kind_name(m.kind), v.id, why);
 		sum->skipped++;
 	} else if (o->dry_run) {
 		mbox_write_rd(&sum->dry, m.msgid, m.text.buf, m.text.len);
-	} else if (replies_insert(st, v.id, &m, mode, why ? "skipped" : "queued", why,
-				  o->report.now, &rowid, err)) {
+	} else if (store_replies_insert(st, v.id, &m, mode, why ? "skipped" : "queued", why,
+					o->report.now, &rowid, err)) {
 		ret = -1;
 	} else if (rowid) {
-		log_info("%s reply for '%s' %s: <%s>", reply_kind_name(m.kind), v.id,
+		log_info("%s reply for '%s' %s: <%s>", report_kind_name(m.kind), v.id,
 			 why ? "skipped" : "queued", m.msgid);
 		if (why) {
 			sum->skipped++;
@@ -164,7 +164,7 @@ static int plan_version(struct store *st, const struct reply_run_opts *o, const 
 	}
 out:
 	strbuf_release(&cerr);
-	reply_mail_release(&m);
+	report_mail_release(&m);
 	report_version_release(&v);
 	return ret;
 }
@@ -236,11 +236,11 @@ static int64_t rate_limited(struct deliver_ctx *c, const struct reply_row *r)
 	int64_t perauthor = config_get_int(c->cfg, "reply.perauthor");
 	int64_t since = c->now - 3600;
 
-	if (perhour > 0 && replies_sent_since(c->st, since, NULL) >= perhour)
-		return replies_oldest_since(c->st, since, NULL) + 3600;
+	if (perhour > 0 && store_replies_sent_since(c->st, since, NULL) >= perhour)
+		return store_replies_oldest_since(c->st, since, NULL) + 3600;
 	if (perauthor > 0 && r->author &&
-	    replies_sent_since(c->st, since, r->author) >= perauthor)
-		return replies_oldest_since(c->st, since, r->author) + 3600;
+	    store_replies_sent_since(c->st, since, r->author) >= perauthor)
+		return store_replies_oldest_since(c->st, since, r->author) + 3600;
 	return 0;
 }
 
@@ -249,7 +249,7 @@ static int transmit(struct deliver_ctx *c, const struct reply_row *r, const char
 		    struct strbuf *why)
 {
 	if (!strcmp(r->mode, "outbox"))
-		return outbox_deliver(c->outbox, file, r->mail, r->mail_len, why) ? -1 : 0;
+		return reply_outbox_deliver(c->outbox, file, r->mail, r->mail_len, why) ? -1 : 0;
 	if (strcmp(r->mode, "smtp")) {
 		strbuf_addf(why, "unknown reply mode '%s'", r->mode);
 		return -2;
@@ -261,7 +261,7 @@ static int transmit(struct deliver_ctx *c, const struct reply_row *r, const char
 		}
 		c->net_ready = true;
 	}
-	return smtp_deliver(c->cfg, &c->net, r, why);
+	return reply_smtp_deliver(c->cfg, &c->net, r, why);
 }
 
 /* A reply left in "sending" by a process that died: was it handed over? */
@@ -270,20 +270,20 @@ static int in_doubt(struct deliver_ctx *c, const struct reply_row *r, const char
 {
 	int64_t wait = (int64_t)(config_get_ms(c->cfg, "reply.indoubt") / 1000);
 
-	if (!strcmp(r->mode, "outbox") && outbox_has(c->outbox, file))
-		return replies_set(c->st, r->id, "sent", 0, "found in the outbox after an "
-				   "interrupted delivery", c->now, err) ? -1 : 1;
-	if (replies_in_archive(c->st, r->msgid))
-		return replies_set(c->st, r->id, "sent", 0, "found in the list archive after "
-				   "an interrupted delivery", c->now, err) ? -1 : 1;
+	if (!strcmp(r->mode, "outbox") && reply_outbox_has(c->outbox, file))
+		return store_replies_set(c->st, r->id, "sent", 0, "found in the outbox after an "
+					 "interrupted delivery", c->now, err) ? -1 : 1;
+	if (store_replies_in_archive(c->st, r->msgid))
+		return store_replies_set(c->st, r->id, "sent", 0, "found in the list archive after "
+					 "an interrupted delivery", c->now, err) ? -1 : 1;
 	if (!strcmp(r->mode, "smtp") && c->now < r->updated + wait) {
 		/*
 		 * It may have gone out: give the archive time to show it.
 		 * The wait counts from the interrupted attempt (updated,
 		 * left alone here), whatever reply.indoubt says next time.
 		 */
-		if (replies_note(c->st, r->id, "delivery interrupted; waiting for the list "
-				 "archive before sending again", err))
+		if (store_replies_note(c->st, r->id, "delivery interrupted; waiting for the list "
+				       "archive before sending again", err))
 			return -1;
 		c->sum->deferred++;
 		return 1;
@@ -293,7 +293,7 @@ static int in_doubt(struct deliver_ctx *c, const struct reply_row *r, const char
 
 static int deliver_one(struct deliver_ctx *c, struct reply_row *r, struct strbuf *err)
 {
-	char *file = outbox_name(r);
+	char *file = reply_outbox_name(r);
 	struct strbuf why = STRBUF_INIT;
 	int64_t later;
 	int ret = 0, t;
@@ -311,11 +311,11 @@ static int deliver_one(struct deliver_ctx *c, struct reply_row *r, struct strbuf
 	if (later) {
 		/* (an interrupted reply that got here is to be sent again: queued) */
 		c->sum->deferred++;
-		ret = replies_set(c->st, r->id, "queued", later, "rate limit (reply.perhour, "
-				  "reply.perauthor)", c->now, err);
+		ret = store_replies_set(c->st, r->id, "queued", later, "rate limit (reply.perhour, "
+					"reply.perauthor)", c->now, err);
 		goto out;
 	}
-	t = replies_claim(c->st, r->id, c->now, err);
+	t = store_replies_claim(c->st, r->id, c->now, err);
 	if (t <= 0) {
 		ret = t;
 		goto out;
@@ -326,7 +326,7 @@ static int deliver_one(struct deliver_ctx *c, struct reply_row *r, struct strbuf
 		test_crash("sent");
 	if (!t) {
 		c->sum->sent++;
-		ret = replies_set(c->st, r->id, "sent", 0, NULL, c->now, err);
+		ret = store_replies_set(c->st, r->id, "sent", 0, NULL, c->now, err);
 		log_info("%s reply <%s> %s", r->kind, r->msgid, !strcmp(r->mode, "outbox") ?
 			 "filed in the outbox" : "sent");
 	} else if (t == -1 && r->attempts + 1 < config_get_int(c->cfg, "reply.attempts")) {
@@ -337,12 +337,12 @@ static int deliver_one(struct deliver_ctx *c, struct reply_row *r, struct strbuf
 			c->retry_ms = ms;
 		log_warn("reply <%s>: %s; trying again in %llu ms", r->msgid, why.buf,
 			 (unsigned long long)ms);
-		ret = replies_set(c->st, r->id, "queued", c->now + (int64_t)(ms / 1000),
-				  why.buf, c->now, err);
+		ret = store_replies_set(c->st, r->id, "queued", c->now + (int64_t)(ms / 1000),
+					why.buf, c->now, err);
 	} else {
 		c->sum->failed++;
 		log_err("reply <%s> failed: %s", r->msgid, why.buf);
-		ret = replies_set(c->st, r->id, "failed", 0, why.buf, c->now, err);
+		ret = store_replies_set(c->st, r->id, "failed", 0, why.buf, c->now, err);
 	}
 	note_row(c->st, r->id, c->sum, !strcmp(r->mode, "outbox") && !t ? file : NULL);
 out:
@@ -359,10 +359,10 @@ static int deliver_pass(struct deliver_ctx *c, struct strbuf *err)
 
 	c->now = (int64_t)time(NULL);
 	c->retry_ms = 0;
-	ret = replies_pending(c->st, c->now, c->o->series, &rows, err);
+	ret = store_replies_pending(c->st, c->now, c->o->series, &rows, err);
 	for (i = 0; i < rows.nr && !ret; i++)
 		ret = deliver_one(c, &rows.v[i], err);
-	reply_rows_release(&rows);
+	store_reply_rows_release(&rows);
 	return ret;
 }
 
@@ -400,7 +400,7 @@ int reply_run(struct store *st, const struct reply_run_opts *o, struct reply_sum
 	uint64_t waited = 0, max_wait;
 	int fd, ret;
 
-	if (!results_available(st->db)) {
+	if (!store_results_available(st->db)) {
 		strbuf_addstr(err, "the database has no results or replies tables");
 		return -1;
 	}

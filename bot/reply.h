@@ -47,7 +47,7 @@ struct reply_run_opts {
 struct reply_summary {
 	int composed;		/* new replies this run */
 	int sent, failed, skipped, deferred, queued, errors;
-	json_object *replies;	/* the rows touched, as reply_row_json() */
+	json_object *replies;	/* the rows touched, as store_reply_row_json() */
 	struct strbuf dry;	/* --dry-run: the mails, as an mbox */
 };
 
@@ -82,9 +82,9 @@ struct reply_rows {
 };
 
 /* The replies of a version (with their mail when with_mail), oldest first */
-int replies_of_version(struct store *st, const char *version, bool with_mail,
-		       struct reply_rows *rows, struct strbuf *err);
-void reply_rows_release(struct reply_rows *rows);
-json_object *reply_row_json(const struct reply_row *r, bool with_mail);
+int store_replies_of_version(struct store *st, const char *version, bool with_mail,
+			     struct reply_rows *rows, struct strbuf *err);
+void store_reply_rows_release(struct reply_rows *rows);
+json_object *store_reply_row_json(const struct reply_row *r, bool with_mail);
 
 #endif

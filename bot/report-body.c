@@ -17,7 +17,7 @@ void report_set_prose(struct report_ctx *c, const char *name, const char *text)
 
 	text_wrap(&sb, text, REPORT_WRAP, NULL);
 	strbuf_rtrim(&sb);
-	tvars_set(&c->vars, name, sb.buf);
+	template_set(&c->vars, name, sb.buf);
 	strbuf_release(&sb);
 }
 
@@ -38,7 +38,7 @@ struct base_info {
 
 static void base_info(const struct report_ctx *c, struct base_info *b)
 {
-	const struct result *apply = results_find(&c->v->results, STAGE_APPLY, NULL);
+	const struct result *apply = store_results_find(&c->v->results, STAGE_APPLY, NULL);
 	json_object *base = apply ? rd_doc_base(apply->doc) : NULL;
 	const char *bc = c->v->base_commit;
 
@@ -53,7 +53,7 @@ static void base_info(const struct report_ctx *c, struct base_info *b)
 
 static int base_vars(struct report_ctx *c, struct strbuf *err)
 {
-	const struct result *check = results_find(&c->v->results, STAGE_CHECK, NULL);
+	const struct result *check = store_results_find(&c->v->results, STAGE_CHECK, NULL);
 	struct strbuf sb = STRBUF_INIT, advice = STRBUF_INIT;
 	struct base_info b;
 	int ret = 0;
@@ -67,17 +67,17 @@ static int base_vars(struct report_ctx *c, struct strbuf *err)
 		strbuf_addstr(&sb, rd_doc_base_rev(check->doc));
 	else
 		strbuf_addstr(&sb, "the patches alone (no tree)");
-	tvars_set(&c->vars, "base_on", sb.buf);
-	tvars_set(&c->vars, "base", b.sha ? sb.buf : "");
+	template_set(&c->vars, "base_on", sb.buf);
+	template_set(&c->vars, "base", b.sha ? sb.buf : "");
 	strbuf_reset(&sb);
 	if (b.base_commit_unknown)
 		strbuf_addf(&sb, "[base-commit %s is not in the tree lorebot tests on; "
 			    "this is the closest base it has]", c->v->base_commit);
-	tvars_set(&c->vars, "base_note", sb.buf);
+	template_set(&c->vars, "base_note", sb.buf);
 	if (!c->v->base_commit)
 		ret = template_load(c->o->templates, "reply-base-advice.txt", &advice, err);
 	strbuf_rtrim(&advice);
-	tvars_set(&c->vars, "base_advice", advice.buf);
+	template_set(&c->vars, "base_advice", advice.buf);
 	strbuf_release(&sb);
 	strbuf_release(&advice);
 	return ret;
@@ -85,11 +85,11 @@ static int base_vars(struct report_ctx *c, struct strbuf *err)
 
 static const char *branch_of(const struct report_ctx *c, struct strbuf *sb)
 {
-	const struct result *apply = results_find(&c->v->results, STAGE_APPLY, NULL);
+	const struct result *apply = store_results_find(&c->v->results, STAGE_APPLY, NULL);
 	const char *b = apply ? rd_doc_branch(apply->doc) : NULL;
 
 	if (b) {
-		skip_prefix(b, "refs/heads/", &b);
+		util_skip_prefix(b, "refs/heads/", &b);
 		strbuf_addstr(sb, b);
 	} else {
 		strbuf_addf(sb, "lorebot/%s/v%d", c->v->series_id, c->v->version);
@@ -132,8 +132,8 @@ static void reproduce(struct report_ctx *c, const char *archs)
 		strbuf_addf(&sb, " --arch %s\n", archs);
 	}
 	strbuf_rtrim(&sb);
-	tvars_set(&c->vars, "reproduce", sb.buf);
-	tvars_set(&c->vars, "branch", branch.buf);
+	template_set(&c->vars, "reproduce", sb.buf);
+	template_set(&c->vars, "branch", branch.buf);
 	strbuf_release(&sb);
 	strbuf_release(&branch);
 	strbuf_release(&mbx);
@@ -271,7 +271,7 @@ static void later_release(struct later *l)
 
 static void apply_vars(struct report_ctx *c)
 {
-	const struct result *apply = results_find(&c->v->results, STAGE_APPLY, NULL);
+	const struct result *apply = store_results_find(&c->v->results, STAGE_APPLY, NULL);
 	json_object *patches = rd_doc_patches(apply->doc), *failed = NULL;
 	struct strbuf sb = STRBUF_INIT, hunks = STRBUF_INIT, later = STRBUF_INIT;
 	struct strbuf attempts = STRBUF_INIT;
@@ -344,10 +344,10 @@ static void apply_vars(struct report_ctx *c)
 	}
 	report_set_prose(c, "failure", sb.buf);
 	strbuf_rtrim(&hunks);
-	tvars_set(&c->vars, "hunks", hunks.buf);
+	template_set(&c->vars, "hunks", hunks.buf);
 	report_set_prose(c, "later", later.buf);
 	strbuf_rtrim(&attempts);
-	tvars_set(&c->vars, "attempts", attempts.buf);
+	template_set(&c->vars, "attempts", attempts.buf);
 	reproduce(c, "");
 	strbuf_release(&sb);
 	strbuf_release(&hunks);
@@ -389,7 +389,7 @@ static void finding_line(struct strbuf *sb, const char *mark, json_object *f)
 
 static void check_vars(struct report_ctx *c)
 {
-	const struct result *check = results_find(&c->v->results, STAGE_CHECK, NULL);
+	const struct result *check = store_results_find(&c->v->results, STAGE_CHECK, NULL);
 	json_object *findings = rd_doc_findings(check->doc);
 	struct strbuf out = STRBUF_INIT, ex = STRBUF_INIT, name = STRBUF_INIT;
 	size_t nr = findings ? json_object_array_length(findings) : 0, i;
@@ -437,12 +437,12 @@ static void check_vars(struct report_ctx *c)
 			}
 		}
 	}
-	tvars_set(&c->vars, "level", errors ? "ERROR" : "WARNING");
-	tvars_set(&c->vars, "what", errors ? "errors" : "warnings");
+	template_set(&c->vars, "level", errors ? "ERROR" : "WARNING");
+	template_set(&c->vars, "what", errors ? "errors" : "warnings");
 	strbuf_rtrim(&out);
-	tvars_set(&c->vars, "findings", out.buf);
+	template_set(&c->vars, "findings", out.buf);
 	strbuf_rtrim(&ex);
-	tvars_set(&c->vars, "excerpts", ex.buf);
+	template_set(&c->vars, "excerpts", ex.buf);
 	reproduce(c, "");
 	strbuf_release(&out);
 	strbuf_release(&ex);
@@ -483,7 +483,7 @@ static void recipe(struct report_ctx *c, const char **names, size_t nn)
 
 		if (r->stage != STAGE_BUILD)
 			continue;
-		t = results_find(&c->v->results, STAGE_BOOT, r->arch);
+		t = store_results_find(&c->v->results, STAGE_BOOT, r->arch);
 		if (t && (!boot || (t->status != STATUS_REGRESSIONS &&
 				    t->status != STATUS_BOOT_FAILURE)))
 			t = NULL;
@@ -497,7 +497,7 @@ static void recipe(struct report_ctx *c, const char **names, size_t nn)
 		if (r && rd_doc_config_file(r->doc) && dash && *dash)
 			strbuf_addf(&sb, "        mkdir -p build && "
 				    "curl -o build/.config %s%sconfig/%lld\n", dash,
-				    ends_with(dash, "/") ? "" : "/", (long long)r->id);
+				    util_ends_with(dash, "/") ? "" : "/", (long long)r->id);
 		for (j = 0; make && j < json_object_array_length(make); j++)
 			strbuf_addf(&sb, "        %s\n", json_object_get_string(rd_at(make, j)));
 		if (qemu)
@@ -511,10 +511,10 @@ static void recipe(struct report_ctx *c, const char **names, size_t nn)
 			    boot ? "; the initramfs with the kselftests is lorebot's" : "");
 		report_set_prose(c, "recipe_intro", base.buf);
 	} else {
-		tvars_set(&c->vars, "recipe_intro", "");
+		template_set(&c->vars, "recipe_intro", "");
 	}
 	strbuf_rtrim(&sb);
-	tvars_set(&c->vars, "recipe", sb.buf);
+	template_set(&c->vars, "recipe", sb.buf);
 	strbuf_release(&sb);
 	strbuf_release(&base);
 }
@@ -533,11 +533,11 @@ static void arch_vars(struct report_ctx *c, const char **names, size_t nn,
 	and_list(&archs, names, nn);
 	for (i = 0; i < nn; i++)
 		strbuf_addf(&list, "%s%s", i ? "," : "", names[i]);
-	tvars_set(&c->vars, "archs", archs.buf);
+	template_set(&c->vars, "archs", archs.buf);
 	strbuf_rtrim(info);
-	tvars_set(&c->vars, "arch_info", info->buf);
+	template_set(&c->vars, "arch_info", info->buf);
 	strbuf_rtrim(findings);
-	tvars_set(&c->vars, "findings", findings->buf);
+	template_set(&c->vars, "findings", findings->buf);
 	reproduce(c, list.len ? list.buf : "x86_64");
 	recipe(c, names, nn);
 	strbuf_release(&archs);
@@ -627,11 +627,11 @@ static void build_vars(struct report_ctx *c)
 				strbuf_setlen(&ex, mark);
 		}
 	}
-	tvars_set(&c->vars, "level", errors ? "ERROR" : "WARNING");
-	tvars_set(&c->vars, "what", errors && warnings ? "errors and new warnings" :
-		  errors ? "errors" : "new warnings");
+	template_set(&c->vars, "level", errors ? "ERROR" : "WARNING");
+	template_set(&c->vars, "what", errors && warnings ? "errors and new warnings" :
+		     errors ? "errors" : "new warnings");
 	strbuf_rtrim(&ex);
-	tvars_set(&c->vars, "excerpts", ex.buf);
+	template_set(&c->vars, "excerpts", ex.buf);
 	arch_vars(c, names, nn, &info, &out);
 	free(names);
 	strbuf_release(&out);
@@ -687,8 +687,8 @@ static void boot_vars(struct report_ctx *c)
 			}
 		}
 	}
-	tvars_set(&c->vars, "level", noboot ? "BOOT FAILURE" : "REGRESSION");
-	tvars_set(&c->vars, "what", noboot ? "boot failures" : "regressions");
+	template_set(&c->vars, "level", noboot ? "BOOT FAILURE" : "REGRESSION");
+	template_set(&c->vars, "what", noboot ? "boot failures" : "regressions");
 	arch_vars(c, names, nn, &info, &out);
 	free(names);
 	strbuf_release(&out);
@@ -709,7 +709,7 @@ static void clean_vars(struct report_ctx *c)
 			    r->summary);
 	}
 	strbuf_rtrim(&sb);
-	tvars_set(&c->vars, "summary", sb.buf);
+	template_set(&c->vars, "summary", sb.buf);
 	reproduce(c, "x86_64");
 	strbuf_release(&sb);
 }
@@ -779,19 +779,19 @@ static int sections_var(struct report_ctx *c, enum report_section first,
 		strbuf_reset(&head);
 		ret = template_expand("section", later_sections[s].heading, &c->vars,
 				      TEMPLATE_TEXT, &head, err);
-		findings = tvars_get(&c->vars, "findings");
-		excerpts = tvars_get(&c->vars, "excerpts");
+		findings = template_get(&c->vars, "findings");
+		excerpts = template_get(&c->vars, "excerpts");
 		strbuf_rtrim(&head);
 		strbuf_addf(&out, "%s%s\n\n%s\n", out.len ? "\n" : "", head.buf,
 			    findings ? findings : "");
 		if (excerpts && *excerpts)
 			strbuf_addf(&out, "\n\n%s\n", excerpts);
-		tvars_release(&c->vars);
+		template_vars_release(&c->vars);
 	}
 	c->vars = saved;
 	c->build = BUILD_ALL;
 	strbuf_rtrim(&out);
-	tvars_set(&c->vars, "sections", out.buf);
+	template_set(&c->vars, "sections", out.buf);
 	strbuf_release(&out);
 	strbuf_release(&head);
 	return ret;
@@ -801,7 +801,7 @@ static int sections_var(struct report_ctx *c, enum report_section first,
 static void style_var(struct report_ctx *c)
 {
 	struct strbuf sb = STRBUF_INIT;
-	const char *url = tvars_get(&c->vars, "series_url");
+	const char *url = template_get(&c->vars, "series_url");
 	int count[REPORT_CLASS_NR];
 
 	report_check_count(c->v, c->o, count);
@@ -824,7 +824,7 @@ int report_body_vars(struct report_ctx *c, struct strbuf *err)
 	int first;
 
 	if ((c->d->kind == REPLY_APPLY || c->d->kind == REPLY_CHECK) &&
-	    !results_find(&c->v->results, needs[c->d->kind], NULL)) {
+	    !store_results_find(&c->v->results, needs[c->d->kind], NULL)) {
 		strbuf_addf(err, "no %s result for version '%s'",
 			    stage_name(needs[c->d->kind]), c->v->id);
 		return -1;

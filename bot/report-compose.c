@@ -15,14 +15,14 @@
 
 #define MAX_REFS 32
 
-void reply_mail_init(struct reply_mail *m)
+void report_mail_init(struct reply_mail *m)
 {
 	memset(m, 0, sizeof(*m));
 	strbuf_init(&m->text, 0);
 	strbuf_init(&m->body, 0);
 }
 
-void reply_mail_release(struct reply_mail *m)
+void report_mail_release(struct reply_mail *m)
 {
 	free(m->msgid);
 	free(m->in_reply_to);
@@ -46,7 +46,7 @@ static const char *target_msgid(const struct report_version *v, int n)
 
 static void greeting(struct strbuf *sb, const char *name)
 {
-	char *clean = name ? mailout_clean(name) : NULL;
+	char *clean = name ? mail_out_clean(name) : NULL;
 	const char *p = clean, *e;
 
 	/* "Song, Barry" -> Barry; "Barry Song" -> Barry */
@@ -154,7 +154,7 @@ static void clean_body(struct strbuf *out, const char *s, size_t len)
 		size_t n = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 :
 			(c & 0xf8) == 0xf0 ? 4 : 0;
 
-		if (!n || i + n > len || !utf8_valid(s + i, n)) {
+		if (!n || i + n > len || !util_utf8_valid(s + i, n)) {
 			strbuf_addch(out, '?');
 			i++;
 			col++;
@@ -185,41 +185,41 @@ static void common_vars(struct report_ctx *c, const struct mail *m, json_object 
 	const char *dash = config_get(cfg, "core.dashboardurl");
 
 	greeting(&sb, m->from.name ? m->from.name : v->author_name);
-	tvars_set(&c->vars, "greeting", sb.buf);
+	template_set(&c->vars, "greeting", sb.buf);
 	strbuf_reset(&sb);
-	tvars_set(&c->vars, "bot_name", config_get(cfg, "core.botname"));
-	tvars_set(&c->vars, "bot_address", config_get(cfg, "core.botaddress"));
-	mailout_format_addr(&sb, config_get(cfg, "core.botname"),
-			    config_get(cfg, "core.botaddress"));
-	tvars_set(&c->vars, "bot", sb.buf);
+	template_set(&c->vars, "bot_name", config_get(cfg, "core.botname"));
+	template_set(&c->vars, "bot_address", config_get(cfg, "core.botaddress"));
+	mail_out_format_addr(&sb, config_get(cfg, "core.botname"),
+			     config_get(cfg, "core.botaddress"));
+	template_set(&c->vars, "bot", sb.buf);
 	strbuf_reset(&sb);
 	if (dash && *dash) {
 		strbuf_addstr(&sb, dash);
-		if (!ends_with(dash, "/"))
+		if (!util_ends_with(dash, "/"))
 			strbuf_addch(&sb, '/');
 		strbuf_addf(&sb, "series/%s", v->series_id);
 	}
-	tvars_set(&c->vars, "series_url", sb.buf);
+	template_set(&c->vars, "series_url", sb.buf);
 	strbuf_reset(&sb);
 	report_lore_link(&sb, v, target_msgid(v, c->d->patch));
-	tvars_set(&c->vars, "patch_link", sb.buf);
+	template_set(&c->vars, "patch_link", sb.buf);
 	strbuf_reset(&sb);
 	report_lore_link(&sb, v, c->msgid);
-	tvars_set(&c->vars, "closes", sb.buf);
+	template_set(&c->vars, "closes", sb.buf);
 	strbuf_reset(&sb);
-	tvars_set(&c->vars, "patch_subject", m->subject);
-	tvars_set(&c->vars, "title", v->title);
-	tvars_setf(&c->vars, "version", "%d", v->version);
-	tvars_set(&c->vars, "version_id", v->id);
-	tvars_set(&c->vars, "series_id", v->series_id);
-	tvars_set(&c->vars, "kind", reply_kind_name(c->d->kind));
-	tvars_set(&c->vars, "patch_author", rd_person_name(rd_vpatch_author(patch)));
+	template_set(&c->vars, "patch_subject", m->subject);
+	template_set(&c->vars, "title", v->title);
+	template_setf(&c->vars, "version", "%d", v->version);
+	template_set(&c->vars, "version_id", v->id);
+	template_set(&c->vars, "series_id", v->series_id);
+	template_set(&c->vars, "kind", report_kind_name(c->d->kind));
+	template_set(&c->vars, "patch_author", rd_person_name(rd_vpatch_author(patch)));
 	if (!v->complete) {
 		strbuf_addf(&sb, "This series was tested incomplete: %d of its %d patches "
 			    "had arrived.", v->have, v->total);
 		report_set_prose(c, "notes", sb.buf);
 	} else {
-		tvars_set(&c->vars, "notes", "");
+		template_set(&c->vars, "notes", "");
 	}
 	strbuf_release(&sb);
 }
@@ -227,7 +227,7 @@ static void common_vars(struct report_ctx *c, const struct mail *m, json_object 
 /* Re: the subject, once */
 static char *reply_subject(const char *subject)
 {
-	char *clean = mailout_clean(subject ? subject : "");
+	char *clean = mail_out_clean(subject ? subject : "");
 	char *r;
 
 	if (!strncasecmp(clean, "re:", 3))
@@ -244,18 +244,18 @@ static void headers(struct report_ctx *c, const struct mail *m, struct reply_mai
 	struct strbuf sb = STRBUF_INIT;
 	size_t nr = 0, i, skip = 0;
 
-	mailout_format_addr(&sb, config_get(cfg, "core.botname"),
-			    config_get(cfg, "core.botaddress"));
-	mailout_header(&out->text, "From", sb.buf);
+	mail_out_format_addr(&sb, config_get(cfg, "core.botname"),
+			     config_get(cfg, "core.botaddress"));
+	mail_out_header(&out->text, "From", sb.buf);
 	strbuf_reset(&sb);
-	mailout_addrs_header(&out->text, "To", &out->to);
-	mailout_addrs_header(&out->text, "Cc", &out->cc);
-	mailout_text_header(&out->text, "Subject", out->subject);
+	mail_out_addrs_header(&out->text, "To", &out->to);
+	mail_out_addrs_header(&out->text, "Cc", &out->cc);
+	mail_out_text_header(&out->text, "Subject", out->subject);
 	mail_format_date(c->o->now, 0, &sb);
-	mailout_header(&out->text, "Date", sb.buf);
+	mail_out_header(&out->text, "Date", sb.buf);
 	strbuf_reset(&sb);
 	strbuf_addf(&sb, "<%s>", out->msgid);
-	mailout_header(&out->text, "Message-ID", sb.buf);
+	mail_out_header(&out->text, "Message-ID", sb.buf);
 	strbuf_reset(&sb);
 	/* References: the chain and the message itself; the oldest and the newest when long */
 	if (m->nr_refs + 1 > MAX_REFS)
@@ -264,14 +264,14 @@ static void headers(struct report_ctx *c, const struct mail *m, struct reply_mai
 		if (i == 0 || i > skip)
 			refs[nr++] = m->refs[i];
 	refs[nr++] = out->in_reply_to;
-	mailout_ids_header(&out->text, "In-Reply-To", (const char *const *)&out->in_reply_to, 1);
-	mailout_ids_header(&out->text, "References", refs, nr);
+	mail_out_ids_header(&out->text, "In-Reply-To", (const char *const *)&out->in_reply_to, 1);
+	mail_out_ids_header(&out->text, "References", refs, nr);
 	strbuf_addstr(&out->text, "MIME-Version: 1.0\n"
 		      "Content-Type: text/plain; charset=utf-8\n"
 		      "Content-Transfer-Encoding: 8bit\n"
 		      "Content-Disposition: inline\n"
 		      "Auto-Submitted: auto-generated\n");
-	mailout_header(&out->text, "X-Lorebot-Outcome", reply_kind_name(c->d->kind));
+	mail_out_header(&out->text, "X-Lorebot-Outcome", report_kind_name(c->d->kind));
 	free(refs);
 	strbuf_release(&sb);
 }
@@ -299,13 +299,13 @@ int report_compose(struct store *st, const struct report_version *v,
 	}
 	if (mail_parse(raw.buf, raw.len, &m, err))
 		goto out;
-	if (!mailout_valid_msgid(m.msgid)) {
+	if (!mail_out_valid_msgid(m.msgid)) {
 		strbuf_addf(err, "cannot reply to <%s>: its Message-ID cannot be written "
 			    "in a header", target);
 		goto out;
 	}
 	out->in_reply_to = xstrdup(m.msgid);
-	out->msgid = mailout_new_msgid(strchr(bot, '@') ? strchr(bot, '@') + 1 : NULL, o->now);
+	out->msgid = mail_out_new_msgid(strchr(bot, '@') ? strchr(bot, '@') + 1 : NULL, o->now);
 	out->subject = reply_subject(m.subject);
 	c.msgid = out->msgid;
 	recipients(v, o, &m, report_patch(v, d->patch), out);
@@ -316,7 +316,7 @@ int report_compose(struct store *st, const struct report_version *v,
 	common_vars(&c, &m, report_patch(v, d->patch));
 	if (report_body_vars(&c, err))
 		goto out;
-	file = xasprintf("reply-%s.txt", reply_kind_name(d->kind));
+	file = xasprintf("reply-%s.txt", report_kind_name(d->kind));
 	if (template_render(o->templates, file, &c.vars, TEMPLATE_TEXT, &body, err))
 		goto out;
 	clean_body(&out->body, body.buf, body.len);
@@ -326,7 +326,7 @@ int report_compose(struct store *st, const struct report_version *v,
 	ret = 0;
 out:
 	free(file);
-	tvars_release(&c.vars);
+	template_vars_release(&c.vars);
 	mail_release(&m);
 	strbuf_release(&raw);
 	strbuf_release(&body);

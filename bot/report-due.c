@@ -60,8 +60,8 @@ static bool boot_has(const struct report_version *v, const struct report_opts *o
 
 static bool clean(const struct report_version *v, const struct report_opts *o)
 {
-	const struct result *apply = results_find(&v->results, STAGE_APPLY, NULL);
-	const struct result *check = results_find(&v->results, STAGE_CHECK, NULL);
+	const struct result *apply = store_results_find(&v->results, STAGE_APPLY, NULL);
+	const struct result *check = store_results_find(&v->results, STAGE_CHECK, NULL);
 	size_t i;
 
 	if (!config_get_bool(o->cfg, "reply.clean") || !status_is(apply, STATUS_APPLIED) ||
@@ -78,7 +78,7 @@ static bool clean(const struct report_version *v, const struct report_opts *o)
 
 bool report_base_unknown(const struct report_version *v)
 {
-	const struct result *apply = results_find(&v->results, STAGE_APPLY, NULL);
+	const struct result *apply = store_results_find(&v->results, STAGE_APPLY, NULL);
 	json_object *base = apply ? rd_doc_base(apply->doc) : NULL;
 	const char *sha = rd_base_sha(base), *bc = v->base_commit;
 
@@ -99,7 +99,7 @@ static const enum reply_kind section_kind[SECTION_NR] = {
 int report_due(const struct report_version *v, const struct report_opts *o,
 	       struct reply_due *due)
 {
-	const struct result *apply = results_find(&v->results, STAGE_APPLY, NULL);
+	const struct result *apply = store_results_find(&v->results, STAGE_APPLY, NULL);
 	bool failed = status_is(apply, STATUS_FAILED);
 	int count[REPORT_CLASS_NR];
 	struct plan p;

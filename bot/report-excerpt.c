@@ -182,7 +182,7 @@ out_raw:
 int report_excerpt(struct report_ctx *c, int patch, const char *file, int line,
 		   int nmark, const char *quote, struct strbuf *out)
 {
-	const struct result *apply = results_find(&c->v->results, STAGE_APPLY, NULL);
+	const struct result *apply = store_results_find(&c->v->results, STAGE_APPLY, NULL);
 	json_object *p = report_patch(c->v, patch);
 	const char *commit = NULL;
 	json_object *patches = apply ? rd_doc_patches(apply->doc) : NULL;

@@ -18,12 +18,12 @@ static const char *const kind_names[REPLY_KIND_NR] = {
 	[REPLY_CLEAN] = "clean",
 };
 
-const char *reply_kind_name(enum reply_kind kind)
+const char *report_kind_name(enum reply_kind kind)
 {
 	return kind < REPLY_KIND_NR ? kind_names[kind] : "?";
 }
 
-int reply_kind_parse(const char *name, enum reply_kind *kind)
+int report_kind_parse(const char *name, enum reply_kind *kind)
 {
 	int i;
 
@@ -104,7 +104,7 @@ int report_version_load(struct store *st, const char *id, unsigned int flags,
 	if (!light)
 		load_list(st, v);
 	if (store_has_results(st) &&
-	    results_load(st, v->id, light ? RESULTS_NO_DOCS : 0, &v->results, err)) {
+	    store_results_load(st, v->id, light ? RESULTS_NO_DOCS : 0, &v->results, err)) {
 		report_version_release(v);
 		return -1;
 	}
@@ -125,7 +125,7 @@ void report_version_release(struct report_version *v)
 	free(v->list);
 	free(v->list_url);
 	json_object_put(v->json);
-	results_release(&v->results);
+	store_results_release(&v->results);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -223,8 +223,8 @@ void report_lore_link(struct strbuf *sb, const struct report_version *v, const c
 	const char *base = v->list_url && *v->list_url ? v->list_url : "https://lore.kernel.org/r/";
 
 	strbuf_addstr(sb, base);
-	if (!ends_with(base, "/"))
+	if (!util_ends_with(base, "/"))
 		strbuf_addch(sb, '/');
-	url_escape(sb, msgid);
+	text_url_escape(sb, msgid);
 	strbuf_addch(sb, '/');
 }

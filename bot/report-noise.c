@@ -45,7 +45,7 @@ enum report_class report_finding_class(const struct report_opts *o, json_object 
 void report_check_count(const struct report_version *v, const struct report_opts *o,
 			int count[REPORT_CLASS_NR])
 {
-	const struct result *r = results_find(&v->results, STAGE_CHECK, NULL);
+	const struct result *r = store_results_find(&v->results, STAGE_CHECK, NULL);
 	json_object *findings = r ? rd_doc_findings(r->doc) : NULL;
 	size_t i;
 

@@ -102,7 +102,7 @@ int report_since_var(struct report_ctx *c, struct strbuf *err)
 	size_t i;
 	int r = id ? report_version_load(c->st, id, 0, &prev, err) : 0;
 
-	tvars_set(&c->vars, "since", "");
+	template_set(&c->vars, "since", "");
 	free(id);
 	if (r <= 0)
 		return r;
@@ -119,7 +119,7 @@ int report_since_var(struct report_ctx *c, struct strbuf *err)
 		strbuf_addf(&sb, "%sStill present since v%d:\n\n%s", sb.len ? "\n" : "",
 			    prev.version, still.buf);
 	strbuf_rtrim(&sb);
-	tvars_set(&c->vars, "since", sb.buf);
+	template_set(&c->vars, "since", sb.buf);
 	strbuf_release(&sb);
 	strbuf_release(&fixed);
 	strbuf_release(&still);

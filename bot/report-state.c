@@ -12,7 +12,7 @@ void report_plan(const struct report_version *v, const struct report_opts *o,
 {
 	struct plan_cfg c = { o->archs, o->nr_archs, o->boot };
 
-	results_plan(&v->results, &c, p);
+	store_results_plan(&v->results, &c, p);
 }
 
 /* The state a stage's results give the version ("apply-failed"), or NULL */

@@ -28,8 +28,8 @@ enum reply_kind {
 	REPLY_KIND_NR,
 };
 
-const char *reply_kind_name(enum reply_kind kind);
-int reply_kind_parse(const char *name, enum reply_kind *kind);
+const char *report_kind_name(enum reply_kind kind);
+int report_kind_parse(const char *name, enum reply_kind *kind);
 
 /* A version and what a reply about it needs */
 struct report_version {
@@ -108,7 +108,7 @@ int report_due(const struct report_version *v, const struct report_opts *o,
  * report_state() of every live version, derived again for the versions
  * the triggers marked dirty.  report_states_attach() gives a store the
  * options it derives with (build.arch or archs, boot.enable of cfg); every
- * store_commit() and results_record() then flushes; a store without
+ * store_commit() and store_results_record() then flushes; a store without
  * them leaves versions dirty.  Detach releases them (store_close() does).
  */
 void report_states_attach(struct store *st, const struct config *cfg, const char *archs);
@@ -169,8 +169,8 @@ struct reply_mail {
 	struct strbuf body;	/* the body alone */
 };
 
-void reply_mail_init(struct reply_mail *m);
-void reply_mail_release(struct reply_mail *m);
+void report_mail_init(struct reply_mail *m);
+void report_mail_release(struct reply_mail *m);
 
 /*
  * Compose the reply d about v: recipients (reply.to, reply.ignore),

@@ -46,7 +46,7 @@ static int doc_status(enum stage stage, json_object *doc, bool required,
 		      struct result *r, struct strbuf *err)
 {
 	const char *word = rd_doc_status(doc);
-	enum status st = status_parse(word);
+	enum status st = stage_status_parse(word);
 	struct strbuf list = STRBUF_INIT;
 	int i;
 
@@ -58,7 +58,7 @@ static int doc_status(enum stage stage, json_object *doc, bool required,
 	}
 	for (i = STATUS_NONE + 1; i < STATUS_NR; i++)
 		if (stage_has_status(stage, i))
-			strbuf_addf(&list, "%s%s", list.len ? ", " : "", status_name(i));
+			strbuf_addf(&list, "%s%s", list.len ? ", " : "", stage_status_name(i));
 	bad(err, stage, "status '%s' is not one of %s", word ? word : "(none)", list.buf);
 	strbuf_release(&list);
 	return -1;
@@ -210,7 +210,7 @@ static int summarise_build(json_object *a, struct result *r, struct strbuf *err)
 		if (warnings)
 			plural(&sb, warnings, "new warning", "new warnings");
 		if (!sb.len)
-			strbuf_addstr(&sb, status_name(r->status));
+			strbuf_addstr(&sb, stage_status_name(r->status));
 	}
 	r->summary = strbuf_detach(&sb, NULL);
 	r->findings = errors + warnings;
@@ -262,7 +262,7 @@ static int summarise_boot(json_object *a, struct result *r, struct strbuf *err)
 		if (nf)
 			plural(&sb, (int)nf, "finding", "findings");
 		if (!sb.len)
-			strbuf_addstr(&sb, status_name(r->status));
+			strbuf_addstr(&sb, stage_status_name(r->status));
 	}
 	r->summary = strbuf_detach(&sb, NULL);
 	r->findings = r->status == STATUS_OK ? 0 :
@@ -270,8 +270,8 @@ static int summarise_boot(json_object *a, struct result *r, struct strbuf *err)
 	return 0;
 }
 
-int result_summarise(enum stage stage, json_object *doc, struct result *r,
-		     struct strbuf *err)
+int results_summarise(enum stage stage, json_object *doc, struct result *r,
+		      struct strbuf *err)
 {
 	static int (*const fn[STAGE_RESULTS])(json_object *, struct result *,
 					      struct strbuf *) = {
@@ -291,19 +291,19 @@ int result_summarise(enum stage stage, json_object *doc, struct result *r,
 	return fn[stage](doc, r, err);
 }
 
-json_object *result_infra_doc(enum stage stage, const char *arch, const char *why)
+json_object *results_infra_doc(enum stage stage, const char *arch, const char *why)
 {
 	json_object *o = json_object_new_object();
 
 	if (stage_per_arch(stage))
 		json_object_object_add(o, RK_(doc, arch), json_object_new_string(arch ? arch : ""));
 	json_object_object_add(o, RK_(doc, status),
-			       json_object_new_string(status_name(STATUS_INFRA)));
+			       json_object_new_string(stage_status_name(STATUS_INFRA)));
 	json_object_object_add(o, RK_(doc, message), jx_new_str(why));
 	return o;
 }
 
-void result_release(struct result *r)
+void results_release(struct result *r)
 {
 	free(r->arch);
 	free(r->summary);

@@ -60,9 +60,9 @@ struct results {
  * derive its status, summary and count of findings into r (doc is not
  * taken).  0, or -1 with what is wrong in err.
  */
-int result_summarise(enum stage stage, json_object *doc,
-		     struct result *r, struct strbuf *err);
-void result_release(struct result *r);
+int results_summarise(enum stage stage, json_object *doc,
+		      struct result *r, struct strbuf *err);
+void results_release(struct result *r);
 
 /*
  * Record what a stage found for version (a version id, with or without
@@ -74,16 +74,16 @@ void result_release(struct result *r);
  * -EIO when the database failed; err says why.  Runs in a transaction
  * of its own unless one is open.
  */
-int results_record(struct store *st, const char *version,
-		   enum stage stage, const char *arch, json_object *doc,
-		   struct strbuf *err);
+int store_results_record(struct store *st, const char *version,
+			 enum stage stage, const char *arch, json_object *doc,
+			 struct strbuf *err);
 
 /*
  * The document of an infrastructure failure of a stage (why: the
  * reason), as the runner records it when a stage gave no document of
  * its own after its last attempt.  Caller puts it.
  */
-json_object *result_infra_doc(enum stage stage, const char *arch, const char *why);
+json_object *results_infra_doc(enum stage stage, const char *arch, const char *why);
 
 enum results_load_flags {
 	/* status, summary, counts only: doc is NULL, but for apply {"base": ...} */
@@ -91,23 +91,23 @@ enum results_load_flags {
 };
 
 /* Every result of a version, in stage then arch order */
-int results_load(struct store *st, const char *version, unsigned int flags,
-		 struct results *rs, struct strbuf *err);
+int store_results_load(struct store *st, const char *version, unsigned int flags,
+		       struct results *rs, struct strbuf *err);
 /* The result of a stage (and arch, "" or NULL when not per arch), or NULL */
-const struct result *results_find(const struct results *rs,
-				  enum stage stage, const char *arch);
+const struct result *store_results_find(const struct results *rs,
+					enum stage stage, const char *arch);
 /* Count of results of a stage */
-size_t results_count(const struct results *rs, enum stage stage);
-void results_release(struct results *rs);
+size_t store_results_count(const struct results *rs, enum stage stage);
+void store_results_release(struct results *rs);
 
 /* What the version still needs (stage.h), from these results */
-void results_plan(const struct results *rs, const struct plan_cfg *c, struct plan *p);
+void store_results_plan(const struct results *rs, const struct plan_cfg *c, struct plan *p);
 
 /* {"apply": {...}|null, "check": ..., "build": {"<arch>": {...}}, "boot": ...} */
-json_object *results_to_json(const struct results *rs);
+json_object *store_results_to_json(const struct results *rs);
 
 /* Does the database have the results tables (an old read-only file may not)? */
-bool results_available(struct db *db);
+bool store_results_available(struct db *db);
 /* The same, asked once per store (a dashboard page asks for every row) */
 bool store_has_results(struct store *st);
 

@@ -65,7 +65,7 @@ static void candidates_add(struct assembly *a, struct strmap *map,
 }
 
 /* Patches that threading did not place: by sender, version, count, time */
-void group_fallback(struct assembly *a)
+void series_group_fallback(struct assembly *a)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct strmap cands = STRMAP_INIT;
@@ -73,7 +73,7 @@ void group_fallback(struct assembly *a)
 	size_t nr = 0, i, j;
 
 	for (i = 0; i < a->nr; i++) {
-		tick(a);
+		series_tick(a);
 		nr += unplaced(a->msgs[i]);
 	}
 	if (!nr)
@@ -82,15 +82,15 @@ void group_fallback(struct assembly *a)
 	for (i = 0, j = 0; i < a->nr; i++) {
 		struct msg *m = a->msgs[i];
 
-		tick(a);
+		series_tick(a);
 		if (unplaced(m))
 			left[j++] = (struct sort_key){ m->date, m->index, m };
 	}
-	sort_keys(a, left, nr, cmp_key);
+	series_sort_keys(a, left, nr, series_cmp_key);
 	if (a->scratch)
 		strmap_use_scratch(&cands, a->scratch);
 	for (i = 0; i < a->nr_sends; i++) {
-		tick(a);
+		series_tick(a);
 		candidates_add(a, &cands, a->sends[i], &sb);
 	}
 	for (i = 0; i < nr; i++) {
@@ -99,10 +99,10 @@ void group_fallback(struct assembly *a)
 		int64_t best_gap = FALLBACK_WINDOW + 1;
 		struct candidates *c;
 
-		tick(a);
+		series_tick(a);
 		if (best) {
 			/* patch 1 that the rest of its send replies to */
-			send_put(a, best, m);
+			series_send_put(a, best, m);
 			continue;
 		}
 		/* what follows looks at every send of its sender, version, count */
@@ -115,7 +115,7 @@ void group_fallback(struct assembly *a)
 			struct send *s = c->s[j];
 			int64_t gap = m->date - s->date;
 
-			tick(a);
+			series_tick(a);
 			if (gap < 0)
 				gap = -gap;
 			if (s->patches[m->subj.n - 1].msg || gap >= best_gap)
@@ -124,15 +124,15 @@ void group_fallback(struct assembly *a)
 			best_gap = gap;
 		}
 		if (!best) {
-			best = new_send(a, m);
+			best = series_new_send(a, m);
 			best->fallback = true;
 			candidates_add(a, &cands, best, &sb);
 		}
-		assembly_problem(a, m->index, m->msgid,
-				 "patch %d/%d is not threaded; grouped by "
-				 "sender, version and time", m->subj.n,
-				 m->subj.total);
-		send_put(a, best, m);
+		series_problem(a, m->index, m->msgid,
+			       "patch %d/%d is not threaded; grouped by "
+			       "sender, version and time", m->subj.n,
+			       m->subj.total);
+		series_send_put(a, best, m);
 	}
 	strmap_release(&cands);
 	strbuf_release(&sb);

@@ -16,26 +16,26 @@
  * Room for n elements of size in *arr (which holds nr), taken from the
  * scratch file when there is one; *mapped says where *arr is.
  */
-void array_resize(struct assembly *a, void **arr, size_t nr, size_t n,
-		  size_t *alloc, size_t size, bool *mapped);
+void series_array_resize(struct assembly *a, void **arr, size_t nr, size_t n,
+			 size_t *alloc, size_t size, bool *mapped);
 
 /* Room for one more, as ALLOC_GROW() */
 #define ARRAY_GROW(a, x, nr, alloc, mapped)				\
 	do {								\
 		if ((size_t)(nr) + 1 > (alloc)) {			\
 			void *p_ = (x);					\
-			array_resize((a), &p_, (nr), (alloc) * 3 / 2 + 16,\
-				     &(alloc), sizeof(*(x)), &(mapped));\
+			series_array_resize((a), &p_, (nr), (alloc) * 3 / 2 + 16,\
+					    &(alloc), sizeof(*(x)), &(mapped));\
 			(x) = p_;					\
 		}							\
 	} while (0)
 
 /* Once per unit of work: past series.memory, into the scratch file */
-void tick(struct assembly *a);
+void series_tick(struct assembly *a);
 
 /* The parent, else the nearest known ancestor, or NULL */
-struct msg *known_parent(struct assembly *a, const struct msg *m);
-bool same_sender(const char *x, const char *y);
+struct msg *series_known_parent(struct assembly *a, const struct msg *m);
+bool series_same_sender(const char *x, const char *y);
 
 /*
  * What sorting looks at, copied out: qsort() makes n log n comparisons
@@ -48,20 +48,20 @@ struct sort_key {
 };
 
 /* In place, without malloc (heapsort); the keys are all different */
-void sort_keys(struct assembly *a, struct sort_key *k, size_t n,
-	       int (*cmp)(const void *, const void *));
+void series_sort_keys(struct assembly *a, struct sort_key *k, size_t n,
+		      int (*cmp)(const void *, const void *));
 
 /* A send opened by its first message; one message more in it */
-struct send *new_send(struct assembly *a, const struct msg *first);
-void send_put(struct assembly *a, struct send *s, struct msg *m);
+struct send *series_new_send(struct assembly *a, const struct msg *first);
+void series_send_put(struct assembly *a, struct send *s, struct msg *m);
 /* sort_key by date, then index */
-int cmp_key(const void *x, const void *y);
+int series_cmp_key(const void *x, const void *y);
 
 /* bot/series-fallback.c: patches threading did not place */
-void group_fallback(struct assembly *a);
+void series_group_fallback(struct assembly *a);
 
 /* bot/series-link.c: after replies are attached */
-void complete_partial_resends(struct assembly *a);
-void link_series(struct assembly *a);
+void series_complete_partial_resends(struct assembly *a);
+void series_link(struct assembly *a);
 
 #endif

@@ -42,8 +42,8 @@ static struct send *rerolled_from(struct assembly *a, const struct send *s)
 
 		if (!m)
 			continue;
-		for (p = known_parent(a, m), steps = 0; p && steps < REROLL_CLIMB;
-		     p = known_parent(a, p), steps++) {
+		for (p = series_known_parent(a, m), steps = 0; p && steps < REROLL_CLIMB;
+		     p = series_known_parent(a, p), steps++) {
 			if (p->kind == MSG_PATCH && p->send && p->send != s &&
 			    p->subj.n == m->subj.n && p->subj.total == m->subj.total)
 				break;
@@ -54,7 +54,7 @@ static struct send *rerolled_from(struct assembly *a, const struct send *s)
 		prev = p->send;
 	}
 	if (!prev || prev->total != s->total ||
-	    !(same_sender(prev->sender_email, s->sender_email) ||
+	    !(series_same_sender(prev->sender_email, s->sender_email) ||
 	      trusted(a, s->sender_email)))
 		return NULL;
 	return prev;
@@ -65,11 +65,11 @@ static void add_trailers(struct trailers *to, const struct trailers *from)
 	size_t t;
 
 	for (t = 0; t < from->nr; t++)
-		if (!trailers_has(to, from->t[t].name, from->t[t].value))
-			trailers_add(to, from->t[t].name, from->t[t].value);
+		if (!patch_trailers_has(to, from->t[t].name, from->t[t].value))
+			patch_trailers_add(to, from->t[t].name, from->t[t].value);
 }
 
-void complete_partial_resends(struct assembly *a)
+void series_complete_partial_resends(struct assembly *a)
 {
 	size_t i;
 	int k;
@@ -81,7 +81,7 @@ void complete_partial_resends(struct assembly *a)
 
 		if (s->complete || s->version < 2)
 			continue;
-		tick(a);
+		series_tick(a);
 		prev = rerolled_from(a, s);
 		if (!prev)
 			continue;
@@ -115,9 +115,9 @@ void complete_partial_resends(struct assembly *a)
 			s->change_id = prev->change_id;
 		if (!s->base_commit)
 			s->base_commit = prev->base_commit;
-		assembly_problem(a, index, s->id, "v%d resends %d of %d patches in reply to v%d: "
-				 "completed from v%d", s->version, own, s->total,
-				 prev->version, prev->version);
+		series_problem(a, index, s->id, "v%d resends %d of %d patches in reply to v%d: "
+			       "completed from v%d", s->version, own, s->total,
+			       prev->version, prev->version);
 	}
 }
 
@@ -172,7 +172,7 @@ static char *series_key(const struct assembly *a, const struct send *s,
 	char *t, *k;
 
 	if (s->change_id) {
-		if (same_sender(s->sender_email, owner->sender_email) ||
+		if (series_same_sender(s->sender_email, owner->sender_email) ||
 		    trusted(a, s->sender_email))
 			return xasprintf("change-id:%s", s->change_id);
 		return xasprintf("change-id:%s\n%s", s->change_id,
@@ -194,7 +194,7 @@ static void change_id_owners(struct assembly *a, struct strmap *owners)
 
 		if (!s->change_id)
 			continue;
-		tick(a);
+		series_tick(a);
 		o = strmap_get(owners, s->change_id);
 		if (!o)
 			strmap_put(owners, s->change_id, s);
@@ -207,7 +207,7 @@ static void series_set_id(struct assembly *a, struct series *sr, const char *key
 {
 	char h[17];
 
-	hash_hex(key, strlen(key), h);
+	util_hash_hex(key, strlen(key), h);
 	h[12] = '\0';
 	sr->id = strpool_strdup(&a->pool, h);
 }
@@ -284,16 +284,16 @@ static void sort_series(struct assembly *a)
 	for (i = 0; i < a->nr_series; i++) {
 		struct series *sr = a->series[i];
 
-		tick(a);
+		series_tick(a);
 		series_order(sr);
 		key[i] = (struct sort_key){ sr->sends[0]->date, 0, sr };
 	}
-	sort_keys(a, key, a->nr_series, cmp_series);
+	series_sort_keys(a, key, a->nr_series, cmp_series);
 	for (i = 0; i < a->nr_series; i++)
 		a->series[i] = key[i].it;
 }
 
-void link_series(struct assembly *a)
+void series_link(struct assembly *a)
 {
 	size_t n = a->nr_sends, i, j;
 	size_t *idx = POOL_ARRAY(a, n + 1, size_t);
@@ -315,7 +315,7 @@ void link_series(struct assembly *a)
 		char *k = series_key(a, s, s->change_id ?
 				     strmap_get(&owners, s->change_id) : s);
 
-		tick(a);
+		series_tick(a);
 		idx[i] = i;
 		karr[i] = strpool_strdup(&a->pool, k);
 		free(k);
@@ -332,7 +332,7 @@ void link_series(struct assembly *a)
 		char *t;
 		size_t *first;
 
-		tick(a);
+		series_tick(a);
 		if (s->change_id)
 			continue;
 		t = subject_normalise_title(s->title);
@@ -347,7 +347,7 @@ void link_series(struct assembly *a)
 	for (i = 0; i < n; i++) {
 		const struct msg *c = a->sends[i]->cover;
 
-		tick(a);
+		series_tick(a);
 		for (j = 0; c && j < c->nr_links; j++) {
 			struct msg *t = strmap_get(&a->by_id, c->links[j]);
 			uintptr_t other;
@@ -355,8 +355,8 @@ void link_series(struct assembly *a)
 			if (!t || !t->send || t->send == a->sends[i])
 				continue;
 			other = (uintptr_t)strmap_get(&ids, t->send->id);
-			if (other && (same_sender(t->send->sender_email,
-						  a->sends[i]->sender_email) ||
+			if (other && (series_same_sender(t->send->sender_email,
+							 a->sends[i]->sender_email) ||
 				      trusted(a, a->sends[i]->sender_email)))
 				uf_union(idx, i, other - 1);
 		}
@@ -366,7 +366,7 @@ void link_series(struct assembly *a)
 		size_t r = uf_root(idx, i);
 		struct series *sr = by_root[r];
 
-		tick(a);
+		series_tick(a);
 		if (!sr) {
 			sr = by_root[r] = POOL_ARRAY(a, 1, struct series);
 			series_set_id(a, sr, karr[r]);
@@ -380,7 +380,7 @@ void link_series(struct assembly *a)
 	for (i = 0; i < n; i++) {
 		struct series *sr = a->sends[i]->series;
 
-		tick(a);
+		series_tick(a);
 		if (!sr->sends)
 			sr->sends = POOL_ARRAY(a, sr->alloc, struct send *);
 		sr->sends[sr->nr++] = a->sends[i];

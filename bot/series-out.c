@@ -48,7 +48,7 @@ static void patch_json(struct jsonw *w, int n, const struct send_patch *sp)
 	jw_end_obj(w);
 }
 
-void send_write_json(struct jsonw *w, const struct send *s)
+void series_send_write_json(struct jsonw *w, const struct send *s)
 {
 	int i;
 
@@ -124,7 +124,7 @@ static void send_json_out(const struct send *s, void *ctx)
 {
 	struct json_out *o = ctx;
 
-	send_write_json(o->w, s);
+	series_send_write_json(o->w, s);
 	json_flush(o);
 }
 
@@ -136,7 +136,7 @@ static void problem_json(const char *line, size_t len, void *ctx)
 	json_flush(o);
 }
 
-void assembly_print_json(const struct assembly *a, FILE *f)
+void series_print_json(const struct assembly *a, FILE *f)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct jsonw w = JSONW_INIT(&sb, true);
@@ -146,13 +146,13 @@ void assembly_print_json(const struct assembly *a, FILE *f)
 	jw_obj(&w);
 	jw_key(&w, "series");
 	jw_arr(&w);
-	assembly_each_send(a, send_json_out, &o);
+	series_each_send(a, send_json_out, &o);
 	jw_end_arr(&w);
 	jw_key(&w, "messages");
-	jw_int(&w, (int64_t)assembly_nr_msgs(a));
+	jw_int(&w, (int64_t)series_nr_msgs(a));
 	jw_key(&w, "problems");
 	jw_arr(&w);
-	assembly_each_problem(a, problem_json, &o);
+	series_each_problem(a, problem_json, &o);
 	jw_end_arr(&w);
 	jw_end_obj(&w);
 	strbuf_addch(&sb, '\n');
@@ -160,7 +160,7 @@ void assembly_print_json(const struct assembly *a, FILE *f)
 	strbuf_release(&sb);
 }
 
-void send_to_text(const struct send *s, struct strbuf *sb)
+void series_send_to_text(const struct send *s, struct strbuf *sb)
 {
 	int n;
 
@@ -199,12 +199,12 @@ static void send_text_out(const struct send *s, void *ctx)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	send_to_text(s, &sb);
+	series_send_to_text(s, &sb);
 	fputs(sb.buf, ctx);
 	strbuf_release(&sb);
 }
 
-void assembly_print_text(const struct assembly *a, FILE *f)
+void series_print_text(const struct assembly *a, FILE *f)
 {
-	assembly_each_send(a, send_text_out, f);
+	series_each_send(a, send_text_out, f);
 }

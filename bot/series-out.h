@@ -11,13 +11,13 @@
 struct jsonw;
 
 /* One series version (send) as a JSON object (the "series" items) */
-void send_write_json(struct jsonw *w, const struct send *s);
+void series_send_write_json(struct jsonw *w, const struct send *s);
 /*
  * {"series": [...], "messages": N, "problems": [...]} for a whole
  * assembly, written one version at a time (flat memory for large input)
  */
-void assembly_print_json(const struct assembly *a, FILE *f);
-void send_to_text(const struct send *s, struct strbuf *sb);
-void assembly_print_text(const struct assembly *a, FILE *f);
+void series_print_json(const struct assembly *a, FILE *f);
+void series_send_to_text(const struct send *s, struct strbuf *sb);
+void series_print_text(const struct assembly *a, FILE *f);
 
 #endif

@@ -16,7 +16,7 @@
 #define MAX_CLIMB 100000
 
 
-void assembly_init(struct assembly *a, size_t max_size)
+void series_init(struct assembly *a, size_t max_size)
 {
 	memset(a, 0, sizeof(*a));
 	strbuf_init(&a->problems, 0);
@@ -25,7 +25,7 @@ void assembly_init(struct assembly *a, size_t max_size)
 	a->max_size = max_size ? max_size : 16 << 20;
 }
 
-void assembly_trust(struct assembly *a, const char **senders, size_t nr)
+void series_trust_senders(struct assembly *a, const char **senders, size_t nr)
 {
 	free(a->trusted);
 	a->trusted = senders;
@@ -38,15 +38,15 @@ static void send_release(struct send *s)
 	int i;
 
 	for (i = 0; i < s->total; i++)
-		trailers_release(&s->patches[i].trailers);
-	trailers_release(&s->cover_trailers);
+		patch_trailers_release(&s->patches[i].trailers);
+	patch_trailers_release(&s->cover_trailers);
 }
 
-void msg_release(struct msg *m)
+void series_msg_release(struct msg *m)
 {
 	size_t i;
 
-	trailers_release(&m->trailers);
+	patch_trailers_release(&m->trailers);
 	strbuf_release(&m->warnings);
 	if (m->pool)
 		return;		/* the rest goes with the pool */
@@ -69,21 +69,21 @@ void msg_release(struct msg *m)
 	free(m->links);
 }
 
-void msg_free(struct msg *m)
+void series_msg_free(struct msg *m)
 {
-	msg_release(m);
+	series_msg_release(m);
 	if (!m->pool)
 		free(m);
 }
 
-void assembly_release(struct assembly *a)
+void series_release(struct assembly *a)
 {
 	size_t i;
 
 	/* the pool holds most: touch only what it does not (scratch) */
 	for (i = 0; i < a->nr && a->nr_malloced; i++)
 		if (a->msgs[i]->pool != &a->pool)
-			msg_free(a->msgs[i]);
+			series_msg_free(a->msgs[i]);
 	if (!a->msgs_mapped)
 		free(a->msgs);
 	strmap_release(&a->by_id);
@@ -131,8 +131,8 @@ static void problems_to_scratch(struct assembly *a)
 	strbuf_reset(&a->problems);
 }
 
-void assembly_problem(struct assembly *a, size_t index, const char *msgid,
-		      const char *fmt, ...)
+void series_problem(struct assembly *a, size_t index, const char *msgid,
+		    const char *fmt, ...)
 {
 	va_list ap;
 
@@ -226,13 +226,13 @@ static void subject_to_pool(struct msg *m)
 	free(title);
 }
 
-int msg_from_raw(const char *raw, size_t len, struct msg *m, struct strbuf *err)
+int series_msg_from_raw(const char *raw, size_t len, struct msg *m, struct strbuf *err)
 {
-	return msg_from_raw_pool(raw, len, NULL, m, err);
+	return series_msg_from_raw_pool(raw, len, NULL, m, err);
 }
 
-int msg_from_raw_pool(const char *raw, size_t len, struct strpool *pool,
-		      struct msg *m, struct strbuf *err)
+int series_msg_from_raw_pool(const char *raw, size_t len, struct strpool *pool,
+			     struct msg *m, struct strbuf *err)
 {
 	struct mail mail;
 	struct patch patch;
@@ -268,11 +268,11 @@ int msg_from_raw_pool(const char *raw, size_t len, struct strpool *pool,
 	m->sender_email = keep(m, mail.from.email);
 	m->date = mail.date;
 	m->tz = mail.tz;
-	m->has_diff = body_has_diff(mail.body, mail.body_len);
+	m->has_diff = patch_body_has_diff(mail.body, mail.body_len);
 	/* a cover letter without "0/N" has a diffstat (b4 reads it so) */
 	m->has_diffstat = !m->has_diff && m->subj.patch && !m->subj.counted &&
 		!m->subj.reply && !m->subj.forward &&
-		body_has_diffstat(mail.body, mail.body_len);
+		patch_body_has_diffstat(mail.body, mail.body_len);
 
 	if (!m->subj.reply && !m->subj.forward &&
 	    (m->has_diff || (m->subj.patch && m->subj.counted) || m->has_diffstat)) {
@@ -284,8 +284,8 @@ int msg_from_raw_pool(const char *raw, size_t len, struct strpool *pool,
 		m->change_id = keep(m, patch.change_id);
 		if (pool) {
 			for (i = 0; i < patch.trailers.nr; i++)
-				trailers_add(&m->trailers, patch.trailers.t[i].name,
-					     patch.trailers.t[i].value);
+				patch_trailers_add(&m->trailers, patch.trailers.t[i].name,
+						   patch.trailers.t[i].value);
 		} else {
 			m->trailers = patch.trailers;
 			memset(&patch.trailers, 0, sizeof(patch.trailers));
@@ -298,7 +298,7 @@ int msg_from_raw_pool(const char *raw, size_t len, struct strpool *pool,
 		m->author_email = keep(m, mail.from.email);
 		m->title = keep(m, m->subj.title);
 		if (m->parent)
-			reply_trailers(&mail, false, &m->trailers);
+			patch_reply_trailers(&mail, false, &m->trailers);
 	}
 	mail_release(&mail);
 	return 0;
@@ -333,8 +333,8 @@ static void msg_trim(struct msg *m)
  * scratch file when there is one; *mapped says where *arr is.  With
  * no room left there, it grows in memory (scratch_error() says why).
  */
-void array_resize(struct assembly *a, void **arr, size_t nr, size_t n,
-		  size_t *alloc, size_t size, bool *mapped)
+void series_array_resize(struct assembly *a, void **arr, size_t nr, size_t n,
+			 size_t *alloc, size_t size, bool *mapped)
 {
 	void *to = a->scratch ? scratch_alloc(a->scratch, n * size) : NULL;
 	bool in_scratch = to != NULL;
@@ -362,13 +362,13 @@ static void add_msg(struct assembly *a, struct msg *m)
 	a->msgs[a->nr++] = m;
 }
 
-void msg_set_missing_id(struct msg *m, const char *raw, size_t len)
+void series_msg_set_missing_id(struct msg *m, const char *raw, size_t len)
 {
 	char h[17];
 
 	if (m->msgid)
 		return;
-	hash_hex(raw, len, h);
+	util_hash_hex(raw, len, h);
 	m->msgid = xasprintf("lorebot-%s@" MSG_MISSING_ID_DOMAIN, h);
 	if (m->pool) {
 		char *id = m->msgid;
@@ -378,20 +378,20 @@ void msg_set_missing_id(struct msg *m, const char *raw, size_t len)
 	}
 }
 
-struct msg *assembly_add_msg(struct assembly *a, struct msg *m)
+struct msg *series_add_msg(struct assembly *a, struct msg *m)
 {
 	size_t index = m->index;
 	const char *line;
 
-	if (ends_with(m->msgid, "@" MSG_MISSING_ID_DOMAIN))
-		assembly_problem(a, index, NULL,
-				 "no 'Message-ID' header; using <%s>", m->msgid);
+	if (util_ends_with(m->msgid, "@" MSG_MISSING_ID_DOMAIN))
+		series_problem(a, index, NULL,
+			       "no 'Message-ID' header; using <%s>", m->msgid);
 	for (line = m->warnings.buf; *line; ) {
 		const char *nl = strchr(line, '\n');
 		int n = nl ? (int)(nl - line) : (int)strlen(line);
 
 		if (!strstr(line, "Message-ID"))
-			assembly_problem(a, index, m->msgid, "%.*s", n, line);
+			series_problem(a, index, m->msgid, "%.*s", n, line);
 		line += n + (nl ? 1 : 0);
 	}
 	strbuf_release(&m->warnings);	/* reported */
@@ -404,9 +404,9 @@ struct msg *assembly_add_msg(struct assembly *a, struct msg *m)
 	if ((m->kind == MSG_REPLY || m->kind == MSG_OTHER) && !m->has_diffstat)
 		msg_trim(m);
 	if (strmap_get(&a->by_id, m->msgid)) {
-		assembly_problem(a, index, m->msgid,
-				 "duplicate Message-ID; the first copy is used");
-		msg_free(m);
+		series_problem(a, index, m->msgid,
+			       "duplicate Message-ID; the first copy is used");
+		series_msg_free(m);
 		return NULL;
 	}
 	strmap_put(&a->by_id, m->msgid, m);
@@ -420,12 +420,12 @@ struct msg *assembly_add_msg(struct assembly *a, struct msg *m)
 static int msg_from_mbox(const char *raw, size_t len, size_t index, uint64_t offset,
 			 struct strpool *pool, struct msg *m, struct strbuf *err)
 {
-	if (msg_from_raw_pool(raw, len, pool, m, err))
+	if (series_msg_from_raw_pool(raw, len, pool, m, err))
 		return -1;
 	m->index = index;
 	m->offset = offset;
 	m->size = len;
-	msg_set_missing_id(m, raw, len);
+	series_msg_set_missing_id(m, raw, len);
 	return 0;
 }
 
@@ -443,7 +443,7 @@ static int scratch_failed(struct assembly *a)
 
 	if (why && !a->fatal.len)
 		strbuf_addstr(&a->fatal, why);
-	return assembly_failed(a);
+	return series_failed(a);
 }
 
 /*
@@ -468,8 +468,8 @@ static int assembly_spill(struct assembly *a)
 	if (a->alloc) {
 		void *p = a->msgs;
 
-		array_resize(a, &p, a->nr, a->alloc * 3 / 2 + 16, &a->alloc,
-			     sizeof(*a->msgs), &a->msgs_mapped);
+		series_array_resize(a, &p, a->nr, a->alloc * 3 / 2 + 16, &a->alloc,
+				    sizeof(*a->msgs), &a->msgs_mapped);
 		a->msgs = p;
 	}
 	problems_to_scratch(a);
@@ -483,40 +483,40 @@ static int assembly_spill(struct assembly *a)
  * a scratch file (in place, so at any time, building included), and
  * once there, keep to its window.
  */
-void tick(struct assembly *a)
+void series_tick(struct assembly *a)
 {
 	if (a->scratch) {
 		scratch_tick(a->scratch);
 		scratch_failed(a);
 	} else if (a->spill_after && held(a) > a->spill_after &&
-		   !assembly_failed(a)) {
+		   !series_failed(a)) {
 		assembly_spill(a);
 	}
 }
 
-struct msg *assembly_add_raw(struct assembly *a, const char *raw, size_t len,
-			     size_t index, uint64_t offset)
+struct msg *series_add_raw(struct assembly *a, const char *raw, size_t len,
+			   size_t index, uint64_t offset)
 {
 	struct strbuf err = STRBUF_INIT;
 	/* in the pool: one that cannot be parsed wastes its bytes there */
 	struct msg *m = strpool_alloc(&a->pool, sizeof(*m));
 
 	if (msg_from_mbox(raw, len, index, offset, &a->pool, m, &err)) {
-		assembly_problem(a, index, NULL, "%s", err.buf);
+		series_problem(a, index, NULL, "%s", err.buf);
 		strbuf_release(&err);
 		a->errors++;
 		return NULL;
 	}
 	strbuf_release(&err);
-	m = assembly_add_msg(a, m);
-	tick(a);
+	m = series_add_msg(a, m);
+	series_tick(a);
 	return m;
 }
 
 static void assembly_too_big(struct assembly *a, size_t index, uint64_t size)
 {
-	assembly_problem(a, index, NULL, "too large (%llu bytes, limit %zu); skipped",
-			 (unsigned long long)size, a->max_size);
+	series_problem(a, index, NULL, "too large (%llu bytes, limit %zu); skipped",
+		       (unsigned long long)size, a->max_size);
 	a->errors++;
 }
 
@@ -525,10 +525,10 @@ static void assembly_add_one(struct assembly *a, const struct mbox_msg *mm)
 	if (mm->too_big)
 		assembly_too_big(a, mm->index, mm->size);
 	else
-		assembly_add_raw(a, mm->data, mm->len, mm->index, mm->offset);
+		series_add_raw(a, mm->data, mm->len, mm->index, mm->offset);
 }
 
-int assembly_add_mbox(struct assembly *a, const char *path)
+int series_add_mbox(struct assembly *a, const char *path)
 {
 	struct mbox_reader r;
 	struct mbox_msg mm = MBOX_MSG_INIT;
@@ -540,12 +540,12 @@ int assembly_add_mbox(struct assembly *a, const char *path)
 	mbox_set_view(&r, true);
 	while ((ret = mbox_next(&r, &mm)) > 0) {
 		assembly_add_one(a, &mm);
-		if (assembly_failed(a))
+		if (series_failed(a))
 			break;
 	}
 	mbox_msg_release(&mm);
 	mbox_close(&r);
-	return assembly_failed(a) ? -EIO : ret;
+	return series_failed(a) ? -EIO : ret;
 }
 
 /* classification */
@@ -580,13 +580,13 @@ static void key_add(const char *kind, const char *v, struct strbuf *sb,
 	fn(sb->buf, ctx);
 }
 
-void msg_each_key(struct msg *m, void (*fn)(const char *key, void *ctx), void *ctx)
+void series_msg_each_key(struct msg *m, void (*fn)(const char *key, void *ctx), void *ctx)
 {
 	struct strbuf sb = STRBUF_INIT;
 	enum msg_kind kind = m->kind;
 	size_t i;
 
-	/* the thread: what known_parent(), send_root() and replies climb */
+	/* the thread: what series_known_parent(), send_root() and replies climb */
 	key_add("m", m->msgid, &sb, fn, ctx);
 	key_add("m", m->parent, &sb, fn, ctx);
 	for (i = 0; i < m->nr_refs; i++)
@@ -604,7 +604,7 @@ void msg_each_key(struct msg *m, void (*fn)(const char *key, void *ctx), void *c
 		/* series_key(): a sender's sends of one title are one series */
 		key_add("st", st, &sb, fn, ctx);
 		free(st);
-		/* group_fallback(): a sender's sends of a version and count */
+		/* series_group_fallback(): a sender's sends of a version and count */
 		if (m->sender_email && m->subj.total > 1) {
 			st = xasprintf("%d %d %s", m->subj.version, m->subj.total,
 				       m->sender_email);
@@ -619,14 +619,14 @@ void msg_each_key(struct msg *m, void (*fn)(const char *key, void *ctx), void *c
 	strbuf_release(&sb);
 }
 
-char *msg_unthreaded_key(const struct msg *m)
+char *series_msg_unthreaded_key(const struct msg *m)
 {
 	if (!m->unthreaded || !m->sender_email || m->subj.total <= 1)
 		return NULL;
 	return xasprintf("u:%d %d %s", m->subj.version, m->subj.total, m->sender_email);
 }
 
-bool same_sender(const char *x, const char *y)
+bool series_same_sender(const char *x, const char *y)
 {
 	return !strcmp(x ? x : "", y ? y : "");
 }
@@ -643,7 +643,7 @@ static bool same_send(const struct msg *a, const struct msg *b)
 		!strcmp(a->sender_email, b->sender_email);
 }
 
-struct send *new_send(struct assembly *a, const struct msg *first)
+struct send *series_new_send(struct assembly *a, const struct msg *first)
 {
 	/* sends live as long as the messages: in the pool too */
 	struct send *s = strpool_alloc(&a->pool, sizeof(*s));
@@ -659,7 +659,7 @@ struct send *new_send(struct assembly *a, const struct msg *first)
 	return s;
 }
 
-void send_put(struct assembly *a, struct send *s, struct msg *m)
+void series_send_put(struct assembly *a, struct send *s, struct msg *m)
 {
 	struct send_patch *slot;
 
@@ -668,8 +668,8 @@ void send_put(struct assembly *a, struct send *s, struct msg *m)
 		s->date = m->date;
 	if (m->kind == MSG_COVER) {
 		if (s->cover && s->cover != m)
-			assembly_problem(a, m->index, m->msgid,
-					 "second cover letter in one send; ignored");
+			series_problem(a, m->index, m->msgid,
+				       "second cover letter in one send; ignored");
 		else
 			s->cover = m;
 		return;
@@ -679,9 +679,9 @@ void send_put(struct assembly *a, struct send *s, struct msg *m)
 		/* the same N/M posted twice in one thread: keep the later */
 		struct msg *old = slot->msg;
 
-		assembly_problem(a, m->index, m->msgid,
-				 "patch %d/%d posted twice in one send; "
-				 "using the later copy", m->subj.n, s->total);
+		series_problem(a, m->index, m->msgid,
+			       "patch %d/%d posted twice in one send; "
+			       "using the later copy", m->subj.n, s->total);
 		if (m->date < old->date) {
 			old = m;
 			m = slot->msg;
@@ -694,7 +694,7 @@ void send_put(struct assembly *a, struct send *s, struct msg *m)
 	slot->msg = m;
 }
 
-struct msg *known_parent(struct assembly *a, const struct msg *m)
+struct msg *series_known_parent(struct assembly *a, const struct msg *m)
 {
 	struct msg *p = strmap_get(&a->by_id, m->parent);
 	size_t i;
@@ -721,7 +721,7 @@ static struct msg *send_root(struct assembly *a, struct msg *m)
 			top = cur = p;
 	}
 	while (steps++ < MAX_CLIMB) {
-		p = known_parent(a, cur);
+		p = series_known_parent(a, cur);
 		if (!p || p == m || !same_send(p, m))
 			break;
 		top = cur = p;
@@ -741,12 +741,12 @@ static void adopt_covers(struct assembly *a)
 	for (i = 0; a->maybe_covers && i < a->nr; i++) {
 		struct msg *m = a->msgs[i], *p;
 
-		tick(a);
+		series_tick(a);
 		if (m->kind != MSG_PATCH || !m->subj.counted || m->subj.n < 1)
 			continue;
-		p = known_parent(a, m);
+		p = series_known_parent(a, m);
 		if (!p || !p->has_diffstat || p->kind == MSG_COVER ||
-		    !same_sender(p->sender_email, m->sender_email) ||
+		    !series_same_sender(p->sender_email, m->sender_email) ||
 		    (p->subj.version != 1 && p->subj.version != m->subj.version))
 			continue;
 		p->kind = MSG_COVER;
@@ -768,17 +768,17 @@ static void group_threaded(struct assembly *a)
 	for (i = 0; i < a->nr; i++) {
 		struct msg *m = a->msgs[i];
 
-		tick(a);
+		series_tick(a);
 		if (m->kind != MSG_COVER)
 			continue;
-		send_put(a, new_send(a, m), m);
+		series_send_put(a, series_new_send(a, m), m);
 		strmap_put(roots, m->msgid, m->send);
 	}
 	for (i = 0; i < a->nr; i++) {
 		struct msg *m = a->msgs[i], *root;
 		struct send *s;
 
-		tick(a);
+		series_tick(a);
 		if (m->kind != MSG_PATCH || m->subj.n < 1 ||
 		    m->subj.n > m->subj.total)
 			continue;
@@ -795,14 +795,14 @@ static void group_threaded(struct assembly *a)
 		}
 		s = strmap_get(roots, root->msgid);
 		if (!s) {
-			s = new_send(a, root);
+			s = series_new_send(a, root);
 			strmap_put(roots, root->msgid, s);
 		}
-		send_put(a, s, m);
+		series_send_put(a, s, m);
 	}
 }
 
-int cmp_key(const void *x, const void *y)
+int series_cmp_key(const void *x, const void *y)
 {
 	const struct sort_key *a = x, *b = y;
 
@@ -823,7 +823,7 @@ static void sift(struct assembly *a, struct sort_key *k, size_t i, size_t n,
 		size_t c = 2 * i + 1;
 		struct sort_key t;
 
-		tick(a);	/* a tie compares Message-IDs, in the file */
+		series_tick(a);	/* a tie compares Message-IDs, in the file */
 		if (c >= n)
 			return;
 		if (c + 1 < n && cmp(&k[c], &k[c + 1]) < 0)
@@ -837,8 +837,8 @@ static void sift(struct assembly *a, struct sort_key *k, size_t i, size_t n,
 	}
 }
 
-void sort_keys(struct assembly *a, struct sort_key *k, size_t n,
-	       int (*cmp)(const void *, const void *))
+void series_sort_keys(struct assembly *a, struct sort_key *k, size_t n,
+		      int (*cmp)(const void *, const void *))
 {
 	size_t i;
 
@@ -920,7 +920,7 @@ static struct msg *reply_target(struct assembly *a, struct msg *m,
 		ALLOC_GROW(c->path, c->nr + 1, c->alloc);
 		c->path[c->nr++] = p;
 		p->climbing = true;
-		q = known_parent(a, p);
+		q = series_known_parent(a, p);
 		if (!q)
 			break;
 		if ((q->kind == MSG_PATCH || q->kind == MSG_COVER) && q->send) {
@@ -930,10 +930,10 @@ static struct msg *reply_target(struct assembly *a, struct msg *m,
 		if (q->kind != MSG_REPLY && q->kind != MSG_OTHER)
 			break;
 		p = q;
-		tick(a);
+		series_tick(a);
 	}
 	for (i = 0; i < c->nr; i++) {
-		tick(a);	/* in a scratch file, each maps a page back in */
+		series_tick(a);	/* in a scratch file, each maps a page back in */
 		c->path[i]->target = t;
 		c->path[i]->target_known = true;
 		c->path[i]->climbing = false;
@@ -951,7 +951,7 @@ static void attach_replies(struct assembly *a)
 		struct msg *m = a->msgs[i], *target;
 		struct send *s;
 
-		tick(a);
+		series_tick(a);
 		if (m->kind != MSG_REPLY && m->kind != MSG_OTHER)
 			continue;
 		target = reply_target(a, m, &c);
@@ -963,8 +963,8 @@ static void attach_replies(struct assembly *a)
 			const struct trailer *tr = &m->trailers.t[t];
 
 			if (target->kind == MSG_COVER &&
-			    !trailers_has(&s->cover_trailers, tr->name, tr->value))
-				trailers_add(&s->cover_trailers, tr->name, tr->value);
+			    !patch_trailers_has(&s->cover_trailers, tr->name, tr->value))
+				patch_trailers_add(&s->cover_trailers, tr->name, tr->value);
 
 			for (n = 0; n < s->total; n++) {
 				struct send_patch *sp = &s->patches[n];
@@ -972,41 +972,41 @@ static void attach_replies(struct assembly *a)
 				if (target->kind == MSG_PATCH && sp->msg != target)
 					continue;
 				if (!sp->msg ||
-				    trailers_has(&sp->trailers, tr->name, tr->value))
+				    patch_trailers_has(&sp->trailers, tr->name, tr->value))
 					continue;
-				trailers_add(&sp->trailers, tr->name, tr->value);
+				patch_trailers_add(&sp->trailers, tr->name, tr->value);
 			}
 		}
 	}
 	free(c.path);
 }
 
-void assembly_build(struct assembly *a)
+void series_build(struct assembly *a)
 {
 	size_t i;
 
-	if (assembly_failed(a))
+	if (series_failed(a))
 		return;
 	group_threaded(a);
-	group_fallback(a);
+	series_group_fallback(a);
 	for (i = 0; i < a->nr_sends; i++) {
-		tick(a);
+		series_tick(a);
 		finish_send(a, a->sends[i]);
 	}
 	attach_replies(a);
-	complete_partial_resends(a);
-	link_series(a);
+	series_complete_partial_resends(a);
+	series_link(a);
 	if (a->scratch)
 		scratch_failed(a);
 }
 
-size_t assembly_nr_msgs(const struct assembly *a)
+size_t series_nr_msgs(const struct assembly *a)
 {
 	return a->nr;
 }
 
-void assembly_each_send(const struct assembly *a,
-			void (*fn)(const struct send *s, void *ctx), void *ctx)
+void series_each_send(const struct assembly *a,
+		      void (*fn)(const struct send *s, void *ctx), void *ctx)
 {
 	size_t i, j;
 
@@ -1037,9 +1037,9 @@ static void each_line(const char *p, size_t len, void *ctx)
 	}
 }
 
-void assembly_each_problem(const struct assembly *a,
-			   void (*fn)(const char *line, size_t len, void *ctx),
-			   void *ctx)
+void series_each_problem(const struct assembly *a,
+			 void (*fn)(const char *line, size_t len, void *ctx),
+			 void *ctx)
 {
 	struct lines l = { fn, ctx };
 	const struct problems_block *b;

@@ -72,7 +72,7 @@ struct msg {
 	char **links;		/* Message-IDs of lore links in a cover letter */
 	size_t nr_links;
 	struct strbuf warnings;	/* non-fatal problems, one per line (moved to
-				 * assembly->problems by assembly_add_raw) */
+				 * assembly->problems by series_add_raw) */
 
 	/* where it came from */
 	size_t index;
@@ -85,7 +85,7 @@ struct msg {
 	struct msg *target;	/* replies: the patch or cover replied to */
 	bool target_known;	/* target found (NULL: there is none) */
 	bool climbing;		/* on the reply chain being followed */
-	bool unthreaded;	/* grouped by sender, version and time (group_fallback) */
+	bool unthreaded;	/* grouped by sender, version and time (series_group_fallback) */
 };
 
 struct send_patch {
@@ -139,7 +139,7 @@ struct assembly {
 	struct strbuf problems;	/* "message 3 <id>: what" lines */
 	size_t errors;		/* messages that could not be used */
 	size_t max_size;	/* mail.maxsize */
-	struct strpool pool;	/* the msgs parsed by assembly_add_raw() */
+	struct strpool pool;	/* the msgs parsed by series_add_raw() */
 	/*
 	 * Past this many bytes of messages held (0: never), what the
 	 * assembly holds moves to a scratch file, of which at most this
@@ -161,47 +161,47 @@ struct assembly {
 	size_t nr_trusted;
 };
 
-void assembly_init(struct assembly *a, size_t max_size);
+void series_init(struct assembly *a, size_t max_size);
 /* Who may continue anyone's series: takes the array (config_get_all's) */
-void assembly_trust(struct assembly *a, const char **senders, size_t nr);
-void assembly_release(struct assembly *a);
+void series_trust_senders(struct assembly *a, const char **senders, size_t nr);
+void series_release(struct assembly *a);
 
 /*
  * Parse one raw message and add it.  Problems are recorded in
  * a->problems (naming the message by index and Message-ID); returns the
  * msg, or NULL when the message could not be used at all.
  */
-struct msg *assembly_add_raw(struct assembly *a, const char *raw, size_t len,
-			     size_t index, uint64_t offset);
+struct msg *series_add_raw(struct assembly *a, const char *raw, size_t len,
+			   size_t index, uint64_t offset);
 /*
  * Add a message parsed elsewhere (the database keeps them parsed); takes
  * ownership of m (allocated with malloc) and records the same problems
- * as assembly_add_raw().  NULL when m was a duplicate (and is freed).
+ * as series_add_raw().  NULL when m was a duplicate (and is freed).
  */
-struct msg *assembly_add_msg(struct assembly *a, struct msg *m);
+struct msg *series_add_msg(struct assembly *a, struct msg *m);
 /* Add every message of an mbox; 0 or -errno (file could not be read) */
-int assembly_add_mbox(struct assembly *a, const char *path);
+int series_add_mbox(struct assembly *a, const char *path);
 /* Record a message that was skipped before parsing (too large...) */
-void assembly_problem(struct assembly *a, size_t index, const char *msgid,
-		      const char *fmt, ...) PRINTF(4, 5);
+void series_problem(struct assembly *a, size_t index, const char *msgid,
+		    const char *fmt, ...) PRINTF(4, 5);
 
 /* Group into sends and series.  Call once, after adding everything. */
-void assembly_build(struct assembly *a);
+void series_build(struct assembly *a);
 /* 0, or -1 when the scratch file failed (a->fatal says why) */
-static inline int assembly_failed(const struct assembly *a)
+static inline int series_failed(const struct assembly *a)
 {
 	return a->fatal.len ? -1 : 0;
 }
 
-/* After assembly_build(): messages read (duplicates not counted) */
-size_t assembly_nr_msgs(const struct assembly *a);
+/* After series_build(): messages read (duplicates not counted) */
+size_t series_nr_msgs(const struct assembly *a);
 /* Each send, series by series in order, versions in order */
-void assembly_each_send(const struct assembly *a,
-			void (*fn)(const struct send *s, void *ctx), void *ctx);
+void series_each_send(const struct assembly *a,
+		      void (*fn)(const struct send *s, void *ctx), void *ctx);
 /* Each line of a->problems (without its newline) */
-void assembly_each_problem(const struct assembly *a,
-			   void (*fn)(const char *line, size_t len, void *ctx),
-			   void *ctx);
+void series_each_problem(const struct assembly *a,
+			 void (*fn)(const char *line, size_t len, void *ctx),
+			 void *ctx);
 
 /*
  * The keys by which assembly may relate m to other messages, each as
@@ -217,25 +217,25 @@ void assembly_each_problem(const struct assembly *a,
  * to new messages.  Keep this in step with every rule that relates
  * messages (series.c, series-fallback.c, series-link.c).
  */
-void msg_each_key(struct msg *m, void (*fn)(const char *key, void *ctx), void *ctx);
+void series_msg_each_key(struct msg *m, void (*fn)(const char *key, void *ctx), void *ctx);
 /*
  * After assembly, the key of a patch threading did not place ("u:" and
- * the "f:" key's text: group_fallback() looks at every send of its
+ * the "f:" key's text: series_group_fallback() looks at every send of its
  * sender, version and count), or NULL.  Incremental assembly follows an
  * "f:" key only from such patches (store-update.c).  The caller frees.
  */
-char *msg_unthreaded_key(const struct msg *m);
+char *series_msg_unthreaded_key(const struct msg *m);
 
 /* Parse a raw message into a msg; on failure nothing is left to release */
-int msg_from_raw(const char *raw, size_t len, struct msg *m, struct strbuf *err);
+int series_msg_from_raw(const char *raw, size_t len, struct msg *m, struct strbuf *err);
 /* The same with the strings in pool (NULL: malloc'ed) */
-int msg_from_raw_pool(const char *raw, size_t len, struct strpool *pool,
-		      struct msg *m, struct strbuf *err);
-void msg_release(struct msg *m);
-/* msg_release(), then the msg itself unless its pool holds it */
-void msg_free(struct msg *m);
+int series_msg_from_raw_pool(const char *raw, size_t len, struct strpool *pool,
+			     struct msg *m, struct strbuf *err);
+void series_msg_release(struct msg *m);
+/* series_msg_release(), then the msg itself unless its pool holds it */
+void series_msg_free(struct msg *m);
 /* A message without Message-ID gets a stable one made from its bytes */
 #define MSG_MISSING_ID_DOMAIN "missing-message-id.invalid"
-void msg_set_missing_id(struct msg *m, const char *raw, size_t len);
+void series_msg_set_missing_id(struct msg *m, const char *raw, size_t len);
 
 #endif

@@ -89,12 +89,12 @@ int stage_parse(const char *name, enum stage *s)
 	return -1;
 }
 
-const char *status_name(enum status s)
+const char *stage_status_name(enum status s)
 {
 	return s < STATUS_NR ? status_names[s] : "?";
 }
 
-enum status status_parse(const char *word)
+enum status stage_status_parse(const char *word)
 {
 	int i;
 
@@ -179,7 +179,7 @@ void stage_plan(const struct plan_result *rs, size_t nr, const struct plan_cfg *
 			p->need[s][0] = p->ended ? NEED_RUN : NEED_WAIT;
 }
 
-bool plan_all_ended(const struct plan *p, enum stage s)
+bool stage_plan_all_ended(const struct plan *p, enum stage s)
 {
 	size_t a, n = stage_per_arch(s) ? p->nr_archs : 1;
 

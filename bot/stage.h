@@ -98,9 +98,9 @@ static inline bool stage_per_arch(enum stage s)
 	return s < STAGE_NR && stages[s].per_arch;
 }
 
-const char *status_name(enum status s);
+const char *stage_status_name(enum status s);
 /* STATUS_NONE for an unknown word */
-enum status status_parse(const char *word);
+enum status stage_status_parse(const char *word);
 /* May a result of stage s have status st? */
 bool stage_has_status(enum stage s, enum status st);
 
@@ -148,6 +148,6 @@ static inline bool plan_ended(const struct plan *p, enum stage s, size_t a)
 	return n == NEED_DONE || n == NEED_SKIP;
 }
 /* Has every arch of s ended? */
-bool plan_all_ended(const struct plan *p, enum stage s);
+bool stage_plan_all_ended(const struct plan *p, enum stage s);
 
 #endif

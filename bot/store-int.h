@@ -19,7 +19,7 @@ int store_put_state(struct store *st, const char *key, const char *value);
 char *store_trust_state(const struct store *st);
 /* Is a full assembly needed (parser, series.trust, the keys' migration)? */
 bool store_series_need_full(struct store *st);
-/* assembly_init() with series.trust */
+/* series_init() with series.trust */
 void store_assembly_init(struct store *st, struct assembly *a);
 
 /*
@@ -29,7 +29,7 @@ void store_assembly_init(struct store *st, struct assembly *a);
  */
 int store_load_assembly(struct store *st, struct assembly *a, bool touched,
 			size_t *pending, struct strbuf *err);
-/* The keys of a message (msg_each_key()) into message_keys */
+/* The keys of a message (series_msg_each_key()) into message_keys */
 int store_put_keys(struct store *st, struct msg *m, int64_t rowid);
 /*
  * Write what a (built) made: series, versions, patches, trailers and

@@ -21,7 +21,7 @@ static json_object *str_array(char **v, size_t nr)
 	return a;
 }
 
-char *msg_to_json(const struct msg *m)
+char *store_msg_to_json(const struct msg *m)
 {
 	json_object *o = json_object_new_object();
 	json_object *tr = json_object_new_array();
@@ -86,7 +86,7 @@ static char **get_strs(json_object *o, const char *key, size_t *nr)
 	return v;
 }
 
-int msg_from_json(const char *json, struct msg *m)
+int store_msg_from_json(const char *json, struct msg *m)
 {
 	json_object *o = json_tokener_parse(json), *tr;
 	char *w;
@@ -130,8 +130,8 @@ int msg_from_json(const char *json, struct msg *m)
 				continue;
 			name = json_object_array_get_idx(t, 0);
 			value = json_object_array_get_idx(t, 1);
-			trailers_add(&m->trailers, json_object_get_string(name),
-				     json_object_get_string(value));
+			patch_trailers_add(&m->trailers, json_object_get_string(name),
+					   json_object_get_string(value));
 		}
 	}
 	m->links = get_strs(o, "links", &m->nr_links);

@@ -11,7 +11,7 @@ static int fail(struct store *st, struct strbuf *err)
 	return -1;
 }
 
-int replies_exists(struct store *st, const char *version, const char *kind)
+int store_replies_exists(struct store *st, const char *version, const char *kind)
 {
 	struct db_stmt *s = db_prepare(st->db,
 		"SELECT 1 FROM replies WHERE version = ? AND kind = ?");
@@ -43,9 +43,9 @@ static char *recipients_json(const struct reply_mail *m)
 	return s;
 }
 
-int replies_insert(struct store *st, const char *version, const struct reply_mail *m,
-		   const char *mode, const char *state, const char *reason, int64_t now,
-		   int64_t *id, struct strbuf *err)
+int store_replies_insert(struct store *st, const char *version, const struct reply_mail *m,
+			 const char *mode, const char *state, const char *reason, int64_t now,
+			 int64_t *id, struct strbuf *err)
 {
 	struct db_stmt *s = db_prepare(st->db,
 		"INSERT INTO replies (version, kind, patch, msgid, in_reply_to, subject, author,"
@@ -55,7 +55,7 @@ int replies_insert(struct store *st, const char *version, const struct reply_mai
 	char *rcpt = recipients_json(m);
 	int ret;
 
-	ret = !s || db_bind_text(s, 1, version) || db_bind_text(s, 2, reply_kind_name(m->kind)) ||
+	ret = !s || db_bind_text(s, 1, version) || db_bind_text(s, 2, report_kind_name(m->kind)) ||
 		db_bind_int(s, 3, m->patch) || db_bind_text(s, 4, m->msgid) ||
 		db_bind_text(s, 5, m->in_reply_to) || db_bind_text(s, 6, m->subject) ||
 		db_bind_text(s, 7, m->to.nr ? m->to.v[0].email : NULL) ||
@@ -111,8 +111,8 @@ static int rows_read(struct store *st, struct db_stmt *s, bool with_mail,
 	return r < 0 ? fail(st, err) : 0;
 }
 
-int replies_pending(struct store *st, int64_t now, const char *only,
-		    struct reply_rows *rows, struct strbuf *err)
+int store_replies_pending(struct store *st, int64_t now, const char *only,
+			  struct reply_rows *rows, struct strbuf *err)
 {
 	struct db_stmt *s = db_prepare(st->db,
 		"SELECT " ROW_COLUMNS ", mail FROM replies r WHERE state IN ('queued', 'sending')"
@@ -124,8 +124,8 @@ int replies_pending(struct store *st, int64_t now, const char *only,
 	return rows_read(st, s, true, rows, err);
 }
 
-int replies_of_version(struct store *st, const char *version, bool with_mail,
-		       struct reply_rows *rows, struct strbuf *err)
+int store_replies_of_version(struct store *st, const char *version, bool with_mail,
+			     struct reply_rows *rows, struct strbuf *err)
 {
 	struct db_stmt *s = db_prepare(st->db,
 		"SELECT " ROW_COLUMNS ", mail FROM replies WHERE version = ? ORDER BY id");
@@ -135,7 +135,7 @@ int replies_of_version(struct store *st, const char *version, bool with_mail,
 	return rows_read(st, s, with_mail, rows, err);
 }
 
-int replies_load(struct store *st, int64_t id, struct reply_row *r, struct strbuf *err)
+int store_replies_load(struct store *st, int64_t id, struct reply_row *r, struct strbuf *err)
 {
 	struct db_stmt *s = db_prepare(st->db,
 		"SELECT " ROW_COLUMNS ", mail FROM replies WHERE id = ?");
@@ -153,7 +153,7 @@ int replies_load(struct store *st, int64_t id, struct reply_row *r, struct strbu
 	return ret;
 }
 
-int replies_claim(struct store *st, int64_t id, int64_t now, struct strbuf *err)
+int store_replies_claim(struct store *st, int64_t id, int64_t now, struct strbuf *err)
 {
 	struct db_stmt *s = db_prepare(st->db,
 		"UPDATE replies SET state = 'sending', attempts = attempts + 1, updated = ?2"
@@ -164,8 +164,8 @@ int replies_claim(struct store *st, int64_t id, int64_t now, struct strbuf *err)
 	return db_changes(st->db) == 1;
 }
 
-int replies_set(struct store *st, int64_t id, const char *state, int64_t next_attempt,
-		const char *reason, int64_t now, struct strbuf *err)
+int store_replies_set(struct store *st, int64_t id, const char *state, int64_t next_attempt,
+		      const char *reason, int64_t now, struct strbuf *err)
 {
 	struct db_stmt *s = db_prepare(st->db,
 		"UPDATE replies SET state = ?2, next_attempt = ?3, reason = ?4, updated = ?5,"
@@ -178,7 +178,7 @@ int replies_set(struct store *st, int64_t id, const char *state, int64_t next_at
 	return 0;
 }
 
-int replies_note(struct store *st, int64_t id, const char *reason, struct strbuf *err)
+int store_replies_note(struct store *st, int64_t id, const char *reason, struct strbuf *err)
 {
 	struct db_stmt *s = db_prepare(st->db, "UPDATE replies SET reason = ?2 WHERE id = ?1");
 
@@ -187,7 +187,7 @@ int replies_note(struct store *st, int64_t id, const char *reason, struct strbuf
 	return 0;
 }
 
-int64_t replies_sent_since(struct store *st, int64_t t, const char *author)
+int64_t store_replies_sent_since(struct store *st, int64_t t, const char *author)
 {
 	struct db_stmt *s = db_prepare(st->db,
 		"SELECT count(*) FROM replies WHERE ((state = 'sent' AND sent >= ?1) OR"
@@ -201,7 +201,7 @@ int64_t replies_sent_since(struct store *st, int64_t t, const char *author)
 	return n;
 }
 
-int64_t replies_oldest_since(struct store *st, int64_t t, const char *author)
+int64_t store_replies_oldest_since(struct store *st, int64_t t, const char *author)
 {
 	struct db_stmt *s = db_prepare(st->db,
 		"SELECT min(sent) FROM replies WHERE state = 'sent' AND sent >= ?1"
@@ -216,7 +216,7 @@ int64_t replies_oldest_since(struct store *st, int64_t t, const char *author)
 	return n;
 }
 
-bool replies_in_archive(struct store *st, const char *msgid)
+bool store_replies_in_archive(struct store *st, const char *msgid)
 {
 	struct db_stmt *s = db_prepare(st->db, "SELECT 1 FROM messages WHERE msgid = ? LIMIT 1");
 	int r;
@@ -229,7 +229,7 @@ bool replies_in_archive(struct store *st, const char *msgid)
 	return r > 0;
 }
 
-void reply_row_release(struct reply_row *r)
+void store_reply_row_release(struct reply_row *r)
 {
 	free(r->version);
 	free(r->kind);
@@ -245,17 +245,17 @@ void reply_row_release(struct reply_row *r)
 	memset(r, 0, sizeof(*r));
 }
 
-void reply_rows_release(struct reply_rows *rows)
+void store_reply_rows_release(struct reply_rows *rows)
 {
 	size_t i;
 
 	for (i = 0; i < rows->nr; i++)
-		reply_row_release(&rows->v[i]);
+		store_reply_row_release(&rows->v[i]);
 	free(rows->v);
 	memset(rows, 0, sizeof(*rows));
 }
 
-json_object *reply_row_json(const struct reply_row *r, bool with_mail)
+json_object *store_reply_row_json(const struct reply_row *r, bool with_mail)
 {
 	json_object *o = json_object_new_object();
 	json_object *rcpt = r->recipients ? json_tokener_parse(r->recipients) : NULL;

@@ -68,7 +68,7 @@ static int insert(struct db *db, const char *version, const struct result *r,
 
 	if (!s || db_bind_text(s, 1, version) ||
 	    db_bind_text(s, 2, stage_name(r->stage)) ||
-	    db_bind_text(s, 3, r->arch) || db_bind_text(s, 4, status_name(r->status)) ||
+	    db_bind_text(s, 3, r->arch) || db_bind_text(s, 4, stage_status_name(r->status)) ||
 	    db_bind_text(s, 5, r->summary) || db_bind_int(s, 6, r->findings) ||
 	    db_bind_text(s, 7, jx_text(r->doc, false)) ||
 	    db_bind_int(s, 8, gen) || db_bind_int(s, 9, (int64_t)time(NULL)) ||
@@ -144,8 +144,8 @@ static int split_archs(enum stage stage, const char *arch, json_object *doc,
 	return 0;
 }
 
-int results_record(struct store *st, const char *version, enum stage stage,
-		   const char *arch, json_object *doc, struct strbuf *err)
+int store_results_record(struct store *st, const char *version, enum stage stage,
+			 const char *arch, json_object *doc, struct strbuf *err)
 {
 	struct results rows = RESULTS_INIT;
 	char *id = strip_brackets(version);
@@ -166,7 +166,7 @@ int results_record(struct store *st, const char *version, enum stage stage,
 	for (i = 0; i < rows.nr; i++) {
 		struct result *row = &rows.v[i];
 
-		if (result_summarise(stage, row->doc, row, err))
+		if (results_summarise(stage, row->doc, row, err))
 			goto out;
 	}
 	ret = -EIO;
@@ -200,13 +200,13 @@ rollback:
 	if (own_tx)
 		db_rollback(st->db);
 out:
-	results_release(&rows);
+	store_results_release(&rows);
 	free(id);
 	return ret;
 }
 
-int results_load(struct store *st, const char *version, unsigned int flags,
-		 struct results *rs, struct strbuf *err)
+int store_results_load(struct store *st, const char *version, unsigned int flags,
+		       struct results *rs, struct strbuf *err)
 {
 	/* without docs, apply's base all the same: the state needs it */
 	struct db_stmt *s = db_prepare(st->db,
@@ -237,7 +237,7 @@ int results_load(struct store *st, const char *version, unsigned int flags,
 		x->id = db_column_int(s, 0);
 		x->stage = stage;
 		x->arch = xstrdup(db_column_text(s, 2));
-		x->status = status_parse(db_column_text(s, 3));
+		x->status = stage_status_parse(db_column_text(s, 3));
 		x->summary = xstrdup(db_column_text(s, 4));
 		x->findings = (int)db_column_int(s, 5);
 		x->doc = doc;
@@ -247,8 +247,8 @@ int results_load(struct store *st, const char *version, unsigned int flags,
 	return r < 0 ? db_fail(st->db, err) : 0;
 }
 
-const struct result *results_find(const struct results *rs, enum stage stage,
-				  const char *arch)
+const struct result *store_results_find(const struct results *rs, enum stage stage,
+					const char *arch)
 {
 	size_t i;
 
@@ -258,7 +258,7 @@ const struct result *results_find(const struct results *rs, enum stage stage,
 	return NULL;
 }
 
-size_t results_count(const struct results *rs, enum stage stage)
+size_t store_results_count(const struct results *rs, enum stage stage)
 {
 	size_t i, n = 0;
 
@@ -267,12 +267,12 @@ size_t results_count(const struct results *rs, enum stage stage)
 	return n;
 }
 
-void results_release(struct results *rs)
+void store_results_release(struct results *rs)
 {
 	size_t i;
 
 	for (i = 0; i < rs->nr; i++)
-		result_release(&rs->v[i]);
+		results_release(&rs->v[i]);
 	free(rs->v);
 	memset(rs, 0, sizeof(*rs));
 }
@@ -281,7 +281,7 @@ static json_object *result_json(const struct result *r)
 {
 	json_object *o = json_object_new_object();
 
-	json_object_object_add(o, "status", json_object_new_string(status_name(r->status)));
+	json_object_object_add(o, "status", json_object_new_string(stage_status_name(r->status)));
 	json_object_object_add(o, "summary", json_object_new_string(r->summary));
 	json_object_object_add(o, "findings", json_object_new_int(r->findings));
 	json_object_object_add(o, "recorded", json_object_new_int64(r->recorded));
@@ -289,7 +289,7 @@ static json_object *result_json(const struct result *r)
 	return o;
 }
 
-json_object *results_to_json(const struct results *rs)
+json_object *store_results_to_json(const struct results *rs)
 {
 	json_object *o = json_object_new_object();
 	int stage;
@@ -313,7 +313,7 @@ json_object *results_to_json(const struct results *rs)
 	return o;
 }
 
-void results_plan(const struct results *rs, const struct plan_cfg *c, struct plan *p)
+void store_results_plan(const struct results *rs, const struct plan_cfg *c, struct plan *p)
 {
 	struct plan_result *pr = xcalloc(rs->nr + 1, sizeof(*pr));
 	size_t i;
@@ -325,7 +325,7 @@ void results_plan(const struct results *rs, const struct plan_cfg *c, struct pla
 	free(pr);
 }
 
-bool results_available(struct db *db)
+bool store_results_available(struct db *db)
 {
 	int64_t n = 0;
 
@@ -336,6 +336,6 @@ bool results_available(struct db *db)
 bool store_has_results(struct store *st)
 {
 	if (!st->results_tables)
-		st->results_tables = results_available(st->db) ? 1 : -1;
+		st->results_tables = store_results_available(st->db) ? 1 : -1;
 	return st->results_tables > 0;
 }

@@ -202,7 +202,7 @@ static int put_version(struct store *st, struct strmap *old, const struct send *
 	int64_t gen = 1;
 	int ret = -1;
 
-	send_write_json(&w, sd);
+	series_send_write_json(&w, sd);
 	json = sb.buf;
 	if (ov) {
 		ov->seen = true;
@@ -317,11 +317,11 @@ static int put_problems(struct store *st, const struct assembly *a, bool touched
 
 	if (!s || db_run(s))
 		return -1;
-	assembly_each_problem(a, put_problem, &p);
+	series_each_problem(a, put_problem, &p);
 	return p.failed ? -1 : 0;
 }
 
-/* The "u:" keys of the patches threading did not place (msg_unthreaded_key()) */
+/* The "u:" keys of the patches threading did not place (series_msg_unthreaded_key()) */
 static int put_unthreaded(struct store *st, const struct assembly *a, bool touched)
 {
 	struct db_stmt *s = db_prepare(st->db, touched ?
@@ -334,7 +334,7 @@ static int put_unthreaded(struct store *st, const struct assembly *a, bool touch
 		return -1;
 	for (i = 0; i < a->nr; i++) {
 		struct msg *m = a->msgs[i];
-		char *key = m->rowid ? msg_unthreaded_key(m) : NULL;
+		char *key = m->rowid ? series_msg_unthreaded_key(m) : NULL;
 
 		if (!key)
 			continue;
@@ -391,7 +391,7 @@ int store_put_keys(struct store *st, struct msg *m, int64_t rowid)
 {
 	struct put_ctx k = { st, rowid, false };
 
-	msg_each_key(m, put_key, &k);
+	series_msg_each_key(m, put_key, &k);
 	return k.failed ? -1 : 0;
 }
 
@@ -422,12 +422,12 @@ char *store_trust_state(const struct store *st)
 
 void store_assembly_init(struct store *st, struct assembly *a)
 {
-	assembly_init(a, 0);
+	series_init(a, 0);
 	if (st->nr_trusted) {
 		const char **t = xcalloc(st->nr_trusted, sizeof(*t));
 
 		memcpy(t, st->trusted, st->nr_trusted * sizeof(*t));
-		assembly_trust(a, t, st->nr_trusted);
+		series_trust_senders(a, t, st->nr_trusted);
 	}
 }
 
@@ -447,7 +447,7 @@ int store_rebuild_series(struct store *st, struct store_changes *ch,
 		goto fail_nolock;
 	if (store_load_assembly(st, &a, false, NULL, err) || put_all_keys(st, &a))
 		goto fail;
-	assembly_build(&a);
+	series_build(&a);
 	snprintf(count, sizeof(count), "%zu", a.nr);
 	if (store_put_assembly(st, &a, false, ch) || store_put_state(st, "messages", count) ||
 	    store_put_state(st, "series_trust", trust) ||
@@ -457,14 +457,14 @@ int store_rebuild_series(struct store *st, struct store_changes *ch,
 		goto fail;
 	if (store_commit(st, err))
 		goto fail_nolock;
-	assembly_release(&a);
+	series_release(&a);
 	free(trust);
 	return 0;
 fail:
 	fail(st, err);
 	store_rollback(st);
 fail_nolock:
-	assembly_release(&a);
+	series_release(&a);
 	free(trust);
 	return -1;
 }

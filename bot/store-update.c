@@ -2,14 +2,14 @@
 /*
  * Incremental assembly: the messages stored since the last assembly
  * (series_pending), and every message connected to them by a chain of
- * shared keys (message_keys, msg_each_key()), are assembled again; what
+ * shared keys (message_keys, series_msg_each_key()), are assembled again; what
  * they make replaces what they made before.  Messages outside that
  * closure share nothing with it that any assembly rule looks at, so
  * their series cannot change: the result is the full rebuild's.
  *
  * One key is followed more narrowly: a sender's sends of one version
  * and count ("f:"), which only the grouping of patches threading did not
- * place looks at (group_fallback()).  Following it from every patch
+ * place looks at (series_group_fallback()).  Following it from every patch
  * took in a fifth of a prolific sender's archive for each of their new
  * series (38,846 of 1,000,000 messages for a poll of 10); it is followed
  * in full only from such unplaced patches, which the last assembly
@@ -90,7 +90,7 @@ static bool in_thread(const struct closure *c, int64_t id)
 /*
  * Expand a key of message id.  The "f:" key (a sender's sends of one
  * version and count) matters only to patches threading did not place
- * (group_fallback()), which look at every send of it: from such a
+ * (series_group_fallback()), which look at every send of it: from such a
  * patch ("u:", stored by the last assembly) every send of the key is
  * followed; from any message, the unplaced patches of the key.  Whether
  * a message of the news' threads is unplaced is not what is stored but
@@ -186,9 +186,9 @@ static int thread_pass(struct store *st, struct closure *c)
 	store_assembly_init(st, &a);
 	r = store_load_assembly(st, &a, true, NULL, &err);
 	if (r == 0)
-		assembly_build(&a);
+		series_build(&a);
 	for (i = 0; r == 0 && i < a.nr; i++) {
-		char *key = msg_unthreaded_key(a.msgs[i]);
+		char *key = series_msg_unthreaded_key(a.msgs[i]);
 
 		if (key) {
 			key[0] = 'f';
@@ -196,7 +196,7 @@ static int thread_pass(struct store *st, struct closure *c)
 			free(key);
 		}
 	}
-	assembly_release(&a);
+	series_release(&a);
 	strbuf_release(&err);
 	/* the first pass expanded their "m:" keys, not the others */
 	for (i = 0; r == 0 && i < c->nr_thread; i++) {
@@ -313,7 +313,7 @@ int store_update_series(struct store *st, struct store_changes *ch, struct strbu
 	log_debug("series: %lld messages assembled again, %zu of them new",
 		  (long long)n, added);
 	if (n) {
-		assembly_build(&a);
+		series_build(&a);
 		snprintf(count, sizeof(count), "%lld",
 			 (long long)(state_int(st, "messages") + (int64_t)added));
 		if (store_put_assembly(st, &a, true, ch) ||
@@ -325,13 +325,13 @@ int store_update_series(struct store *st, struct store_changes *ch, struct strbu
 		goto fail;
 	if (store_commit(st, err))
 		goto fail_nolock;
-	assembly_release(&a);
+	series_release(&a);
 	return 0;
 fail:
 	if (!err->len)
 		strbuf_addstr(err, db_error(st->db));
 	store_rollback(st);
 fail_nolock:
-	assembly_release(&a);
+	series_release(&a);
 	return -1;
 }

@@ -287,7 +287,7 @@ static int has_msgid(struct store *st, const char *msgid)
 static int bind_parsed(struct db_stmt *s, int first, const struct msg *m,
 		       bool parsed, const char *error)
 {
-	char *meta = parsed ? msg_to_json(m) : NULL;
+	char *meta = parsed ? store_msg_to_json(m) : NULL;
 	int r = db_bind_text(s, first, parsed ? m->subject : NULL) ||
 		db_bind_text(s, first + 1, parsed ? m->sender_name : NULL) ||
 		db_bind_text(s, first + 2, parsed ? m->sender_email : NULL) ||
@@ -329,7 +329,7 @@ int store_add_message(struct store *st, int64_t list_id, const char *raw,
 	bool parsed;
 	int r;
 
-	hash_hex(raw, len, hash);
+	util_hash_hex(raw, len, hash);
 	id = find_same(st, raw, len, hash);
 	if (id < 0)
 		return fail(st, err);
@@ -339,8 +339,8 @@ int store_add_message(struct store *st, int64_t list_id, const char *raw,
 			*rowid = id;
 		return link_list(st, list_id, id) ? fail(st, err) : 0;
 	}
-	parsed = !msg_from_raw(raw, len, &m, &perr);
-	msg_set_missing_id(&m, raw, len);
+	parsed = !series_msg_from_raw(raw, len, &m, &perr);
+	series_msg_set_missing_id(&m, raw, len);
 	r = has_msgid(st, m.msgid);
 	if (r < 0)
 		goto fail;
@@ -360,13 +360,13 @@ int store_add_message(struct store *st, int64_t list_id, const char *raw,
 	if (link_list(st, list_id, id) || put_new(st, &m, parsed, id) ||
 	    store_mark_dirty(st, err))
 		goto fail;
-	msg_release(&m);
+	series_msg_release(&m);
 	strbuf_release(&perr);
 	return 0;
 fail:
 	if (!err->len)
 		fail(st, err);
-	msg_release(&m);
+	series_msg_release(&m);
 	strbuf_release(&perr);
 	return -1;
 }
@@ -423,15 +423,15 @@ static int reparse_one(struct store *st, int64_t id, struct strbuf *err)
 	p = db_column_blob(s, 0, &len);
 	strbuf_add(&raw, p, len);
 	db_reset(s);
-	parsed = !msg_from_raw(raw.buf, raw.len, &m, &perr);
-	msg_set_missing_id(&m, raw.buf, raw.len);
+	parsed = !series_msg_from_raw(raw.buf, raw.len, &m, &perr);
+	series_msg_set_missing_id(&m, raw.buf, raw.len);
 	s = db_prepare(st->db,
 		"UPDATE messages SET msgid = ?, subject = ?, from_name = ?, from_email = ?,"
 		" date = ?, parent = ?, meta = ?, meta_version = ?, error = ? WHERE id = ?");
 	r = !s || db_bind_text(s, 1, m.msgid) ||
 		bind_parsed(s, 2, &m, parsed, parsed ? NULL : perr.buf) ||
 		db_bind_int(s, 10, id) || db_run(s);
-	msg_release(&m);
+	series_msg_release(&m);
 	strbuf_release(&perr);
 	strbuf_release(&raw);
 	return r ? fail(st, err) : 0;
@@ -517,31 +517,31 @@ int store_load_assembly(struct store *st, struct assembly *a, bool touched,
 		struct msg *m;
 
 		if (first != db_column_int(s, 0)) {
-			assembly_problem(a, index++, db_column_text(s, 2),
-					 "the Message-ID of message #%lld, stored "
-					 "earlier, with other content; not used",
-					 (long long)first);
+			series_problem(a, index++, db_column_text(s, 2),
+				       "the Message-ID of message #%lld, stored "
+				       "earlier, with other content; not used",
+				       (long long)first);
 			continue;
 		}
 		if (!meta) {
-			assembly_problem(a, index++, db_column_text(s, 2), "%s",
-					 db_column_text(s, 3) ? db_column_text(s, 3) :
-					 "cannot be parsed");
+			series_problem(a, index++, db_column_text(s, 2), "%s",
+				       db_column_text(s, 3) ? db_column_text(s, 3) :
+				       "cannot be parsed");
 			a->errors++;
 			continue;
 		}
 		m = xmalloc(sizeof(*m));
-		if (msg_from_json(meta, m)) {
-			assembly_problem(a, index++, db_column_text(s, 2),
-					 "stored form is damaged; run 'lorebot fetch --reparse'");
-			msg_free(m);
+		if (store_msg_from_json(meta, m)) {
+			series_problem(a, index++, db_column_text(s, 2),
+				       "stored form is damaged; run 'lorebot fetch --reparse'");
+			series_msg_free(m);
 			a->errors++;
 			continue;
 		}
 		m->rowid = db_column_int(s, 0);
 		m->size = db_column_int(s, 4);
 		m->index = index++;
-		if (assembly_add_msg(a, m) && pending && db_column_int(s, 6))
+		if (series_add_msg(a, m) && pending && db_column_int(s, 6))
 			(*pending)++;
 	}
 	return r < 0 ? fail(st, err) : 0;

@@ -170,7 +170,7 @@ int store_rebuild_series(struct store *st, struct store_changes *changes,
 			 struct strbuf *err);
 
 /*
- * Assemble again only the messages connected (msg_each_key()) to those
+ * Assemble again only the messages connected (series_msg_each_key()) to those
  * stored since the last assembly, and update what they make, in one
  * transaction: cost follows the news, not the archive.  A full rebuild
  * instead when the parser changed (messages were parsed again), when
@@ -197,7 +197,7 @@ struct json_object *store_version_json(struct store *st, const char *id);
 void store_versions_text(struct json_object *versions, struct strbuf *sb);
 
 /* The parsed form of a message as stored (JSON text); caller frees */
-char *msg_to_json(const struct msg *m);
-int msg_from_json(const char *json, struct msg *m);
+char *store_msg_to_json(const struct msg *m);
+int store_msg_from_json(const char *json, struct msg *m);
 
 #endif

@@ -109,8 +109,8 @@ static bool is_tree_word(const char *w)
 		if (!strcasecmp(w, tree_words[i]))
 			return true;
 	/* net-next, bpf-next, sched/core, 6.12.y, for-next */
-	return ends_with(w, "-next") || ends_with(w, "-fixes") ||
-		ends_with(w, ".y") ||
+	return util_ends_with(w, "-next") || util_ends_with(w, "-fixes") ||
+		util_ends_with(w, ".y") ||
 		(isalpha((unsigned char)w[0]) && strchr(w, '/') != NULL);
 }
 

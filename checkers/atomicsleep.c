@@ -115,7 +115,7 @@ static bool gives(const struct cview *v, int i, const struct hold *h)
 
 	if (t->kind != CT_IDENT || !cv_is(v, i + 1, "("))
 		return false;
-	return h->give ? in(t, h->give) : ident_has(t, "unlock");
+	return h->give ? in(t, h->give) : check_ident_has(t, "unlock");
 }
 
 /* The name "pte = pte_offset_map_lock(...)" holds, for its NULL check */
@@ -123,7 +123,7 @@ static int held_name(const struct cview *v, int t)
 {
 	int names[1];
 
-	return held_names(v, t, names, 1) ? names[0] : -1;
+	return exitleak_held_names(v, t, names, 1) ? names[0] : -1;
 }
 
 static bool under_test_of(const struct cview *v, int x, int stop, int name)
@@ -136,7 +136,7 @@ static bool under_test_of(const struct cview *v, int x, int stop, int name)
 		const struct cnode *n = &v->nodes[p];
 
 		if (n->kind == CN_IF && n->cond_open >= 0 &&
-		    cond_tests_null(v, n->cond_open, n->cond_close, &name, 1))
+		    exitleak_cond_tests_null(v, n->cond_open, n->cond_close, &name, 1))
 			return true;
 	}
 	return false;
@@ -145,7 +145,7 @@ static bool under_test_of(const struct cview *v, int x, int stop, int name)
 static void check_hold(struct check_ctx *c, const struct hold *h, int t)
 {
 	const struct cview *v = &c->file->view;
-	int s = cview_node_at(v, t), blk, x, i, name;
+	int s = callers_node_at(v, t), blk, x, i, name;
 	const struct cnode *st;
 
 	if (s < 0 || v->nodes[s].kind != CN_EXPR)
@@ -169,7 +169,7 @@ static void check_hold(struct check_ctx *c, const struct hold *h, int t)
 				continue;
 			if (!in(k, sleepers) && !(mask = sleeping_mask(v, i)))
 				continue;
-			in_node = cview_node_at(v, i);
+			in_node = callers_node_at(v, i);
 			if (in_node >= 0 && under_test_of(v, in_node, blk, name))
 				continue;
 			if (!check_sees(c, v->lines[k->line].added ||
@@ -202,7 +202,16 @@ static void hold_call(struct check_ctx *c, int body, int t, void *data)
 			check_hold(c, &holds[k], t);
 }
 
-void atomicsleep_run(struct check_ctx *c)
+static void atomicsleep_run(struct check_ctx *c)
 {
-	cbody_each_call(c, NULL, hold_call, NULL);
+	exitleak_each_call(c, NULL, hold_call, NULL);
 }
+
+const struct checker atomicsleep_checker = {
+	.name = "atomic-sleep",
+	.summary = "nothing sleeps under a spinlock, the PTL or rcu_read_lock()",
+	.scope = CHECK_SCOPE_FILE,
+	.severity = CHECK_WARNING,
+	.on = true,
+	.run = atomicsleep_run,
+};

@@ -21,12 +21,12 @@ struct check_kb {
 	size_t nr_tv, alloc_tv;
 };
 
-struct check_kb *check_kb_new(void)
+struct check_kb *callers_kb_new(void)
 {
 	return xcalloc(1, sizeof(struct check_kb));
 }
 
-void check_kb_free(struct check_kb *kb)
+void callers_kb_free(struct check_kb *kb)
 {
 	size_t i;
 
@@ -47,7 +47,7 @@ bool callers_have_tree(const struct check_ctx *c)
 	return c->s->tree && c->s->base_rev;
 }
 
-int cview_node_at(const struct cview *v, int tok)
+int callers_node_at(const struct cview *v, int tok)
 {
 	int i, best = -1, span = 0;
 
@@ -81,7 +81,7 @@ static const struct check_file *series_file(const struct check_series *s,
 
 static bool is_def_name(const struct cview *v, int tok)
 {
-	int n = cview_node_at(v, tok);
+	int n = callers_node_at(v, tok);
 
 	return n >= 0 && v->nodes[n].kind == CN_FUNC && v->nodes[n].name == tok;
 }
@@ -99,7 +99,7 @@ static void scan_calls(const struct cview *v, const char *path, const char *name
 		if (t->len != len || memcmp(t->s, name, len) || !cv_is(v, i + 1, "(") ||
 		    cv_is(v, i - 1, ".") || cv_is(v, i - 1, "->") || is_def_name(v, i))
 			continue;
-		n = cview_node_at(v, i);
+		n = callers_node_at(v, i);
 		ALLOC_GROW(out->v, out->nr + 1, out->alloc);
 		cs = &out->v[out->nr++];
 		cs->v = v;
@@ -207,7 +207,7 @@ void callers_find(struct check_ctx *c, const char *name, int len,
 		callindex_files(ci, name, len, 'c', tree_calls, &fc);
 }
 
-void call_sites_release(struct call_sites *cs)
+void callers_sites_release(struct call_sites *cs)
 {
 	free(cs->v);
 	memset(cs, 0, sizeof(*cs));
@@ -220,7 +220,7 @@ static int find_def(const struct cview *v, const char *name, int len)
 
 	for (i = 0; i < v->nr_nodes; i++)
 		if (v->nodes[i].kind == CN_FUNC && v->nodes[i].child >= 0 &&
-		    cnode_func_is(v, i, name, len))
+		    cview_node_func_is(v, i, name, len))
 			return i;
 	return -1;
 }

@@ -38,7 +38,7 @@ struct call_sites {
 /* Every call of name[0..len) the series and its tree show */
 void callers_find(struct check_ctx *c, const char *name, int len,
 		  struct call_sites *out);
-void call_sites_release(struct call_sites *cs);
+void callers_sites_release(struct call_sites *cs);
 /* The definition of name: its view and CN_FUNC node; false when unseen */
 bool callers_def(struct check_ctx *c, const char *name, int len,
 		 const struct cview **v, int *fn);

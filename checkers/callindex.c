@@ -51,7 +51,7 @@ struct builder {
 
 static bool is_c(const char *path)
 {
-	return ends_with(path, ".c") || ends_with(path, ".h");
+	return util_ends_with(path, ".c") || util_ends_with(path, ".h");
 }
 
 static bool is_mm_header(const char *path)
@@ -60,7 +60,7 @@ static bool is_mm_header(const char *path)
 	size_t i;
 
 	base = base ? base + 1 : path;
-	if (!ends_with(base, ".h") || strncmp(path, "include/linux/", 14) ||
+	if (!util_ends_with(base, ".h") || strncmp(path, "include/linux/", 14) ||
 	    strchr(path + 14, '/'))
 		return false;
 	for (i = 0; i < ARRAY_SIZE(mm_headers); i++)
@@ -78,7 +78,7 @@ static bool from_blob_cache(struct builder *b, const char *path, const char *id)
 	if (!b->blobdir)
 		return false;
 	file = xasprintf("%s/%s", b->blobdir, id);
-	if (read_file(file, &text, &len, MAX_INDEX)) {
+	if (util_read_file(file, &text, &len, MAX_INDEX)) {
 		free(file);
 		return false;
 	}
@@ -233,7 +233,7 @@ static void save(const char *path, const struct strbuf *text)
 
 	*strrchr(dir, '/') = '\0';
 	tmp = xasprintf("%s.%d", path, (int)getpid());
-	if (mkdir_p(dir, 0755) || write_file(tmp, text->buf, text->len) ||
+	if (util_mkdir_p(dir, 0755) || util_write_file(tmp, text->buf, text->len) ||
 	    rename(tmp, path)) {
 		log_debug("callindex: cannot write '%s'", path);
 		unlink(tmp);
@@ -257,7 +257,7 @@ struct callindex *callindex_open(struct check_tree *t, const char *rev,
 		memcpy(inc.tree_id, "none", 5);
 	ci = xcalloc(1, sizeof(*ci));
 	path = cache_path(cachedir, mm.tree_id, inc.tree_id);
-	if (path && !read_file(path, &ci->text, &ci->len, MAX_INDEX)) {
+	if (path && !util_read_file(path, &ci->text, &ci->len, MAX_INDEX)) {
 		index_lines(ci);
 		free(path);
 		return ci;

@@ -35,17 +35,17 @@ int check_severity_parse(const char *name, enum check_severity *out)
 	return -1;
 }
 
-const struct checker *checker_find(const char *name)
+const struct checker *check_find(const char *name)
 {
 	size_t i;
 
 	for (i = 0; i < checkers_nr; i++)
-		if (!strcmp(checkers[i].name, name))
-			return &checkers[i];
+		if (!strcmp(checkers[i]->name, name))
+			return checkers[i];
 	return NULL;
 }
 
-bool checker_enabled(const struct check_opts *o, const struct checker *k)
+bool check_enabled(const struct check_opts *o, const struct checker *k)
 {
 	size_t i = o->nr_sel;
 
@@ -70,12 +70,12 @@ int check_select(struct check_opts *o, const char *list, struct strbuf *err)
 			n++;
 		} else if (*n == '+') {
 			n++;
-		} else if (!strncmp(n, "no-", 3) && !checker_find(n)) {
+		} else if (!strncmp(n, "no-", 3) && !check_find(n)) {
 			on = false;
 			n += 3;
 		}
 		if (*n) {
-			if (strcmp(n, "all") && !checker_find(n)) {
+			if (strcmp(n, "all") && !check_find(n)) {
 				strbuf_addf(err, "unknown checker '%s'", name);
 				free(name);
 				return -1;
@@ -271,7 +271,7 @@ struct finding *check_report_at(struct check_ctx *c, enum check_severity sev,
 	return f;
 }
 
-bool ident_has(const struct ctok *t, const char *part)
+bool check_ident_has(const struct ctok *t, const char *part)
 {
 	size_t n = strlen(part);
 	int i;
@@ -284,12 +284,12 @@ bool ident_has(const struct ctok *t, const char *part)
 	return false;
 }
 
-bool ident_has_any(const struct ctok *t, const char *const *w, size_t n)
+bool check_ident_has_any(const struct ctok *t, const char *const *w, size_t n)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (ident_has(t, w[i]))
+		if (check_ident_has(t, w[i]))
 			return true;
 	return false;
 }
@@ -298,7 +298,7 @@ bool ident_has_any(const struct ctok *t, const char *const *w, size_t n)
 
 static bool is_c_path(const char *path)
 {
-	return ends_with(path, ".c") || ends_with(path, ".h");
+	return util_ends_with(path, ".c") || util_ends_with(path, ".h");
 }
 
 /* Relocate f's hunks into the post-image text, remembering the shifts */
@@ -310,7 +310,7 @@ static void relocate(struct check_file *f, struct diff_file *df,
 	f->mail_start = xcalloc(df->nr + 1, sizeof(*f->mail_start));
 	for (j = 0; j < df->nr; j++)
 		f->mail_start[j] = df->hunks[j].new_start;
-	diff_file_relocate(df, text, len);
+	relocate_diff_file(df, text, len);
 }
 
 static void build_files(struct check_series *s, struct check_patch *p)
@@ -386,7 +386,7 @@ static bool on_added_line(const struct check_patch *p, const struct finding *f)
 	return false;
 }
 
-void finding_release(struct finding *f)
+void check_finding_release(struct finding *f)
 {
 	free(f->rule);
 	free(f->file);
@@ -413,7 +413,7 @@ static void keep_added(struct check_series *s, struct findings *out, size_t from
 		    !f->preexisting && !on_added_line(p, f)) {
 			log_debug("%s: dropped a finding on unchanged %s:%d",
 				  f->rule, f->file, f->line);
-			finding_release(f);
+			check_finding_release(f);
 			continue;
 		}
 		out->v[j++] = *f;
@@ -426,28 +426,28 @@ int check_run(struct check_series *s, const struct check_opts *o,
 {
 	void **state = xcalloc(checkers_nr, sizeof(*state));
 	bool *on = xcalloc(checkers_nr, sizeof(*on));
-	struct check_ctx c = { .s = s, .o = o, .out = out, .kb = check_kb_new() };
+	struct check_ctx c = { .s = s, .o = o, .out = out, .kb = callers_kb_new() };
 	size_t i, pi, fi;
 
 	for (i = 0; i < checkers_nr; i++)
-		on[i] = checker_enabled(o, &checkers[i]);
+		on[i] = check_enabled(o, checkers[i]);
 	for (pi = 0; pi < s->nr; pi++)
 		build_files(s, s->patches[pi]);
 	for (pi = 0; pi < s->nr; pi++)
-		check_patch_mark_moved(s->patches[pi]);
+		moved_mark_patch(s->patches[pi]);
 
 	for (i = 0; i < checkers_nr; i++) {
-		if (!on[i] || !checkers[i].begin)
+		if (!on[i] || !checkers[i]->begin)
 			continue;
-		c.k = &checkers[i];
+		c.k = checkers[i];
 		c.state = NULL;
 		c.patch = NULL;
 		c.file = NULL;
-		checkers[i].begin(&c);
+		checkers[i]->begin(&c);
 		state[i] = c.state;
 	}
 	for (i = 0; i < checkers_nr; i++) {
-		const struct checker *k = &checkers[i];
+		const struct checker *k = checkers[i];
 		size_t from = out->nr;
 
 		if (!on[i] || !k->run)
@@ -480,13 +480,13 @@ int check_run(struct check_series *s, const struct check_opts *o,
 		state[i] = c.state;
 	}
 	for (i = 0; i < checkers_nr; i++) {
-		if (!on[i] || !checkers[i].end)
+		if (!on[i] || !checkers[i]->end)
 			continue;
-		c.k = &checkers[i];
+		c.k = checkers[i];
 		c.state = state[i];
 		c.patch = NULL;
 		c.file = NULL;
-		checkers[i].end(&c);
+		checkers[i]->end(&c);
 	}
 	if (c.ids_unchecked) {
 		c.patch = NULL;
@@ -494,20 +494,20 @@ int check_run(struct check_series *s, const struct check_opts *o,
 			     "commit ids the tree lacks are not reported: %s",
 			     o->stale_tree);
 	}
-	check_kb_free(c.kb);
+	callers_kb_free(c.kb);
 	free(state);
 	free(on);
-	findings_sort(out);
+	check_findings_sort(out);
 	findings_merge(out);
 	return 0;
 }
 
-void findings_release(struct findings *f)
+void check_findings_release(struct findings *f)
 {
 	size_t i;
 
 	for (i = 0; i < f->nr; i++)
-		finding_release(&f->v[i]);
+		check_finding_release(&f->v[i]);
 	free(f->v);
 	memset(f, 0, sizeof(*f));
 }
@@ -535,7 +535,7 @@ static int cmp_finding(const void *x, const void *y)
 	return r ? r : cmp_str(a->message, b->message);
 }
 
-void findings_sort(struct findings *f)
+void check_findings_sort(struct findings *f)
 {
 	size_t i, j = 0;
 
@@ -544,7 +544,7 @@ void findings_sort(struct findings *f)
 	qsort(f->v, f->nr, sizeof(*f->v), cmp_finding);
 	for (i = 1; i < f->nr; i++) {
 		if (!cmp_finding(&f->v[j], &f->v[i])) {
-			finding_release(&f->v[i]);
+			check_finding_release(&f->v[i]);
 			continue;
 		}
 		f->v[++j] = f->v[i];
@@ -552,7 +552,7 @@ void findings_sort(struct findings *f)
 	f->nr = j + 1;
 }
 
-size_t findings_at_least(const struct findings *f, enum check_severity sev)
+size_t check_findings_at_least(const struct findings *f, enum check_severity sev)
 {
 	size_t i, n = 0;
 
@@ -561,7 +561,7 @@ size_t findings_at_least(const struct findings *f, enum check_severity sev)
 	return n;
 }
 
-size_t findings_count(const struct findings *f, enum check_severity sev)
+size_t check_findings_count(const struct findings *f, enum check_severity sev)
 {
 	size_t i, n = 0;
 

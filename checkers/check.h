@@ -25,7 +25,7 @@
  *	check_series_from_send(&s, send, raws);  (or fill it yourself)
  *	check_run(&s, &o, &f);
  *	findings_print_text(&f, &s, stdout) or findings_to_json(&f, &s)
- *	findings_release(&f); check_series_release(&s); check_opts_release(&o);
+ *	check_findings_release(&f); check_series_release(&s); check_opts_release(&o);
  */
 #ifndef LOREBOT_CHECK_H
 #define LOREBOT_CHECK_H
@@ -68,10 +68,10 @@ struct findings {
 #define FINDINGS_INIT { 0 }
 
 /* Free what one finding owns (not the finding itself) */
-void finding_release(struct finding *f);
-void findings_release(struct findings *f);
+void check_finding_release(struct finding *f);
+void check_findings_release(struct findings *f);
 /* Sort by patch, file (message first), line, rule; drop exact duplicates */
-void findings_sort(struct findings *f);
+void check_findings_sort(struct findings *f);
 /*
  * One finding for one problem that two checkers report (findings-merge.c):
  * checkpatch's MISSING_SIGN_OFF beside signed-off-by, TYPO_SPELLING beside
@@ -80,9 +80,9 @@ void findings_sort(struct findings *f);
  * of the two; the order of the rest is kept.
  */
 void findings_merge(struct findings *f);
-size_t findings_count(const struct findings *f, enum check_severity s);
+size_t check_findings_count(const struct findings *f, enum check_severity s);
 /* Findings of severity s or worse (--fail-on) */
-size_t findings_at_least(const struct findings *f, enum check_severity s);
+size_t check_findings_at_least(const struct findings *f, enum check_severity s);
 
 /*
  * A tree the series applies to.  read() fills out with path as of rev
@@ -212,11 +212,11 @@ struct checker {
 	void (*end)(struct check_ctx *c);
 };
 
-extern const struct checker checkers[];
+extern const struct checker *const checkers[];
 extern const size_t checkers_nr;
 
-const struct checker *checker_find(const char *name);
-bool checker_enabled(const struct check_opts *o, const struct checker *k);
+const struct checker *check_find(const char *name);
+bool check_enabled(const struct check_opts *o, const struct checker *k);
 
 /* What a checker sees */
 struct check_ctx {

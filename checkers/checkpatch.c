@@ -135,20 +135,20 @@ static char *extract(read_fn rd, void *data, const char *cachedir,
 		strbuf_addbuf(&all, &buf[i]);
 		strbuf_addch(&all, 0);
 	}
-	hash_hex(all.buf, all.len, hash);
-	if (cachedir && !mkdir_p(cachedir, 0755))
+	util_hash_hex(all.buf, all.len, hash);
+	if (cachedir && !util_mkdir_p(cachedir, 0755))
 		strbuf_addf(&dir, "%s/checkpatch-%s", cachedir, hash);
 	else
 		strbuf_addf(&dir, "%s/scripts", tmp);
 	script = xasprintf("%s/checkpatch.pl", dir.buf);
 	if (exists(script))
 		goto out;
-	if (mkdir_p(dir.buf, 0755)) {
+	if (util_mkdir_p(dir.buf, 0755)) {
 		/* the cache is not ours to write: use the scratch directory */
 		free(script);
 		strbuf_reset(&dir);
 		strbuf_addf(&dir, "%s/scripts", tmp);
-		mkdir_p(dir.buf, 0755);
+		util_mkdir_p(dir.buf, 0755);
 		script = xasprintf("%s/checkpatch.pl", dir.buf);
 	}
 	/* data files first, the script last and renamed: the marker */
@@ -156,7 +156,7 @@ static char *extract(read_fn rd, void *data, const char *cachedir,
 		char *p = xasprintf("%s/%s", dir.buf, script_files[i]);
 		char *t = xasprintf("%s.%d", p, (int)getpid());
 
-		if (write_file(t, buf[i].buf, buf[i].len) || rename(t, p)) {
+		if (util_write_file(t, buf[i].buf, buf[i].len) || rename(t, p)) {
 			strbuf_addf(why, "cannot write '%s'", p);
 			unlink(t);
 			free(script);
@@ -407,7 +407,7 @@ static void layout_release(struct cp_layout *lay)
 	free(lay->where);
 }
 
-void checkpatch_begin(struct check_ctx *c)
+static void checkpatch_begin(struct check_ctx *c)
 {
 	struct check_series *s = c->s;
 	struct cp_state *st;
@@ -430,7 +430,7 @@ void checkpatch_begin(struct check_ctx *c)
 	if (!script) {
 		check_report(c, NULL, CHECK_NOTE, NULL, 0,
 			     "checkpatch.pl not run: %s", why.buf);
-		remove_tree(tmpl);
+		util_remove_tree(tmpl);
 		strbuf_release(&why);
 		return;
 	}
@@ -453,7 +453,7 @@ void checkpatch_begin(struct check_ctx *c)
 		struct strbuf mail = STRBUF_INIT;
 
 		checkpatch_mail(s->patches[i], &mail, &st->lay[i]);
-		write_file(path, mail.buf, mail.len);
+		util_write_file(path, mail.buf, mail.len);
 		strbuf_release(&mail);
 		free(path);
 	}
@@ -608,7 +608,7 @@ static void rerun_one_by_one(struct check_ctx *c, struct cp_state *st,
 	free(argv);
 }
 
-void checkpatch_end(struct check_ctx *c)
+static void checkpatch_end(struct check_ctx *c)
 {
 	struct cp_state *st = c->state;
 	size_t g;
@@ -629,7 +629,7 @@ void checkpatch_end(struct check_ctx *c)
 		char *log = NULL;
 		size_t len = 0;
 
-		if (!gr->started || read_file(gr->log, &log, &len, 64 << 20)) {
+		if (!gr->started || util_read_file(gr->log, &log, &len, 64 << 20)) {
 			check_report(c, NULL, CHECK_NOTE, NULL, 0,
 				     "checkpatch.pl could not be run");
 		} else if (gr->bg.timed_out) {
@@ -651,9 +651,19 @@ void checkpatch_end(struct check_ctx *c)
 	for (g = 0; st->lay && g < c->s->nr; g++)
 		layout_release(&st->lay[g]);
 	free(st->lay);
-	remove_tree(st->tmp);
+	util_remove_tree(st->tmp);
 	free(st->tmp);
 	free(st->g);
 	free(st);
 	c->state = NULL;
 }
+
+const struct checker checkpatch_checker = {
+	.name = "checkpatch",
+	.summary = "scripts/checkpatch.pl of the target tree, as b4 runs it",
+	.scope = CHECK_SCOPE_SERIES,
+	.severity = CHECK_WARNING,
+	.on = true,
+	.begin = checkpatch_begin,
+	.end = checkpatch_end,
+};

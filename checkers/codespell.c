@@ -155,7 +155,7 @@ static int lookup(struct words *w, const char *path, char **dict)
 	size_t len, pos = 0;
 	int r;
 
-	r = read_file(path, dict, &len, MAX_DICT);
+	r = util_read_file(path, dict, &len, MAX_DICT);
 	if (r)
 		return r;
 	while (pos < len) {
@@ -209,7 +209,7 @@ static void report(struct check_ctx *c, struct check_patch *p,
 	strbuf_release(&sb);
 }
 
-void codespell_run(struct check_ctx *c)
+static void codespell_run(struct check_ctx *c)
 {
 	struct words w = { 0 };
 	struct check_patch **texts;
@@ -261,3 +261,12 @@ out:
 	strmap_release(&w.seen);
 	free(texts);
 }
+
+const struct checker codespell_checker = {
+	.name = "codespell",
+	.summary = "typos in commit messages and the cover letter",
+	.scope = CHECK_SCOPE_SERIES,
+	.severity = CHECK_WARNING,
+	.on = true,
+	.run = codespell_run,
+};

@@ -21,7 +21,7 @@ struct parser {
 };
 
 /* Line geometry (cscan.h): the parser reads indentation, rules too */
-int cline_width(const struct cline *l, int col)
+int cview_line_width(const struct cline *l, int col)
 {
 	int w = 0, i;
 
@@ -30,7 +30,7 @@ int cline_width(const struct cline *l, int col)
 	return w;
 }
 
-int cline_indent(const struct cline *l)
+int cview_line_indent(const struct cline *l)
 {
 	int i = 0;
 
@@ -38,7 +38,7 @@ int cline_indent(const struct cline *l)
 		i++;
 	if (i == l->len)
 		return -1;
-	return cline_width(l, i);
+	return cview_line_width(l, i);
 }
 
 static int new_node(struct parser *p, enum cnode_kind kind, int first,
@@ -521,7 +521,7 @@ static void parse_inside(struct parser *p, int *i, const char *hint)
 
 		if (is(p, *i, "}") && v->toks[*i].match < 0) {
 			/* a closing brace at column 0 ends the function */
-			if (cline_indent(&v->lines[v->toks[*i].line]) == 0)
+			if (cview_line_indent(&v->lines[v->toks[*i].line]) == 0)
 				break;
 			(*i)++;
 			continue;
@@ -549,7 +549,7 @@ void cview_parse(struct cview *v)
 
 		p.end = s->end_tok;
 		if (i < p.end && !v->complete && s->func_hint &&
-		    cline_indent(&v->lines[v->toks[i].line]) > 0)
+		    cview_line_indent(&v->lines[v->toks[i].line]) > 0)
 			parse_inside(&p, &i, s->func_hint);
 		while (i < p.end)
 			parse_top(&p, &i, s->func_hint);

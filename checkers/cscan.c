@@ -535,7 +535,7 @@ void cview_quote(const struct cview *v, int first, int last, struct strbuf *sb)
 	}
 }
 
-bool cnode_func_is(const struct cview *v, int fn, const char *s, int len)
+bool cview_node_func_is(const struct cview *v, int fn, const char *s, int len)
 {
 	const struct cnode *n;
 
@@ -555,7 +555,7 @@ int cview_find(const struct cview *v, int first, int last, const char *s)
 	return -1;
 }
 
-bool cnode_within(const struct cview *v, int a, int b)
+bool cview_node_within(const struct cview *v, int a, int b)
 {
 	while (a >= 0) {
 		if (a == b)

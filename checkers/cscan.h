@@ -158,9 +158,9 @@ static inline bool cv_is(const struct cview *v, int i, const char *s)
 }
 
 /* Column (tabs to 8) of byte offset col in line l */
-int cline_width(const struct cline *l, int col);
+int cview_line_width(const struct cline *l, int col);
 /* Indentation of a line in columns; -1 for a blank line */
-int cline_indent(const struct cline *l);
+int cview_line_indent(const struct cline *l);
 /* Tokens first..last as text, one space where the source had blanks */
 void cview_text(const struct cview *v, int first, int last, struct strbuf *sb);
 void cview_pptext(const struct cview *v, int first, int last, struct strbuf *sb);
@@ -169,13 +169,13 @@ bool cview_range_added(const struct cview *v, int first, int last);
 /* Lines of tokens first..last, source text, for quotes */
 void cview_quote(const struct cview *v, int first, int last, struct strbuf *sb);
 /* Does the name of function node fn equal s? */
-bool cnode_func_is(const struct cview *v, int fn, const char *s, int len);
+bool cview_node_func_is(const struct cview *v, int fn, const char *s, int len);
 /* Find a token equal to s in first..last, or -1 */
 int cview_find(const struct cview *v, int first, int last, const char *s);
 /* The innermost node holding token tok, or -1 (checkers/callers.c) */
-int cview_node_at(const struct cview *v, int tok);
+int callers_node_at(const struct cview *v, int tok);
 /* Is node a inside node b (or b itself)? */
-bool cnode_within(const struct cview *v, int a, int b);
+bool cview_node_within(const struct cview *v, int a, int b);
 
 /*
  * Split the tokens first..last at top-level occurrences of op ("&&",
@@ -201,8 +201,8 @@ typedef void (*cguard_fn)(const struct cview *v, const struct cterm *t,
 			  bool holds, void *data);
 void cview_guards(const struct cview *v, int n, cguard_fn fn, void *data);
 /* Does statement n leave: return, goto, break, continue (or a block ending so)? */
-bool cnode_is_jump(const struct cview *v, int n);
+bool cview_node_is_jump(const struct cview *v, int n);
 /* VM_WARN_ON*, VM_BUG_ON*, WARN_ON*, BUG_ON* */
-bool ctok_is_assert(const struct ctok *t);
+bool cview_tok_is_assert(const struct ctok *t);
 
 #endif

@@ -19,7 +19,14 @@
 
 #define MAX_ARGS 16
 
-int cbody_of(const struct cview *v, int b, const char **name, int *len)
+/*
+ * The bodies of a view: the block of each function, or with hunks only,
+ * each top-level block whose head is outside them.  -1 when b is not one;
+ * else the node holding the code, and the function's name (or the hunk
+ * header's) in *name, *len.
+ */
+static int exitleak_body_of(const struct cview *v, int b, const char **name,
+			    int *len)
 {
 	const struct cnode *n = &v->nodes[b];
 
@@ -42,8 +49,9 @@ int cbody_of(const struct cview *v, int b, const char **name, int *len)
 	return -1;
 }
 
-int cview_find_call(const struct cview *v, int first, int last,
-		    const char *const *names)
+/* The first call of one of names (NULL-ended) in tokens first..last, -1 */
+static int exitleak_find_call(const struct cview *v, int first, int last,
+			      const char *const *names)
 {
 	int i, k;
 
@@ -83,7 +91,7 @@ static bool takes_for_caller(const struct cview *v, int fn, const char *name,
  * "a = b = take(", "pte_t *pte = take(": the held names before token t,
  * the count
  */
-int held_names(const struct cview *v, int t, int *names, int max)
+int exitleak_held_names(const struct cview *v, int t, int *names, int max)
 {
 	int k = t - 1, n = 0;
 
@@ -110,8 +118,8 @@ static bool mentions_any(const struct cview *v, int first, int last,
 	return false;
 }
 
-bool cond_tests_null(const struct cview *v, int first, int last,
-		     const int *names, int nr)
+bool exitleak_cond_tests_null(const struct cview *v, int first, int last,
+			      const int *names, int nr)
 {
 	int i;
 
@@ -139,7 +147,7 @@ static bool under_test(const struct cview *v, int x, int fn, const int *names, i
 		const struct cnode *n = &v->nodes[p];
 
 		if ((n->kind == CN_IF || n->kind == CN_WHILE) && n->cond_open >= 0 &&
-		    cond_tests_null(v, n->cond_open, n->cond_close, names, nr))
+		    exitleak_cond_tests_null(v, n->cond_open, n->cond_close, names, nr))
 			return true;
 	}
 	return false;
@@ -297,7 +305,7 @@ static void check_take(struct check_ctx *c, const struct leak_pair *pr, int fn,
 		       int t)
 {
 	const struct cview *v = &c->file->view;
-	int s = cview_node_at(v, t), names[4], nr = 0, x, end, g;
+	int s = callers_node_at(v, t), names[4], nr = 0, x, end, g;
 	const struct cnode *st;
 	bool sees_take;
 
@@ -305,7 +313,7 @@ static void check_take(struct check_ctx *c, const struct leak_pair *pr, int fn,
 		return;		/* in a condition, a return, a declaration list */
 	st = &v->nodes[s];
 	if (pr->result) {
-		nr = held_names(v, t, names, 4);
+		nr = exitleak_held_names(v, t, names, 4);
 		if (!nr)
 			return;
 		nr = add_aliases(v, fn, st->last + 1, names, nr);
@@ -313,7 +321,7 @@ static void check_take(struct check_ctx *c, const struct leak_pair *pr, int fn,
 		return;
 	}
 	sees_take = v->lines[v->toks[t].line].added;
-	g = cview_find_call(v, st->last + 1, v->nodes[fn].last, pr->give);
+	g = exitleak_find_call(v, st->last + 1, v->nodes[fn].last, pr->give);
 	/*
 	 * No path gives it back: the function keeps it for its caller
 	 * (kmemleak's seq start, __pte_offset_map() and RCU): not a leak
@@ -329,7 +337,7 @@ static void check_take(struct check_ctx *c, const struct leak_pair *pr, int fn,
 		int lab, k;
 
 		if ((e->kind != CN_RETURN && e->kind != CN_GOTO) ||
-		    e->first <= st->last || !cnode_within(v, x, fn))
+		    e->first <= st->last || !cview_node_within(v, x, fn))
 			continue;
 		/*
 		 * the function's last statement, or the last before the labels
@@ -352,8 +360,8 @@ static void check_take(struct check_ctx *c, const struct leak_pair *pr, int fn,
 			if (v->nodes[lab].first > st->last && v->nodes[lab].first < e->first)
 				continue;	/* back into the region: a loop */
 			if (v->nodes[lab].first > e->first &&
-			    cview_find_call(v, v->nodes[lab].first, v->nodes[fn].last,
-					    pr->give) >= 0)
+			    exitleak_find_call(v, v->nodes[lab].first, v->nodes[fn].last,
+					       pr->give) >= 0)
 				continue;
 			if (v->nodes[lab].first > e->first && !v->complete &&
 			    v->lines[v->toks[v->nodes[fn].last].line].seg !=
@@ -385,10 +393,10 @@ static void check_take(struct check_ctx *c, const struct leak_pair *pr, int fn,
 	}
 }
 
-void cbody_each_call(struct check_ctx *c,
-		     bool (*skip)(const struct cview *v, int b, const char *name, int len),
-		     void (*fn)(struct check_ctx *c, int body, int tok, void *data),
-		     void *data)
+void exitleak_each_call(struct check_ctx *c,
+			bool (*skip)(const struct cview *v, int b, const char *name, int len),
+			void (*fn)(struct check_ctx *c, int body, int tok, void *data),
+			void *data)
 {
 	const struct cview *v = &c->file->view;
 	const char *name;
@@ -397,7 +405,7 @@ void cbody_each_call(struct check_ctx *c,
 	if (!c->file->is_c)
 		return;
 	for (b = 0; b < v->nr_nodes; b++) {
-		body = cbody_of(v, b, &name, &len);
+		body = exitleak_body_of(v, b, &name, &len);
 		if (body < 0 || (skip && skip(v, b, name, len)))
 			continue;
 		for (t = v->nodes[body].first; t < v->nodes[body].last; t++)
@@ -425,5 +433,5 @@ void exitleak_run(struct check_ctx *c, const struct leak_pair *pairs, size_t n)
 {
 	struct leak_pairs lp = { pairs, n };
 
-	cbody_each_call(c, takes_for_caller, leak_call, &lp);
+	exitleak_each_call(c, takes_for_caller, leak_call, &lp);
 }

@@ -26,28 +26,19 @@ struct leak_pair {
 
 void exitleak_run(struct check_ctx *c, const struct leak_pair *pairs, size_t n);
 
-/*
- * The bodies of a view: the block of each function, or with hunks only,
- * each top-level block whose head is outside them.  -1 when b is not one;
- * else the node holding the code, and the function's name (or the hunk
- * header's) in *name, *len.
- */
-int cbody_of(const struct cview *v, int b, const char **name, int *len);
 /* Do tokens first..last test one of names for NULL ("!pte", "pte == NULL")? */
-bool cond_tests_null(const struct cview *v, int first, int last,
-		     const int *names, int nr);
+bool exitleak_cond_tests_null(const struct cview *v, int first, int last,
+			      const int *names, int nr);
 /*
- * Each call in the bodies of c's file (cbody_of()): fn(c, body, tok, data)
- * with the call's name at tok; bodies skip() says yes to are left out
+ * Each call in the bodies of c's file (each function's block, or with hunks
+ * only, each top-level block whose head is outside them): fn(c, body, tok,
+ * data) with the call's name at tok; bodies skip() says yes to are left out
  */
-void cbody_each_call(struct check_ctx *c,
-		     bool (*skip)(const struct cview *v, int b, const char *name, int len),
-		     void (*fn)(struct check_ctx *c, int body, int tok, void *data),
-		     void *data);
+void exitleak_each_call(struct check_ctx *c,
+			bool (*skip)(const struct cview *v, int b, const char *name, int len),
+			void (*fn)(struct check_ctx *c, int body, int tok, void *data),
+			void *data);
 /* The names "a = b = take(...)" assigns before token t (at most max) */
-int held_names(const struct cview *v, int t, int *names, int max);
-/* The first call of one of names (NULL-ended) in tokens first..last, -1 */
-int cview_find_call(const struct cview *v, int first, int last,
-		    const char *const *names);
+int exitleak_held_names(const struct cview *v, int t, int *names, int max);
 
 #endif

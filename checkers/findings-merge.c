@@ -96,7 +96,7 @@ void findings_merge(struct findings *fs)
 	}
 	for (i = 0; i < fs->nr; i++) {
 		if (drop[i]) {
-			finding_release(&fs->v[i]);
+			check_finding_release(&fs->v[i]);
 			continue;
 		}
 		fs->v[j++] = fs->v[i];

@@ -113,9 +113,9 @@ void findings_print(const struct findings *f, const struct check_series *s,
 		}
 	}
 	fprintf(out, "%s", f->nr ? "\n" : "");
-	print_count(out, p, findings_count(f, CHECK_ERROR), CHECK_ERROR, "errors", ", ");
-	print_count(out, p, findings_count(f, CHECK_WARNING), CHECK_WARNING, "warnings", ", ");
-	print_count(out, p, findings_count(f, CHECK_NOTE), CHECK_NOTE, "notes", "\n");
+	print_count(out, p, check_findings_count(f, CHECK_ERROR), CHECK_ERROR, "errors", ", ");
+	print_count(out, p, check_findings_count(f, CHECK_WARNING), CHECK_WARNING, "warnings", ", ");
+	print_count(out, p, check_findings_count(f, CHECK_NOTE), CHECK_NOTE, "notes", "\n");
 }
 
 void findings_print_text(const struct findings *f, const struct check_series *s,
@@ -177,11 +177,11 @@ json_object *findings_to_json(const struct findings *f,
 	json_object_object_add(o, "total", json_object_new_int(s->total));
 	json_object_object_add(o, "base", jx_new_str(s->base_rev));
 	json_object_object_add(sum, "errors",
-			       json_object_new_int((int)findings_count(f, CHECK_ERROR)));
+			       json_object_new_int((int)check_findings_count(f, CHECK_ERROR)));
 	json_object_object_add(sum, "warnings",
-			       json_object_new_int((int)findings_count(f, CHECK_WARNING)));
+			       json_object_new_int((int)check_findings_count(f, CHECK_WARNING)));
 	json_object_object_add(sum, "notes",
-			       json_object_new_int((int)findings_count(f, CHECK_NOTE)));
+			       json_object_new_int((int)check_findings_count(f, CHECK_NOTE)));
 	json_object_object_add(o, "summary", sum);
 	return o;
 }

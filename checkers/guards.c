@@ -19,7 +19,7 @@
 
 #define MAX_TERMS 32
 
-bool cnode_is_jump(const struct cview *v, int n)
+bool cview_node_is_jump(const struct cview *v, int n)
 {
 	const struct cnode *x;
 
@@ -39,7 +39,7 @@ bool cnode_is_jump(const struct cview *v, int n)
 }
 
 /* VM_WARN_ON_ONCE_FOLIO, WARN_ON, BUG_ON, VM_BUG_ON_PAGE ... */
-bool ctok_is_assert(const struct ctok *t)
+bool cview_tok_is_assert(const struct ctok *t)
 {
 	static const char *const heads[] = { "VM_WARN_ON", "VM_BUG_ON", "WARN_ON",
 					     "BUG_ON" };
@@ -61,7 +61,7 @@ static bool assert_cond(const struct cview *v, int tok, int *first, int *last)
 {
 	int open = tok + 1, close, k;
 
-	if (!ctok_is_assert(&v->toks[tok]) || !cv_is(v, open, "("))
+	if (!cview_tok_is_assert(&v->toks[tok]) || !cv_is(v, open, "("))
 		return false;
 	close = v->toks[open].match;
 	if (close <= open + 1)
@@ -131,7 +131,7 @@ void cview_guards(const struct cview *v, int n, cguard_fn fn, void *data)
 				const struct cnode *y = &v->nodes[s];
 				int a, b;
 
-				if (y->kind == CN_IF && y->els < 0 && cnode_is_jump(v, y->child))
+				if (y->kind == CN_IF && y->els < 0 && cview_node_is_jump(v, y->child))
 					cond_terms(v, y, false, fn, data);
 				else if (y->kind == CN_EXPR && assert_cond(v, y->first, &a, &b))
 					terms(v, a, b, "||", false, fn, data);

@@ -49,11 +49,11 @@ enum lazyfree_action lazyfree_action_of(const struct cview *v, int branch)
 	for (i = branch; i < v->nr_nodes && v->nodes[i].first <= b->last; i++) {
 		const struct cnode *x = &v->nodes[i];
 
-		if (!cnode_within(v, i, branch))
+		if (!cview_node_within(v, i, branch))
 			continue;
 		if (x->kind == CN_GOTO && x->name >= 0) {
-			if (ident_has_any(&v->toks[x->name], discard_words,
-					  ARRAY_SIZE(discard_words)))
+			if (check_ident_has_any(&v->toks[x->name], discard_words,
+						ARRAY_SIZE(discard_words)))
 				discard = true;
 			else
 				keep = true;
@@ -67,9 +67,9 @@ enum lazyfree_action lazyfree_action_of(const struct cview *v, int branch)
 
 		if (t->kind != CT_IDENT || !cv_is(v, i + 1, "("))
 			continue;
-		if (ctok_is(t, "dec_mm_counter") || ident_has(t, "discard"))
+		if (ctok_is(t, "dec_mm_counter") || check_ident_has(t, "discard"))
 			discard = true;
-		else if (ident_has_any(t, keep_calls, ARRAY_SIZE(keep_calls)))
+		else if (check_ident_has_any(t, keep_calls, ARRAY_SIZE(keep_calls)))
 			keep = true;
 	}
 	if (discard == keep)
@@ -169,7 +169,7 @@ static char *layout(const struct fix *fx, const struct cview *v, int n, int colu
 		if (k) {
 			strbuf_addch(&line, ' ');
 			l = (struct cline){ .text = line.buf, .len = (int)line.len };
-			w = cline_width(&l, l.len) + (int)strlen(fx->term[k]) +
+			w = cview_line_width(&l, l.len) + (int)strlen(fx->term[k]) +
 			    (int)strlen(end);
 			if (w > columns) {
 				strbuf_rtrim(&line);

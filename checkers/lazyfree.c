@@ -90,7 +90,7 @@ static bool strcasestr_n(const char *text, int len, const char *word)
 
 static bool droppable_tok(const struct ctok *t)
 {
-	return ctok_is(t, "VM_DROPPABLE") || ident_has(t, "droppable");
+	return ctok_is(t, "VM_DROPPABLE") || check_ident_has(t, "droppable");
 }
 
 /* What the tokens first..last test, helpers not followed */
@@ -190,7 +190,7 @@ static unsigned int helper(struct lazyfree_state *st, const struct ctok *t)
 	int fn;
 
 	if (!h && st->c && callers_have_tree(st->c) &&
-	    ident_has_any(t, helper_words, ARRAY_SIZE(helper_words))) {
+	    check_ident_has_any(t, helper_words, ARRAY_SIZE(helper_words))) {
 		h = T_KNOWN;
 		if (callers_def(st->c, t->s, t->len, &v, &fn))
 			h |= body_mentions(v, fn);
@@ -213,7 +213,8 @@ unsigned int lazyfree_mentions(struct lazyfree_state *st, const struct cview *v,
 	return fl;
 }
 
-bool lazyfree_facts_lazyfree(unsigned int f)
+/* Do facts f (F_*) say the folio is lazyfree? */
+static bool lazyfree_facts_lazyfree(unsigned int f)
 {
 	if (f & (F_SWAPBACKED | F_NOTANON))
 		return false;
@@ -365,7 +366,7 @@ static bool branch_acts(const struct cview *v, const struct cnode *n)
 		return false;
 	for (i = n->child; i < v->nr_nodes &&
 	     v->nodes[i].first <= v->nodes[n->child].last; i++)
-		if (cnode_within(v, i, n->child) && cnode_is_jump(v, i))
+		if (cview_node_within(v, i, n->child) && cview_node_is_jump(v, i))
 			return true;
 	return lazyfree_action_of(v, n->child) != ACT_UNKNOWN;
 }
@@ -419,11 +420,11 @@ static bool branch_exempts(const struct cview *v, const struct cnode *n)
 	for (s = v->nodes[s].child; s >= 0; s = v->nodes[s].next) {
 		const struct cnode *x = &v->nodes[s];
 
-		if (x->kind == CN_IF && x->cond_open >= 0 && cnode_is_jump(v, x->child) &&
+		if (x->kind == CN_IF && x->cond_open >= 0 && cview_node_is_jump(v, x->child) &&
 		    mentions(v->toks, v->nr_toks, x->cond_open, x->cond_close) &
 		    T_DROPPABLE)
 			return true;
-		if (cnode_is_jump(v, s))
+		if (cview_node_is_jump(v, s))
 			break;
 	}
 	return false;
@@ -438,7 +439,7 @@ static unsigned int site_facts(struct lazyfree_state *st, const struct call_site
 			       int level)
 {
 	const struct cview *v = cs->v;
-	int n = cview_node_at(v, cs->tok);
+	int n = callers_node_at(v, cs->tok);
 	unsigned int f = 0;
 
 	if (n < 0)
@@ -475,7 +476,7 @@ static unsigned int callers_facts(struct lazyfree_state *st, const char *name,
 		unsigned int f;
 
 		/* a recursive call says nothing about the callers */
-		if (cs.v[i].fn >= 0 && cnode_func_is(cs.v[i].v, cs.v[i].fn, name, len))
+		if (cs.v[i].fn >= 0 && cview_node_func_is(cs.v[i].v, cs.v[i].fn, name, len))
 			continue;
 		n++;
 		f = site_facts(st, &cs.v[i], level);
@@ -489,11 +490,11 @@ static unsigned int callers_facts(struct lazyfree_state *st, const char *name,
 		all = 0;
 	if (nsites)
 		*nsites = n;
-	call_sites_release(&cs);
+	callers_sites_release(&cs);
 	return all;
 }
 
-void lazyfree_begin(struct check_ctx *c)
+static void lazyfree_begin(struct check_ctx *c)
 {
 	struct lazyfree_state *st = xcalloc(1, sizeof(*st));
 	struct check_patch *p;
@@ -507,7 +508,7 @@ void lazyfree_begin(struct check_ctx *c)
 	c->state = st;
 }
 
-void lazyfree_end(struct check_ctx *c)
+static void lazyfree_end(struct check_ctx *c)
 {
 	struct lazyfree_state *st = c->state;
 	size_t i;
@@ -603,7 +604,7 @@ static void note_unseen(struct check_ctx *c, int i, const char *fname, int flen)
 	strbuf_release(&what);
 }
 
-void lazyfree_run(struct check_ctx *c)
+static void lazyfree_run(struct check_ctx *c)
 {
 	struct lazyfree_state *st = c->state;
 	const struct cview *v = &c->file->view;
@@ -655,3 +656,14 @@ void lazyfree_run(struct check_ctx *c)
 	}
 	st->c = NULL;
 }
+
+const struct checker lazyfree_checker = {
+	.name = "lazyfree-droppable",
+	.summary = "lazyfree folios kept or skipped by dirtiness must allow for VM_DROPPABLE",
+	.scope = CHECK_SCOPE_FILE,
+	.severity = CHECK_WARNING,
+	.on = true,
+	.begin = lazyfree_begin,
+	.run = lazyfree_run,
+	.end = lazyfree_end,
+};

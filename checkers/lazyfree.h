@@ -38,7 +38,6 @@ struct lazyfree_state {
 /* T_* of what tokens first..last of v test, helpers included */
 unsigned int lazyfree_mentions(struct lazyfree_state *st, const struct cview *v,
 			       int first, int last);
-bool lazyfree_facts_lazyfree(unsigned int facts);
 
 /* The action a decision's branch takes, for the polarity of the fix */
 enum lazyfree_action {

@@ -63,9 +63,9 @@ static bool asserts_lock(const struct cview *v, int first, int last)
 			    !strncmp(t->s, asserts[a], strlen(asserts[a])))
 				return true;
 		/* VM_WARN_ON_FOLIO(!folio_test_locked(folio), folio) */
-		if (ctok_is_assert(t) && cv_is(v, i + 1, "(") && v->toks[i + 1].match > i)
+		if (cview_tok_is_assert(t) && cv_is(v, i + 1, "(") && v->toks[i + 1].match > i)
 			for (k = i + 2; k < v->toks[i + 1].match; k++)
-				if (ident_has(&v->toks[k], "lock"))
+				if (check_ident_has(&v->toks[k], "lock"))
 					return true;
 	}
 	return false;
@@ -115,7 +115,7 @@ static bool mm_param(const struct cview *v, const struct cnode *f, struct strbuf
 	return false;
 }
 
-void lockassert_run(struct check_ctx *c)
+static void lockassert_run(struct check_ctx *c)
 {
 	const struct cview *v = &c->file->view;
 	struct strbuf com = STRBUF_INIT, mm = STRBUF_INIT;
@@ -134,7 +134,7 @@ void lockassert_run(struct check_ctx *c)
 		if (f->kind != CN_FUNC || f->child < 0 || f->name < 0 || f->cond_open < 0)
 			continue;
 		/* a function that takes or drops a lock itself */
-		if (ident_has(&v->toks[f->name], "lock"))
+		if (check_ident_has(&v->toks[f->name], "lock"))
 			continue;
 		body = &v->nodes[f->child];
 		head = v->toks[f->first].line;
@@ -174,3 +174,12 @@ void lockassert_run(struct check_ctx *c)
 	strbuf_release(&com);
 	strbuf_release(&mm);
 }
+
+const struct checker lockassert_checker = {
+	.name = "lock-assert",
+	.summary = "a function whose caller must hold a lock asserts it",
+	.scope = CHECK_SCOPE_FILE,
+	.severity = CHECK_NOTE,
+	.on = true,
+	.run = lockassert_run,
+};

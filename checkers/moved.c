@@ -40,7 +40,7 @@ static void unmark(struct cview *v, int from, int to)
 			v->lines[i].added = false;
 }
 
-void check_patch_mark_moved(struct check_patch *p)
+void moved_mark_patch(struct check_patch *p)
 {
 	struct strmap removed = STRMAP_INIT;
 	size_t i, j, k, fi;

@@ -131,9 +131,9 @@ static void pack(const struct cview *v, const struct proto *pr, int columns,
 	int cur, k, ind_w;
 	struct cline tmp = { .text = indent, .len = (int)strlen(indent) };
 
-	ind_w = cline_width(&tmp, tmp.len);
+	ind_w = cview_line_width(&tmp, tmp.len);
 	strbuf_add(&out->text, head_line->text, v->toks[pr->open].col + 1);
-	cur = cline_width(head_line, v->toks[pr->open].col + 1);
+	cur = cview_line_width(head_line, v->toks[pr->open].col + 1);
 	out->lines = 1;
 	for (k = 0; k < pr->nr; k++) {
 		bool last = k == pr->nr - 1;
@@ -172,7 +172,7 @@ static int line_width(const struct cview *v, int li)
 
 	while (n > 0 && (l->text[n - 1] == ' ' || l->text[n - 1] == '\t'))
 		n--;
-	return cline_width(l, n);
+	return cview_line_width(l, n);
 }
 
 /*
@@ -507,7 +507,7 @@ static void check_proto(struct check_ctx *c, const struct proto *pr)
 	strbuf_release(&tail);
 }
 
-void oneline_run(struct check_ctx *c)
+static void oneline_run(struct check_ctx *c)
 {
 	const struct cview *v = &c->file->view;
 	int i;
@@ -526,3 +526,12 @@ void oneline_run(struct check_ctx *c)
 		i = pr.close;
 	}
 }
+
+const struct checker oneline_checker = {
+	.name = "one-line-args",
+	.summary = "parameters of a changed prototype packed onto as few lines as fit",
+	.scope = CHECK_SCOPE_FILE,
+	.severity = CHECK_WARNING,
+	.on = true,
+	.run = oneline_run,
+};

@@ -44,8 +44,8 @@ static const char *const int_types[] = {
 
 static bool counter_name(const struct ctok *t)
 {
-	return ident_has(t, "progress") || ident_has(t, "scanned") ||
-	       ident_has(t, "nr_scan");
+	return check_ident_has(t, "progress") || check_ident_has(t, "scanned") ||
+	       check_ident_has(t, "nr_scan");
 }
 
 static bool tok_eq(const struct ctok *t, const char *s)
@@ -181,7 +181,7 @@ static void learn_calls(struct progress_state *st, const struct cview *v)
 	}
 }
 
-void progress_begin(struct check_ctx *c)
+static void progress_begin(struct check_ctx *c)
 {
 	struct progress_state *st = xcalloc(1, sizeof(*st));
 	struct check_patch *p;
@@ -197,7 +197,7 @@ void progress_begin(struct check_ctx *c)
 	c->state = st;
 }
 
-void progress_end(struct check_ctx *c)
+static void progress_end(struct check_ctx *c)
 {
 	struct progress_state *st = c->state;
 	size_t i;
@@ -355,7 +355,7 @@ static bool stops_early(const struct cview *v, int l)
 		const struct cnode *x = &v->nodes[i];
 		int p;
 
-		if (!cnode_within(v, i, l))
+		if (!cview_node_within(v, i, l))
 			continue;
 		if (x->kind == CN_GOTO || x->kind == CN_RETURN)
 			return true;
@@ -729,7 +729,7 @@ static void check_callers(struct check_ctx *c, const struct counter *ctr)
 	}
 }
 
-void progress_run(struct check_ctx *c)
+static void progress_run(struct check_ctx *c)
 {
 	struct progress_state *st = c->state;
 	const struct cview *v = &c->file->view;
@@ -745,7 +745,7 @@ void progress_run(struct check_ctx *c)
 
 		for (fn = 0; fn < v->nr_nodes; fn++) {
 			if (v->nodes[fn].kind != CN_FUNC ||
-			    !cnode_func_is(v, fn, ctr->func, (int)strlen(ctr->func)))
+			    !cview_node_func_is(v, fn, ctr->func, (int)strlen(ctr->func)))
 				continue;
 			for (i = fn; i < v->nr_nodes; i++) {
 				const struct cnode *n = &v->nodes[i];
@@ -774,3 +774,14 @@ void progress_run(struct check_ctx *c)
 		check_callers(c, ctr);
 	}
 }
+
+const struct checker progress_checker = {
+	.name = "progress-accounting",
+	.summary = "scan functions must report what they scanned through their counter",
+	.scope = CHECK_SCOPE_FILE,
+	.severity = CHECK_WARNING,
+	.on = true,
+	.begin = progress_begin,
+	.run = progress_run,
+	.end = progress_end,
+};

@@ -30,7 +30,16 @@ static const struct leak_pair pte_pairs[] = {
 	{ "pte_offset_map_nolock", give_map, true, "the PTE table mapped", FIX_PTR },
 };
 
-void pteexit_run(struct check_ctx *c)
+static void pteexit_run(struct check_ctx *c)
 {
 	exitleak_run(c, pte_pairs, ARRAY_SIZE(pte_pairs));
 }
+
+const struct checker pteexit_checker = {
+	.name = "pte-unmap-exit",
+	.summary = "every path out unmaps and unlocks a mapped PTE table",
+	.scope = CHECK_SCOPE_FILE,
+	.severity = CHECK_WARNING,
+	.on = true,
+	.run = pteexit_run,
+};

@@ -64,11 +64,11 @@ static void check_call(struct check_ctx *c, int fn, int t)
 			report(c, t, t, NULL);
 		return;
 	}
-	s = cview_node_at(v, t);
+	s = callers_node_at(v, t);
 	if (s < 0 || v->nodes[s].kind != CN_EXPR)
 		return;
 	st = &v->nodes[s];
-	n = held_names(v, t, names, 4);
+	n = exitleak_held_names(v, t, names, 4);
 	if (!n)
 		return;
 	for (i = st->last + 1; i <= v->nodes[fn].last; i++) {
@@ -103,7 +103,16 @@ static void map_call(struct check_ctx *c, int body, int t, void *data)
 		check_call(c, body, t);
 }
 
-void ptemapnull_run(struct check_ctx *c)
+static void ptemapnull_run(struct check_ctx *c)
 {
-	cbody_each_call(c, NULL, map_call, NULL);
+	exitleak_each_call(c, NULL, map_call, NULL);
 }
+
+const struct checker ptemapnull_checker = {
+	.name = "pte-map-null",
+	.summary = "pte_offset_map*() results are tested for NULL before use",
+	.scope = CHECK_SCOPE_FILE,
+	.severity = CHECK_ERROR,
+	.on = true,
+	.run = ptemapnull_run,
+};

@@ -24,7 +24,16 @@ static const struct leak_pair rcu_pairs[] = {
 	{ "rcu_read_lock", give_rcu, false, "the RCU read lock held", FIX_CALL },
 };
 
-void rcuexit_run(struct check_ctx *c)
+static void rcuexit_run(struct check_ctx *c)
 {
 	exitleak_run(c, rcu_pairs, ARRAY_SIZE(rcu_pairs));
 }
+
+const struct checker rcuexit_checker = {
+	.name = "rcu-unlock-exit",
+	.summary = "every path out of an RCU read-side section leaves it",
+	.scope = CHECK_SCOPE_FILE,
+	.severity = CHECK_WARNING,
+	.on = true,
+	.run = rcuexit_run,
+};

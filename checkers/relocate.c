@@ -84,7 +84,7 @@ static void shift(struct diff_hunk *h, int by)
 			h->lines[i].new_no += by;
 }
 
-int diff_file_relocate(struct diff_file *df, const char *text, size_t len)
+int relocate_diff_file(struct diff_file *df, const char *text, size_t len)
 {
 	struct post_lines pl;
 	int carry = 0, moved = 0;

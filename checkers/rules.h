@@ -19,11 +19,11 @@ struct check_file {
 };
 
 /* What rules learn over the series: call sites (checkers/callers.h) */
-struct check_kb *check_kb_new(void);
-void check_kb_free(struct check_kb *kb);
+struct check_kb *callers_kb_new(void);
+void callers_kb_free(struct check_kb *kb);
 
 /* Lines the patch only moves stop counting as added (checkers/moved.c) */
-void check_patch_mark_moved(struct check_patch *p);
+void moved_mark_patch(struct check_patch *p);
 
 /* A post-image line as the mail numbers it, where apply put it */
 int check_patch_line(const struct check_patch *p, const char *path, int line);
@@ -33,7 +33,7 @@ int check_patch_line(const struct check_patch *p, const char *path, int line);
  * in the post-image text (a hunk applied at an offset); the number of
  * hunks moved.  checkers/relocate.c
  */
-int diff_file_relocate(struct diff_file *df, const char *text, size_t len);
+int relocate_diff_file(struct diff_file *df, const char *text, size_t len);
 
 /* Each file of each patch of the series, C files only when c_only */
 #define for_each_check_file(s, pi, fi, pt, f)				\
@@ -55,32 +55,31 @@ struct finding *check_report_at(struct check_ctx *c, enum check_severity sev,
 				int tok, int qfirst, int qlast,
 				const char *fmt, ...) PRINTF(6, 7);
 
-/* The checkers */
-void lazyfree_begin(struct check_ctx *c);
-void lazyfree_run(struct check_ctx *c);
-void lazyfree_end(struct check_ctx *c);
-void progress_begin(struct check_ctx *c);
-void progress_run(struct check_ctx *c);
-void progress_end(struct check_ctx *c);
-void oneline_run(struct check_ctx *c);
-void ptemapnull_run(struct check_ctx *c);
-void pteexit_run(struct check_ctx *c);
-void rcuexit_run(struct check_ctx *c);
-void atomicsleep_run(struct check_ctx *c);
-void lockassert_run(struct check_ctx *c);
-void checkpatch_begin(struct check_ctx *c);
-void checkpatch_end(struct check_ctx *c);
-void signoff_run(struct check_ctx *c);
-void fixes_run(struct check_ctx *c);
-void subject_run(struct check_ctx *c);
-void numbering_run(struct check_ctx *c);
-void cover_run(struct check_ctx *c);
-void base_run(struct check_ctx *c);
-void codespell_run(struct check_ctx *c);
+/*
+ * The checkers (the table of checkers/checkers.c): each file of a rule
+ * exports its descriptor, checkers/<file>.c <file>_checker, and nothing
+ * else of the rule; checkers/seriescheck.c holds six, seriescheck_<rule>
+ */
+extern const struct checker lazyfree_checker;
+extern const struct checker progress_checker;
+extern const struct checker oneline_checker;
+extern const struct checker ptemapnull_checker;
+extern const struct checker pteexit_checker;
+extern const struct checker rcuexit_checker;
+extern const struct checker atomicsleep_checker;
+extern const struct checker lockassert_checker;
+extern const struct checker checkpatch_checker;
+extern const struct checker seriescheck_signoff;
+extern const struct checker seriescheck_fixes;
+extern const struct checker seriescheck_subject;
+extern const struct checker seriescheck_numbering;
+extern const struct checker seriescheck_cover;
+extern const struct checker seriescheck_base;
+extern const struct checker codespell_checker;
 
 /* Identifier helpers */
-bool ident_has(const struct ctok *t, const char *part);	/* substring, any case */
+bool check_ident_has(const struct ctok *t, const char *part);	/* substring, any case */
 /* Does t contain one of w[0..n), in any case? */
-bool ident_has_any(const struct ctok *t, const char *const *w, size_t n);
+bool check_ident_has_any(const struct ctok *t, const char *const *w, size_t n);
 
 #endif

@@ -41,7 +41,7 @@ static bool same_person(const char *value, const char *name, const char *email)
 	char *n = NULL, *a = NULL;
 	bool same;
 
-	split_name_addr(value, &n, &a);
+	patch_split_name_addr(value, &n, &a);
 	same = (a && email && !strcasecmp(a, email)) ||
 	       (n && name && *name && !strcasecmp(n, name));
 	free(n);
@@ -71,7 +71,7 @@ static char *unmunged_name(const char *name)
 	return n;
 }
 
-void signoff_run(struct check_ctx *c)
+static void signoff_run(struct check_ctx *c)
 {
 	const struct check_patch *p = c->patch;
 	const struct trailers *t = &p->p.trailers;
@@ -107,7 +107,7 @@ out:
 static struct pattern fixes_re =
 	PATTERN("^([0-9a-fA-F]+)(?:\\s+\\(\"(.*)\"\\))?\\s*(.*)$", 0);
 
-void fixes_run(struct check_ctx *c)
+static void fixes_run(struct check_ctx *c)
 {
 	const struct check_patch *p = c->patch;
 	const struct trailers *t = &p->p.trailers;
@@ -172,7 +172,7 @@ static struct pattern prefix_re =
 	PATTERN("^[A-Za-z0-9_.*/+-]+(?:\\(\\))?(?: [A-Za-z0-9_.*/+-]+)?"
 		"(?:,\\s*[A-Za-z0-9_.*/+-]+)*:\\s+\\S", 0);
 
-void subject_run(struct check_ctx *c)
+static void subject_run(struct check_ctx *c)
 {
 	const struct check_patch *p = c->patch;
 	const char *title = p->subj.title ? p->subj.title : "";
@@ -197,7 +197,7 @@ void subject_run(struct check_ctx *c)
 			     "subject '%s' ends with a full stop", title);
 }
 
-void numbering_run(struct check_ctx *c)
+static void numbering_run(struct check_ctx *c)
 {
 	const struct check_series *s = c->s;
 	size_t i;
@@ -290,7 +290,7 @@ static void cover_template(struct check_ctx *c, const struct check_patch *cv)
 			     first_no);
 }
 
-void cover_run(struct check_ctx *c)
+static void cover_run(struct check_ctx *c)
 {
 	if (c->s->total >= 3 && !c->s->cover)
 		check_report(c, NULL, CHECK_WARNING, NULL, 0,
@@ -300,7 +300,7 @@ void cover_run(struct check_ctx *c)
 		cover_template(c, c->s->cover);
 }
 
-void base_run(struct check_ctx *c)
+static void base_run(struct check_ctx *c)
 {
 	struct check_series *s = c->s;
 
@@ -320,3 +320,57 @@ void base_run(struct check_ctx *c)
 			     "base-commit %s is not in %s; applied to %s instead",
 			     s->base_commit, s->tree->name, s->base_rev);
 }
+
+const struct checker seriescheck_signoff = {
+	.name = "signed-off-by",
+	.summary = "the author signs off every patch",
+	.scope = CHECK_SCOPE_PATCH,
+	.severity = CHECK_ERROR,
+	.on = true,
+	.run = signoff_run,
+};
+
+const struct checker seriescheck_fixes = {
+	.name = "fixes-tag",
+	.summary = "Fixes: tags name an existing commit as 12+ hex and its subject",
+	.scope = CHECK_SCOPE_PATCH,
+	.severity = CHECK_WARNING,
+	.on = true,
+	.run = fixes_run,
+};
+
+const struct checker seriescheck_subject = {
+	.name = "subject",
+	.summary = "subject lines are \"[PATCH ...] subsystem: summary\"",
+	.scope = CHECK_SCOPE_PATCH,
+	.severity = CHECK_WARNING,
+	.on = true,
+	.run = subject_run,
+};
+
+const struct checker seriescheck_numbering = {
+	.name = "numbering",
+	.summary = "patches are numbered 1/N..N/N without gaps",
+	.scope = CHECK_SCOPE_SERIES,
+	.severity = CHECK_ERROR,
+	.on = true,
+	.run = numbering_run,
+};
+
+const struct checker seriescheck_cover = {
+	.name = "cover-letter",
+	.summary = "a series of 3 or more patches has a cover letter, not its template",
+	.scope = CHECK_SCOPE_SERIES,
+	.severity = CHECK_WARNING,
+	.on = true,
+	.run = cover_run,
+};
+
+const struct checker seriescheck_base = {
+	.name = "base-commit",
+	.summary = "the series says what it applies to (git format-patch --base)",
+	.scope = CHECK_SCOPE_SERIES,
+	.severity = CHECK_NOTE,
+	.on = true,
+	.run = base_run,
+};

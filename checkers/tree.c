@@ -71,7 +71,7 @@ static int run_git(const char *const *argv, const char *const *env,
 	return ret;
 }
 
-int git_tree_open(struct git_tree *t, const char *repo, struct strbuf *err)
+int tree_open(struct git_tree *t, const char *repo, struct strbuf *err)
 {
 	const char *argv[] = { "git", "-C", repo, "rev-parse", "--path-format=absolute",
 			       "--git-dir", NULL };
@@ -93,10 +93,10 @@ int git_tree_open(struct git_tree *t, const char *repo, struct strbuf *err)
 	return 0;
 }
 
-void git_tree_release(struct git_tree *t)
+void tree_release(struct git_tree *t)
 {
 	if (t->scratch)
-		remove_tree(t->scratch);
+		util_remove_tree(t->scratch);
 	free(t->repo);
 	free(t->gitdir);
 	free(t->scratch);
@@ -130,7 +130,7 @@ static int make_scratch(struct git_tree *t, struct strbuf *err)
 		return -1;
 	strbuf_addf(&alt, "%s/objects\n", t->gitdir);
 	strbuf_addf(&path, "%s/objects/info/alternates", t->scratch_git);
-	ret = write_file(path.buf, alt.buf, alt.len);
+	ret = util_write_file(path.buf, alt.buf, alt.len);
 	if (ret)
 		strbuf_addf(err, "cannot write '%s': %s", path.buf, strerror(-ret));
 	strbuf_release(&alt);
@@ -138,8 +138,8 @@ static int make_scratch(struct git_tree *t, struct strbuf *err)
 	return ret ? -1 : 0;
 }
 
-int git_tree_apply(struct git_tree *t, struct check_series *s,
-		   const char *const *bases, size_t nr_bases, struct strbuf *err)
+int tree_apply(struct git_tree *t, struct check_series *s,
+	       const char *const *bases, size_t nr_bases, struct strbuf *err)
 {
 	struct apply_opts o = APPLY_OPTS_INIT;
 	struct gitrepo *r = NULL;

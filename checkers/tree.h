@@ -4,7 +4,7 @@
  * commits and trees with libgit2 (git_read_file_at()), Fixes: ids are
  * looked up there too.
  *
- * git_tree_apply() applies the patches of a series to a base so that
+ * tree_apply() applies the patches of a series to a base so that
  * every patch has a pre-image and post-image revision.  It never writes
  * to the repository: a scratch bare repository borrows its objects
  * (objects/info/alternates) and the new trees live there.
@@ -26,8 +26,8 @@ struct git_tree {
 };
 
 /* 0, or -1 with the reason in err (not a git repository...) */
-int git_tree_open(struct git_tree *t, const char *repo, struct strbuf *err);
-void git_tree_release(struct git_tree *t);
+int tree_open(struct git_tree *t, const char *repo, struct strbuf *err);
+void tree_release(struct git_tree *t);
 
 /*
  * Apply s to the first base that exists: s->base_commit, then each of
@@ -36,7 +36,7 @@ void git_tree_release(struct git_tree *t);
  * stops the series there (later patches stay without a tree).
  * 0 when a base was found (even if patches failed), -1 otherwise.
  */
-int git_tree_apply(struct git_tree *t, struct check_series *s,
-		   const char *const *bases, size_t nr_bases, struct strbuf *err);
+int tree_apply(struct git_tree *t, struct check_series *s,
+	       const char *const *bases, size_t nr_bases, struct strbuf *err);
 
 #endif

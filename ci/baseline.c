@@ -30,10 +30,10 @@ static char *base_key(const struct boot_opts *o, const struct arch *a,
 		    (unsigned long long)o->test_timeout_ms,
 		    (unsigned long long)o->timeout_ms,
 		    o->cmdline ? o->cmdline : "");
-	if (!kst_select(a, o->tests, o->tests_nr, &plan, &sb))
-		kst_plan_key(&plan, &sb);
-	kst_plan_release(&plan);
-	hash_hex(sb.buf, sb.len, hex);
+	if (!kselftest_select(a, o->tests, o->tests_nr, &plan, &sb))
+		kselftest_plan_key(&plan, &sb);
+	kselftest_plan_release(&plan);
+	util_hash_hex(sb.buf, sb.len, hex);
 	strbuf_release(&sb);
 	return xstrdup(hex);
 }
@@ -60,7 +60,7 @@ static void save_meta(const char *path, const struct boot_result *r)
 	}
 	json_object_object_add(o, "skipped", dropped);
 	text = jx_text(o, true);
-	write_file(path, text, strlen(text));
+	util_write_file(path, text, strlen(text));
 	json_object_put(o);
 }
 
@@ -75,9 +75,9 @@ static int load_cached(const struct boot_opts *o, const struct arch *a,
 	size_t len, i, j;
 	int ret = -ENOENT;
 
-	if (!m || read_file(logp, &log, &len, 64u << 20))
+	if (!m || util_read_file(logp, &log, &len, 64u << 20))
 		goto out;
-	if (kst_select(a, o->tests, o->tests_nr, &r->plan, &r->infra))
+	if (kselftest_select(a, o->tests, o->tests_nr, &r->plan, &r->infra))
 		goto out;
 	/* the tests that did not build for the base then */
 	sk = json_object_object_get(m, "skipped");
@@ -88,7 +88,7 @@ static int load_cached(const struct boot_opts *o, const struct arch *a,
 
 		for (j = 0; name && why && j < r->plan.nr; j++) {
 			if (!strcmp(r->plan.tests[j]->name, name)) {
-				kst_plan_drop(&r->plan, j, why);
+				kselftest_plan_drop(&r->plan, j, why);
 				break;
 			}
 		}
@@ -123,7 +123,7 @@ static int base_run(const struct boot_opts *o, const struct arch *a,
 	struct boot_opts bo = *o;
 	int ret, lock = -1;
 
-	ret = mkdir_p(dir, 0755);
+	ret = util_mkdir_p(dir, 0755);
 	if (ret) {
 		strbuf_addf(&r->infra, "cannot create '%s': %s", dir, strerror(-ret));
 		r->end = BOOT_INFRA;
@@ -163,9 +163,9 @@ out:
 	return ret;
 }
 
-int boot_arch(const struct boot_opts *o, const struct arch *a,
-	      const struct boot_kernel *tip, const struct boot_kernel *base,
-	      json_object **out, struct strbuf *err)
+int baseline_boot_arch(const struct boot_opts *o, const struct arch *a,
+		       const struct boot_kernel *tip, const struct boot_kernel *base,
+		       json_object **out, struct strbuf *err)
 {
 	struct boot_result rt, rb;
 

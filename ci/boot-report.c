@@ -126,7 +126,7 @@ static json_object *splat_json(const struct splat *s, const struct console *c,
 static enum kst_result base_result(const struct boot_result *base,
 				   const char *name, bool *found)
 {
-	const struct kst_run *t = base ? console_test(&base->con, name) : NULL;
+	const struct kst_run *t = base ? ktap_test(&base->con, name) : NULL;
 
 	*found = t != NULL;
 	return t ? t->result : KST_NOTRUN;
@@ -143,7 +143,7 @@ static void add_tests(json_object *o, json_object *findings,
 
 	for (i = 0; i < tip->plan.nr; i++) {
 		const char *name = tip->plan.tests[i]->name;
-		const struct kst_run *t = console_test(c, name);
+		const struct kst_run *t = ktap_test(c, name);
 		json_object *j = json_object_new_object();
 		enum kst_result r = t ? t->result : KST_NOTRUN;
 		enum kst_result br;
@@ -153,10 +153,10 @@ static void add_tests(json_object *o, json_object *findings,
 		br = base_result(base, name, &found);
 		is_new = r == KST_FAIL && br != KST_FAIL;
 		jx_add_str(j, "name", full);
-		jx_add_str(j, "result", kst_result_name(r));
+		jx_add_str(j, "result", ktap_result_name(r));
 		add_bool(j, "new", is_new);
 		if (base)
-			jx_add_str(j, "base", found ? kst_result_name(br) : "none");
+			jx_add_str(j, "base", found ? ktap_result_name(br) : "none");
 		if (t && t->reason)
 			jx_add_str(j, "reason", t->reason);
 		else if (!t)

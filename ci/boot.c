@@ -42,7 +42,7 @@ void boot_result_init(struct boot_result *r)
 void boot_result_release(struct boot_result *r)
 {
 	console_release(&r->con);
-	kst_plan_release(&r->plan);
+	kselftest_plan_release(&r->plan);
 	strbuf_release(&r->tail);
 	strbuf_release(&r->infra);
 	free(r->log_path);
@@ -96,7 +96,7 @@ static char *scratch_dir(const struct boot_opts *o, const struct arch *a,
 {
 	char *tmpl = xasprintf("%s/kst-%s-%s.XXXXXX", o->workdir, k->label,
 			       a->name);
-	int ret = mkdir_p(o->workdir, 0755);
+	int ret = util_mkdir_p(o->workdir, 0755);
 
 	if (ret || !mkdtemp(tmpl) || chmod(tmpl, 0755)) {
 		strbuf_addf(&r->infra, "cannot create '%s': %s", tmpl,
@@ -117,10 +117,10 @@ int boot_selftests(const struct boot_opts *o, const struct arch *a,
 	int ret = 0, lock;
 
 	*scratch = NULL;
-	hash_hex(id, strlen(id), key);
+	util_hash_hex(id, strlen(id), key);
 	dir = xasprintf("%s/boot/kst/%s/%s", o->cachedir, a->name, key);
 	*bindir = xasprintf("%s/bin", dir);
-	ret = mkdir_p(dir, 0755);
+	ret = util_mkdir_p(dir, 0755);
 	if (ret) {
 		strbuf_addf(&r->infra, "cannot create '%s': %s", dir,
 			    strerror(-ret));
@@ -164,9 +164,9 @@ int boot_selftests(const struct boot_opts *o, const struct arch *a,
 		b.uid = o->uid;
 		b.gid = o->gid;
 	}
-	progress("building the %s mm kselftests for %s%s", a->name, k->label,
-		 k->trusted ? "" : " (a tree of its own: not cached)");
-	ret = kst_build(&b, &r->plan, &r->infra);
+	log_progress("building the %s mm kselftests for %s%s", a->name, k->label,
+		     k->trusted ? "" : " (a tree of its own: not cached)");
+	ret = kselftest_build(&b, &r->plan, &r->infra);
 	free((char *)b.hdrdir);
 	free((char *)b.log);
 unlock:
@@ -331,7 +331,7 @@ static int run_qemu(const struct boot_opts *o, const struct arch *a,
 	cmd.sandbox.enabled = o->sandbox;
 	cmd.sandbox.rw = rw;
 	if (o->sandbox && geteuid() == 0 && o->uid) {
-		if (!path_readable_by(image, o->uid) || !path_readable_by(initrd, o->uid)) {
+		if (!util_path_readable_by(image, o->uid) || !util_path_readable_by(initrd, o->uid)) {
 			strbuf_addf(&r->infra, "'%s' or '%s' cannot be read by "
 				    "uid %d (build.user): choose a work "
 				    "directory it can read", image, initrd,
@@ -369,7 +369,7 @@ int boot_kernel(const struct boot_opts *o, const struct arch *a,
 	struct strbuf err = STRBUF_INIT;
 	char *bindir = NULL, *scratch = NULL, *init = NULL, *initrd = NULL;
 	char *bootdir = xasprintf("%s/boot", o->cachedir);
-	uint64_t start = now_ms();
+	uint64_t start = util_now_ms();
 	int ret;
 
 	r->end = BOOT_INFRA;
@@ -404,7 +404,7 @@ int boot_kernel(const struct boot_opts *o, const struct arch *a,
 		ret = -ENOENT;
 		goto out;
 	}
-	ret = kst_select(a, o->tests, o->tests_nr, &r->plan, &r->infra);
+	ret = kselftest_select(a, o->tests, o->tests_nr, &r->plan, &r->infra);
 	if (ret)
 		goto out;
 	ret = boot_selftests(o, a, k, r, &bindir, &scratch);
@@ -415,7 +415,7 @@ int boot_kernel(const struct boot_opts *o, const struct arch *a,
 		ret = -ENOENT;
 		goto out;
 	}
-	ret = mkdir_p(o->workdir, 0755);
+	ret = util_mkdir_p(o->workdir, 0755);
 	if (ret) {
 		strbuf_addf(&r->infra, "cannot create '%s': %s", o->workdir,
 			    strerror(-ret));
@@ -426,23 +426,23 @@ int boot_kernel(const struct boot_opts *o, const struct arch *a,
 	ret = make_initramfs(o, init, bindir, &r->plan, initrd, &r->infra);
 	/* a private build is for this boot only: it is in the initramfs now */
 	if (scratch) {
-		remove_tree(scratch);
+		util_remove_tree(scratch);
 		free(scratch);
 		scratch = NULL;
 	}
 	if (ret)
 		goto out;
-	r->build_ms = now_ms() - start;
+	r->build_ms = util_now_ms() - start;
 	free(r->log_path);
 	r->log_path = xasprintf("%s/%s-%s.console.log", o->workdir, k->label,
 				a->name);
-	progress("booting %s %s (%zu tests)", a->name, k->label, r->plan.nr);
+	log_progress("booting %s %s (%zu tests)", a->name, k->label, r->plan.nr);
 	ret = run_qemu(o, a, k->image, initrd, r->log_path, r);
 	/* tens of MB: the console log is what is kept */
 	unlink(initrd);
 out:
 	if (scratch)
-		remove_tree(scratch);
+		util_remove_tree(scratch);
 	strbuf_release(&err);
 	free(bindir);
 	free(scratch);

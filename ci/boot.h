@@ -6,7 +6,7 @@
  * built from it) and that tree's O= directory (for headers_install):
  * how they were built is the build engine's business.
  *
- *	boot_arch(&opts, arch, &tip, &base, &json, &err)
+ *	baseline_boot_arch(&opts, arch, &tip, &base, &json, &err)
  *
  * builds the selftests for tip and base, boots both (the base's console
  * log is cached per base kernel, arch and test plan, so a base boots
@@ -156,9 +156,9 @@ int boot_opts_config(struct boot_opts *o, const struct config *cfg,
 		     const char *kvm, struct strbuf *err);
 
 /* tip and base (base may be NULL) of one arch, as JSON; 0 or -errno */
-int boot_arch(const struct boot_opts *o, const struct arch *a,
-	      const struct boot_kernel *tip, const struct boot_kernel *base,
-	      json_object **out, struct strbuf *err);
+int baseline_boot_arch(const struct boot_opts *o, const struct arch *a,
+		       const struct boot_kernel *tip, const struct boot_kernel *base,
+		       json_object **out, struct strbuf *err);
 
 
 #endif

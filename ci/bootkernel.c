@@ -25,10 +25,10 @@ static int copy_file(const char *root, const char *from, const char *to)
 {
 	char *buf, *tmp = xasprintf("%s.tmp", to);
 	size_t len;
-	int ret = read_file_beneath(root, from, &buf, &len, 512u << 20);
+	int ret = util_read_file_beneath(root, from, &buf, &len, 512u << 20);
 
 	if (!ret) {
-		ret = write_file(tmp, buf, len);
+		ret = util_write_file(tmp, buf, len);
 		free(buf);
 	}
 	if (!ret && rename(tmp, to))
@@ -60,8 +60,8 @@ static int build_image(struct bootkernel *bk, struct strbuf *err)
 	char *built, *dir;
 	int ret;
 
-	progress("building the %s kernel at %.12s (%s)", bk->t->arch.name,
-		 bk->commit, bk->label);
+	log_progress("building the %s kernel at %.12s (%s)", bk->t->arch.name,
+		     bk->commit, bk->label);
 	ret = kbuild_build_commit(bk->t, bk->commit, bk->label, &step, err);
 	if (!ret && step.status != KBUILD_OK) {
 		if (step.status == KBUILD_INFRA)
@@ -82,7 +82,7 @@ static int build_image(struct bootkernel *bk, struct strbuf *err)
 	built = kbuild_image(bk->t);
 	dir = xstrdup(bk->image);
 	*strrchr(dir, '/') = '\0';
-	ret = mkdir_p(dir, 0755);
+	ret = util_mkdir_p(dir, 0755);
 	if (!ret)
 		ret = copy_file(bk->t->obj, built, bk->image);
 	if (ret)
@@ -153,11 +153,11 @@ int bootkernel_init(struct bootkernel *bk, struct kbuild_tree *t,
 	bk->label = xstrdup(label);
 	ret = kst_trees(bk, &trees, err);
 	strbuf_addf(&trees, "\n%s", a->name);
-	hash_hex(trees.buf, trees.len, hex);
+	util_hash_hex(trees.buf, trees.len, hex);
 	bk->kst_id = xasprintf("%s-%s", a->name, hex);
 	bk->id = xasprintf("%s-%s-%s-%s", a->name, bk->commit, t->profile.name,
 			   t->profile.hash);
-	hash_hex(bk->id, strlen(bk->id), hex);
+	util_hash_hex(bk->id, strlen(bk->id), hex);
 	bk->image = xasprintf("%s/boot/kernels/%s/%s/%s", cachedir, a->name,
 			      hex, a->image);
 	bk->objdir = xasprintf("%s/boot/hdr-obj/%s", cachedir, bk->kst_id);
@@ -198,11 +198,11 @@ static json_object *arch_infra(const struct arch *a, const char *why)
 	return j;
 }
 
-json_object *boot_series_arch(const struct config *cfg,
-			      const struct boot_opts *o,
-			      const struct kbuild_env *env, const char *arch,
-			      const char *git_dir, const char *tip,
-			      const char *base)
+json_object *bootkernel_series_arch(const struct config *cfg,
+				    const struct boot_opts *o,
+				    const struct kbuild_env *env, const char *arch,
+				    const char *git_dir, const char *tip,
+				    const char *base)
 {
 	const char *profile = config_get(cfg, "build.profile");
 	struct strbuf err = STRBUF_INIT;
@@ -214,7 +214,7 @@ json_object *boot_series_arch(const struct config *cfg,
 
 	/* the make output of the kernel builds, next to the console logs */
 	log_dir = xasprintf("%s/build-%s", o->workdir, arch);
-	if (mkdir_p(log_dir, 0755)) {
+	if (util_mkdir_p(log_dir, 0755)) {
 		free(log_dir);
 		log_dir = NULL;
 	}
@@ -229,7 +229,7 @@ json_object *boot_series_arch(const struct config *cfg,
 	    (*base && bootkernel_init(&kb, t, base, "base", o->cachedir, &err)))
 		aj = arch_infra(&a, err.buf);
 	else
-		boot_arch(o, &a, &kt.k, *base ? &kb.k : NULL, &aj, &err);
+		baseline_boot_arch(o, &a, &kt.k, *base ? &kb.k : NULL, &aj, &err);
 	bootkernel_release(&kt);
 	bootkernel_release(&kb);
 	kbuild_close(t);

@@ -13,7 +13,7 @@
  *	kbuild_open(&t, &env, &arch, profile, git_dir, base, log_dir, &err);
  *	bootkernel_init(&kt, t, tip, "tip", cachedir, &err);
  *	bootkernel_init(&kb, t, base, "base", cachedir, &err);
- *	boot_arch(&opts, &arch, &kt.k, &kb.k, &json, &err);
+ *	baseline_boot_arch(&opts, &arch, &kt.k, &kb.k, &json, &err);
  *	bootkernel_release(&kt); bootkernel_release(&kb); kbuild_close(t);
  */
 #ifndef LOREBOT_CI_BOOTKERNEL_H
@@ -42,14 +42,14 @@ void bootkernel_release(struct bootkernel *bk);
 /*
  * The whole boot stage of one arch for a series: the build directory of
  * (arch, build.profile, base), the tip and base kernels from it, and
- * boot_arch().  base may be "" (no comparison).  Always an arch object
+ * baseline_boot_arch().  base may be "" (no comparison).  Always an arch object
  * (see boot-report.h); what kept the kernels from being had is an
  * "infra" one.
  */
-json_object *boot_series_arch(const struct config *cfg,
-			      const struct boot_opts *o,
-			      const struct kbuild_env *env, const char *arch,
-			      const char *git_dir, const char *tip,
-			      const char *base);
+json_object *bootkernel_series_arch(const struct config *cfg,
+				    const struct boot_opts *o,
+				    const struct kbuild_env *env, const char *arch,
+				    const char *git_dir, const char *tip,
+				    const char *base);
 
 #endif

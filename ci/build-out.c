@@ -45,7 +45,7 @@ static json_object *patch_json(const struct build_patch_result *p)
 	json_object_object_add(o, "commit", json_object_new_string(p->commit));
 	json_object_object_add(o, "subject", jx_new_nonempty(p->subject));
 	json_object_object_add(o, "status",
-			       json_object_new_string(build_status_name(p->status)));
+			       json_object_new_string(buildjob_status_name(p->status)));
 	json_object_object_add(o, "kconfig", json_object_new_boolean(p->kconfig));
 	json_object_object_add(o, "seconds", seconds(p->ms));
 	json_object_object_add(o, "rebuilt", json_object_new_int(p->rebuilt));
@@ -69,7 +69,7 @@ static json_object *arch_json(const struct build_arch_result *r)
 
 	json_object_object_add(o, "arch", json_object_new_string(r->arch));
 	json_object_object_add(o, "status",
-			       json_object_new_string(build_status_name(r->status)));
+			       json_object_new_string(buildjob_status_name(r->status)));
 	json_object_object_add(o, "infra", jx_new_nonempty(r->infra));
 	if (r->infra)
 		json_object_object_add(o, "infra_patch",
@@ -153,7 +153,7 @@ json_object *build_job_to_json(const struct build_job *job)
 		json_object_array_add(archs, arch_json(&job->archs[i]));
 	json_object_object_add(o, "archs", archs);
 	json_object_object_add(o, "status",
-			       json_object_new_string(build_status_name(build_job_status(job))));
+			       json_object_new_string(buildjob_status_name(build_job_status(job))));
 	json_object_object_add(o, "log_dir", jx_new_nonempty(job->log_dir));
 	return o;
 }
@@ -163,7 +163,7 @@ static void arch_text(const struct build_job *job,
 {
 	size_t n = job->commits.nr, i, old = 0;
 
-	strbuf_addf(sb, "%s: %s", r->arch, build_status_name(r->status));
+	strbuf_addf(sb, "%s: %s", r->arch, buildjob_status_name(r->status));
 	if (r->infra)
 		strbuf_addf(sb, " (infrastructure, not the series: %s)", r->infra);
 	strbuf_addf(sb, " [base %s%s, %.0f s]\n",
@@ -174,7 +174,7 @@ static void arch_text(const struct build_job *job,
 		const struct build_patch_result *p = &r->patches[i];
 
 		strbuf_addf(sb, "  %u/%zu %-8s %s\n", p->n, n,
-			    build_status_name(p->status), p->subject ? p->subject : "");
+			    buildjob_status_name(p->status), p->subject ? p->subject : "");
 	}
 	for (i = 0; i < r->nr; i++) {
 		const struct build_finding *f = &r->findings[i];

@@ -20,7 +20,7 @@ static const char *const status_names[] = {
 	[BUILD_SKIPPED] = "skipped",
 };
 
-const char *build_status_name(enum build_status s)
+const char *buildjob_status_name(enum build_status s)
 {
 	return status_names[s];
 }
@@ -273,12 +273,12 @@ static void copy_image(struct arch_run *ar)
 	size_t len;
 
 	/* obj/ is the build user's: a link planted there is not followed */
-	if (!ar->r->log_dir || read_file_beneath(ar->t->obj, img, &buf, &len, 1ULL << 30)) {
+	if (!ar->r->log_dir || util_read_file_beneath(ar->t->obj, img, &buf, &len, 1ULL << 30)) {
 		free(img);
 		return;
 	}
 	dst = xasprintf("%s/%s", ar->r->log_dir, strrchr(img, '/') + 1);
-	if (!write_file(dst, buf, len))
+	if (!util_write_file(dst, buf, len))
 		ar->r->image = dst;
 	else
 		free(dst);
@@ -295,10 +295,10 @@ static void keep_config(struct arch_run *ar)
 
 	kbuild_recipe(ar->t, "build", &make);
 	ar->r->make = strbuf_detach(&make, NULL);
-	if (!ar->r->log_dir || read_file_beneath(ar->t->obj, ".config", &buf, &len, 64 << 20))
+	if (!ar->r->log_dir || util_read_file_beneath(ar->t->obj, ".config", &buf, &len, 64 << 20))
 		return;
 	dst = xasprintf("%s/config", ar->r->log_dir);
-	if (!write_file(dst, buf, len))
+	if (!util_write_file(dst, buf, len))
 		ar->r->config = dst;
 	else
 		free(dst);
@@ -338,7 +338,7 @@ static int build_patch(struct arch_run *ar, unsigned int k,
 	struct diag_list cur = DIAG_LIST_INIT;
 	struct line_map map = LINE_MAP_INIT;
 	char name[32];
-	uint64_t start = now_ms();
+	uint64_t start = util_now_ms();
 	char **w1 = NULL;
 	size_t i, w1_nr = 0, w1_from;
 	bool *is_new = NULL;
@@ -357,7 +357,7 @@ static int build_patch(struct arch_run *ar, unsigned int k,
 		goto infra;
 	p->log = xstrdup_or_null(s.log_path);
 	for (i = 0; i < s.parse.units_nr; i++)
-		p->rebuilt += ends_with(s.parse.units[i], ".o");
+		p->rebuilt += util_ends_with(s.parse.units[i], ".o");
 	if (take_step(p, &s, &err))
 		goto infra;
 
@@ -374,11 +374,11 @@ static int build_patch(struct arch_run *ar, unsigned int k,
 	}
 
 	if (srctree_diff(job->git_dir, job->base, p->commit, &diff, &err) ||
-	    line_map_parse(&map, diff.buf, diff.len, &err))
+	    delta_map_parse(&map, diff.buf, diff.len, &err))
 		goto infra;
 	units_collect(&ar->t->units, w1_is_unit, &cur, &w1_from);
 	is_new = xcalloc(cur.nr + 1, sizeof(*is_new));
-	diag_delta(&ar->base_set, &cur, &map, is_new);
+	delta_diag(&ar->base_set, &cur, &map, is_new);
 	track(tr, ar->r, &cur, is_new, w1_from, k);
 	p->status = tree_status(&cur, is_new);
 	if (k == job->commits.nr) {
@@ -393,11 +393,11 @@ infra:
 	p->status = BUILD_INFRA;
 	set_infra(ar, k, err.buf);
 out:
-	p->ms = now_ms() - start;
+	p->ms = util_now_ms() - start;
 	w1_files_free(w1);
 	free(is_new);
 	diag_list_release(&cur);
-	line_map_release(&map);
+	delta_map_release(&map);
 	strbuf_release(&err);
 	strbuf_release(&diff);
 	return ret;
@@ -447,13 +447,13 @@ static enum build_status final_status(const struct build_arch_result *r)
 	return s;
 }
 
-enum build_status build_job_arch(struct build_job *job, const struct arch *arch)
+enum build_status buildjob_arch(struct build_job *job, const struct arch *arch)
 {
 	struct arch_run ar = { .job = job };
 	struct build_arch_result *r;
 	struct tracker tr = { .open = STRMAP_INIT };
 	struct strbuf err = STRBUF_INIT;
-	uint64_t start = now_ms();
+	uint64_t start = util_now_ms();
 	size_t i;
 
 	ALLOC_GROW(job->archs, job->archs_nr + 1, job->archs_alloc);
@@ -471,7 +471,7 @@ enum build_status build_job_arch(struct build_job *job, const struct arch *arch)
 	}
 	if (job->log_dir) {
 		r->log_dir = xasprintf("%s/%s", job->log_dir, arch->name);
-		if (mkdir_p(r->log_dir, 0755)) {
+		if (util_mkdir_p(r->log_dir, 0755)) {
 			strbuf_addf(&err, "cannot create '%s': %s", r->log_dir,
 				    strerror(errno));
 			set_infra(&ar, 0, err.buf);
@@ -519,7 +519,7 @@ enum build_status build_job_arch(struct build_job *job, const struct arch *arch)
 	bisect_notes(r, job->commits.nr);
 out:
 	r->status = final_status(r);
-	r->ms = now_ms() - start;
+	r->ms = util_now_ms() - start;
 	kbuild_close(ar.t);
 	units_release(&ar.base);
 	diag_list_release(&ar.base_set);
@@ -532,7 +532,7 @@ out:
 	return r->status;
 }
 
-void build_job_release(struct build_job *job)
+void buildjob_release(struct build_job *job)
 {
 	size_t i, j;
 

@@ -27,7 +27,7 @@ enum build_status {
 	BUILD_SKIPPED,		/* not built (after an infra failure) */
 };
 
-const char *build_status_name(enum build_status s);
+const char *buildjob_status_name(enum build_status s);
 
 struct build_finding {
 	struct diag d;
@@ -93,7 +93,7 @@ struct build_job {
  * Build the job's commits for arch, appending a result to job->archs.
  * Returns that result's status.
  */
-enum build_status build_job_arch(struct build_job *job, const struct arch *arch);
-void build_job_release(struct build_job *job);
+enum build_status buildjob_arch(struct build_job *job, const struct arch *arch);
+void buildjob_release(struct build_job *job);
 
 #endif

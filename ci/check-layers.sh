@@ -27,29 +27,9 @@
 #           passes the one it builds (build/, build-san/ with SAN=1)
 set -eu
 
-case ${1:-} in
--h|--help)
-	sed -n '2,/^$/s/^# \{0,1\}//p' "$0"
-	exit 0 ;;
--*)
-	echo "check-layers: unknown option '$1'" >&2
-	exit 2 ;;
-esac
-[ $# -le 2 ] || { echo "usage: ci/check-layers.sh [SRCDIR [OBJDIR]]" >&2; exit 2; }
-
-src=${1:-$(dirname "$0")/..}
-obj=${2:-}
-# OBJDIR as given, relative to where we were called
-case $obj in
-""|/*) ;;
-*) obj=$PWD/$obj ;;
-esac
-cd "$src" || exit 2
-obj=${obj:-build}
-LAYERS="cmd ci checkers bot lib"
-for l in $LAYERS; do
-	[ -d "$l" ] || { echo "check-layers: no '$l' in '$PWD'" >&2; exit 2; }
-done
+NAME=check-layers
+# shellcheck source=ci/check-args.sh
+. "$(dirname "$0")/check-args.sh"
 
 # the layer's rank, from the path's first directory: lib 0 ... cmd 4
 # (shared by both awk programs)

@@ -205,12 +205,12 @@ static char *report_function(const struct splat *s)
 			continue;
 		}
 		/* riscv prints frames as "[<addr>] fn+0x.." without a header */
-		if (starts_with(line, "[<"))
+		if (util_starts_with(line, "[<"))
 			in_trace = true;
-		if (!pc && (skip_prefix(line, "RIP: ", &rest) ||
-				   skip_prefix(line, "pc : ", &rest) ||
-				   skip_prefix(line, "epc : ", &rest))) {
-			if (starts_with(rest, "0010:"))
+		if (!pc && (util_skip_prefix(line, "RIP: ", &rest) ||
+				   util_skip_prefix(line, "pc : ", &rest) ||
+				   util_skip_prefix(line, "epc : ", &rest))) {
+			if (util_starts_with(rest, "0010:"))
 				rest += 5;
 			pc = frame_function(rest);
 		} else if (in_trace && !fn) {
@@ -354,7 +354,7 @@ static void title_splat(struct splat *s, const struct trigger *t)
 
 	if (!strcmp(s->kind, "warning"))
 		warning_site(s, &fn);
-	else if (!strcmp(s->kind, "bug") && starts_with(s->first, "kernel BUG"))
+	else if (!strcmp(s->kind, "bug") && util_starts_with(s->first, "kernel BUG"))
 		bug_site(s);
 	if (!strcmp(s->kind, "kasan") || !strcmp(s->kind, "kfence") ||
 	    !strcmp(s->kind, "kmsan") || !strcmp(s->kind, "ubsan")) {
@@ -406,7 +406,7 @@ static const struct trigger *find_trigger(const char *line)
 	for (i = 0; i < ARRAY_SIZE(triggers); i++) {
 		const struct trigger *t = &triggers[i];
 
-		if (t->at_start ? starts_with(line, t->match) :
+		if (t->at_start ? util_starts_with(line, t->match) :
 		    strstr(line, t->match) != NULL) {
 			/* "INFO: task x:1 blocked for more than 30 seconds." */
 			if (!strcmp(t->kind, "hung-task") &&
@@ -457,13 +457,13 @@ static bool continue_report(struct console *c, const char *line,
 
 	if (report_lines(s) >= MAX_REPORT_LINES)
 		return false;
-	if (starts_with(line, "---[ end ")) {
+	if (util_starts_with(line, "---[ end ")) {
 		take = end = true;
 	} else if (c->open_state == REP_TASK) {
 		take = true;
-		if (starts_with(trim, "</TASK>") || starts_with(trim, "</IRQ>"))
+		if (util_starts_with(trim, "</TASK>") || util_starts_with(trim, "</IRQ>"))
 			c->open_state = REP_TRACE;
-	} else if (starts_with(trim, "<TASK>") || starts_with(trim, "<IRQ>")) {
+	} else if (util_starts_with(trim, "<TASK>") || util_starts_with(trim, "<IRQ>")) {
 		take = true;
 		c->open_state = REP_TASK;
 	} else if (c->open_state == REP_HEAD) {
@@ -473,10 +473,10 @@ static bool continue_report(struct console *c, const char *line,
 		if (report_lines(s) >= MAX_HEAD_LINES)
 			take = false;
 		if (strstr(line, "Call Trace:") || strstr(line, "Call trace:") ||
-		    starts_with(line, "[<"))
+		    util_starts_with(line, "[<"))
 			c->open_state = REP_TRACE;
 	} else {
-		take = !t && (line[0] == ' ' || starts_with(line, "[<"));
+		take = !t && (line[0] == ' ' || util_starts_with(line, "[<"));
 	}
 	if (take) {
 		strbuf_addstr(&s->report, line);

@@ -30,7 +30,7 @@ enum kst_result {
 	KST_FLAKY,	/* failed, then passed when run again */
 };
 
-const char *kst_result_name(enum kst_result r);
+const char *ktap_result_name(enum kst_result r);
 
 /* One test as the guest ran it (possibly several attempts) */
 struct kst_run {
@@ -88,10 +88,10 @@ void console_parse(struct console *c, const char *buf, size_t len);
 void console_tail(const char *buf, size_t len, size_t n, struct strbuf *out);
 
 /* The test of that name, or NULL */
-struct kst_run *console_test(const struct console *c, const char *name);
+struct kst_run *ktap_test(const struct console *c, const char *name);
 
 /* Internal: ci/ktap.c handles the protocol lines; true if it took the line */
-struct kst_run *console_add_test(struct console *c, const char *name);
+struct kst_run *ktap_add_test(struct console *c, const char *name);
 bool ktap_line(struct console *c, const char *line);
 
 #endif

@@ -5,8 +5,8 @@
 #include "lib/strmap.h"
 #include "ci/delta.h"
 
-int line_map_parse(struct line_map *m, const char *diff, size_t len,
-		   struct strbuf *err)
+int delta_map_parse(struct line_map *m, const char *diff, size_t len,
+		    struct strbuf *err)
 {
 	struct diff d = DIFF_INIT;
 	size_t i, j;
@@ -42,7 +42,7 @@ int line_map_parse(struct line_map *m, const char *diff, size_t len,
 	return 0;
 }
 
-void line_map_release(struct line_map *m)
+void delta_map_release(struct line_map *m)
 {
 	size_t i;
 
@@ -55,8 +55,8 @@ void line_map_release(struct line_map *m)
 	memset(m, 0, sizeof(*m));
 }
 
-int line_map_line(const struct line_map *m, const char *path, int old_line,
-		  const char **new_path)
+int delta_map_line(const struct line_map *m, const char *path, int old_line,
+		   const char **new_path)
 {
 	const struct line_map_file *f = NULL;
 	int offset = 0;
@@ -89,7 +89,7 @@ int line_map_line(const struct line_map *m, const char *path, int old_line,
 	return old_line + offset;
 }
 
-void diag_list_distinct(const struct diag_list *in, struct diag_list *out)
+void delta_list_distinct(const struct diag_list *in, struct diag_list *out)
 {
 	struct strmap seen = STRMAP_INIT;
 	char **keys = xcalloc(in->nr + 1, sizeof(*keys));
@@ -119,7 +119,7 @@ struct base_entry {
 	struct base_entry *next;
 };
 
-void diag_delta(const struct diag_list *base, const struct diag_list *cur,
+void delta_diag(const struct diag_list *base, const struct diag_list *cur,
 		const struct line_map *map, bool *is_new)
 {
 	struct strmap by_key = STRMAP_INIT;
@@ -135,7 +135,7 @@ void diag_delta(const struct diag_list *base, const struct diag_list *cur,
 		const char *path = NULL;
 		struct base_entry *e = &entries[i];
 
-		e->line = line_map_line(map, d.file, d.line, &path);
+		e->line = delta_map_line(map, d.file, d.line, &path);
 		d.file = (char *)(path ? path : "");
 		diag_key(&d, &k);
 		keys[i] = strbuf_detach(&k, NULL);

@@ -35,9 +35,9 @@ struct line_map {
 #define LINE_MAP_INIT { 0 }
 
 /* 0, or -1 with the reason in err */
-int line_map_parse(struct line_map *m, const char *diff, size_t len,
-		   struct strbuf *err);
-void line_map_release(struct line_map *m);
+int delta_map_parse(struct line_map *m, const char *diff, size_t len,
+		    struct strbuf *err);
+void delta_map_release(struct line_map *m);
 
 /*
  * The line in the patched tree of line old_line of file path at the base
@@ -45,17 +45,17 @@ void line_map_release(struct line_map *m);
  * line was changed or removed.  *new_path (may be NULL) gets the file's
  * name in the patched tree (renames), borrowed from m or path.
  */
-int line_map_line(const struct line_map *m, const char *path, int old_line,
-		  const char **new_path);
+int delta_map_line(const struct line_map *m, const char *path, int old_line,
+		   const char **new_path);
 
 /* Keep one of each distinct diagnostic (diag_key_pos()), notes dropped */
-void diag_list_distinct(const struct diag_list *in, struct diag_list *out);
+void delta_list_distinct(const struct diag_list *in, struct diag_list *out);
 
 /*
  * Mark each diagnostic of cur (distinct) new or pre-existing relative to
  * base (distinct): is_new has cur->nr entries.
  */
-void diag_delta(const struct diag_list *base, const struct diag_list *cur,
+void delta_diag(const struct diag_list *base, const struct diag_list *cur,
 		const struct line_map *map, bool *is_new);
 
 #endif

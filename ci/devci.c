@@ -240,8 +240,8 @@ static int build_stage(const struct devci_range *r, const struct devci_opts *o,
 			ret = -EINVAL;
 			break;
 		}
-		progress("building %zu patch(es) of %s for %s", r->nr, r->desc, a.name);
-		if (build_job_arch(&job, &a) == BUILD_INFRA) {
+		log_progress("building %zu patch(es) of %s for %s", r->nr, r->desc, a.name);
+		if (buildjob_arch(&job, &a) == BUILD_INFRA) {
 			res = &job.archs[job.archs_nr - 1];
 			strbuf_addf(err, "%s: infrastructure error: %s (logs in %s)",
 				    a.name, res->infra ? res->infra : "unknown", log_dir);
@@ -250,7 +250,7 @@ static int build_stage(const struct devci_range *r, const struct devci_opts *o,
 		}
 		build_findings(&job.archs[job.archs_nr - 1], r->nr, out);
 	}
-	build_job_release(&job);
+	buildjob_release(&job);
 	return ret;
 }
 
@@ -274,8 +274,8 @@ static int boot_stage(const struct devci_range *r, const struct devci_opts *o,
 		const char *name = o->boot[i]->name;
 		json_object *a, *fs;
 
-		progress("booting %s on %s", r->desc, name);
-		a = boot_series_arch(cfg, &bo, env, name, r->git_dir, tip, r->base);
+		log_progress("booting %s on %s", r->desc, name);
+		a = bootkernel_series_arch(cfg, &bo, env, name, r->git_dir, tip, r->base);
 		if (!strcmp(boot_report_status(a), "infra")) {
 			strbuf_addf(err, "%s: infrastructure error: %s", name,
 				    jx_strz(a, "message"));
@@ -318,14 +318,14 @@ int devci_run(const struct devci_range *r, const struct devci_opts *o,
 	/* the make output of every step, kept like the daemon's */
 	log_dir = xasprintf("%s/logs/check/%lld-%d", env.cache, (long long)time(NULL),
 			    (int)getpid());
-	ret = mkdir_p(log_dir, 0755);
+	ret = util_mkdir_p(log_dir, 0755);
 	if (ret) {
 		strbuf_addf(err, "cannot create '%s': %s", log_dir, strerror(-ret));
 		free(log_dir);
 		kbuild_env_release(&env);
 		return -EIO;
 	}
-	progress("build logs in %s", log_dir);
+	log_progress("build logs in %s", log_dir);
 	ret = build_stage(r, o, &env, log_dir, out, err);
 	if (!ret && o->nr_boot)
 		ret = boot_stage(r, o, cfg, &env, out, err);

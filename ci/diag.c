@@ -285,7 +285,7 @@ static char *norm_path(const struct diag_parse *p, const char *raw,
 	if (src_rel)
 		ret = xstrdup(src_rel);
 	else if (rel)
-		ret = ends_with(rel, ".o") ? xstrdup(rel) :
+		ret = util_ends_with(rel, ".o") ? xstrdup(rel) :
 			xasprintf("$(objtree)/%s", rel);
 	else if (raw[0] != '/')
 		ret = xstrndup(raw, len);	/* outside both: as printed */
@@ -304,7 +304,7 @@ const char *diag_unit_of(const char *target)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(link); i++)
-		if (starts_with(target, link[i]))
+		if (util_starts_with(target, link[i]))
 			return "vmlinux";
 	return target;
 }
@@ -641,7 +641,7 @@ static bool anonymous_file(const char *path, size_t n)
 
 static const char *tool_of(const char *loc, size_t n, const char *msg)
 {
-	if (starts_with(msg, "objtool: "))
+	if (util_starts_with(msg, "objtool: "))
 		return "objtool";
 	if ((n == 3 && !strncmp(loc, "cc1", 3)) ||
 	    (n >= 3 && !strncmp(loc + n - 3, "gcc", 3)))

@@ -36,7 +36,7 @@ const char *guest_init_hash(void)
 
 	if (!hex[0]) {
 		src = guest_init_source(&len);
-		hash_hex(src, len, hex);
+		util_hash_hex(src, len, hex);
 	}
 	return hex;
 }
@@ -63,10 +63,10 @@ char *guest_init_binary(const struct arch *a, const char *cachedir,
 			    a->gcc_package);
 		goto fail;
 	}
-	r = mkdir_p(cachedir, 0755);
+	r = util_mkdir_p(cachedir, 0755);
 	text = guest_init_source(&len);
 	if (!r)
-		r = write_file(src, text, len);
+		r = util_write_file(src, text, len);
 	if (r) {
 		strbuf_addf(err, "cannot write '%s': %s", src, strerror(-r));
 		goto fail;

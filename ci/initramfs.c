@@ -64,7 +64,7 @@ int initramfs_add_path(struct initramfs *ir, const char *name,
 {
 	char *buf;
 	size_t len;
-	int r = read_file(path, &buf, &len, MAX_MEMBER);
+	int r = util_read_file(path, &buf, &len, MAX_MEMBER);
 
 	if (r) {
 		strbuf_addf(err, "cannot read '%s': %s", path, strerror(-r));
@@ -122,7 +122,7 @@ int initramfs_write(struct initramfs *ir, const char *path, bool gzip,
 	if (gzip) {
 		ret = write_gzip(&out, path, err);
 	} else {
-		ret = write_file(path, out.buf, out.len);
+		ret = util_write_file(path, out.buf, out.len);
 		if (ret)
 			strbuf_addf(err, "cannot write '%s': %s", path,
 				    strerror(-ret));

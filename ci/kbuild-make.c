@@ -156,7 +156,7 @@ static void ccache_stats(const struct kbuild_tree *t, const char *path,
 	size_t len;
 
 	/* in obj/, the build user's: no link planted there is followed */
-	if (read_file_beneath(t->obj, path, &buf, &len, 64 << 20))
+	if (util_read_file_beneath(t->obj, path, &buf, &len, 64 << 20))
 		return;
 	for (p = buf; *p; p = nl + 1) {
 		nl = strchrnul(p, '\n');
@@ -195,7 +195,8 @@ static void classify(struct kbuild_tree *t, const struct run_cmd *cmd,
 	} else if (cmd->status > 128) {
 		strbuf_addstr(&sb, "make ");
 		run_describe(cmd, &sb);
-	} else if (cmd->status == 127 || (cmd->status && starts_with(cmd->out.buf, "bwrap:"))) {
+	} else if (cmd->status == 127 ||
+		   (cmd->status && util_starts_with(cmd->out.buf, "bwrap:"))) {
 		strbuf_addstr(&sb, "cannot run make: ");
 		strbuf_add(&sb, cmd->out.buf, MIN(cmd->out.len, 200));
 		strbuf_trim(&sb);
@@ -227,7 +228,7 @@ int kbuild_run(struct kbuild_tree *t, const char *const *argv,
 	diag_parse_init(&s->parse, t->src, t->obj);
 	make_env(t, &env, statslog, cc_write);
 	/* the build user appends to it */
-	fd = open_beneath(t->obj, statslog, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	fd = util_open_beneath(t->obj, statslog, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd >= 0) {
 		if (t->env->uid && fchown(fd, t->env->uid, t->env->gid))
 			log_debug("cannot chown '%s': %s", statslog, strerror(errno));

@@ -24,7 +24,7 @@ int kbuild_give_tree(const struct kbuild_env *env, const char *path)
 {
 	if (!env->uid)
 		return 0;
-	return chown_tree(path, env->uid, env->gid);
+	return util_chown_tree(path, env->uid, env->gid);
 }
 
 /* ---- the state file ---- */
@@ -47,7 +47,7 @@ void kbuild_state_read(const struct kbuild_tree *t, struct kbuild_state *s)
 	char *path = xasprintf("%s/state", t->dir), *buf = NULL, *p, *nl;
 
 	memset(s, 0, sizeof(*s));
-	if (read_file(path, &buf, NULL, 1 << 16)) {
+	if (util_read_file(path, &buf, NULL, 1 << 16)) {
 		free(path);
 		return;
 	}
@@ -88,7 +88,7 @@ int kbuild_state_write(const struct kbuild_tree *t, const struct kbuild_state *s
 			      (unsigned long long)s->busy_ms,
 			      (unsigned long long)s->base_ms, s->base_hits,
 			      s->base_misses);
-	int ret = write_file(tmp, buf, strlen(buf));
+	int ret = util_write_file(tmp, buf, strlen(buf));
 
 	if (!ret && rename(tmp, path))
 		ret = -errno;
@@ -104,7 +104,7 @@ static void save_state(struct kbuild_tree *t, int busy)
 
 	kbuild_state_read(t, &s);
 	if (busy >= 0)
-		s.busy_ms = busy ? wall_ms() : 0;
+		s.busy_ms = busy ? util_wall_ms() : 0;
 	memcpy(s.cur, t->cur, OID_HEX);
 	memcpy(s.built, t->built, OID_HEX);
 	if (kbuild_state_write(t, &s))
@@ -127,7 +127,7 @@ bool kbuild_config_has(const struct kbuild_tree *t, const char *line)
 	bool found = false;
 	size_t n = strlen(line);
 
-	if (!read_file(path, &buf, NULL, 16 << 20)) {
+	if (!util_read_file(path, &buf, NULL, 16 << 20)) {
 		const char *p = buf;
 
 		while ((p = strstr(p, line))) {
@@ -190,7 +190,7 @@ bool kbuild_guard_clean(struct kbuild_tree *t)
 		/* no record to go back to: nothing of it can be trusted */
 		log_warn("%s: no record of obj/ after an untrusted build: "
 			 "emptied", t->dir);
-		if (remove_tree(t->obj) || mkdir_p(t->obj, 0755) ||
+		if (util_remove_tree(t->obj) || util_mkdir_p(t->obj, 0755) ||
 		    kbuild_give_tree(t->env, t->obj))
 			log_warn("%s: cannot empty obj/: %s", t->dir, strerror(errno));
 	} else if (ret) {

@@ -90,7 +90,7 @@ int kbuild_env_init(struct kbuild_env *env, const struct config *cfg,
 			log_warn("build.sandbox is off: builds run as root with network");
 	}
 	dir = xasprintf("%s/ccache", env->cache);
-	if (mkdir_p(dir, 0755)) {
+	if (util_mkdir_p(dir, 0755)) {
 		strbuf_addf(err, "cannot create '%s': %s", dir, strerror(errno));
 		free(dir);
 		goto fail;
@@ -179,7 +179,7 @@ static void note_recovery(const struct kbuild_tree *t, uint64_t busy_ms)
 		      0644);
 
 	if (fd < 0 || dprintf(fd, "%llu %llu removed %lu files\n",
-			      (unsigned long long)wall_ms(),
+			      (unsigned long long)util_wall_ms(),
 			      (unsigned long long)busy_ms, recover_removed) < 0)
 		log_warn("cannot write '%s': %s", path, strerror(errno));
 	if (fd >= 0)
@@ -206,10 +206,10 @@ static int copy_file(const char *from, const char *to)
 {
 	char *buf = NULL;
 	size_t len;
-	int ret = read_file(from, &buf, &len, 64 << 20);
+	int ret = util_read_file(from, &buf, &len, 64 << 20);
 
 	if (!ret)
-		ret = write_file(to, buf, len);
+		ret = util_write_file(to, buf, len);
 	free(buf);
 	return ret;
 }
@@ -223,8 +223,8 @@ static bool same_config(const struct kbuild_tree *t, const char *cfg, const char
 {
 	char *x = NULL, *y = NULL;
 	size_t xl = 0, yl = 0;
-	bool same = !read_file(cfg, &x, &xl, 64 << 20) &&
-		!read_file_beneath(t->obj, dot, &y, &yl, 64 << 20) && xl == yl &&
+	bool same = !util_read_file(cfg, &x, &xl, 64 << 20) &&
+		!util_read_file_beneath(t->obj, dot, &y, &yl, 64 << 20) && xl == yl &&
 		!memcmp(x, y, xl);
 
 	free(x);
@@ -236,10 +236,10 @@ static int save_config(const struct kbuild_tree *t, const char *dot, const char 
 {
 	char *buf = NULL;
 	size_t len;
-	int ret = read_file_beneath(t->obj, dot, &buf, &len, 64 << 20);
+	int ret = util_read_file_beneath(t->obj, dot, &buf, &len, 64 << 20);
 
 	if (!ret)
-		ret = write_file(cfg, buf, len);
+		ret = util_write_file(cfg, buf, len);
 	free(buf);
 	return ret;
 }
@@ -249,13 +249,13 @@ static int restore_config(const struct kbuild_tree *t, const char *cfg, const ch
 {
 	char *buf = NULL;
 	size_t len;
-	int ret = read_file(cfg, &buf, &len, 64 << 20), fd;
+	int ret = util_read_file(cfg, &buf, &len, 64 << 20), fd;
 
 	if (!ret)
-		ret = write_file_beneath(t->obj, dot, buf, len);
+		ret = util_write_file_beneath(t->obj, dot, buf, len);
 	free(buf);
 	if (!ret && t->env->uid) {
-		fd = open_beneath(t->obj, dot, O_RDONLY, 0);
+		fd = util_open_beneath(t->obj, dot, O_RDONLY, 0);
 		if (fd < 0 || fchown(fd, t->env->uid, t->env->gid))
 			ret = -errno;
 		if (fd >= 0)
@@ -274,10 +274,10 @@ static void check_fragments(struct kbuild_tree *t)
 		char *buf = NULL, *p, *nl;
 		const char *name = strrchr(t->profile.fragments[i], '/') + 1;
 
-		if (read_file(t->profile.fragments[i], &buf, NULL, 1 << 20))
+		if (util_read_file(t->profile.fragments[i], &buf, NULL, 1 << 20))
 			continue;
 		for (nl = buf; (p = kbuild_next_line(&nl));) {
-			if ((starts_with(p, "CONFIG_") || starts_with(p, "# CONFIG_")) &&
+			if ((util_starts_with(p, "CONFIG_") || util_starts_with(p, "# CONFIG_")) &&
 			    (strchr(p, '=') || strstr(p, " is not set")) &&
 			    !kbuild_config_has(t, p))
 				strbuf_addf(&t->config_notes,
@@ -334,7 +334,7 @@ static int make_config(struct kbuild_tree *t, struct strbuf *err)
 		goto out;
 	kbuild_step_release(&s);
 	/* merge_config.sh runs in obj/ (temporary files in its cwd) */
-	mkdir_p(fragdir, 0755);
+	util_mkdir_p(fragdir, 0755);
 	argv[n++] = merge;
 	argv[n++] = "-m";
 	argv[n++] = "-O";
@@ -375,7 +375,7 @@ static int save_base_diags(struct kbuild_tree *t)
 	int ret;
 
 	diag_list_write(&t->base_diags, &sb);
-	ret = write_file(path, sb.buf, sb.len);
+	ret = util_write_file(path, sb.buf, sb.len);
 	strbuf_release(&sb);
 	free(path);
 	return ret;
@@ -385,7 +385,7 @@ static int load_base_diags(struct kbuild_tree *t)
 {
 	char *path = xasprintf("%s/%s", t->dir, BASE_DIAGS), *buf = NULL;
 	size_t len;
-	int ret = read_file(path, &buf, &len, 512 << 20);
+	int ret = util_read_file(path, &buf, &len, 512 << 20);
 
 	if (!ret && diag_list_read(&t->base_diags, buf, len))
 		ret = -EINVAL;
@@ -426,7 +426,7 @@ static int build_base(struct kbuild_tree *t, struct kbuild_state *st, bool cold,
 		log_info("%s: building the base %.12s (once per base)",
 			 t->arch.name, t->base);
 		units_release(&t->units);
-		if (remove_tree(t->obj) || mkdir_p(t->obj, 0755) ||
+		if (util_remove_tree(t->obj) || util_mkdir_p(t->obj, 0755) ||
 		    kbuild_give_tree(t->env, t->obj)) {
 			strbuf_addf(err, "cannot create '%s': %s", t->obj,
 				    strerror(errno));
@@ -443,7 +443,7 @@ static int build_base(struct kbuild_tree *t, struct kbuild_state *st, bool cold,
 		if (t->config_notes.len) {
 			char *notes = xasprintf("%s/%s", t->dir, CONFIG_NOTES);
 
-			write_file(notes, t->config_notes.buf, t->config_notes.len);
+			util_write_file(notes, t->config_notes.buf, t->config_notes.len);
 			free(notes);
 			log_warn("%s: %s", t->arch.name, t->config_notes.buf);
 		}
@@ -606,7 +606,7 @@ int kbuild_prune(const char *arch_dir, const char *current, unsigned int keep)
 		char *path, *state;
 		struct stat st;
 
-		if (de->d_name[0] == '.' || ends_with(de->d_name, ".lock"))
+		if (de->d_name[0] == '.' || util_ends_with(de->d_name, ".lock"))
 			continue;
 		path = xasprintf("%s/%s", arch_dir, de->d_name);
 		state = xasprintf("%s/state", path);
@@ -629,7 +629,7 @@ int kbuild_prune(const char *arch_dir, const char *current, unsigned int keep)
 		/* current counts as one of keep; a directory in use stays */
 		if (i + 1 >= keep && fd >= 0 && !flock(fd, LOCK_EX | LOCK_NB)) {
 			log_info("removing the old build directory '%s'", v[i].path);
-			if (!remove_tree(v[i].path))
+			if (!util_remove_tree(v[i].path))
 				removed++;
 		}
 		if (fd >= 0)
@@ -700,7 +700,7 @@ int kbuild_open(struct kbuild_tree **out, const struct kbuild_env *env,
 	if (git_rev_resolve(git_dir, base, t->base, err))
 		goto out;
 	arch_dir = xasprintf("%s/builds/%s", env->cache, arch->name);
-	if (mkdir_p(arch_dir, 0755)) {
+	if (util_mkdir_p(arch_dir, 0755)) {
 		strbuf_addf(err, "cannot create '%s': %s", arch_dir, strerror(errno));
 		goto out;
 	}
@@ -718,7 +718,7 @@ int kbuild_open(struct kbuild_tree **out, const struct kbuild_env *env,
 	if (lock_dir(t, lock, err))
 		goto out;
 	drop_stale_index_lock(t);
-	if (mkdir_p(t->dir, 0755)) {
+	if (util_mkdir_p(t->dir, 0755)) {
 		strbuf_addf(err, "cannot create '%s': %s", t->dir, strerror(errno));
 		goto out;
 	}
@@ -739,7 +739,7 @@ int kbuild_open(struct kbuild_tree **out, const struct kbuild_env *env,
 	if (!t->base_built_now) {
 		char *notes = xasprintf("%s/%s", t->dir, CONFIG_NOTES), *buf;
 
-		if (!read_file(notes, &buf, NULL, 1 << 20)) {
+		if (!util_read_file(notes, &buf, NULL, 1 << 20)) {
 			strbuf_addstr(&t->config_notes, buf);
 			free(buf);
 		}

@@ -100,11 +100,11 @@ static const char *def_bin(const struct kst_def *d)
 	return d->bin ? d->bin : d->name;
 }
 
-const struct kst_def *kst_lookup(const char *name)
+const struct kst_def *kselftest_lookup(const char *name)
 {
 	size_t i;
 
-	skip_prefix(name, "mm/", &name);
+	util_skip_prefix(name, "mm/", &name);
 	for (i = 0; i < kst_catalog_nr; i++)
 		if (!strcmp(kst_catalog[i].name, name))
 			return &kst_catalog[i];
@@ -133,7 +133,7 @@ static bool left_out(const struct kst_def *d, const struct arch *a)
 	return d->skip_on && in_list(d->skip_on, a);
 }
 
-void kst_plan_skip(struct kst_plan *plan, const char *name, const char *why)
+void kselftest_plan_skip(struct kst_plan *plan, const char *name, const char *why)
 {
 	ALLOC_GROW(plan->skipped, plan->skipped_nr + 1, plan->skipped_alloc);
 	plan->skipped[plan->skipped_nr].name = xstrdup(name);
@@ -141,9 +141,9 @@ void kst_plan_skip(struct kst_plan *plan, const char *name, const char *why)
 	plan->skipped_nr++;
 }
 
-void kst_plan_drop(struct kst_plan *plan, size_t i, const char *why)
+void kselftest_plan_drop(struct kst_plan *plan, size_t i, const char *why)
 {
-	kst_plan_skip(plan, plan->tests[i]->name, why);
+	kselftest_plan_skip(plan, plan->tests[i]->name, why);
 	memmove(plan->tests + i, plan->tests + i + 1,
 		(plan->nr - i - 1) * sizeof(*plan->tests));
 	plan->nr--;
@@ -171,7 +171,7 @@ static void add(struct kst_plan *plan, const struct arch *a,
 		char *why = xasprintf("not built for %s (only %s)", a->name,
 				      d->archs);
 
-		kst_plan_skip(plan, d->name, why);
+		kselftest_plan_skip(plan, d->name, why);
 		free(why);
 		return;
 	}
@@ -179,8 +179,8 @@ static void add(struct kst_plan *plan, const struct arch *a,
 	plan->tests[plan->nr++] = d;
 }
 
-int kst_select(const struct arch *a, const char *const *names, size_t nr,
-	       struct kst_plan *plan, struct strbuf *err)
+int kselftest_select(const struct arch *a, const char *const *names, size_t nr,
+		     struct kst_plan *plan, struct strbuf *err)
 {
 	size_t i, j;
 
@@ -195,13 +195,13 @@ int kst_select(const struct arch *a, const char *const *names, size_t nr,
 				if (!c->dflt || in_plan(plan, c))
 					continue;
 				if (left_out(c, a))
-					kst_plan_skip(plan, c->name, c->skip_why);
+					kselftest_plan_skip(plan, c->name, c->skip_why);
 				else
 					add(plan, a, c);
 			}
 			continue;
 		}
-		d = kst_lookup(n);
+		d = kselftest_lookup(n);
 		if (!d) {
 			strbuf_addf(err, "unknown mm kselftest '%s'", n);
 			return -EINVAL;
@@ -216,13 +216,13 @@ int kst_select(const struct arch *a, const char *const *names, size_t nr,
 		if (!applies(d, a))
 			add(plan, a, d);	/* skipped: not for this arch */
 		else
-			kst_plan_skip(plan, d->name, d->note ? d->note :
-				      "not in the selected list");
+			kselftest_plan_skip(plan, d->name, d->note ? d->note :
+					    "not in the selected list");
 	}
 	return 0;
 }
 
-void kst_plan_release(struct kst_plan *plan)
+void kselftest_plan_release(struct kst_plan *plan)
 {
 	size_t i;
 
@@ -235,7 +235,7 @@ void kst_plan_release(struct kst_plan *plan)
 	memset(plan, 0, sizeof(*plan));
 }
 
-void kst_plan_key(const struct kst_plan *plan, struct strbuf *sb)
+void kselftest_plan_key(const struct kst_plan *plan, struct strbuf *sb)
 {
 	size_t i;
 
@@ -278,8 +278,8 @@ static int shadow_level(const char *src, const char *dst, const char *keep,
 			size_t len;
 
 			if (e->d_type == DT_REG &&
-			    !read_file(from, &buf, &len, 16 << 20)) {
-				ret = write_file(to, buf, len);
+			    !util_read_file(from, &buf, &len, 16 << 20)) {
+				ret = util_write_file(to, buf, len);
 				free(buf);
 			}
 		} else if (symlink(from, to) && errno != EEXIST) {
@@ -306,11 +306,11 @@ static int make_shadow(const char *srcdir, const char *shadow,
 	struct strbuf s = STRBUF_INIT, d = STRBUF_INIT;
 	int ret = 0, i;
 
-	remove_tree(shadow);
+	util_remove_tree(shadow);
 	strbuf_addstr(&s, srcdir);
 	strbuf_addstr(&d, shadow);
 	for (i = 0; ; i++) {
-		ret = mkdir_p(d.buf, 0755);
+		ret = util_mkdir_p(d.buf, 0755);
 		if (ret) {
 			strbuf_addf(err, "cannot create '%s': %s", d.buf,
 				    strerror(-ret));
@@ -402,8 +402,8 @@ static char *build_error(const char *log, const char *bin)
 	return why ? why : xstrdup("did not build (see the build log)");
 }
 
-int kst_build(const struct kst_build *b, struct kst_plan *plan,
-	      struct strbuf *err)
+int kselftest_build(const struct kst_build *b, struct kst_plan *plan,
+		    struct strbuf *err)
 {
 	const struct arch *a = b->arch;
 	char *karch = xasprintf("ARCH=%s", a->kernel_arch);
@@ -420,14 +420,14 @@ int kst_build(const struct kst_build *b, struct kst_plan *plan,
 	size_t i, n = 0;
 	int ret;
 
-	ret = mkdir_p(b->outdir, 0755);
+	ret = util_mkdir_p(b->outdir, 0755);
 	if (!ret)
-		ret = mkdir_p(b->hdrdir, 0755);
+		ret = util_mkdir_p(b->hdrdir, 0755);
 	if (!ret)
-		ret = mkdir_p(b->objdir, 0755);
+		ret = util_mkdir_p(b->objdir, 0755);
 	/* the tree's Makefiles run as the build user, never as lorebot */
-	if (!ret && b->uid && (chown_tree(b->hdrdir, b->uid, b->gid) ||
-			       chown_tree(b->objdir, b->uid, b->gid)))
+	if (!ret && b->uid && (util_chown_tree(b->hdrdir, b->uid, b->gid) ||
+			       util_chown_tree(b->objdir, b->uid, b->gid)))
 		ret = -errno;
 	if (ret) {
 		strbuf_addf(err, "cannot create the kselftest directories: %s",
@@ -458,7 +458,7 @@ int kst_build(const struct kst_build *b, struct kst_plan *plan,
 	if (ret)
 		goto out;
 	/* the shadow tree too: the selftests' Makefile writes in its cwd */
-	if (b->uid && chown_tree(b->outdir, b->uid, b->gid)) {
+	if (b->uid && util_chown_tree(b->outdir, b->uid, b->gid)) {
 		ret = -errno;
 		strbuf_addf(err, "cannot give '%s' to the build user: %s",
 			    b->outdir, strerror(errno));
@@ -488,7 +488,7 @@ int kst_build(const struct kst_build *b, struct kst_plan *plan,
 		if (access(bin, X_OK)) {
 			char *why = build_error(out.buf, def_bin(plan->tests[i]));
 
-			kst_plan_drop(plan, i, why);
+			kselftest_plan_drop(plan, i, why);
 			free(why);
 		} else {
 			i++;

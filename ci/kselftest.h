@@ -31,7 +31,7 @@ extern const struct kst_def kst_catalog[];
 extern const size_t kst_catalog_nr;
 
 /* By name, with or without "mm/" in front; NULL if unknown */
-const struct kst_def *kst_lookup(const char *name);
+const struct kst_def *kselftest_lookup(const char *name);
 
 struct kst_skip {
 	char *name;
@@ -54,14 +54,14 @@ struct kst_plan {
  * (-EINVAL, err names them); tests that do not apply to a are skipped
  * with a reason.  Catalog tests not selected are recorded as skipped.
  */
-int kst_select(const struct arch *a, const char *const *names, size_t nr,
-	       struct kst_plan *plan, struct strbuf *err);
-void kst_plan_release(struct kst_plan *plan);
-void kst_plan_skip(struct kst_plan *plan, const char *name, const char *why);
+int kselftest_select(const struct arch *a, const char *const *names, size_t nr,
+		     struct kst_plan *plan, struct strbuf *err);
+void kselftest_plan_release(struct kst_plan *plan);
+void kselftest_plan_skip(struct kst_plan *plan, const char *name, const char *why);
 /* Drop tests[i] from the plan, recording why */
-void kst_plan_drop(struct kst_plan *plan, size_t i, const char *why);
+void kselftest_plan_drop(struct kst_plan *plan, size_t i, const char *why);
 /* A stable text describing the plan (for cache keys) */
-void kst_plan_key(const struct kst_plan *plan, struct strbuf *sb);
+void kselftest_plan_key(const struct kst_plan *plan, struct strbuf *sb);
 
 /*
  * Where a kselftest build reads and writes.  srcdir is the kernel tree
@@ -91,7 +91,7 @@ struct kst_build {
  * plan with the compiler's first error as the reason.  0, or -errno
  * when the toolchain could not run at all (err says why).
  */
-int kst_build(const struct kst_build *b, struct kst_plan *plan,
-	      struct strbuf *err);
+int kselftest_build(const struct kst_build *b, struct kst_plan *plan,
+		    struct strbuf *err);
 
 #endif

@@ -17,12 +17,12 @@ static const char *const result_names[] = {
 	[KST_FLAKY] = "flaky",
 };
 
-const char *kst_result_name(enum kst_result r)
+const char *ktap_result_name(enum kst_result r)
 {
 	return result_names[r];
 }
 
-struct kst_run *console_test(const struct console *c, const char *name)
+struct kst_run *ktap_test(const struct console *c, const char *name)
 {
 	size_t i;
 
@@ -32,9 +32,9 @@ struct kst_run *console_test(const struct console *c, const char *name)
 	return NULL;
 }
 
-struct kst_run *console_add_test(struct console *c, const char *name)
+struct kst_run *ktap_add_test(struct console *c, const char *name)
 {
-	struct kst_run *t = console_test(c, name);
+	struct kst_run *t = ktap_test(c, name);
 
 	if (t)
 		return t;
@@ -69,7 +69,7 @@ static void on_run_marker(struct console *c, const char *s)
 
 	if (!name)
 		return;
-	t = console_add_test(c, name);
+	t = ktap_add_test(c, name);
 	t->attempts = attempt;
 	if (attempt > 1)
 		strbuf_addf(&t->output, "# attempt %d\n", attempt);
@@ -87,7 +87,7 @@ static void on_exit_marker(struct console *c, const char *s)
 
 	if (!name)
 		return;
-	t = console_add_test(c, name);
+	t = ktap_add_test(c, name);
 	if (sscanf(rest, " status %d ms %llu", &status, &ms) >= 1 &&
 	    attempt == 1)
 		t->first_status = status;
@@ -106,9 +106,9 @@ static void on_marker(struct console *c, const char *s)
 	unsigned long long v;
 	const char *rest;
 
-	if (skip_prefix(s, "run ", &rest))
+	if (util_skip_prefix(s, "run ", &rest))
 		on_run_marker(c, rest);
-	else if (skip_prefix(s, "exit ", &rest))
+	else if (util_skip_prefix(s, "exit ", &rest))
 		on_exit_marker(c, rest);
 	else if (sscanf(s, "init uptime ms %llu", &v) == 1)
 		c->init_uptime_ms = v;
@@ -131,14 +131,14 @@ static void on_result(struct console *c, const char *s, bool ok)
 	name = end + 1;
 	hash = strstr(name, " # ");
 	n = hash ? xstrndup(name, hash - name) : xstrdup(name);
-	t = console_add_test(c, n);
+	t = ktap_add_test(c, n);
 	free(n);
 	t->finished = true;
 	free(t->reason);
 	t->reason = hash ? xstrdup(hash + 3) : NULL;
 	if (!ok)
 		t->result = KST_FAIL;
-	else if (hash && istarts_with(hash + 3, "SKIP"))
+	else if (hash && util_istarts_with(hash + 3, "SKIP"))
 		t->result = KST_SKIP;
 	else if (t->attempts > 1)
 		t->result = KST_FLAKY;
@@ -156,8 +156,8 @@ bool ktap_line(struct console *c, const char *line)
 {
 	const char *rest;
 
-	if (starts_with(line, "    ")) {
-		struct kst_run *t = c->running ? console_test(c, c->running) : NULL;
+	if (util_starts_with(line, "    ")) {
+		struct kst_run *t = c->running ? ktap_test(c, c->running) : NULL;
 
 		if (!t)
 			return false;
@@ -165,25 +165,25 @@ bool ktap_line(struct console *c, const char *line)
 		strbuf_addch(&t->output, '\n');
 		return true;
 	}
-	if (starts_with(line, "KTAP version ") || starts_with(line, "TAP version ")) {
+	if (util_starts_with(line, "KTAP version ") || util_starts_with(line, "TAP version ")) {
 		c->userspace = true;
 		return true;
 	}
 	if (!c->userspace)
 		return false;
-	if (skip_prefix(line, "# lorebot: ", &rest)) {
+	if (util_skip_prefix(line, "# lorebot: ", &rest)) {
 		on_marker(c, rest);
 		return true;
 	}
-	if (skip_prefix(line, "1..", &rest)) {
+	if (util_skip_prefix(line, "1..", &rest)) {
 		c->planned = atoi(rest);
 		return true;
 	}
-	if (skip_prefix(line, "ok ", &rest)) {
+	if (util_skip_prefix(line, "ok ", &rest)) {
 		on_result(c, rest, true);
 		return true;
 	}
-	if (skip_prefix(line, "not ok ", &rest)) {
+	if (util_skip_prefix(line, "not ok ", &rest)) {
 		on_result(c, rest, false);
 		return true;
 	}

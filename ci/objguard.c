@@ -164,7 +164,7 @@ int objguard_save(const char *obj, const char *manifest,
 	ret = w.err;
 	if (ret)
 		strbuf_addf(err, "cannot read '%s': %s", obj, strerror(-ret));
-	if (!ret && (ret = write_file(tmp, out.buf, out.len)))
+	if (!ret && (ret = util_write_file(tmp, out.buf, out.len)))
 		strbuf_addf(err, "cannot write '%s': %s", tmp, strerror(-ret));
 	if (!ret && rename(tmp, manifest)) {
 		ret = -errno;
@@ -184,7 +184,7 @@ bool objguard_recorded(const char *manifest, const char *path)
 	size_t len;
 	bool found;
 
-	if (read_file(manifest, &buf, &len, MANIFEST_MAX))
+	if (util_read_file(manifest, &buf, &len, MANIFEST_MAX))
 		return false;
 	line = xasprintf("\t%s\n", path);
 	found = memmem(buf, len, line, strlen(line)) != NULL;
@@ -206,7 +206,7 @@ int objguard_restore(const char *obj, const char *manifest,
 
 	*removed = 0;
 	*missing = 0;
-	ret = read_file(manifest, &buf, &len, MANIFEST_MAX);
+	ret = util_read_file(manifest, &buf, &len, MANIFEST_MAX);
 	if (ret) {
 		if (ret != -ENOENT)
 			strbuf_addf(err, "cannot read '%s': %s", manifest, strerror(-ret));

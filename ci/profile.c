@@ -110,11 +110,11 @@ static void profile_hash(struct profile *p, const struct arch *arch)
 		 * lorebot on one machine share their build directories.
 		 */
 		strbuf_addf(&sb, "%s\n", slash ? slash + 1 : p->fragments[i]);
-		if (!read_file(p->fragments[i], &buf, &len, 1 << 20))
+		if (!util_read_file(p->fragments[i], &buf, &len, 1 << 20))
 			strbuf_add(&sb, buf, len);
 		free(buf);
 	}
-	hash_hex(sb.buf, sb.len, p->hash);
+	util_hash_hex(sb.buf, sb.len, p->hash);
 	strbuf_release(&sb);
 }
 

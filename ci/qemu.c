@@ -199,7 +199,7 @@ static bool run_probe(const struct arch *a, const char *dir,
 	bool ok = false;
 
 	memcpy(img + 0xfff0, probe_code, sizeof(probe_code));
-	if (write_file(bios, img, 65536)) {
+	if (util_write_file(bios, img, 65536)) {
 		strbuf_addf(why, "cannot write '%s'", bios);
 		goto out;
 	}
@@ -261,7 +261,7 @@ static char *probe_cache_path(const struct arch *a, const char *dir)
 		}
 		free(dup);
 	}
-	hash_hex(key.buf, key.len, hex);
+	util_hash_hex(key.buf, key.len, hex);
 	p = xasprintf("%s/kvm-%s-%s", dir, a->name, hex);
 	strbuf_release(&key);
 	return p;
@@ -294,10 +294,10 @@ bool qemu_kvm_works(const struct arch *a, const char *cachedir,
 		return false;
 	}
 	close(fd);
-	if (cachedir && !mkdir_p(cachedir, 0755)) {
+	if (cachedir && !util_mkdir_p(cachedir, 0755)) {
 		cache = probe_cache_path(a, cachedir);
-		if (!read_file(cache, &buf, &len, 4096)) {
-			ok = starts_with(buf, "kvm");
+		if (!util_read_file(cache, &buf, &len, 4096)) {
+			ok = util_starts_with(buf, "kvm");
 			strbuf_addstr(why, buf);
 			strbuf_rtrim(why);
 			strbuf_addstr(why, " (cached)");
@@ -319,7 +319,7 @@ bool qemu_kvm_works(const struct arch *a, const char *cachedir,
 		struct strbuf line = STRBUF_INIT;
 
 		strbuf_addf(&line, "%s\n", why->buf);
-		write_file(cache, line.buf, line.len);
+		util_write_file(cache, line.buf, line.len);
 		strbuf_release(&line);
 	}
 out:

@@ -224,12 +224,12 @@ int srctree_checkout(const char *git_dir, const char *dir, const char *index,
 	int ret;
 
 	/* without its index, the tree's content is unknown: start over */
-	if (stat(index, &st) && !stat(dir, &st) && remove_tree(dir)) {
+	if (stat(index, &st) && !stat(dir, &st) && util_remove_tree(dir)) {
 		strbuf_addf(err, "cannot remove '%s'", dir);
 		ret = -1;
 		goto out;
 	}
-	if (mkdir_p(dir, 0755)) {
+	if (util_mkdir_p(dir, 0755)) {
 		strbuf_addf(err, "cannot create '%s': %s", dir, strerror(errno));
 		ret = -1;
 		goto out;

@@ -77,11 +77,11 @@ void units_collect(const struct units *u, bool (*is_extra)(const char *unit),
 	struct diag_list all = DIAG_LIST_INIT, normal = DIAG_LIST_INIT;
 
 	add_units(u, is_extra, false, &all);
-	diag_list_distinct(&all, &normal);
+	delta_list_distinct(&all, &normal);
 	*extra_from = normal.nr;
 	add_units(u, is_extra, true, &all);
 	/* distinct() keeps first occurrences, in order: the normal ones */
-	diag_list_distinct(&all, out);
+	delta_list_distinct(&all, out);
 	diag_list_release(&all);
 	diag_list_release(&normal);
 }
@@ -109,7 +109,7 @@ int units_load(struct units *u, const char *path, const char *top)
 	struct diag_list l = DIAG_LIST_INIT;
 	char *buf = NULL;
 	size_t len;
-	int ret = read_file(path, &buf, &len, 512 << 20);
+	int ret = util_read_file(path, &buf, &len, 512 << 20);
 
 	if (!ret && diag_list_read(&l, buf, len))
 		ret = -EINVAL;
@@ -129,7 +129,7 @@ int units_save(const struct units *u, const char *path)
 
 	for (i = 0; i < u->nr; i++)
 		diag_list_write(&u->v[i]->diags, &sb);
-	ret = write_file(tmp, sb.buf, sb.len);
+	ret = util_write_file(tmp, sb.buf, sb.len);
 	if (!ret && rename(tmp, path))
 		ret = -errno;
 	strbuf_release(&sb);

@@ -35,7 +35,7 @@ void units_add(struct units *u, const struct diag_list *l, const char *top);
 void units_replace(struct units *u, const struct diag_parse *p,
 		   const char *top);
 /*
- * Every distinct diagnostic (diag_list_distinct()); those that only the
+ * Every distinct diagnostic (delta_list_distinct()); those that only the
  * units for which is_extra() holds show come last, from *extra_from on.
  */
 void units_collect(const struct units *u, bool (*is_extra)(const char *unit),

@@ -11,7 +11,7 @@
 
 bool w1_is_unit(const char *unit)
 {
-	return ends_with(unit, ".s") || ends_with(unit, KDOC_SUFFIX) ||
+	return util_ends_with(unit, ".s") || util_ends_with(unit, KDOC_SUFFIX) ||
 		!strcmp(unit, W1_TOP);
 }
 
@@ -32,10 +32,10 @@ static bool candidate(const char *path)
 	};
 	size_t i;
 
-	if (!ends_with(path, ".c"))
+	if (!util_ends_with(path, ".c"))
 		return false;
 	for (i = 0; i < ARRAY_SIZE(skip); i++)
-		if (starts_with(path, skip[i]))
+		if (util_starts_with(path, skip[i]))
 			return false;
 	return true;
 }
@@ -162,7 +162,7 @@ static char *cache_path(const struct kbuild_tree *t, const char *file)
 {
 	char hash[17];
 
-	hash_hex(file, strlen(file), hash);
+	util_hash_hex(file, strlen(file), hash);
 	return xasprintf("%s/w1/%s.diags", t->dir, hash);
 }
 
@@ -173,7 +173,7 @@ int w1_base_load(const struct kbuild_tree *t, const char *file,
 	size_t len;
 	int ret = -1;
 
-	if (!read_file(path, &buf, &len, 64 << 20) &&
+	if (!util_read_file(path, &buf, &len, 64 << 20) &&
 	    !diag_list_read(out, buf, len))
 		ret = 0;
 	free(buf);
@@ -196,8 +196,8 @@ int w1_base_save(const struct kbuild_tree *t, const char *file,
 		    !strcmp(step_diags->v[i].unit, k_unit))
 			diag_list_add(&l, &step_diags->v[i]);
 	diag_list_write(&l, &sb);
-	mkdir_p(dir, 0755);
-	ret = write_file(path, sb.buf, sb.len);
+	util_mkdir_p(dir, 0755);
+	ret = util_write_file(path, sb.buf, sb.len);
 	diag_list_release(&l);
 	strbuf_release(&sb);
 	free(s_unit);

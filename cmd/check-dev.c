@@ -18,28 +18,35 @@
 #include "bot/series-out.h"
 #include "checkers/pattern.h"
 
+/*
+ * Delayed progress on stderr (lib/log.h's log_progress(): a terminal, or
+ * --progress): nothing for work that ends within a second
+ * (LOREBOT_PROGRESS_DELAY_MS changes the second).
+ */
 static uint64_t progress_t0, progress_delay = 1000;
 
-void check_progress_start(void)
+static void check_progress_start(void)
 {
 	const char *d = getenv("LOREBOT_PROGRESS_DELAY_MS");
 
-	progress_t0 = now_ms();
+	progress_t0 = util_now_ms();
 	if (d && *d)
 		progress_delay = strtoull(d, NULL, 10);
 }
 
-void check_progress(const char *fmt, ...)
+static void check_progress(const char *fmt, ...) PRINTF(1, 2);
+
+static void check_progress(const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
 
-	if (now_ms() - progress_t0 < progress_delay)
+	if (util_now_ms() - progress_t0 < progress_delay)
 		return;
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	progress("lorebot: %s (%.1f s)", sb.buf, (now_ms() - progress_t0) / 1000.0);
+	log_progress("lorebot: %s (%.1f s)", sb.buf, (util_now_ms() - progress_t0) / 1000.0);
 	strbuf_release(&sb);
 }
 
@@ -197,7 +204,7 @@ static char *from_cwd(const char *workdir, const char *path)
 	struct strbuf sb = STRBUF_INIT;
 	size_t n;
 
-	if (!cwd || !top || !starts_with(cwd, top) ||
+	if (!cwd || !top || !util_starts_with(cwd, top) ||
 	    (cwd[strlen(top)] && cwd[strlen(top)] != '/') || !cwd[strlen(top)]) {
 		free(cwd);
 		free(top);
@@ -285,7 +292,7 @@ int check_dev(const struct check_dev_opts *d, const struct check_opts *o,
 		       r.desc);
 	check_run(&s, o, &f);
 	check_progress("checked %zu patch%s", s.nr, s.nr == 1 ? "" : "es");
-	ret = findings_at_least(&f, o->fail_on) ? EXIT_FINDINGS : EXIT_OK;
+	ret = check_findings_at_least(&f, o->fail_on) ? EXIT_FINDINGS : EXIT_OK;
 	if (d->json) {
 		json = result_json(&r, &s, &f);
 	} else {
@@ -303,7 +310,7 @@ int check_dev(const struct check_dev_opts *d, const struct check_opts *o,
 		jx_print(json, stdout);
 out:
 	json_object_put(json);
-	findings_release(&f);
+	check_findings_release(&f);
 	s.tree = NULL;
 	check_series_release(&s);
 	devrange_release(&r);

@@ -26,12 +26,4 @@ struct check_dev_opts {
 int check_dev(const struct check_dev_opts *d, const struct check_opts *o,
 	      const struct config *cfg);
 
-/*
- * Delayed progress on stderr (lib/log.h's progress(): a terminal, or
- * --progress): nothing for work that ends within a second
- * (LOREBOT_PROGRESS_DELAY_MS changes the second).
- */
-void check_progress_start(void);
-void check_progress(const char *fmt, ...) PRINTF(1, 2);
-
 #endif

@@ -145,10 +145,10 @@ struct apply_cli {
 
 static int read_series(const struct apply_cli *c, struct assembly *a)
 {
-	int ret = assembly_add_mbox(a, c->mbox);
+	int ret = series_add_mbox(a, c->mbox);
 
 	if (!ret)
-		assembly_build(a);
+		series_build(a);
 	return ret;
 }
 
@@ -169,9 +169,9 @@ static int save_stdin(struct apply_cli *c)
 		return ret;
 	}
 	close(fd);
-	ret = read_file("/dev/stdin", &buf, &len, SIZE_MAX);
+	ret = util_read_file("/dev/stdin", &buf, &len, SIZE_MAX);
 	if (!ret)
-		ret = write_file(c->tmp, buf, len);
+		ret = util_write_file(c->tmp, buf, len);
 	free(buf);
 	c->mbox = c->tmp;
 	return ret;
@@ -379,22 +379,22 @@ static void collected_trailers(const struct send *s, int k,
 	for (i = 0; i < sp->trailers.nr; i++) {
 		const struct trailer *t = &sp->trailers.t[i];
 
-		if (!trailers_has(own, t->name, t->value) &&
-		    !trailers_has(&s->cover_trailers, t->name, t->value) &&
-		    !trailers_has(out, t->name, t->value))
-			trailers_add(out, t->name, t->value);
+		if (!patch_trailers_has(own, t->name, t->value) &&
+		    !patch_trailers_has(&s->cover_trailers, t->name, t->value) &&
+		    !patch_trailers_has(out, t->name, t->value))
+			patch_trailers_add(out, t->name, t->value);
 	}
 	for (i = 0; i < s->cover_trailers.nr; i++) {
 		const struct trailer *t = &s->cover_trailers.t[i];
 
-		if (!trailers_has(out, t->name, t->value))
-			trailers_add(out, t->name, t->value);
+		if (!patch_trailers_has(out, t->name, t->value))
+			patch_trailers_add(out, t->name, t->value);
 	}
 	/* a Message-ID made up for a mail without one links nowhere */
-	if (link && *link && !ends_with(sp->msg->msgid, "@" MSG_MISSING_ID_DOMAIN)) {
+	if (link && *link && !util_ends_with(sp->msg->msgid, "@" MSG_MISSING_ID_DOMAIN)) {
 		char *v = link_for(link, sp->msg->msgid);
 
-		trailers_add(out, "Link", v);
+		patch_trailers_add(out, "Link", v);
 		free(v);
 	}
 }
@@ -487,7 +487,7 @@ static int apply_send(struct apply_cli *c, struct ctx *ctx, struct gitrepo *r,
 		ret = res.applied ? EXIT_OK : EXIT_FINDINGS;
 	apply_result_release(&res);
 	for (k = 0; k < s->total; k++)
-		trailers_release(&extra[k]);
+		patch_trailers_release(&extra[k]);
 	free(extra);
 	free(branch);
 	for (i = 0; bases && i < o.nr_bases; i++)
@@ -570,12 +570,12 @@ int cmd_apply(int argc, char **argv, struct ctx *ctx)
 	bool fetch;
 
 	c.max_size = config_get_size(ctx->cfg, "mail.maxsize");
-	assembly_init(&a, c.max_size);
+	series_init(&a, c.max_size);
 	{
 		const char **trust;
 		size_t nt = config_get_all(ctx->cfg, "series.trust", &trust);
 
-		assembly_trust(&a, trust, nt);
+		series_trust_senders(&a, trust, nt);
 	}
 	ret = apply_parse_options(&c, argc, argv);
 	if (ret)
@@ -670,10 +670,10 @@ out:
 	free(ld);
 	free(sends);
 	gitrepo_close(r);
-	assembly_release(&a);
+	series_release(&a);
 	json_object_put(out);
 	strbuf_release(&err);
-	opt_strings_release(&c.bases);
+	parse_opt_strings_release(&c.bases);
 	if (c.tmp)
 		unlink(c.tmp);
 	free(c.tmp);

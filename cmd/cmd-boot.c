@@ -187,8 +187,8 @@ static int run_series(struct ctx *ctx, const struct boot_args *args,
 		workdir = xasprintf("%s/boot/runs/%.12s", o->cachedir, tip);
 	o->workdir = args->workdir ? args->workdir : workdir;
 	for (i = 0; archs[i]; i++)
-		json_object_array_add(list, boot_series_arch(ctx->cfg, o, &env, archs[i],
-							     git_dir.buf, tip, base));
+		json_object_array_add(list, bootkernel_series_arch(ctx->cfg, o, &env, archs[i],
+								   git_dir.buf, tip, base));
 	kbuild_env_release(&env);
 out:
 	strbuf_release(&err);
@@ -239,7 +239,7 @@ static int run_images(const struct boot_args *args, struct boot_opts *o,
 	if (!args->workdir)
 		workdir = xasprintf("%s/boot/runs/images", o->cachedir);
 	o->workdir = args->workdir ? args->workdir : workdir;
-	boot_arch(o, a, &tip, args->base_image ? &base : NULL, &aj, &err);
+	baseline_boot_arch(o, a, &tip, args->base_image ? &base : NULL, &aj, &err);
 	json_object_array_add(list, aj);
 	strbuf_release(&err);
 	free(src);
@@ -304,7 +304,7 @@ static int parse_duration_arg(const char *s, uint64_t *ms)
 {
 	if (!s)
 		return 0;
-	if (parse_duration_ms(s, ms) || !*ms)
+	if (util_parse_duration_ms(s, ms) || !*ms)
 		return cmd_usage_error("boot", "bad duration '%s'", s);
 	return 0;
 }
@@ -338,7 +338,7 @@ int cmd_boot(int argc, char **argv, struct ctx *ctx)
 	if (ret)
 		return ret;
 	if (log_get_level() >= LOG_LVL_DEBUG)
-		progress_force(true);
+		log_progress_force(true);
 
 	if (args.arches) {
 		split_list(args.arches, &archs);
@@ -387,13 +387,13 @@ int cmd_boot(int argc, char **argv, struct ctx *ctx)
 		struct kst_plan plan = KST_PLAN_INIT;
 
 		/* catch unknown test names before anything is built */
-		if (kst_select(arch_lookup(archs[0]), o.tests, o.tests_nr, &plan, &err)) {
+		if (kselftest_select(arch_lookup(archs[0]), o.tests, o.tests_nr, &plan, &err)) {
 			ret = cmd_usage_error("boot", "%s (see --list-tests)", err.buf);
 			strbuf_release(&err);
-			kst_plan_release(&plan);
+			kselftest_plan_release(&plan);
 			goto out;
 		}
-		kst_plan_release(&plan);
+		kselftest_plan_release(&plan);
 		strbuf_release(&err);
 	}
 	o.cachedir = cachedir = kbuild_cache_dir(ctx->cfg);

@@ -95,7 +95,7 @@ static int timeout_cb(const struct parse_opt *opt, const char *arg, struct strbu
 	struct ctx *ctx = opt->value;
 	uint64_t ms;
 
-	if (parse_duration_ms(arg, &ms) || !ms) {
+	if (util_parse_duration_ms(arg, &ms) || !ms) {
 		strbuf_addf(err, "bad duration '%s'", arg);
 		return -1;
 	}
@@ -280,7 +280,7 @@ int cmd_build(int argc, char **argv, struct ctx *ctx)
 		goto out;
 	}
 	log_dir = o.log_dir ? xstrdup(o.log_dir) : default_log_dir(&env);
-	if (mkdir_p(log_dir, 0755)) {
+	if (util_mkdir_p(log_dir, 0755)) {
 		fprintf(stderr, "lorebot build: cannot create '%s': %s\n", log_dir,
 			strerror(errno));
 		kbuild_env_release(&env);
@@ -297,8 +297,8 @@ int cmd_build(int argc, char **argv, struct ctx *ctx)
 
 		log_info("building %zu patch(es) for %s (profile %s)",
 			 job.commits.nr, archs[i].name, o.profile);
-		s = build_job_arch(&job, &archs[i]);
-		log_info("%s: %s", archs[i].name, build_status_name(s));
+		s = buildjob_arch(&job, &archs[i]);
+		log_info("%s: %s", archs[i].name, buildjob_status_name(s));
 	}
 	if (o.json) {
 		json_object *j = build_job_to_json(&job);
@@ -325,7 +325,7 @@ int cmd_build(int argc, char **argv, struct ctx *ctx)
 	}
 	kbuild_env_release(&env);
 out:
-	build_job_release(&job);
+	buildjob_release(&job);
 	free(archs);
 	free(log_dir);
 	strbuf_release(&err);

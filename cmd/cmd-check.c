@@ -176,14 +176,14 @@ static int read_mbox(const char *path, struct assembly *a, struct raws *r)
 			r->len[r->nr++] = 0;
 		}
 		if (mm.too_big) {
-			assembly_problem(a, mm.index, NULL,
-					 "too large (%llu bytes, limit %zu); skipped",
-					 (unsigned long long)mm.size, a->max_size);
+			series_problem(a, mm.index, NULL,
+				       "too large (%llu bytes, limit %zu); skipped",
+				       (unsigned long long)mm.size, a->max_size);
 			continue;
 		}
 		r->v[mm.index] = xstrndup(mm.raw.buf, mm.raw.len);
 		r->len[mm.index] = mm.raw.len;
-		assembly_add_raw(a, mm.raw.buf, mm.raw.len, mm.index, mm.offset);
+		series_add_raw(a, mm.raw.buf, mm.raw.len, mm.index, mm.offset);
 	}
 	mbox_msg_release(&mm);
 	mbox_close(&rd);
@@ -245,7 +245,7 @@ static void series_from_send(struct check_series *s, const struct send *sd,
 		s->base_commit = xstrdup(sd->base_commit);
 }
 
-char *check_cache_dir(const struct config *cfg)
+char *cmd_check_cache_dir(const struct config *cfg)
 {
 	const char *c = config_get(cfg, "core.cachedir");
 	const char *env = getenv("LOREBOT_CACHE");
@@ -276,7 +276,7 @@ static int opts_from_config(struct check_opts *o, const struct config *cfg,
 		return -1;
 	}
 	o->checkpatch_flags = xstrdup_or_null(config_get(cfg, "check.checkpatchflags"));
-	o->cachedir = check_cache_dir(cfg);
+	o->cachedir = cmd_check_cache_dir(cfg);
 	if (o->cachedir)
 		o->fallback_repo = xasprintf("%s/mm.git", o->cachedir);
 	n = config_get_all(cfg, "check.enable", &v);
@@ -303,9 +303,9 @@ static void list_checkers(const struct check_opts *o)
 	size_t i;
 
 	for (i = 0; i < checkers_nr; i++)
-		printf("%-20s %-3s %-7s %s\n", checkers[i].name,
-		       checker_enabled(o, &checkers[i]) ? "on" : "off",
-		       check_severity_name(checkers[i].severity), checkers[i].summary);
+		printf("%-20s %-3s %-7s %s\n", checkers[i]->name,
+		       check_enabled(o, checkers[i]) ? "on" : "off",
+		       check_severity_name(checkers[i]->severity), checkers[i]->summary);
 }
 
 static void report_problems(const char *file, const struct strbuf *problems)
@@ -336,7 +336,7 @@ static int check_one(struct check_series *s, const struct check_opts *o,
 			all[i] = bases[i];
 		all[nr] = "HEAD";
 		s->tree = &tree->base;
-		if (git_tree_apply(tree, s, all, nr + 1, &err)) {
+		if (tree_apply(tree, s, all, nr + 1, &err)) {
 			fprintf(stderr, "lorebot: %s; checking from the hunks\n", err.buf);
 			s->tree = NULL;
 		}
@@ -377,7 +377,7 @@ static int check_mbox(const char *mbox, const char *series, const char *repo, bo
 	size_t i;
 
 	if (repo) {
-		if (git_tree_open(&tree, repo, &err)) {
+		if (tree_open(&tree, repo, &err)) {
 			fprintf(stderr, "lorebot: --repo '%s': %s\n", repo, err.buf);
 			strbuf_release(&err);
 			return EXIT_USAGE;
@@ -385,12 +385,12 @@ static int check_mbox(const char *mbox, const char *series, const char *repo, bo
 		tp = &tree;
 	}
 
-	assembly_init(&a, config_get_size(cfg, "mail.maxsize"));
+	series_init(&a, config_get_size(cfg, "mail.maxsize"));
 	{
 		const char **trust;
 		size_t nt = config_get_all(cfg, "series.trust", &trust);
 
-		assembly_trust(&a, trust, nt);
+		series_trust_senders(&a, trust, nt);
 	}
 	ret = read_mbox(mbox, &a, &raws);
 	if (ret) {
@@ -398,7 +398,7 @@ static int check_mbox(const char *mbox, const char *series, const char *repo, bo
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	assembly_build(&a);
+	series_build(&a);
 	report_problems(mbox, &a.problems);
 	if (json) {
 		all = json_object_new_object();
@@ -419,7 +419,7 @@ static int check_mbox(const char *mbox, const char *series, const char *repo, bo
 		}
 		check_one(&s, o, tp, cfg, &f);
 		checked++;
-		if (findings_at_least(&f, o->fail_on))
+		if (check_findings_at_least(&f, o->fail_on))
 			ret = EXIT_FINDINGS;
 		if (json) {
 			json_object *j = findings_to_json(&f, &s);
@@ -447,10 +447,10 @@ static int check_mbox(const char *mbox, const char *series, const char *repo, bo
 				       color ? "\033[m" : "");
 			findings_print(&f, &s, stdout, color);
 		}
-		findings_release(&f);
+		check_findings_release(&f);
 		check_series_release(&s);
 		if (tp && tp->scratch) {
-			remove_tree(tp->scratch);
+			util_remove_tree(tp->scratch);
 			free(tp->scratch);
 			free(tp->scratch_git);
 			tp->scratch = tp->scratch_git = NULL;
@@ -467,10 +467,10 @@ static int check_mbox(const char *mbox, const char *series, const char *repo, bo
 	}
 	json_object_put(all);
 out:
-	assembly_release(&a);
+	series_release(&a);
 	raws_release(&raws);
 	if (tp)
-		git_tree_release(tp);
+		tree_release(tp);
 	strbuf_release(&err);
 	pattern_release_all();
 	return ret;
@@ -613,7 +613,7 @@ int cmd_check(int argc, char **argv, struct ctx *ctx)
 	if (d.apply)
 		d.fix = true;
 	if (progress >= 0)
-		progress_force(progress);
+		log_progress_force(progress);
 	if (mbox && msgid)
 		return cmd_usage_error("check", "--mbox or --msgid, not both");
 	if ((mbox || msgid) && d.range)

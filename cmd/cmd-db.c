@@ -33,7 +33,7 @@ int cmd_open_store(struct ctx *ctx, struct store *st, bool create)
 			char *dir = xstrdup(path.buf);
 
 			*strrchr(dir, '/') = 0;
-			mkdir_p(dir, 0755);
+			util_mkdir_p(dir, 0755);
 			free(dir);
 		}
 	}

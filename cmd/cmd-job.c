@@ -89,15 +89,15 @@ static int job_run_cmd(int argc, char **argv, struct ctx *ctx)
 	n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
 	buf[n > 0 ? n : 0] = '\0';
 	/* the stages run in the job's directory, maybe in a sandbox */
-	dbpath = path_absolute(db_path(st.db));
-	statedir = path_dirname(dbpath);
-	config = path_absolute(ctx->config_path);
-	repo = path_absolute(env.repo);
+	dbpath = util_path_absolute(db_path(st.db));
+	statedir = util_path_dirname(dbpath);
+	config = util_path_absolute(ctx->config_path);
+	repo = util_path_absolute(env.repo);
 	env.self = n > 0 ? buf : "lorebot";
 	env.config = config;
 	env.repo = repo;
 	env.statedir = statedir;
-	env.cache = cache = check_cache_dir(ctx->cfg);
+	env.cache = cache = cmd_check_cache_dir(ctx->cfg);
 	env.timeout_ms = config_get_ms(ctx->cfg, "daemon.jobtimeout");
 	env.sandbox = config_get_bool(ctx->cfg, "build.sandbox");
 	log_set_timestamps(true);
@@ -116,7 +116,7 @@ static int job_run_cmd(int argc, char **argv, struct ctx *ctx)
 		json_object_put(infra);
 		ret = EXIT_INFRA;
 	}
-	job_release(&j);
+	queue_job_release(&j);
 	free(dbpath);
 	free(statedir);
 	free(config);

@@ -68,7 +68,7 @@ static int extract(const struct mailinfo_cli *c, const char *msg,
 	size_t len;
 	int ret = EXIT_USAGE;
 
-	if (read_file("/dev/stdin", &raw, &len, SIZE_MAX)) {
+	if (util_read_file("/dev/stdin", &raw, &len, SIZE_MAX)) {
 		fprintf(stderr, "lorebot mailinfo: cannot read stdin\n");
 		goto out;
 	}
@@ -76,8 +76,8 @@ static int extract(const struct mailinfo_cli *c, const char *msg,
 		fprintf(stderr, "lorebot mailinfo: %s\n", err.buf);
 		goto out;
 	}
-	if (write_file(msg, mi.message.buf, mi.message.len) ||
-	    write_file(patch, mi.patch.buf, mi.patch.len)) {
+	if (util_write_file(msg, mi.message.buf, mi.message.len) ||
+	    util_write_file(patch, mi.patch.buf, mi.patch.len)) {
 		fprintf(stderr, "lorebot mailinfo: cannot write '%s' or '%s'\n", msg, patch);
 		goto out;
 	}
@@ -112,7 +112,7 @@ static void printable(const char *s, size_t len, struct strbuf *out)
 		if (!c) {
 			strbuf_addstr(out, "\\0");
 			i++;
-		} else if (i + n <= len && utf8_valid(s + i, n)) {
+		} else if (i + n <= len && util_utf8_valid(s + i, n)) {
 			strbuf_add(out, s + i, n);
 			i += n;
 		} else {

@@ -56,7 +56,7 @@ static int read_input(const char *path, char **buf, size_t *len)
 	size_t n;
 
 	if (strcmp(path, "-"))
-		return read_file(path, buf, len, 256u << 20);
+		return util_read_file(path, buf, len, 256u << 20);
 	while ((n = fread(chunk, 1, sizeof(chunk), stdin)) > 0)
 		strbuf_add(&sb, chunk, n);
 	if (ferror(stdin)) {
@@ -81,7 +81,7 @@ static void print_recorded(struct store *st, const char *version, enum stage sta
 		if (*id && id[strlen(id) - 1] == '>')
 			id[strlen(id) - 1] = 0;
 	}
-	results_load(st, id, 0, &rs, &err);
+	store_results_load(st, id, 0, &rs, &err);
 	for (i = 0; i < rs.nr; i++) {
 		const struct result *r = &rs.v[i];
 
@@ -89,7 +89,7 @@ static void print_recorded(struct store *st, const char *version, enum stage sta
 			continue;
 		if (!json) {
 			printf("%s%s%s: %s (%s)\n", stage_name(stage), *r->arch ? " " : "",
-			       r->arch, status_name(r->status), r->summary);
+			       r->arch, stage_status_name(r->status), r->summary);
 			continue;
 		}
 		o = json_object_new_object();
@@ -97,7 +97,7 @@ static void print_recorded(struct store *st, const char *version, enum stage sta
 				       json_object_new_string(stage_name(stage)));
 		json_object_object_add(o, "arch", json_object_new_string(r->arch));
 		json_object_object_add(o, "status",
-				       json_object_new_string(status_name(r->status)));
+				       json_object_new_string(stage_status_name(r->status)));
 		json_object_object_add(o, "summary", json_object_new_string(r->summary));
 		json_object_object_add(o, "findings", json_object_new_int(r->findings));
 		json_object_array_add(arr, o);
@@ -111,7 +111,7 @@ static void print_recorded(struct store *st, const char *version, enum stage sta
 	} else {
 		json_object_put(arr);
 	}
-	results_release(&rs);
+	store_results_release(&rs);
 	strbuf_release(&err);
 	free(id);
 }
@@ -165,7 +165,7 @@ int cmd_record(int argc, char **argv, struct ctx *ctx)
 		json_object_put(doc);
 		return ret;
 	}
-	ret = results_record(&st, version, stage, arch, doc, &err);
+	ret = store_results_record(&st, version, stage, arch, doc, &err);
 	if (ret < 0) {
 		fprintf(stderr, "lorebot: %s: %s\n", file, err.buf);
 		ret = ret == -EINVAL ? EXIT_USAGE : EXIT_INFRA;

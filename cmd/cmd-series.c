@@ -144,28 +144,28 @@ int cmd_series(int argc, char **argv, struct ctx *ctx)
 
 	if (!mbox)
 		return series_from_db(ctx, json);
-	assembly_init(&a, max_size);
+	series_init(&a, max_size);
 	{
 		const char **trust;
 		size_t nt = config_get_all(ctx->cfg, "series.trust", &trust);
 
-		assembly_trust(&a, trust, nt);
+		series_trust_senders(&a, trust, nt);
 	}
 	/* 0 would mean never: the smallest budget is one message */
 	a.spill_after = memory ? memory : 1;
-	ret = assembly_add_mbox(&a, mbox);
-	if (ret && !assembly_failed(&a)) {
+	ret = series_add_mbox(&a, mbox);
+	if (ret && !series_failed(&a)) {
 		fprintf(stderr, "lorebot: cannot read '%s': %s\n", mbox, strerror(-ret));
-		assembly_release(&a);
+		series_release(&a);
 		return EXIT_USAGE;
 	}
 	if (!ret)
-		assembly_build(&a);
-	if (assembly_failed(&a)) {
+		series_build(&a);
+	if (series_failed(&a)) {
 		fprintf(stderr, "lorebot: %s: %s\nlorebot: %s: past --memory, "
 			"series needs a writable $TMPDIR (else /var/tmp) with about "
 			"1 KB a message free\n", mbox, a.fatal.buf, mbox);
-		assembly_release(&a);
+		series_release(&a);
 		return EXIT_INFRA;
 	}
 	if (a.scratch) {
@@ -174,18 +174,18 @@ int cmd_series(int argc, char **argv, struct ctx *ctx)
 		fprintf(stderr, "lorebot: %s: more than %s of messages; assembled "
 			"in a scratch file\n", mbox, human_size(a.spill_after, sz));
 	}
-	assembly_each_problem(&a, report_problem, (void *)mbox);
+	series_each_problem(&a, report_problem, (void *)mbox);
 	if (json)
-		assembly_print_json(&a, stdout);
+		series_print_json(&a, stdout);
 	else
-		assembly_print_text(&a, stdout);
-	ret = assembly_failed(&a) ? EXIT_INFRA : EXIT_OK;
+		series_print_text(&a, stdout);
+	ret = series_failed(&a) ? EXIT_INFRA : EXIT_OK;
 	if (ret) {
 		fprintf(stderr, "lorebot: %s: %s\n", mbox, a.fatal.buf);
 	} else if (!a.nr) {
 		fprintf(stderr, "lorebot: %s: no mail message in it\n", mbox);
 		ret = EXIT_USAGE;
 	}
-	assembly_release(&a);
+	series_release(&a);
 	return ret;
 }

@@ -115,7 +115,7 @@ int cmd_status(int argc, char **argv, struct ctx *ctx)
 	report_opts_init(&ro, ctx->cfg);
 	if (!queue_counts(st.db, counts, &err))
 		for (i = 0; i < JOB_STATE_NR; i++)
-			json_object_object_add(queue, job_state_name(i),
+			json_object_object_add(queue, queue_job_state_name(i),
 					       json_object_new_int64(counts[i]));
 	q = db_prepare(st.db, "SELECT id, kind, arch, version, started, attempts,"
 		       " CASE WHEN slurm_job IS NULL THEN 'local' ELSE 'slurm' END,"
@@ -164,7 +164,7 @@ int cmd_status(int argc, char **argv, struct ctx *ctx)
 	} else {
 		printf("queue:");
 		for (i = 0; i < JOB_STATE_NR; i++)
-			printf(" %s %lld", job_state_name(i), (long long)counts[i]);
+			printf(" %s %lld", queue_job_state_name(i), (long long)counts[i]);
 		putchar('\n');
 		for (i = 0; i < (int)json_object_array_length(runs); i++) {
 			json_object *o = json_object_array_get_idx(runs, i), *v;

@@ -62,7 +62,7 @@ int cmd_open_store(struct ctx *ctx, struct store *st, bool create);
  * /var/cache/lorebot as root, else $XDG_CACHE_HOME or ~/.cache), or
  * NULL; caller frees.  The job runner shows it to check's sandbox.
  */
-char *check_cache_dir(const struct config *cfg);
+char *cmd_check_cache_dir(const struct config *cfg);
 
 const struct cmd *cmd_lookup(const char *name);
 const struct cmd *cmd_table(size_t *nr);

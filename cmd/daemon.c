@@ -417,10 +417,10 @@ static void plan(struct daemon *d, const char *version)
 /* The versions not finished at start-up: a slice each turn */
 static void plan_backlog(struct daemon *d)
 {
-	uint64_t until = now_ms() + PLAN_SLICE_MS;
+	uint64_t until = util_now_ms() + PLAN_SLICE_MS;
 	struct strbuf err = STRBUF_INIT;
 
-	while (d->backlog_done < d->backlog.nr && now_ms() < until && !stopping(d)) {
+	while (d->backlog_done < d->backlog.nr && util_now_ms() < until && !stopping(d)) {
 		const char *v = d->backlog.v[d->backlog_done++];
 		int r = pipeline_plan(&d->st, &d->pc, v, time(NULL), &err);
 
@@ -467,7 +467,7 @@ static void fetch_start(struct daemon *d, struct dlist *l)
 	struct argv a;
 	int r;
 
-	mkdir_p(dir, 0755);
+	util_mkdir_p(dir, 0755);
 	t->klass = CLASS_FETCH;
 	t->list = xstrdup(l->name);
 	t->out = xasprintf("%s/%s.json", dir, l->name);
@@ -490,7 +490,7 @@ static void fetch_start(struct daemon *d, struct dlist *l)
 	r = run_pool_submit(d->pool, &rt);
 	if (r) {
 		log_err("%s: cannot start a fetch: %s", l->name, strerror(-r));
-		l->next_ms = now_ms() + MAX(l->c.poll_interval_ms, (uint64_t)1000);
+		l->next_ms = util_now_ms() + MAX(l->c.poll_interval_ms, (uint64_t)1000);
 		task_free(t);
 	} else {
 		l->running = true;
@@ -501,7 +501,7 @@ static void fetch_start(struct daemon *d, struct dlist *l)
 
 static void poll_lists(struct daemon *d)
 {
-	uint64_t now = now_ms();
+	uint64_t now = util_now_ms();
 	size_t i;
 
 	for (i = 0; i < d->nr_lists && !d->stop; i++)
@@ -523,13 +523,13 @@ static uint64_t backoff_ms(const struct dlist *l, int failures)
 static void fetch_ended(struct daemon *d, struct task *t, const struct run_done *rd)
 {
 	struct dlist *l = find_list(d, t->list);
-	uint64_t now = now_ms();
+	uint64_t now = util_now_ms();
 	json_object *o = NULL, *r, *vs;
 	struct strbuf err = STRBUF_INIT;
 	char *buf = NULL;
 	size_t len, i;
 
-	if (!read_file(t->out, &buf, &len, FETCH_OUT_MAX))
+	if (!util_read_file(t->out, &buf, &len, FETCH_OUT_MAX))
 		o = json_tokener_parse(buf);
 	free(buf);
 	r = rd_at(jx_array(o, "lists"), 0);
@@ -618,7 +618,7 @@ static long handle_slurm_job(const char *handle)
 {
 	const char *p;
 
-	return handle && skip_prefix(handle, "slurm:", &p) ? strtol(p, NULL, 10) : 0;
+	return handle && util_skip_prefix(handle, "slurm:", &p) ? strtol(p, NULL, 10) : 0;
 }
 
 /* A stage's resources on the cluster: slurm.<stage>.*, else derived */
@@ -693,7 +693,7 @@ static int remote_start(struct daemon *d, struct job *j, struct task *t)
 		log_err("job %lld: cannot submit %s to %s: %s; no submission for %ds",
 			(long long)j->id, t->what, d->remote->name, strerror(-ret),
 			REMOTE_BACKOFF_MS / 1000);
-		d->remote_backoff_ms = now_ms() + REMOTE_BACKOFF_MS;
+		d->remote_backoff_ms = util_now_ms() + REMOTE_BACKOFF_MS;
 		queue_giveback(d->st.db, j->id, "cannot submit to the cluster", &err);
 		goto out;
 	}
@@ -777,7 +777,7 @@ static void start_jobs(struct daemon *d)
 	size_t c;
 
 	/* a cluster that refused a job gets a rest (its jobs wait queued) */
-	if (d->remote && now_ms() < d->remote_backoff_ms)
+	if (d->remote && util_now_ms() < d->remote_backoff_ms)
 		return;
 	for (c = 0; c < ARRAY_SIZE(classes) && !d->stop; c++) {
 		int max = classes[c] == CLASS_HEAVY ? d->max_heavy : d->max_light;
@@ -793,7 +793,7 @@ static void start_jobs(struct daemon *d)
 			if (r <= 0)
 				break;
 			job_start(d, &j, classes[c]);
-			job_release(&j);
+			queue_job_release(&j);
 		}
 	}
 }
@@ -806,16 +806,16 @@ static void log_ended(struct daemon *d, const struct job *j, const char *what)
 	const struct result *r = NULL;
 
 	if (j->kind < STAGE_RESULTS &&
-	    results_load(&d->st, j->version, RESULTS_NO_DOCS, &rs, &err) >= 0)
-		r = results_find(&rs, j->kind, j->arch);
+	    store_results_load(&d->st, j->version, RESULTS_NO_DOCS, &rs, &err) >= 0)
+		r = store_results_find(&rs, j->kind, j->arch);
 	if (r && r->status == STATUS_INFRA)
 		log_warn("job %lld: %s %s: infrastructure failure recorded: %s",
-			 (long long)j->id, what, job_state_name(j->state), r->summary);
+			 (long long)j->id, what, queue_job_state_name(j->state), r->summary);
 	else
 		log_info("job %lld: %s %s%s%s", (long long)j->id, what,
-			 job_state_name(j->state), j->error ? ": " : "",
+			 queue_job_state_name(j->state), j->error ? ": " : "",
 			 j->error ? j->error : "");
-	results_release(&rs);
+	store_results_release(&rs);
 	strbuf_release(&err);
 }
 
@@ -887,7 +887,7 @@ static void job_ended(struct daemon *d, struct task *t, const struct run_done *r
 	}
 	if (!d->stop)
 		plan(d, j.version);
-	job_release(&j);
+	queue_job_release(&j);
 	strbuf_release(&err);
 }
 
@@ -915,7 +915,7 @@ static void serve_start(struct daemon *d)
 	if (r) {
 		log_err("dashboard: cannot start 'lorebot serve': %s", strerror(-r));
 		task_free(t);
-		d->serve_ms = now_ms() + SERVE_RESTART_MS;
+		d->serve_ms = util_now_ms() + SERVE_RESTART_MS;
 		return;
 	}
 	d->serving = true;
@@ -929,7 +929,7 @@ static void serve_ended(struct daemon *d, const struct run_done *rd)
 		return;
 	log_warn("dashboard: 'lorebot serve' ended with status %d; started again in %ds",
 		 rd->status, SERVE_RESTART_MS / 1000);
-	d->serve_ms = now_ms() + SERVE_RESTART_MS;
+	d->serve_ms = util_now_ms() + SERVE_RESTART_MS;
 }
 
 static void ended(void *ctx, const struct run_done *rd)
@@ -962,7 +962,7 @@ static void progress_one(void *ctx, void *data, uint64_t ms)
 /* Kernel builds take minutes: say what is still running now and then */
 static void report_progress(struct daemon *d)
 {
-	uint64_t now = now_ms();
+	uint64_t now = util_now_ms();
 
 	if (now - d->progress_ms < PROGRESS_MS)
 		return;
@@ -997,7 +997,7 @@ static void reconcile(struct daemon *d)
 	struct strbuf err = STRBUF_INIT;
 	struct job *jobs;
 	size_t nr, i, k;
-	uint64_t now = now_ms();
+	uint64_t now = util_now_ms();
 
 	if (now - d->reconcile_ms < RECONCILE_MS)
 		return;
@@ -1054,7 +1054,7 @@ static void housekeeping(struct daemon *d)
 {
 	struct strbuf err = STRBUF_INIT;
 	int64_t now = time(NULL);
-	uint64_t ms = now_ms();
+	uint64_t ms = util_now_ms();
 
 	/* versions whose completeness window ended since the last look */
 	if (pipeline_plan_window(&d->st, &d->pc, d->window_to, now, &err) < 0)
@@ -1111,7 +1111,7 @@ static int setup_signals(struct daemon *d)
 
 static int next_wake(struct daemon *d)
 {
-	uint64_t now = now_ms(), wait = TICK_MS;
+	uint64_t now = util_now_ms(), wait = TICK_MS;
 	size_t i;
 
 	if (d->remote && run_pool_count(d->pool, -1))
@@ -1261,18 +1261,18 @@ int daemon_run(struct ctx *ctx, const struct daemon_opts *o)
 	/* the loop does not wait long for the write lock: it plans again later */
 	db_set_busy_wait(d.st.db, busy_ms, &d);
 	/* the children run elsewhere: give them absolute paths */
-	dbpath = path_absolute(db_path(d.st.db));
-	statedir = path_dirname(dbpath);
-	config = path_absolute(ctx->config_path);
-	repo = path_absolute(o->repo ? o->repo : config_get(ctx->cfg, "git.repo"));
-	outbox = path_absolute(o->outbox);
+	dbpath = util_path_absolute(db_path(d.st.db));
+	statedir = util_path_dirname(dbpath);
+	config = util_path_absolute(ctx->config_path);
+	repo = util_path_absolute(o->repo ? o->repo : config_get(ctx->cfg, "git.repo"));
+	outbox = util_path_absolute(o->outbox);
 	d.dbpath = dbpath;
 	d.env.self = self;
 	d.env.config = config;
 	d.env.repo = repo;
 	d.env.statedir = statedir;
 	d.env.outbox = outbox;
-	d.env.cache = cache = check_cache_dir(ctx->cfg);
+	d.env.cache = cache = cmd_check_cache_dir(ctx->cfg);
 	if (!d.env.repo) {
 		log_err("no kernel repository: give --repo or set git.repo");
 		ret = EXIT_USAGE;
@@ -1292,7 +1292,7 @@ int daemon_run(struct ctx *ctx, const struct daemon_opts *o)
 		goto out;
 	}
 	d.pool = run_pool_new(NULL);
-	d.optimize_ms = now_ms();
+	d.optimize_ms = util_now_ms();
 	if (start(&d, &err)) {
 		log_err("%s", err.buf);
 		ret = EXIT_INFRA;

@@ -4,13 +4,13 @@
 
 #include "lib/gz.h"
 
-void gunzip_init(struct gunzip *g, size_t max_out)
+void gz_init(struct gunzip *g, size_t max_out)
 {
 	memset(g, 0, sizeof(*g));
 	g->max_out = max_out;
 }
 
-void gunzip_release(struct gunzip *g)
+void gz_release(struct gunzip *g)
 {
 	if (g->z) {
 		inflateEnd(g->z);
@@ -30,8 +30,8 @@ static int fail(struct gunzip *g, struct strbuf *err, const char *what,
 	return -1;
 }
 
-int gunzip_feed(struct gunzip *g, const void *in, size_t len,
-		struct strbuf *out, struct strbuf *err)
+int gz_feed(struct gunzip *g, const void *in, size_t len,
+	    struct strbuf *out, struct strbuf *err)
 {
 	z_stream *zs = g->z;
 
@@ -88,7 +88,7 @@ int gunzip_feed(struct gunzip *g, const void *in, size_t len,
 	return 0;
 }
 
-int gunzip_finish(struct gunzip *g, struct strbuf *err)
+int gz_finish(struct gunzip *g, struct strbuf *err)
 {
 	if (g->failed)
 		return -1;
@@ -98,17 +98,17 @@ int gunzip_finish(struct gunzip *g, struct strbuf *err)
 	return 0;
 }
 
-int gunzip_buf(const void *in, size_t len, size_t max_out, struct strbuf *out,
-	       struct strbuf *err)
+int gz_gunzip(const void *in, size_t len, size_t max_out, struct strbuf *out,
+	      struct strbuf *err)
 {
 	struct gunzip g;
 	int ret;
 
-	gunzip_init(&g, max_out);
-	ret = gunzip_feed(&g, in, len, out, err);
+	gz_init(&g, max_out);
+	ret = gz_feed(&g, in, len, out, err);
 	if (!ret)
-		ret = gunzip_finish(&g, err);
-	gunzip_release(&g);
+		ret = gz_finish(&g, err);
+	gz_release(&g);
 	return ret;
 }
 

@@ -18,21 +18,21 @@ struct gunzip {
 	bool failed;
 };
 
-void gunzip_init(struct gunzip *g, size_t max_out);
-void gunzip_release(struct gunzip *g);
+void gz_init(struct gunzip *g, size_t max_out);
+void gz_release(struct gunzip *g);
 
 /*
  * Decode len bytes of input, appending the output to out.  0, or -1 with
  * the reason in err ("corrupt gzip data: ...", "more than N bytes").
  */
-int gunzip_feed(struct gunzip *g, const void *in, size_t len,
-		struct strbuf *out, struct strbuf *err);
+int gz_feed(struct gunzip *g, const void *in, size_t len,
+	    struct strbuf *out, struct strbuf *err);
 /* The input ended: 0 when it ended after a complete member, else -1 */
-int gunzip_finish(struct gunzip *g, struct strbuf *err);
+int gz_finish(struct gunzip *g, struct strbuf *err);
 
 /* All of it at once: init, feed, finish, release */
-int gunzip_buf(const void *in, size_t len, size_t max_out, struct strbuf *out,
-	       struct strbuf *err);
+int gz_gunzip(const void *in, size_t len, size_t max_out, struct strbuf *out,
+	      struct strbuf *err);
 
 /* Does buf start like gzip data (1f 8b)? */
 bool gz_magic(const void *buf, size_t len);

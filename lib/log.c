@@ -87,12 +87,12 @@ void log_msg(enum log_level level, const char *fmt, ...)
 	strbuf_release(&sb);
 }
 
-void progress_force(bool on)
+void log_progress_force(bool on)
 {
 	progress_mode = on;
 }
 
-void progress(const char *fmt, ...)
+void log_progress(const char *fmt, ...)
 {
 	va_list ap;
 

@@ -30,7 +30,7 @@ void log_msg(enum log_level level, const char *fmt, ...) PRINTF(2, 3);
 #define log_debug(...) log_msg(LOG_LVL_DEBUG, __VA_ARGS__)
 
 /* Progress for long work, on stderr, only when stderr is a terminal or forced */
-void progress(const char *fmt, ...) PRINTF(1, 2);
-void progress_force(bool on);
+void log_progress(const char *fmt, ...) PRINTF(1, 2);
+void log_progress_force(bool on);
 
 #endif

@@ -59,7 +59,7 @@ static int set_value(const struct parse_opt *o, const char *arg, struct strbuf *
 		*(int *)o->value = (int)v;
 		return 0;
 	case OPTION_SIZE:
-		if (parse_size(arg, o->value)) {
+		if (util_parse_size(arg, o->value)) {
 			strbuf_addf(err, "bad size '%s'", arg);
 			return -1;
 		}
@@ -87,7 +87,7 @@ static int take(const struct parse_opt *o, const char *arg, struct strbuf *err)
 	return o->flags & PARSE_OPT_LAST ? 1 : 0;
 }
 
-void opt_strings_release(struct opt_strings *l)
+void parse_opt_strings_release(struct opt_strings *l)
 {
 	free(l->v);
 	l->v = NULL;

@@ -38,7 +38,7 @@ enum parse_opt_type {
 	OPTION_SET_INT,		/* int *: set to defval (the last given wins) */
 	OPTION_STRING,		/* const char **: the argument (in argv) */
 	OPTION_INT,		/* int *: a decimal integer */
-	OPTION_SIZE,		/* uint64_t *: parse_size() ("16m") */
+	OPTION_SIZE,		/* uint64_t *: util_parse_size() ("16m") */
 	OPTION_STRING_LIST,	/* struct opt_strings *: each argument appended */
 	OPTION_CALLBACK,	/* the argument to callback(), value its data */
 };
@@ -56,7 +56,7 @@ enum parse_opt_flags {
 
 /*
  * What a repeatable option (OPT_STRING_LIST) collects: the arguments in
- * the order given, pointing into argv; opt_strings_release() frees the
+ * the order given, pointing into argv; parse_opt_strings_release() frees the
  * array, not the strings.
  */
 struct opt_strings {
@@ -66,7 +66,7 @@ struct opt_strings {
 
 #define OPT_STRINGS_INIT { 0 }
 
-void opt_strings_release(struct opt_strings *l);
+void parse_opt_strings_release(struct opt_strings *l);
 
 struct parse_opt;
 

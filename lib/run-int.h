@@ -11,7 +11,7 @@ struct argv_vec {
 	size_t nr, alloc;
 };
 
-void argv_push(struct argv_vec *a, const char *s);
+void run_argv_push(struct argv_vec *a, const char *s);
 
 /*
  * bubblewrap and its options in front of cmd->argv, into a; called in

@@ -58,10 +58,10 @@ void run_hide_always(const char *path)
 
 static void tmpfs_argv(struct argv_vec *a, const char *dir, unsigned long long size)
 {
-	argv_push(a, "--size");
-	argv_push(a, xasprintf("%llu", size));
-	argv_push(a, "--tmpfs");
-	argv_push(a, dir);
+	run_argv_push(a, "--size");
+	run_argv_push(a, xasprintf("%llu", size));
+	run_argv_push(a, "--tmpfs");
+	run_argv_push(a, dir);
 }
 
 /*
@@ -94,9 +94,9 @@ static const char *const etc_allow[] = {
 static void bind_argv(struct argv_vec *a, const char *opt, const char *src,
 		      const char *dst)
 {
-	argv_push(a, opt);
-	argv_push(a, src);
-	argv_push(a, dst);
+	run_argv_push(a, opt);
+	run_argv_push(a, src);
+	run_argv_push(a, dst);
 }
 
 /*
@@ -130,26 +130,26 @@ static void etc_argv(struct argv_vec *a)
 	struct dirent *de;
 	DIR *d;
 
-	argv_push(a, "--perms");
-	argv_push(a, "0755");
-	argv_push(a, "--dir");
-	argv_push(a, "/etc");
+	run_argv_push(a, "--perms");
+	run_argv_push(a, "0755");
+	run_argv_push(a, "--dir");
+	run_argv_push(a, "/etc");
 	for (p = etc_allow; *p; p++) {
 		const char *slash = strchr(*p, '/');
 
 		/* a directory on the way, as the host has it (not bwrap's 0700) */
 		if (slash && !access(xasprintf("/etc/%.*s", (int)(slash - *p), *p), F_OK)) {
-			argv_push(a, "--perms");
-			argv_push(a, "0755");
-			argv_push(a, "--dir");
-			argv_push(a, xasprintf("/etc/%.*s", (int)(slash - *p), *p));
+			run_argv_push(a, "--perms");
+			run_argv_push(a, "0755");
+			run_argv_push(a, "--dir");
+			run_argv_push(a, xasprintf("/etc/%.*s", (int)(slash - *p), *p));
 		}
 		host_path_argv(a, xasprintf("/etc/%s", *p));
 	}
 	/* python3 and python3.<minor>: sitecustomize.py */
 	d = opendir("/etc");
 	while (d && (de = readdir(d)))
-		if (starts_with(de->d_name, "python3"))
+		if (util_starts_with(de->d_name, "python3"))
 			host_path_argv(a, xasprintf("/etc/%s", de->d_name));
 	if (d)
 		closedir(d);
@@ -257,7 +257,7 @@ static void self_mounts(struct mount_list *m)
 		return;
 	exe[n] = '\0';
 	slash = strrchr(exe, '/');
-	if (!slash || slash == exe || path_within(exe, "/usr"))
+	if (!slash || slash == exe || util_path_within(exe, "/usr"))
 		return;
 	*slash = '\0';
 	name = slash + 1;
@@ -284,32 +284,32 @@ void run_sandbox_argv(const struct run_cmd *cmd, struct argv_vec *a)
 	const char *const *p;
 	size_t i;
 
-	argv_push(a, "bwrap");
-	argv_push(a, "--die-with-parent");
-	argv_push(a, "--new-session");
-	argv_push(a, "--unshare-ipc");
-	argv_push(a, "--unshare-pid");
-	argv_push(a, "--unshare-uts");
-	argv_push(a, "--unshare-cgroup-try");
+	run_argv_push(a, "bwrap");
+	run_argv_push(a, "--die-with-parent");
+	run_argv_push(a, "--new-session");
+	run_argv_push(a, "--unshare-ipc");
+	run_argv_push(a, "--unshare-pid");
+	run_argv_push(a, "--unshare-uts");
+	run_argv_push(a, "--unshare-cgroup-try");
 	if (!cmd->sandbox.allow_net)
-		argv_push(a, "--unshare-net");
+		run_argv_push(a, "--unshare-net");
 	/*
 	 * A user namespace of its own and no capability in it, root or
 	 * not: the read-only binds stay read-only (they are locked to the
 	 * namespace: no remount) and nothing overrides a file's mode.
 	 */
-	argv_push(a, "--unshare-user");
-	argv_push(a, "--cap-drop");
-	argv_push(a, "ALL");
+	run_argv_push(a, "--unshare-user");
+	run_argv_push(a, "--cap-drop");
+	run_argv_push(a, "ALL");
 	/*
 	 * A root of its own, read-only once everything is mounted on it:
 	 * /dev, /proc, a memory-backed and bounded /tmp and /dev/shm, then
 	 * what it sees of the host (which may be under /tmp)
 	 */
-	argv_push(a, "--dev");
-	argv_push(a, "/dev");
-	argv_push(a, "--proc");
-	argv_push(a, "/proc");
+	run_argv_push(a, "--dev");
+	run_argv_push(a, "/dev");
+	run_argv_push(a, "--proc");
+	run_argv_push(a, "/proc");
 	tmpfs_argv(a, "/tmp", SANDBOX_TMP_BYTES);
 	tmpfs_argv(a, "/dev/shm", SANDBOX_SHM_BYTES);
 	if (!access("/usr", F_OK))
@@ -336,15 +336,15 @@ void run_sandbox_argv(const struct run_cmd *cmd, struct argv_vec *a)
 	 * written there (its mount points are all made by now), nor in /dev
 	 * (the devices and /dev/shm are mounts of their own)
 	 */
-	argv_push(a, "--remount-ro");
-	argv_push(a, "/dev");
-	argv_push(a, "--remount-ro");
-	argv_push(a, "/");
+	run_argv_push(a, "--remount-ro");
+	run_argv_push(a, "/dev");
+	run_argv_push(a, "--remount-ro");
+	run_argv_push(a, "/");
 	if (cmd->cwd) {
-		argv_push(a, "--chdir");
-		argv_push(a, cmd->cwd);
+		run_argv_push(a, "--chdir");
+		run_argv_push(a, cmd->cwd);
 	}
-	argv_push(a, "--");
+	run_argv_push(a, "--");
 	for (p = cmd->argv; *p; p++)
-		argv_push(a, *p);
+		run_argv_push(a, *p);
 }

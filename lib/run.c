@@ -22,7 +22,7 @@
 
 extern char **environ;
 
-void argv_push(struct argv_vec *a, const char *s)
+void run_argv_push(struct argv_vec *a, const char *s)
 {
 	ALLOC_GROW(a->v, a->nr + 2, a->alloc);
 	a->v[a->nr++] = s;
@@ -74,11 +74,11 @@ static char **make_env(const struct run_cmd *cmd)
 	size_t i;
 
 	for (p = src; p && *p; p++)
-		argv_push(&e, *p);
+		run_argv_push(&e, *p);
 	if (cmd->clean_env) {
 		const char *home = getenv("HOME");
 
-		argv_push(&e, xasprintf("HOME=%s", home ? home : "/"));
+		run_argv_push(&e, xasprintf("HOME=%s", home ? home : "/"));
 	}
 	for (p = cmd->env; p && *p; p++) {
 		const char *eq = strchr(*p, '=');
@@ -93,7 +93,7 @@ static char **make_env(const struct run_cmd *cmd)
 			}
 		}
 		if (eq)
-			argv_push(&e, *p);
+			run_argv_push(&e, *p);
 	}
 	return (char **)e.v;
 }
@@ -206,7 +206,7 @@ int run_cmd(struct run_cmd *cmd)
 	int pidfd;
 	struct pollfd pfd[4];
 	size_t in_off = 0, logged = 0;
-	uint64_t start = now_ms(), kill_at = 0;
+	uint64_t start = util_now_ms(), kill_at = 0;
 	bool exited = false;
 	FILE *log = NULL;
 	int wstatus = 0, ret = 0;
@@ -261,7 +261,7 @@ int run_cmd(struct run_cmd *cmd)
 
 	for (;;) {
 		int nfds = 0, timeout = -1, n, i;
-		uint64_t now = now_ms();
+		uint64_t now = util_now_ms();
 
 		if (cmd->limits.timeout_ms && !kill_at &&
 		    now - start >= cmd->limits.timeout_ms) {
@@ -341,7 +341,7 @@ int run_cmd(struct run_cmd *cmd)
 		cmd->status = WEXITSTATUS(wstatus);
 	else if (WIFSIGNALED(wstatus))
 		cmd->status = 128 + WTERMSIG(wstatus);
-	cmd->elapsed_ms = now_ms() - start;
+	cmd->elapsed_ms = util_now_ms() - start;
 	if (pidfd >= 0)
 		close(pidfd);
 
@@ -410,7 +410,7 @@ int run_bg_start(struct run_bg *bg, const char *const *argv,
 	setpgid(pid, pid);
 	close(fd);
 	bg->pid = pid;
-	bg->started_ms = now_ms();
+	bg->started_ms = util_now_ms();
 	bg->timeout_ms = timeout_ms;
 	return 0;
 }
@@ -423,7 +423,7 @@ void run_bg_kill(struct run_bg *bg, int sig)
 
 int run_bg_poll(struct run_bg *bg)
 {
-	uint64_t now = now_ms();
+	uint64_t now = util_now_ms();
 	int wstatus;
 	pid_t r;
 
@@ -617,7 +617,7 @@ static void pool_add(struct run_pool *p, struct run_executor *x, void *job, char
 	t->handle = handle;
 	t->res = *res;
 	t->data = data;
-	t->started_ms = now_ms();
+	t->started_ms = util_now_ms();
 }
 
 int run_pool_submit(struct run_pool *p, const struct run_task *t)
@@ -670,7 +670,7 @@ size_t run_pool_poll(struct run_pool *p, run_pool_fn *fn, void *ctx)
 {
 	struct run_done *done = NULL;
 	size_t nr = 0, alloc = 0, i = 0;
-	uint64_t now = now_ms();
+	uint64_t now = util_now_ms();
 
 	while (i < p->nr) {
 		struct pool_task *t = &p->v[i];
@@ -716,7 +716,7 @@ void run_pool_cancel(struct run_pool *p, void *data, int sig)
 		return;
 	t->cancelled = true;
 	if (sig == SIGTERM)
-		term(p, t, now_ms(), KILL_GRACE_MS);
+		term(p, t, util_now_ms(), KILL_GRACE_MS);
 	else
 		t->x->signal(t->x, t->job, sig);
 }
@@ -747,7 +747,7 @@ const char *run_pool_node(const struct run_pool *p, void *data)
 void run_pool_each(const struct run_pool *p,
 		   void (*fn)(void *ctx, void *data, uint64_t running_ms), void *ctx)
 {
-	uint64_t now = now_ms();
+	uint64_t now = util_now_ms();
 	size_t i;
 
 	for (i = 0; i < p->nr; i++)
@@ -757,14 +757,14 @@ void run_pool_each(const struct run_pool *p,
 void run_pool_stop(struct run_pool *p, uint64_t grace_ms, run_pool_fn *fn, void *ctx)
 {
 	/* SIGKILL after grace_ms (run_pool_poll() sends it); then give up on them */
-	uint64_t until = now_ms() + grace_ms + KILL_GRACE_MS;
+	uint64_t until = util_now_ms() + grace_ms + KILL_GRACE_MS;
 	size_t i = 0;
 
 	/* a scheduler's jobs go on without us: a later start reattaches them */
 	while (i < p->nr) {
 		struct pool_task *t = &p->v[i];
 		struct run_done d = { .data = t->data, .status = -1, .detached = true,
-				      .elapsed_ms = now_ms() - t->started_ms };
+				      .elapsed_ms = util_now_ms() - t->started_ms };
 
 		if (!t->x->persistent) {
 			i++;
@@ -777,9 +777,9 @@ void run_pool_stop(struct run_pool *p, uint64_t grace_ms, run_pool_fn *fn, void 
 	}
 	for (i = 0; i < p->nr; i++) {
 		p->v[i].cancelled = true;
-		term(p, &p->v[i], now_ms(), grace_ms);
+		term(p, &p->v[i], util_now_ms(), grace_ms);
 	}
-	while (p->nr && now_ms() < until) {
+	while (p->nr && util_now_ms() < until) {
 		run_pool_poll(p, fn, ctx);
 		if (p->nr)
 			poll(NULL, 0, 20);
@@ -787,7 +787,7 @@ void run_pool_stop(struct run_pool *p, uint64_t grace_ms, run_pool_fn *fn, void 
 	while (p->nr) {
 		struct pool_task *t = &p->v[--p->nr];
 		struct run_done d = { .data = t->data, .status = -1, .cancelled = true,
-				      .elapsed_ms = now_ms() - t->started_ms };
+				      .elapsed_ms = util_now_ms() - t->started_ms };
 
 		t->x->release(t->x, t->job);
 		free(t->handle);

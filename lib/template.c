@@ -34,17 +34,17 @@ static void set(struct tvars *t, const char *name, const char *value, bool html)
 	v->html = html;
 }
 
-void tvars_set(struct tvars *t, const char *name, const char *value)
+void template_set(struct tvars *t, const char *name, const char *value)
 {
 	set(t, name, value, false);
 }
 
-void tvars_set_html(struct tvars *t, const char *name, const char *html)
+void template_set_html(struct tvars *t, const char *name, const char *html)
 {
 	set(t, name, html, true);
 }
 
-void tvars_setf(struct tvars *t, const char *name, const char *fmt, ...)
+void template_setf(struct tvars *t, const char *name, const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
@@ -56,14 +56,14 @@ void tvars_setf(struct tvars *t, const char *name, const char *fmt, ...)
 	strbuf_release(&sb);
 }
 
-const char *tvars_get(const struct tvars *t, const char *name)
+const char *template_get(const struct tvars *t, const char *name)
 {
 	struct tvar *v = find(t, name, strlen(name));
 
 	return v ? v->value : NULL;
 }
 
-void tvars_release(struct tvars *t)
+void template_vars_release(struct tvars *t)
 {
 	size_t i;
 
@@ -140,7 +140,7 @@ static int expand_line(const char *name, int lineno, const char *p, const char *
 		if (*v->value)
 			nonempty++;
 		if (mode == TEMPLATE_HTML && !v->html)
-			html_escape(out, v->value);
+			text_html_escape(out, v->value);
 		else
 			strbuf_addstr(out, v->value);
 		p = close + 1;
@@ -197,7 +197,7 @@ int template_expand(const char *name, const char *text, const struct tvars *vars
 		lineno++;
 		/* a blank line after a dropped one, which had a blank line before it */
 		if (mode == TEMPLATE_TEXT && dropped && end == p &&
-		    (out->len == 0 || ends_with(out->buf, "\n\n"))) {
+		    (out->len == 0 || util_ends_with(out->buf, "\n\n"))) {
 			p = nl ? nl + 1 : end;
 			continue;
 		}
@@ -254,7 +254,7 @@ int template_load(const char *dir, const char *file, struct strbuf *text,
 {
 	char *path = xasprintf("%s/%s", dir, file), *buf;
 	size_t len;
-	int r = read_file(path, &buf, &len, 1u << 20);
+	int r = util_read_file(path, &buf, &len, 1u << 20);
 
 	if (r) {
 		strbuf_addf(err, "cannot read template '%s': %s", path, strerror(-r));

@@ -15,7 +15,7 @@
  * nor multi-line values: code and compiler output stay as they are).
  *
  * HTML mode (pages): every value is HTML-escaped unless it was set with
- * tvars_set_html() (markup the code built, from escaped parts).
+ * template_set_html() (markup the code built, from escaped parts).
  */
 #ifndef LOREBOT_TEMPLATE_H
 #define LOREBOT_TEMPLATE_H
@@ -36,11 +36,11 @@ struct tvars {
 #define TVARS_INIT { 0 }
 
 /* Set (or replace) a value; value NULL means "" */
-void tvars_set(struct tvars *t, const char *name, const char *value);
-void tvars_setf(struct tvars *t, const char *name, const char *fmt, ...) PRINTF(3, 4);
-void tvars_set_html(struct tvars *t, const char *name, const char *html);
-const char *tvars_get(const struct tvars *t, const char *name);
-void tvars_release(struct tvars *t);
+void template_set(struct tvars *t, const char *name, const char *value);
+void template_setf(struct tvars *t, const char *name, const char *fmt, ...) PRINTF(3, 4);
+void template_set_html(struct tvars *t, const char *name, const char *html);
+const char *template_get(const struct tvars *t, const char *name);
+void template_vars_release(struct tvars *t);
 
 enum template_mode {
 	TEMPLATE_TEXT,

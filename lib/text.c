@@ -104,7 +104,7 @@ void text_wrap(struct strbuf *out, const char *text, size_t width, const char *i
 	}
 }
 
-void html_escape_n(struct strbuf *out, const char *s, size_t len)
+void text_html_escape_n(struct strbuf *out, const char *s, size_t len)
 {
 	size_t i;
 
@@ -131,13 +131,13 @@ void html_escape_n(struct strbuf *out, const char *s, size_t len)
 	}
 }
 
-void html_escape(struct strbuf *out, const char *s)
+void text_html_escape(struct strbuf *out, const char *s)
 {
 	if (s)
-		html_escape_n(out, s, strlen(s));
+		text_html_escape_n(out, s, strlen(s));
 }
 
-void url_escape(struct strbuf *out, const char *s)
+void text_url_escape(struct strbuf *out, const char *s)
 {
 	static const char hex[] = "0123456789ABCDEF";
 

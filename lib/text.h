@@ -17,11 +17,11 @@
 void text_wrap(struct strbuf *out, const char *text, size_t width, const char *indent);
 
 /* Append s with & < > " ' as HTML entities */
-void html_escape(struct strbuf *out, const char *s);
-void html_escape_n(struct strbuf *out, const char *s, size_t len);
+void text_html_escape(struct strbuf *out, const char *s);
+void text_html_escape_n(struct strbuf *out, const char *s, size_t len);
 
 /* Append s percent-encoded for a URL path segment or query value (@ kept) */
-void url_escape(struct strbuf *out, const char *s);
+void text_url_escape(struct strbuf *out, const char *s);
 
 /* "3 minutes", "2 hours", "5 days": how long ago t was, from now */
 void text_age(struct strbuf *out, int64_t t, int64_t now);

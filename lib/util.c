@@ -81,19 +81,19 @@ char *xasprintf(const char *fmt, ...)
 	return p;
 }
 
-bool ends_with(const char *s, const char *suffix)
+bool util_ends_with(const char *s, const char *suffix)
 {
 	size_t a = strlen(s), b = strlen(suffix);
 
 	return a >= b && !memcmp(s + a - b, suffix, b);
 }
 
-bool istarts_with(const char *s, const char *prefix)
+bool util_istarts_with(const char *s, const char *prefix)
 {
 	return strncasecmp(s, prefix, strlen(prefix)) == 0;
 }
 
-bool skip_prefix(const char *s, const char *prefix, const char **rest)
+bool util_skip_prefix(const char *s, const char *prefix, const char **rest)
 {
 	size_t n = strlen(prefix);
 
@@ -103,7 +103,7 @@ bool skip_prefix(const char *s, const char *prefix, const char **rest)
 	return true;
 }
 
-bool iskip_prefix(const char *s, const char *prefix, const char **rest)
+bool util_iskip_prefix(const char *s, const char *prefix, const char **rest)
 {
 	size_t n = strlen(prefix);
 
@@ -141,7 +141,7 @@ static int parse_scaled(const char *s, const struct unit *units, size_t nr,
 	return 0;
 }
 
-int parse_size(const char *s, uint64_t *out)
+int util_parse_size(const char *s, uint64_t *out)
 {
 	static const struct unit units[] = {
 		{ "", 1 }, { "k", 1ULL << 10 }, { "m", 1ULL << 20 },
@@ -151,7 +151,7 @@ int parse_size(const char *s, uint64_t *out)
 	return parse_scaled(s, units, ARRAY_SIZE(units), true, out);
 }
 
-int parse_duration_ms(const char *s, uint64_t *out)
+int util_parse_duration_ms(const char *s, uint64_t *out)
 {
 	static const struct unit units[] = {
 		{ "ms", 1 }, { "s", 1000 }, { "m", 60000 }, { "h", 3600000 },
@@ -161,7 +161,7 @@ int parse_duration_ms(const char *s, uint64_t *out)
 	return parse_scaled(s, units, ARRAY_SIZE(units), false, out);
 }
 
-int parse_bool(const char *s, bool *out)
+int util_parse_bool(const char *s, bool *out)
 {
 	static const char *const yes[] = { "true", "yes", "on", "1" };
 	static const char *const no[] = { "false", "no", "off", "0" };
@@ -184,7 +184,7 @@ int parse_bool(const char *s, bool *out)
 	return -EINVAL;
 }
 
-uint64_t now_ms(void)
+uint64_t util_now_ms(void)
 {
 	struct timespec ts;
 
@@ -192,7 +192,7 @@ uint64_t now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-uint64_t wall_ms(void)
+uint64_t util_wall_ms(void)
 {
 	struct timespec ts;
 
@@ -242,7 +242,7 @@ static int read_fd(int fd, char **buf, size_t *len, size_t max)
 	return 0;
 }
 
-int read_file(const char *path, char **buf, size_t *len, size_t max)
+int util_read_file(const char *path, char **buf, size_t *len, size_t max)
 {
 	return read_fd(open(path, O_RDONLY | O_CLOEXEC), buf, len, max);
 }
@@ -272,13 +272,13 @@ static int write_fd(int fd, const void *buf, size_t len)
 	return ret;
 }
 
-int write_file(const char *path, const void *buf, size_t len)
+int util_write_file(const char *path, const void *buf, size_t len)
 {
 	return write_fd(open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644),
 			buf, len);
 }
 
-int open_beneath(const char *root, const char *path, int flags, unsigned int mode)
+int util_open_beneath(const char *root, const char *path, int flags, unsigned int mode)
 {
 	struct open_how how = {
 		.flags = (uint64_t)(flags | O_CLOEXEC | O_NOFOLLOW),
@@ -303,20 +303,20 @@ int open_beneath(const char *root, const char *path, int flags, unsigned int mod
 	return fd;
 }
 
-int read_file_beneath(const char *root, const char *path, char **buf,
-		      size_t *len, size_t max)
+int util_read_file_beneath(const char *root, const char *path, char **buf,
+			   size_t *len, size_t max)
 {
-	return read_fd(open_beneath(root, path, O_RDONLY, 0), buf, len, max);
+	return read_fd(util_open_beneath(root, path, O_RDONLY, 0), buf, len, max);
 }
 
-int write_file_beneath(const char *root, const char *path, const void *buf,
-		       size_t len)
+int util_write_file_beneath(const char *root, const char *path, const void *buf,
+			    size_t len)
 {
-	return write_fd(open_beneath(root, path, O_WRONLY | O_CREAT | O_TRUNC, 0644),
+	return write_fd(util_open_beneath(root, path, O_WRONLY | O_CREAT | O_TRUNC, 0644),
 			buf, len);
 }
 
-int mkdir_p(const char *path, unsigned int mode)
+int util_mkdir_p(const char *path, unsigned int mode)
 {
 	char *p = xstrdup(path), *s;
 	int ret = 0;
@@ -339,7 +339,7 @@ int mkdir_p(const char *path, unsigned int mode)
 	return ret;
 }
 
-char *path_absolute(const char *path)
+char *util_path_absolute(const char *path)
 {
 	char *r, *cwd;
 
@@ -358,7 +358,7 @@ char *path_absolute(const char *path)
 	return r;
 }
 
-char *path_dirname(const char *path)
+char *util_path_dirname(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 
@@ -369,7 +369,7 @@ char *path_dirname(const char *path)
 	return xstrndup(path, slash - path);
 }
 
-bool path_readable_by(const char *path, uid_t uid)
+bool util_path_readable_by(const char *path, uid_t uid)
 {
 	char *p = xstrdup(path), *slash = p;
 	bool ok = true;
@@ -388,14 +388,14 @@ bool path_readable_by(const char *path, uid_t uid)
 	return ok;
 }
 
-bool path_within(const char *path, const char *dir)
+bool util_path_within(const char *path, const char *dir)
 {
 	size_t n = strlen(dir);
 
 	return !strncmp(path, dir, n) && (!path[n] || path[n] == '/');
 }
 
-int remove_tree(const char *path)
+int util_remove_tree(const char *path)
 {
 	struct stat st;
 	DIR *d;
@@ -415,7 +415,7 @@ int remove_tree(const char *path)
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
 		sub = xasprintf("%s/%s", path, de->d_name);
-		if (remove_tree(sub) && !ret)
+		if (util_remove_tree(sub) && !ret)
 			ret = -errno;
 		free(sub);
 	}
@@ -425,7 +425,7 @@ int remove_tree(const char *path)
 	return ret;
 }
 
-void hash_hex(const void *buf, size_t len, char out[17])
+void util_hash_hex(const void *buf, size_t len, char out[17])
 {
 	const unsigned char *p = buf;
 	uint64_t h = 0xcbf29ce484222325ULL;
@@ -438,7 +438,7 @@ void hash_hex(const void *buf, size_t len, char out[17])
 	snprintf(out, 17, "%016llx", (unsigned long long)h);
 }
 
-bool utf8_valid(const char *s, size_t len)
+bool util_utf8_valid(const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s, *end = p + len;
 
@@ -513,7 +513,7 @@ static int chown_tree_cb(const char *path, const struct stat *st, int flag,
 	return 0;
 }
 
-int chown_tree(const char *path, uid_t uid, gid_t gid)
+int util_chown_tree(const char *path, uid_t uid, gid_t gid)
 {
 	chown_uid = uid;
 	chown_gid = gid;

@@ -47,70 +47,70 @@ char *xasprintf(const char *fmt, ...) PRINTF(1, 2);
 		}							\
 	} while (0)
 
-static inline bool starts_with(const char *s, const char *prefix)
+static inline bool util_starts_with(const char *s, const char *prefix)
 {
 	return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
-bool ends_with(const char *s, const char *suffix);
-bool istarts_with(const char *s, const char *prefix);
+bool util_ends_with(const char *s, const char *suffix);
+bool util_istarts_with(const char *s, const char *prefix);
 
 /* If s starts with prefix, point *rest after it and return true. */
-bool skip_prefix(const char *s, const char *prefix, const char **rest);
-bool iskip_prefix(const char *s, const char *prefix, const char **rest);
+bool util_skip_prefix(const char *s, const char *prefix, const char **rest);
+bool util_iskip_prefix(const char *s, const char *prefix, const char **rest);
 
 /* Parse a size such as "16m", "512k", "100" into *out. 0 or -EINVAL. */
-int parse_size(const char *s, uint64_t *out);
+int util_parse_size(const char *s, uint64_t *out);
 /* Parse a duration such as "90s", "10m", "2h", "500ms" into ms. */
-int parse_duration_ms(const char *s, uint64_t *out);
+int util_parse_duration_ms(const char *s, uint64_t *out);
 /* Parse a boolean as git does: true/yes/on/1, false/no/off/0. */
-int parse_bool(const char *s, bool *out);
+int util_parse_bool(const char *s, bool *out);
 
 /* Monotonic and wall clocks in milliseconds. */
-uint64_t now_ms(void);
-uint64_t wall_ms(void);
+uint64_t util_now_ms(void);
+uint64_t util_wall_ms(void);
 
 /* Read a whole file; returns 0 or -errno.  *len excludes the added NUL. */
-int read_file(const char *path, char **buf, size_t *len, size_t max);
-int write_file(const char *path, const void *buf, size_t len);
+int util_read_file(const char *path, char **buf, size_t *len, size_t max);
+int util_write_file(const char *path, const void *buf, size_t len);
 /*
  * The same for a path under root that a less privileged user can change
  * (a build's obj/): opened with openat2() beneath root, no symlink and
  * no mount point followed on the way, so a link planted there is refused
  * (-ELOOP or -EXDEV) instead of being read or truncated as root.
- * open_beneath() returns the descriptor, or -1 with errno.
+ * util_open_beneath() returns the descriptor, or -1 with errno.
  */
-int open_beneath(const char *root, const char *path, int flags, unsigned int mode);
-int read_file_beneath(const char *root, const char *path, char **buf,
-		      size_t *len, size_t max);
-int write_file_beneath(const char *root, const char *path, const void *buf,
-		       size_t len);
+int util_open_beneath(const char *root, const char *path, int flags, unsigned int mode);
+int util_read_file_beneath(const char *root, const char *path, char **buf,
+			   size_t *len, size_t max);
+int util_write_file_beneath(const char *root, const char *path, const void *buf,
+			    size_t len);
 /* mkdir -p; 0 or -errno */
-int mkdir_p(const char *path, unsigned int mode);
+int util_mkdir_p(const char *path, unsigned int mode);
 /* Give path and everything under it to uid:gid (not following links) */
-int chown_tree(const char *path, uid_t uid, gid_t gid);
+int util_chown_tree(const char *path, uid_t uid, gid_t gid);
 /* rm -rf; 0 or -errno */
-int remove_tree(const char *path);
+int util_remove_tree(const char *path);
 /*
  * path made absolute: resolved when it exists, else joined to the
  * current directory; NULL stays NULL.  Caller frees.
  */
-char *path_absolute(const char *path);
+char *util_path_absolute(const char *path);
 /* The directory part of path ("." when it has no '/'); caller frees */
-char *path_dirname(const char *path);
+char *util_path_dirname(const char *path);
 /* Whether path is dir or below it, by name ("/usr" is not "/usrx") */
-bool path_within(const char *path, const char *dir);
+bool util_path_within(const char *path, const char *dir);
 /*
  * Can uid read path, every directory on the way searchable by it (as its
  * owner or as anyone; groups are not counted: a dropped child has none)?
  */
-bool path_readable_by(const char *path, uid_t uid);
+bool util_path_readable_by(const char *path, uid_t uid);
 
 /* FNV-1a 64-bit hash of buf as 16 lowercase hex digits; out holds 17. */
-void hash_hex(const void *buf, size_t len, char out[17]);
+void util_hash_hex(const void *buf, size_t len, char out[17]);
 
 /* Is s[0..len) well-formed UTF-8? */
-bool utf8_valid(const char *s, size_t len);
+bool util_utf8_valid(const char *s, size_t len);
 
 #include "lib/banned.h"
 

@@ -147,6 +147,17 @@ else
 fi
 
 # jq-like queries without jq: python3 is part of Debian's base
+# link_objects FROM TO: TO/<layer>/ holds links to the objects of the
+# build directory FROM, the layers' (t0005, t0006 plant more beside them)
+link_objects() {
+	for _l in cmd ci checkers bot lib; do
+		mkdir -p "$2/$_l"
+		for _o in "$1/$_l"/*.o; do
+			ln -s "$_o" "$2/$_l/"
+		done
+	done
+}
+
 json() {
 	"$PY" -c "import json,sys
 d=json.load(open(sys.argv[1]) if sys.argv[1] != '-' else sys.stdin)

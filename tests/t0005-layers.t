@@ -63,12 +63,7 @@ elif ! command -v cc >/dev/null 2>&1; then
 	skip "no cc to build a planted object"
 else
 	O=$TMP/obj
-	for l in $LAYERS; do
-		mkdir -p "$O/$l"
-		for o in "$OBJ/$l"/*.o; do
-			ln -s "$o" "$O/$l/"
-		done
-	done
+	link_objects "$OBJ" "$O"
 	"$CHECK" "$LOREBOT_SRC" "$O" >"$TMP/out" 2>&1
 	is "$?" 0 "the tree's objects through links: exit 0"
 	printf 'const void *cmd_lookup(const char *name);\n%s\n' \

@@ -75,8 +75,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 
 	if (no_git < 0)
 		no_git = getenv("LOREBOT_FUZZ_NO_GIT") != NULL;
-	if (!msg_from_raw((const char *)data, size, &m, &err))
-		msg_release(&m);
+	if (!series_msg_from_raw((const char *)data, size, &m, &err))
+		series_msg_release(&m);
 	strbuf_release(&err);
 	if (!no_git)
 		differential((const char *)data, size);

@@ -26,8 +26,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	FILE *f;
 	int rr, rc;
 
-	assembly_init(&a, 64 << 10);
-	assembly_init(&d, 64 << 10);
+	series_init(&a, 64 << 10);
+	series_init(&d, 64 << 10);
 	d.spill_after = 1;	/* in a scratch file from the first message */
 	mbox_open_mem(&r, (const char *)data, size, 64 << 10);
 	mbox_open_mem(&c, (const char *)data, size, 64 << 10);
@@ -42,30 +42,30 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		if (rr <= 0)
 			break;
 		if (!mm.too_big) {
-			assembly_add_raw(&a, mm.data, mm.len, mm.index, mm.offset);
-			assembly_add_raw(&d, mm.data, mm.len, mm.index, mm.offset);
+			series_add_raw(&a, mm.data, mm.len, mm.index, mm.offset);
+			series_add_raw(&d, mm.data, mm.len, mm.index, mm.offset);
 		}
 	}
 	mbox_msg_release(&mm);
 	mbox_msg_release(&mc);
 	mbox_close(&r);
 	mbox_close(&c);
-	assembly_build(&a);
-	assembly_build(&d);
+	series_build(&a);
+	series_build(&d);
 	f = open_memstream(&ja, &la);
-	assembly_print_json(&a, f);
+	series_print_json(&a, f);
 	fclose(f);
 	f = open_memstream(&jd, &ld);
-	assembly_print_json(&d, f);
+	series_print_json(&d, f);
 	fclose(f);
 	/* a full $TMPDIR is not a finding; anything else that differs is */
-	if (!assembly_failed(&d) && (la != ld || memcmp(ja, jd, la))) {
+	if (!series_failed(&d) && (la != ld || memcmp(ja, jd, la))) {
 		fprintf(stderr, "in memory:\n%s\nin a scratch file:\n%s\n", ja, jd);
 		abort();
 	}
 	free(ja);
 	free(jd);
-	assembly_release(&a);
-	assembly_release(&d);
+	series_release(&a);
+	series_release(&d);
 	return 0;
 }

@@ -31,14 +31,14 @@ static char *apply(const char *text, const char *hunks, int min_context,
 	size_t i;
 
 	hunk(hunks, 0);
-	image_init(&img, text, strlen(text));
+	apply_image_init(&img, text, strlen(text));
 	for (i = 0; i < d.files[0].nr; i++)
-		if (hunk_apply(&img, &d.files[0].hunks[i], min_context, last)) {
-			image_release(&img);
+		if (apply_image_hunk(&img, &d.files[0].hunks[i], min_context, last)) {
+			apply_image_release(&img);
 			return NULL;
 		}
-	image_write(&img, &out);
-	image_release(&img);
+	apply_image_write(&img, &out);
+	apply_image_release(&img);
 	return strbuf_detach(&out, NULL);
 }
 
@@ -125,8 +125,8 @@ static void test_near(void)
 
 	/* the tree has "int a;" and an extra blank line the hunk does not */
 	h = hunk("@@ -1,5 +1,5 @@\n int f(void)\n {\n-\tfoo(a);\n+\tfoo(b);\n \tbar(a);\n }\n", 0);
-	image_init(&img, text, strlen(text));
-	hunk_near(&img, h, &near);
+	apply_image_init(&img, text, strlen(text));
+	apply_hunk_near(&img, h, &near);
 	ok(near.found, "near: found");
 	is_int(near.matched, near.total, "near: every expected line is there");
 	is_int(near.start, 1, "near: from line 1");
@@ -139,21 +139,21 @@ static void test_near(void)
 				   "near: the extra line is shown with its number");
 		}
 	is_int(extra, 2, "near: two lines in the tree only");
-	hunk_near_release(&near);
+	apply_hunk_near_release(&near);
 
 	/* whitespace damage is told apart */
 	h = hunk("@@ -9,3 +9,3 @@\n int g(void)\n {\n-    return 0;\n+\treturn 1;\n", 0);
-	hunk_near(&img, h, &near);
+	apply_hunk_near(&img, h, &near);
 	ok(near.found && near.loose == 1, "near: one line differs in whitespace only");
-	hunk_near_release(&near);
+	apply_hunk_near_release(&near);
 
 	/* nothing alike */
 	h = hunk("@@ -2,2 +2,2 @@\n zzz\n-yyy\n+xxx\n", 0);
-	hunk_near(&img, h, &near);
+	apply_hunk_near(&img, h, &near);
 	ok(!near.found, "near: nothing alike");
 	ok(near.nr > 0 && near.start == 2, "near: shows the lines where it should be");
-	hunk_near_release(&near);
-	image_release(&img);
+	apply_hunk_near_release(&near);
+	apply_image_release(&img);
 }
 
 static void test_paths(void)

@@ -56,7 +56,7 @@ static void result(struct boot_result *r, const char *log, bool timed_out)
 	struct strbuf err = STRBUF_INIT;
 
 	boot_result_init(r);
-	kst_select(arch_lookup("x86_64"), names, ARRAY_SIZE(names), &r->plan, &err);
+	kselftest_select(arch_lookup("x86_64"), names, ARRAY_SIZE(names), &r->plan, &err);
 	r->timed_out = timed_out;
 	boot_analyze(r, log, strlen(log), NULL);
 	r->log_path = xstrdup("/x/console.log");

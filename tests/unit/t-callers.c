@@ -36,15 +36,15 @@ static void test_relocate(void)
 
 	if (!ok(!diff_parse(patch, sizeof(patch) - 1, &d, &err), "the diff parses"))
 		return;
-	is_int(diff_file_relocate(&d.files[0], post, sizeof(post) - 1), 2,
+	is_int(relocate_diff_file(&d.files[0], post, sizeof(post) - 1), 2,
 	       "both hunks moved");
 	is_int(d.files[0].hunks[0].lines[1].new_no, 8, "the first added line is line 8");
 	is_int(d.files[0].hunks[1].lines[1].new_no, 17, "the second is line 17");
 	/* in place already: nothing moves */
-	is_int(diff_file_relocate(&d.files[0], post, sizeof(post) - 1), 0,
+	is_int(relocate_diff_file(&d.files[0], post, sizeof(post) - 1), 0,
 	       "relocated again: nothing moves");
 	/* not there at all: the numbers stay */
-	is_int(diff_file_relocate(&d.files[0], "x\ny\n", 4), 0, "not found: kept");
+	is_int(relocate_diff_file(&d.files[0], "x\ny\n", 4), 0, "not found: kept");
 	is_int(d.files[0].hunks[0].lines[1].new_no, 8, "and the numbers are unchanged");
 	diff_release(&d);
 	strbuf_release(&err);
@@ -139,7 +139,7 @@ static void test_callindex(void)
 		callindex_files(ci, "helper", 6, 'c', collect, &sb);
 	is_str(sb.buf, "mm/a.c mm/b.c ", "and the index from the blob cache is the same");
 	callindex_free(ci);
-	remove_tree(dir);
+	util_remove_tree(dir);
 	strbuf_release(&sb);
 }
 

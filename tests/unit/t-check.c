@@ -32,19 +32,19 @@ static void test_select(void)
 {
 	struct check_opts o = CHECK_OPTS_INIT;
 	struct strbuf err = STRBUF_INIT;
-	const struct checker *cp = checker_find("checkpatch");
-	const struct checker *ol = checker_find("one-line-args");
+	const struct checker *cp = check_find("checkpatch");
+	const struct checker *ol = check_find("one-line-args");
 
 	ok(cp && ol, "checkers are found by name");
 	if (!cp || !ol)
 		return;
-	ok(checker_enabled(&o, cp) && checker_enabled(&o, ol), "on by default");
+	ok(check_enabled(&o, cp) && check_enabled(&o, ol), "on by default");
 	ok(!check_select(&o, "-checkpatch", &err), "-name");
-	ok(!checker_enabled(&o, cp) && checker_enabled(&o, ol), "-name turns one off");
+	ok(!check_enabled(&o, cp) && check_enabled(&o, ol), "-name turns one off");
 	ok(!check_select(&o, "-all,one-line-args", &err), "-all,name");
-	ok(!checker_enabled(&o, cp) && checker_enabled(&o, ol), "the later entry wins");
+	ok(!check_enabled(&o, cp) && check_enabled(&o, ol), "the later entry wins");
 	ok(!check_select(&o, "all no-one-line-args", &err), "all no-name");
-	ok(checker_enabled(&o, cp) && !checker_enabled(&o, ol), "no-name turns one off");
+	ok(check_enabled(&o, cp) && !check_enabled(&o, ol), "no-name turns one off");
 	ok(check_select(&o, "one-line-args,bogus", &err) < 0, "an unknown name fails");
 	is_str(err.buf, "unknown checker 'bogus'", "and says which");
 	strbuf_release(&err);
@@ -86,12 +86,12 @@ static void test_run(void)
 		"severity")), "warning", "JSON: severity");
 	json_object_put(j);
 	o.columns = 100;
-	findings_release(&f);
+	check_findings_release(&f);
 	check_run(&s, &o, &f);
 	is_str(f.nr ? f.v[0].suggestion : "",
 	       "static int helper_with_a_long_name(struct mm_struct *mm, unsigned long addr, unsigned long end);",
 	       "at 100 columns: one line");
-	findings_release(&f);
+	check_findings_release(&f);
 	check_series_release(&s);
 	check_opts_release(&o);
 	strbuf_release(&err);
@@ -117,12 +117,12 @@ static void test_sort(void)
 	add(&f, 2, NULL, 10);
 	add(&f, 1, "a.c", 9);
 	add(&f, 2, "a.c", 8);
-	findings_sort(&f);
+	check_findings_sort(&f);
 	is_int((int)f.nr, 3, "an exact duplicate is dropped");
 	ok(f.nr == 3 && f.v[0].patch == 1 && f.v[1].patch == 2 && f.v[2].patch == 2,
 	   "sorted by patch");
 	ok(f.nr == 3 && !f.v[1].file && f.v[2].file, "the commit message before files");
-	findings_release(&f);
+	check_findings_release(&f);
 }
 
 static void test_merge(void)
@@ -170,7 +170,7 @@ static void test_merge(void)
 	   strstr(f.v[4].message, "fedcba987654"), "an id: merged with its Fixes: only");
 	ok(f.nr == 6 && !strcmp(f.v[5].rule, "checkpatch:MISSING_SIGN_OFF"),
 	   "alone, checkpatch's finding stays");
-	findings_release(&f);
+	check_findings_release(&f);
 }
 
 static void test_pattern(void)

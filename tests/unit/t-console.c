@@ -89,7 +89,7 @@ static void test_x86_warning(void)
 	ok(strstr(s->report.buf, "</TASK>") != NULL, "x86: user registers inside <TASK> kept");
 	ok(!strstr(s->report.buf, "crng"), "x86: the next kernel message is not part of it");
 	ok(!strstr(s->report.buf, "[   12."), "x86: time stamps removed");
-	t = console_test(&c, "madv_populate");
+	t = ktap_test(&c, "madv_populate");
 	ok(t && t->result == KST_PASS, "x86: madv_populate passed");
 	ok(t && strstr(t->output.buf, "ok 1 range\n"), "x86: a line split at the kernel's time stamp");
 	ok(t && strstr(t->output.buf, "ok 2 WARNING: not from the kernel"), "x86: output kept");
@@ -167,7 +167,7 @@ static void test_arm64_riscv(void)
 	is_str(c.splats[1].title, "Kernel panic: Fatal exception", "riscv: panic title");
 	is_str(c.splats[1].test, "cow", "riscv: during cow");
 	ok(!c.done && c.running && !strcmp(c.running, "cow"), "riscv: cow was running at the end");
-	ok(console_test(&c, "cow") && console_test(&c, "cow")->result == KST_FAIL,
+	ok(ktap_test(&c, "cow") && ktap_test(&c, "cow")->result == KST_FAIL,
 	   "riscv: an unfinished test failed");
 	console_release(&c);
 }
@@ -247,19 +247,19 @@ static void test_ktap(void)
 
 	parse(&c, ktap_results);
 	ok(c.done, "ktap: done");
-	t = console_test(&c, "a");
+	t = ktap_test(&c, "a");
 	ok(t && t->result == KST_FLAKY, "ktap: failed then passed is flaky");
 	is_int(t ? t->first_status : -2, 1, "ktap: first attempt's status");
 	ok(t && strstr(t->reason, "passed on attempt 2"), "ktap: flaky reason");
 	ok(t && strstr(t->output.buf, "not ok 1 first try\n# attempt 2\nok 1 second try"),
 	   "ktap: both attempts' output");
 	is_int(t ? (long long)t->ms : 0, 22, "ktap: time of both attempts");
-	t = console_test(&c, "b");
+	t = ktap_test(&c, "b");
 	ok(t && t->result == KST_SKIP, "ktap: skip");
-	t = console_test(&c, "c");
+	t = ktap_test(&c, "c");
 	ok(t && t->result == KST_FAIL && t->timeout, "ktap: a timeout is a failure");
 	is_str(t ? t->reason : NULL, "TIMEOUT after 60 s", "ktap: timeout reason");
-	t = console_test(&c, "d");
+	t = ktap_test(&c, "d");
 	ok(t && t->result == KST_FAIL, "ktap: failed twice is a failure");
 	is_int(c.splats_nr, 0, "ktap: no kernel reports");
 	console_release(&c);
@@ -291,7 +291,7 @@ static void test_real(void)
 		char *buf = NULL;
 		size_t len, j, passed = 0;
 
-		if (read_file(path, &buf, &len, 1 << 20)) {
+		if (util_read_file(path, &buf, &len, 1 << 20)) {
 			ok(0, "%s: cannot read %s", arches[i], path);
 			free(path);
 			continue;
@@ -309,7 +309,7 @@ static void test_real(void)
 			   strstr(s->report.buf, "---[ end trace"),
 			   "%s: real console: the trace to its end", arches[i]);
 		}
-		t = console_test(&c, "madv_populate");
+		t = ktap_test(&c, "madv_populate");
 		ok(t && t->result == KST_PASS && strstr(t->output.buf, "# Totals: pass:"),
 		   "%s: real console: madv_populate passed, output kept", arches[i]);
 		for (j = 0; j < c.tests_nr; j++)

@@ -27,7 +27,7 @@ static int find_func(const struct cview *v, const char *name, int from)
 
 	for (i = from; i < v->nr_nodes; i++)
 		if (v->nodes[i].kind == CN_FUNC &&
-		    cnode_func_is(v, i, name, (int)strlen(name)))
+		    cview_node_func_is(v, i, name, (int)strlen(name)))
 			return i;
 	return -1;
 }

@@ -217,19 +217,19 @@ static void test_line_map(void)
 	struct strbuf err = STRBUF_INIT;
 	const char *np;
 
-	ok(!line_map_parse(&m, diff_u0, strlen(diff_u0), &err), "-U0 diff parsed");
-	is_int(line_map_line(&m, "mm/rmap.c", 5, NULL), 5, "before the hunks");
-	is_int(line_map_line(&m, "mm/rmap.c", 10, NULL), 10, "the line before the insertion");
-	is_int(line_map_line(&m, "mm/rmap.c", 11, NULL), 14, "after the insertion");
-	is_int(line_map_line(&m, "mm/rmap.c", 20, NULL), -1, "changed line");
-	is_int(line_map_line(&m, "mm/rmap.c", 21, NULL), 24, "after the change");
-	is_int(line_map_line(&m, "mm/rmap.c", 30, NULL), -1, "removed line");
-	is_int(line_map_line(&m, "mm/rmap.c", 32, NULL), 33, "after the removal");
-	is_int(line_map_line(&m, "mm/other.c", 32, &np), 32, "untouched file");
+	ok(!delta_map_parse(&m, diff_u0, strlen(diff_u0), &err), "-U0 diff parsed");
+	is_int(delta_map_line(&m, "mm/rmap.c", 5, NULL), 5, "before the hunks");
+	is_int(delta_map_line(&m, "mm/rmap.c", 10, NULL), 10, "the line before the insertion");
+	is_int(delta_map_line(&m, "mm/rmap.c", 11, NULL), 14, "after the insertion");
+	is_int(delta_map_line(&m, "mm/rmap.c", 20, NULL), -1, "changed line");
+	is_int(delta_map_line(&m, "mm/rmap.c", 21, NULL), 24, "after the change");
+	is_int(delta_map_line(&m, "mm/rmap.c", 30, NULL), -1, "removed line");
+	is_int(delta_map_line(&m, "mm/rmap.c", 32, NULL), 33, "after the removal");
+	is_int(delta_map_line(&m, "mm/other.c", 32, &np), 32, "untouched file");
 	is_str(np, "mm/other.c", "same name");
-	is_int(line_map_line(&m, "mm/old.c", 9, &np), 8, "renamed file");
+	is_int(delta_map_line(&m, "mm/old.c", 9, &np), 8, "renamed file");
 	is_str(np, "mm/new.c", "new name");
-	line_map_release(&m);
+	delta_map_release(&m);
 	strbuf_release(&err);
 }
 
@@ -253,7 +253,7 @@ static void test_delta(void)
 	struct strbuf err = STRBUF_INIT;
 	bool is_new[8];
 
-	line_map_parse(&m, diff_u0, strlen(diff_u0), &err);
+	delta_map_parse(&m, diff_u0, strlen(diff_u0), &err);
 	add(&base, "mm/rmap.c", 15, DIAG_WARNING, "w1");	/* moves to 18 */
 	add(&base, "mm/rmap.c", 20, DIAG_WARNING, "w2");	/* on the changed line */
 	add(&base, "mm/rmap.c", 40, DIAG_WARNING, "same");
@@ -265,7 +265,7 @@ static void test_delta(void)
 	add(&cur, "mm/rmap.c", 12, DIAG_WARNING, "same");	/* a second one */
 	add(&cur, "include/linux/mm.h", 7, DIAG_WARNING, "hdr");
 	add(&cur, "mm/rmap.c", 12, DIAG_ERROR, "w1");		/* other severity */
-	diag_delta(&base, &cur, &m, is_new);
+	delta_diag(&base, &cur, &m, is_new);
 	ok(!is_new[0], "a warning moved by inserted lines is pre-existing");
 	ok(!is_new[1], "a warning on an edited line that stays is pre-existing");
 	ok(!is_new[2], "the old one of two same warnings is pre-existing");
@@ -276,14 +276,14 @@ static void test_delta(void)
 	add(&dup, "mm/rmap.c", 18, DIAG_WARNING, "w1");
 	add(&dup, "mm/rmap.c", 18, DIAG_WARNING, "w1");
 	add(&dup, "mm/rmap.c", 18, DIAG_NOTE, "n");
-	diag_list_distinct(&dup, &dist);
+	delta_list_distinct(&dup, &dist);
 	is_int(dist.nr, 1, "distinct: one warning, no notes");
 
 	diag_list_release(&base);
 	diag_list_release(&cur);
 	diag_list_release(&dup);
 	diag_list_release(&dist);
-	line_map_release(&m);
+	delta_map_release(&m);
 	strbuf_release(&err);
 }
 

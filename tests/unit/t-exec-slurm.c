@@ -61,13 +61,13 @@ int main(void)
 	long id;
 	size_t n;
 
-	is_int(slurm_parse_sbatch("1234\n", &id), 0, "sbatch --parsable: an id");
+	is_int(exec_slurm_parse_sbatch("1234\n", &id), 0, "sbatch --parsable: an id");
 	is_int(id, 1234, "its value");
-	ok(!slurm_parse_sbatch("77;cluster-b\n", &id) && id == 77, "an id with a cluster");
-	ok(slurm_parse_sbatch("sbatch: error: Batch job submission failed\n", &id) < 0,
+	ok(!exec_slurm_parse_sbatch("77;cluster-b\n", &id) && id == 77, "an id with a cluster");
+	ok(exec_slurm_parse_sbatch("sbatch: error: Batch job submission failed\n", &id) < 0,
 	   "an error message is no id");
 
-	n = slurm_parse_squeue(squeue_out, &v);
+	n = exec_slurm_parse_squeue(squeue_out, &v);
 	is_int(n, 4, "squeue: four jobs, messages and bad lines skipped");
 	ok(v[0].id == 12 && !strcmp(v[0].state, "COMPLETED") && !strcmp(v[0].node, "lab1"),
 	   "a completed job, its node");
@@ -76,23 +76,23 @@ int main(void)
 	ok(v[3].id == 15 && !*v[3].node, "(null) is no node");
 	free(v);
 
-	ok(!slurm_parse_scontrol(scontrol_out, &st), "scontrol -o: parsed");
+	ok(!exec_slurm_parse_scontrol(scontrol_out, &st), "scontrol -o: parsed");
 	ok(st.id == 14 && !strcmp(st.state, "TIMEOUT") && !strcmp(st.node, "node-a7") &&
 	   st.exit_code == 0 && st.exit_signal == 15, "state, node (not ReqNodeList), exit code");
-	ok(slurm_parse_scontrol("slurm_load_jobs error: Invalid job id specified\n", &st) < 0,
+	ok(exec_slurm_parse_scontrol("slurm_load_jobs error: Invalid job id specified\n", &st) < 0,
 	   "a job Slurm forgot");
 
-	def = slurm_state_lookup("PENDING");
+	def = exec_slurm_state_lookup("PENDING");
 	ok(def && !def->ended, "PENDING is not final");
-	def = slurm_state_lookup("TIMEOUT");
+	def = exec_slurm_state_lookup("TIMEOUT");
 	ok(def && def->ended && def->timed_out && !def->lost, "TIMEOUT: ended, timed out");
-	def = slurm_state_lookup("NODE_FAIL");
+	def = exec_slurm_state_lookup("NODE_FAIL");
 	ok(def && def->ended && def->lost, "NODE_FAIL: the node is lost");
-	def = slurm_state_lookup("CANCELLED by 0");
+	def = exec_slurm_state_lookup("CANCELLED by 0");
 	ok(def && def->ended && !strcmp(def->name, "CANCELLED"), "sacct's 'CANCELLED by 0'");
-	ok(!slurm_state_lookup("WEIRD"), "an unknown state");
+	ok(!exec_slurm_state_lookup("WEIRD"), "an unknown state");
 
-	slurm_sbatch_argv(&c, &t, "/srv/jobs/3/job.sbatch", &sv);
+	exec_slurm_sbatch_argv(&c, &t, "/srv/jobs/3/job.sbatch", &sv);
 	ok(!strcmp(sv[0], "sbatch") && has(sv, "--parsable"), "sbatch --parsable");
 	ok(has(sv, "--job-name=lorebot-build-x86_64-3") && has(sv, "--chdir=/srv/jobs/3") &&
 	   has(sv, "--output=/srv/jobs/3/job.log") && has(sv, "--open-mode=append"),
@@ -105,10 +105,10 @@ int main(void)
 	for (n = 0; sv[n]; n++)
 		;
 	ok(!strcmp(sv[n - 1], "/srv/jobs/3/job.sbatch"), "the script last");
-	slurm_argv_free(sv);
+	exec_slurm_argv_free(sv);
 
-	slurm_script(&t, &sb);
-	ok(starts_with(sb.buf, "#!/bin/sh\n"), "the script is a shell script");
+	exec_slurm_script(&t, &sb);
+	ok(util_starts_with(sb.buf, "#!/bin/sh\n"), "the script is a shell script");
 	ok(strstr(sb.buf, "'/usr/bin/lorebot' 'job' 'work' '/srv/it'\\''s here' </dev/null\n") != NULL,
 	   "each word quoted, a quote in one too");
 	ok(strstr(sb.buf, "mv -f slurm-exit.tmp slurm-exit") != NULL,
@@ -130,17 +130,17 @@ int main(void)
 
 	/* a Slurm that lists nothing and forgot every job (MinJobAge passed) */
 	path = xasprintf("%s/squeue", dir);
-	write_file(path, squeue_none, strlen(squeue_none));
+	util_write_file(path, squeue_none, strlen(squeue_none));
 	chmod(path, 0755);
 	free(path);
 	path = xasprintf("%s/scontrol", dir);
-	write_file(path, scontrol_none, strlen(scontrol_none));
+	util_write_file(path, scontrol_none, strlen(scontrol_none));
 	chmod(path, 0755);
 	free(path);
 	is_int(x->reattach(x, handle, &job), -ENOENT,
 	       "a job Slurm forgot that left no exit status cannot be taken over");
 	path = xasprintf("%s/slurm-exit", dir);
-	write_file(path, "1\n", 2);
+	util_write_file(path, "1\n", 2);
 	is_int(x->reattach(x, handle, &job), 0, "with its exit file, it is taken over");
 	{
 		struct run_done d = { .status = -1 };
@@ -165,13 +165,13 @@ int main(void)
 		char *asked = xasprintf("%s/asked", dir);
 		char *script = xasprintf("#!/bin/sh\ntouch '%s'\necho '42|RUNNING|lab1|None'\n", asked);
 
-		write_file(sq, script, strlen(script));
-		write_file(sc, running, strlen(running));
+		util_write_file(sq, script, strlen(script));
+		util_write_file(sc, running, strlen(running));
 		chmod(sq, 0755);
 		chmod(sc, 0755);
 		is_int(x->reattach(x, handle, &job), 0, "a running job is taken over");
 		unlink(asked);
-		write_file(path, "3\n", 2);
+		util_write_file(path, "3\n", 2);
 		is_int(x->poll(x, job, &d), 0, "its exit file ends it though Slurm lists it");
 		is_int(d.status, 3, "with the status the batch script left");
 		ok(strstr(d.detail, "slurm job 42 ended (exit 3) on lab1") != NULL,

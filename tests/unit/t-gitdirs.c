@@ -18,10 +18,10 @@ static char top[] = "/tmp/lorebot-t-gitdirs-XXXXXX";
 
 static void put(const char *rel, const char *text)
 {
-	char *path = xasprintf("%s/%s", top, rel), *dir = path_dirname(path);
+	char *path = xasprintf("%s/%s", top, rel), *dir = util_path_dirname(path);
 
-	mkdir_p(dir, 0755);
-	write_file(path, text, strlen(text));
+	util_mkdir_p(dir, 0755);
+	util_write_file(path, text, strlen(text));
 	free(dir);
 	free(path);
 }
@@ -30,7 +30,7 @@ static void dir(const char *rel)
 {
 	char *path = xasprintf("%s/%s", top, rel);
 
-	mkdir_p(path, 0755);
+	util_mkdir_p(path, 0755);
 	free(path);
 }
 
@@ -105,6 +105,6 @@ int main(void)
 	is_str(s, "", "a repository that is not there: nothing");
 	free(s);
 
-	remove_tree(top);
+	util_remove_tree(top);
 	return done_testing();
 }

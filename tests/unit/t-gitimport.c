@@ -202,7 +202,7 @@ int main(void)
 	free(q);
 
 	gitrepo_close(r);
-	remove_tree(tmpl);
+	util_remove_tree(tmpl);
 	strbuf_release(&err);
 	return done_testing();
 }

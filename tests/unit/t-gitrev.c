@@ -117,7 +117,7 @@ int main(void)
 	gitdev_release(&dev);
 
 	gitrepo_close(r);
-	remove_tree(tmpl);
+	util_remove_tree(tmpl);
 	free(dir);
 	strbuf_release(&err);
 	return done_testing();

@@ -21,58 +21,58 @@ int main(void)
 	size_t i;
 	int r;
 
-	is_int(gunzip_buf(hello, sizeof(hello), 0, &out, &err), 0, "one member");
+	is_int(gz_gunzip(hello, sizeof(hello), 0, &out, &err), 0, "one member");
 	is_str(out.buf, "hello\n", "decoded");
 
 	memcpy(two, hello, sizeof(hello));
 	memcpy(two + sizeof(hello), world, sizeof(world));
 	strbuf_reset(&out);
-	is_int(gunzip_buf(two, sizeof(two), 0, &out, &err), 0, "two members");
+	is_int(gz_gunzip(two, sizeof(two), 0, &out, &err), 0, "two members");
 	is_str(out.buf, "hello\nworld\n", "both members decoded");
 
 	/* byte by byte, as a network would deliver it */
 	strbuf_reset(&out);
-	gunzip_init(&g, 0);
+	gz_init(&g, 0);
 	for (i = 0, r = 0; i < sizeof(two) && !r; i++)
-		r = gunzip_feed(&g, two + i, 1, &out, &err);
+		r = gz_feed(&g, two + i, 1, &out, &err);
 	is_int(r, 0, "streamed one byte at a time");
-	is_int(gunzip_finish(&g, &err), 0, "ends after a complete member");
-	gunzip_release(&g);
+	is_int(gz_finish(&g, &err), 0, "ends after a complete member");
+	gz_release(&g);
 	is_str(out.buf, "hello\nworld\n", "the same output");
 
 	/* cut anywhere inside: never silently short */
 	for (i = 1; i < sizeof(hello); i++) {
 		strbuf_reset(&out);
 		strbuf_reset(&err);
-		if (!gunzip_buf(hello, i, 0, &out, &err))
+		if (!gz_gunzip(hello, i, 0, &out, &err))
 			break;
 	}
 	is_int(i, sizeof(hello), "every truncation of a member is an error");
 	strbuf_reset(&err);
-	gunzip_buf(two, sizeof(two) - 3, 0, &out, &err);
+	gz_gunzip(two, sizeof(two) - 3, 0, &out, &err);
 	ok(strstr(err.buf, "truncated gzip data") != NULL, "truncated: '%s'", err.buf);
 
 	memcpy(bad, hello, sizeof(hello));
 	bad[sizeof(bad) - 6] ^= 0xff;	/* the CRC */
 	strbuf_reset(&err);
-	is_int(gunzip_buf(bad, sizeof(bad), 0, &out, &err), -1, "a bad CRC is an error");
+	is_int(gz_gunzip(bad, sizeof(bad), 0, &out, &err), -1, "a bad CRC is an error");
 	ok(strstr(err.buf, "corrupt gzip data") != NULL, "corrupt: '%s'", err.buf);
 
 	strbuf_reset(&err);
-	is_int(gunzip_buf("hello, world", 12, 0, &out, &err), -1, "not gzip");
+	is_int(gz_gunzip("hello, world", 12, 0, &out, &err), -1, "not gzip");
 	ok(strstr(err.buf, "not gzip data") != NULL, "says '%s'", err.buf);
 
 	strbuf_reset(&err);
 	memcpy(two + sizeof(hello), "junk", 4);
-	is_int(gunzip_buf(two, sizeof(hello) + 4, 0, &out, &err), -1,
+	is_int(gz_gunzip(two, sizeof(hello) + 4, 0, &out, &err), -1,
 	       "junk after a member is an error");
 
 	strbuf_reset(&err);
-	is_int(gunzip_buf(hello, 0, 0, &out, &err), -1, "no data is an error");
+	is_int(gz_gunzip(hello, 0, 0, &out, &err), -1, "no data is an error");
 	ok(strstr(err.buf, "empty gzip data") != NULL, "says '%s'", err.buf);
 
 	strbuf_reset(&err);
-	is_int(gunzip_buf(hello, sizeof(hello), 3, &out, &err), -1, "output limit");
+	is_int(gz_gunzip(hello, sizeof(hello), 3, &out, &err), -1, "output limit");
 	ok(strstr(err.buf, "more than 3 bytes") != NULL, "says '%s'", err.buf);
 
 	ok(gz_magic(hello, sizeof(hello)) && !gz_magic("ab", 2), "gz_magic");

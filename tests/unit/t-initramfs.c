@@ -66,7 +66,7 @@ int main(void)
 	plain = xasprintf("%s/a.cpio", dir);
 	gz = xasprintf("%s/a.cpio.gz", dir);
 	src = xasprintf("%s/src", dir);
-	write_file(src, "#!/bin/sh\n", 10);
+	util_write_file(src, "#!/bin/sh\n", 10);
 
 	initramfs_add_dir(&ir, "dev", 0755);
 	initramfs_add_chardev(&ir, "dev/console", 0600, 5, 1);
@@ -104,7 +104,7 @@ int main(void)
 
 	initramfs_release(&ir);
 	strbuf_release(&err);
-	remove_tree(dir);
+	util_remove_tree(dir);
 	free(plain);
 	free(gz);
 	free(src);

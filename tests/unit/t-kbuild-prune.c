@@ -25,7 +25,7 @@ static void old_dir(const char *name, time_t used, bool lock)
 	char *lockf = xasprintf("%s.lock", dir);
 	struct utimbuf t = { used, used };
 
-	mkdir_p(dir, 0755);
+	util_mkdir_p(dir, 0755);
 	close(open(state, O_WRONLY | O_CREAT, 0644));
 	utime(state, &t);
 	if (lock)
@@ -55,12 +55,12 @@ static void test_recipe(void)
 	t.obj = xasprintf("%s/obj", root);
 	mkdir(t.obj, 0755);
 	dot = xasprintf("%s/.config", t.obj);
-	write_file(dot, "CONFIG_MMU=y\n", 13);
+	util_write_file(dot, "CONFIG_MMU=y\n", 13);
 	kbuild_recipe(&t, "build", &sb);
 	is_str(sb.buf, "make ARCH=riscv CROSS_COMPILE=riscv64-linux-gnu- O=build olddefconfig\n"
 	       "make ARCH=riscv CROSS_COMPILE=riscv64-linux-gnu- O=build -j$(nproc) Image\n",
 	       "recipe: olddefconfig, then the image");
-	write_file(dot, "CONFIG_MODULES=y\n", 17);
+	util_write_file(dot, "CONFIG_MODULES=y\n", 17);
 	t.arch = *arch_lookup("x86_64");
 	strbuf_reset(&sb);
 	kbuild_recipe(&t, "build", &sb);
@@ -89,7 +89,7 @@ int main(void)
 	cur = xasprintf("%s/cur", arch);
 
 	is_int(kbuild_prune(arch, cur, 2), 0, "no arch directory: nothing to do");
-	mkdir_p(cur, 0755);
+	util_mkdir_p(cur, 0755);
 	is_int(kbuild_prune(arch, cur, 2), 0,
 	       "the first build of an arch: only the current directory");
 
@@ -117,7 +117,7 @@ int main(void)
 	is_int(kbuild_prune(arch, cur, 1), 1, "once free, busy goes too");
 
 	test_recipe();
-	remove_tree(root);
+	util_remove_tree(root);
 	free(arch);
 	free(cur);
 	free(busy_lock);

@@ -37,9 +37,9 @@ static void put(const char *dir, const char *path, const char *text)
 	char *p = xasprintf("%s/%s", dir, path), *slash = strrchr(p, '/');
 
 	*slash = '\0';
-	mkdir_p(p, 0755);
+	util_mkdir_p(p, 0755);
 	*slash = '/';
-	if (write_file(p, text, strlen(text)))
+	if (util_write_file(p, text, strlen(text)))
 		printf("Bail out! cannot write %s\n", p);
 	free(p);
 }
@@ -79,7 +79,7 @@ static char *slurp(const char *path)
 	char *buf = NULL;
 	size_t len;
 
-	if (read_file(path, &buf, &len, 1 << 20))
+	if (util_read_file(path, &buf, &len, 1 << 20))
 		return xstrdup("(none)");
 	return buf;
 }
@@ -104,7 +104,7 @@ static void selftests(struct run *run, const struct boot_opts *o,
 	const struct arch *a = arch_lookup("x86_64");
 
 	boot_result_init(&run->r);
-	kst_select(a, names, 1, &run->r.plan, &run->r.infra);
+	kselftest_select(a, names, 1, &run->r.plan, &run->r.infra);
 	run->ret = boot_selftests(o, a, k, &run->r, &run->bindir, &run->scratch);
 	if (run->ret)
 		printf("# %s\n", run->r.infra.buf);
@@ -113,7 +113,7 @@ static void selftests(struct run *run, const struct boot_opts *o,
 static void run_release(struct run *run)
 {
 	if (run->scratch)
-		remove_tree(run->scratch);
+		util_remove_tree(run->scratch);
 	boot_result_release(&run->r);
 	free(run->bindir);
 	free(run->scratch);
@@ -222,7 +222,7 @@ static void cache_tests(void)
 	{
 		char key[17], *p;
 
-		hash_hex(kown.kst_id, strlen(kown.kst_id), key);
+		util_hash_hex(kown.kst_id, strlen(kown.kst_id), key);
 		p = xasprintf("%s/boot/kst/x86_64/%s/bin/mkdirty", cache, key);
 		ok(!exists(p), "and leaves nothing under its key in the cache");
 		free(p);
@@ -297,7 +297,7 @@ static void key_tests(void)
 	char *kbase, *kother, *kmake, *karch, *kuapi;
 	bool tbase, tother, tmake, tarch, tuapi;
 
-	mkdir_p(repo, 0755);
+	util_mkdir_p(repo, 0755);
 	put(repo, "Makefile", HEADERS_INSTALL);
 	put(repo, "Kbuild", "obj-y += mm/\n");
 	put(repo, "scripts/headers_install.sh", "#!/bin/sh\n");
@@ -354,6 +354,6 @@ int main(void)
 	}
 	cache_tests();
 	key_tests();
-	remove_tree(root);
+	util_remove_tree(root);
 	return done_testing();
 }

@@ -8,9 +8,9 @@ static char *header(const char *name, const char *value, bool text)
 	struct strbuf sb = STRBUF_INIT;
 
 	if (text)
-		mailout_text_header(&sb, name, value);
+		mail_out_text_header(&sb, name, value);
 	else
-		mailout_header(&sb, name, value);
+		mail_out_header(&sb, name, value);
 	return strbuf_detach(&sb, NULL);
 }
 
@@ -18,7 +18,7 @@ static char *addr(const char *name, const char *email)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	mailout_format_addr(&sb, name, email);
+	mail_out_format_addr(&sb, name, email);
 	return strbuf_detach(&sb, NULL);
 }
 
@@ -50,13 +50,13 @@ int main(void)
 	size_t i;
 
 	for (i = 0; good[i]; i++)
-		ok(mailout_valid_email(good[i]), "valid address '%s'", good[i]);
+		ok(mail_out_valid_email(good[i]), "valid address '%s'", good[i]);
 	for (i = 0; bad[i]; i++)
-		ok(!mailout_valid_email(bad[i]), "invalid address #%zu", i);
-	ok(mailout_valid_msgid("20250115033807.46664-1-21cnbao@gmail.com"), "a Message-ID");
-	ok(!mailout_valid_msgid("a b@c"), "a Message-ID with a blank");
-	ok(!mailout_valid_msgid("a@b>\r\nBcc: x"), "a Message-ID with CR LF");
-	ok(!mailout_valid_msgid("nodomain"), "a Message-ID without @");
+		ok(!mail_out_valid_email(bad[i]), "invalid address #%zu", i);
+	ok(mail_out_valid_msgid("20250115033807.46664-1-21cnbao@gmail.com"), "a Message-ID");
+	ok(!mail_out_valid_msgid("a b@c"), "a Message-ID with a blank");
+	ok(!mail_out_valid_msgid("a@b>\r\nBcc: x"), "a Message-ID with CR LF");
+	ok(!mail_out_valid_msgid("nodomain"), "a Message-ID without @");
 
 	h = addr("Barry Song", "a@b.c");
 	is_str(h, "Barry Song <a@b.c>", "a plain name");
@@ -96,21 +96,21 @@ int main(void)
 	is_int(mail_addrs_add(&as, "A again", "A@B.C"), 0, "the same address, any case, once");
 	is_int(mail_addrs_add(&as, "Bad", "not an address"), 0, "an invalid address is not added");
 	is_int(mail_addrs_add(&as, "Z\nBcc: q@r.s", "z@b.c"), 1, "add another");
-	mailout_addrs_header(&sb, "Cc", &as);
+	mail_out_addrs_header(&sb, "Cc", &as);
 	is_str(sb.buf, "Cc: A <a@b.c>,\n\t\"Z Bcc: q@r.s\" <z@b.c>\n", "one address per line");
 	ok(one_header(sb.buf), "one header");
 	strbuf_reset(&sb);
-	mailout_ids_header(&sb, "References", ids, 5);
+	mail_out_ids_header(&sb, "References", ids, 5);
 	is_str(sb.buf, "References: <1@a>\n\t<2@b>\n\t<3@c>\n", "References: the valid ids");
 	mail_addrs_release(&as);
 	strbuf_release(&sb);
 
-	msgid = mailout_new_msgid("example.org", 1736912283);
-	msgid2 = mailout_new_msgid("example.org", 1736912283);
+	msgid = mail_out_new_msgid("example.org", 1736912283);
+	msgid2 = mail_out_new_msgid("example.org", 1736912283);
 	ok(!strncmp(msgid, "20250115033803.", 15) && strstr(msgid, "-lorebot@example.org"),
 	   "a Message-ID: time, tag, domain (%s)", msgid);
 	ok(strcmp(msgid, msgid2), "two Message-IDs differ");
-	ok(mailout_valid_msgid(msgid), "it is valid");
+	ok(mail_out_valid_msgid(msgid), "it is valid");
 	free(msgid);
 	free(msgid2);
 	return done_testing();

@@ -173,7 +173,7 @@ static void reply_forms(void)
 		ok(0, "reply parses");
 		return;
 	}
-	reply_trailers(&m, false, &t);
+	patch_reply_trailers(&m, false, &t);
 	for (i = 0; i < t.nr; i++)
 		strbuf_addf(&got, "%s: %s\n", t.t[i].name, t.t[i].value);
 	is_str(got.buf,
@@ -183,7 +183,7 @@ static void reply_forms(void)
 	       "Closes: https://bugzilla.kernel.org/show_bug.cgi?id=1\n",
 	       "reply trailers: mangled addresses mended, Link: and Closes: kept, "
 	       "others' and URL values not");
-	trailers_release(&t);
+	patch_trailers_release(&t);
 	strbuf_release(&got);
 	strbuf_release(&err);
 	mail_release(&m);
@@ -270,7 +270,7 @@ int main(void)
 	{
 		const char *t = "Subject: bad \xff\xfe utf8\nFrom: \xff <a@b.c>\n\nbody \xff\n";
 		ok(mail_parse(t, strlen(t), &m, &err) == 0, "invalid UTF-8 parses");
-		ok(utf8_valid(m.subject, strlen(m.subject)), "subject made valid UTF-8");
+		ok(util_utf8_valid(m.subject, strlen(m.subject)), "subject made valid UTF-8");
 		ok(strstr(m.warnings.buf, "invalid UTF-8") != NULL, "invalid body reported");
 		mail_release(&m);
 	}

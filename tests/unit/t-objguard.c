@@ -31,7 +31,7 @@ static void put(const char *root, const char *rel, const char *text)
 {
 	char *p = at(root, rel);
 
-	if (write_file(p, text, strlen(text)))
+	if (util_write_file(p, text, strlen(text)))
 		ok(0, "write %s: %s", p, strerror(errno));
 	free(p);
 }
@@ -64,7 +64,7 @@ int main(void)
 
 	/* the base build */
 	p = at(obj, "mm");
-	mkdir_p(p, 0755);
+	util_mkdir_p(p, 0755);
 	free(p);
 	put(obj, "mm/a.o", "base object a");
 	put(obj, "mm/b.o", "base object b");
@@ -102,7 +102,7 @@ int main(void)
 		ok(0, "symlink: %s", strerror(errno));
 	free(p);
 	p = at(obj, "new-dir");
-	mkdir_p(p, 0755);
+	util_mkdir_p(p, 0755);
 	free(p);
 	put(obj, "new-dir/deep.o", "x");
 	put(obj, "mm/line\nend.o", "x");
@@ -140,7 +140,7 @@ int main(void)
 	is_int((long)removed, 0, "nothing to remove");
 	is_int((long)missing, 1, "but mm/a.o is missing: obj/ is not as recorded");
 
-	remove_tree(root);
+	util_remove_tree(root);
 	free(obj);
 	free(man);
 	strbuf_release(&err);

@@ -62,7 +62,7 @@ static int run(const char *line, struct vals *v, struct strbuf *err, struct strb
 		p = e + 1;
 	}
 	argv[argc] = NULL;
-	opt_strings_release(&v->bases);
+	parse_opt_strings_release(&v->bases);
 	memset(v, 0, sizeof(*v));
 	strbuf_reset(err);
 	strbuf_reset(rest);
@@ -211,7 +211,7 @@ int main(void)
 		       "        --color[=WHEN]    colour\n",
 		       "the usage: a synopsis and a line per option");
 	}
-	opt_strings_release(&v.bases);
+	parse_opt_strings_release(&v.bases);
 	free(words);
 	strbuf_release(&err);
 	strbuf_release(&rest);

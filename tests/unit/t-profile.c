@@ -12,7 +12,7 @@ static void put(const char *dir, const char *name, const char *text)
 {
 	char *p = xasprintf("%s/%s", dir, name);
 
-	write_file(p, text, strlen(text));
+	util_write_file(p, text, strlen(text));
 	free(p);
 }
 
@@ -36,14 +36,14 @@ int main(void)
 	ok(!profile_load(&cfg, "small", riscv, &p, &err), "small loads");
 	is_str(p.base, "tinyconfig", "small: tinyconfig");
 	is_int(p.nr, 4, "small: four fragments");
-	ok(p.nr == 4 && ends_with(p.fragments[1], "/boot-riscv.config"),
+	ok(p.nr == 4 && util_ends_with(p.fragments[1], "/boot-riscv.config"),
 	   "{arch} is the arch's name");
 	memcpy(hash, p.hash, sizeof(hash));
 	profile_release(&p);
 
 	ok(!profile_load(&cfg, "production", riscv, &p, &err), "production loads");
 	is_str(p.base, "defconfig", "production: defconfig");
-	ok(p.nr == 1 && ends_with(p.fragments[0], "/mm.config"), "production: mm.config");
+	ok(p.nr == 1 && util_ends_with(p.fragments[0], "/mm.config"), "production: mm.config");
 	ok(strcmp(p.hash, hash), "another recipe, another hash");
 	profile_release(&p);
 
@@ -61,7 +61,7 @@ int main(void)
 	config_set(&cfg, "arch.riscv.fragment", "extra.config");
 	ok(!profile_load(&cfg, "mine", riscv, &p, &err), "a configured profile");
 	is_str(p.base, "allnoconfig", "its base");
-	ok(p.nr == 2 && ends_with(p.fragments[1], "/extra.config"),
+	ok(p.nr == 2 && util_ends_with(p.fragments[1], "/extra.config"),
 	   "arch fragments come last");
 	ok(!profile_load(&cfg, "mine", arch_lookup("arm64"), &q, &err),
 	   "the same profile for arm64");
@@ -75,6 +75,6 @@ int main(void)
 
 	strbuf_release(&err);
 	config_release(&cfg);
-	remove_tree(dir);
+	util_remove_tree(dir);
 	return done_testing();
 }

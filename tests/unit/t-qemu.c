@@ -66,12 +66,13 @@ static void test_recipe(void)
 	struct strbuf sb = STRBUF_INIT;
 
 	qemu_recipe(&o, "build", &sb);
-	ok(starts_with(sb.buf, "qemu-system-riscv64 -M virt -accel tcg -m 1024 -smp 2 "),
+	ok(util_starts_with(sb.buf, "qemu-system-riscv64 -M virt -accel tcg -m 1024 -smp 2 "),
 	   "recipe: the qemu, machine, accel, memory and cpus of the boot");
 	ok(strstr(sb.buf, " -kernel build/arch/riscv/boot/Image -initrd initramfs.cpio ") != NULL,
 	   "recipe: the kernel as built in O=build, the initrd by its name");
 	ok(strstr(sb.buf, "/var/") == NULL, "recipe: no path of the bot's");
-	ok(ends_with(sb.buf, " -append 'console=ttyS0 panic=-1 printk.time=1 earlycon=sbi x=1'"),
+	ok(util_ends_with(sb.buf,
+			 " -append 'console=ttyS0 panic=-1 printk.time=1 earlycon=sbi x=1'"),
 	   "recipe: the kernel command line, quoted for the shell");
 	strbuf_release(&sb);
 }
@@ -104,30 +105,30 @@ static void test_select(void)
 	const char *bad[] = { "cow", "nope" };
 	size_t i, dflt = 0;
 
-	ok(kst_select(arch_lookup("x86_64"), NULL, 0, &p, &err) == 0, "default list");
+	ok(kselftest_select(arch_lookup("x86_64"), NULL, 0, &p, &err) == 0, "default list");
 	for (i = 0; i < kst_catalog_nr; i++)
 		dflt += kst_catalog[i].dflt;
 	is_int(p.nr, dflt, "x86_64 runs the whole default list");
 	is_int(p.nr + p.skipped_nr, kst_catalog_nr, "every catalog test is planned or skipped");
 	is_str(skip_reason(&p, "khugepaged"), "does not build in 6.12 (KSFT_SKIP undeclared)",
 	       "skipped with the catalog's reason");
-	kst_plan_release(&p);
+	kselftest_plan_release(&p);
 
-	ok(kst_select(arch_lookup("arm64"), NULL, 0, &p, &err) == 0, "arm64 default list");
+	ok(kselftest_select(arch_lookup("arm64"), NULL, 0, &p, &err) == 0, "arm64 default list");
 	ok(!planned(&p, "soft-dirty"), "arm64: no soft-dirty");
 	is_str(skip_reason(&p, "soft-dirty"), "not built for arm64 (only x86_64 riscv)",
 	       "arm64: says why");
-	kst_plan_release(&p);
+	kselftest_plan_release(&p);
 
-	ok(kst_select(arch_lookup("riscv"), names, 3, &p, &err) == 0, "named tests");
+	ok(kselftest_select(arch_lookup("riscv"), names, 3, &p, &err) == 0, "named tests");
 	is_int(p.nr, 2, "mm/ prefix accepted, duplicates once");
 	ok(planned(&p, "cow") && planned(&p, "soft-dirty"), "the named ones");
 	is_str(skip_reason(&p, "mkdirty"), "not in the selected list", "others: not selected");
-	kst_plan_release(&p);
+	kselftest_plan_release(&p);
 
-	ok(kst_select(arch_lookup("riscv"), bad, 2, &p, &err) == -EINVAL, "unknown test");
+	ok(kselftest_select(arch_lookup("riscv"), bad, 2, &p, &err) == -EINVAL, "unknown test");
 	is_str(err.buf, "unknown mm kselftest 'nope'", "named in the error");
-	kst_plan_release(&p);
+	kselftest_plan_release(&p);
 	strbuf_release(&err);
 }
 

@@ -33,17 +33,17 @@ int main(void)
 	is_int(j.state, JOB_RUNNING, "it is running");
 	is_int(j.attempts, 1, "first attempt");
 	queue_finish(db, j.id, JOB_DONE, NULL, &err);
-	job_release(&j);
+	queue_job_release(&j);
 	is_int(queue_claim(db, false, &j, &err), 1, "the next light job");
 	is_str(j.version, "v-old", "the older version");
-	job_release(&j);
+	queue_job_release(&j);
 	is_int(queue_claim(db, false, &j, &err), 0, "no more light jobs");
 
 	is_int(queue_claim(db, true, &j, &err), 1, "a heavy job is claimed");
 	is_int(j.kind, STAGE_BUILD, "a build");
 	is_str(j.arch, "arm64", "oldest first at equal priority");
 	queue_set_pid(db, j.id, 4242, "/tmp/log", &err);
-	job_release(&j);
+	queue_job_release(&j);
 
 	/* the process dies: both running jobs go back, attempts kept */
 	is_int(queue_recover(db, 3, &err), 2, "recover: two running jobs requeued");
@@ -54,7 +54,7 @@ int main(void)
 		/* crash twice more while the arm64 build runs */
 		is_int(queue_claim(db, true, &j, &err), 1, "the build runs again");
 		is_str(j.arch, "arm64", "the same build");
-		job_release(&j);
+		queue_job_release(&j);
 		queue_recover(db, 3, &err);
 	}
 	queue_counts(db, counts, &err);
@@ -62,7 +62,7 @@ int main(void)
 	queue_get(db, 3, &j, &err);
 	ok(j.error && strstr(j.error, "interrupted 3 times"), "with the reason: %s",
 	   j.error ? j.error : "(none)");
-	job_release(&j);
+	queue_job_release(&j);
 
 	is_int(queue_cancel_version(db, "v-old", &err), 2,
 	       "a superseded version's queued jobs are cancelled");

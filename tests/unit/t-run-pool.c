@@ -94,11 +94,11 @@ int main(void)
 	ok(d && d->timed_out && d->status == 128 + SIGTERM,
 	   "the one past its timeout was killed (SIGTERM) and says so");
 	ok(!find(&s, &c), "the one without a timeout still runs");
-	ok(!read_file(out, &buf, &len, 1 << 20) && !strcmp(buf, "out\n"),
+	ok(!util_read_file(out, &buf, &len, 1 << 20) && !strcmp(buf, "out\n"),
 	   "stdout went to out_path");
 	free(buf);
 	buf = NULL;
-	ok(!read_file(log, &buf, &len, 1 << 20) && !strcmp(buf, "err\n"),
+	ok(!util_read_file(log, &buf, &len, 1 << 20) && !strcmp(buf, "err\n"),
 	   "stderr went to log_path");
 	free(buf);
 

@@ -274,7 +274,7 @@ int main(void)
 	tree_ro = xasprintf("%s/ro", tree_dir);
 	if (chmod(tree_dir, 0777) || mkdir(tree_state, 0755) ||
 	    mkdir(tree_ro, 0777) || chmod(tree_ro, 0777) ||
-	    write_file(tree_db, "SQLite format 3", 15) || chmod(tree_db, 0644)) {
+	    util_write_file(tree_db, "SQLite format 3", 15) || chmod(tree_db, 0644)) {
 		printf("Bail out! %s: %s\n", tree_dir, strerror(errno));
 		return 1;
 	}

@@ -19,8 +19,8 @@ int main(void)
 	is_int(stage_parse("build", &s), 0, "a stage name parses");
 	is_int(s, STAGE_BUILD, "to its row");
 	ok(stage_parse("sparse", &s) < 0, "an unknown name does not");
-	is_int(status_parse("boot-failure"), STATUS_BOOT_FAILURE, "a status parses");
-	is_int(status_parse("great"), STATUS_NONE, "an unknown status is none");
+	is_int(stage_status_parse("boot-failure"), STATUS_BOOT_FAILURE, "a status parses");
+	is_int(stage_status_parse("great"), STATUS_NONE, "an unknown status is none");
 	ok(stage_has_status(STAGE_BUILD, STATUS_INFRA), "every stage may end infra");
 	ok(!stage_has_status(STAGE_APPLY, STATUS_OK), "apply has no 'ok'");
 
@@ -51,7 +51,7 @@ int main(void)
 	stage_plan(rs, nr, &cfg, &p);
 	ok(p.ended && p.need[STAGE_REPLY][0] == NEED_RUN,
 	   "an infra result ends its stage: the reply is due");
-	ok(plan_all_ended(&p, STAGE_BOOT), "every boot ended (done or skipped)");
+	ok(stage_plan_all_ended(&p, STAGE_BOOT), "every boot ended (done or skipped)");
 
 	nr = 0;
 	rs[nr++] = (struct plan_result){ STAGE_APPLY, "", STATUS_FAILED, 1 };

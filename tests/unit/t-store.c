@@ -53,7 +53,7 @@ static char *assembly_json_of(struct assembly *a)
 	jw_arr(&w);
 	for (i = 0; i < a->nr_series; i++)
 		for (j = 0; j < a->series[i]->nr; j++)
-			send_write_json(&w, a->series[i]->sends[j]);
+			series_send_write_json(&w, a->series[i]->sends[j]);
 	jw_end_arr(&w);
 	return strbuf_detach(&sb, NULL);
 }
@@ -81,12 +81,12 @@ int main(void)
 	ok(store_series_dirty(&st), "the series are dirty");
 
 	/* the parsed form gives the same assembly as the raw messages */
-	assembly_init(&a, 0);
-	assembly_add_mbox(&a, f004);
-	assembly_build(&a);
-	assembly_init(&b, 0);
+	series_init(&a, 0);
+	series_add_mbox(&a, f004);
+	series_build(&a);
+	series_init(&b, 0);
 	is_int(store_load_assembly(&st, &b, false, NULL, &err), 0, "load from the store");
-	assembly_build(&b);
+	series_build(&b);
 	ja = assembly_json_of(&a);
 	jb = assembly_json_of(&b);
 	is_str(jb, ja, "stored parsed form = parsing the mbox");
@@ -96,8 +96,8 @@ int main(void)
 	is_int(i, b.nr, "every loaded message knows its row");
 	free(ja);
 	free(jb);
-	assembly_release(&a);
-	assembly_release(&b);
+	series_release(&a);
+	series_release(&b);
 
 	/* a parse with another lorebot version is redone from raw */
 	db_exec(st.db, "UPDATE messages SET meta_version = 'old', meta = '{}'");
@@ -141,7 +141,7 @@ int main(void)
 
 	is_int(store_get_raw(&st, "20250115033807.46664-3-21cnbao@gmail.com", &raw, &err), 1,
 	       "raw of a stored message");
-	ok(starts_with(raw.buf, "From: Barry Song"), "as received");
+	ok(util_starts_with(raw.buf, "From: Barry Song"), "as received");
 	is_int(store_get_raw(&st, "nosuch@x", &raw, &err), 0, "unknown message");
 
 	/* an unparsable message is stored too */

@@ -35,12 +35,12 @@ int main(void)
 {
 	struct tvars v = TVARS_INIT;
 
-	tvars_set(&v, "name", "Barry");
-	tvars_set(&v, "empty", "");
-	tvars_set(&v, "html", "<b>\"x\" & 'y'</b>");
-	tvars_set_html(&v, "markup", "<em>ok</em>");
-	tvars_set(&v, "block", "line 1\nline 2");
-	tvars_setf(&v, "n", "%d", 42);
+	template_set(&v, "name", "Barry");
+	template_set(&v, "empty", "");
+	template_set(&v, "html", "<b>\"x\" & 'y'</b>");
+	template_set_html(&v, "markup", "<em>ok</em>");
+	template_set(&v, "block", "line 1\nline 2");
+	template_setf(&v, "n", "%d", 42);
 
 	CHECK("Hi ${name},\n", &v, TEMPLATE_TEXT, "Hi Barry,\n", "a placeholder");
 	CHECK("${n} $${name} $5 $x\n", &v, TEMPLATE_TEXT, "42 ${name} $5 $x\n",
@@ -61,7 +61,7 @@ int main(void)
 	CHECK("<td>${empty}</td>\n", &v, TEMPLATE_HTML, "<td></td>\n", "HTML mode drops no lines");
 	CHECK("no newline ${name}", &v, TEMPLATE_TEXT, "no newline Barry", "no final newline");
 
-	tvars_set(&v, "archs", "arm64, riscv, x86_64, and every other architecture there is");
+	template_set(&v, "archs", "arm64, riscv, x86_64, and every other architecture there is");
 	CHECK("lorebot noticed the following build errors on ${archs}:\n", &v, TEMPLATE_TEXT,
 	      "lorebot noticed the following build errors on arm64, riscv, x86_64, and\n"
 	      "every other architecture there is:\n", "a long prose line is wrapped at 72");
@@ -85,9 +85,9 @@ int main(void)
 	FAILS("${a-b}\n", &v, "t.txt:1: bad placeholder '${a-b}'", "a bad character");
 	FAILS("${}\n", &v, "t.txt:1: bad placeholder '${}'", "an empty name");
 
-	tvars_set(&v, "name", "Song");
-	is_str(tvars_get(&v, "name"), "Song", "setting again replaces");
-	is_str(tvars_get(&v, "nothing"), NULL, "an unset variable is NULL");
-	tvars_release(&v);
+	template_set(&v, "name", "Song");
+	is_str(template_get(&v, "name"), "Song", "setting again replaces");
+	is_str(template_get(&v, "nothing"), NULL, "an unset variable is NULL");
+	template_vars_release(&v);
 	return done_testing();
 }

@@ -46,12 +46,12 @@ int main(void)
 	is_int(text_width("\tx", 2), 9, "a tab goes to column 8");
 	is_int(text_width("é", strlen("é")), 1, "é is one column");
 
-	html_escape(&sb, "<a href=\"x\">'&'</a>");
+	text_html_escape(&sb, "<a href=\"x\">'&'</a>");
 	is_str(sb.buf, "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;", "HTML escaping");
 	strbuf_reset(&sb);
-	html_escape(&sb, NULL);
+	text_html_escape(&sb, NULL);
 	is_str(sb.buf, "", "NULL escapes to nothing");
-	url_escape(&sb, "a b/c?d=e&f@g.h+i");
+	text_url_escape(&sb, "a b/c?d=e&f@g.h+i");
 	is_str(sb.buf, "a%20b%2Fc%3Fd%3De%26f@g.h%2Bi", "URL escaping keeps @, not +");
 	strbuf_reset(&sb);
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The fast paths of the mail reading hot loop, against slow references:
- * utf8_valid() word at a time, strbuf's inline adds, the JSON writer's
+ * util_utf8_valid() word at a time, strbuf's inline adds, the JSON writer's
  * numbers and indentation (and its text the same as jx_text()'s of the
  * json-c tree), the jx_ helpers that build values, and the Date: parser that stands in for
  * GMime's on the common form.
@@ -83,19 +83,20 @@ static void test_utf8(void)
 			memcpy(buf + len, pc, strlen(pc));
 			len += strlen(pc);
 		}
-		if (utf8_valid((const char *)buf, len) != ref_utf8_valid(buf, len))
+		if (util_utf8_valid((const char *)buf, len) != ref_utf8_valid(buf, len))
 			bad++;
 		valid += ref_utf8_valid(buf, len);
 	}
-	ok(!bad, "utf8_valid agrees with a byte-at-a-time reference (%u of 20000 differ)", bad);
+	ok(!bad, "util_utf8_valid agrees with a byte-at-a-time reference"
+	   " (%u of 20000 differ)", bad);
 	ok(valid > 1000 && valid < 19000, "both valid and invalid inputs were tried (%u valid)", valid);
 	memset(buf, 'a', 64);
 	buf[63] = 0xc3;
-	ok(!utf8_valid((const char *)buf, 64), "a lead byte at the very end, after 63 ASCII");
+	ok(!util_utf8_valid((const char *)buf, 64), "a lead byte at the very end, after 63 ASCII");
 	buf[40] = 0xff;
-	ok(!utf8_valid((const char *)buf, 41), "0xff after a 32-byte ASCII run");
-	ok(utf8_valid((const char *)buf, 40), "the 40 ASCII bytes before it");
-	ok(utf8_valid("", 0), "empty");
+	ok(!util_utf8_valid((const char *)buf, 41), "0xff after a 32-byte ASCII run");
+	ok(util_utf8_valid((const char *)buf, 40), "the 40 ASCII bytes before it");
+	ok(util_utf8_valid("", 0), "empty");
 }
 
 static void test_strbuf(void)
@@ -260,35 +261,36 @@ static void test_beneath(void)
 		return;
 	}
 	secret = xasprintf("%s.secret", root);
-	write_file(secret, "root only\n", 10);
+	util_write_file(secret, "root only\n", 10);
 	p = xasprintf("%s/.config", root);
-	is_int(write_file_beneath(root, p, "CONFIG_MM=y\n", 12), 0, "beneath: a file is written");
-	is_int(read_file_beneath(root, p, &buf, &len, 0), 0, "and read");
+	is_int(util_write_file_beneath(root, p, "CONFIG_MM=y\n", 12), 0,
+	       "beneath: a file is written");
+	is_int(util_read_file_beneath(root, p, &buf, &len, 0), 0, "and read");
 	is_str(buf, "CONFIG_MM=y\n", "with what was written");
 	free(buf);
 	buf = NULL;
 	unlink(p);
 	if (symlink(secret, p))
 		ok(0, "symlink: %s", strerror(errno));
-	is_int(read_file_beneath(root, p, &buf, &len, 0), -ELOOP,
+	is_int(util_read_file_beneath(root, p, &buf, &len, 0), -ELOOP,
 	       "a planted link is not read through");
-	is_int(write_file_beneath(root, p, "x", 1), -ELOOP, "nor written through");
+	is_int(util_write_file_beneath(root, p, "x", 1), -ELOOP, "nor written through");
 	free(p);
 	p = xasprintf("%s/arch", root);
 	if (symlink("/etc", p))
 		ok(0, "symlink: %s", strerror(errno));
 	free(p);
 	p = xasprintf("%s/arch/passwd", root);
-	is_int(read_file_beneath(root, p, &buf, &len, 0), -ELOOP,
+	is_int(util_read_file_beneath(root, p, &buf, &len, 0), -ELOOP,
 	       "nor a link on the way (arch -> /etc)");
 	free(p);
 	p = xasprintf("%s/../%s", root, strrchr(secret, '/') + 1);
-	is_int(read_file_beneath(root, p, &buf, &len, 0), -EXDEV, "nor .. out of it");
+	is_int(util_read_file_beneath(root, p, &buf, &len, 0), -EXDEV, "nor .. out of it");
 	free(p);
-	fd = open_beneath(root, "/etc/passwd", O_RDONLY, 0);
+	fd = util_open_beneath(root, "/etc/passwd", O_RDONLY, 0);
 	ok(fd < 0 && errno == EINVAL, "a path outside the root is refused");
 	buf = NULL;
-	is_int(read_file(secret, &buf, &len, 0), 0, "the target was left alone");
+	is_int(util_read_file(secret, &buf, &len, 0), 0, "the target was left alone");
 	is_str(buf ? buf : "", "root only\n", "and unchanged");
 	free(buf);
 	unlink(secret);
@@ -301,10 +303,10 @@ static void test_beneath(void)
 
 static void test_within(void)
 {
-	ok(path_within("/usr", "/usr"), "path_within: the directory itself");
-	ok(path_within("/usr/bin/gcc", "/usr"), "path_within: below it");
-	ok(!path_within("/usrx/bin", "/usr"), "path_within: a longer name is not below");
-	ok(!path_within("/us", "/usr"), "path_within: nor a shorter one");
+	ok(util_path_within("/usr", "/usr"), "util_path_within: the directory itself");
+	ok(util_path_within("/usr/bin/gcc", "/usr"), "util_path_within: below it");
+	ok(!util_path_within("/usrx/bin", "/usr"), "util_path_within: a longer name is not below");
+	ok(!util_path_within("/us", "/usr"), "util_path_within: nor a shorter one");
 }
 
 /* One document through jsonw, pretty and plain */
