@@ -36,6 +36,28 @@ char *job_dir(const struct job_env *env, int64_t id)
 }
 
 /*
+ * A file of a job's directory, which its sandbox could write: written
+ * and read without following a link it planted there
+ */
+static int job_file_write(const char *path, const void *buf, size_t len)
+{
+	char *dir = util_path_dirname(path);
+	int r = util_write_file_beneath(dir, path, buf, len);
+
+	free(dir);
+	return r;
+}
+
+static int job_file_read(const char *path, char **buf, size_t *len, size_t max)
+{
+	char *dir = util_path_dirname(path);
+	int r = util_read_file_beneath(dir, path, buf, len, max);
+
+	free(dir);
+	return r;
+}
+
+/*
  * The version's messages as an mbox file: its cover letter and patches;
  * with thread, also the replies to them (the trailers they give go into
  * the commits) and what they reply to (a partial resend is completed
@@ -96,7 +118,7 @@ static int write_version_mbox(struct store *st, const char *version,
 		strbuf_addf(err, "version <%s> has no messages", version);
 		goto out;
 	}
-	r = util_write_file(path, mbox.buf, mbox.len);
+	r = job_file_write(path, mbox.buf, mbox.len);
 	if (r) {
 		strbuf_addf(err, "cannot write '%s': %s", path, strerror(-r));
 		goto out;
@@ -260,7 +282,7 @@ static int run_stage(struct stage_run *s, struct args *a, json_object **doc,
 		goto out;
 	}
 	if (cmd.err.len)
-		util_write_file(log, cmd.err.buf, cmd.err.len);
+		job_file_write(log, cmd.err.buf, cmd.err.len);
 	if (cmd.timed_out || (cmd.status != 0 && cmd.status != 1)) {
 		run_describe(&cmd, &how);
 		strbuf_addf(err, "%s: %s", stage_name(s->j->kind), how.buf);
@@ -685,7 +707,7 @@ static int write_json_atomic(const char *path, json_object *o, struct strbuf *er
 {
 	const char *text = jx_text(o, false);
 	char *tmp = xasprintf("%s.tmp", path);
-	int r = util_write_file(tmp, text, strlen(text));
+	int r = job_file_write(tmp, text, strlen(text));
 
 	if (!r && rename(tmp, path))
 		r = -errno;
@@ -752,7 +774,7 @@ static json_object *read_json(const char *path, struct strbuf *err)
 	char *buf = NULL;
 	size_t len;
 	json_object *o = NULL;
-	int r = util_read_file(path, &buf, &len, STAGE_OUTPUT_MAX + (1 << 20));
+	int r = job_file_read(path, &buf, &len, STAGE_OUTPUT_MAX + (1 << 20));
 
 	if (r)
 		strbuf_addf(err, "cannot read '%s': %s", path, strerror(-r));

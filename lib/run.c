@@ -220,9 +220,15 @@ int run_cmd(struct run_cmd *cmd)
 		goto close_fds;
 	}
 	if (cmd->log_path) {
-		log = fopen(cmd->log_path, "we");
+		/* a log is never a link: one planted where it goes is not followed */
+		int fd = open(cmd->log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC |
+			      O_NOFOLLOW, 0644);
+
+		log = fd < 0 ? NULL : fdopen(fd, "we");
 		if (!log) {
 			ret = -errno;
+			if (fd >= 0)
+				close(fd);
 			goto close_fds;
 		}
 	}
@@ -389,7 +395,7 @@ int run_bg_start(struct run_bg *bg, const char *const *argv,
 	memset(bg, 0, sizeof(*bg));
 	bg->status = -1;
 	fd = open(log_path ? log_path : "/dev/null",
-		  O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+		  O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | (log_path ? O_NOFOLLOW : 0), 0644);
 	if (fd < 0)
 		return -errno;
 	cmd.argv = argv;
@@ -466,7 +472,7 @@ static int open_append(const char *path)
 {
 	if (!path)
 		return fcntl(2, F_DUPFD_CLOEXEC, 3);
-	return open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	return open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0644);
 }
 
 static int local_submit(struct run_executor *x, const struct run_task *t, void **job,

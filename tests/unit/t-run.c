@@ -4,7 +4,12 @@
  * (environment, sandbox argv) before the limits are set.  Under ASan,
  * whose address space is far beyond any RLIMIT_AS, an allocation after
  * the limit dies with "Failed to mmap", and the command looked failed.
+ * A log planted as a link where run_cmd() writes its log is not followed.
  */
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
 #include "lib/run.h"
 #include "tests/unit/tap.h"
 
@@ -34,5 +39,30 @@ int main(void)
 	for (i = 0; i < NR_ENV; i++)
 		free((char *)env[i]);
 	free(env);
+
+	{
+		char tmpl[] = "/tmp/t-run.XXXXXX", *target, *link, *text = NULL;
+		const char *echo[] = { "echo", "written", NULL };
+		struct run_cmd c = RUN_CMD_INIT;
+		size_t len = 0;
+
+		if (!mkdtemp(tmpl))
+			return 1;
+		target = xasprintf("%s/target", tmpl);
+		link = xasprintf("%s/stage.log", tmpl);
+		util_write_file(target, "precious\n", 9);
+		if (symlink(target, link))
+			return 1;
+		c.argv = echo;
+		c.log_path = link;
+		is_int(run_cmd(&c), -ELOOP, "a log that is a link: not run");
+		util_read_file(target, &text, &len, 100);
+		is_str(text ? text : "", "precious\n", "... and what it points at untouched");
+		run_cmd_release(&c);
+		free(text);
+		util_remove_tree(tmpl);
+		free(target);
+		free(link);
+	}
 	return done_testing();
 }
