@@ -71,9 +71,16 @@ static int scan_quarantine(const char *dir, const struct gitrepo_import_limits *
 {
 	uint64_t files = 0, bytes = 0;
 	struct dirent *de, *fe;
-	DIR *d = opendir(dir), *sub;
+	struct stat top;
+	DIR *d, *sub;
 	int ret = 0;
 
+	/* the writer could have put a link where its quarantine was */
+	if (lstat(dir, &top) || !S_ISDIR(top.st_mode)) {
+		strbuf_addf(err, "'%s' is not a directory", dir);
+		return -EPERM;
+	}
+	d = opendir(dir);
 	if (!d) {
 		strbuf_addf(err, "cannot read '%s': %s", dir, strerror(errno));
 		return -errno;

@@ -157,6 +157,13 @@ int main(void)
 	like(err.buf, "not a directory of loose objects", "... %s", err.buf);
 	unlink(link);
 	free(link);
+	/* ... or the quarantine itself a link to another repository's objects */
+	link = xasprintf("%s/qlink", tmpl);
+	symlink(q, link);
+	is_int(import(r, link, &c2, &lim, &nr, &err), -EPERM,
+	       "a quarantine that is a link: refused");
+	like(err.buf, "is not a directory", "... %s", err.buf);
+	free(link);
 	free(q);
 
 	/* hostile trees */
