@@ -20,13 +20,9 @@
 /* ahead of the alternates' loose (1) and pack (2) backends */
 #define QUARANTINE_PRIORITY 10
 
-/*
- * An object database of dir, the only one written, over the repository's
- * objects as an alternate, which libgit2 never writes to
- */
-static int quarantine_odb(git_repository *repo, const char *dir, git_odb **out)
+/* An object database of the loose objects of dir alone (no alternates) */
+static int loose_odb(const char *dir, git_odb **out)
 {
-	char *objects = xasprintf("%sobjects", git_repository_path(repo));
 	git_odb_backend *b = NULL;
 	git_odb *odb = NULL;
 	int ret;
@@ -36,15 +32,29 @@ static int quarantine_odb(git_repository *repo, const char *dir, git_odb **out)
 		ret = git_odb_backend_loose(&b, dir, -1, 0, 0, 0);
 	if (!ret && (ret = git_odb_add_backend(odb, b, QUARANTINE_PRIORITY)))
 		b->free(b);
-	if (!ret)
-		ret = git_odb_add_disk_alternate(odb, objects);
-	free(objects);
 	if (ret) {
 		git_odb_free(odb);
 		return ret;
 	}
 	*out = odb;
 	return 0;
+}
+
+/*
+ * An object database of dir, the only one written, over the repository's
+ * objects as an alternate, which libgit2 never writes to
+ */
+static int quarantine_odb(git_repository *repo, const char *dir, git_odb **out)
+{
+	char *objects = xasprintf("%sobjects", git_repository_path(repo));
+	int ret = loose_odb(dir, out);
+
+	if (!ret && (ret = git_odb_add_disk_alternate(*out, objects))) {
+		git_odb_free(*out);
+		*out = NULL;
+	}
+	free(objects);
+	return ret;
 }
 
 int gitrepo_quarantine(struct gitrepo *r, const char *dir, struct strbuf *err)
@@ -336,17 +346,12 @@ static int take_in(struct import_walk *w)
 
 static int open_views(struct import_walk *w, struct gitrepo *r, const char *dir)
 {
-	git_odb_backend *b = NULL;
 	git_odb *view = NULL;
 	int ret;
 
 	ret = git_repository_odb(&w->main, r->repo);
 	if (!ret)
-		ret = git_odb_new(&w->q);
-	if (!ret)
-		ret = git_odb_backend_loose(&b, dir, -1, 0, 0, 0);
-	if (!ret && (ret = git_odb_add_backend(w->q, b, QUARANTINE_PRIORITY)))
-		b->free(b);
+		ret = loose_odb(dir, &w->q);
 	/* the view parses what the quarantine holds over what the repository does */
 	if (!ret)
 		ret = quarantine_odb(r->repo, dir, &view);

@@ -338,6 +338,12 @@ static int check_version(struct stage_run *s, json_object *doc, struct strbuf *e
 	return -1;
 }
 
+/* Where apply writes its objects in a job's directory (--quarantine) */
+static char *quarantine_path(const char *dir)
+{
+	return xasprintf("%s/objects", dir);
+}
+
 /*
  * What a quarantined apply made, taken in and its branch made, here on
  * the trusted side: only the objects reachable from the tip it names, each
@@ -439,9 +445,9 @@ static int input_mbox(struct stage_run *s, struct args *a, struct strbuf *err)
 		int ret;
 
 		/* a quarantine of its own each time: nothing of an earlier attempt */
-		s->quarantine = xasprintf("%s/objects", s->dir);
+		s->quarantine = quarantine_path(s->dir);
 		ret = util_remove_tree(s->quarantine);
-		if ((ret && ret != -ENOENT) || (ret = util_mkdir_p(s->quarantine, 0755))) {
+		if (ret || (ret = util_mkdir_p(s->quarantine, 0755))) {
 			strbuf_addf(err, "cannot make '%s': %s", s->quarantine,
 				    strerror(-ret));
 			return -1;
@@ -481,10 +487,13 @@ static int input_branch(struct stage_run *s, struct args *a, char **logs,
 	return 0;
 }
 
+/* The job's result recorded; what a quarantined apply made taken in first */
 static int record_done(struct stage_run *s, json_object *doc, struct strbuf *err)
 {
 	int r;
 
+	if (s->quarantine && import_applied(s, doc, err))
+		return -1;
 	if (store_begin(s->st, err))
 		return -1;
 	r = store_results_record(s->st, s->j->version, s->j->kind,
@@ -609,8 +618,6 @@ static int stage_command(struct stage_run *s, json_object **infra, struct strbuf
 		ret = run_stage(s, &a, &doc, infra, err);
 	if (!ret)
 		ret = check_version(s, doc, err);
-	if (!ret && s->quarantine)
-		ret = import_applied(s, doc, err);
 	if (!ret)
 		ret = record_done(s, doc, err);
 	if (s->quarantine)
@@ -866,9 +873,8 @@ int job_collect(struct store *st, const struct config *cfg, const struct job_env
 	}
 	/* a worker's apply wrote into the job's directory: taken in here */
 	if (j->kind == STAGE_APPLY)
-		s.quarantine = xasprintf("%s/objects", s.dir);
-	if (!check_version(&s, doc, err) &&
-	    (!s.quarantine || !import_applied(&s, doc, err)))
+		s.quarantine = quarantine_path(s.dir);
+	if (!check_version(&s, doc, err))
 		ret = record_done(&s, doc, err);
 out:
 	if (s.quarantine)

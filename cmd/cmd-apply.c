@@ -437,8 +437,12 @@ static int apply_send(struct apply_cli *c, struct ctx *ctx, struct gitrepo *r,
 	}
 	if (!c->no_branch) {
 		branch = apply_branch_name(s->series->id, s->version);
+		if (!gitrepo_ref_name_ok(branch)) {
+			free(branch);
+			branch = NULL;
+		}
 		/* quarantined, the branch is the caller's to make */
-		if (gitrepo_ref_name_ok(branch) && !c->quarantine)
+		if (!c->quarantine)
 			o.branch = branch;
 	}
 	o.max_patch_size = config_get_size(ctx->cfg, "apply.maxpatchsize");
@@ -451,7 +455,7 @@ static int apply_send(struct apply_cli *c, struct ctx *ctx, struct gitrepo *r,
 	o.committer.email = config_get(ctx->cfg, "core.botaddress");
 
 	ret = apply_series(r, &o, in, s->total, &res);
-	if (!ret && res.applied && c->quarantine && branch && gitrepo_ref_name_ok(branch))
+	if (!ret && res.applied && c->quarantine && branch)
 		res.branch = xstrdup(branch);
 	if (ret)
 		fprintf(stderr, "lorebot apply: series %s v%d: %s\n", s->series->id,
