@@ -457,6 +457,89 @@ static void replan(struct daemon *d)
 
 /* fetch passes */
 
+/*
+ * A fetch pass parses what anyone mailed the list (issue 18), so it runs
+ * in a sandbox (build.sandbox) that shows it what it needs and nothing
+ * more: the network (lore), the database (it stores what lore sends) and
+ * the list's git mirrors read-write, a scratch directory of its own
+ * (TMPDIR: series assembly spills there), the configuration read-only;
+ * not the rest of the state directory (jobs, outbox), the repository,
+ * check's cache, the SMTP credentials, nor any of the host but its
+ * programs.  The database is bound with SQLite's -wal and -shm, which the
+ * daemon's own connection keeps in place; without them the child would
+ * make files of its own beside a database the daemon writes, so the
+ * pass is not started.
+ */
+struct fetch_box {
+	struct run_sandbox sb;
+	const char *rw[6], *ro[2], *hide[5], *env[2];
+	char *own[5];
+	size_t nr_own;
+};
+
+static const char *box_own(struct fetch_box *b, char *s)
+{
+	b->own[b->nr_own++] = s;
+	return s;
+}
+
+static void box_release(struct fetch_box *b)
+{
+	while (b->nr_own)
+		free(b->own[--b->nr_own]);
+}
+
+static int fetch_box(struct daemon *d, const struct dlist *l, const char *dir,
+		     struct fetch_box *b)
+{
+	static const char *const sqlite_files[] = { "-wal", "-shm" };
+	const char *const maybe_hidden[] = { d->env.statedir, d->env.outbox,
+					     d->env.repo, d->env.cache };
+	const char *tmp = box_own(b, xasprintf("%s/tmp", dir));
+	size_t rw = 0, hide = 0, i;
+
+	b->sb.enabled = true;
+	b->sb.allow_net = true;
+	b->rw[rw++] = d->dbpath;
+	for (i = 0; i < ARRAY_SIZE(sqlite_files); i++) {
+		const char *f = box_own(b, xasprintf("%s%s", d->dbpath, sqlite_files[i]));
+
+		if (access(f, F_OK)) {
+			log_err("%s: not fetching: %s is missing (the database is not in "
+				"WAL mode?)", l->name, f);
+			return -1;
+		}
+		b->rw[rw++] = f;
+	}
+	if (util_mkdir_p(tmp, 0700)) {
+		log_err("%s: not fetching: cannot create %s: %s", l->name, tmp,
+			strerror(errno));
+		return -1;
+	}
+	b->rw[rw++] = tmp;
+	if (l->c.method == FETCH_GIT) {
+		const char *g = config_get(d->cfg, "lore.gitdir");
+		char *gitdir = g ? util_path_absolute(g) : xasprintf("%s.lore", d->dbpath);
+
+		box_own(b, gitdir);
+		if (util_mkdir_p(gitdir, 0755)) {
+			log_err("%s: not fetching: cannot create %s: %s", l->name, gitdir,
+				strerror(errno));
+			return -1;
+		}
+		b->rw[rw++] = gitdir;
+	}
+	b->sb.rw = b->rw;
+	for (i = 0; i < ARRAY_SIZE(maybe_hidden); i++)
+		if (maybe_hidden[i] && !access(maybe_hidden[i], F_OK))
+			b->hide[hide++] = maybe_hidden[i];
+	b->sb.hide = b->hide;
+	b->ro[0] = d->env.config;
+	b->sb.ro = b->ro;
+	b->env[0] = box_own(b, xasprintf("TMPDIR=%s", tmp));
+	return 0;
+}
+
 static void fetch_start(struct daemon *d, struct dlist *l)
 {
 	struct task *t = xcalloc(1, sizeof(*t));
@@ -464,10 +547,19 @@ static void fetch_start(struct daemon *d, struct dlist *l)
 	char *log = xasprintf("%s/%s.log", dir, l->name);
 	struct run_task rt = { .res = { .klass = CLASS_FETCH,
 					.timeout_ms = d->fetch_timeout_ms } };
+	struct fetch_box box = { 0 };
 	struct argv a;
 	int r;
 
 	util_mkdir_p(dir, 0755);
+	if (d->env.sandbox && fetch_box(d, l, dir, &box)) {
+		l->next_ms = util_now_ms() + MAX(l->c.poll_interval_ms, (uint64_t)1000);
+		box_release(&box);
+		task_free(t);
+		free(dir);
+		free(log);
+		return;
+	}
 	t->klass = CLASS_FETCH;
 	t->list = xstrdup(l->name);
 	t->out = xasprintf("%s/%s.json", dir, l->name);
@@ -487,7 +579,12 @@ static void fetch_start(struct daemon *d, struct dlist *l)
 	rt.out_path = t->out;
 	rt.log_path = log;
 	rt.data = t;
+	if (box.sb.enabled) {
+		rt.sandbox = &box.sb;
+		rt.env = box.env;
+	}
 	r = run_pool_submit(d->pool, &rt);
+	box_release(&box);
 	if (r) {
 		log_err("%s: cannot start a fetch: %s", l->name, strerror(-r));
 		l->next_ms = util_now_ms() + MAX(l->c.poll_interval_ms, (uint64_t)1000);

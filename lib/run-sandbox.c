@@ -124,10 +124,11 @@ static void host_path_argv(struct argv_vec *a, const char *path)
 	}
 }
 
-static void etc_argv(struct argv_vec *a)
+static void etc_argv(struct argv_vec *a, bool net)
 {
 	const char *const *p;
 	struct dirent *de;
+	char *resolv;
 	DIR *d;
 
 	run_argv_push(a, "--perms");
@@ -153,6 +154,13 @@ static void etc_argv(struct argv_vec *a)
 			host_path_argv(a, xasprintf("/etc/%s", de->d_name));
 	if (d)
 		closedir(d);
+	/*
+	 * With the host's network, its resolver's settings: the file they
+	 * name (often a link into /run, which no sandbox sees)
+	 */
+	resolv = net ? realpath("/etc/resolv.conf", NULL) : NULL;
+	if (resolv)
+		bind_argv(a, "--ro-bind", resolv, "/etc/resolv.conf");
 }
 
 /* How many names deep path is: "/" 0, "/tmp" 1, "/work/lorebot" 2 */
@@ -316,7 +324,7 @@ void run_sandbox_argv(const struct run_cmd *cmd, struct argv_vec *a)
 		bind_argv(a, "--ro-bind", "/usr", "/usr");
 	for (p = usr_links; *p; p++)
 		host_path_argv(a, *p);
-	etc_argv(a);
+	etc_argv(a, cmd->sandbox.allow_net);
 	self_mounts(&m);
 	for (i = 0; i < nr_private; i++) {
 		struct stat st;

@@ -494,6 +494,8 @@ static int local_submit(struct run_executor *x, const struct run_task *t, void *
 	}
 	cmd.argv = t->argv;
 	cmd.env = t->env;
+	if (t->sandbox)
+		cmd.sandbox = *t->sandbox;
 	parent = getpid();
 	pid = fork();
 	if (pid < 0) {

@@ -147,6 +147,8 @@ struct run_task {
 	const char *const *env;		/* added to the environment, as run_cmd's */
 	const char *out_path;		/* stdout appended here; NULL: log_path */
 	const char *log_path;		/* stderr appended here; NULL: the pool's stderr */
+	/* the local executor only: run in this sandbox (run_cmd's), or NULL */
+	const struct run_sandbox *sandbox;
 	struct run_res res;
 	void *data;			/* the caller's; names the task */
 };

@@ -12,20 +12,7 @@ DB=$TMP/lorebot.db
 git init -q --bare "$TMP/repo.git"
 PORT=$(free_port)
 # the black hole: accepts, reads, never answers; says when a peer goes away
-"$PY" -c '
-import socket, sys, threading
-s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(16)
-log = open(sys.argv[2], "a", buffering=1)
-def peer(c):
-    log.write("accepted\n")
-    while c.recv(4096):
-        pass
-    log.write("closed\n")
-while True:
-    c, _ = s.accept()
-    threading.Thread(target=peer, args=(c,), daemon=True).start()
-' "$PORT" "$TMP/hole.log" &
+"$PY" "$LOREBOT_SRC/tests/black-hole.py" "$PORT" "$TMP/hole.log" &
 HOLE=$!
 cleanup_add "kill $HOLE"
 
