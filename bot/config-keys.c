@@ -53,7 +53,7 @@ const struct cfg_key cfg_keys[] = {
 	  "attempts per request before a poll gives up" },
 	{ "lore.minpoll", CFG_DURATION, "60s", NULL,
 	  "the shortest poll interval allowed, whatever a list says" },
-	{ "lore.batch", CFG_INT, "200", NULL,
+	{ "lore.batch", CFG_INT, "1000", NULL,
 	  "messages fetched per request when catching up" },
 	{ "lore.backoffmax", CFG_DURATION, "10m", NULL,
 	  "longest wait between retries after failures" },
