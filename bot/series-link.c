@@ -79,9 +79,10 @@ void series_complete_partial_resends(struct assembly *a)
 		size_t index = 0;
 		int own;
 
+		/* before skipping: a skipped send's page is touched too */
+		series_tick(a);
 		if (s->complete || s->version < 2)
 			continue;
-		series_tick(a);
 		prev = rerolled_from(a, s);
 		if (!prev)
 			continue;
@@ -192,9 +193,9 @@ static void change_id_owners(struct assembly *a, struct strmap *owners)
 	for (i = 0; i < a->nr_sends; i++) {
 		struct send *s = a->sends[i], *o;
 
+		series_tick(a);
 		if (!s->change_id)
 			continue;
-		series_tick(a);
 		o = strmap_get(owners, s->change_id);
 		if (!o)
 			strmap_put(owners, s->change_id, s);
