@@ -470,6 +470,9 @@ static void replan(struct daemon *d)
  * make files of its own beside a database the daemon writes, so the
  * pass is not started.
  */
+/* Started by root, the pass is this uid in its user namespace (nobody's) */
+#define FETCH_UID_INSIDE 65534
+
 struct fetch_box {
 	struct run_sandbox sb;
 	const char *rw[6], *ro[2], *hide[5], *env[2];
@@ -500,6 +503,9 @@ static int fetch_box(struct daemon *d, const struct dlist *l, const char *dir,
 
 	b->sb.enabled = true;
 	b->sb.allow_net = true;
+	/* it starts the jail of its mail parser (bot/store-jail.c) */
+	if (geteuid() == 0)
+		b->sb.uid_inside = FETCH_UID_INSIDE;
 	b->rw[rw++] = d->dbpath;
 	for (i = 0; i < ARRAY_SIZE(sqlite_files); i++) {
 		const char *f = box_own(b, xasprintf("%s%s", d->dbpath, sqlite_files[i]));

@@ -307,6 +307,12 @@ void run_sandbox_argv(const struct run_cmd *cmd, struct argv_vec *a)
 	 * namespace: no remount) and nothing overrides a file's mode.
 	 */
 	run_argv_push(a, "--unshare-user");
+	if (cmd->sandbox.uid_inside) {
+		run_argv_push(a, "--uid");
+		run_argv_push(a, xasprintf("%u", (unsigned int)cmd->sandbox.uid_inside));
+		run_argv_push(a, "--gid");
+		run_argv_push(a, xasprintf("%u", (unsigned int)cmd->sandbox.uid_inside));
+	}
 	run_argv_push(a, "--cap-drop");
 	run_argv_push(a, "ALL");
 	/*

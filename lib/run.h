@@ -40,6 +40,13 @@ struct run_sandbox {
 	const char *const *ro;	/* NULL-terminated; bound read-only again (under /tmp) */
 	uid_t uid;		/* when run as root: the unprivileged user */
 	gid_t gid;
+	/*
+	 * When not 0, the uid and gid it has inside its user namespace
+	 * (mapped to the caller's outside): a sandbox that root starts is
+	 * then not uid 0 in there, so that it can make a user namespace of
+	 * its own (mapping uid 0 takes a capability it has not got)
+	 */
+	uid_t uid_inside;
 };
 
 struct run_cmd {
