@@ -157,7 +157,8 @@ const struct cfg_key cfg_keys[] = {
 	  "which builds add to the shared ccache: base, only commits of a "
 	  "git.base branch (a series' build reads it, never writes it); all" },
 	{ "build.sandbox", CFG_BOOL, "true", NULL,
-	  "run builds and boots in bubblewrap without network" },
+	  "sandbox what touches mail or a patched tree: the stages and the fetch pass "
+	  "in bubblewrap, mail parsed in a jail" },
 	{ "build.user", CFG_STRING, "nobody", NULL,
 	  "unprivileged user jobs run as when lorebot runs as root" },
 	{ "build.keep", CFG_INT, "3", NULL,

@@ -138,6 +138,14 @@ int fetch_parse_since(const char *s, int64_t now, int64_t *out)
 
 /* storing what arrives */
 
+/*
+ * Messages are stored a batch at a time, so that their parser (in a
+ * jail: store.h) gets them in one request: at most this many, or this
+ * many bytes (more only for one message alone)
+ */
+#define SINK_BATCH 256
+#define SINK_BATCH_BYTES (8 << 20)
+
 struct sink {
 	struct store *st;
 	int64_t list_id;
@@ -145,25 +153,63 @@ struct sink {
 	struct fetch_result *r;
 	bool in_txn;
 	struct strbuf *err;
+	/* received, not yet stored (copies) */
+	struct store_raw pending[SINK_BATCH];
+	size_t nr_pending, pending_bytes;
 };
+
+static void sink_drop(struct sink *s)
+{
+	while (s->nr_pending)
+		free((char *)s->pending[--s->nr_pending].raw);
+	s->pending_bytes = 0;
+}
+
+static int sink_flush(struct sink *s)
+{
+	enum store_added added[SINK_BATCH];
+	size_t i;
+	int r;
+
+	if (!s->nr_pending)
+		return 0;
+	/* take the write lock only once the data is here and complete */
+	if (!s->in_txn) {
+		if (store_begin(s->st, s->err)) {
+			sink_drop(s);
+			return -1;
+		}
+		s->in_txn = true;
+	}
+	r = store_add_messages(s->st, s->list_id, s->pending, s->nr_pending, added, NULL,
+			       s->err);
+	for (i = 0; !r && i < s->nr_pending; i++) {
+		if (added[i] == STORE_NEW)
+			s->r->added++;
+		else if (added[i] == STORE_VARIANT)
+			s->r->variants++;
+		else
+			s->r->duplicates++;
+	}
+	sink_drop(s);
+	return r;
+}
 
 static int sink_raw(struct sink *s, const char *raw, size_t len)
 {
-	enum store_added added;
-	/* take the write lock only once the data is here and complete */
-	if (!s->in_txn) {
-		if (store_begin(s->st, s->err))
+	char *copy;
+
+	if (s->nr_pending == SINK_BATCH ||
+	    (s->nr_pending && s->pending_bytes + len > SINK_BATCH_BYTES)) {
+		if (sink_flush(s))
 			return -1;
-		s->in_txn = true;
 	}
-	if (store_add_message(s->st, s->list_id, raw, len, &added, NULL, s->err))
-		return -1;
-	if (added == STORE_NEW)
-		s->r->added++;
-	else if (added == STORE_VARIANT)
-		s->r->variants++;
-	else
-		s->r->duplicates++;
+	copy = xmalloc(len + 1);
+	memcpy(copy, raw, len);
+	copy[len] = '\0';
+	s->pending[s->nr_pending].raw = copy;
+	s->pending[s->nr_pending++].len = len;
+	s->pending_bytes += len;
 	return 0;
 }
 
@@ -215,6 +261,8 @@ static int sink_begin(struct sink *s)
 
 static int sink_commit(struct sink *s)
 {
+	if (sink_flush(s))
+		return -1;
 	if (!s->in_txn)
 		return 0;
 	s->in_txn = false;
@@ -223,6 +271,7 @@ static int sink_commit(struct sink *s)
 
 static void sink_abort(struct sink *s)
 {
+	sink_drop(s);
 	if (s->in_txn)
 		store_rollback(s->st);
 	s->in_txn = false;

@@ -58,6 +58,14 @@ int mail_parse_flags(const char *raw, size_t len, unsigned int flags,
 		     struct mail *m, struct strbuf *err);
 void mail_release(struct mail *m);
 
+/*
+ * m as JSON (caller frees) and back (bot/mail-json.c): how a parser in a
+ * jail hands a mail over.  mail_from_json() takes the text as untrusted:
+ * 0, or -1 with err (m is then empty, to be released all the same).
+ */
+char *mail_to_json(const struct mail *m);
+int mail_from_json(const char *text, size_t len, struct mail *m, struct strbuf *err);
+
 /* The parent: In-Reply-To, else the last of References, else NULL */
 const char *mail_parent(const struct mail *m);
 

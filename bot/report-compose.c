@@ -297,7 +297,7 @@ int report_compose(struct store *st, const struct report_version *v,
 				    target ? target : "?");
 		goto out;
 	}
-	if (mail_parse(raw.buf, raw.len, &m, err))
+	if (store_parse_mail(st, raw.buf, raw.len, &m, err))
 		goto out;
 	if (!mail_out_valid_msgid(m.msgid)) {
 		strbuf_addf(err, "cannot reply to <%s>: its Message-ID cannot be written "

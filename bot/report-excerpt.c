@@ -138,7 +138,8 @@ static int from_patch(struct store *st, const char *msgid, const char *file, int
 	size_t nr = 0, alloc = 0, i, j, k;
 	int ret = -1;
 
-	if (store_get_raw(st, msgid, &raw, &err) <= 0 || mail_parse(raw.buf, raw.len, &m, &err))
+	if (store_get_raw(st, msgid, &raw, &err) <= 0 ||
+	    store_parse_mail(st, raw.buf, raw.len, &m, &err))
 		goto out_raw;
 	patch_extract(&m, &p);
 	if (!p.diff || diff_parse(p.diff, p.diff_len, &d, &err))

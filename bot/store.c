@@ -20,6 +20,7 @@ int store_open(struct store *st, const char *path, struct strbuf *err)
 	st->nr_trusted = 0;
 	st->results_tables = 0;
 	st->states = NULL;
+	st->jail = NULL;
 	return db_open(&st->db, path, 0, err);
 }
 
@@ -31,6 +32,7 @@ void store_close(struct store *st)
 	st->trusted = NULL;
 	st->nr_trusted = 0;
 	report_states_detach(st);
+	store_jail_stop(st);
 }
 
 int store_begin(struct store *st, struct strbuf *err)
@@ -317,58 +319,136 @@ static int put_new(struct store *st, struct msg *m, bool parsed, int64_t id)
 	return db_run(s);
 }
 
-int store_add_message(struct store *st, int64_t list_id, const char *raw,
-		      size_t len, enum store_added *added, int64_t *rowid,
-		      struct strbuf *err)
+/*
+ * A message already stored with the same bytes: linked to the list too,
+ * 1; 0 when new; -1 on error
+ */
+static int add_duplicate(struct store *st, int64_t list_id, const struct store_raw *r,
+			 const char *hash, enum store_added *added, int64_t *rowid,
+			 struct strbuf *err)
 {
-	struct strbuf perr = STRBUF_INIT;
-	struct msg m;
-	struct db_stmt *s;
-	char hash[17];
-	int64_t id;
-	bool parsed;
-	int r;
+	int64_t id = find_same(st, r->raw, r->len, hash);
 
-	util_hash_hex(raw, len, hash);
-	id = find_same(st, raw, len, hash);
 	if (id < 0)
 		return fail(st, err);
-	if (id) {
-		*added = STORE_DUPLICATE;
-		if (rowid)
-			*rowid = id;
-		return link_list(st, list_id, id) ? fail(st, err) : 0;
-	}
-	parsed = !series_msg_from_raw(raw, len, &m, &perr);
-	series_msg_set_missing_id(&m, raw, len);
-	r = has_msgid(st, m.msgid);
-	if (r < 0)
-		goto fail;
-	*added = r ? STORE_VARIANT : STORE_NEW;
+	if (!id)
+		return 0;
+	*added = STORE_DUPLICATE;
+	if (rowid)
+		*rowid = id;
+	return link_list(st, list_id, id) ? fail(st, err) : 1;
+}
+
+/* A new message and what its parser made of it */
+static int add_parsed(struct store *st, int64_t list_id, const struct store_raw *r,
+		      const char *hash, struct msg *m, bool parsed, const char *perr,
+		      enum store_added *added, int64_t *rowid, struct strbuf *err)
+{
+	struct db_stmt *s;
+	int64_t id;
+	int ret;
+
+	series_msg_set_missing_id(m, r->raw, r->len);
+	ret = has_msgid(st, m->msgid);
+	if (ret < 0)
+		return fail(st, err);
+	*added = ret ? STORE_VARIANT : STORE_NEW;
 	s = db_prepare(st->db,
 		"INSERT INTO messages (msgid, subject, from_name, from_email, date,"
 		" parent, meta, meta_version, error, hash, raw, size, fetched)"
 		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-	if (!s || db_bind_text(s, 1, m.msgid) ||
-	    bind_parsed(s, 2, &m, parsed, parsed ? NULL : perr.buf) ||
-	    db_bind_text(s, 10, hash) || db_bind_blob(s, 11, raw, len) ||
-	    db_bind_int(s, 12, len) || db_bind_int(s, 13, time(NULL)) || db_run(s))
-		goto fail;
+	if (!s || db_bind_text(s, 1, m->msgid) ||
+	    bind_parsed(s, 2, m, parsed, parsed ? NULL : perr) ||
+	    db_bind_text(s, 10, hash) || db_bind_blob(s, 11, r->raw, r->len) ||
+	    db_bind_int(s, 12, r->len) || db_bind_int(s, 13, time(NULL)) || db_run(s))
+		return fail(st, err);
 	id = db_last_insert_id(st->db);
 	if (rowid)
 		*rowid = id;
-	if (link_list(st, list_id, id) || put_new(st, &m, parsed, id) ||
-	    store_mark_dirty(st, err))
-		goto fail;
-	series_msg_release(&m);
-	strbuf_release(&perr);
-	return 0;
-fail:
-	if (!err->len)
-		fail(st, err);
-	series_msg_release(&m);
-	strbuf_release(&perr);
-	return -1;
+	if (link_list(st, list_id, id) || put_new(st, m, parsed, id))
+		return err->len ? -1 : fail(st, err);
+	return store_mark_dirty(st, err);
+}
+
+/*
+ * Parse n messages: in the store's jail, all in one request, or here.
+ * m[i] is to be released; parsed[i] says whether it was parsed, perr[i]
+ * why not.
+ */
+static void parse_raws(struct store *st, const struct store_raw *r, size_t n,
+		       struct msg *m, bool *parsed, struct strbuf *perr)
+{
+	size_t i;
+
+	if (st->jail) {
+		store_jail_parse_many(st, r, n, m, parsed, perr);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		parsed[i] = !series_msg_from_raw(r[i].raw, r[i].len, &m[i], &perr[i]);
+}
+
+int store_add_messages(struct store *st, int64_t list_id, const struct store_raw *raws,
+		       size_t n, enum store_added *added, int64_t *rowids,
+		       struct strbuf *err)
+{
+	char (*hash)[17] = xcalloc(n ? n : 1, sizeof(*hash));
+	struct store_raw *todo = xcalloc(n ? n : 1, sizeof(*todo));
+	size_t *at = xcalloc(n ? n : 1, sizeof(*at)), nr = 0, i, k;
+	struct msg *m;
+	bool *parsed;
+	struct strbuf *perr;
+	int ret = 0, r;
+
+	for (i = 0; i < n && !ret; i++) {
+		util_hash_hex(raws[i].raw, raws[i].len, hash[i]);
+		r = add_duplicate(st, list_id, &raws[i], hash[i], &added[i],
+				  rowids ? &rowids[i] : NULL, err);
+		if (r < 0)
+			ret = -1;
+		else if (!r) {
+			at[nr] = i;
+			todo[nr++] = raws[i];
+		}
+	}
+	m = xcalloc(nr ? nr : 1, sizeof(*m));
+	parsed = xcalloc(nr ? nr : 1, sizeof(*parsed));
+	perr = xcalloc(nr ? nr : 1, sizeof(*perr));
+	for (k = 0; k < nr; k++) {
+		strbuf_init(&perr[k], 0);
+		strbuf_init(&m[k].warnings, 0);
+	}
+	if (!ret && nr)
+		parse_raws(st, todo, nr, m, parsed, perr);
+	for (k = 0; k < nr; k++) {
+		i = at[k];
+		/* the same bytes twice in one batch: the second is a duplicate */
+		r = ret ? 0 : add_duplicate(st, list_id, &raws[i], hash[i], &added[i],
+					    rowids ? &rowids[i] : NULL, err);
+		if (r < 0 || (!ret && !r &&
+			      add_parsed(st, list_id, &raws[i], hash[i], &m[k], parsed[k],
+					 perr[k].buf, &added[i], rowids ? &rowids[i] : NULL,
+					 err)))
+			ret = -1;
+		series_msg_release(&m[k]);
+		strbuf_release(&perr[k]);
+	}
+	free(hash);
+	free(todo);
+	free(at);
+	free(m);
+	free(parsed);
+	free(perr);
+	return ret;
+}
+
+int store_add_message(struct store *st, int64_t list_id, const char *raw,
+		      size_t len, enum store_added *added, int64_t *rowid,
+		      struct strbuf *err)
+{
+	struct store_raw r = { raw, len };
+
+	return store_add_messages(st, list_id, &r, 1, added, rowid, err);
 }
 
 int store_get_raw(struct store *st, const char *msgid, struct strbuf *raw,
@@ -423,7 +503,7 @@ static int reparse_one(struct store *st, int64_t id, struct strbuf *err)
 	p = db_column_blob(s, 0, &len);
 	strbuf_add(&raw, p, len);
 	db_reset(s);
-	parsed = !series_msg_from_raw(raw.buf, raw.len, &m, &perr);
+	parse_raws(st, &(struct store_raw){ raw.buf, raw.len }, 1, &m, &parsed, &perr);
 	series_msg_set_missing_id(&m, raw.buf, raw.len);
 	s = db_prepare(st->db,
 		"UPDATE messages SET msgid = ?, subject = ?, from_name = ?, from_email = ?,"

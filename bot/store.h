@@ -40,6 +40,8 @@ struct store {
 	int results_tables;	/* store_has_results(): 0 not asked yet, 1, -1 */
 	/* what version_states is derived with, or NULL (report_states_attach()) */
 	struct report_opts *states;
+	/* store_add_message() and store_reparse() parse raw mail in it, or here */
+	struct jail *jail;
 };
 
 /* Open (create, migrate) the database at path.  0 or -1 with err. */
@@ -115,6 +117,18 @@ enum store_added {
 int store_add_message(struct store *st, int64_t list_id, const char *raw,
 		      size_t len, enum store_added *added, int64_t *rowid,
 		      struct strbuf *err);
+/*
+ * The same for n messages (parsed in one request to the jail): added[i],
+ * rowids[i] (rowids may be NULL) for each.  0, or -1 with err when the
+ * database failed (then call store_rollback()).
+ */
+struct store_raw {
+	const char *raw;
+	size_t len;
+};
+int store_add_messages(struct store *st, int64_t list_id, const struct store_raw *raws,
+		       size_t n, enum store_added *added, int64_t *rowids,
+		       struct strbuf *err);
 
 /* Raw bytes of a message (the variant assembly uses): 1, 0 unknown, -1 */
 int store_get_raw(struct store *st, const char *msgid, struct strbuf *raw,
@@ -198,6 +212,36 @@ void store_versions_text(struct json_object *versions, struct strbuf *sb);
 
 /* The parsed form of a message as stored (JSON text); caller frees */
 char *store_msg_to_json(const struct msg *m);
+
+/*
+ * Parsing in a jail (bot/store-jail.c, lib/jail.h), so that the process
+ * that holds the database never parses MIME.  store_jail_use() gives st
+ * a jailed parser, started at its first message (store_jail_start():
+ * now, 0 or -1 with err when no jail can be made here); store_close()
+ * stops it.  store_jail_parse_many() is series_msg_from_raw() through it: what
+ * the parser answered, read back as a stored message's JSON is; -1 with
+ * err when it could not parse the message, died on it or took too long
+ * (the message is then stored unparsed, with that error, and the next
+ * one gets a new parser).  store_jail_parse_many() parses n messages in
+ * one request (m[i], parsed[i], perr[i] for each), and each alone again
+ * when the parser died on them, so that one message costs only itself.
+ */
+typedef int store_jail_fn(void *ctx, const char *req, size_t len, struct strbuf *resp);
+/* answer: what the jail runs on a request, NULL: store_jail_answer() */
+void store_jail_use(struct store *st, store_jail_fn *answer);
+store_jail_fn store_jail_answer;
+int store_jail_start(struct store *st, struct strbuf *err);
+void store_jail_parse_many(struct store *st, const struct store_raw *raws, size_t n,
+			   struct msg *m, bool *parsed, struct strbuf *perr);
+void store_jail_stop(struct store *st);
+/*
+ * mail_parse() of a stored message, in the store's jail when it has one
+ * (the replies read the mail they answer): 0, or -1 with err; release m
+ * with mail_release() either way
+ */
+struct mail;
+int store_parse_mail(struct store *st, const char *raw, size_t len, struct mail *m,
+		     struct strbuf *err);
 int store_msg_from_json(const char *json, struct msg *m);
 
 #endif

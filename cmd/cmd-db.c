@@ -43,6 +43,9 @@ int cmd_open_store(struct ctx *ctx, struct store *st, bool create)
 	if (!ret) {
 		st->nr_trusted = config_get_all(ctx->cfg, "series.trust", &st->trusted);
 		report_states_attach(st, ctx->cfg, NULL);
+		/* what touches mail is sandboxed: its parser too */
+		if (config_get_bool(ctx->cfg, "build.sandbox"))
+			store_jail_use(st, NULL);
 	}
 	strbuf_release(&err);
 	strbuf_release(&path);

@@ -367,6 +367,7 @@ int cmd_fetch(int argc, char **argv, struct ctx *ctx)
 	struct fetch_opts o = { 0 };
 	struct store st;
 	struct run run = { .ctx = ctx, .st = &st, .o = &o };
+	struct strbuf err = STRBUF_INIT;
 	int ret;
 
 	if (parse_opts(argc, argv, &o))
@@ -374,6 +375,14 @@ int cmd_fetch(int argc, char **argv, struct ctx *ctx)
 	ret = cmd_open_store(ctx, &st, true);
 	if (ret)
 		return ret;
+	/* the jailed parser now: where none can be made, no pass starts */
+	if (store_jail_start(&st, &err)) {
+		fprintf(stderr, "lorebot: cannot parse mail in a jail here: %s "
+			"(build.sandbox = false parses it without one)\n", err.buf);
+		strbuf_release(&err);
+		store_close(&st);
+		return EXIT_INFRA;
+	}
 	if (o.reparse) {
 		ret = do_reparse(&run);
 		store_close(&st);
