@@ -7,7 +7,9 @@
 # namespace of its own and the host's network; of the state, only the
 # database (with its -wal and -shm) and its own scratch directory; not
 # the jobs, the outbox, the repository, check's cache, the SMTP
-# credentials, nor the host's /run, /home, /root or /var.  Then real
+# credentials, nor the host's /run, /home, /root or /var.  Its mail
+# parser is jailed further: no network, no process but itself, a root
+# of /usr alone, no descriptor of the database, a seccomp filter.  Then real
 # passes through the sandbox, by search and by the inbox's git epochs
 # (its mirrors are written), store the lab's mail.  As the user running
 # the tests and, when that is root, as the user lorebot.
@@ -113,6 +115,26 @@ run_as() {
 		sh -c "grep ' $DB ' /proc/$P/mountinfo | grep -q ' rw[, ]'"
 	ok "$who: its root is read-only" \
 		sh -c "awk '\$5 == \"/\"' /proc/$P/mountinfo | grep -q ' ro[, ]'"
+	# its mail parser: a jail of its own (lib/jail.c), made before any mail
+	I=$(pgrep -P "$P" | head -1)
+	H=$(pgrep -P "${I:-0}" | head -1)
+	ok "$who: the fetch's mail parser runs" test -n "$H"
+	st_of() { sed -n "s/^$1:[[:space:]]*//p" "/proc/$H/status"; }
+	is "$(st_of CapEff)/$(st_of CapPrm)/$(st_of CapBnd)" \
+		0000000000000000/0000000000000000/0000000000000000 \
+		"$who: parser: no capability, none to gain"
+	is "$(st_of NoNewPrivs)" 1 "$who: parser: no new privileges"
+	is "$(st_of Seccomp)" 2 "$who: parser: a seccomp filter"
+	like "$(st_of NSpid)" '[[:space:]]1$' "$who: parser: PID 1 of a PID namespace of its own"
+	for ns in net user mnt ipc; do
+		ok "$who: parser: a $ns namespace of its own" \
+			test "$(readlink "/proc/$H/ns/$ns")" != "$(readlink "/proc/$P/ns/$ns")"
+	done
+	is "$(ls -A "/proc/$H/root/" | tr '\n' ' ')" "usr " "$who: parser: a root of /usr only"
+	is "$(ls "/proc/$H/fd" | sort -n | tr '\n' ' ')" "2 3 " \
+		"$who: parser: no descriptor but stderr and its socket (not the database)"
+	ok "$who: parser: /usr read-only" \
+		sh -c "grep ' /usr ' /proc/$H/mountinfo | grep -q ' ro[, ]'"
 	# the daemon itself (runuser would answer for it as killed)
 	kill -TERM "$DP"
 	wait "$D"
@@ -126,6 +148,8 @@ run_as() {
 	is "$?" 0 "$who: daemon --once by search exits 0"
 	stored=$(sql "SELECT count(*) FROM messages")
 	ok "$who: ... and stores the lab's mail ($stored)" test "${stored:-0}" -gt 10
+	is "$(sql "SELECT count(*) FROM messages WHERE meta IS NULL OR error IS NOT NULL")" 0 \
+		"$who: ... every message parsed (in the jail)"
 	rm -f "$DB" "$DB-wal" "$DB-shm"
 	git config -f "$CONF" list.linux-mm.method git
 	git config -f "$CONF" list.linux-mm.url "$URL"
