@@ -423,6 +423,11 @@ static void NORETURN helper_main(const struct jail *j, int fd, pid_t parent)
 	set_limit(fd, RLIMIT_AS, j->o.mem_bytes);
 #endif
 	set_limit(fd, RLIMIT_CPU, j->o.cpu_s);
+	/*
+	 * No file to write: a library's warning on stderr, when that is a
+	 * log file, then fails (EFBIG) instead of killing it (SIGXFSZ)
+	 */
+	signal(SIGXFSZ, SIG_IGN);
 	set_limit(fd, RLIMIT_FSIZE, 0);
 	set_limit(fd, RLIMIT_NOFILE, 32);
 	set_limit(fd, RLIMIT_CORE, 0);

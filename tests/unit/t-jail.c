@@ -108,6 +108,13 @@ static int helper(void *ctx, const char *req, size_t len, struct strbuf *resp)
 		strbuf_setlen(resp, BIG + 1);
 		return 0;
 	}
+	if (!strcmp(req, "warn")) {
+		/* a library's warning: written or refused, never fatal */
+		fprintf(stderr, "# a warning from inside the jail\n");
+		fflush(stderr);
+		strbuf_addstr(resp, "warned");
+		return 0;
+	}
 	if (!strcmp(req, "probe")) {
 		probes(resp);
 		return 0;
@@ -167,6 +174,9 @@ static int run(const char *who, bool tap)
 			printf("# got:\n# %s\n", resp.buf);
 		free(line);
 	}
+	strbuf_reset(&resp);
+	CHECK(!jail_call(j, "warn", 4, &resp, &failed, &err) && !strcmp(resp.buf, "warned"),
+	      "%s: a warning on stderr does not kill it (%s)", who, err.buf);
 	strbuf_reset(&resp);
 	CHECK(!jail_call(j, "fail", 4, &resp, &failed, &err) && failed &&
 	      !strcmp(resp.buf, "cannot read that"), "%s: the helper's own error", who);
