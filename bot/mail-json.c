@@ -36,15 +36,12 @@ static json_object *addresses_json(const struct address *v, size_t nr)
 
 char *mail_to_json(const struct mail *m)
 {
-	json_object *o = json_object_new_object(), *refs = json_object_new_array();
+	json_object *o = json_object_new_object();
 	char *s;
-	size_t i;
 
 	jx_add_str(o, "msgid", m->msgid);
 	jx_add_str(o, "in_reply_to", m->in_reply_to);
-	for (i = 0; i < m->nr_refs; i++)
-		json_object_array_add(refs, json_object_new_string(m->refs[i]));
-	json_object_object_add(o, "refs", refs);
+	json_object_object_add(o, "refs", jx_new_str_array(m->refs, m->nr_refs));
 	jx_add_str(o, "subject", m->subject);
 	json_object_object_add(o, "from", address_json(&m->from));
 	jx_add_str(o, "from_text", m->from_text);
@@ -65,17 +62,10 @@ char *mail_to_json(const struct mail *m)
 	return s;
 }
 
-static char *str_of(json_object *o, const char *key)
-{
-	const char *s = jx_str(o, key);
-
-	return s ? xstrdup(s) : NULL;
-}
-
 static void address_from(json_object *o, struct address *a)
 {
-	a->name = str_of(o, "name");
-	a->email = str_of(o, "email");
+	a->name = xstrdup_or_null(jx_str(o, "name"));
+	a->email = xstrdup_or_null(jx_str(o, "email"));
 }
 
 static struct address *addresses_from(json_object *o, const char *key, size_t *nr)
@@ -97,7 +87,6 @@ static struct address *addresses_from(json_object *o, const char *key, size_t *n
 int mail_from_json(const char *text, size_t len, struct mail *m, struct strbuf *err)
 {
 	json_object *o = jx_parse(text, len, err), *v;
-	size_t n, i;
 
 	memset(m, 0, sizeof(*m));
 	strbuf_init(&m->warnings, 0);
@@ -108,24 +97,16 @@ int mail_from_json(const char *text, size_t len, struct mail *m, struct strbuf *
 		json_object_put(o);
 		return -1;
 	}
-	m->msgid = str_of(o, "msgid");
-	m->in_reply_to = str_of(o, "in_reply_to");
-	v = jx_array(o, "refs");
-	n = v ? MIN(json_object_array_length(v), (size_t)MAIL_MAX_REFS) : 0;
-	m->refs = xcalloc(n ? n : 1, sizeof(*m->refs));
-	for (i = 0; i < n; i++) {
-		json_object *e = json_object_array_get_idx(v, i);
-
-		if (json_object_is_type(e, json_type_string))
-			m->refs[m->nr_refs++] = xstrdup(json_object_get_string(e));
-	}
+	m->msgid = xstrdup_or_null(jx_str(o, "msgid"));
+	m->in_reply_to = xstrdup_or_null(jx_str(o, "in_reply_to"));
+	m->refs = jx_strdup_array(o, "refs", MAIL_MAX_REFS, &m->nr_refs);
 	m->subject = xstrdup(jx_str(o, "subject") ? jx_str(o, "subject") : "");
 	if (json_object_object_get_ex(o, "from", &v) && json_object_is_type(v, json_type_object))
 		address_from(v, &m->from);
-	m->from_text = str_of(o, "from_text");
+	m->from_text = xstrdup_or_null(jx_str(o, "from_text"));
 	m->to = addresses_from(o, "to", &m->nr_to);
 	m->cc = addresses_from(o, "cc", &m->nr_cc);
-	m->list_id = str_of(o, "list_id");
+	m->list_id = xstrdup_or_null(jx_str(o, "list_id"));
 	m->date = jx_int(o, "date", 0);
 	m->tz = (int)jx_int(o, "tz", 0);
 	if (json_object_object_get_ex(o, "body", &v) && json_object_is_type(v, json_type_string)) {
@@ -136,7 +117,7 @@ int mail_from_json(const char *text, size_t len, struct mail *m, struct strbuf *
 	} else {
 		m->body = xstrdup("");
 	}
-	m->charset = str_of(o, "charset");
+	m->charset = xstrdup_or_null(jx_str(o, "charset"));
 	m->multipart = jx_bool(o, "multipart", false);
 	m->skipped_parts = (unsigned int)jx_int(o, "skipped_parts", 0);
 	m->mime_broken = jx_bool(o, "mime_broken", false);

@@ -11,16 +11,6 @@
 #include "bot/store.h"
 #include "lib/jsonx.h"
 
-static json_object *str_array(char **v, size_t nr)
-{
-	json_object *a = json_object_new_array();
-	size_t i;
-
-	for (i = 0; i < nr; i++)
-		json_object_array_add(a, json_object_new_string(v[i]));
-	return a;
-}
-
 char *store_msg_to_json(const struct msg *m)
 {
 	json_object *o = json_object_new_object();
@@ -30,7 +20,7 @@ char *store_msg_to_json(const struct msg *m)
 
 	jx_add_str(o, "msgid", m->msgid);
 	jx_add_str(o, "parent", m->parent);
-	json_object_object_add(o, "refs", str_array(m->refs, m->nr_refs));
+	json_object_object_add(o, "refs", jx_new_str_array(m->refs, m->nr_refs));
 	jx_add_str(o, "subject", m->subject);
 	jx_add_str(o, "title", m->title);
 	jx_add_str(o, "sender_name", m->sender_name);
@@ -51,39 +41,12 @@ char *store_msg_to_json(const struct msg *m)
 		json_object_array_add(tr, t);
 	}
 	json_object_object_add(o, "trailers", tr);
-	json_object_object_add(o, "links", str_array(m->links, m->nr_links));
+	json_object_object_add(o, "links", jx_new_str_array(m->links, m->nr_links));
 	if (m->warnings.len)
 		jx_add_str(o, "warnings", m->warnings.buf);
 	s = xstrdup(jx_text(o, false));
 	json_object_put(o);
 	return s;
-}
-
-static char *get_str(json_object *o, const char *key)
-{
-	const char *s = jx_str(o, key);
-
-	return s ? xstrdup(s) : NULL;
-}
-
-static char **get_strs(json_object *o, const char *key, size_t *nr)
-{
-	json_object *a;
-	char **v;
-	size_t i, n;
-
-	*nr = 0;
-	if (!json_object_object_get_ex(o, key, &a) || !json_object_is_type(a, json_type_array))
-		return xcalloc(1, sizeof(char *));
-	n = json_object_array_length(a);
-	v = xcalloc(n + 1, sizeof(*v));
-	for (i = 0; i < n; i++) {
-		json_object *e = json_object_array_get_idx(a, i);
-
-		if (json_object_is_type(e, json_type_string))
-			v[(*nr)++] = xstrdup(json_object_get_string(e));
-	}
-	return v;
 }
 
 int store_msg_from_json(const char *json, struct msg *m)
@@ -99,26 +62,26 @@ int store_msg_from_json(const char *json, struct msg *m)
 		subject_parse("", &m->subj);
 		return -1;
 	}
-	m->msgid = get_str(o, "msgid");
-	m->parent = get_str(o, "parent");
-	m->refs = get_strs(o, "refs", &m->nr_refs);
-	m->subject = get_str(o, "subject");
+	m->msgid = xstrdup_or_null(jx_str(o, "msgid"));
+	m->parent = xstrdup_or_null(jx_str(o, "parent"));
+	m->refs = jx_strdup_array(o, "refs", SIZE_MAX, &m->nr_refs);
+	m->subject = xstrdup_or_null(jx_str(o, "subject"));
 	if (!m->subject)
 		m->subject = xstrdup("");
 	subject_parse(m->subject, &m->subj);
-	m->title = get_str(o, "title");
+	m->title = xstrdup_or_null(jx_str(o, "title"));
 	if (!m->title)
 		m->title = xstrdup(m->subj.title);
-	m->sender_name = get_str(o, "sender_name");
-	m->sender_email = get_str(o, "sender_email");
-	m->author_name = get_str(o, "author_name");
-	m->author_email = get_str(o, "author_email");
+	m->sender_name = xstrdup_or_null(jx_str(o, "sender_name"));
+	m->sender_email = xstrdup_or_null(jx_str(o, "sender_email"));
+	m->author_name = xstrdup_or_null(jx_str(o, "author_name"));
+	m->author_email = xstrdup_or_null(jx_str(o, "author_email"));
 	m->date = jx_int(o, "date", 0);
 	m->tz = (int)jx_int(o, "tz", 0);
 	m->has_diff = jx_bool(o, "has_diff", false);
 	m->has_diffstat = jx_bool(o, "has_diffstat", false);
-	m->base_commit = get_str(o, "base_commit");
-	m->change_id = get_str(o, "change_id");
+	m->base_commit = xstrdup_or_null(jx_str(o, "base_commit"));
+	m->change_id = xstrdup_or_null(jx_str(o, "change_id"));
 	if (json_object_object_get_ex(o, "trailers", &tr) &&
 	    json_object_is_type(tr, json_type_array)) {
 		for (i = 0; i < json_object_array_length(tr); i++) {
@@ -134,8 +97,8 @@ int store_msg_from_json(const char *json, struct msg *m)
 					   json_object_get_string(value));
 		}
 	}
-	m->links = get_strs(o, "links", &m->nr_links);
-	w = get_str(o, "warnings");
+	m->links = jx_strdup_array(o, "links", SIZE_MAX, &m->nr_links);
+	w = xstrdup_or_null(jx_str(o, "warnings"));
 	if (w)
 		strbuf_addstr(&m->warnings, w);
 	free(w);

@@ -96,6 +96,32 @@ json_object *jx_new_nonempty(const char *s)
 	return s && *s ? json_object_new_string(s) : NULL;
 }
 
+json_object *jx_new_str_array(char *const *v, size_t nr)
+{
+	json_object *a = json_object_new_array();
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		json_object_array_add(a, json_object_new_string(v[i]));
+	return a;
+}
+
+char **jx_strdup_array(json_object *o, const char *key, size_t max, size_t *nr)
+{
+	json_object *a = jx_array(o, key);
+	size_t n = a ? MIN(json_object_array_length(a), max) : 0, i;
+	char **v = xcalloc(n + 1, sizeof(*v));
+
+	*nr = 0;
+	for (i = 0; i < n; i++) {
+		json_object *e = json_object_array_get_idx(a, i);
+
+		if (json_object_is_type(e, json_type_string))
+			v[(*nr)++] = xstrdup(json_object_get_string(e));
+	}
+	return v;
+}
+
 void jx_add_str(json_object *o, const char *key, const char *s)
 {
 	if (s)

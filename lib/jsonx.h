@@ -43,6 +43,14 @@ json_object *jx_new_str(const char *s);
 json_object *jx_new_nonempty(const char *s);
 /* Add key: s as a string; nothing (no key) when s is NULL */
 void jx_add_str(json_object *o, const char *key, const char *s);
+/* An array of the nr strings of v */
+json_object *jx_new_str_array(char *const *v, size_t nr);
+/*
+ * The strings of the array at key, copied, at most max of them (what is
+ * not a string skipped): a NULL-terminated vector, empty when there is
+ * no such array, *nr strings long; caller frees each and it
+ */
+char **jx_strdup_array(json_object *o, const char *key, size_t max, size_t *nr);
 
 /*
  * The JSON text of o, as lorebot lays out every document it writes:
