@@ -388,6 +388,17 @@ static void parse_raws(struct store *st, const struct store_raw *r, size_t n,
 		parsed[i] = !series_msg_from_raw(r[i].raw, r[i].len, &m[i], &perr[i]);
 }
 
+/* Does a new message of the batch before the k-th have its hash? */
+static bool same_hash_before(char (*hash)[17], const size_t *at, size_t k)
+{
+	size_t j;
+
+	for (j = 0; j < k; j++)
+		if (!strcmp(hash[at[j]], hash[at[k]]))
+			return true;
+	return false;
+}
+
 int store_add_messages(struct store *st, int64_t list_id, const struct store_raw *raws,
 		       size_t n, enum store_added *added, int64_t *rowids,
 		       struct strbuf *err)
@@ -420,16 +431,18 @@ int store_add_messages(struct store *st, int64_t list_id, const struct store_raw
 	}
 	if (!ret && nr)
 		parse_raws(st, todo, nr, m, parsed, perr);
-	for (k = 0; k < nr; k++) {
+	for (k = 0; k < nr && !ret; k++) {
 		i = at[k];
-		/* the same bytes twice in one batch: the second is a duplicate */
-		r = ret ? 0 : add_duplicate(st, list_id, &raws[i], hash[i], &added[i],
-					    rowids ? &rowids[i] : NULL, err);
-		if (r < 0 || (!ret && !r &&
-			      add_parsed(st, list_id, &raws[i], hash[i], &m[k], parsed[k],
-					 perr[k].buf, &added[i], rowids ? &rowids[i] : NULL,
-					 err)))
+		/* the same bytes twice in one batch: the second is the first's duplicate */
+		r = same_hash_before(hash, at, k) ?
+			add_duplicate(st, list_id, &raws[i], hash[i], &added[i],
+				      rowids ? &rowids[i] : NULL, err) : 0;
+		if (r < 0 || (!r && add_parsed(st, list_id, &raws[i], hash[i], &m[k], parsed[k],
+					       perr[k].buf, &added[i],
+					       rowids ? &rowids[i] : NULL, err)))
 			ret = -1;
+	}
+	for (k = 0; k < nr; k++) {
 		series_msg_release(&m[k]);
 		strbuf_release(&perr[k]);
 	}

@@ -558,41 +558,38 @@ static void fetch_start(struct daemon *d, struct dlist *l)
 	int r;
 
 	util_mkdir_p(dir, 0755);
-	if (d->env.sandbox && fetch_box(d, l, dir, &box)) {
-		l->next_ms = util_now_ms() + MAX(l->c.poll_interval_ms, (uint64_t)1000);
-		box_release(&box);
-		task_free(t);
-		free(dir);
-		free(log);
-		return;
+	/* fetch_box() says what it lacked */
+	r = d->env.sandbox ? fetch_box(d, l, dir, &box) : 0;
+	if (!r) {
+		t->klass = CLASS_FETCH;
+		t->list = xstrdup(l->name);
+		t->out = xasprintf("%s/%s.json", dir, l->name);
+		/* the last pass's output only */
+		unlink(t->out);
+		unlink(log);
+		argv_init(&a, d);
+		argv_add(&a, "fetch");
+		argv_add(&a, "--url");
+		argv_add(&a, l->url);
+		argv_add(&a, "--list");
+		argv_add(&a, l->name);
+		argv_add(&a, "--json");
+		if (!l->polled)
+			argv_add(&a, "--force");	/* the first pass is not held back */
+		rt.argv = a.v;
+		rt.out_path = t->out;
+		rt.log_path = log;
+		rt.data = t;
+		if (box.sb.enabled) {
+			rt.sandbox = &box.sb;
+			rt.env = box.env;
+		}
+		r = run_pool_submit(d->pool, &rt);
+		if (r)
+			log_err("%s: cannot start a fetch: %s", l->name, strerror(-r));
 	}
-	t->klass = CLASS_FETCH;
-	t->list = xstrdup(l->name);
-	t->out = xasprintf("%s/%s.json", dir, l->name);
-	/* the last pass's output only */
-	unlink(t->out);
-	unlink(log);
-	argv_init(&a, d);
-	argv_add(&a, "fetch");
-	argv_add(&a, "--url");
-	argv_add(&a, l->url);
-	argv_add(&a, "--list");
-	argv_add(&a, l->name);
-	argv_add(&a, "--json");
-	if (!l->polled)
-		argv_add(&a, "--force");	/* the first pass is not held back */
-	rt.argv = a.v;
-	rt.out_path = t->out;
-	rt.log_path = log;
-	rt.data = t;
-	if (box.sb.enabled) {
-		rt.sandbox = &box.sb;
-		rt.env = box.env;
-	}
-	r = run_pool_submit(d->pool, &rt);
 	box_release(&box);
 	if (r) {
-		log_err("%s: cannot start a fetch: %s", l->name, strerror(-r));
 		l->next_ms = util_now_ms() + MAX(l->c.poll_interval_ms, (uint64_t)1000);
 		task_free(t);
 	} else {

@@ -557,14 +557,13 @@ int jail_call(struct jail *j, const char *req, size_t len, struct strbuf *resp,
 			    j->o.max_request);
 		return -1;
 	}
-	if (!j->pid && start(j, err))
+	if (jail_start(j, err))
 		return -1;
 	deadline = util_now_ms() + j->o.timeout_ms;
 	r = send_frame(j->fd, &n, sizeof(n), req, len, deadline);
 	if (r == 1)
 		r = recv_frame(j->fd, hdr, sizeof(hdr), resp, j->o.max_response, deadline);
 	if (r == -2 || (r == 1 && hdr[0] > 1)) {
-		memcpy(&n, hdr + 1, sizeof(n));
 		reap(j, true, NULL);
 		j->lost++;
 		strbuf_addf(err, "the jailed helper broke the protocol (%s)",

@@ -143,6 +143,18 @@ int main(void)
 	ok(!a, "the others have no error");
 	free(a);
 	{
+		/* the same bytes twice in one batch: stored once, then a duplicate */
+		char *d = mail("twice", "");
+		struct store_raw r[2] = { { d, strlen(d) }, { d, strlen(d) } };
+		enum store_added added[2];
+
+		ok(!store_begin(&in, &err) && !store_add_messages(&in, 0, r, 2, added, NULL, &err) &&
+		   !store_commit(&in, &err), "a batch with one message twice (%s)", err.buf);
+		ok(added[0] == STORE_NEW && added[1] == STORE_DUPLICATE,
+		   "... stored once, then a duplicate");
+		free(d);
+	}
+	{
 		const char *names[] = { "000_73a05b4700ab1a7a.mbox", "003_6100bb5053417aef.mbox",
 					"004_476fa21b8430df59.mbox" };
 		char *hostile = xasprintf("%s/hostile.mbox", dir);
