@@ -63,7 +63,8 @@ static bool line_blank(const struct line *l)
 	return true;
 }
 
-void patch_trailers_add(struct trailers *t, const char *name, const char *value)
+static void add_trailer(struct trailers *t, const char *name, const char *value,
+			bool interned)
 {
 	/* most lists hold one to three trailers: grow gently */
 	if (t->nr + 1 > t->alloc) {
@@ -75,7 +76,10 @@ void patch_trailers_add(struct trailers *t, const char *name, const char *value)
 			t->t = xrealloc(t->t, n * sizeof(*t->t));
 		t->alloc = n;
 	}
-	if (t->pool) {
+	if (t->pool && interned) {
+		t->t[t->nr].name = (char *)name;
+		t->t[t->nr].value = (char *)value;
+	} else if (t->pool) {
 		t->t[t->nr].name = strpool_intern(t->pool, name);
 		t->t[t->nr].value = strpool_intern(t->pool, value);
 	} else {
@@ -83,6 +87,17 @@ void patch_trailers_add(struct trailers *t, const char *name, const char *value)
 		t->t[t->nr].value = xstrdup(value);
 	}
 	t->nr++;
+}
+
+void patch_trailers_add(struct trailers *t, const char *name, const char *value)
+{
+	add_trailer(t, name, value, false);
+}
+
+void patch_trailers_add_interned(struct trailers *t, const char *name,
+				 const char *value, const struct strpool *pool)
+{
+	add_trailer(t, name, value, pool && pool == t->pool);
 }
 
 bool patch_trailers_has(const struct trailers *t, const char *name, const char *value)

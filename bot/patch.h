@@ -97,6 +97,13 @@ char *patch_find_base_commit(const char *body);
 char *patch_find_change_id(const char *body);
 
 void patch_trailers_add(struct trailers *t, const char *name, const char *value);
+/*
+ * The same for name and value interned in pool: when that is t's pool,
+ * they are kept as they are, with no lookup (which in a scratch file
+ * maps a page back in)
+ */
+void patch_trailers_add_interned(struct trailers *t, const char *name,
+				 const char *value, const struct strpool *pool);
 bool patch_trailers_has(const struct trailers *t, const char *name, const char *value);
 void patch_trailers_release(struct trailers *t);
 

@@ -10,9 +10,9 @@
 /* Patches sent without threading join a send posted within this time */
 #define FALLBACK_WINDOW (60 * 60)
 
-static bool unplaced(const struct msg *m)
+static bool unplaced(const struct assembly *a, const struct msg *m)
 {
-	return m->kind == MSG_PATCH && !m->send && m->subj.n >= 1 &&
+	return m->kind == MSG_PATCH && !series_send_of(a, m) && m->subj.n >= 1 &&
 		m->subj.n <= m->subj.total;
 }
 
@@ -74,7 +74,7 @@ void series_group_fallback(struct assembly *a)
 
 	for (i = 0; i < a->nr; i++) {
 		series_tick(a);
-		nr += unplaced(a->msgs[i]);
+		nr += unplaced(a, a->msgs[i]);
 	}
 	if (!nr)
 		return;
@@ -83,7 +83,7 @@ void series_group_fallback(struct assembly *a)
 		struct msg *m = a->msgs[i];
 
 		series_tick(a);
-		if (unplaced(m))
+		if (unplaced(a, m))
 			left[j++] = (struct sort_key){ m->date, m->index, m };
 	}
 	series_sort_keys(a, left, nr, series_cmp_key);

@@ -33,6 +33,20 @@ void series_array_resize(struct assembly *a, void **arr, size_t nr, size_t n,
 /* Once per unit of work: past series.memory, into the scratch file */
 void series_tick(struct assembly *a);
 
+/* What assembly found out about m (during series_build()) */
+static inline struct msg_state *series_state(const struct assembly *a,
+					     const struct msg *m)
+{
+	return &a->state[m->slot];
+}
+
+/* The send m is in, or NULL */
+static inline struct send *series_send_of(const struct assembly *a,
+					  const struct msg *m)
+{
+	return a->state[m->slot].send;
+}
+
 /* The parent, else the nearest known ancestor, or NULL */
 struct msg *series_known_parent(struct assembly *a, const struct msg *m);
 bool series_same_sender(const char *x, const char *y);

@@ -31,7 +31,7 @@ static bool trusted(const struct assembly *a, const char *sender)
 
 static struct send *rerolled_from(struct assembly *a, const struct send *s)
 {
-	struct send *prev = NULL;
+	struct send *prev = NULL, *found;
 	int i, steps;
 
 	if (s->complete || s->version < 2 || !s->have)
@@ -44,14 +44,18 @@ static struct send *rerolled_from(struct assembly *a, const struct send *s)
 			continue;
 		for (p = series_known_parent(a, m), steps = 0; p && steps < REROLL_CLIMB;
 		     p = series_known_parent(a, p), steps++) {
-			if (p->kind == MSG_PATCH && p->send && p->send != s &&
+			struct send *ps = series_send_of(a, p);
+
+			if (p->kind == MSG_PATCH && ps && ps != s &&
 			    p->subj.n == m->subj.n && p->subj.total == m->subj.total)
 				break;
 		}
-		if (!p || steps >= REROLL_CLIMB || p->send->version >= s->version ||
-		    (prev && p->send != prev))
+		if (!p || steps >= REROLL_CLIMB)
 			return NULL;
-		prev = p->send;
+		found = series_send_of(a, p);
+		if (found->version >= s->version || (prev && found != prev))
+			return NULL;
+		prev = found;
 	}
 	if (!prev || prev->total != s->total ||
 	    !(series_same_sender(prev->sender_email, s->sender_email) ||
@@ -351,12 +355,13 @@ void series_link(struct assembly *a)
 		series_tick(a);
 		for (j = 0; c && j < c->nr_links; j++) {
 			struct msg *t = strmap_get(&a->by_id, c->links[j]);
+			struct send *ts = t ? series_send_of(a, t) : NULL;
 			uintptr_t other;
 
-			if (!t || !t->send || t->send == a->sends[i])
+			if (!ts || ts == a->sends[i])
 				continue;
-			other = (uintptr_t)strmap_get(&ids, t->send->id);
-			if (other && (series_same_sender(t->send->sender_email,
+			other = (uintptr_t)strmap_get(&ids, ts->id);
+			if (other && (series_same_sender(ts->sender_email,
 							 a->sends[i]->sender_email) ||
 				      trusted(a, a->sends[i]->sender_email)))
 				uf_union(idx, i, other - 1);

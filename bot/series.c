@@ -86,6 +86,8 @@ void series_release(struct assembly *a)
 			series_msg_free(a->msgs[i]);
 	if (!a->msgs_mapped)
 		free(a->msgs);
+	if (!a->state_mapped)
+		free(a->state);
 	strmap_release(&a->by_id);
 	strmap_release(&a->roots);
 	for (i = 0; i < a->nr_sends; i++) {
@@ -359,6 +361,7 @@ void series_array_resize(struct assembly *a, void **arr, size_t nr, size_t n,
 static void add_msg(struct assembly *a, struct msg *m)
 {
 	ARRAY_GROW(a, a->msgs, a->nr, a->alloc, a->msgs_mapped);
+	m->slot = a->nr;
 	a->msgs[a->nr++] = m;
 }
 
@@ -643,6 +646,16 @@ static bool same_send(const struct msg *a, const struct msg *b)
 		!strcmp(a->sender_email, b->sender_email);
 }
 
+/*
+ * A string of m's, interned in the assembly's pool: the strings of a
+ * message parsed into that pool are there already, and looking them up
+ * again would map pages of the scratch file back in.
+ */
+static char *in_pool(struct assembly *a, const struct msg *m, char *s)
+{
+	return m->pool == &a->pool ? s : strpool_intern(&a->pool, s);
+}
+
 struct send *series_new_send(struct assembly *a, const struct msg *first)
 {
 	/* sends live as long as the messages: in the pool too */
@@ -651,7 +664,7 @@ struct send *series_new_send(struct assembly *a, const struct msg *first)
 	s->total = first->subj.total;
 	s->version = first->subj.version;
 	s->patches = strpool_alloc(&a->pool, s->total * sizeof(*s->patches));
-	s->sender_email = strpool_intern(&a->pool, first->sender_email);
+	s->sender_email = in_pool(a, first, first->sender_email);
 	s->date = first->date;
 	s->cover_trailers.pool = &a->pool;
 	ARRAY_GROW(a, a->sends, a->nr_sends, a->alloc_sends, a->sends_mapped);
@@ -663,7 +676,7 @@ void series_send_put(struct assembly *a, struct send *s, struct msg *m)
 {
 	struct send_patch *slot;
 
-	m->send = s;
+	series_state(a, m)->send = s;
 	if (m->date && (!s->date || m->date < s->date))
 		s->date = m->date;
 	if (m->kind == MSG_COVER) {
@@ -686,7 +699,7 @@ void series_send_put(struct assembly *a, struct send *s, struct msg *m)
 			old = m;
 			m = slot->msg;
 		}
-		old->send = NULL;
+		series_state(a, old)->send = NULL;
 		old->kind = MSG_OTHER;
 	} else {
 		s->have++;
@@ -772,7 +785,7 @@ static void group_threaded(struct assembly *a)
 		if (m->kind != MSG_COVER)
 			continue;
 		series_send_put(a, series_new_send(a, m), m);
-		strmap_put(roots, m->msgid, m->send);
+		strmap_put(roots, m->msgid, series_send_of(a, m));
 	}
 	for (i = 0; i < a->nr; i++) {
 		struct msg *m = a->msgs[i], *root;
@@ -861,24 +874,24 @@ static void finish_send(struct assembly *a, struct send *s)
 	for (i = 0; i < s->total && !head; i++)
 		head = s->patches[i].msg;
 	s->complete = s->have == s->total;
-	s->id = strpool_intern(&a->pool, head->msgid);
-	s->title = strpool_intern(&a->pool, head->title);
-	s->tree = strpool_intern(&a->pool, head->subj.tree);
-	s->author_name = strpool_intern(&a->pool, head->author_name);
-	s->author_email = strpool_intern(&a->pool, head->author_email);
+	s->id = in_pool(a, head, head->msgid);
+	s->title = in_pool(a, head, head->title);
+	s->tree = in_pool(a, head, head->subj.tree);
+	s->author_name = in_pool(a, head, head->author_name);
+	s->author_email = in_pool(a, head, head->author_email);
 	s->rfc = head->subj.rfc;
 	s->resend = head->subj.resend;
-	s->base_commit = strpool_intern(&a->pool, head->base_commit);
-	s->change_id = strpool_intern(&a->pool, head->change_id);
+	s->base_commit = in_pool(a, head, head->base_commit);
+	s->change_id = in_pool(a, head, head->change_id);
 	for (i = 0; i < s->total; i++) {
 		struct msg *p = s->patches[i].msg;
 
 		if (!p)
 			continue;
 		if (!s->base_commit && p->base_commit)
-			s->base_commit = strpool_intern(&a->pool, p->base_commit);
+			s->base_commit = in_pool(a, p, p->base_commit);
 		if (!s->tree && p->subj.tree)
-			s->tree = strpool_intern(&a->pool, p->subj.tree);
+			s->tree = in_pool(a, p, p->subj.tree);
 		s->rfc |= p->subj.rfc;
 		s->resend |= p->subj.resend;
 		/*
@@ -886,7 +899,19 @@ static void finish_send(struct assembly *a, struct send *s)
 		 * without any, the list interns in the assembly's pool.
 		 */
 		s->patches[i].trailers = p->trailers;
-		memset(&p->trailers, 0, sizeof(p->trailers));
+		/*
+		 * What replies give goes to a copy (made by the first
+		 * one), near what assembly writes now: in a scratch file,
+		 * writing beside the message would map its page back in.
+		 */
+		s->patches[i].trailers.alloc = p->trailers.nr;
+		/*
+		 * Only trailers of its own does the message free; in a
+		 * pool the copy it keeps is never read again, and not
+		 * writing it leaves its page clean.
+		 */
+		if (!p->trailers.pool)
+			memset(&p->trailers, 0, sizeof(p->trailers));
 		if (!s->patches[i].trailers.nr)
 			s->patches[i].trailers.pool = &a->pool;
 	}
@@ -911,19 +936,22 @@ static struct msg *reply_target(struct assembly *a, struct msg *m,
 
 	c->nr = 0;
 	for (;;) {
-		if (p->target_known) {
-			t = p->target;
+		struct msg_state *l = series_state(a, p);
+
+		if (l->target_known) {
+			t = l->target;
 			break;
 		}
-		if (p->climbing)
+		if (l->climbing)
 			break;		/* a cycle: no target */
 		ALLOC_GROW(c->path, c->nr + 1, c->alloc);
 		c->path[c->nr++] = p;
-		p->climbing = true;
+		l->climbing = true;
 		q = series_known_parent(a, p);
 		if (!q)
 			break;
-		if ((q->kind == MSG_PATCH || q->kind == MSG_COVER) && q->send) {
+		if ((q->kind == MSG_PATCH || q->kind == MSG_COVER) &&
+		    series_send_of(a, q)) {
 			t = q;
 			break;
 		}
@@ -933,10 +961,12 @@ static struct msg *reply_target(struct assembly *a, struct msg *m,
 		series_tick(a);
 	}
 	for (i = 0; i < c->nr; i++) {
-		series_tick(a);	/* in a scratch file, each maps a page back in */
-		c->path[i]->target = t;
-		c->path[i]->target_known = true;
-		c->path[i]->climbing = false;
+		struct msg_state *l = series_state(a, c->path[i]);
+
+		series_tick(a);
+		l->target = t;
+		l->target_known = true;
+		l->climbing = false;
 	}
 	return t;
 }
@@ -957,14 +987,15 @@ static void attach_replies(struct assembly *a)
 		target = reply_target(a, m, &c);
 		if (!target)
 			continue;
-		s = target->send;
+		s = series_send_of(a, target);
 		s->replies++;
 		for (t = 0; t < m->trailers.nr && !m->has_diffstat; t++) {
 			const struct trailer *tr = &m->trailers.t[t];
 
 			if (target->kind == MSG_COVER &&
 			    !patch_trailers_has(&s->cover_trailers, tr->name, tr->value))
-				patch_trailers_add(&s->cover_trailers, tr->name, tr->value);
+				patch_trailers_add_interned(&s->cover_trailers, tr->name,
+							    tr->value, m->trailers.pool);
 
 			for (n = 0; n < s->total; n++) {
 				struct send_patch *sp = &s->patches[n];
@@ -974,18 +1005,33 @@ static void attach_replies(struct assembly *a)
 				if (!sp->msg ||
 				    patch_trailers_has(&sp->trailers, tr->name, tr->value))
 					continue;
-				patch_trailers_add(&sp->trailers, tr->name, tr->value);
+				patch_trailers_add_interned(&sp->trailers, tr->name,
+							    tr->value, m->trailers.pool);
 			}
 		}
 	}
 	free(c.path);
 }
 
+/* a->state, zeroed: in the scratch file when there is one */
+static int alloc_state(struct assembly *a)
+{
+	if (!a->nr)
+		return 0;
+	if (!a->scratch) {
+		a->state = xcalloc(a->nr, sizeof(*a->state));
+		return 0;
+	}
+	a->state = scratch_alloc(a->scratch, a->nr * sizeof(*a->state));
+	a->state_mapped = true;
+	return a->state ? 0 : scratch_failed(a);
+}
+
 void series_build(struct assembly *a)
 {
 	size_t i;
 
-	if (series_failed(a))
+	if (series_failed(a) || alloc_state(a))
 		return;
 	group_threaded(a);
 	series_group_fallback(a);

@@ -81,11 +81,21 @@ struct msg {
 
 	/* filled by assembly */
 	enum msg_kind kind;
+	size_t slot;		/* in assembly->msgs and ->state */
+	bool unthreaded;	/* grouped by sender, version and time (series_group_fallback) */
+};
+
+/*
+ * What assembly finds out about a message, apart from the message: its
+ * passes over every message write these, and past series.memory a page
+ * of the scratch file holds 170 of them against five messages, so a
+ * pass maps back in a thirtieth of the pages it would.
+ */
+struct msg_state {
 	struct send *send;
 	struct msg *target;	/* replies: the patch or cover replied to */
 	bool target_known;	/* target found (NULL: there is none) */
 	bool climbing;		/* on the reply chain being followed */
-	bool unthreaded;	/* grouped by sender, version and time (series_group_fallback) */
 };
 
 struct send_patch {
@@ -129,6 +139,7 @@ struct assembly {
 	struct msg **msgs;
 	size_t nr, alloc;
 	size_t nr_malloced;	/* msgs not in pool */
+	struct msg_state *state;	/* [m->slot]: made by series_build() */
 	size_t maybe_covers;	/* has_diffstat: cover letters without 0/N? */
 	struct strmap by_id;
 	struct strmap roots;	/* send by the Message-ID of its root */
@@ -148,7 +159,7 @@ struct assembly {
 	 */
 	size_t spill_after;
 	struct scratch *scratch;
-	bool msgs_mapped, sends_mapped, series_mapped;	/* in scratch */
+	bool msgs_mapped, sends_mapped, series_mapped, state_mapped;	/* in scratch */
 	struct problems_block *moved, *moved_last;	/* problems, in scratch */
 	struct strbuf fatal;	/* why the assembly could not go on */
 	/*
