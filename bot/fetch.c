@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <ctype.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -289,44 +290,95 @@ static void window_query(struct strbuf *q, const char *query, int64_t from,
 }
 
 /*
- * Fetch one window starting at *start.  Returns 1 when the list is
- * caught up, 0 when more windows follow, -1 on error.  The messages and
- * the new cursor are committed together.
+ * One window of a search pass: the messages from start to the batch-th
+ * (or to the newest), fetched by the pass or by the thread that fetches
+ * the next window while the pass stores this one.
  */
-static int one_window(struct lore *l, struct sink *s, const struct fetch_cfg *c,
-		      struct store_list *list, int64_t pass_start, int64_t *start)
-{
-	struct strbuf q = STRBUF_INIT;
-	struct lore_entry last = { 0 }, newest = { 0 };
-	int64_t cursor, n;
-	int r, ret = -1;
+struct window {
+	struct lore *l;
+	const struct fetch_cfg *c;
+	int64_t start;
+	int r;			/* 1: a window; 0: nothing since start; -1: err */
+	struct lore_entry last;	/* the batch-th message from start, if any */
+	struct lore_entry newest;	/* else the newest */
+	struct strbuf mbox;
+	struct strbuf err;
+};
 
-	window_query(&q, c->query, *start, 0);
+static void window_init(struct window *w, struct lore *l, const struct fetch_cfg *c,
+			int64_t start)
+{
+	memset(w, 0, sizeof(*w));
+	w->l = l;
+	w->c = c;
+	w->start = start;
+	strbuf_init(&w->mbox, 0);
+	strbuf_init(&w->err, 0);
+}
+
+static void window_release(struct window *w)
+{
+	lore_entry_release(&w->last);
+	lore_entry_release(&w->newest);
+	strbuf_release(&w->mbox);
+	strbuf_release(&w->err);
+}
+
+/* Two requests: where the window ends, then its messages */
+static void *window_get(void *data)
+{
+	struct window *w = data;
+	struct strbuf q = STRBUF_INIT;
+	int r;
+
+	window_query(&q, w->c->query, w->start, 0);
 	/* the batch-th oldest message from start: where this window ends */
-	r = lore_search_entry(l, q.buf, true, c->batch - 1, &last, s->err);
-	if (r < 0)
-		goto out;
+	r = lore_search_entry(w->l, q.buf, true, w->c->batch - 1, &w->last, &w->err);
 	if (!r) {
 		/* fewer than batch left: the newest says where the cursor goes */
-		r = lore_search_entry(l, q.buf, false, 0, &newest, s->err);
-		if (r < 0)
-			goto out;
+		r = lore_search_entry(w->l, q.buf, false, 0, &w->newest, &w->err);
 		if (!r) {
-			ret = 1;	/* nothing at all since start */
+			w->r = 0;	/* nothing at all since start */
 			goto out;
 		}
-	} else {
-		window_query(&q, c->query, *start, MAX(last.ts, *start));
+	} else if (r > 0) {
+		window_query(&q, w->c->query, w->start, MAX(w->last.ts, w->start));
 	}
-	n = lore_search_mbox(l, q.buf, false, sink_msg, s, s->err);
-	if (n < 0)
+	/* no results (404) is an empty window */
+	if (r >= 0)
+		r = lore_search_mbox_get(w->l, q.buf, false, &w->mbox, &w->err);
+	w->r = r < 0 ? -1 : 1;
+out:
+	strbuf_release(&q);
+	return NULL;
+}
+
+/*
+ * Store a fetched window.  Returns 1 when the list is caught up, 0 when
+ * more windows follow, -1 on error.  The messages and the new cursor
+ * are committed together.
+ */
+static int window_store(struct lore *l, struct sink *s, const struct fetch_cfg *c,
+			struct store_list *list, int64_t pass_start, int64_t *start,
+			const struct window *w)
+{
+	int64_t cursor;
+	int ret = -1;
+
+	if (w->r < 0) {
+		strbuf_addbuf(s->err, &w->err);
+		goto out;
+	}
+	if (!w->r)
+		return 1;
+	if (lore_mbox_each(l, &w->mbox, sink_msg, s, s->err) < 0)
 		goto out;
 	s->r->windows++;
-	if (last.msgid) {
-		cursor = MAX(last.ts, *start) + 1;
+	if (w->last.msgid) {
+		cursor = MAX(w->last.ts, *start) + 1;
 		ret = 0;
 	} else {
-		cursor = MAX(pass_start, newest.ts + 1 - (int64_t)c->overlap_s);
+		cursor = MAX(pass_start, w->newest.ts + 1 - (int64_t)c->overlap_s);
 		ret = 1;
 	}
 	list->has_cursor = true;
@@ -335,14 +387,73 @@ static int one_window(struct lore *l, struct sink *s, const struct fetch_cfg *c,
 		ret = -1;
 		goto out;
 	}
-	*start = MAX(last.msgid ? cursor : *start, *start);
+	*start = MAX(w->last.msgid ? cursor : *start, *start);
 out:
 	if (ret < 0)
 		sink_abort(s);
-	lore_entry_release(&last);
-	lore_entry_release(&newest);
-	strbuf_release(&q);
 	return ret;
+}
+
+static void add_stats(struct lore_stats *to, const struct lore_stats *from)
+{
+	to->requests += from->requests;
+	to->retries += from->retries;
+	to->bytes_in += from->bytes_in;
+	to->bytes_out += from->bytes_out;
+}
+
+/*
+ * The windows of a search pass from *start, at most max_batches.  While
+ * the pass stores one (parsed in the jail, written to the database), a
+ * thread fetches the next on a connection of its own: the server
+ * renders while lorebot stores, as it would for one long request.
+ * Returns as window_store().
+ */
+static int search_pass(struct lore *l, struct sink *s, const struct fetch_cfg *c,
+		       struct store_list *list, int64_t *start)
+{
+	struct lore ahead;
+	struct strbuf err = STRBUF_INIT;
+	struct window w[2];
+	int64_t pass_start = *start;
+	bool two = c->max_batches > 1 && !lore_init(&ahead, c->url, &c->lore, &err);
+	int i, cur = 0, done = 0;
+
+	if (two)
+		ahead.sleep_ms = l->sleep_ms;
+	window_init(&w[0], l, c, *start);
+	window_init(&w[1], l, c, 0);
+	window_get(&w[0]);
+	for (i = 0; i < c->max_batches; i++) {
+		struct window *now = &w[cur], *next = &w[!cur];
+		bool more = now->r > 0 && now->last.msgid && i + 1 < c->max_batches;
+		bool fetching = false;
+		pthread_t tid;
+
+		if (more) {
+			window_release(next);
+			/* where window_store() puts the cursor */
+			window_init(next, two ? &ahead : l, c,
+				    MAX(now->last.ts, *start) + 1);
+			fetching = two && !pthread_create(&tid, NULL, window_get, next);
+		}
+		done = window_store(l, s, c, list, pass_start, start, now);
+		if (fetching)
+			pthread_join(tid, NULL);
+		else if (more && !done)
+			window_get(next);
+		if (done)
+			break;
+		cur = !cur;
+	}
+	if (two) {
+		add_stats(&l->stats, &ahead.stats);
+		lore_release(&ahead);
+	}
+	window_release(&w[0]);
+	window_release(&w[1]);
+	strbuf_release(&err);
+	return done;
 }
 
 /* Whole threads of new patches whose parents are missing */
@@ -521,8 +632,8 @@ int fetch_list(struct store *st, const struct fetch_cfg *c, struct fetch_result 
 	struct lore_epochs epochs = { 0 };
 	struct strbuf token = STRBUF_INIT;
 	struct sink s = { .st = st, .r = r, .err = &r->error, .max_msg = c->lore.max_msg };
-	int64_t now = time(NULL), start, pass_start, first_new;
-	int i, done = 0;
+	int64_t now = time(NULL), start, first_new;
+	int done = 0;
 
 	if (store_list_get(st, c->name, c->url, c->query, &list, &r->error))
 		return -1;
@@ -565,15 +676,10 @@ int fetch_list(struct store *st, const struct fetch_cfg *c, struct fetch_result 
 		goto searched;
 	}
 	start = list.has_cursor ? list.cursor : c->since;
-	pass_start = start;
 	first_new = max_rowid(st);
-	for (i = 0; i < c->max_batches; i++) {
-		done = one_window(&l, &s, c, &list, pass_start, &start);
-		if (done < 0)
-			goto fail;
-		if (done)
-			break;
-	}
+	done = search_pass(&l, &s, c, &list, &start);
+	if (done < 0)
+		goto fail;
 searched:
 	if (complete_threads(&l, &s, c, first_new))
 		goto fail;

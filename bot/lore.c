@@ -464,8 +464,8 @@ out:
 	return ret;
 }
 
-static int64_t split_mbox(struct lore *l, const struct strbuf *mbox,
-			  lore_msg_fn fn, void *data, struct strbuf *err)
+int64_t lore_mbox_each(struct lore *l, const struct strbuf *mbox,
+		       lore_msg_fn fn, void *data, struct strbuf *err)
 {
 	struct mbox_reader r;
 	struct mbox_msg m = MBOX_MSG_INIT;
@@ -491,44 +491,61 @@ static int64_t split_mbox(struct lore *l, const struct strbuf *mbox,
 	return n;
 }
 
-/* GET or POST url for gzip'ed mboxrd; 404 is "none" */
-static int64_t get_mbox(struct lore *l, const char *method, const char *url,
-			lore_msg_fn fn, void *data, struct strbuf *err)
+/* GET or POST url for gzip'ed mboxrd into *mbox: 1, 0 for 404 ("none"), -1 */
+static int get_mbox(struct lore *l, const char *method, const char *url,
+		    struct strbuf *mbox, struct strbuf *err)
 {
 	struct fetched f = { .body = STRBUF_INIT };
-	int64_t n = -1;
+	int ret = -1;
 
 	if (request(l, method, url, BODY_GZIP, &f, err))
 		goto out;
 	if (f.status == 404) {
-		n = 0;
+		ret = 0;
 		goto out;
 	}
 	if (f.status != 200) {
 		strbuf_addf(err, "%s %s: HTTP %ld", method, url, f.status);
 		goto out;
 	}
-	n = split_mbox(l, &f.body, fn, data, err);
+	strbuf_release(mbox);
+	*mbox = f.body;
+	strbuf_init(&f.body, 0);
+	ret = 1;
 out:
 	strbuf_release(&f.body);
+	return ret;
+}
+
+/* The same, each message to fn: the count, or -1 */
+static int64_t each_of_mbox(struct lore *l, const char *method, const char *url,
+			    lore_msg_fn fn, void *data, struct strbuf *err)
+{
+	struct strbuf mbox = STRBUF_INIT;
+	int64_t n = get_mbox(l, method, url, &mbox, err);
+
+	if (n > 0)
+		n = lore_mbox_each(l, &mbox, fn, data, err);
+	strbuf_release(&mbox);
 	return n;
 }
 
-int64_t lore_search_mbox(struct lore *l, const char *query, bool threads,
-			 lore_msg_fn fn, void *data, struct strbuf *err)
+int lore_search_mbox_get(struct lore *l, const char *query, bool threads,
+			 struct strbuf *mbox, struct strbuf *err)
 {
 	struct strbuf url = STRBUF_INIT;
-	int64_t n;
+	int r;
 
+	strbuf_reset(mbox);
 	strbuf_addstr(&url, l->base);
 	add_query(&url, "q", query);
 	add_query(&url, "x", "m");
 	if (threads)
 		add_query(&url, "t", "1");
 	/* x=m only works with POST; GET returns the HTML page */
-	n = get_mbox(l, "POST", url.buf, fn, data, err);
+	r = get_mbox(l, "POST", url.buf, mbox, err);
 	strbuf_release(&url);
-	return n;
+	return r;
 }
 
 int64_t lore_thread(struct lore *l, const char *msgid, lore_msg_fn fn,
@@ -538,7 +555,7 @@ int64_t lore_thread(struct lore *l, const char *msgid, lore_msg_fn fn,
 	int64_t n;
 
 	msg_url(l, &url, msgid, "/t.mbox.gz");
-	n = get_mbox(l, "GET", url.buf, fn, data, err);
+	n = each_of_mbox(l, "GET", url.buf, fn, data, err);
 	strbuf_release(&url);
 	return n;
 }
@@ -561,7 +578,7 @@ int64_t lore_raw(struct lore *l, const char *msgid, lore_msg_fn fn, void *data,
 		strbuf_addf(err, "GET %s: HTTP %ld", url.buf, f.status);
 		goto out;
 	}
-	n = split_mbox(l, &f.body, fn, data, err);
+	n = lore_mbox_each(l, &f.body, fn, data, err);
 out:
 	strbuf_release(&url);
 	strbuf_release(&f.body);

@@ -105,12 +105,15 @@ void lore_entry_release(struct lore_entry *e);
 
 /*
  * Every message matching query (threads: with their whole threads), in
- * the server's order.  Returns the number of messages (0: no results),
- * or -1.  The data is complete (gzip trailer checked) before the first
- * call of fn.
+ * the server's order, in two steps, so that one thread can fetch while
+ * another stores.  lore_search_mbox_get(): the decoded mbox into *mbox
+ * (complete: gzip trailer checked), 1; 0 for no results; or -1.
+ * lore_mbox_each(): each message of it to fn; the count, or -1.
  */
-int64_t lore_search_mbox(struct lore *l, const char *query, bool threads,
-			 lore_msg_fn fn, void *data, struct strbuf *err);
+int lore_search_mbox_get(struct lore *l, const char *query, bool threads,
+			 struct strbuf *mbox, struct strbuf *err);
+int64_t lore_mbox_each(struct lore *l, const struct strbuf *mbox,
+		       lore_msg_fn fn, void *data, struct strbuf *err);
 
 /* The thread of msgid, or its raw message(s).  Count, 0 unknown, -1 */
 int64_t lore_thread(struct lore *l, const char *msgid, lore_msg_fn fn,
