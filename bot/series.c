@@ -90,7 +90,8 @@ void series_release(struct assembly *a)
 		free(a->state);
 	strmap_release(&a->by_id);
 	strmap_release(&a->roots);
-	for (i = 0; i < a->nr_sends; i++) {
+	/* the trailers of messages in the pool are the pool's too */
+	for (i = 0; i < a->nr_sends && a->nr_malloced; i++) {
 		scratch_tick(a->scratch);
 		send_release(a->sends[i]);
 	}

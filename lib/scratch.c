@@ -16,6 +16,18 @@
 #define MAX_ADOPTED 8192
 /* Without /proc: empty the window every this many checks */
 #define BLIND_CHECKS 64
+/*
+ * The most a unit of work is taken to map in (sixteen pages: what one
+ * read fault maps around it).  The next check comes after as many
+ * units as the window's free room holds at that rate: right after the
+ * window was emptied every few hundred, near its end every few.
+ * Reading /proc/self/statm every 32 units had cost 3 us each, 0.35 s
+ * for 500,000 messages.
+ */
+#define TICK_BYTES (64u << 10)
+#define MIN_TICKS 8
+#define MAX_TICKS 1024
+#define BLIND_TICKS 32
 
 static const char *scratch_dir(void)
 {
@@ -78,6 +90,7 @@ int scratch_open(struct scratch **sp, size_t window, struct strbuf *err)
 	s->window = window;
 	s->page = (size_t)sysconf(_SC_PAGESIZE);
 	s->next_seg = FIRST_SEGMENT;
+	s->next_check = MIN_TICKS;
 	strbuf_init(&s->err, 0);
 	s->statm = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
 	if (mapped_pages(s, &s->baseline)) {
@@ -234,14 +247,22 @@ static void drop(struct scratch *s)
 
 void scratch_check(struct scratch *s)
 {
-	size_t pages;
+	size_t pages, mapped, room;
 
 	s->checks++;
+	s->ticks = 0;
 	if (mapped_pages(s, &pages)) {
+		s->next_check = BLIND_TICKS;
 		if (!(s->checks % BLIND_CHECKS))
 			drop(s);
 		return;
 	}
-	if (pages > s->baseline && (pages - s->baseline) * s->page > s->window)
+	mapped = pages > s->baseline ? (pages - s->baseline) * s->page : 0;
+	if (mapped > s->window) {
 		drop(s);
+		mapped = 0;
+	}
+	room = (s->window - mapped) / TICK_BYTES;
+	s->next_check = room < MIN_TICKS ? MIN_TICKS :
+		room > MAX_TICKS ? MAX_TICKS : (unsigned int)room;
 }

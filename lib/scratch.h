@@ -43,7 +43,7 @@ struct scratch {
 	size_t total;		/* bytes handed out */
 	size_t filed;		/* bytes of the file */
 	size_t drops, checks;
-	unsigned int ticks;
+	unsigned int ticks, next_check;	/* ticks since the last check, and till the next */
 	struct strbuf err;
 };
 
@@ -83,12 +83,13 @@ static inline const char *scratch_error(const struct scratch *s)
 /*
  * Call once per unit of work (a message, a send) where the file is
  * read or written: every few calls it looks at how much is mapped in,
- * and empties the window when that is more than it allows.
+ * and empties the window when that is more than it allows.  The fuller
+ * the window, the sooner the next look (scratch.c: SCRATCH_TICK_BYTES).
  */
 void scratch_check(struct scratch *s);
 static inline void scratch_tick(struct scratch *s)
 {
-	if (s && !(++s->ticks & 31))
+	if (s && ++s->ticks >= s->next_check)
 		scratch_check(s);
 }
 
