@@ -90,6 +90,29 @@ catchup() {	# LABEL BATCH FETCH-ARGS...
 }
 catchup "search, lore.batch=200" 200
 catchup "search, lore.batch=1000" 1000
+
+# the server alone, asked what lorebot asks: one more catch-up at
+# lore.batch=1000, then its requests again with curl, in sequence on one
+# connection (what lorebot did before it fetched a window ahead)
+rm -rf "$W/db"*
+n0=$(wc -l <"$LAB/logs/access.log")
+"$LOREBOT" --config "$W/conf" --db "$W/db" fetch --url "$URL" >/dev/null 2>&1
+set --
+for req in $(sed -n "$((n0 + 1)),\$p" "$LAB/logs/access.log" | awk '{ print substr($4, 2) "@" $5 }'); do
+	[ $# -eq 0 ] || set -- "$@" --next
+	case $req in
+	POST@*) set -- "$@" -X POST --data '' ;;
+	esac
+	set -- "$@" -s -o /dev/null "${B}${req#*@}"
+done
+nreq=$(sed -n "$((n0 + 1)),\$p" "$LAB/logs/access.log" | wc -l)
+: >"$W/same"
+for r in $(seq "$RUNS"); do
+	/usr/bin/time -f '%e' -o "$W/t" curl "$@"
+	cat "$W/t" >>"$W/same"
+done
+same=$(median <"$W/same")
+echo "floor, same requests: curl of lorebot's $nreq requests (lore.batch=1000), in sequence: ${same} s"
 catchup "git, lore.batch=1000" 1000 --method git
 # leave a database caught up by search for the idle polls
 catchup "search, lore.batch=1000" 1000 >/dev/null
