@@ -37,6 +37,9 @@ struct scratch {
 	size_t baseline;	/* pages mapped in from files before */
 	struct scratch_seg *segs;
 	size_t nr_segs, alloc_segs;
+	/* the segments as runs of adjacent addresses: what a drop unmaps */
+	struct scratch_seg *runs;
+	size_t nr_runs, runs_of;	/* runs_of: nr_segs they were made of */
 	char *cur;		/* free space in the open segment */
 	size_t left;
 	size_t next_seg;	/* size of the next segment */
