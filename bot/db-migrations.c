@@ -43,7 +43,7 @@ static const char lore_1[] =
 	"  date INTEGER,"		/* Date: in unix seconds */
 	"  parent TEXT,"		/* In-Reply-To, else the last reference */
 	"  meta TEXT,"			/* struct msg as JSON (store-msg.c) */
-	"  meta_version TEXT,"		/* the lorebot that wrote meta */
+	"  meta_version TEXT,"		/* store_parse_stamp() of meta, or "failed <lorebot>" */
 	"  error TEXT,"			/* why it could not be parsed */
 	"  fetched INTEGER NOT NULL"
 	");"

@@ -43,6 +43,16 @@ static void note_warning(gint64 offset, GMimeParserWarning errcode,
 	}
 }
 
+const char *mail_library(void)
+{
+	static char v[32];
+
+	if (!*v)
+		snprintf(v, sizeof(v), "GMime %u.%u.%u", gmime_major_version,
+			 gmime_minor_version, gmime_micro_version);
+	return v;
+}
+
 static void mail_lib_init(void)
 {
 	if (parser_options)

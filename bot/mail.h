@@ -66,6 +66,9 @@ void mail_release(struct mail *m);
 char *mail_to_json(const struct mail *m);
 int mail_from_json(const char *text, size_t len, struct mail *m, struct strbuf *err);
 
+/* The MIME library that parses, and its version: "GMime 3.2.13" */
+const char *mail_library(void);
+
 /* The parent: In-Reply-To, else the last of References, else NULL */
 const char *mail_parent(const struct mail *m);
 

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "bot/report.h"
@@ -286,6 +288,19 @@ static int has_msgid(struct store *st, const char *msgid)
 }
 
 /* Bind the parsed columns (2..9 of the insert/update below) */
+const char *store_parse_stamp(void)
+{
+	static char v[64];
+
+	if (!*v)
+		snprintf(v, sizeof(v), "parse %d, %s", STORE_PARSE_VERSION,
+			 mail_library());
+	return v;
+}
+
+/* A failure is tried again by the next build */
+#define FAILED_STAMP "failed " LOREBOT_VERSION
+
 static int bind_parsed(struct db_stmt *s, int first, const struct msg *m,
 		       bool parsed, const char *error)
 {
@@ -296,7 +311,7 @@ static int bind_parsed(struct db_stmt *s, int first, const struct msg *m,
 		(parsed ? db_bind_int(s, first + 3, m->date) : db_bind_null(s, first + 3)) ||
 		db_bind_text(s, first + 4, parsed ? m->parent : NULL) ||
 		db_bind_text(s, first + 5, meta) ||
-		db_bind_text(s, first + 6, LOREBOT_VERSION) ||
+		db_bind_text(s, first + 6, parsed ? store_parse_stamp() : FAILED_STAMP) ||
 		db_bind_text(s, first + 7, error);
 
 	free(meta);
@@ -496,52 +511,93 @@ int64_t store_count_messages(struct store *st)
 	return n;
 }
 
-static int reparse_one(struct store *st, int64_t id, struct strbuf *err)
-{
-	struct db_stmt *s = db_prepare(st->db, "SELECT raw FROM messages WHERE id = ?");
-	struct strbuf perr = STRBUF_INIT, raw = STRBUF_INIT;
-	struct msg m;
-	bool parsed;
-	const void *p;
-	size_t len;
-	int r;
+/* Parsed again a batch at a time: one request to the jail each */
+#define REPARSE_BATCH 256
 
-	if (!s || db_bind_int(s, 1, id))
-		return fail(st, err);
-	r = db_step(s);
-	if (r < 0)
-		return fail(st, err);
-	if (!r)
-		return 0;
-	p = db_column_blob(s, 0, &len);
-	strbuf_add(&raw, p, len);
-	db_reset(s);
-	parse_raws(st, &(struct store_raw){ raw.buf, raw.len }, 1, &m, &parsed, &perr);
-	series_msg_set_missing_id(&m, raw.buf, raw.len);
+static int reparse_batch(struct store *st, const int64_t *ids, size_t n,
+			 struct strbuf *err)
+{
+	struct strbuf *raw = xcalloc(n, sizeof(*raw)), *perr = xcalloc(n, sizeof(*perr));
+	struct store_raw *r = xcalloc(n, sizeof(*r));
+	struct msg *m = xcalloc(n, sizeof(*m));
+	bool *parsed = xcalloc(n, sizeof(*parsed));
+	int64_t *rid = xcalloc(n, sizeof(*rid));
+	struct db_stmt *s = db_prepare(st->db, "SELECT raw FROM messages WHERE id = ?");
+	size_t i, nr = 0;
+	int ret = -1;
+
+	for (i = 0; i < n; i++) {
+		strbuf_init(&raw[i], 0);
+		strbuf_init(&perr[i], 0);
+	}
+	/* the ids that are gone since they were listed are skipped */
+	for (i = 0; s && i < n; i++) {
+		const void *p;
+		size_t len;
+		int rc;
+
+		if (db_bind_int(s, 1, ids[i]))
+			goto out;
+		rc = db_step(s);
+		if (rc < 0)
+			goto out;
+		if (rc) {
+			p = db_column_blob(s, 0, &len);
+			strbuf_add(&raw[nr], p, len);
+			r[nr].raw = raw[nr].buf;
+			r[nr].len = raw[nr].len;
+			rid[nr++] = ids[i];
+		}
+		db_reset(s);
+	}
+	if (!s)
+		goto out;
+	parse_raws(st, r, nr, m, parsed, perr);
 	s = db_prepare(st->db,
 		"UPDATE messages SET msgid = ?, subject = ?, from_name = ?, from_email = ?,"
 		" date = ?, parent = ?, meta = ?, meta_version = ?, error = ? WHERE id = ?");
-	r = !s || db_bind_text(s, 1, m.msgid) ||
-		bind_parsed(s, 2, &m, parsed, parsed ? NULL : perr.buf) ||
-		db_bind_int(s, 10, id) || db_run(s);
-	series_msg_release(&m);
-	strbuf_release(&perr);
-	strbuf_release(&raw);
-	return r ? fail(st, err) : 0;
+	for (i = 0; i < nr; i++) {
+		series_msg_set_missing_id(&m[i], r[i].raw, r[i].len);
+		if (!s || db_bind_text(s, 1, m[i].msgid) ||
+		    bind_parsed(s, 2, &m[i], parsed[i], parsed[i] ? NULL : perr[i].buf) ||
+		    db_bind_int(s, 10, rid[i]) || db_run(s))
+			break;
+	}
+	ret = i == nr ? 0 : -1;
+	for (i = 0; i < nr; i++)
+		series_msg_release(&m[i]);
+out:
+	for (i = 0; i < n; i++) {
+		strbuf_release(&raw[i]);
+		strbuf_release(&perr[i]);
+	}
+	free(raw);
+	free(perr);
+	free(r);
+	free(m);
+	free(parsed);
+	free(rid);
+	return ret ? fail(st, err) : 0;
 }
 
 int64_t store_reparse(struct store *st, bool force, struct strbuf *err)
 {
+	const char *lo = store_parse_stamp(), *hi = FAILED_STAMP;
 	struct db_stmt *s;
 	int64_t *ids = NULL, n = 0;
 	size_t nr = 0, alloc = 0, i;
 	int r;
 
+	if (strcmp(lo, hi) > 0) {
+		hi = lo;
+		lo = FAILED_STAMP;
+	}
 	s = db_prepare(st->db, force ? "SELECT id FROM messages" :
-		       /* three ranges of an index, not a scan of every message */
-		       "SELECT id FROM messages WHERE meta_version < ?1 OR meta_version > ?1"
+		       /* ranges of an index around the two good stamps, not a scan */
+		       "SELECT id FROM messages WHERE meta_version < ?1 OR"
+		       " (meta_version > ?1 AND meta_version < ?2) OR meta_version > ?2"
 		       " OR meta_version IS NULL");
-	if (!s || (!force && db_bind_text(s, 1, LOREBOT_VERSION)))
+	if (!s || (!force && (db_bind_text(s, 1, lo) || db_bind_text(s, 2, hi))))
 		return fail(st, err);
 	while ((r = db_step(s)) > 0) {
 		ALLOC_GROW(ids, nr + 1, alloc);
@@ -559,13 +615,15 @@ int64_t store_reparse(struct store *st, bool force, struct strbuf *err)
 		free(ids);
 		return -1;
 	}
-	for (i = 0; i < nr; i++) {
-		if (reparse_one(st, ids[i], err)) {
+	for (i = 0; i < nr; i += REPARSE_BATCH) {
+		size_t k = MIN(REPARSE_BATCH, nr - i);
+
+		if (reparse_batch(st, ids + i, k, err)) {
 			store_rollback(st);
 			free(ids);
 			return -1;
 		}
-		n++;
+		n += k;
 	}
 	free(ids);
 	/* keys may have changed with the parser: assemble everything again */

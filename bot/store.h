@@ -137,8 +137,20 @@ int store_get_raw(struct store *st, const char *msgid, struct strbuf *raw,
 int64_t store_count_messages(struct store *st);
 
 /*
- * Parse again every message whose parsed form was written by another
- * lorebot version (or all with force).  Returns how many, or -1.
+ * What parsing a message stores (the parsed columns and meta) is stamped
+ * with this version and the MIME library's (store_parse_stamp(): "parse
+ * 1, GMime 3.2.13").  Bump it with any change to what some message
+ * parses to: tests/unit/t-parse-stamp.c fails until you do.  A message
+ * that could not be parsed is stamped with the lorebot that tried
+ * ("failed " + lorebot --version), so that the next build tries again.
+ */
+#define STORE_PARSE_VERSION 1
+const char *store_parse_stamp(void);
+
+/*
+ * Parse again every message whose stamp is not this build's (another
+ * parser, or a failure by another lorebot), or all with force, and mark
+ * the series for a full assembly.  Returns how many, or -1.
  */
 int64_t store_reparse(struct store *st, bool force, struct strbuf *err);
 

@@ -109,6 +109,29 @@ like "$(sed -n "$((n0 + 1)),\$p" "$ACCESS")" '^[^"]*"GET /linux-mm/manifest.js.g
 is "$(json "$TMP/f3.json" "d['lists'][0]['bytes_in'] < 10240")" True "under 10 KB"
 is "$(sql 'SELECT count(*) FROM messages')" 57 "nothing added"
 
+# parsed forms are kept across builds while the parser is the same
+stamp=$(sql 'SELECT DISTINCT meta_version FROM messages')
+like "$stamp" '^parse [0-9]+, GMime [0-9.]+$' "every message stamped with the parser, not the build"
+lorebot --db "$DB" series --json >"$TMP/s1.json"
+subject=$(sql 'SELECT subject FROM messages WHERE id = (SELECT min(id) FROM messages)')
+sql "UPDATE messages SET subject = 'not parsed again' WHERE id = (SELECT min(id) FROM messages)"
+lorebot --config "$CONF" --db "$DB" db rebuild >/dev/null 2>&1
+is "$(sql 'SELECT subject FROM messages WHERE id = (SELECT min(id) FROM messages)')" \
+	"not parsed again" "a full assembly by the same parser parses nothing again"
+# an older parser's forms (and a failure by another build) are parsed again, in the jail
+sql "UPDATE messages SET meta_version = 'parse 0, GMime 0.0.0', meta = '{}'" >/dev/null
+sql "UPDATE messages SET meta_version = 'failed 0123abc', meta = NULL, error = 'died'
+	WHERE id = (SELECT min(id) FROM messages)" >/dev/null
+lorebot --config "$CONF" --db "$DB" db rebuild >/dev/null 2>"$TMP/err"
+is "$?" 0 "db rebuild after a parser change"
+is "$(sql "SELECT count(*), count(meta), count(error) FROM messages WHERE meta_version = '$stamp'")" \
+	"57|57|0" "every message parsed again by this parser"
+is "$(sql 'SELECT subject FROM messages WHERE id = (SELECT min(id) FROM messages)')" \
+	"$subject" "its parsed columns with it"
+lorebot --db "$DB" series --json >"$TMP/s2.json"
+is "$(json "$TMP/s1.json" "d['series']" )" "$(json "$TMP/s2.json" "d['series']")" \
+	"and the series are what they were"
+
 # lists from the configuration
 lore_conf "list.mm.url=$URL" "list.off.url=$URL" list.off.enabled=false
 lorebot --config "$CONF" --db "$TMP/c.db" fetch --json >"$TMP/c.json"

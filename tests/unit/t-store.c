@@ -11,6 +11,7 @@
 #include "bot/series-out.h"
 #include "bot/store.h"
 #include "bot/store-int.h"
+#include "bot/version.h"
 #include "tests/unit/tap.h"
 
 static char *fixture(const char *name)
@@ -103,6 +104,23 @@ int main(void)
 	db_exec(st.db, "UPDATE messages SET meta_version = 'old', meta = '{}'");
 	is_int(store_reparse(&st, false, &err), 17, "stale parsed forms are redone");
 	is_int(store_reparse(&st, false, &err), 0, "and only once");
+	{
+		char *q = xasprintf("SELECT count(*) FROM messages WHERE meta_version = '%s'",
+				    store_parse_stamp());
+		int64_t n = -1;
+
+		db_query_int(st.db, q, 0, &n);
+		is_int(n, 17, "each stamped \"%s\", whatever the build", store_parse_stamp());
+		free(q);
+	}
+	/* a failure is tried again by the next build, not by the same one */
+	db_exec(st.db, "UPDATE messages SET meta_version = 'failed " LOREBOT_VERSION "',"
+		" meta = NULL, error = 'died' WHERE id = (SELECT min(id) FROM messages)");
+	is_int(store_reparse(&st, false, &err), 0, "a failure of this build is not tried again");
+	db_exec(st.db, "UPDATE messages SET meta_version = 'failed 0123abc'"
+		" WHERE id = (SELECT min(id) FROM messages)");
+	is_int(store_reparse(&st, false, &err), 1, "a failure of another build is tried again");
+	is_int(store_reparse(&st, false, &err), 0, "once");
 
 	r = store_rebuild_series(&st, &ch, &err);
 	is_int(r, 0, "rebuild %s", err.buf);
