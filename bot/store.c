@@ -287,7 +287,6 @@ static int has_msgid(struct store *st, const char *msgid)
 	return r;
 }
 
-/* Bind the parsed columns (2..9 of the insert/update below) */
 const char *store_parse_stamp(void)
 {
 	static char v[64];
@@ -301,6 +300,7 @@ const char *store_parse_stamp(void)
 /* A failure is tried again by the next build */
 #define FAILED_STAMP "failed " LOREBOT_VERSION
 
+/* Bind the parsed columns (2..9 of the insert/update below) */
 static int bind_parsed(struct db_stmt *s, int first, const struct msg *m,
 		       bool parsed, const char *error)
 {
