@@ -386,21 +386,56 @@ static int add_parsed(struct store *st, int64_t list_id, const struct store_raw 
 }
 
 /*
- * Parse n messages: in the store's jail, all in one request, or here.
- * m[i] is to be released; parsed[i] says whether it was parsed, perr[i]
- * why not.
+ * What parsing a batch of n messages makes: m[i] (always to be
+ * released), parsed[i] whether it was parsed, perr[i] why not
  */
-static void parse_raws(struct store *st, const struct store_raw *r, size_t n,
-		       struct msg *m, bool *parsed, struct strbuf *perr)
+struct parse_batch {
+	size_t n;
+	struct msg *m;
+	bool *parsed;
+	struct strbuf *perr;
+};
+
+static void parse_batch_init(struct parse_batch *b, size_t n)
+{
+	size_t i;
+
+	b->n = n;
+	b->m = xcalloc(n ? n : 1, sizeof(*b->m));
+	b->parsed = xcalloc(n ? n : 1, sizeof(*b->parsed));
+	b->perr = xcalloc(n ? n : 1, sizeof(*b->perr));
+	for (i = 0; i < n; i++) {
+		strbuf_init(&b->perr[i], 0);
+		strbuf_init(&b->m[i].warnings, 0);
+	}
+}
+
+static void parse_batch_release(struct parse_batch *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->n; i++) {
+		series_msg_release(&b->m[i]);
+		strbuf_release(&b->perr[i]);
+	}
+	free(b->m);
+	free(b->parsed);
+	free(b->perr);
+}
+
+/* Parse the first nr (<= b->n): in the store's jail, all in one request, or here */
+static void parse_raws(struct store *st, const struct store_raw *r, size_t nr,
+		       struct parse_batch *b)
 {
 	size_t i;
 
 	if (st->jail) {
-		store_jail_parse_many(st, r, n, m, parsed, perr);
+		store_jail_parse_many(st, r, nr, b->m, b->parsed, b->perr);
 		return;
 	}
-	for (i = 0; i < n; i++)
-		parsed[i] = !series_msg_from_raw(r[i].raw, r[i].len, &m[i], &perr[i]);
+	for (i = 0; i < nr; i++)
+		b->parsed[i] = !series_msg_from_raw(r[i].raw, r[i].len, &b->m[i],
+						    &b->perr[i]);
 }
 
 /* Does a new message of the batch before the k-th have its hash? */
@@ -421,9 +456,7 @@ int store_add_messages(struct store *st, int64_t list_id, const struct store_raw
 	char (*hash)[17] = xcalloc(n ? n : 1, sizeof(*hash));
 	struct store_raw *todo = xcalloc(n ? n : 1, sizeof(*todo));
 	size_t *at = xcalloc(n ? n : 1, sizeof(*at)), nr = 0, i, k;
-	struct msg *m;
-	bool *parsed;
-	struct strbuf *perr;
+	struct parse_batch b;
 	int ret = 0, r;
 
 	for (i = 0; i < n && !ret; i++) {
@@ -437,36 +470,24 @@ int store_add_messages(struct store *st, int64_t list_id, const struct store_raw
 			todo[nr++] = raws[i];
 		}
 	}
-	m = xcalloc(nr ? nr : 1, sizeof(*m));
-	parsed = xcalloc(nr ? nr : 1, sizeof(*parsed));
-	perr = xcalloc(nr ? nr : 1, sizeof(*perr));
-	for (k = 0; k < nr; k++) {
-		strbuf_init(&perr[k], 0);
-		strbuf_init(&m[k].warnings, 0);
-	}
+	parse_batch_init(&b, nr);
 	if (!ret && nr)
-		parse_raws(st, todo, nr, m, parsed, perr);
+		parse_raws(st, todo, nr, &b);
 	for (k = 0; k < nr && !ret; k++) {
 		i = at[k];
 		/* the same bytes twice in one batch: the second is the first's duplicate */
 		r = same_hash_before(hash, at, k) ?
 			add_duplicate(st, list_id, &raws[i], hash[i], &added[i],
 				      rowids ? &rowids[i] : NULL, err) : 0;
-		if (r < 0 || (!r && add_parsed(st, list_id, &raws[i], hash[i], &m[k], parsed[k],
-					       perr[k].buf, &added[i],
+		if (r < 0 || (!r && add_parsed(st, list_id, &raws[i], hash[i], &b.m[k],
+					       b.parsed[k], b.perr[k].buf, &added[i],
 					       rowids ? &rowids[i] : NULL, err)))
 			ret = -1;
 	}
-	for (k = 0; k < nr; k++) {
-		series_msg_release(&m[k]);
-		strbuf_release(&perr[k]);
-	}
+	parse_batch_release(&b);
 	free(hash);
 	free(todo);
 	free(at);
-	free(m);
-	free(parsed);
-	free(perr);
 	return ret;
 }
 
@@ -517,19 +538,17 @@ int64_t store_count_messages(struct store *st)
 static int reparse_batch(struct store *st, const int64_t *ids, size_t n,
 			 struct strbuf *err)
 {
-	struct strbuf *raw = xcalloc(n, sizeof(*raw)), *perr = xcalloc(n, sizeof(*perr));
+	struct strbuf *raw = xcalloc(n, sizeof(*raw));
 	struct store_raw *r = xcalloc(n, sizeof(*r));
-	struct msg *m = xcalloc(n, sizeof(*m));
-	bool *parsed = xcalloc(n, sizeof(*parsed));
 	int64_t *rid = xcalloc(n, sizeof(*rid));
 	struct db_stmt *s = db_prepare(st->db, "SELECT raw FROM messages WHERE id = ?");
+	struct parse_batch b;
 	size_t i, nr = 0;
 	int ret = -1;
 
-	for (i = 0; i < n; i++) {
+	parse_batch_init(&b, n);
+	for (i = 0; i < n; i++)
 		strbuf_init(&raw[i], 0);
-		strbuf_init(&perr[i], 0);
-	}
 	/* the ids that are gone since they were listed are skipped */
 	for (i = 0; s && i < n; i++) {
 		const void *p;
@@ -552,30 +571,26 @@ static int reparse_batch(struct store *st, const int64_t *ids, size_t n,
 	}
 	if (!s)
 		goto out;
-	parse_raws(st, r, nr, m, parsed, perr);
+	parse_raws(st, r, nr, &b);
 	s = db_prepare(st->db,
 		"UPDATE messages SET msgid = ?, subject = ?, from_name = ?, from_email = ?,"
 		" date = ?, parent = ?, meta = ?, meta_version = ?, error = ? WHERE id = ?");
 	for (i = 0; i < nr; i++) {
-		series_msg_set_missing_id(&m[i], r[i].raw, r[i].len);
-		if (!s || db_bind_text(s, 1, m[i].msgid) ||
-		    bind_parsed(s, 2, &m[i], parsed[i], parsed[i] ? NULL : perr[i].buf) ||
+		struct msg *m = &b.m[i];
+
+		series_msg_set_missing_id(m, r[i].raw, r[i].len);
+		if (!s || db_bind_text(s, 1, m->msgid) ||
+		    bind_parsed(s, 2, m, b.parsed[i], b.parsed[i] ? NULL : b.perr[i].buf) ||
 		    db_bind_int(s, 10, rid[i]) || db_run(s))
 			break;
 	}
 	ret = i == nr ? 0 : -1;
-	for (i = 0; i < nr; i++)
-		series_msg_release(&m[i]);
 out:
-	for (i = 0; i < n; i++) {
+	parse_batch_release(&b);
+	for (i = 0; i < n; i++)
 		strbuf_release(&raw[i]);
-		strbuf_release(&perr[i]);
-	}
 	free(raw);
-	free(perr);
 	free(r);
-	free(m);
-	free(parsed);
 	free(rid);
 	return ret ? fail(st, err) : 0;
 }
