@@ -231,7 +231,13 @@ static json_object *end_finding(const struct boot_result *r,
 
 	switch (r->end) {
 	case BOOT_HUNG:
-		if (!c->userspace) {
+		if (!c->kernel) {
+			kind = "boot-failure";
+			msg = xasprintf("boot failure: the kernel printed "
+					"nothing in %.0f s%s, stopped at the "
+					"time limit", r->total_ms / 1000.0,
+					r->boots > 1 ? ", twice" : "");
+		} else if (!c->userspace) {
 			kind = "boot-failure";
 			msg = xasprintf("boot failure: no init after %.0f s, "
 					"stopped at the time limit",
@@ -345,6 +351,9 @@ json_object *boot_report_json(const struct arch *a,
 	jx_add_str(o, "end", boot_end_name(tip->end));
 	json_object_object_add(o, "timings", timings(tip));
 	jx_add_str(o, "console_log", tip->log_path);
+	add_int(o, "boots", tip->boots);
+	if (tip->first_log)
+		jx_add_str(o, "first_console_log", tip->first_log);
 	if (tip->end != BOOT_DONE)
 		jx_add_str(o, "console_tail", tip->tail.buf);
 	if (base) {

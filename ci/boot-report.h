@@ -18,6 +18,9 @@
  *			the initrd by its name) and the kernel's
  *	timings		{build_ms, boot_ms, tests_ms, total_ms}
  *	console_log, base_console_log	paths
+ *	boots		qemu runs of the tip: 2 when the first stopped at the
+ *			time limit before the kernel printed anything
+ *	first_console_log	that first run's console, when booted twice
  *	base		{status, end, cached, timings}
  */
 #ifndef LOREBOT_CI_BOOT_REPORT_H

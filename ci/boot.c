@@ -49,6 +49,7 @@ void boot_result_release(struct boot_result *r)
 	free(r->accel);
 	free(r->qemu);
 	free(r->cmdline);
+	free(r->first_log);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -249,6 +250,7 @@ static bool use_kvm(const struct boot_opts *o, const struct arch *a,
 	char *dir;
 	bool kvm;
 
+	free(r->accel);
 	if (o->kvm == BOOT_KVM_OFF) {
 		r->accel = xstrdup("TCG: boot.kvm is off");
 		return false;
@@ -363,6 +365,42 @@ out:
 	return ret;
 }
 
+/*
+ * A guest stopped at the time limit before the kernel printed its
+ * banner hung in the firmware or in qemu, not in anything the kernel
+ * ran: seen with TCG riscv guests on a loaded host, OpenSBI's banner
+ * and then nothing.  Such a boot runs once more before it counts; the
+ * first console log is kept beside the second.
+ */
+static bool silent_hang(const struct boot_result *r)
+{
+	return r->end == BOOT_HUNG && !r->con.kernel;
+}
+
+static int boot_twice_if_silent(const struct boot_opts *o,
+				const struct arch *a, const char *image,
+				const char *initrd, struct boot_result *r)
+{
+	int ret = run_qemu(o, a, image, initrd, r->log_path, r);
+
+	r->boots = 1;
+	if (ret || !silent_hang(r))
+		return ret;
+	free(r->first_log);
+	r->first_log = xasprintf("%s.1", r->log_path);
+	if (rename(r->log_path, r->first_log)) {
+		free(r->first_log);
+		r->first_log = NULL;
+	}
+	log_warn("boot %s: no kernel output in %.0f s; booting once more",
+		 a->name, r->total_ms / 1000.0);
+	console_release(&r->con);
+	console_init(&r->con);
+	strbuf_reset(&r->tail);
+	r->boots = 2;
+	return run_qemu(o, a, image, initrd, r->log_path, r);
+}
+
 int boot_kernel(const struct boot_opts *o, const struct arch *a,
 		const struct boot_kernel *k, struct boot_result *r)
 {
@@ -437,7 +475,7 @@ int boot_kernel(const struct boot_opts *o, const struct arch *a,
 	r->log_path = xasprintf("%s/%s-%s.console.log", o->workdir, k->label,
 				a->name);
 	log_progress("booting %s %s (%zu tests)", a->name, k->label, r->plan.nr);
-	ret = run_qemu(o, a, k->image, initrd, r->log_path, r);
+	ret = boot_twice_if_silent(o, a, k->image, initrd, r);
 	/* tens of MB: the console log is what is kept */
 	unlink(initrd);
 out:

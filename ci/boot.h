@@ -111,6 +111,8 @@ struct boot_result {
 	int qemu_status;	/* as the shell reports it */
 	bool timed_out;		/* stopped at the time limit */
 	bool cached;		/* the log came from the base cache */
+	int boots;		/* qemu runs: 2 after a silent hang */
+	char *first_log;	/* the first run's console, when booted twice */
 };
 
 void boot_result_init(struct boot_result *r);

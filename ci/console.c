@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "lib/util.h"
 #include "ci/console.h"
 
 #define MAX_REPORT_LINES 400
@@ -491,6 +492,8 @@ static void kernel_line(struct console *c, const char *line)
 {
 	const struct trigger *t = find_trigger(line);
 
+	if (!c->kernel && util_starts_with(line, "Linux version "))
+		c->kernel = true;
 	if (c->open && continue_report(c, line, t))
 		return;
 	if (t)

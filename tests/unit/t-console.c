@@ -73,6 +73,7 @@ static void test_x86_warning(void)
 	const struct kst_run *t;
 
 	parse(&c, x86_warn);
+	ok(c.kernel, "x86: the kernel's banner");
 	ok(c.userspace && c.done, "x86: the init ran and finished");
 	is_int(c.planned, 2, "x86: plan 1..2");
 	is_int(c.init_uptime_ms, 3012, "x86: boot time from the init");
@@ -297,6 +298,7 @@ static void test_real(void)
 			continue;
 		}
 		parse(&c, buf);
+		ok(c.kernel, "%s: real console: the kernel's banner", arches[i]);
 		ok(c.userspace && c.done, "%s: real console: the init ran its plan", arches[i]);
 		is_int(c.splats_nr, 1, "%s: real console: one kernel report", arches[i]);
 		if (c.splats_nr) {
@@ -348,6 +350,29 @@ static void test_paths(void)
 	}
 }
 
+/* OpenSBI's banner and nothing after it: the kernel never printed */
+static void test_firmware_only(void)
+{
+	static const char sbi[] =
+		"OpenSBI v1.2\n"
+		"Platform Name             : riscv-virtio,qemu\n"
+		"Domain0 Next Address      : 0x0000000080200000\n"
+		"Domain0 Next Mode         : S-mode\n"
+		"Boot HART MEDELEG         : 0x0000000000f0b509\n";
+	static const char quoted[] =
+		"OpenSBI v1.2\n"
+		"echo Linux version 6.12 in a line of its own\n";
+	struct console c;
+
+	parse(&c, sbi);
+	ok(!c.kernel, "firmware only: no kernel banner");
+	ok(c.lines == 5 && !c.userspace, "firmware only: five lines, no init");
+	console_release(&c);
+	parse(&c, quoted);
+	ok(!c.kernel, "the banner counts only at the start of a line");
+	console_release(&c);
+}
+
 int main(void)
 {
 	test_paths();
@@ -357,5 +382,6 @@ int main(void)
 	test_ktap();
 	test_tail();
 	test_real();
+	test_firmware_only();
 	return done_testing();
 }
