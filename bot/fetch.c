@@ -394,6 +394,19 @@ out:
 	return ret;
 }
 
+/* Assemble what was stored since the last time; changes add up in r */
+static int rebuild(struct store *st, const struct fetch_cfg *c, struct fetch_result *r)
+{
+	struct store_changes ch = { 0 };
+	int ret;
+
+	if (c->no_rebuild || !store_series_dirty(st))
+		return 0;
+	ret = store_update_series(st, &ch, &r->error);
+	store_changes_merge(&r->changes, &ch);
+	return ret;
+}
+
 static void add_stats(struct lore_stats *to, const struct lore_stats *from)
 {
 	to->requests += from->requests;
@@ -404,10 +417,11 @@ static void add_stats(struct lore_stats *to, const struct lore_stats *from)
 
 /*
  * The windows of a search pass from *start, at most max_batches.  While
- * the pass stores one (parsed in the jail, written to the database), a
- * thread fetches the next on a connection of its own: the server
- * renders while lorebot stores, as it would for one long request.
- * Returns as window_store().
+ * the pass stores one (parsed in the jail, written to the database) and
+ * assembles the series it touched, a thread fetches the next on a
+ * connection of its own: the server renders while lorebot works, as it
+ * would for one long request, and only the last window's assembly is
+ * left after the last response.  Returns as window_store().
  */
 static int search_pass(struct lore *l, struct sink *s, const struct fetch_cfg *c,
 		       struct store_list *list, int64_t *start)
@@ -438,6 +452,8 @@ static int search_pass(struct lore *l, struct sink *s, const struct fetch_cfg *c
 			fetching = two && !pthread_create(&tid, NULL, window_get, next);
 		}
 		done = window_store(l, s, c, list, pass_start, start, now);
+		if (!done && fetching && rebuild(s->st, c, s->r))
+			done = -1;
 		if (fetching)
 			pthread_join(tid, NULL);
 		else if (more && !done)
@@ -618,12 +634,6 @@ static uint64_t pass_backoff_ms(const struct fetch_cfg *c, int failures)
 	return d / 2 + (uint64_t)rand_r(&seed) % (d / 2 + 1);
 }
 
-static int rebuild(struct store *st, const struct fetch_cfg *c, struct fetch_result *r)
-{
-	if (c->no_rebuild || !store_series_dirty(st))
-		return 0;
-	return store_update_series(st, &r->changes, &r->error);
-}
 
 int fetch_list(struct store *st, const struct fetch_cfg *c, struct fetch_result *r)
 {

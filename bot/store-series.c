@@ -42,6 +42,64 @@ void store_changes_release(struct store_changes *c)
 	memset(c, 0, sizeof(*c));
 }
 
+/*
+ * A version first new and then updated is new; new and then gone was
+ * never there; anything else is what it became last.
+ */
+void store_changes_merge(struct store_changes *into, struct store_changes *from)
+{
+	struct strmap at = STRMAP_INIT;
+	bool *drop = xcalloc(into->nr + from->nr + 1, sizeof(*drop));
+	size_t i, j, dropped = 0;
+
+	for (i = 0; i < into->nr; i++)
+		strmap_put(&at, into->v[i].id, (void *)(uintptr_t)(i + 1));
+	for (i = 0; i < from->nr; i++) {
+		struct store_change *c = &from->v[i], *was;
+		uintptr_t k = (uintptr_t)strmap_get(&at, c->id);
+
+		if (!k) {
+			ALLOC_GROW(into->v, into->nr + 1, into->alloc);
+			into->v[into->nr] = *c;
+			strmap_put(&at, c->id, (void *)(uintptr_t)(++into->nr));
+			continue;
+		}
+		was = &into->v[k - 1];
+		if (was->kind == STORE_VERSION_NEW && c->kind == STORE_VERSION_GONE) {
+			drop[k - 1] = true;
+			dropped++;
+		} else if (was->kind != STORE_VERSION_NEW) {
+			was->kind = c->kind;
+		}
+		/* was->id stays: the map holds it, and it is the same */
+		free(c->id);
+		free(was->series_id);
+		free(was->title);
+		was->series_id = c->series_id;
+		was->title = c->title;
+		was->version = c->version;
+		was->have = c->have;
+		was->total = c->total;
+		was->complete = c->complete;
+		was->generation = c->generation;
+	}
+	strmap_release(&at);
+	free(from->v);
+	memset(from, 0, sizeof(*from));
+	for (i = j = 0; dropped && i < into->nr; i++) {
+		if (drop[i]) {
+			free(into->v[i].id);
+			free(into->v[i].series_id);
+			free(into->v[i].title);
+			continue;
+		}
+		into->v[j++] = into->v[i];
+	}
+	if (dropped)
+		into->nr = j;
+	free(drop);
+}
+
 const char *store_change_name(enum store_change_kind kind)
 {
 	static const char *const names[] = {

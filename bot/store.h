@@ -180,6 +180,11 @@ struct store_changes {
 };
 
 void store_changes_release(struct store_changes *c);
+/*
+ * Add the later changes from to into, one entry a version (new then
+ * updated is new; new then gone is nothing); from is left empty.
+ */
+void store_changes_merge(struct store_changes *into, struct store_changes *from);
 const char *store_change_name(enum store_change_kind kind);
 
 /* Are the series tables behind the messages? */

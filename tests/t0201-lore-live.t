@@ -151,4 +151,26 @@ lorebot --db "$TMP/q.db" series --json >"$TMP/qs.json"
 is "$(json "$TMP/qs.json" "[(s['version'], s['cover'], len(s['patches'])) for s in d['series'] if not s['superseded_by']]")" \
 	"[(7, '20260207081613.588598-1-vernon2gm@gmail.com', 5)]" \
 	"only the khugepaged series, complete with its cover letter"
+# Windows are assembled as they are stored (the next being fetched
+# meanwhile): with windows of 5, the versions reported and the series
+# are those of one window, each version reported once
+SAVED=$CONF
+CONF=$TMP/one.conf lore_conf
+CONF=$TMP/five.conf lore_conf lore.batch=5 lore.maxbatches=100
+lorebot --config "$TMP/one.conf" --db "$TMP/one.db" fetch --url "$URL" --json >"$TMP/one.json"
+lorebot --config "$TMP/five.conf" --db "$TMP/five.db" fetch --url "$URL" --json >"$TMP/five.json"
+CONF=$SAVED
+is "$(json "$TMP/one.json" "d['lists'][0]['windows']")" 1 "one window"
+like "$(json "$TMP/five.json" "d['lists'][0]['windows']")" "^1[0-9]$" "ten windows or more"
+changes() {
+	json "$1" "sorted((v['change'], v['id'], v['have'], v['total'], v['complete']) for v in d['versions'])"
+}
+is "$(changes "$TMP/five.json")" "$(changes "$TMP/one.json")" \
+	"the same versions reported, in the same state"
+is "$(json "$TMP/five.json" "len(d['versions']) == len(set(v['id'] for v in d['versions'])) and set(v['change'] for v in d['versions'])")" \
+	"{'new'}" "each once, and new"
+lorebot --db "$TMP/one.db" series --json >"$TMP/one-s.json"
+lorebot --db "$TMP/five.db" series --json >"$TMP/five-s.json"
+is "$(json "$TMP/five-s.json" "d['series']")" "$(json "$TMP/one-s.json" "d['series']")" \
+	"the same series"
 done_testing
