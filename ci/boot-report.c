@@ -231,7 +231,7 @@ static json_object *end_finding(const struct boot_result *r,
 
 	switch (r->end) {
 	case BOOT_HUNG:
-		if (!c->kernel) {
+		if (!c->kernel && !c->userspace) {
 			kind = "boot-failure";
 			msg = xasprintf("boot failure: the kernel printed "
 					"nothing in %.0f s%s, stopped at the "

@@ -366,15 +366,15 @@ out:
 }
 
 /*
- * A guest stopped at the time limit before the kernel printed its
- * banner hung in the firmware or in qemu, not in anything the kernel
- * ran: seen with TCG riscv guests on a loaded host, OpenSBI's banner
+ * A guest stopped at the time limit before the kernel printed anything
+ * (its banner, a time-stamped line) hung in the firmware or in qemu,
+ * not in anything the kernel ran: seen with TCG riscv guests on a loaded host, OpenSBI's banner
  * and then nothing.  Such a boot runs once more before it counts; the
  * first console log is kept beside the second.
  */
 static bool silent_hang(const struct boot_result *r)
 {
-	return r->end == BOOT_HUNG && !r->con.kernel;
+	return r->end == BOOT_HUNG && !r->con.kernel && !r->con.userspace;
 }
 
 static int boot_twice_if_silent(const struct boot_opts *o,

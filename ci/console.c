@@ -507,6 +507,7 @@ static void one_line(struct console *c, char *line)
 
 	c->lines++;
 	if (st) {
+		c->kernel = true;
 		kernel_line(c, line + st);
 		return;
 	}

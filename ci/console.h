@@ -62,7 +62,7 @@ struct console {
 	struct splat *splats;
 	size_t splats_nr, splats_alloc;
 	int planned;		/* N of "1..N", -1 before */
-	bool kernel;		/* the kernel's banner ("Linux version") seen */
+	bool kernel;		/* the kernel printed: its banner or a time stamp */
 	bool userspace;		/* the init ran ("KTAP version" seen) */
 	bool done;		/* the init finished its plan */
 	uint64_t init_uptime_ms; /* guest uptime when the init started */

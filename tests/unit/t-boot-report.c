@@ -162,6 +162,20 @@ static void test_ends(void)
 	json_object_put(o);
 	boot_result_release(&r);
 
+	/* booted twice, the firmware's banner and nothing from the kernel */
+	result(&r, "OpenSBI v1.2\nDomain0 Next Mode         : S-mode\n", true);
+	r.boots = 2;
+	o = boot_report_json(arch_lookup("riscv"), &r, &base);
+	is_str(str(o, "status"), "boot-failure", "silent hang: boot failure");
+	ok(strstr(str(json_object_array_get_idx(get(o, "findings"), 0), "message"),
+		  "the kernel printed nothing in ") != NULL &&
+	   strstr(str(o, "message"), ", twice, stopped at the time limit") != NULL,
+	   "silent hang: the kernel printed nothing, twice");
+	is_int(json_object_get_int(json_object_object_get(o, "boots")), 2,
+	       "silent hang: two boots");
+	json_object_put(o);
+	boot_result_release(&r);
+
 	result(&r, "KTAP version 1\n1..4\n" RUN("mkdirty", 1, 0, "ok 1 mkdirty\n")
 		   "# lorebot: run cow attempt 1\n    1..640\n", true);
 	o = boot_report_json(arch_lookup("x86_64"), &r, &base);

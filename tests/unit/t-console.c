@@ -371,6 +371,10 @@ static void test_firmware_only(void)
 	parse(&c, quoted);
 	ok(!c.kernel, "the banner counts only at the start of a line");
 	console_release(&c);
+	/* "quiet" hides the banner, not the time stamps */
+	parse(&c, "OpenSBI v1.2\n[    0.012000] Run /init as init process\n");
+	ok(c.kernel, "a time-stamped line is the kernel's");
+	console_release(&c);
 }
 
 int main(void)
