@@ -46,7 +46,7 @@ B := $(BUILD)
 endif
 
 CFLAGS_ALL = -std=gnu11 $(WARN) $(OPT) -I. $(PKG_CFLAGS) \
-	-DLOREBOT_VERSION='"$(VERSION)"' -D_GNU_SOURCE -MMD -MP $(CFLAGS)
+	-D_GNU_SOURCE -MMD -MP $(CFLAGS)
 LDFLAGS_ALL = $(LDOPT) $(LDFLAGS)
 LIBS = $(PKG_LIBS) -lm
 
@@ -74,6 +74,15 @@ $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $@")
 	$(Q)$(CC) $(CFLAGS_ALL) -c -o $@ $<
+
+# The version is compiled into bot/version.o alone, again whenever
+# git describe changes (git's GIT-VERSION-FILE)
+$(B)/VERSION-FILE: FORCE
+	@mkdir -p $(B)
+	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' >$@
+$(B)/bot/version.o: $(B)/VERSION-FILE
+$(B)/bot/version.o: CFLAGS_ALL += -DLOREBOT_VERSION='"$(VERSION)"'
+.PHONY: FORCE
 
 $(B)/liblorebot.a: $(LIB_OBJ)
 	@rm -f $@

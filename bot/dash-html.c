@@ -79,7 +79,7 @@ void dash_render(struct dash *d, struct web_response *res, const char *file,
 	/* the stylesheet is ours; "</" could end the <style> element */
 	template_set_html(vars, "style", strstr(style.buf, "</") ? "" : style.buf);
 	template_set(vars, "bot_name", d->botname);
-	template_set(vars, "lorebot_version", LOREBOT_VERSION);
+	template_set(vars, "lorebot_version", version_string());
 	mail_format_date((int64_t)time(NULL), 0, &now);
 	template_set(vars, "now", now.buf);
 	if (!template_get(vars, "refresh"))

@@ -63,7 +63,7 @@ int net_init(struct net *n, const char *user_agent)
 		return -1;
 	n->user_agent = user_agent && *user_agent ? xstrdup(user_agent) :
 		xasprintf("lorebot/%s (+https://lore.kernel.org/linux-mm/ CI bot)",
-			  LOREBOT_VERSION);
+			  version_string());
 	return 0;
 }
 

@@ -298,7 +298,14 @@ const char *store_parse_stamp(void)
 }
 
 /* A failure is tried again by the next build */
-#define FAILED_STAMP "failed " LOREBOT_VERSION
+const char *store_failed_stamp(void)
+{
+	static char v[128];
+
+	if (!*v)
+		snprintf(v, sizeof(v), "failed %s", version_string());
+	return v;
+}
 
 /* Bind the parsed columns (2..9 of the insert/update below) */
 static int bind_parsed(struct db_stmt *s, int first, const struct msg *m,
@@ -311,7 +318,7 @@ static int bind_parsed(struct db_stmt *s, int first, const struct msg *m,
 		(parsed ? db_bind_int(s, first + 3, m->date) : db_bind_null(s, first + 3)) ||
 		db_bind_text(s, first + 4, parsed ? m->parent : NULL) ||
 		db_bind_text(s, first + 5, meta) ||
-		db_bind_text(s, first + 6, parsed ? store_parse_stamp() : FAILED_STAMP) ||
+		db_bind_text(s, first + 6, parsed ? store_parse_stamp() : store_failed_stamp()) ||
 		db_bind_text(s, first + 7, error);
 
 	free(meta);
@@ -597,7 +604,7 @@ out:
 
 int64_t store_reparse(struct store *st, bool force, struct strbuf *err)
 {
-	const char *lo = store_parse_stamp(), *hi = FAILED_STAMP;
+	const char *lo = store_parse_stamp(), *hi = store_failed_stamp();
 	struct db_stmt *s;
 	int64_t *ids = NULL, n = 0;
 	size_t nr = 0, alloc = 0, i;
@@ -605,7 +612,7 @@ int64_t store_reparse(struct store *st, bool force, struct strbuf *err)
 
 	if (strcmp(lo, hi) > 0) {
 		hi = lo;
-		lo = FAILED_STAMP;
+		lo = store_failed_stamp();
 	}
 	s = db_prepare(st->db, force ? "SELECT id FROM messages" :
 		       /* ranges of an index around the two good stamps, not a scan */

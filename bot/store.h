@@ -146,6 +146,8 @@ int64_t store_count_messages(struct store *st);
  */
 #define STORE_PARSE_VERSION 1
 const char *store_parse_stamp(void);
+/* "failed " + lorebot --version */
+const char *store_failed_stamp(void);
 
 /*
  * Parse again every message whose stamp is not this build's (another

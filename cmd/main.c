@@ -165,7 +165,7 @@ int cmd_version(int argc, char **argv, struct ctx *ctx)
 	(void)argc;
 	(void)argv;
 	(void)ctx;
-	printf("lorebot %s\n", LOREBOT_VERSION);
+	printf("lorebot %s\n", version_string());
 	return EXIT_OK;
 }
 
@@ -228,7 +228,7 @@ int main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (version) {
-		printf("lorebot %s\n", LOREBOT_VERSION);
+		printf("lorebot %s\n", version_string());
 		return EXIT_OK;
 	}
 	if (!argc) {

@@ -114,8 +114,14 @@ int main(void)
 		free(q);
 	}
 	/* a failure is tried again by the next build, not by the same one */
-	db_exec(st.db, "UPDATE messages SET meta_version = 'failed " LOREBOT_VERSION "',"
-		" meta = NULL, error = 'died' WHERE id = (SELECT min(id) FROM messages)");
+	{
+		char *q = xasprintf("UPDATE messages SET meta_version = '%s', meta = NULL,"
+				    " error = 'died' WHERE id = (SELECT min(id) FROM messages)",
+				    store_failed_stamp());
+
+		db_exec(st.db, q);
+		free(q);
+	}
 	is_int(store_reparse(&st, false, &err), 0, "a failure of this build is not tried again");
 	db_exec(st.db, "UPDATE messages SET meta_version = 'failed 0123abc'"
 		" WHERE id = (SELECT min(id) FROM messages)");
