@@ -10,16 +10,10 @@
 /* Patches sent without threading join a send posted within this time */
 #define FALLBACK_WINDOW (60 * 60)
 
-/* Message i is a patch threading did not place */
-static bool unplaced(const struct assembly *a, size_t i)
+static bool unplaced(const struct assembly *a, const struct msg *m)
 {
-	const struct msg *m;
-
-	/* slot i: neither reads the message */
-	if (series_kind_of(a, i) != MSG_PATCH || a->state[i].send)
-		return false;
-	m = a->msgs[i];
-	return m->subj.n >= 1 && m->subj.n <= m->subj.total;
+	return m->kind == MSG_PATCH && !series_send_of(a, m) && m->subj.n >= 1 &&
+		m->subj.n <= m->subj.total;
 }
 
 /*
@@ -80,7 +74,7 @@ void series_group_fallback(struct assembly *a)
 
 	for (i = 0; i < a->nr; i++) {
 		series_tick(a);
-		nr += unplaced(a, i);
+		nr += unplaced(a, a->msgs[i]);
 	}
 	if (!nr)
 		return;
@@ -89,7 +83,7 @@ void series_group_fallback(struct assembly *a)
 		struct msg *m = a->msgs[i];
 
 		series_tick(a);
-		if (unplaced(a, i))
+		if (unplaced(a, m))
 			left[j++] = (struct sort_key){ m->date, m->index, m };
 	}
 	series_sort_keys(a, left, nr, series_cmp_key);

@@ -30,20 +30,6 @@ void series_array_resize(struct assembly *a, void **arr, size_t nr, size_t n,
 		}							\
 	} while (0)
 
-/* m's kind, in m and in a->kinds */
-static inline void series_kind_set(struct assembly *a, struct msg *m,
-				   enum msg_kind kind)
-{
-	m->kind = kind;
-	a->kinds[m->slot] = (unsigned char)kind;
-}
-
-/* The kind of message i, without reading the message */
-static inline enum msg_kind series_kind_of(const struct assembly *a, size_t i)
-{
-	return (enum msg_kind)a->kinds[i];
-}
-
 /* Once per unit of work: past series.memory, into the scratch file */
 void series_tick(struct assembly *a);
 

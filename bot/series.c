@@ -86,7 +86,6 @@ void series_release(struct assembly *a)
 			series_msg_free(a->msgs[i]);
 	if (!a->msgs_mapped)
 		free(a->msgs);
-	free(a->kinds);
 	if (!a->state_mapped)
 		free(a->state);
 	strmap_release(&a->by_id);
@@ -363,10 +362,7 @@ void series_array_resize(struct assembly *a, void **arr, size_t nr, size_t n,
 static void add_msg(struct assembly *a, struct msg *m)
 {
 	ARRAY_GROW(a, a->msgs, a->nr, a->alloc, a->msgs_mapped);
-	/* a byte a message: in memory even past series.memory */
-	ALLOC_GROW(a->kinds, a->nr + 1, a->alloc_kinds);
 	m->slot = a->nr;
-	a->kinds[a->nr] = (unsigned char)m->kind;
 	a->msgs[a->nr++] = m;
 }
 
@@ -705,7 +701,7 @@ void series_send_put(struct assembly *a, struct send *s, struct msg *m)
 			m = slot->msg;
 		}
 		series_state(a, old)->send = NULL;
-		series_kind_set(a, old, MSG_OTHER);
+		old->kind = MSG_OTHER;
 	} else {
 		s->have++;
 	}
@@ -757,20 +753,17 @@ static void adopt_covers(struct assembly *a)
 	size_t i;
 
 	for (i = 0; a->maybe_covers && i < a->nr; i++) {
-		struct msg *m, *p;
+		struct msg *m = a->msgs[i], *p;
 
 		series_tick(a);
-		if (series_kind_of(a, i) != MSG_PATCH)
-			continue;
-		m = a->msgs[i];
-		if (!m->subj.counted || m->subj.n < 1)
+		if (m->kind != MSG_PATCH || !m->subj.counted || m->subj.n < 1)
 			continue;
 		p = series_known_parent(a, m);
 		if (!p || !p->has_diffstat || p->kind == MSG_COVER ||
 		    !series_same_sender(p->sender_email, m->sender_email) ||
 		    (p->subj.version != 1 && p->subj.version != m->subj.version))
 			continue;
-		series_kind_set(a, p, MSG_COVER);
+		p->kind = MSG_COVER;
 		p->subj.counted = true;
 		p->subj.n = 0;
 		p->subj.total = m->subj.total;
@@ -787,24 +780,21 @@ static void group_threaded(struct assembly *a)
 
 	/* every cover letter opens a send */
 	for (i = 0; i < a->nr; i++) {
-		struct msg *m;
+		struct msg *m = a->msgs[i];
 
 		series_tick(a);
-		if (series_kind_of(a, i) != MSG_COVER)
+		if (m->kind != MSG_COVER)
 			continue;
-		m = a->msgs[i];
 		series_send_put(a, series_new_send(a, m), m);
 		strmap_put(roots, m->msgid, series_send_of(a, m));
 	}
 	for (i = 0; i < a->nr; i++) {
-		struct msg *m, *root;
+		struct msg *m = a->msgs[i], *root;
 		struct send *s;
 
 		series_tick(a);
-		if (series_kind_of(a, i) != MSG_PATCH)
-			continue;
-		m = a->msgs[i];
-		if (m->subj.n < 1 || m->subj.n > m->subj.total)
+		if (m->kind != MSG_PATCH || m->subj.n < 1 ||
+		    m->subj.n > m->subj.total)
 			continue;
 		root = send_root(a, m);
 		if (!root) {
@@ -989,13 +979,12 @@ static void attach_replies(struct assembly *a)
 	int n;
 
 	for (i = 0; i < a->nr; i++) {
-		struct msg *m, *target;
+		struct msg *m = a->msgs[i], *target;
 		struct send *s;
 
 		series_tick(a);
-		if (series_kind_of(a, i) != MSG_REPLY && series_kind_of(a, i) != MSG_OTHER)
+		if (m->kind != MSG_REPLY && m->kind != MSG_OTHER)
 			continue;
-		m = a->msgs[i];
 		target = reply_target(a, m, &c);
 		if (!target)
 			continue;

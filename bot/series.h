@@ -140,13 +140,6 @@ struct assembly {
 	size_t nr, alloc;
 	size_t nr_malloced;	/* msgs not in pool */
 	struct msg_state *state;	/* [m->slot]: made by series_build() */
-	/*
-	 * [m->slot]: m->kind, for the passes that look at one kind:
-	 * reading it from each message would map every page of a scratch
-	 * file back in (series_kind_set() keeps both)
-	 */
-	unsigned char *kinds;
-	size_t alloc_kinds;
 	size_t maybe_covers;	/* has_diffstat: cover letters without 0/N? */
 	struct strmap by_id;
 	struct strmap roots;	/* send by the Message-ID of its root */
