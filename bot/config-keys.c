@@ -83,9 +83,10 @@ const struct cfg_key cfg_keys[] = {
 	  "lore link or title of another sender joins their sends (a maintainer "
 	  "resending); nobody else's does" },
 	{ "series.memory", CFG_SIZE, "28m", NULL,
-	  "messages 'lorebot series --mbox' holds in memory; past that they "
-	  "move to a scratch file in $TMPDIR (else /var/tmp), of which this "
-	  "much at most is mapped in at a time" },
+	  "messages series assembly holds in memory ('lorebot series --mbox', "
+	  "and the database's: a fetch, db rebuild); past that they move to "
+	  "a scratch file in $TMPDIR (else /var/tmp), of which this much at "
+	  "most is mapped in at a time" },
 
 	/* the kernel repository and its bases */
 	{ "git.repo", CFG_PATH, NULL, NULL,

@@ -30,8 +30,6 @@ void series_array_resize(struct assembly *a, void **arr, size_t nr, size_t n,
 		}							\
 	} while (0)
 
-/* Once per unit of work: past series.memory, into the scratch file */
-void series_tick(struct assembly *a);
 
 /* What assembly found out about m (during series_build()) */
 static inline struct msg_state *series_state(const struct assembly *a,

@@ -8,6 +8,7 @@
 
 #include "bot/mail.h"
 #include "bot/mbox.h"
+#include "lib/log.h"
 #include "lib/scratch.h"
 #include "bot/series.h"
 #include "bot/series-int.h"
@@ -209,14 +210,17 @@ static void find_links(const char *body, struct msg *m)
 	}
 }
 
-/* A string of the msg: in its pool (interned) or malloc'ed */
-static char *keep(struct msg *m, const char *s)
+char *series_msg_keep(struct msg *m, const char *s)
 {
 	return m->pool ? strpool_intern(m->pool, s) : xstrdup_or_null(s);
 }
 
-/* Move what subject_parse() malloc'ed into the pool */
-static void subject_to_pool(struct msg *m)
+static char *keep(struct msg *m, const char *s)
+{
+	return series_msg_keep(m, s);
+}
+
+void series_msg_subject_to_pool(struct msg *m)
 {
 	struct subject *s = &m->subj;
 	char *tree = s->tree, *prefixes = s->prefixes, *title = s->title;
@@ -266,7 +270,7 @@ int series_msg_from_raw_pool(const char *raw, size_t len, struct strpool *pool,
 		xstrdup(mail.subject ? mail.subject : "");
 	subject_parse(m->subject, &m->subj);
 	if (pool)
-		subject_to_pool(m);
+		series_msg_subject_to_pool(m);
 	m->sender_name = keep(m, mail.from.name);
 	m->sender_email = keep(m, mail.from.email);
 	m->date = mail.date;
@@ -465,6 +469,8 @@ static int assembly_spill(struct assembly *a)
 		return -1;
 	}
 	strbuf_release(&err);
+	log_debug("series: more than %zu bytes of messages after %zu; "
+		  "assembling in a scratch file", a->spill_after, a->nr);
 	strpool_use_scratch(&a->pool, a->scratch);
 	strmap_use_scratch(&a->by_id, a->scratch);
 	strmap_use_scratch(&a->roots, a->scratch);

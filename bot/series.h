@@ -186,8 +186,9 @@ struct msg *series_add_raw(struct assembly *a, const char *raw, size_t len,
 			   size_t index, uint64_t offset);
 /*
  * Add a message parsed elsewhere (the database keeps them parsed); takes
- * ownership of m (allocated with malloc) and records the same problems
- * as series_add_raw().  NULL when m was a duplicate (and is freed).
+ * ownership of m (allocated with malloc, or in a->pool) and records the
+ * same problems as series_add_raw().  NULL when m was a duplicate (and
+ * is freed).  Past a->spill_after, m's pool must be a->pool.
  */
 struct msg *series_add_msg(struct assembly *a, struct msg *m);
 /* Add every message of an mbox; 0 or -errno (file could not be read) */
@@ -195,6 +196,13 @@ int series_add_mbox(struct assembly *a, const char *path);
 /* Record a message that was skipped before parsing (too large...) */
 void series_problem(struct assembly *a, size_t index, const char *msgid,
 		    const char *fmt, ...) PRINTF(4, 5);
+
+/*
+ * Once per unit of work (a message, a send): past a->spill_after, into
+ * the scratch file; once there, keep to its window.  Callers that walk
+ * a large assembly call it too.
+ */
+void series_tick(struct assembly *a);
 
 /* Group into sends and series.  Call once, after adding everything. */
 void series_build(struct assembly *a);
@@ -242,6 +250,10 @@ int series_msg_from_raw(const char *raw, size_t len, struct msg *m, struct strbu
 /* The same with the strings in pool (NULL: malloc'ed) */
 int series_msg_from_raw_pool(const char *raw, size_t len, struct strpool *pool,
 			     struct msg *m, struct strbuf *err);
+/* A string of m's: in its pool (interned), or malloc'ed without one */
+char *series_msg_keep(struct msg *m, const char *s);
+/* Move what subject_parse() malloc'ed into m's pool */
+void series_msg_subject_to_pool(struct msg *m);
 void series_msg_release(struct msg *m);
 /* series_msg_release(), then the msg itself unless its pool holds it */
 void series_msg_free(struct msg *m);

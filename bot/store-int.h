@@ -36,7 +36,7 @@ int store_put_keys(struct store *st, struct msg *m, int64_t rowid);
  * problems; versions it made before (all, or those in temp.touched) and
  * no longer makes are marked gone.  Inside a transaction.
  */
-int store_put_assembly(struct store *st, const struct assembly *a, bool touched,
+int store_put_assembly(struct store *st, struct assembly *a, bool touched,
 		       struct store_changes *ch);
 
 #endif

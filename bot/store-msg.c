@@ -49,10 +49,32 @@ char *store_msg_to_json(const struct msg *m)
 	return s;
 }
 
-int store_msg_from_json(const char *json, struct msg *m)
+/* The strings of key's array, in m's pool or malloc'ed */
+static char **str_array(struct msg *m, json_object *o, const char *key, size_t *nr)
+{
+	json_object *arr;
+	size_t n, i;
+	char **v;
+
+	if (!m->pool)
+		return jx_strdup_array(o, key, SIZE_MAX, nr);
+	arr = jx_array(o, key);
+	n = arr ? json_object_array_length(arr) : 0;
+	v = strpool_alloc(m->pool, (n + 1) * sizeof(*v));
+	*nr = 0;
+	for (i = 0; i < n; i++) {
+		json_object *e = json_object_array_get_idx(arr, i);
+
+		if (json_object_is_type(e, json_type_string))
+			v[(*nr)++] = series_msg_keep(m, json_object_get_string(e));
+	}
+	return v;
+}
+
+int store_msg_from_json_pool(const char *json, struct strpool *pool, struct msg *m)
 {
 	json_object *o = json_tokener_parse(json), *tr;
-	char *w;
+	const char *subject;
 	size_t i;
 
 	memset(m, 0, sizeof(*m));
@@ -62,26 +84,31 @@ int store_msg_from_json(const char *json, struct msg *m)
 		subject_parse("", &m->subj);
 		return -1;
 	}
-	m->msgid = xstrdup_or_null(jx_str(o, "msgid"));
-	m->parent = xstrdup_or_null(jx_str(o, "parent"));
-	m->refs = jx_strdup_array(o, "refs", SIZE_MAX, &m->nr_refs);
-	m->subject = xstrdup_or_null(jx_str(o, "subject"));
-	if (!m->subject)
-		m->subject = xstrdup("");
+	m->pool = pool;
+	m->trailers.pool = pool;
+	m->msgid = series_msg_keep(m, jx_str(o, "msgid"));
+	m->parent = series_msg_keep(m, jx_str(o, "parent"));
+	m->refs = str_array(m, o, "refs", &m->nr_refs);
+	subject = jx_str(o, "subject");
+	/* not interned, as series_msg_from_raw_pool() keeps it */
+	m->subject = pool ? strpool_strdup(pool, subject ? subject : "") :
+		xstrdup(subject ? subject : "");
 	subject_parse(m->subject, &m->subj);
-	m->title = xstrdup_or_null(jx_str(o, "title"));
+	if (pool)
+		series_msg_subject_to_pool(m);
+	m->title = series_msg_keep(m, jx_str(o, "title"));
 	if (!m->title)
-		m->title = xstrdup(m->subj.title);
-	m->sender_name = xstrdup_or_null(jx_str(o, "sender_name"));
-	m->sender_email = xstrdup_or_null(jx_str(o, "sender_email"));
-	m->author_name = xstrdup_or_null(jx_str(o, "author_name"));
-	m->author_email = xstrdup_or_null(jx_str(o, "author_email"));
+		m->title = series_msg_keep(m, m->subj.title);
+	m->sender_name = series_msg_keep(m, jx_str(o, "sender_name"));
+	m->sender_email = series_msg_keep(m, jx_str(o, "sender_email"));
+	m->author_name = series_msg_keep(m, jx_str(o, "author_name"));
+	m->author_email = series_msg_keep(m, jx_str(o, "author_email"));
 	m->date = jx_int(o, "date", 0);
 	m->tz = (int)jx_int(o, "tz", 0);
 	m->has_diff = jx_bool(o, "has_diff", false);
 	m->has_diffstat = jx_bool(o, "has_diffstat", false);
-	m->base_commit = xstrdup_or_null(jx_str(o, "base_commit"));
-	m->change_id = xstrdup_or_null(jx_str(o, "change_id"));
+	m->base_commit = series_msg_keep(m, jx_str(o, "base_commit"));
+	m->change_id = series_msg_keep(m, jx_str(o, "change_id"));
 	if (json_object_object_get_ex(o, "trailers", &tr) &&
 	    json_object_is_type(tr, json_type_array)) {
 		for (i = 0; i < json_object_array_length(tr); i++) {
@@ -97,11 +124,14 @@ int store_msg_from_json(const char *json, struct msg *m)
 					   json_object_get_string(value));
 		}
 	}
-	m->links = jx_strdup_array(o, "links", SIZE_MAX, &m->nr_links);
-	w = xstrdup_or_null(jx_str(o, "warnings"));
-	if (w)
-		strbuf_addstr(&m->warnings, w);
-	free(w);
+	m->links = str_array(m, o, "links", &m->nr_links);
+	if (jx_str(o, "warnings"))
+		strbuf_addstr(&m->warnings, jx_str(o, "warnings"));
 	json_object_put(o);
 	return m->msgid ? 0 : -1;
+}
+
+int store_msg_from_json(const char *json, struct msg *m)
+{
+	return store_msg_from_json_pool(json, NULL, m);
 }

@@ -14,8 +14,12 @@
 #include "bot/store.h"
 #include "bot/store-int.h"
 
+/*
+ * A version as stored before the assembly: not its JSON, which the
+ * database compares (a full assembly of a large archive would hold
+ * every version's twice)
+ */
 struct old_version {
-	char *json;
 	int64_t generation;
 	int64_t ord;
 	bool gone;
@@ -136,9 +140,9 @@ static void add_change(struct store_changes *c, enum store_change_kind kind,
 static int load_old(struct store *st, struct strmap *old, bool touched)
 {
 	struct db_stmt *s = db_prepare(st->db, touched ?
-		"SELECT id, json, generation, ord, gone FROM versions"
+		"SELECT id, generation, ord, gone FROM versions"
 		" WHERE id IN (SELECT id FROM temp.touched)" :
-		"SELECT id, json, generation, ord, gone FROM versions");
+		"SELECT id, generation, ord, gone FROM versions");
 	int r;
 
 	if (!s)
@@ -146,13 +150,25 @@ static int load_old(struct store *st, struct strmap *old, bool touched)
 	while ((r = db_step(s)) > 0) {
 		struct old_version *o = xcalloc(1, sizeof(*o));
 
-		o->json = xstrdup(db_column_text(s, 1));
-		o->generation = db_column_int(s, 2);
-		o->ord = db_column_int(s, 3);
-		o->gone = db_column_int(s, 4) != 0;
+		o->generation = db_column_int(s, 1);
+		o->ord = db_column_int(s, 2);
+		o->gone = db_column_int(s, 3) != 0;
 		strmap_put(old, xstrdup(db_column_text(s, 0)), o);
 	}
 	return r;
+}
+
+/* Is id's stored JSON json?  (-1, an error, is not: it is written again) */
+static bool same_json(struct store *st, const char *id, const char *json)
+{
+	struct db_stmt *s = db_prepare(st->db, "SELECT json = ?2 FROM versions WHERE id = ?1");
+	bool same;
+
+	if (!s || db_bind_text(s, 1, id) || db_bind_text(s, 2, json) || db_step(s) <= 0)
+		return false;
+	same = db_column_int(s, 0) == 1;
+	db_reset(s);
+	return same;
 }
 
 static void free_old(struct strmap *old)
@@ -166,7 +182,6 @@ static void free_old(struct strmap *old)
 		if (!e->key)
 			continue;
 		free((char *)e->key);
-		free(o->json);
 		free(o);
 	}
 	strmap_release(old);
@@ -264,7 +279,7 @@ static int put_version(struct store *st, struct strmap *old, const struct send *
 	json = sb.buf;
 	if (ov) {
 		ov->seen = true;
-		if (!ov->gone && !strcmp(ov->json, json)) {
+		if (!ov->gone && same_json(st, sd->id, json)) {
 			ret = 0;
 			if (ov->ord != ord) {
 				s = db_prepare(st->db, "UPDATE versions SET ord = ? WHERE id = ?");
@@ -380,7 +395,7 @@ static int put_problems(struct store *st, const struct assembly *a, bool touched
 }
 
 /* The "u:" keys of the patches threading did not place (series_msg_unthreaded_key()) */
-static int put_unthreaded(struct store *st, const struct assembly *a, bool touched)
+static int put_unthreaded(struct store *st, struct assembly *a, bool touched)
 {
 	struct db_stmt *s = db_prepare(st->db, touched ?
 		"DELETE FROM message_keys WHERE message IN (SELECT id FROM temp.closure)"
@@ -394,6 +409,7 @@ static int put_unthreaded(struct store *st, const struct assembly *a, bool touch
 		struct msg *m = a->msgs[i];
 		char *key = m->rowid ? series_msg_unthreaded_key(m) : NULL;
 
+		series_tick(a);
 		if (!key)
 			continue;
 		s = db_prepare(st->db, "INSERT OR IGNORE INTO message_keys (key, message)"
@@ -407,7 +423,7 @@ static int put_unthreaded(struct store *st, const struct assembly *a, bool touch
 	return 0;
 }
 
-int store_put_assembly(struct store *st, const struct assembly *a, bool touched,
+int store_put_assembly(struct store *st, struct assembly *a, bool touched,
 		       struct store_changes *ch)
 {
 	struct strmap old = STRMAP_INIT;
@@ -422,9 +438,11 @@ int store_put_assembly(struct store *st, const struct assembly *a, bool touched,
 
 		if (put_series(st, sr, now))
 			goto out;
-		for (j = 0; j < sr->nr; j++)
+		for (j = 0; j < sr->nr; j++) {
+			series_tick(a);
 			if (put_version(st, &old, sr->sends[j], j, now, ch))
 				goto out;
+		}
 	}
 	if (mark_gone(st, &old, now, ch) || put_problems(st, a, touched) ||
 	    put_unthreaded(st, a, touched))
@@ -454,7 +472,7 @@ int store_put_keys(struct store *st, struct msg *m, int64_t rowid)
 }
 
 /* Every message's keys again (after a parser change, or the migration) */
-static int put_all_keys(struct store *st, const struct assembly *a)
+static int put_all_keys(struct store *st, struct assembly *a)
 {
 	size_t i;
 
@@ -462,9 +480,11 @@ static int put_all_keys(struct store *st, const struct assembly *a)
 		    "INSERT OR IGNORE INTO message_keys (key, message)"
 		    " SELECT 'm:' || msgid, id FROM messages"))
 		return -1;
-	for (i = 0; i < a->nr; i++)
+	for (i = 0; i < a->nr; i++) {
+		series_tick(a);
 		if (a->msgs[i]->rowid && store_put_keys(st, a->msgs[i], a->msgs[i]->rowid))
 			return -1;
+	}
 	return 0;
 }
 
@@ -481,6 +501,7 @@ char *store_trust_state(const struct store *st)
 void store_assembly_init(struct store *st, struct assembly *a)
 {
 	series_init(a, 0);
+	a->spill_after = st->series_memory;
 	if (st->nr_trusted) {
 		const char **t = xcalloc(st->nr_trusted, sizeof(*t));
 
@@ -506,6 +527,10 @@ int store_rebuild_series(struct store *st, struct store_changes *ch,
 	if (store_load_assembly(st, &a, false, NULL, err) || put_all_keys(st, &a))
 		goto fail;
 	series_build(&a);
+	if (series_failed(&a)) {
+		strbuf_addstr(err, a.fatal.buf);
+		goto fail;
+	}
 	snprintf(count, sizeof(count), "%zu", a.nr);
 	if (store_put_assembly(st, &a, false, ch) || store_put_state(st, "messages", count) ||
 	    store_put_state(st, "series_trust", trust) ||

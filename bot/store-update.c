@@ -314,6 +314,10 @@ int store_update_series(struct store *st, struct store_changes *ch, struct strbu
 		  (long long)n, added);
 	if (n) {
 		series_build(&a);
+		if (series_failed(&a)) {
+			strbuf_addstr(err, a.fatal.buf);
+			goto fail;
+		}
 		snprintf(count, sizeof(count), "%lld",
 			 (long long)(state_int(st, "messages") + (int64_t)added));
 		if (store_put_assembly(st, &a, true, ch) ||

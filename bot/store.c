@@ -23,6 +23,7 @@ int store_open(struct store *st, const char *path, struct strbuf *err)
 	st->results_tables = 0;
 	st->states = NULL;
 	st->jail = NULL;
+	st->series_memory = 0;
 	return db_open(&st->db, path, 0, err);
 }
 
@@ -703,8 +704,9 @@ int store_load_assembly(struct store *st, struct assembly *a, bool touched,
 			a->errors++;
 			continue;
 		}
-		m = xmalloc(sizeof(*m));
-		if (store_msg_from_json(meta, m)) {
+		/* in the assembly's pool: past series.memory, in its scratch file */
+		m = strpool_alloc(&a->pool, sizeof(*m));
+		if (store_msg_from_json_pool(meta, &a->pool, m)) {
 			series_problem(a, index++, db_column_text(s, 2),
 				       "stored form is damaged; run 'lorebot fetch --reparse'");
 			series_msg_free(m);
@@ -716,6 +718,11 @@ int store_load_assembly(struct store *st, struct assembly *a, bool touched,
 		m->index = index++;
 		if (series_add_msg(a, m) && pending && db_column_int(s, 6))
 			(*pending)++;
+		series_tick(a);
+	}
+	if (series_failed(a)) {
+		strbuf_addstr(err, a->fatal.buf);
+		return -1;
 	}
 	return r < 0 ? fail(st, err) : 0;
 }

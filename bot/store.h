@@ -42,6 +42,8 @@ struct store {
 	struct report_opts *states;
 	/* store_add_message() and store_reparse() parse raw mail in it, or here */
 	struct jail *jail;
+	/* series.memory: past it, an assembly goes to a scratch file (0: never) */
+	uint64_t series_memory;
 };
 
 /* Open (create, migrate) the database at path.  0 or -1 with err. */
@@ -262,5 +264,7 @@ struct mail;
 int store_parse_mail(struct store *st, const char *raw, size_t len, struct mail *m,
 		     struct strbuf *err);
 int store_msg_from_json(const char *json, struct msg *m);
+/* The same with m's strings in pool (NULL: malloc'ed) */
+int store_msg_from_json_pool(const char *json, struct strpool *pool, struct msg *m);
 
 #endif

@@ -143,4 +143,21 @@ lorebot --db "$TMP/lore-one.db" db frobnicate >/dev/null 2>&1
 is "$?" 2 "db: an unknown subcommand is a usage error"
 lorebot --db "$TMP/nothing.db" db rebuild >/dev/null 2>&1
 is "$?" 2 "db rebuild: no database is a usage error"
+# past series.memory (here from the first message on) the assembly lives
+# in a scratch file, in fetches and in db rebuild alike: the same tables
+cat >"$TMP/scratch.conf" <<EOF
+[series]
+	memory = 1
+EOF
+check scratch "$TMP/scratch.conf" one shuffle:1 -- "$L/000_73a05b4700ab1a7a.mbox" \
+	"$L/003_6100bb5053417aef.mbox" "$L/004_476fa21b8430df59.mbox" \
+	"$S/unthreaded.mbox" "$S/prolific.mbox" "$S/partial.mbox"
+ok "scratch: the fetches assembled in a scratch file" \
+	grep -q 'assembling in a scratch file' "$TMP/scratch-one.log"
+dump "$TMP/scratch-shuffle-1.db" live >"$TMP/scratch.live"
+feed memory shuffle:1 "$TMP/none.conf" "$L/000_73a05b4700ab1a7a.mbox" \
+	"$L/003_6100bb5053417aef.mbox" "$L/004_476fa21b8430df59.mbox" \
+	"$S/unthreaded.mbox" "$S/prolific.mbox" "$S/partial.mbox"
+dump "$TMP/memory.db" live >"$TMP/memory.live"
+ok "scratch: = the same chunks assembled in memory" cmp -s "$TMP/scratch.live" "$TMP/memory.live"
 done_testing

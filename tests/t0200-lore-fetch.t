@@ -131,6 +131,20 @@ is "$(sql 'SELECT subject FROM messages WHERE id = (SELECT min(id) FROM messages
 lorebot --db "$DB" series --json >"$TMP/s2.json"
 is "$(json "$TMP/s1.json" "d['series']" )" "$(json "$TMP/s2.json" "d['series']")" \
 	"and the series are what they were"
+# past series.memory (here from the first message on), the store's
+# assembly lives in a scratch file as series --mbox's does
+gens=$(sql 'SELECT sum(generation) FROM versions')
+lore_conf series.memory=1
+mkdir "$TMP/scratch"
+TMPDIR=$TMP/scratch lorebot --config "$CONF" --db "$DB" -v db rebuild >/dev/null 2>"$TMP/err"
+is "$?" 0 "db rebuild past series.memory"
+like "$(cat "$TMP/err")" "series: more than 1 bytes of messages after 1; assembling in a scratch file" \
+	"assembled in a scratch file"
+is "$(ls -A "$TMP/scratch")" "" "which is gone after"
+lorebot --db "$DB" series --json >"$TMP/s3.json"
+is "$(json "$TMP/s1.json" "d['series']" )" "$(json "$TMP/s3.json" "d['series']")" \
+	"the same series"
+is "$(sql 'SELECT sum(generation) FROM versions')" "$gens" "and no version changed"
 
 # lists from the configuration
 lore_conf "list.mm.url=$URL" "list.off.url=$URL" list.off.enabled=false

@@ -10,7 +10,10 @@ lab_setup
 R=$TMP/mm.git
 mm_clone "$R"
 OUT=$TMP/outbox
-lore_conf daemon.window=0 boot.enable=false reply.mode=outbox
+# series.memory=1: the sandboxed fetch child assembles in a scratch file
+# (in its own TMPDIR) from the first message on; without room there it
+# would fail, and nothing below would hold
+lore_conf daemon.window=0 boot.enable=false reply.mode=outbox series.memory=1
 daemon() {
 	timeout 600 "$LOREBOT" --db "$DB" --config "$CONF" daemon --url "$URL" \
 		--repo "$R" --outbox "$OUT" --arch '' --once "$@"
