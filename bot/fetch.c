@@ -634,7 +634,6 @@ static uint64_t pass_backoff_ms(const struct fetch_cfg *c, int failures)
 	return d / 2 + (uint64_t)rand_r(&seed) % (d / 2 + 1);
 }
 
-
 int fetch_list(struct store *st, const struct fetch_cfg *c, struct fetch_result *r)
 {
 	struct store_list list;

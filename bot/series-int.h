@@ -30,7 +30,6 @@ void series_array_resize(struct assembly *a, void **arr, size_t nr, size_t n,
 		}							\
 	} while (0)
 
-
 /* What assembly found out about m (during series_build()) */
 static inline struct msg_state *series_state(const struct assembly *a,
 					     const struct msg *m)

@@ -158,7 +158,7 @@ static int load_old(struct store *st, struct strmap *old, bool touched)
 	return r;
 }
 
-/* Is id's stored JSON json?  (-1, an error, is not: it is written again) */
+/* Is id's stored JSON json?  An error reads as no: the version is written again. */
 static bool same_json(struct store *st, const char *id, const char *json)
 {
 	struct db_stmt *s = db_prepare(st->db, "SELECT json = ?2 FROM versions WHERE id = ?1");

@@ -368,9 +368,10 @@ out:
 /*
  * A guest stopped at the time limit before the kernel printed anything
  * (its banner, a time-stamped line) hung in the firmware or in qemu,
- * not in anything the kernel ran: seen with TCG riscv guests on a loaded host, OpenSBI's banner
- * and then nothing.  Such a boot runs once more before it counts; the
- * first console log is kept beside the second.
+ * not in anything the kernel ran: seen with TCG riscv guests on a
+ * loaded host, OpenSBI's banner and then nothing.  Such a boot runs
+ * once more before it counts; the first console log is kept beside the
+ * second.
  */
 static bool silent_hang(const struct boot_result *r)
 {
