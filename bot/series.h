@@ -173,6 +173,14 @@ struct assembly {
 };
 
 void series_init(struct assembly *a, size_t max_size);
+/*
+ * a->spill_after for a series.memory (or --memory) the user set: 0 there
+ * would mean never, and means the smallest budget, one message
+ */
+static inline size_t series_budget(uint64_t memory)
+{
+	return memory ? (size_t)memory : 1;
+}
 /* Who may continue anyone's series: takes the array (config_get_all's) */
 void series_trust_senders(struct assembly *a, const char **senders, size_t nr);
 void series_release(struct assembly *a);

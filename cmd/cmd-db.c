@@ -42,10 +42,8 @@ int cmd_open_store(struct ctx *ctx, struct store *st, bool create)
 		fprintf(stderr, "lorebot: %s\n", err.buf);
 	if (!ret) {
 		st->nr_trusted = config_get_all(ctx->cfg, "series.trust", &st->trusted);
-		st->series_memory = config_get_size(ctx->cfg, "series.memory");
-		/* as series --mbox: 0 is the smallest budget, not none */
-		if (!st->series_memory)
-			st->series_memory = 1;
+		st->series_memory =
+			series_budget(config_get_size(ctx->cfg, "series.memory"));
 		report_states_attach(st, ctx->cfg, NULL);
 		/* what touches mail is sandboxed: its parser too */
 		if (config_get_bool(ctx->cfg, "build.sandbox"))

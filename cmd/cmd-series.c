@@ -151,8 +151,7 @@ int cmd_series(int argc, char **argv, struct ctx *ctx)
 
 		series_trust_senders(&a, trust, nt);
 	}
-	/* 0 would mean never: the smallest budget is one message */
-	a.spill_after = memory ? memory : 1;
+	a.spill_after = series_budget(memory);
 	ret = series_add_mbox(&a, mbox);
 	if (ret && !series_failed(&a)) {
 		fprintf(stderr, "lorebot: cannot read '%s': %s\n", mbox, strerror(-ret));
