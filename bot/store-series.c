@@ -54,6 +54,7 @@ void store_changes_merge(struct store_changes *into, struct store_changes *from)
 {
 	struct strmap at = STRMAP_INIT;
 	bool *drop = xcalloc(into->nr + from->nr + 1, sizeof(*drop));
+	enum store_change_kind kind;
 	size_t i, j, dropped = 0;
 
 	for (i = 0; i < into->nr; i++)
@@ -69,23 +70,18 @@ void store_changes_merge(struct store_changes *into, struct store_changes *from)
 			continue;
 		}
 		was = &into->v[k - 1];
+		kind = was->kind == STORE_VERSION_NEW ? STORE_VERSION_NEW : c->kind;
 		if (was->kind == STORE_VERSION_NEW && c->kind == STORE_VERSION_GONE) {
 			drop[k - 1] = true;
 			dropped++;
-		} else if (was->kind != STORE_VERSION_NEW) {
-			was->kind = c->kind;
 		}
-		/* was->id stays: the map holds it, and it is the same */
+		/* the later state, but was's id: the map holds it */
 		free(c->id);
+		c->id = was->id;
 		free(was->series_id);
 		free(was->title);
-		was->series_id = c->series_id;
-		was->title = c->title;
-		was->version = c->version;
-		was->have = c->have;
-		was->total = c->total;
-		was->complete = c->complete;
-		was->generation = c->generation;
+		*was = *c;
+		was->kind = kind;
 	}
 	strmap_release(&at);
 	free(from->v);
