@@ -397,7 +397,7 @@ out:
 /* Assemble what was stored since the last time; changes add up in r */
 static int rebuild(struct store *st, const struct fetch_cfg *c, struct fetch_result *r)
 {
-	struct store_changes ch = { 0 };
+	struct store_changes ch = { .limit = r->changes.limit };
 	int ret;
 
 	if (c->no_rebuild || !store_series_dirty(st))

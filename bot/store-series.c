@@ -33,17 +33,31 @@ static int fail(struct store *st, struct strbuf *err)
 	return -1;
 }
 
+static void change_release(struct store_change *ch)
+{
+	free(ch->id);
+	free(ch->series_id);
+	free(ch->title);
+}
+
+/* Room for one more change kept in c?  Else it is counted */
+static bool change_room(struct store_changes *c)
+{
+	if (!c->limit || c->nr < c->limit)
+		return true;
+	c->more++;
+	return false;
+}
+
 void store_changes_release(struct store_changes *c)
 {
 	size_t i;
 
-	for (i = 0; i < c->nr; i++) {
-		free(c->v[i].id);
-		free(c->v[i].series_id);
-		free(c->v[i].title);
-	}
+	for (i = 0; i < c->nr; i++)
+		change_release(&c->v[i]);
 	free(c->v);
-	memset(c, 0, sizeof(*c));
+	c->v = NULL;
+	c->nr = c->alloc = c->more = 0;
 }
 
 /*
@@ -63,6 +77,10 @@ void store_changes_merge(struct store_changes *into, struct store_changes *from)
 		struct store_change *c = &from->v[i], *was;
 		uintptr_t k = (uintptr_t)strmap_get(&at, c->id);
 
+		if (!k && !change_room(into)) {
+			change_release(c);
+			continue;
+		}
 		if (!k) {
 			ALLOC_GROW(into->v, into->nr + 1, into->alloc);
 			into->v[into->nr] = *c;
@@ -84,13 +102,13 @@ void store_changes_merge(struct store_changes *into, struct store_changes *from)
 		was->kind = kind;
 	}
 	strmap_release(&at);
+	into->more += from->more;
 	free(from->v);
-	memset(from, 0, sizeof(*from));
+	from->v = NULL;
+	from->nr = from->alloc = from->more = 0;
 	for (i = j = 0; dropped && i < into->nr; i++) {
 		if (drop[i]) {
-			free(into->v[i].id);
-			free(into->v[i].series_id);
-			free(into->v[i].title);
+			change_release(&into->v[i]);
 			continue;
 		}
 		into->v[j++] = into->v[i];
@@ -118,7 +136,7 @@ static void add_change(struct store_changes *c, enum store_change_kind kind,
 {
 	struct store_change *ch;
 
-	if (!c)
+	if (!c || !change_room(c))
 		return;
 	ALLOC_GROW(c->v, c->nr + 1, c->alloc);
 	ch = &c->v[c->nr++];

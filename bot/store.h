@@ -181,12 +181,25 @@ struct store_change {
 struct store_changes {
 	struct store_change *v;
 	size_t nr, alloc;
+	/*
+	 * At most limit changes are kept (0: all), the rest only counted
+	 * in more: a first import makes a change of every version, and a
+	 * caller that prints a few and a count need not hold them all.
+	 */
+	size_t limit, more;
 };
 
 void store_changes_release(struct store_changes *c);
+/* The versions changed: those kept and those only counted */
+static inline size_t store_changes_count(const struct store_changes *c)
+{
+	return c->nr + c->more;
+}
 /*
  * Add the later changes from to into, one entry a version (new then
- * updated is new; new then gone is nothing); from is left empty.
+ * updated is new; new then gone is nothing); from is left empty.  Past
+ * into's limit, changes are only counted, once for each assembly that
+ * made them: exact only when nothing was left out.
  */
 void store_changes_merge(struct store_changes *into, struct store_changes *from);
 const char *store_change_name(enum store_change_kind kind);

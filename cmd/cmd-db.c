@@ -108,7 +108,7 @@ static void print_counts(int64_t versions, const char *what, int64_t nr)
 static int db_rebuild(struct ctx *ctx, struct store *st)
 {
 	struct strbuf err = STRBUF_INIT;
-	struct store_changes ch = { 0 };
+	struct store_changes ch = { .limit = 1 };	/* a count is all it prints */
 	int64_t n = 0;
 
 	if (store_rebuild_series(st, &ch, &err)) {
@@ -125,9 +125,10 @@ static int db_rebuild(struct ctx *ctx, struct store *st)
 	}
 	db_query_int(st->db, "SELECT count(*) FROM versions WHERE gone = 0", 0, &n);
 	if (ctx->json)
-		print_counts(n, "changed", ch.nr);
+		print_counts(n, "changed", store_changes_count(&ch));
 	else
-		printf("%lld series versions; %zu changed\n", (long long)n, ch.nr);
+		printf("%lld series versions; %zu changed\n", (long long)n,
+		       store_changes_count(&ch));
 	store_changes_release(&ch);
 	strbuf_release(&err);
 	return EXIT_OK;

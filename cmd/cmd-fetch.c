@@ -161,12 +161,12 @@ static void print_text(const char *name, const struct fetch_result *r)
 		       (unsigned long long)r->stats.requests, b.buf,
 		       r->status == FETCH_MORE ? "; more to fetch in the next pass" : "");
 	}
-	for (i = 0; i < r->changes.nr; i++) {
+	for (i = 0; i < store_changes_count(&r->changes); i++) {
 		const struct store_change *ch = &r->changes.v[i];
 
-		if (i == MAX_LISTED) {
+		if (i == MAX_LISTED || i == r->changes.nr) {
 			printf("  ... and %zu more (--json lists them all)\n",
-			       r->changes.nr - i);
+			       store_changes_count(&r->changes) - i);
 			break;
 		}
 		if (ch->kind == STORE_VERSION_GONE)
@@ -302,7 +302,7 @@ static void fetch_configured(struct run *run)
 static int do_reparse(struct run *run)
 {
 	struct strbuf err = STRBUF_INIT;
-	struct store_changes ch = { 0 };
+	struct store_changes ch = { .limit = 1 };	/* a count is all it prints */
 	int64_t n = store_reparse(run->st, true, &err);
 
 	if (n < 0 || store_rebuild_series(run->st, &ch, &err)) {
@@ -312,7 +312,7 @@ static int do_reparse(struct run *run)
 		return EXIT_INFRA;
 	}
 	printf("parsed %lld messages again; %zu series versions changed\n",
-	       (long long)n, ch.nr);
+	       (long long)n, store_changes_count(&ch));
 	strbuf_release(&err);
 	store_changes_release(&ch);
 	return EXIT_OK;
@@ -396,8 +396,13 @@ int cmd_fetch(int argc, char **argv, struct ctx *ctx)
 		xasprintf("%s.lore", db_path(st.db));
 	if (o.mbox) {
 		struct fetch_result r = FETCH_RESULT_INIT;
-		int rc = fetch_mbox_file(&st, o.list, o.mbox,
-					 config_get_size(ctx->cfg, "mail.maxsize"), &r);
+		int rc;
+
+		/* an archive's first import changes every version: text lists a few */
+		if (!o.json)
+			r.changes.limit = MAX_LISTED;
+		rc = fetch_mbox_file(&st, o.list, o.mbox,
+				     config_get_size(ctx->cfg, "mail.maxsize"), &r);
 
 		report(&run, o.list, NULL, &r, rc);
 		fetch_result_release(&r);

@@ -111,9 +111,36 @@ static void test_many(void)
 	store_changes_release(&all);
 }
 
+/* past a limit, changes are counted, not kept */
+static void test_limit(void)
+{
+	struct store_changes all = { .limit = 2 }, w = { .limit = 2 };
+	const struct store_change *c;
+
+	add(&w, STORE_VERSION_NEW, "a", 1, 1);
+	add(&w, STORE_VERSION_NEW, "b", 1, 1);
+	w.more = 3;		/* as an assembly past its limit leaves it */
+	store_changes_merge(&all, &w);
+	is_int(all.nr, 2, "limit: two kept");
+	is_int(store_changes_count(&all), 5, "limit: five counted");
+	ok(!w.more, "limit: the merged list is left empty");
+	add(&w, STORE_VERSION_UPDATED, "a", 2, 2);
+	add(&w, STORE_VERSION_NEW, "c", 1, 1);
+	store_changes_merge(&all, &w);
+	c = find(&all, "a");
+	ok(c && c->kind == STORE_VERSION_NEW && c->have == 2,
+	   "limit: a kept version still merges");
+	ok(!find(&all, "c"), "limit: a new one past it is not kept");
+	is_int(store_changes_count(&all), 6, "limit: but counted");
+	store_changes_release(&all);
+	is_int(store_changes_count(&all), 0, "limit: released, nothing counted");
+	is_int(all.limit, 2, "limit: and the limit kept");
+}
+
 int main(void)
 {
 	test_merge();
 	test_many();
+	test_limit();
 	return done_testing();
 }

@@ -144,6 +144,18 @@ int main(void)
 	store_rebuild_series(&st, &ch, &err);
 	is_int(ch.nr, 2, "two new versions from 003");
 	store_changes_release(&ch);
+	/* the same changes again, one kept and one counted */
+	{
+		struct store_changes one = { .limit = 1 };
+
+		db_exec(st.db, "DELETE FROM versions WHERE id IN (SELECT id FROM versions"
+			" ORDER BY id DESC LIMIT 2)");
+		store_mark_dirty(&st, &err);
+		store_rebuild_series(&st, &one, &err);
+		ok(one.nr == 1 && store_changes_count(&one) == 2,
+		   "with a limit of one: one change kept, two counted");
+		store_changes_release(&one);
+	}
 
 	/* a version no longer produced is kept as gone */
 	db_exec(st.db, "DELETE FROM messages WHERE msgid = '20250115033807.46664-1-21cnbao@gmail.com'");
