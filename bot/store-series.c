@@ -19,11 +19,12 @@
  * database compares (a full assembly of a large archive would hold
  * every version's twice)
  */
+/* A version as stored before this assembly */
 struct old_version {
 	int64_t generation;
 	int64_t ord;
 	bool gone;
-	bool seen;
+	bool same;		/* its JSON is the one written now */
 };
 
 static int fail(struct store *st, struct strbuf *err)
@@ -151,54 +152,37 @@ static void add_change(struct store_changes *c, enum store_change_kind kind,
 	ch->generation = generation;
 }
 
-static int load_old(struct store *st, struct strmap *old, bool touched)
+/*
+ * The versions stored before are looked up one by one, and those written
+ * now are noted in temp.written: a map of all of them took 22 MB at
+ * 141,000 versions, a cost of the archive.
+ */
+static int written_init(struct store *st)
 {
-	struct db_stmt *s = db_prepare(st->db, touched ?
-		"SELECT id, generation, ord, gone FROM versions"
-		" WHERE id IN (SELECT id FROM temp.touched)" :
-		"SELECT id, generation, ord, gone FROM versions");
+	return db_exec(st->db, "CREATE TEMP TABLE IF NOT EXISTS written (id TEXT PRIMARY KEY);"
+		       "DELETE FROM temp.written");
+}
+
+/* id as stored before, with json compared: 1, 0 when it was not, or -1 */
+static int old_version(struct store *st, const char *id, const char *json,
+		       struct old_version *o)
+{
+	struct db_stmt *s = db_prepare(st->db, "SELECT generation, ord, gone, json = ?2"
+				       " FROM versions WHERE id = ?1");
 	int r;
 
-	if (!s)
+	if (!s || db_bind_text(s, 1, id) || db_bind_text(s, 2, json))
 		return -1;
-	while ((r = db_step(s)) > 0) {
-		struct old_version *o = xcalloc(1, sizeof(*o));
-
-		o->generation = db_column_int(s, 1);
-		o->ord = db_column_int(s, 2);
-		o->gone = db_column_int(s, 3) != 0;
-		strmap_put(old, xstrdup(db_column_text(s, 0)), o);
+	r = db_step(s);
+	if (r > 0) {
+		o->generation = db_column_int(s, 0);
+		o->ord = db_column_int(s, 1);
+		o->gone = db_column_int(s, 2) != 0;
+		o->same = db_column_int(s, 3) == 1;
+		db_reset(s);
+		return 1;
 	}
 	return r;
-}
-
-/* Is id's stored JSON json?  An error reads as no: the version is written again. */
-static bool same_json(struct store *st, const char *id, const char *json)
-{
-	struct db_stmt *s = db_prepare(st->db, "SELECT json = ?2 FROM versions WHERE id = ?1");
-	bool same;
-
-	if (!s || db_bind_text(s, 1, id) || db_bind_text(s, 2, json) || db_step(s) <= 0)
-		return false;
-	same = db_column_int(s, 0) == 1;
-	db_reset(s);
-	return same;
-}
-
-static void free_old(struct strmap *old)
-{
-	size_t i;
-
-	for (i = 0; i < old->size; i++) {
-		struct strmap_entry *e = &old->e[i];
-		struct old_version *o = e->value;
-
-		if (!e->key)
-			continue;
-		free((char *)e->key);
-		free(o);
-	}
-	strmap_release(old);
 }
 
 /* first_date and first_version place the series in `lorebot series` */
@@ -278,24 +262,27 @@ static int bind_version(struct db_stmt *s, const struct send *sd, int64_t ord,
 		db_bind_text(s, 20, json) ? -1 : 0;
 }
 
-static int put_version(struct store *st, struct strmap *old, const struct send *sd,
-		       int64_t ord, int64_t now, struct store_changes *ch)
+static int put_version(struct store *st, const struct send *sd, int64_t ord,
+		       int64_t now, struct store_changes *ch)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct jsonw w = JSONW_INIT(&sb, false);
 	const char *json;
-	struct old_version *ov = strmap_get(old, sd->id);
+	struct old_version ov = { 0 };
 	struct db_stmt *s;
 	int64_t gen = 1;
-	int ret = -1;
+	int was, ret = -1;
 
 	series_send_write_json(&w, sd);
 	json = sb.buf;
-	if (ov) {
-		ov->seen = true;
-		if (!ov->gone && same_json(st, sd->id, json)) {
+	was = old_version(st, sd->id, json, &ov);
+	s = db_prepare(st->db, "INSERT OR IGNORE INTO temp.written (id) VALUES (?)");
+	if (was < 0 || !s || db_bind_text(s, 1, sd->id) || db_run(s))
+		goto out;
+	if (was) {
+		if (!ov.gone && ov.same) {
 			ret = 0;
-			if (ov->ord != ord) {
+			if (ov.ord != ord) {
 				s = db_prepare(st->db, "UPDATE versions SET ord = ? WHERE id = ?");
 				if (!s || db_bind_int(s, 1, ord) || db_bind_text(s, 2, sd->id) ||
 				    db_run(s))
@@ -303,7 +290,7 @@ static int put_version(struct store *st, struct strmap *old, const struct send *
 			}
 			goto out;
 		}
-		gen = ov->generation + 1;
+		gen = ov.generation + 1;
 		s = db_prepare(st->db,
 			"UPDATE versions SET series = ?2, ord = ?3, version = ?4, total = ?5,"
 			" have = ?6, complete = ?7, rfc = ?8, resend = ?9, tree = ?10,"
@@ -323,7 +310,7 @@ static int put_version(struct store *st, struct strmap *old, const struct send *
 	if (!s || bind_version(s, sd, ord, json) || db_bind_int(s, 21, gen) ||
 	    db_bind_int(s, 22, now) || db_run(s) || put_patches(st, sd))
 		goto out;
-	add_change(ch, ov ? STORE_VERSION_UPDATED : STORE_VERSION_NEW, sd->id,
+	add_change(ch, was ? STORE_VERSION_UPDATED : STORE_VERSION_NEW, sd->id,
 		   sd->series->id, sd->title, sd->version, sd->have, sd->total,
 		   sd->complete, gen);
 	ret = 0;
@@ -332,27 +319,29 @@ out:
 	return ret;
 }
 
-static int mark_gone(struct store *st, struct strmap *old, int64_t now,
+/*
+ * The versions stored before that this assembly did not write again are
+ * gone: of the touched ones (temp.touched) when it assembled only those,
+ * else of all
+ */
+static int mark_gone(struct store *st, bool touched, int64_t now,
 		     struct store_changes *ch)
 {
-	size_t i;
+	struct db_stmt *s = db_prepare(st->db, touched ?
+		"UPDATE versions SET gone = 1, generation = generation + 1, updated = ?1"
+		" WHERE gone = 0 AND id IN (SELECT id FROM temp.touched)"
+		" AND id NOT IN (SELECT id FROM temp.written) RETURNING id, generation" :
+		"UPDATE versions SET gone = 1, generation = generation + 1, updated = ?1"
+		" WHERE gone = 0 AND id NOT IN (SELECT id FROM temp.written)"
+		" RETURNING id, generation");
+	int r;
 
-	for (i = 0; i < old->size; i++) {
-		struct strmap_entry *e = &old->e[i];
-		struct old_version *o = e->value;
-		struct db_stmt *s;
-
-		if (!e->key || o->seen || o->gone)
-			continue;
-		s = db_prepare(st->db, "UPDATE versions SET gone = 1, generation = ?,"
-			       " updated = ? WHERE id = ?");
-		if (!s || db_bind_int(s, 1, o->generation + 1) || db_bind_int(s, 2, now) ||
-		    db_bind_text(s, 3, e->key) || db_run(s))
-			return -1;
-		add_change(ch, STORE_VERSION_GONE, e->key, NULL, NULL, 0, 0, 0, false,
-			   o->generation + 1);
-	}
-	return 0;
+	if (!s || db_bind_int(s, 1, now))
+		return -1;
+	while ((r = db_step(s)) > 0)
+		add_change(ch, STORE_VERSION_GONE, db_column_text(s, 0), NULL, NULL, 0, 0,
+			   0, false, db_column_int(s, 1));
+	return r;
 }
 
 int store_put_state(struct store *st, const char *key, const char *value)
@@ -440,31 +429,26 @@ static int put_unthreaded(struct store *st, struct assembly *a, bool touched)
 int store_put_assembly(struct store *st, struct assembly *a, bool touched,
 		       struct store_changes *ch)
 {
-	struct strmap old = STRMAP_INIT;
 	int64_t now = time(NULL);
 	size_t i, j;
-	int ret = -1;
 
-	if (load_old(st, &old, touched) < 0)
-		goto out;
+	if (written_init(st))
+		return -1;
 	for (i = 0; i < a->nr_series; i++) {
 		const struct series *sr = a->series[i];
 
 		if (put_series(st, sr, now))
-			goto out;
+			return -1;
 		for (j = 0; j < sr->nr; j++) {
 			series_tick(a);
-			if (put_version(st, &old, sr->sends[j], j, now, ch))
-				goto out;
+			if (put_version(st, sr->sends[j], j, now, ch))
+				return -1;
 		}
 	}
-	if (mark_gone(st, &old, now, ch) || put_problems(st, a, touched) ||
+	if (mark_gone(st, touched, now, ch) || put_problems(st, a, touched) ||
 	    put_unthreaded(st, a, touched))
-		goto out;
-	ret = 0;
-out:
-	free_old(&old);
-	return ret;
+		return -1;
+	return 0;
 }
 
 static void put_key(const char *key, void *ctx)
