@@ -146,6 +146,14 @@ int fetch_parse_since(const char *s, int64_t now, int64_t *out)
  */
 #define SINK_BATCH 256
 #define SINK_BATCH_BYTES (8 << 20)
+/*
+ * A local mbox is committed every this many bytes of mail: one
+ * transaction for a whole archive grew the WAL to twice the archive
+ * (5 GB for 1,000,000 messages) and its index in memory with it; what
+ * was committed stays pending assembly (series_pending) if the import
+ * stops.
+ */
+#define MBOX_TXN_BYTES (64 << 20)
 
 struct sink {
 	struct store *st;
@@ -153,6 +161,9 @@ struct sink {
 	size_t max_msg;
 	struct fetch_result *r;
 	bool in_txn;
+	/* in the open transaction: counted in r once it is committed */
+	uint64_t added, variants, duplicates;
+	size_t txn_bytes;
 	struct strbuf *err;
 	/* received, not yet stored (copies) */
 	struct store_raw pending[SINK_BATCH];
@@ -186,12 +197,13 @@ static int sink_flush(struct sink *s)
 			       s->err);
 	for (i = 0; !r && i < s->nr_pending; i++) {
 		if (added[i] == STORE_NEW)
-			s->r->added++;
+			s->added++;
 		else if (added[i] == STORE_VARIANT)
-			s->r->variants++;
+			s->variants++;
 		else
-			s->r->duplicates++;
+			s->duplicates++;
 	}
+	s->txn_bytes += s->pending_bytes;
 	sink_drop(s);
 	return r;
 }
@@ -260,14 +272,28 @@ static int sink_begin(struct sink *s)
 	return 0;
 }
 
+static void sink_forget(struct sink *s)
+{
+	s->in_txn = false;
+	s->added = s->variants = s->duplicates = 0;
+	s->txn_bytes = 0;
+}
+
 static int sink_commit(struct sink *s)
 {
 	if (sink_flush(s))
 		return -1;
 	if (!s->in_txn)
 		return 0;
-	s->in_txn = false;
-	return store_commit(s->st, s->err);
+	if (store_commit(s->st, s->err)) {
+		sink_forget(s);
+		return -1;
+	}
+	s->r->added += s->added;
+	s->r->variants += s->variants;
+	s->r->duplicates += s->duplicates;
+	sink_forget(s);
+	return 0;
 }
 
 static void sink_abort(struct sink *s)
@@ -275,7 +301,7 @@ static void sink_abort(struct sink *s)
 	sink_drop(s);
 	if (s->in_txn)
 		store_rollback(s->st);
-	s->in_txn = false;
+	sink_forget(s);
 }
 
 static void window_query(struct strbuf *q, const char *query, int64_t from,
@@ -802,7 +828,8 @@ int fetch_mbox_file(struct store *st, const char *list, const char *path,
 		return -1;
 	}
 	while ((rc = mbox_next(&rd, &m)) > 0)
-		if (sink_msg(&s, &m))
+		if (sink_msg(&s, &m) ||
+		    (s.txn_bytes >= MBOX_TXN_BYTES && sink_commit(&s)))
 			break;
 	mbox_msg_release(&m);
 	mbox_close(&rd);
