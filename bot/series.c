@@ -353,10 +353,14 @@ void series_array_resize(struct assembly *a, void **arr, size_t nr, size_t n,
 	}
 	if (!to)
 		to = xmalloc(n * size);
+	/* both arrays mapped in at once, no tick between */
+	scratch_room(a->scratch, (in_scratch ? n * size : 0) + (*mapped ? nr * size : 0));
 	if (nr)
 		memcpy(to, *arr, nr * size);
 	if (!*mapped)
 		free(*arr);
+	else
+		scratch_forget(a->scratch, *arr, nr * size);
 	*mapped = in_scratch;
 	*arr = to;
 	*alloc = n;

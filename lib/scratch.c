@@ -279,7 +279,8 @@ static void drop(struct scratch *s)
 	s->drops++;
 }
 
-void scratch_check(struct scratch *s)
+/* Look at what is mapped in; empty the window if need more would not fit */
+static void check(struct scratch *s, size_t need)
 {
 	size_t pages, mapped, room;
 
@@ -287,16 +288,41 @@ void scratch_check(struct scratch *s)
 	s->ticks = 0;
 	if (mapped_pages(s, &pages)) {
 		s->next_check = BLIND_TICKS;
-		if (!(s->checks % BLIND_CHECKS))
+		if (need || !(s->checks % BLIND_CHECKS))
 			drop(s);
 		return;
 	}
 	mapped = pages > s->baseline ? (pages - s->baseline) * s->page : 0;
-	if (mapped > s->window) {
+	if (mapped + need > s->window) {
 		drop(s);
 		mapped = 0;
 	}
-	room = (s->window - mapped) / TICK_BYTES;
+	mapped += need;
+	room = mapped < s->window ? (s->window - mapped) / TICK_BYTES : 0;
 	s->next_check = room < MIN_TICKS ? MIN_TICKS :
 		room > MAX_TICKS ? MAX_TICKS : (unsigned int)room;
+}
+
+void scratch_check(struct scratch *s)
+{
+	check(s, 0);
+}
+
+void scratch_room(struct scratch *s, size_t len)
+{
+	if (s)
+		check(s, len);
+}
+
+void scratch_forget(struct scratch *s, void *addr, size_t len)
+{
+	uintptr_t start, end;
+
+	if (!s)
+		return;
+	/* the whole pages inside: the rest may be someone else's */
+	start = ((uintptr_t)addr + s->page - 1) & ~(uintptr_t)(s->page - 1);
+	end = ((uintptr_t)addr + len) & ~(uintptr_t)(s->page - 1);
+	if (end > start)
+		madvise((void *)start, end - start, MADV_DONTNEED);
 }

@@ -201,9 +201,13 @@ static void all_add(struct strmap *m, const struct strmap_entry *e, size_t size)
 		/* past a few MB, memory would grow with the mbox: the file */
 		bloom_init(&m->all, m->all_for, ALL_BITS,
 			   m->all_for * ALL_BITS / 8 > m->all_max ? m->scratch : NULL);
+		/* the filter is written all over: all of it mapped in soon */
+		if (m->all_for * ALL_BITS / 8 > m->all_max)
+			scratch_room(m->scratch, m->all_for * ALL_BITS / 8);
 		for (k = 0; k < m->nr_gens; k++) {
 			for (i = 0; i < m->gens[k].size; i++) {
-				if (!(i & 4095))
+				/* 48 KB of entries: under a tick's 64 KB */
+				if (!(i & 2047))
 					scratch_tick(m->scratch);
 				if (m->gens[k].e[i].hash)
 					bloom_add(&m->all, all_hash(m->gens[k].e[i].hash));
@@ -232,6 +236,7 @@ static int freeze(struct strmap *m)
 	e = scratch_alloc(m->scratch, m->size * sizeof(*e));
 	if (!e)
 		return -1;
+	scratch_room(m->scratch, m->size * sizeof(*e));
 	memcpy(e, m->e, m->size * sizeof(*e));
 	ALLOC_GROW(m->gens, m->nr_gens + 1, m->alloc_gens);
 	g = &m->gens[m->nr_gens++];

@@ -89,6 +89,45 @@ static void window_holds(void)
 	strbuf_release(&err);
 }
 
+/*
+ * A copy of 6 MB in one go (an array grown) into a window of 8 MB that
+ * is two-thirds full: the window is emptied before, not after
+ */
+static void room_and_forget(void)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct scratch *s;
+	unsigned char *a, *b;
+	size_t base, drops;
+
+	if (!ok(!scratch_open(&s, 8 * MB, &err), "room: open a scratch file")) {
+		printf("# %s\n", err.buf);
+		return;
+	}
+	base = mapped();
+	a = scratch_alloc(s, 3 * MB);
+	b = scratch_alloc(s, 3 * MB);
+	fill(a, 3 * MB, 1);
+	fill(b, 3 * MB, 2);
+	drops = s->drops;
+	scratch_room(s, 2 * MB);
+	is_int(s->drops, drops, "room: 2 MB beside 6 MB fit in 8 MB: nothing emptied");
+	scratch_room(s, 6 * MB);
+	is_int(s->drops, drops + 1, "room: 6 MB more do not: emptied");
+	ok(mapped() - base < MB, "room: and nothing is mapped in then (%zu KB)",
+	   (mapped() - base) >> 10);
+	memcpy(b, a, 3 * MB);
+	ok(mapped() - base >= 5 * MB, "room: the copy mapped both in (%zu KB)",
+	   (mapped() - base) >> 10);
+	scratch_forget(s, a + 1, 3 * MB - 1);
+	ok(mapped() - base <= 3 * MB + 2 * 4096,
+	   "forget: the source's whole pages are unmapped (%zu KB left)",
+	   (mapped() - base) >> 10);
+	ok(same(b, 3 * MB, 1), "forget: the copy is whole");
+	scratch_close(s);
+	strbuf_release(&err);
+}
+
 /* Without /proc, the window is emptied every so often all the same */
 static void blind(void)
 {
@@ -269,6 +308,7 @@ static void cannot_grow(void)
 int main(void)
 {
 	window_holds();
+	room_and_forget();
 	blind();
 	large_and_adopted();
 	pool_and_map();
