@@ -288,7 +288,8 @@ static void check(struct scratch *s, size_t need)
 	s->ticks = 0;
 	if (mapped_pages(s, &pages)) {
 		s->next_check = BLIND_TICKS;
-		if (need || !(s->checks % BLIND_CHECKS))
+		/* blind, a large copy is taken to need the whole window */
+		if (need >= s->window / 4 || !(s->checks % BLIND_CHECKS))
 			drop(s);
 		return;
 	}
@@ -310,7 +311,10 @@ void scratch_check(struct scratch *s)
 
 void scratch_room(struct scratch *s, size_t len)
 {
-	if (s)
+	/* a small copy is a tick's worth: no look at /proc for it */
+	if (len <= TICK_BYTES)
+		scratch_tick(s);
+	else if (s)
 		check(s, len);
 }
 

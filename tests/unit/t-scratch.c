@@ -148,6 +148,10 @@ static void blind(void)
 		scratch_tick(s);
 	is_int(s->drops, 1, "no /proc: emptied once in 2,048 ticks");
 	ok(same(p, 4 * MB, 3), "and the bytes are still there");
+	scratch_room(s, 128 << 10);
+	is_int(s->drops, 1, "no /proc: room for a small copy empties nothing");
+	scratch_room(s, MB / 2);
+	is_int(s->drops, 2, "no /proc: room for half the window empties it");
 	scratch_close(s);
 	strbuf_release(&err);
 }
