@@ -154,8 +154,9 @@ static void add_change(struct store_changes *c, enum store_change_kind kind,
 
 /*
  * The versions stored before are looked up one by one, and those written
- * now are noted in temp.written: a map of all of them took 22 MB at
- * 141,000 versions, a cost of the archive.
+ * now are noted in temp.written: a map of all of them was 11 MB of
+ * db rebuild's anonymous memory at 141,258 versions, a cost of the
+ * archive.
  */
 static int written_init(struct store *st)
 {
