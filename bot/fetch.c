@@ -281,19 +281,21 @@ static void sink_forget(struct sink *s)
 
 static int sink_commit(struct sink *s)
 {
+	int r;
+
 	if (sink_flush(s))
 		return -1;
 	if (!s->in_txn)
 		return 0;
-	if (store_commit(s->st, s->err)) {
-		sink_forget(s);
-		return -1;
+	r = store_commit(s->st, s->err);
+	if (!r) {
+		s->r->added += s->added;
+		s->r->variants += s->variants;
+		s->r->duplicates += s->duplicates;
 	}
-	s->r->added += s->added;
-	s->r->variants += s->variants;
-	s->r->duplicates += s->duplicates;
+	/* committed, or rolled back by store_commit() */
 	sink_forget(s);
-	return 0;
+	return r;
 }
 
 static void sink_abort(struct sink *s)

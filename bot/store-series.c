@@ -19,7 +19,6 @@
  * database compares (a full assembly of a large archive would hold
  * every version's twice)
  */
-/* A version as stored before this assembly */
 struct old_version {
 	int64_t generation;
 	int64_t ord;
@@ -78,11 +77,11 @@ void store_changes_merge(struct store_changes *into, struct store_changes *from)
 		struct store_change *c = &from->v[i], *was;
 		uintptr_t k = (uintptr_t)strmap_get(&at, c->id);
 
-		if (!k && !change_room(into)) {
-			change_release(c);
-			continue;
-		}
 		if (!k) {
+			if (!change_room(into)) {
+				change_release(c);
+				continue;
+			}
 			ALLOC_GROW(into->v, into->nr + 1, into->alloc);
 			into->v[into->nr] = *c;
 			strmap_put(&at, c->id, (void *)(uintptr_t)(++into->nr));

@@ -193,17 +193,18 @@ void *strmap_get(const struct strmap *cm, const char *key)
  */
 static void all_add(struct strmap *m, const struct strmap_entry *e, size_t size)
 {
-	size_t i, k;
+	size_t i, k, bytes;
 
 	if (m->old > m->all_for) {
 		bloom_release(&m->all);
 		m->all_for = MAX(m->old, m->all_for * 3 / 2);
 		/* past a few MB, memory would grow with the mbox: the file */
+		bytes = m->all_for * ALL_BITS / 8;
 		bloom_init(&m->all, m->all_for, ALL_BITS,
-			   m->all_for * ALL_BITS / 8 > m->all_max ? m->scratch : NULL);
+			   bytes > m->all_max ? m->scratch : NULL);
 		/* the filter is written all over: all of it mapped in soon */
-		if (m->all_for * ALL_BITS / 8 > m->all_max)
-			scratch_room(m->scratch, m->all_for * ALL_BITS / 8);
+		if (bytes > m->all_max)
+			scratch_room(m->scratch, bytes);
 		for (k = 0; k < m->nr_gens; k++) {
 			for (i = 0; i < m->gens[k].size; i++) {
 				/* 48 KB of entries: under a tick's 64 KB */
