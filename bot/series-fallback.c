@@ -10,10 +10,16 @@
 /* Patches sent without threading join a send posted within this time */
 #define FALLBACK_WINDOW (60 * 60)
 
-static bool unplaced(const struct assembly *a, const struct msg *m)
+/* Message i is a patch threading did not place */
+static bool unplaced(const struct assembly *a, size_t i)
 {
-	return m->kind == MSG_PATCH && !series_send_of(a, m) && m->subj.n >= 1 &&
-		m->subj.n <= m->subj.total;
+	const struct msg *m;
+
+	/* slot i: neither reads the message */
+	if (series_kind_of(a, i) != MSG_PATCH || a->state[i].send)
+		return false;
+	m = a->msgs[i];
+	return m->subj.n >= 1 && m->subj.n <= m->subj.total;
 }
 
 /*
@@ -74,7 +80,7 @@ void series_group_fallback(struct assembly *a)
 
 	for (i = 0; i < a->nr; i++) {
 		series_tick(a);
-		nr += unplaced(a, a->msgs[i]);
+		nr += unplaced(a, i);
 	}
 	if (!nr)
 		return;
@@ -83,8 +89,9 @@ void series_group_fallback(struct assembly *a)
 		struct msg *m = a->msgs[i];
 
 		series_tick(a);
-		if (unplaced(a, m))
-			left[j++] = (struct sort_key){ m->date, m->index, m };
+		if (unplaced(a, i))
+			left[j++] = (struct sort_key){ .date = m->date,
+							  .index = m->index, .it = m };
 	}
 	series_sort_keys(a, left, nr, series_cmp_key);
 	if (a->scratch)

@@ -30,6 +30,20 @@ void series_array_resize(struct assembly *a, void **arr, size_t nr, size_t n,
 		}							\
 	} while (0)
 
+/* m's kind, in m and in a->kinds */
+static inline void series_kind_set(struct assembly *a, struct msg *m,
+				   enum msg_kind kind)
+{
+	m->kind = kind;
+	a->kinds[m->slot] = (unsigned char)kind;
+}
+
+/* The kind of message i, without reading the message */
+static inline enum msg_kind series_kind_of(const struct assembly *a, size_t i)
+{
+	return (enum msg_kind)a->kinds[i];
+}
+
 /* What assembly found out about m (during series_build()) */
 static inline struct msg_state *series_state(const struct assembly *a,
 					     const struct msg *m)

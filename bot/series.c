@@ -23,6 +23,7 @@ void series_init(struct assembly *a, size_t max_size)
 	strbuf_init(&a->problems, 0);
 	strbuf_init(&a->fatal, 0);
 	strpool_init(&a->pool);
+	strpool_init(&a->msg_structs);
 	a->max_size = max_size ? max_size : 16 << 20;
 }
 
@@ -87,6 +88,7 @@ void series_release(struct assembly *a)
 			series_msg_free(a->msgs[i]);
 	if (!a->msgs_mapped)
 		free(a->msgs);
+	free(a->kinds);
 	if (!a->state_mapped)
 		free(a->state);
 	strmap_release(&a->by_id);
@@ -103,6 +105,7 @@ void series_release(struct assembly *a)
 	strbuf_release(&a->problems);
 	strbuf_release(&a->fatal);
 	strpool_release(&a->pool);
+	strpool_release(&a->msg_structs);
 	scratch_close(a->scratch);
 	free(a->trusted);
 }
@@ -370,7 +373,10 @@ void series_array_resize(struct assembly *a, void **arr, size_t nr, size_t n,
 static void add_msg(struct assembly *a, struct msg *m)
 {
 	ARRAY_GROW(a, a->msgs, a->nr, a->alloc, a->msgs_mapped);
+	/* a byte a message: in memory even past series.memory */
+	ALLOC_GROW(a->kinds, a->nr + 1, a->alloc_kinds);
 	m->slot = a->nr;
+	a->kinds[a->nr] = (unsigned char)m->kind;
 	a->msgs[a->nr++] = m;
 }
 
@@ -444,8 +450,8 @@ static int msg_from_mbox(const char *raw, size_t len, size_t index, uint64_t off
 /* What the messages held in memory take, roughly */
 static size_t held(const struct assembly *a)
 {
-	/* the pool, per message a pointer and two hash entries, problems */
-	return a->pool.bytes + a->nr * 56 + a->problems.len;
+	/* the pools, per message a pointer, a kind and two hash entries, problems */
+	return a->pool.bytes + a->msg_structs.bytes + a->nr * 57 + a->problems.len;
 }
 
 /* The first problem the scratch file met becomes the assembly's; 0 or -1 */
@@ -476,6 +482,7 @@ static int assembly_spill(struct assembly *a)
 	log_debug("series: more than %zu bytes of messages after %zu; "
 		  "assembling in a scratch file", a->spill_after, a->nr);
 	strpool_use_scratch(&a->pool, a->scratch);
+	strpool_use_scratch(&a->msg_structs, a->scratch);
 	strmap_use_scratch(&a->by_id, a->scratch);
 	strmap_use_scratch(&a->roots, a->scratch);
 	/* the list of messages too, with room for more */
@@ -513,7 +520,7 @@ struct msg *series_add_raw(struct assembly *a, const char *raw, size_t len,
 {
 	struct strbuf err = STRBUF_INIT;
 	/* in the pool: one that cannot be parsed wastes its bytes there */
-	struct msg *m = strpool_alloc(&a->pool, sizeof(*m));
+	struct msg *m = series_msg_alloc(a);
 
 	if (msg_from_mbox(raw, len, index, offset, &a->pool, m, &err)) {
 		series_problem(a, index, NULL, "%s", err.buf);
@@ -711,7 +718,7 @@ void series_send_put(struct assembly *a, struct send *s, struct msg *m)
 			m = slot->msg;
 		}
 		series_state(a, old)->send = NULL;
-		old->kind = MSG_OTHER;
+		series_kind_set(a, old, MSG_OTHER);
 	} else {
 		s->have++;
 	}
@@ -763,17 +770,20 @@ static void adopt_covers(struct assembly *a)
 	size_t i;
 
 	for (i = 0; a->maybe_covers && i < a->nr; i++) {
-		struct msg *m = a->msgs[i], *p;
+		struct msg *m, *p;
 
 		series_tick(a);
-		if (m->kind != MSG_PATCH || !m->subj.counted || m->subj.n < 1)
+		if (series_kind_of(a, i) != MSG_PATCH)
+			continue;
+		m = a->msgs[i];
+		if (!m->subj.counted || m->subj.n < 1)
 			continue;
 		p = series_known_parent(a, m);
 		if (!p || !p->has_diffstat || p->kind == MSG_COVER ||
 		    !series_same_sender(p->sender_email, m->sender_email) ||
 		    (p->subj.version != 1 && p->subj.version != m->subj.version))
 			continue;
-		p->kind = MSG_COVER;
+		series_kind_set(a, p, MSG_COVER);
 		p->subj.counted = true;
 		p->subj.n = 0;
 		p->subj.total = m->subj.total;
@@ -790,21 +800,24 @@ static void group_threaded(struct assembly *a)
 
 	/* every cover letter opens a send */
 	for (i = 0; i < a->nr; i++) {
-		struct msg *m = a->msgs[i];
+		struct msg *m;
 
 		series_tick(a);
-		if (m->kind != MSG_COVER)
+		if (series_kind_of(a, i) != MSG_COVER)
 			continue;
+		m = a->msgs[i];
 		series_send_put(a, series_new_send(a, m), m);
 		strmap_put(roots, m->msgid, series_send_of(a, m));
 	}
 	for (i = 0; i < a->nr; i++) {
-		struct msg *m = a->msgs[i], *root;
+		struct msg *m, *root;
 		struct send *s;
 
 		series_tick(a);
-		if (m->kind != MSG_PATCH || m->subj.n < 1 ||
-		    m->subj.n > m->subj.total)
+		if (series_kind_of(a, i) != MSG_PATCH)
+			continue;
+		m = a->msgs[i];
+		if (m->subj.n < 1 || m->subj.n > m->subj.total)
 			continue;
 		root = send_root(a, m);
 		if (!root) {
@@ -989,12 +1002,13 @@ static void attach_replies(struct assembly *a)
 	int n;
 
 	for (i = 0; i < a->nr; i++) {
-		struct msg *m = a->msgs[i], *target;
+		struct msg *m, *target;
 		struct send *s;
 
 		series_tick(a);
-		if (m->kind != MSG_REPLY && m->kind != MSG_OTHER)
+		if (series_kind_of(a, i) != MSG_REPLY && series_kind_of(a, i) != MSG_OTHER)
 			continue;
+		m = a->msgs[i];
 		target = reply_target(a, m, &c);
 		if (!target)
 			continue;

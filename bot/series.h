@@ -47,8 +47,9 @@ struct problems_block;
 
 /* bot/store-msg.c keeps these in the database: add new fields there too */
 struct msg {
-	struct strpool *pool;	/* the msg, its strings and arrays live there
-				 * (strings interned: never modify them);
+	struct strpool *pool;	/* its strings and arrays live there
+				 * (strings interned: never modify them),
+				 * the msg in an assembly's msg_structs;
 				 * NULL: all malloc'ed */
 	char *msgid;
 	char *parent;		/* In-Reply-To, else the last reference */
@@ -140,6 +141,13 @@ struct assembly {
 	size_t nr, alloc;
 	size_t nr_malloced;	/* msgs not in pool */
 	struct msg_state *state;	/* [m->slot]: made by series_build() */
+	/*
+	 * [m->slot]: m->kind, for the passes that look at one kind:
+	 * reading it from each message would map every page of a scratch
+	 * file back in (series_kind_set() keeps both)
+	 */
+	unsigned char *kinds;
+	size_t alloc_kinds;
 	size_t maybe_covers;	/* has_diffstat: cover letters without 0/N? */
 	struct strmap by_id;
 	struct strmap roots;	/* send by the Message-ID of its root */
@@ -151,6 +159,12 @@ struct assembly {
 	size_t errors;		/* messages that could not be used */
 	size_t max_size;	/* mail.maxsize */
 	struct strpool pool;	/* the msgs parsed by series_add_raw() */
+	/*
+	 * Their struct msg, side by side: the passes over every message
+	 * read these, and past series.memory a pass then maps back in
+	 * the pages of the structs, not those of every string too.
+	 */
+	struct strpool msg_structs;
 	/*
 	 * Past this many bytes of messages held (0: never), what the
 	 * assembly holds moves to a scratch file, of which at most this
@@ -193,8 +207,17 @@ void series_release(struct assembly *a);
 struct msg *series_add_raw(struct assembly *a, const char *raw, size_t len,
 			   size_t index, uint64_t offset);
 /*
+ * Room for a struct msg that lives as long as a (its strings go to
+ * a->pool): in a->msg_structs, where the others are
+ */
+static inline struct msg *series_msg_alloc(struct assembly *a)
+{
+	return strpool_alloc(&a->msg_structs, sizeof(struct msg));
+}
+
+/*
  * Add a message parsed elsewhere (the database keeps them parsed); takes
- * ownership of m (allocated with malloc, or in a->pool) and records the
+ * ownership of m (allocated with malloc, or series_msg_alloc()) and records the
  * same problems as series_add_raw().  NULL when m was a duplicate (and
  * is freed).  Past a->spill_after, m's pool must be a->pool.
  */

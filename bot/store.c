@@ -704,8 +704,8 @@ int store_load_assembly(struct store *st, struct assembly *a, bool touched,
 			a->errors++;
 			continue;
 		}
-		/* in the assembly's pool: past series.memory, in its scratch file */
-		m = strpool_alloc(&a->pool, sizeof(*m));
+		/* in the assembly's pools: past series.memory, in its scratch file */
+		m = series_msg_alloc(a);
 		if (store_msg_from_json_pool(meta, &a->pool, m)) {
 			series_problem(a, index++, db_column_text(s, 2),
 				       "stored form is damaged; run 'lorebot fetch --reparse'");
