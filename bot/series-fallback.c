@@ -30,8 +30,20 @@ static bool unplaced(const struct assembly *a, size_t i)
  */
 #define FALLBACK_CANDIDATES 64
 
+/*
+ * A candidate with what the search below looks at first beside it: for
+ * every patch it looks at up to 64 sends, and past series.memory
+ * reading each send mapped a page back in.  Kept equal to the send's
+ * (cands_note()).
+ */
+struct cand {
+	struct send *s;
+	int64_t date;		/* s->date */
+	bool full;		/* every patch of s is there: joins nothing */
+};
+
 struct candidates {
-	struct send **s;
+	struct cand *c;
 	size_t nr, alloc;
 };
 
@@ -59,15 +71,69 @@ static void candidates_add(struct assembly *a, struct strmap *map,
 	}
 	if (c->nr == 2 * FALLBACK_CANDIDATES) {
 		/* keep the newest */
-		memmove(c->s, c->s + FALLBACK_CANDIDATES,
-			FALLBACK_CANDIDATES * sizeof(*c->s));
+		memmove(c->c, c->c + FALLBACK_CANDIDATES,
+			FALLBACK_CANDIDATES * sizeof(*c->c));
 		c->nr = FALLBACK_CANDIDATES;
 	}
 	if (c->nr == c->alloc) {
 		c->alloc = c->alloc ? c->alloc * 2 : 2;
-		c->s = strpool_grow(&a->pool, c->s, c->nr, c->alloc, sizeof(*c->s));
+		c->c = strpool_grow(&a->pool, c->c, c->nr, c->alloc, sizeof(*c->c));
 	}
-	c->s[c->nr++] = s;
+	c->c[c->nr++] = (struct cand){ s, s->date, s->have == s->total };
+}
+
+/* A patch joined s: what its candidate, c's at-th, says of it */
+static void cand_note(struct candidates *c, size_t at, const struct send *s)
+{
+	c->c[at].date = s->date;
+	c->c[at].full = s->have == s->total;
+}
+
+/* As cand_note(), the candidate found by its send, if s is one */
+static void cands_note(struct strmap *map, const struct send *s, struct strbuf *sb)
+{
+	struct candidates *c;
+	size_t j;
+
+	if (!s->sender_email)
+		return;
+	c = strmap_get(map, candidates_key(s->version, s->total, s->sender_email, sb));
+	for (j = 0; c && j < c->nr; j++)
+		if (c->c[j].s == s)
+			cand_note(c, j, s);
+}
+
+/*
+ * The send of c that m joins: of those within the hour whose place for
+ * m is free, the nearest in time, the earliest made of equals.  From
+ * the newest back, a send is read only when it is not full and as near
+ * as the best so far; *at is its place in c.
+ */
+static struct send *nearest(struct assembly *a, struct candidates *c,
+			    const struct msg *m, size_t *at)
+{
+	struct send *best = NULL;
+	int64_t best_gap = FALLBACK_WINDOW;
+	size_t j, first;
+
+	if (!c)
+		return NULL;
+	first = c->nr > FALLBACK_CANDIDATES ? c->nr - FALLBACK_CANDIDATES : 0;
+	for (j = c->nr; j-- > first; ) {
+		int64_t gap = m->date - c->c[j].date;
+
+		if (gap < 0)
+			gap = -gap;
+		if (gap > best_gap || c->c[j].full)
+			continue;
+		series_tick(a);
+		if (c->c[j].s->patches[m->subj.n - 1].msg)
+			continue;
+		best = c->c[j].s;
+		best_gap = gap;
+		*at = j;
+	}
+	return best;
 }
 
 /* Patches that threading did not place: by sender, version, count, time */
@@ -103,13 +169,14 @@ void series_group_fallback(struct assembly *a)
 	for (i = 0; i < nr; i++) {
 		struct msg *m = left[i].it;
 		struct send *best = strmap_get(&a->roots, m->msgid);
-		int64_t best_gap = FALLBACK_WINDOW + 1;
 		struct candidates *c;
+		size_t at = 0;
 
 		series_tick(a);
 		if (best) {
 			/* patch 1 that the rest of its send replies to */
 			series_send_put(a, best, m);
+			cands_note(&cands, best, &sb);
 			continue;
 		}
 		/* what follows looks at every send of its sender, version, count */
@@ -117,19 +184,7 @@ void series_group_fallback(struct assembly *a)
 		c = m->sender_email ?
 			strmap_get(&cands, candidates_key(m->subj.version,
 				   m->subj.total, m->sender_email, &sb)) : NULL;
-		for (j = c && c->nr > FALLBACK_CANDIDATES ?
-		     c->nr - FALLBACK_CANDIDATES : 0; c && j < c->nr; j++) {
-			struct send *s = c->s[j];
-			int64_t gap = m->date - s->date;
-
-			series_tick(a);
-			if (gap < 0)
-				gap = -gap;
-			if (s->patches[m->subj.n - 1].msg || gap >= best_gap)
-				continue;
-			best = s;
-			best_gap = gap;
-		}
+		best = nearest(a, c, m, &at);
 		if (!best) {
 			best = series_new_send(a, m);
 			best->fallback = true;
@@ -140,6 +195,10 @@ void series_group_fallback(struct assembly *a)
 			       "sender, version and time", m->subj.n,
 			       m->subj.total);
 		series_send_put(a, best, m);
+		if (c && c->nr && c->c[at].s == best)
+			cand_note(c, at, best);
+		else
+			cands_note(&cands, best, &sb);
 	}
 	strmap_release(&cands);
 	strbuf_release(&sb);

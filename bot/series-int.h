@@ -69,6 +69,12 @@ bool series_same_sender(const char *x, const char *y);
 struct sort_key {
 	int64_t date;
 	size_t index;
+	/*
+	 * What a tie of dates compares, when it is not the index: its own
+	 * pointer, so that a comparison reads it alone, not the chain of
+	 * structs that leads to it
+	 */
+	const char *tie;
 	void *it;
 };
 

@@ -277,8 +277,7 @@ static int cmp_series(const void *x, const void *y)
 
 	if (a->date != b->date)
 		return a->date < b->date ? -1 : 1;
-	return strcmp(((const struct series *)a->it)->sends[0]->id,
-		      ((const struct series *)b->it)->sends[0]->id);
+	return strcmp(a->tie, b->tie);
 }
 
 static void sort_series(struct assembly *a)
@@ -291,7 +290,8 @@ static void sort_series(struct assembly *a)
 
 		series_tick(a);
 		series_order(sr);
-		key[i] = (struct sort_key){ sr->sends[0]->date, 0, sr };
+		key[i] = (struct sort_key){ .date = sr->sends[0]->date,
+					    .tie = sr->sends[0]->id, .it = sr };
 	}
 	series_sort_keys(a, key, a->nr_series, cmp_series);
 	for (i = 0; i < a->nr_series; i++)
