@@ -217,9 +217,10 @@ static inline struct msg *series_msg_alloc(struct assembly *a)
 
 /*
  * Add a message parsed elsewhere (the database keeps them parsed); takes
- * ownership of m (allocated with malloc, or series_msg_alloc()) and records the
- * same problems as series_add_raw().  NULL when m was a duplicate (and
- * is freed).  Past a->spill_after, m's pool must be a->pool.
+ * ownership of m (allocated with malloc, or series_msg_alloc()) and
+ * records the same problems as series_add_raw().  NULL when m was a
+ * duplicate (and is freed).  Past a->spill_after, m's pool must be
+ * a->pool.
  */
 struct msg *series_add_msg(struct assembly *a, struct msg *m);
 /* Add every message of an mbox; 0 or -errno (file could not be read) */
