@@ -184,21 +184,21 @@ void series_group_fallback(struct assembly *a)
 		c = m->sender_email ?
 			strmap_get(&cands, candidates_key(m->subj.version,
 				   m->subj.total, m->sender_email, &sb)) : NULL;
-		best = nearest(a, c, m, &at);
-		if (!best) {
-			best = series_new_send(a, m);
-			best->fallback = true;
-			candidates_add(a, &cands, best, &sb);
-		}
 		series_problem(a, m->index, m->msgid,
 			       "patch %d/%d is not threaded; grouped by "
 			       "sender, version and time", m->subj.n,
 			       m->subj.total);
-		series_send_put(a, best, m);
-		if (c && c->nr && c->c[at].s == best)
+		best = nearest(a, c, m, &at);
+		if (best) {
+			series_send_put(a, best, m);
 			cand_note(c, at, best);
-		else
-			cands_note(&cands, best, &sb);
+		} else {
+			best = series_new_send(a, m);
+			best->fallback = true;
+			series_send_put(a, best, m);
+			/* a candidate from now on, its first patch in it */
+			candidates_add(a, &cands, best, &sb);
+		}
 	}
 	strmap_release(&cands);
 	strbuf_release(&sb);

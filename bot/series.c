@@ -1002,11 +1002,12 @@ static void attach_replies(struct assembly *a)
 	int n;
 
 	for (i = 0; i < a->nr; i++) {
+		enum msg_kind kind = series_kind_of(a, i);
 		struct msg *m, *target;
 		struct send *s;
 
 		series_tick(a);
-		if (series_kind_of(a, i) != MSG_REPLY && series_kind_of(a, i) != MSG_OTHER)
+		if (kind != MSG_REPLY && kind != MSG_OTHER)
 			continue;
 		m = a->msgs[i];
 		target = reply_target(a, m, &c);
