@@ -3,7 +3,9 @@
 # time (64 MB of mail): a kill keeps what was committed, pending
 # assembly, and the next import stores the rest and leaves the tables
 # one import leaves.  Its text output lists a few versions and counts
-# the rest exactly, without holding a change of every version.
+# the rest exactly, without holding a change of every version.  Into a
+# database that exists, an archive is assembled in full, a poll's news
+# incrementally.
 . "${LOREBOT_SRC:-.}/tests/lib.sh"
 
 # a value of the database
@@ -63,5 +65,23 @@ else
 	ok "again: the tables of one import" false
 	diff "$TMP/once.live" "$TMP/kill.live" | head -20 | cut -c1-200 | sed 's/^/# /'
 fi
+
+# into a database that exists (an empty import made it, and assembled
+# it: nothing asks for a full assembly any more): an archive is big news,
+# assembled in full, within series.memory, not as a closure held in memory
+lorebot --db "$TMP/exists.db" fetch --mbox /dev/null >/dev/null 2>&1
+lorebot --db "$TMP/exists.db" -v fetch --mbox "$TMP/a.mbox" >/dev/null 2>"$TMP/exists.err"
+is "$?" 0 "into a database that exists: stored"
+like "$(cat "$TMP/exists.err")" "series: every message assembled again" \
+	"into a database that exists: the archive assembled in full"
+"$PY" "$LOREBOT_SRC/tests/series-dump.py" "$TMP/exists.db" live >"$TMP/exists.live"
+ok "into a database that exists: the tables of one import" \
+	cmp -s "$TMP/once.live" "$TMP/exists.live"
+# and a poll's news on it is assembled incrementally
+lorebot --db "$TMP/exists.db" -v fetch --mbox "$TMP/news.mbox" >/dev/null 2>"$TMP/news.err"
+is "$?" 0 "news: stored"
+like "$(cat "$TMP/news.err")" "series: [0-9]+ messages assembled again, [0-9]+ of them new" \
+	"news: assembled incrementally"
+unlike "$(cat "$TMP/news.err")" "every message assembled again" "news: not in full"
 
 done_testing
