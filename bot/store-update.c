@@ -294,7 +294,7 @@ static int64_t state_int(struct store *st, const char *key)
  * memory (its keys, its messages' ids, and two assemblies of it), while
  * the full assembly keeps within series.memory: an archive of 1,000,000
  * messages imported into a database that existed (so no migration asked
- * for a full assembly) peaked at 588 MB incrementally, against 63 MB in
+ * for a full assembly) peaked at 588 MB incrementally, against 62 MB in
  * full.  Big is past NEWS_FULL messages, or a quarter of what the last
  * assembly had once the news is past NEWS_SMALL; a poll's window (1,000
  * messages, lore.batch) is neither on any archive of NEWS_SMALL or more.
