@@ -136,6 +136,12 @@ static void child_setup(const struct run_cmd *cmd, pid_t parent, int in_fd, int 
 	signal(SIGCHLD, SIG_DFL);
 	if (dup2(in_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(err_fd, 2) < 0)
 		_exit(127);
+	/*
+	 * Only those three: what lorebot's own parent left open without
+	 * close-on-exec (a service manager's, a shell's redirection) must
+	 * not reach a sandboxed build of somebody's patch
+	 */
+	close_range(3, ~0U, 0);
 	if (cmd->cwd && !cmd->sandbox.enabled && chdir(cmd->cwd))
 		child_fail(2, cmd->cwd);
 	if (cmd->sandbox.enabled) {

@@ -5,8 +5,11 @@
  * whose address space is far beyond any RLIMIT_AS, an allocation after
  * the limit dies with "Failed to mmap", and the command looked failed.
  * A log planted as a link where run_cmd() writes its log is not followed.
+ * The child has its three standard descriptors and nothing else: not one
+ * that lorebot inherited without close-on-exec.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -63,6 +66,22 @@ int main(void)
 		util_remove_tree(tmpl);
 		free(target);
 		free(link);
+	}
+	{
+		/* inherited, without O_CLOEXEC, as from a shell's 7>file */
+		const char *ls[] = { "sh", "-c", "ls /proc/self/fd", NULL };
+		struct run_cmd c = RUN_CMD_INIT;
+		int fd = open("/dev/null", O_WRONLY);
+
+		if (fd < 0 || dup2(fd, 7) < 0)
+			return 1;
+		c.argv = ls;
+		is_int(run_cmd(&c), 0, "a command with an fd 7 open in lorebot ran");
+		/* 0, 1 and 2, and the directory ls reads (3) */
+		is_str(c.out.buf, "0\n1\n2\n3\n", "... and saw 0, 1 and 2 only");
+		run_cmd_release(&c);
+		close(7);
+		close(fd);
 	}
 	return done_testing();
 }
