@@ -7,8 +7,15 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #include "bot/git-int.h"
+#include "lib/log.h"
+
+/* when this process first opened a repository: its locks come after */
+static struct timespec started;
 
 int gitrepo_open(struct gitrepo **out, const char *path, bool create,
 		 struct strbuf *err)
@@ -17,6 +24,8 @@ int gitrepo_open(struct gitrepo **out, const char *path, bool create,
 	int ret;
 
 	git_lib_init();
+	if (!started.tv_sec)
+		clock_gettime(CLOCK_REALTIME, &started);
 	*out = NULL;
 	ret = git_repository_open_ext(&repo, path,
 				      GIT_REPOSITORY_OPEN_NO_SEARCH, NULL);
@@ -411,6 +420,35 @@ bool gitrepo_ref_name_ok(const char *name)
 	return !git_reference_name_is_valid(&valid, name) && valid;
 }
 
+/*
+ * A lock on one of lorebot's own refs (refs/heads/lorebot/) that is
+ * older than this process: a run killed between taking and renaming it
+ * (the daemon's kill takes its jobs along).  The queue runs one apply of
+ * a version at a time, so nobody else is updating that ref: the lock is
+ * removed and the update tried once more.  Nobody else's refs, and no
+ * lock taken after this process started, are touched.
+ */
+static bool stale_own_lock(struct gitrepo *r, const char *name)
+{
+	struct strbuf lock = STRBUF_INIT;
+	struct stat st;
+	bool stale = false;
+
+	if (strncmp(name, "refs/heads/lorebot/", 19))
+		return false;
+	strbuf_addf(&lock, "%s%s.lock", git_repository_path(r->repo), name);
+	if (!lstat(lock.buf, &st) && S_ISREG(st.st_mode) &&
+	    (st.st_mtim.tv_sec < started.tv_sec ||
+	     (st.st_mtim.tv_sec == started.tv_sec &&
+	      st.st_mtim.tv_nsec < started.tv_nsec)) &&
+	    !unlink(lock.buf)) {
+		log_warn("%s: removed a lock left by a run that was killed", lock.buf);
+		stale = true;
+	}
+	strbuf_release(&lock);
+	return stale;
+}
+
 int gitrepo_ref_set(struct gitrepo *r, const char *name,
 		    const struct gitoid *id, const char *why,
 		    struct strbuf *err)
@@ -420,6 +458,8 @@ int gitrepo_ref_set(struct gitrepo *r, const char *name,
 	int ret;
 
 	ret = git_reference_create(&ref, r->repo, name, to_git(id), 1, msg);
+	if (ret == GIT_ELOCKED && stale_own_lock(r, name))
+		ret = git_reference_create(&ref, r->repo, name, to_git(id), 1, msg);
 	free(msg);
 	if (ret)
 		return git_fail(ret, err, "cannot update '%s'", name);

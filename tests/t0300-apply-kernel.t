@@ -1,6 +1,7 @@
 #!/bin/sh
 # lorebot apply on the real 6.12 tree (the mm-new stand-in) with the three
-# lore threads; git apply on a temporary index is the oracle.
+# lore threads; git apply on a temporary index is the oracle.  A lock on
+# lorebot's own branch that a killed run left is removed.
 . "${LOREBOT_SRC:-.}/tests/lib.sh"
 
 MM=$(mm_repo) || skip_all "no mm-new stand-in (ci/mm-tree.sh)"
@@ -196,5 +197,23 @@ ok "git fsck: every object the commits need is there" \
 is "$(git --git-dir="$R" log -1 --format='%an <%ae>|%ad|%s' --date=raw "$(json $TMP/p.json "d['branch']")")" \
 	"$(git --git-dir="$A" log -1 --format='%an <%ae>|%ad|%s' --date=raw "$P")" \
 	"the commit has the mail's author, date and subject"
+
+# a lock on its branch left by an apply that was killed (older than this
+# run): removed, with a warning, and the branch updated; a lock taken
+# after the run started is somebody's at work and stays
+BR=$(json "$TMP/p.json" "d['branch']")
+touch -d '1 minute ago' "$R/$BR.lock"
+lorebot apply --mbox "$TMP/p.mbox" --repo "$R" --json >"$TMP/p2.json" 2>"$TMP/p2.err"
+is "$?" 0 "a stale lock on its branch: applied"
+like "$(cat "$TMP/p2.err")" "$BR.lock: removed a lock left by a run that was killed" \
+	"and said what it removed"
+ok "the lock is gone" test ! -e "$R/$BR.lock"
+touch -d '1 hour' "$R/$BR.lock"
+lorebot apply --mbox "$TMP/p.mbox" --repo "$R" --json >"$TMP/p3.json" 2>"$TMP/p3.err"
+rc=$?
+ok "a lock newer than the run: not applied (exit $rc)" test "$rc" -ne 0
+like "$(cat "$TMP/p3.err" "$TMP/p3.json")" "$BR.*lock" "... for its lock"
+ok "and the lock is still there" test -e "$R/$BR.lock"
+rm -f "$R/$BR.lock"
 
 done_testing
