@@ -85,6 +85,23 @@ int epoch_head(const char *dir, struct strbuf *head, struct strbuf *err)
 	return ret && ret != -ENOENT ? -1 : 0;
 }
 
+/* A bare repository as git init leaves it: its HEAD, objects and refs */
+static bool epoch_is_repo(const char *dir)
+{
+	static const char *const need[] = { "HEAD", "objects", "refs" };
+	struct stat st;
+	size_t i;
+	bool ok = true;
+
+	for (i = 0; ok && i < ARRAY_SIZE(need); i++) {
+		char *p = xasprintf("%s/%s", dir, need[i]);
+
+		ok = !stat(p, &st);
+		free(p);
+	}
+	return ok;
+}
+
 int epoch_sync(const char *dir, const char *url, int64_t since,
 	       const struct epoch_opts *o, struct strbuf *err)
 {
@@ -93,17 +110,31 @@ int epoch_sync(const char *dir, const char *url, int64_t since,
 	int attempt, ret = -1;
 	unsigned int seed = (unsigned int)(util_now_ms() ^ (uint64_t)getpid());
 
-	if (stat(dir, &st)) {
-		const char *init[] = { "init", "-q", "--bare", dir, NULL };
+	if (stat(dir, &st) || !epoch_is_repo(dir)) {
+		/*
+		 * Made aside and renamed into place: a kill during git init
+		 * left a directory that was no repository, and every pass
+		 * after it failed on it.  Such a leftover is made again.
+		 */
+		char *tmp = xasprintf("%s.new", dir), *parent = xstrdup(dir);
+		const char *init[] = { "init", "-q", "--bare", tmp, NULL };
 		struct run_cmd cmd = RUN_CMD_INIT;
-		char *parent = xstrdup(dir);
 
 		if (strrchr(parent, '/'))
 			*strrchr(parent, '/') = 0;
 		util_mkdir_p(parent, 0755);
 		free(parent);
+		util_remove_tree(tmp);
 		ret = git(NULL, init, NULL, 0, 60000, 0, &cmd, err);
 		run_cmd_release(&cmd);
+		if (!ret) {
+			util_remove_tree(dir);
+			if (rename(tmp, dir)) {
+				strbuf_addf(err, "cannot rename '%s': %s", tmp, strerror(errno));
+				ret = -1;
+			}
+		}
+		free(tmp);
 		if (ret)
 			return -1;
 	}

@@ -110,6 +110,17 @@ for d in 0.1 0.2 0.4; do
 59|59" "killed after ${d}s and rerun: intact, each message once"
 done
 
+# a kill during git init left a directory that is no repository (and
+# the one being made): made again, not failed on at every pass
+rm -rf "$DB"*
+mkdir -p "$DB.lore/linux-mm/0.git/objects" "$DB.lore/linux-mm/0.git.new/refs"
+lorebot --config "$CONF" --db "$DB" fetch --url "$URL" --method git --force >/dev/null \
+	2>"$TMP/broken.err"
+is "$?" 0 "an epoch a killed git init left: made again"
+is "$(sql 'SELECT count(*), count(DISTINCT msgid) FROM messages')" "59|59" \
+	"and every message fetched"
+ok "nothing left aside" test ! -e "$DB.lore/linux-mm/0.git.new"
+
 fails "a query needs method search" lorebot --db "$DB" fetch --url "$URL" --method git --query s:x
 fails "an unknown method" lorebot --db "$DB" fetch --url "$URL" --method ftp
 done_testing
