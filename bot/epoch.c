@@ -106,11 +106,11 @@ int epoch_sync(const char *dir, const char *url, int64_t since,
 	       const struct epoch_opts *o, struct strbuf *err)
 {
 	struct strbuf head = STRBUF_INIT, ua = STRBUF_INIT, shallow = STRBUF_INIT;
-	struct stat st;
 	int attempt, ret = -1;
 	unsigned int seed = (unsigned int)(util_now_ms() ^ (uint64_t)getpid());
 
-	if (stat(dir, &st) || !epoch_is_repo(dir)) {
+	/* absent, or not whole */
+	if (!epoch_is_repo(dir)) {
 		/*
 		 * Made aside and renamed into place: a kill during git init
 		 * left a directory that was no repository, and every pass
