@@ -21,6 +21,7 @@ static const struct route {
 	{ "/joblog/", true, dash_job_log_page },
 	{ "/config/", true, dash_config },
 	{ "/queue", false, dash_page_queue },
+	{ "/r/", true, dash_report },
 };
 
 static void route(void *data, const struct web_request *req, struct web_response *res)

@@ -288,6 +288,29 @@ static const char report_2[] =
 	"  (SELECT 1 FROM version_states_dirty WHERE version = OLD.id); END;"
 	"INSERT OR IGNORE INTO version_states_dirty SELECT id FROM versions;";
 
+/*
+ * report-3: a report's permanent record (bot/report-snap.c): what a
+ * reply said and what reproducing it needs, as it was when it was
+ * composed, so that its page (/r/<id>) and `lorebot reproduce` give the
+ * same answer after later versions, reruns and a rebuild.  The id is
+ * the reply's Message-ID up to "-lorebot@"; files are gzip (the
+ * .config of each arch the report is about).
+ */
+static const char report_3[] =
+	"CREATE TABLE reports ("
+	"  id TEXT PRIMARY KEY,"
+	"  reply INTEGER NOT NULL UNIQUE,"	/* replies.id */
+	"  version TEXT NOT NULL,"
+	"  json TEXT NOT NULL,"			/* the snapshot */
+	"  created INTEGER NOT NULL"
+	");"
+	"CREATE TABLE report_files ("
+	"  report TEXT NOT NULL,"		/* reports.id */
+	"  name TEXT NOT NULL,"			/* config-<arch> */
+	"  data BLOB NOT NULL,"			/* gzip */
+	"  PRIMARY KEY (report, name)"
+	") WITHOUT ROWID;";
+
 const struct db_migration db_migrations[] = {
 	{ "lore-1", lore_1 },
 	{ "report-1", report_1 },
@@ -297,6 +320,7 @@ const struct db_migration db_migrations[] = {
 	{ "daemon-3", daemon_3 },
 	{ "lore-3", lore_3 },
 	{ "report-2", report_2 },
+	{ "report-3", report_3 },
 };
 
 const size_t db_migrations_nr = ARRAY_SIZE(db_migrations);
