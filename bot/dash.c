@@ -15,6 +15,7 @@ static const struct route {
 	{ "/api/series", false, dash_api_series },
 	{ "/api/series/", false, dash_api_series },
 	{ "/api/series/", true, dash_api_one },
+	{ "/api/checks/", true, dash_api_checks },
 	{ "/healthz", false, dash_healthz },
 	{ "/metrics", false, dash_metrics },
 	{ "/log/", true, dash_log },

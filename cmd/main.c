@@ -46,6 +46,8 @@ static const struct cmd commands[] = {
 	  cmd_build_help },
 	{ "boot", cmd_boot, "boot a series' kernels in qemu, run the mm kselftests",
 	  cmd_boot_help },
+	{ "b4-check", cmd_b4_check, "lorebot's verdicts as b4 review's CI checks",
+	  cmd_b4_check_help },
 };
 
 const struct cmd *cmd_table(size_t *nr)
