@@ -311,6 +311,38 @@ static const char report_3[] =
 	"  PRIMARY KEY (report, name)"
 	") WITHOUT ROWID;";
 
+/*
+ * patchwork-1: the checks posted to patchwork (bot/patchwork.h), one row
+ * per patch, context and phase ("pending" when testing starts, with
+ * patchwork.pending; "final"), stored before any attempt and moved
+ * queued -> sending -> sent (or failed) like the replies, so that none
+ * is posted twice, even across a crash
+ */
+static const char patchwork_1[] =
+	"CREATE TABLE pw_checks ("
+	"  id INTEGER PRIMARY KEY,"
+	"  version TEXT NOT NULL,"
+	"  patch INTEGER NOT NULL,"
+	"  msgid TEXT NOT NULL,"		/* the patch's, without <> */
+	"  context TEXT NOT NULL,"
+	"  phase TEXT NOT NULL CHECK (phase IN ('pending', 'final')),"
+	"  state TEXT NOT NULL CHECK (state IN ('pending', 'success', 'warning', 'fail')),"
+	"  description TEXT NOT NULL,"
+	"  target_url TEXT,"
+	"  status TEXT NOT NULL CHECK (status IN ('queued', 'sending', 'sent', 'failed')),"
+	"  pw_patch INTEGER,"		/* the patch's id on patchwork, once found */
+	"  pw_check INTEGER,"		/* the check's, once created */
+	"  attempts INTEGER NOT NULL DEFAULT 0,"
+	"  next_attempt INTEGER NOT NULL DEFAULT 0,"
+	"  reason TEXT,"
+	"  created INTEGER NOT NULL,"
+	"  updated INTEGER NOT NULL,"
+	"  sent INTEGER,"
+	"  UNIQUE (msgid, context, phase)"
+	");"
+	"CREATE INDEX pw_checks_due ON pw_checks (status, next_attempt);"
+	"CREATE INDEX pw_checks_version ON pw_checks (version);";
+
 const struct db_migration db_migrations[] = {
 	{ "lore-1", lore_1 },
 	{ "report-1", report_1 },
@@ -321,6 +353,7 @@ const struct db_migration db_migrations[] = {
 	{ "lore-3", lore_3 },
 	{ "report-2", report_2 },
 	{ "report-3", report_3 },
+	{ "patchwork-1", patchwork_1 },
 };
 
 const size_t db_migrations_nr = ARRAY_SIZE(db_migrations);

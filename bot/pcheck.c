@@ -310,7 +310,9 @@ static void boot_checks(const struct report_version *v, const struct result *r,
 			strbuf_addf(&names, "%s%s", names.len ? ", " : "", rd_test_name_z(t));
 		}
 	}
-	splats = (int)rd_doc_findings_len(r->doc);
+	for (i = 0; i < rd_doc_findings_len(r->doc); i++)
+		if (!strstr(rd_finding_kind_z(rd_at(rd_doc_findings(r->doc), i)), "kselftest"))
+			splats++;
 	switch (r->status) {
 	case STATUS_INFRA:
 		state = PCHECK_WARNING;

@@ -54,9 +54,6 @@ void report_set_prose(struct report_ctx *c, const char *name, const char *text);
 /* "patch 2/4" or "the cover letter" */
 void report_patch_name(struct strbuf *sb, const struct report_version *v, int n);
 
-/* A finding as a reply gives it: "mark" then "file:line:col: severity: message [rule]\n" */
-void report_finding_line(struct strbuf *sb, const char *mark, json_object *f);
-
 /*
  * The permanent record of the reply m being composed (m->msgid and
  * m->report_id set): m->snapshot and m->files.  0, or -1 with err.

@@ -223,6 +223,9 @@ extern const char *const report_states[REPORT_STATES_NR + 1];	/* all of them, NU
 /* Is an address on reply.ignore (an address or an "@domain")? */
 bool report_ignored(const struct config *cfg, const char *email);
 
+/* A finding as a reply gives it: "mark" then "file:line:col: severity: message [rule]\n" */
+void report_finding_line(struct strbuf *sb, const char *mark, json_object *f);
+
 /* The lore link of a Message-ID: the list's URL, else lore.kernel.org/r/ */
 void report_lore_link(struct strbuf *sb, const struct report_version *v, const char *msgid);
 

@@ -53,6 +53,8 @@ CMD_DECL(record);
 CMD_DECL(mailinfo);
 CMD_DECL(db);
 CMD_DECL(b4_check);
+CMD_DECL(export);
+CMD_DECL(patchwork);
 
 /* Open --db (or <core.statedir>/lorebot.db); an EXIT_* code, EXIT_OK on success */
 struct store;
