@@ -9,6 +9,7 @@
 # read refused.
 . "${LOREBOT_SRC:-.}/tests/lib.sh"
 . "$LOREBOT_SRC/tests/report-lib.sh"
+. "$LOREBOT_SRC/tests/integrations-lib.sh"
 
 fill_db
 record_all
@@ -16,32 +17,6 @@ record_all
 sql "SELECT msgid FROM patches WHERE version IN ('$V000', '$V003', '$V004')" |
 	$PY -c 'import json, sys; print(json.dumps({l.strip(): 1000 + i for i, l in enumerate(sys.stdin)}))' \
 	>"$TMP/patches.json"
-printf 'a-secret-token\n' >"$TMP/token"
-chmod 600 "$TMP/token"
-pw_start() {
-	PW_PORT=$(free_port)
-	rm -f "$TMP/pw.out"
-	$PY "$LOREBOT_SRC/tests/patchwork-fake.py" --port "$PW_PORT" \
-		--schema "$FIXTURES/patchwork/patchwork.v1.3.yaml" --token a-secret-token \
-		--project linux-mm --patches "$TMP/patches.json" --log "$TMP/pw.log" \
-		--pidfile "$TMP/pw.pid" "$@" >"$TMP/pw.out" 2>&1 &
-	_i=0
-	until grep -q "^ready $PW_PORT\$" "$TMP/pw.out" 2>/dev/null; do
-		_i=$((_i + 1))
-		if [ $_i -gt 300 ] || ! kill -0 $! 2>/dev/null; then
-			cat "$TMP/pw.out" >&2
-			echo "Bail out! the patchwork fake did not start"
-			exit 1
-		fi
-		sleep 0.05
-	done
-	PW_PID=$(cat "$TMP/pw.pid")
-	cleanup_add "kill $PW_PID 2>/dev/null"
-}
-pw_stop() {
-	kill "$PW_PID" 2>/dev/null
-	wait "$PW_PID" 2>/dev/null
-}
 pwconf() {
 	report_conf patchwork.url="http://127.0.0.1:$PW_PORT" patchwork.project=linux-mm \
 		patchwork.tokenfile="$TMP/token" patchwork.retrydelay=1s "$@"
@@ -49,28 +24,13 @@ pwconf() {
 post() {
 	lorebot --config "$CONF" --db "$DB" patchwork --json "$@" 2>>"$TMP/post.err"
 }
-checks() {
-	curl -s "http://127.0.0.1:$PW_PORT/_fake/checks"
-}
-# invalid requests the fake saw
-invalid() {
-	$PY -c 'import json, sys
-print(sum(1 for l in open(sys.argv[1]) if json.loads(l)["invalid"]))' "$TMP/pw.log"
-}
-per_pair() {
-	checks | $PY -c 'import collections, json, sys
-d = json.load(sys.stdin)
-c = collections.Counter((x["msgid"], x["context"]) for x in d)
-print(len(d), len(c), max(c.values()) if c else 0)'
-}
-
 pw_start
 pwconf
 post --series "$V004" >"$TMP/p4.json"
 is "$?" 0 "lorebot patchwork --series 004: exit 0"
 is "$(json "$TMP/p4.json" "(d['sent'], d['queued'], d['failed'])")" "(8, 0, 0)" \
 	"004: eight checks posted (apply and review on each of 4 patches)"
-is "$(checks | $PY -c 'import json, sys
+is "$(pw_checks | $PY -c 'import json, sys
 for c in json.load(sys.stdin):
     print(c["msgid"].split("-")[1], c["context"], c["state"], c["description"], sep="|")' | sort)" \
 "2|lorebot-apply|success|applies to mm-new 065ab801c937
@@ -82,10 +42,10 @@ for c in json.load(sys.stdin):
 5|lorebot-apply|warning|not applied: patch 2/4 before it does not apply
 5|lorebot-review|success|no review finding" \
 	"patch by patch: what applied, what did not, what was not tried, the review"
-is "$(checks | $PY -c 'import json, sys
+is "$(pw_checks | $PY -c 'import json, sys
 print(sorted(set(c["target_url"] for c in json.load(sys.stdin))))')" \
 	"['http://127.0.0.1:8080/series/$S004#v3']" "target_url: the version on the dashboard"
-is "$(invalid)" 0 "every request valid against patchwork's API schema"
+is "$(pw_invalid)" 0 "every request valid against patchwork's API schema"
 is "$(grep -c '"POST"' "$TMP/pw.log")" 8 "eight POSTs"
 ok "to /api/1.3/patches/<id>/checks/" grep -q '"path": "/api/1.3/patches/1[0-9]*/checks/"' "$TMP/pw.log"
 post --series "$V004" >"$TMP/p4b.json"
@@ -107,7 +67,7 @@ is "$(sql "SELECT group_concat(status) FROM (SELECT DISTINCT status FROM pw_chec
 	sent "and every check of 003 is sent"
 is "$(sql "SELECT count(*) FROM pw_checks WHERE version = '$V003'")" 28 \
 	"28 for 003: apply, review and three builds on each of 5 patches, three boots on the last"
-is "$(per_pair)" "36 36 1" "36 checks on patchwork, one per patch and context"
+is "$(pw_per_pair)" "36 36 1" "36 checks on patchwork, one per patch and context"
 
 # a patch patchwork has not read yet, and server errors: tried again
 pw_stop
@@ -129,10 +89,10 @@ is "$(json "$TMP/p0c.json" "(d['sent'], d['queued'])")" "(45, 2)" \
 due
 post --series "$V000" >"$TMP/p0d.json"
 is "$(json "$TMP/p0d.json" "(d['sent'], d['queued'], d['failed'])")" "(2, 0, 0)" "and those after them"
-is "$(per_pair)" "47 47 1" "47 checks for 000, one per patch and context"
+is "$(pw_per_pair)" "47 47 1" "47 checks for 000, one per patch and context"
 is "$(sql "SELECT count(*) FROM pw_checks WHERE length(target_url) > 200")" 0 \
 	"no target_url over 200 characters"
-is "$(invalid)" 0 "still no invalid request"
+is "$(pw_invalid)" 0 "still no invalid request"
 
 # refused: a wrong token (403) is final; a token file others can read is not used
 sql "UPDATE pw_checks SET status = 'queued', attempts = 0 WHERE id = 1"
