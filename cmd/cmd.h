@@ -55,6 +55,7 @@ CMD_DECL(db);
 CMD_DECL(b4_check);
 CMD_DECL(export);
 CMD_DECL(patchwork);
+CMD_DECL(reproduce);
 
 /* Open --db (or <core.statedir>/lorebot.db); an EXIT_* code, EXIT_OK on success */
 struct store;
