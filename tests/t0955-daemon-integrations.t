@@ -85,4 +85,6 @@ is "$(json "$TMP/subs.json" "(len(d) >= 2, all(s['valid'] for s in d))")" "(True
 	"submitted with the token, every submission valid"
 is "$(json "$TMP/subs.json" "sorted(set(c['valid'] for s in d for c in s['doc']['checkouts']))")" \
 	"[True]" "the checkouts: applied"
+is "$(cat "$TMP"/*.err "$TMP"/run/jobs/*/job.log 2>/dev/null | grep -c 'Sanitizer')" 0 \
+	"no sanitizer report from the daemon, its posters or its job runners"
 done_testing
