@@ -107,4 +107,26 @@ is "$?" 2 "a token file others can read: refused (exit 2)"
 like "$(tail -1 "$TMP/post.err")" "patchwork.tokenfile '.*/token' can be read by others" "saying so"
 pw_stop
 
+# patchwork.pending: what is still to run is posted as pending first
+DB=$TMP/pending.db
+fill_db
+record "$V003" apply "$RESULTS/apply-003.json"
+record "$V003" check "$RESULTS/check-003.json"
+pw_start
+pwconf patchwork.pending=true
+post --series "$V003" >"$TMP/pp.json"
+is "$(json "$TMP/pp.json" "sorted(set((c['context'], c['state']) for c in d['checks'] if c['phase'] == 'pending'))")" \
+	"[('lorebot-boot-arm64', 'pending'), ('lorebot-boot-riscv', 'pending'), ('lorebot-boot-x86_64', 'pending'), ('lorebot-build-arm64', 'pending'), ('lorebot-build-riscv', 'pending'), ('lorebot-build-x86_64', 'pending')]" \
+	"builds and boots not run yet: pending"
+is "$(json "$TMP/pp.json" "(d['sent'], len([c for c in d['checks'] if c['phase'] == 'pending']))")" \
+	"(28, 18)" "18 pending (3 builds on 5 patches, 3 boots on the last) and 10 final"
+record "$V003" build "$RESULTS/build-003.json"
+record "$V003" boot "$RESULTS/boot-003.json"
+post --series "$V003" >"$TMP/pf.json"
+is "$(json "$TMP/pf.json" "(d['sent'], sorted(set(c['state'] for c in d['checks'])))")" "(18, ['success'])" \
+	"once built and booted: their final checks"
+is "$(pw_per_pair)" "46 28 2" "two checks (pending, then final) for each build and boot context"
+is "$(pw_invalid)" 0 "every request valid"
+pw_stop
+
 done_testing
