@@ -505,6 +505,25 @@ out:
 	return ret;
 }
 
+/* May anyone walk down to path (every directory on the way searchable by others)? */
+static bool reachable(const char *path)
+{
+	char *p = xstrdup(path), *slash;
+	struct stat st;
+	bool ok = true;
+
+	for (;;) {
+		if (stat(p, &st) || (S_ISDIR(st.st_mode) && !(st.st_mode & S_IXOTH)))
+			ok = false;
+		slash = strrchr(p, '/');
+		if (!ok || !slash || slash == p)
+			break;
+		*slash = 0;
+	}
+	free(p);
+	return ok;
+}
+
 static char *absolute(const char *p)
 {
 	char cwd[4096];
@@ -598,8 +617,18 @@ enum reproduce_outcome reproduce_run(const struct reproduce_opts *o, json_object
 			strbuf_addf(err, "build.user '%s' is not an unprivileged user", user);
 			goto out_net;
 		}
-		r.uid = pw->pw_uid;
-		r.gid = pw->pw_gid;
+		/*
+		 * As the build stage's sandboxes do: build.user when it can
+		 * reach the tree and the work directory, else root's uid
+		 * without a capability in its user namespace
+		 */
+		if (reachable(r.dir) && reachable(r.repo)) {
+			r.uid = pw->pw_uid;
+			r.gid = pw->pw_gid;
+		} else {
+			say("build.user '%s' cannot reach '%s' or '%s': the build runs as root, "
+			    "without capabilities", user, r.dir, r.repo);
+		}
 	}
 	say("%s: patches 1-%d of %s onto %.12s, %s", r.id, r.patch,
 	    jx_strz(r.rec, "version"), sha, r.arch);
