@@ -29,6 +29,7 @@ struct repro {
 	char *dir, *src, *obj;	/* absolute */
 	char *repo;
 	bool worktree;
+	bool keep;		/* leave the work directory (its build.log) to look at */
 	json_object *out, *commands;
 	uid_t uid;
 	gid_t gid;
@@ -491,8 +492,10 @@ static enum reproduce_outcome build(struct repro *r, json_object *wanted, struct
 		strbuf_reset(&path);
 		strbuf_addf(&path, "%s/build.log", r->dir);
 		util_write_file(path.buf, log.buf, log.len);
-		say("%d of %zu diagnostics not made again; the build's output: %s", missing,
-		    json_object_array_length(wanted), path.buf);
+		say("%d of %zu diagnostics not made again; the build's output: %s (the work "
+		    "directory is kept: git worktree remove --force %s)", missing,
+		    json_object_array_length(wanted), path.buf, r->src);
+		r->keep = true;
 	}
 	ret = missing ? REPRODUCE_NOT_ALL : REPRODUCE_ALL;
 out:
@@ -538,7 +541,7 @@ static void cleanup(struct repro *r)
 	const char *rm[] = { "-C", r->repo, "worktree", "remove", "--force", r->src, NULL };
 	struct strbuf err = STRBUF_INIT;
 
-	if (r->o->keep || !r->dir)
+	if (r->o->keep || r->keep || !r->dir)
 		return;
 	if (r->worktree && git(r, NULL, rm, true, NULL, &err))
 		say("%s", err.buf);
