@@ -57,8 +57,15 @@ is "$(json "$TMP/kcidb.json" "[(b['architecture'], b['status'], b['misc']['new_w
 	"[('arm64', 'PASS', 1)]" "its arm64 build: PASS, one new warning"
 
 # a fresh clone of mm-new, as a developer has; the dashboard of the bot
-serve_start --config "$CONF"
-is "$WEB_PORT" "$WEB_PORT" "the dashboard serves"
+"$LOREBOT" --db "$DB" --config "$CONF" serve --listen "127.0.0.1:$SPORT" >"$TMP/serve.out" 2>&1 &
+WEB_PID=$!
+cleanup_add "kill $WEB_PID 2>/dev/null"
+_i=0
+until curl -sf -o /dev/null "$WEB/healthz" || [ $_i -gt 200 ]; do
+	_i=$((_i + 1))
+	sleep 0.05
+done
+ok "the dashboard serves at core.dashboardurl" curl -sf -o /dev/null "$REPORT"
 git clone -q --bare --shared "$(mm_repo)" "$TMP/linux.git"
 lorebot --config "$CONF" reproduce --repo "$TMP/linux.git" --dir "$TMP/repro" "$REPORT" \
 	>"$TMP/repro.out" 2>"$TMP/repro.err"
@@ -80,5 +87,5 @@ is "$(json "$TMP/repro.json" "[(f['reproduced'], f['got']) for f in d['findings'
 lorebot --config "$CONF" reproduce --repo "$TMP/linux.git" "$WEB/r/20990101000000.nosuchreport1" \
 	>/dev/null 2>"$TMP/nope.err"
 is "$?" 2 "a report the dashboard does not have: exit 2"
-serve_stop
+kill "$WEB_PID"
 done_testing
