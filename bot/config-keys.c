@@ -101,6 +101,10 @@ const struct cfg_key cfg_keys[] = {
 	{ "git.fetchinterval", CFG_DURATION, "5m", NULL,
 	  "the branches are fetched again once the last fetch is this old "
 	  "(0: before every apply)" },
+	{ "git.url", CFG_STRING, NULL, NULL,
+	  "the public https:// URL of the tree the bases come from, named in "
+	  "reports and KCIDB checkouts; lorebot reproduce fetches a base the "
+	  "local tree lacks from it (empty: not named)" },
 	{ "remote.*.url", CFG_STRING, NULL, NULL,
 	  "a remote to fetch, e.g. "
 	  "https://git.kernel.org/pub/scm/linux/kernel/git/akpm/mm.git" },
@@ -267,6 +271,42 @@ const struct cfg_key cfg_keys[] = {
 	{ "web.logroot", CFG_PATH, NULL, NULL,
 	  "job logs under this directory may be shown on the dashboard "
 	  "(default: core.statedir)" },
+
+	/* KernelCI's database (KCIDB v5.3): lorebot export --kcidb, the daemon */
+	{ "kcidb.origin", CFG_STRING, "lorebot", NULL,
+	  "the origin of lorebot's objects and the prefix of their ids "
+	  "(lowercase letters, digits, _)" },
+	{ "kcidb.dir", CFG_PATH, NULL, NULL,
+	  "the daemon writes each version's KCIDB document here when its "
+	  "pipeline ends (<dir>/<version>.json; empty: none written)" },
+	{ "kcidb.url", CFG_STRING, NULL, NULL,
+	  "a KCIDB submission URL the daemon POSTs each document to "
+	  "(empty: none)" },
+	{ "kcidb.tokenfile", CFG_PATH, NULL, NULL,
+	  "a file only its owner can read, holding the token sent as "
+	  "'Authorization: Bearer <token>' with each submission" },
+	{ "kcidb.timeout", CFG_DURATION, "30s", NULL,
+	  "timeout of one submission" },
+
+	/* patchwork checks */
+	{ "patchwork.url", CFG_STRING, NULL, NULL,
+	  "the patchwork instance the daemon posts checks to, e.g. "
+	  "https://patchwork.kernel.org (empty: none posted)" },
+	{ "patchwork.project", CFG_STRING, NULL, NULL,
+	  "the project's link name on it (linux-mm)" },
+	{ "patchwork.tokenfile", CFG_PATH, NULL, NULL,
+	  "a file only its owner can read, holding the API token of the "
+	  "account the checks are posted as" },
+	{ "patchwork.pending", CFG_BOOL, "false", NULL,
+	  "also post a 'pending' check for each context when the version's "
+	  "testing starts (then two checks per patch and context)" },
+	{ "patchwork.attempts", CFG_INT, "8", NULL,
+	  "attempts of a check (the patch not in patchwork yet, a server "
+	  "error) before it is marked failed" },
+	{ "patchwork.retrydelay", CFG_DURATION, "1m", NULL,
+	  "wait before retrying a check; doubled per attempt, at most 1h" },
+	{ "patchwork.timeout", CFG_DURATION, "30s", NULL,
+	  "timeout of one request to patchwork" },
 
 	/* daemon */
 	{ "daemon.builds", CFG_INT, "1", NULL,

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "bot/dash-int.h"
+#include "bot/pcheck.h"
 #include "lib/jsonw.h"
 #include "lib/jsonx.h"
 #include "lib/text.h"
@@ -188,6 +189,91 @@ void dash_api_one(struct dash *d, const struct web_request *req, const char *id,
 	json_reply(res, 200, o);
 out:
 	strbuf_release(&err);
+}
+
+/*
+ * /api/checks/<Message-ID>: the verdicts of a patch (or, for a cover
+ * letter, of every patch of its version) per context, as patchwork's
+ * checks and b4's review checks take them (bot/pcheck.h); the newest
+ * live version that has the message.  "url" is a path on this dashboard.
+ */
+void dash_api_checks(struct dash *d, const struct web_request *req, const char *id,
+		     struct web_response *res)
+{
+	struct db_stmt *s = db_prepare(d->st.db,
+		"SELECT version, n FROM (SELECT p.version AS version, p.n AS n, v.date AS date"
+		"  FROM patches p JOIN versions v ON v.id = p.version"
+		"  WHERE p.msgid = ?1 AND v.gone = 0 UNION ALL"
+		"  SELECT id, 0, date FROM versions WHERE cover = ?1 AND gone = 0)"
+		" ORDER BY date DESC, version DESC LIMIT 1");
+	struct strbuf err = STRBUF_INIT, sb = STRBUF_INIT;
+	struct report_version v = { 0 };
+	struct pchecks cs = { 0 };
+	char *version = NULL;
+	json_object *o, *arr;
+	int n = 0, r;
+	size_t i;
+
+	(void)req;
+	if (!d->has_results) {
+		json_error(res, 404, "this database has no results");
+		return;
+	}
+	if (!s || db_bind_text(s, 1, id)) {
+		json_error(res, 500, db_error(d->st.db));
+		return;
+	}
+	r = db_step(s);
+	if (r > 0) {
+		version = xstrdup(db_column_text(s, 0));
+		n = (int)db_column_int(s, 1);
+		db_reset(s);
+	}
+	if (r < 0 || !version) {
+		json_error(res, r < 0 ? 500 : 404, r < 0 ? db_error(d->st.db) :
+			   "no patch or cover letter with that Message-ID");
+		goto out;
+	}
+	r = report_version_load(&d->st, version, 0, &v, &err);
+	if (r <= 0) {
+		json_error(res, r < 0 ? 500 : 404, r < 0 ? err.buf : "no such version");
+		goto out;
+	}
+	dash_public_results(d, &v.results);
+	pcheck_derive(&v, &d->ro, PCHECK_WITH_PENDING, &cs);
+	o = json_object_new_object();
+	json_object_object_add(o, "msgid", json_object_new_string(id));
+	json_object_object_add(o, "version", json_object_new_string(v.id));
+	json_object_object_add(o, "series", json_object_new_string(v.series_id));
+	json_object_object_add(o, "patch", json_object_new_int(n));
+	strbuf_addf(&sb, "/series/%s#v%d", v.series_id, v.version);
+	json_object_object_add(o, "url", json_object_new_string(sb.buf));
+	json_object_object_add(o, "state", json_object_new_string(report_state(&v, &d->ro)));
+	arr = json_object_new_array();
+	for (i = 0; i < cs.nr; i++) {
+		json_object *c;
+
+		if (n && cs.v[i].patch != n)
+			continue;
+		c = json_object_new_object();
+		json_object_object_add(c, "patch", json_object_new_int(cs.v[i].patch));
+		json_object_object_add(c, "msgid", json_object_new_string(cs.v[i].msgid));
+		json_object_object_add(c, "context", json_object_new_string(cs.v[i].context));
+		json_object_object_add(c, "state",
+				       json_object_new_string(pcheck_state_name(cs.v[i].state)));
+		json_object_object_add(c, "description",
+				       json_object_new_string(cs.v[i].description));
+		json_object_array_add(arr, c);
+	}
+	json_object_object_add(o, "checks", arr);
+	json_reply(res, 200, o);
+out:
+	pcheck_release(&cs);
+	if (version && r > 0)
+		report_version_release(&v);
+	free(version);
+	strbuf_release(&err);
+	strbuf_release(&sb);
 }
 
 void dash_healthz(struct dash *d, const struct web_request *req, const char *id,

@@ -588,6 +588,7 @@ static void mails(struct strbuf *sb, const struct report_version *v, const struc
 		strbuf_addstr(sb, "<p class=\"muted\">none</p>");
 	for (i = 0; i < rows->nr; i++) {
 		const struct reply_row *r = &rows->v[i];
+		char *report;
 
 		strbuf_reset(&link);
 		report_lore_link(&link, v, r->msgid);
@@ -606,7 +607,13 @@ static void mails(struct strbuf *sb, const struct report_version *v, const struc
 		text_html_escape(sb, link.buf);
 		strbuf_addstr(sb, "\">");
 		text_html_escape(sb, r->msgid);
-		strbuf_addstr(sb, "</a></p><pre>");
+		strbuf_addstr(sb, "</a>");
+		report = report_id_of(r->msgid);
+		if (report && report_id_valid(report))
+			strbuf_addf(sb, " &middot; <a class=\"report\" href=\"/r/%s\">"
+				    "its permanent page</a>", report);
+		free(report);
+		strbuf_addstr(sb, "</p><pre>");
 		if (r->mail)
 			text_html_escape_n(sb, r->mail, r->mail_len);
 		strbuf_addstr(sb, "</pre></details>\n");

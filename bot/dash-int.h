@@ -161,9 +161,11 @@ json_object *dash_version_json(const struct dash_version *dv, bool with_mail);
 /* handlers: id is what follows the route's prefix, or NULL */
 typedef void dash_handler_fn(struct dash *d, const struct web_request *req, const char *id,
 			     struct web_response *res);
-dash_handler_fn dash_api_series, dash_api_one, dash_healthz, dash_metrics;
+dash_handler_fn dash_api_series, dash_api_one, dash_api_checks, dash_healthz, dash_metrics;
 dash_handler_fn dash_page_list, dash_page_series, dash_log, dash_job_log_page,
 	dash_page_queue, dash_config;
+/* /r/<id>[/json|/mbox|/config/<arch>]: a report's permanent page (dash-report.c) */
+dash_handler_fn dash_report;
 void dash_error(struct dash *d, struct web_response *res, int status, const char *msg);
 
 /* Render a page template around body (title, refresh) into res */

@@ -84,7 +84,8 @@ static size_t root_at(const struct dash *d, const char *s)
 
 static bool path_char(char c)
 {
-	return isalnum((unsigned char)c) || strchr("._+@~/-", c);
+	/* strchr() finds the terminating NUL too: the end of s is no path character */
+	return c && (isalnum((unsigned char)c) || strchr("._+@~/-", c));
 }
 
 /*

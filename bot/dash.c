@@ -15,12 +15,14 @@ static const struct route {
 	{ "/api/series", false, dash_api_series },
 	{ "/api/series/", false, dash_api_series },
 	{ "/api/series/", true, dash_api_one },
+	{ "/api/checks/", true, dash_api_checks },
 	{ "/healthz", false, dash_healthz },
 	{ "/metrics", false, dash_metrics },
 	{ "/log/", true, dash_log },
 	{ "/joblog/", true, dash_job_log_page },
 	{ "/config/", true, dash_config },
 	{ "/queue", false, dash_page_queue },
+	{ "/r/", true, dash_report },
 };
 
 static void route(void *data, const struct web_request *req, struct web_response *res)

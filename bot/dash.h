@@ -8,9 +8,11 @@
  *	/series/<id>          a series (id: series id or version id)
  *	/api/series           {"series": [version objects], "messages": N}
  *	/api/series/<id>      {"series": {id, title, author, versions: [...]}}
+ *	/api/checks/<msgid>   {"checks": [{patch, context, state, description}]} (pcheck.h)
  *	/healthz              {"status": "ok", ...} (503 when the database fails)
  *	/metrics              Prometheus text format
  *	/log/<result id>      the log a stage result names (under web.logroot)
+ *	/r/<report id>        a report as it was mailed (dash-report.c)
  *
  * A version object is what `lorebot series --json` prints for it, plus
  * "state" (report_state()), "cause" (why it is in that state, in one

@@ -288,6 +288,61 @@ static const char report_2[] =
 	"  (SELECT 1 FROM version_states_dirty WHERE version = OLD.id); END;"
 	"INSERT OR IGNORE INTO version_states_dirty SELECT id FROM versions;";
 
+/*
+ * report-3: a report's permanent record (bot/report-snap.c): what a
+ * reply said and what reproducing it needs, as it was when it was
+ * composed, so that its page (/r/<id>) and `lorebot reproduce` give the
+ * same answer after later versions, reruns and a rebuild.  The id is
+ * the reply's Message-ID up to "-lorebot@"; files are gzip (the
+ * .config of each arch the report is about).
+ */
+static const char report_3[] =
+	"CREATE TABLE reports ("
+	"  id TEXT PRIMARY KEY,"
+	"  reply INTEGER NOT NULL UNIQUE,"	/* replies.id */
+	"  version TEXT NOT NULL,"
+	"  json TEXT NOT NULL,"			/* the snapshot */
+	"  created INTEGER NOT NULL"
+	");"
+	"CREATE TABLE report_files ("
+	"  report TEXT NOT NULL,"		/* reports.id */
+	"  name TEXT NOT NULL,"			/* config-<arch> */
+	"  data BLOB NOT NULL,"			/* gzip */
+	"  PRIMARY KEY (report, name)"
+	") WITHOUT ROWID;";
+
+/*
+ * patchwork-1: the checks posted to patchwork (bot/patchwork.h), one row
+ * per patch, context and phase ("pending" when testing starts, with
+ * patchwork.pending; "final"), stored before any attempt and moved
+ * queued -> sending -> sent (or failed) like the replies, so that none
+ * is posted twice, even across a crash
+ */
+static const char patchwork_1[] =
+	"CREATE TABLE pw_checks ("
+	"  id INTEGER PRIMARY KEY,"
+	"  version TEXT NOT NULL,"
+	"  patch INTEGER NOT NULL,"
+	"  msgid TEXT NOT NULL,"		/* the patch's, without <> */
+	"  context TEXT NOT NULL,"
+	"  phase TEXT NOT NULL CHECK (phase IN ('pending', 'final')),"
+	"  state TEXT NOT NULL CHECK (state IN ('pending', 'success', 'warning', 'fail')),"
+	"  description TEXT NOT NULL,"
+	"  target_url TEXT,"
+	"  status TEXT NOT NULL CHECK (status IN ('queued', 'sending', 'sent', 'failed')),"
+	"  pw_patch INTEGER,"		/* the patch's id on patchwork, once found */
+	"  pw_check INTEGER,"		/* the check's, once created */
+	"  attempts INTEGER NOT NULL DEFAULT 0,"
+	"  next_attempt INTEGER NOT NULL DEFAULT 0,"
+	"  reason TEXT,"
+	"  created INTEGER NOT NULL,"
+	"  updated INTEGER NOT NULL,"
+	"  sent INTEGER,"
+	"  UNIQUE (msgid, context, phase)"
+	");"
+	"CREATE INDEX pw_checks_due ON pw_checks (status, next_attempt);"
+	"CREATE INDEX pw_checks_version ON pw_checks (version);";
+
 const struct db_migration db_migrations[] = {
 	{ "lore-1", lore_1 },
 	{ "report-1", report_1 },
@@ -297,6 +352,8 @@ const struct db_migration db_migrations[] = {
 	{ "daemon-3", daemon_3 },
 	{ "lore-3", lore_3 },
 	{ "report-2", report_2 },
+	{ "report-3", report_3 },
+	{ "patchwork-1", patchwork_1 },
 };
 
 const size_t db_migrations_nr = ARRAY_SIZE(db_migrations);

@@ -16,6 +16,8 @@
 #include "lib/jsonx.h"
 #include "lib/log.h"
 #include "bot/remotes.h"
+#include "bot/kcidb.h"
+#include "bot/patchwork.h"
 #include "bot/reply.h"
 #include "bot/results.h"
 #include "lib/run.h"
@@ -629,6 +631,39 @@ static int stage_command(struct stage_run *s, json_object **infra, struct strbuf
 	return ret;
 }
 
+/*
+ * The version's pipeline ends with its reply job: its patchwork checks
+ * are all planned before the job is done, whatever the daemon missed
+ * (`lorebot patchwork`, which the daemon runs while some are due, posts
+ * them), and its KCIDB document is written and submitted (best effort:
+ * a document not submitted is in kcidb.dir).
+ */
+static int stage_integrations(struct stage_run *s, const struct report_opts *ro,
+			      struct strbuf *err)
+{
+	struct strbuf log = STRBUF_INIT, why = STRBUF_INIT;
+
+	if (patchwork_enabled(s->cfg)) {
+		if (store_begin(s->st, err))
+			return -1;
+		if (patchwork_plan(s->st, ro, s->j->version, err) < 0) {
+			store_rollback(s->st);
+			return -1;
+		}
+		if (store_commit(s->st, err))
+			return -1;
+	}
+	if (kcidb_publish(s->st, ro, s->j->version, &log, &why))
+		log_warn("job %lld: KCIDB: %s", (long long)s->j->id, why.buf);
+	if (log.len) {
+		strbuf_rtrim(&log);
+		log_info("job %lld: %s", (long long)s->j->id, log.buf);
+	}
+	strbuf_release(&log);
+	strbuf_release(&why);
+	return 0;
+}
+
 static int stage_reply(struct stage_run *s, struct strbuf *err)
 {
 	struct reply_run_opts o = { .series = s->j->version,
@@ -648,6 +683,8 @@ static int stage_reply(struct stage_run *s, struct strbuf *err)
 		log_info("job %lld: %d replies composed, %d sent, %d skipped",
 			 (long long)s->j->id, sum.composed, sum.sent, sum.skipped);
 	reply_summary_release(&sum);
+	if (!ret)
+		ret = stage_integrations(s, &o.report, err);
 	report_opts_release(&o.report);
 	free(templates);
 	if (!ret)

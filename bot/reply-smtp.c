@@ -9,6 +9,7 @@
 #include "lib/jsonx.h"
 #include "bot/net.h"
 #include "bot/reply-int.h"
+#include "bot/secret.h"
 
 static char *value_of(const char *line, const char *key)
 {
@@ -30,41 +31,12 @@ static char *value_of(const char *line, const char *key)
 int reply_smtp_read_credentials(const char *path, char **user, char **password,
 				struct strbuf *err)
 {
-	struct stat sb;
 	char *buf, *line, *next;
 	size_t len;
-	int fd, r;
 
 	*user = *password = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0 || fstat(fd, &sb)) {
-		strbuf_addf(err, "cannot read smtp.credentials '%s': %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	if (secret_read("smtp.credentials", path, &buf, &len, err))
 		return -1;
-	}
-	close(fd);
-	if (!S_ISREG(sb.st_mode)) {
-		strbuf_addf(err, "smtp.credentials '%s' is not a regular file", path);
-		return -1;
-	}
-	if (sb.st_uid != geteuid()) {
-		strbuf_addf(err, "smtp.credentials '%s' belongs to uid %u, not to lorebot's "
-			    "uid %u; refusing to use it", path, (unsigned int)sb.st_uid,
-			    (unsigned int)geteuid());
-		return -1;
-	}
-	if (sb.st_mode & 077) {
-		strbuf_addf(err, "smtp.credentials '%s' can be read by others (mode %04o); "
-			    "refusing to use it (chmod 600 '%s')", path,
-			    (unsigned int)(sb.st_mode & 07777), path);
-		return -1;
-	}
-	r = util_read_file(path, &buf, &len, 64 * 1024);
-	if (r) {
-		strbuf_addf(err, "cannot read smtp.credentials '%s': %s", path, strerror(-r));
-		return -1;
-	}
 	for (line = buf; line && *line; line = next) {
 		struct {
 			const char *key;

@@ -110,6 +110,24 @@ static int replied(struct store *st, const char *id)
 	return 0;
 }
 
+/* The reply and its report's record: both or neither */
+static int insert(struct store *st, const struct report_version *v, const struct reply_mail *m,
+		  const char *mode, const char *why, int64_t now, int64_t *rowid,
+		  struct strbuf *err)
+{
+	bool own = !db_in_transaction(st->db);
+
+	if (own && store_begin(st, err))
+		return -1;
+	if (store_replies_insert(st, v->id, m, mode, why ? "skipped" : "queued", why, now,
+				 rowid, err)) {
+		if (own)
+			store_rollback(st);
+		return -1;
+	}
+	return own ? store_commit(st, err) : 0;
+}
+
 static int plan_version(struct store *st, const struct reply_run_opts *o, const char *id,
 			struct reply_summary *sum, struct strbuf *err)
 {
@@ -151,8 +169,7 @@ static int plan_version(struct store *st, const struct reply_run_opts *o, const 
 		sum->skipped++;
 	} else if (o->dry_run) {
 		mbox_write_rd(&sum->dry, m.msgid, m.text.buf, m.text.len);
-	} else if (store_replies_insert(st, v.id, &m, mode, why ? "skipped" : "queued", why,
-					o->report.now, &rowid, err)) {
+	} else if (insert(st, &v, &m, mode, why, o->report.now, &rowid, err)) {
 		ret = -1;
 	} else if (rowid) {
 		log_info("%s reply for '%s' %s: <%s>", report_kind_name(m.kind), v.id,

@@ -121,7 +121,11 @@ static void reproduce(struct report_ctx *c, const char *archs)
 		strbuf_addch(&sb, '\n');
 	}
 	branch_of(c, &branch);
-	if (kind == REPLY_BUILD || kind == REPLY_BOOT) {
+	if ((kind == REPLY_BUILD || kind == REPLY_BOOT) && *c->report_url) {
+		/* the report's record has the series, base, .config and commands */
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "        lorebot reproduce --repo linux %s\n", c->report_url);
+	} else if (kind == REPLY_BUILD || kind == REPLY_BOOT) {
 		strbuf_addstr(&sb, "        lorebot build --repo linux --series ");
 		text_shell_quote(&sb, branch.buf);
 		strbuf_addf(&sb, " --arch %s\n", archs);
@@ -367,7 +371,7 @@ static int lines_in(const char *s)
 }
 
 
-static void finding_line(struct strbuf *sb, const char *mark, json_object *f)
+void report_finding_line(struct strbuf *sb, const char *mark, json_object *f)
 {
 	const char *file = rd_finding_file(f);
 	int64_t line = rd_finding_line(f, 0);
@@ -416,7 +420,7 @@ static void check_vars(struct report_ctx *c)
 				strbuf_addstr(&out, ":\n");
 				last = n;
 			}
-			finding_line(&out, ">> ", f);
+			report_finding_line(&out, ">> ", f);
 			mark = ex.len;
 			strbuf_addf(&ex, "%s", ex.len ? "\n" : "");
 			if (report_excerpt(c, n, rd_finding_file(f), (int)rd_finding_line(f, 0),
@@ -467,6 +471,7 @@ static bool in_list(const char **names, size_t nn, const char *arch)
 static void recipe(struct report_ctx *c, const char **names, size_t nn)
 {
 	const char *dash = config_get(c->o->cfg, "core.dashboardurl");
+	const char *report = c->report_url;
 	bool boot = c->d->kind == REPLY_BOOT || c->d->sections[SECTION_BOOT];
 	bool builds = c->d->sections[SECTION_BUILD_ERRORS] ||
 		c->d->sections[SECTION_BUILD_WARNINGS];
@@ -494,7 +499,10 @@ static void recipe(struct report_ctx *c, const char **names, size_t nn)
 		if (!make && !qemu)
 			continue;
 		strbuf_addf(&sb, "%s%s:\n", sb.len ? "\n" : "", r->arch);
-		if (r && rd_doc_config_file(r->doc) && dash && *dash)
+		if (r && rd_doc_config_file(r->doc) && *report)
+			strbuf_addf(&sb, "        mkdir -p build && "
+				    "curl -o build/.config %s/config/%s\n", report, r->arch);
+		else if (r && rd_doc_config_file(r->doc) && dash && *dash)
 			strbuf_addf(&sb, "        mkdir -p build && "
 				    "curl -o build/.config %s%sconfig/%lld\n", dash,
 				    util_ends_with(dash, "/") ? "" : "/", (long long)r->id);
@@ -613,7 +621,7 @@ static void build_vars(struct report_ctx *c)
 				strbuf_addstr(&out, is_new ? ">> " : "   ");
 				add_block(&out, "", raw);
 			} else {
-				finding_line(&out, is_new ? ">> " : "   ", f);
+				report_finding_line(&out, is_new ? ">> " : "   ", f);
 			}
 			if (!is_new)
 				continue;

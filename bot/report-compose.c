@@ -31,6 +31,13 @@ void report_mail_release(struct reply_mail *m)
 	mail_addrs_release(&m->cc);
 	strbuf_release(&m->text);
 	strbuf_release(&m->body);
+	free(m->report_id);
+	free(m->snapshot);
+	while (m->nr_files--) {
+		free(m->files[m->nr_files].name);
+		strbuf_release(&m->files[m->nr_files].data);
+	}
+	free(m->files);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -204,7 +211,12 @@ static void common_vars(struct report_ctx *c, const struct mail *m, json_object 
 	report_lore_link(&sb, v, target_msgid(v, c->d->patch));
 	template_set(&c->vars, "patch_link", sb.buf);
 	strbuf_reset(&sb);
-	report_lore_link(&sb, v, c->msgid);
+	/* the report's permanent page, else the reply in the list's archive */
+	template_set(&c->vars, "report_url", c->report_url);
+	if (*c->report_url)
+		strbuf_addstr(&sb, c->report_url);
+	else
+		report_lore_link(&sb, v, c->msgid);
 	template_set(&c->vars, "closes", sb.buf);
 	strbuf_reset(&sb);
 	template_set(&c->vars, "patch_subject", m->subject);
@@ -283,7 +295,7 @@ int report_compose(struct store *st, const struct report_version *v,
 	struct report_ctx c = { .st = st, .v = v, .o = o, .d = d, .vars = TVARS_INIT };
 	const char *target = target_msgid(v, d->patch);
 	const char *bot = config_get(o->cfg, "core.botaddress");
-	struct strbuf raw = STRBUF_INIT, body = STRBUF_INIT;
+	struct strbuf raw = STRBUF_INIT, body = STRBUF_INIT, url = STRBUF_INIT;
 	struct mail m = MAIL_INIT;
 	char *file = NULL;
 	int r, ret = -1;
@@ -308,6 +320,10 @@ int report_compose(struct store *st, const struct report_version *v,
 	out->msgid = mail_out_new_msgid(strchr(bot, '@') ? strchr(bot, '@') + 1 : NULL, o->now);
 	out->subject = reply_subject(m.subject);
 	c.msgid = out->msgid;
+	out->report_id = report_id_of(out->msgid);
+	c.report_id = out->report_id;
+	report_url(o->cfg, c.report_id, &url);
+	c.report_url = url.buf;
 	recipients(v, o, &m, report_patch(v, d->patch), out);
 	if (!out->to.nr) {
 		strbuf_addf(err, "<%s> has no sender address to reply to", target);
@@ -320,6 +336,8 @@ int report_compose(struct store *st, const struct report_version *v,
 	if (template_render(o->templates, file, &c.vars, TEMPLATE_TEXT, &body, err))
 		goto out;
 	clean_body(&out->body, body.buf, body.len);
+	if (report_snapshot(&c, out, err))
+		goto out;
 	headers(&c, &m, out);
 	strbuf_addch(&out->text, '\n');
 	strbuf_addbuf(&out->text, &out->body);
@@ -330,5 +348,6 @@ out:
 	mail_release(&m);
 	strbuf_release(&raw);
 	strbuf_release(&body);
+	strbuf_release(&url);
 	return ret;
 }

@@ -21,6 +21,8 @@ struct report_ctx {
 	const struct report_opts *o;
 	const struct reply_due *d;
 	const char *msgid;	/* of the reply */
+	const char *report_id;	/* its permanent page's id */
+	const char *report_url;	/* and the page's URL ("" without a dashboard) */
 	enum build_filter build;
 	struct tvars vars;
 };
@@ -51,5 +53,13 @@ void report_set_prose(struct report_ctx *c, const char *name, const char *text);
 
 /* "patch 2/4" or "the cover letter" */
 void report_patch_name(struct strbuf *sb, const struct report_version *v, int n);
+
+/*
+ * The permanent record of the reply m being composed (m->msgid and
+ * m->report_id set): m->snapshot and m->files.  0, or -1 with err.
+ */
+int report_snapshot(struct report_ctx *c, struct reply_mail *m, struct strbuf *err);
+/* Add a file (gzip-compressed here) to m's record */
+void report_file_add(struct reply_mail *m, const char *name, const char *data, size_t len);
 
 #endif

@@ -157,6 +157,12 @@ enum report_class report_finding_class(const struct report_opts *o, json_object 
 void report_check_count(const struct report_version *v, const struct report_opts *o,
 			int count[REPORT_CLASS_NR]);
 
+/* A file of a report's permanent record (gzip): "config-<arch>" */
+struct report_file {
+	char *name;
+	struct strbuf data;
+};
+
 /* A composed reply */
 struct reply_mail {
 	enum reply_kind kind;
@@ -167,7 +173,23 @@ struct reply_mail {
 	struct mail_addrs to, cc;
 	struct strbuf text;	/* the whole message: headers, blank line, body */
 	struct strbuf body;	/* the body alone */
+	/* its permanent record (report-snap.c), stored with it */
+	char *report_id;	/* the Message-ID up to "-lorebot@" */
+	char *snapshot;		/* JSON text */
+	struct report_file *files;
+	size_t nr_files, alloc_files;
 };
+
+/*
+ * Reports have permanent pages (/r/<id>): the id of a reply's
+ * Message-ID ("20260101120000.abcdefghijkl" of
+ * "20260101120000.abcdefghijkl-lorebot@host", NULL when it has no '@';
+ * caller frees), whether a string is one (what a URL may carry), and the
+ * page's URL under core.dashboardurl (nothing when that is empty).
+ */
+char *report_id_of(const char *msgid);
+bool report_id_valid(const char *id);
+void report_url(const struct config *cfg, const char *id, struct strbuf *sb);
 
 void report_mail_init(struct reply_mail *m);
 void report_mail_release(struct reply_mail *m);
@@ -200,6 +222,9 @@ extern const char *const report_states[REPORT_STATES_NR + 1];	/* all of them, NU
 
 /* Is an address on reply.ignore (an address or an "@domain")? */
 bool report_ignored(const struct config *cfg, const char *email);
+
+/* A finding as a reply gives it: "mark" then "file:line:col: severity: message [rule]\n" */
+void report_finding_line(struct strbuf *sb, const char *mark, json_object *f);
 
 /* The lore link of a Message-ID: the list's URL, else lore.kernel.org/r/ */
 void report_lore_link(struct strbuf *sb, const struct report_version *v, const char *msgid);

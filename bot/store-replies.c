@@ -43,6 +43,30 @@ static char *recipients_json(const struct reply_mail *m)
 	return s;
 }
 
+/* The reply's permanent record (migration "report-3"), beside it */
+static int report_record(struct store *st, int64_t reply, const char *version,
+			 const struct reply_mail *m, int64_t now, struct strbuf *err)
+{
+	struct db_stmt *s = db_prepare(st->db,
+		"INSERT OR IGNORE INTO reports (id, reply, version, json, created)"
+		" VALUES (?, ?, ?, ?, ?)");
+	size_t i;
+
+	if (!s || db_bind_text(s, 1, m->report_id) || db_bind_int(s, 2, reply) ||
+	    db_bind_text(s, 3, version) || db_bind_text(s, 4, m->snapshot) ||
+	    db_bind_int(s, 5, now) || db_run(s))
+		return fail(st, err);
+	for (i = 0; i < m->nr_files; i++) {
+		s = db_prepare(st->db, "INSERT OR IGNORE INTO report_files (report, name, data)"
+			       " VALUES (?, ?, ?)");
+		if (!s || db_bind_text(s, 1, m->report_id) ||
+		    db_bind_text(s, 2, m->files[i].name) ||
+		    db_bind_blob(s, 3, m->files[i].data.buf, m->files[i].data.len) || db_run(s))
+			return fail(st, err);
+	}
+	return 0;
+}
+
 int store_replies_insert(struct store *st, const char *version, const struct reply_mail *m,
 			 const char *mode, const char *state, const char *reason, int64_t now,
 			 int64_t *id, struct strbuf *err)
@@ -66,6 +90,8 @@ int store_replies_insert(struct store *st, const char *version, const struct rep
 	free(rcpt);
 	if (!ret)
 		*id = db_changes(st->db) ? db_last_insert_id(st->db) : 0;
+	if (!ret && *id && m->report_id && m->snapshot)
+		ret = report_record(st, *id, version, m, now, err);
 	return ret;
 }
 
@@ -259,8 +285,12 @@ json_object *store_reply_row_json(const struct reply_row *r, bool with_mail)
 {
 	json_object *o = json_object_new_object();
 	json_object *rcpt = r->recipients ? json_tokener_parse(r->recipients) : NULL;
+	char *report = report_id_of(r->msgid);
 
 	json_object_object_add(o, "id", json_object_new_int64(r->id));
+	/* its permanent page: /r/<report> on the dashboard */
+	json_object_object_add(o, "report", jx_new_str(report));
+	free(report);
 	json_object_object_add(o, "version", jx_new_str(r->version));
 	json_object_object_add(o, "kind", jx_new_str(r->kind));
 	json_object_object_add(o, "patch", json_object_new_int(r->patch));

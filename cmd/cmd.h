@@ -52,6 +52,10 @@ CMD_DECL(job);
 CMD_DECL(record);
 CMD_DECL(mailinfo);
 CMD_DECL(db);
+CMD_DECL(b4_check);
+CMD_DECL(export);
+CMD_DECL(patchwork);
+CMD_DECL(reproduce);
 
 /* Open --db (or <core.statedir>/lorebot.db); an EXIT_* code, EXIT_OK on success */
 struct store;

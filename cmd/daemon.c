@@ -24,6 +24,7 @@
 #include "bot/job.h"
 #include "bot/contract.h"
 #include "lib/log.h"
+#include "bot/patchwork.h"
 #include "bot/pipeline.h"
 #include "bot/report.h"
 #include "bot/results.h"
@@ -44,7 +45,10 @@
 #define REMOTE_BACKOFF_MS 30000	/* no submission this long after one failed */
 #define REMOTE_SLACK_MS (5 * 60000ULL)	/* Slurm's limit beyond daemon.jobtimeout */
 
-enum task_class { CLASS_LIGHT, CLASS_HEAVY, CLASS_FETCH, CLASS_SERVE };
+enum task_class { CLASS_LIGHT, CLASS_HEAVY, CLASS_FETCH, CLASS_SERVE, CLASS_NOTIFY };
+
+#define NOTIFY_MS 2000		/* how often due patchwork checks are looked for */
+#define NOTIFY_IDLE_PASSES 3	/* --once: passes over them once the queue is idle */
 
 struct dlist {
 	char *name;
@@ -91,6 +95,9 @@ struct daemon {
 	int sigfd;
 	bool stop, reload;
 	bool serving;		/* the dashboard child runs */
+	bool notifying;		/* a `lorebot patchwork` child runs */
+	uint64_t notify_ms;	/* when to look for due checks again */
+	int notify_idle;	/* passes started with the queue idle */
 	uint64_t serve_ms;	/* when to start it (again) */
 	uint64_t progress_ms, reconcile_ms, optimize_ms;
 	int64_t window_to;	/* the completeness window was planned up to here */
@@ -404,6 +411,36 @@ static void replan_later(struct daemon *d, const char *version, const char *why)
 	}
 }
 
+/*
+ * The patchwork checks of the version's stages that ended, stored to be
+ * posted (bot/patchwork.h); the reply job plans them again, so a
+ * failure here loses nothing
+ */
+static void pw_plan(struct daemon *d, const char *version)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct report_opts ro;
+	int r;
+
+	if (!patchwork_enabled(d->cfg))
+		return;
+	report_opts_init(&ro, d->cfg);
+	if (d->o->archs)
+		report_opts_set_archs(&ro, d->o->archs);
+	r = store_begin(&d->st, &err);
+	if (!r) {
+		r = patchwork_plan(&d->st, &ro, version, &err);
+		if (r < 0)
+			store_rollback(&d->st);
+		else
+			r = store_commit(&d->st, &err);
+	}
+	if (r < 0)
+		log_warn("patchwork checks of <%s>: %s", version, err.buf);
+	report_opts_release(&ro);
+	strbuf_release(&err);
+}
+
 static void plan(struct daemon *d, const char *version)
 {
 	struct strbuf err = STRBUF_INIT;
@@ -411,6 +448,7 @@ static void plan(struct daemon *d, const char *version)
 	if (pipeline_plan(&d->st, &d->pc, version, time(NULL), &err) < 0)
 		replan_later(d, version, err.buf);
 	cancel_superseded(d, version);
+	pw_plan(d, version);
 	strbuf_release(&err);
 }
 
@@ -1022,6 +1060,52 @@ static void serve_start(struct daemon *d)
 	log_info("dashboard on http://%s/ (lorebot serve)", d->o->listen);
 }
 
+/* patchwork: a child posts the checks that are due (lorebot patchwork) */
+static void notify_start(struct daemon *d)
+{
+	struct task *t = xcalloc(1, sizeof(*t));
+	struct run_task rt = { .res = { .klass = CLASS_NOTIFY, .timeout_ms = 30 * 60000 } };
+	struct argv a;
+	int r;
+
+	t->klass = CLASS_NOTIFY;
+	argv_init(&a, d);
+	argv_add(&a, "patchwork");
+	if (d->o->archs) {
+		argv_add(&a, "--arch");
+		argv_add(&a, d->o->archs);
+	}
+	rt.argv = a.v;
+	rt.data = t;	/* its messages go to our stderr */
+	r = run_pool_submit(d->pool, &rt);
+	if (r) {
+		log_err("patchwork: cannot start 'lorebot patchwork': %s", strerror(-r));
+		task_free(t);
+		return;
+	}
+	d->notifying = true;
+	if (!run_pool_count(d->pool, CLASS_LIGHT) && !run_pool_count(d->pool, CLASS_HEAVY))
+		d->notify_idle++;
+}
+
+static void notify(struct daemon *d)
+{
+	uint64_t ms = util_now_ms();
+
+	if (d->stop || d->notifying || ms < d->notify_ms || !patchwork_enabled(d->cfg))
+		return;
+	d->notify_ms = ms + NOTIFY_MS;
+	if (patchwork_due(&d->st, time(NULL)) > 0)
+		notify_start(d);
+}
+
+static void notify_ended(struct daemon *d, const struct run_done *rd)
+{
+	d->notifying = false;
+	if (rd->status)
+		log_warn("patchwork: 'lorebot patchwork' ended with status %d", rd->status);
+}
+
 static void serve_ended(struct daemon *d, const struct run_done *rd)
 {
 	d->serving = false;
@@ -1041,6 +1125,8 @@ static void ended(void *ctx, const struct run_done *rd)
 		fetch_ended(d, t, rd);
 	else if (t->klass == CLASS_SERVE)
 		serve_ended(d, rd);
+	else if (t->klass == CLASS_NOTIFY)
+		notify_ended(d, rd);
 	else
 		job_ended(d, t, rd);
 	task_free(t);
@@ -1167,6 +1253,7 @@ static void housekeeping(struct daemon *d)
 	}
 	if (d->o->listen && !d->serving && ms >= d->serve_ms && !d->stop)
 		serve_start(d);
+	notify(d);
 	replan(d);
 	plan_backlog(d);
 	track_nodes(d);
@@ -1191,7 +1278,13 @@ static bool idle(struct daemon *d)
 		strbuf_release(&err);
 		return false;
 	}
-	return !counts[JOB_QUEUED] && !counts[JOB_RUNNING];
+	if (counts[JOB_QUEUED] || counts[JOB_RUNNING])
+		return false;
+	/* the checks due now get their passes; a retry later waits for the next run */
+	if (d->notifying)
+		return false;
+	return !patchwork_enabled(d->cfg) || d->notify_idle >= NOTIFY_IDLE_PASSES ||
+		patchwork_due(&d->st, time(NULL)) <= 0;
 }
 
 static int setup_signals(struct daemon *d)

@@ -46,6 +46,13 @@ static const struct cmd commands[] = {
 	  cmd_build_help },
 	{ "boot", cmd_boot, "boot a series' kernels in qemu, run the mm kselftests",
 	  cmd_boot_help },
+	{ "reproduce", cmd_reproduce, "make a report's build diagnostic again, here",
+	  cmd_reproduce_help },
+	{ "patchwork", cmd_patchwork, "post the patchwork checks that are due",
+	  cmd_patchwork_help },
+	{ "export", cmd_export, "the results as KCIDB v5.3 documents", cmd_export_help },
+	{ "b4-check", cmd_b4_check, "lorebot's verdicts as b4 review's CI checks",
+	  cmd_b4_check_help },
 };
 
 const struct cmd *cmd_table(size_t *nr)

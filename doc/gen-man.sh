@@ -24,6 +24,10 @@ boot lorebot(1) lorebot-build(1) lorebot-check(1) lorebot.conf(5) lorebot-result
 status lorebot(1) lorebot-job(1) lorebot-daemon(8) lorebot-results(7)
 job lorebot(1) lorebot-status(1) lorebot-daemon(8)
 config lorebot(1) lorebot.conf(5)
+reproduce lorebot(1) lorebot-reply(1) lorebot-serve(1) lorebot-build(1) lorebot.conf(5)
+patchwork lorebot(1) lorebot-daemon(8) lorebot-b4-check(1) lorebot.conf(5)
+export lorebot(1) lorebot-daemon(8) lorebot.conf(5) lorebot-results(7)
+b4-check lorebot(1) lorebot-check(1) lorebot-patchwork(1) lorebot-serve(1)
 LIST
 }
 

@@ -112,6 +112,31 @@ int gz_gunzip(const void *in, size_t len, size_t max_out, struct strbuf *out,
 	return ret;
 }
 
+int gz_gzip(const void *in, size_t len, struct strbuf *out)
+{
+	z_stream z;
+	size_t start = out->len;
+	int r;
+
+	memset(&z, 0, sizeof(z));
+	/* 15 + 16: a gzip header and trailer around the deflate stream */
+	if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+		return -1;
+	strbuf_grow(out, deflateBound(&z, len) + 1);
+	z.next_in = (Bytef *)in;
+	z.avail_in = (uInt)len;
+	z.next_out = (Bytef *)out->buf + start;
+	z.avail_out = (uInt)(out->alloc - start - 1);
+	r = deflate(&z, Z_FINISH);
+	deflateEnd(&z);
+	if (r != Z_STREAM_END) {
+		strbuf_setlen(out, start);
+		return -1;
+	}
+	strbuf_setlen(out, start + z.total_out);
+	return 0;
+}
+
 bool gz_magic(const void *buf, size_t len)
 {
 	const unsigned char *p = buf;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * gzip decoding with zlib (the only file that includes zlib.h): lore's
- * t.mbox.gz, x=m search results and manifest.js.gz.  Streams of several
+ * gzip with zlib (the only file that includes zlib.h): decoding lore's
+ * t.mbox.gz, x=m search results and manifest.js.gz; encoding a report's
+ * files.  Streams of several
  * gzip members (concatenated files) are one stream.  Truncated or
  * corrupt data is an error, never silently short output.
  */
@@ -33,6 +34,12 @@ int gz_finish(struct gunzip *g, struct strbuf *err);
 /* All of it at once: init, feed, finish, release */
 int gz_gunzip(const void *in, size_t len, size_t max_out, struct strbuf *out,
 	      struct strbuf *err);
+
+/*
+ * Encode len bytes as one gzip member appended to out (lorebot's own
+ * data kept compressed: a report's .config).  0, or -1 when zlib fails.
+ */
+int gz_gzip(const void *in, size_t len, struct strbuf *out);
 
 /* Does buf start like gzip data (1f 8b)? */
 bool gz_magic(const void *buf, size_t len);

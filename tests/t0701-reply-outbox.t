@@ -107,8 +107,8 @@ ok "build body: config and compiler" grep -qx \
 	"compiler:      riscv64-linux-gnu-gcc (Debian 12.2.0-14+deb12u1) 12.2.0" "$TMP/b.txt"
 ok "build body: Reported-by, prefixed" grep -qx "| Reported-by: lorebot <lorebot@localhost>" "$TMP/b.txt"
 MID=$(json "$TMP/b.json" "d['message_id']")
-ok "build body: Closes: the lore link of this very reply" \
-	grep -qx "| Closes: https://lore.kernel.org/r/$MID/" "$TMP/b.txt"
+ok "build body: Closes: the report's permanent page on the dashboard" \
+	grep -qx "| Closes: http://127.0.0.1:8080/r/${MID%%-lorebot@*}" "$TMP/b.txt"
 ok "build body: the new error, marked >>, unwrapped" grep -qx \
 	">> mm/vmscan.c:3871:50: error: passing argument 3 of 'test_pud_bloom_filter' from incompatible pointer type \[-Werror=incompatible-pointer-types\]" \
 	"$TMP/b.txt"
@@ -120,8 +120,8 @@ ok "build body: the source around it" grep -qx "vim +3871 mm/vmscan.c" "$TMP/b.t
 ok "build body: the offending line marked" grep -qP \
 	'^> 3871\t\t\tif \(!walk->force_scan && !test_pud_bloom_filter\(mm_state, walk->seq, pud \+ i\)\)$' "$TMP/b.txt"
 ok "build body: its neighbours unmarked" grep -qP '^  3870\t\t\t/\* Skip a subtree' "$TMP/b.txt"
-ok "build body: reproduce with lorebot" grep -qx \
-	"        lorebot build --repo linux --series lorebot/$S000/v1 --arch riscv" "$TMP/b.txt"
+ok "build body: reproduce with lorebot, from that page" grep -qx \
+	"        lorebot reproduce --repo linux http://127.0.0.1:8080/r/${MID%%-lorebot@*}" "$TMP/b.txt"
 is "$(json "$TMP/b.json" "d['long_prose']")" "[]" "build body: prose within 78 columns"
 
 # the boot regressions: a section of 000's one reply

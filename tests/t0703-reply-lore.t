@@ -77,9 +77,9 @@ is "$(sql "SELECT state FROM replies WHERE msgid = '$CID'")" sending \
 is "$(mails)" 2 "and is not sent again"
 tr -d '\r' <"$SMTP_DIR/0002.eml" >"$TMP/b.eml"
 "$LORE_LAB" deliver "$LAB" <"$TMP/b.eml"
-ok "Closes: is the reply's own link in this list's archive" \
-	grep -qx "| Closes: ${URL}$CID/" "$TMP/b.eml"
-is "$(curl -s -o /dev/null -w '%{http_code}' "${URL}$CID/")" 200 "the Closes: link resolves"
+ok "Closes: is the report's permanent page" \
+	grep -qx "| Closes: http://127.0.0.1:8080/r/${CID%%-lorebot@*}" "$TMP/b.eml"
+is "$(curl -s -o /dev/null -w '%{http_code}' "${URL}$CID/")" 200 "the reply is in this list's archive"
 lorebot --config "$CONF" --db "$DB" fetch --force >/dev/null 2>&1
 lorebot --config "$CONF" --db "$DB" reply --json >"$TMP/r4.json" 2>/dev/null
 is "$(sql "SELECT state, reason FROM replies WHERE msgid = '$CID'")" \

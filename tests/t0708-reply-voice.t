@@ -160,14 +160,14 @@ record "$V000" build "$TMP/b.json"
 record "$V000" boot "$TMP/t.json"
 dry
 body_of "$V000" >"$TMP/000r.txt"
-RISCV=$(sql "SELECT id FROM results WHERE version = '$V000' AND stage = 'build' AND arch = 'riscv'")
+REPORT=$(sed -n 's|^this report: http://127.0.0.1:8080/r/||p' "$TMP/000r.txt")
 ok "000: the recipe without lorebot, from the base with the series applied" grep -qx \
 	"Or without lorebot, in linux/ at 065ab801c937 with the series applied" \
 	"$TMP/000r.txt"
 is "$(sed -n '/^riscv:$/,/^$/p' "$TMP/000r.txt")" "riscv:
-        mkdir -p build && curl -o build/.config http://127.0.0.1:8080/config/$RISCV
+        mkdir -p build && curl -o build/.config http://127.0.0.1:8080/r/$REPORT/config/riscv
         make ARCH=riscv CROSS_COMPILE=riscv64-linux-gnu- O=build olddefconfig
-        make ARCH=riscv CROSS_COMPILE=riscv64-linux-gnu- O=build -j\$(nproc) Image" "riscv (build error): the .config from the dashboard, olddefconfig, the build"
+        make ARCH=riscv CROSS_COMPILE=riscv64-linux-gnu- O=build -j\$(nproc) Image" "riscv (build error): the .config from the report's page, olddefconfig, the build"
 ok "arm64 (a boot regression): the qemu command line" grep -qx \
 	"        qemu-system-aarch64 -M virt -cpu cortex-a57 -accel tcg -m 1024 -smp 2 -kernel build/arch/arm64/boot/Image -initrd initramfs.cpio -append 'console=ttyAMA0 panic=-1'" \
 	"$TMP/000r.txt"

@@ -76,6 +76,26 @@ int main(void)
 	ok(strstr(err.buf, "more than 3 bytes") != NULL, "says '%s'", err.buf);
 
 	ok(gz_magic(hello, sizeof(hello)) && !gz_magic("ab", 2), "gz_magic");
+	/* gz_gzip: what it writes reads back, and is gzip */
+	{
+		struct strbuf z = STRBUF_INIT, back = STRBUF_INIT;
+		char big[100000];
+
+		for (i = 0; i < sizeof(big); i++)
+			big[i] = "CONFIG_MMU=y\n"[i % 13];
+		is_int(gz_gzip(big, sizeof(big), &z), 0, "gz_gzip: 100 kB");
+		ok(gz_magic(z.buf, z.len) && z.len < sizeof(big) / 10, "gzip, and smaller");
+		is_int(gz_gunzip(z.buf, z.len, 0, &back, &err), 0, "it reads back");
+		ok(back.len == sizeof(big) && !memcmp(back.buf, big, sizeof(big)),
+		   "the same bytes");
+		strbuf_reset(&z);
+		is_int(gz_gzip("", 0, &z), 0, "gz_gzip of nothing");
+		strbuf_reset(&back);
+		is_int(gz_gunzip(z.buf, z.len, 0, &back, &err), 0, "reads back empty");
+		is_int((int)back.len, 0, "empty");
+		strbuf_release(&z);
+		strbuf_release(&back);
+	}
 	strbuf_release(&out);
 	strbuf_release(&err);
 	return done_testing();
