@@ -75,6 +75,11 @@ is "$(absent "$keys" "$paged")" "" \
 	"every key of bot/config-keys.c is in lorebot.conf(5)"
 is "$(absent "$paged" "$keys")" "" \
 	"lorebot.conf(5) documents no key the table does not have"
+# doc/technical/configuration.md's tables give defaults by hand: the table's
+$PY "$LOREBOT_SRC/tests/doc-defaults.py" "$LOREBOT_SRC/doc/technical/configuration.md" \
+	<"$TMP/keys" >"$TMP/defaults.out" 2>/dev/null
+is "$?:$(cat "$TMP/defaults.out")" "0:" \
+	"every default doc/technical/configuration.md gives is the key table's"
 
 # -- every page renders without a warning
 if command -v groff >/dev/null 2>&1; then
