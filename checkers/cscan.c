@@ -23,6 +23,7 @@ static void add_line(struct cview *v, const char *text, int len, int no,
 	l->no = no;
 	l->added = added;
 	l->pp = false;
+	l->elision = false;
 	l->seg = seg;
 }
 
@@ -429,11 +430,112 @@ static void add_macro(struct lexer *lx, int first_pp, int line)
 	}
 }
 
+/* "[...]", "[... unchanged lines ...]": what a mail left out */
+static bool is_elision(const struct cline *l)
+{
+	int i = 0, e = l->len;
+
+	while (i < e && isspace((unsigned char)l->text[i]))
+		i++;
+	while (e > i && isspace((unsigned char)l->text[e - 1]))
+		e--;
+	if (e - i < 5 || l->text[i] != '[' || l->text[e - 1] != ']')
+		return false;
+	for (i++; i < e && l->text[i] == ' '; i++)
+		;
+	return e - i >= 4 && !memcmp(l->text + i, "...", 3);
+}
+
+/*
+ * The function lines [first, end) leave open: the last head at column 0
+ * ("static bool foo(struct x *a,") not closed by a "}" at column 0
+ * after it, else hint (the segment's own)
+ */
+static char *open_function(const struct cview *v, int first, int end,
+			   const char *hint)
+{
+	const char *name = NULL;
+	size_t len = 0;
+	int li;
+
+	for (li = first; li < end; li++) {
+		const struct cline *l = &v->lines[li];
+		char buf[256];
+		const char *n;
+		size_t k = (size_t)l->len < sizeof(buf) - 1 ? (size_t)l->len : sizeof(buf) - 1;
+
+		if (!l->len || isspace((unsigned char)l->text[0]) || l->elision)
+			continue;
+		if (l->text[0] == '}') {
+			name = NULL;
+			hint = NULL;
+			continue;
+		}
+		memcpy(buf, l->text, k);
+		buf[k] = '\0';
+		if (strchr(buf, ';') || strchr(buf, '#') || strstr(buf, "/*"))
+			continue;
+		n = hint_name(buf, &len);
+		if (n)
+			name = l->text + (n - buf);
+	}
+	if (name)
+		return xstrndup(name, len);
+	return hint ? xstrdup(hint) : NULL;
+}
+
+/* Split the segments at elision lines (which stay, without code) */
+static void split_elisions(struct cview *v)
+{
+	struct cseg *segs = NULL;
+	char **hints = NULL;
+	size_t alloc = 0;
+	int nr = 0, si, li, found = 0;
+
+	for (li = 0; li < v->nr_lines; li++)
+		if (is_elision(&v->lines[li]))
+			v->lines[li].elision = ++found;
+	if (!found)
+		return;
+	for (si = 0; si < v->nr_segs; si++) {
+		struct cseg cur = v->segs[si];
+		char *hint = v->hints[si];
+
+		for (li = cur.first_line; li < cur.end_line; li++) {
+			if (!v->lines[li].elision || li + 1 >= cur.end_line)
+				continue;
+			ALLOC_GROW(segs, nr + 1, alloc);
+			hints = xrealloc(hints, (nr + 1) * sizeof(*hints));
+			segs[nr] = cur;
+			segs[nr].end_line = li + 1;
+			segs[nr].func_hint = hints[nr] = hint;
+			nr++;
+			hint = open_function(v, cur.first_line, li + 1, hint);
+			cur.first_line = li + 1;
+		}
+		ALLOC_GROW(segs, nr + 1, alloc);
+		hints = xrealloc(hints, (nr + 1) * sizeof(*hints));
+		segs[nr] = cur;
+		segs[nr].func_hint = hints[nr] = hint;
+		nr++;
+	}
+	free(v->segs);
+	free(v->hints);
+	v->segs = segs;
+	v->hints = hints;
+	v->nr_segs = nr;
+	v->alloc_segs = alloc;
+	for (si = 0; si < nr; si++)
+		for (li = segs[si].first_line; li < segs[si].end_line; li++)
+			v->lines[li].seg = si;
+}
+
 void cview_lex(struct cview *v)
 {
 	struct lexer *lx = xcalloc(1, sizeof(*lx));
 	int si, li;
 
+	split_elisions(v);
 	lx->v = v;
 	for (si = 0; si < v->nr_segs; si++) {
 		struct cseg *s = &v->segs[si];
@@ -469,7 +571,8 @@ void cview_lex(struct cview *v)
 				continue;
 			}
 			cont = false;
-			lex_line(lx, li, false);
+			if (!l->elision)
+				lex_line(lx, li, false);
 		}
 		s->end_tok = v->nr_toks;
 	}
