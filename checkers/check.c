@@ -243,31 +243,58 @@ struct finding *check_report(struct check_ctx *c, const char *rule,
 			   strbuf_detach(&sb, NULL));
 }
 
-struct finding *check_report_at(struct check_ctx *c, enum check_severity sev,
-				int tok, int qfirst, int qlast,
-				const char *fmt, ...)
+static struct finding *report_va(struct check_ctx *c, enum check_severity sev,
+				  int tok, int cause, int qfirst, int qlast,
+				  const char *fmt, va_list ap)
 {
 	const struct cview *v = &c->file->view;
 	const struct cline *l = &v->lines[v->toks[tok].line];
+	const struct cline *cl = cause >= 0 ? &v->lines[v->toks[cause].line] : NULL;
+	bool own = l->added || (cl && cl->added);
 	struct strbuf sb = STRBUF_INIT, q = STRBUF_INIT;
 	struct finding *f;
-	va_list ap;
 
-	if (!l->added) {
+	if (!own) {
 		strbuf_addstr(&sb, "pre-existing: ");
 		sev = CHECK_NOTE;
 	}
-	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
 	f = add_finding(c->out, c->k->name, sev, c->patch ? c->patch->n : 0,
 			c->file->path, l->no, strbuf_detach(&sb, NULL));
 	f->column = v->toks[tok].col + 1;
-	f->preexisting = !l->added;
+	f->preexisting = !own;
+	if (!l->added && own)
+		f->cause = cl->no;
 	if (qfirst >= 0) {
 		cview_quote(v, qfirst, qlast, &q);
 		f->quote = strbuf_detach(&q, NULL);
 	}
+	return f;
+}
+
+struct finding *check_report_at(struct check_ctx *c, enum check_severity sev,
+				int tok, int qfirst, int qlast,
+				const char *fmt, ...)
+{
+	struct finding *f;
+	va_list ap;
+
+	va_start(ap, fmt);
+	f = report_va(c, sev, tok, -1, qfirst, qlast, fmt, ap);
+	va_end(ap);
+	return f;
+}
+
+struct finding *check_report_caused(struct check_ctx *c, enum check_severity sev,
+				    int tok, int cause, int qfirst, int qlast,
+				    const char *fmt, ...)
+{
+	struct finding *f;
+	va_list ap;
+
+	va_start(ap, fmt);
+	f = report_va(c, sev, tok, cause, qfirst, qlast, fmt, ap);
+	va_end(ap);
 	return f;
 }
 
@@ -368,7 +395,8 @@ int check_patch_line(const struct check_patch *p, const char *path, int line)
 	return line;
 }
 
-static bool on_added_line(const struct check_patch *p, const struct finding *f)
+static bool on_added_line(const struct check_patch *p, const struct finding *f,
+			  int line)
 {
 	size_t i, j, k;
 
@@ -380,7 +408,7 @@ static bool on_added_line(const struct check_patch *p, const struct finding *f)
 		for (j = 0; j < df->nr; j++)
 			for (k = 0; k < df->hunks[j].nr; k++)
 				if (df->hunks[j].lines[k].kind == '+' &&
-				    df->hunks[j].lines[k].new_no == f->line)
+				    df->hunks[j].lines[k].new_no == line)
 					return true;
 	}
 	return false;
@@ -410,7 +438,8 @@ static void keep_added(struct check_series *s, struct findings *out, size_t from
 			if (s->patches[pi]->n == f->patch)
 				p = s->patches[pi];
 		if (k->scope == CHECK_SCOPE_FILE && f->file && f->line > 0 && p &&
-		    !f->preexisting && !on_added_line(p, f)) {
+		    !f->preexisting && !on_added_line(p, f, f->line) &&
+		    !(f->cause && on_added_line(p, f, f->cause))) {
 			log_debug("%s: dropped a finding on unchanged %s:%d",
 				  f->rule, f->file, f->line);
 			check_finding_release(f);

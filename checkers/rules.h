@@ -54,6 +54,14 @@ static inline bool check_sees(const struct check_ctx *c, bool added)
 struct finding *check_report_at(struct check_ctx *c, enum check_severity sev,
 				int tok, int qfirst, int qlast,
 				const char *fmt, ...) PRINTF(6, 7);
+/*
+ * The same, for a problem the series makes at token tok by what it adds
+ * at token cause (a lock taken before an unchanged return): when the line
+ * of cause is added it is reported as the series' own, wherever tok is
+ */
+struct finding *check_report_caused(struct check_ctx *c, enum check_severity sev,
+				    int tok, int cause, int qfirst, int qlast,
+				    const char *fmt, ...) PRINTF(7, 8);
 
 /*
  * The checkers (the table of checkers/checkers.c): each file of a rule
