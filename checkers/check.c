@@ -250,7 +250,7 @@ static struct finding *report_va(struct check_ctx *c, enum check_severity sev,
 	const struct cview *v = &c->file->view;
 	const struct cline *l = &v->lines[v->toks[tok].line];
 	const struct cline *cl = cause >= 0 ? &v->lines[v->toks[cause].line] : NULL;
-	bool own = l->added || (cl && cl->added);
+	bool own = l->added || (cl && (cl->added || cl->moved));
 	struct strbuf sb = STRBUF_INIT, q = STRBUF_INIT;
 	struct finding *f;
 
@@ -296,6 +296,57 @@ struct finding *check_report_caused(struct check_ctx *c, enum check_severity sev
 	f = report_va(c, sev, tok, cause, qfirst, qlast, fmt, ap);
 	va_end(ap);
 	return f;
+}
+
+void check_undecided(struct check_ctx *c, int tok, const char *fmt, ...)
+{
+	const struct cview *v = &c->file->view;
+	struct strbuf *sb;
+	size_t pi;
+	va_list ap;
+
+	for (pi = 0; pi < c->s->nr && c->s->patches[pi] != c->patch; pi++)
+		;
+	if (pi == c->s->nr || !c->undecided)
+		return;
+	sb = &c->undecided[pi];
+	strbuf_addf(sb, "%s at %s:%d (", c->k->name, c->file->path,
+		    v->lines[v->toks[tok].line].no);
+	va_start(ap, fmt);
+	strbuf_vaddf(sb, fmt, ap);
+	va_end(ap);
+	strbuf_addstr(sb, ")\n");
+}
+
+/*
+ * One note per patch for what the rules could not decide from its hunks:
+ * the rules and places, each once
+ */
+static void undecided_notes(struct check_ctx *c)
+{
+	size_t pi;
+
+	for (pi = 0; pi < c->s->nr; pi++) {
+		struct strbuf *u = &c->undecided[pi], msg = STRBUF_INIT;
+		const char *p = u->buf, *e;
+		size_t n = 0;
+
+		if (!u->len)
+			continue;
+		strbuf_addstr(&msg, "not decidable from the hunks (no tree): ");
+		for (; *p; p = e + 1) {
+			e = strchr(p, '\n');
+			if (memmem(u->buf, p - u->buf, p, e - p + 1))
+				continue;	/* said already */
+			if (n++)
+				strbuf_addstr(&msg, "; ");
+			strbuf_add(&msg, p, e - p);
+		}
+		strbuf_addstr(&msg, "; check with the tree (--repo) to decide");
+		c->patch = c->s->patches[pi];
+		check_report(c, "hunks-only", CHECK_NOTE, NULL, 0, "%s", msg.buf);
+		strbuf_release(&msg);
+	}
 }
 
 bool check_ident_has(const struct ctok *t, const char *part)
@@ -460,6 +511,9 @@ int check_run(struct check_series *s, const struct check_opts *o,
 
 	for (i = 0; i < checkers_nr; i++)
 		on[i] = check_enabled(o, checkers[i]);
+	c.undecided = xcalloc(s->nr + 1, sizeof(*c.undecided));
+	for (pi = 0; pi < s->nr; pi++)
+		strbuf_init(&c.undecided[pi], 0);
 	for (pi = 0; pi < s->nr; pi++)
 		build_files(s, s->patches[pi]);
 	for (pi = 0; pi < s->nr; pi++)
@@ -517,6 +571,10 @@ int check_run(struct check_series *s, const struct check_opts *o,
 		c.file = NULL;
 		checkers[i]->end(&c);
 	}
+	undecided_notes(&c);
+	for (pi = 0; pi < s->nr; pi++)
+		strbuf_release(&c.undecided[pi]);
+	free(c.undecided);
 	if (c.ids_unchecked) {
 		c.patch = NULL;
 		check_report(&c, "fixes-tag", CHECK_NOTE, NULL, 0,

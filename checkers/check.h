@@ -235,6 +235,7 @@ struct check_ctx {
 	struct findings *out;
 	struct check_kb *kb;		/* facts gathered over the series */
 	size_t ids_unchecked;		/* commit ids not reported: stale_tree */
+	struct strbuf *undecided;	/* per patch of s: "rule file:line what\n" */
 };
 
 /*

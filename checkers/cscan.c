@@ -24,6 +24,7 @@ static void add_line(struct cview *v, const char *text, int len, int no,
 	l->added = added;
 	l->pp = false;
 	l->elision = false;
+	l->moved = false;
 	l->seg = seg;
 }
 

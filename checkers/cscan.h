@@ -37,6 +37,7 @@ struct cline {
 	bool added;		/* added or changed by the patch */
 	bool pp;		/* a preprocessor line or its continuation */
 	bool elision;		/* "[...]": lines a mail left out; no code */
+	bool moved;		/* added, but only moved here (moved.c): not added */
 	int seg;
 };
 

@@ -21,13 +21,18 @@ static const char *const give_lock[] = {
 };
 static const char *const give_map[] = { "pte_unmap", "pte_unmap_unlock", NULL };
 
-static const struct leak_pair pte_pairs[] = {
-	{ "pte_offset_map_lock", give_lock, true,
-	  "the PTE table mapped and its lock held", FIX_PTR_LOCK },
-	{ "pte_offset_map", give_map, true, "the PTE table mapped", FIX_PTR },
-	{ "pte_offset_map_ro_nolock", give_map, true, "the PTE table mapped", FIX_PTR },
-	{ "pte_offset_map_rw_nolock", give_map, true, "the PTE table mapped", FIX_PTR },
-	{ "pte_offset_map_nolock", give_map, true, "the PTE table mapped", FIX_PTR },
+static const struct flow_pair pte_pairs[] = {
+	{ "pte_offset_map_lock", FLOW_PTR, give_lock,
+	  "the PTE table mapped and its lock held", 3, FLOW_FIX_NAME_LOCK },
+	{ "pte_alloc_map_lock", FLOW_PTR, give_lock,
+	  "the PTE table mapped and its lock held", 3, FLOW_FIX_NAME_LOCK },
+	{ "pte_offset_map", FLOW_PTR, give_map, "the PTE table mapped", -1, FLOW_FIX_NAME },
+	{ "pte_offset_map_ro_nolock", FLOW_PTR, give_map, "the PTE table mapped", -1,
+	  FLOW_FIX_NAME },
+	{ "pte_offset_map_rw_nolock", FLOW_PTR, give_map, "the PTE table mapped", -1,
+	  FLOW_FIX_NAME },
+	{ "pte_offset_map_nolock", FLOW_PTR, give_map, "the PTE table mapped", -1,
+	  FLOW_FIX_NAME },
 };
 
 static void pteexit_run(struct check_ctx *c)

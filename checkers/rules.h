@@ -74,6 +74,7 @@ extern const struct checker oneline_checker;
 extern const struct checker ptemapnull_checker;
 extern const struct checker pteexit_checker;
 extern const struct checker rcuexit_checker;
+extern const struct checker unlockexit_checker;
 extern const struct checker atomicsleep_checker;
 extern const struct checker lockassert_checker;
 extern const struct checker checkpatch_checker;
@@ -84,6 +85,12 @@ extern const struct checker seriescheck_numbering;
 extern const struct checker seriescheck_cover;
 extern const struct checker seriescheck_base;
 extern const struct checker codespell_checker;
+
+/*
+ * What the current rule could not decide from the hunks alone (no tree):
+ * one note per patch names the rules and places (check.c)
+ */
+void check_undecided(struct check_ctx *c, int tok, const char *fmt, ...) PRINTF(3, 4);
 
 /* Identifier helpers */
 bool check_ident_has(const struct ctok *t, const char *part);	/* substring, any case */
