@@ -378,10 +378,36 @@ static void pp_branch(struct lexer *lx, const struct cline *l)
 }
 
 /* Does the segment start inside a block comment ("*" lines, then "* /")? */
+/*
+ * A line inside a block comment: a star, then a blank, the end of the
+ * line or the closing slash (a dereference "*pte = x" has no blank after
+ * its star)
+ */
+static bool comment_line(const struct cline *l)
+{
+	int i = 0;
+
+	while (i < l->len && (l->text[i] == ' ' || l->text[i] == '\t'))
+		i++;
+	return i < l->len && l->text[i] == '*' &&
+	       (i + 1 == l->len || l->text[i + 1] == ' ' || l->text[i + 1] == '\t' ||
+		l->text[i + 1] == '/');
+}
+
 static bool starts_in_comment(const struct cview *v, const struct cseg *s)
 {
 	int li, i;
 
+	/* a hunk that starts inside a comment block: its first text line */
+	for (li = s->first_line; li < s->end_line; li++) {
+		const struct cline *l = &v->lines[li];
+
+		if (cview_line_indent(l) < 0)
+			continue;
+		if (comment_line(l))
+			return true;
+		break;
+	}
 	for (li = s->first_line; li < s->end_line; li++) {
 		const struct cline *l = &v->lines[li];
 
