@@ -321,7 +321,7 @@ static void scan(struct flow *f, int first, int last, unsigned int *h,
 		const struct ctok *t = &v->toks[i];
 		bool call = t->kind == CT_IDENT && cv_is(v, i + 1, "(");
 
-		if (call && f->ops->call && *h)
+		if (call && f->ops->call)
 			f->ops->call(f, i, *h);
 		for (r = 0; r < f->nr_res; r++) {
 			struct flow_res *x = &f->res[r];
@@ -817,6 +817,48 @@ static unsigned int given_somewhere(const struct flow *f)
 	return m;
 }
 
+/* The body of node b as a function to walk: false when it is none */
+static bool setup(struct flow *f, int b)
+{
+	const struct cview *v = f->v;
+	const struct cnode *n = &v->nodes[b];
+
+	f->fn = b;
+	if (n->kind == CN_FUNC && n->child >= 0) {
+		f->body = n->child;
+		f->fname = n->fname;
+		f->fname_len = n->fname_len;
+	} else if (n->kind == CN_OPEN && n->parent < 0) {
+		const struct cseg *s = &v->segs[v->lines[v->toks[n->first].line].seg];
+
+		f->body = b;
+		f->fname = s->func_hint;
+		f->fname_len = s->func_hint ? (int)strlen(s->func_hint) : 0;
+	} else {
+		return false;
+	}
+	f->end_seen = end_in_view(v, b, f->body);
+	find_takes(f);
+	/* one that takes for its caller: its exits are no leaks */
+	if (takes_for_caller(f) && !f->ops->call) {
+		while (f->nr_res)
+			free(f->res[--f->nr_res].key);
+	}
+	/*
+	 * a resource the function never gives back is kept for its
+	 * caller (seen whole) or given back beyond the hunks
+	 */
+	f->keep = given_somewhere(f);
+	f->label = -1;
+	return true;
+}
+
+static void release(struct flow *f)
+{
+	while (f->nr_res)
+		free(f->res[--f->nr_res].key);
+}
+
 void flow_run(struct check_ctx *c, const struct flow_pair *pairs, size_t nr,
 	      const struct flow_ops *ops, void *data)
 {
@@ -826,39 +868,18 @@ void flow_run(struct check_ctx *c, const struct flow_pair *pairs, size_t nr,
 	if (!c->file->is_c)
 		return;
 	for (b = 0; b < v->nr_nodes; b++) {
-		const struct cnode *n = &v->nodes[b];
 		struct flow f = {
 			.c = c, .v = v, .pairs = pairs, .nr_pairs = nr, .ops = ops,
-			.data = data, .fn = b,
+			.data = data,
 		};
 		unsigned int h = 0;
 
-		if (n->kind == CN_FUNC && n->child >= 0) {
-			f.body = n->child;
-			f.fname = n->fname;
-			f.fname_len = n->fname_len;
-		} else if (n->kind == CN_OPEN && n->parent < 0) {
-			const struct cseg *s = &v->segs[v->lines[v->toks[n->first].line].seg];
-
-			f.body = b;
-			f.fname = s->func_hint;
-			f.fname_len = s->func_hint ? (int)strlen(s->func_hint) : 0;
-		} else {
+		if (!setup(&f, b))
 			continue;
-		}
-		f.end_seen = end_in_view(v, b, f.body);
-		find_takes(&f);
-		if (takes_for_caller(&f))
-			f.nr_res = 0;
 		if (!f.nr_res && !ops->call) {
+			release(&f);
 			continue;
 		}
-		/*
-		 * a resource the function never gives back is kept for its
-		 * caller (seen whole) or given back beyond the hunks
-		 */
-		f.keep = given_somewhere(&f);
-		f.label = -1;
 		if (walk(&f, f.body, &h, NULL, -1) && f.end_seen)
 			exit_at(&f, -1, -1, h);
 		else if (h && !f.end_seen && !v->complete && ops->exit)
@@ -870,7 +891,49 @@ void flow_run(struct check_ctx *c, const struct flow_pair *pairs, size_t nr,
 							v->toks[f.res[r].tok].len,
 							v->toks[f.res[r].tok].s,
 							v->lines[v->toks[f.res[r].tok].line].no);
-		for (r = 0; r < f.nr_res; r++)
-			free(f.res[r].key);
+		release(&f);
 	}
+}
+
+struct held_at {
+	int tok;
+	unsigned int held;
+	bool seen;
+	struct strbuf *what;
+};
+
+static void held_call(struct flow *f, int t, unsigned int held)
+{
+	struct held_at *a = f->data;
+	int r;
+
+	if (t != a->tok || a->seen)
+		return;
+	a->seen = true;
+	a->held = held;
+	for (r = 0; r < f->nr_res && a->what; r++)
+		if (held & (1u << r)) {
+			flow_res_name(f, r, a->what);
+			strbuf_addf(a->what, " (line %d)",
+				    f->v->lines[f->v->toks[f->res[r].tok].line].no);
+			break;
+		}
+}
+
+bool flow_held_at(struct check_ctx *c, const struct cview *v, int fn, int tok,
+		  const struct flow_pair *pairs, size_t nr, struct strbuf *what)
+{
+	static const struct flow_ops ops = { .call = held_call };
+	struct held_at a = { .tok = tok, .what = what };
+	struct flow f = {
+		.c = c, .v = v, .pairs = pairs, .nr_pairs = nr, .ops = &ops,
+		.data = &a,
+	};
+	unsigned int h = 0;
+
+	if (fn < 0 || !setup(&f, fn))
+		return false;
+	walk(&f, f.body, &h, NULL, -1);
+	release(&f);
+	return a.seen && a.held;
 }

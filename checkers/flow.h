@@ -71,7 +71,7 @@ struct flow_ops {
 	 * goto led through, -1
 	 */
 	void (*exit)(struct flow *f, int exit, int label, unsigned int held);
-	/* a call at token t, with resources held */
+	/* each call at token t, with the resources held (maybe none) */
 	void (*call)(struct flow *f, int t, unsigned int held);
 };
 
@@ -97,6 +97,13 @@ struct flow {
 /* Walk every function of c's file */
 void flow_run(struct check_ctx *c, const struct flow_pair *pairs, size_t nr,
 	      const struct flow_ops *ops, void *data);
+
+/*
+ * Is something of pairs held at the call at token tok of function node fn
+ * of view v (a caller's file of the tree)?  what gets its name and line
+ */
+bool flow_held_at(struct check_ctx *c, const struct cview *v, int fn, int tok,
+		  const struct flow_pair *pairs, size_t nr, struct strbuf *what);
 
 /* "the RCU read lock", "spin_lock(&x->lock)", "'pte' of pte_offset_map_lock()" */
 void flow_res_name(const struct flow *f, int r, struct strbuf *sb);
