@@ -362,6 +362,16 @@ static void scan(struct flow *f, int first, int last, unsigned int *h,
 
 				if (c < 0 || cv_is(v, c, "if") || cv_is(v, c, "while"))
 					continue;
+				/*
+				 * the mapping of a locked table without its lock:
+				 * read, not given back (damos_va_filter_out(..., pte,
+				 * ...)), unless the callee says it unmaps
+				 */
+				if (x->lock_name >= 0 &&
+				    !same_tok(&v->toks[i], &v->toks[x->lock_name]) &&
+				    !memmem(v->toks[c].s, v->toks[c].len, "unmap", 5) &&
+				    !memmem(v->toks[c].s, v->toks[c].len, "unlock", 6))
+					continue;
 				for (k = 0; k < ARRAY_SIZE(entry_ops); k++)
 					if (!strncmp(v->toks[c].s, entry_ops[k],
 						     strlen(entry_ops[k])))
