@@ -29,8 +29,8 @@
 #include "lib/strmap.h"
 
 #define GIVE(...) ((const char *const[]){ __VA_ARGS__, NULL })
-#define HOLD(take, how, give, what) { take, how, GIVE give, what, -1, FLOW_FIX_NONE }
-#define HOLDPTR(take, give, what, lock) { take, FLOW_PTR, GIVE give, what, lock, FLOW_FIX_NONE }
+#define HOLD(take, how, give, what) { take, how, GIVE give, what, -1, FLOW_FIX_NONE, false }
+#define HOLDPTR(take, give, what, lock) { take, FLOW_PTR, GIVE give, what, lock, FLOW_FIX_NONE, false }
 #define MAX_CALLERS 8
 
 static const struct flow_pair holds[] = {

@@ -306,6 +306,41 @@ static int call_of_arg(const struct cview *v, int i)
 	return -1;
 }
 
+/* Calls that read a folio or page, or count: no hand-over of its lock */
+static const char *const accessors[] = {
+	"folio_", "page_", "Page", "PageTrans", "VM_", "WARN", "BUG", "likely",
+	"unlikely", "trace_", "count_", "mod_", "node_stat", "lruvec_", "pfn_",
+};
+
+/*
+ * Is the object a lock goes with (its key, "folio") at token i passed,
+ * directly or inside another argument, to a function that is no accessor
+ * ("set_pmd_migration_entry(&pvmw, folio_page(folio, 0))")?
+ */
+static bool handed_object(const struct flow *f, int r, int i)
+{
+	const struct cview *v = f->v;
+	const struct flow_res *x = &f->res[r];
+	int c, k = i;
+	size_t n;
+
+	if (v->toks[i].kind != CT_IDENT || strlen(x->key) != (size_t)v->toks[i].len ||
+	    memcmp(x->key, v->toks[i].s, v->toks[i].len) || cv_is(v, i - 1, ".") ||
+	    cv_is(v, i - 1, "->") || cv_is(v, i + 1, "->") || cv_is(v, i + 1, "."))
+		return false;
+	while ((c = call_of_arg(v, k)) >= 0) {
+		if (c == x->tok || gives_back(f, r, c))
+			return false;
+		for (n = 0; n < ARRAY_SIZE(accessors); n++)
+			if (!strncmp(v->toks[c].s, accessors[n], strlen(accessors[n])))
+				break;
+		if (n == ARRAY_SIZE(accessors) && !cv_is(v, c, "if") && !cv_is(v, c, "while"))
+			return true;
+		k = c;
+	}
+	return false;
+}
+
 /*
  * What the tokens first..last do to the held set, in order: calls (the
  * rule sees each with what is held), takes, gives, names handed on or
@@ -334,6 +369,10 @@ static void scan(struct flow *f, int first, int last, unsigned int *h,
 			if (!(*h & (1u << r)))
 				continue;
 			if (call && gives_back(f, r, i)) {
+				*h &= ~(1u << r);
+				continue;
+			}
+			if (x->pair->object && *x->key && handed_object(f, r, i)) {
 				*h &= ~(1u << r);
 				continue;
 			}

@@ -48,6 +48,11 @@ struct flow_pair {
 	const char *what;		/* "the RCU read lock" */
 	int lock_arg;			/* the "&ptl" argument holding the lock, -1 */
 	enum flow_fix fix;
+	/*
+	 * the lock goes with its object: a folio or page passed to a function
+	 * (not a folio_*() accessor) may be unlocked or kept locked there
+	 */
+	bool object;
 };
 
 /* A resource the function takes: one take call */

@@ -23,16 +23,16 @@ static const char *const give_map[] = { "pte_unmap", "pte_unmap_unlock", NULL };
 
 static const struct flow_pair pte_pairs[] = {
 	{ "pte_offset_map_lock", FLOW_PTR, give_lock,
-	  "the PTE table mapped and its lock held", 3, FLOW_FIX_NAME_LOCK },
+	  "the PTE table mapped and its lock held", 3, FLOW_FIX_NAME_LOCK, false },
 	{ "pte_alloc_map_lock", FLOW_PTR, give_lock,
-	  "the PTE table mapped and its lock held", 3, FLOW_FIX_NAME_LOCK },
-	{ "pte_offset_map", FLOW_PTR, give_map, "the PTE table mapped", -1, FLOW_FIX_NAME },
+	  "the PTE table mapped and its lock held", 3, FLOW_FIX_NAME_LOCK, false },
+	{ "pte_offset_map", FLOW_PTR, give_map, "the PTE table mapped", -1, FLOW_FIX_NAME, false },
 	{ "pte_offset_map_ro_nolock", FLOW_PTR, give_map, "the PTE table mapped", -1,
-	  FLOW_FIX_NAME },
+	  FLOW_FIX_NAME, false },
 	{ "pte_offset_map_rw_nolock", FLOW_PTR, give_map, "the PTE table mapped", -1,
-	  FLOW_FIX_NAME },
+	  FLOW_FIX_NAME, false },
 	{ "pte_offset_map_nolock", FLOW_PTR, give_map, "the PTE table mapped", -1,
-	  FLOW_FIX_NAME },
+	  FLOW_FIX_NAME, false },
 };
 
 static void pteexit_run(struct check_ctx *c)

@@ -23,11 +23,11 @@ static const char *const give_rcu_bh[] = { "rcu_read_unlock_bh", NULL };
 static const char *const give_rcu_sched[] = { "rcu_read_unlock_sched", NULL };
 
 static const struct flow_pair rcu_pairs[] = {
-	{ "rcu_read_lock", FLOW_PLAIN, give_rcu, "the RCU read lock", -1, FLOW_FIX_CALL },
+	{ "rcu_read_lock", FLOW_PLAIN, give_rcu, "the RCU read lock", -1, FLOW_FIX_CALL, false },
 	{ "rcu_read_lock_bh", FLOW_PLAIN, give_rcu_bh, "the RCU-bh read lock", -1,
-	  FLOW_FIX_CALL },
+	  FLOW_FIX_CALL, false },
 	{ "rcu_read_lock_sched", FLOW_PLAIN, give_rcu_sched, "the RCU-sched read lock",
-	  -1, FLOW_FIX_CALL },
+	  -1, FLOW_FIX_CALL, false },
 };
 
 static void rcuexit_run(struct check_ctx *c)

@@ -24,9 +24,11 @@
 #define GIVE(...) ((const char *const[]){ __VA_ARGS__, NULL })
 
 #define LOCK(take, how, give, what) \
-	{ take, how, GIVE give, what, -1, FLOW_FIX_KEY }
+	{ take, how, GIVE give, what, -1, FLOW_FIX_KEY, false }
 #define LOCKPTR(take, give, what) \
-	{ take, FLOW_PTR, GIVE give, what, -1, FLOW_FIX_KEY }
+	{ take, FLOW_PTR, GIVE give, what, -1, FLOW_FIX_KEY, false }
+#define LOCKOBJ(take, how, give, what) \
+	{ take, how, GIVE give, what, -1, FLOW_FIX_KEY, true }
 
 static const struct flow_pair lock_pairs[] = {
 	LOCK("spin_lock", FLOW_PLAIN, ("spin_unlock"), "a spinlock"),
@@ -70,11 +72,11 @@ static const struct flow_pair lock_pairs[] = {
 	LOCK("mmap_write_lock_killable", FLOW_ZERO_OK,
 	     ("mmap_write_unlock", "mmap_write_downgrade"), "the mmap lock"),
 	LOCK("mmap_read_trylock", FLOW_TRUE_OK, ("mmap_read_unlock"), "the mmap lock"),
-	LOCK("folio_lock", FLOW_PLAIN, ("folio_unlock"), "the folio lock"),
-	LOCK("folio_lock_killable", FLOW_ZERO_OK, ("folio_unlock"), "the folio lock"),
-	LOCK("folio_trylock", FLOW_TRUE_OK, ("folio_unlock"), "the folio lock"),
-	LOCK("lock_page", FLOW_PLAIN, ("unlock_page"), "the page lock"),
-	LOCK("trylock_page", FLOW_TRUE_OK, ("unlock_page"), "the page lock"),
+	LOCKOBJ("folio_lock", FLOW_PLAIN, ("folio_unlock"), "the folio lock"),
+	LOCKOBJ("folio_lock_killable", FLOW_ZERO_OK, ("folio_unlock"), "the folio lock"),
+	LOCKOBJ("folio_trylock", FLOW_TRUE_OK, ("folio_unlock"), "the folio lock"),
+	LOCKOBJ("lock_page", FLOW_PLAIN, ("unlock_page"), "the page lock"),
+	LOCKOBJ("trylock_page", FLOW_TRUE_OK, ("unlock_page"), "the page lock"),
 	LOCK("i_mmap_lock_read", FLOW_PLAIN, ("i_mmap_unlock_read"), "the i_mmap lock"),
 	LOCK("i_mmap_lock_write", FLOW_PLAIN, ("i_mmap_unlock_write"), "the i_mmap lock"),
 	LOCK("anon_vma_lock_read", FLOW_PLAIN, ("anon_vma_unlock_read"),
