@@ -364,6 +364,124 @@ static bool send_is(const struct send *s, const char *id)
 	return false;
 }
 
+/* What check_mbox() prints and returns, series after series */
+struct mbox_out {
+	bool json, color;
+	json_object *all;
+	int checked;
+	int ret;
+};
+
+/* One checked series: its findings printed or added to the JSON */
+static void emit(struct mbox_out *mo, struct check_series *s, struct findings *f,
+		 const char *title, const char *send_id, const char *reply_to,
+		 const char *head, const struct check_opts *o)
+{
+	mo->checked++;
+	if (check_findings_at_least(f, o->fail_on))
+		mo->ret = EXIT_FINDINGS;
+	if (mo->json) {
+		json_object *j = findings_to_json(f, s);
+		json_object *fa = json_object_object_get(mo->all, "findings");
+		json_object *src = json_object_object_get(j, "findings");
+		size_t k;
+
+		for (k = 0; k < json_object_array_length(src); k++) {
+			json_object *x = json_object_array_get_idx(src, k);
+
+			json_object_object_add(x, "series",
+					       json_object_new_int(mo->checked - 1));
+			json_object_array_add(fa, json_object_get(x));
+		}
+		json_object_object_del(j, "findings");
+		json_object_object_add(j, "title", jx_new_str(title));
+		json_object_object_add(j, RK_(doc, send), jx_new_str(send_id));
+		if (reply_to)
+			json_object_object_add(j, "reply_to", jx_new_str(reply_to));
+		json_object_array_add(json_object_object_get(mo->all, "series"), j);
+	} else {
+		if (mo->checked > 1)
+			putchar('\n');
+		if (title)
+			printf("%s== %s %s%s\n", mo->color ? "\033[1m" : "", title, head,
+			       mo->color ? "\033[m" : "");
+		findings_print(f, s, stdout, mo->color);
+	}
+}
+
+static void drop_scratch(struct git_tree *tp)
+{
+	if (tp && tp->scratch) {
+		util_remove_tree(tp->scratch);
+		free(tp->scratch);
+		free(tp->scratch_git);
+		tp->scratch = tp->scratch_git = NULL;
+	}
+}
+
+/*
+ * Diffs posted in replies (a fold-in fix-up, a "-fix" patch, "[PATCH]
+ * tmp" inline in a "Re:" mail): each is reviewed as a patch of its own
+ * by the rules that read code; the mail checks (sign-off, subject,
+ * numbering...) and checkpatch are for patches posted as such.  With
+ * series, only the reply of that Message-ID or those to that version.
+ */
+static void check_reply_diffs(struct mbox_out *mo, struct assembly *a,
+			      const struct raws *r, const char *series,
+			      struct git_tree *tp, const struct config *cfg,
+			      const struct check_opts *o)
+{
+	struct check_opts ro = *o;
+	struct strbuf err = STRBUF_INIT;
+	size_t i;
+
+	ro.sel = xcalloc(o->nr_sel + 1, sizeof(*ro.sel));
+	for (i = 0; i < o->nr_sel; i++) {
+		ro.sel[i].name = xstrdup(o->sel[i].name);
+		ro.sel[i].on = o->sel[i].on;
+	}
+	check_select(&ro, "-checkpatch,-signed-off-by,-fixes-tag,-subject,-numbering,"
+		     "-cover-letter,-base-commit,-codespell", &err);
+	for (i = 0; i < a->nr; i++) {
+		const struct msg *m = a->msgs[i];
+		const struct msg *t = a->state ? a->state[m->slot].target : NULL;
+		const struct send *sd = t ? a->state[t->slot].send : NULL;
+		struct check_series s = CHECK_SERIES_INIT;
+		struct findings f = FINDINGS_INIT;
+		struct check_patch *p;
+		char *head;
+
+		if (m->kind != MSG_REPLY || !m->has_diff)
+			continue;
+		if (series && strcmp(series, m->msgid) && !(sd && send_is(sd, series)))
+			continue;
+		p = from_msg(r, m);
+		if (!p)
+			continue;
+		p->n = 1;
+		check_series_add(&s, p);
+		s.total = 1;
+		s.version = sd ? sd->version : 1;
+		check_one(&s, &ro, tp, cfg, &f);
+		if (sd && t)
+			head = xasprintf("(a diff in a reply to v%d %d/%d <%s>)", sd->version,
+					 t->subj.n, sd->total, t->msgid);
+		else
+			head = xasprintf("(a diff in a reply to <%s>)",
+					 m->parent ? m->parent : "?");
+		emit(mo, &s, &f, s.patches[0]->subject, sd ? sd->id : NULL,
+		     m->parent ? m->parent : "", head, &ro);
+		free(head);
+		check_findings_release(&f);
+		check_series_release(&s);
+		drop_scratch(tp);
+	}
+	for (i = 0; i < ro.nr_sel; i++)
+		free(ro.sel[i].name);
+	free(ro.sel);
+	strbuf_release(&err);
+}
+
 /* One mbox: every current series in it, or the one named (lorebot check --mbox) */
 static int check_mbox(const char *mbox, const char *series, const char *repo, bool json,
 		      bool color, const struct check_opts *o, const struct config *cfg)
@@ -372,8 +490,8 @@ static int check_mbox(const char *mbox, const char *series, const char *repo, bo
 	struct git_tree tree, *tp = NULL;
 	struct assembly a;
 	struct raws raws = { 0 };
-	json_object *all = NULL;
-	int ret = EXIT_OK, checked = 0;
+	struct mbox_out mo = { .json = json, .color = color, .ret = EXIT_OK };
+	int ret = EXIT_OK;
 	size_t i;
 
 	if (repo) {
@@ -401,14 +519,15 @@ static int check_mbox(const char *mbox, const char *series, const char *repo, bo
 	series_build(&a);
 	report_problems(mbox, &a.problems);
 	if (json) {
-		all = json_object_new_object();
-		json_object_object_add(all, "findings", json_object_new_array());
-		json_object_object_add(all, "series", json_object_new_array());
+		mo.all = json_object_new_object();
+		json_object_object_add(mo.all, "findings", json_object_new_array());
+		json_object_object_add(mo.all, "series", json_object_new_array());
 	}
 	for (i = 0; i < a.nr_sends; i++) {
 		const struct send *sd = a.sends[i];
 		struct check_series s = CHECK_SERIES_INIT;
 		struct findings f = FINDINGS_INIT;
+		char *head;
 
 		if (!sd->have || (series ? !send_is(sd, series) : !!sd->superseded_by))
 			continue;
@@ -418,54 +537,25 @@ static int check_mbox(const char *mbox, const char *series, const char *repo, bo
 			continue;
 		}
 		check_one(&s, o, tp, cfg, &f);
-		checked++;
-		if (check_findings_at_least(&f, o->fail_on))
-			ret = EXIT_FINDINGS;
-		if (json) {
-			json_object *j = findings_to_json(&f, &s);
-			json_object *fa = json_object_object_get(all, "findings");
-			json_object *src = json_object_object_get(j, "findings");
-			size_t k;
-
-			for (k = 0; k < json_object_array_length(src); k++) {
-				json_object *x = json_object_array_get_idx(src, k);
-
-				json_object_object_add(x, "series",
-						       json_object_new_int(checked - 1));
-				json_object_array_add(fa, json_object_get(x));
-			}
-			json_object_object_del(j, "findings");
-			json_object_object_add(j, "title", jx_new_str(sd->title));
-			json_object_object_add(j, RK_(doc, send), json_object_new_string(sd->id));
-			json_object_array_add(json_object_object_get(all, "series"), j);
-		} else {
-			if (checked > 1)
-				putchar('\n');
-			if (sd->title)
-				printf("%s== %s (v%d, %d patches)%s\n", color ? "\033[1m" : "",
-				       sd->title, sd->version, sd->total,
-				       color ? "\033[m" : "");
-			findings_print(&f, &s, stdout, color);
-		}
+		head = xasprintf("(v%d, %d patches)", sd->version, sd->total);
+		emit(&mo, &s, &f, sd->title, sd->id, NULL, head, o);
+		free(head);
 		check_findings_release(&f);
 		check_series_release(&s);
-		if (tp && tp->scratch) {
-			util_remove_tree(tp->scratch);
-			free(tp->scratch);
-			free(tp->scratch_git);
-			tp->scratch = tp->scratch_git = NULL;
-		}
+		drop_scratch(tp);
 	}
-	if (!checked) {
+	check_reply_diffs(&mo, &a, &raws, series, tp, cfg, o);
+	ret = mo.ret;
+	if (!mo.checked) {
 		if (series)
 			fprintf(stderr, "lorebot: no series '%s' in '%s'\n", series, mbox);
 		else
 			fprintf(stderr, "lorebot: no patches in '%s'\n", mbox);
 		ret = EXIT_USAGE;
 	} else if (json) {
-		jx_print(all, stdout);
+		jx_print(mo.all, stdout);
 	}
-	json_object_put(all);
+	json_object_put(mo.all);
 out:
 	series_release(&a);
 	raws_release(&raws);
