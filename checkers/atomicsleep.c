@@ -21,6 +21,10 @@
  * callers that call the function with something held (the shape of
  * "mm: workingset: move the stats flush into workingset_test_recent()",
  * whose caller filemap_cachestat() holds the RCU read lock: CVE-2024-41033).
+ *
+ * It catches no real bug of the benchmark (bench/bugs/README.md): the mm
+ * bugs of its class found in the record sleep in a callee or a callback
+ * the patch does not show.
  */
 #include <stdlib.h>
 
@@ -29,8 +33,10 @@
 #include "lib/strmap.h"
 
 #define GIVE(...) ((const char *const[]){ __VA_ARGS__, NULL })
-#define HOLD(take, how, give, what) { take, how, GIVE give, what, -1, FLOW_FIX_NONE, false }
-#define HOLDPTR(take, give, what, lock) { take, FLOW_PTR, GIVE give, what, lock, FLOW_FIX_NONE, false }
+#define HOLD(take, how, give, what) \
+	{ take, how, GIVE give, what, -1, FLOW_FIX_NONE, false }
+#define HOLDPTR(take, give, what, lock) \
+	{ take, FLOW_PTR, GIVE give, what, lock, FLOW_FIX_NONE, false }
 #define MAX_CALLERS 8
 
 static const struct flow_pair holds[] = {

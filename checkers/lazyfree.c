@@ -37,6 +37,12 @@
  * (lazyfree-fix.c).  Only setting the dirty flag from the page table
  * ("if (pte_dirty(pte)) folio_mark_dirty(folio);") is not a decision.
  *
+ * The real bugs of bench/bugs/ it finds: Lance Yang's
+ * __discard_anon_folio_pmd_locked() (<20240614015138.31461-4-ioworker0@gmail.com>),
+ * Jason A. Donenfeld's diff dropping the exemption in a reply to v22 of
+ * MAP_DROPPABLE (<ZpAR0CgLc28gEkV3@zx2c4.com>), and the v7 khugepaged patch
+ * Barry Song reviewed.
+ *
  * From hunks alone, a dirtiness test next to lazyfree code (swapbacked,
  * lazyfree, MADV_FREE in the function) whose guards or callers the hunks
  * do not show gets a note saying so, instead of silence.

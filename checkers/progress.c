@@ -13,6 +13,11 @@
  *  - account on every path that returns after scanning,
  * and its callers must add the reported amount, not a fixed HPAGE_PMD_NR.
  *
+ * The real bug of bench/bugs/ it finds: the v7 patch itself, whose
+ * file scan charges a full PMD on SCAN_PTE_MAPPED_HUGEPAGE (the author's
+ * own finding later in the thread); the review cases' b05-b07 are derived
+ * from it.
+ *
  * Counters are pointer-to-integer parameters named like "progress" or
  * "scanned".  With a tree the whole function is read; from hunks alone
  * the rule says so when it could not see the scan loop.

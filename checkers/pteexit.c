@@ -11,7 +11,12 @@
  * rcu_read_unlock", <CABdmKX3Kca4pbq+KN1RnV+Py1dDw9d_33x-zu7ex7FnE95p1ig@mail.gmail.com>).
  * Hugh Dickins' series that let pte_offset_map[_lock]() fail
  * (<8218ffdc-8be-54e5-0a8-83f5542af283@google.com>) made these early
- * exits common: the NULL check's own exit is not one.
+ * exits common: the NULL check's own exit is not one.  The real bug of
+ * bench/bugs/ it finds: the return in the PTE loop of
+ * damos_va_migrate_pmd_entry() added by "[PATCH 5/9] mm/damon/vaddr:
+ * consistently use only pmd_entry for damos_migrate"
+ * (<20251112154114.66053-6-sj@kernel.org>; fixed by "mm/damon/vaddr: fix
+ * missing pte_unmap_unlock in damos_va_migrate_pmd_entry()").
  */
 #include "checkers/exitleak.h"
 

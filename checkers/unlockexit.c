@@ -18,6 +18,11 @@
  * finds of them, are in bench/bugs/README.md (vm_brk_flags() returning
  * -EINVAL with the mmap write lock held, Fixes: 2e7ce7d354f2; the PMD lock
  * left held by a goto past the unlock in migrate_vma_insert_huge_pmd_page()).
+ * What it misses there: the lazy-MMU patch above from its hunks (a note
+ * says so), and the VMA lock of uffd_mfill_lock() left held by the error
+ * path of mfill_get_vma() (<20260306171815.3160826-5-rppt@kernel.org>):
+ * uffd_mfill_lock() is not in the table below, and the release goes
+ * through a helper that unlocks another object.
  */
 #include "checkers/exitleak.h"
 
