@@ -97,14 +97,34 @@ def one_mail(spec, tmp, n):
     sys.exit("no %s in %s" % (msgid, path))
 
 
+# Findings that are wrong whatever they are about (issue 40): on a comment
+# line, or naming nothing ("'' from pte_offset_map()")
+MALFORMED = []
+
+
+def malformed(x):
+    q = (x.get("quote") or "").split("\n")[0].strip()
+    if q.startswith(("/*", "*", "//")):
+        return "on a comment"
+    if "''" in x["message"] or '""' in x["message"] or "'()'" in x["message"]:
+        return "names nothing"
+    return None
+
+
 def check(path, rules):
     r = subprocess.run([LOREBOT, "check", "--mbox", path, "--json",
                         "--checkers=-all," + ",".join(rules)],
                        capture_output=True)
     try:
-        return json.loads(r.stdout)
+        d = json.loads(r.stdout)
     except ValueError:
         return {"findings": [], "error": r.stderr.decode(errors="replace")}
+    for x in d["findings"]:
+        why = x["rule"] in MM_RULES and malformed(x)
+        if why:
+            MALFORMED.append("%s %s:%s (%s): %s" % (x["rule"], x["file"], x["line"],
+                                                   why, os.path.basename(path)))
+    return d
 
 
 def verdict(bug, tmp, n):
@@ -227,6 +247,9 @@ def report(res, bugs):
         bad = [r for r in rows if r["fix_hits"]]
         for r in bad:
             print("   fix of %s still flagged: %s" % (r["id"], ", ".join(r["fix_hits"])))
+    print("== findings on a comment or naming nothing: %s" % (
+        "; ".join(MALFORMED) or "none"))
+    res["malformed"] = MALFORMED
     if res["merged"]["patches"]:
         print("== merged patches: %d checked with every mm rule; %d findings judged "
               "real or a correct nit; false alarms: %s" % (

@@ -124,8 +124,8 @@ def reverted_base(repo, tmp, path, n):
 
 
 MM_RULES = ("lazyfree-droppable", "progress-accounting", "one-line-args",
-            "pte-map-null", "pte-unmap-exit", "rcu-unlock-exit", "atomic-sleep",
-            "lock-assert")
+            "pte-map-null", "pte-unmap-exit", "rcu-unlock-exit", "unlock-exit",
+            "atomic-sleep", "lock-assert")
 
 
 def mm_wide(repo, tmp, env):
@@ -268,8 +268,9 @@ def main():
                 for f in (d or {}).get("findings", []):
                     if not f.get("file") and f["rule"].startswith("checkpatch"):
                         pass
-                    where = "%s:%d" % (f["file"], f["line"]) if f.get("file") else \
-                            "COMMIT_MSG:%d" % f["line"]
+                    # a series note (hunks-only) has neither file nor line
+                    where = "%s:%d" % (f["file"], f["line"] or 0) if f.get("file") else \
+                            "COMMIT_MSG:%d" % (f["line"] or 0)
                     v = judged.get((mid, f["rule"], where), ("unjudged", ""))[0]
                     r = per.setdefault(f["rule"], {"findings": 0, "patches": set(),
                                                    "true": 0, "false": 0,
