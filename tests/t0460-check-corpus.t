@@ -52,7 +52,9 @@ for f in sorted(glob.glob(os.path.join(tmp, "*", "*.json"))):
                                   x["rule"], where, msgids[f]))
         # never on a comment, never naming nothing ("'' from ...")
         q = (x.get("quote") or "").split("\n")[0].strip()
-        if q.startswith(("/*", "*", "//")) or "''" in x["message"]:
+        # " * text" is a comment, "*ptr = x" is code
+        if q.startswith(("/*", "//", "*/", "* ", "*\t")) or q == "*" or \
+                "''" in x["message"]:
             print("malformed %s %s %s" % (x["rule"], where, msgids[f]))
 PY
 is "$(grep '^merged' "$TMP/verdicts" | grep -cv ' true ')" 0 \

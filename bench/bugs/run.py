@@ -104,7 +104,8 @@ MALFORMED = []
 
 def malformed(x):
     q = (x.get("quote") or "").split("\n")[0].strip()
-    if q.startswith(("/*", "*", "//")):
+    # " * text" is a comment; "*ptr = x" is code
+    if q.startswith(("/*", "//", "*/")) or q == "*" or q.startswith(("* ", "*\t")):
         return "on a comment"
     if "''" in x["message"] or '""' in x["message"] or "'()'" in x["message"]:
         return "names nothing"
