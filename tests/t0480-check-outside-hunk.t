@@ -75,6 +75,28 @@ lorebot check --repo "$R" mm-new..serialize --json --checkers=-all,unlock-exit \
 is "$(found <"$TMP/branch.json")" "['mm/compaction.c:$RET warning']" \
 	"lorebot check on the branch: the return is reported"
 
+# atomic-sleep one level into callees, with the tree: pcpu_balance_workfn()
+# calls helpers under pcpu_lock that drop it before they sleep (no
+# finding), and itself takes a mutex first (a finding when called under a
+# spinlock the patch adds)
+git --git-dir="$R" show mm-new:mm/percpu.c >"$TMP/percpu.c"
+printf '%s\n' '' 'static DEFINE_SPINLOCK(probe_lock);' '' 'void pcpu_probe(void)' '{' \
+	'	spin_lock(&probe_lock);' '	pcpu_balance_workfn(NULL);' '	spin_unlock(&probe_lock);' '}' \
+	>>"$TMP/percpu.c"
+PROBE=$(grep -n '^	pcpu_balance_workfn(NULL);$' "$TMP/percpu.c" | cut -d: -f1)
+BLOB=$(git --git-dir="$R" hash-object -w "$TMP/percpu.c")
+GIT_INDEX_FILE=$TMP/index2 git --git-dir="$R" read-tree mm-new
+GIT_INDEX_FILE=$TMP/index2 git --git-dir="$R" update-index --cacheinfo "100644,$BLOB,mm/percpu.c"
+TREE=$(GIT_INDEX_FILE=$TMP/index2 git --git-dir="$R" write-tree)
+C=$(printf 'mm/percpu: a probe\n\nSigned-off-by: lorebot test <test@lorebot.invalid>\n' |
+	git --git-dir="$R" commit-tree "$TREE" -p mm-new)
+git --git-dir="$R" format-patch -q --base=mm-new --stdout mm-new.."$C" >"$TMP/probe.patch"
+lorebot check --mbox "$TMP/probe.patch" --repo "$R" --json --preexisting \
+	--checkers=-all,atomic-sleep >"$TMP/probe.json" 2>"$TMP/probe.err"
+is "$(json "$TMP/probe.json" "sorted('%s:%s %s' % (f['file'], f['line'], f['severity'])
+	for f in d['findings'] if f['rule'] == 'atomic-sleep')")" "['mm/percpu.c:$PROBE warning']" \
+	"atomic-sleep: the callee that sleeps first, not those that unlock before sleeping"
+
 # the daemon: the mail posted, applied to its tree, checked there
 lab_setup
 lore_conf daemon.window=0 boot.enable=false reply.mode=outbox series.memory=1
