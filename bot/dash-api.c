@@ -19,7 +19,7 @@
 
 json_object *dash_version_json(const struct dash_version *dv, bool with_mail)
 {
-	json_object *o = NULL, *mails = json_object_new_array(), *counts;
+	json_object *o = NULL, *mails = json_object_new_array(), *counts, *fixups;
 	size_t i;
 
 	if (dv->v.json)
@@ -39,6 +39,19 @@ json_object *dash_version_json(const struct dash_version *dv, bool with_mail)
 	for (i = 0; i < dv->replies.nr; i++)
 		json_object_array_add(mails, store_reply_row_json(&dv->replies.v[i], with_mail));
 	json_object_object_add(o, "mails", mails);
+	fixups = json_object_new_array();
+	for (i = 0; i < dv->fixups.nr; i++) {
+		const struct fixup_row *f = &dv->fixups.v[i];
+		json_object *x = json_object_new_object();
+
+		json_object_object_add(x, "msgid", jx_new_str(f->msgid));
+		json_object_object_add(x, "in_reply_to", jx_new_str(f->parent));
+		json_object_object_add(x, "subject", jx_new_str(f->subject));
+		json_object_object_add(x, "from", jx_new_str(f->from_email));
+		json_object_object_add(x, "date", json_object_new_int64(f->date));
+		json_object_array_add(fixups, x);
+	}
+	json_object_object_add(o, "fixups", fixups);
 	return o;
 }
 

@@ -621,6 +621,43 @@ static void mails(struct strbuf *sb, const struct report_version *v, const struc
 	strbuf_release(&link);
 }
 
+/*
+ * Diffs posted in replies to the version (fold-in fix-ups, "-fix"
+ * patches): listed under it, with the command that reviews them; the
+ * bot mails nothing about them
+ */
+static void fixups(struct strbuf *sb, const struct report_version *v,
+		   const struct fixup_rows *rows)
+{
+	struct strbuf link = STRBUF_INIT;
+	size_t i;
+
+	if (!rows->nr) {
+		strbuf_addstr(sb, "<p class=\"muted\">none</p>");
+		return;
+	}
+	strbuf_addstr(sb, "<ul class=\"fixups\">\n");
+	for (i = 0; i < rows->nr; i++) {
+		const struct fixup_row *f = &rows->v[i];
+
+		strbuf_reset(&link);
+		report_lore_link(&link, v, f->msgid);
+		strbuf_addstr(sb, "<li><a href=\"");
+		text_html_escape(sb, link.buf);
+		strbuf_addstr(sb, "\">");
+		text_html_escape(sb, f->subject ? f->subject : f->msgid);
+		strbuf_addstr(sb, "</a> <span class=\"muted\">");
+		person(sb, f->from_name, f->from_email);
+		strbuf_addstr(sb, ", ");
+		mail_format_date(f->date, 0, sb);
+		strbuf_addstr(sb, "</span><br><code>lorebot check --msgid ");
+		text_html_escape(sb, f->msgid);
+		strbuf_addstr(sb, "</code></li>\n");
+	}
+	strbuf_addstr(sb, "</ul>\n");
+	strbuf_release(&link);
+}
+
 /* Under the state: the cause, its text and the log of the result it is from */
 static void why_box(struct strbuf *sb, const struct dash_version *dv)
 {
@@ -706,6 +743,9 @@ static void version_block(struct dash *d, struct strbuf *out, const struct dash_
 	strbuf_reset(&sb);
 	mails(&sb, v, &dv->replies);
 	template_set_html(&vars, "mails", sb.buf);
+	strbuf_reset(&sb);
+	fixups(&sb, v, &dv->fixups);
+	template_set_html(&vars, "fixups", sb.buf);
 	if (template_render(d->templates, "web-version.html", &vars, TEMPLATE_HTML, out, &err)) {
 		strbuf_addstr(out, "<p>");
 		text_html_escape(out, err.buf);

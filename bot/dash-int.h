@@ -80,6 +80,7 @@ struct dash_version {
 	struct dash_cause cause;	/* not with DASH_LIGHT */
 	int counts[DASH_SEV_NR];	/* not with DASH_LIGHT */
 	struct dash_jobs jobs;		/* not with DASH_LIGHT */
+	struct fixup_rows fixups;	/* diffs in replies to it; not with DASH_LIGHT */
 };
 
 struct dash_versions {

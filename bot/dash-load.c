@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bot/contract.h"
 #include "bot/dash-int.h"
 
 /* The state is derived from the results: the one filter SQL cannot apply */
@@ -173,6 +174,22 @@ int dash_state_counts(struct dash *d, int64_t n[], struct strbuf *err)
 	return 0;
 }
 
+/* The diffs posted in replies to the version's cover letter and patches */
+static int fixups_load(struct dash *d, struct dash_version *dv, struct strbuf *err)
+{
+	json_object *ps = dv->v.json ? rd_ver_patches(dv->v.json) : NULL;
+	size_t n = ps ? json_object_array_length(ps) : 0, i, k = 0;
+	const char **ids = xcalloc(n + 2, sizeof(*ids));
+	int ret;
+
+	ids[k++] = dv->v.cover;
+	for (i = 0; i < n; i++)
+		ids[k++] = rd_vpatch_msgid(json_object_array_get_idx(ps, i));
+	ret = store_fixups_of(&d->st, ids, k, &dv->fixups, err);
+	free(ids);
+	return ret;
+}
+
 int dash_load(struct dash *d, const struct dash_filter *f, unsigned int flags,
 	      struct dash_versions *out, struct strbuf *err)
 {
@@ -250,9 +267,10 @@ int dash_load(struct dash *d, const struct dash_filter *f, unsigned int flags,
 			/* while it is tested, the cause is what runs */
 			if (!dv->cause.line.len)
 				dash_jobs_cause(&dv->jobs, (int64_t)time(NULL), &dv->cause.line);
-			if (d->has_results &&
-			    store_replies_of_version(&d->st, dv->v.id, flags & DASH_MAIL,
-						     &dv->replies, err)) {
+			if (fixups_load(d, dv, err) ||
+			    (d->has_results &&
+			     store_replies_of_version(&d->st, dv->v.id, flags & DASH_MAIL,
+						      &dv->replies, err))) {
 				report_version_release(&dv->v);
 				dash_cause_release(&dv->cause);
 				dash_jobs_release(&dv->jobs);
@@ -277,6 +295,7 @@ void dash_versions_release(struct dash_versions *vs)
 	for (i = 0; i < vs->nr; i++) {
 		report_version_release(&vs->v[i].v);
 		store_reply_rows_release(&vs->v[i].replies);
+		store_fixup_rows_release(&vs->v[i].fixups);
 		dash_cause_release(&vs->v[i].cause);
 		dash_jobs_release(&vs->v[i].jobs);
 	}

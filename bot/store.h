@@ -139,6 +139,26 @@ int store_get_raw(struct store *st, const char *msgid, struct strbuf *raw,
 int64_t store_count_messages(struct store *st);
 
 /*
+ * Diffs posted in replies (fold-in fix-ups, "-fix" patches, "[PATCH] tmp"
+ * inline in a "Re:" mail) to the messages parents[0..n): their rows, by
+ * date (store-fixups.c).  lorebot check --mbox/--msgid reviews them; the
+ * dashboard lists them under the version they fix; nothing mails them.
+ */
+struct fixup_row {
+	char *msgid, *parent, *subject, *from_name, *from_email;
+	int64_t date;
+};
+
+struct fixup_rows {
+	struct fixup_row *v;
+	size_t nr, alloc;
+};
+
+int store_fixups_of(struct store *st, const char *const *parents, size_t n,
+		    struct fixup_rows *out, struct strbuf *err);
+void store_fixup_rows_release(struct fixup_rows *r);
+
+/*
  * What parsing a message stores (the parsed columns and meta) is stamped
  * with this version and the MIME library's (store_parse_stamp(): "parse
  * 1, GMime 3.2.13").  Bump it with any change to what some message

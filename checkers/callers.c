@@ -79,10 +79,18 @@ static const struct check_file *series_file(const struct check_series *s,
 	return NULL;
 }
 
+/*
+ * The name of a definition, or of a declaration at file scope
+ * ("static bool foo(struct x *a," cut short by a hunk or "[...]")
+ */
 static bool is_def_name(const struct cview *v, int tok)
 {
 	int n = callers_node_at(v, tok);
 
+	if (n >= 0 && v->nodes[n].kind == CN_DECL && tok > 0 &&
+	    (cv_is(v, tok - 1, "*") || (v->toks[tok - 1].kind == CT_IDENT &&
+					!cv_is(v, tok - 1, "return"))))
+		return true;
 	return n >= 0 && v->nodes[n].kind == CN_FUNC && v->nodes[n].name == tok;
 }
 

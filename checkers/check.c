@@ -243,32 +243,110 @@ struct finding *check_report(struct check_ctx *c, const char *rule,
 			   strbuf_detach(&sb, NULL));
 }
 
-struct finding *check_report_at(struct check_ctx *c, enum check_severity sev,
-				int tok, int qfirst, int qlast,
-				const char *fmt, ...)
+static struct finding *report_va(struct check_ctx *c, enum check_severity sev,
+				  int tok, int cause, int qfirst, int qlast,
+				  const char *fmt, va_list ap)
 {
 	const struct cview *v = &c->file->view;
 	const struct cline *l = &v->lines[v->toks[tok].line];
+	const struct cline *cl = cause >= 0 ? &v->lines[v->toks[cause].line] : NULL;
+	bool own = l->added || (cl && (cl->added || cl->moved));
 	struct strbuf sb = STRBUF_INIT, q = STRBUF_INIT;
 	struct finding *f;
-	va_list ap;
 
-	if (!l->added) {
+	if (!own) {
 		strbuf_addstr(&sb, "pre-existing: ");
 		sev = CHECK_NOTE;
 	}
-	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
 	f = add_finding(c->out, c->k->name, sev, c->patch ? c->patch->n : 0,
 			c->file->path, l->no, strbuf_detach(&sb, NULL));
 	f->column = v->toks[tok].col + 1;
-	f->preexisting = !l->added;
+	f->preexisting = !own;
+	if (!l->added && own)
+		f->cause = cl->no;
 	if (qfirst >= 0) {
 		cview_quote(v, qfirst, qlast, &q);
 		f->quote = strbuf_detach(&q, NULL);
 	}
 	return f;
+}
+
+struct finding *check_report_at(struct check_ctx *c, enum check_severity sev,
+				int tok, int qfirst, int qlast,
+				const char *fmt, ...)
+{
+	struct finding *f;
+	va_list ap;
+
+	va_start(ap, fmt);
+	f = report_va(c, sev, tok, -1, qfirst, qlast, fmt, ap);
+	va_end(ap);
+	return f;
+}
+
+struct finding *check_report_caused(struct check_ctx *c, enum check_severity sev,
+				    int tok, int cause, int qfirst, int qlast,
+				    const char *fmt, ...)
+{
+	struct finding *f;
+	va_list ap;
+
+	va_start(ap, fmt);
+	f = report_va(c, sev, tok, cause, qfirst, qlast, fmt, ap);
+	va_end(ap);
+	return f;
+}
+
+void check_undecided(struct check_ctx *c, int tok, const char *fmt, ...)
+{
+	const struct cview *v = &c->file->view;
+	struct strbuf *sb;
+	size_t pi;
+	va_list ap;
+
+	for (pi = 0; pi < c->s->nr && c->s->patches[pi] != c->patch; pi++)
+		;
+	if (pi == c->s->nr || !c->undecided)
+		return;
+	sb = &c->undecided[pi];
+	strbuf_addf(sb, "%s at %s:%d (", c->k->name, c->file->path,
+		    v->lines[v->toks[tok].line].no);
+	va_start(ap, fmt);
+	strbuf_vaddf(sb, fmt, ap);
+	va_end(ap);
+	strbuf_addstr(sb, ")\n");
+}
+
+/*
+ * One note per patch for what the rules could not decide from its hunks:
+ * the rules and places, each once
+ */
+static void undecided_notes(struct check_ctx *c)
+{
+	size_t pi;
+
+	for (pi = 0; pi < c->s->nr; pi++) {
+		struct strbuf *u = &c->undecided[pi], msg = STRBUF_INIT;
+		const char *p = u->buf, *e;
+		size_t n = 0;
+
+		if (!u->len)
+			continue;
+		strbuf_addstr(&msg, "not decidable from the hunks (no tree): ");
+		for (; *p; p = e + 1) {
+			e = strchr(p, '\n');
+			if (memmem(u->buf, p - u->buf, p, e - p + 1))
+				continue;	/* said already */
+			if (n++)
+				strbuf_addstr(&msg, "; ");
+			strbuf_add(&msg, p, e - p);
+		}
+		strbuf_addstr(&msg, "; check with the tree (--repo) to decide");
+		c->patch = c->s->patches[pi];
+		check_report(c, "hunks-only", CHECK_NOTE, NULL, 0, "%s", msg.buf);
+		strbuf_release(&msg);
+	}
 }
 
 bool check_ident_has(const struct ctok *t, const char *part)
@@ -368,7 +446,8 @@ int check_patch_line(const struct check_patch *p, const char *path, int line)
 	return line;
 }
 
-static bool on_added_line(const struct check_patch *p, const struct finding *f)
+static bool on_added_line(const struct check_patch *p, const struct finding *f,
+			  int line)
 {
 	size_t i, j, k;
 
@@ -380,7 +459,7 @@ static bool on_added_line(const struct check_patch *p, const struct finding *f)
 		for (j = 0; j < df->nr; j++)
 			for (k = 0; k < df->hunks[j].nr; k++)
 				if (df->hunks[j].lines[k].kind == '+' &&
-				    df->hunks[j].lines[k].new_no == f->line)
+				    df->hunks[j].lines[k].new_no == line)
 					return true;
 	}
 	return false;
@@ -410,7 +489,8 @@ static void keep_added(struct check_series *s, struct findings *out, size_t from
 			if (s->patches[pi]->n == f->patch)
 				p = s->patches[pi];
 		if (k->scope == CHECK_SCOPE_FILE && f->file && f->line > 0 && p &&
-		    !f->preexisting && !on_added_line(p, f)) {
+		    !f->preexisting && !on_added_line(p, f, f->line) &&
+		    !(f->cause && on_added_line(p, f, f->cause))) {
 			log_debug("%s: dropped a finding on unchanged %s:%d",
 				  f->rule, f->file, f->line);
 			check_finding_release(f);
@@ -431,6 +511,9 @@ int check_run(struct check_series *s, const struct check_opts *o,
 
 	for (i = 0; i < checkers_nr; i++)
 		on[i] = check_enabled(o, checkers[i]);
+	c.undecided = xcalloc(s->nr + 1, sizeof(*c.undecided));
+	for (pi = 0; pi < s->nr; pi++)
+		strbuf_init(&c.undecided[pi], 0);
 	for (pi = 0; pi < s->nr; pi++)
 		build_files(s, s->patches[pi]);
 	for (pi = 0; pi < s->nr; pi++)
@@ -488,6 +571,10 @@ int check_run(struct check_series *s, const struct check_opts *o,
 		c.file = NULL;
 		checkers[i]->end(&c);
 	}
+	undecided_notes(&c);
+	for (pi = 0; pi < s->nr; pi++)
+		strbuf_release(&c.undecided[pi]);
+	free(c.undecided);
 	if (c.ids_unchecked) {
 		c.patch = NULL;
 		check_report(&c, "fixes-tag", CHECK_NOTE, NULL, 0,

@@ -58,6 +58,12 @@ struct finding {
 	char *quote;		/* the quoted lines, or NULL */
 	char *suggestion;	/* a fix, or NULL */
 	bool preexisting;	/* on code the series does not change (a note) */
+	/*
+	 * On a line the series does not change, but wrong because of one it
+	 * adds (an exit a new lock now leaks, a path a new counter must
+	 * account): that post-image line; 0 otherwise
+	 */
+	int cause;
 };
 
 struct findings {
@@ -229,6 +235,7 @@ struct check_ctx {
 	struct findings *out;
 	struct check_kb *kb;		/* facts gathered over the series */
 	size_t ids_unchecked;		/* commit ids not reported: stale_tree */
+	struct strbuf *undecided;	/* per patch of s: "rule file:line what\n" */
 };
 
 /*

@@ -15,6 +15,7 @@ const struct checker *const checkers[] = {
 	&ptemapnull_checker,
 	&pteexit_checker,
 	&rcuexit_checker,
+	&unlockexit_checker,
 	&atomicsleep_checker,
 	&lockassert_checker,
 

@@ -538,6 +538,25 @@ static void parse_inside(struct parser *p, int *i, const char *hint)
 	p->func = -1;
 }
 
+/*
+ * Indented code starting with a statement keyword: the inside of a
+ * function, also where no hunk header names it (a new file of quoted
+ * code, a segment after "[...]")
+ */
+static bool stmt_start(const struct ctok *t)
+{
+	static const char *const kw[] = {
+		"if", "while", "for", "do", "switch", "return", "goto", "break",
+		"continue", "case", "else",
+	};
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(kw); k++)
+		if (ctok_is(t, kw[k]))
+			return true;
+	return false;
+}
+
 void cview_parse(struct cview *v)
 {
 	struct parser p = { .v = v, .func = -1 };
@@ -548,9 +567,16 @@ void cview_parse(struct cview *v)
 		int i = s->first_tok;
 
 		p.end = s->end_tok;
-		if (i < p.end && !v->complete && s->func_hint &&
-		    cview_line_indent(&v->lines[v->toks[i].line]) > 0)
+		if (i < p.end && cview_line_indent(&v->lines[v->toks[i].line]) > 0 &&
+		    (s->func_hint || stmt_start(&v->toks[i])))
 			parse_inside(&p, &i, s->func_hint);
+		else if (i < p.end && s->func_hint && cv_is(v, i, "{")) {
+			int fn = v->nr_nodes;
+
+			parse_function(&p, &i, i, -1, i, -1);
+			v->nodes[fn].fname = s->func_hint;
+			v->nodes[fn].fname_len = (int)strlen(s->func_hint);
+		}
 		while (i < p.end)
 			parse_top(&p, &i, s->func_hint);
 	}

@@ -23,6 +23,8 @@ static void add_line(struct cview *v, const char *text, int len, int no,
 	l->no = no;
 	l->added = added;
 	l->pp = false;
+	l->elision = false;
+	l->moved = false;
 	l->seg = seg;
 }
 
@@ -376,10 +378,36 @@ static void pp_branch(struct lexer *lx, const struct cline *l)
 }
 
 /* Does the segment start inside a block comment ("*" lines, then "* /")? */
+/*
+ * A line inside a block comment: a star, then a blank, the end of the
+ * line or the closing slash (a dereference "*pte = x" has no blank after
+ * its star)
+ */
+static bool comment_line(const struct cline *l)
+{
+	int i = 0;
+
+	while (i < l->len && (l->text[i] == ' ' || l->text[i] == '\t'))
+		i++;
+	return i < l->len && l->text[i] == '*' &&
+	       (i + 1 == l->len || l->text[i + 1] == ' ' || l->text[i + 1] == '\t' ||
+		l->text[i + 1] == '/');
+}
+
 static bool starts_in_comment(const struct cview *v, const struct cseg *s)
 {
 	int li, i;
 
+	/* a hunk that starts inside a comment block: its first text line */
+	for (li = s->first_line; li < s->end_line; li++) {
+		const struct cline *l = &v->lines[li];
+
+		if (cview_line_indent(l) < 0)
+			continue;
+		if (comment_line(l))
+			return true;
+		break;
+	}
 	for (li = s->first_line; li < s->end_line; li++) {
 		const struct cline *l = &v->lines[li];
 
@@ -429,11 +457,112 @@ static void add_macro(struct lexer *lx, int first_pp, int line)
 	}
 }
 
+/* "[...]", "[... unchanged lines ...]": what a mail left out */
+static bool is_elision(const struct cline *l)
+{
+	int i = 0, e = l->len;
+
+	while (i < e && isspace((unsigned char)l->text[i]))
+		i++;
+	while (e > i && isspace((unsigned char)l->text[e - 1]))
+		e--;
+	if (e - i < 5 || l->text[i] != '[' || l->text[e - 1] != ']')
+		return false;
+	for (i++; i < e && l->text[i] == ' '; i++)
+		;
+	return e - i >= 4 && !memcmp(l->text + i, "...", 3);
+}
+
+/*
+ * The function lines [first, end) leave open: the last head at column 0
+ * ("static bool foo(struct x *a,") not closed by a "}" at column 0
+ * after it, else hint (the segment's own)
+ */
+static char *open_function(const struct cview *v, int first, int end,
+			   const char *hint)
+{
+	const char *name = NULL;
+	size_t len = 0;
+	int li;
+
+	for (li = first; li < end; li++) {
+		const struct cline *l = &v->lines[li];
+		char buf[256];
+		const char *n;
+		size_t k = (size_t)l->len < sizeof(buf) - 1 ? (size_t)l->len : sizeof(buf) - 1;
+
+		if (!l->len || isspace((unsigned char)l->text[0]) || l->elision)
+			continue;
+		if (l->text[0] == '}') {
+			name = NULL;
+			hint = NULL;
+			continue;
+		}
+		memcpy(buf, l->text, k);
+		buf[k] = '\0';
+		if (strchr(buf, ';') || strchr(buf, '#') || strstr(buf, "/*"))
+			continue;
+		n = hint_name(buf, &len);
+		if (n)
+			name = l->text + (n - buf);
+	}
+	if (name)
+		return xstrndup(name, len);
+	return hint ? xstrdup(hint) : NULL;
+}
+
+/* Split the segments at elision lines (which stay, without code) */
+static void split_elisions(struct cview *v)
+{
+	struct cseg *segs = NULL;
+	char **hints = NULL;
+	size_t alloc = 0;
+	int nr = 0, si, li, found = 0;
+
+	for (li = 0; li < v->nr_lines; li++)
+		if (is_elision(&v->lines[li]))
+			v->lines[li].elision = ++found;
+	if (!found)
+		return;
+	for (si = 0; si < v->nr_segs; si++) {
+		struct cseg cur = v->segs[si];
+		char *hint = v->hints[si];
+
+		for (li = cur.first_line; li < cur.end_line; li++) {
+			if (!v->lines[li].elision || li + 1 >= cur.end_line)
+				continue;
+			ALLOC_GROW(segs, nr + 1, alloc);
+			hints = xrealloc(hints, (nr + 1) * sizeof(*hints));
+			segs[nr] = cur;
+			segs[nr].end_line = li + 1;
+			segs[nr].func_hint = hints[nr] = hint;
+			nr++;
+			hint = open_function(v, cur.first_line, li + 1, hint);
+			cur.first_line = li + 1;
+		}
+		ALLOC_GROW(segs, nr + 1, alloc);
+		hints = xrealloc(hints, (nr + 1) * sizeof(*hints));
+		segs[nr] = cur;
+		segs[nr].func_hint = hints[nr] = hint;
+		nr++;
+	}
+	free(v->segs);
+	free(v->hints);
+	v->segs = segs;
+	v->hints = hints;
+	v->nr_segs = nr;
+	v->alloc_segs = alloc;
+	for (si = 0; si < nr; si++)
+		for (li = segs[si].first_line; li < segs[si].end_line; li++)
+			v->lines[li].seg = si;
+}
+
 void cview_lex(struct cview *v)
 {
 	struct lexer *lx = xcalloc(1, sizeof(*lx));
 	int si, li;
 
+	split_elisions(v);
 	lx->v = v;
 	for (si = 0; si < v->nr_segs; si++) {
 		struct cseg *s = &v->segs[si];
@@ -469,7 +598,8 @@ void cview_lex(struct cview *v)
 				continue;
 			}
 			cont = false;
-			lex_line(lx, li, false);
+			if (!l->elision)
+				lex_line(lx, li, false);
 		}
 		s->end_tok = v->nr_toks;
 	}

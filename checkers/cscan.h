@@ -19,6 +19,10 @@
  * switch, return, goto, break, continue, labels and expressions.
  * Code a hunk shows without its beginning (a loop whose head is above
  * the hunk) becomes a CN_OPEN node: a block of unknown kind.
+ *
+ * A line "[...]" (or "[... anything ...]") is what a mail quoting code
+ * left out: it ends a segment as a gap between hunks does, and the
+ * function it was in carries over to the next segment.
  */
 #ifndef LOREBOT_CSCAN_H
 #define LOREBOT_CSCAN_H
@@ -32,6 +36,8 @@ struct cline {
 	int no;			/* post-image line number */
 	bool added;		/* added or changed by the patch */
 	bool pp;		/* a preprocessor line or its continuation */
+	bool elision;		/* "[...]": lines a mail left out; no code */
+	bool moved;		/* added, but only moved here (moved.c): not added */
 	int seg;
 };
 

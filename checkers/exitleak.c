@@ -1,17 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Early exits that leave something taken (exitleak.h).  For each call
- * that takes (a statement of its own: "rcu_read_lock();", or an
- * assignment "pte = pte_offset_map_lock(...);"), every return, and every
- * goto to a label after which nothing gives back, that comes after it
- * and before the first call giving back is an exit that leaks it.  Not
- * exits: those under a test of the held pointer (its NULL check), those
- * handing it to the caller (return pte), gotos back into the region.
- * Functions that take on purpose for their caller (a name with "lock",
- * a spinlock_t ** parameter, __acquires()) are left alone.
- *
- * This is an approximation that prefers silence: after the first give
- * back, even one in a branch, nothing more is checked.
+ * Early exits that leave something taken (exitleak.h): on the paths of
+ * each function (flow.c), a return or a goto whose path reaches the
+ * function's end with a lock, an RCU section or a mapped page table still
+ * held, when the function gives it back on other paths (one that never
+ * does keeps it for its caller).  Not exits: a NULL check of the held
+ * pointer (nothing was taken), a return handing it to the caller
+ * ("return pte;"), a hand-over to a callee that may give it back.
+ * Also the helpers the NULL and sleep rules share: the names a take
+ * assigns, NULL tests, each call of a body.
  */
 #include <stdlib.h>
 
@@ -47,44 +44,6 @@ static int exitleak_body_of(const struct cview *v, int b, const char **name,
 		return b;
 	}
 	return -1;
-}
-
-/* The first call of one of names (NULL-ended) in tokens first..last, -1 */
-static int exitleak_find_call(const struct cview *v, int first, int last,
-			      const char *const *names)
-{
-	int i, k;
-
-	for (i = first; i <= last && i + 1 < v->nr_toks; i++) {
-		if (v->toks[i].kind != CT_IDENT || !cv_is(v, i + 1, "("))
-			continue;
-		for (k = 0; names[k]; k++)
-			if (ctok_is(&v->toks[i], names[k]))
-				return i;
-	}
-	return -1;
-}
-
-/* Does the function take on purpose, for its caller? */
-static bool takes_for_caller(const struct cview *v, int fn, const char *name,
-			     int len)
-{
-	const struct cnode *f = &v->nodes[fn];
-	int i;
-
-	if (name && memmem(name, len, "lock", 4))
-		return true;
-	if (f->kind != CN_FUNC)
-		return false;
-	for (i = f->first; i < v->nr_toks && i <= f->last; i++) {
-		if (cv_is(v, i, "{"))
-			break;
-		if (cv_is(v, i, "__acquires") ||
-		    (cv_is(v, i, "spinlock_t") && cv_is(v, i + 1, "*") &&
-		     cv_is(v, i + 2, "*")))
-			return true;
-	}
-	return false;
 }
 
 /*
@@ -138,120 +97,6 @@ bool exitleak_cond_tests_null(const struct cview *v, int first, int last,
 	return false;
 }
 
-/* Is exit x under a NULL test of a held name ("if (!pte)", "if (pte)")? */
-static bool under_test(const struct cview *v, int x, int fn, const int *names, int nr)
-{
-	int p;
-
-	for (p = v->nodes[x].parent; p >= 0 && p != fn; p = v->nodes[p].parent) {
-		const struct cnode *n = &v->nodes[p];
-
-		if ((n->kind == CN_IF || n->kind == CN_WHILE) && n->cond_open >= 0 &&
-		    exitleak_cond_tests_null(v, n->cond_open, n->cond_close, names, nr))
-			return true;
-	}
-	return false;
-}
-
-/*
- * Is a held name passed to a call, or set, between tokens a and b?  The
- * callee may give it back ("hmm_vma_handle_pte() did pte_unmap()"), keep
- * it for later (pfnmap_args_setup()), or it was given up ("pte = NULL"
- * after do_swap_page()): say nothing.
- */
-/* Calls that only read or write entries: not a hand-over */
-static const char *const entry_ops[] = {
-	"pte", "ptep", "set_pte", "flush_tlb", "update_mmu", "arch_",
-	"lazy_mmu", "likely", "unlikely", "WARN", "VM_", "BUG",
-};
-
-/* The call whose argument list holds token i: its name token, or -1 */
-static int call_of_arg(const struct cview *v, int i)
-{
-	int k, depth = 0;
-
-	for (k = i - 1; k > 0; k--) {
-		if (cv_is(v, k, ")"))
-			depth++;
-		else if (cv_is(v, k, "(") && depth-- == 0)
-			return v->toks[k - 1].kind == CT_IDENT ? k - 1 : -1;
-		else if (cv_is(v, k, ";") || cv_is(v, k, "{") || cv_is(v, k, "}"))
-			return -1;
-	}
-	return -1;
-}
-
-static bool handed_on(const struct cview *v, int a, int b, const int *names, int nr)
-{
-	int i, call;
-	size_t k;
-
-	for (i = a; i < b; i++) {
-		if (!mentions_any(v, i, i, names, nr) || cv_is(v, i - 1, "->") ||
-		    cv_is(v, i - 1, "."))
-			continue;
-		/* set again, or stored: "fw->ptep = ptep;" (folio_walk_start()) */
-		if (cv_is(v, i + 1, "=") ||
-		    (cv_is(v, i - 1, "=") && cv_is(v, i + 1, ";") &&
-		     (cv_is(v, i - 3, "->") || cv_is(v, i - 3, ".") ||
-		      cv_is(v, i - 2, "]") || cv_is(v, i - 3, "*"))))
-			return true;
-		if (!(cv_is(v, i - 1, "(") || cv_is(v, i - 1, ",")) ||
-		    !(cv_is(v, i + 1, ")") || cv_is(v, i + 1, ",")))
-			continue;
-		call = call_of_arg(v, i);
-		if (call < 0 || cv_is(v, call, "if") || cv_is(v, call, "while"))
-			continue;
-		for (k = 0; k < ARRAY_SIZE(entry_ops); k++)
-			if (!strncmp(v->toks[call].s, entry_ops[k], strlen(entry_ops[k])))
-				break;
-		if (k == ARRAY_SIZE(entry_ops))
-			return true;
-	}
-	return false;
-}
-
-/* "start_pte = pte;": another name for what is held */
-static int add_aliases(const struct cview *v, int fn, int from, int *names, int nr)
-{
-	int i;
-
-	for (i = from; i + 3 < v->nodes[fn].last && nr < 4; i++)
-		if (v->toks[i].kind == CT_IDENT && cv_is(v, i + 1, "=") &&
-		    mentions_any(v, i + 2, i + 2, names, nr) && cv_is(v, i + 3, ";") &&
-		    (cv_is(v, i - 1, ";") || cv_is(v, i - 1, "{") || cv_is(v, i - 1, "}")))
-			names[nr++] = i;
-	return nr;
-}
-
-/* Is a held name changed between tokens a and b ("pte++", "pte = ...")? */
-static bool changed(const struct cview *v, int a, int b, const int *names, int nr)
-{
-	int i;
-
-	for (i = a; i < b; i++)
-		if (mentions_any(v, i, i, names, nr) &&
-		    (cv_is(v, i + 1, "++") || cv_is(v, i + 1, "--") ||
-		     cv_is(v, i + 1, "=") || cv_is(v, i + 1, "+=") ||
-		     cv_is(v, i + 1, "-=") || cv_is(v, i - 1, "++") ||
-		     cv_is(v, i - 1, "--")))
-			return true;
-	return false;
-}
-
-/* The code after label (its name token lab) up to fn's end gives back? */
-static int label_of(const struct cview *v, int fn, int lab)
-{
-	int k;
-
-	for (k = fn; k < v->nr_nodes && v->nodes[k].first <= v->nodes[fn].last; k++)
-		if (v->nodes[k].kind == CN_LABEL && v->nodes[k].name >= 0 &&
-		    v->toks[v->nodes[k].name].len == v->toks[lab].len &&
-		    !memcmp(v->toks[v->nodes[k].name].s, v->toks[lab].s, v->toks[lab].len))
-			return k;
-	return -1;
-}
-
 /* The give-back line(s) put before exit x, braces added for a lone if body */
 static char *suggestion(const struct cview *v, int x, const char *give)
 {
@@ -286,113 +131,6 @@ static char *suggestion(const struct cview *v, int x, const char *give)
 	return sb.len ? strbuf_detach(&sb, NULL) : NULL;
 }
 
-/* "&ptl" as argument k of the call at t: "ptl" */
-static bool lock_arg(const struct cview *v, int t, int k, struct strbuf *out)
-{
-	struct cterm a[MAX_ARGS];
-	int nr, close = v->toks[t + 1].match;
-
-	if (close < 0)
-		return false;
-	nr = cview_split(v, t + 2, close - 1, ",", a, MAX_ARGS);
-	if (k >= nr || !cv_is(v, a[k].first, "&") || a[k].first + 1 != a[k].last)
-		return false;
-	strbuf_add(out, v->toks[a[k].last].s, v->toks[a[k].last].len);
-	return true;
-}
-
-static void check_take(struct check_ctx *c, const struct leak_pair *pr, int fn,
-		       int t)
-{
-	const struct cview *v = &c->file->view;
-	int s = callers_node_at(v, t), names[4], nr = 0, x, end, g;
-	const struct cnode *st;
-	bool sees_take;
-
-	if (s < 0 || v->nodes[s].kind != CN_EXPR)
-		return;		/* in a condition, a return, a declaration list */
-	st = &v->nodes[s];
-	if (pr->result) {
-		nr = exitleak_held_names(v, t, names, 4);
-		if (!nr)
-			return;
-		nr = add_aliases(v, fn, st->last + 1, names, nr);
-	} else if (st->first != t) {
-		return;
-	}
-	sees_take = v->lines[v->toks[t].line].added;
-	g = exitleak_find_call(v, st->last + 1, v->nodes[fn].last, pr->give);
-	/*
-	 * No path gives it back: the function keeps it for its caller
-	 * (kmemleak's seq start, __pte_offset_map() and RCU): not a leak
-	 */
-	if (g < 0)
-		return;
-	end = g;
-	for (x = s + 1; x < v->nr_nodes && v->nodes[x].first < end; x++) {
-		const struct cnode *e = &v->nodes[x];
-		struct strbuf fix = STRBUF_INIT, lk = STRBUF_INIT;
-		const struct ctok *h;
-		struct finding *f;
-		int lab, k;
-
-		if ((e->kind != CN_RETURN && e->kind != CN_GOTO) ||
-		    e->first <= st->last || !cview_node_within(v, x, fn))
-			continue;
-		/*
-		 * the function's last statement, or the last before the labels
-		 * of its error paths, keeps it on purpose: not an early exit
-		 */
-		if (e->parent == fn &&
-		    (e->next < 0 || v->nodes[e->next].kind == CN_LABEL))
-			continue;
-		if (v->lines[v->toks[e->first].line].seg != v->lines[v->toks[t].line].seg)
-			break;	/* a gap between hunks: not seen */
-		if (!check_sees(c, sees_take || v->lines[v->toks[e->first].line].added))
-			continue;
-		if (nr && (under_test(v, x, fn, names, nr) ||
-			   mentions_any(v, e->first, e->last, names, nr) ||
-			   handed_on(v, st->last + 1, e->first, names, nr)))
-			continue;
-		if (e->kind == CN_GOTO) {
-			if (e->name < 0 || (lab = label_of(v, fn, e->name)) < 0)
-				continue;
-			if (v->nodes[lab].first > st->last && v->nodes[lab].first < e->first)
-				continue;	/* back into the region: a loop */
-			if (v->nodes[lab].first > e->first &&
-			    exitleak_find_call(v, v->nodes[lab].first, v->nodes[fn].last,
-					       pr->give) >= 0)
-				continue;
-			if (v->nodes[lab].first > e->first && !v->complete &&
-			    v->lines[v->toks[v->nodes[fn].last].line].seg !=
-			    v->lines[v->toks[e->first].line].seg)
-				continue;
-		}
-		f = check_report_at(c, CHECK_WARNING, e->first, e->first, e->last,
-				    "this %s leaves with %s: %s() at line %d is not "
-				    "undone on this path (%s)",
-				    e->kind == CN_RETURN ? "return" : "goto", pr->what,
-				    pr->take, v->lines[v->toks[t].line].no, pr->give[0]);
-		for (h = NULL, k = nr; k-- > 0; )
-			if (!changed(v, st->last, e->first, &names[k], 1))
-				h = &v->toks[names[k]];
-		if (!nr || h) {
-
-			if (pr->fix == FIX_CALL)
-				strbuf_addf(&fix, "%s()", pr->give[0]);
-			else if (pr->fix == FIX_PTR && h)
-				strbuf_addf(&fix, "%s(%.*s)", pr->give[0], h->len, h->s);
-			else if (pr->fix == FIX_PTR_LOCK && h && lock_arg(v, t, 3, &lk))
-				strbuf_addf(&fix, "%s(%.*s, %s)", pr->give[0], h->len,
-					    h->s, lk.buf);
-			if (fix.len)
-				f->suggestion = suggestion(v, x, fix.buf);
-		}
-		strbuf_release(&fix);
-		strbuf_release(&lk);
-	}
-}
-
 void exitleak_each_call(struct check_ctx *c,
 			bool (*skip)(const struct cview *v, int b, const char *name, int len),
 			void (*fn)(struct check_ctx *c, int body, int tok, void *data),
@@ -414,24 +152,89 @@ void exitleak_each_call(struct check_ctx *c,
 	}
 }
 
-struct leak_pairs {
-	const struct leak_pair *v;
-	size_t n;
-};
-
-static void leak_call(struct check_ctx *c, int body, int t, void *data)
+/*
+ * "goto abort;" past the unlock: the label of the ladder before it whose
+ * code gives r back ("goto unlock_abort;"), or NULL
+ */
+static char *goto_fix(const struct flow *f, int r, int g, int label)
 {
-	const struct leak_pairs *lp = data;
-	size_t k;
+	const struct cview *v = f->v;
+	const struct cline *l = &v->lines[v->toks[v->nodes[g].first].line];
+	struct strbuf sb = STRBUF_INIT;
+	int k, best = -1, i;
 
-	for (k = 0; k < lp->n; k++)
-		if (ctok_is(&c->file->view.toks[t], lp->v[k].take))
-			check_take(c, &lp->v[k], body, t);
+	for (k = v->nodes[f->body].child; k >= 0 && k != label; k = v->nodes[k].next)
+		if (v->nodes[k].kind == CN_LABEL && v->nodes[k].first > v->nodes[g].last &&
+		    flow_gives(f, r, v->nodes[k].first, v->nodes[label].first))
+			best = k;
+	if (best < 0 || v->nodes[best].name < 0)
+		return NULL;
+	for (i = 0; i < l->len && (l->text[i] == ' ' || l->text[i] == '\t'); i++)
+		strbuf_addch(&sb, l->text[i]);
+	strbuf_addf(&sb, "goto %.*s;", v->toks[v->nodes[best].name].len,
+		    v->toks[v->nodes[best].name].s);
+	return strbuf_detach(&sb, NULL);
 }
 
-void exitleak_run(struct check_ctx *c, const struct leak_pair *pairs, size_t n)
+/* A leaking exit: at the return or goto, the resource named */
+static void leak_exit(struct flow *f, int exit, int label, unsigned int held)
 {
-	struct leak_pairs lp = { pairs, n };
+	const struct cview *v = f->v;
+	struct check_ctx *c = f->c;
+	int r;
 
-	exitleak_each_call(c, takes_for_caller, leak_call, &lp);
+	if (exit < 0)
+		return;		/* falling off the end: kept for the caller */
+	/*
+	 * the function's last statement, or the last before the labels of
+	 * its error paths, keeps it on purpose (__pte_offset_map() returns
+	 * in the RCU section it entered): not an early exit
+	 */
+	if (v->nodes[exit].parent == f->body && label < 0) {
+		int n = v->nodes[exit].next;
+
+		while (n >= 0 && v->nodes[n].kind == CN_LABEL)
+			n = v->nodes[n].next;
+		if (n < 0 || v->nodes[v->nodes[exit].next].kind == CN_LABEL)
+			return;
+	}
+	for (r = 0; r < f->nr_res; r++) {
+		const struct cnode *e = &v->nodes[exit];
+		const struct flow_res *x = &f->res[r];
+		struct strbuf what = STRBUF_INIT, fix = STRBUF_INIT, lab = STRBUF_INIT;
+		const struct cline *el = &v->lines[v->toks[e->first].line];
+		struct finding *fd;
+		bool take_added = v->lines[v->toks[x->tok].line].added;
+
+		if (!(held & (1u << r)) ||
+		    !check_sees(c, take_added || el->added || el->moved))
+			continue;
+		flow_res_name(f, r, &what);
+		if (label >= 0 && v->nodes[label].name >= 0)
+			strbuf_addf(&lab, " (through '%.*s')",
+				    v->toks[v->nodes[label].name].len,
+				    v->toks[v->nodes[label].name].s);
+		fd = check_report_caused(c, CHECK_WARNING, e->first,
+					 take_added || !el->moved ? x->tok : e->first, e->first,
+					 e->last, "this %s leaves with %s of line %d held%s: "
+					 "%s() does not undo it on this path",
+					 e->kind == CN_RETURN ? "return" : "goto", what.buf,
+					 v->lines[v->toks[x->tok].line].no, lab.buf,
+					 x->pair->give ? x->pair->give[0] : "nothing");
+		flow_fix_text(f, r, e->first, &fix);
+		if (fix.len && label < 0)
+			fd->suggestion = suggestion(v, exit, fix.buf);
+		else if (label >= 0)
+			fd->suggestion = goto_fix(f, r, exit, label);
+		strbuf_release(&what);
+		strbuf_release(&fix);
+		strbuf_release(&lab);
+	}
+}
+
+static const struct flow_ops leak_ops = { .exit = leak_exit };
+
+void exitleak_run(struct check_ctx *c, const struct flow_pair *pairs, size_t n)
+{
+	flow_run(c, pairs, n, &leak_ops, NULL);
 }

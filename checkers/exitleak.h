@@ -1,30 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Early exits that leave something taken: the engine of pte-unmap-exit
- * and rcu-unlock-exit (exitleak.c).  A rule is a table of what takes
- * (pte_offset_map_lock(), rcu_read_lock()) and what gives back.
+ * Early exits that leave something taken: the engine of pte-unmap-exit,
+ * rcu-unlock-exit and unlock-exit (exitleak.c) over the paths of flow.h.
+ * A rule is a table of what takes (pte_offset_map_lock(), rcu_read_lock(),
+ * spin_lock()) and what gives back.
  */
 #ifndef LOREBOT_EXITLEAK_H
 #define LOREBOT_EXITLEAK_H
 
-#include "checkers/rules.h"
+#include "checkers/flow.h"
 
-struct leak_pair {
-	const char *take;		/* the call that takes */
-	const char *const *give;	/* the calls that give back, NULL-ended */
-	bool result;			/* what is held is the call's result:
-					 * "pte = pte_offset_map_lock(...)",
-					 * NULL when it failed */
-	const char *what;		/* "the PTE table mapped and locked" */
-	enum {
-		FIX_NONE,
-		FIX_CALL,		/* "give[0]()" */
-		FIX_PTR,		/* "give[0](pte)" */
-		FIX_PTR_LOCK,		/* "give[0](pte, ptl)": &ptl, argument 4 */
-	} fix;
-};
-
-void exitleak_run(struct check_ctx *c, const struct leak_pair *pairs, size_t n);
+/*
+ * Report every exit that leaves with something of pairs held, on the
+ * paths of each function (flow.h): at the return or goto, named, with the
+ * give-back as the suggestion where the exit allows it
+ */
+void exitleak_run(struct check_ctx *c, const struct flow_pair *pairs, size_t n);
 
 /* Do tokens first..last test one of names for NULL ("!pte", "pte == NULL")? */
 bool exitleak_cond_tests_null(const struct cview *v, int first, int last,

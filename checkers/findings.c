@@ -156,6 +156,8 @@ json_object *findings_to_json(const struct findings *f,
 		if (x->preexisting)
 			json_object_object_add(j, "preexisting",
 					       json_object_new_boolean(true));
+		if (x->cause)
+			json_object_object_add(j, "cause", json_object_new_int(x->cause));
 		json_object_array_add(arr, j);
 	}
 	json_object_object_add(o, "findings", arr);

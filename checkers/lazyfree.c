@@ -37,6 +37,12 @@
  * (lazyfree-fix.c).  Only setting the dirty flag from the page table
  * ("if (pte_dirty(pte)) folio_mark_dirty(folio);") is not a decision.
  *
+ * The real bugs of bench/bugs/ it finds: Lance Yang's
+ * __discard_anon_folio_pmd_locked() (<20240614015138.31461-4-ioworker0@gmail.com>),
+ * Jason A. Donenfeld's diff dropping the exemption in a reply to v22 of
+ * MAP_DROPPABLE (<ZpAR0CgLc28gEkV3@zx2c4.com>), and the v7 khugepaged patch
+ * Barry Song reviewed.
+ *
  * From hunks alone, a dirtiness test next to lazyfree code (swapbacked,
  * lazyfree, MADV_FREE in the function) whose guards or callers the hunks
  * do not show gets a note saying so, instead of silence.
@@ -65,6 +71,13 @@ static const char *const dirty_setters[] = {
 	"folio_mark_dirty", "folio_set_dirty", "set_page_dirty",
 	"SetPageDirty", "folio_mark_dirty_lock", "set_page_dirty_lock",
 };
+/*
+ * Re-marking a folio swap-backed: only a lazyfree folio (anon, not
+ * swap-backed) needs it, so the code doing it on the dirty side of a
+ * decision says the folio is lazyfree (__folio_set_swapbacked() of a
+ * new folio is another thing)
+ */
+static const char *const remark_fns[] = { "folio_set_swapbacked", "SetPageSwapBacked" };
 /* helpers of the tree worth reading: names that say what they test */
 static const char *const helper_words[] = {
 	"lazyfree", "lazy_free", "clean", "dirty", "droppable", "swapbacked",
@@ -560,6 +573,162 @@ static bool guards_unseen(const struct cview *v, int n)
 	return false;
 }
 
+/*
+ * The statements that run when decision n finds the folio dirty: its
+ * branch when the condition tests dirtiness ("if (dirty)", "a && dirty",
+ * "dirty || a"), else ("if (clean && a)") its else branch or, when the
+ * branch leaves, what follows it in its block up to the next exit.  The
+ * first and last node of that run in *first, *last (siblings); false
+ * when there is none.
+ */
+static bool dirty_side(struct lazyfree_state *st, const struct cview *v, int n,
+		       int *first, int *last)
+{
+	const struct cnode *x = &v->nodes[n];
+	struct cterm t[MAX_TERMS];
+	bool clean = false;
+	int nr, k, s;
+
+	nr = cview_split(v, x->cond_open + 1, x->cond_close - 1, "&&", t, MAX_TERMS);
+	for (k = 0; k < nr && nr < MAX_TERMS; k++)
+		if (t[k].neg && (lazyfree_mentions(st, v, t[k].first, t[k].last) & T_DIRTY))
+			clean = true;
+	if (x->kind != CN_IF)
+		return false;
+	if (!clean) {
+		*first = *last = x->child;
+		return x->child >= 0;
+	}
+	if (x->els >= 0) {
+		*first = *last = x->els;
+		return true;
+	}
+	if (x->child < 0 || !cview_node_is_jump(v, x->child) || x->next < 0)
+		return false;
+	*first = x->next;
+	for (s = x->next; s >= 0; s = v->nodes[s].next) {
+		*last = s;
+		if (cview_node_is_jump(v, s))
+			break;
+	}
+	return true;
+}
+
+/* Does node s (or a node in it) test droppability, as a guard of call t? */
+static bool droppable_guarded(const struct cview *v, int t, int stop)
+{
+	int p;
+
+	for (p = callers_node_at(v, t); p >= 0 && p != stop; p = v->nodes[p].parent)
+		if ((v->nodes[p].kind == CN_IF || v->nodes[p].kind == CN_WHILE) &&
+		    v->nodes[p].cond_open >= 0 &&
+		    (mentions(v->toks, v->nr_toks, v->nodes[p].cond_open,
+			      v->nodes[p].cond_close) & T_DROPPABLE))
+			return true;
+	return false;
+}
+
+/* The re-marking calls on the dirty side of n, not guarded by droppability */
+static int remarks(struct lazyfree_state *st, const struct cview *v, int n,
+		   int *out, int max)
+{
+	int first, last, i, nr = 0;
+
+	if (!dirty_side(st, v, n, &first, &last))
+		return 0;
+	for (i = v->nodes[first].first; i <= v->nodes[last].last && nr < max; i++)
+		if (v->toks[i].kind == CT_IDENT && cv_is(v, i + 1, "(") &&
+		    IN(&v->toks[i], remark_fns) &&
+		    !droppable_guarded(v, i, v->nodes[n].parent))
+			out[nr++] = i;
+	return nr;
+}
+
+/*
+ * The lines the change that added post-image line no removes (the run of
+ * "-" and "+" lines around it), as one text; empty when none
+ */
+static void removed_around(const struct diff_file *df, int no, struct strbuf *out)
+{
+	size_t h, k, a, b;
+
+	for (h = 0; df && h < df->nr; h++) {
+		const struct diff_hunk *hk = &df->hunks[h];
+
+		for (k = 0; k < hk->nr; k++) {
+			if (hk->lines[k].kind != '+' || hk->lines[k].new_no != no)
+				continue;
+			for (a = k; a > 0 && hk->lines[a - 1].kind != ' '; a--)
+				;
+			for (b = k; b < hk->nr && hk->lines[b].kind != ' '; b++)
+				;
+			for (; a < b; a++)
+				if (hk->lines[a].kind == '-') {
+					strbuf_add(out, hk->lines[a].text, hk->lines[a].len);
+					strbuf_addch(out, '\n');
+				}
+			return;
+		}
+	}
+}
+
+/* Did the change adding the lines of tokens first..last drop a VM_DROPPABLE test? */
+static bool drops_exemption(const struct check_file *f, const struct cview *v,
+			    int first, int last)
+{
+	struct strbuf sb = STRBUF_INIT;
+	bool dropped;
+	int li;
+
+	for (li = v->toks[first].line; li <= v->toks[last].line; li++)
+		if (v->lines[li].added)
+			removed_around(f->df, v->lines[li].no, &sb);
+	dropped = strcasestr_n(sb.buf, (int)sb.len, "droppable");
+	strbuf_release(&sb);
+	return dropped;
+}
+
+/* The first dirtiness test of decision n: where a finding points */
+static int dirty_tok(struct lazyfree_state *st, const struct cview *v, int n)
+{
+	int k;
+
+	for (k = v->nodes[n].cond_open; k <= v->nodes[n].cond_close; k++)
+		if (v->toks[k].kind == CT_IDENT && cv_is(v, k + 1, "(") &&
+		    (lazyfree_mentions(st, v, k, k) & T_DIRTY))
+			return k;
+	return -1;
+}
+
+static void report_remark(struct check_ctx *c, int t, bool dropped)
+{
+	const struct cview *v = &c->file->view;
+	const struct ctok *k = &v->toks[t];
+	struct finding *f;
+	int close = v->toks[t + 1].match;
+
+	f = check_report_at(c, CHECK_WARNING, t, t, close > t ? close : t,
+			    "%.*s() re-marks a dirty lazyfree folio swap-backed%s: "
+			    "a folio of a VM_DROPPABLE VMA must stay lazyfree "
+			    "(try_to_unmap_one() in mm/rmap.c skips it for them)",
+			    k->len, k->s,
+			    dropped ? ", and this change drops its VM_DROPPABLE test" :
+			    " without a VM_DROPPABLE test");
+	(void)f;
+}
+
+/* Report the re-marking call at token t once (seen: " tok" list) */
+static void remark_once(struct check_ctx *c, int t, struct strbuf *seen)
+{
+	char key[24];
+
+	snprintf(key, sizeof(key), " %d ", t);
+	if (seen->len && strstr(seen->buf, key))
+		return;
+	strbuf_addstr(seen, key);
+	report_remark(c, t, drops_exemption(c->file, &c->file->view, t, t));
+}
+
 static void report(struct lazyfree_state *st, struct check_ctx *c, int i,
 		   const char *fname, int flen, const char *who)
 {
@@ -569,14 +738,18 @@ static void report(struct lazyfree_state *st, struct check_ctx *c, int i,
 	struct finding *f;
 	int at, k;
 
-	for (at = n->first, k = n->first; k <= n->cond_close; k++)
-		if (v->lines[v->toks[k].line].added) {
-			at = k;
-			break;
-		}
+	at = dirty_tok(st, v, i);
+	if (at < 0 || !v->lines[v->toks[at].line].added)
+		for (at = n->first, k = n->first; k <= n->cond_close; k++)
+			if (v->lines[v->toks[k].line].added) {
+				at = k;
+				break;
+			}
 	if (who)
 		strbuf_addf(&why, "; '%.*s()' gets lazyfree folios only (its callers "
 			    "test it, e.g. %s)", flen, fname, who);
+	if (drops_exemption(c->file, v, n->cond_open, n->cond_close))
+		strbuf_addstr(&why, "; this change drops the VM_DROPPABLE test it had");
 	f = check_report_at(c, CHECK_WARNING, at, n->first, n->cond_close,
 			    "lazyfree folio %s by its dirtiness without VM_DROPPABLE: "
 			    "folios of VM_DROPPABLE VMAs are lazyfree and dropped even "
@@ -608,18 +781,26 @@ static void lazyfree_run(struct check_ctx *c)
 {
 	struct lazyfree_state *st = c->state;
 	const struct cview *v = &c->file->view;
+	struct strbuf seen = STRBUF_INIT;
 	int i;
 
 	if (!c->file->is_c || !st)
 		return;
 	st->c = c;
+	/* re-marking swap-backed where the change drops a VM_DROPPABLE test */
+	for (i = 0; i + 1 < v->nr_toks; i++)
+		if (v->toks[i].kind == CT_IDENT && cv_is(v, i + 1, "(") &&
+		    IN(&v->toks[i], remark_fns) && v->lines[v->toks[i].line].added &&
+		    !droppable_guarded(v, i, -1) && drops_exemption(c->file, v, i, i))
+			remark_once(c, i, &seen);
 	for (i = 0; i < v->nr_nodes; i++) {
 		const struct cnode *n = &v->nodes[i];
 		const char *fname = NULL;
 		struct strbuf who = STRBUF_INIT;
 		unsigned int m, facts, up = 0;
 		size_t nsites = 0;
-		int flen = 0;
+		int flen = 0, rm[4], nrm, k;
+		bool dropped;
 
 		if ((n->kind != CN_IF && n->kind != CN_WHILE) || n->cond_open < 0)
 			continue;
@@ -638,11 +819,16 @@ static void lazyfree_run(struct check_ctx *c)
 			fname = v->nodes[n->func].fname;
 			flen = v->nodes[n->func].fname_len;
 		}
-		if (!lazyfree_facts_lazyfree(facts) &&
+		nrm = remarks(st, v, i, rm, ARRAY_SIZE(rm));
+		dropped = drops_exemption(c->file, v, n->cond_open, n->cond_close);
+		if (!lazyfree_facts_lazyfree(facts) && !nrm && !dropped &&
 		    !(facts & (F_SWAPBACKED | F_NOTANON)) && fname)
 			up = callers_facts(st, fname, flen, 1, &who, &nsites);
-		if (lazyfree_facts_lazyfree(facts)) {
+		if (lazyfree_facts_lazyfree(facts) || ((nrm || dropped) &&
+		    !(facts & (F_SWAPBACKED | F_NOTANON)))) {
 			report(st, c, i, NULL, 0, NULL);
+			for (k = 0; k < nrm; k++)
+				remark_once(c, rm[k], &seen);
 		} else if (up & F_LAZYFREE) {
 			/* a dirtiness predicate: the decision is its callers' */
 			if (!(up & F_DROP) && !memmem(fname, flen, "dirty", 5))
@@ -654,6 +840,7 @@ static void lazyfree_run(struct check_ctx *c)
 		}
 		strbuf_release(&who);
 	}
+	strbuf_release(&seen);
 	st->c = NULL;
 }
 

@@ -13,13 +13,15 @@
  * validity of the returned value.)"
  * (<dpo6yfx7tb6b3vgayxnqgxwighrl7ds6teaatii5us2a6dqmnw@ioipae3evzo4>).
  *
- * A note, as the reviews were nitpicks.  Only a sentence that names a
- * lock the caller holds counts: not RCU (RCU_LOCKDEP_WARN), interrupts,
- * references, "may be held", "either ... or ..." (no one assertion says
- * that), nor the folio lock (VM_WARN_ON_FOLIO(!folio_test_locked()) is
- * how mm asserts it, and counts as an assertion).  The
- * suggestion is given for the mmap lock only, where the assertion follows
- * from the comment and an mm or vma parameter.
+ * A note, as the reviews were nitpicks: it catches no real bug, and the
+ * benchmark of real mm bugs (bench/bugs/) has none for it.  Only a
+ * sentence that names a lock the caller holds counts: not RCU
+ * (RCU_LOCKDEP_WARN), interrupts, references, "may be held", "either
+ * ... or ..." (no one assertion says that), nor the folio lock
+ * (VM_WARN_ON_FOLIO(!folio_test_locked()) is how mm asserts it, and
+ * counts as an assertion).  The suggestion is given for the mmap lock
+ * only, where the assertion follows from the comment and an mm or vma
+ * parameter.
  */
 #include <ctype.h>
 #include <stdlib.h>

@@ -9,7 +9,9 @@
  * also removed somewhere in the same patch (blanks aside) is moved: its
  * lines stop counting as added in the views, so findings on them become
  * pre-existing notes (shown with --preexisting).  Lines a move changes
- * on the way are not in the removed set and stay added.
+ * on the way are not in the removed set and stay added.  The rules of
+ * paths still see them (cline.moved): a return moved past a lock is the
+ * patch's own bug.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -36,8 +38,10 @@ static void unmark(struct cview *v, int from, int to)
 	int i;
 
 	for (i = 0; i < v->nr_lines; i++)
-		if (v->lines[i].no >= from && v->lines[i].no < to)
+		if (v->lines[i].no >= from && v->lines[i].no < to && v->lines[i].added) {
 			v->lines[i].added = false;
+			v->lines[i].moved = true;
+		}
 }
 
 void moved_mark_patch(struct check_patch *p)

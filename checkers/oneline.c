@@ -19,6 +19,10 @@
  * type changed over the tree), parameters grouped on purpose, a pair or
  * a same-typed group per line (old/new, src/dst, the VFS ->rename()
  * convention), and XFS's tab-aligned columns.
+ *
+ * A style rule: it catches no real bug, and the benchmark of real mm bugs
+ * (bench/bugs/) has none for it; on its merged patches it draws only the
+ * nits judged correct.
  */
 #include <ctype.h>
 

@@ -12,16 +12,27 @@
  * and Shakeel Butt's of "[PATCH v2 23/28] mm: memcontrol: prepare for
  * reparenting LRU pages": "thus rcu read unlock is missed"
  * (<jdhf6h7weedyentvyaqsr3n3v7dlj4n6k3mrryn2hkyhc255cl@kmexszfblh6s>).
- * The mmap lock is not checked: its protocol crosses functions (callees
- * that drop it, "*locked" out-parameters), and on the merged code of 6.12
- * every early exit holding it was such a hand-over.
+ * The real bugs of bench/bugs/ it finds: the return moved after
+ * rcu_read_lock() in lru_gen_refault() by "[PATCH v13 1/3] workingset:
+ * refactor LRU refault to expose refault recency check"
+ * (<20230503013608.2431726-2-nphamcs@gmail.com>; fixed by "workingset: add
+ * missing rcu_read_unlock() in lru_gen_refault()"), and T.J. Mercier's.
+ * The mmap lock is checked by unlock-exit, not here: its protocol crosses
+ * functions (callees that drop it, "*locked" out-parameters), which that
+ * rule's hand-overs allow for.
  */
 #include "checkers/exitleak.h"
 
 static const char *const give_rcu[] = { "rcu_read_unlock", NULL };
+static const char *const give_rcu_bh[] = { "rcu_read_unlock_bh", NULL };
+static const char *const give_rcu_sched[] = { "rcu_read_unlock_sched", NULL };
 
-static const struct leak_pair rcu_pairs[] = {
-	{ "rcu_read_lock", give_rcu, false, "the RCU read lock held", FIX_CALL },
+static const struct flow_pair rcu_pairs[] = {
+	{ "rcu_read_lock", FLOW_PLAIN, give_rcu, "the RCU read lock", -1, FLOW_FIX_CALL, false },
+	{ "rcu_read_lock_bh", FLOW_PLAIN, give_rcu_bh, "the RCU-bh read lock", -1,
+	  FLOW_FIX_CALL, false },
+	{ "rcu_read_lock_sched", FLOW_PLAIN, give_rcu_sched, "the RCU-sched read lock",
+	  -1, FLOW_FIX_CALL, false },
 };
 
 static void rcuexit_run(struct check_ctx *c)

@@ -54,6 +54,14 @@ static inline bool check_sees(const struct check_ctx *c, bool added)
 struct finding *check_report_at(struct check_ctx *c, enum check_severity sev,
 				int tok, int qfirst, int qlast,
 				const char *fmt, ...) PRINTF(6, 7);
+/*
+ * The same, for a problem the series makes at token tok by what it adds
+ * at token cause (a lock taken before an unchanged return): when the line
+ * of cause is added it is reported as the series' own, wherever tok is
+ */
+struct finding *check_report_caused(struct check_ctx *c, enum check_severity sev,
+				    int tok, int cause, int qfirst, int qlast,
+				    const char *fmt, ...) PRINTF(7, 8);
 
 /*
  * The checkers (the table of checkers/checkers.c): each file of a rule
@@ -66,6 +74,7 @@ extern const struct checker oneline_checker;
 extern const struct checker ptemapnull_checker;
 extern const struct checker pteexit_checker;
 extern const struct checker rcuexit_checker;
+extern const struct checker unlockexit_checker;
 extern const struct checker atomicsleep_checker;
 extern const struct checker lockassert_checker;
 extern const struct checker checkpatch_checker;
@@ -76,6 +85,12 @@ extern const struct checker seriescheck_numbering;
 extern const struct checker seriescheck_cover;
 extern const struct checker seriescheck_base;
 extern const struct checker codespell_checker;
+
+/*
+ * What the current rule could not decide from the hunks alone (no tree):
+ * one note per patch names the rules and places (check.c)
+ */
+void check_undecided(struct check_ctx *c, int tok, const char *fmt, ...) PRINTF(3, 4);
 
 /* Identifier helpers */
 bool check_ident_has(const struct ctok *t, const char *part);	/* substring, any case */

@@ -48,7 +48,13 @@ const char cmd_check_help[] =
 	"    looked up and checkpatch.pl is that of the first git.base branch of\n"
 	"    the tree (never of a commit only a mail names); a patch that does not\n"
 	"    apply is checked from its hunks.  Without --repo the rules see the\n"
-	"    hunks only and say so when that was not enough.\n"
+	"    hunks only and say so when that was not enough: one note per patch,\n"
+	"    'hunks-only', names the rules that could not decide and where.\n"
+	"\n"
+	"    A diff posted in a reply (a fold-in fix-up, a \"-fix\" patch, an\n"
+	"    inline \"[PATCH] tmp\" in a \"Re:\" mail) is checked too, as a patch\n"
+	"    of its own headed \"(a diff in a reply to vN n/M <id>)\" with the\n"
+	"    version it fixes; --series with the reply's Message-ID checks only it.\n"
 	"\n"
 	"    Findings are printed in compiler format, grouped by patch, with a\n"
 	"    summary line:\n"
@@ -56,8 +62,13 @@ const char cmd_check_help[] =
 	"        mm/rmap.c:683: warning: parameters of ... [one-line-args]\n"
 	"\n"
 	"    Findings are only on lines the series adds or changes, or on its\n"
-	"    mails (COMMIT_MSG, COVER_LETTER, SERIES).  The checkers: the mm review\n"
-	"    rules lazyfree-droppable, progress-accounting and one-line-args;\n"
+	"    mails (COMMIT_MSG, COVER_LETTER, SERIES), or where a line the series\n"
+	"    adds makes the problem (a lock taken before an unchanged return).\n"
+	"    With a tree the rules read the whole functions the series touches,\n"
+	"    along their paths (the exit rules), and one level of callees and\n"
+	"    callers.  The checkers: the mm review rules (lazyfree-droppable,\n"
+	"    progress-accounting, pte-map-null, pte-unmap-exit, rcu-unlock-exit,\n"
+	"    unlock-exit, atomic-sleep, lock-assert, one-line-args);\n"
 	"    checkpatch (scripts/checkpatch.pl of the tree, as 'b4 prep --check'\n"
 	"    runs it; findings 'checkpatch:<TYPE>'); signed-off-by, fixes-tag,\n"
 	"    subject, numbering, cover-letter, base-commit; codespell (typos in\n"
@@ -88,9 +99,10 @@ const char cmd_check_help[] =
 	"        note), patch (its number; 0 for the series), file (null for the\n"
 	"        commit message or the series), line (post-image; null when none\n"
 	"        applies), column (its byte from 1; null when unknown), message\n"
-	"        and optional quote and suggestion; plus series\n"
-	"        (patches, base, summary) and, for a branch, range (kind, desc,\n"
-	"        base, tip, commits)\n"
+	"        and optional quote, suggestion and cause (the line that makes\n"
+	"        the problem, when it is not line); plus series (patches, base,\n"
+	"        summary, reply_to for a diff in a reply) and, for a branch, range\n"
+	"        (kind, desc, base, tip, commits)\n"
 	"    --checkers LIST\n"
 	"        turn checkers on and off like -W: 'one-line-args,-checkpatch',\n"
 	"        'all', '-all,codespell'; applied after check.enable/check.disable\n"
@@ -364,6 +376,124 @@ static bool send_is(const struct send *s, const char *id)
 	return false;
 }
 
+/* What check_mbox() prints and returns, series after series */
+struct mbox_out {
+	bool json, color;
+	json_object *all;
+	int checked;
+	int ret;
+};
+
+/* One checked series: its findings printed or added to the JSON */
+static void emit(struct mbox_out *mo, struct check_series *s, struct findings *f,
+		 const char *title, const char *send_id, const char *reply_to,
+		 const char *head, const struct check_opts *o)
+{
+	mo->checked++;
+	if (check_findings_at_least(f, o->fail_on))
+		mo->ret = EXIT_FINDINGS;
+	if (mo->json) {
+		json_object *j = findings_to_json(f, s);
+		json_object *fa = json_object_object_get(mo->all, "findings");
+		json_object *src = json_object_object_get(j, "findings");
+		size_t k;
+
+		for (k = 0; k < json_object_array_length(src); k++) {
+			json_object *x = json_object_array_get_idx(src, k);
+
+			json_object_object_add(x, "series",
+					       json_object_new_int(mo->checked - 1));
+			json_object_array_add(fa, json_object_get(x));
+		}
+		json_object_object_del(j, "findings");
+		json_object_object_add(j, "title", jx_new_str(title));
+		json_object_object_add(j, RK_(doc, send), jx_new_str(send_id));
+		if (reply_to)
+			json_object_object_add(j, "reply_to", jx_new_str(reply_to));
+		json_object_array_add(json_object_object_get(mo->all, "series"), j);
+	} else {
+		if (mo->checked > 1)
+			putchar('\n');
+		if (title)
+			printf("%s== %s %s%s\n", mo->color ? "\033[1m" : "", title, head,
+			       mo->color ? "\033[m" : "");
+		findings_print(f, s, stdout, mo->color);
+	}
+}
+
+static void drop_scratch(struct git_tree *tp)
+{
+	if (tp && tp->scratch) {
+		util_remove_tree(tp->scratch);
+		free(tp->scratch);
+		free(tp->scratch_git);
+		tp->scratch = tp->scratch_git = NULL;
+	}
+}
+
+/*
+ * Diffs posted in replies (a fold-in fix-up, a "-fix" patch, "[PATCH]
+ * tmp" inline in a "Re:" mail): each is reviewed as a patch of its own
+ * by the rules that read code; the mail checks (sign-off, subject,
+ * numbering...) and checkpatch are for patches posted as such.  With
+ * series, only the reply of that Message-ID or those to that version.
+ */
+static void check_reply_diffs(struct mbox_out *mo, struct assembly *a,
+			      const struct raws *r, const char *series,
+			      struct git_tree *tp, const struct config *cfg,
+			      const struct check_opts *o)
+{
+	struct check_opts ro = *o;
+	struct strbuf err = STRBUF_INIT;
+	size_t i;
+
+	ro.sel = xcalloc(o->nr_sel + 1, sizeof(*ro.sel));
+	for (i = 0; i < o->nr_sel; i++) {
+		ro.sel[i].name = xstrdup(o->sel[i].name);
+		ro.sel[i].on = o->sel[i].on;
+	}
+	check_select(&ro, "-checkpatch,-signed-off-by,-fixes-tag,-subject,-numbering,"
+		     "-cover-letter,-base-commit,-codespell", &err);
+	for (i = 0; i < a->nr; i++) {
+		const struct msg *m = a->msgs[i];
+		const struct msg *t = a->state ? a->state[m->slot].target : NULL;
+		const struct send *sd = t ? a->state[t->slot].send : NULL;
+		struct check_series s = CHECK_SERIES_INIT;
+		struct findings f = FINDINGS_INIT;
+		struct check_patch *p;
+		char *head;
+
+		if (m->kind != MSG_REPLY || !m->has_diff)
+			continue;
+		if (series && strcmp(series, m->msgid) && !(sd && send_is(sd, series)))
+			continue;
+		p = from_msg(r, m);
+		if (!p)
+			continue;
+		p->n = 1;
+		check_series_add(&s, p);
+		s.total = 1;
+		s.version = sd ? sd->version : 1;
+		check_one(&s, &ro, tp, cfg, &f);
+		if (sd && t)
+			head = xasprintf("(a diff in a reply to v%d %d/%d <%s>)", sd->version,
+					 t->subj.n, sd->total, t->msgid);
+		else
+			head = xasprintf("(a diff in a reply to <%s>)",
+					 m->parent ? m->parent : "?");
+		emit(mo, &s, &f, s.patches[0]->subject, sd ? sd->id : NULL,
+		     m->parent ? m->parent : "", head, &ro);
+		free(head);
+		check_findings_release(&f);
+		check_series_release(&s);
+		drop_scratch(tp);
+	}
+	for (i = 0; i < ro.nr_sel; i++)
+		free(ro.sel[i].name);
+	free(ro.sel);
+	strbuf_release(&err);
+}
+
 /* One mbox: every current series in it, or the one named (lorebot check --mbox) */
 static int check_mbox(const char *mbox, const char *series, const char *repo, bool json,
 		      bool color, const struct check_opts *o, const struct config *cfg)
@@ -372,8 +502,8 @@ static int check_mbox(const char *mbox, const char *series, const char *repo, bo
 	struct git_tree tree, *tp = NULL;
 	struct assembly a;
 	struct raws raws = { 0 };
-	json_object *all = NULL;
-	int ret = EXIT_OK, checked = 0;
+	struct mbox_out mo = { .json = json, .color = color, .ret = EXIT_OK };
+	int ret = EXIT_OK;
 	size_t i;
 
 	if (repo) {
@@ -401,14 +531,15 @@ static int check_mbox(const char *mbox, const char *series, const char *repo, bo
 	series_build(&a);
 	report_problems(mbox, &a.problems);
 	if (json) {
-		all = json_object_new_object();
-		json_object_object_add(all, "findings", json_object_new_array());
-		json_object_object_add(all, "series", json_object_new_array());
+		mo.all = json_object_new_object();
+		json_object_object_add(mo.all, "findings", json_object_new_array());
+		json_object_object_add(mo.all, "series", json_object_new_array());
 	}
 	for (i = 0; i < a.nr_sends; i++) {
 		const struct send *sd = a.sends[i];
 		struct check_series s = CHECK_SERIES_INIT;
 		struct findings f = FINDINGS_INIT;
+		char *head;
 
 		if (!sd->have || (series ? !send_is(sd, series) : !!sd->superseded_by))
 			continue;
@@ -418,54 +549,25 @@ static int check_mbox(const char *mbox, const char *series, const char *repo, bo
 			continue;
 		}
 		check_one(&s, o, tp, cfg, &f);
-		checked++;
-		if (check_findings_at_least(&f, o->fail_on))
-			ret = EXIT_FINDINGS;
-		if (json) {
-			json_object *j = findings_to_json(&f, &s);
-			json_object *fa = json_object_object_get(all, "findings");
-			json_object *src = json_object_object_get(j, "findings");
-			size_t k;
-
-			for (k = 0; k < json_object_array_length(src); k++) {
-				json_object *x = json_object_array_get_idx(src, k);
-
-				json_object_object_add(x, "series",
-						       json_object_new_int(checked - 1));
-				json_object_array_add(fa, json_object_get(x));
-			}
-			json_object_object_del(j, "findings");
-			json_object_object_add(j, "title", jx_new_str(sd->title));
-			json_object_object_add(j, RK_(doc, send), json_object_new_string(sd->id));
-			json_object_array_add(json_object_object_get(all, "series"), j);
-		} else {
-			if (checked > 1)
-				putchar('\n');
-			if (sd->title)
-				printf("%s== %s (v%d, %d patches)%s\n", color ? "\033[1m" : "",
-				       sd->title, sd->version, sd->total,
-				       color ? "\033[m" : "");
-			findings_print(&f, &s, stdout, color);
-		}
+		head = xasprintf("(v%d, %d patches)", sd->version, sd->total);
+		emit(&mo, &s, &f, sd->title, sd->id, NULL, head, o);
+		free(head);
 		check_findings_release(&f);
 		check_series_release(&s);
-		if (tp && tp->scratch) {
-			util_remove_tree(tp->scratch);
-			free(tp->scratch);
-			free(tp->scratch_git);
-			tp->scratch = tp->scratch_git = NULL;
-		}
+		drop_scratch(tp);
 	}
-	if (!checked) {
+	check_reply_diffs(&mo, &a, &raws, series, tp, cfg, o);
+	ret = mo.ret;
+	if (!mo.checked) {
 		if (series)
 			fprintf(stderr, "lorebot: no series '%s' in '%s'\n", series, mbox);
 		else
 			fprintf(stderr, "lorebot: no patches in '%s'\n", mbox);
 		ret = EXIT_USAGE;
 	} else if (json) {
-		jx_print(all, stdout);
+		jx_print(mo.all, stdout);
 	}
-	json_object_put(all);
+	json_object_put(mo.all);
 out:
 	series_release(&a);
 	raws_release(&raws);

@@ -53,7 +53,7 @@ for b in glob.glob(os.path.join(out, "*.batch.json")):
         d = {"series": [], "findings": []}
     index = {}
     for k, s in enumerate(d["series"]):
-        m = re.search(r"\[PATCH case-(\d+)\]", s["patches"][0]["subject"])
+        m = re.search(r"\[PATCH case-(\d+)[] ]", s["patches"][0]["subject"])
         if m:
             index[k] = names[int(m.group(1))]
     for n in names:

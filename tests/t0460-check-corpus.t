@@ -7,7 +7,7 @@
 . "${LOREBOT_SRC:-.}/tests/lib.sh"
 
 K=$LOREBOT_SRC/bench/corpus
-RULES=lazyfree-droppable,progress-accounting,one-line-args,pte-map-null,pte-unmap-exit,rcu-unlock-exit,atomic-sleep,lock-assert
+RULES=lazyfree-droppable,progress-accounting,one-line-args,pte-map-null,pte-unmap-exit,rcu-unlock-exit,unlock-exit,atomic-sleep,lock-assert
 # every 6th merged patch: 45 of 270
 "$PY" - "$K" "$TMP" <<'PY' || skip_all "cannot read the corpus"
 import gzip, mailbox, os, sys
@@ -50,6 +50,12 @@ for f in sorted(glob.glob(os.path.join(tmp, "*", "*.json"))):
         v = judged.get((msgids[f], x["rule"], where), "unjudged")
         print("%s %s %s %s %s" % (os.path.basename(os.path.dirname(f)), v,
                                   x["rule"], where, msgids[f]))
+        # never on a comment, never naming nothing ("'' from ...")
+        q = (x.get("quote") or "").split("\n")[0].strip()
+        # " * text" is a comment, "*ptr = x" is code
+        if q.startswith(("/*", "//", "*/", "* ", "*\t")) or q == "*" or \
+                "''" in x["message"]:
+            print("malformed %s %s %s" % (x["rule"], where, msgids[f]))
 PY
 is "$(grep '^merged' "$TMP/verdicts" | grep -cv ' true ')" 0 \
 	"merged: every mm-rule finding is one judged real (none unjudged, none false)"
@@ -58,4 +64,5 @@ for want in "rcu-unlock-exit kernel/cgroup/drm.c:321" "lock-assert mm/swap_state
 		"reviewed: the problem the review named is reported: $want"
 done
 is "$(grep -c '^reviewed' "$TMP/verdicts")" 2 "reviewed: and nothing else"
+is "$(grep -c '^malformed' "$TMP/verdicts")" 0 "no finding on a comment or naming nothing"
 done_testing

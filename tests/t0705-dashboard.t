@@ -42,11 +42,11 @@ is "$($PY - "$TMP/api.json" "$TMP/series.json" <<'EOF'
 import json, sys
 api = json.load(open(sys.argv[1]))["series"]
 cli = {v["id"]: v for v in json.load(open(sys.argv[2]))["series"]}
-extra = {"state", "results", "mails", "list", "cause", "counts"}
+extra = {"state", "results", "mails", "list", "cause", "counts", "fixups"}
 same = all({k: v for k, v in a.items() if k not in extra} == cli[a["id"]] for a in api)
 print(len(api) == len(cli), same, all(extra <= set(a) for a in api))
 EOF
-)" "True True True" "every version of 'lorebot series --json', the same object plus six keys"
+)" "True True True" "every version of 'lorebot series --json', the same object plus seven keys"
 is "$(json "$TMP/api.json" "[v['date'] for v in d['series']] == sorted([v['date'] for v in d['series']], reverse=True)")" \
 	True "newest first"
 is "$(json "$TMP/api.json" "sorted((v['id'], v['state']) for v in d['series'])")" \

@@ -124,8 +124,8 @@ def reverted_base(repo, tmp, path, n):
 
 
 MM_RULES = ("lazyfree-droppable", "progress-accounting", "one-line-args",
-            "pte-map-null", "pte-unmap-exit", "rcu-unlock-exit", "atomic-sleep",
-            "lock-assert")
+            "pte-map-null", "pte-unmap-exit", "rcu-unlock-exit", "unlock-exit",
+            "atomic-sleep", "lock-assert")
 
 
 def mm_wide(repo, tmp, env):
@@ -161,6 +161,20 @@ def mm_wide(repo, tmp, env):
     return [f for f in d["findings"] if f.get("preexisting")], dt
 
 
+def in_function(repo, func, where):
+    """file:+N, N lines after the first line of func() in mm-new: file:line"""
+    path, _, off = where.rpartition(":")
+    if not off.startswith("+") or not repo:
+        return where
+    name = func.rstrip("()")
+    _, out = git(repo, "grep", "-n", "-E", r"^[a-z].*\b%s\(" % name, "mm-new", "--", path)
+    for line in out.split("\n"):
+        parts = line.split(":")
+        if len(parts) > 3:
+            return "%s:%d" % (path, int(parts[2]) + int(off))
+    return where
+
+
 def reviewed(tmp, env, repo):
     """The problems of reviewed.tsv: found or missed"""
     rows = []
@@ -176,6 +190,7 @@ def reviewed(tmp, env, repo):
         if src.startswith("linux-6.12:"):
             if wide is None:
                 wide = mm_wide(repo, tmp, env)[0] if repo else []
+            where = in_function(repo, msgid, where)
             got = ["%s:%d" % (f["file"], f["line"]) for f in wide if f["rule"] == rule]
         else:
             path = singles.get(msgid) if ":" in src else os.path.join(TOP, src)
@@ -268,8 +283,9 @@ def main():
                 for f in (d or {}).get("findings", []):
                     if not f.get("file") and f["rule"].startswith("checkpatch"):
                         pass
-                    where = "%s:%d" % (f["file"], f["line"]) if f.get("file") else \
-                            "COMMIT_MSG:%d" % f["line"]
+                    # a series note (hunks-only) has neither file nor line
+                    where = "%s:%d" % (f["file"], f["line"] or 0) if f.get("file") else \
+                            "COMMIT_MSG:%d" % (f["line"] or 0)
                     v = judged.get((mid, f["rule"], where), ("unjudged", ""))[0]
                     r = per.setdefault(f["rule"], {"findings": 0, "patches": set(),
                                                    "true": 0, "false": 0,

@@ -1,0 +1,286 @@
+#!/usr/bin/env python3
+"""The benchmark of real mm bugs: does each rule find them, at the right line,
+and what does it say about merged patches?
+
+usage: run.py [--jobs N] [--json OUT] [--merged-only] [--bugs-only] [--list]
+
+bugs.tsv lists the bugs: the patch that brought each one in (as posted, or
+the commit), the lines a correct finding points at, its fix, the sources
+(Message-IDs, commit ids).  Every intro is checked alone with its rule,
+from its hunks (lorebot check --mbox, no tree: the bases of these patches
+are not the 6.12 stand-in); "function" items are a whole function as a
+report quoted it, checked as such.  A bug is found when a warning or
+error of its rule is on one of its lines; else the miss says why (a
+"not decidable from the hunks" note of the rule, or nothing).  The fix,
+when there is one, must draw nothing of the rule.
+
+The merged patches (bench/corpus/merged.mbox.gz, the 2022-2024 patches of
+three list archives in Linux 6.12; merged-shared.mbox.gz, set A of the
+project's shared corpus, 2023-2024, merged; the fixes of the bugs) are
+checked with every mm rule; each warning or error is looked up in the
+judged lists (bench/corpus/judged.tsv, judged.tsv here): a finding judged
+a real problem or a correct nit is no false alarm, one judged false or not
+judged is.
+
+The bugs are split by the date their patch was posted: the older half is
+what the rules were designed on, the newer half is what is reported.
+seen.tsv names the bugs a rule was designed or changed with in view; the
+newer half is counted again without them ("held out").
+
+LOREBOT (default build/lorebot) is the binary.
+"""
+import argparse
+import concurrent.futures
+import gzip
+import json
+import mailbox
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(os.path.dirname(HERE))
+LOREBOT = os.environ.get("LOREBOT", os.path.join(TOP, "build", "lorebot"))
+MM_RULES = ("lazyfree-droppable", "progress-accounting", "one-line-args",
+            "pte-map-null", "pte-unmap-exit", "rcu-unlock-exit", "unlock-exit",
+            "atomic-sleep", "lock-assert")
+MERGED = (os.path.join(TOP, "bench", "corpus", "merged.mbox.gz"),
+          os.path.join(HERE, "merged-shared.mbox.gz"))
+JUDGED = (os.path.join(TOP, "bench", "corpus", "judged.tsv"),
+          os.path.join(HERE, "judged-shared.tsv"),
+          os.path.join(HERE, "judged.tsv"))
+
+
+def load_bugs():
+    bugs = []
+    for line in open(os.path.join(HERE, "bugs.tsv")):
+        if line.startswith("#") or not line.strip():
+            continue
+        f = line.rstrip("\n").split("\t")
+        b = dict(zip(("id", "date", "rule", "mode", "intro", "where", "fix",
+                      "source"), f))
+        b["where"] = set(b["where"].split(","))
+        bugs.append(b)
+    return bugs
+
+
+def load_seen():
+    """ids of the bugs a rule was designed or changed with in view"""
+    seen = {}
+    for line in open(os.path.join(HERE, "seen.tsv")):
+        if line.startswith("#") or not line.strip():
+            continue
+        i, _, why = line.rstrip("\n").partition("\t")
+        seen[i] = why
+    return seen
+
+
+def load_judged():
+    j = {}
+    for path in JUDGED:
+        if not os.path.exists(path):
+            continue
+        for line in open(path):
+            if line.startswith("#") or not line.strip():
+                continue
+            msgid, rule, where, verdict = (line.rstrip("\n").split("\t") + [""] * 4)[:4]
+            j[(msgid, rule, where)] = verdict
+    return j
+
+
+def one_mail(spec, tmp, n):
+    """spec: a path (relative to the top) of an mbox, with #Message-ID for
+    one message of it; a one-message mbox file in tmp"""
+    path, _, msgid = spec.partition("#")
+    path = os.path.join(TOP, path)
+    if not msgid and not path.endswith(".gz"):
+        return path
+    raw = os.path.join(tmp, "src-%d.mbox" % n)
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rb") as f, open(raw, "wb") as o:
+        o.write(f.read())
+    for m in mailbox.mbox(raw):
+        if not msgid or str(m["Message-ID"]).strip() == msgid:
+            out = os.path.join(tmp, "one-%d.mbox" % n)
+            with open(out, "wb") as o:
+                o.write(b"From mboxrd@z Thu Jan  1 00:00:00 1970\n" + m.as_bytes())
+            return out
+    sys.exit("no %s in %s" % (msgid, path))
+
+
+# Findings that are wrong whatever they are about (issue 40): on a comment
+# line, or naming nothing ("'' from pte_offset_map()")
+MALFORMED = []
+
+
+def malformed(x):
+    q = (x.get("quote") or "").split("\n")[0].strip()
+    # " * text" is a comment; "*ptr = x" is code
+    if q.startswith(("/*", "//", "*/")) or q == "*" or q.startswith(("* ", "*\t")):
+        return "on a comment"
+    if "''" in x["message"] or '""' in x["message"] or "'()'" in x["message"]:
+        return "names nothing"
+    return None
+
+
+def check(path, rules):
+    r = subprocess.run([LOREBOT, "check", "--mbox", path, "--json",
+                        "--checkers=-all," + ",".join(rules)],
+                       capture_output=True)
+    try:
+        d = json.loads(r.stdout)
+    except ValueError:
+        return {"findings": [], "error": r.stderr.decode(errors="replace")}
+    for x in d["findings"]:
+        why = x["rule"] in MM_RULES and malformed(x)
+        if why:
+            MALFORMED.append("%s %s:%s (%s): %s" % (x["rule"], x["file"], x["line"],
+                                                   why, os.path.basename(path)))
+    return d
+
+
+def verdict(bug, tmp, n):
+    d = check(one_mail(bug["intro"], tmp, n), [bug["rule"]])
+    hits = ["%s:%d" % (x["file"], x["line"]) for x in d["findings"]
+            if x["rule"] == bug["rule"] and x["severity"] != "note" and x["file"]]
+    found = [h for h in hits if h in bug["where"]]
+    why = ""
+    if not found:
+        notes = [x["message"] for x in d["findings"] if x["rule"] == "hunks-only" and
+                 bug["rule"] in x["message"]]
+        if notes:
+            why = "not decidable from the hunks (the note says so)"
+        elif hits:
+            why = "reported elsewhere: " + ", ".join(hits)
+        else:
+            why = "not found"
+    fix_hits = None
+    if bug["fix"] not in ("", "-"):
+        fd = check(one_mail(bug["fix"], tmp, n + 10000), [bug["rule"]])
+        fix_hits = ["%s:%d" % (x["file"], x["line"]) for x in fd["findings"]
+                    if x["rule"] == bug["rule"] and x["severity"] != "note"]
+    return {"id": bug["id"], "date": bug["date"], "rule": bug["rule"],
+            "mode": bug["mode"], "found": bool(found), "at": found or hits,
+            "why": why, "fix_hits": fix_hits}
+
+
+def merged_mails(tmp, bugs):
+    out, seen = [], set()
+    for path in MERGED:
+        raw = os.path.join(tmp, os.path.basename(path)[:-3])
+        with gzip.open(path, "rb") as f, open(raw, "wb") as o:
+            o.write(f.read())
+        for i, m in enumerate(mailbox.mbox(raw)):
+            msgid = str(m["Message-ID"]).strip()
+            if msgid in seen:
+                continue
+            seen.add(msgid)
+            p = os.path.join(tmp, "%s-%04d.mbox" % (os.path.basename(raw), i))
+            with open(p, "wb") as o:
+                o.write(b"From mboxrd@z Thu Jan  1 00:00:00 1970\n" + m.as_bytes())
+            out.append((p, msgid))
+    for b in bugs:
+        if b["fix"].endswith(".mbox") and "#" not in b["fix"]:
+            p = os.path.join(TOP, b["fix"])
+            msgid = str(next(iter(mailbox.mbox(p)))["Message-ID"]).strip()
+            if msgid not in seen:
+                seen.add(msgid)
+                out.append((p, msgid))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--json")
+    ap.add_argument("--bugs-only", action="store_true")
+    ap.add_argument("--merged-only", action="store_true")
+    ap.add_argument("--list", action="store_true", help="list every false alarm")
+    a = ap.parse_args()
+    bugs = load_bugs()
+    SEEN.update(load_seen())
+    judged = load_judged()
+    res = {"bugs": [], "merged": {"patches": 0, "false_alarms": [], "judged_ok": 0}}
+    with tempfile.TemporaryDirectory() as tmp, \
+            concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
+        if not a.merged_only:
+            res["bugs"] = list(ex.map(lambda x: verdict(x[1], tmp, x[0]),
+                                      enumerate(bugs)))
+        if not a.bugs_only:
+            mails = merged_mails(tmp, bugs)
+            res["merged"]["patches"] = len(mails)
+            for (path, msgid), d in zip(mails, ex.map(lambda m: check(m[0], MM_RULES),
+                                                       mails)):
+                for x in d["findings"]:
+                    if x["rule"] not in MM_RULES or x["severity"] == "note":
+                        continue
+                    where = "%s:%s" % (x["file"], x["line"])
+                    v = judged.get((msgid, x["rule"], where), "unjudged")
+                    if v == "true" or v.startswith("nit"):
+                        res["merged"]["judged_ok"] += 1
+                        continue
+                    res["merged"]["false_alarms"].append(
+                        {"msgid": msgid, "rule": x["rule"], "where": where,
+                         "verdict": v, "message": x["message"]})
+    report(res, bugs)
+    if a.list:
+        for fa in res["merged"]["false_alarms"]:
+            print("FA %s %s %s (%s): %s" % (fa["rule"], fa["where"], fa["msgid"],
+                                            fa["verdict"], fa["message"][:160]))
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(res, f, indent=1)
+
+
+SEEN = {}
+
+
+def report(res, bugs):
+    dates = sorted(b["date"] for b in bugs)
+    split = dates[len(dates) // 2] if dates else ""
+    fa = {}
+    for x in res["merged"]["false_alarms"]:
+        fa[x["rule"]] = fa.get(x["rule"], 0) + 1
+    for half, keep in (("older (design)", lambda d: d < split),
+                       ("newer (report)", lambda d: d >= split)):
+        rows = [r for r in res["bugs"] if keep(r["date"])]
+        if not res["bugs"]:
+            break
+        print("== %s half: %d bugs, posted %s..%s" % (
+            half, len(rows), min((r["date"] for r in rows), default="-"),
+            max((r["date"] for r in rows), default="-")))
+        print("%-20s %6s %6s %s" % ("rule", "scope", "found", "missed (why)"))
+        for rule in MM_RULES:
+            rr = [r for r in rows if r["rule"] == rule]
+            if not rr:
+                continue
+            missed = ["%s: %s" % (r["id"], r["why"]) for r in rr if not r["found"]]
+            print("%-20s %6d %6d %s" % (rule, len(rr), sum(r["found"] for r in rr),
+                                        "; ".join(missed) or "-"))
+        n = len(rows)
+        f = sum(r["found"] for r in rows)
+        print("%-20s %6d %6d (%d%%)" % ("total", n, f, 100 * f // n if n else 0))
+        held = [r for r in rows if r["id"] not in SEEN]
+        hf = sum(r["found"] for r in held)
+        if half.startswith("newer"):
+            print("%-20s %6d %6d (%s)%s" % (
+                "held out", len(held), hf,
+                "%d%%" % (100 * hf // len(held)) if held else "-",
+                ": " + ", ".join(r["id"] for r in held) if held else ""))
+        bad = [r for r in rows if r["fix_hits"]]
+        for r in bad:
+            print("   fix of %s still flagged: %s" % (r["id"], ", ".join(r["fix_hits"])))
+    print("== findings on a comment or naming nothing: %s" % (
+        "; ".join(MALFORMED) or "none"))
+    res["malformed"] = MALFORMED
+    if res["merged"]["patches"]:
+        print("== merged patches: %d checked with every mm rule; %d findings judged "
+              "real or a correct nit; false alarms: %s" % (
+                  res["merged"]["patches"], res["merged"]["judged_ok"],
+                  ", ".join("%s %d" % kv for kv in sorted(fa.items())) or "none"))
+
+
+if __name__ == "__main__":
+    main()
