@@ -228,6 +228,7 @@ int kbuild_run(struct kbuild_tree *t, const char *const *argv,
 	diag_parse_init(&s->parse, t->src, t->obj);
 	make_env(t, &env, statslog, cc_write);
 	/* the build user appends to it */
+	kbuild_obj_file_reset(statslog);
 	fd = util_open_beneath(t->obj, statslog, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd >= 0) {
 		if (t->env->uid && fchown(fd, t->env->uid, t->env->gid))

@@ -252,6 +252,8 @@ static int restore_config(const struct kbuild_tree *t, const char *cfg, const ch
 	int ret = util_read_file(cfg, &buf, &len, 64 << 20), fd;
 
 	if (!ret)
+		ret = kbuild_obj_file_reset(dot);
+	if (!ret)
 		ret = util_write_file_beneath(t->obj, dot, buf, len);
 	free(buf);
 	if (!ret && t->env->uid) {
