@@ -214,7 +214,7 @@ static int make_initramfs(const struct boot_opts *o, const char *init,
 	for (i = 0; i < ARRAY_SIZE(dirs); i++)
 		initramfs_add_dir(&ir, dirs[i], 0755);
 	initramfs_add_chardev(&ir, "dev/console", 0600, 5, 1);
-	ret = initramfs_add_path(&ir, "init", 0755, init, err);
+	ret = initramfs_add_path(&ir, "init", 0755, NULL, init, err);
 	plan_text(o, plan, &text);
 	initramfs_add_file(&ir, "lorebot/plan", 0644, text.buf, text.len);
 	for (i = 0; !ret && i < plan->nr; i++) {
@@ -232,7 +232,7 @@ static int make_initramfs(const struct boot_opts *o, const char *init,
 				break;
 		}
 		if (j == i)
-			ret = initramfs_add_path(&ir, dst, 0755, src, err);
+			ret = initramfs_add_path(&ir, dst, 0755, bindir, src, err);
 		free(src);
 		free(dst);
 	}
