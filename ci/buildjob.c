@@ -290,13 +290,16 @@ static void copy_image(struct arch_run *ar)
 static void keep_config(struct arch_run *ar)
 {
 	struct strbuf make = STRBUF_INIT;
-	char *buf = NULL, *dst;
+	char *buf = NULL, *dst, *dot = xasprintf("%s/.config", ar->t->obj);
 	size_t len;
 
 	kbuild_recipe(ar->t, "build", &make);
 	ar->r->make = strbuf_detach(&make, NULL);
-	if (!ar->r->log_dir || util_read_file_beneath(ar->t->obj, ".config", &buf, &len, 64 << 20))
+	if (!ar->r->log_dir || util_read_file_beneath(ar->t->obj, dot, &buf, &len, 64 << 20)) {
+		free(dot);
 		return;
+	}
+	free(dot);
 	dst = xasprintf("%s/config", ar->r->log_dir);
 	if (!util_write_file(dst, buf, len))
 		ar->r->config = dst;
