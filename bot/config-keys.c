@@ -151,6 +151,9 @@ const struct cfg_key cfg_keys[] = {
 	  "wall-clock limit of one build step" },
 	{ "build.memory", CFG_SIZE, "4g", NULL,
 	  "address-space limit of each build process" },
+	{ "build.processes", CFG_INT, "4096", NULL,
+	  "most processes and threads of the build user at once while a make, "
+	  "the selftests' make or qemu runs (RLIMIT_NPROC; 0: no limit)" },
 	{ "build.logmax", CFG_SIZE, "8m", NULL,
 	  "build output kept per job" },
 	{ "build.ccache", CFG_BOOL, "true", NULL, "compile through ccache" },

@@ -160,6 +160,7 @@ int boot_selftests(const struct boot_opts *o, const struct arch *a,
 	b.log = xasprintf("%s/build.log", dir);
 	b.jobs = o->jobs;
 	b.timeout_ms = o->build_timeout_ms;
+	b.nproc = o->nproc;
 	b.sandbox = o->sandbox;
 	if (o->sandbox && geteuid() == 0) {
 		b.uid = o->uid;
@@ -330,6 +331,7 @@ static int run_qemu(const struct boot_opts *o, const struct arch *a,
 	cmd.log_path = log;
 	cmd.limits.timeout_ms = o->timeout_ms;
 	cmd.limits.max_output = CONSOLE_MAX;
+	cmd.limits.nproc = o->nproc;
 	cmd.sandbox.enabled = o->sandbox;
 	cmd.sandbox.rw = rw;
 	if (o->sandbox && geteuid() == 0 && o->uid) {

@@ -25,8 +25,8 @@
 #	                          mm/Makefile, included by the top one, for a
 #	                          series to change (POST: commands run after the
 #	                          image is made; EXTRA: more at parse time)
-#	fake_series NAME FILE TEXT a branch NAME of $FK on mm-new that sets FILE
-#	                          to TEXT
+#	fake_series NAME FILE TEXT [FILE TEXT]... a branch NAME of $FK on
+#	                          mm-new that sets each FILE to its TEXT
 #	fake_build_config FILE [KEY VALUE]... a configuration for builds of $FK
 sec_repo() {
 	S=$TMP/src
@@ -230,12 +230,17 @@ fake_kernel() {
 }
 
 fake_series() {
-	git -C "$FKW" checkout -q -B "$1" main
-	mkdir -p "$(dirname "$FKW/$2")"
-	printf '%s\n' "$3" >"$FKW/$2"
+	_name=$1
+	shift
+	git -C "$FKW" checkout -q -B "$_name" main
+	while [ $# -ge 2 ]; do
+		mkdir -p "$(dirname "$FKW/$1")"
+		printf '%s\n' "$2" >"$FKW/$1"
+		shift 2
+	done
 	git -C "$FKW" add -A
-	git -C "$FKW" -c user.name=Eve -c user.email=eve@example.com commit -qm "mm: $1"
-	git -C "$FKW" push -q -f "$FK" "$1"
+	git -C "$FKW" -c user.name=Eve -c user.email=eve@example.com commit -qm "mm: $_name"
+	git -C "$FKW" push -q -f "$FK" "$_name"
 	git -C "$FKW" checkout -q main
 }
 
