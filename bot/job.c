@@ -4,6 +4,7 @@
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bot/apply.h"
@@ -27,11 +28,22 @@
 /* replies to a version's mail given to its stages, at most */
 #define THREAD_MAX 2000
 
+/*
+ * jobs/ can be searched, not listed, by the build user, and a job's
+ * directory is its owner's alone (the daemon's, or build.user's while a
+ * stage runs as it): no job reads another's mail or logs
+ */
 char *job_dir(const struct job_env *env, int64_t id)
 {
-	char *d = xasprintf("%s/jobs/%lld", env->statedir, (long long)id);
+	char *jobs = xasprintf("%s/jobs", env->statedir);
+	char *d = xasprintf("%s/%lld", jobs, (long long)id);
+	struct stat st;
 
-	util_mkdir_p(d, 0755);
+	util_mkdir_p(jobs, 0711);
+	if (mkdir(d, 0700) && errno == EEXIST && !lstat(d, &st) && S_ISDIR(st.st_mode) &&
+	    (st.st_mode & 077) && st.st_uid == geteuid())
+		chmod(d, 0700);
+	free(jobs);
 	return d;
 }
 
@@ -141,7 +153,13 @@ struct stage_run {
 	char *quarantine;	/* apply's objects, in dir */
 };
 
-/* argv with "--config FILE" after the program when there is one */
+/*
+ * argv with "--config FILE" after the program when there is one, and
+ * the daemon's state directory (the database, the jobs, the fetch
+ * pass's files) and outbox for it to hide from every sandbox it makes:
+ * it knows only what its configuration names, and with "--db FILE" and
+ * no core.statedir the state is elsewhere
+ */
 struct args {
 	const char *v[32];
 	int n;
@@ -161,6 +179,12 @@ static void args_init(struct args *a, const struct stage_run *s)
 	if (s->env->config) {
 		arg(a, "--config");
 		arg(a, s->env->config);
+	}
+	arg(a, "--hide");
+	arg(a, s->env->statedir);
+	if (s->env->outbox) {
+		arg(a, "--hide");
+		arg(a, s->env->outbox);
 	}
 	arg(a, stages[s->j->kind].command);
 }
@@ -194,7 +218,6 @@ static void stage_user(struct stage_run *s, struct run_cmd *cmd, const char *con
 	struct passwd *pw = user ? getpwnam(user) : NULL;
 	const char *const *p;
 	const char *why = NULL;
-	char *jobs = xasprintf("%s/jobs", s->env->statedir);
 
 	if (!pw || !pw->pw_uid)
 		why = "build.user is not an unprivileged user";
@@ -203,11 +226,13 @@ static void stage_user(struct stage_run *s, struct run_cmd *cmd, const char *con
 			why = *p;
 	if (!why && !util_path_readable_by(s->env->self, pw->pw_uid))
 		why = s->env->self;
-	if (!why && !util_path_readable_by(jobs, pw->pw_uid))
-		why = jobs;
-	if (!why && util_chown_tree(s->dir, pw->pw_uid, pw->pw_gid))
+	/* its job directory (0700) becomes its own; jobs/ on the way is searchable */
+	if (!why && (util_chown_tree(s->dir, pw->pw_uid, pw->pw_gid) ||
+		     !util_path_readable_by(s->dir, pw->pw_uid)))
 		why = s->dir;
 	if (why) {
+		/* its job directory stays the daemon's (an earlier attempt's maybe not) */
+		util_chown_tree(s->dir, geteuid(), getegid());
 		log_info("job %lld: %s runs as root's uid, without capabilities: "
 			 "build.user '%s' cannot reach %s", (long long)s->j->id,
 			 stage_name(s->j->kind), user ? user : "", why);
@@ -215,7 +240,6 @@ static void stage_user(struct stage_run *s, struct run_cmd *cmd, const char *con
 		cmd->sandbox.uid = pw->pw_uid;
 		cmd->sandbox.gid = pw->pw_gid;
 	}
-	free(jobs);
 }
 
 /*
@@ -233,14 +257,13 @@ static int run_stage(struct stage_run *s, struct args *a, json_object **doc,
 	const char *hide[] = { s->env->statedir, NULL };
 	/*
 	 * The sandbox shows the host's programs and nothing else of it
-	 * (lib/run.h): what the stage reads is bound, read-only: lorebot
-	 * itself (its /tmp is empty, and a checkout or a test may live
-	 * there) and its configuration, the repository's directories
-	 * outside it (alternates), check's cache.
+	 * (lib/run.h), lorebot itself and its data included (never its
+	 * checkout): what the stage reads is bound, read-only: its
+	 * configuration, the repository and its directories outside it
+	 * (alternates), check's cache.
 	 */
-	char *self_dir = xstrdup(s->env->self), *slash = strrchr(self_dir, '/');
 	char *repo_dirs[RUN_STAGE_REPO_DIRS];
-	const char *ro[RUN_STAGE_REPO_DIRS + 5] = { NULL };
+	const char *ro[RUN_STAGE_REPO_DIRS + 4] = { NULL };
 	const char *cache = s->env->cache;
 	char *log = stage_log(s);
 	size_t nr_ro = 0, nr_repo = 0, i;
@@ -261,10 +284,6 @@ static int run_stage(struct stage_run *s, struct args *a, json_object **doc,
 		cmd.sandbox.hide = hide;
 		cmd.sandbox.rw = rw;
 		ro[nr_ro++] = s->env->repo;
-		if (slash && slash != self_dir) {
-			*slash = '\0';
-			ro[nr_ro++] = self_dir;
-		}
 		if (s->env->config)
 			ro[nr_ro++] = s->env->config;
 		if (stages[s->j->kind].reads_cache && cache && !access(cache, F_OK))
@@ -314,7 +333,6 @@ out:
 	run_cmd_release(&cmd);
 	for (i = 0; i < nr_repo; i++)
 		free(repo_dirs[i]);
-	free(self_dir);
 	free(log);
 	return ret;
 }
