@@ -48,6 +48,31 @@ char *job_dir(const struct job_env *env, int64_t id)
 }
 
 /*
+ * What a stage's sandbox may write: work/ of its job's directory, its
+ * working directory, with its input (series.mbox) and apply's
+ * quarantine.  The rest of the job's directory is the daemon's and the
+ * executor's (the logs, job.json, result.json, Slurm's batch script and
+ * exit status), out of the sandbox's reach (issue 38: the sandbox wrote
+ * links there that the daemon, as root, then wrote through).
+ */
+#define WORK_DIR "work"
+
+static char *work_path(const char *dir)
+{
+	return xasprintf("%s/" WORK_DIR, dir);
+}
+
+/* work/ made afresh for an attempt: nothing an earlier one left; 0 or -errno */
+static int work_fresh(const char *work)
+{
+	int r = util_remove_tree(work);
+
+	if (!r && mkdir(work, 0700))
+		r = -errno;
+	return r;
+}
+
+/*
  * A file of a job's directory, which its sandbox could write: written
  * and read without following a link it planted there
  */
@@ -148,6 +173,7 @@ struct stage_run {
 	const struct job_env *env;
 	struct job *j;
 	char *dir;
+	char *work;		/* dir/work: the sandbox's (work_path()) */
 	char *mbox;		/* the version as an mbox, in dir */
 	json_object *apply;	/* the apply result, when there is one */
 	char *quarantine;	/* apply's objects, in dir */
@@ -226,13 +252,17 @@ static void stage_user(struct stage_run *s, struct run_cmd *cmd, const char *con
 			why = *p;
 	if (!why && !util_path_readable_by(s->env->self, pw->pw_uid))
 		why = s->env->self;
-	/* its job directory (0700) becomes its own; jobs/ on the way is searchable */
-	if (!why && (util_chown_tree(s->dir, pw->pw_uid, pw->pw_gid) ||
-		     !util_path_readable_by(s->dir, pw->pw_uid)))
-		why = s->dir;
+	/*
+	 * work/ becomes its own, and the job's directory on the way can be
+	 * searched (0711), not listed; jobs/ is so already
+	 */
+	if (!why && (util_chown_tree(s->work, pw->pw_uid, pw->pw_gid) ||
+		     chmod(s->dir, 0711) || !util_path_readable_by(s->work, pw->pw_uid)))
+		why = s->work;
 	if (why) {
-		/* its job directory stays the daemon's (an earlier attempt's maybe not) */
-		util_chown_tree(s->dir, geteuid(), getegid());
+		/* all of it the daemon's again (an earlier attempt's maybe not) */
+		util_chown_tree(s->work, geteuid(), getegid());
+		chmod(s->dir, 0700);
 		log_info("job %lld: %s runs as root's uid, without capabilities: "
 			 "build.user '%s' cannot reach %s", (long long)s->j->id,
 			 stage_name(s->j->kind), user ? user : "", why);
@@ -252,8 +282,8 @@ static int run_stage(struct stage_run *s, struct args *a, json_object **doc,
 		     json_object **infra, struct strbuf *err)
 {
 	struct run_cmd cmd = RUN_CMD_INIT;
-	/* apply writes its objects into the job's directory (--quarantine) */
-	const char *rw[] = { s->dir, NULL };
+	/* apply writes its objects into work/ (--quarantine) */
+	const char *rw[] = { s->work, NULL };
 	const char *hide[] = { s->env->statedir, NULL };
 	/*
 	 * The sandbox shows the host's programs and nothing else of it
@@ -271,14 +301,14 @@ static int run_stage(struct stage_run *s, struct args *a, json_object **doc,
 	int ret = -1;
 
 	cmd.argv = a->v;
-	cmd.cwd = s->dir;
+	cmd.cwd = s->work;
 	cmd.log_path = log;
 	cmd.limits.timeout_ms = s->env->timeout_ms;
 	cmd.limits.max_output = STAGE_OUTPUT_MAX;
 	if (stages[s->j->kind].sandbox && s->env->sandbox) {
 		/*
-		 * The job directory lives under the state directory: bind it
-		 * back after hiding the rest (bwrap applies them in order).
+		 * work/ lives under the state directory: bound back after
+		 * the rest is hidden (lib/run-sandbox.c: parents first)
 		 */
 		cmd.sandbox.enabled = true;
 		cmd.sandbox.hide = hide;
@@ -356,10 +386,10 @@ static int check_version(struct stage_run *s, json_object *doc, struct strbuf *e
 	return -1;
 }
 
-/* Where apply writes its objects in a job's directory (--quarantine) */
-static char *quarantine_path(const char *dir)
+/* Where apply writes its objects in work/ (--quarantine) */
+static char *quarantine_path(const char *work)
 {
-	return xasprintf("%s/objects", dir);
+	return xasprintf("%s/objects", work);
 }
 
 /*
@@ -449,7 +479,7 @@ static const char *applied_branch(struct stage_run *s, struct strbuf *err)
 /* apply and check read the version's mail, sandboxed like any mail reader */
 static int input_mbox(struct stage_run *s, struct args *a, struct strbuf *err)
 {
-	s->mbox = xasprintf("%s/series.mbox", s->dir);
+	s->mbox = xasprintf("%s/series.mbox", s->work);
 	if (write_version_mbox(s->st, s->j->version, s->j->kind == STAGE_APPLY,
 			       s->mbox, err))
 		return -1;
@@ -463,7 +493,7 @@ static int input_mbox(struct stage_run *s, struct args *a, struct strbuf *err)
 		int ret;
 
 		/* a quarantine of its own each time: nothing of an earlier attempt */
-		s->quarantine = quarantine_path(s->dir);
+		s->quarantine = quarantine_path(s->work);
 		ret = util_remove_tree(s->quarantine);
 		if (ret || (ret = util_mkdir_p(s->quarantine, 0755))) {
 			strbuf_addf(err, "cannot make '%s': %s", s->quarantine,
@@ -529,6 +559,11 @@ static int stage_args(struct stage_run *s, struct args *a, char **logs, struct s
 	int ret;
 
 	args_init(a, s);
+	ret = work_fresh(s->work);
+	if (ret) {
+		strbuf_addf(err, "cannot make '%s': %s", s->work, strerror(-ret));
+		return -1;
+	}
 	ret = stages[s->j->kind].input == STAGE_IN_MBOX ? input_mbox(s, a, err) :
 		input_branch(s, a, logs, err);
 	arg(a, "--json");
@@ -682,6 +717,7 @@ int job_execute(struct store *st, const struct config *cfg,
 
 	*infra = NULL;
 	s.dir = job_dir(env, j->id);
+	s.work = work_path(s.dir);
 	if (stages[j->kind].command)
 		ret = stage_command(&s, infra, err);
 	else
@@ -689,6 +725,7 @@ int job_execute(struct store *st, const struct config *cfg,
 	json_object_put(s.apply);
 	free(s.quarantine);
 	free(s.mbox);
+	free(s.work);
 	free(s.dir);
 	return ret;
 }
@@ -754,6 +791,7 @@ int job_prepare(struct store *st, const struct config *cfg, const struct job_env
 	int i, ret = -1;
 
 	s.dir = job_dir(env, j->id);
+	s.work = work_path(s.dir);
 	if (!stages[j->kind].command) {
 		strbuf_addf(err, "%s runs in the daemon's process", stage_name(j->kind));
 		goto out;
@@ -787,6 +825,7 @@ out:
 	json_object_put(s.apply);
 	free(s.quarantine);
 	free(s.mbox);
+	free(s.work);
 	free(s.dir);
 	free(logs);
 	free(path);
@@ -809,13 +848,14 @@ static json_object *read_json(const char *path, struct strbuf *err)
 	return o;
 }
 
-int job_work(const char *dir, struct strbuf *err)
+int job_work(const char *dir, const struct config *cfg, struct strbuf *err)
 {
 	char *path = xasprintf("%s/" JOB_FILE, dir), *rpath = NULL;
 	json_object *o = read_json(path, err), *argv, *doc = NULL, *infra = NULL, *res;
 	struct job j = { 0 };
 	struct job_env env = { 0 };
-	struct stage_run s = { .env = &env, .j = &j };
+	/* as the local runner: as build.user when root (stage_user()) */
+	struct stage_run s = { .cfg = cfg, .env = &env, .j = &j };
 	struct args a = { .n = 0 };
 	size_t i;
 	int ret = -1;
@@ -839,6 +879,7 @@ int job_work(const char *dir, struct strbuf *err)
 	env.timeout_ms = jx_int(o, "timeout_ms", 0);
 	env.sandbox = jx_bool(o, "sandbox", true);
 	s.dir = (char *)jx_str(o, "dir");
+	s.work = work_path(s.dir);
 	for (i = 0; i < json_object_array_length(argv); i++)
 		arg(&a, json_object_get_string(json_object_array_get_idx(argv, i)));
 	ret = run_stage(&s, &a, &doc, &infra, err);
@@ -859,6 +900,7 @@ out_free:
 	json_object_put(doc);
 	json_object_put(infra);
 	json_object_put(o);
+	free(s.work);
 	free(path);
 	free(rpath);
 	return ret;
@@ -874,6 +916,7 @@ int job_collect(struct store *st, const struct config *cfg, const struct job_env
 
 	*infra = NULL;
 	s.dir = job_dir(env, j->id);
+	s.work = work_path(s.dir);
 	path = xasprintf("%s/" RESULT_FILE, s.dir);
 	o = read_json(path, err);
 	if (!o)
@@ -891,7 +934,7 @@ int job_collect(struct store *st, const struct config *cfg, const struct job_env
 	}
 	/* a worker's apply wrote into the job's directory: taken in here */
 	if (j->kind == STAGE_APPLY)
-		s.quarantine = quarantine_path(s.dir);
+		s.quarantine = quarantine_path(s.work);
 	if (!check_version(&s, doc, err))
 		ret = record_done(&s, doc, err);
 out:
@@ -901,6 +944,7 @@ out:
 	json_object_put(s.apply);
 	free(s.quarantine);
 	free(path);
+	free(s.work);
 	free(s.dir);
 	return ret;
 }
