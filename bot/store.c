@@ -634,28 +634,37 @@ int64_t store_reparse(struct store *st, bool force, struct strbuf *err)
 		free(ids);
 		return 0;
 	}
+	/*
+	 * keys may change with the parser: everything is assembled again,
+	 * and that is said first, so that it holds whatever of the parse a
+	 * stopped process committed.  A batch at a time, committed: a parse
+	 * stopped (a fetch pass past its time limit, with mail its parser
+	 * is stuck on) leaves what it did, and the next goes on from there
+	 * (issue 38)
+	 */
 	if (store_begin(st, err)) {
+		free(ids);
+		return -1;
+	}
+	if (store_mark_dirty(st, err) || store_put_state(st, "series_full", "1") ||
+	    store_commit(st, err)) {
+		store_rollback(st);
 		free(ids);
 		return -1;
 	}
 	for (i = 0; i < nr; i += REPARSE_BATCH) {
 		size_t k = MIN(REPARSE_BATCH, nr - i);
 
-		if (reparse_batch(st, ids + i, k, err)) {
+		if (store_begin(st, err))
+			break;
+		if (reparse_batch(st, ids + i, k, err) || store_commit(st, err)) {
 			store_rollback(st);
-			free(ids);
-			return -1;
+			break;
 		}
 		n += k;
 	}
 	free(ids);
-	/* keys may have changed with the parser: assemble everything again */
-	if (store_mark_dirty(st, err) || store_put_state(st, "series_full", "1") ||
-	    store_commit(st, err)) {
-		store_rollback(st);
-		return -1;
-	}
-	return n;
+	return i < nr ? -1 : n;
 }
 
 int store_load_assembly(struct store *st, struct assembly *a, bool touched,

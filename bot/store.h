@@ -42,6 +42,8 @@ struct store {
 	struct report_opts *states;
 	/* store_add_message() and store_reparse() parse raw mail in it, or here */
 	struct jail *jail;
+	/* its time for a batch and for one message (0: 30 s and 10 s) */
+	uint64_t jail_batch_ms, jail_one_ms;
 	/* series.memory: past it, an assembly goes to a scratch file (0: never) */
 	uint64_t series_memory;
 };
@@ -258,7 +260,9 @@ char *store_msg_to_json(const struct msg *m);
  * (the message is then stored unparsed, with that error, and the next
  * one gets a new parser).  store_jail_parse_many() parses n messages in
  * one request (m[i], parsed[i], perr[i] for each), and each alone again
- * when the parser died on them, so that one message costs only itself.
+ * when the parser died on them or was stuck, so that one message costs
+ * only itself: a batch's time limit, then its own (st->jail_batch_ms,
+ * st->jail_one_ms).
  */
 typedef int store_jail_fn(void *ctx, const char *req, size_t len, struct strbuf *resp);
 /* answer: what the jail runs on a request, NULL: store_jail_answer() */

@@ -24,6 +24,15 @@ static int answer_or_die(void *ctx, const char *req, size_t len, struct strbuf *
 	return store_jail_answer(ctx, req, len, resp);
 }
 
+/* ... or one stuck on it (a parse that never ends) */
+static int answer_or_hang(void *ctx, const char *req, size_t len, struct strbuf *resp)
+{
+	if (memmem(req, len, "X-Parser-Bug: yes", 17))
+		for (;;)
+			pause();
+	return store_jail_answer(ctx, req, len, resp);
+}
+
 static char *mail(const char *id, const char *extra)
 {
 	return xasprintf("From: A U Thor <author@example.org>\nTo: linux-mm@kvack.org\n"
@@ -64,6 +73,8 @@ static int add_three(struct store *st, const char *path, store_jail_fn *fn, bool
 		return -1;
 	if (jail)
 		store_jail_use(st, fn);
+	st->jail_batch_ms = 3000;	/* a stuck parser (answer_or_hang) costs 3.5 s */
+	st->jail_one_ms = 500;
 	ret = store_begin(st, err) || store_add_messages(st, 0, r, 3, added, NULL, err) ||
 		store_commit(st, err) ? -1 : 0;
 	for (i = 0; i < 3; i++)
@@ -142,6 +153,31 @@ int main(void)
 	a = column(&in, "error", "one");
 	ok(!a, "the others have no error");
 	free(a);
+	{
+		/*
+		 * a parser stuck on a message (issue 38: it held a whole fetch
+		 * pass past its time limit, and nothing was stored): the
+		 * batch's time, then that message's alone, and it is stored
+		 * unparsed; the others are parsed
+		 */
+		struct store hang = { 0 };
+		char *ph = xasprintf("%s/hang.db", dir);
+
+		ok(!add_three(&hang, ph, answer_or_hang, true, &err),
+		   "stored through a jail stuck on one message (%s)", err.buf);
+		a = column(&hang, "error", NULL);
+		ok(a && strstr(a, "no answer within 500 ms"),
+		   "the message it is stuck on is stored, unparsed, saying why: %s",
+		   a ? a : "(null)");
+		free(a);
+		a = column(&hang, "meta", "three");
+		b = column(&out, "meta", "three");
+		ok(a && b && !strcmp(a, b), "... the message after it is parsed");
+		free(a);
+		free(b);
+		store_close(&hang);
+		free(ph);
+	}
 	{
 		/* the same bytes twice in one batch: stored once, then a duplicate */
 		char *d = mail("twice", "");
