@@ -160,6 +160,12 @@ struct sink {
 	int64_t list_id;
 	size_t max_msg;
 	struct fetch_result *r;
+	/*
+	 * each batch committed as it is stored (lore): a pass stopped at its
+	 * time limit keeps what it stored, and the next finds those as
+	 * duplicates, never parsed again, and goes on past them (issue 38)
+	 */
+	bool commit_each;
 	bool in_txn;
 	/* in the open transaction: counted in r once it is committed */
 	uint64_t added, variants, duplicates;
@@ -175,6 +181,22 @@ static void sink_drop(struct sink *s)
 	while (s->nr_pending)
 		free((char *)s->pending[--s->nr_pending].raw);
 	s->pending_bytes = 0;
+}
+
+static void sink_forget(struct sink *s);
+
+/* The open transaction committed (or rolled back), counted in r */
+static int sink_end_txn(struct sink *s)
+{
+	int r = store_commit(s->st, s->err);
+
+	if (!r) {
+		s->r->added += s->added;
+		s->r->variants += s->variants;
+		s->r->duplicates += s->duplicates;
+	}
+	sink_forget(s);
+	return r;
 }
 
 static int sink_flush(struct sink *s)
@@ -205,6 +227,8 @@ static int sink_flush(struct sink *s)
 	}
 	s->txn_bytes += s->pending_bytes;
 	sink_drop(s);
+	if (!r && s->commit_each)
+		r = sink_end_txn(s);
 	return r;
 }
 
@@ -281,21 +305,10 @@ static void sink_forget(struct sink *s)
 
 static int sink_commit(struct sink *s)
 {
-	int r;
-
 	if (sink_flush(s))
 		return -1;
-	if (!s->in_txn)
-		return 0;
-	r = store_commit(s->st, s->err);
-	if (!r) {
-		s->r->added += s->added;
-		s->r->variants += s->variants;
-		s->r->duplicates += s->duplicates;
-	}
 	/* committed, or rolled back by store_commit() */
-	sink_forget(s);
-	return r;
+	return s->in_txn ? sink_end_txn(s) : 0;
 }
 
 static void sink_abort(struct sink *s)
@@ -668,7 +681,8 @@ int fetch_list(struct store *st, const struct fetch_cfg *c, struct fetch_result 
 	struct lore l;
 	struct lore_epochs epochs = { 0 };
 	struct strbuf token = STRBUF_INIT;
-	struct sink s = { .st = st, .r = r, .err = &r->error, .max_msg = c->lore.max_msg };
+	struct sink s = { .st = st, .r = r, .err = &r->error, .max_msg = c->lore.max_msg,
+			  .commit_each = true };
 	int64_t now = time(NULL), start, first_new;
 	int done = 0;
 
