@@ -174,6 +174,9 @@ struct sink {
 	/* received, not yet stored (copies) */
 	struct store_raw pending[SINK_BATCH];
 	size_t nr_pending, pending_bytes;
+	/* messages stored as variants of a Message-ID, to be ranked (rank_variants()) */
+	int64_t *variants_at;
+	size_t nr_variants, alloc_variants;
 };
 
 static void sink_drop(struct sink *s)
@@ -202,6 +205,7 @@ static int sink_end_txn(struct sink *s)
 static int sink_flush(struct sink *s)
 {
 	enum store_added added[SINK_BATCH];
+	int64_t rowids[SINK_BATCH];
 	size_t i;
 	int r;
 
@@ -215,15 +219,18 @@ static int sink_flush(struct sink *s)
 		}
 		s->in_txn = true;
 	}
-	r = store_add_messages(s->st, s->list_id, s->pending, s->nr_pending, added, NULL,
+	r = store_add_messages(s->st, s->list_id, s->pending, s->nr_pending, added, rowids,
 			       s->err);
 	for (i = 0; !r && i < s->nr_pending; i++) {
-		if (added[i] == STORE_NEW)
+		if (added[i] == STORE_NEW) {
 			s->added++;
-		else if (added[i] == STORE_VARIANT)
+		} else if (added[i] == STORE_VARIANT) {
 			s->variants++;
-		else
+			ALLOC_GROW(s->variants_at, s->nr_variants + 1, s->alloc_variants);
+			s->variants_at[s->nr_variants++] = rowids[i];
+		} else {
 			s->duplicates++;
+		}
 	}
 	s->txn_bytes += s->pending_bytes;
 	sink_drop(s);
@@ -317,6 +324,100 @@ static void sink_abort(struct sink *s)
 	if (s->in_txn)
 		store_rollback(s->st);
 	sink_forget(s);
+}
+
+/* The messages of an answer, copied, in its order */
+struct raw_list {
+	struct store_raw *v;
+	size_t nr, alloc;
+};
+
+static int raw_collect(void *data, const struct mbox_msg *m)
+{
+	struct raw_list *rl = data;
+	char *copy = xmalloc(m->raw.len + 1);
+
+	if (m->too_big) {
+		free(copy);
+		return 0;
+	}
+	memcpy(copy, m->raw.buf, m->raw.len);
+	copy[m->raw.len] = '\0';
+	ALLOC_GROW(rl->v, rl->nr + 1, rl->alloc);
+	rl->v[rl->nr].raw = copy;
+	rl->v[rl->nr++].len = m->raw.len;
+	return 0;
+}
+
+static void raw_list_release(struct raw_list *rl)
+{
+	while (rl->nr)
+		free((char *)rl->v[--rl->nr].raw);
+	free(rl->v);
+	memset(rl, 0, sizeof(*rl));
+}
+
+/* The Message-ID of a stored message, or NULL; caller frees */
+static char *msgid_of(struct store *st, int64_t id)
+{
+	struct db_stmt *q = db_prepare(st->db, "SELECT msgid FROM messages WHERE id = ?");
+	char *msgid = NULL;
+
+	if (q && !db_bind_int(q, 1, id) && db_step(q) > 0) {
+		msgid = xstrdup_or_null(db_column_text(q, 0));
+		db_reset(q);
+	}
+	return msgid;
+}
+
+/*
+ * Which of a Message-ID's messages counts is the one the archive has
+ * first, never the one stored first: lore answers a search in an order
+ * of its own (public-inbox: the newest arrival first; others by Date:,
+ * which the sender sets), so a copy of another sender's Message-ID,
+ * backdated or sent later, could be stored before it (issue 38).  The
+ * archive lists a Message-ID's messages in the order they arrived
+ * (/<msgid>/raw): each variant this pass stored is ranked so
+ * (store_rank_variants()).  When the archive cannot say, the first
+ * stored counts, and the log says so.
+ */
+static void rank_variants(struct lore *l, struct sink *s)
+{
+	char **done = NULL;
+	size_t nr_done = 0, alloc_done = 0, i, k;
+
+	for (i = 0; i < s->nr_variants; i++) {
+		struct raw_list rl = { 0 };
+		struct strbuf err = STRBUF_INIT;
+		char *msgid = msgid_of(s->st, s->variants_at[i]);
+
+		for (k = 0; msgid && k < nr_done; k++)
+			if (!strcmp(done[k], msgid))
+				break;
+		if (!msgid || k < nr_done) {
+			free(msgid);
+			continue;
+		}
+		if (lore_raw(l, msgid, raw_collect, &rl, &err) < 0 ||
+		    store_begin(s->st, &err) ||
+		    store_rank_variants(s->st, msgid, rl.v, rl.nr, &err) ||
+		    store_commit(s->st, &err)) {
+			store_rollback(s->st);
+			log_warn("lore: <%s> has variants and the archive's order of them is "
+				 "not known (%s): the one stored first counts", msgid, err.buf);
+		} else {
+			log_info("lore: <%s> has %zu variants: the one the archive has "
+				 "first counts", msgid, rl.nr);
+		}
+		ALLOC_GROW(done, nr_done + 1, alloc_done);
+		done[nr_done++] = msgid;
+		raw_list_release(&rl);
+		strbuf_release(&err);
+	}
+	while (nr_done)
+		free(done[--nr_done]);
+	free(done);
+	s->nr_variants = 0;
 }
 
 static void window_query(struct strbuf *q, const char *query, int64_t from,
@@ -428,6 +529,7 @@ static int window_store(struct lore *l, struct sink *s, const struct fetch_cfg *
 		ret = -1;
 		goto out;
 	}
+	rank_variants(l, s);
 	*start = MAX(w->last.msgid ? cursor : *start, *start);
 out:
 	if (ret < 0)
@@ -559,6 +661,8 @@ static int complete_threads(struct lore *l, struct sink *s, const struct fetch_c
 		if (lore_thread(l, ids[i], sink_msg, s, s->err) < 0 || sink_commit(s)) {
 			sink_abort(s);
 			ret = -1;
+		} else {
+			rank_variants(l, s);
 		}
 		s->r->threads++;
 	}
@@ -752,6 +856,7 @@ good:
 	lore_epochs_release(&epochs);
 	store_list_release(&list);
 	strbuf_release(&token);
+	free(s.variants_at);
 	return 0;
 fail:
 	r->stats = l.stats;
@@ -779,9 +884,11 @@ fail_noinit:
 	}
 	store_list_release(&list);
 	strbuf_release(&token);
+	free(s.variants_at);
 	return -1;
 fail_saved:
 	r->status = FETCH_FAILED;
+	free(s.variants_at);
 	lore_release(&l);
 	lore_epochs_release(&epochs);
 	store_list_release(&list);
@@ -796,6 +903,7 @@ int fetch_thread(struct store *st, const struct fetch_cfg *c, const char *msgid,
 	struct lore l;
 	struct sink s = { .st = st, .r = r, .err = &r->error, .max_msg = c->lore.max_msg };
 	int64_t n;
+	bool ok;
 
 	if (store_list_get(st, c->name, c->url, c->query, &list, &r->error))
 		return -1;
@@ -805,9 +913,13 @@ int fetch_thread(struct store *st, const struct fetch_cfg *c, const char *msgid,
 		return -1;
 	n = raw_only ? lore_raw(&l, msgid, sink_msg, &s, &r->error) :
 		lore_thread(&l, msgid, sink_msg, &s, &r->error);
+	ok = n >= 0 && !sink_commit(&s);
+	if (ok)
+		rank_variants(&l, &s);
 	r->stats = l.stats;
 	lore_release(&l);
-	if (n < 0 || sink_commit(&s)) {
+	free(s.variants_at);
+	if (!ok) {
 		sink_abort(&s);
 		r->status = FETCH_FAILED;
 		return -1;
@@ -851,7 +963,10 @@ int fetch_mbox_file(struct store *st, const char *list, const char *path,
 	mbox_close(&rd);
 	if (rc < 0 && !r->error.len)
 		strbuf_addf(&r->error, "cannot read '%s': %s", path, strerror(-rc));
-	if (r->error.len || sink_commit(&s)) {
+	rc = r->error.len || sink_commit(&s) ? -1 : 0;
+	/* a file's order is the only one it has: the first stored counts */
+	free(s.variants_at);
+	if (rc) {
 		sink_abort(&s);
 		r->status = FETCH_FAILED;
 		return -1;

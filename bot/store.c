@@ -499,6 +499,34 @@ int store_add_messages(struct store *st, int64_t list_id, const struct store_raw
 	return ret;
 }
 
+int store_rank_variants(struct store *st, const char *msgid, const struct store_raw *raws,
+			size_t n, struct strbuf *err)
+{
+	struct db_stmt *s;
+	char hash[17];
+	size_t k;
+	int64_t id;
+
+	for (k = 0; k < n; k++) {
+		util_hash_hex(raws[k].raw, raws[k].len, hash);
+		id = find_same(st, raws[k].raw, raws[k].len, hash);
+		if (id < 0)
+			return fail(st, err);
+		if (!id)
+			continue;	/* not stored (too large, another list's) */
+		s = db_prepare(st->db, "UPDATE messages SET arrival = ?1 WHERE id = ?2"
+			       " AND msgid = ?3");
+		if (!s || db_bind_int(s, 1, (int64_t)k) || db_bind_int(s, 2, id) ||
+		    db_bind_text(s, 3, msgid) || db_run(s))
+			return fail(st, err);
+		s = db_prepare(st->db,
+			       "INSERT OR IGNORE INTO series_pending (message) VALUES (?)");
+		if (!s || db_bind_int(s, 1, id) || db_run(s))
+			return fail(st, err);
+	}
+	return store_mark_dirty(st, err);
+}
+
 int store_add_message(struct store *st, int64_t list_id, const char *raw,
 		      size_t len, enum store_added *added, int64_t *rowid,
 		      struct strbuf *err)
@@ -513,7 +541,8 @@ int store_get_raw(struct store *st, const char *msgid, struct strbuf *raw,
 {
 	/* the variant assembly uses: the first stored */
 	struct db_stmt *s = db_prepare(st->db,
-		"SELECT raw FROM messages WHERE msgid = ? ORDER BY id LIMIT 1");
+		"SELECT raw FROM messages WHERE msgid = ? ORDER BY " STORE_VARIANT_ORDER
+		" LIMIT 1");
 	size_t len;
 	const void *p;
 	int r;
@@ -679,18 +708,22 @@ int store_load_assembly(struct store *st, struct assembly *a, bool touched,
 	if (store_reparse(st, false, err) < 0)
 		return -1;
 	/*
-	 * Of several variants of a Message-ID, assembly uses the one stored
-	 * first: a later message reusing the id (with an earlier Date:, say)
-	 * must not displace it.  Both stay stored; the other is reported.
+	 * Of several variants of a Message-ID, assembly uses the one the
+	 * archive has first (STORE_VARIANT_ORDER), never the one with the
+	 * earliest Date:, which its sender sets: a later message reusing
+	 * the id must not displace it.  Both stay stored; the other is
+	 * reported.
 	 */
 	s = db_prepare(st->db, touched ?
 		       "SELECT id, meta, msgid, error, size,"
-		       " (SELECT min(f.id) FROM messages AS f WHERE f.msgid = m.msgid),"
+		       " (SELECT f.id FROM messages AS f WHERE f.msgid = m.msgid"
+		       "  ORDER BY " STORE_VARIANT_ORDER " LIMIT 1),"
 		       " id IN (SELECT message FROM series_pending)"
 		       " FROM messages AS m WHERE id IN (SELECT id FROM temp.closure)"
 		       " ORDER BY date, msgid, id" :
 		       "SELECT id, meta, msgid, error, size,"
-		       " (SELECT min(f.id) FROM messages AS f WHERE f.msgid = m.msgid), 0"
+		       " (SELECT f.id FROM messages AS f WHERE f.msgid = m.msgid"
+		       "  ORDER BY " STORE_VARIANT_ORDER " LIMIT 1), 0"
 		       " FROM messages AS m ORDER BY date, msgid, id");
 	if (!s)
 		return fail(st, err);
@@ -701,8 +734,9 @@ int store_load_assembly(struct store *st, struct assembly *a, bool touched,
 
 		if (first != db_column_int(s, 0)) {
 			series_problem(a, index++, db_column_text(s, 2),
-				       "the Message-ID of message #%lld, stored "
-				       "earlier, with other content; not used",
+				       "the Message-ID of message #%lld, first in "
+				       "the archive (or stored first), with other "
+				       "content; not used",
 				       (long long)first);
 			continue;
 		}

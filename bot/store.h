@@ -134,6 +134,20 @@ int store_add_messages(struct store *st, int64_t list_id, const struct store_raw
 		       size_t n, enum store_added *added, int64_t *rowids,
 		       struct strbuf *err);
 
+/*
+ * Of a Message-ID's messages (variants), the one that counts: the first
+ * the archive has (arrival, store_rank_variants()), else the first
+ * stored.  An ORDER BY of the messages table.
+ */
+#define STORE_VARIANT_ORDER "arrival IS NULL, arrival, id"
+/*
+ * The archive's messages of msgid, in the order it has them (lore's
+ * /<msgid>/raw): each stored one with the same bytes gets its place as
+ * its arrival, and is assembled again.  0 or -1 with err (call inside
+ * store_begin()).
+ */
+int store_rank_variants(struct store *st, const char *msgid, const struct store_raw *raws,
+			size_t n, struct strbuf *err);
 /* Raw bytes of a message (the variant assembly uses): 1, 0 unknown, -1 */
 int store_get_raw(struct store *st, const char *msgid, struct strbuf *raw,
 		  struct strbuf *err);
