@@ -523,6 +523,12 @@ static int window_store(struct lore *l, struct sink *s, const struct fetch_cfg *
 		cursor = MAX(pass_start, w->newest.ts + 1 - (int64_t)c->overlap_s);
 		ret = 1;
 	}
+	/*
+	 * never past now: a message the archive dates in the future (one
+	 * that takes its Date: for when it was received, as an inbox without
+	 * Received: lines does) would hide every later one (issue 38)
+	 */
+	cursor = MIN(cursor, (int64_t)time(NULL));
 	list->has_cursor = true;
 	list->cursor = cursor;
 	if (sink_begin(s) || store_list_save(s->st, list, s->err) || sink_commit(s)) {

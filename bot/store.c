@@ -362,16 +362,29 @@ static int add_duplicate(struct store *st, int64_t list_id, const struct store_r
 	return link_list(st, list_id, id) ? fail(st, err) : 1;
 }
 
+/*
+ * A message's date is never after it was received: Date: is the sender's,
+ * and one dated 2100 sorted first everywhere (the queue, the dashboard)
+ * for good (issue 38).  The date stored, in its column and in its meta,
+ * is the earlier of the two.
+ */
+static void clamp_date(struct msg *m, int64_t received)
+{
+	if (m->date > received)
+		m->date = received;
+}
+
 /* A new message and what its parser made of it */
 static int add_parsed(struct store *st, int64_t list_id, const struct store_raw *r,
 		      const char *hash, struct msg *m, bool parsed, const char *perr,
 		      enum store_added *added, int64_t *rowid, struct strbuf *err)
 {
 	struct db_stmt *s;
-	int64_t id;
+	int64_t id, now = time(NULL);
 	int ret;
 
 	series_msg_set_missing_id(m, r->raw, r->len);
+	clamp_date(m, now);
 	ret = has_msgid(st, m->msgid);
 	if (ret < 0)
 		return fail(st, err);
@@ -383,7 +396,7 @@ static int add_parsed(struct store *st, int64_t list_id, const struct store_raw 
 	if (!s || db_bind_text(s, 1, m->msgid) ||
 	    bind_parsed(s, 2, m, parsed, parsed ? NULL : perr) ||
 	    db_bind_text(s, 10, hash) || db_bind_blob(s, 11, r->raw, r->len) ||
-	    db_bind_int(s, 12, r->len) || db_bind_int(s, 13, time(NULL)) || db_run(s))
+	    db_bind_int(s, 12, r->len) || db_bind_int(s, 13, now) || db_run(s))
 		return fail(st, err);
 	id = db_last_insert_id(st->db);
 	if (rowid)
@@ -577,8 +590,8 @@ static int reparse_batch(struct store *st, const int64_t *ids, size_t n,
 {
 	struct strbuf *raw = xcalloc(n, sizeof(*raw));
 	struct store_raw *r = xcalloc(n, sizeof(*r));
-	int64_t *rid = xcalloc(n, sizeof(*rid));
-	struct db_stmt *s = db_prepare(st->db, "SELECT raw FROM messages WHERE id = ?");
+	int64_t *rid = xcalloc(n, sizeof(*rid)), *received = xcalloc(n, sizeof(*received));
+	struct db_stmt *s = db_prepare(st->db, "SELECT raw, fetched FROM messages WHERE id = ?");
 	struct parse_batch b;
 	size_t i, nr = 0;
 	int ret = -1;
@@ -602,6 +615,7 @@ static int reparse_batch(struct store *st, const int64_t *ids, size_t n,
 			strbuf_add(&raw[nr], p, len);
 			r[nr].raw = raw[nr].buf;
 			r[nr].len = raw[nr].len;
+			received[nr] = db_column_int(s, 1);
 			rid[nr++] = ids[i];
 		}
 		db_reset(s);
@@ -616,6 +630,8 @@ static int reparse_batch(struct store *st, const int64_t *ids, size_t n,
 		struct msg *m = &b.m[i];
 
 		series_msg_set_missing_id(m, r[i].raw, r[i].len);
+		if (received[i])
+			clamp_date(m, received[i]);
 		if (!s || db_bind_text(s, 1, m->msgid) ||
 		    bind_parsed(s, 2, m, b.parsed[i], b.parsed[i] ? NULL : b.perr[i].buf) ||
 		    db_bind_int(s, 10, rid[i]) || db_run(s))
@@ -629,6 +645,7 @@ out:
 	free(raw);
 	free(r);
 	free(rid);
+	free(received);
 	return ret ? fail(st, err) : 0;
 }
 
