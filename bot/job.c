@@ -118,7 +118,8 @@ static int write_version_mbox(struct store *st, const char *version,
 		"  UNION SELECT m.msgid, down.depth + 1 FROM messages m JOIN down"
 		"   ON m.parent = down.msgid WHERE down.depth < ?2),"
 		" replies(msgid) AS (SELECT d.msgid FROM down d JOIN messages m ON m.msgid = d.msgid"
-		"   WHERE json_extract(m.meta, '$.has_diff') = 0 OR m.subject LIKE 're:%'),"
+		"   WHERE json_extract(m.meta, '$.has_diff') = 0 OR m.subject LIKE 're:%'"
+		"   GROUP BY d.msgid ORDER BY min(m.id) LIMIT ?3),"
 		" wanted(msgid) AS (SELECT msgid FROM own UNION SELECT msgid FROM up"
 		"  UNION SELECT msgid FROM replies)"
 		" SELECT w.msgid FROM wanted w JOIN messages m ON m.msgid = w.msgid"
@@ -132,6 +133,8 @@ static int write_version_mbox(struct store *st, const char *version,
 	}
 	db_bind_text(q, 1, version);
 	db_bind_int(q, 2, thread ? THREAD_DEPTH : 0);
+	/* the first replies lorebot received, THREAD_MAX of them (issue 38) */
+	db_bind_int(q, 3, THREAD_MAX);
 	while ((r = db_step(q)) > 0) {
 		char *msgid = xstrdup(db_column_text(q, 0));
 
