@@ -96,7 +96,8 @@ const struct cfg_key cfg_keys[] = {
 	{ "git.fetch", CFG_BOOL, "true", NULL,
 	  "fetch the remotes' branches before a series is applied, at most "
 	  "every git.fetchinterval, and whenever the tree lacks a series' "
-	  "base-commit (then also that commit by its id); the daemon fetches "
+	  "base-commit (at most once a minute; then also that commit by its "
+	  "id); the daemon fetches "
 	  "before each apply job, lorebot apply before it applies" },
 	{ "git.fetchinterval", CFG_DURATION, "5m", NULL,
 	  "the branches are fetched again once the last fetch is this old "
