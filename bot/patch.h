@@ -51,6 +51,11 @@ struct patch {
 	size_t nr_prereq;
 	char *change_id;	/* b4's "change-id:" line */
 	char *signature;	/* after "-- " */
+	/*
+	 * the mail's body had NUL bytes, and the diff has U+FFFD where the
+	 * mail reader put one: the diff is not the one mailed
+	 */
+	bool diff_nul;
 };
 
 #define PATCH_INIT { 0 }
