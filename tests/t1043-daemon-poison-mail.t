@@ -9,7 +9,7 @@
 # an in-body header over 64 KiB is not used, a stuck parser costs 30 s
 # a batch and 10 s a message (tests/unit/t-store-jail.c), and a fetch
 # commits each batch.  The poison among five normal mails, through a
-# real local public-inbox, daemon --once with a 40 s fetch time limit:
+# real local public-inbox, daemon --once with a 60 s fetch time limit:
 # all six are stored in that pass and the cursor moves past them.
 . "${LOREBOT_SRC:-.}/tests/lib.sh"
 . "$LOREBOT_SRC/tests/lore-lib.sh"
@@ -36,7 +36,7 @@ lab_setup "$TMP/start.mbox"
 for f in mail/normal1 mail/normal2 mail/poison mail/normal3 mail/normal4 mail/normal5; do
 	"$LORE_LAB" deliver "$LAB" <"$f" || echo "Bail out! cannot deliver $f"
 done
-lore_conf daemon.window=0 boot.enable=false reply.mode=outbox daemon.fetchtimeout=40s \
+lore_conf daemon.window=0 boot.enable=false reply.mode=outbox daemon.fetchtimeout=60s \
 	core.statedir="$TMP/state" core.cachedir="$TMP/cache"
 mkdir -p "$TMP/state" "$TMP/cache"
 timeout 600 "$LOREBOT" --db "$DB" --config "$CONF" daemon --url "$URL" --repo "$R" \
