@@ -23,6 +23,8 @@ int store_open(struct store *st, const char *path, struct strbuf *err)
 	st->results_tables = 0;
 	st->states = NULL;
 	st->jail = NULL;
+	st->jail_batch_ms = 0;
+	st->jail_one_ms = 0;
 	st->series_memory = 0;
 	return db_open(&st->db, path, 0, err);
 }

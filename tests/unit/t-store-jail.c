@@ -179,6 +179,35 @@ int main(void)
 		free(ph);
 	}
 	{
+		/*
+		 * a store on a command's stack (lorebot fetch, the daemon):
+		 * store_open() gives it the default time limits, whatever
+		 * the memory held (left uninitialised, they killed the parser
+		 * at once, "within 1 ms", and stored mail unparsed)
+		 */
+		struct store left;
+		char *pl = xasprintf("%s/left.db", dir), *m = mail("left", "");
+		struct store_raw r = { m, strlen(m) };
+		enum store_added added;
+		int ret;
+
+		memset(&left, 0xff, sizeof(left));
+		ret = store_open(&left, pl, &err);
+		ok(!ret, "a store over leftover memory (%s)", err.buf);
+		store_jail_use(&left, NULL);
+		ret = store_begin(&left, &err) ||
+			store_add_messages(&left, 0, &r, 1, &added, NULL, &err) ||
+			store_commit(&left, &err);
+		ok(!ret, "... stores a message (%s)", err.buf);
+		a = column(&left, "error", NULL);
+		ok(!a, "... through the jail, parsed: %s", a ? a : "no error");
+		free(a);
+		store_close(&left);
+		unlink(pl);
+		free(pl);
+		free(m);
+	}
+	{
 		/* the same bytes twice in one batch: stored once, then a duplicate */
 		char *d = mail("twice", "");
 		struct store_raw r[2] = { { d, strlen(d) }, { d, strlen(d) } };
