@@ -88,20 +88,23 @@ int main(void)
 		char *bin = xasprintf("%s/bin", dir), *fifo = xasprintf("%s/fifo", bin);
 		char *link = xasprintf("%s/link", bin), *sub = xasprintf("%s/sub", bin);
 		char *via = xasprintf("%s/sub/passwd", bin);
+		int r;
 
 		util_mkdir_p(bin, 0755);
 		if (mkfifo(fifo, 0755) || symlink("/etc/passwd", link) || symlink("/etc", sub))
 			ok(0, "cannot plant: %s", strerror(errno));
 		alarm(20);	/* a blocked open fails the test, not hangs it */
+		/* each call first: err.buf, an argument of ok(), may move */
 		strbuf_reset(&err);
-		ok(initramfs_add_path(&ir, "fifo", 0755, bin, fifo, &err) < 0 &&
-		   strstr(err.buf, "not a regular file"), "a FIFO is refused at once: %s", err.buf);
+		r = initramfs_add_path(&ir, "fifo", 0755, bin, fifo, &err);
+		ok(r < 0 && strstr(err.buf, "not a regular file"), "a FIFO is refused at once: %s",
+		   err.buf);
 		strbuf_reset(&err);
-		ok(initramfs_add_path(&ir, "link", 0755, bin, link, &err) < 0,
-		   "a link is not followed: %s", err.buf);
+		r = initramfs_add_path(&ir, "link", 0755, bin, link, &err);
+		ok(r < 0, "a link is not followed: %s", err.buf);
 		strbuf_reset(&err);
-		ok(initramfs_add_path(&ir, "via", 0755, bin, via, &err) < 0,
-		   "nor a link on the way: %s", err.buf);
+		r = initramfs_add_path(&ir, "via", 0755, bin, via, &err);
+		ok(r < 0, "nor a link on the way: %s", err.buf);
 		strbuf_reset(&err);
 		ok(initramfs_add_path(&ir, "fifo", 0755, NULL, fifo, &err) < 0,
 		   "a FIFO is refused without a root too");
