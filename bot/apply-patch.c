@@ -782,6 +782,15 @@ int apply_patch_tree(struct gitrepo *r, const struct apply_opts *o,
 			   (unsigned long long)o->max_patch_size);
 		goto failed;
 	}
+	/*
+	 * the mail reader reads a NUL byte as U+FFFD: what would be
+	 * committed, built and booted is not what was mailed (issue 38)
+	 */
+	if (p->diff_nul) {
+		file_fails(&c, "", "refusing the patch: its diff has NUL bytes (read as "
+			   "U+FFFD), so the tree tested would not be the tree mailed");
+		goto failed;
+	}
 	problem = apply_budget_problem(p->diff, p->diff_len, o, &why);
 	if (problem) {
 		file_fails(&c, "", "refusing the patch: %s (%s)", problem, why.buf);

@@ -91,23 +91,80 @@ const char *apply_symlink_problem(const char *path, const char *target,
 
 /*
  * Paths as the patch text writes them.  libgit2's parser turns
- * "a//etc/passwd" into "etc/passwd"; git apply refuses it as an
- * invalid path, and so do we.  Header lines are only read outside hunk
- * bodies (a removed "-- x" line reads "--- x").
+ * "a//etc/passwd" into "etc/passwd", "dir//x" into "dir/x", and reads
+ * git's C-style quoting ("a/\057abs" is "a//abs"); git apply refuses
+ * such paths as invalid, and so do we: an absolute path or an empty
+ * component, in the path as written and as unquoted (issue 38).  Header
+ * lines are only read outside hunk bodies (a removed "-- x" line reads
+ * "--- x").
  */
-static const char *raw_path(const char *p, size_t len, bool prefixed)
+static const char *path_text_problem(const char *p, size_t len, bool prefixed)
 {
-	if (len && *p == '"') {
-		p++;
-		len--;
-	}
 	if (prefixed && len >= 2 && p[1] == '/' && (*p == 'a' || *p == 'b')) {
 		p += 2;
 		len -= 2;
 	}
 	if (len && *p == '/')
 		return "absolute path";
+	if (memmem(p, len, "//", 2))
+		return "empty path component";
 	return NULL;
+}
+
+/*
+ * A quoted path at p (git's quote_c_style(): \a \b \t \n \v \f \r \"
+ * \\ and \ooo), unquoted into out: the end of its closing quote, or NULL
+ * when it does not end
+ */
+static const char *unquote(const char *p, const char *end, struct strbuf *out)
+{
+	static const char esc[] = "a\ab\bt\tn\nv\vf\fr\r\"\"\\\\";
+	const char *e;
+
+	for (p++; p < end && *p != '"'; p++) {
+		if (*p != '\\') {
+			strbuf_addch(out, *p);
+			continue;
+		}
+		if (++p == end)
+			return NULL;
+		if (*p >= '0' && *p <= '3' && end - p >= 3 && p[1] >= '0' && p[1] <= '7' &&
+		    p[2] >= '0' && p[2] <= '7') {
+			strbuf_addch(out, (char)((p[0] - '0') << 6 | (p[1] - '0') << 3 |
+						 (p[2] - '0')));
+			p += 2;
+			continue;
+		}
+		e = strchr(esc, *p);
+		if (!*p || !e || (e - esc) % 2)
+			return NULL;
+		strbuf_addch(out, e[1]);
+	}
+	return p < end ? p + 1 : NULL;
+}
+
+static const char *raw_path(const char *p, size_t len, bool prefixed)
+{
+	const char *end = p + len, *why = NULL;
+
+	if (!len || *p != '"')
+		return path_text_problem(p, len, prefixed);
+	/* one quoted path, or two ("diff --git "a/x" "b/x"") */
+	while (p < end && *p == '"' && !why) {
+		struct strbuf path = STRBUF_INIT;
+
+		p = unquote(p, end, &path);
+		why = !p ? "a quoted path that does not end" :
+			path_text_problem(path.buf, path.len, prefixed);
+		strbuf_release(&path);
+		while (p && p < end && *p == ' ')
+			p++;
+		if (!p)
+			break;
+	}
+	if (!why && p && p < end && *p != '\t' && prefixed)
+		why = path_text_problem(p, end - p, prefixed);
+	return why;
 }
 
 const char *apply_header_problem(const char *text, size_t len,

@@ -96,7 +96,8 @@ const struct cfg_key cfg_keys[] = {
 	{ "git.fetch", CFG_BOOL, "true", NULL,
 	  "fetch the remotes' branches before a series is applied, at most "
 	  "every git.fetchinterval, and whenever the tree lacks a series' "
-	  "base-commit (then also that commit by its id); the daemon fetches "
+	  "base-commit (at most once a minute; then also that commit by its "
+	  "id); the daemon fetches "
 	  "before each apply job, lorebot apply before it applies" },
 	{ "git.fetchinterval", CFG_DURATION, "5m", NULL,
 	  "the branches are fetched again once the last fetch is this old "
@@ -155,6 +156,9 @@ const struct cfg_key cfg_keys[] = {
 	  "wall-clock limit of one build step" },
 	{ "build.memory", CFG_SIZE, "4g", NULL,
 	  "address-space limit of each build process" },
+	{ "build.processes", CFG_INT, "4096", NULL,
+	  "most processes and threads of the build user at once while a make, "
+	  "the selftests' make or qemu runs (RLIMIT_NPROC; 0: no limit)" },
 	{ "build.logmax", CFG_SIZE, "8m", NULL,
 	  "build output kept per job" },
 	{ "build.ccache", CFG_BOOL, "true", NULL, "compile through ccache" },

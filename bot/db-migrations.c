@@ -343,6 +343,17 @@ static const char patchwork_1[] =
 	"CREATE INDEX pw_checks_due ON pw_checks (status, next_attempt);"
 	"CREATE INDEX pw_checks_version ON pw_checks (version);";
 
+/*
+ * lore-4: of several messages with one Message-ID (variants), the one
+ * assembly uses is the one the archive has first, not the one stored
+ * first: lore answers a search in an order of its own, and a copy
+ * backdated by its sender came first in it (issue 38).  arrival is a
+ * message's place among its Message-ID's messages as the archive lists
+ * them (its /raw, in the order they arrived); NULL when not asked.
+ */
+static const char lore_4[] =
+	"ALTER TABLE messages ADD COLUMN arrival INTEGER;";
+
 const struct db_migration db_migrations[] = {
 	{ "lore-1", lore_1 },
 	{ "report-1", report_1 },
@@ -354,6 +365,7 @@ const struct db_migration db_migrations[] = {
 	{ "report-2", report_2 },
 	{ "report-3", report_3 },
 	{ "patchwork-1", patchwork_1 },
+	{ "lore-4", lore_4 },
 };
 
 const size_t db_migrations_nr = ARRAY_SIZE(db_migrations);

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <fcntl.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "bot/db.h"
+#include "lib/log.h"
 #include "lib/strmap.h"
 
 #define BUSY_TIMEOUT_MS 30000
@@ -466,6 +469,35 @@ fail:
 	return -1;
 }
 
+/*
+ * The database holds every stored mail, result and reply, and SQLite's
+ * -wal and -shm take its mode: its owner's alone (issue 38: created
+ * 0644, a build could read it wherever a sandbox showed it).  A new one
+ * is made 0600 before SQLite opens it; one that others can read, and
+ * that is ours, is made so.
+ */
+static void make_private(const char *path)
+{
+	static const char *const sqlite_files[] = { "", "-wal", "-shm", "-journal" };
+	struct stat st;
+	size_t i;
+	int fd;
+
+	if (!*path || *path == ':' || util_starts_with(path, "file:"))
+		return;		/* in memory, or a URI */
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		close(fd);
+	for (i = 0; i < ARRAY_SIZE(sqlite_files); i++) {
+		char *f = xasprintf("%s%s", path, sqlite_files[i]);
+
+		if (!lstat(f, &st) && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+		    (st.st_mode & 077) && !chmod(f, st.st_mode & 0600))
+			log_info("%s: made private (0600): it holds every stored mail", f);
+		free(f);
+	}
+}
+
 int db_open(struct db **dbp, const char *path, unsigned int flags, struct strbuf *err)
 {
 	struct db *db = xcalloc(1, sizeof(*db));
@@ -476,6 +508,8 @@ int db_open(struct db **dbp, const char *path, unsigned int flags, struct strbuf
 	strbuf_init(&db->err, 0);
 	strbuf_init(&db->scans, 0);
 	db->path = xstrdup(path);
+	if (!(flags & DB_READONLY))
+		make_private(path);
 	if (sqlite3_open_v2(path, &db->h, oflags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
 		strbuf_addf(err, "cannot open database '%s': %s", path,
 			    db->h ? sqlite3_errmsg(db->h) : "out of memory");

@@ -10,6 +10,16 @@
  * (slurm-exit), which is what a daemon that restarts after that finds.
  *
  * Handles are "slurm:ID:DIR": the job id and the task's directory.
+ *
+ * The task's directory is the executor's: what runs in the task's own
+ * sandbox writes elsewhere (bot/job.c: work/), and whatever is there is
+ * still never followed nor waited on: the batch script is written beside
+ * and renamed into place, the exit status read beneath the directory as
+ * a regular file, and the script leaves it with noclobber, through a
+ * name it removed first (issue 38: a link planted at job.sbatch had the
+ * daemon write the next attempt's script through it, one at
+ * slurm-exit.tmp the script, and a FIFO at slurm-exit blocked the
+ * daemon's loop).
  */
 #include <errno.h>
 #include <signal.h>
@@ -267,8 +277,8 @@ void exec_slurm_script(const struct run_task *t, struct strbuf *sb)
 	}
 	strbuf_addstr(sb, " </dev/null\n");
 	/* the exit status outlives Slurm's memory of the job */
-	strbuf_addstr(sb, "s=$?\necho \"$s\" >" EXIT_FILE ".tmp && mv -f " EXIT_FILE ".tmp "
-		      EXIT_FILE "\nexit \"$s\"\n");
+	strbuf_addstr(sb, "s=$?\nrm -f " EXIT_FILE ".tmp && (set -C; echo \"$s\" >" EXIT_FILE
+		      ".tmp) && mv -f " EXIT_FILE ".tmp " EXIT_FILE "\nexit \"$s\"\n");
 }
 
 /* the executor */
@@ -371,7 +381,7 @@ static int exit_file(const struct sjob *j)
 	size_t len;
 	long v = -1;
 
-	if (!util_read_file(path, &buf, &len, 64)) {
+	if (!util_read_file_beneath(j->dir, path, &buf, &len, 64)) {
 		v = strtol(buf, &end, 10);
 		if (end == buf || v < 0 || v > 255)
 			v = -1;
@@ -394,6 +404,22 @@ static struct sjob *track(struct slurm_x *s, long id, const char *dir)
 	return j;
 }
 
+/* The script written beside and renamed into place: a link there is replaced */
+static int write_script(const char *dir, const char *script, const struct strbuf *sb)
+{
+	char *tmp = xasprintf("%s.tmp", script);
+	int r;
+
+	unlink(tmp);
+	r = util_write_file_beneath(dir, tmp, sb->buf, sb->len);
+	if (!r && rename(tmp, script))
+		r = -errno;
+	if (r)
+		unlink(tmp);
+	free(tmp);
+	return r;
+}
+
 static int slurm_submit(struct run_executor *x, const struct run_task *t, void **job,
 			char **handle)
 {
@@ -409,7 +435,7 @@ static int slurm_submit(struct run_executor *x, const struct run_task *t, void *
 	stale = xasprintf("%s/" EXIT_FILE, t->workdir);
 	unlink(stale);
 	exec_slurm_script(t, &sb);
-	r = util_write_file(script, sb.buf, sb.len);
+	r = write_script(t->workdir, script, &sb);
 	if (r)
 		goto out;
 	exec_slurm_sbatch_argv(&s->c, t, script, &argv);

@@ -160,6 +160,12 @@ struct sink {
 	int64_t list_id;
 	size_t max_msg;
 	struct fetch_result *r;
+	/*
+	 * each batch committed as it is stored (lore): a pass stopped at its
+	 * time limit keeps what it stored, and the next finds those as
+	 * duplicates, never parsed again, and goes on past them (issue 38)
+	 */
+	bool commit_each;
 	bool in_txn;
 	/* in the open transaction: counted in r once it is committed */
 	uint64_t added, variants, duplicates;
@@ -168,6 +174,9 @@ struct sink {
 	/* received, not yet stored (copies) */
 	struct store_raw pending[SINK_BATCH];
 	size_t nr_pending, pending_bytes;
+	/* messages stored as variants of a Message-ID, to be ranked (rank_variants()) */
+	int64_t *variants_at;
+	size_t nr_variants, alloc_variants;
 };
 
 static void sink_drop(struct sink *s)
@@ -177,9 +186,26 @@ static void sink_drop(struct sink *s)
 	s->pending_bytes = 0;
 }
 
+static void sink_forget(struct sink *s);
+
+/* The open transaction committed (or rolled back), counted in r */
+static int sink_end_txn(struct sink *s)
+{
+	int r = store_commit(s->st, s->err);
+
+	if (!r) {
+		s->r->added += s->added;
+		s->r->variants += s->variants;
+		s->r->duplicates += s->duplicates;
+	}
+	sink_forget(s);
+	return r;
+}
+
 static int sink_flush(struct sink *s)
 {
 	enum store_added added[SINK_BATCH];
+	int64_t rowids[SINK_BATCH];
 	size_t i;
 	int r;
 
@@ -193,18 +219,23 @@ static int sink_flush(struct sink *s)
 		}
 		s->in_txn = true;
 	}
-	r = store_add_messages(s->st, s->list_id, s->pending, s->nr_pending, added, NULL,
+	r = store_add_messages(s->st, s->list_id, s->pending, s->nr_pending, added, rowids,
 			       s->err);
 	for (i = 0; !r && i < s->nr_pending; i++) {
-		if (added[i] == STORE_NEW)
+		if (added[i] == STORE_NEW) {
 			s->added++;
-		else if (added[i] == STORE_VARIANT)
+		} else if (added[i] == STORE_VARIANT) {
 			s->variants++;
-		else
+			ALLOC_GROW(s->variants_at, s->nr_variants + 1, s->alloc_variants);
+			s->variants_at[s->nr_variants++] = rowids[i];
+		} else {
 			s->duplicates++;
+		}
 	}
 	s->txn_bytes += s->pending_bytes;
 	sink_drop(s);
+	if (!r && s->commit_each)
+		r = sink_end_txn(s);
 	return r;
 }
 
@@ -281,21 +312,10 @@ static void sink_forget(struct sink *s)
 
 static int sink_commit(struct sink *s)
 {
-	int r;
-
 	if (sink_flush(s))
 		return -1;
-	if (!s->in_txn)
-		return 0;
-	r = store_commit(s->st, s->err);
-	if (!r) {
-		s->r->added += s->added;
-		s->r->variants += s->variants;
-		s->r->duplicates += s->duplicates;
-	}
 	/* committed, or rolled back by store_commit() */
-	sink_forget(s);
-	return r;
+	return s->in_txn ? sink_end_txn(s) : 0;
 }
 
 static void sink_abort(struct sink *s)
@@ -304,6 +324,100 @@ static void sink_abort(struct sink *s)
 	if (s->in_txn)
 		store_rollback(s->st);
 	sink_forget(s);
+}
+
+/* The messages of an answer, copied, in its order */
+struct raw_list {
+	struct store_raw *v;
+	size_t nr, alloc;
+};
+
+static int raw_collect(void *data, const struct mbox_msg *m)
+{
+	struct raw_list *rl = data;
+	char *copy = xmalloc(m->raw.len + 1);
+
+	if (m->too_big) {
+		free(copy);
+		return 0;
+	}
+	memcpy(copy, m->raw.buf, m->raw.len);
+	copy[m->raw.len] = '\0';
+	ALLOC_GROW(rl->v, rl->nr + 1, rl->alloc);
+	rl->v[rl->nr].raw = copy;
+	rl->v[rl->nr++].len = m->raw.len;
+	return 0;
+}
+
+static void raw_list_release(struct raw_list *rl)
+{
+	while (rl->nr)
+		free((char *)rl->v[--rl->nr].raw);
+	free(rl->v);
+	memset(rl, 0, sizeof(*rl));
+}
+
+/* The Message-ID of a stored message, or NULL; caller frees */
+static char *msgid_of(struct store *st, int64_t id)
+{
+	struct db_stmt *q = db_prepare(st->db, "SELECT msgid FROM messages WHERE id = ?");
+	char *msgid = NULL;
+
+	if (q && !db_bind_int(q, 1, id) && db_step(q) > 0) {
+		msgid = xstrdup_or_null(db_column_text(q, 0));
+		db_reset(q);
+	}
+	return msgid;
+}
+
+/*
+ * Which of a Message-ID's messages counts is the one the archive has
+ * first, never the one stored first: lore answers a search in an order
+ * of its own (public-inbox: the newest arrival first; others by Date:,
+ * which the sender sets), so a copy of another sender's Message-ID,
+ * backdated or sent later, could be stored before it (issue 38).  The
+ * archive lists a Message-ID's messages in the order they arrived
+ * (/<msgid>/raw): each variant this pass stored is ranked so
+ * (store_rank_variants()).  When the archive cannot say, the first
+ * stored counts, and the log says so.
+ */
+static void rank_variants(struct lore *l, struct sink *s)
+{
+	char **done = NULL;
+	size_t nr_done = 0, alloc_done = 0, i, k;
+
+	for (i = 0; i < s->nr_variants; i++) {
+		struct raw_list rl = { 0 };
+		struct strbuf err = STRBUF_INIT;
+		char *msgid = msgid_of(s->st, s->variants_at[i]);
+
+		for (k = 0; msgid && k < nr_done; k++)
+			if (!strcmp(done[k], msgid))
+				break;
+		if (!msgid || k < nr_done) {
+			free(msgid);
+			continue;
+		}
+		if (lore_raw(l, msgid, raw_collect, &rl, &err) < 0 ||
+		    store_begin(s->st, &err) ||
+		    store_rank_variants(s->st, msgid, rl.v, rl.nr, &err) ||
+		    store_commit(s->st, &err)) {
+			store_rollback(s->st);
+			log_warn("lore: <%s> has variants and the archive's order of them is "
+				 "not known (%s): the one stored first counts", msgid, err.buf);
+		} else {
+			log_info("lore: <%s> has %zu variants: the one the archive has "
+				 "first counts", msgid, rl.nr);
+		}
+		ALLOC_GROW(done, nr_done + 1, alloc_done);
+		done[nr_done++] = msgid;
+		raw_list_release(&rl);
+		strbuf_release(&err);
+	}
+	while (nr_done)
+		free(done[--nr_done]);
+	free(done);
+	s->nr_variants = 0;
 }
 
 static void window_query(struct strbuf *q, const char *query, int64_t from,
@@ -409,12 +523,19 @@ static int window_store(struct lore *l, struct sink *s, const struct fetch_cfg *
 		cursor = MAX(pass_start, w->newest.ts + 1 - (int64_t)c->overlap_s);
 		ret = 1;
 	}
+	/*
+	 * never past now: a message the archive dates in the future (one
+	 * that takes its Date: for when it was received, as an inbox without
+	 * Received: lines does) would hide every later one (issue 38)
+	 */
+	cursor = MIN(cursor, (int64_t)time(NULL));
 	list->has_cursor = true;
 	list->cursor = cursor;
 	if (sink_begin(s) || store_list_save(s->st, list, s->err) || sink_commit(s)) {
 		ret = -1;
 		goto out;
 	}
+	rank_variants(l, s);
 	*start = MAX(w->last.msgid ? cursor : *start, *start);
 out:
 	if (ret < 0)
@@ -546,6 +667,8 @@ static int complete_threads(struct lore *l, struct sink *s, const struct fetch_c
 		if (lore_thread(l, ids[i], sink_msg, s, s->err) < 0 || sink_commit(s)) {
 			sink_abort(s);
 			ret = -1;
+		} else {
+			rank_variants(l, s);
 		}
 		s->r->threads++;
 	}
@@ -668,7 +791,8 @@ int fetch_list(struct store *st, const struct fetch_cfg *c, struct fetch_result 
 	struct lore l;
 	struct lore_epochs epochs = { 0 };
 	struct strbuf token = STRBUF_INIT;
-	struct sink s = { .st = st, .r = r, .err = &r->error, .max_msg = c->lore.max_msg };
+	struct sink s = { .st = st, .r = r, .err = &r->error, .max_msg = c->lore.max_msg,
+			  .commit_each = true };
 	int64_t now = time(NULL), start, first_new;
 	int done = 0;
 
@@ -738,6 +862,7 @@ good:
 	lore_epochs_release(&epochs);
 	store_list_release(&list);
 	strbuf_release(&token);
+	free(s.variants_at);
 	return 0;
 fail:
 	r->stats = l.stats;
@@ -765,9 +890,11 @@ fail_noinit:
 	}
 	store_list_release(&list);
 	strbuf_release(&token);
+	free(s.variants_at);
 	return -1;
 fail_saved:
 	r->status = FETCH_FAILED;
+	free(s.variants_at);
 	lore_release(&l);
 	lore_epochs_release(&epochs);
 	store_list_release(&list);
@@ -782,6 +909,7 @@ int fetch_thread(struct store *st, const struct fetch_cfg *c, const char *msgid,
 	struct lore l;
 	struct sink s = { .st = st, .r = r, .err = &r->error, .max_msg = c->lore.max_msg };
 	int64_t n;
+	bool ok;
 
 	if (store_list_get(st, c->name, c->url, c->query, &list, &r->error))
 		return -1;
@@ -791,9 +919,13 @@ int fetch_thread(struct store *st, const struct fetch_cfg *c, const char *msgid,
 		return -1;
 	n = raw_only ? lore_raw(&l, msgid, sink_msg, &s, &r->error) :
 		lore_thread(&l, msgid, sink_msg, &s, &r->error);
+	ok = n >= 0 && !sink_commit(&s);
+	if (ok)
+		rank_variants(&l, &s);
 	r->stats = l.stats;
 	lore_release(&l);
-	if (n < 0 || sink_commit(&s)) {
+	free(s.variants_at);
+	if (!ok) {
 		sink_abort(&s);
 		r->status = FETCH_FAILED;
 		return -1;
@@ -837,7 +969,10 @@ int fetch_mbox_file(struct store *st, const char *list, const char *path,
 	mbox_close(&rd);
 	if (rc < 0 && !r->error.len)
 		strbuf_addf(&r->error, "cannot read '%s': %s", path, strerror(-rc));
-	if (r->error.len || sink_commit(&s)) {
+	rc = r->error.len || sink_commit(&s) ? -1 : 0;
+	/* a file's order is the only one it has: the first stored counts */
+	free(s.variants_at);
+	if (rc) {
 		sink_abort(&s);
 		r->status = FETCH_FAILED;
 		return -1;

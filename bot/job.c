@@ -4,6 +4,7 @@
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bot/apply.h"
@@ -29,12 +30,48 @@
 /* replies to a version's mail given to its stages, at most */
 #define THREAD_MAX 2000
 
+/*
+ * jobs/ can be searched, not listed, by the build user, and a job's
+ * directory is its owner's alone (the daemon's, or build.user's while a
+ * stage runs as it): no job reads another's mail or logs
+ */
 char *job_dir(const struct job_env *env, int64_t id)
 {
-	char *d = xasprintf("%s/jobs/%lld", env->statedir, (long long)id);
+	char *jobs = xasprintf("%s/jobs", env->statedir);
+	char *d = xasprintf("%s/%lld", jobs, (long long)id);
+	struct stat st;
 
-	util_mkdir_p(d, 0755);
+	util_mkdir_p(jobs, 0711);
+	if (mkdir(d, 0700) && errno == EEXIST && !lstat(d, &st) && S_ISDIR(st.st_mode) &&
+	    (st.st_mode & 077) && st.st_uid == geteuid())
+		chmod(d, 0700);
+	free(jobs);
 	return d;
+}
+
+/*
+ * What a stage's sandbox may write: work/ of its job's directory, its
+ * working directory, with its input (series.mbox) and apply's
+ * quarantine.  The rest of the job's directory is the daemon's and the
+ * executor's (the logs, job.json, result.json, Slurm's batch script and
+ * exit status), out of the sandbox's reach (issue 38: the sandbox wrote
+ * links there that the daemon, as root, then wrote through).
+ */
+#define WORK_DIR "work"
+
+static char *work_path(const char *dir)
+{
+	return xasprintf("%s/" WORK_DIR, dir);
+}
+
+/* work/ made afresh for an attempt: nothing an earlier one left; 0 or -errno */
+static int work_fresh(const char *work)
+{
+	int r = util_remove_tree(work);
+
+	if (!r && mkdir(work, 0700))
+		r = -errno;
+	return r;
 }
 
 /*
@@ -83,7 +120,8 @@ static int write_version_mbox(struct store *st, const char *version,
 		"  UNION SELECT m.msgid, down.depth + 1 FROM messages m JOIN down"
 		"   ON m.parent = down.msgid WHERE down.depth < ?2),"
 		" replies(msgid) AS (SELECT d.msgid FROM down d JOIN messages m ON m.msgid = d.msgid"
-		"   WHERE json_extract(m.meta, '$.has_diff') = 0 OR m.subject LIKE 're:%'),"
+		"   WHERE json_extract(m.meta, '$.has_diff') = 0 OR m.subject LIKE 're:%'"
+		"   GROUP BY d.msgid ORDER BY min(m.id) LIMIT ?3),"
 		" wanted(msgid) AS (SELECT msgid FROM own UNION SELECT msgid FROM up"
 		"  UNION SELECT msgid FROM replies)"
 		" SELECT w.msgid FROM wanted w JOIN messages m ON m.msgid = w.msgid"
@@ -97,6 +135,8 @@ static int write_version_mbox(struct store *st, const char *version,
 	}
 	db_bind_text(q, 1, version);
 	db_bind_int(q, 2, thread ? THREAD_DEPTH : 0);
+	/* the first replies lorebot received, THREAD_MAX of them (issue 38) */
+	db_bind_int(q, 3, THREAD_MAX);
 	while ((r = db_step(q)) > 0) {
 		char *msgid = xstrdup(db_column_text(q, 0));
 
@@ -138,12 +178,19 @@ struct stage_run {
 	const struct job_env *env;
 	struct job *j;
 	char *dir;
+	char *work;		/* dir/work: the sandbox's (work_path()) */
 	char *mbox;		/* the version as an mbox, in dir */
 	json_object *apply;	/* the apply result, when there is one */
 	char *quarantine;	/* apply's objects, in dir */
 };
 
-/* argv with "--config FILE" after the program when there is one */
+/*
+ * argv with "--config FILE" after the program when there is one, and
+ * the daemon's state directory (the database, the jobs, the fetch
+ * pass's files) and outbox for it to hide from every sandbox it makes:
+ * it knows only what its configuration names, and with "--db FILE" and
+ * no core.statedir the state is elsewhere
+ */
 struct args {
 	const char *v[32];
 	int n;
@@ -163,6 +210,12 @@ static void args_init(struct args *a, const struct stage_run *s)
 	if (s->env->config) {
 		arg(a, "--config");
 		arg(a, s->env->config);
+	}
+	arg(a, "--hide");
+	arg(a, s->env->statedir);
+	if (s->env->outbox) {
+		arg(a, "--hide");
+		arg(a, s->env->outbox);
 	}
 	arg(a, stages[s->j->kind].command);
 }
@@ -196,7 +249,6 @@ static void stage_user(struct stage_run *s, struct run_cmd *cmd, const char *con
 	struct passwd *pw = user ? getpwnam(user) : NULL;
 	const char *const *p;
 	const char *why = NULL;
-	char *jobs = xasprintf("%s/jobs", s->env->statedir);
 
 	if (!pw || !pw->pw_uid)
 		why = "build.user is not an unprivileged user";
@@ -205,11 +257,17 @@ static void stage_user(struct stage_run *s, struct run_cmd *cmd, const char *con
 			why = *p;
 	if (!why && !util_path_readable_by(s->env->self, pw->pw_uid))
 		why = s->env->self;
-	if (!why && !util_path_readable_by(jobs, pw->pw_uid))
-		why = jobs;
-	if (!why && util_chown_tree(s->dir, pw->pw_uid, pw->pw_gid))
-		why = s->dir;
+	/*
+	 * work/ becomes its own, and the job's directory on the way can be
+	 * searched (0711), not listed; jobs/ is so already
+	 */
+	if (!why && (util_chown_tree(s->work, pw->pw_uid, pw->pw_gid) ||
+		     chmod(s->dir, 0711) || !util_path_readable_by(s->work, pw->pw_uid)))
+		why = s->work;
 	if (why) {
+		/* all of it the daemon's again (an earlier attempt's maybe not) */
+		util_chown_tree(s->work, geteuid(), getegid());
+		chmod(s->dir, 0700);
 		log_info("job %lld: %s runs as root's uid, without capabilities: "
 			 "build.user '%s' cannot reach %s", (long long)s->j->id,
 			 stage_name(s->j->kind), user ? user : "", why);
@@ -217,7 +275,6 @@ static void stage_user(struct stage_run *s, struct run_cmd *cmd, const char *con
 		cmd->sandbox.uid = pw->pw_uid;
 		cmd->sandbox.gid = pw->pw_gid;
 	}
-	free(jobs);
 }
 
 /*
@@ -230,19 +287,18 @@ static int run_stage(struct stage_run *s, struct args *a, json_object **doc,
 		     json_object **infra, struct strbuf *err)
 {
 	struct run_cmd cmd = RUN_CMD_INIT;
-	/* apply writes its objects into the job's directory (--quarantine) */
-	const char *rw[] = { s->dir, NULL };
+	/* apply writes its objects into work/ (--quarantine) */
+	const char *rw[] = { s->work, NULL };
 	const char *hide[] = { s->env->statedir, NULL };
 	/*
 	 * The sandbox shows the host's programs and nothing else of it
-	 * (lib/run.h): what the stage reads is bound, read-only: lorebot
-	 * itself (its /tmp is empty, and a checkout or a test may live
-	 * there) and its configuration, the repository's directories
-	 * outside it (alternates), check's cache.
+	 * (lib/run.h), lorebot itself and its data included (never its
+	 * checkout): what the stage reads is bound, read-only: its
+	 * configuration, the repository and its directories outside it
+	 * (alternates), check's cache.
 	 */
-	char *self_dir = xstrdup(s->env->self), *slash = strrchr(self_dir, '/');
 	char *repo_dirs[RUN_STAGE_REPO_DIRS];
-	const char *ro[RUN_STAGE_REPO_DIRS + 5] = { NULL };
+	const char *ro[RUN_STAGE_REPO_DIRS + 4] = { NULL };
 	const char *cache = s->env->cache;
 	char *log = stage_log(s);
 	size_t nr_ro = 0, nr_repo = 0, i;
@@ -250,23 +306,19 @@ static int run_stage(struct stage_run *s, struct args *a, json_object **doc,
 	int ret = -1;
 
 	cmd.argv = a->v;
-	cmd.cwd = s->dir;
+	cmd.cwd = s->work;
 	cmd.log_path = log;
 	cmd.limits.timeout_ms = s->env->timeout_ms;
 	cmd.limits.max_output = STAGE_OUTPUT_MAX;
 	if (stages[s->j->kind].sandbox && s->env->sandbox) {
 		/*
-		 * The job directory lives under the state directory: bind it
-		 * back after hiding the rest (bwrap applies them in order).
+		 * work/ lives under the state directory: bound back after
+		 * the rest is hidden (lib/run-sandbox.c: parents first)
 		 */
 		cmd.sandbox.enabled = true;
 		cmd.sandbox.hide = hide;
 		cmd.sandbox.rw = rw;
 		ro[nr_ro++] = s->env->repo;
-		if (slash && slash != self_dir) {
-			*slash = '\0';
-			ro[nr_ro++] = self_dir;
-		}
 		if (s->env->config)
 			ro[nr_ro++] = s->env->config;
 		if (stages[s->j->kind].reads_cache && cache && !access(cache, F_OK))
@@ -316,7 +368,6 @@ out:
 	run_cmd_release(&cmd);
 	for (i = 0; i < nr_repo; i++)
 		free(repo_dirs[i]);
-	free(self_dir);
 	free(log);
 	return ret;
 }
@@ -340,10 +391,10 @@ static int check_version(struct stage_run *s, json_object *doc, struct strbuf *e
 	return -1;
 }
 
-/* Where apply writes its objects in a job's directory (--quarantine) */
-static char *quarantine_path(const char *dir)
+/* Where apply writes its objects in work/ (--quarantine) */
+static char *quarantine_path(const char *work)
 {
-	return xasprintf("%s/objects", dir);
+	return xasprintf("%s/objects", work);
 }
 
 /*
@@ -433,7 +484,7 @@ static const char *applied_branch(struct stage_run *s, struct strbuf *err)
 /* apply and check read the version's mail, sandboxed like any mail reader */
 static int input_mbox(struct stage_run *s, struct args *a, struct strbuf *err)
 {
-	s->mbox = xasprintf("%s/series.mbox", s->dir);
+	s->mbox = xasprintf("%s/series.mbox", s->work);
 	if (write_version_mbox(s->st, s->j->version, s->j->kind == STAGE_APPLY,
 			       s->mbox, err))
 		return -1;
@@ -447,7 +498,7 @@ static int input_mbox(struct stage_run *s, struct args *a, struct strbuf *err)
 		int ret;
 
 		/* a quarantine of its own each time: nothing of an earlier attempt */
-		s->quarantine = quarantine_path(s->dir);
+		s->quarantine = quarantine_path(s->work);
 		ret = util_remove_tree(s->quarantine);
 		if (ret || (ret = util_mkdir_p(s->quarantine, 0755))) {
 			strbuf_addf(err, "cannot make '%s': %s", s->quarantine,
@@ -513,6 +564,11 @@ static int stage_args(struct stage_run *s, struct args *a, char **logs, struct s
 	int ret;
 
 	args_init(a, s);
+	ret = work_fresh(s->work);
+	if (ret) {
+		strbuf_addf(err, "cannot make '%s': %s", s->work, strerror(-ret));
+		return -1;
+	}
 	ret = stages[s->j->kind].input == STAGE_IN_MBOX ? input_mbox(s, a, err) :
 		input_branch(s, a, logs, err);
 	arg(a, "--json");
@@ -701,6 +757,7 @@ int job_execute(struct store *st, const struct config *cfg,
 
 	*infra = NULL;
 	s.dir = job_dir(env, j->id);
+	s.work = work_path(s.dir);
 	if (stages[j->kind].command)
 		ret = stage_command(&s, infra, err);
 	else
@@ -708,6 +765,7 @@ int job_execute(struct store *st, const struct config *cfg,
 	json_object_put(s.apply);
 	free(s.quarantine);
 	free(s.mbox);
+	free(s.work);
 	free(s.dir);
 	return ret;
 }
@@ -773,6 +831,7 @@ int job_prepare(struct store *st, const struct config *cfg, const struct job_env
 	int i, ret = -1;
 
 	s.dir = job_dir(env, j->id);
+	s.work = work_path(s.dir);
 	if (!stages[j->kind].command) {
 		strbuf_addf(err, "%s runs in the daemon's process", stage_name(j->kind));
 		goto out;
@@ -806,6 +865,7 @@ out:
 	json_object_put(s.apply);
 	free(s.quarantine);
 	free(s.mbox);
+	free(s.work);
 	free(s.dir);
 	free(logs);
 	free(path);
@@ -828,13 +888,14 @@ static json_object *read_json(const char *path, struct strbuf *err)
 	return o;
 }
 
-int job_work(const char *dir, struct strbuf *err)
+int job_work(const char *dir, const struct config *cfg, struct strbuf *err)
 {
 	char *path = xasprintf("%s/" JOB_FILE, dir), *rpath = NULL;
 	json_object *o = read_json(path, err), *argv, *doc = NULL, *infra = NULL, *res;
 	struct job j = { 0 };
 	struct job_env env = { 0 };
-	struct stage_run s = { .env = &env, .j = &j };
+	/* as the local runner: as build.user when root (stage_user()) */
+	struct stage_run s = { .cfg = cfg, .env = &env, .j = &j };
 	struct args a = { .n = 0 };
 	size_t i;
 	int ret = -1;
@@ -858,6 +919,7 @@ int job_work(const char *dir, struct strbuf *err)
 	env.timeout_ms = jx_int(o, "timeout_ms", 0);
 	env.sandbox = jx_bool(o, "sandbox", true);
 	s.dir = (char *)jx_str(o, "dir");
+	s.work = work_path(s.dir);
 	for (i = 0; i < json_object_array_length(argv); i++)
 		arg(&a, json_object_get_string(json_object_array_get_idx(argv, i)));
 	ret = run_stage(&s, &a, &doc, &infra, err);
@@ -878,6 +940,7 @@ out_free:
 	json_object_put(doc);
 	json_object_put(infra);
 	json_object_put(o);
+	free(s.work);
 	free(path);
 	free(rpath);
 	return ret;
@@ -893,6 +956,7 @@ int job_collect(struct store *st, const struct config *cfg, const struct job_env
 
 	*infra = NULL;
 	s.dir = job_dir(env, j->id);
+	s.work = work_path(s.dir);
 	path = xasprintf("%s/" RESULT_FILE, s.dir);
 	o = read_json(path, err);
 	if (!o)
@@ -910,7 +974,7 @@ int job_collect(struct store *st, const struct config *cfg, const struct job_env
 	}
 	/* a worker's apply wrote into the job's directory: taken in here */
 	if (j->kind == STAGE_APPLY)
-		s.quarantine = quarantine_path(s.dir);
+		s.quarantine = quarantine_path(s.work);
 	if (!check_version(&s, doc, err))
 		ret = record_done(&s, doc, err);
 out:
@@ -920,6 +984,7 @@ out:
 	json_object_put(s.apply);
 	free(s.quarantine);
 	free(path);
+	free(s.work);
 	free(s.dir);
 	return ret;
 }

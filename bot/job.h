@@ -14,7 +14,10 @@
  * hidden, and must answer about that version (the runner checks the
  * document's "send").  build and boot are given the branch
  * and base apply recorded and sandbox their own make and qemu.  Each job
- * has a directory <statedir>/jobs/<id> with its inputs and logs.
+ * has a directory <statedir>/jobs/<id> with its logs (and on a cluster
+ * the executor's files), and work/ in it, made afresh for each attempt:
+ * the stage's working directory, its input (series.mbox), and the only
+ * directory its sandbox may write.
  */
 #ifndef LOREBOT_JOB_H
 #define LOREBOT_JOB_H
@@ -74,7 +77,7 @@ int job_give_up(struct store *st, const struct job *j, json_object *doc,
  */
 int job_prepare(struct store *st, const struct config *cfg, const struct job_env *env,
 		struct job *j, struct strbuf *err);
-int job_work(const char *dir, struct strbuf *err);
+int job_work(const char *dir, const struct config *cfg, struct strbuf *err);
 int job_collect(struct store *st, const struct config *cfg, const struct job_env *env,
 		struct job *j, json_object **infra, struct strbuf *err);
 

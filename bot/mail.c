@@ -268,14 +268,14 @@ static void parse_refs(struct mail *m, GMimeMessage *msg)
 	g_mime_references_free(refs);
 }
 
-/* NUL bytes end C strings: U+FFFD stands for each */
-static void replace_nul(struct strbuf *sb)
+/* NUL bytes end C strings: U+FFFD stands for each; true when there were */
+static bool replace_nul(struct strbuf *sb)
 {
 	struct strbuf out = STRBUF_INIT;
 	size_t i;
 
 	if (!memchr(sb->buf, '\0', sb->len))
-		return;
+		return false;
 	for (i = 0; i < sb->len; i++) {
 		if (sb->buf[i])
 			strbuf_addch(&out, sb->buf[i]);
@@ -284,6 +284,7 @@ static void replace_nul(struct strbuf *sb)
 	}
 	strbuf_release(sb);
 	*sb = out;
+	return true;
 }
 
 static void strip_cr(struct strbuf *sb)
@@ -390,7 +391,8 @@ static void add_part_text(struct mail *m, GMimePart *part, struct strbuf *sb)
 	strbuf_add(&raw, ba->data, ba->len);
 	g_object_unref(out);
 	strip_cr(&raw);
-	replace_nul(&raw);
+	if (replace_nul(&raw))
+		m->body_nul = true;
 	unflow(g_mime_object_get_header(GMIME_OBJECT(part), "Content-Type"), &raw);
 
 	if (!is_utf8_name(cs) && !m->charset)
@@ -797,7 +799,8 @@ static int parse_simple(const char *raw, size_t len, struct headers *h,
 	}
 	strbuf_add(&body, raw + h->body, len - h->body);
 	strip_cr(&body);
-	replace_nul(&body);
+	if (replace_nul(&body))
+		m->body_nul = true;
 	if (h->seen[H_CTYPE])
 		unflow(mail_hv(h, H_CTYPE), &body);
 	if (!util_utf8_valid(body.buf, body.len))

@@ -41,6 +41,7 @@ struct mail {
 	bool multipart;
 	unsigned int skipped_parts;	/* MIME parts not read (HTML...) */
 	bool mime_broken;	/* GMime found the MIME structure broken */
+	bool body_nul;		/* the body had NUL bytes, read as U+FFFD */
 	struct strbuf warnings;	/* what was wrong but not fatal, one per line */
 };
 

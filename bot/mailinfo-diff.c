@@ -10,6 +10,7 @@
 
 #include "bot/mail.h"
 #include "bot/mailinfo.h"
+#include "bot/patch.h"
 
 struct diff_case {
 	const char *raw;
@@ -747,6 +748,42 @@ static bool content_type_twice(const struct diff_case *dc, enum mailinfo_field f
 	return twice;
 }
 
+/*
+ * A line of the body that starts an in-body header (From:, Subject:,
+ * Date:, "[PATCH]") and is, with the folded lines after it, longer than
+ * lorebot keeps (PATCH_INBODY_MAX)
+ */
+static bool inbody_long(const struct diff_case *dc, enum mailinfo_field f)
+{
+	static const char *const names[] = { "from:", "subject:", "date:", "[patch]" };
+	const char *raw = dc->raw, *end = dc->raw + dc->len, *p = raw, *body;
+	size_t k;
+
+	(void)f;
+	body = memmem(raw, dc->len, "\n\n", 2);
+	if (!body)
+		body = memmem(raw, dc->len, "\n\r\n", 3);
+	for (p = body; p && p < end; ) {
+		const char *e = memchr(p, '\n', end - p);
+		const char *h = p;
+
+		e = e ? e : end;
+		for (k = 0; k < ARRAY_SIZE(names); k++)
+			if ((size_t)(e - p) > strlen(names[k]) &&
+			    !strncasecmp(p, names[k], strlen(names[k])))
+				break;
+		while (k < ARRAY_SIZE(names) && e < end && (e[1] == ' ' || e[1] == '\t')) {
+			const char *n = memchr(e + 1, '\n', end - e - 1);
+
+			e = n ? n : end;
+		}
+		if (k < ARRAY_SIZE(names) && (size_t)(e - h) > PATCH_INBODY_MAX)
+			return true;
+		p = e + 1;
+	}
+	return false;
+}
+
 static const struct class_def classes[] = {
 	{ { "charset-invalid",
 	    "a body its declared charset does not decode as a whole (UTF-7, "
@@ -823,6 +860,11 @@ static const struct class_def classes[] = {
 	    "a Date: not in RFC 5322 form: lorebot reads it with GMime, git with "
 	    "its own parser" },
 	  F(MI_DATE), date_form },
+	{ { "inbody-long",
+	    "an in-body From:, Subject: or Date: longer than 64 KiB (its folded "
+	    "lines included): lorebot reads it as one and does not use it (the "
+	    "mail's own header stands), git takes it" },
+	  F(MI_AUTHOR) | F(MI_EMAIL) | F(MI_SUBJECT) | F(MI_DATE), inbody_long },
 	{ { "pasted-from",
 	    "an unquoted 'From <sha> Mon Sep 17 00:00:00 2001' line before in-body "
 	    "headers: lorebot skips it, git only the '>From' form (as git am "

@@ -140,6 +140,7 @@ struct reader {
 	unsigned int flags;
 	bool stage;		/* still where in-body headers may be */
 	struct strbuf accum;	/* the in-body header being read */
+	bool too_long;		/* ... past PATCH_INBODY_MAX: not used */
 };
 
 /* A value of an in-body header, RFC 2047 decoded unless raw */
@@ -161,6 +162,23 @@ static const char *inbody_value(const struct patch_head *h, int i)
 	return i == IB_FROM ? h->from : i == IB_SUBJECT ? h->subject : h->date;
 }
 
+/*
+ * An in-body header line, into accum; one longer than PATCH_INBODY_MAX
+ * (its folded lines included) is read as one and not used (issue 38: a
+ * few MB of one, and every later step over it, was how one mail stopped
+ * a list's fetch)
+ */
+static void accum_add(struct reader *r, const struct bline *l)
+{
+	if (r->too_long || r->accum.len + l->len > PATCH_INBODY_MAX) {
+		r->too_long = true;
+		strbuf_reset(&r->accum);
+		strbuf_addch(&r->accum, ' ');	/* still a header being read */
+		return;
+	}
+	strbuf_add(&r->accum, l->p, l->len);
+}
+
 /* The header held in accum is complete */
 static void flush(struct reader *r)
 {
@@ -169,7 +187,7 @@ static void flush(struct reader *r)
 
 	if (!r->accum.len)
 		return;
-	for (i = 0; i < IB_NR; i++) {
+	for (i = 0; i < IB_NR && !r->too_long; i++) {
 		size_t v;
 
 		if (!inbody_value(r->h, i) && is_header(&l, inbody_names[i], &v)) {
@@ -178,6 +196,7 @@ static void flush(struct reader *r)
 		}
 	}
 	strbuf_reset(&r->accum);
+	r->too_long = false;
 }
 
 /* Is the line part of the in-body header block? */
@@ -190,7 +209,7 @@ static bool inbody_line(struct reader *r, const struct bline *l)
 			flush(r);
 			return false;
 		}
-		strbuf_add(&r->accum, l->p, l->len);
+		accum_add(r, l);
 		return true;
 	}
 	flush(r);
@@ -201,14 +220,15 @@ static bool inbody_line(struct reader *r, const struct bline *l)
 		return true;
 	if (bline_starts(l, "[PATCH]") && git_space(at(l, 7))) {
 		/* git takes this line as it is, encoded words too */
-		set_inbody(r->h, IB_SUBJECT, l->p, l->len, true);
+		if (l->len <= PATCH_INBODY_MAX)
+			set_inbody(r->h, IB_SUBJECT, l->p, l->len, true);
 		return true;
 	}
 	for (i = 0; i < IB_NR; i++) {
 		size_t v;
 
 		if (!inbody_value(r->h, i) && is_header(l, inbody_names[i], &v)) {
-			strbuf_add(&r->accum, l->p, l->len);
+			accum_add(r, l);
 			return true;
 		}
 	}
@@ -314,42 +334,48 @@ static void trim_space(struct strbuf *sb)
 	strbuf_setlen(sb, sb->len - b);
 }
 
+/*
+ * git's cleanup_subject(): what it strips is a prefix, so the subject is
+ * read once and what stays copied, never moved up (issue 38: a memmove
+ * per stripped character made a 2.4 MB in-body Subject: line of ':'
+ * take 85 s, and the jail killed its parser).  A bracket it keeps (with
+ * PATCH_KEEP_NON_PATCH) is copied with the blank after it.
+ */
 void patch_clean_subject(const char *subject, unsigned int flags,
 			 struct strbuf *out)
 {
+	const char *s = subject ? subject : "";
+	size_t len = strlen(s), pos = 0;
 	struct strbuf sb = STRBUF_INIT;
-	size_t pos = 0;
 
-	strbuf_addstr(&sb, subject ? subject : "");
-	while (pos < sb.len) {
-		char c = sb.buf[pos], *close;
+	while (pos < len) {
+		char c = s[pos];
+		const char *close;
 		size_t n;
 
-		if ((c == 'r' || c == 'R') && sb.len > pos + 3 &&
-		    (sb.buf[pos + 1] == 'e' || sb.buf[pos + 1] == 'E') &&
-		    sb.buf[pos + 2] == ':') {
-			memmove(sb.buf + pos, sb.buf + pos + 3, sb.len - pos - 3);
-			strbuf_setlen(&sb, sb.len - 3);
+		if ((c == 'r' || c == 'R') && len > pos + 3 &&
+		    (s[pos + 1] == 'e' || s[pos + 1] == 'E') && s[pos + 2] == ':') {
+			pos += 3;
 			continue;
 		}
 		if (c == ' ' || c == '\t' || c == ':') {
-			memmove(sb.buf + pos, sb.buf + pos + 1, sb.len - pos - 1);
-			strbuf_setlen(&sb, sb.len - 1);
+			pos++;
 			continue;
 		}
-		if (c != '[' || !(close = strchr(sb.buf + pos, ']')))
+		if (c != '[' || !(close = memchr(s + pos, ']', len - pos)))
 			break;
-		n = close - (sb.buf + pos) + 1;
-		if (!(flags & PATCH_KEEP_NON_PATCH) ||
-		    (n >= 7 && memmem(sb.buf + pos, n, "PATCH", 5))) {
-			memmove(sb.buf + pos, sb.buf + pos + n, sb.len - pos - n);
-			strbuf_setlen(&sb, sb.len - n);
-		} else {
+		n = close - (s + pos) + 1;
+		if ((flags & PATCH_KEEP_NON_PATCH) &&
+		    !(n >= 7 && memmem(s + pos, n, "PATCH", 5))) {
+			strbuf_add(&sb, s + pos, n);
 			pos += n;
-			if (pos < sb.len && git_space(sb.buf[pos]))
-				pos++;
+			if (pos < len && git_space(s[pos]))
+				strbuf_addch(&sb, s[pos++]);
+			continue;
 		}
+		pos += n;
 	}
+	strbuf_add(&sb, s + pos, len - pos);
 	trim_space(&sb);
 	collapse_space(&sb);
 	strbuf_addbuf(out, &sb);

@@ -560,6 +560,7 @@ void patch_extract_flags(const struct mail *m, unsigned int flags,
 		e = dend < ls.nr ? ls.l[dend].p : p->patch + p->patch_len;
 		p->diff = xstrndup(b, e - b);
 		p->diff_len = e - b;
+		p->diff_nul = m->body_nul && memmem(p->diff, p->diff_len, "\xef\xbf\xbd", 3);
 	} else {
 		dend = ls.nr;
 		if (notes_start)

@@ -51,6 +51,11 @@ struct patch {
 	size_t nr_prereq;
 	char *change_id;	/* b4's "change-id:" line */
 	char *signature;	/* after "-- " */
+	/*
+	 * the mail's body had NUL bytes, and the diff has U+FFFD where the
+	 * mail reader put one: the diff is not the one mailed
+	 */
+	bool diff_nul;
 };
 
 #define PATCH_INIT { 0 }
@@ -67,6 +72,12 @@ void patch_extract(const struct mail *m, struct patch *p);
 #define PATCH_SCISSORS 0x2
 /* Keep "[...]" groups without "PATCH" in the title (git am -b) */
 #define PATCH_KEEP_NON_PATCH 0x4
+/*
+ * An in-body From:, Subject: or Date: (its folded lines included) longer
+ * than this is read as one and not used: the mail's own header stands
+ * (git takes it whatever its size)
+ */
+#define PATCH_INBODY_MAX (64 << 10)
 void patch_extract_flags(const struct mail *m, unsigned int flags,
 			 struct patch *p);
 void patch_release(struct patch *p);

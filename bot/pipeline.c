@@ -70,14 +70,16 @@ static int db_fail(struct db *db, struct strbuf *err)
 struct vrow {
 	bool gone, superseded, complete;
 	int64_t date;
+	int64_t arrived;	/* when its last message was received */
 };
 
 /* 1 found, 0 unknown, -1 */
 static int version_row(struct db *db, const char *id, struct vrow *v)
 {
 	struct db_stmt *s = db_prepare(db,
-		"SELECT gone, superseded_by IS NOT NULL, complete, date FROM versions"
-		" WHERE id = ?");
+		"SELECT gone, superseded_by IS NOT NULL, complete, date,"
+		" (SELECT max(m.fetched) FROM patches p JOIN messages m ON m.id = p.message"
+		"  WHERE p.version = versions.id) FROM versions WHERE id = ?");
 	int r;
 
 	if (!s || db_bind_text(s, 1, id))
@@ -89,6 +91,9 @@ static int version_row(struct db *db, const char *id, struct vrow *v)
 	v->superseded = db_column_int(s, 1);
 	v->complete = db_column_int(s, 2);
 	v->date = db_column_int(s, 3);
+	v->arrived = db_column_int(s, 4);
+	if (!v->arrived)
+		v->arrived = v->date;
 	db_reset(s);
 	return 1;
 }
@@ -181,7 +186,12 @@ int pipeline_plan(struct store *st, const struct pipeline_cfg *pc, const char *v
 		return 0;
 	if (record_given_up(st, version, err))
 		return -1;
-	return queue_needs(st, pc, version, v.date, err);
+	/*
+	 * newest first, by when lorebot received it, never by its Date:
+	 * (the sender's: one dated 2100 ran before every other job, for
+	 * good; issue 38)
+	 */
+	return queue_needs(st, pc, version, v.arrived, err);
 }
 
 int pipeline_version_over(struct store *st, const char *version)

@@ -12,6 +12,15 @@
 #include "lib/util.h"
 
 #define STAMP_FILE "lorebot-fetched"
+/* the last fetch of every branch a base-commit not in the tree asked for */
+#define FORCED_STAMP_FILE "lorebot-fetch-forced"
+/*
+ * A base-commit the tree lacks fetches every remote's branches whatever
+ * git.fetchinterval says, at most once in this long: each version a
+ * stranger mails naming a made-up commit did so (issue 38).  The commit
+ * itself is still asked for by its id.
+ */
+#define FORCED_MIN_MS (60 * 1000)
 #define LOCK_FILE "lorebot-fetch.lock"
 
 struct remote {
@@ -168,7 +177,8 @@ int remotes_refresh(struct gitrepo *r, const struct config *cfg,
 		    struct remotes_refresh *rr, struct strbuf *err)
 {
 	struct remotes rs;
-	char *stamp, *lock;
+	char *stamp, *lock, *forced;
+	uint64_t then = 0;
 	int fd, ret = 0;
 
 	rr->base_known = have_commit(r, rr->base_commit);
@@ -178,6 +188,7 @@ int remotes_refresh(struct gitrepo *r, const struct config *cfg,
 		return 0;
 	}
 	stamp = xasprintf("%s%s", gitrepo_gitdir(r), STAMP_FILE);
+	forced = xasprintf("%s%s", gitrepo_gitdir(r), FORCED_STAMP_FILE);
 	lock = xasprintf("%s%s", gitrepo_gitdir(r), LOCK_FILE);
 	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0 || flock(fd, LOCK_EX)) {
@@ -192,6 +203,24 @@ int remotes_refresh(struct gitrepo *r, const struct config *cfg,
 		rr->fresh = true;
 		goto out;
 	}
+	if (!rr->force && rr->base_commit && !rr->base_known &&
+	    fetched_lately(stamp, config_get_ms(cfg, "git.fetchinterval")) &&
+	    fetched_lately(forced, FORCED_MIN_MS)) {
+		fetched_at(forced, &then);
+		strbuf_addf(&rr->log, "base-commit %s is not in the tree; the branches were "
+			    "fetched for a base-commit %llu s ago: not again within %d s\n",
+			    rr->base_commit, (unsigned long long)(util_wall_ms() - then) / 1000,
+			    FORCED_MIN_MS / 1000);
+		goto by_id;
+	}
+	if (!rr->force && rr->base_commit && !rr->base_known) {
+		int t = open(forced, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+		if (t >= 0) {
+			futimens(t, NULL);
+			close(t);
+		}
+	}
 	ret = fetch_branches(r, &rs, rr, err);
 	if (!ret) {
 		int t = open(stamp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -201,6 +230,7 @@ int remotes_refresh(struct gitrepo *r, const struct config *cfg,
 			close(t);
 		}
 	}
+by_id:
 	if (rr->base_commit) {
 		rr->base_known = have_commit(r, rr->base_commit);
 		if (!rr->base_known)
@@ -210,6 +240,7 @@ out:
 	if (fd >= 0)
 		close(fd);
 	free(stamp);
+	free(forced);
 	free(lock);
 	remotes_release(&rs);
 	return ret;

@@ -38,7 +38,8 @@ size_t remotes_count(const struct config *cfg);
 /*
  * Fetch what the tree needs.  Every remote's branches are fetched when
  * rr->force, when the last complete fetch is older than
- * git.fetchinterval, or when rr->base_commit is not in the tree; then,
+ * git.fetchinterval, or when rr->base_commit is not in the tree (at most
+ * once a minute for that: a base-commit anyone can make up); then,
  * if the base-commit is still missing and is a full id, the commit
  * itself is asked of each remote (servers that allow ids in "want"
  * lines give it).  Serialised by a lock file in the git directory; the

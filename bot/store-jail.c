@@ -13,8 +13,16 @@
 #include "bot/store.h"
 #include "lib/jail.h"
 
-/* A parse takes milliseconds: a minute is a parser that is stuck */
-#define PARSE_TIMEOUT_MS 60000
+/*
+ * A parse takes milliseconds (256 messages or 8 MB a request: well
+ * under a second): half a minute is a parser that is stuck on a batch,
+ * ten seconds on one message.  A batch it is stuck on is parsed again a
+ * message at a time, so that one poisonous mail costs the two (issue
+ * 38: a minute each, and a fetch pass killed at daemon.fetchtimeout
+ * before it stored anything, for good).
+ */
+#define PARSE_TIMEOUT_MS 30000
+#define PARSE_ONE_TIMEOUT_MS 10000
 /* A request: store_add_messages()' callers send at most a few MB */
 #define MAX_REQUEST (256ULL << 20)
 /* A parsed form is a small part of its message */
@@ -148,6 +156,8 @@ static void unparsed(struct msg *m)
 static int parse_batch(struct store *st, const struct store_raw *raws, size_t n,
 		       struct msg *m, bool *parsed, struct strbuf *perr, struct strbuf *err)
 {
+	uint64_t timeout = n == 1 ? (st->jail_one_ms ? st->jail_one_ms : PARSE_ONE_TIMEOUT_MS) :
+		(st->jail_batch_ms ? st->jail_batch_ms : PARSE_TIMEOUT_MS);
 	struct strbuf req = STRBUF_INIT, resp = STRBUF_INIT;
 	const char *b, *end, *p = NULL;
 	size_t i, len = 0;
@@ -157,7 +167,7 @@ static int parse_batch(struct store *st, const struct store_raw *raws, size_t n,
 	strbuf_addch(&req, 'S');
 	for (i = 0; i < n; i++)
 		put_record(&req, -1, raws[i].raw, raws[i].len);
-	if (jail_call(st->jail, req.buf, req.len, &resp, &failed, err))
+	if (jail_call_within(st->jail, req.buf, req.len, timeout, &resp, &failed, err))
 		goto out;
 	if (failed) {
 		strbuf_addf(err, "the jailed parser: %s", resp.buf);

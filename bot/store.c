@@ -23,6 +23,8 @@ int store_open(struct store *st, const char *path, struct strbuf *err)
 	st->results_tables = 0;
 	st->states = NULL;
 	st->jail = NULL;
+	st->jail_batch_ms = 0;
+	st->jail_one_ms = 0;
 	st->series_memory = 0;
 	return db_open(&st->db, path, 0, err);
 }
@@ -362,16 +364,29 @@ static int add_duplicate(struct store *st, int64_t list_id, const struct store_r
 	return link_list(st, list_id, id) ? fail(st, err) : 1;
 }
 
+/*
+ * A message's date is never after it was received: Date: is the sender's,
+ * and one dated 2100 sorted first everywhere (the queue, the dashboard)
+ * for good (issue 38).  The date stored, in its column and in its meta,
+ * is the earlier of the two.
+ */
+static void clamp_date(struct msg *m, int64_t received)
+{
+	if (m->date > received)
+		m->date = received;
+}
+
 /* A new message and what its parser made of it */
 static int add_parsed(struct store *st, int64_t list_id, const struct store_raw *r,
 		      const char *hash, struct msg *m, bool parsed, const char *perr,
 		      enum store_added *added, int64_t *rowid, struct strbuf *err)
 {
 	struct db_stmt *s;
-	int64_t id;
+	int64_t id, now = time(NULL);
 	int ret;
 
 	series_msg_set_missing_id(m, r->raw, r->len);
+	clamp_date(m, now);
 	ret = has_msgid(st, m->msgid);
 	if (ret < 0)
 		return fail(st, err);
@@ -383,7 +398,7 @@ static int add_parsed(struct store *st, int64_t list_id, const struct store_raw 
 	if (!s || db_bind_text(s, 1, m->msgid) ||
 	    bind_parsed(s, 2, m, parsed, parsed ? NULL : perr) ||
 	    db_bind_text(s, 10, hash) || db_bind_blob(s, 11, r->raw, r->len) ||
-	    db_bind_int(s, 12, r->len) || db_bind_int(s, 13, time(NULL)) || db_run(s))
+	    db_bind_int(s, 12, r->len) || db_bind_int(s, 13, now) || db_run(s))
 		return fail(st, err);
 	id = db_last_insert_id(st->db);
 	if (rowid)
@@ -499,6 +514,34 @@ int store_add_messages(struct store *st, int64_t list_id, const struct store_raw
 	return ret;
 }
 
+int store_rank_variants(struct store *st, const char *msgid, const struct store_raw *raws,
+			size_t n, struct strbuf *err)
+{
+	struct db_stmt *s;
+	char hash[17];
+	size_t k;
+	int64_t id;
+
+	for (k = 0; k < n; k++) {
+		util_hash_hex(raws[k].raw, raws[k].len, hash);
+		id = find_same(st, raws[k].raw, raws[k].len, hash);
+		if (id < 0)
+			return fail(st, err);
+		if (!id)
+			continue;	/* not stored (too large, another list's) */
+		s = db_prepare(st->db, "UPDATE messages SET arrival = ?1 WHERE id = ?2"
+			       " AND msgid = ?3");
+		if (!s || db_bind_int(s, 1, (int64_t)k) || db_bind_int(s, 2, id) ||
+		    db_bind_text(s, 3, msgid) || db_run(s))
+			return fail(st, err);
+		s = db_prepare(st->db,
+			       "INSERT OR IGNORE INTO series_pending (message) VALUES (?)");
+		if (!s || db_bind_int(s, 1, id) || db_run(s))
+			return fail(st, err);
+	}
+	return store_mark_dirty(st, err);
+}
+
 int store_add_message(struct store *st, int64_t list_id, const char *raw,
 		      size_t len, enum store_added *added, int64_t *rowid,
 		      struct strbuf *err)
@@ -513,7 +556,8 @@ int store_get_raw(struct store *st, const char *msgid, struct strbuf *raw,
 {
 	/* the variant assembly uses: the first stored */
 	struct db_stmt *s = db_prepare(st->db,
-		"SELECT raw FROM messages WHERE msgid = ? ORDER BY id LIMIT 1");
+		"SELECT raw FROM messages WHERE msgid = ? ORDER BY " STORE_VARIANT_ORDER
+		" LIMIT 1");
 	size_t len;
 	const void *p;
 	int r;
@@ -548,8 +592,8 @@ static int reparse_batch(struct store *st, const int64_t *ids, size_t n,
 {
 	struct strbuf *raw = xcalloc(n, sizeof(*raw));
 	struct store_raw *r = xcalloc(n, sizeof(*r));
-	int64_t *rid = xcalloc(n, sizeof(*rid));
-	struct db_stmt *s = db_prepare(st->db, "SELECT raw FROM messages WHERE id = ?");
+	int64_t *rid = xcalloc(n, sizeof(*rid)), *received = xcalloc(n, sizeof(*received));
+	struct db_stmt *s = db_prepare(st->db, "SELECT raw, fetched FROM messages WHERE id = ?");
 	struct parse_batch b;
 	size_t i, nr = 0;
 	int ret = -1;
@@ -573,6 +617,7 @@ static int reparse_batch(struct store *st, const int64_t *ids, size_t n,
 			strbuf_add(&raw[nr], p, len);
 			r[nr].raw = raw[nr].buf;
 			r[nr].len = raw[nr].len;
+			received[nr] = db_column_int(s, 1);
 			rid[nr++] = ids[i];
 		}
 		db_reset(s);
@@ -587,6 +632,8 @@ static int reparse_batch(struct store *st, const int64_t *ids, size_t n,
 		struct msg *m = &b.m[i];
 
 		series_msg_set_missing_id(m, r[i].raw, r[i].len);
+		if (received[i])
+			clamp_date(m, received[i]);
 		if (!s || db_bind_text(s, 1, m->msgid) ||
 		    bind_parsed(s, 2, m, b.parsed[i], b.parsed[i] ? NULL : b.perr[i].buf) ||
 		    db_bind_int(s, 10, rid[i]) || db_run(s))
@@ -600,6 +647,7 @@ out:
 	free(raw);
 	free(r);
 	free(rid);
+	free(received);
 	return ret ? fail(st, err) : 0;
 }
 
@@ -634,28 +682,37 @@ int64_t store_reparse(struct store *st, bool force, struct strbuf *err)
 		free(ids);
 		return 0;
 	}
+	/*
+	 * keys may change with the parser: everything is assembled again,
+	 * and that is said first, so that it holds whatever of the parse a
+	 * stopped process committed.  A batch at a time, committed: a parse
+	 * stopped (a fetch pass past its time limit, with mail its parser
+	 * is stuck on) leaves what it did, and the next goes on from there
+	 * (issue 38)
+	 */
 	if (store_begin(st, err)) {
+		free(ids);
+		return -1;
+	}
+	if (store_mark_dirty(st, err) || store_put_state(st, "series_full", "1") ||
+	    store_commit(st, err)) {
+		store_rollback(st);
 		free(ids);
 		return -1;
 	}
 	for (i = 0; i < nr; i += REPARSE_BATCH) {
 		size_t k = MIN(REPARSE_BATCH, nr - i);
 
-		if (reparse_batch(st, ids + i, k, err)) {
+		if (store_begin(st, err))
+			break;
+		if (reparse_batch(st, ids + i, k, err) || store_commit(st, err)) {
 			store_rollback(st);
-			free(ids);
-			return -1;
+			break;
 		}
 		n += k;
 	}
 	free(ids);
-	/* keys may have changed with the parser: assemble everything again */
-	if (store_mark_dirty(st, err) || store_put_state(st, "series_full", "1") ||
-	    store_commit(st, err)) {
-		store_rollback(st);
-		return -1;
-	}
-	return n;
+	return i < nr ? -1 : n;
 }
 
 int store_load_assembly(struct store *st, struct assembly *a, bool touched,
@@ -670,18 +727,22 @@ int store_load_assembly(struct store *st, struct assembly *a, bool touched,
 	if (store_reparse(st, false, err) < 0)
 		return -1;
 	/*
-	 * Of several variants of a Message-ID, assembly uses the one stored
-	 * first: a later message reusing the id (with an earlier Date:, say)
-	 * must not displace it.  Both stay stored; the other is reported.
+	 * Of several variants of a Message-ID, assembly uses the one the
+	 * archive has first (STORE_VARIANT_ORDER), never the one with the
+	 * earliest Date:, which its sender sets: a later message reusing
+	 * the id must not displace it.  Both stay stored; the other is
+	 * reported.
 	 */
 	s = db_prepare(st->db, touched ?
 		       "SELECT id, meta, msgid, error, size,"
-		       " (SELECT min(f.id) FROM messages AS f WHERE f.msgid = m.msgid),"
+		       " (SELECT f.id FROM messages AS f WHERE f.msgid = m.msgid"
+		       "  ORDER BY " STORE_VARIANT_ORDER " LIMIT 1),"
 		       " id IN (SELECT message FROM series_pending)"
 		       " FROM messages AS m WHERE id IN (SELECT id FROM temp.closure)"
 		       " ORDER BY date, msgid, id" :
 		       "SELECT id, meta, msgid, error, size,"
-		       " (SELECT min(f.id) FROM messages AS f WHERE f.msgid = m.msgid), 0"
+		       " (SELECT f.id FROM messages AS f WHERE f.msgid = m.msgid"
+		       "  ORDER BY " STORE_VARIANT_ORDER " LIMIT 1), 0"
 		       " FROM messages AS m ORDER BY date, msgid, id");
 	if (!s)
 		return fail(st, err);
@@ -692,8 +753,9 @@ int store_load_assembly(struct store *st, struct assembly *a, bool touched,
 
 		if (first != db_column_int(s, 0)) {
 			series_problem(a, index++, db_column_text(s, 2),
-				       "the Message-ID of message #%lld, stored "
-				       "earlier, with other content; not used",
+				       "the Message-ID of message #%lld, first in "
+				       "the archive (or stored first), with other "
+				       "content; not used",
 				       (long long)first);
 			continue;
 		}

@@ -42,6 +42,8 @@ struct store {
 	struct report_opts *states;
 	/* store_add_message() and store_reparse() parse raw mail in it, or here */
 	struct jail *jail;
+	/* its time for a batch and for one message (0: 30 s and 10 s) */
+	uint64_t jail_batch_ms, jail_one_ms;
 	/* series.memory: past it, an assembly goes to a scratch file (0: never) */
 	uint64_t series_memory;
 };
@@ -132,6 +134,20 @@ int store_add_messages(struct store *st, int64_t list_id, const struct store_raw
 		       size_t n, enum store_added *added, int64_t *rowids,
 		       struct strbuf *err);
 
+/*
+ * Of a Message-ID's messages (variants), the one that counts: the first
+ * the archive has (arrival, store_rank_variants()), else the first
+ * stored.  An ORDER BY of the messages table.
+ */
+#define STORE_VARIANT_ORDER "arrival IS NULL, arrival, id"
+/*
+ * The archive's messages of msgid, in the order it has them (lore's
+ * /<msgid>/raw): each stored one with the same bytes gets its place as
+ * its arrival, and is assembled again.  0 or -1 with err (call inside
+ * store_begin()).
+ */
+int store_rank_variants(struct store *st, const char *msgid, const struct store_raw *raws,
+			size_t n, struct strbuf *err);
 /* Raw bytes of a message (the variant assembly uses): 1, 0 unknown, -1 */
 int store_get_raw(struct store *st, const char *msgid, struct strbuf *raw,
 		  struct strbuf *err);
@@ -161,12 +177,12 @@ void store_fixup_rows_release(struct fixup_rows *r);
 /*
  * What parsing a message stores (the parsed columns and meta) is stamped
  * with this version and the MIME library's (store_parse_stamp(): "parse
- * 1, GMime 3.2.13").  Bump it with any change to what some message
+ * 2, GMime 3.2.13").  Bump it with any change to what some message
  * parses to: tests/unit/t-parse-stamp.c fails until you do.  A message
  * that could not be parsed is stamped with the lorebot that tried
  * ("failed " + lorebot --version), so that the next build tries again.
  */
-#define STORE_PARSE_VERSION 1
+#define STORE_PARSE_VERSION 2
 const char *store_parse_stamp(void);
 /* "failed " + lorebot --version */
 const char *store_failed_stamp(void);
@@ -278,7 +294,9 @@ char *store_msg_to_json(const struct msg *m);
  * (the message is then stored unparsed, with that error, and the next
  * one gets a new parser).  store_jail_parse_many() parses n messages in
  * one request (m[i], parsed[i], perr[i] for each), and each alone again
- * when the parser died on them, so that one message costs only itself.
+ * when the parser died on them or was stuck, so that one message costs
+ * only itself: a batch's time limit, then its own (st->jail_batch_ms,
+ * st->jail_one_ms).
  */
 typedef int store_jail_fn(void *ctx, const char *req, size_t len, struct strbuf *resp);
 /* answer: what the jail runs on a request, NULL: store_jail_answer() */

@@ -30,6 +30,7 @@ int boot_opts_config(struct boot_opts *o, const struct config *cfg,
 	o->hugepages = (unsigned int)config_get_int(cfg, "boot.hugepages");
 	o->jobs = (unsigned int)config_get_int(cfg, "build.jobs");
 	o->sandbox = config_get_bool(cfg, "build.sandbox");
+	o->nproc = (uint64_t)MAX(0, config_get_int(cfg, "build.processes"));
 	if (!o->timeout_ms)
 		o->timeout_ms = config_get_ms(cfg, "boot.timeout");
 	if (!o->test_timeout_ms)

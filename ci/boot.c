@@ -160,6 +160,7 @@ int boot_selftests(const struct boot_opts *o, const struct arch *a,
 	b.log = xasprintf("%s/build.log", dir);
 	b.jobs = o->jobs;
 	b.timeout_ms = o->build_timeout_ms;
+	b.nproc = o->nproc;
 	b.sandbox = o->sandbox;
 	if (o->sandbox && geteuid() == 0) {
 		b.uid = o->uid;
@@ -214,7 +215,7 @@ static int make_initramfs(const struct boot_opts *o, const char *init,
 	for (i = 0; i < ARRAY_SIZE(dirs); i++)
 		initramfs_add_dir(&ir, dirs[i], 0755);
 	initramfs_add_chardev(&ir, "dev/console", 0600, 5, 1);
-	ret = initramfs_add_path(&ir, "init", 0755, init, err);
+	ret = initramfs_add_path(&ir, "init", 0755, NULL, init, err);
 	plan_text(o, plan, &text);
 	initramfs_add_file(&ir, "lorebot/plan", 0644, text.buf, text.len);
 	for (i = 0; !ret && i < plan->nr; i++) {
@@ -232,7 +233,7 @@ static int make_initramfs(const struct boot_opts *o, const char *init,
 				break;
 		}
 		if (j == i)
-			ret = initramfs_add_path(&ir, dst, 0755, src, err);
+			ret = initramfs_add_path(&ir, dst, 0755, bindir, src, err);
 		free(src);
 		free(dst);
 	}
@@ -330,6 +331,7 @@ static int run_qemu(const struct boot_opts *o, const struct arch *a,
 	cmd.log_path = log;
 	cmd.limits.timeout_ms = o->timeout_ms;
 	cmd.limits.max_output = CONSOLE_MAX;
+	cmd.limits.nproc = o->nproc;
 	cmd.sandbox.enabled = o->sandbox;
 	cmd.sandbox.rw = rw;
 	if (o->sandbox && geteuid() == 0 && o->uid) {

@@ -46,6 +46,7 @@ struct boot_opts {
 	uint64_t timeout_ms;		/* one boot, wall clock */
 	uint64_t test_timeout_ms;	/* one test in the guest */
 	uint64_t build_timeout_ms;	/* the selftest build */
+	uint64_t nproc;			/* RLIMIT_NPROC of its make and of qemu */
 	const char *cmdline;		/* extra kernel command line */
 	enum boot_kvm kvm;
 	bool sandbox;			/* bubblewrap, no network */
@@ -57,7 +58,7 @@ struct boot_opts {
 #define BOOT_OPTS_INIT {						\
 	.mem_mb = 1024, .smp = 2, .retries = 1, .hugepages = 32,	\
 	.jobs = 2, .timeout_ms = 300000, .test_timeout_ms = 60000,	\
-	.build_timeout_ms = 1200000, .sandbox = true,			\
+	.build_timeout_ms = 1200000, .nproc = 4096, .sandbox = true,	\
 }
 
 enum boot_need {

@@ -59,15 +59,17 @@ void initramfs_add_chardev(struct initramfs *ir, const char *name,
 	add_entry(ir, name, S_IFCHR | (mode & 07777), major, minor, NULL, 0);
 }
 
-int initramfs_add_path(struct initramfs *ir, const char *name,
-		       unsigned int mode, const char *path, struct strbuf *err)
+int initramfs_add_path(struct initramfs *ir, const char *name, unsigned int mode,
+		       const char *root, const char *path, struct strbuf *err)
 {
 	char *buf;
 	size_t len;
-	int r = util_read_file(path, &buf, &len, MAX_MEMBER);
+	int r = root ? util_read_file_beneath(root, path, &buf, &len, MAX_MEMBER) :
+		util_read_regular(path, &buf, &len, MAX_MEMBER);
 
 	if (r) {
-		strbuf_addf(err, "cannot read '%s': %s", path, strerror(-r));
+		strbuf_addf(err, "cannot read '%s': %s", path,
+			    r == -EINVAL ? "not a regular file" : strerror(-r));
 		return r;
 	}
 	initramfs_add_file(ir, name, mode, buf, len);

@@ -9,7 +9,7 @@
  *	struct initramfs ir = INITRAMFS_INIT;
  *	initramfs_add_dir(&ir, "dev", 0755);
  *	initramfs_add_chardev(&ir, "dev/console", 0600, 5, 1);
- *	initramfs_add_path(&ir, "init", 0755, "/path/to/init", &err);
+ *	initramfs_add_path(&ir, "init", 0755, NULL, "/path/to/init", &err);
  *	initramfs_write(&ir, "initrd.gz", true, &err);
  *	initramfs_release(&ir);
  */
@@ -36,9 +36,15 @@ void initramfs_add_file(struct initramfs *ir, const char *name,
 void initramfs_add_chardev(struct initramfs *ir, const char *name,
 			   unsigned int mode, unsigned int major,
 			   unsigned int minor);
-/* A host file's contents under name; 0 or -errno (err says which) */
-int initramfs_add_path(struct initramfs *ir, const char *name,
-		       unsigned int mode, const char *path, struct strbuf *err);
+/*
+ * A host file's contents under name; 0 or -errno (err says which).  With
+ * root, path is under root, a directory a less privileged user writes
+ * (the selftests' output): read beneath it, no link followed on the way.
+ * Only a regular file is read, never through a link at its name: a FIFO
+ * there would block the open, a link could name a file of the host's.
+ */
+int initramfs_add_path(struct initramfs *ir, const char *name, unsigned int mode,
+		       const char *root, const char *path, struct strbuf *err);
 /* Append the trailer and write; 0 or -errno with err set */
 int initramfs_write(struct initramfs *ir, const char *path, bool gzip,
 		    struct strbuf *err);

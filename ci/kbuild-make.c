@@ -228,6 +228,7 @@ int kbuild_run(struct kbuild_tree *t, const char *const *argv,
 	diag_parse_init(&s->parse, t->src, t->obj);
 	make_env(t, &env, statslog, cc_write);
 	/* the build user appends to it */
+	kbuild_obj_file_reset(statslog);
 	fd = util_open_beneath(t->obj, statslog, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd >= 0) {
 		if (t->env->uid && fchown(fd, t->env->uid, t->env->gid))
@@ -258,6 +259,8 @@ int kbuild_run(struct kbuild_tree *t, const char *const *argv,
 		kbuild_timeout_ms(t->env, &t->arch);
 	cmd.limits.cpu_s = cmd.limits.timeout_ms / 1000 + 1;
 	cmd.limits.mem_bytes = t->env->mem_bytes;
+	/* a fork bomb in a Makefile stops there (the build user is never root) */
+	cmd.limits.nproc = t->env->nproc;
 	cmd.limits.fsize_bytes = FSIZE_LIMIT;
 	cmd.limits.max_output = t->env->log_max;
 	cmd.sandbox.enabled = t->env->sandbox;

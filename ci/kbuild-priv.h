@@ -45,6 +45,13 @@ void kbuild_save_state(struct kbuild_tree *t);
 /* Does obj/.config have this exact line? */
 bool kbuild_config_has(const struct kbuild_tree *t, const char *line);
 
+/*
+ * path, one of lorebot's own files in obj/ (.config, the ccache log), as
+ * the build user left it: anything there but a regular file (a link, a
+ * FIFO, a directory) is removed, so that lorebot can write it again.
+ * 0 or -errno.
+ */
+int kbuild_obj_file_reset(const char *path);
 /* t->dir/name; caller frees */
 char *kbuild_tree_file(const struct kbuild_tree *t, const char *name);
 /* Record obj/ as a trusted build (or the base's) left it */

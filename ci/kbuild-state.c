@@ -127,7 +127,8 @@ bool kbuild_config_has(const struct kbuild_tree *t, const char *line)
 	bool found = false;
 	size_t n = strlen(line);
 
-	if (!util_read_file(path, &buf, NULL, 16 << 20)) {
+	/* obj/ is the build user's: no link there followed, no FIFO opened */
+	if (!util_read_file_beneath(t->obj, path, &buf, NULL, 16 << 20)) {
 		const char *p = buf;
 
 		while ((p = strstr(p, line))) {
@@ -148,6 +149,18 @@ bool kbuild_config_has(const struct kbuild_tree *t, const char *line)
 
 /* lorebot's own files in obj/: .config is restored by content, the log per step */
 static const char *const guard_skip[] = { ".config", ".lorebot-ccache.log", NULL };
+
+int kbuild_obj_file_reset(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) || S_ISREG(st.st_mode))
+		return 0;
+	log_warn("removing '%s': a build left it as %s, not a file", path,
+		 S_ISLNK(st.st_mode) ? "a symbolic link" : S_ISFIFO(st.st_mode) ? "a FIFO" :
+		 S_ISDIR(st.st_mode) ? "a directory" : "a special file");
+	return util_remove_tree(path);
+}
 
 char *kbuild_tree_file(const struct kbuild_tree *t, const char *name)
 {

@@ -64,6 +64,7 @@ int kbuild_env_init(struct kbuild_env *env, const struct config *cfg,
 		env->jobs = 1;
 	env->timeout_ms = config_get_ms(cfg, "build.timeout");
 	env->mem_bytes = config_get_size(cfg, "build.memory");
+	env->nproc = (uint64_t)MAX(0, config_get_int(cfg, "build.processes"));
 	env->log_max = config_get_size(cfg, "build.logmax");
 	env->ccache = config_get_bool(cfg, "build.ccache");
 	env->ccache_all = !strcmp(config_get(cfg, "build.ccachewrite"), "all");
@@ -251,6 +252,8 @@ static int restore_config(const struct kbuild_tree *t, const char *cfg, const ch
 	size_t len;
 	int ret = util_read_file(cfg, &buf, &len, 64 << 20), fd;
 
+	if (!ret)
+		ret = kbuild_obj_file_reset(dot);
 	if (!ret)
 		ret = util_write_file_beneath(t->obj, dot, buf, len);
 	free(buf);

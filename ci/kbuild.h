@@ -52,6 +52,7 @@ struct kbuild_env {
 	int jobs;
 	uint64_t timeout_ms;	/* one make step (build.timeout) */
 	uint64_t mem_bytes;	/* RLIMIT_AS of each build process */
+	uint64_t nproc;		/* RLIMIT_NPROC of a make (build.processes) */
 	size_t log_max;		/* output kept per step */
 	bool ccache;
 	bool ccache_all;	/* build.ccachewrite=all: every build writes it */

@@ -335,6 +335,7 @@ static void cmd_setup(struct run_cmd *cmd, const struct kst_build *b,
 	cmd->clean_env = true;
 	cmd->limits.timeout_ms = b->timeout_ms ? b->timeout_ms : 600000;
 	cmd->limits.max_output = 4 << 20;
+	cmd->limits.nproc = b->nproc;
 	cmd->sandbox.enabled = b->sandbox;
 	cmd->sandbox.rw = rw;
 	cmd->sandbox.ro = ro;

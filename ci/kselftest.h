@@ -79,6 +79,7 @@ struct kst_build {
 	const char *log;	/* make's output (appended), or NULL */
 	unsigned int jobs;
 	uint64_t timeout_ms;
+	uint64_t nproc;		/* RLIMIT_NPROC (0: none) */
 	bool sandbox;
 	uid_t uid;		/* when root: build as this user (0: as root) */
 	gid_t gid;

@@ -105,8 +105,21 @@ static void walk_dir(struct walk *w, int fd)
 		if (len)
 			strbuf_addch(&w->path, '/');
 		strbuf_addstr(&w->path, de->d_name);
-		if (skipped(w))
+		if (skipped(w)) {
+			/*
+			 * lorebot's own files are read and written as files:
+			 * a link or a FIFO left there (which lorebot refuses
+			 * to open) would fail every later build on this base
+			 */
+			if (w->want && !S_ISREG(st.st_mode)) {
+				int r = remove_at(dirfd(d), de->d_name);
+
+				if (r && !w->err)
+					w->err = r;
+				w->removed++;
+			}
 			goto next;
+		}
 		signature(&st, sig, sizeof(sig));
 		if (w->out) {
 			/* a name the manifest cannot hold is not recorded: removed later */

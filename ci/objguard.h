@@ -14,8 +14,10 @@
  * (their times change with every entry), their entries one by one.
  *
  * Names given by the caller in skip (lorebot's own files, ".config"
- * which kbuild.c restores by content) are neither recorded nor removed.
- * No link is followed: obj/ is the build user's.
+ * which kbuild.c restores by content) are neither recorded nor removed,
+ * unless they are not a regular file: a link, a FIFO or a directory
+ * left at one of them is removed like anything new.  No link is
+ * followed: obj/ is the build user's.
  */
 #ifndef CI_OBJGUARD_H
 #define CI_OBJGUARD_H

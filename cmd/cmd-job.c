@@ -132,11 +132,10 @@ static int job_work_cmd(int argc, char **argv, struct ctx *ctx)
 	struct strbuf err = STRBUF_INIT;
 	int ret;
 
-	(void)ctx;
 	if (argc != 2)
 		return cmd_usage_error("job", "job work DIR");
 	log_set_timestamps(true);
-	ret = job_work(argv[1], &err);
+	ret = job_work(argv[1], ctx->cfg, &err);
 	if (ret)
 		log_err("job work '%s': %s", argv[1], err.buf);
 	strbuf_release(&err);

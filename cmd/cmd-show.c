@@ -116,7 +116,7 @@ static json_object *message_json(struct store *st, const char *msgid)
 	struct db_stmt *s = db_prepare(st->db,
 		"SELECT msgid, subject, from_name, from_email, date, parent, size, error,"
 		" fetched, (SELECT count(*) FROM messages m2 WHERE m2.msgid = messages.msgid)"
-		" FROM messages WHERE msgid = ? ORDER BY date, hash, id LIMIT 1");
+		" FROM messages WHERE msgid = ? ORDER BY " STORE_VARIANT_ORDER " LIMIT 1");
 	json_object *o, *from;
 
 	if (!s || db_bind_text(s, 1, msgid) || db_step(s) <= 0)

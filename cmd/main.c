@@ -113,7 +113,8 @@ int cmd_parse_options(int argc, char **argv, const char *cmd,
 }
 
 static const char main_usage[] =
-	"usage: lorebot [--config FILE] [--db FILE] [-v | -q] <command> [<args>]\n";
+	"usage: lorebot [--config FILE] [--db FILE] [--hide PATH]... [-v | -q] <command> "
+	"[<args>]\n";
 
 static void print_commands(FILE *f)
 {
@@ -205,13 +206,16 @@ int main(int argc, char **argv)
 	struct config cfg = CONFIG_INIT;
 	struct ctx ctx = { .cfg = &cfg };
 	struct strbuf err = STRBUF_INIT;
+	struct opt_strings hide = { 0 };
 	const struct cmd *c;
 	bool help = false, version = false;
+	size_t i;
 	int level = -1, ret;
 	/* -h and --version act at once, whatever follows them */
 	const struct parse_opt opts[] = {
 		OPT_STRING('c', "config", &ctx.config_path, "FILE", "read configuration from FILE"),
 		OPT_STRING('d', "db", &ctx.db_path, "FILE", "the state database"),
+		OPT_STRING_LIST(0, "hide", &hide, "PATH", "a path no sandbox may see"),
 		OPT_SET_INT('v', "verbose", &level, "more messages on stderr", LOG_LVL_DEBUG),
 		OPT_SET_INT('q', "quiet", &level, "fewer messages on stderr", LOG_LVL_WARN),
 		OPT_BOOL_F('h', "help", &help, "list the commands", PARSE_OPT_LAST),
@@ -221,6 +225,10 @@ int main(int argc, char **argv)
 
 	/* stop at the first non-option: the command */
 	argc = parse_options_err(argc, argv, opts, PARSE_OPT_STOP_AT_NON_OPTION, &err);
+	/* what the daemon hands a stage: its state directory, its outbox */
+	for (i = 0; argc >= 0 && i < hide.nr; i++)
+		run_hide_always(hide.v[i]);
+	parse_opt_strings_release(&hide);
 	if (argc < 0) {
 		fprintf(stderr, "lorebot: %s\n", err.buf);
 		fputs(main_usage, stderr);

@@ -477,7 +477,8 @@ done:
 }
 
 /* The helper broke down: gone, and err says how */
-static int lost(struct jail *j, int r, const char *doing, struct strbuf *err)
+static int lost(struct jail *j, int r, uint64_t timeout_ms, const char *doing,
+		struct strbuf *err)
 {
 	struct strbuf how = STRBUF_INIT;
 
@@ -485,7 +486,7 @@ static int lost(struct jail *j, int r, const char *doing, struct strbuf *err)
 	if (r == 0) {
 		reap(j, true, NULL);
 		strbuf_addf(err, "the jailed helper gave no answer within %llu ms %s; killed",
-			    (unsigned long long)j->o.timeout_ms, doing);
+			    (unsigned long long)timeout_ms, doing);
 	} else {
 		reap(j, false, &how);
 		strbuf_addf(err, "the jailed helper died %s%s%s", doing,
@@ -536,7 +537,7 @@ static int start(struct jail *j, struct strbuf *err)
 		strbuf_addf(err, "cannot make the jail: %s", why);
 		return -1;
 	}
-	return lost(j, r, "while making its jail", err);
+	return lost(j, r, j->o.timeout_ms, "while making its jail", err);
 }
 
 int jail_start(struct jail *j, struct strbuf *err)
@@ -547,10 +548,18 @@ int jail_start(struct jail *j, struct strbuf *err)
 int jail_call(struct jail *j, const char *req, size_t len, struct strbuf *resp,
 	      bool *failed, struct strbuf *err)
 {
+	return jail_call_within(j, req, len, 0, resp, failed, err);
+}
+
+int jail_call_within(struct jail *j, const char *req, size_t len, uint64_t timeout_ms,
+		     struct strbuf *resp, bool *failed, struct strbuf *err)
+{
 	unsigned char hdr[1 + sizeof(uint64_t)];
 	uint64_t n = len, deadline;
 	int r;
 
+	if (!timeout_ms)
+		timeout_ms = j->o.timeout_ms;
 	*failed = false;
 	if (len > j->o.max_request) {
 		strbuf_addf(err, "a request of %zu bytes, more than the %zu allowed", len,
@@ -559,7 +568,7 @@ int jail_call(struct jail *j, const char *req, size_t len, struct strbuf *resp,
 	}
 	if (jail_start(j, err))
 		return -1;
-	deadline = util_now_ms() + j->o.timeout_ms;
+	deadline = util_now_ms() + timeout_ms;
 	r = send_frame(j->fd, &n, sizeof(n), req, len, deadline);
 	if (r == 1)
 		r = recv_frame(j->fd, hdr, sizeof(hdr), resp, j->o.max_response, deadline);
@@ -571,7 +580,7 @@ int jail_call(struct jail *j, const char *req, size_t len, struct strbuf *resp,
 		return -1;
 	}
 	if (r != 1)
-		return lost(j, r, "on this request", err);
+		return lost(j, r, timeout_ms, "on this request", err);
 	*failed = hdr[0] == 1;
 	return 0;
 }

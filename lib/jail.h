@@ -57,6 +57,9 @@ int jail_start(struct jail *j, struct strbuf *err);
  */
 int jail_call(struct jail *j, const char *req, size_t len, struct strbuf *resp,
 	      bool *failed, struct strbuf *err);
+/* The same with a time limit of its own (0: the jail's timeout_ms) */
+int jail_call_within(struct jail *j, const char *req, size_t len, uint64_t timeout_ms,
+		     struct strbuf *resp, bool *failed, struct strbuf *err);
 
 /* The helper's pid while one runs (tests), else 0 */
 pid_t jail_pid(const struct jail *j);

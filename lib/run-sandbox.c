@@ -248,18 +248,26 @@ static void mounts_argv(struct argv_vec *a, struct mount_list *m)
 }
 
 /*
- * The running program's tree: it runs itself again inside, and reads
- * its data beside it.  A build directory's parent (the source tree:
- * config/fragments, templates, tests/lsan.supp), or an installation's
- * <prefix>/bin and <prefix>/share/<name>; nothing more for one under
- * /usr.  A parent that is a top directory (/tmp, /home) or $HOME is not
- * a source tree: the program's own directory alone, then.
+ * The running program: it runs itself again inside, and reads its data
+ * beside it (lib/template.c, ci/profile.c): the binary itself, and of
+ * its tree only that data, templates/ and config/fragments/ of a build
+ * tree or share/lorebot/ of an installation; nothing more for one under
+ * /usr.  Never the tree itself: a checkout may hold anything, the state
+ * directory first (make demo keeps demo-state there; issue 38: a build
+ * read the database through it).  And the suppressions file that
+ * LSAN_OPTIONS names, for a sanitizer build to start in there.
  */
+static const char *const self_data[] = {
+	"templates", "config/fragments", "share/lorebot", NULL,
+};
+
 static void self_mounts(struct mount_list *m)
 {
-	char exe[PATH_MAX], *slash, *name;
-	const char *home = getenv("HOME");
+	char exe[PATH_MAX], *slash;
+	const char *const *p;
+	const char *lsan = getenv("LSAN_OPTIONS"), *supp;
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	struct stat st;
 
 	if (n <= 0)
 		return;
@@ -267,22 +275,29 @@ static void self_mounts(struct mount_list *m)
 	slash = strrchr(exe, '/');
 	if (!slash || slash == exe || util_path_within(exe, "/usr"))
 		return;
-	*slash = '\0';
-	name = slash + 1;
-	slash = strrchr(exe, '/');
-	if (!strcmp(slash + 1, "bin")) {
-		char *share;
-
-		mount_add(m, M_RO, xstrdup(exe));
-		*slash = '\0';
-		share = xasprintf("%s/share/%s", exe, name);
-		if (!access(share, F_OK))
-			mount_add(m, M_RO, share);
-		return;
-	}
-	if (depth(exe) > 2 && !(home && !strcmp(home, exe)))
-		*slash = '\0';
 	mount_add(m, M_RO, xstrdup(exe));
+	*slash = '\0';
+	slash = strrchr(exe, '/');
+	if (slash && slash != exe) {
+		*slash = '\0';
+		for (p = self_data; *p; p++) {
+			char *dir = xasprintf("%s/%s", exe, *p);
+
+			if (!stat(dir, &st) && S_ISDIR(st.st_mode))
+				mount_add(m, M_RO, dir);
+			else
+				free(dir);
+		}
+	}
+	supp = lsan ? strstr(lsan, "suppressions=") : NULL;
+	if (supp && (supp == lsan || supp[-1] == ':')) {
+		char *path = xstrndup(supp + 13, strcspn(supp + 13, ":"));
+
+		if (*path == '/' && !stat(path, &st) && S_ISREG(st.st_mode))
+			mount_add(m, M_RO, path);
+		else
+			free(path);
+	}
 }
 
 /* bubblewrap in front of argv; see struct run_sandbox */

@@ -226,9 +226,11 @@ int run_cmd(struct run_cmd *cmd)
 		goto close_fds;
 	}
 	if (cmd->log_path) {
-		/* a log is never a link: one planted where it goes is not followed */
-		int fd = open(cmd->log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC |
-			      O_NOFOLLOW, 0644);
+		/*
+		 * a log is a file: a link planted where it goes is not
+		 * followed, a FIFO not waited on (util_open_regular())
+		 */
+		int fd = util_open_regular(cmd->log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 
 		log = fd < 0 ? NULL : fdopen(fd, "we");
 		if (!log) {
@@ -400,8 +402,8 @@ int run_bg_start(struct run_bg *bg, const char *const *argv,
 
 	memset(bg, 0, sizeof(*bg));
 	bg->status = -1;
-	fd = open(log_path ? log_path : "/dev/null",
-		  O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | (log_path ? O_NOFOLLOW : 0), 0644);
+	fd = log_path ? util_open_regular(log_path, O_WRONLY | O_CREAT | O_APPEND, 0644) :
+		open("/dev/null", O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	cmd.argv = argv;
@@ -478,7 +480,7 @@ static int open_append(const char *path)
 {
 	if (!path)
 		return fcntl(2, F_DUPFD_CLOEXEC, 3);
-	return open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0644);
+	return util_open_regular(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
 }
 
 static int local_submit(struct run_executor *x, const struct run_task *t, void **job,

@@ -278,10 +278,45 @@ int util_write_file(const char *path, const void *buf, size_t len)
 			buf, len);
 }
 
+/*
+ * fd, opened with O_NONBLOCK, as a regular file (O_NONBLOCK cleared), or
+ * closed and -1 with errno (EINVAL: a FIFO, a socket, a device, a
+ * directory): a FIFO planted where lorebot reads or writes would block
+ * the open, and a device or a FIFO is not a file's content
+ */
+static int regular_fd(int fd)
+{
+	struct stat st;
+	int fl, e = EINVAL;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st))
+		e = errno;
+	else if (S_ISREG(st.st_mode) && (fl = fcntl(fd, F_GETFL)) >= 0 &&
+		 !fcntl(fd, F_SETFL, fl & ~O_NONBLOCK))
+		return fd;
+	else if (S_ISREG(st.st_mode))
+		e = errno;
+	close(fd);
+	errno = e;
+	return -1;
+}
+
+int util_open_regular(const char *path, int flags, unsigned int mode)
+{
+	return regular_fd(open(path, flags | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, mode));
+}
+
+int util_read_regular(const char *path, char **buf, size_t *len, size_t max)
+{
+	return read_fd(util_open_regular(path, O_RDONLY, 0), buf, len, max);
+}
+
 int util_open_beneath(const char *root, const char *path, int flags, unsigned int mode)
 {
 	struct open_how how = {
-		.flags = (uint64_t)(flags | O_CLOEXEC | O_NOFOLLOW),
+		.flags = (uint64_t)(flags | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK),
 		.mode = flags & O_CREAT ? mode : 0,
 		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
 			RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV,
@@ -300,7 +335,7 @@ int util_open_beneath(const char *root, const char *path, int flags, unsigned in
 	e = errno;
 	close(dfd);
 	errno = e;
-	return fd;
+	return regular_fd(fd);
 }
 
 int util_read_file_beneath(const char *root, const char *path, char **buf,

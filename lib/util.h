@@ -74,10 +74,19 @@ uint64_t util_wall_ms(void);
 int util_read_file(const char *path, char **buf, size_t *len, size_t max);
 int util_write_file(const char *path, const void *buf, size_t len);
 /*
+ * A file a less privileged user could have put there: a link is not
+ * followed (-ELOOP), and anything but a regular file (a FIFO, whose open
+ * would block; a socket, a device) is refused (-EINVAL) without waiting.
+ * util_open_regular() returns the descriptor, or -1 with errno.
+ */
+int util_open_regular(const char *path, int flags, unsigned int mode);
+int util_read_regular(const char *path, char **buf, size_t *len, size_t max);
+/*
  * The same for a path under root that a less privileged user can change
- * (a build's obj/): opened with openat2() beneath root, no symlink and
- * no mount point followed on the way, so a link planted there is refused
- * (-ELOOP or -EXDEV) instead of being read or truncated as root.
+ * (a build's obj/, a job's directory): opened with openat2() beneath
+ * root, no symlink and no mount point followed on the way, so a link
+ * planted there is refused (-ELOOP or -EXDEV) instead of being read or
+ * truncated as root, and only a regular file is opened (-EINVAL).
  * util_open_beneath() returns the descriptor, or -1 with errno.
  */
 int util_open_beneath(const char *root, const char *path, int flags, unsigned int mode);

@@ -19,6 +19,15 @@
 #	sec_lab WHO               a pass's own place, $st = $TMP/WHO: a clone of
 #	                          $R ($st/repo.git) and a lore lab ($LAB, $URL)
 #	                          started on $TMP/start.mbox, mail/* delivered
+#	fake_kernel               a stand-in for a kernel tree that builds in a
+#	                          second ($FK, bare, mm-new; its work tree $FKW):
+#	                          every target lorebot's build engine makes, and
+#	                          mm/Makefile, included by the top one, for a
+#	                          series to change (POST: commands run after the
+#	                          image is made; EXTRA: more at parse time)
+#	fake_series NAME FILE TEXT [FILE TEXT]... a branch NAME of $FK on
+#	                          mm-new that sets each FILE to its TEXT
+#	fake_build_config FILE [KEY VALUE]... a configuration for builds of $FK
 sec_repo() {
 	S=$TMP/src
 	git init -q -b main "$S"
@@ -182,4 +191,68 @@ sec_lab() {
 	for f in mail/*; do
 		"$LORE_LAB" deliver "$LAB" <"$f" || return 1
 	done
+}
+
+fake_kernel() {
+	FKW=$TMP/fake-src
+	FK=$TMP/fake.git
+	rm -rf "$FKW" "$FK"
+	mkdir -p "$FKW/scripts/kconfig" "$FKW/mm"
+	git init -q -b main "$FKW"
+	cat >"$FKW/Makefile" <<-'EOF'
+	# a stand-in for a kernel tree (tests/sec-lib.sh): the targets
+	# lorebot's build engine makes, in a second
+	.RECIPEPREFIX = >
+	O ?= .
+	POST :=
+	-include mm/Makefile
+	%config: FORCE
+	> @mkdir -p $(O)
+	> @if [ $@ != olddefconfig ] || [ ! -f $(O)/.config ]; then printf 'CONFIG_MMU=y\n' >$(O)/.config; fi
+	> @echo "  GEN     $(O)/.config"
+	bzImage Image modules: FORCE
+	> @mkdir -p $(O)/arch/x86/boot $(O)/mm
+	> @for f in mm/*.c; do echo "  CC      $${f%.c}.o"; cat $$f >$(O)/$${f%.c}.o; done
+	> @cat $(O)/mm/*.o >$(O)/image.tmp
+	> @mv -f $(O)/image.tmp $(O)/arch/x86/boot/bzImage
+	> @$(POST)
+	FORCE:
+	EOF
+	printf '#!/bin/sh\n# merge_config.sh -m -O DIR BASE FRAGMENT...\nshift 3; b=$1; shift; cat "$@" >>"$b"\n' \
+		>"$FKW/scripts/kconfig/merge_config.sh"
+	chmod +x "$FKW/scripts/kconfig/merge_config.sh"
+	echo 'int fake;' >"$FKW/mm/fake.c"
+	: >"$FKW/mm/Makefile"
+	git -C "$FKW" add -A
+	git -C "$FKW" -c user.name=t -c user.email=t@example.com commit -qm base
+	git clone -q --bare "$FKW" "$FK"
+	git --git-dir="$FK" update-ref refs/heads/mm-new main
+}
+
+fake_series() {
+	_name=$1
+	shift
+	git -C "$FKW" checkout -q -B "$_name" main
+	while [ $# -ge 2 ]; do
+		mkdir -p "$(dirname "$FKW/$1")"
+		printf '%s\n' "$2" >"$FKW/$1"
+		shift 2
+	done
+	git -C "$FKW" add -A
+	git -C "$FKW" -c user.name=Eve -c user.email=eve@example.com commit -qm "mm: $_name"
+	git -C "$FKW" push -q -f "$FK" "$_name"
+	git -C "$FKW" checkout -q main
+}
+
+fake_build_config() {
+	_f=$1
+	shift
+	{
+		printf '[build]\n\tprofile = small\n\tjobs = 2\n\ttimeout = 2m\n\tccache = false\n'
+		printf '[core]\n\tcachedir = %s\n' "$TMP/fake-cache"
+		while [ $# -ge 2 ]; do
+			printf '[%s]\n\t%s = %s\n' "${1%%.*}" "${1#*.}" "$2"
+			shift 2
+		done
+	} >"$_f"
 }

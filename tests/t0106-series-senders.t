@@ -86,7 +86,7 @@ lorebot --db "$TMP/m.db" series --json >"$TMP/db.json" 2>"$TMP/db.err"
 is "$(v db a1-0 "['complete']")" "True" "the series stays complete"
 is "$(v db a1-0 "['patches'][1]['author']['email']")" "alice@example.org" \
 	"patch 2 is the first copy stored, not the earlier-dated one"
-like "$(cat "$TMP/db.err")" "<a1-2>: the Message-ID of message #3, stored earlier, with other content; not used" \
+like "$(cat "$TMP/db.err")" "<a1-2>: the Message-ID of message #3, first in the archive \(or stored first\), with other content; not used" \
 	"the collision is reported"
 
 # replies whose parents come later: every trailer found (bench/ measures time)

@@ -99,7 +99,7 @@ lorebot --db "$TMP/a.db" series --json >"$TMP/a.json" 2>/dev/null
 lorebot --db "$TMP/b.db" series --json >"$TMP/b.json" 2>/dev/null
 is "$(json "$TMP/a.json" "[s for s in d['series']]")" "$(json "$TMP/b.json" "[s for s in d['series']]")" \
 	"variants: the same series in either order (they give the same trailers)"
-like "$(json "$TMP/a.json" "d['problems']")" "<$R>: the Message-ID of message #4, stored earlier" \
+like "$(json "$TMP/a.json" "d['problems']")" "<$R>: the Message-ID of message #4, first in the archive" \
 	"the later variant is reported, not used"
 is "$(sqlite3 "$TMP/a.db" 'SELECT count(*) FROM messages')" 5 "--mbox import: 5 messages"
 

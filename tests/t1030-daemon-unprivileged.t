@@ -122,7 +122,7 @@ run_as() {
 	like "$(sql "SELECT r.json FROM results r JOIN versions v ON v.id = r.version
 		WHERE r.stage = 'apply' AND v.title = 'mm: abslink'")" \
 		"symbolic link to an absolute path" "$who: ... saying why"
-	is "$(applied nulbyte)" applied "$who: the NUL byte is U+FFFD, nothing beyond it"
+	is "$(applied nulbyte)" failed "$who: the NUL byte refused (U+FFFD is not what was mailed)"
 	is "$(applied onevil)" applied "$who: B applied onto A's tip (the tree is data)"
 	like "$(sql "SELECT r.json FROM results r JOIN versions v ON v.id = r.version
 		WHERE r.stage = 'check' AND v.title = 'mm: onevil'")" "RAN_TRUSTED" \

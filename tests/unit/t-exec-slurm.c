@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -113,6 +114,8 @@ int main(void)
 	   "each word quoted, a quote in one too");
 	ok(strstr(sb.buf, "mv -f slurm-exit.tmp slurm-exit") != NULL,
 	   "it leaves its exit status in the job's directory");
+	ok(strstr(sb.buf, "rm -f slurm-exit.tmp && (set -C; echo \"$s\" >slurm-exit.tmp)") != NULL,
+	   "... through a name it removed first, with noclobber (no link followed)");
 	strbuf_release(&sb);
 
 	/* reattach without a reachable Slurm: the exit file decides */
@@ -179,10 +182,61 @@ int main(void)
 		ok(access(asked, F_OK), "squeue was not asked");
 		x->release(x, job);
 		unlink(asked);
+		/*
+		 * a FIFO at slurm-exit (issue 38: a sandbox in the job's
+		 * directory planted one, and the daemon's loop blocked in
+		 * open() for good): not an exit status, not waited on
+		 */
+		unlink(path);
+		if (mkfifo(path, 0644))
+			ok(0, "mkfifo: %s", strerror(errno));
+		is_int(x->reattach(x, handle, &job), 0, "with a FIFO at slurm-exit: taken over");
+		alarm(20);
+		d.status = -1;
+		is_int(x->poll(x, job, &d), 1, "... it runs still: the FIFO is no exit status");
+		alarm(0);
+		x->release(x, job);
+		unlink(path);
+		symlink("/etc/hostname", path);
+		is_int(x->reattach(x, handle, &job), 0, "with a link at slurm-exit: taken over");
+		is_int(x->poll(x, job, &d), 1, "... not followed");
+		x->release(x, job);
+		unlink(path);
+		unlink(asked);
 		free(script);
 		free(asked);
 		free(sq);
 		free(sc);
+	}
+	/* a link planted at job.sbatch: the script replaces it, its target untouched */
+	{
+		char *victim = xasprintf("%s/victim", dir), *sbatch = xasprintf("%s/sbatch", dir);
+		char *at = xasprintf("%s/job.sbatch", dir), *buf = NULL;
+		static const char fake_sbatch[] = "#!/bin/sh\necho 77\n";
+		const char *av[] = { "/usr/bin/lorebot", "job", "work", dir, NULL };
+		struct run_task t2 = { .argv = av, .workdir = dir };
+		char *h = NULL;
+		size_t len;
+		struct stat lst;
+
+		util_write_file(victim, "victim\n", 7);
+		util_write_file(sbatch, fake_sbatch, strlen(fake_sbatch));
+		chmod(sbatch, 0755);
+		if (symlink(victim, at))
+			ok(0, "symlink: %s", strerror(errno));
+		is_int(x->submit(x, &t2, &job, &h), 0, "submitted over a planted job.sbatch");
+		ok(!util_read_file(victim, &buf, &len, 0) && !strcmp(buf, "victim\n"),
+		   "... its target is untouched");
+		ok(!lstat(at, &lst) && S_ISREG(lst.st_mode), "... job.sbatch is a file again");
+		x->release(x, job);
+		free(buf);
+		free(h);
+		unlink(at);
+		unlink(victim);
+		unlink(sbatch);
+		free(victim);
+		free(sbatch);
+		free(at);
 	}
 	unlink(path);
 	free(path);

@@ -131,6 +131,29 @@ int main(void)
 	ok(there(obj, "mm/b.o"), "the rebuilt object is there");
 	ok(there(obj, "mm/tab\tname.o"), "and a name with a tab, read back whole");
 
+	/*
+	 * a skipped name that is not a regular file (issue 38: a link at
+	 * .config made every later build on the base "cannot restore", a
+	 * FIFO hung it): removed, as anything new is
+	 */
+	p = at(obj, ".config");
+	unlink(p);
+	if (symlink("/etc/passwd", p))
+		ok(0, "symlink: %s", strerror(errno));
+	is_int(objguard_restore(obj, man, skip, &removed, &missing, &err), 0, "restore");
+	is_int((long)removed, 1, "a link at a skipped name is removed");
+	ok(!there(obj, ".config"), "... .config is gone");
+	ok(access("/etc/passwd", R_OK) == 0, "... not its target");
+	if (mkfifo(p, 0644))
+		ok(0, "mkfifo: %s", strerror(errno));
+	is_int(objguard_restore(obj, man, skip, &removed, &missing, &err), 0, "restore");
+	is_int((long)removed, 1, "a FIFO at a skipped name is removed");
+	ok(!there(obj, ".config"), "... .config is gone");
+	put(obj, ".config", "CONFIG_MM=y\n");
+	is_int(objguard_restore(obj, man, skip, &removed, &missing, &err), 0, "restore");
+	is_int((long)removed, 0, "a regular .config is left to kbuild.c");
+	free(p);
+
 	/* a recorded entry that is gone (removed by an earlier clean, or by
 	 * the recovery of a stopped step) is missing, though nothing is removed */
 	p = at(obj, "mm/a.o");

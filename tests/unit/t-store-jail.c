@@ -24,6 +24,15 @@ static int answer_or_die(void *ctx, const char *req, size_t len, struct strbuf *
 	return store_jail_answer(ctx, req, len, resp);
 }
 
+/* ... or one stuck on it (a parse that never ends) */
+static int answer_or_hang(void *ctx, const char *req, size_t len, struct strbuf *resp)
+{
+	if (memmem(req, len, "X-Parser-Bug: yes", 17))
+		for (;;)
+			pause();
+	return store_jail_answer(ctx, req, len, resp);
+}
+
 static char *mail(const char *id, const char *extra)
 {
 	return xasprintf("From: A U Thor <author@example.org>\nTo: linux-mm@kvack.org\n"
@@ -64,6 +73,8 @@ static int add_three(struct store *st, const char *path, store_jail_fn *fn, bool
 		return -1;
 	if (jail)
 		store_jail_use(st, fn);
+	st->jail_batch_ms = 3000;	/* a stuck parser (answer_or_hang) costs 3.5 s */
+	st->jail_one_ms = 500;
 	ret = store_begin(st, err) || store_add_messages(st, 0, r, 3, added, NULL, err) ||
 		store_commit(st, err) ? -1 : 0;
 	for (i = 0; i < 3; i++)
@@ -142,6 +153,60 @@ int main(void)
 	a = column(&in, "error", "one");
 	ok(!a, "the others have no error");
 	free(a);
+	{
+		/*
+		 * a parser stuck on a message (issue 38: it held a whole fetch
+		 * pass past its time limit, and nothing was stored): the
+		 * batch's time, then that message's alone, and it is stored
+		 * unparsed; the others are parsed
+		 */
+		struct store hang = { 0 };
+		char *ph = xasprintf("%s/hang.db", dir);
+
+		ok(!add_three(&hang, ph, answer_or_hang, true, &err),
+		   "stored through a jail stuck on one message (%s)", err.buf);
+		a = column(&hang, "error", NULL);
+		ok(a && strstr(a, "no answer within 500 ms"),
+		   "the message it is stuck on is stored, unparsed, saying why: %s",
+		   a ? a : "(null)");
+		free(a);
+		a = column(&hang, "meta", "three");
+		b = column(&out, "meta", "three");
+		ok(a && b && !strcmp(a, b), "... the message after it is parsed");
+		free(a);
+		free(b);
+		store_close(&hang);
+		free(ph);
+	}
+	{
+		/*
+		 * a store on a command's stack (lorebot fetch, the daemon):
+		 * store_open() gives it the default time limits, whatever
+		 * the memory held (left uninitialised, they killed the parser
+		 * at once, "within 1 ms", and stored mail unparsed)
+		 */
+		struct store left;
+		char *pl = xasprintf("%s/left.db", dir), *m = mail("left", "");
+		struct store_raw r = { m, strlen(m) };
+		enum store_added added;
+		int ret;
+
+		memset(&left, 0xff, sizeof(left));
+		ret = store_open(&left, pl, &err);
+		ok(!ret, "a store over leftover memory (%s)", err.buf);
+		store_jail_use(&left, NULL);
+		ret = store_begin(&left, &err) ||
+			store_add_messages(&left, 0, &r, 1, &added, NULL, &err) ||
+			store_commit(&left, &err);
+		ok(!ret, "... stores a message (%s)", err.buf);
+		a = column(&left, "error", NULL);
+		ok(!a, "... through the jail, parsed: %s", a ? a : "no error");
+		free(a);
+		store_close(&left);
+		unlink(pl);
+		free(pl);
+		free(m);
+	}
 	{
 		/* the same bytes twice in one batch: stored once, then a duplicate */
 		char *d = mail("twice", "");

@@ -1,7 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Subject tag parsing: the forms seen on linux-mm and friends */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot/patch.h"
 #include "bot/subject.h"
 #include "tests/unit/tap.h"
+
+/* git's cleanup_subject() (git am, mailinfo): each with and without -b */
+static const struct {
+	const char *in, *plain, *keep;
+} clean_cases[] = {
+	{ "[PATCH v2 1/3] mm: x", "mm: x", "mm: x" },
+	{ "Re: [PATCH] re: RE:x", "x", "x" },
+	{ "[mm] [PATCH] y", "y", "[mm] y" },
+	{ "[foo]  Re: [PATCH 2/2]::: z  z ", "z z", "[foo] z z" },
+	{ "::: [PATCH", "[PATCH", "[PATCH" },
+	{ "re:", "re:", "re:" },
+	{ "[PATCH] [x] [y]\tt", "t", "[x] [y] t" },
+	{ "", "", "" },
+};
+
+static void clean(const char *in, unsigned int flags, struct strbuf *out)
+{
+	strbuf_reset(out);
+	patch_clean_subject(in, flags, out);
+}
 
 static const struct {
 	const char *in;
@@ -60,6 +84,34 @@ int main(void)
 		is_str(s.tree, cases[i].tree, "tree of '%s'", cases[i].in);
 		is_str(s.title, cases[i].title, "title of '%s'", cases[i].in);
 		subject_release(&s);
+	}
+	{
+		struct strbuf out = STRBUF_INIT;
+		size_t k, n = 2400 * 1024;
+		char *big = malloc(n + 32);
+
+		for (k = 0; k < ARRAY_SIZE(clean_cases); k++) {
+			clean(clean_cases[k].in, 0, &out);
+			is_str(out.buf, clean_cases[k].plain, "cleaned '%s'", clean_cases[k].in);
+			clean(clean_cases[k].in, PATCH_KEEP_NON_PATCH, &out);
+			is_str(out.buf, clean_cases[k].keep, "cleaned with -b '%s'",
+			       clean_cases[k].in);
+		}
+		/*
+		 * issue 38: 2.4 MB of ':' after "[PATCH 1/2]" took 85 s (a
+		 * memmove per character); the result is the same, in one pass
+		 */
+		memcpy(big, "[PATCH 1/2]", 11);
+		memset(big + 11, ':', n);
+		memcpy(big + 11 + n, " mm: title", 11);
+		clean(big, 0, &out);
+		is_str(out.buf, "mm: title", "2.4 MB of ':' stripped");
+		for (k = 0; k + 3 <= n; k += 3)
+			memcpy(big + 11 + k, "Re:", 3);
+		clean(big, PATCH_KEEP_NON_PATCH, &out);
+		is_str(out.buf, "mm: title", "and of 'Re:'");
+		free(big);
+		strbuf_release(&out);
 	}
 	norm = subject_normalise_title("  Mm:  Fix\tFOO ");
 	is_str(norm, "mm: fix foo", "normalised title");

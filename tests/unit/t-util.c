@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
@@ -289,6 +290,34 @@ static void test_beneath(void)
 	free(p);
 	fd = util_open_beneath(root, "/etc/passwd", O_RDONLY, 0);
 	ok(fd < 0 && errno == EINVAL, "a path outside the root is refused");
+	/*
+	 * a FIFO where lorebot reads or writes (issue 38: one at
+	 * obj/.config, the image or the ccache log blocked the build
+	 * engine in open() for good): refused at once, either way
+	 */
+	p = xasprintf("%s/fifo", root);
+	if (mkfifo(p, 0666))
+		ok(0, "mkfifo: %s", strerror(errno));
+	alarm(20);
+	is_int(util_read_file_beneath(root, p, &buf, &len, 0), -EINVAL,
+	       "beneath: a FIFO is not read (nor waited on)");
+	ok(util_write_file_beneath(root, p, "x", 1) < 0, "nor written");
+	is_int(util_read_regular(p, &buf, &len, 0), -EINVAL, "util_read_regular() refuses it too");
+	fd = util_open_regular(p, O_WRONLY | O_CREAT | O_APPEND, 0644);
+	ok(fd < 0, "and util_open_regular() for appending");
+	alarm(0);
+	free(p);
+	p = xasprintf("%s/dir", root);
+	util_mkdir_p(p, 0755);
+	is_int(util_read_file_beneath(root, p, &buf, &len, 0), -EINVAL, "nor a directory");
+	free(p);
+	p = xasprintf("%s/file", root);
+	util_write_file(p, "abc", 3);
+	fd = util_open_regular(p, O_RDONLY, 0);
+	ok(fd >= 0 && !(fcntl(fd, F_GETFL) & O_NONBLOCK), "a file opens, blocking as usual");
+	if (fd >= 0)
+		close(fd);
+	free(p);
 	buf = NULL;
 	is_int(util_read_file(secret, &buf, &len, 0), 0, "the target was left alone");
 	is_str(buf ? buf : "", "root only\n", "and unchanged");
