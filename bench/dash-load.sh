@@ -14,7 +14,7 @@
 # (default /var/tmp/lorebot-bench: the database is made once); INSTR=N
 # also counts the instructions of N requests of each path (callgrind).
 # Every request must answer 200, or the benchmark fails.  BENCH_TINY=1:
-# 2,000 versions, 20 requests, INSTR=2.
+# 2,000 versions, 20 requests, INSTR=1.
 set -eu
 cd "$(dirname "$0")/.."
 SRC=$PWD
@@ -24,7 +24,7 @@ N=${1:-100000}
 REQUESTS=${REQUESTS:-300}
 if bench_tiny; then
 	[ $# -gt 0 ] || N=2000
-	REQUESTS=20 INSTR=2
+	REQUESTS=20 INSTR=1
 fi
 DIR=${BENCH_DIR:-/var/tmp/lorebot-bench}
 PY=/usr/bin/python3

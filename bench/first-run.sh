@@ -19,7 +19,7 @@ set -eu
 src=$(cd "$(dirname "$0")/.." && pwd)
 . "$src/bench/lib.sh"
 if bench_tiny; then
-	bench_skip "make test and make demo" "over an hour from a fresh clone, by hand only"
+	bench_skip "every run (make test, make demo)" "over an hour from a fresh clone, by hand only"
 	exit 0
 fi
 dir=${BENCH_DIR:-/var/tmp/lorebot-bench-first-run}

@@ -70,12 +70,16 @@ bench_ir() {
 }
 
 # _bench_check RC OK ERRFILE CMD...: fail with the command, its status
-# and the end of its stderr unless RC is one of OK
+# and the end of its stderr unless RC is one of OK (the temporary files
+# of _bench_do removed first)
 _bench_check() {
 	_bench_status_ok "$1" "$2" && return 0
 	_bd_c=$1 _bd_k=$2 _bd_f=$3
 	shift 3
-	bench_fail "'$*' exited $_bd_c (expected $_bd_k): $(tail -n 5 "$_bd_f" 2>/dev/null | tr '\n' ' ')"
+	_bd_tail=$(tail -n 5 "$_bd_f" 2>/dev/null | tr '\n' ' ')
+	rm -rf "$_bd_v"
+	[ -n "$_bd_err" ] || rm -f "$_bd_e"
+	bench_fail "'$*' exited $_bd_c (expected $_bd_k): $_bd_tail"
 }
 
 _bench_do() {
@@ -112,12 +116,17 @@ _bench_do() {
 	ir)
 		_bd_lost=$(cat "$_bd_v"/log.* | grep -c 'can not open cache simulation output file' || true)
 		_bd_n=$(ls "$_bd_v" | grep -c '^out\.' || true)
+		_bd_why=
 		[ "$_bd_lost" = 0 ] || [ -n "$_bd_jail" ] ||
-			bench_fail "'$*': a process it started could not leave its counts" \
-				"(callgrind cannot write from a jail's root): not measured"
+			_bd_why="a process it started could not leave its counts (callgrind cannot write from a jail's root)"
+		[ "$_bd_n" = 1 ] || _bd_why="counted in $_bd_n processes, not one"
+		if [ -n "$_bd_why" ]; then
+			rm -rf "$_bd_v"
+			[ -n "$_bd_err" ] || rm -f "$_bd_e"
+			bench_fail "'$*': $_bd_why: not measured"
+		fi
 		[ "$_bd_lost" = 0 ] || printf 'bench %s: note: the processes in the jail not counted\n' \
 			"$BENCH" >&2
-		[ "$_bd_n" = 1 ] || bench_fail "'$*': counted in $_bd_n processes, not one: not measured"
 		sed -n 's/^summary: *//p' "$_bd_v"/out.*
 		[ -z "$_bd_keep" ] || cp "$_bd_v"/out.* "$_bd_keep" ;;
 	esac

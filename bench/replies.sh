@@ -10,7 +10,7 @@
 # must exit 0 and account for every message (b4: write the series), or
 # the benchmark fails.
 # usage: bench/replies.sh [OUTDIR]   (default bench/out)
-# BENCH_TINY=1: 2,000 and 4,000 replies, b4 on 100.
+# BENCH_TINY=1: 1,000 and 2,000 replies, b4 on 100.
 set -eu
 cd "$(dirname "$0")/.."
 OUT=${1:-bench/out}
@@ -20,7 +20,7 @@ mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 S=40000 L=400000 MEM="40000 100000 200000 400000" B4="250 500 1000"
 if bench_tiny; then
-	S=2000 L=4000 MEM="2000 4000" B4=100
+	S=1000 L=2000 MEM=1000 B4=100
 fi
 
 # series FILE ARGS...: "WALL RSS USER SYS" of one run, every message read
