@@ -9,7 +9,9 @@
 #
 #   bench/current.sh [OUT]         default bench/out/current
 #
-# RUNS (default 3) runs of each timed command; BENCH_DIR as bench/poll.sh
+# RUNS (default 3) runs of each timed command; ONLY="lore poll": measure
+# those again, read the others' output as it is; SKIP_RUN=1: measure
+# nothing, print the table of OUT; BENCH_DIR as bench/poll.sh
 # (its archive of 1,000,000 messages is made once: about 40 minutes of a
 # loaded machine, 5.5 GB).  Hours on a loaded 2-core machine; under nice.
 # What is not here (kernel builds and boots, Slurm, the first run) stays
@@ -46,14 +48,20 @@ bench() {
 	echo "$_d, load $_l0-$(load)" >"$OUT/$_n.when"
 }
 
+# ONLY="NAME...": measure only those again (the others' logs are kept)
+only() {
+	[ -z "${ONLY:-}" ] && return 0
+	case " $ONLY " in *" $1 "*) return 0 ;; esac
+	return 1
+}
 [ -n "${SKIP_RUN:-}" ] || {
-	bench series bench/series.sh "$OUT/series"
-	bench check bench/check.sh "$RUNS"
-	bench devcheck bench/devcheck.sh "$RUNS"
-	EXPORT=0 BENCH_OUT=$OUT/apply bench apply bench/apply.sh
-	bench poll bench/poll.sh "$P1" "$P2"
-	INSTR=5 REQUESTS=100 bench dash-load bench/dash-load.sh "$DV"
-	bench lore bench/lore.sh "$LN" "$RUNS"
+	! only series || bench series bench/series.sh "$OUT/series"
+	! only check || bench check bench/check.sh "$RUNS"
+	! only devcheck || bench devcheck bench/devcheck.sh "$RUNS"
+	! only apply || EXPORT=0 BENCH_OUT=$OUT/apply bench apply bench/apply.sh
+	! only poll || bench poll bench/poll.sh "$P1" "$P2"
+	! only dash-load || INSTR=5 REQUESTS=100 bench dash-load bench/dash-load.sh "$DV"
+	! only lore || bench lore bench/lore.sh "$LN" "$RUNS"
 }
 
 # pick NAME PATTERN: the first line of NAME.log that matches
