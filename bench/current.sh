@@ -26,9 +26,9 @@ OUT=${1:-bench/out/current}
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 RUNS=${RUNS:-3}
-P1=10000 P2=1000000 DV=100000 LN=5000
+P1=10000 P2=1000000 DV=100000 LN=5000 LB=1000
 # the tiny mode: the harness of this table, on small inputs
-! bench_tiny || { P1=1000 P2=2000 DV=2000 LN=100; }
+! bench_tiny || { P1=1000 P2=2000 DV=2000 LN=100 LB=23; }
 export RUNS
 commit=$(git describe --always --dirty)
 load() {
@@ -163,7 +163,7 @@ done
 # catch-up from lore against curl and git
 floor=$(num "$(pick lore "^floor: curl POST")" "messages:")
 same=$(num "$(pick lore "^floor, same requests")" "in sequence:")
-s=$(num "$(pick lore "^catch-up search, lore.batch=1000")" "messages in")
+s=$(num "$(pick lore "^catch-up search, lore.batch=$LB:")" "messages in")
 g=$(num "$(pick lore "^catch-up git")" "messages in")
 gl=$(pick lore "^git alone: clone")
 gf=$(echo "$gl" | awk '{ for (i = 1; i <= NF; i++) { if ($i == "clone") c = $(i + 1);
