@@ -10,9 +10,15 @@ commits made on the 6.12 tree.  git am runs in a checked-out clone (its
 checkout is not timed); lorebot works on a bare clone.  Objects written by
 a run are removed before the next one, so every run starts equal.
 
+Every run must end as expected (lorebot apply: 0 when every patch
+applies, 1 for 004 whose 2/4 does not; git am: 0, or not 0 for 004), and
+lorebot's tree must be git am's, or the benchmark fails.
+
 Environment: LOREBOT (binary, default build/lorebot), RUNS (default 5),
 BENCH_OUT (work directory, default bench/out/apply), EXPORT=0 to skip the
-checkout measurements (they write 1.4 GB per run).
+checkout measurements (they write 1.4 GB per run).  BENCH_TINY=1: one run,
+004-1 only, git am in a sparse checkout of mm/ and include/ (the whole
+tree's checkout is minutes of a loaded machine), no export.
 """
 import os
 import statistics
@@ -25,9 +31,18 @@ LOREBOT = os.environ.get("LOREBOT", os.path.join(SRC, "build", "lorebot"))
 RUNS = int(os.environ.get("RUNS", "5"))
 OUT = os.path.abspath(os.environ.get("BENCH_OUT", os.path.join(SRC, "bench", "out", "apply")))
 EXPORT = os.environ.get("EXPORT", "1") != "0"
+TINY = os.environ.get("BENCH_TINY") == "1"
+if TINY:
+    RUNS, EXPORT = 1, False
+    OUT = os.path.abspath(os.environ.get("BENCH_OUT", os.path.join(SRC, "bench", "out",
+                                                                   "apply-tiny")))
 ENV = dict(os.environ, GIT_AUTHOR_NAME="Bench Author", GIT_AUTHOR_EMAIL="bench@example.com",
            GIT_COMMITTER_NAME="Bench", GIT_COMMITTER_EMAIL="bench@example.com",
            GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.path.join(OUT, "gitconfig"))
+
+
+def fail(why):
+    sys.exit("bench apply: FAILED: " + why)
 
 
 def run(*argv, **kw):
@@ -39,12 +54,18 @@ def git(gitdir, *args, **kw):
 
 
 def measure(argv, cwd=None):
-    """Wall time (s), peak RSS (MB) and exit status of one command"""
+    """Wall time (s), peak RSS (MB), exit status and CPU (s, user + sys,
+    its children included) of one command"""
     t0 = time.monotonic()
+    c0 = os.times()
     p = subprocess.Popen(argv, cwd=cwd, env=ENV, stdout=subprocess.DEVNULL,
                          stderr=subprocess.DEVNULL)
     _, status, ru = os.wait4(p.pid, 0)
-    return time.monotonic() - t0, ru.ru_maxrss / 1024, os.waitstatus_to_exitcode(status)
+    c1 = os.times()
+    cpu = ru.ru_utime + ru.ru_stime
+    # its children (git am runs git apply...): reaped by it, counted in ours
+    cpu = max(cpu, (c1.children_user - c0.children_user) + (c1.children_system - c0.children_system))
+    return time.monotonic() - t0, ru.ru_maxrss / 1024, os.waitstatus_to_exitcode(status), cpu
 
 
 def loose(objdir):
@@ -66,7 +87,11 @@ def prepare():
     bot, wt, gen = (os.path.join(OUT, n) for n in ("bot.git", "wt", "gen.git"))
     if not os.path.isdir(bot):
         run("git", "clone", "-q", "--bare", "--shared", mm, bot)
-    if not os.path.isdir(wt):
+    if not os.path.isdir(wt) and TINY:
+        run("git", "clone", "-q", "--shared", "--no-checkout", "-b", "mm-new", mm, wt)
+        run("git", "sparse-checkout", "set", "mm", "include", cwd=wt)
+        run("git", "checkout", "-q", "-B", "bench", "origin/mm-new", cwd=wt)
+    elif not os.path.isdir(wt):
         print("bench: checking out the 6.12 tree for git am (once)", file=sys.stderr)
         run("git", "clone", "-q", "--shared", "-b", "mm-new", mm, wt)
         run("git", "checkout", "-q", "-B", "bench", "origin/mm-new", cwd=wt)
@@ -96,7 +121,7 @@ def prepare():
 
     # 20 patches on the 6.12 tree, two hunks each in 20 files of mm/
     s20 = os.path.join(OUT, "s20.mbox")
-    if not os.path.exists(s20):
+    if not os.path.exists(s20) and not TINY:
         files = [l.split("\t")[1] for l in git(gen, "ls-tree", "mm-new", "mm/").decode().splitlines()
                  if l.endswith(".c")]
         files = [f for f in files if int(git(gen, "cat-file", "-s", "mm-new:" + f)) > 20000][:20]
@@ -179,30 +204,54 @@ def bench_export(bot, mbox):
     return fresh, again, wtadd
 
 
+def expect(name, what, res, ok):
+    """every run of res ended with a status ok() accepts"""
+    bad = sorted(set(r[2] for r in res if not ok(r[2])))
+    if bad:
+        fail("%s: %s exited %s" % (name, what, ",".join(map(str, bad))))
+
+
 def row(name, what, res):
     t = statistics.median(r[0] for r in res)
+    cpu = statistics.median(r[3] for r in res)
     rss = max(r[1] for r in res)
     codes = sorted(set(r[2] for r in res))
-    print("| %-22s | %-34s | %7.3f | %6.1f | %-6s |" % (name, what, t, rss,
-                                                      ",".join(map(str, codes))))
-    return t
+    print("| %-22s | %-34s | %7.3f | %7.3f | %6.1f | %-6s |" % (name, what, t, cpu, rss,
+                                                               ",".join(map(str, codes))))
+    return t, cpu
 
 
 def main():
     bot, wt = prepare()
-    print("runs: %d; machine: %s, %d cores" % (RUNS, os.uname().machine, os.cpu_count()))
-    print("| input | command | median s | peak RSS MB | exit |")
-    print("| --- | --- | --- | --- | --- |")
-    for name in ("004-1", "004", "s20"):
+    print("%s; runs: %d; machine: %s, %d cores, load %s" % (
+        time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), RUNS, os.uname().machine,
+        os.cpu_count(), " ".join(open("/proc/loadavg").read().split()[:3])))
+    print("| input | command | median wall s | median CPU s | peak RSS MB | exit |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    if TINY:
+        print("bench apply: skipped: 004 (does not apply), s20 and the export: the tiny mode")
+    for name in ("004-1",) if TINY else ("004-1", "004", "s20"):
         mbox = os.path.join(OUT, name + ".mbox")
-        lb = row(name, "lorebot apply", bench_lorebot(bot, mbox))
-        am = row(name, "git am", bench_am(wt, mbox))
-        print("| %-22s | %-34s | %7.2f | | |" % (name, "ratio lorebot / git am", lb / am))
-        if ("am", mbox) in TREES:
+        applies = name != "004"
+        res = bench_lorebot(bot, mbox)
+        expect(name, "lorebot apply", res, lambda c: c == (0 if applies else 1))
+        lb = row(name, "lorebot apply", res)
+        res = bench_am(wt, mbox)
+        expect(name, "git am", res, lambda c: (c == 0) == applies)
+        am = row(name, "git am", res)
+        print("| %-22s | %-34s | %7.2f | %7.2f | | |" % (name, "ratio lorebot / git am",
+                                                      lb[0] / am[0], lb[1] / am[1] if am[1] else 0))
+        if applies:
             same = TREES.get(("lorebot", mbox)) == TREES[("am", mbox)]
-            print("| %-22s | %-34s | %7s | | |" % (name, "same tree as git am", "yes" if same else "NO"))
+            print("| %-22s | %-34s | %7s | | | |" % (name, "same tree as git am",
+                                                  "yes" if same else "NO"))
+            if not same:
+                fail("%s: lorebot's tree is not git am's" % name)
     if EXPORT:
         fresh, again, wtadd = bench_export(bot, os.path.join(OUT, "s20.mbox"))
+        for what, res in (("apply --export", fresh), ("apply --export", again),
+                          ("git worktree add", wtadd)):
+            expect("s20", what, res, lambda c: c == 0)
         row("s20 + export", "apply, export base and result", fresh)
         row("s20 + export", "apply, export result (base exists)", again)
         row("mm-new", "git worktree add --detach", wtadd)

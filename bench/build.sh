@@ -9,9 +9,17 @@
 #        BENCH_DIR  work directory (default /var/tmp/lorebot-bench-build),
 #                   removed first: its cache starts empty
 #        PROFILE    build profile (default small)
+# A build that does not end (exit 0, or 1 for diagnostics; 3 is an
+# infrastructure failure) fails the benchmark.  BENCH_TINY=1: nothing is
+# built (hours of the three arches from an empty cache; the test says so).
 set -eu
 cd "$(dirname "$0")/.."
 LOREBOT=${LOREBOT:-$PWD/build/lorebot}
+. bench/lib.sh
+if bench_tiny; then
+	bench_skip "every build" "the three arches from an empty ccache take hours, not the tiny mode"
+	exit 0
+fi
 W=${BENCH_DIR:-/var/tmp/lorebot-bench-build}
 PROFILE=${PROFILE:-small}
 archs=${*:-x86_64 arm64 riscv}
@@ -49,10 +57,11 @@ commit bench-hdr-riscv "bench: touch a riscv header" arch/riscv/include/asm/tlbf
 
 run() {
 	# run NAME ARCH RANGE: one lorebot build, its JSON kept
-	"$LOREBOT" --config "$W/bot.conf" build --repo "$repo" --range "$3" \
-		--arch "$2" --log-dir "$W/logs/$1-$2" --json >"$W/$1-$2.json" || true
+	bench_run -s 0,1 -o "$W/$1-$2.json" "$LOREBOT" --config "$W/bot.conf" build \
+		--repo "$repo" --range "$3" --arch "$2" --log-dir "$W/logs/$1-$2" --json
 }
 
+bench_header
 for a in $archs; do
 	echo "bench: $a: base build with an empty ccache, then the mm/*.c patch" >&2
 	run mm "$a" mm-new..bench-mm
@@ -84,5 +93,5 @@ for a in archs:
           f"| {100 * h['seconds'] / full:.1f}% |")
     for name, r in (("mm", mm), ("hdr", hdr), ("warm", warm)):
         if r["status"] not in ("ok", "warnings"):
-            print(f"<!-- {a} {name}: status {r['status']} {r.get('infra')} -->")
+            sys.exit(f"bench build: FAILED: {a} {name}: status {r['status']} {r.get('infra')}")
 PY

@@ -12,11 +12,21 @@
 # usage: bench/daemon.sh [ARCHS]    (default x86_64,arm64,riscv)
 # The series is 2 patches touching mm/madvise.c and mm/mremap.c (as in
 # tests/daemon-lib.sh), new comments each run so nothing is cached.
+# A daemon that dies, or a stage not reached within DEADLINE seconds
+# (default 3 hours), fails the benchmark with the daemon's last words.
+# BENCH_TINY=1: no arch (apply, check and the reply only: no kernel is
+# built or booted; the test says so), a deadline of 10 minutes.
 set -eu
 cd "$(dirname "$0")/.."
 SRC=$PWD
 LOREBOT=${LOREBOT:-$SRC/build/lorebot}
+. "$SRC/bench/lib.sh"
 ARCHS=${1:-x86_64,arm64,riscv}
+DEADLINE=${DEADLINE:-10800}
+if bench_tiny; then
+	ARCHS= DEADLINE=600
+	bench_skip "builds and boots" "no arch in the tiny mode: apply, check, the reply"
+fi
 TMP=$(mktemp -d)
 LAB=$TMP/lab
 cleanup() {
@@ -36,10 +46,19 @@ now() {
 sql() {
 	sqlite3 "$TMP/lorebot.db" "$1" 2>/dev/null
 }
+# alive WHAT: the daemon still runs and the deadline has not passed
+alive() {
+	kill -0 "$DPID" 2>/dev/null ||
+		bench_fail "the daemon died before $1: $(tail -3 "$TMP/daemon.err")"
+	[ "$(date +%s)" -lt "$END" ] ||
+		bench_fail "no $1 within $DEADLINE s: $(tail -3 "$TMP/daemon.err")"
+}
 
 mm=$(ci/mm-tree.sh)
 git clone -q --bare --shared "$mm" "$TMP/mm.git"
-URL=$(tests/lore-lab.sh setup "$LAB" "$(port)" "$SRC/tests/fixtures/daemon/not-a-patch.mbox")/linux-mm/
+URL=$(tests/lore-lab.sh setup "$LAB" "$(port)" "$SRC/tests/fixtures/daemon/not-a-patch.mbox" \
+	2>"$TMP/lab.err") || bench_fail "the lore lab did not start: $(tail -3 "$TMP/lab.err")"
+URL=$URL/linux-mm/
 cat >"$TMP/lorebot.conf" <<EOF
 [lore]
 	minpoll = 0
@@ -54,7 +73,9 @@ EOF
 
 # the series: stamped so that every run builds something new
 W=$TMP/work
-git clone -q --shared "$mm" "$W"
+# only mm/ checked out: the series touches nothing else (not measured)
+git clone -q --shared --no-checkout "$mm" "$W"
+git -C "$W" sparse-checkout set mm
 git -C "$W" checkout -q -b bench mm-new
 stamp=$(date +%s)
 sed -i "s|^ \*\tlinux/mm/madvise.c\$| *\tlinux/mm/madvise.c (bench $stamp)|" "$W/mm/madvise.c"
@@ -76,19 +97,20 @@ DPORT=$(port)
 	--repo "$TMP/mm.git" --outbox "$TMP/outbox" --arch "$ARCHS" \
 	--listen "127.0.0.1:$DPORT" 2>"$TMP/daemon.err" &
 DPID=$!
+END=$(($(date +%s) + DEADLINE))
 # RSS of the daemon, every 0.2 s, in kB
 (while kill -0 "$DPID" 2>/dev/null; do
 	awk '/^VmRSS/ { print $2 }' "/proc/$DPID/status" 2>/dev/null
 	sleep 0.2
 done >"$TMP/rss") &
 SAMPLER=$!
-until [ "$(sql "SELECT count(*) FROM messages")" = 1 ]; do sleep 0.2; done
+until [ "$(sql "SELECT count(*) FROM messages")" = 1 ]; do alive "the first poll"; sleep 0.2; done
 sleep 5
 idle=$(awk '/^VmRSS/ { print $2 }' "/proc/$DPID/status")
 
 t0=$(now)
 for f in "$TMP"/mail/*.patch; do
-	tests/lore-lab.sh deliver "$LAB" <"$f"
+	tests/lore-lab.sh deliver "$LAB" <"$f" || bench_fail "cannot deliver $f to the lore lab"
 done
 t_delivered=$(now)
 # (a) the dashboard has the check result
@@ -96,11 +118,13 @@ until curl -sf "http://127.0.0.1:$DPORT/api/series/$COVER" 2>/dev/null |
 	python3 -c 'import json, sys
 d = json.load(sys.stdin)
 sys.exit(0 if "\"check\"" in json.dumps(d) and "findings" in json.dumps(d) else 1)' 2>/dev/null; do
+	alive "check result on the dashboard"
 	sleep 0.1
 done
 t_check=$(now)
 # (b) the reply is filed: every stage ended
 until [ "$(sql "SELECT count(*) FROM jobs WHERE version = '$COVER' AND kind = 'reply' AND state = 'done'")" = 1 ]; do
+	alive "reply filed"
 	sleep 1
 done
 t_done=$(now)
@@ -109,8 +133,8 @@ wait "$DPID" 2>/dev/null || true
 DPID=
 peak=$(sort -n "$TMP/rss" | tail -1)
 
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "archs: $ARCHS"
+bench_header
+echo "archs: ${ARCHS:-none}"
 awk -v a="$t0" -v b="$t_delivered" -v c="$t_check" -v d="$t_done" 'BEGIN {
 	printf "delivery to lore:                 %6.1f s\n", b - a
 	printf "(a) delivery to checker findings: %6.1f s (dashboard API)\n", c - a

@@ -13,12 +13,19 @@
 # LOREBOT (default build/lorebot), REQUESTS (default 300), BENCH_DIR
 # (default /var/tmp/lorebot-bench: the database is made once); INSTR=N
 # also counts the instructions of N requests of each path (callgrind).
+# Every request must answer 200, or the benchmark fails.  BENCH_TINY=1:
+# 2,000 versions, 20 requests, INSTR=1.
 set -eu
 cd "$(dirname "$0")/.."
 SRC=$PWD
 LOREBOT=${LOREBOT:-$SRC/build/lorebot}
+. "$SRC/bench/lib.sh"
 N=${1:-100000}
 REQUESTS=${REQUESTS:-300}
+if bench_tiny; then
+	[ $# -gt 0 ] || N=2000
+	REQUESTS=20 INSTR=1
+fi
 DIR=${BENCH_DIR:-/var/tmp/lorebot-bench}
 PY=/usr/bin/python3
 DB=$DIR/versions-$N.db
@@ -27,15 +34,20 @@ trap '[ -n "$SERVE" ] && kill $SERVE 2>/dev/null' EXIT
 mkdir -p "$DIR"
 
 if [ ! -f "$DB" ]; then
-	$PY "$SRC/bench/gen-archive.py" --single "$N" "$DIR/single-$N.mbox" "$DIR/single-news.mbox"
-	"$LOREBOT" --db "$DB.tmp" fetch --mbox /dev/null >/dev/null 2>&1
+	$PY "$SRC/bench/gen-archive.py" --single "$N" "$DIR/single-$N.mbox" "$DIR/single-news.mbox" \
+		2>/dev/null
+	rm -f "$DB.tmp"*
+	bench_run "$LOREBOT" --db "$DB.tmp" fetch --mbox /dev/null
 	sqlite3 "$DB.tmp" "INSERT INTO lists (name, url) VALUES ('linux-mm',
 		'http://127.0.0.1/linux-mm/')"
-	"$LOREBOT" --db "$DB.tmp" fetch --mbox "$DIR/single-$N.mbox" --list linux-mm >/dev/null 2>&1
+	bench_run "$LOREBOT" --db "$DB.tmp" fetch --mbox "$DIR/single-$N.mbox" --list linux-mm
+	bench_expect "versions stored" "$(grep -c '^From mboxrd@z' "$DIR/single-$N.mbox")" \
+		"$(sqlite3 "$DB.tmp" "SELECT count(*) FROM versions WHERE gone = 0")"
 	sqlite3 "$DB.tmp" "DROP TABLE IF EXISTS sqlite_stat1"
 	rm -f "$DIR/single-$N.mbox" "$DIR/single-news.mbox"
 	mv "$DB.tmp" "$DB"
 fi
+bench_header
 versions=$(sqlite3 "$DB" "SELECT count(*) FROM versions WHERE gone = 0")
 . "$SRC/bench/serve-lib.sh"
 serve_start "$DB"
@@ -84,18 +96,23 @@ for path in ${PATHS:-/ /api/series}; do
 	SERVE_WRAP="valgrind --tool=callgrind --callgrind-out-file=$DIR/cg.out"
 	serve_start "$DB"
 	SERVE_WRAP=
-	callgrind_control -z "$SERVE" >/dev/null 2>&1
+	callgrind_control -z "$SERVE" >/dev/null 2>&1 ||
+		bench_fail "callgrind_control cannot reach lorebot serve (pid $SERVE)"
 	i=0
 	while [ $i -lt "$INSTR" ]; do
-		curl -sf -o /dev/null "http://127.0.0.1:$PORT$path"
+		get "$path"
 		i=$((i + 1))
 	done
-	callgrind_control -d "$SERVE" >/dev/null 2>&1
+	callgrind_control -d "$SERVE" >/dev/null 2>&1 ||
+		bench_fail "callgrind_control could not dump lorebot serve's counts"
 	kill "$SERVE"
 	wait "$SERVE" 2>/dev/null || true
 	SERVE=
+	# the dump after the requests: the counts since they were zeroed
+	ls "$DIR"/cg.out.* >/dev/null 2>&1 || bench_fail "no callgrind dump of lorebot serve"
 	cat "$DIR"/cg.out.* | awk -v p="$path" -v v="$versions" -v n="$INSTR" '
 		/^summary:/ { s += $2 }
 		END { printf "GET %s, %d versions: %.2f M instructions a request (callgrind, %d requests)\n",
 			p, v, s / n / 1e6, n }'
+	rm -f "$DIR"/cg.out*
 done

@@ -13,11 +13,16 @@
 # Wall and CPU time (user + sys of lorebot and its children), medians.
 #
 # usage: bench/devcheck.sh [RUNS]      (LOREBOT=build/lorebot by default)
+# Every run must exit 0 or 1 (findings) and print its summary (or
+# checkpatch.pl its findings), or the benchmark fails.
+# BENCH_TINY=1: 3 patches, one run of all checkers and of checkpatch.pl.
 set -eu
 cd "$(dirname "$0")/.."
 SRC=$PWD
 LOREBOT=${LOREBOT:-$PWD/build/lorebot}
+. bench/lib.sh
 RUNS=${1:-9}
+! bench_tiny || RUNS=1
 MM=$(ci/mm-tree.sh)
 export LOREBOT_CACHE
 LOREBOT_CACHE=$(dirname "$MM")
@@ -27,17 +32,31 @@ export HOME=$TMP GIT_CONFIG_NOSYSTEM=1
 export GIT_AUTHOR_NAME="lorebot bench" GIT_AUTHOR_EMAIL=bench@lorebot.invalid
 export GIT_COMMITTER_NAME="lorebot bench" GIT_COMMITTER_EMAIL=bench@lorebot.invalid
 
-# median of RUNS timed runs of a command: wall and CPU (user + sys), ms
+# measure CHECK CMD...: median of RUNS timed runs of a command that exits
+# 0 or 1, wall and CPU (user + sys) in ms; after each, CHECK (a function)
+# reads its output, $TMP/out
 measure() {
+	_chk=$1
+	shift
 	: >"$TMP/times"
 	i=0
 	while [ "$i" -lt "$RUNS" ]; do
-		/usr/bin/time -f '%e %U %S' -o "$TMP/t" "$@" >/dev/null 2>&1 || true
-		awk '{ printf "%d %d\n", $1 * 1000, ($2 + $3) * 1000 }' "$TMP/t" >>"$TMP/times"
+		r=$(bench_time -s 0,1 -o "$TMP/out" -e "$TMP/err" "$@")
+		"$_chk"
+		echo "$r" | awk '{ printf "%d %d\n", $1 * 1000, $2 * 1000 }' >>"$TMP/times"
 		i=$((i + 1))
 	done
 	wall=$(cut -d' ' -f1 "$TMP/times" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
 	cpu=$(cut -d' ' -f2 "$TMP/times" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
+}
+summary() {
+	grep -q '^[0-9]* errors, [0-9]* warnings, [0-9]* notes$' "$TMP/out" ||
+		bench_fail "lorebot check printed no summary: $(tail -3 "$TMP/out")"
+}
+# checkpatch.pl prints nothing for a clean patch: each exited 0 or 1
+# (seq.sh), and none complained on stderr
+checkpatch_pl() {
+	[ ! -s "$TMP/err" ] || bench_fail "checkpatch.pl: $(tail -3 "$TMP/err")"
 }
 
 # the developer's repository: a clone with a 10-patch branch (made
@@ -76,8 +95,10 @@ apply_mail tests/fixtures/devcheck/004-2-port-6.12.patch \
 
 # 8 patches of about 40 lines to large mm files: a helper, a changed call
 n=0
-for f in mm/memory.c mm/vmscan.c mm/huge_memory.c mm/page_alloc.c mm/khugepaged.c \
-	mm/madvise.c mm/swapfile.c mm/filemap.c; do
+files="mm/memory.c mm/vmscan.c mm/huge_memory.c mm/page_alloc.c mm/khugepaged.c mm/madvise.c
+	mm/swapfile.c mm/filemap.c"
+! bench_tiny || files=mm/madvise.c	# 3 patches
+for f in $files; do
 	n=$((n + 1))
 	git --git-dir="$R" show "bench:$f" >"$TMP/file"
 	python3 - "$TMP/file" "$n" <<'PY'
@@ -127,23 +148,31 @@ PY
 	GIT_INDEX_FILE=$idx git --git-dir="$R" update-index --cacheinfo "100644,$blob,$f"
 	commit "${f%.c}: a helper counting present pages ($n)" "Patch $n of the benchmark series."
 done
-[ "$(git --git-dir="$R" rev-list --count mm-new..bench)" = 10 ] || { echo "not 10 patches" >&2; exit 1; }
+npatch=$((n + 2))
+[ "$(git --git-dir="$R" rev-list --count mm-new..bench)" = $npatch ] ||
+	bench_fail "not $npatch patches"
 git --git-dir="$R" format-patch -q -o "$TMP/patches" mm-new..bench
 lines=$(cat "$TMP"/patches/*.patch | wc -l)
 
-echo "machine: $(nproc) cores, $(uname -m), load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "lorebot: $("$LOREBOT" version); 10 patches, $lines lines of format-patch output"
+bench_header
+echo "$npatch patches, $lines lines of format-patch output"
 
-"$LOREBOT" check --repo "$R" mm-new..bench >/dev/null 2>&1 || true	# warm checkpatch's cache
-measure "$LOREBOT" check --repo "$R" mm-new..bench
+bench_tiny || bench_run -s 0,1 "$LOREBOT" check --repo "$R" mm-new..bench	# warm checkpatch's cache
+measure summary "$LOREBOT" check --repo "$R" mm-new..bench
 all_wall=$wall
 all_cpu=$cpu
-measure "$LOREBOT" check --repo "$R" --checkers=-checkpatch mm-new..bench
-own_wall=$wall
-own_cpu=$cpu
-measure "$LOREBOT" check --repo "$R" --checkers=-all,checkpatch mm-new..bench
-lcp_wall=$wall
-lcp_cpu=$cpu
+own_wall=- own_cpu=- lcp_wall=- lcp_cpu=-
+if bench_tiny; then
+	bench_skip "lorebot check without checkpatch, and with checkpatch alone" \
+		"the tiny mode runs all checkers once"
+else
+	measure summary "$LOREBOT" check --repo "$R" --checkers=-checkpatch mm-new..bench
+	own_wall=$wall
+	own_cpu=$cpu
+	measure summary "$LOREBOT" check --repo "$R" --checkers=-all,checkpatch mm-new..bench
+	lcp_wall=$wall
+	lcp_cpu=$cpu
+fi
 
 mkdir -p "$TMP/scripts"
 for f in checkpatch.pl spelling.txt const_structs.checkpatch; do
@@ -155,17 +184,17 @@ rm -rf "$TMP/fp"
 git --git-dir="$R" format-patch -q -o "$TMP/fp" mm-new..bench
 for f in "$TMP"/fp/*.patch; do
 	GIT_DIR="$R" perl "$TMP/scripts/checkpatch.pl" -q --terse --no-summary \
-		--mailback --showfile --no-tree "\$f"
+		--mailback --showfile --no-tree "\$f" || [ \$? = 1 ] || exit 2
 done
 SEQ
-measure sh "$TMP/seq.sh"
+measure checkpatch_pl sh "$TMP/seq.sh"
 cp_wall=$wall
 cp_cpu=$cpu
 
 echo "lorebot check, all checkers:      median wall $all_wall ms, cpu $all_cpu ms"
 echo "lorebot check, without checkpatch: median wall $own_wall ms, cpu $own_cpu ms"
 echo "lorebot check, checkpatch only:    median wall $lcp_wall ms, cpu $lcp_cpu ms"
-echo "format-patch + checkpatch.pl x10:  median wall $cp_wall ms, cpu $cp_cpu ms"
+echo "format-patch + checkpatch.pl x$npatch:  median wall $cp_wall ms, cpu $cp_cpu ms"
 awk -v a="$all_wall" -v b="$cp_wall" -v c="$all_cpu" -v d="$cp_cpu" \
 	'BEGIN { printf "ratio lorebot / checkpatch.pl:    wall %.2fx, cpu %.2fx\n", a / b, c / d }'
 if b4 prep --help 2>/dev/null | grep -q -- '--check'; then

@@ -12,9 +12,16 @@
 # Prints, per run, the wall time, the CPU time of all tests (every
 # process, ci/run-one.sh) and the five slowest test files as prove
 # --timer reported them; the logs stay in BENCH_DIR.
-# Not run by `make bench` (over an hour with kernel builds): by hand.
+# Not run by `make bench` (over an hour with kernel builds): by hand.  A
+# make that fails fails the benchmark (after its report).  BENCH_TINY=1:
+# nothing is run (the test says so).
 set -eu
 src=$(cd "$(dirname "$0")/.." && pwd)
+. "$src/bench/lib.sh"
+if bench_tiny; then
+	bench_skip "every run (make test, make demo)" "over an hour from a fresh clone, by hand only"
+	exit 0
+fi
 dir=${BENCH_DIR:-/var/tmp/lorebot-bench-first-run}
 repo=${REPO:-$src}
 what=${*:-test demo}
@@ -67,8 +74,10 @@ cd "$src"
 echo "$(nproc) CPUs, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -n 1)," \
 	"load $(cut -d' ' -f1-3 /proc/loadavg), $(git -C "$repo" describe --always --dirty)"
 for w in $what; do
-	run "$w-cold" "$w"
-	report "$w-cold"
-	run "$w-warm" "$w"
-	report "$w-warm"
+	for r in "$w-cold" "$w-warm"; do
+		run "$r" "$w"
+		report "$r"
+		[ "$(cut -d' ' -f2 "$dir/$r.time")" = 0 ] ||
+			bench_fail "$r: make $w exited $(cut -d' ' -f2 "$dir/$r.time") (see $dir/$r.log)"
+	done
 done

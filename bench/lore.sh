@@ -7,12 +7,26 @@
 #
 # usage: bench/lore.sh [N] [RUNS]     (default 5000 messages, 3 runs)
 # The inbox is built once per machine (minutes for 5,000 messages) and
-# cached under ${LOREBOT_CACHE:-/var/cache/lorebot}/lore-lab.
+# cached under ${LOREBOT_CACHE:-/var/cache/lorebot}/lore-lab.  Every fetch
+# must exit 0 and store the N messages, curl's request of everything be
+# answered 200 and its replay of lorebot's requests get lorebot's answers
+# (the server's access log says so), git read the N messages, or the
+# benchmark fails.  BENCH_TINY=1: 100 messages, one run of each, no
+# untimed run first, lore.batch=23 only: the 115 messages in five full
+# windows, and a last search that finds nothing (public-inbox answers
+# 404), as at full size.
 set -eu
 cd "$(dirname "$0")/.."
+LOREBOT=${LOREBOT:-$PWD/build/lorebot}
+. bench/lib.sh
 N=${1:-5000}
 RUNS=${2:-3}
-LOREBOT=${LOREBOT:-$PWD/build/lorebot}
+BATCH=1000
+if bench_tiny; then
+	[ $# -gt 0 ] || N=100
+	RUNS=1
+	BATCH=23
+fi
 W=$(mktemp -d "${TMPDIR:-/tmp}/lorebot-bench-lore.XXXXXX")
 LAB=$W/lab
 stop() {
@@ -22,10 +36,12 @@ stop() {
 trap stop EXIT
 
 python3 bench/gen-mbox.py "$N" "$W/gen.mbox"
+N=$(grep -c '^From mboxrd@z' "$W/gen.mbox")	# the generator ends its last thread
 PORT=$(python3 -c 'import socket
 s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 echo "# building/serving the inbox of $N messages ($(du -h "$W/gen.mbox" | cut -f1) mbox)" >&2
-B=$(tests/lore-lab.sh setup "$LAB" "$PORT" "$W/gen.mbox" 2>/dev/null)
+B=$(tests/lore-lab.sh setup "$LAB" "$PORT" "$W/gen.mbox" 2>"$W/lab.err") ||
+	bench_fail "the lore lab did not start: $(tail -3 "$W/lab.err")"
 URL=$B/linux-mm/
 cat >"$W/conf" <<EOF
 [lore]
@@ -34,6 +50,12 @@ cat >"$W/conf" <<EOF
 	maxbatches = 100000
 EOF
 
+# served N...: the server's access log since line N answered 200 only
+served() {
+	_bad=$(sed -n "$(($1 + 1)),\$p" "$LAB/logs/access.log" | awk '$(NF - 1) != 200' | head -3)
+	[ -z "$_bad" ] || bench_fail "the server answered: $_bad"
+}
+
 median() {
 	sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
@@ -41,17 +63,20 @@ field() {
 	python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['lists'][0][sys.argv[2]])" "$1" "$2"
 }
 
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "lorebot $("$LOREBOT" version | cut -d' ' -f2), public-inbox $(dpkg-query -W -f '${Version}' public-inbox)"
+bench_header
+echo "public-inbox $(dpkg-query -W -f '${Version}' public-inbox)"
 echo
 
 # the server alone
 : >"$W/floor"
 for r in $(seq "$RUNS"); do
-	/usr/bin/time -f '%e' -o "$W/t" curl -s -X POST --data '' -o "$W/all.gz" \
-		"${URL}?q=rt:100000..&x=m"
-	cat "$W/t" >>"$W/floor"
+	n0=$(wc -l <"$LAB/logs/access.log")
+	t=$(bench_time curl -sf -X POST --data '' -o "$W/all.gz" "${URL}?q=rt:100000..&x=m")
+	served "$n0"
+	echo "$t" | cut -d' ' -f1 >>"$W/floor"
 done
+got=$(gzip -dc "$W/all.gz" | grep -c '^From mboxrd@z' || true)
+bench_expect "curl POST x=m: messages in its mbox" "$N" "$got"
 floor=$(median <"$W/floor")
 echo "floor: curl POST x=m of all $N messages: ${floor} s ($(echo "$N / $floor" | bc) msgs/s), $(stat -c %s "$W/all.gz") bytes gzip"
 
@@ -67,18 +92,17 @@ catchup() {	# LABEL BATCH FETCH-ARGS...
 	: >"$W/cpu"
 	# one run to warm the server's caches, untimed
 	rm -rf "$W/db"*
-	"$LOREBOT" --config "$W/conf" --db "$W/db" fetch --url "$URL" "$@" >/dev/null 2>&1
+	bench_tiny || bench_run "$LOREBOT" --config "$W/conf" --db "$W/db" fetch --url "$URL" "$@"
 	for r in $(seq "$RUNS"); do
 		rm -rf "$W/db"*
-		/usr/bin/time -f '%e %M %U %S' -o "$W/t" "$LOREBOT" --config "$W/conf" --db "$W/db" \
-			fetch --url "$URL" --json "$@" >"$W/f.json" 2>"$W/f.err"
-		[ "$(field "$W/f.json" new)" = "$N" ] || {
-			echo "catch-up: expected $N new messages: $(cat "$W/f.json" "$W/f.err")" >&2
-			exit 1
-		}
-		cut -d' ' -f1 "$W/t" >>"$W/wall"
-		cut -d' ' -f2 "$W/t" >>"$W/rss"
-		awk '{ print $3 + $4 }' "$W/t" >>"$W/cpu"
+		t=$(bench_time -o "$W/f.json" -e "$W/f.err" "$LOREBOT" --config "$W/conf" \
+			--db "$W/db" fetch --url "$URL" --json "$@")
+		bench_expect "catch-up $label: new messages" "$N" "$(field "$W/f.json" new)"
+		bench_expect "catch-up $label: messages stored" "$N" \
+			"$(sqlite3 "$W/db" "SELECT count(*) FROM messages")"
+		echo "$t" | cut -d' ' -f1 >>"$W/wall"
+		echo "$t" | cut -d' ' -f3 >>"$W/rss"
+		echo "$t" | cut -d' ' -f2 >>"$W/cpu"
 	done
 	wall=$(median <"$W/wall")
 	rss=$(median <"$W/rss")
@@ -88,15 +112,19 @@ catchup() {	# LABEL BATCH FETCH-ARGS...
 		"$(field "$W/f.json" requests) HTTP requests by lorebot; db $(du -m "$W/db" | cut -f1) MB" \
 		"(median of $RUNS)"
 }
-catchup "search, lore.batch=200" 200
-catchup "search, lore.batch=1000" 1000
+if bench_tiny; then
+	bench_skip "catch-up search, lore.batch=200" "the tiny mode fetches with lore.batch=$BATCH only"
+else
+	catchup "search, lore.batch=200" 200
+fi
+catchup "search, lore.batch=$BATCH" "$BATCH"
 
 # the server alone, asked what lorebot asks: one more catch-up at
-# lore.batch=1000, then its requests again with curl, in sequence on one
+# lore.batch=$BATCH, then its requests again with curl, in sequence on one
 # connection (what lorebot did before it fetched a window ahead)
 rm -rf "$W/db"*
 n0=$(wc -l <"$LAB/logs/access.log")
-"$LOREBOT" --config "$W/conf" --db "$W/db" fetch --url "$URL" >/dev/null 2>&1
+bench_run "$LOREBOT" --config "$W/conf" --db "$W/db" fetch --url "$URL"
 set --
 for req in $(sed -n "$((n0 + 1)),\$p" "$LAB/logs/access.log" | awk '{ print substr($4, 2) "@" $5 }'); do
 	[ $# -eq 0 ] || set -- "$@" --next
@@ -105,26 +133,36 @@ for req in $(sed -n "$((n0 + 1)),\$p" "$LAB/logs/access.log" | awk '{ print subs
 	esac
 	set -- "$@" -s -o /dev/null "${B}${req#*@}"
 done
-nreq=$(sed -n "$((n0 + 1)),\$p" "$LAB/logs/access.log" | wc -l)
+# the statuses lorebot was answered (a search that finds nothing is a
+# 404), which the same requests must get again
+statuses() {
+	sed -n "$(($1 + 1)),\$p" "$LAB/logs/access.log" | awk '{ print $(NF - 1) }' | paste -sd' '
+}
+want=$(statuses "$n0")
+nreq=$(echo "$want" | wc -w)
 : >"$W/same"
 for r in $(seq "$RUNS"); do
-	/usr/bin/time -f '%e' -o "$W/t" curl "$@"
-	cat "$W/t" >>"$W/same"
+	n0=$(wc -l <"$LAB/logs/access.log")
+	t=$(bench_time curl "$@")
+	bench_expect "curl, the same requests: the server's answers" "$want" "$(statuses "$n0")"
+	echo "$t" | cut -d' ' -f1 >>"$W/same"
 done
 same=$(median <"$W/same")
-echo "floor, same requests: curl of lorebot's $nreq requests (lore.batch=1000), in sequence: ${same} s"
-catchup "git, lore.batch=1000" 1000 --method git
+echo "floor, same requests: curl of lorebot's $nreq requests (lore.batch=$BATCH), in sequence: ${same} s"
+catchup "git, lore.batch=$BATCH" "$BATCH" --method git
 # leave a database caught up by search for the idle polls
-catchup "search, lore.batch=1000" 1000 >/dev/null
+catchup "search, lore.batch=$BATCH" "$BATCH" >/dev/null
 
 # idle polls: nothing changed
 n0=$(wc -l <"$LAB/logs/access.log")
 : >"$W/idle"
 for r in 1 2 3 4 5; do
-	/usr/bin/time -f '%e %M' -o "$W/t" "$LOREBOT" --config "$W/conf" --db "$W/db" \
-		fetch --url "$URL" --json >"$W/f.json"
+	t=$(bench_time -o "$W/f.json" "$LOREBOT" --config "$W/conf" --db "$W/db" \
+		fetch --url "$URL" --json)
+	bench_expect "idle poll: status" unchanged "$(field "$W/f.json" status)"
 	echo "$(field "$W/f.json" status) $(field "$W/f.json" requests)" \
-		"$(field "$W/f.json" bytes_in) $(field "$W/f.json" bytes_out) $(cat "$W/t")" >>"$W/idle"
+		"$(field "$W/f.json" bytes_in) $(field "$W/f.json" bytes_out) $(echo "$t" |
+		cut -d' ' -f1,3)" >>"$W/idle"
 done
 n1=$(wc -l <"$LAB/logs/access.log")
 echo "idle poll (5 polls): $(cut -d' ' -f1 "$W/idle" | sort | uniq -c | xargs), requests per poll" \
@@ -134,15 +172,16 @@ echo "idle poll (5 polls): $(cut -d' ' -f1 "$W/idle" | sort | uniq -c | xargs), 
 	"$(sed -n "$((n0 + 1)),\$p" "$LAB/logs/access.log" | awk "{ print \$4, \$5, \$7 }" | sort | uniq -c | tr -s " \\n" " ")"
 
 # git alone: clone the epoch, read every blob (no parsing, no storing)
-/usr/bin/time -f '%e' -o "$W/t" git clone -q --mirror "${B}/linux-mm/0" "$W/epoch.git"
-clone=$(cat "$W/t")
-/usr/bin/time -f '%e' -o "$W/t" sh -c "git -C '$W/epoch.git' log --format= --raw master |
-	awk '{ print \$4 }' | git -C '$W/epoch.git' cat-file --batch >/dev/null"
-read=$(cat "$W/t")
+t=$(bench_time git clone -q --mirror "${B}/linux-mm/0" "$W/epoch.git")
+clone=$(echo "$t" | cut -d' ' -f1)
+t=$(bench_time -o "$W/blobs" sh -c "set -e; git -C '$W/epoch.git' log --format= --raw master |
+	awk '{ print \$4 }' | git -C '$W/epoch.git' cat-file --batch")
+read=$(echo "$t" | cut -d' ' -f1)
+bench_expect "git alone: blobs read" "$N" "$(grep -c '^[0-9a-f]\{40\} blob ' "$W/blobs" || true)"
 echo "git alone: clone ${clone} s ($(du -sk "$W/epoch.git" | cut -f1) KB), read $N blobs ${read} s" \
 	"= $(echo "$N / ($clone + $read)" | bc) msgs/s before any parsing or storing"
 n0=$(wc -l <"$LAB/logs/access.log")
-GIT_TRACE_CURL_NO_DATA=1 GIT_TRACE_CURL="$W/trace" git -C "$W/epoch.git" fetch -q
+bench_run env GIT_TRACE_CURL_NO_DATA=1 GIT_TRACE_CURL="$W/trace" git -C "$W/epoch.git" fetch -q
 echo "git alone, idle fetch: $(($(wc -l <"$LAB/logs/access.log") - n0)) request(s)," \
 	"$(grep -E '<= Recv (header|data), [0-9]+ bytes' "$W/trace" |
 	sed -E 's/.*, ([0-9]+) bytes.*/\1/' | paste -sd+ | bc) bytes in"

@@ -6,56 +6,85 @@
 # 40,000 to 400,000 all in memory (--memory 1g), where the CPU time shows
 # whether assembly is linear however loaded the machine is;
 # next to b4 0.12 reading the same chain (b4 am -m, a few thousand: it
-# walks the chain again for each reply: quadratic and more).
+# walks the chain again for each reply: quadratic and more).  Every run
+# must exit 0 and account for every message (b4: write the series), or
+# the benchmark fails.
 # usage: bench/replies.sh [OUTDIR]   (default bench/out)
+# BENCH_TINY=1: 1,000 and 2,000 replies, b4 on 100.
 set -eu
 cd "$(dirname "$0")/.."
 OUT=${1:-bench/out}
 LOREBOT=${LOREBOT:-$PWD/build/lorebot}
+. bench/lib.sh
 mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+S=40000 L=400000 MEM="40000 100000 200000 400000" B4="250 500 1000"
+if bench_tiny; then
+	S=1000 L=2000 MEM=1000 B4=100
+fi
 
-measure() {	# wall seconds, peak KB, CPU seconds (user, system) of one command
-	/usr/bin/time -f "%e %M %U %S" -o "$OUT/.time" "$@" >/dev/null 2>&1 || true
-	tail -n 1 "$OUT/.time"
+# series FILE ARGS...: "WALL RSS USER SYS" of one run, every message read
+series() {
+	_f=$1
+	shift
+	_r=$(bench_time -o "$OUT/.json" "$LOREBOT" series --mbox "$_f" --json "$@")
+	# shellcheck disable=SC2086
+	set -- $_r
+	bench_expect "lorebot series --mbox $_f: messages read" \
+		"$(grep -c '^From mboxrd@z' "$_f")" \
+		"$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["messages"])' \
+			"$OUT/.json")"
+	echo "$1 $3 $2"
 }
 
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg)"
-for spec in 40000:40000 400000:400000 400000:100; do
+bench_header
+for spec in $S:$S $L:$L $L:100; do
 	n=${spec%%:*}
 	len=${spec#*:}
 	f=$OUT/replies-$n-$len.mbox
 	[ -f "$f" ] || python3 bench/gen-replies.py "$n" "$f" "$len"
-	# shellcheck disable=SC2046
-	set -- $(measure "$LOREBOT" series --mbox "$f" --json)
-	echo "$n replies, chains of $len, deepest first: $1 s, peak RSS $(($2 / 1024)) MB"
+	r=$(series "$f")
+	set -- $r
+	echo "$n replies, chains of $len, deepest first: $1 s (CPU $3 s), peak RSS $(($2 / 1024)) MB"
 done
-# the same 40,000 in order: reversed back
-python3 - "$OUT/replies-40000-40000.mbox" "$OUT/replies-40000-inorder.mbox" <<'PY'
+# the same $S in order: reversed back
+python3 - "$OUT/replies-$S-$S.mbox" "$OUT/replies-$S-inorder.mbox" <<'PY'
 import sys
 msgs = open(sys.argv[1]).read().split("From mboxrd@z Thu Jan  1 00:00:00 1970\n")[1:]
 head, replies = msgs[:3], msgs[3:]
 open(sys.argv[2], "w").write("".join("From mboxrd@z Thu Jan  1 00:00:00 1970\n" + m
                                       for m in head + replies[::-1]))
 PY
-set -- $(measure "$LOREBOT" series --mbox "$OUT/replies-40000-inorder.mbox" --json)
-echo "40000 replies, one chain, in order: $1 s, peak RSS $(($2 / 1024)) MB"
-set -- $(measure "$LOREBOT" series --memory 8m --mbox "$OUT/replies-400000-400000.mbox" --json)
-echo "400000 replies, one chain, deepest first, scratch file past 8m: $1 s, peak RSS $(($2 / 1024)) MB"
-for n in 40000 100000 200000 400000; do
+r=$(series "$OUT/replies-$S-inorder.mbox")
+set -- $r
+echo "$S replies, one chain, in order: $1 s (CPU $3 s), peak RSS $(($2 / 1024)) MB"
+r=$(series "$OUT/replies-$L-$L.mbox" --memory 8m)
+set -- $r
+echo "$L replies, one chain, deepest first, scratch file past 8m: $1 s (CPU $3 s), peak RSS $(($2 / 1024)) MB"
+for n in $MEM; do
 	f=$OUT/replies-$n-$n.mbox
 	[ -f "$f" ] || python3 bench/gen-replies.py "$n" "$f"
-	# shellcheck disable=SC2046
-	set -- $(measure "$LOREBOT" series --memory 1g --mbox "$f" --json)
-	echo "$n replies, one chain, deepest first, in memory: $1 s, CPU $3 s user + $4 s system, peak RSS $(($2 / 1024)) MB"
+	r=$(series "$f" --memory 1g)
+	set -- $r
+	echo "$n replies, one chain, deepest first, in memory: $1 s, CPU $3 s, peak RSS $(($2 / 1024)) MB"
 done
-if command -v b4 >/dev/null; then
-	for n in 250 500 1000; do
-		f=$OUT/replies-$n.mbox
-		[ -f "$f" ] || python3 bench/gen-replies.py "$n" "$f"
-		mkdir -p "$OUT/b4"
-		set -- $(cd "$OUT/b4" && measure b4 am -m "$f" -o - s-1@example.org)
-		echo "b4 am -m, $n replies, one chain, deepest first: $1 s"
-		set -- $(measure "$LOREBOT" series --mbox "$f" --json)
-		echo "lorebot series --mbox, the same: $1 s"
-	done
+if ! command -v b4 >/dev/null; then
+	bench_skip "b4 am -m" "b4 is not installed"
+	exit 0
 fi
+# b4 0.12 exits 1 before it writes anything without a git identity
+export HOME=$OUT/b4home GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=$OUT/b4home/gitconfig
+mkdir -p "$OUT/b4home" "$OUT/b4"
+git config --global user.name "lorebot bench"
+git config --global user.email bench@lorebot.invalid
+for n in $B4; do
+	f=$OUT/replies-$n.mbox
+	[ -f "$f" ] || python3 bench/gen-replies.py "$n" "$f"
+	r=$(cd "$OUT/b4" && bench_time -o b4.mbox b4 am -m "$f" -o - s-1@example.org)
+	[ "$(grep -c '^Subject: \[PATCH' "$OUT/b4/b4.mbox" || true)" -ge 2 ] ||
+		bench_fail "b4 am -m $f wrote no series"
+	echo "b4 am -m, $n replies, one chain, deepest first: $r (wall s, CPU s, peak KB)"
+	r=$(series "$f")
+	set -- $r
+	echo "lorebot series --mbox, the same: $1 s (CPU $3 s)"
+done

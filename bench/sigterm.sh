@@ -13,11 +13,16 @@
 #   bench/sigterm.sh BINARY...       default build/lorebot
 #
 # RUNS (default 5) per state and build; BENCH_DIR as bench/dash-load.sh
-# (backlog needs its versions-100000.db; the state is skipped without it).
+# (backlog needs its versions-100000.db, the tiny mode its versions-2000.db;
+# the state is skipped without it).
+# A daemon that is not running when SIGTERM is sent, or that exits with
+# another status than 0, fails the benchmark.  BENCH_TINY=1: one run.
 set -eu
 cd "$(dirname "$0")/.."
 SRC=$PWD
+. "$SRC/bench/lib.sh"
 RUNS=${RUNS:-5}
+! bench_tiny || RUNS=1
 DIR=${BENCH_DIR:-/var/tmp/lorebot-bench}
 PY=/usr/bin/python3
 W=$(mktemp -d "${TMPDIR:-/tmp}/lorebot-bench-term.XXXXXX")
@@ -25,6 +30,9 @@ HOLE= LOCK=
 trap '[ -n "$HOLE" ] && kill $HOLE 2>/dev/null; [ -n "$LOCK" ] && kill $LOCK 2>/dev/null;
 	rm -rf "$W"' EXIT
 [ $# -gt 0 ] || set -- "$SRC/build/lorebot"
+LOREBOT=$1
+BACKLOG=$DIR/versions-100000.db
+! bench_tiny || BACKLOG=$DIR/versions-2000.db
 git init -q --bare "$W/repo.git"
 free_port() {
 	$PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
@@ -43,8 +51,8 @@ while True:
     threading.Thread(target=peer, args=(c,), daemon=True).start()
 ' "$HOLE_PORT" &
 HOLE=$!
-"$1" --db "$W/small.db" fetch --mbox "$SRC/tests/fixtures/lore/000_73a05b4700ab1a7a.mbox" \
-	--list linux-mm >/dev/null 2>&1
+bench_run "$1" --db "$W/small.db" fetch --mbox "$SRC/tests/fixtures/lore/000_73a05b4700ab1a7a.mbox" \
+	--list linux-mm
 printf '[lore]\n\ttimeout = 10m\n\tretries = 0\n' >"$W/conf"
 
 # one BINARY STATE: seconds from SIGTERM to exit (and its status)
@@ -56,7 +64,7 @@ one() {
 	hung) url=http://127.0.0.1:$HOLE_PORT/linux-mm/ ;;
 	locked) cp "$W/small.db" "$W/db" ;;
 	backlog)
-		cp "$DIR/versions-100000.db" "$W/db"
+		cp "$BACKLOG" "$W/db"
 		# an older build refuses a database a newer one migrated
 		sqlite3 "$W/db" "DELETE FROM schema_version WHERE name = 'lore-3'"
 		delay=1 ;;
@@ -74,23 +82,34 @@ c.execute("BEGIN IMMEDIATE"); time.sleep(30)' "$W/db" &
 		delay=1
 	fi
 	sleep "$delay"
+	kill -0 "$pid" 2>/dev/null || {
+		wait "$pid" || true
+		bench_fail "$state: the daemon had exited before SIGTERM: $(tail -3 "$W/daemon.err")"
+	}
 	t0=$(date +%s.%N)
 	kill -TERM "$pid"
 	wait "$pid" && rc=0 || rc=$?
 	t1=$(date +%s.%N)
 	[ -z "$LOCK" ] || { kill "$LOCK" 2>/dev/null; wait "$LOCK" 2>/dev/null || true; LOCK=; }
+	[ "$rc" = 0 ] || bench_fail "$state: the daemon exited $rc on SIGTERM: $(tail -3 "$W/daemon.err")"
 	awk -v a="$t0" -v b="$t1" -v rc="$rc" 'BEGIN { printf "%.3f %d\n", b - a, rc }'
 }
 
 states="idle hung locked"
-[ -f "$DIR/versions-100000.db" ] && states="$states backlog"
+if [ -f "$BACKLOG" ]; then
+	states="$states backlog"
+else
+	bench_skip backlog "no $BACKLOG (bench/dash-load.sh makes it)"
+fi
+bench_header
 for state in $states; do
 	i=0
 	while [ $i -lt "$RUNS" ]; do
 		b=0
 		for bin in "$@"; do
 			b=$((b + 1))
-			echo "$b $(one "$bin" "$state")"
+			r=$(one "$bin" "$state")
+			echo "$b $r"
 		done
 		i=$((i + 1))
 	done >"$W/$state.times"

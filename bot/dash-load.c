@@ -74,13 +74,14 @@ static bool filter_set(const char *v)
  * no statistics (or their absence) can make the plan a sort of every
  * version; filtered on a state, it walks that state's range of
  * version_states (when the database keeps them); a series page looks its few
- * versions up by series.
+ * versions up by series and id ("+gone": not along versions_live, which
+ * without statistics the planner took, reading every live version).
  */
 static struct db_stmt *list_query(struct dash *d, const struct dash_filter *f, bool page,
 				  bool kept)
 {
 	struct db_stmt *s = db_prepare(d->st.db, f->series ?
-		"SELECT id FROM versions WHERE gone = 0 AND (series = ?1 OR id = ?1 OR"
+		"SELECT id FROM versions WHERE +gone = 0 AND (series = ?1 OR id = ?1 OR"
 		" series = (SELECT series FROM versions WHERE id = ?1))"
 		" ORDER BY date DESC, id DESC" : kept ?
 		"SELECT v.id FROM version_states c INDEXED BY version_states_state"

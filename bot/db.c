@@ -71,6 +71,58 @@ static void stats_add(struct db_stats *s, sqlite3_stmt *st, const char *sql, int
 }
 
 /*
+ * LOREBOT_DB_PLANS=FILE: each statement a connection prepares is appended
+ * to FILE with the plan SQLite chose for it (EXPLAIN QUERY PLAN, with the
+ * statistics the connection has): "sql SQL" on one line, then a line
+ * "plan DEPTH DETAIL" a step.  Which statement reads what, and through
+ * which index, at any size of database (tests/t0954-query-plans.t).
+ */
+static void plan_write(sqlite3 *h, const char *sql, int len)
+{
+	const char *file = getenv("LOREBOT_DB_PLANS");
+	struct strbuf sb = STRBUF_INIT;
+	sqlite3_stmt *st = NULL;
+	int ids[64], depth[64], nr = 0, rows = 0, i;
+	FILE *f;
+
+	if (!file || !*file)
+		return;
+	while (len > 0 && (*sql == ' ' || *sql == '\n' || *sql == '\t'))
+		sql++, len--;
+	strbuf_addstr(&sb, "EXPLAIN QUERY PLAN ");
+	strbuf_add(&sb, sql, len);
+	if (sqlite3_prepare_v2(h, sb.buf, -1, &st, NULL) != SQLITE_OK || !st) {
+		strbuf_release(&sb);
+		return;
+	}
+	strbuf_reset(&sb);
+	strbuf_addstr(&sb, "sql ");
+	for (i = 0; i < len; i++)
+		strbuf_addch(&sb, sql[i] == '\n' || sql[i] == '\t' ? ' ' : sql[i]);
+	strbuf_addch(&sb, '\n');
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int id = sqlite3_column_int(st, 0), parent = sqlite3_column_int(st, 1), d = 0;
+
+		/* the depth of a step: its parent's plus one */
+		for (i = 0; i < nr; i++)
+			if (ids[i] == parent)
+				d = depth[i] + 1;
+		if (nr < (int)ARRAY_SIZE(ids)) {
+			ids[nr] = id;
+			depth[nr++] = d;
+		}
+		strbuf_addf(&sb, "plan %d %s\n", d, (const char *)sqlite3_column_text(st, 3));
+		rows++;
+	}
+	sqlite3_finalize(st);
+	if (rows && (f = fopen(file, "a"))) {
+		fputs(sb.buf, f);
+		fclose(f);
+	}
+	strbuf_release(&sb);
+}
+
+/*
  * LOREBOT_DB_STATS=FILE: at db_close() a line per connection is appended
  * to FILE, "db PATH pid PID fullscan N sort N autoindex N vmstep N" for
  * all its statements, then each statement that stepped through a table
@@ -134,6 +186,7 @@ int db_exec(struct db *db, const char *sql)
 			return set_error(db, sql);
 		if (!st)
 			continue;	/* white space or a comment */
+		plan_write(db->h, sql, (int)(next - sql));
 		while ((rc = sqlite3_step(st)) == SQLITE_ROW)
 			;
 		stats_add(&db->exec, st, sql, (int)(next - sql), &db->scans);
@@ -187,6 +240,7 @@ struct db_stmt *db_prepare(struct db *db, const char *sql)
 		free(st);
 		return NULL;
 	}
+	plan_write(db->h, sql, (int)strlen(sql));
 	st->sql = xstrdup(sql);
 	strmap_put(&db->stmts, st->sql, st);
 	ALLOC_GROW(db->all, db->nr + 1, db->alloc);

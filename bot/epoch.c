@@ -258,7 +258,7 @@ int64_t epoch_read(const char *dir, char *const *commits, size_t nr,
 	for (i = 0; i < nr; i++) {
 		const char *nl = memchr(p, '\n', end - p);
 		unsigned long long size;
-		char oid[65], type[16];
+		char oid[65], type[16], line[128];
 
 		if (!nl) {
 			strbuf_addf(err, "git cat-file: output ends early at %s", commits[i]);
@@ -268,7 +268,18 @@ int64_t epoch_read(const char *dir, char *const *commits, size_t nr,
 			p = nl + 1;	/* a removal ("d"), not a message */
 			continue;
 		}
-		if (sscanf(p, "%64s %15s %llu", oid, type, &size) != 3 ||
+		/*
+		 * The header line alone: sscanf() of the output measures the
+		 * string first, all the blobs after this one, for each blob
+		 * (a third of a catch-up's instructions by git, issue 46)
+		 */
+		if ((size_t)(nl - p) >= sizeof(line)) {
+			strbuf_addf(err, "git cat-file: unexpected output at %s", commits[i]);
+			goto out;
+		}
+		memcpy(line, p, nl - p);
+		line[nl - p] = 0;
+		if (sscanf(line, "%64s %15s %llu", oid, type, &size) != 3 ||
 		    strcmp(type, "blob") || size > (unsigned long long)(end - nl - 1)) {
 			strbuf_addf(err, "git cat-file: unexpected output at %s", commits[i]);
 			goto out;

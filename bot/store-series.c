@@ -322,14 +322,16 @@ out:
 /*
  * The versions stored before that this assembly did not write again are
  * gone: of the touched ones (temp.touched) when it assembled only those,
- * else of all
+ * else of all.  The touched ones are looked up by id: "+gone" keeps the
+ * planner from walking every live version through versions_live to find
+ * the few touched (tests/t0954-query-plans.t)
  */
 static int mark_gone(struct store *st, bool touched, int64_t now,
 		     struct store_changes *ch)
 {
 	struct db_stmt *s = db_prepare(st->db, touched ?
 		"UPDATE versions SET gone = 1, generation = generation + 1, updated = ?1"
-		" WHERE gone = 0 AND id IN (SELECT id FROM temp.touched)"
+		" WHERE +gone = 0 AND id IN (SELECT id FROM temp.touched)"
 		" AND id NOT IN (SELECT id FROM temp.written) RETURNING id, generation" :
 		"UPDATE versions SET gone = 1, generation = generation + 1, updated = ?1"
 		" WHERE gone = 0 AND id NOT IN (SELECT id FROM temp.written)"

@@ -664,10 +664,20 @@ int64_t store_reparse(struct store *st, bool force, struct strbuf *err)
 		lo = store_failed_stamp();
 	}
 	s = db_prepare(st->db, force ? "SELECT id FROM messages" :
-		       /* ranges of an index around the two good stamps, not a scan */
-		       "SELECT id FROM messages WHERE meta_version < ?1 OR"
-		       " (meta_version > ?1 AND meta_version < ?2) OR meta_version > ?2"
-		       " OR meta_version IS NULL");
+		       /*
+			* ranges of an index around the two good stamps, not a
+			* scan: with statistics that say few stamps share the
+			* messages, the planner would rather read them all
+			* (tests/t0954-query-plans.t)
+			*/
+		       "SELECT id FROM messages INDEXED BY messages_meta_version"
+		       " WHERE meta_version < ?1 UNION ALL"
+		       " SELECT id FROM messages INDEXED BY messages_meta_version"
+		       " WHERE meta_version > ?1 AND meta_version < ?2 UNION ALL"
+		       " SELECT id FROM messages INDEXED BY messages_meta_version"
+		       " WHERE meta_version > ?2 UNION ALL"
+		       " SELECT id FROM messages INDEXED BY messages_meta_version"
+		       " WHERE meta_version IS NULL");
 	if (!s || (!force && (db_bind_text(s, 1, lo) || db_bind_text(s, 2, hi))))
 		return fail(st, err);
 	while ((r = db_step(s)) > 0) {

@@ -29,6 +29,12 @@
 
 #include "lib/jail.h"
 
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#else
+#define RUNNING_ON_VALGRIND 0
+#endif
+
 #define DEFAULT_TIMEOUT_MS	30000
 #define DEFAULT_MAX_REQUEST	(64ULL << 20)
 #define DEFAULT_MAX_RESPONSE	(16ULL << 20)
@@ -167,6 +173,14 @@ static void set_limit(int fd, int res, uint64_t v)
 {
 	struct rlimit rl = { (rlim_t)v, (rlim_t)v };
 
+	/*
+	 * Valgrind keeps the hard limit on open files for itself (it
+	 * refuses to change it: EPERM) and keeps the soft one in its own
+	 * books: under a profiler the helper has the soft limit only
+	 * (bench/, jail_profiled())
+	 */
+	if (res == RLIMIT_NOFILE && RUNNING_ON_VALGRIND && !getrlimit(res, &rl))
+		rl.rlim_cur = MIN((rlim_t)v, rl.rlim_max);
 	if (setrlimit(res, &rl))
 		helper_fail(fd, "setrlimit");
 }
