@@ -197,8 +197,13 @@ const struct cfg_key cfg_keys[] = {
 	{ "boot.kvm", CFG_ENUM, "auto", "auto|on|off",
 	  "use KVM: auto probes whether it really works" },
 	{ "boot.smp", CFG_INT, "2", NULL, "guest CPUs" },
-	{ "boot.retries", CFG_INT, "1", NULL,
-	  "reruns of a failing test; one that then passes is flaky" },
+	{ "boot.confirm", CFG_INT, "5", NULL,
+	  "runs that confirm a regression: it fails in all of them on the "
+	  "tip and on the patch bisection blames, and passes in every run "
+	  "of the base (at least twice as many); else it is flaky" },
+	{ "boot.keepkernels", CFG_INT, "200", NULL,
+	  "kernel images kept per arch for boots and bisection (least "
+	  "recently used go first)" },
 	{ "boot.hugepages", CFG_INT, "32", NULL,
 	  "huge pages reserved in the guest for the tests (some tests "
 	  "reserve their own number)" },

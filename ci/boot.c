@@ -185,6 +185,8 @@ static void plan_text(const struct boot_opts *o, const struct kst_plan *plan,
 	size_t i;
 
 	strbuf_addf(sb, "hugepages %u\nretry %u\n", o->hugepages, o->retries);
+	if (o->runs)
+		strbuf_addf(sb, "runs %u\n", o->runs);
 	for (i = 0; i < plan->nr; i++) {
 		const struct kst_def *d = plan->tests[i];
 

@@ -40,7 +40,9 @@ struct boot_opts {
 	size_t tests_nr;
 	unsigned int mem_mb;
 	unsigned int smp;
-	unsigned int retries;		/* reruns of a failing test */
+	unsigned int retries;		/* reruns of a failing test (confirm - 1) */
+	unsigned int confirm;		/* runs that confirm a regression (boot.confirm) */
+	unsigned int runs;		/* > 0: run every test this many times */
 	unsigned int hugepages;		/* reserved in the guest */
 	unsigned int jobs;		/* make -j of the selftest build */
 	uint64_t timeout_ms;		/* one boot, wall clock */
@@ -55,7 +57,7 @@ struct boot_opts {
 };
 
 #define BOOT_OPTS_INIT {						\
-	.mem_mb = 1024, .smp = 2, .retries = 1, .hugepages = 32,	\
+	.mem_mb = 1024, .smp = 2, .retries = 4, .confirm = 5, .hugepages = 32,	\
 	.jobs = 2, .timeout_ms = 300000, .test_timeout_ms = 60000,	\
 	.build_timeout_ms = 1200000, .sandbox = true,			\
 }
