@@ -369,6 +369,34 @@ out:
 
 /* the series page */
 
+/* A boot finding's first bad patch and how sure it is */
+static void boot_culprit_html(struct strbuf *sb, json_object *f)
+{
+	json_object *cu = rd_finding_culprit(f), *conf = rd_finding_confirm(f);
+	int64_t k = rd_culprit_patch(cu, 0);
+
+	if (!cu && !conf)
+		return;
+	strbuf_addstr(sb, " <span class=\"muted\">(");
+	if (k > 0 && rd_culprit_suspect(cu, false))
+		strbuf_addf(sb, "bisection points at patch %lld, which only changes comments "
+			    "or documentation: suspect", (long long)k);
+	else if (k > 0)
+		strbuf_addf(sb, "first bad patch %lld, by bisection in %lld boots", (long long)k,
+			    (long long)rd_culprit_boots(cu, 0));
+	else if (rd_culprit_why(cu)) {
+		strbuf_addstr(sb, "first bad patch not found: ");
+		text_html_escape(sb, rd_culprit_why(cu));
+	}
+	if (conf)
+		strbuf_addf(sb, "%s%lld of %lld runs on the tip, %lld of %lld on the base",
+			    cu ? "; " : "", (long long)rd_runs_bad(rd_confirm_tip(conf), 0),
+			    (long long)rd_runs_runs(rd_confirm_tip(conf), 0),
+			    (long long)rd_runs_bad(rd_confirm_base(conf), 0),
+			    (long long)rd_runs_runs(rd_confirm_base(conf), 0));
+	strbuf_addstr(sb, ")</span>");
+}
+
 static void finding_li(struct strbuf *sb, json_object *f, const char *arch)
 {
 	const char *sev = rd_finding_severity(f) ? rd_finding_severity(f) :
@@ -395,6 +423,7 @@ static void finding_li(struct strbuf *sb, json_object *f, const char *arch)
 		text_html_escape(sb, rd_finding_rule(f));
 		strbuf_addstr(sb, "]</span>");
 	}
+	boot_culprit_html(sb, f);
 	if (quote) {
 		strbuf_addstr(sb, "<pre>");
 		text_html_escape(sb, quote);
@@ -523,6 +552,19 @@ static void boot_details(struct strbuf *sb, const struct result *r)
 		for (i = 0; i < json_object_array_length(fs); i++)
 			finding_li(sb, rd_at(fs, i), NULL);
 		strbuf_addstr(sb, "</ul>");
+	}
+	/* not confirmed: shown, not counted */
+	fs = rd_doc_flaky(r->doc);
+	for (i = 0; fs && i < json_object_array_length(fs); i++) {
+		json_object *f = rd_at(fs, i);
+
+		strbuf_addstr(sb, "<br>");
+		badge(sb, RD_TEST_FLAKY, NULL);
+		strbuf_addch(sb, ' ');
+		text_html_escape(sb, rd_finding_message_z(f));
+		strbuf_addstr(sb, " <span class=\"muted\">(");
+		text_html_escape(sb, rd_finding_why_z(f));
+		strbuf_addstr(sb, "; not counted)</span>");
 	}
 }
 

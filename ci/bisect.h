@@ -35,6 +35,7 @@
 #include <stddef.h>
 
 #include "lib/strbuf.h"
+#include "ci/boot.h"
 
 /* What one candidate showed on one kernel: in bad of runs runs */
 struct bisect_obs {
@@ -131,6 +132,22 @@ typedef int bisect_probe_fn(void *data, int patch, struct bisect_cand *const *ca
  */
 unsigned int bisect_run(struct bisect_cand *const *c, size_t nr, unsigned int confirm,
 			bisect_probe_fn *probe, void *data);
+
+/*
+ * With real boots, after baseline_boot_arch() made aj (the arch's JSON)
+ * from tip and base: confirm what is new (the tip booted again when its
+ * runs were too few, the base kb run more and cached), bisect it over
+ * s, and annotate aj: each finding's "confirm" ({tip, base: {runs, bad},
+ * runs}) and "culprit" ({state, patch, commit, subject, suspect, why,
+ * boots, steps}); a culprit found (and not suspect: it only changes
+ * comments or documentation) is the finding's "patch" and "commit"; what
+ * is not confirmed moves from "findings" to "flaky" (with "why"); aj's
+ * "bisection" counts the boots.
+ */
+void bisect_boot(const struct boot_opts *o, const struct arch *a,
+		 const struct boot_result *tip, const struct boot_result *base,
+		 const struct boot_kernel *kb, const struct boot_series *s,
+		 json_object *aj);
 
 /* "failed 5 of 5 runs" */
 void bisect_obs_text(struct strbuf *sb, const struct bisect_obs *o, const char *bad);

@@ -242,7 +242,7 @@ static int run_images(const struct boot_args *args, struct boot_opts *o,
 	if (!args->workdir)
 		workdir = xasprintf("%s/boot/runs/images", o->cachedir);
 	o->workdir = args->workdir ? args->workdir : workdir;
-	baseline_boot_arch(o, a, &tip, args->base_image ? &base : NULL, &aj, &err);
+	baseline_boot_arch(o, a, &tip, args->base_image ? &base : NULL, NULL, &aj, &err);
 	json_object_array_add(list, aj);
 	strbuf_release(&err);
 	free(src);

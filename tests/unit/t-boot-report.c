@@ -192,8 +192,36 @@ static void test_ends(void)
 	boot_result_release(&base);
 }
 
+/* The text of an arch whose finding was bisected, and a flaky one */
+static void test_text(void)
+{
+	json_object *report = json_tokener_parse(
+		"{\"archs\": [{\"arch\": \"x86_64\", \"status\": \"regressions\","
+		" \"message\": \"0 new kselftest failures, 1 new kernel report\","
+		" \"tests\": [], \"bisection\": {\"patches\": 12},"
+		" \"findings\": [{\"kind\": \"kernel-warning\", \"message\": \"new kernel warning\","
+		"   \"patch\": 9, \"culprit\": {\"state\": \"found\", \"patch\": 9,"
+		"   \"subject\": \"mm/madvise: warn\", \"suspect\": false, \"boots\": 5}},"
+		"  {\"kind\": \"kernel-warning\", \"message\": \"another\","
+		"   \"culprit\": {\"state\": \"found\", \"patch\": 2, \"suspect\": true}}],"
+		" \"flaky\": [{\"message\": \"new kselftest failure: mm/cow\","
+		"   \"why\": \"shown in 2 of 5 runs on the tip\"}]}]}");
+	struct strbuf sb = STRBUF_INIT;
+
+	boot_report_text(report, &sb);
+	ok(strstr(sb.buf, "    first bad patch: 9/12 mm/madvise: warn (5 boots)\n") != NULL,
+	   "text: the first bad patch, of how many, in how many boots");
+	ok(strstr(sb.buf, "bisection points at patch 2, which only changes comments or "
+		  "documentation: suspect") != NULL, "text: a suspect is not blamed");
+	ok(strstr(sb.buf, "  flaky, not counted: new kselftest failure: mm/cow (shown in 2 of "
+		  "5 runs on the tip)") != NULL, "text: the flaky one, not counted");
+	strbuf_release(&sb);
+	json_object_put(report);
+}
+
 int main(void)
 {
+	test_text();
 	test_compare();
 	test_ends();
 	return done_testing();

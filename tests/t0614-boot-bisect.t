@@ -1,0 +1,169 @@
+#!/bin/sh
+# The patch that broke it, on real kernels.  Series of 12, 5 and 2
+# patches where patch k adds WARN_ON_ONCE(1) to madvise_populate(), which
+# the madv_populate kselftest reaches, and the others change what the
+# small profile does not compile (documentation, mm/hmm.c): the boot
+# stage confirms the warning (every run of boot.confirm on the tip, none
+# of twice as many on the base), bisects over the series' own kernels and
+# names patch k, in at most ceil(log2 n) + 1 boots of the series; the
+# reply names it too.  The 12-patch series is built by `lorebot build`
+# first, which keeps every patch's image, so the bisection boots what was
+# built; the others' probe kernels are built when the bisection needs
+# them.  A patch that only adds comments, but moves __LINE__ under a
+# WARN_ON_ONCE(__LINE__ > N) an earlier patch added, is found and marked
+# suspect, not blamed.
+#
+# Cost (to keep it small on 2 cores): one test (madv_populate), one arch
+# per series except the 2-patch one (three), the series' kernels rebuild
+# one file (ccache has the rest); the base's boots and runs are cached per
+# machine.  bench/README.md has the numbers.
+# schedule: last 9 (builds or boots on the base build directories; minutes)
+. "${LOREBOT_SRC:-.}/tests/lib.sh"
+. "$LOREBOT_SRC/tests/boot-lib.sh"
+. "$LOREBOT_SRC/tests/report-lib.sh"
+boot_need_all
+boot_repo
+R=$TMP/repo
+
+# commit SUBJECT N: commit what is staged, at a fixed date (the same
+# series gives the same commits, and cached kernels, on every run)
+commit() {
+	GIT_AUTHOR_DATE="2026-03-01T10:00:$(printf %02d "$2") +0000" \
+	GIT_COMMITTER_DATE="2026-03-01T10:00:$(printf %02d "$2") +0000" \
+		git -C "$R" commit -q -a -m "$1" -m "Signed-off-by: lorebot test <test@lorebot.invalid>"
+}
+
+# series NAME N K: branch NAME on mm-new, N patches, patch K the warning
+series() {
+	git -C "$R" checkout -q -b "$1" mm-new || return 1
+	_i=1
+	while [ "$_i" -le "$2" ]; do
+		if [ "$_i" = "$3" ]; then
+			git -C "$R" apply "$FIXTURES/boot/warn-madvise-populate.patch" || return 1
+			commit "mm/madvise: warn when populating" "$_i"
+		elif [ $((_i % 2)) = 0 ]; then
+			echo "Note $_i of the $1 series." >>"$R/Documentation/mm/index.rst"
+			commit "Documentation/mm: note $_i" "$_i"
+		else
+			sed -i "0,/^#include/s//#define HMM_LOREBOT_NOTE_$_i $_i\n&/" "$R/mm/hmm.c"
+			commit "mm/hmm: define note $_i" "$_i"
+		fi
+		_i=$((_i + 1))
+	done
+}
+
+# check_culprit FILE ARCH K N: the arch of FILE names patch K of N
+check_culprit() {
+	_f=$1 _a=$2 _k=$3 _n=$4
+	is "$(arch_json "$_f" "$_a" "a['status']")" regressions "$_a, $_n patches: regressions"
+	is "$(arch_json "$_f" "$_a" "[f['kind'] for f in a['findings']]")" "['kernel-warning']" \
+		"$_a, $_n patches: one finding, the warning"
+	is "$(arch_json "$_f" "$_a" "a['findings'][0]['patch']")" "$_k" \
+		"$_a, $_n patches: on patch $_k"
+	is "$(arch_json "$_f" "$_a" "a['findings'][0]['commit']")" \
+		"$(git -C "$R" rev-parse "HEAD~$((_n - _k))")" "$_a, $_n patches: its commit"
+	is "$(arch_json "$_f" "$_a" "a['findings'][0]['culprit']['subject']")" \
+		"mm/madvise: warn when populating" "$_a, $_n patches: its subject"
+	is "$(arch_json "$_f" "$_a" "a['findings'][0]['culprit']['suspect']")" False \
+		"$_a, $_n patches: not suspect"
+	_bound=$(python3 -c "import math; print(math.ceil(math.log2($_n)) + 1)")
+	_boots=$(arch_json "$_f" "$_a" "a['findings'][0]['culprit']['boots']")
+	ok "$_a, $_n patches: $_boots boots of the series, at most $_bound" \
+		test "$_boots" -le "$_bound"
+	is "$(arch_json "$_f" "$_a" "a['bisection']['boots']")" "$_boots" \
+		"$_a, $_n patches: the arch's boots are the finding's"
+	is "$(arch_json "$_f" "$_a" "(a['findings'][0]['confirm']['tip']['runs'], a['findings'][0]['confirm']['tip']['bad'])")" \
+		"(5, 5)" "$_a, $_n patches: the warning came in 5 of 5 runs on the tip"
+	is "$(arch_json "$_f" "$_a" "a['findings'][0]['confirm']['base']['bad']")" 0 \
+		"$_a, $_n patches: never on the base"
+	like "$(arch_json "$_f" "$_a" "a['findings'][0]['confirm']['base']['runs']")" \
+		"^(1[0-9]|[2-9][0-9])$" "$_a, $_n patches: in at least 10 runs of the base"
+	is "$(arch_json "$_f" "$_a" "sorted(set(s['verdict'] for s in a['findings'][0]['culprit']['steps']))")" \
+		"$(if [ "$_n" = 2 ]; then echo "['good']"; else echo "['bad', 'good']"; fi)" \
+		"$_a, $_n patches: every probe was 5 of 5 one way or the other"
+	is "$(arch_json "$_f" "$_a" "a['flaky']")" "[]" "$_a, $_n patches: nothing flaky"
+}
+
+# 12 patches, patch 9: built first (every patch's image kept), then booted
+series s12 12 9
+lorebot build --repo "$R" --series s12 --arch x86_64 --json >"$TMP/build12.json" 2>"$TMP/build12.err"
+is "$?" 0 "12 patches: lorebot build exits 0"
+lorebot boot --repo "$R" --series s12 --arch x86_64 --tests madv_populate --json \
+	>"$TMP/b12.json" 2>"$TMP/b12.err"
+is "$?" 1 "12 patches: lorebot boot exits 1"
+check_culprit "$TMP/b12.json" x86_64 9 12
+is "$(arch_json "$TMP/b12.json" x86_64 "sorted(set(k['image'] for k in a['bisection']['kernels']))")" \
+	"['kept']" "12 patches: every probe booted the image the build stage kept"
+is "$(arch_json "$TMP/b12.json" x86_64 "[k['patch'] for k in a['bisection']['kernels']]")" \
+	"[6, 9, 7, 8]" "12 patches: probes 6, 9, 7, 8"
+# 5 patches, patch 2, on arm64; 2 patches, patch 2, on every arch
+git -C "$R" checkout -q mm-new
+series s5 5 2
+lorebot boot --repo "$R" --series s5 --arch arm64 --tests madv_populate --json \
+	>"$TMP/b5.json" 2>"$TMP/b5.err"
+is "$?" 1 "5 patches: exit 1"
+check_culprit "$TMP/b5.json" arm64 2 5
+is "$(arch_json "$TMP/b5.json" arm64 "sorted(set(k['image'] for k in a['bisection']['kernels']))")" \
+	"['built']" "5 patches: not built by lorebot build: the probes' kernels were built for them"
+git -C "$R" checkout -q mm-new
+series s2 2 2
+lorebot boot --repo "$R" --series s2 --tests madv_populate --json \
+	>"$TMP/b2.json" 2>"$TMP/b2.err"
+is "$?" 1 "2 patches: exit 1"
+for a in x86_64 arm64 riscv; do
+	check_culprit "$TMP/b2.json" $a 2 2
+done
+for a in x86_64 arm64; do
+	is "$(arch_json "$TMP/b2.json" $a "a['bisection']['base_boots']")" 0 \
+		"$a: the base's runs of madv_populate came from the cache (an earlier series)"
+done
+
+# a comment-only patch that moves __LINE__ past WARN_ON_ONCE(__LINE__ > N)
+git -C "$R" checkout -q -b suspect mm-new
+L=$(grep -n 'long pages;' "$R/mm/madvise.c" | head -1 | cut -d: -f1)
+sed -i "${L}s/\$/\n\n\tWARN_ON_ONCE(__LINE__ > $((L + 6)));/" "$R/mm/madvise.c"
+commit "mm/madvise: warn about late lines" 1
+sed -i "0,/^#include/s//\/*\n * one\n * two\n * three\n * four\n * five\n *\/\n&/" "$R/mm/madvise.c"
+commit "mm/madvise: say more at the top" 2
+lorebot boot --repo "$R" --series suspect --arch x86_64 --tests madv_populate --json \
+	>"$TMP/bs.json" 2>"$TMP/bs.err"
+is "$?" 1 "comment-only culprit: exit 1 (the warning is new)"
+is "$(arch_json "$TMP/bs.json" x86_64 "a['findings'][0]['culprit']['patch']")" 2 \
+	"bisection points at patch 2"
+is "$(arch_json "$TMP/bs.json" x86_64 "a['findings'][0]['culprit']['suspect']")" True \
+	"which only adds comments: suspect"
+is "$(arch_json "$TMP/bs.json" x86_64 "'patch' in a['findings'][0]")" False \
+	"and not blamed: the finding names no patch"
+
+# the reply: a version of the 12-patch series with these results
+git -C "$R" format-patch -q --cover-letter --thread --to=linux-mm@kvack.org \
+	-o "$TMP/s12" mm-new..s12
+cat "$TMP"/s12/*.patch >"$TMP/s12.mbox"
+fill_db "$TMP/s12.mbox"
+V=$(sed -n 's/^Message-I[dD]: <\(.*\)>$/\1/p' "$TMP/s12/0000-cover-letter.patch")
+python3 - "$FIXTURES/results/apply-one.json" "$TMP/apply.json" \
+	"$(git -C "$R" rev-parse mm-new)" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d['base']['sha'] = d['attempts'][0]['sha'] = sys.argv[3]
+p = d['patches'][0]
+d['patches'] = [dict(p, n=i, total=12, subject='patch %d' % i) for i in range(1, 13)]
+json.dump(d, open(sys.argv[2], 'w'))
+EOF
+echo '{"findings": []}' >"$TMP/check.json"
+python3 -c "
+import json; d = json.load(open('$FIXTURES/results/build-003.json'))
+d['archs'] = [a for a in d['archs'] if a['arch'] == 'x86_64']
+json.dump(d, open('$TMP/build.json', 'w'))"
+record "$V" apply "$TMP/apply.json"
+record "$V" check "$TMP/check.json"
+record "$V" build "$TMP/build.json"
+record "$V" boot "$TMP/b12.json"
+report_conf
+"$LOREBOT" --db "$DB" --config "$CONF" reply --series "$V" --dry-run --arch x86_64 \
+	--repo "$R" >"$TMP/dry.mbox" 2>"$TMP/dry.err"
+is "$?" 0 "reply --dry-run exits 0"
+like "$(cat "$TMP/dry.mbox")" "first bad patch: 9/12 \(\"mm/madvise: warn when populating\"\)" \
+	"the reply names patch 9"
+like "$(cat "$TMP/dry.mbox")" "5 of 5 runs" "and how sure"
+done_testing
