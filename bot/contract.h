@@ -109,6 +109,9 @@
 	X(finding, trace, "trace", STR)					\
 	X(finding, log, "log", STR)					\
 	X(finding, test, "test", STR)					\
+	X(finding, function, "function", STR)	/* check, build */	\
+	X(finding, option, "option", STR)	/* build: -Wfoo */	\
+	X(finding, title, "title", STR)	/* boot: a report's title */	\
 	X(finding, culprit, "culprit", OBJ)	/* boot: bisection */	\
 	X(finding, confirm, "confirm", OBJ)	/* boot: {tip, base, runs} */ \
 	X(finding, why, "why", STR)	/* boot, flaky: why not counted */ \

@@ -59,7 +59,9 @@ static int base_vars(struct report_ctx *c, struct strbuf *err)
 	int ret = 0;
 
 	base_info(c, &b);
-	if (b.sha && (b.from_base_commit || !b.name || !strcmp(b.name, b.sha)))
+	if (c->d->untested)
+		strbuf_addstr(&sb, "the patches alone (base-commit unknown)");
+	else if (b.sha && (b.from_base_commit || !b.name || !strcmp(b.name, b.sha)))
 		strbuf_addstr(&sb, b.sha);
 	else if (b.sha)
 		strbuf_addf(&sb, "%s %s", b.name, b.sha);
@@ -68,12 +70,18 @@ static int base_vars(struct report_ctx *c, struct strbuf *err)
 	else
 		strbuf_addstr(&sb, "the patches alone (no tree)");
 	template_set(&c->vars, "base_on", sb.buf);
-	template_set(&c->vars, "base", b.sha ? sb.buf : "");
+	template_set(&c->vars, "base", b.sha && !c->d->untested ? sb.buf : "");
 	strbuf_reset(&sb);
-	if (b.base_commit_unknown)
+	if (c->d->untested)
+		strbuf_addf(&sb, "[not built or booted: base-commit %s is not in the tree "
+			    "%s tests on, and the series does not apply to %s; the review "
+			    "below reads the patches alone]", c->v->base_commit,
+			    config_get(c->o->cfg, "core.botname"),
+			    b.name ? b.name : "the bases it has");
+	else if (b.base_commit_unknown)
 		strbuf_addf(&sb, "[base-commit %s is not in the tree lorebot tests on; "
 			    "this is the closest base it has]", c->v->base_commit);
-	template_set(&c->vars, "base_note", sb.buf);
+	report_set_prose(c, "base_note", sb.buf);
 	if (!c->v->base_commit)
 		ret = template_load(c->o->templates, "reply-base-advice.txt", &advice, err);
 	strbuf_rtrim(&advice);
@@ -367,8 +375,10 @@ static int lines_in(const char *s)
 }
 
 
-static void finding_line(struct strbuf *sb, const char *mark, json_object *f)
+static void finding_line(struct strbuf *sb, const char *mark, enum stage stage, json_object *f)
 {
+	char id[REPORT_ID_LEN + 1];
+
 	const char *file = rd_finding_file(f);
 	int64_t line = rd_finding_line(f, 0);
 
@@ -384,6 +394,11 @@ static void finding_line(struct strbuf *sb, const char *mark, json_object *f)
 		    RD_SEV_WARNING, rd_finding_message_z(f));
 	if (rd_finding_rule(f))
 		strbuf_addf(sb, " [%s]", rd_finding_rule(f));
+	/* a build finding's id is on the line after it, with its patch */
+	if (stage == STAGE_CHECK) {
+		report_finding_id(stage, f, id);
+		strbuf_addf(sb, " [id %s]", id);
+	}
 	strbuf_addch(sb, '\n');
 }
 
@@ -402,7 +417,7 @@ static void check_vars(struct report_ctx *c)
 			size_t mark;
 
 			if (rd_finding_patch(f, 0) != n ||
-			    report_finding_class(c->o, f) != REPORT_MAIL)
+			    report_check_class(c->v, c->o, f) != REPORT_MAIL)
 				continue;
 			errors += !strcmp(rd_finding_severity_z(f), RD_SEV_ERROR);
 			if (last != n) {
@@ -416,7 +431,7 @@ static void check_vars(struct report_ctx *c)
 				strbuf_addstr(&out, ":\n");
 				last = n;
 			}
-			finding_line(&out, ">> ", f);
+			finding_line(&out, ">> ", STAGE_CHECK, f);
 			mark = ex.len;
 			strbuf_addf(&ex, "%s", ex.len ? "\n" : "");
 			if (report_excerpt(c, n, rd_finding_file(f), (int)rd_finding_line(f, 0),
@@ -601,9 +616,10 @@ static void build_vars(struct report_ctx *c)
 			const char *raw = rd_finding_raw(f) ? rd_finding_raw(f) : rd_finding_output(f);
 			const char *sev = rd_finding_severity_z(f);
 			int patch = (int)rd_finding_patch(f, 0);
+			char id[REPORT_ID_LEN + 1];
 			size_t mark;
 
-			if (!build_shows(c, f))
+			if (!build_shows(c, f) || (is_new && report_dismissed(c->v, STAGE_BUILD, f)))
 				continue;
 			if (is_new && (!strcmp(sev, RD_SEV_ERROR) || !strcmp(sev, RD_SEV_FATAL)))
 				errors++;
@@ -613,13 +629,16 @@ static void build_vars(struct report_ctx *c)
 				strbuf_addstr(&out, is_new ? ">> " : "   ");
 				add_block(&out, "", raw);
 			} else {
-				finding_line(&out, is_new ? ">> " : "   ", f);
+				finding_line(&out, is_new ? ">> " : "   ", STAGE_BUILD, f);
 			}
 			if (!is_new)
 				continue;
+			report_finding_id(STAGE_BUILD, f, id);
 			if (patch > 0)
-				strbuf_addf(&out, "   (first seen with patch %d/%d)\n", patch,
-					    c->v->total);
+				strbuf_addf(&out, "   (first seen with patch %d/%d; id %s)\n", patch,
+					    c->v->total, id);
+			else if (raw)
+				strbuf_addf(&out, "   (id %s)\n", id);
 			mark = ex.len;
 			strbuf_addf(&ex, "%s", ex.len ? "\n" : "");
 			if (report_excerpt(c, patch, rd_finding_file(f), (int)rd_finding_line(f, 0),
@@ -710,8 +729,13 @@ static void boot_vars(struct report_ctx *c)
 			const char *more = rd_finding_trace(f) ? rd_finding_trace(f) :
 				rd_finding_output(f) ? rd_finding_output(f) : rd_finding_log(f);
 
-			strbuf_addf(&out, ">> %s: %s\n", rd_finding_kind(f) ? rd_finding_kind(f) :
-				    "finding", rd_finding_message_z(f));
+			char id[REPORT_ID_LEN + 1];
+
+			if (report_dismissed(c->v, STAGE_BOOT, f))
+				continue;
+			report_finding_id(STAGE_BOOT, f, id);
+			strbuf_addf(&out, ">> %s: %s [id %s]\n", rd_finding_kind(f) ?
+				    rd_finding_kind(f) : "finding", rd_finding_message_z(f), id);
 			if (rd_finding_test(f))
 				strbuf_addf(&out, "   (while running %s)\n", rd_finding_test(f));
 			boot_culprit(&out, c->v, f);
@@ -784,12 +808,13 @@ static const struct {
 	const char *heading;
 } later_sections[SECTION_NR] = {
 	[SECTION_BOOT] = { REPLY_BOOT, BUILD_ALL,
-		"Boot regressions on ${archs} (compared with the base kernel, new ones "
-		"prefixed by >>):" },
+		"Boot regressions on ${archs}, \">>\" marking what the base kernel "
+		"does not do:" },
 	[SECTION_BUILD_WARNINGS] = { REPLY_BUILD, BUILD_WARNINGS,
-		"New build warnings on ${archs} (new ones prefixed by >>):" },
+		"New build warnings on ${archs}, \">>\" marking what the base does "
+		"not have:" },
 	[SECTION_CHECK] = { REPLY_CHECK, BUILD_ALL,
-		"Review findings (new ones prefixed by >>):" },
+		"Review findings, each marked \">>\":" },
 };
 
 /*

@@ -145,7 +145,7 @@ like "$(apply_of "$VN")" "^failed mm/mm-new $UPC\$" \
 	"a base found nowhere: tried on mm-new as fetched (mm/mm-new), where it fails"
 is "$(state_of "$VN")" base-unknown "its state is base-unknown"
 is "$(mails_to "$VN")" 0 "no mail about it (reply.baseunknown = off)"
-is "$(grep -rl 'could not apply' "$OUT" 2>/dev/null | xargs -r grep -l "$VN" | wc -l | tr -d ' ')" 0 \
+is "$(grep -rl 'lorebot apply FAILED' "$OUT" 2>/dev/null | xargs -r grep -l "$VN" | wc -l | tr -d ' ')" 0 \
 	"no 'could not apply' mail"
 is "$(sql "SELECT count(*) FROM replies WHERE version = '$VN'")" 0 "nor any reply recorded"
 
