@@ -126,7 +126,7 @@ is "$(sql "SELECT json_extract(json, '\$.findings[0].rule') FROM results
 	WHERE stage = 'check' AND version = '$V3'")" atomic-sleep "v3 has the finding still"
 is "$(mails_to "$V2")$(mails_to "$V3")" 00 "v2 and v3: no mail about it"
 PORT=$(free_port)
-lorebot --db "$DB" serve --listen "127.0.0.1:$PORT" --arch '' >/dev/null 2>"$TMP/serve.err" &
+"$LOREBOT" --db "$DB" serve --listen "127.0.0.1:$PORT" --arch "" >/dev/null 2>"$TMP/serve.err" &
 cleanup_add "kill $!"
 S=$(sql "SELECT series FROM versions WHERE id = '$V3'")
 _i=0
