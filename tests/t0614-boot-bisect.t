@@ -117,6 +117,14 @@ for a in x86_64 arm64; do
 	is "$(arch_json "$TMP/b2.json" $a "a['bisection']['base_boots']")" 0 \
 		"$a: the base's runs of madv_populate came from the cache (an earlier series)"
 done
+# lorebot check --boot in the developer's tree: on the patch too
+git -C "$R" checkout -q s2
+(cd "$R" && "$LOREBOT" check --boot=x86_64 --json mm-new..s2) >"$TMP/check.json" 2>"$TMP/check.err"
+is "$?" 1 "lorebot check --boot: exit 1"
+is "$(json "$TMP/check.json" "[(f['patch'], f['rule']) for f in d['findings'] if f['rule'].startswith('boot')]")" \
+	"[(2, 'boot:x86_64')]" "lorebot check --boot: the warning is a finding of patch 2"
+like "$(json "$TMP/check.json" "[f['message'] for f in d['findings'] if f['rule'].startswith('boot')][0]")" \
+	"first bad patch by bisection, 2 boots" "saying how it was found"
 
 # a comment-only patch that moves __LINE__ past WARN_ON_ONCE(__LINE__ > N)
 git -C "$R" checkout -q -b suspect mm-new
