@@ -139,9 +139,10 @@ static int boot_probe(struct bb *b, const struct boot_kernel *k,
 		      json_object *log, struct strbuf *err)
 {
 	const char **tests = xcalloc(nr + 1, sizeof(*tests));
+	const char **slow = xcalloc(nr + 1, sizeof(*slow));
 	struct boot_opts o = *b->o;
 	struct boot_result r;
-	size_t i, j, nt = 0;
+	size_t i, j, nt = 0, ns = 0;
 	bool runs = false;
 	int ret;
 
@@ -149,6 +150,8 @@ static int boot_probe(struct bb *b, const struct boot_kernel *k,
 		if (!c[i]->test)
 			continue;
 		runs |= c[i]->kind != BISECT_BOOT;
+		if (c[i]->timeout)
+			slow[ns++] = c[i]->test;
 		for (j = 0; j < nt && strcmp(tests[j], c[i]->test); j++)
 			;
 		if (j == nt)
@@ -157,6 +160,7 @@ static int boot_probe(struct bb *b, const struct boot_kernel *k,
 	o.tests = nt ? tests : no_tests;
 	o.tests_nr = nt;
 	o.runs = runs ? o.confirm : 0;
+	o.short_runs = slow;
 	boot_result_init(&r);
 	log_progress("booting %s %s for bisection (%zu test%s%s)", b->a->name, k->label, nt,
 		     nt == 1 ? "" : "s", runs ? ", each run boot.confirm times" : "");
@@ -177,6 +181,7 @@ static int boot_probe(struct bb *b, const struct boot_kernel *k,
 	}
 	boot_result_release(&r);
 	free(tests);
+	free(slow);
 	return ret;
 }
 
@@ -218,8 +223,12 @@ static void candidates(struct bb *b, json_object *aj, const struct boot_result *
 
 		if (!jx_bool(f, "new", false))
 			continue;
-		if (!strcmp(kind, "kselftest-failure") && test)
+		if (!strcmp(kind, "kselftest-failure") && test) {
+			const struct kst_run *t = ktap_test(&tip->con, test);
+
 			bisect_cand_init(c, BISECT_TEST, test, NULL);
+			c->timeout = t && t->timeout;
+		}
 		else if (!is_end_kind(kind) && test && jx_str(f, "title"))
 			bisect_cand_init(c, BISECT_REPORT, test, jx_str(f, "title"));
 		else

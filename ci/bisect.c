@@ -52,7 +52,9 @@ void bisect_cand_release(struct bisect_cand *c)
 
 unsigned int bisect_need(const struct bisect_cand *c, unsigned int confirm)
 {
-	return c->kind == BISECT_BOOT ? 1 : MAX(confirm, 1u);
+	if (c->kind == BISECT_BOOT)
+		return 1;
+	return c->timeout ? MIN(MAX(confirm, 1u), 2u) : MAX(confirm, 1u);
 }
 
 enum bisect_verdict bisect_verdict(const struct bisect_obs *o, unsigned int need)
@@ -69,7 +71,7 @@ enum bisect_verdict bisect_verdict(const struct bisect_obs *o, unsigned int need
 /* The base: twice the tip's runs, none of them bad */
 static unsigned int base_need(const struct bisect_cand *c, unsigned int confirm)
 {
-	return c->kind == BISECT_BOOT ? 1 : 2 * MAX(confirm, 1u);
+	return c->kind == BISECT_BOOT ? 1 : 2 * bisect_need(c, confirm);
 }
 
 unsigned int bisect_base_more(const struct bisect_cand *c, unsigned int confirm)

@@ -8,7 +8,8 @@
  * regression only when it is confirmed:
  *	- on the tip it showed in every one of confirm runs (the guest init
  *	  runs a test that failed or made the kernel report up to confirm
- *	  times: boot.confirm);
+ *	  times: boot.confirm; twice for a test that timed out, whose limit
+ *	  is long);
  *	- on the base it never showed, in at least 2 * confirm runs (the
  *	  base's runs of the test are cached per base, configuration and
  *	  test, and added to only when a series needs them);
@@ -78,6 +79,7 @@ struct bisect_cand {
 	enum bisect_kind kind;
 	char *test;		/* TEST, REPORT: the kselftest ("madv_populate") */
 	char *title;		/* REPORT, BOOT: the report's title, or how the boot ended */
+	bool timeout;		/* TEST: it timed out: twice is enough, its limit is long */
 	struct bisect_obs tip, base;
 	enum bisect_state state;
 	int lo, hi;		/* lo passed (0: the base), hi failed (n: the tip) */
@@ -92,7 +94,7 @@ void bisect_cand_init(struct bisect_cand *c, enum bisect_kind kind,
 		      const char *test, const char *title);
 void bisect_cand_release(struct bisect_cand *c);
 
-/* Runs a verdict on c needs: confirm, or 1 for a boot */
+/* Runs a verdict on c needs: confirm, 2 for a test that timed out, 1 for a boot */
 unsigned int bisect_need(const struct bisect_cand *c, unsigned int confirm);
 enum bisect_verdict bisect_verdict(const struct bisect_obs *o, unsigned int need);
 

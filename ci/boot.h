@@ -42,7 +42,8 @@ struct boot_opts {
 	unsigned int smp;
 	unsigned int retries;		/* reruns of a failing test (confirm - 1) */
 	unsigned int confirm;		/* runs that confirm a regression (boot.confirm) */
-	unsigned int runs;		/* > 0: run every test this many times */
+	unsigned int runs;		/* > 0: run every test this many times, */
+	const char *const *short_runs;	/* ... but these (NULL-terminated) twice */
 	unsigned int keep_kernels;	/* images kept per arch (boot.keepkernels) */
 	unsigned int hugepages;		/* reserved in the guest */
 	unsigned int jobs;		/* make -j of the selftest build */

@@ -16,9 +16,10 @@
  *	retry N			run a failing test up to N more times, while
  *				it keeps failing (an attempt during which the
  *				kernel printed a report counts as failing)
- *	runs N			run every test N times, whatever each gives
- *				(the host bisecting and confirming: it reads
- *				each attempt's exit line)
+ *	runs N			run each test after this line N times, whatever
+ *				each gives (the host bisecting and confirming: it
+ *				reads each attempt's exit line); 0: retry
+ * A test that timed out is run twice at most: its limit is long.
  *	test NAME TIMEOUT_S HUGEPAGES BINARY [ARG...]
  *				run ./BINARY [ARG...] in /lorebot/bin (as
  *				run_vmtests.sh does), report it as NAME, with
@@ -71,6 +72,7 @@ struct test {
 	char *bin;
 	long hugepages;		/* -1: the plan's */
 	unsigned int timeout_s;
+	int runs;		/* > 0: this many times (the plan's "runs") */
 	char arg0[128];
 	char *argv[MAX_ARGS + 2];
 };
@@ -235,6 +237,7 @@ static int parse_test(char *rest)
 	t->name = name;
 	t->bin = bin;
 	t->timeout_s = strtoul(timeout, NULL, 10);
+	t->runs = plan.runs;
 	t->hugepages = strcmp(huge, "-") ? strtol(huge, NULL, 10) : -1;
 	snprintf(t->arg0, sizeof(t->arg0), "./%s", bin);
 	t->argv[argc++] = t->arg0;
@@ -544,8 +547,9 @@ static void run_test(int i, const struct test *t)
 			worst = o;
 			worst_status = status;
 		}
-		if (o == SKIP || (plan.runs > 0 ? attempt >= plan.runs :
-				  (!failed && !reported) || attempt > plan.retries))
+		if (o == SKIP || (o == TIMEOUT && attempt >= 2) ||
+		    (t->runs > 0 ? attempt >= t->runs :
+		     (!failed && !reported) || attempt > plan.retries))
 			break;
 		reap_orphans();
 		clear_warn_once();
@@ -553,7 +557,7 @@ static void run_test(int i, const struct test *t)
 	}
 	reap_orphans();
 	/* several runs asked: one that failed is what the line says */
-	if (plan.runs > 0 && worst != PASS) {
+	if (t->runs > 0 && worst != PASS) {
 		o = worst;
 		status = worst_status;
 	}

@@ -204,6 +204,12 @@ static void test_verdicts(void)
 	is_int(c.boots, 3, "the tip and two probes");
 	bisect_cand_release(&c);
 
+	bisect_cand_init(&c, BISECT_TEST, "slow", NULL);
+	c.timeout = true;
+	is_int(bisect_need(&c, 5), 2, "a test that timed out: two runs are enough");
+	is_int(bisect_base_more(&c, 5), 4, "and four of the base");
+	bisect_cand_release(&c);
+
 	bisect_cand_init(&c, BISECT_BOOT, NULL, "no-init");
 	c.tip = (struct bisect_obs){ 1, 1 };
 	c.base = (struct bisect_obs){ 1, 0 };
