@@ -353,11 +353,22 @@ int reply_answers_scan(struct store *st, const struct config *cfg, int64_t now,
 
 	if (!store_has_answers(st) || !store_has_results(st))
 		return 0;
-	last = seen = store_answers_seen(st);
+	seen = store_answers_seen(st);
+	/*
+	 * Up to the newest message now, whatever answers there are: the next
+	 * scan starts after it, so that a poll costs its news, not the archive
+	 * (a message another pass stores meanwhile comes after it)
+	 */
+	if (db_query_int(st->db, "SELECT max(id) FROM messages", seen, &last)) {
+		strbuf_addstr(err, db_error(st->db));
+		return -1;
+	}
+	if (last <= seen)
+		return 0;
 	s = db_prepare(st->db,
 		"SELECT m.id, m.msgid, r.version FROM messages m JOIN replies r"
-		" ON r.msgid = m.parent WHERE m.id > ? ORDER BY m.id");
-	if (!s || db_bind_int(s, 1, seen)) {
+		" ON r.msgid = m.parent WHERE m.id > ?1 AND m.id <= ?2 ORDER BY m.id");
+	if (!s || db_bind_int(s, 1, seen) || db_bind_int(s, 2, last)) {
 		strbuf_addstr(err, db_error(st->db));
 		return -1;
 	}
@@ -371,16 +382,16 @@ int reply_answers_scan(struct store *st, const struct config *cfg, int64_t now,
 		strbuf_addstr(err, db_error(st->db));
 		ret = -1;
 	}
-	if (!ret && nr && store_begin(st, err))
+	if (!ret && store_begin(st, err))
 		ret = -1;
-	for (i = 0; i < nr && !ret; i++) {
-		ret = answer(st, cfg, now, rows[i].msgid, rows[i].version, out, err);
-		last = rows[i].id;
+	else if (!ret) {
+		for (i = 0; i < nr && !ret; i++)
+			ret = answer(st, cfg, now, rows[i].msgid, rows[i].version, out, err);
+		if (!ret && (store_answers_set_seen(st, last, err) || store_commit(st, err)))
+			ret = -1;
+		if (ret)
+			store_rollback(st);
 	}
-	if (!ret && nr && (store_answers_set_seen(st, last, err) || store_commit(st, err)))
-		ret = -1;
-	if (ret && nr)
-		store_rollback(st);
 	for (i = 0; i < nr; i++) {
 		free(rows[i].msgid);
 		free(rows[i].version);
