@@ -85,6 +85,22 @@ static const struct splat *base_splat(const struct boot_result *base,
 	return NULL;
 }
 
+/* Did the same report (title) come earlier during the same test? */
+static bool seen_before(const struct console *c, size_t i)
+{
+	const struct splat *s = &c->splats[i];
+	size_t j;
+
+	for (j = 0; j < i; j++) {
+		const struct splat *o = &c->splats[j];
+
+		if (!strcmp(o->title, s->title) &&
+		    ((!o->test && !s->test) || (o->test && s->test && !strcmp(o->test, s->test))))
+			return true;
+	}
+	return false;
+}
+
 static const char *during(const struct splat *s, const struct console *c,
 			  char **buf)
 {
@@ -317,6 +333,10 @@ json_object *boot_report_json(const struct arch *a,
 	for (i = 0; i < tip->con.splats_nr; i++) {
 		const struct splat *s = &tip->con.splats[i];
 		bool is_new = !base_splat(base, s);
+
+		/* a test run again reports again: one finding, its first report */
+		if (seen_before(&tip->con, i))
+			continue;
 
 		json_object_array_add(is_new ? findings : known,
 				      splat_json(s, &tip->con, is_new));
