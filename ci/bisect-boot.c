@@ -454,14 +454,23 @@ void bisect_boot(const struct boot_opts *o, const struct arch *a,
 
 	candidates(&b, aj, tip);
 	if (b.nr) {
+		uint64_t t0 = util_now_ms(), t1, t2;
+
 		tip_more(&b);
+		t1 = util_now_ms();
 		base_more(&b, base, kb);
+		t2 = util_now_ms();
 		for (i = 0; i < b.nr; i++) {
 			bisect_confirm(&b.c[i], confirm, (int)s->n);
 			b.c[i].boots += b.tip_boots;
 		}
 		bisect_run(b.cp, b.nr, confirm, probe, &b);
 		annotate(&b, aj);
+		/* what confirming and bisecting cost, after the tip's own boot */
+		json_object_object_add(bj, "tip_ms", json_object_new_int64((int64_t)(t1 - t0)));
+		json_object_object_add(bj, "base_ms", json_object_new_int64((int64_t)(t2 - t1)));
+		json_object_object_add(bj, "probes_ms", json_object_new_int64(
+			(int64_t)(util_now_ms() - t2)));
 	} else {
 		json_object_object_add(aj, "flaky", json_object_new_array());
 	}
