@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "lib/log.h"
+#include "lib/text.h"
 #include "lib/util.h"
 #include "ci/boot-report.h"
 #include "bot/git.h"
@@ -346,43 +347,6 @@ static bool doc_path(const char *p)
 		!strcmp(p, "MAINTAINERS") || !strcmp(p, "CREDITS");
 }
 
-/* C text without its comments, white space runs as one space */
-static void strip_c(const char *s, size_t len, struct strbuf *out)
-{
-	const char *e = s + len;
-	char quote = 0;
-
-	while (s < e) {
-		if (!quote && s + 1 < e && s[0] == '/' && s[1] == '*') {
-			const char *end = strstr(s + 2, "*/");
-
-			s = end && end < e ? end + 2 : e;
-			strbuf_addch(out, ' ');
-			continue;
-		}
-		if (!quote && s + 1 < e && s[0] == '/' && s[1] == '/') {
-			while (s < e && *s != '\n')
-				s++;
-			continue;
-		}
-		if (quote && *s == '\\' && s + 1 < e) {
-			strbuf_add(out, s, 2);
-			s += 2;
-			continue;
-		}
-		if (*s == '"' || *s == '\'')
-			quote = !quote ? *s : quote == *s ? 0 : quote;
-		if (!quote && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')) {
-			if (out->len && out->buf[out->len - 1] != ' ')
-				strbuf_addch(out, ' ');
-			s++;
-			continue;
-		}
-		strbuf_addch(out, *s++);
-	}
-	strbuf_rtrim(out);
-}
-
 /* Does patch m change only comments or documentation?  1, 0, -1 */
 static int patch_cosmetic(struct series *se, size_t m)
 {
@@ -409,8 +373,8 @@ static int patch_cosmetic(struct series *se, size_t m)
 		if (git_read_file_at(se->t->git_dir, from, p, &a) ||
 		    git_read_file_at(se->t->git_dir, to, p, &b))
 			ret = 0;
-		strip_c(a.buf, a.len, &sa);
-		strip_c(b.buf, b.len, &sb);
+		text_c_code(a.buf, a.len, &sa);
+		text_c_code(b.buf, b.len, &sb);
 		if (strcmp(sa.buf, sb.buf))
 			ret = 0;
 		strbuf_release(&a);

@@ -141,37 +141,48 @@ is "$(arch_json "$TMP/bs.json" x86_64 "'patch' in a['findings'][0]")" False \
 is "$(arch_json "$TMP/bs.json" x86_64 "a['bisection']['base_boots']")" 0 \
 	"x86_64: the base's runs came from the cache (the 12-patch series filled it)"
 
-# the reply: a version of the 12-patch series with these results
-git -C "$R" format-patch -q --cover-letter --thread --to=linux-mm@kvack.org \
-	-o "$TMP/s12" mm-new..s12
-cat "$TMP"/s12/*.patch >"$TMP/s12.mbox"
-fill_db "$TMP/s12.mbox"
-V=$(sed -n 's/^Message-I[dD]: <\(.*\)>$/\1/p' "$TMP/s12/0000-cover-letter.patch")
-python3 - "$FIXTURES/results/apply-one.json" "$TMP/apply.json" \
-	"$(git -C "$R" rev-parse mm-new)" <<'EOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
-d['base']['sha'] = d['attempts'][0]['sha'] = sys.argv[3]
-p = d['patches'][0]
-d['patches'] = [dict(p, n=i, total=12, subject='patch %d' % i) for i in range(1, 13)]
-json.dump(d, open(sys.argv[2], 'w'))
-EOF
-echo '{"findings": []}' >"$TMP/check12.json"
-python3 -c "
-import json; d = json.load(open('$FIXTURES/results/build-003.json'))
-d['archs'] = [a for a in d['archs'] if a['arch'] == 'x86_64']
-json.dump(d, open('$TMP/build.json', 'w'))"
-record "$V" apply "$TMP/apply.json"
-record "$V" check "$TMP/check12.json"
-record "$V" build "$TMP/build.json"
-record "$V" boot "$TMP/b12.json"
+# the reply: each series as its mails, these results recorded: it names
+# patch k, for the arch that ran it
 report_conf
-"$LOREBOT" --db "$DB" --config "$CONF" reply --series "$V" --dry-run --arch x86_64 \
-	--repo "$R" >"$TMP/dry.mbox" 2>"$TMP/dry.err"
-is "$?" 0 "reply --dry-run exits 0"
-like "$(cat "$TMP/dry.mbox")" "first bad patch: 9/12 \(\"mm/madvise: warn when populating\"\)" \
-	"the reply names patch 9"
-like "$(cat "$TMP/dry.mbox")" "confirmed: in 5 of 5 runs on the tip, 0 of 1[0-9] on the base" \
-	"and how sure"
-is "$(grep -c '^>> kernel-warning: ' "$TMP/dry.mbox")" 1 "the warning, once"
+# reply_names NAME N K ARCH FILE: the reply to version NAME (N patches)
+# with FILE as its boot result on ARCH names patch K
+reply_names() {
+	git -C "$R" format-patch -q --cover-letter --thread --to=linux-mm@kvack.org \
+		-o "$TMP/$1" "mm-new..$1"
+	# a title of its own: three series, not three versions of one
+	sed -i "s|\*\*\* SUBJECT HERE \*\*\*|mm: the $1 series|" "$TMP/$1/0000-cover-letter.patch"
+	cat "$TMP/$1"/*.patch >"$TMP/$1.mbox"
+	fill_db "$TMP/$1.mbox"
+	_v=$(sed -n 's/^Message-I[dD]: <\(.*\)>$/\1/p' "$TMP/$1/0000-cover-letter.patch")
+	python3 - "$FIXTURES/results/apply-one.json" "$FIXTURES/results/build-003.json" \
+		"$TMP/$1" "$(git -C "$R" rev-parse mm-new)" "$2" "$4" <<'EOF'
+import json, sys
+apply, build, out, sha, n, arch = sys.argv[1:]
+d = json.load(open(apply))
+d['base']['sha'] = d['attempts'][0]['sha'] = sha
+p = d['patches'][0]
+d['patches'] = [dict(p, n=i, total=int(n), subject='patch %d' % i) for i in range(1, int(n) + 1)]
+json.dump(d, open(out + '/apply.json', 'w'))
+d = json.load(open(build))
+d['archs'] = [a for a in d['archs'] if a['arch'] == arch]
+json.dump(d, open(out + '/build.json', 'w'))
+json.dump({'findings': []}, open(out + '/check.json', 'w'))
+EOF
+	record "$_v" apply "$TMP/$1/apply.json"
+	record "$_v" check "$TMP/$1/check.json"
+	record "$_v" build "$TMP/$1/build.json"
+	record "$_v" boot "$5"
+	"$LOREBOT" --db "$DB" --config "$CONF" reply --series "$_v" --dry-run --arch "$4" \
+		--repo "$R" >"$TMP/$1.dry" 2>"$TMP/$1.dry.err"
+	is "$?" 0 "$1: reply --dry-run exits 0"
+	like "$(cat "$TMP/$1.dry")" "^$4 \(" "$1: about $4"
+	like "$(cat "$TMP/$1.dry")" "first bad patch: $3/$2 \(\"mm/madvise: warn when populating\"\)" \
+		"$1: the reply names patch $3/$2"
+	like "$(cat "$TMP/$1.dry")" "confirmed: in 5 of 5 runs on the tip, 0 of 1[0-9] on the base" \
+		"$1: and how sure"
+	is "$(grep -c '^>> kernel-warning: ' "$TMP/$1.dry")" 1 "$1: the warning, once"
+}
+reply_names s12 12 9 x86_64 "$TMP/b12.json"
+reply_names s5 5 2 arm64 "$TMP/b5.json"
+reply_names s2 2 2 riscv "$TMP/b2.json"
 done_testing
