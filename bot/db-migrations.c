@@ -289,14 +289,14 @@ static const char report_2[] =
 	"INSERT OR IGNORE INTO version_states_dirty SELECT id FROM versions;";
 
 /*
- * report-3: answers to lorebot's mails (bot/reply-answers.c).  Every
+ * report-4: answers to lorebot's mails (bot/reply-answers.c).  Every
  * "lorebot:" command read in a reply to one of its mails, once per
  * message and line, with what came of it; the findings and rules
  * dismissed per series (not mailed for later versions, shown dismissed
  * on the dashboard); the retests asked for, which give the version's
  * replies a new round.
  */
-static const char report_3[] =
+static const char report_4[] =
 	"CREATE TABLE answers ("
 	"  msgid TEXT NOT NULL,"		/* the answer */
 	"  line INTEGER NOT NULL,"		/* its n-th command */
@@ -339,7 +339,7 @@ const struct db_migration db_migrations[] = {
 	{ "daemon-3", daemon_3 },
 	{ "lore-3", lore_3 },
 	{ "report-2", report_2 },
-	{ "report-3", report_3 },
+	{ "report-4", report_4 },
 };
 
 const size_t db_migrations_nr = ARRAY_SIZE(db_migrations);

@@ -69,7 +69,7 @@ static void load_list(struct store *st, struct report_version *v)
 }
 
 /*
- * What answers to lorebot's mails did to v (report-3): the dismissals of
+ * What answers to lorebot's mails did to v (report-4): the dismissals of
  * its series, and how often it was tested again.  A database without
  * those tables (read-only, not migrated yet) has none.
  */

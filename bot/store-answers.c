@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The answers, dismissals and retests tables (migration "report-3") */
+/* The answers, dismissals and retests tables (migration "report-4") */
 #include "bot/store.h"
 
 static int fail(struct store *st, struct strbuf *err)

@@ -161,11 +161,11 @@ int64_t store_reparse(struct store *st, bool force, struct strbuf *err);
 
 
 /*
- * Answers to lorebot's mails (migration report-3; bot/reply-answers.c
+ * Answers to lorebot's mails (migration report-4; bot/reply-answers.c
  * reads them, report_version_load() what they did)
  */
 
-/* Are the answers tables there (a database migrated since report-3)? */
+/* Are the answers tables there (a database migrated since report-4)? */
 bool store_has_answers(struct store *st);
 /* The messages.id up to which answers were read (0: none) */
 int64_t store_answers_seen(struct store *st);
