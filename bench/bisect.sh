@@ -17,6 +17,7 @@
 # arm64, 2 on riscv, as the test; ARCHS runs every series on each)
 set -eu
 cd "$(dirname "$0")/.."
+SRC=$PWD
 LOREBOT=${LOREBOT:-$PWD/build/lorebot}
 ARCHS=${1:-x86_64}
 TMP=$(mktemp -d)
@@ -46,7 +47,7 @@ series() {
 	i=1
 	while [ "$i" -le "$2" ]; do
 		if [ "$i" = "$3" ]; then
-			git -C "$R" apply tests/fixtures/boot/warn-madvise-populate.patch
+			git -C "$R" apply "$SRC/tests/fixtures/boot/warn-madvise-populate.patch"
 			commit "mm/madvise: warn when populating" "$i"
 		elif [ $((i % 2)) = 0 ]; then
 			echo "Note $i of the $1 series." >>"$R/Documentation/mm/index.rst"
