@@ -205,8 +205,13 @@ const struct cfg_key cfg_keys[] = {
 	{ "boot.kvm", CFG_ENUM, "auto", "auto|on|off",
 	  "use KVM: auto probes whether it really works" },
 	{ "boot.smp", CFG_INT, "2", NULL, "guest CPUs" },
-	{ "boot.retries", CFG_INT, "1", NULL,
-	  "reruns of a failing test; one that then passes is flaky" },
+	{ "boot.confirm", CFG_INT, "5", NULL,
+	  "runs that confirm a regression: it fails in all of them on the "
+	  "tip and on the patch bisection blames, and passes in every run "
+	  "of the base (at least twice as many); else it is flaky" },
+	{ "boot.keepkernels", CFG_INT, "200", NULL,
+	  "kernel images kept per arch for boots and bisection (least "
+	  "recently used go first)" },
 	{ "boot.hugepages", CFG_INT, "32", NULL,
 	  "huge pages reserved in the guest for the tests (some tests "
 	  "reserve their own number)" },
@@ -229,15 +234,23 @@ const struct cfg_key cfg_keys[] = {
 	{ "reply.style", CFG_ENUM, "line", "mail|line|off",
 	  "checkpatch, codespell and series-hygiene findings: mail them, one line "
 	  "pointing at the dashboard, or nothing" },
-	{ "reply.baseunknown", CFG_ENUM, "off", "off|line",
+	{ "reply.baseunknown", CFG_ENUM, "review", "off|review|line",
 	  "a series that does not apply and whose base-commit the tree lacks: "
-	  "no mail, or one short line naming the base" },
+	  "no mail (off); its mm-rule findings with a line saying it was not "
+	  "built or booted, and no mail without such findings (review); or that "
+	  "line alone even then (line)" },
 	{ "reply.perhour", CFG_INT, "30", NULL,
 	  "at most this many replies per hour" },
 	{ "reply.perauthor", CFG_INT, "5", NULL,
 	  "at most this many replies per author per hour" },
 	{ "reply.ignore", CFG_LIST, NULL, NULL,
 	  "addresses (or @domains) never replied to" },
+	{ "reply.maintainers", CFG_LIST, NULL, NULL,
+	  "addresses whose answers to lorebot's mails (lorebot: invalid, ignore, "
+	  "retest) count on any series, besides its author and reviewers" },
+	{ "reply.retestinterval", CFG_DURATION, "1h", NULL,
+	  "a series is tested again on request (lorebot: retest) at most once in "
+	  "this long" },
 	{ "reply.templates", CFG_PATH, NULL, NULL,
 	  "directory of reply templates (default: the installed templates/)" },
 	{ "smtp.url", CFG_STRING, NULL, NULL,

@@ -23,8 +23,10 @@
  * base (apply's chosen base), patch (apply's per-patch result), hunk (a
  * hunk that failed), tree and line (what the tree has where it failed),
  * try (a base apply tried), finding (check, build and boot findings),
- * test (a kselftest), ver (a series version), vpatch (its patches),
- * person (an author).
+ * test (a kselftest), culprit (the patch bisection found for a boot
+ * finding), confirm and runs (how often it showed on the tip and the
+ * base), ver (a series version), vpatch (its patches), person (an
+ * author).
  */
 #ifndef LOREBOT_CONTRACT_H
 #define LOREBOT_CONTRACT_H
@@ -59,6 +61,7 @@
 	X(doc, make, "make", ARR)	/* build: make lines without lorebot */ \
 	X(doc, qemu, "qemu", STR)	/* boot: its qemu command line */ \
 	X(doc, cmdline, "cmdline", STR)	/* boot: the kernel command line */ \
+	X(doc, flaky, "flaky", ARR)	/* boot: what was not confirmed */ \
 	X(base, name, "name", STR)					\
 	X(base, sha, "sha", STR)					\
 	X(base, reason, "reason", STR)					\
@@ -106,6 +109,21 @@
 	X(finding, trace, "trace", STR)					\
 	X(finding, log, "log", STR)					\
 	X(finding, test, "test", STR)					\
+	X(finding, function, "function", STR)	/* check, build */	\
+	X(finding, option, "option", STR)	/* build: -Wfoo */	\
+	X(finding, title, "title", STR)	/* boot: a report's title */	\
+	X(finding, culprit, "culprit", OBJ)	/* boot: bisection */	\
+	X(finding, confirm, "confirm", OBJ)	/* boot: {tip, base, runs} */ \
+	X(finding, why, "why", STR)	/* boot, flaky: why not counted */ \
+	X(culprit, patch, "patch", INT)					\
+	X(culprit, subject, "subject", STR)				\
+	X(culprit, suspect, "suspect", BOOL)				\
+	X(culprit, boots, "boots", INT)					\
+	X(culprit, why, "why", STR)					\
+	X(confirm, tip, "tip", OBJ)					\
+	X(confirm, base, "base", OBJ)					\
+	X(runs, runs, "runs", INT)					\
+	X(runs, bad, "bad", INT)					\
 	X(test, name, "name", STR)					\
 	X(test, result, "result", STR)					\
 	X(test, is_new, "new", BOOL)					\

@@ -369,7 +369,63 @@ out:
 
 /* the series page */
 
-static void finding_li(struct strbuf *sb, json_object *f, const char *arch)
+/* A boot finding's first bad patch and how sure it is */
+static void boot_culprit_html(struct strbuf *sb, json_object *f)
+{
+	json_object *cu = rd_finding_culprit(f), *conf = rd_finding_confirm(f);
+	int64_t k = rd_culprit_patch(cu, 0);
+
+	if (!cu && !conf)
+		return;
+	strbuf_addstr(sb, " <span class=\"muted\">(");
+	if (k > 0 && rd_culprit_suspect(cu, false))
+		strbuf_addf(sb, "bisection points at patch %lld, which only changes comments "
+			    "or documentation: suspect", (long long)k);
+	else if (k > 0)
+		strbuf_addf(sb, "first bad patch %lld, by bisection in %lld boots", (long long)k,
+			    (long long)rd_culprit_boots(cu, 0));
+	else if (rd_culprit_why(cu)) {
+		strbuf_addstr(sb, "first bad patch not found: ");
+		text_html_escape(sb, rd_culprit_why(cu));
+	}
+	if (conf)
+		strbuf_addf(sb, "%s%lld of %lld runs on the tip, %lld of %lld on the base",
+			    cu ? "; " : "", (long long)rd_runs_bad(rd_confirm_tip(conf), 0),
+			    (long long)rd_runs_runs(rd_confirm_tip(conf), 0),
+			    (long long)rd_runs_bad(rd_confirm_base(conf), 0),
+			    (long long)rd_runs_runs(rd_confirm_base(conf), 0));
+	strbuf_addstr(sb, ")</span>");
+}
+
+/* Its id, and who dismissed it (an answer to lorebot's mail) and why */
+static void finding_id_html(struct strbuf *sb, const struct report_version *v,
+			    enum stage stage, json_object *f)
+{
+	const struct report_dismissal *d = report_dismissed(v, stage, f);
+	char id[REPORT_ID_LEN + 1];
+
+	report_finding_id(stage, f, id);
+	strbuf_addf(sb, " <span class=\"muted\">id %s</span>", id);
+	if (!d)
+		return;
+	strbuf_addstr(sb, " ");
+	badge(sb, "dismissed", NULL);
+	strbuf_addstr(sb, " <span class=\"muted\">by ");
+	text_html_escape(sb, d->who);
+	if (strcmp(d->kind, "finding")) {
+		strbuf_addstr(sb, " (the rule ");
+		text_html_escape(sb, d->target);
+		strbuf_addch(sb, ')');
+	}
+	if (d->why && *d->why) {
+		strbuf_addstr(sb, ": ");
+		text_html_escape(sb, d->why);
+	}
+	strbuf_addstr(sb, "; not mailed</span>");
+}
+
+static void finding_li(struct strbuf *sb, const struct report_version *v, enum stage stage,
+		       json_object *f, const char *arch)
 {
 	const char *sev = rd_finding_severity(f) ? rd_finding_severity(f) :
 		rd_finding_kind(f) ? rd_finding_kind(f) : "finding";
@@ -395,6 +451,8 @@ static void finding_li(struct strbuf *sb, json_object *f, const char *arch)
 		text_html_escape(sb, rd_finding_rule(f));
 		strbuf_addstr(sb, "]</span>");
 	}
+	finding_id_html(sb, v, stage, f);
+	boot_culprit_html(sb, f);
 	if (quote) {
 		strbuf_addstr(sb, "<pre>");
 		text_html_escape(sb, quote);
@@ -410,6 +468,7 @@ static void finding_li(struct strbuf *sb, json_object *f, const char *arch)
 
 struct patch_list {
 	struct strbuf *sb;
+	const struct report_version *v;
 	int n, count;
 };
 
@@ -422,13 +481,13 @@ static void patch_finding(const struct result *r, json_object *f, void *data)
 		return;
 	if (!pl->count++)
 		strbuf_addstr(pl->sb, "<ul class=\"findings\">");
-	finding_li(pl->sb, f, *r->arch ? r->arch : NULL);
+	finding_li(pl->sb, pl->v, r->stage, f, *r->arch ? r->arch : NULL);
 }
 
 /* The findings of patch n (0: the series) from every stage */
 static int patch_findings(struct strbuf *sb, const struct report_version *v, int n)
 {
-	struct patch_list pl = { sb, n, 0 };
+	struct patch_list pl = { sb, v, n, 0 };
 
 	dash_findings_each(v, patch_finding, &pl);
 	if (pl.count)
@@ -500,7 +559,8 @@ static void log_link(struct strbuf *sb, const struct result *r)
 		    stage_name(r->stage));
 }
 
-static void boot_details(struct strbuf *sb, const struct result *r)
+static void boot_details(struct strbuf *sb, const struct report_version *v,
+			 const struct result *r)
 {
 	json_object *tests = rd_doc_tests(r->doc), *fs = rd_doc_findings(r->doc);
 	size_t i;
@@ -521,8 +581,21 @@ static void boot_details(struct strbuf *sb, const struct result *r)
 	if (fs && json_object_array_length(fs)) {
 		strbuf_addstr(sb, "<ul class=\"findings\">");
 		for (i = 0; i < json_object_array_length(fs); i++)
-			finding_li(sb, rd_at(fs, i), NULL);
+			finding_li(sb, v, STAGE_BOOT, rd_at(fs, i), NULL);
 		strbuf_addstr(sb, "</ul>");
+	}
+	/* not confirmed: shown, not counted */
+	fs = rd_doc_flaky(r->doc);
+	for (i = 0; fs && i < json_object_array_length(fs); i++) {
+		json_object *f = rd_at(fs, i);
+
+		strbuf_addstr(sb, "<br>");
+		badge(sb, RD_TEST_FLAKY, NULL);
+		strbuf_addch(sb, ' ');
+		text_html_escape(sb, rd_finding_message_z(f));
+		strbuf_addstr(sb, " <span class=\"muted\">(");
+		text_html_escape(sb, rd_finding_why_z(f));
+		strbuf_addstr(sb, "; not counted)</span>");
 	}
 }
 
@@ -562,7 +635,7 @@ static void arch_rows(struct dash *d, struct strbuf *sb, const struct dash_versi
 		if (t) {
 			strbuf_addch(sb, ' ');
 			text_html_escape(sb, t->summary);
-			boot_details(sb, t);
+			boot_details(sb, v, t);
 		}
 		strbuf_addstr(sb, "</td><td>");
 		if (compiler) {

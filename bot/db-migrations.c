@@ -354,6 +354,48 @@ static const char patchwork_1[] =
 static const char lore_4[] =
 	"ALTER TABLE messages ADD COLUMN arrival INTEGER;";
 
+/*
+ * report-4: answers to lorebot's mails (bot/reply-answers.c).  Every
+ * "lorebot:" command read in a reply to one of its mails, once per
+ * message and line, with what came of it; the findings and rules
+ * dismissed per series (not mailed for later versions, shown dismissed
+ * on the dashboard); the retests asked for, which give the version's
+ * replies a new round.
+ */
+static const char report_4[] =
+	"CREATE TABLE answers ("
+	"  msgid TEXT NOT NULL,"		/* the answer */
+	"  line INTEGER NOT NULL,"		/* its n-th command */
+	"  version TEXT,"			/* the version the answered mail is about */
+	"  sender TEXT,"
+	"  command TEXT NOT NULL,"		/* "invalid 3a9c01d2 not a leak" */
+	"  outcome TEXT NOT NULL CHECK (outcome IN ('done', 'ignored')),"
+	"  reason TEXT,"			/* what was done, or why not */
+	"  created INTEGER NOT NULL,"
+	"  PRIMARY KEY (msgid, line)"
+	") WITHOUT ROWID;"
+	"CREATE TABLE dismissals ("
+	"  series TEXT NOT NULL,"
+	"  kind TEXT NOT NULL CHECK (kind IN ('finding', 'rule')),"
+	"  target TEXT NOT NULL,"		/* a finding id, or a rule */
+	"  who TEXT NOT NULL,"
+	"  why TEXT,"
+	"  msgid TEXT NOT NULL,"		/* the answer */
+	"  version TEXT,"
+	"  created INTEGER NOT NULL,"
+	"  PRIMARY KEY (series, kind, target)"
+	") WITHOUT ROWID;"
+	"CREATE TABLE retests ("
+	"  id INTEGER PRIMARY KEY,"
+	"  series TEXT NOT NULL,"
+	"  version TEXT NOT NULL,"		/* the version tested again */
+	"  msgid TEXT NOT NULL,"
+	"  who TEXT NOT NULL,"
+	"  created INTEGER NOT NULL"
+	");"
+	"CREATE INDEX retests_series ON retests (series, created);"
+	"CREATE INDEX retests_version ON retests (version);";
+
 const struct db_migration db_migrations[] = {
 	{ "lore-1", lore_1 },
 	{ "report-1", report_1 },
@@ -366,6 +408,7 @@ const struct db_migration db_migrations[] = {
 	{ "report-3", report_3 },
 	{ "patchwork-1", patchwork_1 },
 	{ "lore-4", lore_4 },
+	{ "report-4", report_4 },
 };
 
 const size_t db_migrations_nr = ARRAY_SIZE(db_migrations);

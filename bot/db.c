@@ -361,6 +361,19 @@ int db_query_int(struct db *db, const char *sql, int64_t def, int64_t *out)
 	return r < 0 ? -1 : 0;
 }
 
+int db_query_exists(struct db *db, const char *sql, const char *text)
+{
+	struct db_stmt *st = db_prepare(db, sql);
+	int r;
+
+	if (!st || db_bind_text(st, 1, text))
+		return -1;
+	r = db_step(st);
+	if (r > 0)
+		db_reset(st);
+	return r;
+}
+
 void db_set_busy_timeout(struct db *db, int ms)
 {
 	sqlite3_busy_timeout(db->h, ms);

@@ -98,6 +98,8 @@ int db_changes(struct db *db);
 
 /* A single integer from a query without parameters; def when no row */
 int db_query_int(struct db *db, const char *sql, int64_t def, int64_t *out);
+/* Does the query, its one parameter bound to text, give a row?  1, 0, -1 */
+int db_query_exists(struct db *db, const char *sql, const char *text);
 
 /* How long a statement waits for another connection's lock (default 30 s) */
 void db_set_busy_timeout(struct db *db, int ms);

@@ -277,7 +277,7 @@ static void build(struct kc *k, const char *checkout_id, const struct result *r)
 			ne++;
 		else
 			nw++;
-		report_finding_line(&sb, "", f);
+		report_finding_line(&sb, "", STAGE_BUILD, f);
 	}
 	if (r->status == STATUS_INFRA)
 		strbuf_addf(&sb, "%s\n", r->summary);

@@ -97,17 +97,22 @@ static void note_row(struct store *st, int64_t id, struct reply_summary *sum,
 	strbuf_release(&err);
 }
 
-/* Has v been replied to already (any kind: a reply is once per version)? */
-static int replied(struct store *st, const char *id)
+/*
+ * Has v been replied to already (any kind: a reply is once per version,
+ * and once more after each retest)?
+ */
+static int replied(struct store *st, const struct report_version *v)
 {
-	int k, r;
+	struct strbuf kind = STRBUF_INIT;
+	int k, r = 0;
 
-	for (k = 0; k < REPLY_KIND_NR; k++) {
-		r = store_replies_exists(st, id, report_kind_name(k));
-		if (r)
-			return r;
+	for (k = 0; k < REPLY_KIND_NR && !r; k++) {
+		strbuf_reset(&kind);
+		report_kind_round(&kind, k, v->retests);
+		r = store_replies_exists(st, v->id, kind.buf);
 	}
-	return 0;
+	strbuf_release(&kind);
+	return r;
 }
 
 /* The reply and its report's record: both or neither */
@@ -143,7 +148,7 @@ static int plan_version(struct store *st, const struct reply_run_opts *o, const 
 	if (r <= 0)
 		return r;
 	/* a later outcome (a retried stage) amends nothing already sent */
-	r = report_due(&v, &o->report, &due) ? replied(st, v.id) : 1;
+	r = report_due(&v, &o->report, &due) ? replied(st, &v) : 1;
 	if (r) {
 		if (r < 0) {
 			strbuf_addstr(err, db_error(st->db));

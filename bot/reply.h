@@ -64,6 +64,31 @@ void reply_summary_release(struct reply_summary *s);
 int reply_run(struct store *st, const struct reply_run_opts *o,
 	      struct reply_summary *sum, struct strbuf *err);
 
+/*
+ * Answers to lorebot's mails (bot/reply-answers.c): the commands of the
+ * messages fetched since the last scan that answer one of its replies,
+ * each recorded with what came of it; the retests made, for the caller
+ * to plan
+ */
+struct reply_answer {
+	char *msgid, *sender;
+	char *command;		/* "invalid 3a9c01d2 not a leak" */
+	bool done;
+	char *why;		/* what was done, or why not */
+};
+
+struct reply_answers {
+	struct reply_answer *v;
+	size_t nr, alloc;
+	char **retested;	/* version ids queued to be tested again */
+	size_t nr_retested, alloc_retested;
+};
+
+/* 0, or -1 with err (nothing recorded then) */
+int reply_answers_scan(struct store *st, const struct config *cfg, int64_t now,
+		       struct reply_answers *out, struct strbuf *err);
+void reply_answers_release(struct reply_answers *a);
+
 /* Rows of the replies table */
 struct reply_row {
 	int64_t id;

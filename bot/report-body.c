@@ -59,7 +59,9 @@ static int base_vars(struct report_ctx *c, struct strbuf *err)
 	int ret = 0;
 
 	base_info(c, &b);
-	if (b.sha && (b.from_base_commit || !b.name || !strcmp(b.name, b.sha)))
+	if (c->d->untested)
+		strbuf_addstr(&sb, "the patches alone (base-commit unknown)");
+	else if (b.sha && (b.from_base_commit || !b.name || !strcmp(b.name, b.sha)))
 		strbuf_addstr(&sb, b.sha);
 	else if (b.sha)
 		strbuf_addf(&sb, "%s %s", b.name, b.sha);
@@ -68,12 +70,18 @@ static int base_vars(struct report_ctx *c, struct strbuf *err)
 	else
 		strbuf_addstr(&sb, "the patches alone (no tree)");
 	template_set(&c->vars, "base_on", sb.buf);
-	template_set(&c->vars, "base", b.sha ? sb.buf : "");
+	template_set(&c->vars, "base", b.sha && !c->d->untested ? sb.buf : "");
 	strbuf_reset(&sb);
-	if (b.base_commit_unknown)
+	if (c->d->untested)
+		strbuf_addf(&sb, "[not built or booted: base-commit %s is not in the tree "
+			    "%s tests on, and the series does not apply to %s; the review "
+			    "below reads the patches alone]", c->v->base_commit,
+			    config_get(c->o->cfg, "core.botname"),
+			    b.name ? b.name : "the bases it has");
+	else if (b.base_commit_unknown)
 		strbuf_addf(&sb, "[base-commit %s is not in the tree lorebot tests on; "
 			    "this is the closest base it has]", c->v->base_commit);
-	template_set(&c->vars, "base_note", sb.buf);
+	report_set_prose(c, "base_note", sb.buf);
 	if (!c->v->base_commit)
 		ret = template_load(c->o->templates, "reply-base-advice.txt", &advice, err);
 	strbuf_rtrim(&advice);
@@ -371,8 +379,10 @@ static int lines_in(const char *s)
 }
 
 
-void report_finding_line(struct strbuf *sb, const char *mark, json_object *f)
+void report_finding_line(struct strbuf *sb, const char *mark, enum stage stage,
+			 json_object *f)
 {
+	char id[REPORT_ID_LEN + 1];
 	const char *file = rd_finding_file(f);
 	int64_t line = rd_finding_line(f, 0);
 
@@ -388,6 +398,11 @@ void report_finding_line(struct strbuf *sb, const char *mark, json_object *f)
 		    RD_SEV_WARNING, rd_finding_message_z(f));
 	if (rd_finding_rule(f))
 		strbuf_addf(sb, " [%s]", rd_finding_rule(f));
+	/* a build finding's id is on the line after it, with its patch */
+	if (stage == STAGE_CHECK) {
+		report_finding_id(stage, f, id);
+		strbuf_addf(sb, " [id %s]", id);
+	}
 	strbuf_addch(sb, '\n');
 }
 
@@ -406,7 +421,7 @@ static void check_vars(struct report_ctx *c)
 			size_t mark;
 
 			if (rd_finding_patch(f, 0) != n ||
-			    report_finding_class(c->o, f) != REPORT_MAIL)
+			    report_check_class(c->v, c->o, f) != REPORT_MAIL)
 				continue;
 			errors += !strcmp(rd_finding_severity_z(f), RD_SEV_ERROR);
 			if (last != n) {
@@ -420,7 +435,7 @@ static void check_vars(struct report_ctx *c)
 				strbuf_addstr(&out, ":\n");
 				last = n;
 			}
-			report_finding_line(&out, ">> ", f);
+			report_finding_line(&out, ">> ", STAGE_CHECK, f);
 			mark = ex.len;
 			strbuf_addf(&ex, "%s", ex.len ? "\n" : "");
 			if (report_excerpt(c, n, rd_finding_file(f), (int)rd_finding_line(f, 0),
@@ -609,9 +624,10 @@ static void build_vars(struct report_ctx *c)
 			const char *raw = rd_finding_raw(f) ? rd_finding_raw(f) : rd_finding_output(f);
 			const char *sev = rd_finding_severity_z(f);
 			int patch = (int)rd_finding_patch(f, 0);
+			char id[REPORT_ID_LEN + 1];
 			size_t mark;
 
-			if (!build_shows(c, f))
+			if (!build_shows(c, f) || (is_new && report_dismissed(c->v, STAGE_BUILD, f)))
 				continue;
 			if (is_new && (!strcmp(sev, RD_SEV_ERROR) || !strcmp(sev, RD_SEV_FATAL)))
 				errors++;
@@ -621,13 +637,16 @@ static void build_vars(struct report_ctx *c)
 				strbuf_addstr(&out, is_new ? ">> " : "   ");
 				add_block(&out, "", raw);
 			} else {
-				report_finding_line(&out, is_new ? ">> " : "   ", f);
+				report_finding_line(&out, is_new ? ">> " : "   ", STAGE_BUILD, f);
 			}
 			if (!is_new)
 				continue;
+			report_finding_id(STAGE_BUILD, f, id);
 			if (patch > 0)
-				strbuf_addf(&out, "   (first seen with patch %d/%d)\n", patch,
-					    c->v->total);
+				strbuf_addf(&out, "   (first seen with patch %d/%d; id %s)\n", patch,
+					    c->v->total, id);
+			else if (raw)
+				strbuf_addf(&out, "   (id %s)\n", id);
 			mark = ex.len;
 			strbuf_addf(&ex, "%s", ex.len ? "\n" : "");
 			if (report_excerpt(c, patch, rd_finding_file(f), (int)rd_finding_line(f, 0),
@@ -649,18 +668,52 @@ static void build_vars(struct report_ctx *c)
 
 /* boot: new kselftest failures and kernel splats, per arch */
 
+/* The patch bisection found for f, and how sure it is */
+static void boot_culprit(struct strbuf *out, const struct report_version *v, json_object *f)
+{
+	json_object *cu = rd_finding_culprit(f), *conf = rd_finding_confirm(f);
+	int64_t k = rd_culprit_patch(cu, 0);
+	json_object *p = k > 0 ? report_patch(v, (int)k) : NULL;
+	const char *subject = rd_culprit_subject(cu) ? rd_culprit_subject(cu) :
+		p ? rd_vpatch_title(p) : NULL;
+
+	if (k > 0 && rd_culprit_suspect(cu, false))
+		strbuf_addf(out, "   bisection points at patch %lld/%d%s%s%s, which only changes "
+			    "comments or documentation: suspect, not blamed\n", (long long)k,
+			    v->total, subject ? " (\"" : "", subject ? subject : "",
+			    subject ? "\")" : "");
+	else if (k > 0)
+		strbuf_addf(out, "   first bad patch: %lld/%d%s%s%s, found by bisection in "
+			    "%lld boot%s\n", (long long)k, v->total, subject ? " (\"" : "",
+			    subject ? subject : "", subject ? "\")" : "",
+			    (long long)rd_culprit_boots(cu, 0),
+			    rd_culprit_boots(cu, 0) == 1 ? "" : "s");
+	else if (rd_culprit_why(cu))
+		strbuf_addf(out, "   first bad patch not found: %s\n", rd_culprit_why(cu));
+	if (conf)
+		strbuf_addf(out, "   confirmed: in %lld of %lld runs on the tip, %lld of %lld "
+			    "on the base\n",
+			    (long long)rd_runs_bad(rd_confirm_tip(conf), 0),
+			    (long long)rd_runs_runs(rd_confirm_tip(conf), 0),
+			    (long long)rd_runs_bad(rd_confirm_base(conf), 0),
+			    (long long)rd_runs_runs(rd_confirm_base(conf), 0));
+}
+
 static void boot_vars(struct report_ctx *c)
 {
 	struct strbuf out = STRBUF_INIT, info = STRBUF_INIT;
 	const char **names = xcalloc(c->v->results.nr + 1, sizeof(*names));
 	bool noboot = false;
 	size_t i, j, nn = 0;
+	int flaky = 0;
 
 	for (i = 0; i < c->v->results.nr; i++) {
 		const struct result *r = &c->v->results.v[i];
 		json_object *tests = rd_doc_tests(r->doc);
 		json_object *findings = rd_doc_findings(r->doc);
 
+		if (r->stage == STAGE_BOOT)
+			flaky += (int)rd_doc_flaky_len(r->doc);
 		if (r->stage != STAGE_BOOT || (!r->findings && r->status != STATUS_BOOT_FAILURE))
 			continue;
 		noboot |= r->status == STATUS_BOOT_FAILURE;
@@ -684,10 +737,16 @@ static void boot_vars(struct report_ctx *c)
 			const char *more = rd_finding_trace(f) ? rd_finding_trace(f) :
 				rd_finding_output(f) ? rd_finding_output(f) : rd_finding_log(f);
 
-			strbuf_addf(&out, ">> %s: %s\n", rd_finding_kind(f) ? rd_finding_kind(f) :
-				    "finding", rd_finding_message_z(f));
+			char id[REPORT_ID_LEN + 1];
+
+			if (report_dismissed(c->v, STAGE_BOOT, f))
+				continue;
+			report_finding_id(STAGE_BOOT, f, id);
+			strbuf_addf(&out, ">> %s: %s [id %s]\n", rd_finding_kind(f) ?
+				    rd_finding_kind(f) : "finding", rd_finding_message_z(f), id);
 			if (rd_finding_test(f))
 				strbuf_addf(&out, "   (while running %s)\n", rd_finding_test(f));
+			boot_culprit(&out, c->v, f);
 			if (more) {
 				strbuf_addch(&out, '\n');
 				add_block(&out, "   ", more);
@@ -695,6 +754,10 @@ static void boot_vars(struct report_ctx *c)
 			}
 		}
 	}
+	if (flaky)
+		strbuf_addf(&out, "%s%d flaky result%s (not in every run, or on the base "
+			    "too) %s not counted: see the dashboard.\n", out.len ? "\n" : "",
+			    flaky, flaky == 1 ? "" : "s", flaky == 1 ? "is" : "are");
 	template_set(&c->vars, "level", noboot ? "BOOT FAILURE" : "REGRESSION");
 	template_set(&c->vars, "what", noboot ? "boot failures" : "regressions");
 	arch_vars(c, names, nn, &info, &out);
@@ -753,12 +816,13 @@ static const struct {
 	const char *heading;
 } later_sections[SECTION_NR] = {
 	[SECTION_BOOT] = { REPLY_BOOT, BUILD_ALL,
-		"Boot regressions on ${archs} (compared with the base kernel, new ones "
-		"prefixed by >>):" },
+		"Boot regressions on ${archs}, \">>\" marking what the base kernel "
+		"does not do:" },
 	[SECTION_BUILD_WARNINGS] = { REPLY_BUILD, BUILD_WARNINGS,
-		"New build warnings on ${archs} (new ones prefixed by >>):" },
+		"New build warnings on ${archs}, \">>\" marking what the base does "
+		"not have:" },
 	[SECTION_CHECK] = { REPLY_CHECK, BUILD_ALL,
-		"Review findings (new ones prefixed by >>):" },
+		"Review findings, each marked \">>\":" },
 };
 
 /*

@@ -226,13 +226,13 @@ static void common_vars(struct report_ctx *c, const struct mail *m, json_object 
 	template_set(&c->vars, "series_id", v->series_id);
 	template_set(&c->vars, "kind", report_kind_name(c->d->kind));
 	template_set(&c->vars, "patch_author", rd_person_name(rd_vpatch_author(patch)));
-	if (!v->complete) {
+	if (!v->complete)
 		strbuf_addf(&sb, "This series was tested incomplete: %d of its %d patches "
 			    "had arrived.", v->have, v->total);
-		report_set_prose(c, "notes", sb.buf);
-	} else {
-		template_set(&c->vars, "notes", "");
-	}
+	if (v->retests)
+		strbuf_addf(&sb, "%sTested again, as %s asked.", sb.len ? " " : "",
+			    v->retest_by ? v->retest_by : "someone");
+	report_set_prose(c, "notes", sb.buf);
 	strbuf_release(&sb);
 }
 
@@ -302,6 +302,7 @@ int report_compose(struct store *st, const struct report_version *v,
 
 	out->kind = d->kind;
 	out->patch = d->patch;
+	out->round = v->retests;
 	r = target ? store_get_raw(st, target, &raw, err) : 0;
 	if (r <= 0) {
 		if (!r)

@@ -38,10 +38,24 @@ static bool build_has(const struct report_version *v, bool errors)
 		    (!status_is(r, STATUS_ERRORS) && !status_is(r, STATUS_WARNINGS)))
 			continue;
 		for (j = 0; findings && j < json_object_array_length(findings); j++)
-			if (build_new(rd_at(findings, j), errors))
+			if (build_new(rd_at(findings, j), errors) &&
+			    !report_dismissed(v, STAGE_BUILD, rd_at(findings, j)))
 				return true;
 	}
 	return false;
+}
+
+/* Has the boot result r a finding no answer dismissed? */
+static bool boot_new(const struct report_version *v, const struct result *r)
+{
+	json_object *fs = rd_doc_findings(r->doc);
+	size_t j;
+
+	for (j = 0; fs && j < json_object_array_length(fs); j++)
+		if (rd_finding_is_new(rd_at(fs, j), true) &&
+		    !report_dismissed(v, STAGE_BOOT, rd_at(fs, j)))
+			return true;
+	return !fs && r->findings;	/* a light load: no documents */
 }
 
 static bool boot_has(const struct report_version *v, const struct report_opts *o)
@@ -52,20 +66,28 @@ static bool boot_has(const struct report_version *v, const struct report_opts *o
 		const struct result *r = &v->results.v[i];
 
 		if (r->stage == STAGE_BOOT && (status_is(r, STATUS_BOOT_FAILURE) ||
-					       (status_is(r, STATUS_REGRESSIONS) && r->findings)))
+					       (status_is(r, STATUS_REGRESSIONS) && r->findings &&
+						boot_new(v, r))))
 			return true;
 	}
 	return false;
 }
 
+/*
+ * Everything passed: mailed with reply.clean, or when someone asked for
+ * the retest (an answer is due)
+ */
 static bool clean(const struct report_version *v, const struct report_opts *o)
 {
 	const struct result *apply = store_results_find(&v->results, STAGE_APPLY, NULL);
 	const struct result *check = store_results_find(&v->results, STAGE_CHECK, NULL);
+	int count[REPORT_CLASS_NR];
 	size_t i;
 
-	if (!config_get_bool(o->cfg, "reply.clean") || !status_is(apply, STATUS_APPLIED) ||
-	    !check || check->findings)
+	report_check_count(v, o, count);
+	if ((!config_get_bool(o->cfg, "reply.clean") && !v->retests) ||
+	    !status_is(apply, STATUS_APPLIED) || !check ||
+	    (check->findings && !v->retests) || count[REPORT_MAIL])
 		return false;
 	for (i = 0; i < v->results.nr; i++) {
 		const struct result *r = &v->results.v[i];
@@ -113,8 +135,22 @@ int report_due(const struct report_version *v, const struct report_opts *o,
 		return 0;
 	report_check_count(v, o, count);
 	if (failed && report_base_unknown(v)) {
-		/* the bot lacks the base: not the author's fault */
-		if (strcmp(config_get(o->cfg, "reply.baseunknown"), "line"))
+		/*
+		 * The bot lacks the base: not the author's fault.  The review of
+		 * the hunks does not depend on it: its mm-rule findings are
+		 * mailed (review, line), with a line saying what was not done.
+		 */
+		const char *mode = config_get(o->cfg, "reply.baseunknown");
+
+		if (!strcmp(mode, "off"))
+			return 0;
+		due->untested = true;
+		if (count[REPORT_MAIL]) {
+			due->kind = REPLY_CHECK;
+			due->sections[SECTION_CHECK] = true;
+			return 1;
+		}
+		if (strcmp(mode, "line"))
 			return 0;
 		due->kind = REPLY_BASE;
 		return 1;

@@ -23,6 +23,13 @@ const char *report_kind_name(enum reply_kind kind)
 	return kind < REPLY_KIND_NR ? kind_names[kind] : "?";
 }
 
+void report_kind_round(struct strbuf *sb, enum reply_kind kind, int round)
+{
+	strbuf_addstr(sb, report_kind_name(kind));
+	if (round > 0)
+		strbuf_addf(sb, " (retest %d)", round);
+}
+
 int report_kind_parse(const char *name, enum reply_kind *kind)
 {
 	int i;
@@ -59,6 +66,62 @@ static void load_list(struct store *st, struct report_version *v)
 	v->list = col(s, 0);
 	v->list_url = col(s, 1);
 	db_reset(s);
+}
+
+/*
+ * What answers to lorebot's mails did to v (report-4): the dismissals of
+ * its series, and how often it was tested again.  A database without
+ * those tables (read-only, not migrated yet) has none.
+ */
+static void load_answers(struct store *st, struct report_version *v)
+{
+	struct db_stmt *s = !store_has_answers(st) ? NULL : db_prepare(st->db,
+		"SELECT kind, target, who, why, created FROM dismissals WHERE series = ?"
+		" ORDER BY created, target");
+	size_t alloc = 0;
+
+	if (!store_has_answers(st) || !s || db_bind_text(s, 1, v->series_id))
+		return;
+	while (db_step(s) > 0) {
+		struct report_dismissal *d;
+
+		ALLOC_GROW(v->dismissals, v->nr_dismissals + 1, alloc);
+		d = &v->dismissals[v->nr_dismissals++];
+		d->kind = col(s, 0);
+		d->target = col(s, 1);
+		d->who = col(s, 2);
+		d->why = col(s, 3);
+		d->when = db_column_int(s, 4);
+	}
+	s = db_prepare(st->db, "SELECT count(*), (SELECT who FROM retests WHERE"
+			     " version = ?1 ORDER BY id DESC LIMIT 1) FROM retests"
+			     " WHERE version = ?1");
+	if (!s || db_bind_text(s, 1, v->id) || db_step(s) <= 0)
+		return;
+	v->retests = (int)db_column_int(s, 0);
+	v->retest_by = col(s, 1);
+	db_reset(s);
+}
+
+const struct report_dismissal *report_dismissed(const struct report_version *v,
+						enum stage stage, json_object *f)
+{
+	const char *rule = stage == STAGE_CHECK ? rd_finding_rule(f) :
+		stage == STAGE_BUILD ? rd_finding_option(f) : rd_finding_kind(f);
+	char id[REPORT_ID_LEN + 1];
+	size_t i;
+
+	if (!v->nr_dismissals)
+		return NULL;
+	report_finding_id(stage, f, id);
+	for (i = 0; i < v->nr_dismissals; i++) {
+		const struct report_dismissal *d = &v->dismissals[i];
+
+		if (!strcmp(d->kind, "finding") ? !strcmp(d->target, id) :
+		    rule && !strcmp(d->target, rule))
+			return d;
+	}
+	return NULL;
 }
 
 int report_version_load(struct store *st, const char *id, unsigned int flags,
@@ -103,6 +166,7 @@ int report_version_load(struct store *st, const char *id, unsigned int flags,
 	db_reset(s);
 	if (!light)
 		load_list(st, v);
+	load_answers(st, v);
 	if (store_has_results(st) &&
 	    store_results_load(st, v->id, light ? RESULTS_NO_DOCS : 0, &v->results, err)) {
 		report_version_release(v);
@@ -126,6 +190,14 @@ void report_version_release(struct report_version *v)
 	free(v->list_url);
 	json_object_put(v->json);
 	store_results_release(&v->results);
+	for (size_t i = 0; i < v->nr_dismissals; i++) {
+		free(v->dismissals[i].kind);
+		free(v->dismissals[i].target);
+		free(v->dismissals[i].who);
+		free(v->dismissals[i].why);
+	}
+	free(v->dismissals);
+	free(v->retest_by);
 	memset(v, 0, sizeof(*v));
 }
 

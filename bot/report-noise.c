@@ -42,6 +42,14 @@ enum report_class report_finding_class(const struct report_opts *o, json_object 
 	return REPORT_MAIL;
 }
 
+enum report_class report_check_class(const struct report_version *v,
+				     const struct report_opts *o, json_object *f)
+{
+	enum report_class c = report_finding_class(o, f);
+
+	return c != REPORT_DROP && report_dismissed(v, STAGE_CHECK, f) ? REPORT_DISMISSED : c;
+}
+
 void report_check_count(const struct report_version *v, const struct report_opts *o,
 			int count[REPORT_CLASS_NR])
 {
@@ -51,5 +59,5 @@ void report_check_count(const struct report_version *v, const struct report_opts
 
 	memset(count, 0, REPORT_CLASS_NR * sizeof(*count));
 	for (i = 0; findings && i < json_object_array_length(findings); i++)
-		count[report_finding_class(o, rd_at(findings, i))]++;
+		count[report_check_class(v, o, rd_at(findings, i))]++;
 }

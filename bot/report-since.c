@@ -68,9 +68,10 @@ static void mailed_findings(const struct report_version *v, const struct report_
 		for (j = 0; findings && j < json_object_array_length(findings); j++) {
 			json_object *f = rd_at(findings, j);
 
-			if (r->stage == STAGE_CHECK && report_finding_class(o, f) == REPORT_MAIL)
+			if (r->stage == STAGE_CHECK && report_check_class(v, o, f) == REPORT_MAIL)
 				since_add(l, rd_finding_rule_z(f), f);
-			else if (r->stage == STAGE_BUILD && rd_finding_is_new(f, true))
+			else if (r->stage == STAGE_BUILD && rd_finding_is_new(f, true) &&
+				 !report_dismissed(v, STAGE_BUILD, f))
 				since_add(l, "build", f);
 		}
 	}

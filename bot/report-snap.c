@@ -112,12 +112,15 @@ static void patches(const struct report_version *v, json_object *out)
 	json_object_object_add(out, "patches", arr);
 }
 
-static json_object *finding(const char *stage, const char *arch, json_object *f)
+static json_object *finding(enum stage stage, const char *arch, json_object *f)
 {
 	json_object *o = json_object_new_object();
 	struct strbuf sb = STRBUF_INIT;
+	char id[REPORT_ID_LEN + 1];
 
-	add_str(o, "stage", stage);
+	report_finding_id(stage, f, id);
+	add_str(o, "id", id);
+	add_str(o, "stage", stage_name(stage));
 	add_str(o, "arch", arch && *arch ? arch : NULL);
 	add_int(o, "patch", rd_finding_patch(f, 0));
 	add_str(o, "file", rd_finding_file(f));
@@ -129,7 +132,7 @@ static json_object *finding(const char *stage, const char *arch, json_object *f)
 	add_str(o, "rule", rd_finding_rule(f));
 	add_str(o, "test", rd_finding_test(f));
 	add_str(o, "kind", rd_finding_kind(f));
-	report_finding_line(&sb, "", f);
+	report_finding_line(&sb, "", stage, f);
 	strbuf_rtrim(&sb);
 	add_str(o, "text", sb.buf);
 	strbuf_release(&sb);
@@ -217,7 +220,7 @@ static void stage_findings(struct report_ctx *c, json_object *out, json_object *
 			}
 			if (!take)
 				continue;
-			json_object_array_add(out, finding(stage_name(r->stage), r->arch, f));
+			json_object_array_add(out, finding(r->stage, r->arch, f));
 			any = true;
 		}
 		for (j = 0; r->stage == STAGE_BOOT && d->sections[SECTION_BOOT] && tests &&

@@ -29,7 +29,20 @@ enum reply_kind {
 };
 
 const char *report_kind_name(enum reply_kind kind);
+/*
+ * The kind as the replies table keeps it: "boot", and "boot (retest 2)"
+ * for a reply after the second retest (each round has its own replies)
+ */
+void report_kind_round(struct strbuf *sb, enum reply_kind kind, int round);
 int report_kind_parse(const char *name, enum reply_kind *kind);
+
+/* A finding or a rule dismissed for a series by an answer (reply-answers.c) */
+struct report_dismissal {
+	char *kind;		/* "finding" or "rule" */
+	char *target;		/* the finding's id, or the rule */
+	char *who, *why;	/* why may be NULL */
+	int64_t when;
+};
 
 /* A version and what a reply about it needs */
 struct report_version {
@@ -48,7 +61,15 @@ struct report_version {
 	char *list_url;		/* that list's inbox URL, or NULL */
 	json_object *json;	/* as `lorebot series --json` prints it */
 	struct results results;
+	struct report_dismissal *dismissals;	/* of its series */
+	size_t nr_dismissals;
+	int retests;		/* times it was tested again on request */
+	char *retest_by;	/* who asked the last time */
 };
+
+/* The dismissal of f (a finding of stage s of v), or NULL */
+const struct report_dismissal *report_dismissed(const struct report_version *v,
+						enum stage s, json_object *f);
 
 enum report_load_flags {
 	REPORT_LIGHT = 1 << 0,	/* no JSON: enough for report_state() and counts */
@@ -92,6 +113,7 @@ struct reply_due {
 	enum reply_kind kind;	/* the headline: the worst section's kind */
 	int patch;		/* replied to: patch n, 0 the cover (series-wide) */
 	bool sections[SECTION_NR];	/* what the reply holds */
+	bool untested;		/* base-commit unknown: not built or booted */
 };
 
 /*
@@ -149,10 +171,14 @@ enum report_class {
 	REPORT_MAIL,
 	REPORT_STYLE,
 	REPORT_DROP,
+	REPORT_DISMISSED,	/* mailed before: an answer said it is wrong */
 	REPORT_CLASS_NR,
 };
 
 enum report_class report_finding_class(const struct report_opts *o, json_object *f);
+/* The same for a check finding of v, REPORT_DISMISSED when it is */
+enum report_class report_check_class(const struct report_version *v,
+				     const struct report_opts *o, json_object *f);
 /* The check findings of v by class */
 void report_check_count(const struct report_version *v, const struct report_opts *o,
 			int count[REPORT_CLASS_NR]);
@@ -163,10 +189,24 @@ struct report_file {
 	struct strbuf data;
 };
 
+/*
+ * A finding's id: 8 hex digits of a hash of what makes it the same
+ * finding in another version of the series: its rule (for build and
+ * boot findings "build:" and the option or severity, "boot:" and the
+ * kind), file, function and the code it quotes (without a quote, its
+ * message with numbers left out; for a boot finding, the report's title
+ * and the test).  Not its line: the line moves with the patches around
+ * it.  Replies and the dashboard show it; an answer "lorebot: invalid
+ * <id>" names it.
+ */
+#define REPORT_ID_LEN 8
+void report_finding_id(enum stage stage, json_object *f, char id[REPORT_ID_LEN + 1]);
+
 /* A composed reply */
 struct reply_mail {
 	enum reply_kind kind;
 	int patch;
+	int round;		/* the version's retests when it was composed */
 	char *msgid;		/* new, unique; without <> */
 	char *in_reply_to;	/* without <> */
 	char *subject;		/* "Re: ..." as UTF-8 */
@@ -224,7 +264,8 @@ extern const char *const report_states[REPORT_STATES_NR + 1];	/* all of them, NU
 bool report_ignored(const struct config *cfg, const char *email);
 
 /* A finding as a reply gives it: "mark" then "file:line:col: severity: message [rule]\n" */
-void report_finding_line(struct strbuf *sb, const char *mark, json_object *f);
+void report_finding_line(struct strbuf *sb, const char *mark, enum stage stage,
+			 json_object *f);
 
 /* The lore link of a Message-ID: the list's URL, else lore.kernel.org/r/ */
 void report_lore_link(struct strbuf *sb, const struct report_version *v, const char *msgid);

@@ -77,9 +77,11 @@ int store_replies_insert(struct store *st, const char *version, const struct rep
 		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?13)"
 		" ON CONFLICT (version, kind) DO NOTHING");
 	char *rcpt = recipients_json(m);
+	struct strbuf kind = STRBUF_INIT;
 	int ret;
 
-	ret = !s || db_bind_text(s, 1, version) || db_bind_text(s, 2, report_kind_name(m->kind)) ||
+	report_kind_round(&kind, m->kind, m->round);
+	ret = !s || db_bind_text(s, 1, version) || db_bind_text(s, 2, kind.buf) ||
 		db_bind_int(s, 3, m->patch) || db_bind_text(s, 4, m->msgid) ||
 		db_bind_text(s, 5, m->in_reply_to) || db_bind_text(s, 6, m->subject) ||
 		db_bind_text(s, 7, m->to.nr ? m->to.v[0].email : NULL) ||
@@ -88,6 +90,7 @@ int store_replies_insert(struct store *st, const char *version, const struct rep
 		db_bind_blob(s, 12, m->text.buf, m->text.len) || db_bind_int(s, 13, now) ||
 		db_run(s) ? fail(st, err) : 0;
 	free(rcpt);
+	strbuf_release(&kind);
 	if (!ret)
 		*id = db_changes(st->db) ? db_last_insert_id(st->db) : 0;
 	if (!ret && *id && m->report_id && m->snapshot)

@@ -21,6 +21,7 @@ int store_open(struct store *st, const char *path, struct strbuf *err)
 	st->trusted = NULL;
 	st->nr_trusted = 0;
 	st->results_tables = 0;
+	st->answers_tables = 0;
 	st->states = NULL;
 	st->jail = NULL;
 	st->jail_batch_ms = 0;

@@ -38,6 +38,7 @@ struct store {
 	const char **trusted;	/* series.trust (the strings borrowed) */
 	size_t nr_trusted;
 	int results_tables;	/* store_has_results(): 0 not asked yet, 1, -1 */
+	int answers_tables;	/* store_has_answers(): the same */
 	/* what version_states is derived with, or NULL (report_states_attach()) */
 	struct report_opts *states;
 	/* store_add_message() and store_reparse() parse raw mail in it, or here */
@@ -194,6 +195,35 @@ const char *store_failed_stamp(void);
  */
 int64_t store_reparse(struct store *st, bool force, struct strbuf *err);
 
+
+/*
+ * Answers to lorebot's mails (migration report-4; bot/reply-answers.c
+ * reads them, report_version_load() what they did)
+ */
+
+/* Are the answers tables there (a database migrated since report-4)? */
+bool store_has_answers(struct store *st);
+/* The messages.id up to which answers were read (0: none) */
+int64_t store_answers_seen(struct store *st);
+int store_answers_set_seen(struct store *st, int64_t id, struct strbuf *err);
+/* Was the answer msgid read already?  1, 0, -1 */
+int store_answer_known(struct store *st, const char *msgid);
+/* Record one command of an answer and what came of it */
+int store_answer_add(struct store *st, const char *msgid, int line, const char *version,
+		     const char *sender, const char *command, bool done,
+		     const char *reason, int64_t now, struct strbuf *err);
+/* Dismiss a finding ("finding", its id) or a rule for a series: 1 new, 0 was, -1 */
+int store_dismiss(struct store *st, const char *series, const char *kind,
+		  const char *target, const char *who, const char *why,
+		  const char *msgid, const char *version, int64_t now, struct strbuf *err);
+/* When the series was last tested again on request (0: never), or -1 */
+int64_t store_retest_last(struct store *st, const char *series);
+/*
+ * Test version again: record who asked, and forget its results and its
+ * jobs (none may be queued or running) so that it is planned anew.  0 or -1.
+ */
+int store_retest(struct store *st, const char *series, const char *version,
+		 const char *msgid, const char *who, int64_t now, struct strbuf *err);
 
 /* series */
 

@@ -3,6 +3,7 @@
  * Findings for people (compiler format, grouped by patch) and for
  * scripts (the JSON contract of "lorebot check --json").
  */
+#include <ctype.h>
 #include <json-c/json.h>
 
 #include "checkers/check.h"
@@ -124,6 +125,52 @@ void findings_print_text(const struct findings *f, const struct check_series *s,
 	findings_print(f, s, out, false);
 }
 
+/*
+ * The function the header of the hunk around x's line names ("@@ ... @@
+ * static long madvise_populate(struct mm_struct *mm,": madvise_populate),
+ * or NULL: part of what makes a finding the same in the next version
+ */
+static char *finding_function(const struct check_series *s, const struct finding *x)
+{
+	size_t i, j, k;
+
+	if (!x->file || x->line <= 0)
+		return NULL;
+	for (i = 0; i < s->nr; i++) {
+		const struct diff *d = &s->patches[i]->diff;
+
+		if (s->patches[i]->n != x->patch)
+			continue;
+		for (j = 0; j < d->nr; j++) {
+			const struct diff_file *df = &d->files[j];
+
+			if (!df->new_path || strcmp(df->new_path, x->file))
+				continue;
+			for (k = 0; k < df->nr; k++) {
+				const struct diff_hunk *h = &df->hunks[k];
+				const char *ctx, *paren, *end;
+
+				if (x->line < h->new_start ||
+				    x->line >= h->new_start + MAX(h->new_lines, 1))
+					continue;
+				ctx = h->header ? strstr(h->header + 2, "@@") : NULL;
+				paren = ctx ? strchr(ctx, '(') : NULL;
+				if (!paren)
+					return NULL;
+				end = paren;
+				while (end > ctx && end[-1] == ' ')
+					end--;
+				paren = end;
+				while (paren > ctx && (isalnum((unsigned char)paren[-1]) ||
+						       paren[-1] == '_'))
+					paren--;
+				return end > paren ? xstrndup(paren, end - paren) : NULL;
+			}
+		}
+	}
+	return NULL;
+}
+
 json_object *findings_to_json(const struct findings *f,
 			      const struct check_series *s)
 {
@@ -136,6 +183,7 @@ json_object *findings_to_json(const struct findings *f,
 	for (i = 0; i < f->nr; i++) {
 		const struct finding *x = &f->v[i];
 		json_object *j = json_object_new_object();
+		char *fn;
 
 		json_object_object_add(j, "rule", json_object_new_string(x->rule));
 		json_object_object_add(j, "severity",
@@ -150,6 +198,10 @@ json_object *findings_to_json(const struct findings *f,
 		json_object_object_add(j, "message", json_object_new_string(x->message));
 		if (x->quote)
 			json_object_object_add(j, "quote", json_object_new_string(x->quote));
+		fn = finding_function(s, x);
+		if (fn)
+			json_object_object_add(j, "function", json_object_new_string(fn));
+		free(fn);
 		if (x->suggestion)
 			json_object_object_add(j, "suggestion",
 					       json_object_new_string(x->suggestion));

@@ -26,7 +26,9 @@ int boot_opts_config(struct boot_opts *o, const struct config *cfg,
 	if (mem > 0)
 		o->mem_mb = (unsigned int)mem;
 	o->smp = (unsigned int)config_get_int(cfg, "boot.smp");
-	o->retries = (unsigned int)config_get_int(cfg, "boot.retries");
+	o->confirm = (unsigned int)MAX(config_get_int(cfg, "boot.confirm"), 1);
+	o->retries = o->confirm - 1;
+	o->keep_kernels = (unsigned int)MAX(config_get_int(cfg, "boot.keepkernels"), 0);
 	o->hugepages = (unsigned int)config_get_int(cfg, "boot.hugepages");
 	o->jobs = (unsigned int)config_get_int(cfg, "build.jobs");
 	o->sandbox = config_get_bool(cfg, "build.sandbox");

@@ -85,6 +85,22 @@ static const struct splat *base_splat(const struct boot_result *base,
 	return NULL;
 }
 
+/* Did the same report (title) come earlier during the same test? */
+static bool seen_before(const struct console *c, size_t i)
+{
+	const struct splat *s = &c->splats[i];
+	size_t j;
+
+	for (j = 0; j < i; j++) {
+		const struct splat *o = &c->splats[j];
+
+		if (!strcmp(o->title, s->title) &&
+		    ((!o->test && !s->test) || (o->test && s->test && !strcmp(o->test, s->test))))
+			return true;
+	}
+	return false;
+}
+
 static const char *during(const struct splat *s, const struct console *c,
 			  char **buf)
 {
@@ -318,6 +334,10 @@ json_object *boot_report_json(const struct arch *a,
 		const struct splat *s = &tip->con.splats[i];
 		bool is_new = !base_splat(base, s);
 
+		/* a test run again reports again: one finding, its first report */
+		if (seen_before(&tip->con, i))
+			continue;
+
 		json_object_array_add(is_new ? findings : known,
 				      splat_json(s, &tip->con, is_new));
 		new_splats += is_new;
@@ -399,9 +419,30 @@ void boot_report_text(json_object *report, struct strbuf *sb)
 			    "skipped, %zu flaky)\n", jx_str(a, "arch"),
 			    jx_str(a, "status"), msg ? ": " : "", msg ? msg : "",
 			    counts[0], counts[1], counts[2], counts[3]);
-		for (j = 0; fs && j < json_object_array_length(fs); j++)
-			strbuf_addf(sb, "  %s\n",
-				    jx_str(json_object_array_get_idx(fs, j), "message"));
+		for (j = 0; fs && j < json_object_array_length(fs); j++) {
+			json_object *f = json_object_array_get_idx(fs, j);
+			json_object *cu = jx_object(f, "culprit");
+
+			strbuf_addf(sb, "  %s\n", jx_strz(f, "message"));
+			if (jx_int(f, "patch", 0) > 0)
+				strbuf_addf(sb, "    first bad patch: %lld/%lld %s (%lld boots)\n",
+					    (long long)jx_int(f, "patch", 0),
+					    (long long)jx_int(jx_object(a, "bisection"), "patches", 0),
+					    jx_strz(cu, "subject"), (long long)jx_int(cu, "boots", 0));
+			else if (jx_bool(cu, "suspect", false))
+				strbuf_addf(sb, "    bisection points at patch %lld, which only "
+					    "changes comments or documentation: suspect\n",
+					    (long long)jx_int(cu, "patch", 0));
+			else if (jx_str(cu, "why"))
+				strbuf_addf(sb, "    first bad patch not found: %s\n", jx_str(cu, "why"));
+		}
+		fs = jx_array(a, "flaky");
+		for (j = 0; fs && j < json_object_array_length(fs); j++) {
+			json_object *f = json_object_array_get_idx(fs, j);
+
+			strbuf_addf(sb, "  flaky, not counted: %s (%s)\n", jx_strz(f, "message"),
+				    jx_strz(f, "why"));
+		}
 		if (jx_str(a, "console_log"))
 			strbuf_addf(sb, "  console: %s\n", jx_str(a, "console_log"));
 	}

@@ -182,12 +182,22 @@ out:
 static void plan_text(const struct boot_opts *o, const struct kst_plan *plan,
 		      struct strbuf *sb)
 {
-	unsigned int def = (unsigned int)(o->test_timeout_ms / 1000);
+	unsigned int def = (unsigned int)(o->test_timeout_ms / 1000), runs = 0;
 	size_t i;
 
 	strbuf_addf(sb, "hugepages %u\nretry %u\n", o->hugepages, o->retries);
 	for (i = 0; i < plan->nr; i++) {
 		const struct kst_def *d = plan->tests[i];
+		unsigned int r = o->runs;
+		size_t j;
+
+		/* a test that timed out runs twice at most: its limit is long */
+		for (j = 0; r && o->short_runs && o->short_runs[j]; j++)
+			if (!strcmp(o->short_runs[j], d->name))
+				r = MIN(r, 2u);
+		if (r != runs)
+			strbuf_addf(sb, "runs %u\n", r);
+		runs = r;
 
 		strbuf_addf(sb, "test %s %u ", d->name,
 			    d->timeout_s ? d->timeout_s : (def ? def : 60));

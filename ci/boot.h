@@ -40,7 +40,11 @@ struct boot_opts {
 	size_t tests_nr;
 	unsigned int mem_mb;
 	unsigned int smp;
-	unsigned int retries;		/* reruns of a failing test */
+	unsigned int retries;		/* reruns of a failing test (confirm - 1) */
+	unsigned int confirm;		/* runs that confirm a regression (boot.confirm) */
+	unsigned int runs;		/* > 0: run every test this many times, */
+	const char *const *short_runs;	/* ... but these (NULL-terminated) twice */
+	unsigned int keep_kernels;	/* images kept per arch (boot.keepkernels) */
 	unsigned int hugepages;		/* reserved in the guest */
 	unsigned int jobs;		/* make -j of the selftest build */
 	uint64_t timeout_ms;		/* one boot, wall clock */
@@ -56,7 +60,8 @@ struct boot_opts {
 };
 
 #define BOOT_OPTS_INIT {						\
-	.mem_mb = 1024, .smp = 2, .retries = 1, .hugepages = 32,	\
+	.mem_mb = 1024, .smp = 2, .retries = 4, .confirm = 5, .hugepages = 32,	\
+	.keep_kernels = 200,	\
 	.jobs = 2, .timeout_ms = 300000, .test_timeout_ms = 60000,	\
 	.build_timeout_ms = 1200000, .nproc = 4096, .sandbox = true,	\
 }
@@ -84,6 +89,7 @@ struct boot_kernel {
 	 */
 	int (*prepare)(void *data, enum boot_need need, struct strbuf *err);
 	void *data;
+	bool built;		/* prepare() had to build the image */
 };
 
 enum boot_end {
@@ -158,10 +164,55 @@ void boot_analyze(struct boot_result *r, const char *log, size_t len,
 int boot_opts_config(struct boot_opts *o, const struct config *cfg,
 		     const char *kvm, struct strbuf *err);
 
-/* tip and base (base may be NULL) of one arch, as JSON; 0 or -errno */
+/*
+ * The series under the tip, for finding the patch that broke something
+ * (ci/bisect.h).  get() makes the kernel of patch m (1..n-1; the build
+ * stage has kept its image, else it is built), valid until put();
+ * cosmetic() says whether patch m changes only comments or
+ * documentation (1), not (0), or cannot tell (-1).
+ */
+struct boot_series {
+	size_t n;			/* patches; the tip is patch n */
+	const char *const *commits;	/* n ids, oldest first */
+	const char *const *subjects;	/* n subjects, or NULL */
+	int (*get)(void *data, size_t m, struct boot_kernel **k, struct strbuf *err);
+	void (*put)(void *data, struct boot_kernel *k);
+	int (*cosmetic)(void *data, size_t m);
+	void *data;
+};
+
+/*
+ * tip and base (base may be NULL) of one arch, as JSON; with series
+ * (may be NULL) and a base, what is new is confirmed and bisected
+ * (bisect_boot()).  0 or -errno
+ */
 int baseline_boot_arch(const struct boot_opts *o, const struct arch *a,
 		       const struct boot_kernel *tip, const struct boot_kernel *base,
-		       json_object **out, struct strbuf *err);
+		       const struct boot_series *series, json_object **out,
+		       struct strbuf *err);
+
+/*
+ * A test's runs on the base besides the base's boot of the test list:
+ * cached per base kernel, arch, boot parameters and test, so that a
+ * regression is confirmed on a base once, not per series
+ */
+struct base_runs {
+	unsigned int runs, fails;
+	json_object *reports;	/* {"title": runs it came in} */
+};
+
+void baseline_runs_release(struct base_runs *r);
+/* What the cache holds for test (nothing yet: zeros); 0 */
+int baseline_runs(const struct boot_opts *o, const struct arch *a,
+		  const struct boot_kernel *base, const char *test,
+		  struct base_runs *r);
+/*
+ * Boot the base once with each of tests run runs times, and add what
+ * came to the cache.  0, or -errno with err.
+ */
+int baseline_runs_more(const struct boot_opts *o, const struct arch *a,
+		       const struct boot_kernel *base, const char *const *tests,
+		       size_t nr, unsigned int runs, struct strbuf *err);
 
 
 #endif

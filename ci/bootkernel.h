@@ -40,9 +40,22 @@ int bootkernel_init(struct bootkernel *bk, struct kbuild_tree *t,
 void bootkernel_release(struct bootkernel *bk);
 
 /*
+ * Keep the image t has just built for commit where the boot stage looks
+ * for that commit's kernel (the build stage does it for every patch, so
+ * that bisection boots what was built); 0 or -errno (logged).
+ */
+int bootkernel_keep(struct kbuild_tree *t, const char *commit, const char *cachedir);
+/*
+ * Remove all but the keep most recently used kernel images of arch
+ * (boot.keepkernels), none used within the hour.  How many went.
+ */
+int bootkernel_prune(const char *cachedir, const char *arch, unsigned int keep);
+
+/*
  * The whole boot stage of one arch for a series: the build directory of
  * (arch, build.profile, base), the tip and base kernels from it, and
- * baseline_boot_arch().  base may be "" (no comparison).  Always an arch object
+ * baseline_boot_arch(), with the commits between base and tip as the
+ * series to bisect.  base may be "" (no comparison).  Always an arch object
  * (see boot-report.h); what kept the kernels from being had is an
  * "infra" one.
  */

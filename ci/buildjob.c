@@ -8,6 +8,7 @@
 #include "lib/log.h"
 #include "lib/strmap.h"
 #include "ci/units.h"
+#include "ci/bootkernel.h"
 #include "ci/buildjob.h"
 #include "ci/delta.h"
 #include "ci/w1.h"
@@ -365,6 +366,8 @@ static int build_patch(struct arch_run *ar, unsigned int k,
 	p->log = xstrdup_or_null(s.log_path);
 	for (i = 0; i < s.parse.units_nr; i++)
 		p->rebuilt += util_ends_with(s.parse.units[i], ".o");
+	if (s.status == KBUILD_OK && job->keep_images)
+		bootkernel_keep(ar->t, p->commit, job->env->cache);
 	if (take_step(p, &s, &err))
 		goto infra;
 

@@ -84,6 +84,11 @@ struct build_job {
 	char base[OID_HEX];
 	struct srctree_commits commits;	/* oldest first */
 	bool w1;			/* W=1 pass over the touched files */
+	/*
+	 * Keep each patch's image where the boot stage finds it
+	 * (bootkernel_keep()), so that bisection boots what was built
+	 */
+	bool keep_images;
 	/* output */
 	struct build_arch_result *archs;
 	size_t archs_nr, archs_alloc;

@@ -431,6 +431,7 @@ static void open_report(struct console *c, const struct trigger *t,
 	s->first = xstrdup(line);
 	s->report = (struct strbuf)STRBUF_INIT;
 	s->test = xstrdup_or_null(c->running);
+	s->attempt = c->running ? c->running_attempt : 0;
 	s->line = c->lines;
 	strbuf_addstr(&s->report, line);
 	strbuf_addch(&s->report, '\n');

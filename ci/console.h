@@ -39,6 +39,9 @@ struct kst_run {
 	char *reason;		/* "exit status 1", "TIMEOUT after 60 s", ... */
 	struct strbuf output;	/* the test's own lines, all attempts */
 	int attempts;
+	int runs;		/* attempts that ended (an exit line) */
+	int fails;		/* ... failing: a status other than 0 and skip, or a timeout */
+	int reported;		/* ... during which the init saw a kernel report */
 	int first_status;	/* exit status of the first attempt */
 	uint64_t ms;		/* all attempts */
 	bool timeout;		/* an attempt hit its time limit */
@@ -53,6 +56,7 @@ struct splat {
 	char *first;		/* its first line, as printed */
 	struct strbuf report;	/* all its lines, time stamps removed */
 	char *test;		/* the test running then, NULL before or after */
+	int attempt;		/* ... and its attempt */
 	size_t line;		/* 1-based line in the console log */
 };
 
@@ -68,6 +72,7 @@ struct console {
 	uint64_t init_uptime_ms; /* guest uptime when the init started */
 	uint64_t tests_ms;	/* the init's time for the whole plan */
 	char *running;		/* the test running when the log ended */
+	int running_attempt;	/* its attempt */
 	size_t lines;
 
 	/* parser state */

@@ -220,6 +220,8 @@ static int build_stage(const struct devci_range *r, const struct devci_opts *o,
 	job.profile = o->profile;
 	job.log_dir = log_dir;
 	job.w1 = true;
+	/* booted: bisection boots the patches' images kept here */
+	job.keep_images = o->nr_boot > 0;
 	snprintf(job.base, sizeof(job.base), "%s", r->base);
 	for (i = 0; i < r->nr; i++) {
 		struct srctree_commit c = { .subject = xstrdup(r->subjects[i]) };
@@ -254,7 +256,11 @@ static int build_stage(const struct devci_range *r, const struct devci_opts *o,
 	return ret;
 }
 
-/* New kernel reports and test failures of the tip: findings of the last patch */
+/*
+ * New kernel reports and test failures: findings of the patch bisection
+ * found, else (not found, or it only changes comments or documentation)
+ * of the last patch, saying so
+ */
 static int boot_stage(const struct devci_range *r, const struct devci_opts *o,
 		      const struct config *cfg, const struct kbuild_env *env,
 		      struct findings *out, struct strbuf *err)
@@ -286,12 +292,25 @@ static int boot_stage(const struct devci_range *r, const struct devci_opts *o,
 			json_object *jf = json_object_array_get_idx(fs, j);
 			struct finding *f;
 
+			json_object *cu = jx_object(jf, "culprit");
+			int patch = (int)jx_int(jf, "patch", 0);
+			struct strbuf msg = STRBUF_INIT;
+
 			if (!jx_bool(jf, "new", false))
 				continue;
-			f = add_finding(out, "boot", name, (int)r->nr);
+			strbuf_addf(&msg, "%s on %s", jx_strz(jf, "message"), name);
+			if (patch > 0)
+				strbuf_addf(&msg, " (first bad patch by bisection, %lld boots)",
+					    (long long)jx_int(cu, "boots", 0));
+			else if (jx_bool(cu, "suspect", false))
+				strbuf_addf(&msg, " (bisection points at patch %lld, which only "
+					    "changes comments or documentation: suspect)",
+					    (long long)jx_int(cu, "patch", 0));
+			else if (jx_str(cu, "why"))
+				strbuf_addf(&msg, " (patch not found: %s)", jx_str(cu, "why"));
+			f = add_finding(out, "boot", name, patch > 0 ? patch : (int)r->nr);
 			f->severity = CHECK_ERROR;
-			f->message = xasprintf("%s on %s", jx_strz(jf, "message"),
-					       name);
+			f->message = strbuf_detach(&msg, NULL);
 			f->quote = xstrdup_or_null(jx_str(jf, "trace"));
 		}
 		json_object_put(a);

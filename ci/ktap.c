@@ -9,6 +9,8 @@
 
 #include "ci/console.h"
 
+#define KSFT_SKIP_STATUS 4	/* kselftest's exit status for a skip */
+
 static const char *const result_names[] = {
 	[KST_NOTRUN] = "skip",
 	[KST_PASS] = "pass",
@@ -75,6 +77,7 @@ static void on_run_marker(struct console *c, const char *s)
 		strbuf_addf(&t->output, "# attempt %d\n", attempt);
 	free(c->running);
 	c->running = name;
+	c->running_attempt = attempt;
 }
 
 static void on_exit_marker(struct console *c, const char *s)
@@ -92,8 +95,15 @@ static void on_exit_marker(struct console *c, const char *s)
 	    attempt == 1)
 		t->first_status = status;
 	t->ms += ms;
-	if (strstr(rest, " timeout"))
+	t->runs++;
+	if (strstr(rest, " timeout")) {
 		t->timeout = true;
+		t->fails++;
+	} else if (status != 0 && status != KSFT_SKIP_STATUS) {
+		t->fails++;
+	}
+	if (strstr(rest, " report"))
+		t->reported++;
 	if (c->running && !strcmp(c->running, name)) {
 		free(c->running);
 		c->running = NULL;
@@ -136,19 +146,16 @@ static void on_result(struct console *c, const char *s, bool ok)
 	t->finished = true;
 	free(t->reason);
 	t->reason = hash ? xstrdup(hash + 3) : NULL;
-	if (!ok)
-		t->result = KST_FAIL;
-	else if (hash && util_istarts_with(hash + 3, "SKIP"))
+	if (hash && util_istarts_with(hash + 3, "SKIP"))
 		t->result = KST_SKIP;
-	else if (t->attempts > 1)
-		t->result = KST_FLAKY;
+	else if (t->runs > 1 && t->fails && t->fails < t->runs)
+		t->result = KST_FLAKY;	/* some runs failed, some passed */
 	else
-		t->result = KST_PASS;
+		t->result = ok ? KST_PASS : KST_FAIL;
 	if (t->result == KST_FLAKY) {
 		free(t->reason);
-		t->reason = xasprintf("failed (exit status %d), passed on "
-				      "attempt %d", t->first_status,
-				      t->attempts);
+		t->reason = xasprintf("failed %d of %d runs (first exit status %d)",
+				      t->fails, t->runs, t->first_status);
 	}
 }
 

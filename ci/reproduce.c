@@ -416,7 +416,7 @@ static int compare(struct repro *r, json_object *wanted, const struct strbuf *lo
 					       json_object_new_string(diag_severity_name(best->sev)));
 			json_object_object_add(got, "message",
 					       json_object_new_string(best->message));
-			report_finding_line(&line, "", got);
+			report_finding_line(&line, "", STAGE_BUILD, got);
 			strbuf_rtrim(&line);
 			if (!r->o->quiet)
 				printf("%s\n", line.buf);

@@ -33,7 +33,16 @@ const char cmd_boot_help[] =
 	"    compares: only new kselftest failures and new kernel reports\n"
 	"    (WARNING, BUG, Oops, panic, hung task, KASAN, ...) are findings,\n"
 	"    each with its output or call trace and the test that was running.\n"
-	"    A failing test runs once more and is 'flaky' when that passes.\n"
+	"    A failing test, or one during which the kernel reported, runs again\n"
+	"    until boot.confirm runs (5).  What is new counts only when it showed\n"
+	"    in every run on the tip and never in twice as many runs of the base\n"
+	"    (the base's runs are cached per machine); else it is 'flaky', listed\n"
+	"    and counted but no finding.  What counts is then bisected over the\n"
+	"    series' own kernels (the images lorebot build kept of every patch,\n"
+	"    else built now), each probe running the tests boot.confirm times:\n"
+	"    the finding names the first bad patch, in at most ceil(log2 n) + 1\n"
+	"    boots of the series per arch; a first bad patch that only changes\n"
+	"    comments or documentation is marked suspect, not blamed.\n"
 	"    A guest stopped at the time limit before the kernel printed\n"
 	"    anything (a firmware or qemu hang) boots once more before it\n"
 	"    counts.\n"
@@ -242,7 +251,7 @@ static int run_images(const struct boot_args *args, struct boot_opts *o,
 	if (!args->workdir)
 		workdir = xasprintf("%s/boot/runs/images", o->cachedir);
 	o->workdir = args->workdir ? args->workdir : workdir;
-	baseline_boot_arch(o, a, &tip, args->base_image ? &base : NULL, &aj, &err);
+	baseline_boot_arch(o, a, &tip, args->base_image ? &base : NULL, NULL, &aj, &err);
 	json_object_array_add(list, aj);
 	strbuf_release(&err);
 	free(src);

@@ -292,6 +292,8 @@ int cmd_build(int argc, char **argv, struct ctx *ctx)
 	job.profile = o.profile;
 	job.log_dir = log_dir;
 	job.w1 = !o.no_w1;
+	/* the boot stage bisects over what is built here */
+	job.keep_images = config_get_bool(ctx->cfg, "boot.enable");
 	for (i = 0; i < nr; i++) {
 		enum build_status s;
 

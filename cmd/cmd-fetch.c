@@ -7,6 +7,7 @@
 #include "cmd/cmd.h"
 #include "lib/parse-options.h"
 #include "bot/fetch.h"
+#include "bot/reply.h"
 #include "bot/series-out.h"
 #include "lib/jsonx.h"
 
@@ -38,6 +39,14 @@ const char cmd_fetch_help[] =
 	"    (t.mbox.gz).  Then the series are assembled again and what is new is\n"
 	"    printed: the series versions that are new, changed or gone.\n"
 	"\n"
+	"    Answers to lorebot's own mails among what came are read for unquoted\n"
+	"    lines 'lorebot: invalid ID [why]', 'lorebot: ignore RULE' and\n"
+	"    'lorebot: retest' from the series' author, whoever gave it a\n"
+	"    Reviewed-by or an Acked-by, or reply.maintainers: findings dismissed\n"
+	"    for the series, the latest version queued to be tested again (at most\n"
+	"    once per reply.retestinterval).  Each command is recorded once, with\n"
+	"    what came of it; anyone else's is ignored and logged.\n"
+	"\n"
 	"    Politeness: a list is not polled again within lore.minpoll; failed\n"
 	"    requests are retried with exponential back-off and jitter (lore.retries,\n"
 	"    lore.retrydelay); after a failed pass the list backs off (doubling, at\n"
@@ -63,7 +72,8 @@ const char cmd_fetch_help[] =
 	"                    stores the rest\n"
 	"    --reparse       parse every stored message again (after a parser fix)\n"
 	"    --force         poll now, whatever lore.minpoll and the back-off say\n"
-	"    --json          print {\"lists\": [...], \"versions\": [...]}\n"
+	"    --json          print {\"lists\": [...], \"versions\": [...],\n"
+	"                    \"answers\": [...]}\n"
 	"\n"
 	"EXIT STATUS\n"
 	"    0 when every list was fetched (or did not need to be), 2 on usage\n"
@@ -192,7 +202,7 @@ struct run {
 	struct store *st;
 	char *gitdir;
 	const struct fetch_opts *o;
-	json_object *lists, *versions;
+	json_object *lists, *versions, *answers;
 	int ret;
 };
 
@@ -369,6 +379,47 @@ static int parse_opts(int argc, char **argv, struct fetch_opts *o)
 	return 0;
 }
 
+/*
+ * Answers to lorebot's own mails among what came: their commands, and
+ * the versions a retest queued again (among the versions changed, for
+ * the daemon to plan)
+ */
+static void answers(struct run *run)
+{
+	struct reply_answers a = { 0 };
+	struct strbuf err = STRBUF_INIT;
+	size_t i;
+
+	if (reply_answers_scan(run->st, run->ctx->cfg, (int64_t)time(NULL), &a, &err)) {
+		fprintf(stderr, "lorebot: answers to lorebot's mails: %s\n", err.buf);
+		run->ret = EXIT_INFRA;
+	}
+	for (i = 0; i < a.nr; i++) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "msgid", json_object_new_string(a.v[i].msgid));
+		json_object_object_add(o, "from", jx_new_str(a.v[i].sender));
+		json_object_object_add(o, "command", json_object_new_string(a.v[i].command));
+		json_object_object_add(o, "outcome", json_object_new_string(
+					       a.v[i].done ? "done" : "ignored"));
+		json_object_object_add(o, "why", json_object_new_string(a.v[i].why));
+		json_object_array_add(run->answers, o);
+		if (!run->o->json)
+			printf("answer <%s> from %s: lorebot: %s: %s%s\n", a.v[i].msgid,
+			       a.v[i].sender ? a.v[i].sender : "?", a.v[i].command,
+			       a.v[i].done ? "" : "ignored: ", a.v[i].why);
+	}
+	for (i = 0; i < a.nr_retested; i++) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "id", json_object_new_string(a.retested[i]));
+		json_object_object_add(o, "change", json_object_new_string("retest"));
+		json_object_array_add(run->versions, o);
+	}
+	reply_answers_release(&a);
+	strbuf_release(&err);
+}
+
 int cmd_fetch(int argc, char **argv, struct ctx *ctx)
 {
 	struct fetch_opts o = { 0 };
@@ -397,6 +448,7 @@ int cmd_fetch(int argc, char **argv, struct ctx *ctx)
 	}
 	run.lists = json_object_new_array();
 	run.versions = json_object_new_array();
+	run.answers = json_object_new_array();
 	run.gitdir = config_get(ctx->cfg, "lore.gitdir") ?
 		xstrdup(config_get(ctx->cfg, "lore.gitdir")) :
 		xasprintf("%s.lore", db_path(st.db));
@@ -417,16 +469,19 @@ int cmd_fetch(int argc, char **argv, struct ctx *ctx)
 	} else {
 		fetch_configured(&run);
 	}
+	answers(&run);
 	if (o.json) {
 		json_object *out = json_object_new_object();
 
 		json_object_object_add(out, "lists", run.lists);
 		json_object_object_add(out, "versions", run.versions);
+		json_object_object_add(out, "answers", run.answers);
 		jx_print(out, stdout);
 		json_object_put(out);
 	} else {
 		json_object_put(run.lists);
 		json_object_put(run.versions);
+		json_object_put(run.answers);
 	}
 	free(run.gitdir);
 	store_close(&st);

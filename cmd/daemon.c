@@ -710,6 +710,15 @@ static void fetch_ended(struct daemon *d, struct task *t, const struct run_done 
 	}
 	if (l)
 		l->running = false;
+	/* the fetch pass (a child) read them: its log is this one */
+	for (i = 0; i < jx_len(o, "answers"); i++) {
+		json_object *a = rd_at(jx_array(o, "answers"), i);
+		bool done = !strcmp(jx_strz(a, "outcome"), "done");
+
+		log_msg(done ? LOG_LVL_INFO : LOG_LVL_WARN, "answer <%s> from %s: \"lorebot: %s\": "
+			"%s%s", jx_strz(a, "msgid"), jx_str(a, "from") ? jx_str(a, "from") : "?",
+			jx_strz(a, "command"), done ? "" : "ignored: ", jx_strz(a, "why"));
+	}
 	vs = jx_array(o, "versions");
 	/* the fetch leaves them dirty when --arch is not build.arch */
 	if (vs && json_object_array_length(vs) &&

@@ -210,3 +210,40 @@ void text_shell_quote(struct strbuf *sb, const char *s)
 	}
 	strbuf_addch(sb, '\'');
 }
+
+void text_c_code(const char *s, size_t len, struct strbuf *out)
+{
+	const char *e = s + len;
+	char quote = 0;
+
+	while (s < e) {
+		if (!quote && s + 1 < e && s[0] == '/' && s[1] == '*') {
+			const char *end = strstr(s + 2, "*/");
+
+			s = end && end < e ? end + 2 : e;
+			if (out->len && out->buf[out->len - 1] != ' ')
+				strbuf_addch(out, ' ');
+			continue;
+		}
+		if (!quote && s + 1 < e && s[0] == '/' && s[1] == '/') {
+			while (s < e && *s != '\n')
+				s++;
+			continue;
+		}
+		if (quote && *s == '\\' && s + 1 < e) {
+			strbuf_add(out, s, 2);
+			s += 2;
+			continue;
+		}
+		if (*s == '"' || *s == '\'')
+			quote = !quote ? *s : quote == *s ? 0 : quote;
+		if (!quote && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')) {
+			if (out->len && out->buf[out->len - 1] != ' ')
+				strbuf_addch(out, ' ');
+			s++;
+			continue;
+		}
+		strbuf_addch(out, *s++);
+	}
+	strbuf_rtrim(out);
+}

@@ -29,6 +29,13 @@ void text_age(struct strbuf *out, int64_t t, int64_t now);
 /* Append s as one shell word: as it is when it is safe, else in '' quotes */
 void text_shell_quote(struct strbuf *out, const char *s);
 
+/*
+ * C source without its comments, each run of white space one space (in
+ * string and character literals nothing changes): two texts that differ
+ * only in comments and layout give the same code
+ */
+void text_c_code(const char *s, size_t len, struct strbuf *out);
+
 /* Display width of a line (tabs to the next multiple of 8, UTF-8 aware) */
 size_t text_width(const char *s, size_t len);
 

@@ -20,9 +20,13 @@ like "$(arch_json $J $a "a['findings'][0]['output']")" "not ok [0-9]+ " \
 is "$(arch_json $J $a "[t['name'] for t in a['tests'] if t['new']]")" "['mm/mlock2-tests']" \
 	"only mlock2-tests is new"
 is "$(arch_json $J $a "[t['result'] for t in a['tests'] if t['name'] == 'mm/mlock2-tests']")" \
-	"['fail']" "it failed (twice: not flaky)"
+	"['fail']" "it failed (every run: not flaky)"
 is "$(arch_json $J $a "[t['base'] for t in a['tests'] if t['name'] == 'mm/mlock2-tests']")" \
 	"['pass']" "it passes on the base"
 is "$(arch_json $J $a "[t['attempts'] for t in a['tests'] if t['name'] == 'mm/mlock2-tests']")" \
-	"[2]" "it was run again"
+	"[5]" "it was run boot.confirm times"
+is "$(arch_json $J $a "a['findings'][0]['confirm']['tip']")" "{'runs': 5, 'bad': 5}" \
+	"failed in 5 of 5 runs"
+is "$(arch_json $J $a "a['findings'][0]['confirm']['base']['bad']")" 0 "and never on the base"
+is "$(arch_json $J $a "a['findings'][0]['patch']")" 1 "the series' only patch is the culprit"
 done_testing

@@ -71,9 +71,11 @@ is "$(json "$TMP/a.json" "[h for h in d['header_names'] if h not in ('From', 'To
 json "$TMP/a.json" "d['body']" >"$TMP/a.txt"
 like "$(head -1 "$TMP/a.txt")" "^Hi Barry,$" "apply body: greeting"
 ok "apply body: the base line" grep -qx \
-	"\[cannot apply to mm-new 065ab801c937ee62d3105e05a491b7721d8ed990\]" "$TMP/a.txt"
+	"\[lorebot apply FAILED on mm-new 065ab801c937ee62d3105e05a491b7721d8ed990\]" "$TMP/a.txt"
 ok "apply body: the --base advice (the series has no base-commit)" \
-	grep -q "we suggest to use '--base' as documented in" "$TMP/a.txt"
+	grep -q "^git format-patch --base=<commit> records the one you used; if that is$" "$TMP/a.txt"
+is "$(grep -ci 'kindly\|drop us a note\|we suggest' "$TMP/a.txt")" 0 \
+	"apply body: in lorebot's own words, nothing borrowed from another bot's mails"
 ok "apply body: the patch, wrapped as prose" grep -qx \
 	'Patch 2/4 ("mm: Support tlbbatch flush for a range of PTEs") does not' "$TMP/a.txt"
 ok "apply body: each failing hunk in compiler format" grep -q \
@@ -83,7 +85,7 @@ ok "apply body: the tree's lines, the unexpected ones marked" grep -qP \
 ok "apply body: the later patches, in one sentence" grep -qx \
 	"Patches 3/4 and 4/4 were not applied after it; none would apply on its" "$TMP/a.txt"
 ok "apply body: 004's review findings follow the failure" grep -qx \
-	"Review findings (new ones prefixed by >>):" "$TMP/a.txt"
+	'Review findings, each marked ">>":' "$TMP/a.txt"
 ok "apply body: how to reproduce" grep -qx \
 	"        lorebot apply --repo linux --mbox $V004.mbx --base 065ab801c937ee62d3105e05a491b7721d8ed990" "$TMP/a.txt"
 ok "apply body: the signature" grep -qx -- "-- " "$TMP/a.txt"
@@ -100,9 +102,9 @@ is "$(json "$TMP/b.json" "d['subject']")" \
 is "$(json "$TMP/b.json" "(d['in_reply_to'], d['references'], d['thread']['references_ok'])")" \
 	"(['$V000'], ['$V000'], True)" "build: threaded under the cover letter"
 ok "build body: headline: the errors (the warnings come after the boots)" grep -qx \
-	"lorebot noticed the following build errors on riscv:" "$TMP/b.txt"
+	"lorebot built this series patch by patch and found errors" "$TMP/b.txt"
 ok "build body: base line" grep -qx \
-	"\[auto build test ERROR on mm-new 065ab801c937ee62d3105e05a491b7721d8ed990\]" "$TMP/b.txt"
+	"\[lorebot build ERROR on mm-new 065ab801c937ee62d3105e05a491b7721d8ed990\]" "$TMP/b.txt"
 ok "build body: config and compiler" grep -qx \
 	"compiler:      riscv64-linux-gnu-gcc (Debian 12.2.0-14+deb12u1) 12.2.0" "$TMP/b.txt"
 ok "build body: Reported-by, prefixed" grep -qx "| Reported-by: lorebot <lorebot@localhost>" "$TMP/b.txt"
@@ -115,7 +117,8 @@ ok "build body: the new error, marked >>, unwrapped" grep -qx \
 ok "build body: the new warning in its own section" grep -qx \
 	">> mm/vmscan.c:2719:9: warning: macro \"MGLRU_EMPTY_SKIP_GENS\" is not used \[-Wunused-macros\]" \
 	"$TMP/b.txt"
-ok "build body: the patch that brought it" grep -qx "   (first seen with patch 7/9)" "$TMP/b.txt"
+ok "build body: the patch that brought it, and the finding's id" grep -qx \
+	"   (first seen with patch 7/9; id [0-9a-f]\{8\})" "$TMP/b.txt"
 ok "build body: the source around it" grep -qx "vim +3871 mm/vmscan.c" "$TMP/b.txt"
 ok "build body: the offending line marked" grep -qP \
 	'^> 3871\t\t\tif \(!walk->force_scan && !test_pud_bloom_filter\(mm_state, walk->seq, pud \+ i\)\)$' "$TMP/b.txt"
@@ -128,9 +131,9 @@ is "$(json "$TMP/b.json" "d['long_prose']")" "[]" "build body: prose within 78 c
 sed -n '/^Boot regressions on /,/^New build warnings on /p' "$TMP/b.txt" >"$TMP/k.txt"
 ok "boot body: the new test failure" grep -qx ">> mm/mremap_test: fail" "$TMP/k.txt"
 ok "boot body: the kernel warning" grep -qx \
-	">> new kernel warning: WARNING: CPU: 1 PID: 312 at mm/vmscan.c:3871 walk_pud_range+0x1a8/0x2c0" "$TMP/k.txt"
+	">> new kernel warning: WARNING: CPU: 1 PID: 312 at mm/vmscan.c:3871 walk_pud_range+0x1a8/0x2c0 \[id [0-9a-f]\{8\}\]" "$TMP/k.txt"
 ok "boot body: its trace" grep -qx "    walk_pud_range+0x1a8/0x2c0" "$TMP/k.txt"
-ok "boot body: only arm64" grep -q "^Boot regressions on arm64 (" "$TMP/k.txt"
+ok "boot body: only arm64" grep -q "^Boot regressions on arm64, " "$TMP/k.txt"
 unlike "$(cat "$TMP/k.txt")" "^x86_64 \(" "boot body: x86_64 (ok) is not in it"
 
 # the check replies: 003 quotes the code from the patch and the suggestion
@@ -140,7 +143,7 @@ json "$TMP/c.json" "d['body']" >"$TMP/c.txt"
 is "$(json "$TMP/c.json" "d['subject']")" "Re: [PATCH mm-new v7 0/5] Improve khugepaged scan logic" \
 	"check: findings in several patches: the cover letter"
 ok "check body: the lazyfree-droppable finding" grep -qx \
-	">> mm/khugepaged.c:587: warning: lazyfree folio kept or skipped by its dirtiness without VM_DROPPABLE: folios of VM_DROPPABLE VMAs are lazyfree and dropped even when dirty (see try_to_unmap_one() in mm/rmap.c) \[lazyfree-droppable\]" \
+	">> mm/khugepaged.c:587: warning: lazyfree folio kept or skipped by its dirtiness without VM_DROPPABLE: folios of VM_DROPPABLE VMAs are lazyfree and dropped even when dirty (see try_to_unmap_one() in mm/rmap.c) \[lazyfree-droppable\] \[id [0-9a-f]\{8\}\]" \
 	"$TMP/c.txt"
 ok "check body: the quoted lines marked in the patch's code" grep -qP \
 	'^>  587\t\t\tif \(cc->is_khugepaged && !pte_dirty\(pteval\) &&$' "$TMP/c.txt"

@@ -380,6 +380,34 @@ get /metrics >/dev/null
 ok "and in /metrics" grep -qx 'lorebot_series_versions{state="base-unknown"} 0' "$TMP/body"
 serve_stop
 
+# a boot regression bisected to its patch, and one whose first bad patch
+# only changes comments: the series page says which patch, in how many
+# boots, how sure, and that the second is suspect (issue 41)
+cat >"$TMP/boot-bisected.json" <<'JSON'
+{"archs": [{"arch": "arm64", "status": "regressions", "tests": [], "flaky": [],
+  "findings": [
+   {"kind": "kernel-warning", "new": true, "title": "WARNING in do_madvise",
+    "message": "new kernel warning: WARNING in do_madvise (mm/madvise.c:968) during mm/madv_populate",
+    "where": "mm/madvise.c:968", "test": "mm/madv_populate", "patch": 2,
+    "confirm": {"tip": {"runs": 5, "bad": 5}, "base": {"runs": 10, "bad": 0}, "runs": 5},
+    "culprit": {"state": "found", "patch": 2, "subject": "mm/madvise: warn when populating",
+                "suspect": false, "boots": 3}},
+   {"kind": "kernel-warning", "new": true, "title": "WARNING in madvise_populate",
+    "message": "new kernel warning: WARNING in madvise_populate (mm/madvise.c:901) during mm/madv_populate",
+    "where": "mm/madvise.c:901", "test": "mm/madv_populate",
+    "confirm": {"tip": {"runs": 5, "bad": 5}, "base": {"runs": 10, "bad": 0}, "runs": 5},
+    "culprit": {"state": "found", "patch": 4, "subject": "mm/madvise: say more at the top",
+                "suspect": true, "boots": 3}}]}]}
+JSON
+record "$V003" boot "$TMP/boot-bisected.json"
+serve_start
+get "/series/$S003" >/dev/null
+ok "the series page: the first bad patch, by bisection, in how many boots" \
+	grep -q 'first bad patch 2, by bisection in 3 boots; 5 of 5 runs on the tip, 0 of 10 on the base' "$TMP/body"
+ok "a comment-only first bad patch is suspect, not blamed" \
+	grep -q 'bisection points at patch 4, which only changes comments or documentation: suspect' "$TMP/body"
+serve_stop
+
 # usage
 lorebot --db "$TMP/none.db" serve --listen 127.0.0.1:0 >/dev/null 2>"$TMP/err"
 is "$?" 2 "no database: exit 2"

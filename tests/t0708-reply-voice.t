@@ -39,7 +39,7 @@ is "$(grep '^In-Reply-To:' "$TMP/dry.mbox" | sort | tr '\n' ' ')" \
 # 000: build errors, then boot regressions, then new warnings, in one mail
 body_of "$V000" >"$TMP/000.txt"
 ok "000: the headline is the build error" \
-	grep -qx '\[auto build test ERROR on mm-new 065ab801c937ee62d3105e05a491b7721d8ed990\]' \
+	grep -qx '\[lorebot build ERROR on mm-new 065ab801c937ee62d3105e05a491b7721d8ed990\]' \
 	"$TMP/000.txt"
 e=$(line_of 'error: passing argument 3' "$TMP/000.txt")
 b=$(line_of '^Boot regressions on arm64' "$TMP/000.txt")
@@ -61,8 +61,8 @@ ok "000: one line says how many style findings there are and where" grep -qx \
 	'8 style findings (checkpatch, codespell, series hygiene) are not mailed:' "$TMP/000.txt"
 body_of "$V003" >"$TMP/003.txt"
 ok "003: the headline is a warning (checkpatch's EM( error is style)" \
-	grep -q '^\[auto check WARNING on ' "$TMP/003.txt"
-is "$(grep -c '^>> mm/khugepaged.c:[0-9]*: warning: .*\[\(lazyfree-droppable\|progress-accounting\)\]$' \
+	grep -q '^\[lorebot review WARNING on ' "$TMP/003.txt"
+is "$(grep -c '^>> mm/khugepaged.c:[0-9]*: warning: .*\[\(lazyfree-droppable\|progress-accounting\)\] \[id [0-9a-f]\{8\}\]$' \
 	"$TMP/003.txt")" 3 "003: the three mm-rule findings are mailed"
 ok "003: quoted with the suggestion" grep -q '^suggested \[lazyfree-droppable\]:$' "$TMP/003.txt"
 is "$(grep -c 'Reported-by:' "$TMP/003.txt")" 0 "003: no Reported-by for review findings"
@@ -84,7 +84,10 @@ body_of "$V004" >"$TMP/004.txt"
 a=$(line_of '^Patch 2/4 (.*) does not' "$TMP/004.txt")
 r=$(line_of '^Review findings' "$TMP/004.txt")
 ok "004: the apply failure ($a), then the review findings ($r)" test "$a" -gt 0 -a "$r" -gt "$a"
-is "$(grep -c '^>> .*\[one-line-args\]$' "$TMP/004.txt")" 6 "004: the one-line-args findings"
+is "$(grep -c '^>> .*\[one-line-args\] \[id [0-9a-f]\{8\}\]$' "$TMP/004.txt")" 6 \
+	"004: the one-line-args findings, each with its id"
+is "$(grep -o '\[id [0-9a-f]\{8\}\]$' "$TMP/004.txt" | sort -u | wc -l)" 5 \
+	"004: five ids: the two of mm/rmap.c quote the same code (and the fixture names no function)"
 ok "004: UNKNOWN_COMMIT_ID is counted, not mailed" grep -qx \
 	'1 style finding (checkpatch, codespell, series hygiene) is not mailed:' "$TMP/004.txt"
 ok "004: the patches not applied after it, in one sentence" grep -qx \
@@ -113,9 +116,9 @@ report_conf reply.style=mail
 dry
 body_of "$V003" >"$TMP/003m.txt"
 ok "reply.style=mail: checkpatch's error is mailed" \
-	grep -q '^>> include/trace/events/huge_memory.h:28: error: .*\[checkpatch:SPACING\]$' \
+	grep -q '^>> include/trace/events/huge_memory.h:28: error: .*\[checkpatch:SPACING\] \[id [0-9a-f]\{8\}\]$' \
 	"$TMP/003m.txt"
-ok "and makes the headline" grep -q '^\[auto check ERROR on ' "$TMP/003m.txt"
+ok "and makes the headline" grep -q '^\[lorebot review ERROR on ' "$TMP/003m.txt"
 is "$(grep -c 'COMMIT_LOG_LONG_LINE' "$TMP/dry.mbox")" 0 "still nothing without a location"
 report_conf reply.style=off
 dry
@@ -193,7 +196,7 @@ is "$(lorebot --db "$DB" status --json | json - "[v['state'] for v in d['recent'
 	base-unknown "000: its state is base-unknown, not apply-failed"
 dry
 is "$(grep -c "^In-Reply-To: <$V000>" "$TMP/dry.mbox")" 0 "no mail about it by default"
-is "$(grep -c '^lorebot could not apply this series:$' "$TMP/dry.mbox")" 1 \
+is "$(grep -c '^lorebot tried to apply this series and could not:$' "$TMP/dry.mbox")" 1 \
 	"only 004, which has no base-commit, gets a 'could not apply' mail"
 report_conf reply.baseunknown=line
 dry
@@ -203,6 +206,41 @@ ok "reply.baseunknown=line: one short mail naming the base" grep -q \
 ok "the base it lacks" grep -q 'efecab401cb15fd3bb9bc05990609acb6b267ff2' "$TMP/000b.txt"
 is "$(grep -c '^>> \|does not apply\|Reported-by' "$TMP/000b.txt")" 0 \
 	"no hunks, no findings, no tags"
+
+# base-unknown with mm-rule findings: they are mailed anyway (reply.baseunknown =
+# review, the default), once, with the line saying what was not done
+fresh
+$PY - "$RESULTS/apply-000-base-unknown.json" "$TMP/apply-003-bu.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+bc = 'a1a876489abcc1e75b03bd3b2f6739ceeaaec8c5'
+d['base']['base_commit'] = bc
+d['base']['reason'] = d['base']['reason'].replace('efecab401cb15fd3bb9bc05990609acb6b267ff2', bc)
+d.pop('send', None); d.pop('series_id', None)
+json.dump(d, open(sys.argv[2], 'w'))
+EOF
+record "$V003" apply "$TMP/apply-003-bu.json"
+sql "DELETE FROM results WHERE version = '$V003' AND stage IN ('build', 'boot')"
+is "$(lorebot --db "$DB" status --json | json - "[v['state'] for v in d['recent'] if v['id'] == '$V003'][0]")" \
+	base-unknown "003: base-unknown"
+report_conf
+dry
+is "$(grep -c "^In-Reply-To: <$V003>" "$TMP/dry.mbox")" 1 "003: one mail all the same"
+body_of "$V003" >"$TMP/003bu.txt"
+ok "003: a review headline, on the patches alone" grep -qx \
+	'\[lorebot review WARNING on the patches alone (base-commit unknown)\]' "$TMP/003bu.txt"
+ok "003: one line says it was not built or booted, and why" grep -qx \
+	'\[not built or booted: base-commit' "$TMP/003bu.txt"
+ok "003: naming the base it lacks" grep -q \
+	'^a1a876489abcc1e75b03bd3b2f6739ceeaaec8c5 is not in the tree lorebot' "$TMP/003bu.txt"
+is "$(grep -c '^>> mm/khugepaged.c:[0-9]*: warning: .*\[\(lazyfree-droppable\|progress-accounting\)\]' \
+	"$TMP/003bu.txt")" 3 "003: its mm-rule findings, with their location"
+is "$(grep -c '^Patch [0-9/]* (.*) does not\|Reported-by\|^Bases tried' "$TMP/003bu.txt")" 0 \
+	"003: no apply failure blamed on the author, no tags"
+report_conf reply.baseunknown=off
+dry
+is "$(grep -c "^In-Reply-To: <$V003>" "$TMP/dry.mbox")" 0 "reply.baseunknown=off: no mail"
+report_conf
 
 # a v2 reply says what v1's mailed findings became
 fresh

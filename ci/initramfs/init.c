@@ -13,7 +13,13 @@
  * /lorebot/plan, one directive a line:
  *	hugepages N		reserve N default-size huge pages
  *	thp MODE		write MODE to transparent_hugepage/enabled
- *	retry N			run a failing test up to N more times
+ *	retry N			run a failing test up to N more times, while
+ *				it keeps failing (an attempt during which the
+ *				kernel printed a report counts as failing)
+ *	runs N			run each test after this line N times, whatever
+ *				each gives (the host bisecting and confirming: it
+ *				reads each attempt's exit line); 0: retry
+ * A test that timed out is run twice at most: its limit is long.
  *	test NAME TIMEOUT_S HUGEPAGES BINARY [ARG...]
  *				run ./BINARY [ARG...] in /lorebot/bin (as
  *				run_vmtests.sh does), report it as NAME, with
@@ -25,11 +31,16 @@
  *	1..N
  *	# lorebot: run NAME attempt A
  *	    <the test's stdout and stderr, each line indented by 4 spaces>
- *	# lorebot: exit NAME attempt A status S ms T
+ *	# lorebot: exit NAME attempt A status S ms T [timeout] [report]
  *	ok|not ok I NAME [# SKIP|# TIMEOUT ...]
  *	# lorebot: done
  * Kernel messages interleave with these lines; the host tells them apart
- * by their printk time stamps.
+ * by their printk time stamps.  Before every attempt after a test's first,
+ * the init writes debugfs's clear_warn_once, so that a WARN_ON_ONCE the
+ * first attempt hit can show again: the host counts in how many attempts
+ * a report came.  "report" on an exit line says the init saw one in
+ * /dev/kmsg during the attempt (only what decides a rerun: the host reads
+ * the reports from the console).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -61,6 +72,7 @@ struct test {
 	char *bin;
 	long hugepages;		/* -1: the plan's */
 	unsigned int timeout_s;
+	int runs;		/* > 0: this many times (the plan's "runs") */
 	char arg0[128];
 	char *argv[MAX_ARGS + 2];
 };
@@ -71,6 +83,7 @@ struct plan {
 	long hugepages;
 	char thp[32];
 	int retries;
+	int runs;		/* > 0: every test this many times */
 };
 
 static struct plan plan;
@@ -224,6 +237,7 @@ static int parse_test(char *rest)
 	t->name = name;
 	t->bin = bin;
 	t->timeout_s = strtoul(timeout, NULL, 10);
+	t->runs = plan.runs;
 	t->hugepages = strcmp(huge, "-") ? strtol(huge, NULL, 10) : -1;
 	snprintf(t->arg0, sizeof(t->arg0), "./%s", bin);
 	t->argv[argc++] = t->arg0;
@@ -268,6 +282,8 @@ static int read_plan(void)
 			snprintf(plan.thp, sizeof(plan.thp), "%s", val);
 		else if (!strcmp(key, "retry"))
 			plan.retries = atoi(val);
+		else if (!strcmp(key, "runs"))
+			plan.runs = atoi(val);
 	}
 	return 0;
 }
@@ -339,10 +355,68 @@ static int reap(pid_t pid, int *wstatus)
 }
 
 /*
+ * The kernel's log, read from the end before each attempt: did it print a
+ * report during the attempt?  The starts of the reports the host's parser
+ * (ci/console.c) knows; only a rerun depends on it.
+ */
+static int kmsg_fd = -1;
+
+static const char *const report_starts[] = {
+	"WARNING: ", "BUG: ", "kernel BUG at ", "Unable to handle kernel ",
+	"general protection fault", "Internal error: Oops", "Oops: ",
+	"Oops - ", "Kernel panic - not syncing: ", "INFO: task ", "UBSAN: ",
+};
+
+static void kmsg_skip(void)
+{
+	if (kmsg_fd < 0)
+		kmsg_fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (kmsg_fd >= 0)
+		lseek(kmsg_fd, 0, SEEK_END);
+}
+
+static int kmsg_report(void)
+{
+	static char rec[8192];
+	int found = 0;
+	size_t i;
+
+	while (kmsg_fd >= 0) {
+		ssize_t n = read(kmsg_fd, rec, sizeof(rec) - 1);
+		char *msg;
+
+		if (n < 0 && errno == EPIPE)
+			continue;	/* records overwritten: the next one */
+		if (n <= 0)
+			break;
+		rec[n] = '\0';
+		msg = strchr(rec, ';');
+		if (!msg++)
+			continue;
+		msg[strcspn(msg, "\n")] = '\0';
+		for (i = 0; i < sizeof(report_starts) / sizeof(*report_starts); i++)
+			if (!strncmp(msg, report_starts[i], strlen(report_starts[i])))
+				found = 1;
+		if (strstr(msg, " detected stalls on CPUs") ||
+		    strstr(msg, " self-detected stall on CPU"))
+			found = 1;
+	}
+	return found;
+}
+
+/* WARN_ON_ONCE and friends may fire again (CONFIG_DEBUG_FS) */
+static void clear_warn_once(void)
+{
+	write_str("/sys/kernel/debug/clear_warn_once", "1");
+}
+
+/*
  * Run one attempt: the test in its own session and process group with
  * stdout and stderr on a pipe, killed (the whole group) at its deadline.
+ * *reported: the kernel printed a report meanwhile.
  */
-static enum outcome run_attempt(const struct test *t, int attempt, int *status)
+static enum outcome run_attempt(const struct test *t, int attempt, int *status,
+				int *reported)
 {
 	unsigned long long start = now_ms(), deadline;
 	struct outbuf out = { .len = 0 };
@@ -351,6 +425,8 @@ static enum outcome run_attempt(const struct test *t, int attempt, int *status)
 	pid_t pid;
 
 	say("# lorebot: run %s attempt %d", t->name, attempt);
+	*reported = 0;
+	kmsg_skip();
 	snprintf(path, sizeof(path), "%s/%s", BIN_DIR, t->bin);
 	if (pipe(pfd)) {
 		say("# lorebot: pipe: %s", strerror(errno));
@@ -428,8 +504,10 @@ static enum outcome run_attempt(const struct test *t, int attempt, int *status)
 	}
 	*status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) :
 		128 + WTERMSIG(wstatus);
-	say("# lorebot: exit %s attempt %d status %d ms %llu%s", t->name,
-	    attempt, *status, now_ms() - start, timed_out ? " timeout" : "");
+	*reported = kmsg_report();
+	say("# lorebot: exit %s attempt %d status %d ms %llu%s%s", t->name,
+	    attempt, *status, now_ms() - start, timed_out ? " timeout" : "",
+	    *reported ? " report" : "");
 	if (timed_out)
 		return TIMEOUT;
 	if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == KSFT_SKIP)
@@ -446,8 +524,8 @@ static void reap_orphans(void)
 static void run_test(int i, const struct test *t)
 {
 	char path[256];
-	enum outcome o;
-	int status, attempt = 1;
+	enum outcome o, worst = PASS;
+	int status, attempt = 1, reported, worst_status = 0;
 
 	snprintf(path, sizeof(path), "%s/%s", BIN_DIR, t->bin);
 	if (access(path, X_OK)) {
@@ -461,12 +539,28 @@ static void run_test(int i, const struct test *t)
 			say("# lorebot: hugepages %ld of %ld reserved", got,
 			    t->hugepages);
 	}
-	o = run_attempt(t, attempt, &status);
-	while ((o == FAIL || o == TIMEOUT) && attempt <= plan.retries) {
+	o = run_attempt(t, attempt, &status, &reported);
+	for (;;) {
+		int failed = o == FAIL || o == TIMEOUT;
+
+		if (failed) {
+			worst = o;
+			worst_status = status;
+		}
+		if (o == SKIP || (o == TIMEOUT && attempt >= 2) ||
+		    (t->runs > 0 ? attempt >= t->runs :
+		     (!failed && !reported) || attempt > plan.retries))
+			break;
 		reap_orphans();
-		o = run_attempt(t, ++attempt, &status);
+		clear_warn_once();
+		o = run_attempt(t, ++attempt, &status, &reported);
 	}
 	reap_orphans();
+	/* several runs asked: one that failed is what the line says */
+	if (t->runs > 0 && worst != PASS) {
+		o = worst;
+		status = worst_status;
+	}
 	if (t->hugepages >= 0)
 		set_hugepages(plan.hugepages > 0 ? plan.hugepages : 0);
 	switch (o) {

@@ -43,7 +43,10 @@ static const char tip_log[] =
 	RUN("cow", 2, 1, "not ok 2 cow # exit status 1\n")
 	"# lorebot: run madv_populate attempt 1\n"
 	WARN("new_fn", "mm/madvise.c:958")
-	"# lorebot: exit madv_populate attempt 1 status 0 ms 5\n"
+	"# lorebot: exit madv_populate attempt 1 status 0 ms 5 report\n"
+	"# lorebot: run madv_populate attempt 2\n"
+	WARN("new_fn", "mm/madvise.c:958")
+	"# lorebot: exit madv_populate attempt 2 status 0 ms 5 report\n"
 	"ok 3 madv_populate\n"
 	RUN("droppable", 1, 1, "")
 	RUN("droppable", 2, 1, "not ok 4 droppable # exit status 1\n")
@@ -96,7 +99,8 @@ static void test_compare(void)
 	o = boot_report_json(arch_lookup("x86_64"), &tip, &base);
 	is_str(str(o, "status"), "regressions", "status: regressions");
 	f = get(o, "findings");
-	is_int(json_object_array_length(f), 2, "two findings: the new warning and droppable");
+	is_int(json_object_array_length(f), 2, "two findings: the new warning (once, though "
+	       "it came in both runs) and droppable");
 	is_str(str(json_object_array_get_idx(f, 0), "kind"), "kernel-warning", "a kernel warning");
 	is_str(str(json_object_array_get_idx(f, 0), "message"),
 	       "new kernel warning: WARNING in new_fn (mm/madvise.c:958) during mm/madv_populate",
@@ -192,8 +196,36 @@ static void test_ends(void)
 	boot_result_release(&base);
 }
 
+/* The text of an arch whose finding was bisected, and a flaky one */
+static void test_text(void)
+{
+	json_object *report = json_tokener_parse(
+		"{\"archs\": [{\"arch\": \"x86_64\", \"status\": \"regressions\","
+		" \"message\": \"0 new kselftest failures, 1 new kernel report\","
+		" \"tests\": [], \"bisection\": {\"patches\": 12},"
+		" \"findings\": [{\"kind\": \"kernel-warning\", \"message\": \"new kernel warning\","
+		"   \"patch\": 9, \"culprit\": {\"state\": \"found\", \"patch\": 9,"
+		"   \"subject\": \"mm/madvise: warn\", \"suspect\": false, \"boots\": 5}},"
+		"  {\"kind\": \"kernel-warning\", \"message\": \"another\","
+		"   \"culprit\": {\"state\": \"found\", \"patch\": 2, \"suspect\": true}}],"
+		" \"flaky\": [{\"message\": \"new kselftest failure: mm/cow\","
+		"   \"why\": \"shown in 2 of 5 runs on the tip\"}]}]}");
+	struct strbuf sb = STRBUF_INIT;
+
+	boot_report_text(report, &sb);
+	ok(strstr(sb.buf, "    first bad patch: 9/12 mm/madvise: warn (5 boots)\n") != NULL,
+	   "text: the first bad patch, of how many, in how many boots");
+	ok(strstr(sb.buf, "bisection points at patch 2, which only changes comments or "
+		  "documentation: suspect") != NULL, "text: a suspect is not blamed");
+	ok(strstr(sb.buf, "  flaky, not counted: new kselftest failure: mm/cow (shown in 2 of "
+		  "5 runs on the tip)") != NULL, "text: the flaky one, not counted");
+	strbuf_release(&sb);
+	json_object_put(report);
+}
+
 int main(void)
 {
+	test_text();
 	test_compare();
 	test_ends();
 	return done_testing();

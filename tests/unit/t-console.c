@@ -251,7 +251,9 @@ static void test_ktap(void)
 	t = ktap_test(&c, "a");
 	ok(t && t->result == KST_FLAKY, "ktap: failed then passed is flaky");
 	is_int(t ? t->first_status : -2, 1, "ktap: first attempt's status");
-	ok(t && strstr(t->reason, "passed on attempt 2"), "ktap: flaky reason");
+	ok(t && strstr(t->reason, "failed 1 of 2 runs"), "ktap: flaky reason");
+	is_int(t ? t->runs : 0, 2, "ktap: two runs");
+	is_int(t ? t->fails : 0, 1, "ktap: one failed");
 	ok(t && strstr(t->output.buf, "not ok 1 first try\n# attempt 2\nok 1 second try"),
 	   "ktap: both attempts' output");
 	is_int(t ? (long long)t->ms : 0, 22, "ktap: time of both attempts");
@@ -262,7 +264,54 @@ static void test_ktap(void)
 	is_str(t ? t->reason : NULL, "TIMEOUT after 60 s", "ktap: timeout reason");
 	t = ktap_test(&c, "d");
 	ok(t && t->result == KST_FAIL, "ktap: failed twice is a failure");
+	is_int(t ? t->fails : 0, 2, "ktap: both runs failed");
 	is_int(c.splats_nr, 0, "ktap: no kernel reports");
+	console_release(&c);
+}
+
+/* "runs 3": every test three times; a report in each passing run */
+static const char ktap_runs[] =
+	"KTAP version 1\n"
+	"1..2\n"
+	"# lorebot: run p attempt 1\n"
+	"[   10.000000] ------------[ cut here ]------------\n"
+	"[   10.000001] WARNING: CPU: 0 PID: 70 at mm/madvise.c:959 madvise_populate+0x1/0x2\n"
+	"[   10.000002] ---[ end trace 0000000000000000 ]---\n"
+	"# lorebot: exit p attempt 1 status 0 ms 5 report\n"
+	"# lorebot: run p attempt 2\n"
+	"[   11.000000] ------------[ cut here ]------------\n"
+	"[   11.000001] WARNING: CPU: 0 PID: 71 at mm/madvise.c:959 madvise_populate+0x1/0x2\n"
+	"[   11.000002] ---[ end trace 0000000000000000 ]---\n"
+	"# lorebot: exit p attempt 2 status 0 ms 5 report\n"
+	"# lorebot: run p attempt 3\n"
+	"# lorebot: exit p attempt 3 status 0 ms 5\n"
+	"ok 1 p\n"
+	"# lorebot: run q attempt 1\n"
+	"# lorebot: exit q attempt 1 status 0 ms 5\n"
+	"# lorebot: run q attempt 2\n"
+	"# lorebot: exit q attempt 2 status 1 ms 5\n"
+	"# lorebot: run q attempt 3\n"
+	"# lorebot: exit q attempt 3 status 0 ms 5\n"
+	"not ok 2 q # exit status 1\n"
+	"# lorebot: done ms 30\n";
+
+static void test_ktap_runs(void)
+{
+	struct console c;
+	const struct kst_run *t;
+
+	parse(&c, ktap_runs);
+	t = ktap_test(&c, "p");
+	ok(t && t->result == KST_PASS, "runs: passed three times is a pass, not flaky");
+	is_int(t ? t->runs : 0, 3, "runs: three runs");
+	is_int(t ? t->reported : 0, 2, "runs: a report seen in two");
+	is_int(c.splats_nr, 2, "runs: two warnings");
+	is_int(c.splats_nr == 2 ? c.splats[0].attempt : 0, 1, "runs: the first in attempt 1");
+	is_int(c.splats_nr == 2 ? c.splats[1].attempt : 0, 2, "runs: the second in attempt 2");
+	is_str(c.splats_nr == 2 ? c.splats[1].test : NULL, "p", "runs: during p");
+	t = ktap_test(&c, "q");
+	ok(t && t->result == KST_FLAKY, "runs: one failure in three is flaky");
+	ok(t && strstr(t->reason, "failed 1 of 3 runs"), "runs: says how often");
 	console_release(&c);
 }
 
@@ -384,6 +433,7 @@ int main(void)
 	test_arm64_riscv();
 	test_other_reports();
 	test_ktap();
+	test_ktap_runs();
 	test_tail();
 	test_real();
 	test_firmware_only();

@@ -69,6 +69,28 @@ int main(void)
 	strbuf_reset(&sb);
 	text_age(&sb, 0, 1000);
 	is_str(sb.buf, "?", "unknown");
+	strbuf_reset(&sb);
+
+	{
+		static const char a[] = "/* x */\n#include <a.h>\n\nint f(void)\n{\n"
+			"\treturn 1; // one\n}\n";
+		static const char b[] = "/* x */\n\n/*\n * more\n */\n#include <a.h>\n"
+			"int f(void) { /* the same */\n  return 1;\n}\n";
+		static const char c[] = "#include <a.h>\nint f(void) { return 2; }\n";
+		static const char d[] = "char *s = \"/* not a comment */\";\n";
+		struct strbuf sa = STRBUF_INIT;
+
+		text_c_code(a, strlen(a), &sa);
+		text_c_code(b, strlen(b), &sb);
+		is_str(sb.buf, sa.buf, "C: comments (one or two in a row) and layout do not count");
+		strbuf_reset(&sb);
+		text_c_code(c, strlen(c), &sb);
+		ok(strcmp(sb.buf, sa.buf), "C: another value does");
+		strbuf_reset(&sb);
+		text_c_code(d, strlen(d), &sb);
+		is_str(sb.buf, "char *s = \"/* not a comment */\";", "C: a string is kept whole");
+		strbuf_release(&sa);
+	}
 	strbuf_release(&sb);
 	return done_testing();
 }
