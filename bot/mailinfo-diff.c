@@ -764,8 +764,9 @@ static const struct class_def classes[] = {
 	  F(MI_AUTHOR) | F(MI_EMAIL) | F(MI_SUBJECT) | F(MI_PATCH), other_charset },
 	{ { "mime-other-parts",
 	    "parts that are not text/plain or text/x-patch (HTML, a broken type): "
-	    "lorebot reads the first text/plain part and text/x-patch attachments, "
-	    "git mailinfo every part, and the in-body headers in it" },
+	    "lorebot reads every text/plain part, text/x-patch attachments and "
+	    "attachments named *.patch or *.diff, git mailinfo every part, and "
+	    "the in-body headers in it" },
 	  F_ALL, mime_other_parts },
 	{ { "header-lines",
 	    "the header block read differently: lorebot takes the first From:, "
