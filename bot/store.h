@@ -146,7 +146,7 @@ int64_t store_count_messages(struct store *st);
  * that could not be parsed is stamped with the lorebot that tried
  * ("failed " + lorebot --version), so that the next build tries again.
  */
-#define STORE_PARSE_VERSION 1
+#define STORE_PARSE_VERSION 2
 const char *store_parse_stamp(void);
 /* "failed " + lorebot --version */
 const char *store_failed_stamp(void);
