@@ -618,7 +618,8 @@ def report(res, listing):
             if not all(t["checks"].values()) and not t["design"]:
                 bad += 1
                 if listing:
-                    print("  DIFF %s <%s> %s: %s / %s" % (
+                    print("  %s %s <%s> %s: %s / %s" % (
+                        "B4 FAILED" if "Traceback" in t["b4err"] else "DIFF",
                         t["thread"], t["root"],
                         ",".join(c for c, v in t["checks"].items() if not v),
                         brief("b4", t["b4"], [m for m, _ in t["b4"]["patches"]]),
