@@ -432,6 +432,21 @@ static bool is_patch_type(GMimeContentType *ct)
 		 !g_ascii_strcasecmp(sub, "diff"));
 }
 
+static bool is_text_plain(GMimeContentType *ct)
+{
+	return g_mime_content_type_is_type(ct, "text", "plain");
+}
+
+/* an attachment named as git format-patch and diff -u name them */
+static bool has_patch_name(GMimePart *part)
+{
+	const char *f = g_mime_part_get_filename(part);
+	size_t n = f ? strlen(f) : 0;
+
+	return (n > 6 && !g_ascii_strcasecmp(f + n - 6, ".patch")) ||
+		(n > 5 && !g_ascii_strcasecmp(f + n - 5, ".diff"));
+}
+
 struct walk {
 	struct mail *m;
 	struct strbuf body;
@@ -464,13 +479,21 @@ static void walk_part(struct walk *w, GMimeObject *obj, int depth)
 		return;
 	}
 	ct = g_mime_object_get_content_type(obj);
-	if (is_patch_type(ct)) {
+	/*
+	 * After the first text/plain part, every text/plain part (a patch
+	 * attached after a short note) and every patch, of a text type or
+	 * named *.patch or *.diff (sent as application/octet-stream) is read
+	 * on, in order, as git mailinfo reads them
+	 */
+	if (is_patch_type(ct) || (w->have_body && is_text_plain(ct)) ||
+	    (!g_mime_content_type_is_type(ct, "text", "*") &&
+	     has_patch_name(GMIME_PART(obj)))) {
 		/* the newline before a boundary belongs to the boundary */
 		add_part_text(w->m, GMIME_PART(obj), &w->attached);
 		strbuf_complete_line(&w->attached);
 		return;
 	}
-	if (!g_mime_content_type_is_type(ct, "text", "plain") || w->have_body) {
+	if (!is_text_plain(ct)) {
 		w->m->skipped_parts++;
 		return;
 	}

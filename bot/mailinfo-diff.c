@@ -112,16 +112,11 @@ static void trim_line_ends(struct strbuf *sb)
  * MIME says the line end before a boundary is the boundary's; git keeps
  * it and adds one more at each closing boundary
  */
-static bool mime_line_ends(const struct diff_case *dc, enum mailinfo_field f)
+static bool same_but_line_ends(const struct strbuf *a, const struct strbuf *b)
 {
-	const struct mailinfo *ours = &dc->cmp->ours, *git = &dc->cmp->git;
-	const struct strbuf *a = f == MI_MESSAGE ? &ours->message : &ours->patch;
-	const struct strbuf *b = f == MI_MESSAGE ? &git->message : &git->patch;
 	struct strbuf x = STRBUF_INIT, y = STRBUF_INIT;
 	bool same;
 
-	if (!ours->multipart)
-		return false;
 	drop_empty_lines(a, &x);
 	drop_empty_lines(b, &y);
 	/* the last line end too, where a boundary took it */
@@ -131,6 +126,16 @@ static bool mime_line_ends(const struct diff_case *dc, enum mailinfo_field f)
 	strbuf_release(&x);
 	strbuf_release(&y);
 	return same;
+}
+
+static bool mime_line_ends(const struct diff_case *dc, enum mailinfo_field f)
+{
+	const struct mailinfo *ours = &dc->cmp->ours, *git = &dc->cmp->git;
+
+	if (!ours->multipart)
+		return false;
+	return same_but_line_ends(f == MI_MESSAGE ? &ours->message : &ours->patch,
+				  f == MI_MESSAGE ? &git->message : &git->patch);
 }
 
 /* The boundary= values of the mail, as git finds them (quoted or not) */
@@ -570,6 +575,15 @@ static bool quoted_cr(const struct diff_case *dc, enum mailinfo_field f)
 		if (g[i] != '\r' || i + 1 >= glen || g[i + 1] != '\n')
 			strbuf_addch(&sb, g[i]);
 	same = sb.len != glen && same_text(sb.buf, sb.len, o, olen);
+	if (!same && sb.len != glen && dc->cmp->ours.multipart &&
+	    (f == MI_MESSAGE || f == MI_PATCH)) {
+		/* in an attachment: the boundaries' line ends too */
+		struct strbuf ob = STRBUF_INIT;
+
+		strbuf_add(&ob, o, olen);
+		same = same_but_line_ends(&ob, &sb);
+		strbuf_release(&ob);
+	}
 	strbuf_release(&sb);
 	return same;
 }
@@ -801,8 +815,9 @@ static const struct class_def classes[] = {
 	  F(MI_AUTHOR) | F(MI_EMAIL) | F(MI_SUBJECT) | F(MI_PATCH), other_charset },
 	{ { "mime-other-parts",
 	    "parts that are not text/plain or text/x-patch (HTML, a broken type): "
-	    "lorebot reads the first text/plain part and text/x-patch attachments, "
-	    "git mailinfo every part, and the in-body headers in it" },
+	    "lorebot reads every text/plain part, text/x-patch attachments and "
+	    "attachments named *.patch or *.diff, git mailinfo every part, and "
+	    "the in-body headers in it" },
 	  F_ALL, mime_other_parts },
 	{ { "header-lines",
 	    "the header block read differently: lorebot takes the first From:, "

@@ -163,6 +163,26 @@ static bool is_blank(const char *p, size_t len)
 		(len == 2 && p[0] == '\r' && p[1] == '\n');
 }
 
+/* "Name:" with the characters RFC 5322 allows a field name */
+static bool is_header_line(const char *p, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len && p[i] > ' ' && p[i] < 127 && p[i] != ':'; i++)
+		;
+	return i > 0 && i < len && p[i] == ':';
+}
+
+static bool is_space_line(const char *p, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (!isspace((unsigned char)p[i]))
+			return false;
+	return true;
+}
+
 static void keep_line(struct mbox_reader *r, struct mbox_msg *m,
 		      const char *p, size_t len, size_t real_len)
 {
@@ -288,6 +308,12 @@ int mbox_next(struct mbox_reader *r, struct mbox_msg *m)
 		}
 
 		if (!r->started) {
+			/* blank lines before the first are skipped (git mailsplit) */
+			if (is_space_line(r->lp, r->ll)) {
+				m->offset = r->offset;
+				m->line = r->line + 1;
+				continue;
+			}
 			r->started = true;
 			if (mbox_is_from_line(r->lp, r->ll)) {
 				r->mboxrd = r->ll > 12 && !memcmp(r->lp, "From mboxrd@", 12);
@@ -297,12 +323,17 @@ int mbox_next(struct mbox_reader *r, struct mbox_msg *m)
 				continue;
 			}
 			r->single = true;
+			/* junk, not a header: an mbox may follow it */
+			r->junk = !is_header_line(r->lp, r->ll);
 		}
 		/*
-		 * A file without a separator at the start is one message,
-		 * unless separators follow (an mbox after some junk).
+		 * A file that begins with a header and no separator is one
+		 * message (a saved .eml), whatever "From " lines its body
+		 * holds: git am reads it so (git mailsplit splits no bare
+		 * mail).  After junk, separators start an mbox.
 		 */
-		if (r->prev_blank && mbox_is_from_line(r->lp, r->ll)) {
+		if ((!r->single || r->junk) && r->prev_blank &&
+		    mbox_is_from_line(r->lp, r->ll)) {
 			r->single = false;
 			r->mboxrd |= r->ll > 12 && !memcmp(r->lp, "From mboxrd@", 12);
 			if (have) {

@@ -2,8 +2,9 @@
 /*
  * Streaming mbox reader: mboxo and mboxrd (">From " unescaping, detected
  * from lore's "From mboxrd@z" separator), a single message without any
- * separator, CRLF input.  Memory use is bounded by the largest message
- * kept (max_size); larger messages are skipped and reported, never held.
+ * separator (a header first: never split, as git am reads it), CRLF
+ * input.  Memory use is bounded by the largest message kept (max_size);
+ * larger messages are skipped and reported, never held.
  * And the one mboxrd writer, mbox_write_rd().
  */
 #ifndef LOREBOT_MBOX_H
@@ -23,6 +24,7 @@ struct mbox_reader {
 	bool eof;
 	bool started;		/* first line seen */
 	bool single;		/* no separator at the start: one message */
+	bool junk;		/* ...and no header either: separators may follow */
 	bool mboxrd;
 	bool pending_from;	/* a separator line was read ahead */
 	bool prev_blank;

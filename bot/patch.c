@@ -705,12 +705,55 @@ static char *unmangle_address(const char *v)
 	return strbuf_detach(&sb, NULL);
 }
 
+/* *value, a space, and the line l that goes on with it */
+static void join_next(char **value, const struct line *l)
+{
+	char *more = rtrim_dup(l->p, l->len);
+	char *joined = xasprintf("%s %s", *value, more);
+
+	free(*value);
+	free(more);
+	*value = joined;
+}
+
+/* "abc123 (title" that the line ended before its ')' */
+static bool wrapped_fixes(const char *v)
+{
+	const char *p = v;
+
+	while (isxdigit((unsigned char)*p))
+		p++;
+	if (p == v || (*p != ' ' && *p != '\t'))
+		return false;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return *p == '(' && !strchr(p, ')');
+}
+
 static bool has_email(const char *v)
 {
 	const char *at = strchr(v, '@');
 
 	return at && at > v && at[1] && strchr(at + 1, '.') &&
 		!isspace((unsigned char)at[-1]) && !isspace((unsigned char)at[1]);
+}
+
+/*
+ * The name as the From: line writes it, comments included ("Ritesh
+ * Harjani (IBM) <addr>": GMime's name drops "(IBM)", b4 keeps it)
+ */
+static bool same_display_name(const char *name, const char *from_text)
+{
+	char *fn, *fa;
+	bool same;
+
+	if (!name || !from_text)
+		return false;
+	patch_split_name_addr(from_text, &fn, &fa);
+	same = fn && fa && !strcasecmp(fn, name);
+	free(fn);
+	free(fa);
+	return same;
 }
 
 void patch_reply_trailers(const struct mail *m, bool sloppy, struct trailers *out)
@@ -746,18 +789,15 @@ void patch_reply_trailers(const struct mail *m, bool sloppy, struct trailers *ou
 			free(value);
 			value = u;
 		}
+		/* "Fixes: sha (title" + "rest)" on the next line, as b4 joins it */
+		if (wrapped_fixes(value) && i + 1 < ls.nr && ls.l[i + 1].len &&
+		    ls.l[i + 1].p[ls.l[i + 1].len - 1] == ')')
+			join_next(&value, &ls.l[++i]);
 		/* "Reviewed-by: Long Name" + "<addr>" on the next line */
 		if (!strchr(value, '<') && i + 1 < ls.nr &&
 		    ls.l[i + 1].len > 2 && ls.l[i + 1].p[0] == '<' &&
-		    ls.l[i + 1].p[ls.l[i + 1].len - 1] == '>') {
-			char *more = rtrim_dup(ls.l[i + 1].p, ls.l[i + 1].len);
-			char *joined = xasprintf("%s %s", value, more);
-
-			free(value);
-			free(more);
-			value = joined;
-			i++;
-		}
+		    ls.l[i + 1].p[ls.l[i + 1].len - 1] == '>')
+			join_next(&value, &ls.l[++i]);
 		if (link_trailer(name, tok) !=
 		    (!strncmp(value, "http://", 7) || !strncmp(value, "https://", 8)))
 			goto next;	/* URLs only in Link: and Closes: */
@@ -773,7 +813,8 @@ void patch_reply_trailers(const struct mail *m, bool sloppy, struct trailers *ou
 			if (!sloppy && !((ta && m->from.email &&
 					  !strcasecmp(ta, m->from.email)) ||
 					 (tn && m->from.name &&
-					  !strcasecmp(tn, m->from.name)))) {
+					  !strcasecmp(tn, m->from.name)) ||
+					 same_display_name(tn, m->from_text))) {
 				free(tn);
 				free(ta);
 				goto next;

@@ -279,8 +279,12 @@ int series_msg_from_raw_pool(const char *raw, size_t len, struct strpool *pool,
 	m->date = mail.date;
 	m->tz = mail.tz;
 	m->has_diff = patch_body_has_diff(mail.body, mail.body_len);
-	/* a cover letter without "0/N" has a diffstat (b4 reads it so) */
-	m->has_diffstat = !m->has_diff && m->subj.patch && !m->subj.counted &&
+	/*
+	 * A cover letter has a diffstat: b4 reads a diff-less parent of
+	 * patches that has one as their cover letter, whatever its tags
+	 * ("[PATCHSET v2]", "[PATCHSET 1/4]"), and its version as theirs
+	 */
+	m->has_diffstat = !m->has_diff && m->subj.patch &&
 		!m->subj.reply && !m->subj.forward &&
 		patch_body_has_diffstat(mail.body, mail.body_len);
 
@@ -690,6 +694,19 @@ struct send *series_new_send(struct assembly *a, const struct msg *first)
 	return s;
 }
 
+/* Room in s for patch n of a cover letter that counted fewer (b4 takes the most) */
+static void send_fit(struct assembly *a, struct send *s, int n)
+{
+	struct send_patch *p;
+
+	if (n <= s->total)
+		return;
+	p = strpool_alloc(&a->pool, n * sizeof(*p));
+	memcpy(p, s->patches, s->total * sizeof(*p));
+	s->patches = p;
+	s->total = n;
+}
+
 void series_send_put(struct assembly *a, struct send *s, struct msg *m)
 {
 	struct send_patch *slot;
@@ -705,6 +722,7 @@ void series_send_put(struct assembly *a, struct send *s, struct msg *m)
 			s->cover = m;
 		return;
 	}
+	send_fit(a, s, m->subj.n);
 	slot = &s->patches[m->subj.n - 1];
 	if (slot->msg) {
 		/* the same N/M posted twice in one thread: keep the later */
@@ -753,62 +771,186 @@ static struct msg *send_root(struct assembly *a, struct msg *m)
 	}
 	while (steps++ < MAX_CLIMB) {
 		p = series_known_parent(a, cur);
-		if (!p || p == m || !same_send(p, m))
+		if (!p || p == m)
 			break;
+		if (!same_send(p, m)) {
+			/*
+			 * The cover letter they reply to, though it counts
+			 * another number of patches: b4 reads one series
+			 */
+			if (cur->kind == MSG_PATCH && p->kind == MSG_COVER &&
+			    p->subj.version == m->subj.version &&
+			    series_same_sender(p->sender_email, m->sender_email))
+				top = p;
+			break;
+		}
 		top = cur = p;
 	}
 	return top;
 }
 
 /*
- * A cover letter without "0/N" is the parent of patches of its sender,
- * without a diff but with a diffstat (b4's rule); it is numbered as
- * they are.
+ * Cover letters as b4 reads them, before patches are grouped.  The
+ * parent of a patch of its sender that has no diff but a diffstat is
+ * the cover letter, "0/N" or not ("[PATCHSET v2]", "[PATCHSET 1/4]");
+ * a patch that gives no version ("[PATCH 2/5]") in reply to a cover
+ * letter with a diffstat, or of its count, is of the cover letter's
+ * version ("[PATCHSET v2 0/5]", "[PATCH RFC 0/6 v2]": b4 0.12 wants the
+ * diffstat, else it reads v1 without a cover letter, and a cover-only
+ * v2); and a cover letter with a diffstat that only patches of another
+ * version reply to ("[PATCH v2 0/3]" above "[PATCH v3 n/3]") is theirs,
+ * of the newest of them.  (b4 gives a patch that has no version the
+ * version of the patch 1 it replies to, too: upthread_version().)
  */
-static void adopt_covers(struct assembly *a)
+static struct msg *cover_of(struct assembly *a, struct msg *m)
+{
+	struct msg *p;
+
+	if (!m->subj.counted || m->subj.n < 1)
+		return NULL;
+	p = series_known_parent(a, m);
+	if (!p || p->has_diff ||
+	    !series_same_sender(p->sender_email, m->sender_email))
+		return NULL;
+	return p->kind == MSG_COVER || p->has_diffstat ? p : NULL;
+}
+
+/*
+ * A patch that gives no version, sent by its author in reply to patch 1
+ * of a version (a companion series): of that version, as b4 reads it
+ */
+static void upthread_version(struct assembly *a, struct msg *m)
+{
+	struct msg *p;
+
+	if (m->subj.version != 1 || !m->subj.counted || m->subj.n < 1)
+		return;
+	p = series_known_parent(a, m);
+	if (p && p->kind == MSG_PATCH && p->subj.n == 1 && p->subj.version != 1 &&
+	    series_same_sender(p->sender_email, m->sender_email))
+		m->subj.version = p->subj.version;
+}
+
+/*
+ * Where a cover letter and the patches of its send all reply to one
+ * message (v4 sent in reply to v3's cover letter, without threading to
+ * its own): the key of both
+ */
+static char *sibling_key(const struct msg *m, struct strbuf *sb)
+{
+	strbuf_reset(sb);
+	strbuf_addf(sb, "%s\n%d %d %s", m->parent, m->subj.version, m->subj.total,
+		    m->sender_email ? m->sender_email : "");
+	return sb->buf;
+}
+
+static void each_cover(struct assembly *a, void (*fn)(struct assembly *a,
+			struct msg *m, void *ctx), void *ctx)
 {
 	size_t i;
 
-	for (i = 0; a->maybe_covers && i < a->nr; i++) {
+	for (i = 0; i < a->nr; i++) {
+		series_tick(a);
+		if (series_kind_of(a, i) == MSG_COVER)
+			fn(a, a->msgs[i], ctx);
+	}
+}
+
+struct siblings {
+	struct strmap map;
+	struct strbuf sb;
+};
+
+static void add_sibling(struct assembly *a, struct msg *m, void *ctx)
+{
+	struct siblings *sib = ctx;
+
+	if (m->parent && m->sender_email && !strmap_get(&sib->map, sibling_key(m, &sib->sb)))
+		strmap_put(&sib->map, strpool_strdup(&a->pool, sib->sb.buf), m);
+}
+
+/* The cover letters that reply to something, by sibling_key() */
+static void map_siblings(struct assembly *a, struct siblings *sib)
+{
+	if (a->scratch)
+		strmap_use_scratch(&sib->map, a->scratch);
+	each_cover(a, add_sibling, sib);
+}
+
+static void adopt_covers(struct assembly *a)
+{
+	struct siblings sib = { STRMAP_INIT, STRBUF_INIT };
+	size_t i;
+
+	for (i = 0; i < a->nr; i++) {
 		struct msg *m, *p;
 
 		series_tick(a);
 		if (series_kind_of(a, i) != MSG_PATCH)
 			continue;
 		m = a->msgs[i];
-		if (!m->subj.counted || m->subj.n < 1)
+		p = cover_of(a, m);
+		if (!p) {
+			upthread_version(a, m);
 			continue;
-		p = series_known_parent(a, m);
-		if (!p || !p->has_diffstat || p->kind == MSG_COVER ||
-		    !series_same_sender(p->sender_email, m->sender_email) ||
-		    (p->subj.version != 1 && p->subj.version != m->subj.version))
-			continue;
-		series_kind_set(a, p, MSG_COVER);
-		p->subj.counted = true;
-		p->subj.n = 0;
-		p->subj.total = m->subj.total;
-		p->subj.version = m->subj.version;
+		}
+		if (p->kind != MSG_COVER) {
+			series_kind_set(a, p, MSG_COVER);
+			p->subj.counted = true;
+			p->subj.n = 0;
+			p->subj.total = m->subj.total;
+			if (p->subj.version == 1)
+				p->subj.version = m->subj.version;
+		}
+		if (m->subj.version == 1 &&
+		    (p->has_diffstat || p->subj.total == m->subj.total))
+			m->subj.version = p->subj.version;
+		if (m->subj.version == p->subj.version)
+			series_state(a, p)->cover_matched = true;
 	}
+	if (!a->maybe_covers)
+		return;
+	/* a cover letter of their own, beside the one they reply to, is theirs */
+	map_siblings(a, &sib);
+	for (i = 0; i < a->nr; i++) {
+		struct msg *m, *p;
+
+		series_tick(a);
+		if (series_kind_of(a, i) != MSG_PATCH)
+			continue;
+		m = a->msgs[i];
+		p = cover_of(a, m);
+		if (!p || !p->has_diffstat || p->subj.version == m->subj.version ||
+		    series_state(a, p)->cover_matched ||
+		    strmap_get(&sib.map, sibling_key(m, &sib.sb)))
+			continue;
+		/* the newest version of those replying to it */
+		if (!series_state(a, p)->cover_taken ||
+		    p->subj.version < m->subj.version)
+			p->subj.version = m->subj.version;
+		series_state(a, p)->cover_taken = true;
+	}
+	strmap_release(&sib.map);
+	strbuf_release(&sib.sb);
+}
+
+/* every cover letter opens a send */
+static void open_send(struct assembly *a, struct msg *m, void *ctx)
+{
+	(void)ctx;
+	series_send_put(a, series_new_send(a, m), m);
+	strmap_put(&a->roots, m->msgid, series_send_of(a, m));
 }
 
 static void group_threaded(struct assembly *a)
 {
 	struct strmap *roots = &a->roots;
+	struct siblings sib = { STRMAP_INIT, STRBUF_INIT };
 	size_t i;
 
 	adopt_covers(a);
-
-	/* every cover letter opens a send */
-	for (i = 0; i < a->nr; i++) {
-		struct msg *m;
-
-		series_tick(a);
-		if (series_kind_of(a, i) != MSG_COVER)
-			continue;
-		m = a->msgs[i];
-		series_send_put(a, series_new_send(a, m), m);
-		strmap_put(roots, m->msgid, series_send_of(a, m));
-	}
+	each_cover(a, open_send, NULL);
+	map_siblings(a, &sib);
 	for (i = 0; i < a->nr; i++) {
 		struct msg *m, *root;
 		struct send *s;
@@ -820,6 +962,17 @@ static void group_threaded(struct assembly *a)
 		if (m->subj.n < 1 || m->subj.n > m->subj.total)
 			continue;
 		root = send_root(a, m);
+		s = NULL;
+		if (!root && m->parent && m->sender_email) {
+			struct msg *c = strmap_get(&sib.map, sibling_key(m, &sib.sb));
+
+			s = c ? series_send_of(a, c) : NULL;
+		}
+		if (s) {
+			/* its cover letter replies to what it replies to */
+			series_send_put(a, s, m);
+			continue;
+		}
 		if (!root) {
 			/*
 			 * Patch 1 of several with a parent outside the send
@@ -837,6 +990,8 @@ static void group_threaded(struct assembly *a)
 		}
 		series_send_put(a, s, m);
 	}
+	strmap_release(&sib.map);
+	strbuf_release(&sib.sb);
 }
 
 int series_cmp_key(const void *x, const void *y)
@@ -1015,6 +1170,12 @@ static void attach_replies(struct assembly *a)
 			continue;
 		s = series_send_of(a, target);
 		s->replies++;
+		/*
+		 * A patch is not a reply: the earlier copy of a patch posted
+		 * twice keeps its own trailers (b4 reads only replies)
+		 */
+		if (m->has_diff && !m->subj.reply)
+			continue;
 		for (t = 0; t < m->trailers.nr && !m->has_diffstat; t++) {
 			const struct trailer *tr = &m->trailers.t[t];
 

@@ -97,6 +97,8 @@ struct msg_state {
 	struct msg *target;	/* replies: the patch or cover replied to */
 	bool target_known;	/* target found (NULL: there is none) */
 	bool climbing;		/* on the reply chain being followed */
+	bool cover_matched;	/* a cover letter a patch of its version replies to */
+	bool cover_taken;	/* ...else, given the version of one that does */
 };
 
 struct send_patch {

@@ -94,10 +94,11 @@ static bool is_counter(const char *w, int *n, int *m)
 	if (*end != '/' || !isdigit((unsigned char)end[1]))
 		return false;
 	b = strtol(end + 1, &end, 10);
-	if (*end || a < 0 || b < 1 || a > b || b > 10000)
+	if (*end || a < 0 || b < 1 || a > 10000 || b > 10000)
 		return false;
+	/* "[RFC PATCH 7/6]", one more after the series: b4 counts 7 */
 	*n = a;
-	*m = b;
+	*m = a > b ? a : b;
 	return true;
 }
 
@@ -132,12 +133,12 @@ static bool parse_group(const char *g, size_t len, struct subject *s,
 	for (w = strtok_r(copy, " \t,", &save); w; w = strtok_r(NULL, " \t,", &save)) {
 		int a, b;
 
-		if (!strcasecmp(w, "PATCH") || !strcasecmp(w, "PATCHv") ||
-		    !strcasecmp(w, "PATCHES")) {
-			s->patch = tag = true;
-		} else if (!strncasecmp(w, "PATCHv", 6) && is_version(w + 5, &a)) {
+		if (!strncasecmp(w, "PATCHv", 6) && is_version(w + 5, &a)) {
 			s->patch = tag = true;
 			s->version = a;
+		} else if (!strncasecmp(w, "PATCH", 5)) {
+			/* PATCHES, PATCHSET, PATCHv: b4 reads PATCH* so */
+			s->patch = tag = true;
 		} else if (!strcasecmp(w, "RFC") || !strcasecmp(w, "RFT")) {
 			s->rfc = s->patch = tag = true;
 		} else if (!strcasecmp(w, "RESEND")) {

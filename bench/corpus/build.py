@@ -68,11 +68,15 @@ def repo_of(mirrors, name):
     sys.exit("no mirror of %s in %s" % (name, mirrors))
 
 
-def messages(repo, since=None):
+def messages(repo, since=None, until=None, oldest_first=False):
     """(commit, raw bytes) of every message, newest first"""
     cmd = ["git", "-C", repo, "log", "--format=%H"]
     if since:
         cmd.append("--since=" + since)
+    if until:
+        cmd.append("--until=" + until)
+    if oldest_first:
+        cmd.append("--reverse")
     log = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.split()
     cat = subprocess.Popen(["git", "-C", repo, "cat-file", "--batch"],
                            stdin=subprocess.PIPE, stdout=subprocess.PIPE)

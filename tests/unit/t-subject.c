@@ -59,7 +59,15 @@ static const struct {
 	{ "[mm] not a tag group", false, false, false, false, 1, 1, 1, NULL, "[mm] not a tag group" },
 	{ "Re[2]: [PATCH] r", true, true, false, false, 1, 1, 1, NULL, "r" },
 	{ "[PATCH 6.12.y] stable: s", false, true, false, false, 1, 1, 1, "6.12.y", "stable: s" },
-	{ "[PATCH 3/2] bad counter", false, true, false, false, 1, 1, 1, NULL, "bad counter" },
+	/* one more after the series, as b4 counts it (linux-xfs, 20230413151907.GW360889@frogsfrogsfrogs) */
+	{ "[RFC PATCH 7/6] one after", false, true, true, false, 1, 7, 7, NULL, "one after" },
+	/* PATCH* is a patch tag, as for b4 (linux-xfs, Darrick Wong's stgit covers) */
+	{ "[PATCHSET v2 0/4] fstests: filesystem population fixes", false, true, false, false,
+	  2, 0, 4, NULL, "fstests: filesystem population fixes" },
+	{ "[PATCHSET v2] xfs: no counter", false, true, false, false, 2, 1, 1, NULL,
+	  "xfs: no counter" },
+	{ "[NYE PATCHRIVER 1/4] xfs: the rest", false, true, false, false, 1, 1, 4, NULL,
+	  "xfs: the rest" },
 	{ "", false, false, false, false, 1, 1, 1, NULL, "" },
 	{ "[PATCH v0 1/1] v0 is not a version", false, true, false, false, 1, 1, 1, NULL,
 	  "v0 is not a version" },
