@@ -160,6 +160,38 @@ struct arch_run {
 	bool check[KCHECK_NR];		/* the checkers that run on this arch */
 };
 
+static bool sparse_unit(const char *unit)
+{
+	return kcheck_is_unit(&kchecks[KCHECK_SPARSE], unit);
+}
+
+static bool cocci_unit(const char *unit)
+{
+	return kcheck_is_unit(&kchecks[KCHECK_COCCI], unit);
+}
+
+static bool (*const kcheck_pred[KCHECK_NR])(const char *) = {
+	[KCHECK_SPARSE] = sparse_unit, [KCHECK_COCCI] = cocci_unit,
+};
+
+/*
+ * A checker that failed (make C=2 exited with an error: the checker, not
+ * the series) stops on this arch: it says why, and what it found so far
+ * on this tree and the base is forgotten, as it may be partial.
+ */
+static void kcheck_stop(struct arch_run *ar, size_t i, const char *where,
+			const struct kbuild_step *s)
+{
+	free(ar->r->check_skipped[i]);
+	ar->r->check_skipped[i] = xasprintf("%s failed %s%s%s", kchecks[i].name,
+					    where, s->log_path ? ": see " : "",
+					    s->log_path ? s->log_path : "");
+	log_warn("%s: %s", ar->r->arch, ar->r->check_skipped[i]);
+	ar->check[i] = false;
+	units_drop(&ar->t->units, kcheck_pred[i]);
+	units_drop(&ar->base, kcheck_pred[i]);
+}
+
 /* The units of the passes over the touched files: W=1 and the checkers */
 static bool extra_unit(const char *unit)
 {
@@ -284,6 +316,11 @@ static int extra_base(struct arch_run *ar, struct strbuf *err)
 			kbuild_step_release(&s);
 			ret = 1;
 			goto out;
+		}
+		if (k && s.status != KBUILD_OK) {
+			kcheck_stop(ar, c - 1, "at the base", &s);
+			kbuild_step_release(&s);
+			continue;
 		}
 		units_add(&ar->base, &s.parse.diags, k ? k->top : W1_TOP);
 		for (i = 0; i < nr[c]; i++)
@@ -422,6 +459,14 @@ static int build_patch(struct arch_run *ar, unsigned int k,
 		p->check[i].log = xstrdup_or_null(s.log_path);
 		p->check[i].files = w1_nr;
 		p->check[i].ms = s.elapsed_ms;
+		if (s.status == KBUILD_FAILED) {
+			char where[32];
+
+			snprintf(where, sizeof(where), "at patch %u", k);
+			kcheck_stop(ar, i, where, &s);
+			diag_list_release(&ar->base_set);
+			build_base_set(ar);
+		}
 		if (take_step(p, &s, &err))
 			goto infra;
 	}
