@@ -10,7 +10,7 @@
 build_repo "$TMP/repo.git" || { echo "Bail out! no kernel tree"; exit 1; }
 R=$TMP/repo.git
 apply_series "$R" cocci-zalloc "$FIXTURES/build/cocci-zalloc"
-build_config "$TMP/bot.conf"
+build_config "$TMP/bot.conf" build.coccicheck true
 
 lorebot --config "$TMP/bot.conf" build --repo "$R" --series cocci-zalloc \
 	--arch x86_64 --no-sparse --log-dir "$TMP/logs" --json >"$TMP/out.json" 2>"$TMP/err"
