@@ -43,6 +43,7 @@ struct filter_data {
 	const struct kcheck *c;
 	char *const *files;
 	size_t nr;
+	bool compile_failed;	/* a compiler's error: a file did not build */
 };
 
 static bool checked(const struct filter_data *fd, const char *unit)
@@ -62,15 +63,18 @@ static bool checked(const struct filter_data *fd, const char *unit)
  */
 static void filter(struct diag_parse *p, void *data)
 {
-	const struct filter_data *fd = data;
+	struct filter_data *fd = data;
 	struct diag_list keep = DIAG_LIST_INIT;
 	size_t i, n = 0;
 
 	for (i = 0; i < p->diags.nr; i++) {
 		struct diag *d = &p->diags.v[i], *k;
 
-		if (!checked(fd, d->unit))
+		if (!checked(fd, d->unit)) {
+			if (d->sev == DIAG_ERROR && strcmp(d->tool, "make"))
+				fd->compile_failed = true;
 			continue;
+		}
 		diag_list_add(&keep, d);
 		k = &keep.v[keep.nr - 1];
 		free(k->tool);
@@ -102,7 +106,7 @@ int kcheck_run(const struct kcheck *c, struct kbuild_tree *t,
 	const char **targets = xcalloc(nr + 1, sizeof(*targets));
 	const char *vars[4] = { "C=2" };
 	char *check;
-	struct filter_data fd = { c, files, nr };
+	struct filter_data fd = { c, files, nr, false };
 	struct kbuild_make_opts o = {
 		.name = name, .targets = targets, .vars = vars, .keep_going = true,
 		.top = c->top, .filter = filter, .filter_data = &fd,
@@ -127,6 +131,12 @@ int kcheck_run(const struct kcheck *c, struct kbuild_tree *t,
 	for (i = 0; i < nr; i++)
 		targets[i] = xasprintf("%.*s.o", (int)(strlen(files[i]) - 2), files[i]);
 	ret = kbuild_make(t, &o, step, err);
+	/*
+	 * A file that does not compile is not checked: the patch's build
+	 * reports its errors, and the checker did not fail
+	 */
+	if (!ret && step->status == KBUILD_FAILED && fd.compile_failed)
+		step->status = KBUILD_OK;
 	for (i = 0; i < nr; i++)
 		free((char *)targets[i]);
 	free(targets);

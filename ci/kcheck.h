@@ -51,7 +51,9 @@ char *kcheck_unit(const struct kcheck *c, const char *file);
 
 /*
  * Check files; the step holds their diagnostics, and every file's unit
- * (also the clean ones).  0 when it ran (see step->status), -1 with err.
+ * (also the clean ones).  0 when it ran (see step->status: KBUILD_FAILED
+ * when the checker failed; a file that does not compile is only not
+ * checked), -1 with err.
  */
 int kcheck_run(const struct kcheck *c, struct kbuild_tree *t,
 		char *const *files, size_t nr, const char *name,
