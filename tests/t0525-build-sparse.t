@@ -3,7 +3,7 @@
 # new sparse warning (with its "expected/got" lines) on the patch that
 # adds it, in compiler format; what sparse says about the base's file is
 # never new; a docs-only series has no sparse finding at all.
-# schedule: last 0.6 (builds on the base build directory of x86_64; a minute)
+# schedule: last 5.0 (four builds on the base build directory of x86_64; minutes)
 . "${LOREBOT_SRC:-.}/tests/lib.sh"
 . "$LOREBOT_SRC/tests/lib-build.sh"
 
