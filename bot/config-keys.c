@@ -162,6 +162,13 @@ const struct cfg_key cfg_keys[] = {
 	{ "build.logmax", CFG_SIZE, "8m", NULL,
 	  "build output kept per job" },
 	{ "build.ccache", CFG_BOOL, "true", NULL, "compile through ccache" },
+	{ "build.sparse", CFG_BOOL, "true", NULL,
+	  "check the .c files a series touches with sparse (make C=2) and "
+	  "report its new warnings" },
+	{ "build.coccicheck", CFG_BOOL, "false", NULL,
+	  "check the .c files a series touches with the tree's Coccinelle rules "
+	  "(make C=2 CHECK=scripts/coccicheck MODE=report) and report their new "
+	  "findings: minutes per file and patch, off by default" },
 	{ "build.ccachewrite", CFG_ENUM, "base", "base|all",
 	  "which builds add to the shared ccache: base, only commits of a "
 	  "git.base branch (a series' build reads it, never writes it); all" },

@@ -19,8 +19,8 @@ static const char *const root_keys[] = {
 
 /* Keys whose values are paths: always shown relative, else by their last part */
 static const char *const path_keys[] = {
-	"log", "log_path", "logfile", "log_dir", "w1_log", "console_log", "build_dir",
-	"src_dir", "obj_dir", "image", "repo", "mbox", "path", "dir", "workdir",
+	"log", "log_path", "logfile", "log_dir", "w1_log", "sparse_log", "console_log",
+	"build_dir", "src_dir", "obj_dir", "image", "repo", "mbox", "path", "dir", "workdir",
 };
 
 static void add_root(struct dash *d, const char *dir)

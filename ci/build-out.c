@@ -40,6 +40,7 @@ static json_object *seconds(uint64_t ms)
 static json_object *patch_json(const struct build_patch_result *p)
 {
 	json_object *o = json_object_new_object();
+	size_t i;
 
 	json_object_object_add(o, "n", json_object_new_int(p->n));
 	json_object_object_add(o, "commit", json_object_new_string(p->commit));
@@ -55,6 +56,16 @@ static json_object *patch_json(const struct build_patch_result *p)
 	json_object_object_add(o, "ccache_writes", json_object_new_int(p->cc_writes));
 	json_object_object_add(o, "log", jx_new_nonempty(p->log));
 	json_object_object_add(o, "w1_log", jx_new_nonempty(p->w1_log));
+	for (i = 0; i < KCHECK_NR; i++) {
+		char key[64];
+
+		snprintf(key, sizeof(key), "%s_files", kchecks[i].name);
+		json_object_object_add(o, key, json_object_new_int(p->check[i].files));
+		snprintf(key, sizeof(key), "%s_seconds", kchecks[i].name);
+		json_object_object_add(o, key, seconds(p->check[i].ms));
+		snprintf(key, sizeof(key), "%s_log", kchecks[i].name);
+		json_object_object_add(o, key, jx_new_nonempty(p->check[i].log));
+	}
 	return o;
 }
 
@@ -92,6 +103,12 @@ static json_object *arch_json(const struct build_arch_result *r)
 			       json_object_new_int(r->base_cc_misses));
 	json_object_object_add(o, "base", base);
 	json_object_object_add(o, "config_notes", jx_new_nonempty(r->config_notes));
+	for (i = 0; i < KCHECK_NR; i++) {
+		char key[64];
+
+		snprintf(key, sizeof(key), "%s_skipped", kchecks[i].name);
+		json_object_object_add(o, key, jx_new_nonempty(r->check_skipped[i]));
+	}
 	json_object_object_add(o, "build_dir", jx_new_nonempty(r->build_dir));
 	json_object_object_add(o, "src_dir", jx_new_nonempty(r->src_dir));
 	json_object_object_add(o, "obj_dir", jx_new_nonempty(r->obj_dir));
@@ -170,6 +187,10 @@ static void arch_text(const struct build_job *job,
 		    r->base_reused ? "reused" : "built",
 		    r->base_refreshed ? " and made again over the last job's" : "",
 		    (double)r->ms / 1000);
+	for (i = 0; i < KCHECK_NR; i++)
+		if (r->check_skipped[i])
+			strbuf_addf(sb, "  %s not run: %s\n", kchecks[i].name,
+				    r->check_skipped[i]);
 	for (i = 0; i < r->patches_nr; i++) {
 		const struct build_patch_result *p = &r->patches[i];
 
@@ -185,8 +206,10 @@ static void arch_text(const struct build_job *job,
 		}
 		strbuf_addstr(sb, "  ");
 		diag_format(&f->d, sb);
-		strbuf_addf(sb, " [patch %u/%zu%s%s", f->patch, n,
-			    f->w1 ? ", W=1" : "", "");
+		strbuf_addf(sb, " [patch %u/%zu%s%s%s", f->patch, n,
+			    f->w1 ? ", W=1" : "",
+			    kcheck_any_unit(f->d.unit) ? ", " : "",
+			    kcheck_any_unit(f->d.unit) ? f->d.tool : "");
 		if (f->fixed_by)
 			strbuf_addf(sb, ", gone after patch %u/%zu", f->fixed_by, n);
 		strbuf_addstr(sb, "]\n");

@@ -11,6 +11,8 @@
 #include "ci/bootkernel.h"
 #include "ci/buildjob.h"
 #include "ci/delta.h"
+#include "ci/kcheck.h"
+#include "lib/run.h"
 #include "ci/w1.h"
 
 static const char *const status_names[] = {
@@ -80,7 +82,7 @@ static size_t add_finding(struct build_arch_result *r, const struct diag *d,
 	diag_copy(&f->d, d);
 	f->patch = patch;
 	f->is_new = is_new;
-	f->w1 = w1;
+	f->w1 = w1 && !kcheck_any_unit(d->unit);
 	return r->nr++;
 }
 
@@ -156,7 +158,46 @@ struct arch_run {
 	size_t touched_nr;
 	char **w1;			/* touched .c files built at the base */
 	size_t w1_nr;
+	bool check[KCHECK_NR];		/* the checkers that run on this arch */
 };
+
+static bool sparse_unit(const char *unit)
+{
+	return kcheck_is_unit(&kchecks[KCHECK_SPARSE], unit);
+}
+
+static bool cocci_unit(const char *unit)
+{
+	return kcheck_is_unit(&kchecks[KCHECK_COCCI], unit);
+}
+
+static bool (*const kcheck_pred[KCHECK_NR])(const char *) = {
+	[KCHECK_SPARSE] = sparse_unit, [KCHECK_COCCI] = cocci_unit,
+};
+
+/*
+ * A checker that failed (make C=2 exited with an error: the checker, not
+ * the series) stops on this arch: it says why, and what it found so far
+ * on this tree and the base is forgotten, as it may be partial.
+ */
+static void kcheck_stop(struct arch_run *ar, size_t i, const char *where,
+			const struct kbuild_step *s)
+{
+	free(ar->r->check_skipped[i]);
+	ar->r->check_skipped[i] = xasprintf("%s failed %s%s%s", kchecks[i].name,
+					    where, s->log_path ? ": see " : "",
+					    s->log_path ? s->log_path : "");
+	log_warn("%s: %s", ar->r->arch, ar->r->check_skipped[i]);
+	ar->check[i] = false;
+	units_drop(&ar->t->units, kcheck_pred[i]);
+	units_drop(&ar->base, kcheck_pred[i]);
+}
+
+/* The units of the passes over the touched files: W=1 and the checkers */
+static bool extra_unit(const char *unit)
+{
+	return w1_is_unit(unit) || kcheck_any_unit(unit);
+}
 
 static void set_infra(struct arch_run *ar, unsigned int patch, const char *msg)
 {
@@ -202,34 +243,50 @@ static bool is_touched(const struct arch_run *ar, const char *file)
 }
 
 /*
- * The base's diagnostics of the touched files with W=1, computed once
- * per base and file (w1/ in the build directory): the tree goes back to
- * the base for that when one is missing.
+ * The base's diagnostics of the touched files with W=1 and the checkers,
+ * computed once per base and file (w1/, sparse/, coccicheck/ in the
+ * build directory): the tree goes back to the base for that when one is
+ * missing.
  */
-static int w1_base(struct arch_run *ar, struct strbuf *err)
+static int extra_base(struct arch_run *ar, struct strbuf *err)
 {
 	struct kbuild_tree *t = ar->t;
-	char **missing;
-	size_t i, nr = 0;
+	char **missing[1 + KCHECK_NR];	/* W=1's, then each checker's */
+	size_t i, c, nr[1 + KCHECK_NR] = { 0 }, all = 0;
 	struct kbuild_step s;
 	int ret = 0;
 
 	ar->w1 = w1_files(t, ar->touched, ar->touched_nr, &ar->w1_nr);
-	missing = xcalloc(ar->w1_nr + 1, sizeof(*missing));
+	for (c = 0; c <= KCHECK_NR; c++)
+		missing[c] = xcalloc(ar->w1_nr + 1, sizeof(*missing[c]));
 	for (i = 0; i < ar->w1_nr; i++) {
 		struct diag_list l = DIAG_LIST_INIT;
 
-		if (!w1_base_load(t, ar->w1[i], &l)) {
+		if (ar->job->w1 && !w1_base_load(t, ar->w1[i], &l))
 			units_add(&ar->base, &l, W1_TOP);
-		} else {
-			missing[nr++] = ar->w1[i];
-		}
+		else if (ar->job->w1)
+			missing[0][nr[0]++] = ar->w1[i];
 		diag_list_release(&l);
+		for (c = 0; c < KCHECK_NR; c++) {
+			const struct kcheck *k = &kchecks[c];
+
+			if (!ar->check[c])
+				continue;
+			if (!kcheck_base_load(k, t, ar->w1[i], &l))
+				units_add(&ar->base, &l, k->top);
+			else
+				missing[c + 1][nr[c + 1]++] = ar->w1[i];
+			diag_list_release(&l);
+		}
 	}
-	if (!nr)
+	for (c = 0; c <= KCHECK_NR; c++)
+		all += nr[c];
+	if (!all)
 		goto out;
-	log_info("%s: W=1 diagnostics of %zu file(s) at the base", t->arch.name, nr);
-	/* back to the base: its objects, then the W=1 pass */
+	log_info("%s: W=1, sparse, coccicheck diagnostics of %zu, %zu, %zu file(s) "
+		 "at the base", t->arch.name, nr[0], nr[1 + KCHECK_SPARSE],
+		 nr[1 + KCHECK_COCCI]);
+	/* back to the base: its objects, then the passes */
 	if (kbuild_build_commit(t, t->base, "base-again", &s, err)) {
 		ret = -1;
 		goto out;
@@ -241,23 +298,42 @@ static int w1_base(struct arch_run *ar, struct strbuf *err)
 		goto out;
 	}
 	kbuild_step_release(&s);
-	if (w1_run(t, missing, nr, "base-w1", &s, err)) {
-		ret = -1;
-		goto out;
-	}
-	if (s.status == KBUILD_INFRA) {
-		set_infra(ar, 0, s.infra);
+	for (c = 0; c <= KCHECK_NR; c++) {
+		const struct kcheck *k = c ? &kchecks[c - 1] : NULL;
+		char name[32];
+		int r;
+
+		if (!nr[c])
+			continue;
+		snprintf(name, sizeof(name), "base-%s", k ? k->name : "w1");
+		r = k ? kcheck_run(k, t, missing[c], nr[c], name, &s, err) :
+			w1_run(t, missing[c], nr[c], name, &s, err);
+		if (r) {
+			ret = -1;
+			goto out;
+		}
+		if (s.status == KBUILD_INFRA) {
+			set_infra(ar, 0, s.infra);
+			kbuild_step_release(&s);
+			ret = 1;
+			goto out;
+		}
+		if (k && s.status != KBUILD_OK) {
+			kcheck_stop(ar, c - 1, "at the base", &s);
+			kbuild_step_release(&s);
+			continue;
+		}
+		units_add(&ar->base, &s.parse.diags, k ? k->top : W1_TOP);
+		for (i = 0; i < nr[c]; i++)
+			if (k ? kcheck_base_save(k, t, missing[c][i], &s.parse.diags) :
+			    w1_base_save(t, missing[c][i], &s.parse.diags))
+				log_warn("cannot keep the %s diagnostics of '%s'",
+					 k ? k->name : "W=1", missing[c][i]);
 		kbuild_step_release(&s);
-		ret = 1;
-		goto out;
 	}
-	units_add(&ar->base, &s.parse.diags, W1_TOP);
-	for (i = 0; i < nr; i++)
-		if (w1_base_save(t, missing[i], &s.parse.diags))
-			log_warn("cannot keep the W=1 diagnostics of '%s'", missing[i]);
-	kbuild_step_release(&s);
 out:
-	free(missing);	/* the strings are ar->w1's */
+	for (c = 0; c <= KCHECK_NR; c++)
+		free(missing[c]);	/* the strings are ar->w1's */
 	return ret;
 }
 
@@ -265,7 +341,7 @@ static void build_base_set(struct arch_run *ar)
 {
 	size_t w1_from;
 
-	units_collect(&ar->base, w1_is_unit, &ar->base_set, &w1_from);
+	units_collect(&ar->base, extra_unit, &ar->base_set, &w1_from);
 }
 
 static void copy_image(struct arch_run *ar)
@@ -349,7 +425,7 @@ static int build_patch(struct arch_run *ar, unsigned int k,
 	uint64_t start = util_now_ms();
 	char **w1 = NULL;
 	size_t i, w1_nr = 0, w1_from;
-	bool *is_new = NULL;
+	bool *is_new = NULL, any_check = false;
 	int ret = -1;
 
 	memcpy(p->commit, job->commits.v[k - 1].id, OID_HEX);
@@ -371,9 +447,11 @@ static int build_patch(struct arch_run *ar, unsigned int k,
 	if (take_step(p, &s, &err))
 		goto infra;
 
-	if (job->w1)
+	for (i = 0; i < KCHECK_NR; i++)
+		any_check |= ar->check[i];
+	if (job->w1 || any_check)
 		w1 = w1_files(ar->t, ar->touched, ar->touched_nr, &w1_nr);
-	if (w1_nr) {
+	if (w1_nr && job->w1) {
 		snprintf(name, sizeof(name), "patch-%u-w1", k);
 		if (w1_run(ar->t, w1, w1_nr, name, &s, &err))
 			goto infra;
@@ -382,11 +460,31 @@ static int build_patch(struct arch_run *ar, unsigned int k,
 		if (take_step(p, &s, &err))
 			goto infra;
 	}
+	for (i = 0; w1_nr && i < KCHECK_NR; i++) {
+		if (!ar->check[i])
+			continue;
+		snprintf(name, sizeof(name), "patch-%u-%s", k, kchecks[i].name);
+		if (kcheck_run(&kchecks[i], ar->t, w1, w1_nr, name, &s, &err))
+			goto infra;
+		p->check[i].log = xstrdup_or_null(s.log_path);
+		p->check[i].files = w1_nr;
+		p->check[i].ms = s.elapsed_ms;
+		if (s.status == KBUILD_FAILED) {
+			char where[32];
+
+			snprintf(where, sizeof(where), "at patch %u", k);
+			kcheck_stop(ar, i, where, &s);
+			diag_list_release(&ar->base_set);
+			build_base_set(ar);
+		}
+		if (take_step(p, &s, &err))
+			goto infra;
+	}
 
 	if (srctree_diff(job->git_dir, job->base, p->commit, &diff, &err) ||
 	    delta_map_parse(&map, diff.buf, diff.len, &err))
 		goto infra;
-	units_collect(&ar->t->units, w1_is_unit, &cur, &w1_from);
+	units_collect(&ar->t->units, extra_unit, &cur, &w1_from);
 	is_new = xcalloc(cur.nr + 1, sizeof(*is_new));
 	delta_diag(&ar->base_set, &cur, &map, is_new);
 	track(tr, ar->r, &cur, is_new, w1_from, k);
@@ -464,6 +562,7 @@ enum build_status buildjob_arch(struct build_job *job, const struct arch *arch)
 	struct tracker tr = { .open = STRMAP_INIT };
 	struct strbuf err = STRBUF_INIT;
 	uint64_t start = util_now_ms();
+	bool any_check = false;
 	size_t i;
 
 	ALLOC_GROW(job->archs, job->archs_nr + 1, job->archs_alloc);
@@ -506,13 +605,28 @@ enum build_status buildjob_arch(struct build_job *job, const struct arch *arch)
 		r->config_notes = xstrdup(ar.t->config_notes.buf);
 	units_add(&ar.base, &ar.t->base_diags, "make");
 	/* the W=1 pass of an earlier series is not this one's */
-	units_drop(&ar.t->units, w1_is_unit);
+	units_drop(&ar.t->units, extra_unit);
 	if (job->commits.nr && load_touched(&ar, &err)) {
 		set_infra(&ar, 0, err.buf);
 		goto out;
 	}
-	if (job->w1) {
-		int w = w1_base(&ar, &err);
+	for (i = 0; i < KCHECK_NR; i++) {
+		const struct kcheck *c = &kchecks[i];
+
+		if (!job->check[i])
+			continue;
+		if (!run_have_program(c->program)) {
+			r->check_skipped[i] = xasprintf("'%s' not found (Debian package %s)",
+							c->program, c->package);
+			log_warn("%s: %s not run: %s", arch->name, c->name,
+				 r->check_skipped[i]);
+			continue;
+		}
+		ar.check[i] = true;
+		any_check = true;
+	}
+	if (job->w1 || any_check) {
+		int w = extra_base(&ar, &err);
 
 		if (w < 0)
 			set_infra(&ar, 0, err.buf);
@@ -544,7 +658,7 @@ out:
 
 void buildjob_release(struct build_job *job)
 {
-	size_t i, j;
+	size_t i, j, k;
 
 	for (i = 0; i < job->archs_nr; i++) {
 		struct build_arch_result *r = &job->archs[i];
@@ -555,6 +669,8 @@ void buildjob_release(struct build_job *job)
 		for (j = 0; j < r->patches_nr; j++) {
 			free(r->patches[j].log);
 			free(r->patches[j].w1_log);
+			for (k = 0; k < KCHECK_NR; k++)
+				free(r->patches[j].check[k].log);
 		}
 		free(r->patches);
 		for (j = 0; j < r->bisect_nr; j++)
@@ -570,6 +686,8 @@ void buildjob_release(struct build_job *job)
 		free(r->config);
 		free(r->make);
 		free(r->config_notes);
+		for (k = 0; k < KCHECK_NR; k++)
+			free(r->check_skipped[k]);
 	}
 	free(job->archs);
 	srctree_commits_release(&job->commits);

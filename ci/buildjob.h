@@ -6,7 +6,8 @@
  * Per arch: open the build directory of the base (ci/kbuild.h: built
  * once, reused), then for each patch check its tree out, rebuild what it
  * changed (make -k), and compile the .c files the series touches once
- * more with W=1 (as .s targets, so the objects stay untouched).  The
+ * more with W=1 (as .s targets, so the objects stay untouched) and
+ * check them with sparse and Coccinelle (make C=2, ci/kcheck.h).  The
  * diagnostics of the tree at patch k are those of the last compile of
  * every unit; compared with the base (ci/delta.h) they give the new
  * ones.  A new diagnostic is a finding of the first patch that shows it;
@@ -17,6 +18,7 @@
 #ifndef LOREBOT_CI_BUILDJOB_H
 #define LOREBOT_CI_BUILDJOB_H
 
+#include "ci/kcheck.h"
 #include "ci/kbuild.h"
 
 enum build_status {
@@ -49,6 +51,11 @@ struct build_patch_result {
 	unsigned int cc_hits, cc_misses;
 	unsigned int cc_writes;	/* 0 unless build.ccachewrite = all */
 	char *log, *w1_log;
+	struct {
+		unsigned int files;	/* files the checker checked */
+		uint64_t ms;
+		char *log;
+	} check[KCHECK_NR];		/* ci/kcheck.h */
 };
 
 struct build_arch_result {
@@ -67,6 +74,7 @@ struct build_arch_result {
 	char *config;		/* copy of its .config, in log_dir */
 	char *make;		/* the make lines without lorebot (kbuild_recipe()) */
 	char *config_notes;
+	char *check_skipped[KCHECK_NR];	/* asked for but not run: why */
 	bool base_reused;
 	bool base_refreshed;	/* made again over what the last job left */
 	uint64_t refresh_ms;
@@ -89,6 +97,7 @@ struct build_job {
 	 * (bootkernel_keep()), so that bisection boots what was built
 	 */
 	bool keep_images;
+	bool check[KCHECK_NR];		/* sparse, coccicheck (ci/kcheck.h) */
 	/* output */
 	struct build_arch_result *archs;
 	size_t archs_nr, archs_alloc;

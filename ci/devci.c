@@ -199,7 +199,9 @@ static void build_findings(const struct build_arch_result *a, size_t nr,
 		f->line = f->file ? b->d.line : 0;
 		f->message = xasprintf("%s on %s%s%s%s%s", b->d.message, a->arch,
 				       *b->d.option ? " [" : "", b->d.option,
-				       *b->d.option ? "]" : "", b->w1 ? " (W=1)" : "");
+				       *b->d.option ? "]" : "", b->w1 ? " (W=1)" :
+				       !strcmp(b->d.tool, "sparse") ? " (sparse)" :
+				       !strcmp(b->d.tool, "coccinelle") ? " (Coccinelle)" : "");
 		if (b->fixed_by)
 			f->suggestion = xasprintf("patch %u/%zu fixes it: patch %u/%zu "
 						  "breaks bisection", b->fixed_by, nr,
@@ -222,6 +224,8 @@ static int build_stage(const struct devci_range *r, const struct devci_opts *o,
 	job.w1 = true;
 	/* booted: bisection boots the patches' images kept here */
 	job.keep_images = o->nr_boot > 0;
+	for (i = 0; i < KCHECK_NR; i++)
+		job.check[i] = config_get_bool(env->cfg, kchecks[i].key);
 	snprintf(job.base, sizeof(job.base), "%s", r->base);
 	for (i = 0; i < r->nr; i++) {
 		struct srctree_commit c = { .subject = xstrdup(r->subjects[i]) };

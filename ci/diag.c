@@ -226,6 +226,8 @@ struct line_state {
 	char *fn_file;		/* the file of the "In function" context */
 	char *fn;
 	char *ld_fn;		/* ld's "in function `f':" */
+	char *last_loc;		/* "path:line:col" of the last diagnostic */
+	size_t last_idx;	/* and its index in p->diags */
 };
 
 /* Lexically resolve "." and ".." of an absolute path in place */
@@ -719,6 +721,9 @@ static bool compiler_line(struct line_state *st, const char *l, size_t n)
 		     end - msg,
 		     st->fn && st->fn_file && !strcmp(st->fn_file, file) ?
 		     st->fn : NULL);
+		free(st->last_loc);
+		st->last_loc = line ? xstrndup(l, m - l) : NULL;
+		st->last_idx = st->p->diags.nr - 1;
 		return true;
 	}
 	return false;
@@ -754,6 +759,72 @@ static bool noise_line(const char *l, size_t n)
 	if (end - p > 13 && !strncmp(p, "inlined from ", 13))
 		return true;
 	return false;
+}
+
+/*
+ * What sparse says about its last diagnostic, at the same place and
+ * indented: "mm/x.c:12:5:    expected int *p", "...:    got int [noderef] __user *".
+ * Folded into that diagnostic's message ("...; expected int *p; got ...").
+ */
+static bool explain_line(struct line_state *st, const char *l, size_t n)
+{
+	size_t len = st->last_loc ? strlen(st->last_loc) : 0;
+	const char *p = l + len + 1, *end = l + n;
+	struct diag *d;
+	char *msg;
+
+	if (!len || n < len + 4 || strncmp(l, st->last_loc, len) || l[len] != ':' ||
+	    p[0] != ' ' || p[1] != ' ' || st->last_idx >= st->p->diags.nr)
+		return false;
+	while (p < end && *p == ' ')
+		p++;
+	if (p == end)
+		return false;
+	d = &st->p->diags.v[st->last_idx];
+	msg = xasprintf("%s; %.*s", d->message, (int)(end - p), p);
+	free(d->message);
+	d->message = msg;
+	return true;
+}
+
+/*
+ * Coccinelle in report mode (scripts/coccicheck): "mm/x.c:12:5-11: WARNING:
+ * opportunity for kmemdup", "mm/x.c:40:1-7: second lock on line 38" (a
+ * column range, and often no severity).  Its ERRORs are warnings too:
+ * they are rules' findings, not a failed build.
+ */
+static bool cocci_line(struct line_state *st, const char *l, size_t n)
+{
+	const char *end = l + n, *p = l, *path_end, *msg;
+	int line = 0, col = 0;
+
+	while (p < end && *p != ':' && *p != ' ')
+		p++;
+	if (p == l || p >= end || *p != ':' || !memchr(l, '.', p - l))
+		return false;
+	path_end = p++;
+	if (p >= end || !isdigit((unsigned char)*p))
+		return false;
+	while (p < end && isdigit((unsigned char)*p))
+		line = line * 10 + (*p++ - '0');
+	if (p >= end || *p++ != ':' || p >= end || !isdigit((unsigned char)*p))
+		return false;
+	while (p < end && isdigit((unsigned char)*p))
+		col = col * 10 + (*p++ - '0');
+	if (p >= end || *p++ != '-')
+		return false;
+	while (p < end && isdigit((unsigned char)*p))
+		p++;
+	if (end - p < 2 || p[0] != ':' || p[1] != ' ')
+		return false;
+	msg = p + 2;
+	if (end - msg >= 9 && !strncmp(msg, "WARNING: ", 9))
+		msg += 9;
+	else if (end - msg >= 7 && !strncmp(msg, "ERROR: ", 7))
+		msg += 7;
+	emit(st, "coccinelle", norm_path(st->p, l, path_end - l), line, col + 1,
+	     DIAG_WARNING, msg, end - msg, NULL);
+	return true;
 }
 
 /* "mm/Kconfig:12: syntax error", "arch/x86/Kconfig:3:warning: ..." */
@@ -795,7 +866,8 @@ static void parse_line(struct line_state *st, const char *l, size_t n)
 	check_infra(st, l, n);
 	if (noise_line(l, n) || quiet_line(st, l, n) || make_line(st, l, n) ||
 	    upper_line(st, l, n) || linker_line(st, l, n) ||
-	    function_context(st, l, n) || compiler_line(st, l, n))
+	    function_context(st, l, n) || compiler_line(st, l, n) ||
+	    explain_line(st, l, n) || cocci_line(st, l, n))
 		return;
 	kconfig_line(st, l, n);
 }
@@ -818,4 +890,5 @@ void diag_parse_buf(struct diag_parse *p, const char *buf, size_t len)
 	free(st.fn);
 	free(st.fn_file);
 	free(st.ld_fn);
+	free(st.last_loc);
 }

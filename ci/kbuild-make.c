@@ -345,6 +345,8 @@ int kbuild_make(struct kbuild_tree *t, const struct kbuild_make_opts *o,
 	vec_release(&argv);
 	if (!ret && step->status != KBUILD_INFRA) {
 		failure_without_error(step);
+		if (o->filter)
+			o->filter(&step->parse, o->filter_data);
 		kbuild_units_update(t, &step->parse, o->top ? o->top : "make");
 	}
 	if (!ret && !o->targets) {

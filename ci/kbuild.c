@@ -23,6 +23,7 @@
 #include "bot/git.h"
 #include "ci/kbuild-priv.h"
 #include "ci/objguard.h"
+#include "ci/kcheck.h"
 #include "ci/w1.h"
 
 #define BASE_DIAGS "base.diags"
@@ -471,6 +472,7 @@ static int build_base(struct kbuild_tree *t, struct kbuild_state *st, bool cold,
 	}
 	/* the base is what every unit printed, configuration included */
 	units_drop(&t->units, w1_is_unit);
+	units_drop(&t->units, kcheck_any_unit);
 	diag_list_release(&t->base_diags);
 	units_flatten(&t->units, &t->base_diags);
 	if (save_base_diags(t)) {

@@ -160,6 +160,13 @@ struct kbuild_make_opts {
 	bool keep_going;		/* make -k */
 	const char *top;		/* unit of untargeted output: "make" */
 	uint64_t timeout_ms;		/* 0: the arch's */
+	/*
+	 * Called on what the step printed before it becomes the tree's
+	 * units: an analyzer's step (ci/sparse.h) renames its units and
+	 * tools there.  NULL: none.
+	 */
+	void (*filter)(struct diag_parse *p, void *data);
+	void *filter_data;
 };
 
 /*

@@ -21,7 +21,8 @@ const char cmd_build_help[] =
 	"SYNOPSIS\n"
 	"    lorebot build [--repo DIR] (--series BRANCH [--base REV] | --range A..B)\n"
 	"                  [--arch LIST] [--profile NAME] [--timeout DURATION]\n"
-	"                  [--log-dir DIR] [--no-w1] [--json]\n"
+	"                  [--log-dir DIR] [--no-w1] [--no-sparse]\n"
+	"                  [--no-coccicheck] [--json]\n"
 	"\n"
 	"DESCRIPTION\n"
 	"    Each patch (commit) of the series is built, in order, with the real\n"
@@ -66,6 +67,13 @@ const char cmd_build_help[] =
 	"        <cache>/logs/build/<time>-<pid>)\n"
 	"    --no-w1\n"
 	"        skip the W=1 compile of the touched files\n"
+	"    --no-sparse\n"
+	"        skip the sparse check (make C=2) of the touched files (default:\n"
+	"        build.sparse); its new warnings have tool \"sparse\"\n"
+	"    --no-coccicheck\n"
+	"        skip the Coccinelle check (make C=2 CHECK=scripts/coccicheck\n"
+	"        MODE=report) of the touched files (default: build.coccicheck); its\n"
+	"        new warnings have tool \"coccinelle\"\n"
 	"    --json\n"
 	"        print {\"base\", \"profile\", \"patches\", \"status\", \"archs\": [{\"arch\",\n"
 	"        \"status\" (ok, warnings, errors, infra), \"infra\", \"findings\": [{\"patch\",\n"
@@ -86,7 +94,7 @@ const char cmd_build_help[] =
 
 struct build_opts {
 	const char *repo, *series, *base, *range, *arch, *profile, *log_dir;
-	bool json, no_w1;
+	bool json, no_w1, no_sparse, no_cocci;
 };
 
 /* --timeout DUR: build.timeout for this run */
@@ -116,6 +124,8 @@ static int parse_opts(int argc, char **argv, struct ctx *ctx,
 		OPT_CALLBACK(0, "timeout", ctx, "DURATION", "limit of one build", timeout_cb),
 		OPT_STRING(0, "log-dir", &o->log_dir, "DIR", "where the logs go"),
 		OPT_BOOL(0, "no-w1", &o->no_w1, "no W=1 build"),
+		OPT_BOOL(0, "no-sparse", &o->no_sparse, "no sparse check"),
+		OPT_BOOL(0, "no-coccicheck", &o->no_cocci, "no Coccinelle check"),
 		OPT_BOOL(0, "json", &o->json, "print the result as JSON"),
 		OPT_END(),
 	};
@@ -294,6 +304,12 @@ int cmd_build(int argc, char **argv, struct ctx *ctx)
 	job.w1 = !o.no_w1;
 	/* the boot stage bisects over what is built here */
 	job.keep_images = config_get_bool(ctx->cfg, "boot.enable");
+	for (i = 0; i < KCHECK_NR; i++)
+		job.check[i] = config_get_bool(ctx->cfg, kchecks[i].key);
+	if (o.no_sparse)
+		job.check[KCHECK_SPARSE] = false;
+	if (o.no_cocci)
+		job.check[KCHECK_COCCI] = false;
 	for (i = 0; i < nr; i++) {
 		enum build_status s;
 

@@ -86,6 +86,8 @@ static const char *const etc_allow[] = {
 	"hosts", "host.conf", "gai.conf", "services", "protocols",
 	/* the time zone, the interpreters' own settings */
 	"localtime", "timezone", "mime.types", "xattr.conf", "perl",
+	/* Coccinelle's rules with OCaml scripts find its runtime through it */
+	"ocamlfind.conf",
 	/* the public certificates (libgit2 loads them) and OpenSSL's settings */
 	"ssl/certs", "ssl/openssl.cnf", "ccache.conf",
 	NULL,

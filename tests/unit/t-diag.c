@@ -287,9 +287,72 @@ static void test_delta(void)
 	strbuf_release(&err);
 }
 
+/* sparse (make C=2): its "expected/got" lines explain the warning before */
+static void test_sparse(void)
+{
+	static const char out[] =
+		"  CHECK   " SRC "/mm/util.c\n"
+		SRC "/mm/util.c:231:21: warning: incorrect type in argument 2 "
+		"(different address spaces)\n"
+		SRC "/mm/util.c:231:21:    expected void const *\n"
+		SRC "/mm/util.c:231:21:    got void const [noderef] __user *src\n"
+		SRC "/mm/util.c:40:6: warning: context imbalance in 'f' - "
+		"unexpected unlock\n"
+		SRC "/mm/util.c:41:6:    expected int\n";
+	struct diag_parse p;
+
+	diag_parse_init(&p, SRC, OBJ);
+	diag_parse_buf(&p, out, strlen(out));
+	is_int(p.diags.nr, 2, "two diagnostics, the explaining lines folded");
+	if (p.diags.nr == 2) {
+		is_str(p.diags.v[0].unit, "mm/util.c", "unit of the CHECK line");
+		is_str(p.diags.v[0].message, "incorrect type in argument 2 "
+		       "(different address spaces); expected void const *; "
+		       "got void const [noderef] __user *src",
+		       "expected and got in the message");
+		is_int(p.diags.v[0].line, 231, "at its line");
+		is_str(p.diags.v[1].message, "context imbalance in 'f' - unexpected unlock",
+		       "a line at another place explains nothing");
+	}
+	diag_parse_release(&p);
+}
+
+/* Coccinelle's report mode: a column range, often no severity */
+static void test_cocci(void)
+{
+	static const char out[] =
+		"  CHECK   " SRC "/mm/util.c\n"
+		SRC "/mm/util.c:313:5-12: WARNING: kzalloc should be used for p, "
+		"instead of kmalloc/memset\n"
+		SRC "/mm/util.c:40:1-7: second lock on line 38\n"
+		"mm/util.c:40: not a range\n";
+	struct diag_parse p;
+
+	diag_parse_init(&p, SRC, OBJ);
+	diag_parse_buf(&p, out, strlen(out));
+	is_int(p.diags.nr, 2, "two findings");
+	if (p.diags.nr == 2) {
+		const struct diag *d = &p.diags.v[0];
+
+		is_str(d->file, "mm/util.c", "tree-relative file");
+		is_int(d->line, 313, "line");
+		is_int(d->col, 6, "column counted from 1");
+		is_int(d->sev, DIAG_WARNING, "a warning");
+		is_str(d->tool, "coccinelle", "tool");
+		is_str(d->unit, "mm/util.c", "unit of the CHECK line");
+		is_str(d->message, "kzalloc should be used for p, instead of "
+		       "kmalloc/memset", "message without WARNING:");
+		is_str(p.diags.v[1].message, "second lock on line 38",
+		       "a finding without severity is a warning too");
+	}
+	diag_parse_release(&p);
+}
+
 int main(void)
 {
 	test_parse();
+	test_sparse();
+	test_cocci();
 	test_infra();
 	test_storage();
 	test_line_map();

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "lib/run.h"
+#include "ci/kbuild-priv.h"
+#include "ci/kcheck.h"
+
+const struct kcheck kchecks[KCHECK_NR] = {
+	[KCHECK_SPARSE] = {
+		.name = "sparse", .tool = "sparse", .suffix = ".sparse",
+		.top = "make C=2", .program = "sparse", .package = "sparse",
+		.key = "build.sparse",
+	},
+	[KCHECK_COCCI] = {
+		.name = "coccicheck", .tool = "coccinelle", .suffix = ".cocci",
+		.top = "make C=2 coccicheck", .program = "spatch",
+		.package = "coccinelle", .key = "build.coccicheck",
+	},
+};
+
+bool kcheck_is_unit(const struct kcheck *c, const char *unit)
+{
+	return util_ends_with(unit, c->suffix) || !strcmp(unit, c->top);
+}
+
+bool kcheck_any_unit(const char *unit)
+{
+	size_t i;
+
+	for (i = 0; i < KCHECK_NR; i++)
+		if (kcheck_is_unit(&kchecks[i], unit))
+			return true;
+	return false;
+}
+
+char *kcheck_unit(const struct kcheck *c, const char *file)
+{
+	return xasprintf("%s%s", file, c->suffix);
+}
+
+struct filter_data {
+	const struct kcheck *c;
+	char *const *files;
+	size_t nr;
+	bool compile_failed;	/* a compiler's error: a file did not build */
+};
+
+static bool checked(const struct filter_data *fd, const char *unit)
+{
+	size_t i;
+
+	for (i = 0; i < fd->nr; i++)
+		if (!strcmp(fd->files[i], unit))
+			return true;
+	return false;
+}
+
+/*
+ * "  CHECK   mm/rmap.c" made the unit "mm/rmap.c": it becomes
+ * "mm/rmap.c.sparse", its messages the checker's.  Everything else the
+ * make printed (a compile it redid) is dropped.
+ */
+static void filter(struct diag_parse *p, void *data)
+{
+	struct filter_data *fd = data;
+	struct diag_list keep = DIAG_LIST_INIT;
+	size_t i, n = 0;
+
+	for (i = 0; i < p->diags.nr; i++) {
+		struct diag *d = &p->diags.v[i], *k;
+
+		if (!checked(fd, d->unit)) {
+			if (d->sev == DIAG_ERROR && strcmp(d->tool, "make"))
+				fd->compile_failed = true;
+			continue;
+		}
+		diag_list_add(&keep, d);
+		k = &keep.v[keep.nr - 1];
+		free(k->tool);
+		k->tool = xstrdup(fd->c->tool);
+		if (k->sev == DIAG_ERROR)
+			k->sev = DIAG_WARNING;
+		free(k->unit);
+		k->unit = kcheck_unit(fd->c, d->unit);
+	}
+	diag_list_release(&p->diags);
+	p->diags = keep;
+	for (i = 0; i < p->units_nr; i++) {
+		if (checked(fd, p->units[i])) {
+			char *u = kcheck_unit(fd->c, p->units[i]);
+
+			free(p->units[i]);
+			p->units[n++] = u;
+		} else {
+			free(p->units[i]);
+		}
+	}
+	p->units_nr = n;
+}
+
+int kcheck_run(const struct kcheck *c, struct kbuild_tree *t,
+		char *const *files, size_t nr, const char *name,
+		struct kbuild_step *step, struct strbuf *err)
+{
+	const char **targets = xcalloc(nr + 1, sizeof(*targets));
+	const char *vars[4] = { "C=2" };
+	char *check;
+	struct filter_data fd = { c, files, nr, false };
+	struct kbuild_make_opts o = {
+		.name = name, .targets = targets, .vars = vars, .keep_going = true,
+		.top = c->top, .filter = filter, .filter_data = &fd,
+	};
+	size_t i;
+	int ret;
+
+	if (!run_have_program(c->program)) {
+		strbuf_addf(err, "'%s' not found (Debian package %s)", c->program,
+			    c->package);
+		free(targets);
+		return -1;
+	}
+	if (c == &kchecks[KCHECK_COCCI]) {
+		check = xasprintf("CHECK=%s/scripts/coccicheck", t->src);
+		vars[2] = "MODE=report";
+	} else {
+		check = xasprintf("CHECK=%s", c->program);
+	}
+	vars[1] = check;
+	/* C=2: the object is checked whether or not make rebuilds it */
+	for (i = 0; i < nr; i++)
+		targets[i] = xasprintf("%.*s.o", (int)(strlen(files[i]) - 2), files[i]);
+	ret = kbuild_make(t, &o, step, err);
+	/*
+	 * A file that does not compile is not checked: the patch's build
+	 * reports its errors, and the checker did not fail
+	 */
+	if (!ret && step->status == KBUILD_FAILED && fd.compile_failed)
+		step->status = KBUILD_OK;
+	for (i = 0; i < nr; i++)
+		free((char *)targets[i]);
+	free(targets);
+	free(check);
+	return ret;
+}
+
+static char *cache_path(const struct kcheck *c, const struct kbuild_tree *t,
+			const char *file)
+{
+	char hash[17];
+
+	util_hash_hex(file, strlen(file), hash);
+	return xasprintf("%s/%s/%s.diags", t->dir, c->name, hash);
+}
+
+int kcheck_base_load(const struct kcheck *c, const struct kbuild_tree *t,
+		      const char *file, struct diag_list *out)
+{
+	char *path = cache_path(c, t, file), *buf = NULL;
+	size_t len;
+	int ret = -1;
+
+	if (!util_read_file(path, &buf, &len, 64 << 20) &&
+	    !diag_list_read(out, buf, len))
+		ret = 0;
+	free(buf);
+	free(path);
+	return ret;
+}
+
+int kcheck_base_save(const struct kcheck *c, const struct kbuild_tree *t,
+		      const char *file, const struct diag_list *step_diags)
+{
+	char *unit = kcheck_unit(c, file);
+	char *dir = xasprintf("%s/%s", t->dir, c->name), *path = cache_path(c, t, file);
+	struct diag_list l = DIAG_LIST_INIT;
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < step_diags->nr; i++)
+		if (!strcmp(step_diags->v[i].unit, unit))
+			diag_list_add(&l, &step_diags->v[i]);
+	diag_list_write(&l, &sb);
+	util_mkdir_p(dir, 0755);
+	ret = util_write_file(path, sb.buf, sb.len);
+	diag_list_release(&l);
+	strbuf_release(&sb);
+	free(unit);
+	free(dir);
+	free(path);
+	return ret;
+}

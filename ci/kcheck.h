@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The kernel's own checkers on the .c files a series touches, the way
+ * kbuild runs them: "make C=2 CHECK=<checker> mm/rmap.o" checks the file
+ * whether or not make rebuilds it (an object already up to date is not
+ * compiled again).
+ *
+ *	sparse		CHECK=sparse (build.sparse)
+ *	coccicheck	CHECK=<src>/scripts/coccicheck MODE=report: every
+ *			semantic patch of the tree's scripts/coccinelle/ in
+ *			report mode (build.coccicheck)
+ *
+ * A checker's messages come in units "<file>.<suffix>" ("mm/rmap.c.sparse")
+ * with its tool ("sparse", "coccinelle"); sparse's "expected/got" lines
+ * are folded into the warning they explain (ci/diag.c).  Their errors are
+ * warnings here: they do not fail a build.  Only the checked files' units
+ * are kept from the step: a compile the make may redo (a file whose build
+ * failed) is the normal build's business.
+ *
+ * At the base they are computed once per build directory, checker and
+ * file and kept in <build dir>/<checker>/, like W=1's (ci/w1.h).
+ */
+#ifndef LOREBOT_CI_KCHECK_H
+#define LOREBOT_CI_KCHECK_H
+
+#include "ci/kbuild.h"
+
+enum kcheck_kind {
+	KCHECK_SPARSE,
+	KCHECK_COCCI,
+	KCHECK_NR,
+};
+
+struct kcheck {
+	const char *name;	/* "sparse", "coccicheck": JSON, config, logs */
+	const char *tool;	/* of its diagnostics: "sparse", "coccinelle" */
+	const char *suffix;	/* of its units: ".sparse" */
+	const char *top;	/* the unit of what it prints outside any file */
+	const char *program;	/* needed on PATH */
+	const char *package;	/* the Debian package of program */
+	const char *key;	/* its configuration key: "build.sparse" */
+};
+
+extern const struct kcheck kchecks[KCHECK_NR];
+
+/* Is unit one of checker c's; of any checker's */
+bool kcheck_is_unit(const struct kcheck *c, const char *unit);
+bool kcheck_any_unit(const char *unit);
+/* "<file><suffix>" (caller frees) */
+char *kcheck_unit(const struct kcheck *c, const char *file);
+
+/*
+ * Check files; the step holds their diagnostics, and every file's unit
+ * (also the clean ones).  0 when it ran (see step->status: KBUILD_FAILED
+ * when the checker failed; a file that does not compile is only not
+ * checked), -1 with err.
+ */
+int kcheck_run(const struct kcheck *c, struct kbuild_tree *t,
+		char *const *files, size_t nr, const char *name,
+		struct kbuild_step *step, struct strbuf *err);
+
+/* The base's diagnostics of file: 0 and out filled, -1 when not kept */
+int kcheck_base_load(const struct kcheck *c, const struct kbuild_tree *t,
+		      const char *file, struct diag_list *out);
+/* Keep the diagnostics of file's unit from a step run at the base */
+int kcheck_base_save(const struct kcheck *c, const struct kbuild_tree *t,
+		      const char *file, const struct diag_list *step_diags);
+
+#endif

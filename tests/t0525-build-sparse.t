@@ -1,0 +1,56 @@
+#!/bin/sh
+# sparse on the touched files: a memcpy() from a __user pointer is one
+# new sparse warning (with its "expected/got" lines) on the patch that
+# adds it, in compiler format; what sparse says about the base's file is
+# never new; a docs-only series has no sparse finding at all.
+# schedule: last 5.0 (four builds on the base build directory of x86_64; minutes)
+. "${LOREBOT_SRC:-.}/tests/lib.sh"
+. "$LOREBOT_SRC/tests/lib-build.sh"
+
+build_repo "$TMP/repo.git" || { echo "Bail out! no kernel tree"; exit 1; }
+R=$TMP/repo.git
+apply_series "$R" sparse-user "$FIXTURES/build/sparse-user"
+apply_series "$R" docs "$FIXTURES/build/docs"
+build_config "$TMP/bot.conf"
+
+lorebot --config "$TMP/bot.conf" build --repo "$R" --series sparse-user \
+	--arch x86_64 --log-dir "$TMP/logs" --json >"$TMP/out.json" 2>"$TMP/err"
+is "$?" 1 "exit 1 (a new warning)"
+J=$TMP/out.json
+X="d['archs'][0]"
+is "$(json $J "$X['status']")" warnings "status warnings"
+new="[f for f in $X['findings'] if f['new']]"
+is "$(json $J "[(f['patch'], f['tool'], f['file'], f['severity'], f['w1']) for f in $new]")" \
+	"[(1, 'sparse', 'mm/util.c', 'warning', False)]" \
+	"exactly one new finding: sparse's, in mm/util.c, patch 1"
+like "$(json $J "$new[0]['message']")" \
+	"incorrect type in argument 2 \(different address spaces\); expected .*; got .*__user" \
+	"the address-space warning with what sparse expected and got"
+line=$(git -C "$R" show sparse-user:mm/util.c | grep -n "$(printf '^\tmemcpy(p, src, len);')" |
+	cut -d: -f1)
+is "$(json $J "$new[0]['line']")" "$line" "at the line of the memcpy()"
+is "$(json $J "$X['patches'][0]['sparse_files']")" 1 "sparse checked the one touched file"
+ok "its log is kept" test -s "$(json $J "$X['patches'][0]['sparse_log']")"
+is "$(json $J "[f['message'] for f in $X['findings'] if f['tool'] == 'sparse' and not f['new'] and f['patch']]")" \
+	"[]" "no pre-existing sparse diagnostic is attributed to the patch"
+
+lorebot --config "$TMP/bot.conf" build --repo "$R" --series sparse-user \
+	--arch x86_64 --log-dir "$TMP/logs-t" >"$TMP/out.txt" 2>&1
+is "$?" 1 "text: exit 1"
+like "$(cat "$TMP/out.txt")" \
+	"mm/util.c:$line:[0-9]+: warning: incorrect type in argument 2 \(different address spaces\).* \[patch 1/1, sparse\]" \
+	"text: the warning in compiler format, attributed"
+
+lorebot --config "$TMP/bot.conf" build --repo "$R" --series sparse-user \
+	--arch x86_64 --no-sparse --log-dir "$TMP/logs-n" --json >"$TMP/no.json" 2>"$TMP/no.err"
+is "$?" 0 "--no-sparse: exit 0 (gcc does not see the __user misuse)"
+is "$(json "$TMP/no.json" "[f for f in d['archs'][0]['findings'] if f['tool'] == 'sparse']")" \
+	"[]" "--no-sparse: no sparse finding"
+
+lorebot --config "$TMP/bot.conf" build --repo "$R" --series docs \
+	--arch x86_64 --log-dir "$TMP/logs-d" --json >"$TMP/docs.json" 2>"$TMP/docs.err"
+is "$?" 0 "docs-only series: exit 0"
+is "$(json "$TMP/docs.json" "[f for f in d['archs'][0]['findings'] if f['tool'] in ('sparse', 'coccinelle') or f['new']]")" \
+	"[]" "docs-only series: no sparse or Coccinelle finding, nothing new"
+
+done_testing
