@@ -245,6 +245,10 @@ struct finding *check_report(struct check_ctx *c, const char *rule,
 
 static struct finding *report_va(struct check_ctx *c, enum check_severity sev,
 				  int tok, int cause, int qfirst, int qlast,
+				  const char *fmt, va_list ap) PRINTF(7, 0);
+
+static struct finding *report_va(struct check_ctx *c, enum check_severity sev,
+				  int tok, int cause, int qfirst, int qlast,
 				  const char *fmt, va_list ap)
 {
 	const struct cview *v = &c->file->view;
