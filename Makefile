@@ -9,6 +9,8 @@
 #                   (cmd -> ci -> checkers -> bot -> lib; ci/check-layers.sh)
 #   make check-prefixes  check that exported functions are named after
 #                   their files (ci/check-prefixes.sh)
+#   make check-refs  check that every lorebot function a header comment or
+#                   doc/technical/ names exists (ci/check-refs.py)
 #   make deps       install the Debian packages (ci/deps.sh; idempotent)
 #   make install    install the binary, data, man pages, unit and example
 #                   configuration (PREFIX=/usr/local, DESTDIR, SYSCONFDIR=/etc)
@@ -61,7 +63,7 @@ UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
 
 .PHONY: all lorebot test unit demo deps fuzz fuzzers bench clean san install \
-	check-layers check-prefixes
+	check-layers check-prefixes check-refs
 all: $(B)/lorebot
 
 ifeq ($(V),1)
@@ -143,6 +145,10 @@ check-layers: all
 # the objects say which functions are exported: build them first
 check-prefixes: all
 	ci/check-prefixes.sh . $(B)
+
+# the objects say which functions exist: build them first
+check-refs: all
+	ci/check-refs.py . $(B)
 
 # Where the binary looks for its data: <bindir>/../share/lorebot
 # (lib/template.c, ci/profile.c).  The unit names the installed binary;

@@ -14,7 +14,7 @@
  *
  * Callers outside mm/ and those headers are not seen; a rule treats the
  * callers it finds as all of them only for static functions or when a
- * tree was given (callers_complete()).
+ * tree was given (callers_have_tree()).
  */
 #ifndef LOREBOT_CALLERS_H
 #define LOREBOT_CALLERS_H
