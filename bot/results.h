@@ -65,6 +65,29 @@ int results_summarise(enum stage stage, json_object *doc,
 void results_release(struct result *r);
 
 /*
+ * The changed lines of a series compiled on at least one arch, from the
+ * build arch objects' "coverage" (those that measured):
+ * uncompiled is [{"patch", "file", "from", "to", "lines", "spans",
+ * "reasons": {arch: reason}}], the lines no arch compiled (owned).
+ */
+struct results_cover {
+	int archs;		/* arch objects that measured */
+	int changed;		/* counted changed lines */
+	int compiled;		/* ... compiled on at least one arch */
+	int missed;		/* ... on none */
+	json_object *uncompiled;
+};
+
+void results_cover_union(json_object *const *archs, size_t n, struct results_cover *out);
+void results_cover_release(struct results_cover *c);
+/*
+ * One line for people: "compiled 212 of 230 changed lines (92%) on at
+ * least one arch; not compiled: mm/damon/core.c:100-118 (needs
+ * CONFIG_DAMON)", at most max ranges named
+ */
+void results_cover_line(const struct results_cover *c, struct strbuf *sb, size_t max);
+
+/*
  * Record what a stage found for version (a version id, with or without
  * <>), replacing an earlier result of the same version, stage and arch.
  * For build and boot, doc is a contract document with "archs" (each arch

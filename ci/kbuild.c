@@ -69,6 +69,7 @@ int kbuild_env_init(struct kbuild_env *env, const struct config *cfg,
 	env->ccache_all = !strcmp(config_get(cfg, "build.ccachewrite"), "all");
 	env->sandbox = config_get_bool(cfg, "build.sandbox");
 	env->keep = config_get_int(cfg, "build.keep");
+	env->cache_size = config_get_size(cfg, "build.cachesize");
 	if (env->keep < 1)
 		env->keep = 1;
 	if (env->ccache && !run_have_program("ccache")) {
@@ -412,9 +413,13 @@ static void load_units(struct kbuild_tree *t, bool *rebuild)
 	free(path);
 }
 
-/* The full build of the base, from nothing (or after a failed one) */
-static int build_base(struct kbuild_tree *t, struct kbuild_state *st, bool cold,
-		      struct strbuf *err)
+/*
+ * The full build of the base, from nothing (cold), or over what obj/
+ * holds: after a failed one, or a seed's copy (configure: make the
+ * profile's .config first, as from nothing)
+ */
+static int build_base_how(struct kbuild_tree *t, struct kbuild_state *st, bool cold,
+			  bool configure, struct strbuf *err)
 {
 	struct kbuild_make_opts o = { .name = "base", .keep_going = true };
 	struct kbuild_step s;
@@ -436,7 +441,7 @@ static int build_base(struct kbuild_tree *t, struct kbuild_state *st, bool cold,
 	if (srctree_checkout(t->git_dir, t->src, t->index, t->base, err))
 		goto out;
 	memcpy(t->cur, t->base, OID_HEX);
-	if (cold) {
+	if (configure) {
 		if (make_config(t, err))
 			goto out;
 		check_fragments(t);
@@ -494,6 +499,12 @@ out:
 	free(cfg);
 	free(dot);
 	return ret;
+}
+
+static int build_base(struct kbuild_tree *t, struct kbuild_state *st, bool cold,
+		      struct strbuf *err)
+{
+	return build_base_how(t, st, cold, cold, err);
 }
 
 static bool base_trusted(const struct kbuild_tree *t)
@@ -606,7 +617,9 @@ int kbuild_prune(const char *arch_dir, const char *current, unsigned int keep)
 		char *path, *state;
 		struct stat st;
 
-		if (de->d_name[0] == '.' || util_ends_with(de->d_name, ".lock"))
+		/* a repaired configuration's go by size (kbuild_prune_size()) */
+		if (de->d_name[0] == '.' || util_ends_with(de->d_name, ".lock") ||
+		    strstr(de->d_name, "+r-"))
 			continue;
 		path = xasprintf("%s/%s", arch_dir, de->d_name);
 		state = xasprintf("%s/state", path);
@@ -680,11 +693,26 @@ int kbuild_open(struct kbuild_tree **out, const struct kbuild_env *env,
 		const char *git_dir, const char *base, const char *log_dir,
 		struct strbuf *err)
 {
+	struct profile p;
+
+	*out = NULL;
+	if (check_tools(arch, env, err) ||
+	    profile_load(env->cfg, profile, arch, &p, err))
+		return -1;
+	return kbuild_open_profile(out, env, arch, &p, git_dir, base, log_dir,
+				   NULL, err);
+}
+
+int kbuild_open_profile(struct kbuild_tree **out, const struct kbuild_env *env,
+			const struct arch *arch, struct profile *profile,
+			const char *git_dir, const char *base, const char *log_dir,
+			struct kbuild_tree *seed, struct strbuf *err)
+{
 	struct kbuild_tree *t = xcalloc(1, sizeof(*t));
 	char *arch_dir = NULL, *lock = NULL, *real;
 	struct kbuild_state st;
 	mode_t old_umask = umask(022);
-	bool rebuild = false, dirty = false;
+	bool rebuild = false, dirty = false, seeded = false;
 	int ret = -1;
 
 	t->env = env;
@@ -693,9 +721,9 @@ int kbuild_open(struct kbuild_tree **out, const struct kbuild_env *env,
 	strbuf_init(&t->config_notes, 0);
 	t->git_dir = xstrdup(git_dir);
 	t->log_dir = xstrdup_or_null(log_dir);
+	t->profile = *profile;
+	memset(profile, 0, sizeof(*profile));
 	if (check_tools(arch, env, err))
-		goto out;
-	if (profile_load(env->cfg, profile, arch, &t->profile, err))
 		goto out;
 	if (git_rev_resolve(git_dir, base, t->base, err))
 		goto out;
@@ -709,7 +737,7 @@ int kbuild_open(struct kbuild_tree **out, const struct kbuild_env *env,
 		free(arch_dir);
 		arch_dir = real;
 	}
-	t->dir = xasprintf("%s/%s-%.12s-%.8s", arch_dir, profile, t->base,
+	t->dir = xasprintf("%s/%s-%.12s-%.8s", arch_dir, t->profile.name, t->base,
 			   t->profile.hash);
 	t->src = xasprintf("%s/src", t->dir);
 	t->obj = xasprintf("%s/obj", t->dir);
@@ -730,7 +758,13 @@ int kbuild_open(struct kbuild_tree **out, const struct kbuild_env *env,
 	/* every job starts from obj/ as the last trusted build left it */
 	if (kbuild_guard_clean(t))
 		dirty = true;
-	if (!st.base_built || load_base_diags(t)) {
+	if (!st.base_built && seed)
+		seeded = !kbuild_seed(t, seed, &st);
+	if (seeded) {
+		if (build_base_how(t, &st, false, true, err))
+			goto out;
+		t->base_seeded = true;
+	} else if (!st.base_built || load_base_diags(t)) {
 		if (build_base(t, &st, true, err))
 			goto out;
 	} else {
@@ -773,6 +807,7 @@ int kbuild_open(struct kbuild_tree **out, const struct kbuild_env *env,
 		free(m);
 	}
 	kbuild_prune(arch_dir, t->dir, t->env->keep);
+	kbuild_prune_size(t->env, t->dir, seed ? seed->dir : NULL);
 	ret = 0;
 out:
 	umask(old_umask);
@@ -790,6 +825,15 @@ void kbuild_close(struct kbuild_tree *t)
 {
 	if (!t)
 		return;
+	/* what it takes now, for kbuild_prune_size() (under the lock) */
+	if (t->lock_fd >= 0 && t->dir) {
+		char *path = xasprintf("%s/size", t->dir);
+		char *text = xasprintf("%llu\n", (unsigned long long)kbuild_dir_size(t->dir));
+
+		util_write_file(path, text, strlen(text));
+		free(text);
+		free(path);
+	}
 	if (t->lock_fd >= 0)
 		close(t->lock_fd);	/* releases the flock */
 	profile_release(&t->profile);
@@ -898,6 +942,11 @@ int kbuild_build_commit(struct kbuild_tree *t, const char *commit,
 		return 0;
 	kbuild_step_release(step);
 	return kbuild_make(t, &o, step, err);
+}
+
+char *kbuild_base_config(const struct kbuild_tree *t)
+{
+	return xasprintf("%s/%s", t->dir, CONFIG_BASE);
 }
 
 char *kbuild_image(const struct kbuild_tree *t)
