@@ -42,6 +42,34 @@ static char *fragment_file(const struct kbuild_env *env, const struct strbuf *te
 	return path;
 }
 
+/* What olddefconfig makes of the base's .config with the tip's Kconfig */
+static int tip_config(struct kbuild_tree *s, const char *cfg, struct kconf *out,
+		      struct strbuf *err)
+{
+	struct strbuf res = STRBUF_INIT;
+	struct kbuild_step step;
+	char *buf = NULL;
+	size_t len;
+	int ret = -1;
+
+	if (util_read_file(cfg, &buf, &len, 64 << 20)) {
+		strbuf_addf(err, "cannot read '%s'", cfg);
+		return -1;
+	}
+	if (!kbuild_probe_config(s, buf, len, &res, &step, err)) {
+		if (step.status == KBUILD_OK) {
+			kconf_release(out);
+			kconf_parse(out, res.buf, res.len);
+		}
+		/* a Kconfig the series broke: judged with the base's */
+		ret = 0;
+	}
+	kbuild_step_release(&step);
+	strbuf_release(&res);
+	free(buf);
+	return ret;
+}
+
 static void note(struct build_repair *out, const char *what, const char *why)
 {
 	free(out->note);
@@ -88,6 +116,9 @@ int buildjob_repair(struct build_job *job, struct kbuild_tree **tp,
 		strbuf_addf(err, "cannot read '%s'", cfg);
 		goto out;
 	}
+	/* a series that changes Kconfig: the configuration as its tip makes it */
+	if (at == tip && tip_config(s, cfg, &base, err))
+		goto out;
 	if (cover_predict_run(&p, &base, &want, &out->changed, &out->small, err))
 		goto out;
 	out->repaired = out->small;

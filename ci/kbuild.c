@@ -864,6 +864,29 @@ static void base_config_unit(struct kbuild_tree *t)
 	diag_parse_release(&p);
 }
 
+/* The repair fragment's lines at the end of dot, the last word for olddefconfig */
+static int append_fragment(const struct kbuild_tree *t, const char *dot)
+{
+	char *frag = NULL, *cur = NULL;
+	size_t flen, clen;
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
+
+	ret = util_read_file(t->profile.repair, &frag, &flen, 1 << 20);
+	if (!ret)
+		ret = util_read_file_beneath(t->obj, dot, &cur, &clen, 64 << 20);
+	if (!ret) {
+		strbuf_add(&sb, cur, clen);
+		strbuf_complete_line(&sb);
+		strbuf_add(&sb, frag, flen);
+		ret = util_write_file_beneath(t->obj, dot, sb.buf, sb.len);
+	}
+	strbuf_release(&sb);
+	free(frag);
+	free(cur);
+	return ret;
+}
+
 static bool is_kconfig(const char *path, size_t len)
 {
 	const char *base = path, *p;
@@ -909,6 +932,14 @@ int kbuild_checkout(struct kbuild_tree *t, const char *commit,
 	kbuild_save_state(t);
 	if (!same_config(t, cfg, dot) && restore_config(t, cfg, dot)) {
 		strbuf_addf(err, "cannot restore '%s'", dot);
+		goto out;
+	}
+	/*
+	 * A repaired configuration's options that the base's Kconfig did
+	 * not have (the series adds them): set again for olddefconfig
+	 */
+	if (kconfig && t->profile.repair && append_fragment(t, dot)) {
+		strbuf_addf(err, "cannot add the repair fragment to '%s'", dot);
 		goto out;
 	}
 	if (kconfig && kbuild_make(t, &o, step, err))

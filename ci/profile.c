@@ -184,6 +184,7 @@ int profile_add_fragment(struct profile *p, const char *path,
 
 	if (add_fragment(p, "/", path, arch, err))
 		return -1;
+	p->repair = p->fragments[p->nr - 1];
 	if (!util_ends_with(p->name, "+r")) {
 		name = xasprintf("%s+r", p->name);
 		free(p->name);

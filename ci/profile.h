@@ -27,6 +27,7 @@ struct profile {
 	char **fragments;	/* absolute paths, merged in this order */
 	size_t nr;
 	char hash[17];		/* of everything above, contents included */
+	const char *repair;	/* the repair fragment (one of fragments), or NULL */
 };
 
 /* 0, or -1 with err naming the unknown profile or missing fragment */
