@@ -650,22 +650,18 @@ static void coverage_block(struct dash *d, struct strbuf *sb, const struct dash_
 	json_object **docs = xcalloc(v->results.nr + 1, sizeof(*docs));
 	struct results_cover cov;
 	struct strbuf line = STRBUF_INIT;
-	bool partial = false;
+	bool partial = report_partial(v, &d->ro);
 	size_t i, n = 0;
-	int64_t min = d->ro.cfg ? config_get_int(d->ro.cfg, "build.mincoverage") : 95;
 
 	for (i = 0; i < v->results.nr; i++) {
 		const struct result *r = &v->results.v[i];
 
-		if (r->stage != STAGE_BUILD || r->status == STATUS_INFRA)
-			continue;
-		docs[n++] = r->doc;
-		partial |= r->status == STATUS_PARTIAL;
+		if (r->stage == STAGE_BUILD && r->status != STATUS_INFRA)
+			docs[n++] = r->doc;
 	}
 	results_cover_union(docs, n, &cov);
 	if (!cov.archs)
 		goto out;
-	partial |= cov.changed && 100LL * cov.compiled < min * cov.changed;
 	strbuf_addf(sb, "<h3>Changed lines compiled</h3>\n<p class=\"coverage\" "
 		    "data-changed=\"%d\" data-compiled=\"%d\" data-archs=\"%d\">",
 		    cov.changed, cov.compiled, cov.archs);

@@ -808,21 +808,16 @@ static void coverage_var(struct report_ctx *c)
 	json_object **docs = xcalloc(c->v->results.nr + 1, sizeof(*docs));
 	struct results_cover cov;
 	struct strbuf sb = STRBUF_INIT;
-	bool partial = false;
+	bool partial = report_partial(c->v, c->o);
 	size_t i, n = 0;
 
 	for (i = 0; i < c->v->results.nr; i++) {
 		const struct result *r = &c->v->results.v[i];
 
-		if (r->stage != STAGE_BUILD || r->status == STATUS_INFRA)
-			continue;
-		docs[n++] = r->doc;
-		partial |= r->status == STATUS_PARTIAL;
+		if (r->stage == STAGE_BUILD && r->status != STATUS_INFRA)
+			docs[n++] = r->doc;
 	}
 	results_cover_union(docs, n, &cov);
-	if (cov.changed &&
-	    100LL * cov.compiled < config_get_int(c->o->cfg, "build.mincoverage") * cov.changed)
-		partial = true;
 	if (cov.archs) {
 		strbuf_addstr(&sb, partial ? "Not all of the change was compiled: " :
 			      "Changed lines: ");

@@ -134,13 +134,14 @@ static void units_listed(struct cover_ctx *cx)
 	cx->cmds_done = true;
 }
 
-static char *unit_cmd_path(const char *unit)
+/* obj/dir/.foo.o.cmd of unit "dir/foo.o" */
+static char *unit_cmd_path(const struct kbuild_tree *t, const char *unit)
 {
 	const char *slash = strrchr(unit, '/');
 
 	if (!slash)
-		return xasprintf(".%s.cmd", unit);
-	return xasprintf("%.*s/.%s.cmd", (int)(slash - unit), unit, slash + 1);
+		return xasprintf("%s/.%s.cmd", t->obj, unit);
+	return xasprintf("%s/%.*s/.%s.cmd", t->obj, (int)(slash - unit), unit, slash + 1);
 }
 
 /* ---- one patch ---- */
@@ -205,7 +206,7 @@ static void find_dependents(struct cover_ctx *cx, struct pfile *pf, size_t nr)
 	for (k = 0; k < nr; k++)
 		needle[k] = xasprintf("%s/%s ", cx->t->src, pf[k].f.path);
 	for (i = 0; i < cx->cmds_nr; i++) {
-		char *cmd = unit_cmd_path(cx->cmds[i]), *buf = NULL;
+		char *cmd = unit_cmd_path(cx->t, cx->cmds[i]), *buf = NULL;
 		size_t len;
 
 		if (util_read_file_beneath(cx->t->obj, cmd, &buf, &len, FILE_MAX)) {
@@ -573,6 +574,9 @@ int cover_predict_run(const struct cover_predict *p, const struct kconf *config,
 			if (util_starts_with(mf->new_path, "arch/") &&
 			    strncmp(mf->new_path + 5, p->srcarch, strlen(p->srcarch))) {
 				file_ok = false;
+			} else if (util_ends_with(mf->new_path, ".h") && p->included &&
+				   !p->included(p->data, mf->new_path)) {
+				file_ok = false;
 			} else if (util_ends_with(mf->new_path, ".c") &&
 				   !(p->compiled && p->compiled(p->data, mf->new_path))) {
 				if (pf.nr && !needs_object(p->srcdir, mf->new_path, p->srcarch,
@@ -595,6 +599,8 @@ int cover_predict_run(const struct cover_predict *p, const struct kconf *config,
 
 				(*changed)++;
 				*compiled += ok && file_ok;
+				if (p->line)
+					p->line(p->data, k, mf->new_path, pf.lines[l], ok && file_ok);
 				if (!ok && !ln.fixed)
 					cover_needs_merge(want, &ln);
 				cover_needs_release(&ln);

@@ -91,6 +91,13 @@ struct cover_predict {
 	const char *srcdir, *srcarch;
 	bool (*compiled)(void *data, const char *path);
 	void *data;
+	/* each counted line with its prediction (bench/cover-measure.c); may be NULL */
+	void (*line)(void *data, size_t k, const char *file, int line, bool compiled);
+	/*
+	 * headers: read by a unit (data, path)?  NULL: every header is
+	 * taken to be read by some unit
+	 */
+	bool (*included)(void *data, const char *path);
 };
 
 int cover_predict_run(const struct cover_predict *p, const struct kconf *config,

@@ -401,14 +401,14 @@ out:
 	return ret;
 }
 
-/* .foo.o.cmd of unit "dir/foo.o", relative to obj/ */
-static char *cmd_file(const char *unit)
+/* obj/dir/.foo.o.cmd of unit "dir/foo.o" */
+static char *cmd_file(const struct kbuild_tree *t, const char *unit)
 {
 	const char *slash = strrchr(unit, '/');
 
 	if (!slash)
-		return xasprintf(".%s.cmd", unit);
-	return xasprintf("%.*s/.%s.cmd", (int)(slash - unit), unit, slash + 1);
+		return xasprintf("%s/.%s.cmd", t->obj, unit);
+	return xasprintf("%s/%.*s/.%s.cmd", t->obj, (int)(slash - unit), unit, slash + 1);
 }
 
 /*
@@ -495,7 +495,7 @@ static int preprocess_cmd(const char *text, const char *unit, const char *out,
 int kbuild_preprocess(struct kbuild_tree *t, const char *unit, struct strbuf *out,
 		      struct kbuild_step *step, struct strbuf *err)
 {
-	char *dir = xasprintf("%s/cover", t->dir), *cmdf = cmd_file(unit);
+	char *dir = xasprintf("%s/cover", t->dir), *cmdf = cmd_file(t, unit);
 	char *ipath = xasprintf("%s/unit.i", dir), *text = NULL, *buf = NULL;
 	const char *rw[] = { dir, NULL };
 	struct kbuild_make_opts o = { .name = "preprocess", .rw = rw, .top = "cover" };

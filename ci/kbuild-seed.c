@@ -9,11 +9,13 @@
  * (fixdep, include/config/): a copy of the profile's base, configured
  * again, costs the units those options touch, where a build from
  * nothing costs every unit (ccache cannot help: every unit reads
- * autoconf.h).  The copy: the source tree hard-linked (only git writes
- * it, and git replaces a file rather than writing into it), obj/ copied,
- * then every file of obj/ that names the seed's directory (the .cmd
- * files, the Makefile kbuild wrote, the "source" link) made to name the
- * new one.  A binary file that names it would need more than a text
+ * autoconf.h).  The copy: the source tree and its index (mtimes kept:
+ * ci/srctree.c checks out by mtime and size, so nothing is written
+ * again), obj/, then every file of obj/ that names the seed's directory
+ * (the .cmd files, the Makefile kbuild wrote, the "source" link) made
+ * to name the new one.  Not hard links: a link changes the ctime of
+ * the seed's files, which git (with the default core.trustctime) would
+ * take for changes and write again.  A binary file that names it would need more than a text
  * substitution: then no copy, a build from nothing.
  */
 #define _XOPEN_SOURCE 700
@@ -149,7 +151,7 @@ static int rewrite_paths(const char *obj, const char *from, const char *to)
 int kbuild_seed(struct kbuild_tree *t, struct kbuild_tree *seed,
 		struct kbuild_state *st)
 {
-	const char *cp_src[] = { "cp", "-al", seed->src, t->src, NULL };
+	const char *cp_src[] = { "cp", "-a", seed->src, t->src, NULL };
 	const char *cp_obj[] = { "cp", "-a", seed->obj, t->obj, NULL };
 	struct strbuf err = STRBUF_INIT;
 	struct kbuild_step s;
@@ -253,7 +255,13 @@ static uint64_t dir_size(const char *path)
 	if (!util_read_file(f, &buf, NULL, 64)) {
 		n = strtoull(buf, NULL, 10);
 	} else {
+		/* once: the next close of the directory writes it again */
+		char *text;
+
 		n = kbuild_dir_size(path);
+		text = xasprintf("%llu\n", (unsigned long long)n);
+		util_write_file(f, text, strlen(text));
+		free(text);
 	}
 	free(buf);
 	free(f);

@@ -141,7 +141,7 @@ void kbuild_close(struct kbuild_tree *t);
  * config repair's (ci/repair.h).  With seed (the open directory of the
  * same arch and base whose profile this one extends, e.g. "small"), a
  * directory without a base starts as a copy of the seed's base: its
- * source tree hard-linked, its obj/ copied with the seed's paths made
+ * source tree and obj/ copied, the seed's paths in obj/ made
  * its own, then the base is configured and made again, which rebuilds
  * only what the configuration's change touches.  A copy that cannot be
  * made falls back to a build from nothing.

@@ -225,17 +225,19 @@ int srctree_checkout(const char *git_dir, const char *dir, const char *index,
 	 * line-ending settings are for its own work tree, not for ours.
 	 */
 	/*
-	 * A tree hard-linked into another build directory (ci/kbuild.c,
-	 * the seed of a repaired configuration's) has every ctime changed
-	 * by the link: mtime, size and inode say whether git wrote a file,
-	 * the only writer of the tree.
+	 * A tree copied into another build directory with its index (the
+	 * base of a repaired configuration, ci/kbuild-seed.c) keeps mtimes
+	 * and sizes, not inodes and ctimes: those two say whether git, the
+	 * only writer of the tree, wrote a file.  Else every file would be
+	 * written again, and make would rebuild every object.
 	 */
 	const char *env[] = {
-		e_tree, e_index, "GIT_CONFIG_COUNT=4",
+		e_tree, e_index, "GIT_CONFIG_COUNT=5",
 		"GIT_CONFIG_KEY_0=core.sparseCheckout", "GIT_CONFIG_VALUE_0=false",
 		"GIT_CONFIG_KEY_1=core.autocrlf", "GIT_CONFIG_VALUE_1=false",
 		"GIT_CONFIG_KEY_2=core.sparseCheckoutCone", "GIT_CONFIG_VALUE_2=false",
 		"GIT_CONFIG_KEY_3=core.trustctime", "GIT_CONFIG_VALUE_3=false",
+		"GIT_CONFIG_KEY_4=core.checkStat", "GIT_CONFIG_VALUE_4=minimal",
 		NULL,
 	};
 	struct stat st;
