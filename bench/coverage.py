@@ -56,6 +56,11 @@ def counted(path):
     return path.endswith((".c", ".h")) and not path.startswith(SKIP)
 
 
+def build_file(path):
+    base = path.rsplit("/", 1)[-1]
+    return base in ("Makefile", "Kbuild") or base.startswith("Kconfig")
+
+
 def body_diff(msg):
     if msg.is_multipart():
         for part in msg.walk():
@@ -131,7 +136,14 @@ def commit_tree(repo, tree, parent, msg):
     return c if not rc else None
 
 
-def try_apply(repo, work, diff, reverse):
+def checks(tree, diff, reverse):
+    """Does diff apply (reverse: revert) to the files in tree?"""
+    args = ["git", "apply", "--check", "--recount"] + (["-R"] if reverse else []) + ["-"]
+    return subprocess.run(args, cwd=tree, input=diff.encode(),
+                          capture_output=True).returncode == 0
+
+
+def apply_tree(repo, work, diff, reverse):
     idx = os.path.join(work, "index")
     env = {"GIT_INDEX_FILE": idx}
     if os.path.exists(idx):
@@ -143,6 +155,19 @@ def try_apply(repo, work, diff, reverse):
         return None
     rc, tree = git(repo, "write-tree", env=env)
     return tree if not rc else None
+
+
+def files_at_base(repo, work, paths):
+    """A directory holding mm-new's version of the paths that exist there"""
+    tree = os.path.join(work, "files")
+    subprocess.run(["rm", "-rf", tree], check=True)
+    os.makedirs(tree)
+    have = [p for p in paths if git(repo, "cat-file", "-e", "mm-new:" + p)[0] == 0]
+    if have:
+        a = subprocess.run(["git", "--git-dir", repo, "archive", "mm-new", "--"] + have,
+                           capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", tree], input=a, check=True)
+    return tree
 
 
 def prepare(work):
@@ -158,34 +183,34 @@ def prepare(work):
         if not diff:
             stats["no diff"] += 1
             continue
-        files = {p: d for p, d in split_files(diff).items() if counted(p)}
-        if not files:
+        all_files = split_files(diff)
+        files = {p: d for p, d in all_files.items() if counted(p) or build_file(p)}
+        if not any(counted(p) for p in files):
             stats["no .c/.h line counted"] += 1
             continue
         pid = "p%03d" % n
-        how, pair = None, None
+        how, pair, fit = None, None, None
+        tree = files_at_base(repo, work, list(files))
         whole = "".join(files.values())
-        t = try_apply(repo, work, whole, False)
-        if t:
-            pair, how = (base, commit_tree(repo, t, base, pid + "\n")), "apply"
+        if checks(tree, whole, False):
+            fit, rev, how = whole, False, "apply"
+        elif checks(tree, whole, True):
+            fit, rev, how = whole, True, "revert"
         else:
-            t = try_apply(repo, work, whole, True)
-            if t:
-                pre = commit_tree(repo, t, base, pid + " reverted\n")
-                pair, how = (pre, commit_tree(repo, base_tree, pre, pid + "\n")), "revert"
-        if not pair:
             # file by file, the files that fit (forward first)
-            fwd = [d for d in files.values() if try_apply(repo, work, d, False)]
-            rev = [d for d in files.values() if try_apply(repo, work, d, True)]
-            if fwd and len(fwd) >= len(rev):
-                t = try_apply(repo, work, "".join(fwd), False)
-                if t:
-                    pair, how = (base, commit_tree(repo, t, base, pid + "\n")), "files"
-            elif rev:
-                t = try_apply(repo, work, "".join(rev), True)
-                if t:
-                    pre = commit_tree(repo, t, base, pid + " reverted\n")
-                    pair, how = (pre, commit_tree(repo, base_tree, pre, pid + "\n")), "files"
+            fwd = [d for d in files.values() if checks(tree, d, False)]
+            bwd = [d for d in files.values() if checks(tree, d, True)]
+            if fwd and len(fwd) >= len(bwd):
+                fit, rev, how = "".join(fwd), False, "files"
+            elif bwd:
+                fit, rev, how = "".join(bwd), True, "files"
+        if fit:
+            t = apply_tree(repo, work, fit, rev)
+            if t and not rev:
+                pair = (base, commit_tree(repo, t, base, pid + "\n"))
+            elif t:
+                pre = commit_tree(repo, t, base, pid + " reverted\n")
+                pair = (pre, commit_tree(repo, base_tree, pre, pid + "\n"))
         if not pair or not pair[1]:
             stats["skipped: does not fit 6.12"] += 1
             continue

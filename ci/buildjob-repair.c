@@ -156,6 +156,9 @@ int buildjob_repair(struct build_job *job, struct kbuild_tree **tp,
 		note(out, "no repaired profile", e.buf);
 		goto out;
 	}
+	/* the repair's own cost; the repaired base's is the base's */
+	out->ms = util_now_ms() - start;
+	start = 0;
 	if (kbuild_open_profile(&r, s->env, &s->arch, &prof, job->git_dir, job->base,
 				s->log_dir, s, &e)) {
 		/* a repaired configuration that does not build: the profile's it is */
@@ -172,7 +175,8 @@ int buildjob_repair(struct build_job *job, struct kbuild_tree **tp,
 	kbuild_close(s);
 	*tp = r;
 out:
-	out->ms = util_now_ms() - start;
+	if (start)
+		out->ms = util_now_ms() - start;
 	kconf_release(&base);
 	cover_needs_release(&want);
 	cover_needs_release(&more);

@@ -13,7 +13,8 @@
  * ci/srctree.c checks out by mtime and size, so nothing is written
  * again), obj/, then every file of obj/ that names the seed's directory
  * (the .cmd files, the Makefile kbuild wrote, the "source" link) made
- * to name the new one.  Not hard links: a link changes the ctime of
+ * to name the new one (a binary too: the two names have the same
+ * length, so nothing in it moves).  Not hard links: a link changes the ctime of
  * the seed's files, which git (with the default core.trustctime) would
  * take for changes and write again.  A binary file that names it would need more than a text
  * substitution: then no copy, a build from nothing.
@@ -110,7 +111,8 @@ static int rewrite_cb(const char *path, const struct stat *st, int flag,
 		free(buf);
 		return 0;
 	}
-	if (memchr(buf, '\0', len)) {
+	/* a binary (an object, a host tool) only with a name of the same length */
+	if (memchr(buf, '\0', len) && strlen(rw_from) != strlen(rw_to)) {
 		log_info("'%s' names the seed directory and is not text: no copy", path);
 		free(buf);
 		rw_error = -EINVAL;

@@ -28,6 +28,7 @@
 #define BASE_DIAGS "base.diags"
 #define CONFIG_BASE "config.base"
 #define CONFIG_NOTES "config.notes"
+#define REPAIR_MARK "repair.config"	/* a repaired configuration's fragment */
 
 /* ---- environment ---- */
 
@@ -617,11 +618,17 @@ int kbuild_prune(const char *arch_dir, const char *current, unsigned int keep)
 		char *path, *state;
 		struct stat st;
 
-		/* a repaired configuration's go by size (kbuild_prune_size()) */
-		if (de->d_name[0] == '.' || util_ends_with(de->d_name, ".lock") ||
-		    strstr(de->d_name, "+r-"))
+		if (de->d_name[0] == '.' || util_ends_with(de->d_name, ".lock"))
 			continue;
 		path = xasprintf("%s/%s", arch_dir, de->d_name);
+		state = xasprintf("%s/%s", path, REPAIR_MARK);
+		/* a repaired configuration's go by size (kbuild_prune_size()) */
+		if (!access(state, F_OK)) {
+			free(path);
+			free(state);
+			continue;
+		}
+		free(state);
 		state = xasprintf("%s/state", path);
 		if (strcmp(path, current) && !stat(path, &st) && S_ISDIR(st.st_mode)) {
 			ALLOC_GROW(v, nr + 1, alloc);
@@ -737,8 +744,15 @@ int kbuild_open_profile(struct kbuild_tree **out, const struct kbuild_env *env,
 		free(arch_dir);
 		arch_dir = real;
 	}
-	t->dir = xasprintf("%s/%s-%.12s-%.8s", arch_dir, t->profile.name, t->base,
-			   t->profile.hash);
+	/*
+	 * A repaired configuration's directory is named like its profile's
+	 * ("small-<base>-<hash>"): a copy of that one's obj/ names it with a
+	 * path of the same length (ci/kbuild-seed.c)
+	 */
+	t->dir = xasprintf("%s/%.*s-%.12s-%.8s", arch_dir,
+			   (int)(strlen(t->profile.name) -
+				 (util_ends_with(t->profile.name, "+r") ? 2 : 0)),
+			   t->profile.name, t->base, t->profile.hash);
 	t->src = xasprintf("%s/src", t->dir);
 	t->obj = xasprintf("%s/obj", t->dir);
 	t->index = xasprintf("%s/src.index", t->dir);
@@ -750,6 +764,14 @@ int kbuild_open_profile(struct kbuild_tree **out, const struct kbuild_env *env,
 		strbuf_addf(err, "cannot create '%s': %s", t->dir, strerror(errno));
 		goto out;
 	}
+	/* what makes it a repaired configuration's (kbuild_prune() leaves it out) */
+	if (t->profile.repair) {
+		char *mark = xasprintf("%s/%s", t->dir, REPAIR_MARK);
+
+		if (access(mark, F_OK) && copy_file(t->profile.repair, mark))
+			log_warn("cannot write '%s'", mark);
+		free(mark);
+	}
 	kbuild_state_read(t, &st);
 	memcpy(t->cur, st.cur, OID_HEX);
 	memcpy(t->built, st.built, OID_HEX);
@@ -758,6 +780,9 @@ int kbuild_open_profile(struct kbuild_tree **out, const struct kbuild_env *env,
 	/* every job starts from obj/ as the last trusted build left it */
 	if (kbuild_guard_clean(t))
 		dirty = true;
+	/* one numbering of the logs of a job */
+	if (seed)
+		t->steps = seed->steps;
 	if (!st.base_built && seed)
 		seeded = !kbuild_seed(t, seed, &st);
 	if (seeded) {

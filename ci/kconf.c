@@ -124,12 +124,21 @@ static struct kconf_sym *sym_get(struct kconf_index *ix, const char *name,
 	return s;
 }
 
-const struct kconf_sym *kconf_index_get(const struct kconf_index *ix,
-					const char *name)
+/* Any symbol named, declared or only selected */
+static const struct kconf_sym *named(const struct kconf_index *ix, const char *name)
 {
 	if (util_starts_with(name, "CONFIG_"))
 		name += 7;
 	return strmap_get(&ix->map, name);
+}
+
+const struct kconf_sym *kconf_index_get(const struct kconf_index *ix,
+					const char *name)
+{
+	const struct kconf_sym *s = named(ix, name);
+
+	/* "select X" of a driver of every arch does not declare X here */
+	return s && s->file ? s : NULL;
 }
 
 static void add_unique(char ***v, size_t *nr, size_t *alloc, const char *s)

@@ -70,6 +70,7 @@ struct kconf_index {
 int kconf_index_build(struct kconf_index *ix, const char *srcdir,
 		      const char *srcarch, struct strbuf *err);
 void kconf_index_release(struct kconf_index *ix);
+/* A symbol declared (config X) in the Kconfig of the arch, or NULL */
 const struct kconf_sym *kconf_index_get(const struct kconf_index *ix,
 					const char *name);
 

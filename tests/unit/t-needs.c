@@ -51,6 +51,7 @@ static void test_index(const char *tree)
 	   "no prompt, selected by DAMON_VADDR");
 	s = kconf_index_get(&ix, "ARCH_HAS_THING");
 	ok(s && !s->prompt && has(s->selected_by, s->sel_nr, "X86"), "selected by the arch");
+	ok(!kconf_index_get(&ix, "PPC_THING"), "selected, not declared: not x86's");
 	s = kconf_index_get(&ix, "DAMON_SYSFS");
 	is_str(s ? s->file : NULL, "mm/damon/Kconfig", "rsource: relative to mm/");
 	kconf_declared_in_arches(tree, "CONFIG_ARM64_ONLY", &where);
