@@ -139,6 +139,7 @@
 	X(range, reason, "reason", STR)					\
 	X(range, needs, "needs", ARR)					\
 	X(range, arch, "arch", BOOL)	/* another arch's code */	\
+	X(range, arches, "arches", ARR)	/* ... of these (arch/ dirs) */	\
 	X(repair, used, "used", BOOL)					\
 	X(repair, profile, "profile", STR)				\
 	X(repair, config, "config", ARR)				\

@@ -73,8 +73,8 @@ bool report_partial(const struct report_version *v, const struct report_opts *o)
 	}
 	if (!partial && n) {
 		results_cover_union(docs, n, &cov);
-		partial = cov.changed && o->cfg && 100LL * cov.compiled <
-			config_get_int(o->cfg, "build.mincoverage") * cov.changed;
+		partial = o->cfg &&
+			results_cover_below(&cov, config_get_int(o->cfg, "build.mincoverage"));
 		results_cover_release(&cov);
 	}
 	free(docs);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "bot/arch.h"
 #include "bot/contract.h"
 #include "bot/results.h"
 
@@ -114,6 +115,64 @@ static void range_close(struct results_cover *out, struct open_range *r)
 	memset(r, 0, sizeof(*r));
 }
 
+/* Is dir (under arch/) the directory of an arch lorebot builds but that was not built? */
+static bool not_built(const char *dir, const char *const *built, int nbuilt)
+{
+	bool known = false;
+	size_t i;
+	int j;
+
+	for (i = 0; i < arches_nr; i++)
+		known |= !strcmp(arches[i].src_arch, dir);
+	for (j = 0; known && j < nbuilt; j++) {
+		const struct arch *a = arch_lookup(built[j]);
+
+		if (a && !strcmp(a->src_arch, dir))
+			return false;
+	}
+	return known;
+}
+
+/*
+ * The ranges whose lines are code of arches lorebot builds, none of
+ * which this build did: their lines are excused from the verdict
+ */
+static void excuse(struct results_cover *out, const char *const *built)
+{
+	struct strbuf dirs = STRBUF_INIT;
+	size_t i, j;
+
+	for (i = 0; i < json_object_array_length(out->uncompiled); i++) {
+		json_object *r = rd_at(out->uncompiled, i), *a = jx_array(r, "arches");
+		bool all = a && json_object_array_length(a);
+
+		for (j = 0; all && j < json_object_array_length(a); j++)
+			all = not_built(json_object_get_string(rd_at(a, j)), built, out->archs);
+		if (!all)
+			continue;
+		json_object_object_add(r, "excused", json_object_new_boolean(true));
+		out->excused += (int)rd_range_lines(r, 0);
+		for (j = 0; j < json_object_array_length(a); j++) {
+			const char *d = json_object_get_string(rd_at(a, j));
+			char *k = xasprintf(",%s,", d);
+			char *have = xasprintf(",%s,", dirs.buf);
+
+			if (!strstr(have, k))
+				strbuf_addf(&dirs, "%s%s", dirs.len ? "," : "", d);
+			free(k);
+			free(have);
+		}
+	}
+	out->excused_arches = strbuf_detach(&dirs, NULL);
+}
+
+bool results_cover_below(const struct results_cover *c, int64_t min)
+{
+	long long own = c->changed - c->excused;
+
+	return own > 0 && 100LL * c->compiled < min * own;
+}
+
 void results_cover_union(json_object *const *archs, size_t n, struct results_cover *out)
 {
 	const char **names = xcalloc(n + 1, sizeof(*names));
@@ -179,6 +238,10 @@ void results_cover_union(json_object *const *archs, size_t n, struct results_cov
 			json_object_object_add(cur.o, RK_(range, file), jx_new_str(v[i].file));
 			json_object_object_add(cur.o, RK_(range, from),
 					       json_object_new_int(v[i].line));
+			if (jx_array(v[i].range, RK_(range, arches)))
+				json_object_object_add(cur.o, RK_(range, arches),
+						       json_object_get(jx_array(v[i].range,
+										RK_(range, arches))));
 		} else {
 			json_object_put(reasons);
 		}
@@ -188,6 +251,7 @@ void results_cover_union(json_object *const *archs, size_t n, struct results_cov
 	}
 	range_close(out, &cur);
 	out->compiled = out->changed - out->missed;
+	excuse(out, names);
 	free(v);
 	free(names);
 }
@@ -195,6 +259,7 @@ void results_cover_union(json_object *const *archs, size_t n, struct results_cov
 void results_cover_release(struct results_cover *c)
 {
 	json_object_put(c->uncompiled);
+	free(c->excused_arches);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -239,6 +304,9 @@ void results_cover_line(const struct results_cover *c, struct strbuf *sb, size_t
 	strbuf_addf(sb, "compiled %d of %d changed line%s (%d%%) on at least one arch",
 		    c->compiled, c->changed, c->changed == 1 ? "" : "s",
 		    (int)(100LL * c->compiled / c->changed));
+	if (c->excused)
+		strbuf_addf(sb, "; %d not compiled %s %s code, an arch not built here",
+			    c->excused, c->excused == 1 ? "is" : "are", c->excused_arches);
 	for (i = 0; i < n && i < max; i++) {
 		json_object *r = rd_at(c->uncompiled, i);
 		int from = (int)rd_range_from(r, 0), to = (int)rd_range_to(r, 0);

@@ -75,11 +75,19 @@ struct results_cover {
 	int changed;		/* counted changed lines */
 	int compiled;		/* ... compiled on at least one arch */
 	int missed;		/* ... on none */
+	/*
+	 * ... of those, lines of arches lorebot builds but this build did
+	 * not ("--build=riscv" of an arm64 change): left out of the verdict
+	 */
+	int excused;
+	char *excused_arches;	/* their arch/ directories, "arm64,x86" */
 	json_object *uncompiled;
 };
 
 void results_cover_union(json_object *const *archs, size_t n, struct results_cover *out);
 void results_cover_release(struct results_cover *c);
+/* Did the archs compile less than min percent of what they could? */
+bool results_cover_below(const struct results_cover *c, int64_t min);
 /*
  * One line for people: "compiled 212 of 230 changed lines (92%) on at
  * least one arch; not compiled: mm/damon/core.c:100-118 (needs

@@ -55,6 +55,18 @@ static json_object *range_json(const struct cover_range *r, unsigned int patch,
 	json_object_object_add(o, RK_(range, reason), jx_new_str(r->reason));
 	json_object_object_add(o, RK_(range, needs), jx_new_str_array(r->needs, r->needs_nr));
 	json_object_object_add(o, RK_(range, arch), json_object_new_boolean(r->arch));
+	if (r->arches) {
+		json_object *a = json_object_new_array();
+		const char *p = r->arches;
+
+		while (*p) {
+			size_t n = strcspn(p, ",");
+
+			json_object_array_add(a, json_object_new_string_len(p, (int)n));
+			p += n + !!p[n];
+		}
+		json_object_object_add(o, RK_(range, arches), a);
+	}
 	return o;
 }
 
@@ -248,8 +260,7 @@ static void job_cover(const struct build_job *job, json_object *archs,
 static bool job_partial(const struct build_job *job, const struct results_cover *c)
 {
 	return job->archs_nr && job->commits.nr &&
-		(c->archs < (int)job->archs_nr ||
-		 (c->changed && 100LL * c->compiled < (long long)job->mincoverage * c->changed));
+		(c->archs < (int)job->archs_nr || results_cover_below(c, job->mincoverage));
 }
 
 static enum build_status worst_status(const struct build_job *job)

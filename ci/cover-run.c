@@ -43,6 +43,7 @@ static void range_release(struct cover_range *r)
 	free(r->needs);
 	free(r->reason);
 	free(r->spans);
+	free(r->arches);
 }
 
 void cover_presult_release(struct cover_presult *p)
@@ -268,8 +269,9 @@ static bool other_arch_path(const struct cover_ctx *cx, const char *path)
 		(strncmp(a, srcarch(cx), n) || a[n] != '/');
 }
 
-/* Is sym another architecture's (not declared here, declared there)? */
-static bool arch_symbol(struct cover_ctx *cx, const char *sym, struct strbuf *why)
+/* Is sym another architecture's (not declared here, declared there: into arches)? */
+static bool arch_symbol(struct cover_ctx *cx, const char *sym, struct strbuf *why,
+			struct strbuf *dirs)
 {
 	const struct repair_fail *f = cx->repair ? repair_failed(cx->repair, sym) : NULL;
 	struct strbuf where = STRBUF_INIT;
@@ -277,8 +279,15 @@ static bool arch_symbol(struct cover_ctx *cx, const char *sym, struct strbuf *wh
 	struct strbuf err = STRBUF_INIT;
 
 	if (f) {
+		const char *o;
+
 		strbuf_addf(why, "; %s cannot be enabled on %s: %s", f->sym,
 			    cx->t->arch.name, f->why);
+		/* "declared for arm64, riscv only" */
+		if (f->arch && util_skip_prefix(f->why, "declared for ", &o))
+			strbuf_addf(dirs, "%s%.*s", dirs->len ? "," : "",
+				    (int)(strstr(o, " only") ? strstr(o, " only") - o :
+					  (ptrdiff_t)strlen(o)), o);
 		return f->arch;
 	}
 	if (!cx->ix_done) {
@@ -292,6 +301,7 @@ static bool arch_symbol(struct cover_ctx *cx, const char *sym, struct strbuf *wh
 	kconf_declared_in_arches(cx->t->src, sym, &where);
 	if (where.len) {
 		strbuf_addf(why, "; %s is declared for %s only", sym, where.buf);
+		strbuf_addf(dirs, "%s%s", dirs->len ? "," : "", where.buf);
 		arch = true;
 	}
 	strbuf_release(&where);
@@ -301,7 +311,7 @@ static bool arch_symbol(struct cover_ctx *cx, const char *sym, struct strbuf *wh
 static void needs_text(struct cover_ctx *cx, const struct cover_needs *n,
 		       struct strbuf *why, struct cover_range *r)
 {
-	struct strbuf tail = STRBUF_INIT;
+	struct strbuf tail = STRBUF_INIT, dirs = STRBUF_INIT;
 	size_t i, shown = 0;
 
 	for (i = 0; i < n->on_nr; i++) {
@@ -310,9 +320,21 @@ static void needs_text(struct cover_ctx *cx, const struct cover_needs *n,
 		strbuf_addf(why, "%s%s", shown++ ? ", " : ": needs ", n->on[i]);
 		ALLOC_GROW(r->needs, r->needs_nr + 1, r->needs_alloc);
 		r->needs[r->needs_nr++] = xstrdup(n->on[i]);
-		if (arch_symbol(cx, n->on[i], &tail))
+		if (arch_symbol(cx, n->on[i], &tail, &dirs))
 			r->arch = true;
 	}
+	if (r->arch && dirs.len) {
+		/* ", " of the Kconfig list to ",": one list of directories */
+		struct strbuf sb = STRBUF_INIT;
+		const char *p;
+
+		for (p = dirs.buf; *p; p++)
+			if (*p != ' ')
+				strbuf_addch(&sb, *p);
+		free(r->arches);
+		r->arches = strbuf_detach(&sb, NULL);
+	}
+	strbuf_release(&dirs);
 	for (i = 0; i < n->off_nr; i++)
 		if (kconf_on(&cx->config, n->off[i], true))
 			strbuf_addf(why, "%s!%s", shown++ ? ", " : ": needs ", n->off[i]);
@@ -330,10 +352,12 @@ static void reason(struct cover_ctx *cx, const struct pfile *pf, int line,
 	int g;
 
 	if (other_arch_path(cx, path)) {
-		strbuf_addf(&why, "%.*s code: not built for %s",
-			    (int)(strchr(path + 5, '/') ? strchr(path + 5, '/') - path :
-				  (ptrdiff_t)strlen(path)), path, cx->t->arch.name);
+		int len = (int)strcspn(path + 5, "/");
+
+		strbuf_addf(&why, "arch/%.*s code: not built for %s", len, path + 5,
+			    cx->t->arch.name);
 		r->arch = true;
+		r->arches = xstrndup(path + 5, len);
 	} else if (!pf->f.entered && pf->is_c) {
 		if (needs_object(cx->t->src, path, srcarch(cx), &cx->config, &n, &where)) {
 			strbuf_addf(&why, "not built: %s", n.fixed);

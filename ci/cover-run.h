@@ -32,6 +32,7 @@ struct cover_range {
 	char **needs;		/* CONFIG_ symbols that would compile it */
 	size_t needs_nr, needs_alloc;
 	bool arch;		/* another architecture's code */
+	char *arches;		/* ... of these (arch/ directories: "arm64,powerpc"), or NULL */
 };
 
 struct cover_fresult {

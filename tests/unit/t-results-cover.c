@@ -74,6 +74,28 @@ int main(void)
 	is_str(sb.buf, "the changed lines compiled were not measured", "nothing measured");
 	results_cover_release(&c);
 
+	/*
+	 * riscv alone: x86 code (lorebot builds x86_64, not this time) is
+	 * excused from the verdict; powerpc code (never built) is not
+	 */
+	json_object_put(a[2]);
+	a[2] = arch("riscv", "{\"measured\": true, \"changed\": 10, \"compiled\": 6,"
+		    "\"uncompiled\": ["
+		    "{\"patch\": 1, \"file\": \"arch/x86/mm/a.c\", \"from\": 1, \"to\": 3,"
+		    " \"spans\": \"1-3\", \"reason\": \"arch/x86 code\", \"arch\": true,"
+		    " \"arches\": [\"x86\"]},"
+		    "{\"patch\": 1, \"file\": \"mm/b.c\", \"from\": 5, \"to\": 5, \"spans\": \"5\","
+		    " \"reason\": \"powerpc's\", \"arch\": true, \"arches\": [\"powerpc\"]}]}");
+	strbuf_reset(&sb);
+	results_cover_union(a + 2, 1, &c);
+	is_int(c.excused, 3, "the 3 lines of x86 code are excused");
+	ok(!results_cover_below(&c, 85), "6 of 7 (85 percent): not below 85");
+	ok(results_cover_below(&c, 90), "but below 90: the powerpc line counts");
+	results_cover_line(&c, &sb, 0);
+	is_str(sb.buf, "compiled 6 of 10 changed lines (60%) on at least one arch; "
+	       "3 not compiled are x86 code, an arch not built here", "the line says so");
+	results_cover_release(&c);
+
 	json_object_put(a[0]);
 	json_object_put(a[1]);
 	json_object_put(a[2]);
