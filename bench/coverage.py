@@ -25,6 +25,11 @@ the base's commands), the cheap prediction line by line, the repair
 usage: bench/coverage.py prepare WORK        the commits, WORK/list
        bench/coverage.py measure WORK ARCH   WORK/ARCH.jsonl (hours: nice)
        bench/coverage.py report WORK [ARCH...]   the numbers
+       bench/coverage.py cost WORK N [ARCH]  N of the patches that apply to
+                                             mm-new built with lorebot build,
+                                             small then repaired (twice):
+                                             WORK/cost.jsonl
+       bench/coverage.py costreport WORK
 env:   LOREBOT_CACHE (the build directories; default /var/tmp/lorebot-bench-cover/cache)
 """
 import collections
@@ -233,7 +238,9 @@ def measure(work, arch):
     subprocess.run(["make", "-s", "build/bench/cover-measure"], cwd=TOP, check=True)
     conf = os.path.join(work, "bot.conf")
     with open(conf, "w") as f:
-        f.write("[build]\n\tprofile = small\n\tjobs = 2\n\ttimeout = 3h\n")
+        # build/bench/cover-measure does not find config/fragments as build/lorebot does
+        f.write("[build]\n\tprofile = small\n\tjobs = 2\n\ttimeout = 3h\n\tfragments = %s\n"
+                % os.path.join(TOP, "config/fragments"))
     repo = os.path.join(work, "repo.git")
     _, base = git(repo, "rev-parse", "mm-new")
     out = os.path.join(work, arch + ".jsonl")
@@ -248,6 +255,93 @@ def measure(work, arch):
     with open(out, "a") as o:
         subprocess.run(["nice", "-n", "15", tool, conf, repo, arch, base],
                        input="".join(todo).encode(), stdout=o, check=True)
+
+
+def run_build(work, branch, arch, extra):
+    """lorebot build of branch on mm-new: (its JSON, wall s, CPU s of it and its children)"""
+    conf = os.path.join(work, "bot.conf")
+    with open(conf, "w") as f:
+        f.write("[build]\n\tprofile = small\n\tjobs = 2\n\ttimeout = 3h\n")
+    timef = os.path.join(work, "time")
+    cmd = ["nice", "-n", "10", "/usr/bin/time", "-f", "%e %U %S", "-o", timef,
+           os.path.join(TOP, "build/lorebot"), "--config", conf, "build",
+           "--repo", os.path.join(work, "repo.git"), "--series", branch, "--base", "mm-new",
+           "--arch", arch, "--log-dir", os.path.join(work, "logs", branch.replace("/", "-")),
+           "--json"] + extra
+    r = subprocess.run(cmd, capture_output=True)
+    try:
+        d = json.loads(r.stdout)
+    except ValueError:
+        d = None
+    wall, user, sys_ = (float(x) for x in open(timef).read().split()[-3:])
+    return d, wall, user + sys_
+
+
+def cost(work, n, arch):
+    rows = [l.split() for l in open(os.path.join(work, "list"))]
+    how = {}
+    for line in open(os.path.join(work, "patches.tsv")):
+        if not line.startswith("#"):
+            f = line.rstrip("\n").split("\t")
+            how[f[0]] = f[1]
+    repo = os.path.join(work, "repo.git")
+    _, base = git(repo, "rev-parse", "mm-new")
+    applies = [r for r in rows if how.get(r[0]) in ("apply", "files") and r[1] == base]
+    step = max(1, len(applies) // n)
+    sample = applies[::step][:n]
+    out = os.path.join(work, "cost.jsonl")
+    done = set()
+    if os.path.exists(out):
+        done = {json.loads(l)["id"] for l in open(out)}
+    for pid, _, commit in sample:
+        if pid in done:
+            continue
+        branch = "cost/" + pid
+        git(repo, "update-ref", "refs/heads/" + branch, commit)
+        rec = {"id": pid, "arch": arch}
+        for name, extra in (("small", ["--no-repair"]), ("repaired", []), ("again", [])):
+            d, wall, cpu = run_build(work, branch, arch, extra)
+            a = d["archs"][0] if d else {}
+            c = a.get("coverage", {})
+            rec[name] = {"wall": wall, "cpu": cpu, "status": a.get("status"),
+                         "seconds": a.get("seconds"),
+                         "changed": c.get("changed"), "compiled": c.get("compiled"),
+                         "other_arch": c.get("other_arch"),
+                         "repair_used": c.get("repair", {}).get("used"),
+                         "seeded": c.get("repair", {}).get("seeded"),
+                         "config": c.get("repair", {}).get("config")}
+            if name == "repaired" and not rec[name]["repair_used"]:
+                break
+        with open(out, "a") as o:
+            o.write(json.dumps(rec) + "\n")
+        print(pid, {k: (v["wall"], v["status"]) for k, v in rec.items() if isinstance(v, dict)},
+              flush=True)
+
+
+def quantile(v, q):
+    v = sorted(v)
+    if not v:
+        return float("nan")
+    i = (len(v) - 1) * q
+    lo = int(i)
+    hi = min(lo + 1, len(v) - 1)
+    return v[lo] + (v[hi] - v[lo]) * (i - lo)
+
+
+def costreport(work):
+    recs = [json.loads(l) for l in open(os.path.join(work, "cost.jsonl"))]
+    for key in ("wall", "cpu"):
+        first = [r["repaired"][key] / r["small"][key] for r in recs]
+        warm = [r.get("again", r["repaired"])[key] / r["small"][key] for r in recs]
+        print("%s: %d series; repaired / small: first (the repaired base made) median %.2fx "
+              "p90 %.2fx; warm repaired base median %.2fx p90 %.2fx"
+              % (key, len(recs), quantile(first, .5), quantile(first, .9),
+                 quantile(warm, .5), quantile(warm, .9)))
+    used = [r for r in recs if r["repaired"].get("repair_used")]
+    print("repair used for %d of %d; lines compiled small %d, repaired %d of %d"
+          % (len(used), len(recs), sum(r["small"]["compiled"] or 0 for r in recs),
+             sum(r["repaired"]["compiled"] or 0 for r in recs),
+             sum(r["small"]["changed"] or 0 for r in recs)))
 
 
 def lines_of(spec):
@@ -351,6 +445,10 @@ def main():
         measure(work, sys.argv[3])
     elif cmd == "report":
         report(work, sys.argv[3:] or ["x86_64", "arm64"])
+    elif cmd == "cost":
+        cost(work, int(sys.argv[3]), sys.argv[4] if len(sys.argv) > 4 else "x86_64")
+    elif cmd == "costreport":
+        costreport(work)
     else:
         print(__doc__)
         return 2
