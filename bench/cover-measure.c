@@ -115,14 +115,16 @@ static int header_cb(const char *path, const struct stat *st, int flag, struct F
 {
 	struct ctx *c = g_ctx;
 	const char *base = path + ftw->base;
-	size_t n = strlen(c->t->src) + 1, len;
+	/* kbuild names the sources from obj/ as ../src/ (the same parent) */
+	const char *needle = "../src/";
+	size_t n = strlen(needle), len;
 	char *buf = NULL, *p;
 
 	(void)st;
 	if (flag != FTW_F || base[0] != '.' || !util_ends_with(base, ".o.cmd") ||
 	    util_read_file(path, &buf, &len, 64 << 20))
 		return 0;
-	for (p = buf; (p = strstr(p, c->t->src)); p += n) {
+	for (p = buf; (p = strstr(p, needle)); p += n) {
 		char *e = p + n;
 
 		while (*e && *e != ' ' && *e != '\n' && *e != '\\')
