@@ -73,8 +73,10 @@ bool report_partial(const struct report_version *v, const struct report_opts *o)
 	}
 	if (!partial && n) {
 		results_cover_union(docs, n, &cov);
-		partial = o->cfg &&
-			results_cover_below(&cov, config_get_int(o->cfg, "build.mincoverage"));
+		/* o->mincoverage: the dashboard drops o->cfg after its start */
+		partial = results_cover_below(&cov, o->cfg ?
+					      config_get_int(o->cfg, "build.mincoverage") :
+					      o->mincoverage);
 		results_cover_release(&cov);
 	}
 	free(docs);

@@ -70,6 +70,7 @@ struct report_opts {
 	const char *repo;		/* kernel repository for source excerpts, or NULL */
 	const char *templates;		/* directory */
 	int64_t now;
+	int64_t mincoverage;		/* build.mincoverage: kept when cfg is dropped */
 };
 
 /* Fill o from configuration (archs from build.arch, else the arch table) */
