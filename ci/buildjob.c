@@ -294,12 +294,19 @@ static void copy_image(struct arch_run *ar)
 static void keep_config(struct arch_run *ar)
 {
 	struct strbuf make = STRBUF_INIT;
-	char *buf = NULL, *dst;
+	char *buf = NULL, *dst, *config;
 	size_t len;
+	int r;
 
 	kbuild_recipe(ar->t, "build", &make);
 	ar->r->make = strbuf_detach(&make, NULL);
-	if (!ar->r->log_dir || util_read_file_beneath(ar->t->obj, ".config", &buf, &len, 64 << 20))
+	if (!ar->r->log_dir)
+		return;
+	/* util_read_file_beneath() takes the path with its root, as copy_image() gives it */
+	config = xasprintf("%s/.config", ar->t->obj);
+	r = util_read_file_beneath(ar->t->obj, config, &buf, &len, 64 << 20);
+	free(config);
+	if (r)
 		return;
 	dst = xasprintf("%s/config", ar->r->log_dir);
 	if (!util_write_file(dst, buf, len))

@@ -86,7 +86,7 @@ like "$(json $J "$C['uncompiled'][0]['reason']")" \
 lorebot --config "$TMP/bot.conf" build --repo "$R" --range mm-new..coverage~2 --arch x86_64 \
 	--no-repair --log-dir "$TMP/logs4" >"$TMP/norepair.txt" 2>&1
 like "$(cat "$TMP/norepair.txt")" "x86_64: partial" "text: the arch is partial"
-like "$(cat "$TMP/norepair.txt")" "not compiled: mm/damon/core.c:143 \[patch 1/1\]: not built: needs CONFIG_DAMON \(mm/Makefile:[0-9]+: obj-\\\$\(CONFIG_DAMON\)" \
+like "$(cat "$TMP/norepair.txt")" "not compiled: mm/damon/core.c:143 \[patch 1/1\]: not built: needs CONFIG_DAMON \(mm/damon/Makefile:[0-9]+: obj-y, mm/Makefile:[0-9]+: obj-\\\$\(CONFIG_DAMON\)" \
 	"text: the line, the patch, the Makefile line that decides"
 
 done_testing
