@@ -101,6 +101,11 @@ $(B)/tests/unit/%: tests/unit/%.c tests/unit/tap.h $(B)/liblorebot.a
 
 unit: $(UNIT_BIN)
 
+# the measuring tools of bench/ (bench/coverage.py)
+$(B)/bench/%: bench/%.c $(B)/liblorebot.a
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS_ALL) $(LDFLAGS_ALL) -o $@ $< $(B)/liblorebot.a $(LIBS)
+
 FUZZ_SRC := $(wildcard tests/fuzz/*.c)
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
 $(B)/fuzz-%: tests/fuzz/fuzz-%.c $(B)/liblorebot.a

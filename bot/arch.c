@@ -13,6 +13,7 @@ const struct arch arches[] = {
 	{
 		.name = "x86_64",
 		.kernel_arch = "x86_64",
+		.src_arch = "x86",
 		.cross_compile = "",
 		.gcc_package = "gcc",
 		.image = "bzImage",
@@ -25,6 +26,7 @@ const struct arch arches[] = {
 	{
 		.name = "arm64",
 		.kernel_arch = "arm64",
+		.src_arch = "arm64",
 		.cross_compile = "aarch64-linux-gnu-",
 		.gcc_package = "gcc-aarch64-linux-gnu",
 		.image = "Image",
@@ -37,6 +39,7 @@ const struct arch arches[] = {
 	{
 		.name = "riscv",
 		.kernel_arch = "riscv",
+		.src_arch = "riscv",
 		.cross_compile = "riscv64-linux-gnu-",
 		.gcc_package = "gcc-riscv64-linux-gnu",
 		.image = "Image",

@@ -13,6 +13,7 @@
 struct arch {
 	const char *name;		/* x86_64, arm64, riscv */
 	const char *kernel_arch;	/* ARCH= */
+	const char *src_arch;		/* its directory under arch/ (SRCARCH) */
 	const char *cross_compile;	/* CROSS_COMPILE= ("" for native) */
 	const char *gcc_package;	/* Debian package of the compiler */
 	const char *image;		/* make target: bzImage, Image */

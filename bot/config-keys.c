@@ -179,6 +179,15 @@ const struct cfg_key cfg_keys[] = {
 	  "unprivileged user jobs run as when lorebot runs as root" },
 	{ "build.keep", CFG_INT, "3", NULL,
 	  "build directories (one per base commit and profile) kept per arch" },
+	{ "build.cachesize", CFG_SIZE, "40g", NULL,
+	  "disk the build directories of all arches may take: the least recently "
+	  "used go first (repaired configurations add directories)" },
+	{ "build.repair", CFG_BOOL, "true", NULL,
+	  "config repair: turn on the Kconfig options the changed lines need, in a "
+	  "build directory of that configuration (built once per base)" },
+	{ "build.mincoverage", CFG_INT, "95", NULL,
+	  "percent of the changed lines of an arch's code a build must compile "
+	  "to say ok (else: partial)" },
 	{ "build.fragments", CFG_PATH, NULL, NULL,
 	  "directory of the config fragments (default: config/fragments of "
 	  "the source tree, else share/lorebot/fragments of the installation, "

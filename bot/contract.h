@@ -136,7 +136,36 @@
 	X(vpatch, author, "author", OBJ)				\
 	X(person, name, "name", STR)					\
 	X(person, email, "email", STR)					\
-	X(named, name, "name", STR)	/* {name: ...} of compiler, config */
+	X(named, name, "name", STR)	/* {name: ...} of compiler, config */ \
+	/* build: the changed lines compiled (ci/cover-run.h) */	\
+	X(doc, coverage, "coverage", OBJ)				\
+	X(cover, changed, "changed", INT)				\
+	X(cover, compiled, "compiled", INT)				\
+	X(cover, other_arch, "other_arch", INT)				\
+	X(cover, measured, "measured", BOOL)				\
+	X(cover, mincoverage, "mincoverage", INT)			\
+	X(cover, error, "error", STR)					\
+	X(cover, uncompiled, "uncompiled", ARR)				\
+	X(cover, repair, "repair", OBJ)					\
+	X(cover, files, "files", ARR)					\
+	X(range, patch, "patch", INT)					\
+	X(range, file, "file", STR)					\
+	X(range, from, "from", INT)					\
+	X(range, to, "to", INT)						\
+	X(range, lines, "lines", INT)					\
+	X(range, spans, "spans", STR)	/* the counted lines: "3-5,9" */ \
+	X(range, reason, "reason", STR)					\
+	X(range, needs, "needs", ARR)					\
+	X(range, arch, "arch", BOOL)	/* another arch's code */	\
+	X(range, arches, "arches", ARR)	/* ... of these (arch/ dirs) */	\
+	X(repair, used, "used", BOOL)					\
+	X(repair, profile, "profile", STR)				\
+	X(repair, config, "config", ARR)				\
+	X(repair, failed, "failed", ARR)				\
+	X(repair, note, "note", STR)					\
+	X(rfail, symbol, "symbol", STR)					\
+	X(rfail, reason, "reason", STR)					\
+	X(rfail, arch, "arch", BOOL)
 
 /* Values of the keys above that readers compare against */
 #define RD_PATCH_APPLIED	"applied"	/* patch.status */

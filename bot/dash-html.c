@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "bot/dash-int.h"
+#include "bot/results.h"
 #include "bot/contract.h"
 #include "bot/mail.h"
 #include "lib/text.h"
@@ -32,6 +33,7 @@ static const struct {
 	{ "build-failed", "s-bad" }, { "boot-failed", "s-bad" }, { "regressions", "s-bad" },
 	{ "boot-failure", "s-bad" }, { "fail", "s-bad" }, { "error", "s-bad" },
 	{ "warning", "s-warn" }, { "note", "s-mute" }, { "infra", "s-infra" },
+	{ "partial", "s-warn" },
 };
 
 static const char *status_class(const char *word)
@@ -755,6 +757,64 @@ static void why_box(struct strbuf *sb, const struct dash_version *dv)
 	strbuf_addstr(sb, "</div>");
 }
 
+/*
+ * The changed lines the builds compiled on at least one arch, and the
+ * ranges none compiled, each with every arch's reason
+ */
+static void coverage_block(struct dash *d, struct strbuf *sb, const struct dash_version *dv)
+{
+	const struct report_version *v = &dv->v;
+	json_object **docs = xcalloc(v->results.nr + 1, sizeof(*docs));
+	struct results_cover cov;
+	struct strbuf line = STRBUF_INIT;
+	bool partial = report_partial(v, &d->ro);
+	size_t i, n = 0;
+
+	for (i = 0; i < v->results.nr; i++) {
+		const struct result *r = &v->results.v[i];
+
+		if (r->stage == STAGE_BUILD && r->status != STATUS_INFRA)
+			docs[n++] = r->doc;
+	}
+	results_cover_union(docs, n, &cov);
+	if (!cov.archs)
+		goto out;
+	strbuf_addf(sb, "<h3>Changed lines compiled</h3>\n<p class=\"coverage\" "
+		    "data-changed=\"%d\" data-compiled=\"%d\" data-archs=\"%d\">",
+		    cov.changed, cov.compiled, cov.archs);
+	badge(sb, partial ? "partial" : "ok", NULL);
+	strbuf_addch(sb, ' ');
+	results_cover_line(&cov, &line, 0);
+	text_html_escape(sb, line.buf);
+	strbuf_addstr(sb, "</p>\n");
+	n = json_object_array_length(cov.uncompiled);
+	if (n)
+		strbuf_addstr(sb, "<table class=\"uncompiled\">\n<thead><tr><th>patch</th>"
+			      "<th>lines not compiled</th><th>why</th></tr></thead>\n<tbody>\n");
+	for (i = 0; i < n; i++) {
+		json_object *r = rd_at(cov.uncompiled, i);
+
+		strbuf_addf(sb, "<tr><td>%d</td><td><code>", (int)rd_range_patch(r, 0));
+		text_html_escape(sb, rd_range_file_z(r));
+		strbuf_addch(sb, ':');
+		text_html_escape(sb, rd_range_spans_z(r));
+		strbuf_addstr(sb, "</code></td><td>");
+		json_object_object_foreach(jx_object(r, "reasons"), arch, why) {
+			text_html_escape(sb, arch);
+			strbuf_addstr(sb, ": ");
+			text_html_escape(sb, json_object_get_string(why));
+			strbuf_addstr(sb, "<br>");
+		}
+		strbuf_addstr(sb, "</td></tr>\n");
+	}
+	if (n)
+		strbuf_addstr(sb, "</tbody>\n</table>\n");
+out:
+	results_cover_release(&cov);
+	strbuf_release(&line);
+	free(docs);
+}
+
 static void version_block(struct dash *d, struct strbuf *out, const struct dash_version *dv,
 			  int64_t now)
 {
@@ -813,6 +873,9 @@ static void version_block(struct dash *d, struct strbuf *out, const struct dash_
 	strbuf_reset(&sb);
 	arch_rows(d, &sb, dv, now);
 	template_set_html(&vars, "archs", sb.buf);
+	strbuf_reset(&sb);
+	coverage_block(d, &sb, dv);
+	template_set_html(&vars, "coverage", sb.buf);
 	strbuf_reset(&sb);
 	mails(&sb, v, &dv->replies);
 	template_set_html(&vars, "mails", sb.buf);

@@ -9,6 +9,7 @@
 
 #include "bot/contract.h"
 #include "bot/report-int.h"
+#include "bot/results.h"
 #include "lib/text.h"
 
 void report_set_prose(struct report_ctx *c, const char *name, const char *text)
@@ -869,6 +870,41 @@ static int sections_var(struct report_ctx *c, enum report_section first,
 	return ret;
 }
 
+/*
+ * ${coverage}: the changed lines the builds compiled on at least one
+ * arch, and what none did; ${outcome} of a clean reply says whether
+ * that was all of it (build.mincoverage).  Empty without builds.
+ */
+static void coverage_var(struct report_ctx *c)
+{
+	json_object **docs = xcalloc(c->v->results.nr + 1, sizeof(*docs));
+	struct results_cover cov;
+	struct strbuf sb = STRBUF_INIT;
+	bool partial = report_partial(c->v, c->o);
+	size_t i, n = 0;
+
+	for (i = 0; i < c->v->results.nr; i++) {
+		const struct result *r = &c->v->results.v[i];
+
+		if (r->stage == STAGE_BUILD && r->status != STATUS_INFRA)
+			docs[n++] = r->doc;
+	}
+	results_cover_union(docs, n, &cov);
+	if (cov.archs) {
+		strbuf_addstr(&sb, partial ? "Not all of the change was compiled: " :
+			      "Changed lines: ");
+		results_cover_line(&cov, &sb, 3);
+		strbuf_addch(&sb, '.');
+		report_set_prose(c, "coverage", sb.buf);
+	} else {
+		template_set(&c->vars, "coverage", "");
+	}
+	template_set(&c->vars, "outcome", partial ? "INCOMPLETE" : "SUCCESS");
+	results_cover_release(&cov);
+	strbuf_release(&sb);
+	free(docs);
+}
+
 /* The one line about the style findings the noise policy keeps off the list */
 static void style_var(struct report_ctx *c)
 {
@@ -909,6 +945,7 @@ int report_body_vars(struct report_ctx *c, struct strbuf *err)
 		BUILD_ERRORS : BUILD_ALL;
 	kind_vars[c->d->kind](c);
 	c->build = BUILD_ALL;
+	coverage_var(c);
 	style_var(c);
 	if (report_since_var(c, err))
 		return -1;

@@ -92,7 +92,11 @@ static bool clean(const struct report_version *v, const struct report_opts *o)
 	for (i = 0; i < v->results.nr; i++) {
 		const struct result *r = &v->results.v[i];
 
-		if (stage_per_arch(r->stage) && (r->findings || !status_is(r, STATUS_OK)))
+		/* a partial build found nothing: the reply says what it did not compile */
+		if (stage_per_arch(r->stage) && (r->findings ||
+						 (!status_is(r, STATUS_OK) &&
+						  !(r->stage == STAGE_BUILD &&
+						    status_is(r, STATUS_PARTIAL)))))
 			return false;
 	}
 	return true;

@@ -223,6 +223,7 @@ void report_opts_init(struct report_opts *o, const struct config *cfg)
 
 	memset(o, 0, sizeof(*o));
 	o->cfg = cfg;
+	o->mincoverage = cfg ? config_get_int(cfg, "build.mincoverage") : 0;
 	if (n) {
 		archs = xcalloc(n + 1, sizeof(*archs));
 		for (i = 0; i < n; i++)

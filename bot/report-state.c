@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Where a series version stands, in one word: the stage table's rules */
+#include <stdlib.h>
+
 #include "bot/report.h"
+#include "bot/results.h"
 
 const char *const report_states[REPORT_STATES_NR + 1] = {
 	"pending", "incomplete", "testing", "apply-failed", "build-failed",
-	"boot-failed", "findings", "infra", "base-unknown", "passed", "superseded", NULL,
+	"boot-failed", "findings", "infra", "base-unknown", "partial", "passed", "superseded",
+	NULL,
 };
 
 void report_plan(const struct report_version *v, const struct report_opts *o,
@@ -52,6 +56,33 @@ static bool is_infra(const struct result *r)
 	return r->status == STATUS_INFRA;
 }
 
+bool report_partial(const struct report_version *v, const struct report_opts *o)
+{
+	json_object **docs = xcalloc(v->results.nr + 1, sizeof(*docs));
+	struct results_cover cov;
+	bool partial = false;
+	size_t i, n = 0;
+
+	for (i = 0; i < v->results.nr; i++) {
+		const struct result *r = &v->results.v[i];
+
+		if (r->stage != STAGE_BUILD || r->status == STATUS_INFRA)
+			continue;
+		docs[n++] = r->doc;
+		partial |= r->status == STATUS_PARTIAL;
+	}
+	if (!partial && n) {
+		results_cover_union(docs, n, &cov);
+		/* o->mincoverage: the dashboard drops o->cfg after its start */
+		partial = results_cover_below(&cov, o->cfg ?
+					      config_get_int(o->cfg, "build.mincoverage") :
+					      o->mincoverage);
+		results_cover_release(&cov);
+	}
+	free(docs);
+	return partial;
+}
+
 const char *report_state(const struct report_version *v, const struct report_opts *o)
 {
 	struct plan p;
@@ -74,5 +105,8 @@ const char *report_state(const struct report_version *v, const struct report_opt
 		return "findings";
 	if (any(v, is_infra))
 		return "infra";
+	/* no green for what was not compiled */
+	if (report_partial(v, o))
+		return "partial";
 	return "passed";
 }

@@ -91,6 +91,7 @@ struct report_opts {
 	const char *repo;		/* kernel repository for source excerpts, or NULL */
 	const char *templates;		/* directory */
 	int64_t now;
+	int64_t mincoverage;		/* build.mincoverage: kept when cfg is dropped */
 };
 
 /* Fill o from configuration (archs from build.arch, else the arch table) */
@@ -251,13 +252,19 @@ int report_compose(struct store *st, const struct report_version *v,
  * findings (checker findings or new build warnings), infra (a stage
  * failed for reasons outside the series), base-unknown (it did not
  * apply, and its base-commit is not in the tree: not the author's
- * fault), passed.
+ * fault), partial (built without findings, but less of the change
+ * compiled than build.mincoverage), passed.
  */
 const char *report_state(const struct report_version *v, const struct report_opts *o);
+/*
+ * Did the builds compile less of the change than build.mincoverage: an
+ * arch "partial", or too few lines compiled on any arch?
+ */
+bool report_partial(const struct report_version *v, const struct report_opts *o);
 /* What v still needs (bot/stage.h), for o's archs and boots */
 void report_plan(const struct report_version *v, const struct report_opts *o,
 		 struct plan *p);
-#define REPORT_STATES_NR 11
+#define REPORT_STATES_NR 12
 extern const char *const report_states[REPORT_STATES_NR + 1];	/* all of them, NULL-terminated */
 
 /* Is an address on reply.ignore (an address or an "@domain")? */

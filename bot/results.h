@@ -65,6 +65,37 @@ int results_summarise(enum stage stage, json_object *doc,
 void results_release(struct result *r);
 
 /*
+ * The changed lines of a series compiled on at least one arch, from the
+ * build arch objects' "coverage" (those that measured):
+ * uncompiled is [{"patch", "file", "from", "to", "lines", "spans",
+ * "reasons": {arch: reason}}], the lines no arch compiled (owned).
+ */
+struct results_cover {
+	int archs;		/* arch objects that measured */
+	int changed;		/* counted changed lines */
+	int compiled;		/* ... compiled on at least one arch */
+	int missed;		/* ... on none */
+	/*
+	 * ... of those, lines of arches lorebot builds but this build did
+	 * not ("--build=riscv" of an arm64 change): left out of the verdict
+	 */
+	int excused;
+	char *excused_arches;	/* their arch/ directories, "arm64,x86" */
+	json_object *uncompiled;
+};
+
+void results_cover_union(json_object *const *archs, size_t n, struct results_cover *out);
+void results_cover_release(struct results_cover *c);
+/* Did the archs compile less than min percent of what they could? */
+bool results_cover_below(const struct results_cover *c, int64_t min);
+/*
+ * One line for people: "compiled 212 of 230 changed lines (92%) on at
+ * least one arch; not compiled: mm/damon/core.c:100-118 (needs
+ * CONFIG_DAMON)", at most max ranges named
+ */
+void results_cover_line(const struct results_cover *c, struct strbuf *sb, size_t max);
+
+/*
  * Record what a stage found for version (a version id, with or without
  * <>), replacing an earlier result of the same version, stage and arch.
  * For build and boot, doc is a contract document with "archs" (each arch

@@ -31,7 +31,7 @@ const struct stage_def stages[STAGE_NR] = {
 		.after_on = ST(APPLIED),
 		.command = "build",
 		.input = STAGE_IN_BRANCH,
-		.statuses = ST(OK) | ST(WARNINGS) | ST(ERRORS) | ST(INFRA),
+		.statuses = ST(OK) | ST(WARNINGS) | ST(ERRORS) | ST(INFRA) | ST(PARTIAL),
 		.fails = "build-failed",
 		.fail_on = ST(ERRORS),
 		.findings = true,
@@ -41,7 +41,7 @@ const struct stage_def stages[STAGE_NR] = {
 		.per_arch = true,
 		.heavy = true,
 		.after = STAGE_BUILD,
-		.after_on = ST(OK) | ST(WARNINGS),
+		.after_on = ST(OK) | ST(WARNINGS) | ST(PARTIAL),
 		.command = "boot",
 		.input = STAGE_IN_BRANCH,
 		.statuses = ST(OK) | ST(REGRESSIONS) | ST(BOOT_FAILURE) | ST(INFRA),
@@ -69,6 +69,7 @@ static const char *const status_names[STATUS_NR] = {
 	[STATUS_REGRESSIONS] = "regressions",
 	[STATUS_BOOT_FAILURE] = "boot-failure",
 	[STATUS_INFRA] = "infra",
+	[STATUS_PARTIAL] = "partial",
 };
 
 const char *stage_name(enum stage s)

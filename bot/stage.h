@@ -52,6 +52,7 @@ enum status {
 	STATUS_REGRESSIONS,	/* boot */
 	STATUS_BOOT_FAILURE,
 	STATUS_INFRA,		/* any: the infrastructure failed, not the series */
+	STATUS_PARTIAL,		/* build: nothing new, but not enough of the change compiled */
 	STATUS_NR,
 };
 

@@ -7,6 +7,7 @@
 
 #include "lib/log.h"
 #include "lib/strmap.h"
+#include "bot/git.h"
 #include "ci/units.h"
 #include "ci/bootkernel.h"
 #include "ci/buildjob.h"
@@ -21,6 +22,7 @@ static const char *const status_names[] = {
 	[BUILD_ERRORS] = "errors",
 	[BUILD_INFRA] = "infra",
 	[BUILD_SKIPPED] = "skipped",
+	[BUILD_PARTIAL] = "partial",
 };
 
 const char *buildjob_status_name(enum build_status s)
@@ -159,6 +161,8 @@ struct arch_run {
 	char **w1;			/* touched .c files built at the base */
 	size_t w1_nr;
 	bool check[KCHECK_NR];		/* the checkers that run on this arch */
+	struct cover_ctx cx;		/* the coverage of each patch */
+	bool cx_init;
 };
 
 static bool sparse_unit(const char *unit)
@@ -410,6 +414,31 @@ static int take_step(struct build_patch_result *p, struct kbuild_step *s,
 	return ret;
 }
 
+/*
+ * The lines patch k added that its build compiled (ci/cover-run.h).  A
+ * measure that fails leaves the arch unmeasured: its verdict cannot
+ * be ok (final_status()).
+ */
+static void measure(struct arch_run *ar, unsigned int k)
+{
+	struct build_job *job = ar->job;
+	struct build_patch_result *p = &ar->r->patches[k - 1];
+	const char *parent = k > 1 ? job->commits.v[k - 2].id : job->base;
+	struct strbuf err = STRBUF_INIT;
+
+	if (!ar->cx_init) {
+		cover_ctx_init(&ar->cx, ar->t, ar->r->repair.ran ? &ar->r->repair.r : NULL);
+		ar->cx_init = true;
+	}
+	if (cover_patch(&ar->cx, job->git_dir, parent, p->commit, &p->cover, &err)) {
+		log_warn("%s: patch %u: changed lines not measured: %s", ar->r->arch, k,
+			 err.buf);
+		if (!ar->r->cover_error)
+			ar->r->cover_error = xasprintf("patch %u: %s", k, err.buf);
+	}
+	strbuf_release(&err);
+}
+
 /* Build patch k (1-based); returns -1 on infra (set in the result) */
 static int build_patch(struct arch_run *ar, unsigned int k,
 		       struct tracker *tr)
@@ -484,6 +513,7 @@ static int build_patch(struct arch_run *ar, unsigned int k,
 	if (srctree_diff(job->git_dir, job->base, p->commit, &diff, &err) ||
 	    delta_map_parse(&map, diff.buf, diff.len, &err))
 		goto infra;
+	measure(ar, k);
 	units_collect(&ar->t->units, extra_unit, &cur, &w1_from);
 	is_new = xcalloc(cur.nr + 1, sizeof(*is_new));
 	delta_diag(&ar->base_set, &cur, &map, is_new);
@@ -537,9 +567,34 @@ static void bisect_notes(struct build_arch_result *r, size_t n)
 	}
 }
 
-static enum build_status final_status(const struct build_arch_result *r)
+double buildjob_coverage(const struct build_arch_result *r)
+{
+	int own = r->cover_changed - r->cover_arch;
+
+	return own > 0 ? 100.0 * r->cover_compiled / own : -1;
+}
+
+static void cover_totals(struct build_arch_result *r)
+{
+	size_t i;
+
+	r->cover_measured = r->patches_nr > 0;
+	for (i = 0; i < r->patches_nr; i++) {
+		const struct cover_presult *c = &r->patches[i].cover;
+
+		if (!c->done)
+			r->cover_measured = false;
+		r->cover_changed += c->changed;
+		r->cover_compiled += c->compiled;
+		r->cover_arch += c->arch;
+	}
+}
+
+static enum build_status final_status(const struct build_arch_result *r,
+				      int mincoverage)
 {
 	enum build_status s = BUILD_OK;
+	double pct = buildjob_coverage(r);
 	size_t i;
 
 	if (r->status == BUILD_INFRA)
@@ -552,6 +607,10 @@ static enum build_status final_status(const struct build_arch_result *r)
 		if (r->findings[i].d.sev == DIAG_WARNING)
 			s = BUILD_WARNINGS;
 	}
+	/* no green for what was not compiled, or not measured */
+	if (s == BUILD_OK && r->patches_nr &&
+	    (!r->cover_measured || (pct >= 0 && pct < mincoverage)))
+		s = BUILD_PARTIAL;
 	return s;
 }
 
@@ -592,6 +651,15 @@ enum build_status buildjob_arch(struct build_job *job, const struct arch *arch)
 		set_infra(&ar, 0, err.buf);
 		goto out;
 	}
+	if (job->commits.nr && load_touched(&ar, &err)) {
+		set_infra(&ar, 0, err.buf);
+		goto out;
+	}
+	if (job->repair && job->commits.nr && buildjob_repair(job, &ar.t, ar.touched,
+							     ar.touched_nr, &r->repair, &err)) {
+		set_infra(&ar, 0, err.buf);
+		goto out;
+	}
 	r->build_dir = xstrdup(ar.t->dir);
 	r->src_dir = xstrdup(ar.t->src);
 	r->obj_dir = xstrdup(ar.t->obj);
@@ -606,10 +674,6 @@ enum build_status buildjob_arch(struct build_job *job, const struct arch *arch)
 	units_add(&ar.base, &ar.t->base_diags, "make");
 	/* the W=1 pass of an earlier series is not this one's */
 	units_drop(&ar.t->units, extra_unit);
-	if (job->commits.nr && load_touched(&ar, &err)) {
-		set_infra(&ar, 0, err.buf);
-		goto out;
-	}
 	for (i = 0; i < KCHECK_NR; i++) {
 		const struct kcheck *c = &kchecks[i];
 
@@ -642,8 +706,11 @@ enum build_status buildjob_arch(struct build_job *job, const struct arch *arch)
 	keep_config(&ar);
 	bisect_notes(r, job->commits.nr);
 out:
-	r->status = final_status(r);
+	cover_totals(r);
+	r->status = final_status(r, job->mincoverage);
 	r->ms = util_now_ms() - start;
+	if (ar.cx_init)
+		cover_ctx_release(&ar.cx);
 	kbuild_close(ar.t);
 	units_release(&ar.base);
 	diag_list_release(&ar.base_set);
@@ -671,7 +738,12 @@ void buildjob_release(struct build_job *job)
 			free(r->patches[j].w1_log);
 			for (k = 0; k < KCHECK_NR; k++)
 				free(r->patches[j].check[k].log);
+			cover_presult_release(&r->patches[j].cover);
 		}
+		repair_release(&r->repair.r);
+		free(r->repair.profile);
+		free(r->repair.note);
+		free(r->cover_error);
 		free(r->patches);
 		for (j = 0; j < r->bisect_nr; j++)
 			free(r->bisect[j]);

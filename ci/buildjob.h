@@ -20,6 +20,8 @@
 
 #include "ci/kcheck.h"
 #include "ci/kbuild.h"
+#include "ci/cover-run.h"
+#include "ci/repair.h"
 
 enum build_status {
 	BUILD_OK,
@@ -27,6 +29,8 @@ enum build_status {
 	BUILD_ERRORS,		/* errors (also: fixed later in the series) */
 	BUILD_INFRA,		/* not the series' fault; incomplete */
 	BUILD_SKIPPED,		/* not built (after an infra failure) */
+	BUILD_PARTIAL,		/* no new diagnostics, but less of the change
+				   compiled than build.mincoverage */
 };
 
 const char *buildjob_status_name(enum build_status s);
@@ -56,6 +60,21 @@ struct build_patch_result {
 		uint64_t ms;
 		char *log;
 	} check[KCHECK_NR];		/* ci/kcheck.h */
+	struct cover_presult cover;	/* its changed lines compiled */
+};
+
+/* What the config repair did for one arch (ci/repair.h) */
+struct build_repair {
+	bool ran;		/* something was predicted not compiled */
+	bool used;		/* the series was built with it */
+	char *profile;		/* the profile built with ("small+r") */
+	char *note;		/* why it was not used, or NULL */
+	struct repair r;	/* what stuck, what did not and why */
+	int changed;		/* counted lines, predicted: */
+	int small, repaired;	/* ... compiled with the profile, repaired */
+	bool seeded;		/* its base was a copy of the profile's */
+	bool base_built;	/* ... and was made by this build */
+	uint64_t ms;		/* prediction and Kconfig runs */
 };
 
 struct build_arch_result {
@@ -81,6 +100,10 @@ struct build_arch_result {
 	uint64_t base_ms;
 	unsigned int base_cc_hits, base_cc_misses;
 	uint64_t ms;		/* the whole arch */
+	struct build_repair repair;
+	int cover_changed, cover_compiled, cover_arch;	/* all patches */
+	bool cover_measured;	/* every patch's lines were measured */
+	char *cover_error;	/* why not, or NULL */
 };
 
 struct build_job {
@@ -98,6 +121,8 @@ struct build_job {
 	 */
 	bool keep_images;
 	bool check[KCHECK_NR];		/* sparse, coccicheck (ci/kcheck.h) */
+	bool repair;			/* build.repair */
+	int mincoverage;		/* build.mincoverage, percent */
 	/* output */
 	struct build_arch_result *archs;
 	size_t archs_nr, archs_alloc;
@@ -108,6 +133,21 @@ struct build_job {
  * Returns that result's status.
  */
 enum build_status buildjob_arch(struct build_job *job, const struct arch *arch);
+/*
+ * The config repair of job for one arch (ci/repair.h): predict which
+ * changed lines *t (the profile's build directory, open) would not
+ * compile, turn on what they need, and when that compiles more of them
+ * open the repaired configuration's directory (its base seeded from
+ * *t's) in *t's place.  0, out saying what happened (a repair that
+ * cannot be made is a note, and *t stays), or -1 with err when Kconfig
+ * could not run (infrastructure).
+ */
+int buildjob_repair(struct build_job *job, struct kbuild_tree **t,
+		    char *const *touched, size_t touched_nr,
+		    struct build_repair *out, struct strbuf *err);
+
+/* The share of its arch's changed lines r compiled, percent; -1 when none is */
+double buildjob_coverage(const struct build_arch_result *r);
 void buildjob_release(struct build_job *job);
 
 #endif

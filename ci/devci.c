@@ -15,6 +15,8 @@
 #include "lib/run.h"
 #include "ci/boot-report.h"
 #include "ci/bootkernel.h"
+#include "bot/contract.h"
+#include "ci/build-out.h"
 #include "ci/buildjob.h"
 #include "ci/devci.h"
 
@@ -209,6 +211,49 @@ static void build_findings(const struct build_arch_result *a, size_t nr,
 	}
 }
 
+/*
+ * What no arch compiled of the change: a finding per range, of its
+ * patch, with each arch's reason; and the figure, a finding of the
+ * series.  Warnings when the series is below build.mincoverage (the
+ * check's exit status says so), notes otherwise.
+ */
+static void cover_findings(const struct build_job *job, struct findings *out)
+{
+	json_object *j = build_job_to_json(job), *c = rd_doc_coverage(j);
+	json_object *u = rd_cover_uncompiled(c);
+	bool partial = !strcmp(rd_doc_status_z(j), "partial");
+	enum check_severity sev = partial ? CHECK_WARNING : CHECK_NOTE;
+	struct finding *f;
+	size_t i;
+
+	if (!c || !rd_cover_changed(c, 0)) {
+		json_object_put(j);
+		return;
+	}
+	f = add_finding(out, "build", "coverage", 0);
+	f->severity = sev;
+	f->message = xasprintf("%s", jx_strz(c, "text"));
+	for (i = 0; u && i < json_object_array_length(u); i++) {
+		json_object *r = rd_at(u, i);
+		struct strbuf sb = STRBUF_INIT;
+		bool first = true;
+
+		f = add_finding(out, "build", "coverage", (int)rd_range_patch(r, 0));
+		/* code of an arch not asked for (--build=riscv): a note */
+		f->severity = jx_bool(r, "excused", false) ? CHECK_NOTE : sev;
+		f->file = xstrdup(rd_range_file_z(r));
+		f->line = (int)rd_range_from(r, 0);
+		strbuf_addf(&sb, "lines %s not compiled on any arch built:", rd_range_spans_z(r));
+		json_object_object_foreach(jx_object(r, "reasons"), arch, why) {
+			strbuf_addf(&sb, "%s %s: %s", first ? "" : ";", arch,
+				    json_object_get_string(why));
+			first = false;
+		}
+		f->message = strbuf_detach(&sb, NULL);
+	}
+	json_object_put(j);
+}
+
 static int build_stage(const struct devci_range *r, const struct devci_opts *o,
 		       const struct kbuild_env *env, const char *log_dir,
 		       struct findings *out, struct strbuf *err)
@@ -226,6 +271,8 @@ static int build_stage(const struct devci_range *r, const struct devci_opts *o,
 	job.keep_images = o->nr_boot > 0;
 	for (i = 0; i < KCHECK_NR; i++)
 		job.check[i] = config_get_bool(env->cfg, kchecks[i].key);
+	job.repair = config_get_bool(env->cfg, "build.repair");
+	job.mincoverage = (int)config_get_int(env->cfg, "build.mincoverage");
 	snprintf(job.base, sizeof(job.base), "%s", r->base);
 	for (i = 0; i < r->nr; i++) {
 		struct srctree_commit c = { .subject = xstrdup(r->subjects[i]) };
@@ -256,6 +303,8 @@ static int build_stage(const struct devci_range *r, const struct devci_opts *o,
 		}
 		build_findings(&job.archs[job.archs_nr - 1], r->nr, out);
 	}
+	if (!ret && job.archs_nr)
+		cover_findings(&job, out);
 	buildjob_release(&job);
 	return ret;
 }

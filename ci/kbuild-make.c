@@ -82,7 +82,7 @@ static void make_argv(struct kbuild_tree *t, const struct kbuild_make_opts *o,
 	if (o->keep_going)
 		vec_push(a, "-k");
 	vec_push(a, "--output-sync=target");
-	vec_pushf(a, xasprintf("O=%s", t->obj));
+	vec_pushf(a, xasprintf("O=%s", o->obj ? o->obj : t->obj));
 	vec_pushf(a, xasprintf("ARCH=%s", arch->kernel_arch));
 	if (*arch->cross_compile)
 		vec_pushf(a, xasprintf("CROSS_COMPILE=%s", arch->cross_compile));
@@ -356,5 +356,187 @@ int kbuild_make(struct kbuild_tree *t, const struct kbuild_make_opts *o,
 			t->built[0] = '\0';
 		kbuild_save_state(t);
 	}
+	return ret;
+}
+
+int kbuild_probe_config(struct kbuild_tree *t, const char *config, size_t len,
+			struct strbuf *out, struct kbuild_step *step,
+			struct strbuf *err)
+{
+	static const char *const targets[] = { "olddefconfig", NULL };
+	char *dir = xasprintf("%s/kconfig", t->dir);
+	char *dot = xasprintf("%s/.config", dir);
+	const char *rw[] = { dir, NULL };
+	struct kbuild_make_opts o = {
+		.name = "repair-olddefconfig", .targets = targets, .rw = rw,
+		.top = "config", .obj = dir,
+	};
+	struct vec argv = { 0 };
+	char *buf = NULL;
+	size_t blen;
+	int ret = -1;
+
+	memset(step, 0, sizeof(*step));
+	/* the build user's directory: written beneath it, no link followed */
+	if (util_mkdir_p(dir, 0755) || kbuild_give_tree(t->env, dir) ||
+	    util_write_file_beneath(dir, dot, config, len)) {
+		strbuf_addf(err, "cannot write '%s': %s", dot, strerror(errno));
+		goto out;
+	}
+	if (t->env->uid) {
+		int fd = util_open_beneath(dir, dot, O_RDONLY, 0);
+
+		if (fd < 0 || fchown(fd, t->env->uid, t->env->gid))
+			log_warn("cannot give '%s' to the build user", dot);
+		if (fd >= 0)
+			close(fd);
+	}
+	make_argv(t, &o, &argv);
+	ret = kbuild_run(t, argv.v, t->src, &o, step, err);
+	if (!ret && step->status == KBUILD_OK &&
+	    !util_read_file_beneath(dir, dot, &buf, &blen, 64 << 20))
+		strbuf_add(out, buf, blen);
+	else if (!ret && step->status == KBUILD_OK)
+		step->status = KBUILD_FAILED;
+out:
+	vec_release(&argv);
+	free(buf);
+	free(dot);
+	free(dir);
+	return ret;
+}
+
+/* obj/dir/.foo.o.cmd of unit "dir/foo.o" */
+static char *cmd_file(const struct kbuild_tree *t, const char *unit)
+{
+	const char *slash = strrchr(unit, '/');
+
+	if (!slash)
+		return xasprintf("%s/.%s.cmd", t->obj, unit);
+	return xasprintf("%s/%.*s/.%s.cmd", t->obj, (int)(slash - unit), unit, slash + 1);
+}
+
+/*
+ * The C compile of a .cmd file ("savedcmd_mm/rmap.o := gcc ... -c -o
+ * mm/rmap.o .../mm/rmap.c; objtool ...") turned into "gcc ... -E -dD -o
+ * OUT .../mm/rmap.c": make's escapes undone ($$, $(pound)), what
+ * follows the first ';' dropped, the dependency file option dropped
+ */
+static int preprocess_cmd(const char *text, const char *unit, const char *out,
+			  struct strbuf *cmd)
+{
+	const char *p = text, *nl;
+	char quote = 0;
+	bool compile = false, next_out = false;
+	struct strbuf tok = STRBUF_INIT;
+
+	/* "savedcmd_UNIT := " (or "cmd_UNIT := " of older trees) starts a line */
+	for (;;) {
+		const char *rest;
+
+		if ((util_skip_prefix(p, "savedcmd_", &rest) ||
+		     util_skip_prefix(p, "cmd_", &rest)) &&
+		    util_skip_prefix(rest, unit, &rest) && util_skip_prefix(rest, " := ", &rest)) {
+			p = rest;
+			break;
+		}
+		p = strchr(p, '\n');
+		if (!p)
+			return -1;
+		p++;
+	}
+	nl = strchrnul(p, '\n');
+	for (; p <= nl; p++) {
+		char c = p < nl ? *p : ' ';
+
+		if (p + 1 < nl && c == '$' && p[1] == '$') {
+			strbuf_addch(&tok, '$');
+			p++;
+			continue;
+		}
+		if (util_starts_with(p, "$(pound)") && p + 8 <= nl) {
+			strbuf_addch(&tok, '#');
+			p += 7;
+			continue;
+		}
+		if (quote) {
+			if (c == quote)
+				quote = 0;
+			strbuf_addch(&tok, c);
+			continue;
+		}
+		if (c == '\'' || c == '"') {
+			quote = c;
+			strbuf_addch(&tok, c);
+			continue;
+		}
+		if (c == ';')
+			break;
+		if (c != ' ' && c != '\t') {
+			strbuf_addch(&tok, c);
+			continue;
+		}
+		if (!tok.len)
+			continue;
+		if (next_out) {
+			strbuf_addf(cmd, " %s", out);
+			next_out = false;
+		} else if (!strcmp(tok.buf, "-c")) {
+			strbuf_addstr(cmd, " -E -dD");
+			compile = true;
+		} else if (!strcmp(tok.buf, "-o")) {
+			strbuf_addstr(cmd, " -o");
+			next_out = true;
+		} else if (!util_starts_with(tok.buf, "-Wp,-MMD,") &&
+			   !util_starts_with(tok.buf, "-Wp,-MD,")) {
+			strbuf_addf(cmd, "%s%s", cmd->len ? " " : "", tok.buf);
+		}
+		strbuf_reset(&tok);
+	}
+	strbuf_release(&tok);
+	return compile && !quote ? 0 : -1;
+}
+
+int kbuild_preprocess(struct kbuild_tree *t, const char *unit, struct strbuf *out,
+		      struct kbuild_step *step, struct strbuf *err)
+{
+	char *dir = xasprintf("%s/cover", t->dir), *cmdf = cmd_file(t, unit);
+	char *ipath = xasprintf("%s/unit.i", dir), *text = NULL, *buf = NULL;
+	const char *rw[] = { dir, NULL };
+	struct kbuild_make_opts o = { .name = "preprocess", .rw = rw, .top = "cover" };
+	struct strbuf cmd = STRBUF_INIT;
+	const char *argv[] = { "sh", "-c", NULL, NULL };
+	size_t len;
+	int ret = -1;
+
+	memset(step, 0, sizeof(*step));
+	if (util_mkdir_p(dir, 0755) || kbuild_give_tree(t->env, dir)) {
+		strbuf_addf(err, "cannot create '%s': %s", dir, strerror(errno));
+		goto out;
+	}
+	unlink(ipath);
+	/* obj/ is the build user's: read beneath it */
+	if (util_read_file_beneath(t->obj, cmdf, &text, &len, 16 << 20) ||
+	    preprocess_cmd(text, unit, ipath, &cmd)) {
+		step->status = KBUILD_FAILED;
+		ret = 0;
+		goto out;
+	}
+	argv[2] = cmd.buf;
+	ret = kbuild_run(t, argv, t->obj, &o, step, err);
+	if (!ret && step->status == KBUILD_OK) {
+		if (!util_read_file_beneath(dir, ipath, &buf, &len, 256 << 20))
+			strbuf_add(out, buf, len);
+		else
+			step->status = KBUILD_FAILED;
+	}
+	unlink(ipath);
+out:
+	strbuf_release(&cmd);
+	free(text);
+	free(buf);
+	free(ipath);
+	free(cmdf);
+	free(dir);
 	return ret;
 }

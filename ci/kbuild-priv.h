@@ -62,4 +62,13 @@ void kbuild_guard_save(struct kbuild_tree *t);
  */
 bool kbuild_guard_clean(struct kbuild_tree *t);
 
+/*
+ * Make t (no base yet) a copy of seed's base (kbuild-seed.c): 0, or
+ * -1 when it could not, t's src/ and obj/ removed again
+ */
+int kbuild_seed(struct kbuild_tree *t, struct kbuild_tree *seed,
+		struct kbuild_state *st);
+/* The size of a build directory on disk, hard links shared out */
+uint64_t kbuild_dir_size(const char *dir);
+
 #endif

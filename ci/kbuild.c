@@ -29,6 +29,7 @@
 #define BASE_DIAGS "base.diags"
 #define CONFIG_BASE "config.base"
 #define CONFIG_NOTES "config.notes"
+#define REPAIR_MARK "repair.config"	/* a repaired configuration's fragment */
 
 /* ---- environment ---- */
 
@@ -71,6 +72,7 @@ int kbuild_env_init(struct kbuild_env *env, const struct config *cfg,
 	env->ccache_all = !strcmp(config_get(cfg, "build.ccachewrite"), "all");
 	env->sandbox = config_get_bool(cfg, "build.sandbox");
 	env->keep = config_get_int(cfg, "build.keep");
+	env->cache_size = config_get_size(cfg, "build.cachesize");
 	if (env->keep < 1)
 		env->keep = 1;
 	if (env->ccache && !run_have_program("ccache")) {
@@ -416,9 +418,13 @@ static void load_units(struct kbuild_tree *t, bool *rebuild)
 	free(path);
 }
 
-/* The full build of the base, from nothing (or after a failed one) */
-static int build_base(struct kbuild_tree *t, struct kbuild_state *st, bool cold,
-		      struct strbuf *err)
+/*
+ * The full build of the base, from nothing (cold), or over what obj/
+ * holds: after a failed one, or a seed's copy (configure: make the
+ * profile's .config first, as from nothing)
+ */
+static int build_base_how(struct kbuild_tree *t, struct kbuild_state *st, bool cold,
+			  bool configure, struct strbuf *err)
 {
 	struct kbuild_make_opts o = { .name = "base", .keep_going = true };
 	struct kbuild_step s;
@@ -440,7 +446,7 @@ static int build_base(struct kbuild_tree *t, struct kbuild_state *st, bool cold,
 	if (srctree_checkout(t->git_dir, t->src, t->index, t->base, err))
 		goto out;
 	memcpy(t->cur, t->base, OID_HEX);
-	if (cold) {
+	if (configure) {
 		if (make_config(t, err))
 			goto out;
 		check_fragments(t);
@@ -499,6 +505,12 @@ out:
 	free(cfg);
 	free(dot);
 	return ret;
+}
+
+static int build_base(struct kbuild_tree *t, struct kbuild_state *st, bool cold,
+		      struct strbuf *err)
+{
+	return build_base_how(t, st, cold, cold, err);
 }
 
 static bool base_trusted(const struct kbuild_tree *t)
@@ -614,6 +626,14 @@ int kbuild_prune(const char *arch_dir, const char *current, unsigned int keep)
 		if (de->d_name[0] == '.' || util_ends_with(de->d_name, ".lock"))
 			continue;
 		path = xasprintf("%s/%s", arch_dir, de->d_name);
+		state = xasprintf("%s/%s", path, REPAIR_MARK);
+		/* a repaired configuration's go by size (kbuild_prune_size()) */
+		if (!access(state, F_OK)) {
+			free(path);
+			free(state);
+			continue;
+		}
+		free(state);
 		state = xasprintf("%s/state", path);
 		if (strcmp(path, current) && !stat(path, &st) && S_ISDIR(st.st_mode)) {
 			ALLOC_GROW(v, nr + 1, alloc);
@@ -685,11 +705,26 @@ int kbuild_open(struct kbuild_tree **out, const struct kbuild_env *env,
 		const char *git_dir, const char *base, const char *log_dir,
 		struct strbuf *err)
 {
+	struct profile p;
+
+	*out = NULL;
+	if (check_tools(arch, env, err) ||
+	    profile_load(env->cfg, profile, arch, &p, err))
+		return -1;
+	return kbuild_open_profile(out, env, arch, &p, git_dir, base, log_dir,
+				   NULL, err);
+}
+
+int kbuild_open_profile(struct kbuild_tree **out, const struct kbuild_env *env,
+			const struct arch *arch, struct profile *profile,
+			const char *git_dir, const char *base, const char *log_dir,
+			struct kbuild_tree *seed, struct strbuf *err)
+{
 	struct kbuild_tree *t = xcalloc(1, sizeof(*t));
 	char *arch_dir = NULL, *lock = NULL, *real;
 	struct kbuild_state st;
 	mode_t old_umask = umask(022);
-	bool rebuild = false, dirty = false;
+	bool rebuild = false, dirty = false, seeded = false;
 	int ret = -1;
 
 	t->env = env;
@@ -698,9 +733,9 @@ int kbuild_open(struct kbuild_tree **out, const struct kbuild_env *env,
 	strbuf_init(&t->config_notes, 0);
 	t->git_dir = xstrdup(git_dir);
 	t->log_dir = xstrdup_or_null(log_dir);
+	t->profile = *profile;
+	memset(profile, 0, sizeof(*profile));
 	if (check_tools(arch, env, err))
-		goto out;
-	if (profile_load(env->cfg, profile, arch, &t->profile, err))
 		goto out;
 	if (git_rev_resolve(git_dir, base, t->base, err))
 		goto out;
@@ -714,8 +749,15 @@ int kbuild_open(struct kbuild_tree **out, const struct kbuild_env *env,
 		free(arch_dir);
 		arch_dir = real;
 	}
-	t->dir = xasprintf("%s/%s-%.12s-%.8s", arch_dir, profile, t->base,
-			   t->profile.hash);
+	/*
+	 * A repaired configuration's directory is named like its profile's
+	 * ("small-<base>-<hash>"): a copy of that one's obj/ names it with a
+	 * path of the same length (ci/kbuild-seed.c)
+	 */
+	t->dir = xasprintf("%s/%.*s-%.12s-%.8s", arch_dir,
+			   (int)(strlen(t->profile.name) -
+				 (util_ends_with(t->profile.name, "+r") ? 2 : 0)),
+			   t->profile.name, t->base, t->profile.hash);
 	t->src = xasprintf("%s/src", t->dir);
 	t->obj = xasprintf("%s/obj", t->dir);
 	t->index = xasprintf("%s/src.index", t->dir);
@@ -727,6 +769,14 @@ int kbuild_open(struct kbuild_tree **out, const struct kbuild_env *env,
 		strbuf_addf(err, "cannot create '%s': %s", t->dir, strerror(errno));
 		goto out;
 	}
+	/* what makes it a repaired configuration's (kbuild_prune() leaves it out) */
+	if (t->profile.repair) {
+		char *mark = xasprintf("%s/%s", t->dir, REPAIR_MARK);
+
+		if (access(mark, F_OK) && copy_file(t->profile.repair, mark))
+			log_warn("cannot write '%s'", mark);
+		free(mark);
+	}
 	kbuild_state_read(t, &st);
 	memcpy(t->cur, st.cur, OID_HEX);
 	memcpy(t->built, st.built, OID_HEX);
@@ -735,7 +785,16 @@ int kbuild_open(struct kbuild_tree **out, const struct kbuild_env *env,
 	/* every job starts from obj/ as the last trusted build left it */
 	if (kbuild_guard_clean(t))
 		dirty = true;
-	if (!st.base_built || load_base_diags(t)) {
+	/* one numbering of the logs of a job */
+	if (seed)
+		t->steps = seed->steps;
+	if (!st.base_built && seed)
+		seeded = !kbuild_seed(t, seed, &st);
+	if (seeded) {
+		if (build_base_how(t, &st, false, true, err))
+			goto out;
+		t->base_seeded = true;
+	} else if (!st.base_built || load_base_diags(t)) {
 		if (build_base(t, &st, true, err))
 			goto out;
 	} else {
@@ -778,6 +837,7 @@ int kbuild_open(struct kbuild_tree **out, const struct kbuild_env *env,
 		free(m);
 	}
 	kbuild_prune(arch_dir, t->dir, t->env->keep);
+	kbuild_prune_size(t->env, t->dir, seed ? seed->dir : NULL);
 	ret = 0;
 out:
 	umask(old_umask);
@@ -795,6 +855,15 @@ void kbuild_close(struct kbuild_tree *t)
 {
 	if (!t)
 		return;
+	/* what it takes now, for kbuild_prune_size() (under the lock) */
+	if (t->lock_fd >= 0 && t->dir) {
+		char *path = xasprintf("%s/size", t->dir);
+		char *text = xasprintf("%llu\n", (unsigned long long)kbuild_dir_size(t->dir));
+
+		util_write_file(path, text, strlen(text));
+		free(text);
+		free(path);
+	}
 	if (t->lock_fd >= 0)
 		close(t->lock_fd);	/* releases the flock */
 	profile_release(&t->profile);
@@ -823,6 +892,29 @@ static void base_config_unit(struct kbuild_tree *t)
 			diag_list_add(&p.diags, &t->base_diags.v[i]);
 	kbuild_units_update(t, &p, "config");
 	diag_parse_release(&p);
+}
+
+/* The repair fragment's lines at the end of dot, the last word for olddefconfig */
+static int append_fragment(const struct kbuild_tree *t, const char *dot)
+{
+	char *frag = NULL, *cur = NULL;
+	size_t flen, clen;
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
+
+	ret = util_read_file(t->profile.repair, &frag, &flen, 1 << 20);
+	if (!ret)
+		ret = util_read_file_beneath(t->obj, dot, &cur, &clen, 64 << 20);
+	if (!ret) {
+		strbuf_add(&sb, cur, clen);
+		strbuf_complete_line(&sb);
+		strbuf_add(&sb, frag, flen);
+		ret = util_write_file_beneath(t->obj, dot, sb.buf, sb.len);
+	}
+	strbuf_release(&sb);
+	free(frag);
+	free(cur);
+	return ret;
 }
 
 static bool is_kconfig(const char *path, size_t len)
@@ -872,6 +964,14 @@ int kbuild_checkout(struct kbuild_tree *t, const char *commit,
 		strbuf_addf(err, "cannot restore '%s'", dot);
 		goto out;
 	}
+	/*
+	 * A repaired configuration's options that the base's Kconfig did
+	 * not have (the series adds them): set again for olddefconfig
+	 */
+	if (kconfig && t->profile.repair && append_fragment(t, dot)) {
+		strbuf_addf(err, "cannot add the repair fragment to '%s'", dot);
+		goto out;
+	}
 	if (kconfig && kbuild_make(t, &o, step, err))
 		goto out;
 	if (!kconfig)
@@ -903,6 +1003,11 @@ int kbuild_build_commit(struct kbuild_tree *t, const char *commit,
 		return 0;
 	kbuild_step_release(step);
 	return kbuild_make(t, &o, step, err);
+}
+
+char *kbuild_base_config(const struct kbuild_tree *t)
+{
+	return xasprintf("%s/%s", t->dir, CONFIG_BASE);
 }
 
 char *kbuild_image(const struct kbuild_tree *t)

@@ -61,6 +61,7 @@ struct kbuild_env {
 	uid_t uid;		/* the build user when run as root, else 0 */
 	gid_t gid;
 	unsigned int keep;	/* build directories kept per arch */
+	uint64_t cache_size;	/* build.cachesize: all build directories, at most */
 };
 
 /* 0, or -1 with err (unknown build user, unusable cache directory) */
@@ -113,6 +114,7 @@ struct kbuild_tree {
 	int lock_fd;
 	/* the base */
 	bool base_built_now;	/* this open made the base build */
+	bool base_seeded;	/* ... over a copy of another profile's base */
 	bool base_refreshed;	/* ... or made it again over what was left */
 	uint64_t refresh_ms;	/* how long that took */
 	uint64_t base_ms;	/* how long the base build took */
@@ -134,6 +136,30 @@ int kbuild_open(struct kbuild_tree **out, const struct kbuild_env *env,
 		const char *git_dir, const char *base, const char *log_dir,
 		struct strbuf *err);
 void kbuild_close(struct kbuild_tree *t);
+
+/*
+ * kbuild_open() of a loaded profile (taken: *profile is emptied), the
+ * config repair's (ci/repair.h).  With seed (the open directory of the
+ * same arch and base whose profile this one extends, e.g. "small"), a
+ * directory without a base starts as a copy of the seed's base: its
+ * source tree and obj/ copied, the seed's paths in obj/ made
+ * its own, then the base is configured and made again, which rebuilds
+ * only what the configuration's change touches.  A copy that cannot be
+ * made falls back to a build from nothing.
+ */
+int kbuild_open_profile(struct kbuild_tree **out, const struct kbuild_env *env,
+			const struct arch *arch, struct profile *profile,
+			const char *git_dir, const char *base, const char *log_dir,
+			struct kbuild_tree *seed, struct strbuf *err);
+
+/*
+ * Remove the least recently used build directories of every arch until
+ * those under <cache>/builds take at most build.cachesize; keep, and
+ * keep2 (may be NULL), and any directory in use stay.  Returns how many
+ * it removed.
+ */
+int kbuild_prune_size(const struct kbuild_env *env, const char *keep,
+		      const char *keep2);
 
 /*
  * Remove all but the keep most recently used build directories under
@@ -167,6 +193,7 @@ struct kbuild_make_opts {
 	 */
 	void (*filter)(struct diag_parse *p, void *data);
 	void *filter_data;
+	const char *obj;		/* O= other than t->obj (kbuild_probe_config()) */
 };
 
 /*
@@ -182,6 +209,27 @@ int kbuild_make(struct kbuild_tree *t, const struct kbuild_make_opts *o,
 void kbuild_units_update(struct kbuild_tree *t, const struct diag_parse *p,
 			 const char *top);
 
+/*
+ * What olddefconfig makes of config (a .config's text) in t's source
+ * tree as it is: the resulting .config in out.  A step like the others
+ * (sandbox, build user, limits, a log), in <dir>/kconfig, an O=
+ * directory of its own: obj/ and the units are not touched.  0 when it
+ * ran (see step->status), -1 with err if not.
+ */
+int kbuild_probe_config(struct kbuild_tree *t, const char *config, size_t len,
+			struct strbuf *out, struct kbuild_step *step,
+			struct strbuf *err);
+
+/*
+ * Preprocess one compiled unit of obj/ ("mm/rmap.o") as kbuild compiled
+ * it: the command of its .o.cmd with -E -dD instead of -c, its output
+ * (line markers, #defines) in out.  Run like a make step, in obj/.
+ * 0 when it ran (see step->status; a unit without a C command is
+ * KBUILD_FAILED), -1 with err if not.
+ */
+int kbuild_preprocess(struct kbuild_tree *t, const char *unit, struct strbuf *out,
+		      struct kbuild_step *step, struct strbuf *err);
+
 /* Checkout plus a make of the image: what the boot stage calls */
 int kbuild_build_commit(struct kbuild_tree *t, const char *commit,
 			const char *name, struct kbuild_step *step,
@@ -194,6 +242,9 @@ int kbuild_build_commit(struct kbuild_tree *t, const char *commit,
  * and the build of the image (and modules), a line each
  */
 void kbuild_recipe(const struct kbuild_tree *t, const char *obj, struct strbuf *sb);
+
+/* <dir>/config.base: the profile's .config at the base (allocated) */
+char *kbuild_base_config(const struct kbuild_tree *t);
 
 /* obj/arch/.../Image (allocated); exists after a successful build */
 char *kbuild_image(const struct kbuild_tree *t);

@@ -177,6 +177,23 @@ out:
 	return ret;
 }
 
+int profile_add_fragment(struct profile *p, const char *path,
+			 const struct arch *arch, struct strbuf *err)
+{
+	char *name;
+
+	if (add_fragment(p, "/", path, arch, err))
+		return -1;
+	p->repair = p->fragments[p->nr - 1];
+	if (!util_ends_with(p->name, "+r")) {
+		name = xasprintf("%s+r", p->name);
+		free(p->name);
+		p->name = name;
+	}
+	profile_hash(p, arch);
+	return 0;
+}
+
 void profile_release(struct profile *p)
 {
 	size_t i;

@@ -27,12 +27,23 @@ struct profile {
 	char **fragments;	/* absolute paths, merged in this order */
 	size_t nr;
 	char hash[17];		/* of everything above, contents included */
+	const char *repair;	/* the repair fragment (one of fragments), or NULL */
 };
 
 /* 0, or -1 with err naming the unknown profile or missing fragment */
 int profile_load(const struct config *cfg, const char *name,
 		 const struct arch *arch, struct profile *p, struct strbuf *err);
 void profile_release(struct profile *p);
+
+/*
+ * Add the fragment at path (absolute) after the others, as name's
+ * profile plus it: the config repair's (ci/repair.h).  The profile's
+ * name becomes "<name>+r" and its hash covers the fragment, so that
+ * each repaired configuration has a build directory of its own.  0, or
+ * -1 with err.
+ */
+int profile_add_fragment(struct profile *p, const char *path,
+			 const struct arch *arch, struct strbuf *err);
 
 /* The directory fragment names are looked up in (caller frees) */
 char *profile_fragment_dir(const struct config *cfg);

@@ -203,6 +203,17 @@ int srctree_diff(const char *git_dir, const char *a, const char *b,
 	return git(git_dir, args, NULL, diff, err);
 }
 
+int srctree_show(const char *git_dir, const char *commit, const char *path,
+		 struct strbuf *out, struct strbuf *err)
+{
+	char *spec = xasprintf("%s:%s", commit, path);
+	const char *args[] = { "cat-file", "blob", spec, NULL };
+	int ret = git(git_dir, args, NULL, out, err);
+
+	free(spec);
+	return ret;
+}
+
 int srctree_checkout(const char *git_dir, const char *dir, const char *index,
 		     const char *commit, struct strbuf *err)
 {
@@ -213,11 +224,20 @@ int srctree_checkout(const char *git_dir, const char *dir, const char *index,
 	 * The repository may be a developer's: its sparse-checkout and
 	 * line-ending settings are for its own work tree, not for ours.
 	 */
+	/*
+	 * A tree copied into another build directory with its index (the
+	 * base of a repaired configuration, ci/kbuild-seed.c) keeps mtimes
+	 * and sizes, not inodes and ctimes: those two say whether git, the
+	 * only writer of the tree, wrote a file.  Else every file would be
+	 * written again, and make would rebuild every object.
+	 */
 	const char *env[] = {
-		e_tree, e_index, "GIT_CONFIG_COUNT=3",
+		e_tree, e_index, "GIT_CONFIG_COUNT=5",
 		"GIT_CONFIG_KEY_0=core.sparseCheckout", "GIT_CONFIG_VALUE_0=false",
 		"GIT_CONFIG_KEY_1=core.autocrlf", "GIT_CONFIG_VALUE_1=false",
 		"GIT_CONFIG_KEY_2=core.sparseCheckoutCone", "GIT_CONFIG_VALUE_2=false",
+		"GIT_CONFIG_KEY_3=core.trustctime", "GIT_CONFIG_VALUE_3=false",
+		"GIT_CONFIG_KEY_4=core.checkStat", "GIT_CONFIG_VALUE_4=minimal",
 		NULL,
 	};
 	struct stat st;

@@ -52,6 +52,10 @@ int srctree_changed(const char *git_dir, const char *a, const char *b,
 int srctree_diff(const char *git_dir, const char *a, const char *b,
 		 struct strbuf *diff, struct strbuf *err);
 
+/* The content of path at commit; 0, or -1 with err (not there, say) */
+int srctree_show(const char *git_dir, const char *commit, const char *path,
+		 struct strbuf *out, struct strbuf *err);
+
 /*
  * Make dir (created when missing) hold commit, with index as its index
  * file; only files that differ are written.  0 or -1 with err.

@@ -22,7 +22,7 @@ const char cmd_build_help[] =
 	"    lorebot build [--repo DIR] (--series BRANCH [--base REV] | --range A..B)\n"
 	"                  [--arch LIST] [--profile NAME] [--timeout DURATION]\n"
 	"                  [--log-dir DIR] [--no-w1] [--no-sparse]\n"
-	"                  [--no-coccicheck] [--json]\n"
+	"                  [--no-coccicheck] [--no-repair] [--json]\n"
 	"\n"
 	"DESCRIPTION\n"
 	"    Each patch (commit) of the series is built, in order, with the real\n"
@@ -30,6 +30,19 @@ const char cmd_build_help[] =
 	"    and base commit: the base is built once, later series on the same base\n"
 	"    only recompile what their patches change (ccache helps across bases).\n"
 	"    The .c files the series touches are compiled once more with W=1.\n"
+	"\n"
+	"    Each patch's changed lines (the + lines of .c and .h files, not\n"
+	"    tools/, scripts/ or Documentation/) that the build compiled are\n"
+	"    counted, from the preprocessed units that read them; those it did\n"
+	"    not are listed with why (the Makefile line or #if around them) and\n"
+	"    what would compile them.  Before building, the configuration is\n"
+	"    repaired: the Kconfig options the changed lines need are turned on\n"
+	"    (Kconfig's olddefconfig resolving their dependencies) in a build\n"
+	"    directory of that configuration, made once per base from the\n"
+	"    profile's; options no configuration of the arch can enable are\n"
+	"    reported with the reason.  An arch that compiled less than\n"
+	"    build.mincoverage percent of its own changed lines, or a series\n"
+	"    whose lines were compiled on no arch, is 'partial', not 'ok'.\n"
 	"\n"
 	"    Only what the series made worse is reported: errors, link failures and\n"
 	"    warnings that the base does not have (line shifts inside the patched\n"
@@ -74,19 +87,28 @@ const char cmd_build_help[] =
 	"        skip the Coccinelle check (make C=2 CHECK=scripts/coccicheck\n"
 	"        MODE=report) of the touched files (default: build.coccicheck); its\n"
 	"        new warnings have tool \"coccinelle\"\n"
+	"    --no-repair\n"
+	"        build with the profile's configuration as it is (build.repair)\n"
 	"    --json\n"
 	"        print {\"base\", \"profile\", \"patches\", \"status\", \"archs\": [{\"arch\",\n"
 	"        \"status\" (ok, warnings, errors, infra), \"infra\", \"findings\": [{\"patch\",\n"
 	"        \"commit\", \"file\", \"line\", \"column\", \"severity\", \"message\", \"option\",\n"
 	"        \"new\", \"w1\", \"fixed_by\", \"text\", ...}], \"patches\": [{\"n\", \"status\",\n"
 	"        \"seconds\", \"rebuilt\", \"ccache_hits\", \"log\", ...}], \"bisection\",\n"
-	"        \"base\", \"build_dir\", \"src_dir\", \"obj_dir\", \"image\", ...}]}.\n"
+	"        \"base\", \"build_dir\", \"src_dir\", \"obj_dir\", \"image\", \"coverage\":\n"
+	"        {\"changed\", \"compiled\", \"other_arch\", \"percent\", \"uncompiled\":\n"
+	"        [{\"patch\", \"file\", \"from\", \"to\", \"reason\", \"needs\"}], \"repair\"},\n"
+	"        ...}], \"coverage\": {\"changed\", \"compiled\" (on at least one arch),\n"
+	"        \"percent\", \"uncompiled\", \"text\"}}; each patch has its\n"
+	"        \"coverage\" per file.\n"
 	"        Findings with \"new\": false are pre-existing diagnostics of the touched\n"
 	"        files (patch 0: present at the base), listed for context only.\n"
 	"\n"
 	"EXIT STATUS\n"
-	"    0 every architecture built without new diagnostics, 1 errors or new\n"
-	"    warnings, 2 usage error, 3 infrastructure error (and no findings).\n"
+	"    0 every architecture built without new diagnostics and compiled the\n"
+	"    change (build.mincoverage), 1 errors, new warnings or too little of\n"
+	"    the change compiled ('partial'), 2 usage error, 3 infrastructure error\n"
+	"    (and no findings).\n"
 	"\n"
 	"EXAMPLES\n"
 	"    lorebot build --repo ~/mm --series lorebot/20260207081613/v7 --arch riscv\n"
@@ -94,7 +116,7 @@ const char cmd_build_help[] =
 
 struct build_opts {
 	const char *repo, *series, *base, *range, *arch, *profile, *log_dir;
-	bool json, no_w1, no_sparse, no_cocci;
+	bool json, no_w1, no_sparse, no_cocci, no_repair;
 };
 
 /* --timeout DUR: build.timeout for this run */
@@ -126,6 +148,7 @@ static int parse_opts(int argc, char **argv, struct ctx *ctx,
 		OPT_BOOL(0, "no-w1", &o->no_w1, "no W=1 build"),
 		OPT_BOOL(0, "no-sparse", &o->no_sparse, "no sparse check"),
 		OPT_BOOL(0, "no-coccicheck", &o->no_cocci, "no Coccinelle check"),
+		OPT_BOOL(0, "no-repair", &o->no_repair, "no config repair"),
 		OPT_BOOL(0, "json", &o->json, "print the result as JSON"),
 		OPT_END(),
 	};
@@ -310,6 +333,8 @@ int cmd_build(int argc, char **argv, struct ctx *ctx)
 		job.check[KCHECK_SPARSE] = false;
 	if (o.no_cocci)
 		job.check[KCHECK_COCCI] = false;
+	job.repair = !o.no_repair && config_get_bool(ctx->cfg, "build.repair");
+	job.mincoverage = (int)config_get_int(ctx->cfg, "build.mincoverage");
 	for (i = 0; i < nr; i++) {
 		enum build_status s;
 
@@ -333,6 +358,7 @@ int cmd_build(int argc, char **argv, struct ctx *ctx)
 	switch (build_job_status(&job)) {
 	case BUILD_ERRORS:
 	case BUILD_WARNINGS:
+	case BUILD_PARTIAL:
 		ret = EXIT_FINDINGS;
 		break;
 	case BUILD_INFRA:

@@ -85,7 +85,7 @@ echo '{"findings": {"rule": "x"}}' >"$TMP/x.json"
 bad "findings not a list" "check result: 'findings' is not a list" \
 	--version "$V004" --stage check "$TMP/x.json"
 echo '{"archs": [{"arch": "x86_64", "status": "great"}]}' >"$TMP/x.json"
-bad "unknown build status" "build result: status 'great' is not one of warnings, errors, ok, infra" \
+bad "unknown build status" "build result: status 'great' is not one of warnings, errors, ok, infra, partial" \
 	--version "$V004" --stage build "$TMP/x.json"
 echo '{"archs": [{"arch": "x86_64", "status": "passed"}]}' >"$TMP/x.json"
 bad "unknown boot status" "boot result: status 'passed' is not one of ok, regressions, boot-failure, infra" \

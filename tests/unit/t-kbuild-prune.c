@@ -35,6 +35,44 @@ static void old_dir(const char *name, time_t used, bool lock)
 	free(lockf);
 }
 
+static void put_file(const char *rel, const char *text)
+{
+	char *p = xasprintf("%s/%s", root, rel);
+
+	util_write_file(p, text, strlen(text));
+	free(p);
+}
+
+/* rel (under root) used at used, with a lock file and a recorded size */
+static void old_dir_in(const char *rel, time_t used, unsigned int size)
+{
+	char *dir = xasprintf("%s/%s", root, rel), *state = xasprintf("%s/state", dir);
+	char *lockf = xasprintf("%s.lock", dir), *sz = xasprintf("%s/size", rel);
+	char *text = xasprintf("%u\n", size);
+	struct utimbuf t = { used, used };
+
+	util_mkdir_p(dir, 0755);
+	close(open(state, O_WRONLY | O_CREAT, 0644));
+	utime(state, &t);
+	close(open(lockf, O_WRONLY | O_CREAT, 0644));
+	put_file(sz, text);
+	free(dir);
+	free(state);
+	free(lockf);
+	free(sz);
+	free(text);
+}
+
+static bool there_in(const char *rel)
+{
+	char *dir = xasprintf("%s/%s", root, rel);
+	struct stat st;
+	bool r = !stat(dir, &st);
+
+	free(dir);
+	return r;
+}
+
 static bool there(const char *name)
 {
 	char *dir = xasprintf("%s/arch/%s", root, name);
@@ -43,6 +81,39 @@ static bool there(const char *name)
 
 	free(dir);
 	return r;
+}
+
+/*
+ * kbuild_prune_size(): the recorded sizes of every arch's directories,
+ * the oldest removed until under build.cachesize; the current and the
+ * seed stay
+ */
+static void test_prune_size(void)
+{
+	struct kbuild_env env = { .cache = root, .cache_size = 250 };
+	char *b = xasprintf("%s/builds", root), *keep, *seed;
+	char *from = xasprintf("%s/arch", root), *to = xasprintf("%s/builds/x86_64", root);
+
+	util_mkdir_p(b, 0755);
+	ok(!rename(from, to), "the arch directory under builds/");
+	free(from);
+	free(to);
+	keep = xasprintf("%s/builds/x86_64/cur", root);
+	seed = xasprintf("%s/builds/x86_64/repaired", root);
+	put_file("builds/x86_64/cur/size", "100\n");
+	put_file("builds/x86_64/repaired/size", "100\n");
+	old_dir_in("builds/arm64/old", 1, 100);
+	old_dir_in("builds/arm64/newer", 50, 100);
+	is_int(kbuild_prune_size(&env, keep, seed), 2, "400 > 250: the two others go, oldest first");
+	ok(!there_in("builds/arm64/old") && !there_in("builds/arm64/newer"), "... both of arm64");
+	ok(there_in("builds/x86_64/cur") && there_in("builds/x86_64/repaired"),
+	   "the current and the seed stay, although older");
+	env.cache_size = 0;
+	old_dir_in("builds/arm64/old", 1, 1000);
+	is_int(kbuild_prune_size(&env, keep, NULL), 0, "no build.cachesize: nothing goes");
+	free(b);
+	free(keep);
+	free(seed);
 }
 
 /* The make lines of a recipe without lorebot (kbuild_recipe()) */
@@ -115,6 +186,12 @@ int main(void)
 
 	close(busy);
 	is_int(kbuild_prune(arch, cur, 1), 1, "once free, busy goes too");
+
+	/* a repaired configuration's directory goes by size, not by count */
+	old_dir("repaired", 5, true);
+	put_file("arch/repaired/repair.config", "CONFIG_DAMON=y\n");
+	is_int(kbuild_prune(arch, cur, 1), 0, "keep 1: a repaired configuration's stays");
+	test_prune_size();
 
 	test_recipe();
 	util_remove_tree(root);

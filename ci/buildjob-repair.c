@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The config repair step of a build job: ci/buildjob.h buildjob_repair().
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "lib/log.h"
+#include "ci/buildjob.h"
+#include "ci/cover-run.h"
+#include "ci/kbuild-priv.h"
+
+/* A change to any of these may change what is built: read at the tip */
+static bool build_file(const char *path)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+
+	return util_starts_with(base, "Kconfig") || !strcmp(base, "Makefile") ||
+		!strcmp(base, "Kbuild");
+}
+
+static bool compiled_at_base(void *data, const char *path)
+{
+	return kbuild_compiled(data, path);
+}
+
+/* <cache>/repair/<hash>.config: the fragment, by its content */
+static char *fragment_file(const struct kbuild_env *env, const struct strbuf *text,
+			   struct strbuf *err)
+{
+	char hash[17], *dir = xasprintf("%s/repair", env->cache), *path;
+
+	util_hash_hex(text->buf, text->len, hash);
+	path = xasprintf("%s/%s.config", dir, hash);
+	if (util_mkdir_p(dir, 0755) || util_write_file(path, text->buf, text->len)) {
+		strbuf_addf(err, "cannot write '%s': %s", path, strerror(errno));
+		free(path);
+		path = NULL;
+	}
+	free(dir);
+	return path;
+}
+
+/* What olddefconfig makes of the base's .config with the tip's Kconfig */
+static int tip_config(struct kbuild_tree *s, const char *cfg, struct kconf *out,
+		      struct strbuf *err)
+{
+	struct strbuf res = STRBUF_INIT;
+	struct kbuild_step step;
+	char *buf = NULL;
+	size_t len;
+	int ret = -1;
+
+	if (util_read_file(cfg, &buf, &len, 64 << 20)) {
+		strbuf_addf(err, "cannot read '%s'", cfg);
+		return -1;
+	}
+	if (!kbuild_probe_config(s, buf, len, &res, &step, err)) {
+		if (step.status == KBUILD_OK) {
+			kconf_release(out);
+			kconf_parse(out, res.buf, res.len);
+		}
+		/* a Kconfig the series broke: judged with the base's */
+		ret = 0;
+	}
+	kbuild_step_release(&step);
+	strbuf_release(&res);
+	free(buf);
+	return ret;
+}
+
+static void note(struct build_repair *out, const char *what, const char *why)
+{
+	free(out->note);
+	out->note = xasprintf("%s%s%s", what, why ? ": " : "", why ? why : "");
+}
+
+int buildjob_repair(struct build_job *job, struct kbuild_tree **tp,
+		    char *const *touched, size_t touched_nr,
+		    struct build_repair *out, struct strbuf *err)
+{
+	struct kbuild_tree *s = *tp, *r = NULL;
+	const char *tip = job->commits.v[job->commits.nr - 1].id;
+	const char *srcarch = kconf_srcarch(s->arch.kernel_arch);
+	char **ids = xcalloc(job->commits.nr + 1, sizeof(*ids));
+	struct cover_predict p = {
+		.git_dir = job->git_dir, .base = job->base, .commits = ids,
+		.nr = job->commits.nr, .srcdir = s->src, .srcarch = srcarch,
+		.compiled = compiled_at_base, .data = s,
+	};
+	struct kconf base = KCONF_INIT;
+	struct cover_needs want = { 0 }, more = { 0 };
+	struct strbuf frag = STRBUF_INIT, e = STRBUF_INIT;
+	struct profile prof;
+	char *cfg = kbuild_base_config(s), *path = NULL;
+	const char *at = job->base;
+	uint64_t start = util_now_ms();
+	size_t i;
+	int ret = -1;
+
+	out->profile = xstrdup(s->profile.name);
+	for (i = 0; i < job->commits.nr; i++)
+		ids[i] = job->commits.v[i].id;
+	for (i = 0; i < touched_nr; i++)
+		if (build_file(touched[i]))
+			at = tip;
+	/* the Makefiles and Kconfig the lines are judged by: the base's, or the tip's */
+	if (strcmp(s->cur, at)) {
+		if (srctree_checkout(job->git_dir, s->src, s->index, at, err))
+			goto out;
+		memcpy(s->cur, at, OID_HEX);
+		kbuild_save_state(s);
+	}
+	if (kconf_load(&base, cfg)) {
+		strbuf_addf(err, "cannot read '%s'", cfg);
+		goto out;
+	}
+	/* a series that changes Kconfig: the configuration as its tip makes it */
+	if (at == tip && tip_config(s, cfg, &base, err))
+		goto out;
+	if (cover_predict_run(&p, &base, &want, &out->changed, &out->small, err))
+		goto out;
+	out->repaired = out->small;
+	ret = 0;
+	if (!want.on_nr)
+		goto out;
+	out->ran = true;
+	log_info("%s: %d of %d changed lines predicted compiled: repairing the "
+		 "configuration (%zu option%s)", s->arch.name, out->small, out->changed,
+		 want.on_nr, want.on_nr == 1 ? "" : "s");
+	if (repair_run(s, want.on, want.on_nr, &out->r, err)) {
+		ret = -1;
+		goto out;
+	}
+	if (!out->r.set_nr) {
+		note(out, "none of the options the changed lines need can be enabled", NULL);
+		goto out;
+	}
+	if (cover_predict_run(&p, &out->r.result, &more, &out->changed, &out->repaired, &e)) {
+		note(out, "the repaired configuration could not be judged", e.buf);
+		goto out;
+	}
+	if (out->repaired <= out->small) {
+		note(out, "the repaired configuration would not compile more of the change", NULL);
+		goto out;
+	}
+	repair_fragment(&out->r, &frag);
+	path = fragment_file(s->env, &frag, &e);
+	if (!path || profile_load(s->env->cfg, job->profile, &s->arch, &prof, &e)) {
+		note(out, "no repaired profile", e.buf);
+		goto out;
+	}
+	if (profile_add_fragment(&prof, path, &s->arch, &e)) {
+		profile_release(&prof);
+		note(out, "no repaired profile", e.buf);
+		goto out;
+	}
+	/* the repair's own cost; the repaired base's is the base's */
+	out->ms = util_now_ms() - start;
+	start = 0;
+	if (kbuild_open_profile(&r, s->env, &s->arch, &prof, job->git_dir, job->base,
+				s->log_dir, s, &e)) {
+		/* a repaired configuration that does not build: the profile's it is */
+		profile_release(&prof);
+		note(out, "the repaired configuration's base does not build", e.buf);
+		log_warn("%s: %s", s->arch.name, out->note);
+		goto out;
+	}
+	free(out->profile);
+	out->profile = xstrdup(r->profile.name);
+	out->used = true;
+	out->seeded = r->base_seeded;
+	out->base_built = r->base_built_now;
+	kbuild_close(s);
+	*tp = r;
+out:
+	if (start)
+		out->ms = util_now_ms() - start;
+	kconf_release(&base);
+	cover_needs_release(&want);
+	cover_needs_release(&more);
+	strbuf_release(&frag);
+	strbuf_release(&e);
+	free(path);
+	free(cfg);
+	free(ids);
+	return ret;
+}

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Changed-line coverage of a build (ci/cover.h for the method): after a
+ * patch is built, the units that read the files it changed are
+ * preprocessed in its build directory, and each counted "+" line is
+ * compiled or not, with a reason: a range of lines, why, the symbols
+ * that would compile it, and whether it is another architecture's
+ * code (which this architecture's figures leave out).
+ *
+ * Before the build, the same lines are predicted the cheap way (the
+ * Makefiles and #if conditions against the base's .config) to find the
+ * symbols the config repair (ci/repair.h) turns on.
+ */
+#ifndef LOREBOT_CI_COVER_RUN_H
+#define LOREBOT_CI_COVER_RUN_H
+
+#include "ci/cover.h"
+#include "ci/kbuild.h"
+#include "ci/repair.h"
+
+/* Units preprocessed for a header, at most, once its lines are not all seen */
+#define COVER_UNITS_PER_FILE 4
+
+/* Is path one whose lines are counted (.c/.h of the kernel build)? */
+bool cover_path_counted(const char *path);
+
+struct cover_range {
+	int from, to;		/* post-image lines */
+	int lines;		/* counted lines in it */
+	char *spans;		/* exactly which: "100-104,106-118" */
+	char *reason;		/* "inside #ifdef CONFIG_NUMA: needs CONFIG_NUMA" */
+	char **needs;		/* CONFIG_ symbols that would compile it */
+	size_t needs_nr, needs_alloc;
+	bool arch;		/* another architecture's code */
+	char *arches;		/* ... of these (arch/ directories: "arm64,powerpc"), or NULL */
+};
+
+struct cover_fresult {
+	char *file;
+	int changed, compiled, arch;	/* counted lines, compiled, other arch's */
+	struct cover_range *r;		/* the lines not compiled */
+	size_t nr, alloc;
+};
+
+struct cover_presult {
+	bool done;		/* measured (a build that stopped before: not) */
+	int changed, compiled, arch;
+	struct cover_fresult *f;
+	size_t nr, alloc;
+	unsigned int units;	/* units preprocessed */
+	uint64_t ms;
+};
+
+void cover_presult_release(struct cover_presult *p);
+
+/* What the measure of one architecture's build keeps between patches */
+struct cover_ctx {
+	struct kbuild_tree *t;
+	const struct repair *repair;	/* NULL: no repair ran */
+	struct kconf config;		/* obj/.config */
+	struct kconf_index ix;		/* for the reasons, read when needed */
+	bool ix_done;
+	char **cmds;			/* the units of obj/ ("mm/rmap.o") */
+	size_t cmds_nr, cmds_alloc;
+	bool cmds_done;
+};
+
+void cover_ctx_init(struct cover_ctx *cx, struct kbuild_tree *t,
+		    const struct repair *repair);
+void cover_ctx_release(struct cover_ctx *cx);
+
+/*
+ * Measure the lines commit adds over parent in cx->t, which holds commit
+ * built.  0 (out filled), or -1 with err (infrastructure: git, the
+ * sandbox).
+ */
+int cover_patch(struct cover_ctx *cx, const char *git_dir, const char *parent,
+		const char *commit, struct cover_presult *out, struct strbuf *err);
+
+/*
+ * The cheap prediction for commits (oldest first) on base: the counted
+ * lines each adds, read from git, against config, with the Makefiles of
+ * srcdir (where overlay, path -> struct strbuf of the series' tip, does
+ * not have them).  compiled(data, path) says whether a .c file that
+ * exists at the base is compiled (NULL: the Makefiles say).  Adds
+ * to want what would compile the others; *changed and *compiled count.
+ */
+struct cover_predict {
+	const char *git_dir, *base;
+	char *const *commits;
+	size_t nr;
+	const char *srcdir, *srcarch;
+	bool (*compiled)(void *data, const char *path);
+	void *data;
+	/* each counted line with its prediction (bench/cover-measure.c); may be NULL */
+	void (*line)(void *data, size_t k, const char *file, int line, bool compiled);
+	/*
+	 * headers: read by a unit (data, path)?  NULL: every header is
+	 * taken to be read by some unit
+	 */
+	bool (*included)(void *data, const char *path);
+};
+
+int cover_predict_run(const struct cover_predict *p, const struct kconf *config,
+		      struct cover_needs *want, int *changed, int *compiled,
+		      struct strbuf *err);
+
+#endif
