@@ -4,11 +4,13 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "bot/remotes.h"
+#include "lib/strbuf.h"
 #include "lib/util.h"
 
 #define STAMP_FILE "lorebot-fetched"
@@ -111,6 +113,36 @@ static bool fetched_lately(const char *stamp, uint64_t interval_ms)
 	return util_wall_ms() < then + interval_ms && util_wall_ms() >= then;
 }
 
+/* The remotes as the forced stamp records them: "name url" a line each */
+static void remotes_key(const struct remotes *rs, struct strbuf *sb)
+{
+	size_t i;
+
+	for (i = 0; i < rs->nr; i++)
+		strbuf_addf(sb, "%s %s\n", rs->v[i].name, rs->v[i].url ? rs->v[i].url : "");
+}
+
+/*
+ * Was the forced fetch of the last FORCED_MIN_MS one of these remotes?
+ * Remotes configured since (another URL, another remote) are fetched.
+ */
+static bool forced_lately(const char *forced, const struct remotes *rs)
+{
+	struct strbuf key = STRBUF_INIT;
+	char *buf = NULL;
+	size_t len = 0;
+	bool same;
+
+	if (!fetched_lately(forced, FORCED_MIN_MS) ||
+	    util_read_file(forced, &buf, &len, 1 << 20))
+		return false;
+	remotes_key(rs, &key);
+	same = len == key.len && !memcmp(buf, key.buf, len);
+	strbuf_release(&key);
+	free(buf);
+	return same;
+}
+
 static int fetch_branches(struct gitrepo *r, const struct remotes *rs,
 			  struct remotes_refresh *rr, struct strbuf *err)
 {
@@ -205,7 +237,7 @@ int remotes_refresh(struct gitrepo *r, const struct config *cfg,
 	}
 	if (!rr->force && rr->base_commit && !rr->base_known &&
 	    fetched_lately(stamp, config_get_ms(cfg, "git.fetchinterval")) &&
-	    fetched_lately(forced, FORCED_MIN_MS)) {
+	    forced_lately(forced, &rs)) {
 		fetched_at(forced, &then);
 		strbuf_addf(&rr->log, "base-commit %s is not in the tree; the branches were "
 			    "fetched for a base-commit %llu s ago: not again within %d s\n",
@@ -214,12 +246,11 @@ int remotes_refresh(struct gitrepo *r, const struct config *cfg,
 		goto by_id;
 	}
 	if (!rr->force && rr->base_commit && !rr->base_known) {
-		int t = open(forced, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		struct strbuf key = STRBUF_INIT;
 
-		if (t >= 0) {
-			futimens(t, NULL);
-			close(t);
-		}
+		remotes_key(&rs, &key);
+		util_write_file(forced, key.buf, key.len);
+		strbuf_release(&key);
 	}
 	ret = fetch_branches(r, &rs, rr, err);
 	if (!ret) {

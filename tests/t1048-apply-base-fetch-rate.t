@@ -29,4 +29,12 @@ is "$n" 1 "three versions with made-up base-commits: the branches fetched once, 
 like "$(cat madeup3.err)" "not again within 60 s" "... the log says why not"
 like "$(cat madeup3.err)" "base-commit [0-9a-f]{40} not given by up" \
 	"... the commit itself was still asked for by its id"
+# another remote configured within the minute is not the one fetched: it is
+git clone -q --bare "$R" "$TMP/up2.git"
+printf '[remote "up"]\n\turl = %s\n\tbranch = mm-new\n' "$TMP/up2.git" >bot2.conf
+{ newfile mm/made-up4.c; printf '\nbase-commit: %s\n' "$(printf 'made-up 4' | sha1sum | cut -c1-40)"; } |
+	mkpatch madeup4 >madeup4.mbox
+lorebot --config bot2.conf apply --mbox madeup4.mbox --repo "$R" --json >madeup4.json 2>madeup4.err
+like "$(cat madeup4.err)" "fetched mm-new from up" \
+	"a remote whose URL changed within the minute is fetched (the limit is per remote set)"
 done_testing
