@@ -899,7 +899,7 @@ static void coverage_var(struct report_ctx *c)
 	} else {
 		template_set(&c->vars, "coverage", "");
 	}
-	template_set(&c->vars, "outcome", partial ? "INCOMPLETE" : "SUCCESS");
+	template_set(&c->vars, "outcome", partial ? "INCOMPLETE" : "PASSED");
 	results_cover_release(&cov);
 	strbuf_release(&sb);
 	free(docs);

@@ -80,7 +80,7 @@ like "$(tr '\n' ' ' <"$TMP/mail-cov-1" | tr -s ' ')" \
 	"one line: the figure and what was not compiled, why"
 ok "a reply to the series built without repair" test -s "$TMP/mail-nr-1"
 is "$(head -1 "$TMP/mail-nr-1")" clean "nothing found: a clean reply..."
-ok "... whose headline is not SUCCESS" grep -q "^\[auto test INCOMPLETE on " "$TMP/mail-nr-1"
+ok "... whose headline is INCOMPLETE, not PASSED" grep -q "^\[lorebot test INCOMPLETE on " "$TMP/mail-nr-1"
 like "$(tr '\n' ' ' <"$TMP/mail-nr-1" | tr -s ' ')" \
 	"Not all of the change was compiled: compiled 0 of 5 changed lines \(0%\) on at least one arch; not compiled: include/linux/damon.h:668-671 \(no unit built for x86_64 includes it\); mm/damon/core.c:143 \(not built: needs CONFIG_DAMON" \
 	"it says what was not compiled and why"
