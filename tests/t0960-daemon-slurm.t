@@ -134,6 +134,9 @@ OUT=$TMP/super/outbox
 mkdir -p "$TMP/super"
 cp "$TMP/held.conf" "$TMP/super.conf"
 git config -f "$TMP/super.conf" list.linux-mm.pollinterval 1s
+# the lab's threads arrive in the same fetch as frob v1 and their jobs,
+# held in Slurm, would take every light slot: jobs go by arrival, not Date:
+git config -f "$TMP/super.conf" daemon.light 8
 make_series "$TMP/mail" frob 1
 deliver_dir "$TMP/mail/frob-v1"
 "$LOREBOT" --db "$DB" --config "$TMP/super.conf" daemon --url "$URL" --repo "$R" \
