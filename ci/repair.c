@@ -124,6 +124,23 @@ static int olddefconfig(struct kbuild_tree *t, const char *base, size_t len,
 	return ret;
 }
 
+/*
+ * A driver that selects a hidden option is not a way to it: the repair
+ * would build the driver (DRM_AMDGPU_USERPTR selects HMM_MIRROR, and
+ * amdgpu is hundreds of units) to compile a few lines of mm/.  The
+ * option is then reported not compiled, its selectors named.
+ */
+static bool driver(const struct kconf_sym *s)
+{
+	static const char *const dirs[] = { "drivers/", "sound/", "net/", "samples/" };
+	size_t i;
+
+	for (i = 0; s->file && i < ARRAY_SIZE(dirs); i++)
+		if (!strncmp(s->file, dirs[i], strlen(dirs[i])))
+			return true;
+	return false;
+}
+
 /* Names worth trying for sym that did not stick: its dependencies, its selectors */
 static bool more(const struct kconf_index *ix, const struct kconf *r,
 		 size_t k, struct names *tried)
@@ -148,7 +165,7 @@ static bool more(const struct kconf_index *ix, const struct kconf *r,
 	for (i = 0; i < s->sel_nr && n < SELECTORS; i++) {
 		const struct kconf_sym *by = kconf_index_get(ix, s->selected_by[i]);
 
-		if (!by || !by->prompt || kconf_on(r, by->name, true))
+		if (!by || !by->prompt || kconf_on(r, by->name, true) || driver(by))
 			continue;
 		n++;
 		added |= names_add_for(tried, by->name, from);
