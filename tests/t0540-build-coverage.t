@@ -19,7 +19,7 @@
 build_repo "$TMP/repo.git" || { echo "Bail out! no kernel tree"; exit 1; }
 R=$TMP/repo.git
 apply_series "$R" coverage "$FIXTURES/build/coverage"
-build_config "$TMP/bot.conf"
+build_config "$TMP/bot.conf" build.repair true
 
 lorebot --config "$TMP/bot.conf" build --repo "$R" --series coverage --arch x86_64 \
 	--log-dir "$TMP/logs" --json >"$TMP/out.json" 2>"$TMP/err"
