@@ -5,6 +5,7 @@
 #include "lib/run.h"
 #include "ci/kbuild-priv.h"
 #include "ci/kcheck.h"
+#include "ci/w1.h"
 
 const struct kcheck kchecks[KCHECK_NR] = {
 	[KCHECK_SPARSE] = {
@@ -144,50 +145,18 @@ int kcheck_run(const struct kcheck *c, struct kbuild_tree *t,
 	return ret;
 }
 
-static char *cache_path(const struct kcheck *c, const struct kbuild_tree *t,
-			const char *file)
-{
-	char hash[17];
-
-	util_hash_hex(file, strlen(file), hash);
-	return xasprintf("%s/%s/%s.diags", t->dir, c->name, hash);
-}
-
 int kcheck_base_load(const struct kcheck *c, const struct kbuild_tree *t,
 		      const char *file, struct diag_list *out)
 {
-	char *path = cache_path(c, t, file), *buf = NULL;
-	size_t len;
-	int ret = -1;
-
-	if (!util_read_file(path, &buf, &len, 64 << 20) &&
-	    !diag_list_read(out, buf, len))
-		ret = 0;
-	free(buf);
-	free(path);
-	return ret;
+	return w1_cache_load(t, c->name, file, out);
 }
 
 int kcheck_base_save(const struct kcheck *c, const struct kbuild_tree *t,
 		      const char *file, const struct diag_list *step_diags)
 {
 	char *unit = kcheck_unit(c, file);
-	char *dir = xasprintf("%s/%s", t->dir, c->name), *path = cache_path(c, t, file);
-	struct diag_list l = DIAG_LIST_INIT;
-	struct strbuf sb = STRBUF_INIT;
-	size_t i;
-	int ret;
+	int ret = w1_cache_save(t, c->name, file, (const char *const *)&unit, 1, step_diags);
 
-	for (i = 0; i < step_diags->nr; i++)
-		if (!strcmp(step_diags->v[i].unit, unit))
-			diag_list_add(&l, &step_diags->v[i]);
-	diag_list_write(&l, &sb);
-	util_mkdir_p(dir, 0755);
-	ret = util_write_file(path, sb.buf, sb.len);
-	diag_list_release(&l);
-	strbuf_release(&sb);
 	free(unit);
-	free(dir);
-	free(path);
 	return ret;
 }

@@ -158,18 +158,18 @@ int w1_run(struct kbuild_tree *t, char *const *files, size_t nr,
 	return ret;
 }
 
-static char *cache_path(const struct kbuild_tree *t, const char *file)
+static char *cache_path(const struct kbuild_tree *t, const char *pass, const char *file)
 {
 	char hash[17];
 
 	util_hash_hex(file, strlen(file), hash);
-	return xasprintf("%s/w1/%s.diags", t->dir, hash);
+	return xasprintf("%s/%s/%s.diags", t->dir, pass, hash);
 }
 
-int w1_base_load(const struct kbuild_tree *t, const char *file,
-		 struct diag_list *out)
+int w1_cache_load(const struct kbuild_tree *t, const char *pass, const char *file,
+		  struct diag_list *out)
 {
-	char *path = cache_path(t, file), *buf = NULL;
+	char *path = cache_path(t, pass, file), *buf = NULL;
 	size_t len;
 	int ret = -1;
 
@@ -181,28 +181,44 @@ int w1_base_load(const struct kbuild_tree *t, const char *file,
 	return ret;
 }
 
-int w1_base_save(const struct kbuild_tree *t, const char *file,
-		 const struct diag_list *step_diags)
+int w1_cache_save(const struct kbuild_tree *t, const char *pass, const char *file,
+		  const char *const *units, size_t nr, const struct diag_list *step_diags)
 {
-	char *s_unit = w1_unit_s(file), *k_unit = w1_unit_kdoc(file);
-	char *dir = xasprintf("%s/w1", t->dir), *path = cache_path(t, file);
+	char *dir = xasprintf("%s/%s", t->dir, pass), *path = cache_path(t, pass, file);
 	struct diag_list l = DIAG_LIST_INIT;
 	struct strbuf sb = STRBUF_INIT;
-	size_t i;
+	size_t i, k;
 	int ret;
 
 	for (i = 0; i < step_diags->nr; i++)
-		if (!strcmp(step_diags->v[i].unit, s_unit) ||
-		    !strcmp(step_diags->v[i].unit, k_unit))
-			diag_list_add(&l, &step_diags->v[i]);
+		for (k = 0; k < nr; k++)
+			if (!strcmp(step_diags->v[i].unit, units[k])) {
+				diag_list_add(&l, &step_diags->v[i]);
+				break;
+			}
 	diag_list_write(&l, &sb);
 	util_mkdir_p(dir, 0755);
 	ret = util_write_file(path, sb.buf, sb.len);
 	diag_list_release(&l);
 	strbuf_release(&sb);
-	free(s_unit);
-	free(k_unit);
 	free(dir);
 	free(path);
+	return ret;
+}
+
+int w1_base_load(const struct kbuild_tree *t, const char *file,
+		 struct diag_list *out)
+{
+	return w1_cache_load(t, "w1", file, out);
+}
+
+int w1_base_save(const struct kbuild_tree *t, const char *file,
+		 const struct diag_list *step_diags)
+{
+	char *units[2] = { w1_unit_s(file), w1_unit_kdoc(file) };
+	int ret = w1_cache_save(t, "w1", file, (const char *const *)units, 2, step_diags);
+
+	free(units[0]);
+	free(units[1]);
 	return ret;
 }

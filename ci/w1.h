@@ -37,6 +37,17 @@ void w1_files_free(char **files);
 int w1_run(struct kbuild_tree *t, char *const *files, size_t nr,
 	   const char *name, struct kbuild_step *step, struct strbuf *err);
 
+/*
+ * The base's diagnostics of a pass over the touched files (W=1, and the
+ * checkers of ci/kcheck.h), kept per file in <build dir>/<pass>/: 0 and
+ * out filled, -1 when not kept; and kept from a step run at the base, of
+ * the file's units given
+ */
+int w1_cache_load(const struct kbuild_tree *t, const char *pass, const char *file,
+		  struct diag_list *out);
+int w1_cache_save(const struct kbuild_tree *t, const char *pass, const char *file,
+		  const char *const *units, size_t nr, const struct diag_list *step_diags);
+
 /* The base's W=1 diagnostics of file: 0 and out filled, -1 when not kept */
 int w1_base_load(const struct kbuild_tree *t, const char *file,
 		 struct diag_list *out);
