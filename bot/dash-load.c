@@ -202,21 +202,13 @@ int dash_load(struct dash *d, const struct dash_filter *f, unsigned int flags,
 	bool sql_page = (kept || !filter_set(f->state)) && f->limit && !f->series;
 	struct db_stmt *s = list_query(d, f, sql_page, kept);
 	char **ids = NULL;
-	size_t nr = 0, alloc = 0, i, matched = 0;
+	size_t nr = 0, i, matched = 0;
 	int r, ret = 0;
 
 	out->total = 0;
-	if (!s) {
+	if (!s || db_column_all(s, &ids, &nr)) {
 		strbuf_addstr(err, db_error(d->st.db));
 		return -1;
-	}
-	while ((r = db_step(s)) > 0) {
-		ALLOC_GROW(ids, nr + 1, alloc);
-		ids[nr++] = xstrdup(db_column_text(s, 0));
-	}
-	if (r < 0) {
-		strbuf_addstr(err, db_error(d->st.db));
-		ret = -1;
 	}
 	if (sql_page) {
 		int64_t n = list_count(d, f, kept);
@@ -283,9 +275,7 @@ int dash_load(struct dash *d, const struct dash_filter *f, unsigned int flags,
 	}
 	if (!sql_page)
 		out->total = matched;
-	for (i = 0; i < nr; i++)
-		free(ids[i]);
-	free(ids);
+	db_strings_free(ids, nr);
 	return ret;
 }
 

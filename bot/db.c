@@ -297,6 +297,37 @@ int db_step(struct db_stmt *st)
 	return -1;
 }
 
+int db_column_all(struct db_stmt *st, char ***out, size_t *nr)
+{
+	size_t alloc = 0;
+	const char *t;
+	int r;
+
+	*out = NULL;
+	*nr = 0;
+	while ((r = db_step(st)) > 0) {
+		ALLOC_GROW(*out, *nr + 1, alloc);
+		t = db_column_text(st, 0);
+		(*out)[(*nr)++] = t ? xstrdup(t) : NULL;
+	}
+	if (r < 0) {
+		db_strings_free(*out, *nr);
+		*out = NULL;
+		*nr = 0;
+		return -1;
+	}
+	return 0;
+}
+
+void db_strings_free(char **v, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		free(v[i]);
+	free(v);
+}
+
 int db_run(struct db_stmt *st)
 {
 	int rc;

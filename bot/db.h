@@ -84,6 +84,13 @@ int db_bind_null(struct db_stmt *st, int idx);
 int db_step(struct db_stmt *st);
 /* Run a statement to its end, ignoring rows; 0 or -1 */
 int db_run(struct db_stmt *st);
+/*
+ * Run a statement to its end and collect its first column's text (NULL
+ * stays NULL): *out has *nr strings, the caller frees them with
+ * db_strings_free().  0 or -1 (what was collected is freed).
+ */
+int db_column_all(struct db_stmt *st, char ***out, size_t *nr);
+void db_strings_free(char **v, size_t nr);
 /* Reset early (before db_step() returned 0) */
 void db_reset(struct db_stmt *st);
 

@@ -429,20 +429,13 @@ int kcidb_export(struct store *st, const struct report_opts *o, int64_t since,
 		" AND EXISTS (SELECT 1 FROM results r WHERE r.version = v.id AND r.recorded >= ?1)"
 		" AND (?2 IS NULL OR v.id = ?2 OR v.series = ?2) ORDER BY v.date, v.id");
 	char **ids = NULL;
-	size_t nr = 0, alloc = 0, i;
+	size_t nr = 0, i;
 	int r, ret = 0;
 
-	if (!s || db_bind_int(s, 1, since) || db_bind_text(s, 2, only)) {
+	if (!s || db_bind_int(s, 1, since) || db_bind_text(s, 2, only) ||
+	    db_column_all(s, &ids, &nr)) {
 		strbuf_addstr(err, db_error(st->db));
 		return -1;
-	}
-	while ((r = db_step(s)) > 0) {
-		ALLOC_GROW(ids, nr + 1, alloc);
-		ids[nr++] = xstrdup(db_column_text(s, 0));
-	}
-	if (r < 0) {
-		strbuf_addstr(err, db_error(st->db));
-		ret = -1;
 	}
 	for (i = 0; i < nr && !ret; i++) {
 		struct report_version v;
@@ -456,8 +449,6 @@ int kcidb_export(struct store *st, const struct report_opts *o, int64_t since,
 			ret = -1;
 		report_version_release(&v);
 	}
-	for (i = 0; i < nr; i++)
-		free(ids[i]);
-	free(ids);
+	db_strings_free(ids, nr);
 	return ret ? -1 : (int)nr;
 }

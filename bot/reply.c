@@ -204,26 +204,16 @@ static int plan(struct store *st, const struct reply_run_opts *o, struct reply_s
 		"  coalesce((SELECT max(created) FROM replies p WHERE p.version = v.id), 0))"
 		" AND (?1 IS NULL OR id = ?1 OR series = ?1) ORDER BY date, id");
 	char **ids = NULL;
-	size_t nr = 0, alloc = 0, i;
-	int r, ret = 0;
+	size_t nr = 0, i;
+	int ret = 0;
 
-	if (!s || db_bind_text(s, 1, o->series)) {
+	if (!s || db_bind_text(s, 1, o->series) || db_column_all(s, &ids, &nr)) {
 		strbuf_addstr(err, db_error(st->db));
 		return -1;
 	}
-	while ((r = db_step(s)) > 0) {
-		ALLOC_GROW(ids, nr + 1, alloc);
-		ids[nr++] = xstrdup(db_column_text(s, 0));
-	}
-	if (r < 0) {
-		strbuf_addstr(err, db_error(st->db));
-		ret = -1;
-	}
 	for (i = 0; i < nr && !ret; i++)
 		ret = plan_version(st, o, ids[i], sum, err) < 0 ? -1 : 0;
-	for (i = 0; i < nr; i++)
-		free(ids[i]);
-	free(ids);
+	db_strings_free(ids, nr);
 	return ret;
 }
 

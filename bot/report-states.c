@@ -91,18 +91,12 @@ static int derive_one(struct store *st, const char *id, const struct report_opts
 static int dirty_ids(struct db *db, char ***ids, size_t *nr, struct strbuf *err)
 {
 	struct db_stmt *s = db_prepare(db, "SELECT version FROM version_states_dirty");
-	size_t alloc = 0;
-	int r;
 
 	*ids = NULL;
 	*nr = 0;
-	if (!s)
+	if (!s || db_column_all(s, ids, nr))
 		return db_fail(db, err);
-	while ((r = db_step(s)) > 0) {
-		ALLOC_GROW(*ids, *nr + 1, alloc);
-		(*ids)[(*nr)++] = xstrdup(db_column_text(s, 0));
-	}
-	return r < 0 ? db_fail(db, err) : 0;
+	return 0;
 }
 
 /* The options the table was derived with: o's from now on, every version dirty */
@@ -159,9 +153,7 @@ out:
 		if (ret)
 			db_rollback(st->db);
 	}
-	for (i = 0; i < nr; i++)
-		free(ids[i]);
-	free(ids);
+	db_strings_free(ids, nr);
 	return ret;
 }
 

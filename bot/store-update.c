@@ -121,21 +121,15 @@ static int expand_message(struct store *st, struct closure *c, int64_t id)
 	struct db_stmt *s = db_prepare(st->db,
 		"SELECT key FROM message_keys WHERE message = ?");
 	char **keys = NULL;
-	size_t nr = 0, alloc = 0, i;
-	int r;
+	size_t nr = 0, i;
+	int r = 0;
 
-	if (!s || db_bind_int(s, 1, id))
+	if (!s || db_bind_int(s, 1, id) || db_column_all(s, &keys, &nr))
 		return -1;
-	while ((r = db_step(s)) > 0) {
-		ALLOC_GROW(keys, nr + 1, alloc);
-		keys[nr++] = xstrdup(db_column_text(s, 0));
-	}
-	for (i = 0; i < nr; i++) {
-		if (r == 0 && expand_one(st, c, id, keys[i]))
+	for (i = 0; i < nr && !r; i++)
+		if (expand_one(st, c, id, keys[i]))
 			r = -1;
-		free(keys[i]);
-	}
-	free(keys);
+	db_strings_free(keys, nr);
 	return r;
 }
 

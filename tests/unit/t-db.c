@@ -88,6 +88,27 @@ int main(void)
 	ok(db_column_null(st, 1) && !db_column_text(st, 1), "NULL column");
 	is_int(db_step(st), 0, "done");
 
+	/* a column collected */
+	{
+		char **v;
+		size_t n;
+
+		st = db_prepare(db, "SELECT v FROM kv ORDER BY k");
+		r = db_column_all(st, &v, &n);
+		ok(!r && n == 2 && !strcmp(v[0], "x") && !v[1],
+		   "db_column_all: 2 strings, the NULL kept");
+		db_strings_free(v, n);
+		st = db_prepare(db, "SELECT k FROM kv WHERE k = 'none'");
+		ok(!db_column_all(st, &v, &n) && !n && !v, "db_column_all: no row");
+		/* abs() of the smallest integer fails on the second row */
+		st = db_prepare(db, "SELECT CASE k WHEN 'a' THEN k"
+				" ELSE abs(-9223372036854775807 - 1 + length(k) - 1) END"
+				" FROM kv ORDER BY k");
+		r = db_column_all(st, &v, &n);
+		ok(r < 0 && !n && !v && strstr(db_error(db), "overflow"),
+		   "db_column_all: an error mid-way: %s", db_error(db));
+	}
+
 	/* errors name the statement */
 	st = db_prepare(db, "INSERT INTO kv (k) VALUES ('a')");
 	r = st && db_run(st) < 0;
