@@ -742,6 +742,55 @@ static bool has_email(const char *v)
  * The name as the From: line writes it, comments included ("Ritesh
  * Harjani (IBM) <addr>": GMime's name drops "(IBM)", b4 keeps it)
  */
+/* addr without a "+tag" in its local part: "syzbot+1a2b@x.com" -> "syzbot@x.com" */
+static char *untagged(const char *addr)
+{
+	const char *at = strrchr(addr, '@'), *plus = strchr(addr, '+');
+
+	if (!at || !plus || plus > at)
+		return xstrdup(addr);
+	return xasprintf("%.*s%s", (int)(plus - addr), addr, at);
+}
+
+/* Is d one label longer than e: "linux.intel.com" against "intel.com" */
+static bool subdomain(const char *d, const char *e)
+{
+	size_t dn = strlen(d), en = strlen(e);
+	const char *p;
+	int dots = 0;
+
+	if (dn <= en + 1 || strcasecmp(d + dn - en, e) || d[dn - en - 1] != '.')
+		return false;
+	for (p = d; p < d + dn - en - 1; p++)
+		dots += *p == '.';
+	return !dots;
+}
+
+/*
+ * The trailer's address is the sender's, as b4 compares them: equal but
+ * for case; equal without "+tag"s (syzbot+1a2b@... sends for syzbot@...);
+ * the same local part at a domain one label longer or shorter
+ * (foo@linux.intel.com for foo@intel.com)
+ */
+static bool same_address(const char *a, const char *b)
+{
+	char *x, *y, *xa, *ya;
+	bool same;
+
+	if (!strcasecmp(a, b))
+		return true;
+	x = untagged(a);
+	y = untagged(b);
+	xa = strrchr(x, '@');
+	ya = strrchr(y, '@');
+	same = !strcasecmp(x, y) ||
+		(xa && ya && xa - x == ya - y && !strncasecmp(x, y, xa - x) &&
+		 (subdomain(xa + 1, ya + 1) || subdomain(ya + 1, xa + 1)));
+	free(x);
+	free(y);
+	return same;
+}
+
 static bool same_display_name(const char *name, const char *from_text)
 {
 	char *fn, *fa;
@@ -811,7 +860,7 @@ void patch_reply_trailers(const struct mail *m, bool sloppy, struct trailers *ou
 				goto next;
 			patch_split_name_addr(value, &tn, &ta);
 			if (!sloppy && !((ta && m->from.email &&
-					  !strcasecmp(ta, m->from.email)) ||
+					  same_address(ta, m->from.email)) ||
 					 (tn && m->from.name &&
 					  !strcasecmp(tn, m->from.name)) ||
 					 same_display_name(tn, m->from_text))) {

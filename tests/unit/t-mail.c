@@ -189,6 +189,51 @@ static void reply_forms(void)
 	mail_release(&m);
 }
 
+/*
+ * The sender's address as b4 compares it: "+tag"s and a domain one label
+ * longer do not make another person.  The first is syzbot ci's reply
+ * <690c6437.050a0220.baf87.0083.GAE@google.com> (linux-xfs, 2025-11-06),
+ * whose indented tag b4 0.12 carries to the series' 14 patches.
+ */
+static void reply_addresses(void)
+{
+	static const struct {
+		const char *from, *trailer;
+		bool taken;
+	} cases[] = {
+		{ "syzbot ci <syzbot+ci853f3070c3383748@syzkaller.appspotmail.com>",
+		  "  Tested-by: syzbot@syzkaller.appspotmail.com", true },
+		{ "Ann Dev <ann+kernel@example.org>", "Acked-by: A. Dev <ann@example.org>", true },
+		{ "Ann Dev <ann@linux.example.com>", "Acked-by: A. <ann@example.com>", true },
+		{ "Ann Dev <ann@example.com>", "Acked-by: A. <ann@linux.example.com>", true },
+		{ "Ann Dev <ann@a.b.example.com>", "Acked-by: A. <ann@example.com>", false },
+		{ "Ann Dev <ann@example.com>", "Acked-by: A. <bob@example.com>", false },
+		{ "Ann Dev <ann@example.com>", "Acked-by: A. <ann@xexample.com>", false },
+		{ "Ann Dev <ann+x@example.com>", "Acked-by: A. <bob+x@example.com>", false },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct strbuf raw = STRBUF_INIT, err = STRBUF_INIT;
+		struct trailers t = { 0 };
+		struct mail m;
+
+		strbuf_addf(&raw, "From: %s\nSubject: Re: [PATCH] mm: x\nMessage-ID: <r%zu@x>\n"
+			    "In-Reply-To: <p@x>\n\n%s\n", cases[i].from, i, cases[i].trailer);
+		if (mail_parse(raw.buf, raw.len, &m, &err)) {
+			ok(0, "reply %zu parses", i);
+			continue;
+		}
+		patch_reply_trailers(&m, false, &t);
+		is_int(t.nr, cases[i].taken, "%s from %s: %s", cases[i].trailer, cases[i].from,
+		       cases[i].taken ? "taken" : "not the sender's");
+		patch_trailers_release(&t);
+		mail_release(&m);
+		strbuf_release(&raw);
+		strbuf_release(&err);
+	}
+}
+
 int main(void)
 {
 	struct mail m;
@@ -288,5 +333,6 @@ int main(void)
 	same_both_ways("Frank <frank@x.org>", "garbage date");
 	padded_b_words();
 	reply_forms();
+	reply_addresses();
 	return done_testing();
 }
