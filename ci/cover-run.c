@@ -196,16 +196,22 @@ static int preprocess(struct cover_ctx *cx, const char *unit, struct pfile *pf,
 
 /*
  * The units whose .cmd names a file of pf as a dependency: one pass over
- * obj/'s .cmd files for all of them
+ * obj/'s .cmd files for all of them.  kbuild names a source by the
+ * absolute src/ (srctree, for an O= beside it), but ccache's base_dir
+ * makes the compiler's dependencies relative to obj/: "../src/mm/x.h".
  */
 static void find_dependents(struct cover_ctx *cx, struct pfile *pf, size_t nr)
 {
 	char **needle = xcalloc(nr + 1, sizeof(*needle));
+	char **rel_needle = xcalloc(nr + 1, sizeof(*rel_needle));
+	char *rel = util_relative_path(cx->t->obj, cx->t->src);
 	size_t i, k;
 
 	units_listed(cx);
-	for (k = 0; k < nr; k++)
+	for (k = 0; k < nr; k++) {
 		needle[k] = xasprintf("%s/%s ", cx->t->src, pf[k].f.path);
+		rel_needle[k] = xasprintf(" %s/%s ", rel, pf[k].f.path);
+	}
 	for (i = 0; i < cx->cmds_nr; i++) {
 		char *cmd = unit_cmd_path(cx->t, cx->cmds[i]), *buf = NULL;
 		size_t len;
@@ -220,7 +226,7 @@ static void find_dependents(struct cover_ctx *cx, struct pfile *pf, size_t nr)
 			/* a .c file its own unit read is not looked for elsewhere */
 			if ((p->is_c && p->f.entered) || all_compiled(p) ||
 			    p->deps_nr >= DEPENDENTS_MAX ||
-			    !strstr(buf, needle[k]))
+			    (!strstr(buf, needle[k]) && !strstr(buf, rel_needle[k])))
 				continue;
 			ALLOC_GROW(p->deps, p->deps_nr + 1, p->deps_alloc);
 			p->deps[p->deps_nr++] = xstrdup(cx->cmds[i]);
@@ -228,9 +234,13 @@ static void find_dependents(struct cover_ctx *cx, struct pfile *pf, size_t nr)
 		free(buf);
 		free(cmd);
 	}
-	for (k = 0; k < nr; k++)
+	for (k = 0; k < nr; k++) {
 		free(needle[k]);
+		free(rel_needle[k]);
+	}
 	free(needle);
+	free(rel_needle);
+	free(rel);
 }
 
 /* Of the units reading pf, those near it first: "mm/..." for mm/internal.h */

@@ -88,6 +88,37 @@ bool util_ends_with(const char *s, const char *suffix)
 	return a >= b && !memcmp(s + a - b, suffix, b);
 }
 
+char *util_relative_path(const char *from, const char *to)
+{
+	size_t common = 0, i, up = 0;
+	const char *rest;
+	char *out, *p;
+
+	if (!strcmp(from, "/"))
+		return xstrdup(to[1] ? to + 1 : ".");
+	/* the longest common prefix that ends at a component */
+	for (i = 0; from[i] && from[i] == to[i]; i++)
+		if (from[i] == '/')
+			common = i;
+	if ((!from[i] && (!to[i] || to[i] == '/')) || (!to[i] && from[i] == '/'))
+		common = i;
+	for (i = common; from[i]; i++)
+		up += from[i] == '/';
+	rest = strcmp(to, "/") ? to + common : "";	/* "" or "/dir..." */
+	if (!up)
+		return *rest ? xasprintf(".%s", rest) : xstrdup(".");
+	/* "..", then "/.." for each further level, then rest and its NUL */
+	out = p = xmalloc(3 * up + strlen(rest));
+	for (i = 0; i < up; i++) {
+		if (i)
+			*p++ = '/';
+		*p++ = '.';
+		*p++ = '.';
+	}
+	memcpy(p, rest, strlen(rest) + 1);
+	return out;
+}
+
 bool util_istarts_with(const char *s, const char *prefix)
 {
 	return strncasecmp(s, prefix, strlen(prefix)) == 0;

@@ -53,6 +53,12 @@ static inline bool util_starts_with(const char *s, const char *prefix)
 }
 
 bool util_ends_with(const char *s, const char *suffix);
+/*
+ * The path of directory to as seen from directory from, both absolute and
+ * normalised (no "." or ".." components, no trailing '/'):
+ * ("/c/b/obj", "/c/b/src") -> "../src".  Caller frees.
+ */
+char *util_relative_path(const char *from, const char *to);
 bool util_istarts_with(const char *s, const char *prefix);
 
 /* If s starts with prefix, point *rest after it and return true. */

@@ -12,13 +12,16 @@
 # with its reason; every patch's lines compiled are counted.  The same
 # options again reuse that directory; without the repair the first patch
 # compiles nothing of its change and the verdict is partial, not ok.
-# schedule: last 1.5 (builds on the base build directories; minutes)
+# A patch to a header alone (include/linux/balloon_compaction.h, read by
+# mm/vmscan.c) has its lines counted through the units that read it.
+# schedule: last 2.0 (builds on the base build directories; minutes)
 . "${LOREBOT_SRC:-.}/tests/lib.sh"
 . "$LOREBOT_SRC/tests/lib-build.sh"
 
 build_repo "$TMP/repo.git" || { echo "Bail out! no kernel tree"; exit 1; }
 R=$TMP/repo.git
 apply_series "$R" coverage "$FIXTURES/build/coverage"
+apply_series "$R" header-only "$FIXTURES/build/header-only"
 build_config "$TMP/bot.conf" build.repair true
 
 lorebot --config "$TMP/bot.conf" build --repo "$R" --series coverage --arch x86_64 \
@@ -94,5 +97,17 @@ lorebot --config "$TMP/bot.conf" build --repo "$R" --range mm-new..coverage~2 --
 like "$(cat "$TMP/norepair.txt")" "x86_64: partial" "text: the arch is partial"
 like "$(cat "$TMP/norepair.txt")" "not compiled: mm/damon/core.c:143 \[patch 1/1\]: not built: needs CONFIG_DAMON \(mm/damon/Makefile:[0-9]+: obj-y, mm/Makefile:[0-9]+: obj-\\\$\(CONFIG_DAMON\)" \
 	"text: the line, the patch, the Makefile line that decides"
+
+# a header alone: its lines are compiled by the units that read it
+# (mm/vmscan.c here), found through their dependencies, which ccache
+# writes relative to obj/ ("../src/include/...")
+lorebot --config "$TMP/bot.conf" build --repo "$R" --series header-only --arch x86_64 \
+	--no-repair --log-dir "$TMP/logs5" --json >"$TMP/header.json" 2>"$TMP/err5"
+J=$TMP/header.json
+is "$(json $J "($C['changed'], $C['compiled'])")" "(2, 1)" \
+	"a header-only patch: 1 of its 2 lines compiled"
+is "$(json $J "[(u['file'], u['spans'], u['reason']) for u in $C['uncompiled']]")" \
+	"[('include/linux/balloon_compaction.h', '111', 'inside #ifdef CONFIG_BALLOON_COMPACTION: needs CONFIG_BALLOON_COMPACTION')]" \
+	"the other is inside #ifdef CONFIG_BALLOON_COMPACTION, not in a header no unit reads"
 
 done_testing

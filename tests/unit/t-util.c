@@ -435,8 +435,32 @@ static void test_jx(void)
 	json_object_put(o);
 }
 
+static void test_relative_path(void)
+{
+	static const char *const cases[][3] = {
+		{ "/c/b/obj", "/c/b/src", "../src" },	/* a build directory */
+		{ "/a", "/a/b", "./b" },
+		{ "/a/b", "/a", ".." },
+		{ "/a/b/c", "/a", "../.." },
+		{ "/a", "/a", "." },
+		{ "/ab", "/ac", "../ac" },		/* not a common component */
+		{ "/a/bc/d", "/a/b", "../../b" },
+		{ "/", "/x/y", "x/y" },
+		{ "/x", "/", ".." },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *r = util_relative_path(cases[i][0], cases[i][1]);
+
+		is_str(r, cases[i][2], "relative path from %s to %s", cases[i][0], cases[i][1]);
+		free(r);
+	}
+}
+
 int main(void)
 {
+	test_relative_path();
 	test_beneath();
 	test_within();
 	test_utf8();
