@@ -23,6 +23,7 @@ struct repro {
 	struct strbuf base;	/* the dashboard, with its '/' */
 	char *id;
 	int pick;		/* #N: the Nth finding of the record; 0: all of the arch */
+	char pick_id[REPORT_ID_LEN + 1];	/* #<id>: the finding of that id */
 	json_object *rec;
 	const char *arch;
 	int patch;		/* apply the patches up to this one */
@@ -71,7 +72,25 @@ static int get(struct repro *r, const char *path, struct strbuf *body, struct st
 	return ret;
 }
 
-/* target: <dashboard>/r/<id>[/...][#N], or <id>[#N] with --url */
+/*
+ * The fragment: a finding's id as the reply prints it ("id 1a2b3c4d": 8
+ * hex digits), or its number in the record (1, 2, ...).  0, or -1.
+ */
+static int parse_pick(struct repro *r, const char *frag)
+{
+	size_t n = strlen(frag);
+
+	if (n == REPORT_ID_LEN && strspn(frag, "0123456789abcdef") == n) {
+		memcpy(r->pick_id, frag, n + 1);
+		return 0;
+	}
+	if (!n || n > 6 || strspn(frag, "0123456789") != n)
+		return -1;
+	r->pick = atoi(frag);
+	return r->pick > 0 ? 0 : -1;
+}
+
+/* target: <dashboard>/r/<id>[/...][#N|#<finding id>], or <id>[#...] with --url */
 static int parse_target(struct repro *r, struct strbuf *err)
 {
 	const char *t = r->o->target, *p, *hash;
@@ -79,8 +98,6 @@ static int parse_target(struct repro *r, struct strbuf *err)
 	size_t n;
 
 	hash = strchr(t, '#');
-	if (hash)
-		r->pick = atoi(hash + 1);
 	if (!strncmp(t, "http://", 7) || !strncmp(t, "https://", 8)) {
 		p = strstr(t, "/r/");
 		if (!p) {
@@ -101,8 +118,9 @@ static int parse_target(struct repro *r, struct strbuf *err)
 	}
 	n = strcspn(p, "/#?");
 	r->id = xstrndup(p, n);
-	if (!report_id_valid(r->id) || (hash && r->pick <= 0)) {
-		strbuf_addf(err, "'%s' does not name a report (or #N a finding of it)", t);
+	if (!report_id_valid(r->id) || (hash && parse_pick(r, hash + 1))) {
+		strbuf_addf(err, "'%s' does not name a report (or #N, #<finding id> a "
+			    "finding of it)", t);
 		return -1;
 	}
 	return 0;
@@ -132,8 +150,10 @@ static int choose(struct repro *r, json_object **wanted, struct strbuf *err)
 
 		if (r->pick && (int)i + 1 != r->pick)
 			continue;
+		if (*r->pick_id && strcmp(jx_strz(f, "id"), r->pick_id))
+			continue;
 		if (strcmp(stage, "build")) {
-			if (r->pick || (!strcmp(stage, "boot") && !r->arch)) {
+			if (r->pick || *r->pick_id || (!strcmp(stage, "boot") && !r->arch)) {
 				strbuf_addf(err, "finding %zu of report %s is of the %s stage: lorebot "
 					    "reproduce makes build diagnostics again (a boot: the "
 					    "recipe in the report)", i + 1, r->id, stage);
@@ -148,6 +168,10 @@ static int choose(struct repro *r, json_object **wanted, struct strbuf *err)
 		json_object_array_add(*wanted, json_object_get(f));
 		if (jx_int(f, "patch", 0) > r->patch)
 			r->patch = (int)jx_int(f, "patch", 0);
+	}
+	if (!json_object_array_length(*wanted) && *r->pick_id) {
+		strbuf_addf(err, "report %s has no finding of id %s", r->id, r->pick_id);
+		return -1;
 	}
 	if (!json_object_array_length(*wanted)) {
 		strbuf_addf(err, "report %s has no build diagnostic%s%s to make again", r->id,

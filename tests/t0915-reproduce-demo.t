@@ -85,6 +85,22 @@ lorebot --config "$CONF" reproduce --repo "$TMP/linux.git" --dir "$TMP/repro2" \
 is "$?" 2 "by its id with --url, #2: the report has one finding: exit 2"
 like "$(cat "$TMP/two.err")" "has no build diagnostic" "saying so"
 ok "before anything was made" test ! -e "$TMP/repro2"
+# by the finding's id, as the reply prints it
+FID=$(sed -n 's/^ *(first seen with patch [0-9]*\/[0-9]*; id \([0-9a-f]*\))$/\1/p' "$TMP/body.txt")
+like "$FID" '^[0-9a-f]{8}$' "the reply gives the warning's id: $FID"
+lorebot --config "$CONF" reproduce --repo "$TMP/linux.git" --dir "$TMP/repro3" \
+	"$REPORT#$FID" >"$TMP/byid.out" 2>"$TMP/byid.err"
+is "$?" 0 "lorebot reproduce <report URL>#<finding id>: exit 0"
+is "$(cat "$TMP/byid.out")" "$LINE" "the same diagnostic line"
+other=$(printf %08x $(((0x$FID + 1) % 4294967296)))
+lorebot --config "$CONF" reproduce --repo "$TMP/linux.git" --dir "$TMP/repro4" \
+	"$REPORT#$other" >/dev/null 2>"$TMP/other.err"
+is "$?" 2 "an id the report does not have: exit 2"
+like "$(cat "$TMP/other.err")" "has no finding of id $other" "saying so"
+ok "before anything was made" test ! -e "$TMP/repro4"
+lorebot --config "$CONF" reproduce --repo "$TMP/linux.git" "$REPORT#x1" >/dev/null 2>"$TMP/bad.err"
+is "$?" 2 "a fragment neither a number nor an id: exit 2"
+like "$(cat "$TMP/bad.err")" "does not name a report \(or #N, #<finding id>" "saying so"
 lorebot --config "$CONF" reproduce --repo "$TMP/linux.git" "$WEB/r/20990101000000.nosuchreport1" \
 	>/dev/null 2>"$TMP/nope.err"
 is "$?" 2 "a report the dashboard does not have: exit 2"
