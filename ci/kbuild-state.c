@@ -147,8 +147,13 @@ bool kbuild_config_has(const struct kbuild_tree *t, const char *line)
 
 /* ---- obj/ between series (ci/objguard.h) ---- */
 
-/* lorebot's own files in obj/: .config is restored by content, the log per step */
-static const char *const guard_skip[] = { ".config", ".lorebot-ccache.log", NULL };
+/*
+ * lorebot's own files in obj/: .config is restored by content, the log
+ * and the checkers' wrapper (ci/kcheck.c) are written for each step
+ */
+static const char *const guard_skip[] = {
+	".config", ".lorebot-ccache.log", ".lorebot-check", NULL
+};
 
 int kbuild_obj_file_reset(const char *path)
 {
