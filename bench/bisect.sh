@@ -69,7 +69,11 @@ boot() {
 	rc=0
 	"$LOREBOT" boot --repo "$R" --series "s$1" --arch "$2" --tests madv_populate \
 		--json >"$3" 2>"$3.err" || rc=$?
-	[ "$rc" = 1 ] || { cat "$3.err" >&2; echo "lorebot boot exited $rc, not 1" >&2; exit 1; }
+	[ "$rc" = 1 ] || {
+		cat "$3.err" >&2
+		echo "bench bisect: FAILED: lorebot boot exited $rc, not 1" >&2
+		exit 1
+	}
 }
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg)"

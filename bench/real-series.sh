@@ -13,10 +13,10 @@ set -eu
 cd "$(dirname "$0")/.."
 OUT=${1:-bench/out/real}
 if [ -z "${MIRROR:-}" ] || [ ! -d "$MIRROR" ]; then
-	echo "real-series: skipped, MIRROR (a git mirror of linux-xfs) not given"
+	echo "bench real-series: skipped: every comparison: MIRROR (a git mirror of linux-xfs) not given"
 	exit 0
 fi
-command -v b4 >/dev/null || { echo "real-series: b4 is not installed" >&2; exit 1; }
+command -v b4 >/dev/null || { echo "bench real-series: FAILED: b4 is not installed" >&2; exit 1; }
 rc=0
 for set in design:2023-01-01:2024-01-01 report:2025-01-01:2026-04-01; do
 	name=${set%%:*}

@@ -25,11 +25,15 @@ best() {
 	_i=0
 	: >"$T/times"
 	while [ "$_i" -lt "$RUNS" ]; do
+		_rc=0
 		/usr/bin/time -f '%e %U %S' -o "$T/time" "$@" "$T/msg" "$T/patch" \
-			<"$T/mail" >"$T/info" || {
-			echo "$_name failed" >&2
+			<"$T/mail" >"$T/info" || _rc=$?
+		if [ "$_rc" != 0 ]; then
+			# time(1) says "Command exited with non-zero status N"
+			echo "bench subject: FAILED: $_name $(sed -n \
+				's/^Command exited with non-zero status /exited /p' "$T/time")" >&2
 			exit 1
-		}
+		fi
 		cat "$T/time" >>"$T/times"
 		_i=$((_i + 1))
 	done
