@@ -41,6 +41,10 @@ build_config() {
 	shift
 	{
 		printf '[build]\n\tprofile = small\n\tjobs = 2\n\ttimeout = 40m\n'
+		# the fixture series are the tests' own: their objects may join
+		# the shared ccache (a warm machine compiles each once); sparse is
+		# t0525's (both are given back to a test that is about them)
+		printf '\tccachewrite = all\n\tsparse = false\n'
 		while [ $# -ge 2 ]; do
 			_sec=${1%%.*} _key=${1##*.} _sub=${1#*.}
 			_sub=${_sub%.*}

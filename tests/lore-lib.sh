@@ -60,6 +60,8 @@ faults() {
 }
 
 lore_conf() {
+	# [build]: as build_config (tests/lib-build.sh): the fixture series'
+	# objects may join the shared ccache; sparse only where a test asks
 	cat >"$CONF" <<-EOF
 	[lore]
 		minpoll = 0
@@ -68,6 +70,9 @@ lore_conf() {
 		backoffmax = 1s
 		retries = 3
 		timeout = 10s
+	[build]
+		ccachewrite = all
+		sparse = false
 	EOF
 	for kv in "$@"; do
 		git config -f "$CONF" "${kv%%=*}" "${kv#*=}"

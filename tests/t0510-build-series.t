@@ -11,7 +11,11 @@ build_repo "$TMP/repo.git" || { echo "Bail out! no kernel tree"; exit 1; }
 R=$TMP/repo.git
 apply_series "$R" direct-map "$FIXTURES/build/direct-map"
 apply_series "$R" bisect "$FIXTURES/build/bisect"
-build_config "$TMP/bot.conf"
+# build.ccachewrite = base, the default, for the first build (checked
+# below); the others add their objects to the shared ccache, so that a
+# warm machine does not compile them again
+build_config "$TMP/bot.conf" build.ccachewrite base
+build_config "$TMP/warm.conf"
 
 # --- a prototype change made by x86 and arm64, forgotten by riscv
 lorebot --config "$TMP/bot.conf" build --repo "$R" --series direct-map \
@@ -63,7 +67,7 @@ ok "logs per patch" test -s "$(json $J "$A['riscv']['patches'][1]['log']")"
 grep -q "incompatible pointer type" "$(json $J "$A['riscv']['patches'][1]['log']")"
 is "$?" 0 "the riscv log of patch 2 has the error"
 
-lorebot --config "$TMP/bot.conf" build --repo "$R" --series direct-map --arch riscv \
+lorebot --config "$TMP/warm.conf" build --repo "$R" --series direct-map --arch riscv \
 	--log-dir "$TMP/logs2" >"$TMP/hook.txt" 2>&1
 is "$?" 1 "text: exit 1"
 like "$(cat "$TMP/hook.txt")" \
@@ -72,7 +76,7 @@ like "$(cat "$TMP/hook.txt")" \
 like "$(cat "$TMP/hook.txt")" "riscv: errors \\[base reused" "the base build is reused"
 
 # --- patch 1 breaks the build, patch 2 repairs it
-lorebot --config "$TMP/bot.conf" build --repo "$R" --series bisect --arch x86_64 \
+lorebot --config "$TMP/warm.conf" build --repo "$R" --series bisect --arch x86_64 \
 	--log-dir "$TMP/logs3" --json >"$TMP/bisect.json" 2>"$TMP/bisect.err"
 is "$?" 1 "bisect: exit 1"
 J=$TMP/bisect.json

@@ -11,7 +11,7 @@ build_repo "$TMP/repo.git" || { echo "Bail out! no kernel tree"; exit 1; }
 R=$TMP/repo.git
 apply_series "$R" sparse-user "$FIXTURES/build/sparse-user"
 apply_series "$R" docs "$FIXTURES/build/docs"
-build_config "$TMP/bot.conf"
+build_config "$TMP/bot.conf" build.sparse true
 
 lorebot --config "$TMP/bot.conf" build --repo "$R" --series sparse-user \
 	--arch x86_64 --log-dir "$TMP/logs" --json >"$TMP/out.json" 2>"$TMP/err"

@@ -22,7 +22,7 @@ mm_clone "$R"
 smtp_start
 # the reply's mechanics, not the noise policy (t0708): a series of two
 # comments has only style findings, or none, so both are mailed here
-lore_conf daemon.window=5m reply.mode=smtp "smtp.url=smtp://127.0.0.1:$SMTP_PORT" \
+lore_conf build.sparse=true daemon.window=5m reply.mode=smtp "smtp.url=smtp://127.0.0.1:$SMTP_PORT" \
 	smtp.timeout=10s list.linux-mm.pollinterval=2s reply.style=mail reply.clean=true
 DPORT=$(free_port)
 start_daemon() {
