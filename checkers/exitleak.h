@@ -16,6 +16,14 @@
  * give-back as the suggestion where the exit allows it
  */
 void exitleak_run(struct check_ctx *c, const struct flow_pair *pairs, size_t n);
+/*
+ * The same, but a function whose first word on a lock is its give-back
+ * was entered holding it (it drops and takes again its caller's lock):
+ * leaving with it held is no leak.  For locks only: what a table of
+ * pte_offset_map_lock() sees given back may have been taken by a call
+ * not in it (spin_unlock(ptl) after pmd_trans_huge_lock()).
+ */
+void exitleak_run_entered(struct check_ctx *c, const struct flow_pair *pairs, size_t n);
 
 /* Do tokens first..last test one of names for NULL ("!pte", "pte == NULL")? */
 bool exitleak_cond_tests_null(const struct cview *v, int first, int last,

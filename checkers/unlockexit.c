@@ -6,7 +6,9 @@
  * locks of pmd_lock() and friends, the rmap and hugetlb VMA locks, and
  * mem_hotplug_begin().  The paths are those of flow.h: an early return
  * or a goto to a label whose code does not unlock, with the lock taken
- * on every path to it.
+ * on every path to it.  A function whose first word on a lock is its
+ * unlock was entered holding it (it drops its caller's lock around a
+ * sleep and takes it again): leaving with it held is its contract.
  *
  * The review it comes from: Dan Carpenter's smatch report on "[PATCH 2/6]
  * mm: Lock kernel page tables before entering lazy MMU mode" (Alexander
@@ -107,7 +109,7 @@ static const struct flow_pair lock_pairs[] = {
 
 static void unlockexit_run(struct check_ctx *c)
 {
-	exitleak_run(c, lock_pairs, ARRAY_SIZE(lock_pairs));
+	exitleak_run_entered(c, lock_pairs, ARRAY_SIZE(lock_pairs));
 }
 
 const struct checker unlockexit_checker = {
