@@ -11,7 +11,8 @@
 #
 # The order is the schedule.  A test says when it wants to start with a
 # "# schedule: first" or "# schedule: last" line; the rest (and the unit
-# tests) run in between, in name order.  "first" is where the kernel base
+# tests) run in between, in name order ("# schedule: middle N" gives one
+# of them a weight).  "first" is where the kernel base
 # builds are made (t0505) while light tests run beside it; "last" are the
 # tests that build or boot on those bases: started earlier they would
 # only hold a slot while they wait for a base build directory's lock.
@@ -38,8 +39,11 @@ units=$(find "$UNIT_DIR" -maxdepth 1 -type f -name 't-*' ! -name '*.d' 2>/dev/nu
 schedule() {
 	for t in $tests; do
 		sed -n 's/^# schedule: *\([a-z]*\) *\([0-9.]*\).*/\1 \2/p' "$t" |
-			head -n 1 | { read -r c w || :; [ "${c:-}" = "$1" ] &&
-			echo "${w:-0} $t"; } || :
+			head -n 1 | {
+				read -r c w || :
+				[ "${c:-}" != middle ] || c=
+				[ "${c:-}" = "$1" ] && echo "${w:-0} $t"
+			} || :
 	done | sort -k1,1gr -k2,2 | cut -d' ' -f2
 }
 order="$(schedule first) $units $(schedule '') $(schedule last)"

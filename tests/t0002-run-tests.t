@@ -29,10 +29,10 @@ cp "$F/quick.t" "$TMP/units/t-fake"
 chmod +x "$TMP/units/t-fake"
 : >"$TMP/mark"
 RUN_TESTS_MARK=$TMP/mark TEST_JOBS=1 UNIT_DIR=$TMP/units \
-	TESTS="$F/last.t $F/long-last.t $F/quick.t $F/slow-first.t" \
+	TESTS="$F/last.t $F/long-last.t $F/quick.t $F/long-middle.t $F/slow-first.t" \
 	"$LOREBOT_SRC/ci/run-tests.sh" >"$TMP/out1" 2>/dev/null
 is "$(sed -n 's/^\[[0-9:]*\] \([^ ]*\) \.* ok.*/\1/p' "$TMP/out1" | sed 's|.*/||' | tr '\n' ' ')" \
-	"slow-first.t t-fake quick.t long-last.t last.t " "the schedule's order"
+	"slow-first.t t-fake long-middle.t quick.t long-last.t last.t " "the schedule's order"
 
 # a failing test fails the run
 printf '#!/bin/sh\necho 1..1\necho "not ok 1 - broken"\n' >"$TMP/bad.t"

@@ -1,6 +1,7 @@
 #!/bin/sh
 # series --mbox past its memory budget: the assembly moves to a scratch
 # file, and what comes out is exactly what the in-memory assembly gives
+# schedule: middle 4.9 (wall minutes in a full run: long ones start first)
 . "${LOREBOT_SRC:-.}/tests/lib.sh"
 
 # the real threads, the hand-made cases, bad input and a generated list

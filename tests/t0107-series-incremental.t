@@ -4,6 +4,7 @@
 # whatever order and chunks the messages came in (one by one, replies
 # before patches, v2 before v1, random chunks), patches without threading
 # (grouped by sender, version and time) included.
+# schedule: middle 6.8 (wall minutes in a full run: long ones start first)
 . "${LOREBOT_SRC:-.}/tests/lib.sh"
 
 L=$FIXTURES/lore

@@ -6,6 +6,7 @@
 # the rest exactly, without holding a change of every version.  Into a
 # database that exists, an archive is assembled in full, a poll's news
 # incrementally.
+# schedule: middle 3.7 (wall minutes in a full run: long ones start first)
 . "${LOREBOT_SRC:-.}/tests/lib.sh"
 
 # a value of the database

@@ -4,6 +4,7 @@
 # newcomer following the README's quick start in a fresh clone of lorebot
 # gets to a first result (the block is run as written; only the apt-get
 # line is replaced by checking that its packages are installed).
+# schedule: middle 2.2 (wall minutes in a full run: long ones start first)
 . "${LOREBOT_SRC:-.}/tests/lib.sh"
 
 MAN=$LOREBOT_SRC/doc/lorebot-check.1

@@ -1,6 +1,7 @@
 #!/bin/sh
 # The daemon without kernel builds: fetch, assemble, apply, check, reply,
 # a v2 superseding v1, and nothing done twice.
+# schedule: middle 2.3 (wall minutes in a full run: long ones start first)
 . "${LOREBOT_SRC:-.}/tests/lib.sh"
 . "$LOREBOT_SRC/tests/lore-lib.sh"
 . "$LOREBOT_SRC/tests/daemon-lib.sh"

@@ -3,6 +3,7 @@
 # failures, backs off instead of hammering, stops at once on SIGTERM while
 # the lore is down, and once the lore is back a new daemon catches up with
 # everything posted meanwhile; nothing is missed.
+# schedule: middle 3.6 (wall minutes in a full run: long ones start first)
 . "${LOREBOT_SRC:-.}/tests/lib.sh"
 . "$LOREBOT_SRC/tests/lore-lib.sh"
 . "$LOREBOT_SRC/tests/daemon-lib.sh"

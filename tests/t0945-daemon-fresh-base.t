@@ -10,6 +10,7 @@
 # Every version, the fixture threads' included, gets at most one mail;
 # thread 003, whose base is not in the tree, gets one with its two real
 # review findings and a line saying it was not built or booted (issue 41).
+# schedule: middle 2.3 (wall minutes in a full run: long ones start first)
 . "${LOREBOT_SRC:-.}/tests/lib.sh"
 . "$LOREBOT_SRC/tests/lore-lib.sh"
 . "$LOREBOT_SRC/tests/daemon-lib.sh"

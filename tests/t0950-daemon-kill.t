@@ -7,6 +7,7 @@
 # after which every version is complete, its replies are those of a run
 # that was never killed, none filed twice, and the database is intact.
 #   KILLS   how many kills (default 50)
+# schedule: middle 3.1 (wall minutes in a full run: long ones start first)
 . "${LOREBOT_SRC:-.}/tests/lib.sh"
 . "$LOREBOT_SRC/tests/lore-lib.sh"
 . "$LOREBOT_SRC/tests/daemon-lib.sh"

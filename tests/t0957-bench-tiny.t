@@ -8,6 +8,7 @@
 # parser's jail did under valgrind, issue 46), each benchmark that runs
 # lorebot in its tiny mode exits non-zero with "FAILED" and the reason.
 # The figures of a tiny mode mean nothing; bench/README.md has the real.
+# schedule: middle 10 (wall minutes in a full run: long ones start first)
 . "${LOREBOT_SRC:-.}/tests/lib.sh"
 S=$LOREBOT_SRC/bench
 

@@ -7,6 +7,7 @@
 # tests the latest version again, once per reply.retestinterval; reading
 # every answer again (a refetch, a crash before the cursor moved)
 # changes nothing.
+# schedule: middle 2.1 (wall minutes in a full run: long ones start first)
 . "${LOREBOT_SRC:-.}/tests/lib.sh"
 . "$LOREBOT_SRC/tests/lore-lib.sh"
 . "$LOREBOT_SRC/tests/daemon-lib.sh"

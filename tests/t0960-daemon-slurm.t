@@ -11,6 +11,7 @@
 #   result once;
 # - a v2 arriving while v1's job waits in Slurm cancels it (scancel).
 # The version with real builds and boots on Slurm is t0961 (kernels).
+# schedule: middle 2.0 (wall minutes in a full run: long ones start first)
 . "${LOREBOT_SRC:-.}/tests/lib.sh"
 . "$LOREBOT_SRC/tests/lore-lib.sh"
 . "$LOREBOT_SRC/tests/daemon-lib.sh"
