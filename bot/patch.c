@@ -738,10 +738,6 @@ static bool has_email(const char *v)
 		!isspace((unsigned char)at[-1]) && !isspace((unsigned char)at[1]);
 }
 
-/*
- * The name as the From: line writes it, comments included ("Ritesh
- * Harjani (IBM) <addr>": GMime's name drops "(IBM)", b4 keeps it)
- */
 /* addr without a "+tag" in its local part: "syzbot+1a2b@x.com" -> "syzbot@x.com" */
 static char *untagged(const char *addr)
 {
@@ -791,6 +787,10 @@ static bool same_address(const char *a, const char *b)
 	return same;
 }
 
+/*
+ * The name as the From: line writes it, comments included ("Ritesh
+ * Harjani (IBM) <addr>": GMime's name drops "(IBM)", b4 keeps it)
+ */
 static bool same_display_name(const char *name, const char *from_text)
 {
 	char *fn, *fa;
