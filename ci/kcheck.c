@@ -1,11 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 
-#include "lib/log.h"
 #include "lib/run.h"
 #include "ci/kbuild-priv.h"
 #include "ci/kcheck.h"
@@ -121,7 +117,7 @@ static int write_wrapper(struct kbuild_tree *t, char *const *files, size_t nr,
 {
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
-	int fd, ret = 0;
+	int ret;
 
 	strbuf_addstr(&sb,
 		"# lorebot's CHECK (ci/kcheck.c): \"$1\" on the touched files only\n"
@@ -137,15 +133,11 @@ static int write_wrapper(struct kbuild_tree *t, char *const *files, size_t nr,
 	strbuf_addstr(&sb, WRAPPER_END "\nexit 0\n");
 	*path = xasprintf("%s/" WRAPPER, t->obj);
 	kbuild_obj_file_reset(*path);
-	fd = util_open_beneath(t->obj, *path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0 || write(fd, sb.buf, sb.len) != (ssize_t)sb.len) {
-		strbuf_addf(err, "cannot write '%s': %s", *path, strerror(errno));
-		ret = -1;
-	}
-	if (fd >= 0)
-		close(fd);
+	ret = util_write_file_beneath(t->obj, *path, sb.buf, sb.len);
+	if (ret)
+		strbuf_addf(err, "cannot write '%s': %s", *path, strerror(-ret));
 	strbuf_release(&sb);
-	return ret;
+	return ret ? -1 : 0;
 }
 
 int kcheck_run(const struct kcheck *c, struct kbuild_tree *t,
