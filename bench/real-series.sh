@@ -11,12 +11,13 @@
 # b4's readings are kept in OUTDIR/*/b4/ (an hour on 2 cores the first time).
 set -eu
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 OUT=${1:-bench/out/real}
 if [ -z "${MIRROR:-}" ] || [ ! -d "$MIRROR" ]; then
-	echo "bench real-series: skipped: every comparison: MIRROR (a git mirror of linux-xfs) not given"
+	bench_skip "every comparison" "MIRROR (a git mirror of linux-xfs) not given"
 	exit 0
 fi
-command -v b4 >/dev/null || { echo "bench real-series: FAILED: b4 is not installed" >&2; exit 1; }
+command -v b4 >/dev/null || bench_fail "b4 is not installed"
 rc=0
 for set in design:2023-01-01:2024-01-01 report:2025-01-01:2026-04-01; do
 	name=${set%%:*}

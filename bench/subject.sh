@@ -12,13 +12,14 @@
 set -eu
 cd "$(dirname "$0")/.."
 LOREBOT=${LOREBOT:-$PWD/build/lorebot}
+. bench/lib.sh
 RUNS=${RUNS:-3}
 T=$(mktemp -d "${TMPDIR:-/tmp}/lorebot-bench-subject.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 [ $# -gt 0 ] || set -- 819200 2457600
 # the tiny mode (tests/t0957-bench-tiny.t): 8 kB, once
-if [ "${BENCH_TINY:-0}" = 1 ]; then
-	echo "bench subject: skipped: $*: bytes (the tiny mode reads 8192, once)"
+if bench_tiny; then
+	bench_skip "$*" "bytes (the tiny mode reads 8192, once)"
 	set -- 8192
 	RUNS=1
 fi
@@ -36,9 +37,8 @@ best() {
 			<"$T/mail" >"$T/info" || _rc=$?
 		if [ "$_rc" != 0 ]; then
 			# time(1) says "Command exited with non-zero status N"
-			echo "bench subject: FAILED: $_name $(sed -n \
-				's/^Command exited with non-zero status /exited /p' "$T/time")" >&2
-			exit 1
+			bench_fail "$_name $(sed -n \
+				's/^Command exited with non-zero status /exited /p' "$T/time")"
 		fi
 		cat "$T/time" >>"$T/times"
 		_i=$((_i + 1))
