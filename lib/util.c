@@ -382,6 +382,41 @@ int util_write_file_beneath(const char *root, const char *path, const void *buf,
 			buf, len);
 }
 
+int util_unlink_beneath(const char *root, const char *path)
+{
+	struct open_how how = {
+		.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+			RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV,
+	};
+	size_t n = strlen(root);
+	const char *slash = strrchr(path, '/');
+	char *parent;
+	int dfd, pfd, ret = 0;
+
+	if (strncmp(path, root, n) || path[n] != '/' || !path[n + 1] ||
+	    slash == path + strlen(path) - 1)
+		return -EINVAL;
+	dfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return -errno;
+	if (slash == path + n) {
+		pfd = dfd;
+	} else {
+		parent = xstrndup(path + n + 1, slash - (path + n + 1));
+		pfd = (int)syscall(SYS_openat2, dfd, parent, &how, sizeof(how));
+		if (pfd < 0)
+			ret = -errno;
+		free(parent);
+	}
+	if (!ret && unlinkat(pfd, slash + 1, 0) && errno != ENOENT)
+		ret = -errno;
+	if (pfd >= 0 && pfd != dfd)
+		close(pfd);
+	close(dfd);
+	return ret;
+}
+
 int util_mkdir_p(const char *path, unsigned int mode)
 {
 	char *p = xstrdup(path), *s;

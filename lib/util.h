@@ -100,6 +100,11 @@ int util_read_file_beneath(const char *root, const char *path, char **buf,
 			   size_t *len, size_t max);
 int util_write_file_beneath(const char *root, const char *path, const void *buf,
 			    size_t len);
+/*
+ * Remove the file path under root as util_open_beneath() opens it (no
+ * link followed on the way); a path already gone is 0.  0 or -errno.
+ */
+int util_unlink_beneath(const char *root, const char *path);
 /* mkdir -p; 0 or -errno */
 int util_mkdir_p(const char *path, unsigned int mode);
 /* Give path and everything under it to uid:gid (not following links) */

@@ -288,6 +288,28 @@ static void test_beneath(void)
 	p = xasprintf("%s/../%s", root, strrchr(secret, '/') + 1);
 	is_int(util_read_file_beneath(root, p, &buf, &len, 0), -EXDEV, "nor .. out of it");
 	free(p);
+	/* up -> /tmp: unlinking up/<secret> must not remove the secret */
+	p = xasprintf("%s/up", root);
+	if (symlink("/tmp", p))
+		ok(0, "symlink: %s", strerror(errno));
+	free(p);
+	p = xasprintf("%s/up/%s", root, strrchr(secret, '/') + 1);
+	is_int(util_unlink_beneath(root, p), -ELOOP,
+	       "unlink beneath: not through a link on the way");
+	free(p);
+	p = xasprintf("%s/%s", root, "gone.o");
+	is_int(util_unlink_beneath(root, p), 0, "a file already gone is 0");
+	util_write_file(p, "x", 1);
+	is_int(util_unlink_beneath(root, p), 0, "a file is removed");
+	ok(access(p, F_OK) && errno == ENOENT, "and is gone");
+	free(p);
+	p = xasprintf("%s/dir", root);
+	util_mkdir_p(p, 0755);
+	free(p);
+	p = xasprintf("%s/dir/x.o", root);
+	util_write_file(p, "x", 1);
+	is_int(util_unlink_beneath(root, p), 0, "one in a directory too");
+	free(p);
 	fd = util_open_beneath(root, "/etc/passwd", O_RDONLY, 0);
 	ok(fd < 0 && errno == EINVAL, "a path outside the root is refused");
 	/*
