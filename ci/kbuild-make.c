@@ -225,7 +225,8 @@ int kbuild_run(struct kbuild_tree *t, const char *const *argv,
 	int fd, ret = 0;
 
 	memset(s, 0, sizeof(*s));
-	diag_parse_init(&s->parse, t->src, t->obj);
+	/* the compiler names files relative to its O= */
+	diag_parse_init(&s->parse, t->src, o->obj ? o->obj : t->obj);
 	make_env(t, &env, statslog, cc_write);
 	/* the build user appends to it */
 	kbuild_obj_file_reset(statslog);
