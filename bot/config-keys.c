@@ -169,6 +169,10 @@ const struct cfg_key cfg_keys[] = {
 	  "check the .c files a series touches with the tree's Coccinelle rules "
 	  "(make C=2 CHECK=scripts/coccicheck MODE=report) and report their new "
 	  "findings: minutes per file and patch, off by default" },
+	{ "build.clang", CFG_LIST, "x86_64", NULL,
+	  "arches whose touched .c files are also compiled with clang (make "
+	  "LLVM=1, in an O= directory of their own) to report clang's new "
+	  "warnings and errors; empty: none" },
 	{ "build.ccachewrite", CFG_ENUM, "base", "base|all",
 	  "which builds add to the shared ccache: base, only commits of a "
 	  "git.base branch (a series' build reads it, never writes it); all" },

@@ -19,7 +19,8 @@ static const char *const root_keys[] = {
 
 /* Keys whose values are paths: always shown relative, else by their last part */
 static const char *const path_keys[] = {
-	"log", "log_path", "logfile", "log_dir", "w1_log", "sparse_log", "console_log",
+	"log", "log_path", "logfile", "log_dir", "w1_log", "sparse_log", "coccicheck_log",
+	"clang_log", "console_log",
 	"build_dir", "src_dir", "obj_dir", "image", "repo", "mbox", "path", "dir", "workdir",
 };
 

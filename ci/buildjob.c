@@ -175,8 +175,14 @@ static bool cocci_unit(const char *unit)
 	return kcheck_is_unit(&kchecks[KCHECK_COCCI], unit);
 }
 
+static bool clang_unit(const char *unit)
+{
+	return kcheck_is_unit(&kchecks[KCHECK_CLANG], unit);
+}
+
 static bool (*const kcheck_pred[KCHECK_NR])(const char *) = {
 	[KCHECK_SPARSE] = sparse_unit, [KCHECK_COCCI] = cocci_unit,
+	[KCHECK_CLANG] = clang_unit,
 };
 
 /*
@@ -287,9 +293,9 @@ static int extra_base(struct arch_run *ar, struct strbuf *err)
 		all += nr[c];
 	if (!all)
 		goto out;
-	log_info("%s: W=1, sparse, coccicheck diagnostics of %zu, %zu, %zu file(s) "
-		 "at the base", t->arch.name, nr[0], nr[1 + KCHECK_SPARSE],
-		 nr[1 + KCHECK_COCCI]);
+	log_info("%s: W=1, sparse, coccicheck, clang diagnostics of %zu, %zu, %zu, "
+		 "%zu file(s) at the base", t->arch.name, nr[0], nr[1 + KCHECK_SPARSE],
+		 nr[1 + KCHECK_COCCI], nr[1 + KCHECK_CLANG]);
 	/* back to the base: its objects, then the passes */
 	if (kbuild_build_commit(t, t->base, "base-again", &s, err)) {
 		ret = -1;
@@ -676,12 +682,14 @@ enum build_status buildjob_arch(struct build_job *job, const struct arch *arch)
 	units_drop(&ar.t->units, extra_unit);
 	for (i = 0; i < KCHECK_NR; i++) {
 		const struct kcheck *c = &kchecks[i];
+		const char *missing;
 
-		if (!job->check[i])
+		if (!job->check[i] || !kcheck_wanted(c, job->env->cfg, arch->name))
 			continue;
-		if (!run_have_program(c->program)) {
+		missing = kcheck_missing(c);
+		if (missing) {
 			r->check_skipped[i] = xasprintf("'%s' not found (Debian package %s)",
-							c->program, c->package);
+							missing, c->package);
 			log_warn("%s: %s not run: %s", arch->name, c->name,
 				 r->check_skipped[i]);
 			continue;

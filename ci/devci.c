@@ -203,7 +203,8 @@ static void build_findings(const struct build_arch_result *a, size_t nr,
 				       *b->d.option ? " [" : "", b->d.option,
 				       *b->d.option ? "]" : "", b->w1 ? " (W=1)" :
 				       !strcmp(b->d.tool, "sparse") ? " (sparse)" :
-				       !strcmp(b->d.tool, "coccinelle") ? " (Coccinelle)" : "");
+				       !strcmp(b->d.tool, "coccinelle") ? " (Coccinelle)" :
+				       !strcmp(b->d.tool, "clang") ? " (clang)" : "");
 		if (b->fixed_by)
 			f->suggestion = xasprintf("patch %u/%zu fixes it: patch %u/%zu "
 						  "breaks bisection", b->fixed_by, nr,
@@ -269,8 +270,9 @@ static int build_stage(const struct devci_range *r, const struct devci_opts *o,
 	job.w1 = true;
 	/* booted: bisection boots the patches' images kept here */
 	job.keep_images = o->nr_boot > 0;
+	/* each arch asks the configuration (kcheck_wanted()) */
 	for (i = 0; i < KCHECK_NR; i++)
-		job.check[i] = config_get_bool(env->cfg, kchecks[i].key);
+		job.check[i] = true;
 	job.repair = config_get_bool(env->cfg, "build.repair");
 	job.mincoverage = (int)config_get_int(env->cfg, "build.mincoverage");
 	snprintf(job.base, sizeof(job.base), "%s", r->base);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/types.h>
 
 #include "lib/run.h"
 #include "ci/kbuild-priv.h"
@@ -10,15 +11,59 @@
 const struct kcheck kchecks[KCHECK_NR] = {
 	[KCHECK_SPARSE] = {
 		.name = "sparse", .tool = "sparse", .suffix = ".sparse",
-		.top = "make C=2", .program = "sparse", .package = "sparse",
+		.top = "make C=2", .programs = { "sparse" }, .package = "sparse",
 		.key = "build.sparse",
 	},
 	[KCHECK_COCCI] = {
 		.name = "coccicheck", .tool = "coccinelle", .suffix = ".cocci",
-		.top = "make C=2 coccicheck", .program = "spatch",
+		.top = "make C=2 coccicheck", .programs = { "spatch" },
 		.package = "coccinelle", .key = "build.coccicheck",
 	},
+	[KCHECK_CLANG] = {
+		.name = "clang", .tool = "clang", .suffix = ".clang",
+		.top = "make LLVM=1",
+		.programs = { "clang", "ld.lld", "llvm-objcopy" },
+		.package = "clang, lld and llvm", .key = "build.clang",
+		.arch_list = true, .errors = true,
+	},
 };
+
+bool kcheck_wanted(const struct kcheck *c, const struct config *cfg,
+		   const char *arch)
+{
+	const char **v;
+	size_t i, n;
+	bool ret = false;
+
+	if (!c->arch_list)
+		return config_get_bool(cfg, c->key);
+	/* "clang = x86_64 arm64", "clang = x86_64, arm64" or a line each */
+	n = config_get_all(cfg, c->key, &v);
+	for (i = 0; i < n && !ret; i++) {
+		const char *p = v[i];
+
+		while (*p && !ret) {
+			size_t len;
+
+			p += strspn(p, " \t,");
+			len = strcspn(p, " \t,");
+			ret = len && len == strlen(arch) && !strncmp(p, arch, len);
+			p += len;
+		}
+	}
+	free(v);
+	return ret;
+}
+
+const char *kcheck_missing(const struct kcheck *c)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(c->programs) && c->programs[i]; i++)
+		if (!run_have_program(c->programs[i]))
+			return c->programs[i];
+	return NULL;
+}
 
 bool kcheck_is_unit(const struct kcheck *c, const char *unit)
 {
@@ -43,24 +88,28 @@ char *kcheck_unit(const struct kcheck *c, const char *file)
 struct filter_data {
 	const struct kcheck *c;
 	char *const *files;
+	const char *const *units;	/* each file's, as make names it */
 	size_t nr;
 	bool compile_failed;	/* a compiler's error: a file did not build */
+	bool unit_error;	/* an error of a checked file's */
 };
 
-static bool checked(const struct filter_data *fd, const char *unit)
+/* Which file unit is, or -1 */
+static ssize_t checked(const struct filter_data *fd, const char *unit)
 {
 	size_t i;
 
 	for (i = 0; i < fd->nr; i++)
-		if (!strcmp(fd->files[i], unit))
-			return true;
-	return false;
+		if (!strcmp(fd->units[i], unit))
+			return i;
+	return -1;
 }
 
 /*
- * "  CHECK   mm/rmap.c" made the unit "mm/rmap.c": it becomes
- * "mm/rmap.c.sparse", its messages the checker's.  Everything else the
- * make printed (a compile it redid) is dropped.
+ * "  CHECK   mm/rmap.c" made the unit "mm/rmap.c" (clang's "CC mm/rmap.o"
+ * the unit "mm/rmap.o"): it becomes "mm/rmap.c.sparse", its messages the
+ * checker's.  Everything else the make printed (a compile it redid,
+ * clang's prepare) is dropped.
  */
 static void filter(struct diag_parse *p, void *data)
 {
@@ -70,8 +119,9 @@ static void filter(struct diag_parse *p, void *data)
 
 	for (i = 0; i < p->diags.nr; i++) {
 		struct diag *d = &p->diags.v[i], *k;
+		ssize_t f = checked(fd, d->unit);
 
-		if (!checked(fd, d->unit)) {
+		if (f < 0) {
 			if (d->sev == DIAG_ERROR && strcmp(d->tool, "make"))
 				fd->compile_failed = true;
 			continue;
@@ -80,16 +130,20 @@ static void filter(struct diag_parse *p, void *data)
 		k = &keep.v[keep.nr - 1];
 		free(k->tool);
 		k->tool = xstrdup(fd->c->tool);
-		if (k->sev == DIAG_ERROR)
+		if (k->sev == DIAG_ERROR && fd->c->errors)
+			fd->unit_error = true;
+		else if (k->sev == DIAG_ERROR)
 			k->sev = DIAG_WARNING;
 		free(k->unit);
-		k->unit = kcheck_unit(fd->c, d->unit);
+		k->unit = kcheck_unit(fd->c, fd->files[f]);
 	}
 	diag_list_release(&p->diags);
 	p->diags = keep;
 	for (i = 0; i < p->units_nr; i++) {
-		if (checked(fd, p->units[i])) {
-			char *u = kcheck_unit(fd->c, p->units[i]);
+		ssize_t f = checked(fd, p->units[i]);
+
+		if (f >= 0) {
+			char *u = kcheck_unit(fd->c, fd->files[f]);
 
 			free(p->units[i]);
 			p->units[n++] = u;
@@ -98,6 +152,33 @@ static void filter(struct diag_parse *p, void *data)
 		}
 	}
 	p->units_nr = n;
+}
+
+int kcheck_make(const struct kcheck *c, struct kbuild_tree *t,
+		char *const *files, const char *const *units, size_t nr,
+		const struct kbuild_make_opts *opts, struct kbuild_step *step,
+		struct strbuf *err)
+{
+	struct filter_data fd = { c, files, units, nr, false, false };
+	struct kbuild_make_opts o = *opts;
+	int ret;
+
+	o.keep_going = true;
+	o.top = c->top;
+	o.filter = filter;
+	o.filter_data = &fd;
+	ret = kbuild_make(t, &o, step, err);
+	if (ret || step->status != KBUILD_FAILED)
+		return ret;
+	/*
+	 * A file that does not compile with gcc is not checked: the patch's
+	 * build reports its errors, and the checker did not fail.  clang's
+	 * own errors on the checked files are its findings; an error
+	 * anywhere else (its prepare) is clang failing.
+	 */
+	if (c->errors ? fd.unit_error && !fd.compile_failed : fd.compile_failed)
+		step->status = KBUILD_OK;
+	return ret;
 }
 
 /*
@@ -147,19 +228,22 @@ int kcheck_run(const struct kcheck *c, struct kbuild_tree *t,
 	const char **targets = xcalloc(nr + 1, sizeof(*targets));
 	const char *vars[4] = { "C=2" };
 	char *check, *wrapper = NULL;
-	struct filter_data fd = { c, files, nr, false };
 	struct kbuild_make_opts o = {
-		.name = name, .targets = targets, .vars = vars, .keep_going = true,
-		.top = c->top, .filter = filter, .filter_data = &fd,
+		.name = name, .targets = targets, .vars = vars,
 	};
+	const char *missing = kcheck_missing(c);
 	size_t i;
 	int ret;
 
-	if (!run_have_program(c->program)) {
-		strbuf_addf(err, "'%s' not found (Debian package %s)", c->program,
+	if (missing) {
+		strbuf_addf(err, "'%s' not found (Debian package %s)", missing,
 			    c->package);
 		free(targets);
 		return -1;
+	}
+	if (c == &kchecks[KCHECK_CLANG]) {
+		free(targets);
+		return kcheck_clang_run(t, files, nr, name, step, err);
 	}
 	if (write_wrapper(t, files, nr, &wrapper, err)) {
 		free(wrapper);
@@ -170,19 +254,13 @@ int kcheck_run(const struct kcheck *c, struct kbuild_tree *t,
 		check = xasprintf("CHECK=sh %s %s/scripts/coccicheck", wrapper, t->src);
 		vars[2] = "MODE=report";
 	} else {
-		check = xasprintf("CHECK=sh %s %s", wrapper, c->program);
+		check = xasprintf("CHECK=sh %s %s", wrapper, c->programs[0]);
 	}
 	vars[1] = check;
 	/* C=2: the object is checked whether or not make rebuilds it */
 	for (i = 0; i < nr; i++)
 		targets[i] = xasprintf("%.*s.o", (int)(strlen(files[i]) - 2), files[i]);
-	ret = kbuild_make(t, &o, step, err);
-	/*
-	 * A file that does not compile is not checked: the patch's build
-	 * reports its errors, and the checker did not fail
-	 */
-	if (!ret && step->status == KBUILD_FAILED && fd.compile_failed)
-		step->status = KBUILD_OK;
+	ret = kcheck_make(c, t, files, (const char *const *)files, nr, &o, step, err);
 	for (i = 0; i < nr; i++)
 		free((char *)targets[i]);
 	free(targets);

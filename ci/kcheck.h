@@ -9,13 +9,18 @@
  *	coccicheck	CHECK=<src>/scripts/coccicheck MODE=report: every
  *			semantic patch of the tree's scripts/coccinelle/ in
  *			report mode (build.coccicheck)
+ *	clang		"make LLVM=1 mm/rmap.o" in an O= directory of its
+ *			own, obj/.lorebot-clang/, whose .config is obj/'s
+ *			made again with LLVM=1 olddefconfig (build.clang, a
+ *			list of arches; ci/kcheck-clang.c)
  *
  * A checker's messages come in units "<file>.<suffix>" ("mm/rmap.c.sparse")
- * with its tool ("sparse", "coccinelle"); sparse's "expected/got" lines
- * are folded into the warning they explain (ci/diag.c).  Their errors are
- * warnings here: they do not fail a build.  Only the checked files' units
- * are kept from the step: a compile the make may redo (a file whose build
- * failed) is the normal build's business.
+ * with its tool ("sparse", "coccinelle", "clang"); sparse's "expected/got"
+ * lines are folded into the warning they explain (ci/diag.c).  sparse's
+ * and Coccinelle's errors are warnings here: they do not fail a build;
+ * clang's are errors (the file does not build with clang).  Only the
+ * checked files' units are kept from the step: a compile the make may redo
+ * (a file whose build failed) is the normal build's business.
  *
  * At the base they are computed once per build directory, checker and
  * file and kept in <build dir>/<checker>/, like W=1's (ci/w1.h).
@@ -28,6 +33,7 @@
 enum kcheck_kind {
 	KCHECK_SPARSE,
 	KCHECK_COCCI,
+	KCHECK_CLANG,
 	KCHECK_NR,
 };
 
@@ -36,12 +42,20 @@ struct kcheck {
 	const char *tool;	/* of its diagnostics: "sparse", "coccinelle" */
 	const char *suffix;	/* of its units: ".sparse" */
 	const char *top;	/* the unit of what it prints outside any file */
-	const char *program;	/* needed on PATH */
-	const char *package;	/* the Debian package of program */
+	const char *programs[4];	/* needed on PATH */
+	const char *package;	/* the Debian packages of programs */
 	const char *key;	/* its configuration key: "build.sparse" */
+	bool arch_list;		/* key lists the arches it runs on, else a bool */
+	bool errors;		/* its errors are errors (else warnings) */
 };
 
 extern const struct kcheck kchecks[KCHECK_NR];
+
+/* Does the configuration ask for c on arch ("x86_64")? */
+bool kcheck_wanted(const struct kcheck *c, const struct config *cfg,
+		   const char *arch);
+/* The first of c's programs not on PATH, or NULL */
+const char *kcheck_missing(const struct kcheck *c);
 
 /* Is unit one of checker c's; of any checker's */
 bool kcheck_is_unit(const struct kcheck *c, const char *unit);
@@ -65,5 +79,19 @@ int kcheck_base_load(const struct kcheck *c, const struct kbuild_tree *t,
 /* Keep the diagnostics of file's unit from a step run at the base */
 int kcheck_base_save(const struct kcheck *c, const struct kbuild_tree *t,
 		      const char *file, const struct diag_list *step_diags);
+
+/*
+ * A checker's make: kbuild_make() with o's name, targets, vars and obj;
+ * what it printed about units[i] (a file's unit as make names it)
+ * becomes files[i]'s unit of c, the rest is dropped.  See kcheck_run().
+ */
+int kcheck_make(const struct kcheck *c, struct kbuild_tree *t,
+		char *const *files, const char *const *units, size_t nr,
+		const struct kbuild_make_opts *o, struct kbuild_step *step,
+		struct strbuf *err);
+
+/* clang's run (ci/kcheck-clang.c): kcheck_run() of KCHECK_CLANG */
+int kcheck_clang_run(struct kbuild_tree *t, char *const *files, size_t nr,
+		     const char *name, struct kbuild_step *step, struct strbuf *err);
 
 #endif

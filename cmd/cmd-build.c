@@ -22,7 +22,7 @@ const char cmd_build_help[] =
 	"    lorebot build [--repo DIR] (--series BRANCH [--base REV] | --range A..B)\n"
 	"                  [--arch LIST] [--profile NAME] [--timeout DURATION]\n"
 	"                  [--log-dir DIR] [--no-w1] [--no-sparse]\n"
-	"                  [--no-coccicheck] [--no-repair] [--json]\n"
+	"                  [--no-coccicheck] [--no-clang] [--no-repair] [--json]\n"
 	"\n"
 	"DESCRIPTION\n"
 	"    Each patch (commit) of the series is built, in order, with the real\n"
@@ -88,6 +88,10 @@ const char cmd_build_help[] =
 	"        skip the Coccinelle check (make C=2 CHECK=scripts/coccicheck\n"
 	"        MODE=report) of the touched files (default: build.coccicheck); its\n"
 	"        new warnings have tool \"coccinelle\"\n"
+	"    --no-clang\n"
+	"        skip the clang compile (make LLVM=1) of the touched files on the\n"
+	"        arches build.clang lists; its new warnings and errors have tool\n"
+	"        \"clang\"\n"
 	"    --no-repair\n"
 	"        build with the profile's configuration as it is, whatever\n"
 	"        build.repair says\n"
@@ -118,7 +122,7 @@ const char cmd_build_help[] =
 
 struct build_opts {
 	const char *repo, *series, *base, *range, *arch, *profile, *log_dir;
-	bool json, no_w1, no_sparse, no_cocci, no_repair;
+	bool json, no_w1, no_sparse, no_cocci, no_clang, no_repair;
 };
 
 /* --timeout DUR: build.timeout for this run */
@@ -150,6 +154,7 @@ static int parse_opts(int argc, char **argv, struct ctx *ctx,
 		OPT_BOOL(0, "no-w1", &o->no_w1, "no W=1 build"),
 		OPT_BOOL(0, "no-sparse", &o->no_sparse, "no sparse check"),
 		OPT_BOOL(0, "no-coccicheck", &o->no_cocci, "no Coccinelle check"),
+		OPT_BOOL(0, "no-clang", &o->no_clang, "no clang build"),
 		OPT_BOOL(0, "no-repair", &o->no_repair, "no config repair"),
 		OPT_BOOL(0, "json", &o->json, "print the result as JSON"),
 		OPT_END(),
@@ -329,12 +334,10 @@ int cmd_build(int argc, char **argv, struct ctx *ctx)
 	job.w1 = !o.no_w1;
 	/* the boot stage bisects over what is built here */
 	job.keep_images = config_get_bool(ctx->cfg, "boot.enable");
-	for (i = 0; i < KCHECK_NR; i++)
-		job.check[i] = config_get_bool(ctx->cfg, kchecks[i].key);
-	if (o.no_sparse)
-		job.check[KCHECK_SPARSE] = false;
-	if (o.no_cocci)
-		job.check[KCHECK_COCCI] = false;
+	/* each arch asks the configuration (kcheck_wanted()) */
+	job.check[KCHECK_SPARSE] = !o.no_sparse;
+	job.check[KCHECK_COCCI] = !o.no_cocci;
+	job.check[KCHECK_CLANG] = !o.no_clang;
 	job.repair = !o.no_repair && config_get_bool(ctx->cfg, "build.repair");
 	job.mincoverage = (int)config_get_int(ctx->cfg, "build.mincoverage");
 	for (i = 0; i < nr; i++) {

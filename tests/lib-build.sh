@@ -43,8 +43,8 @@ build_config() {
 		printf '[build]\n\tprofile = small\n\tjobs = 2\n\ttimeout = 40m\n'
 		# the fixture series are the tests' own: their objects may join
 		# the shared ccache (a warm machine compiles each once); sparse is
-		# t0525's (both are given back to a test that is about them)
-		printf '\tccachewrite = all\n\tsparse = false\n'
+		# t0525's, clang t0527's (given back to a test that is about them)
+		printf '\tccachewrite = all\n\tsparse = false\n\tclang =\n'
 		while [ $# -ge 2 ]; do
 			_sec=${1%%.*} _key=${1##*.} _sub=${1#*.}
 			_sub=${_sub%.*}
@@ -56,4 +56,34 @@ build_config() {
 			shift 2
 		done
 	} >"$_f"
+}
+
+# checker_finding BRANCH TOOL NAME MESSAGE LINE_PATTERN [BUILD ARGS...]:
+# build the one-patch series BRANCH of $R on x86_64 with $TMP/bot.conf
+# ($TMP/out.json, logs in $TMP/logs) and check that its one new finding is
+# TOOL's, a warning in mm/util.c on patch 1, whose message matches MESSAGE,
+# at the line of the patched mm/util.c that LINE_PATTERN (grep) finds;
+# that the checker NAME ("sparse", "coccicheck", "clang") went over the
+# one touched file, and that nothing of TOOL pre-existing is attributed to
+# the patch.  Sets J, X (the arch's), NEW (its new findings) and LINE.
+checker_finding() {
+	_branch=$1 _tool=$2 _name=$3 _msg=$4 _pat=$5
+	shift 5
+	lorebot --config "$TMP/bot.conf" build --repo "$R" --series "$_branch" \
+		--arch x86_64 --log-dir "$TMP/logs" --json "$@" >"$TMP/out.json" 2>"$TMP/err"
+	is "$?" 1 "exit 1 (a new warning)"
+	J=$TMP/out.json
+	X="d['archs'][0]"
+	NEW="[f for f in $X['findings'] if f['new']]"
+	is "$(json $J "$X['status']")" warnings "status warnings"
+	is "$(json $J "[(f['patch'], f['tool'], f['file'], f['severity'], f['w1']) for f in $NEW]")" \
+		"[(1, '$_tool', 'mm/util.c', 'warning', False)]" \
+		"exactly one new finding: $_tool's, in mm/util.c, patch 1"
+	like "$(json $J "$NEW[0]['message']")" "$_msg" "$_tool's message"
+	LINE=$(git -C "$R" show "$_branch:mm/util.c" | grep -n "$_pat" | cut -d: -f1)
+	is "$(json $J "$NEW[0]['line']")" "$LINE" "at its line"
+	is "$(json $J "$X['patches'][0]['${_name}_files']")" 1 "$_name went over the one touched file"
+	ok "its log is kept" test -s "$(json $J "$X['patches'][0]['${_name}_log']")"
+	is "$(json $J "[f['message'] for f in $X['findings'] if f['tool'] == '$_tool' and not f['new'] and f['patch']]")" \
+		"[]" "no pre-existing $_tool finding is attributed to the patch"
 }

@@ -73,6 +73,7 @@ lore_conf() {
 	[build]
 		ccachewrite = all
 		sparse = false
+		clang =
 	EOF
 	for kv in "$@"; do
 		git config -f "$CONF" "${kv%%=*}" "${kv#*=}"

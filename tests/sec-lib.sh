@@ -251,7 +251,7 @@ fake_build_config() {
 		# the fake tree's Makefile builds no file a series adds: what it
 		# compiles of a change is not what these tests are about
 		printf '[build]\n\tprofile = small\n\tjobs = 2\n\ttimeout = 2m\n\tccache = false\n'
-		printf '\tmincoverage = 0\n\trepair = false\n'
+		printf '\tmincoverage = 0\n\trepair = false\n\tclang =\n'
 		printf '[core]\n\tcachedir = %s\n' "$TMP/fake-cache"
 		while [ $# -ge 2 ]; do
 			printf '[%s]\n\t%s = %s\n' "${1%%.*}" "${1#*.}" "$2"

@@ -13,26 +13,11 @@ apply_series "$R" sparse-user "$FIXTURES/build/sparse-user"
 apply_series "$R" docs "$FIXTURES/build/docs"
 build_config "$TMP/bot.conf" build.sparse true
 
-lorebot --config "$TMP/bot.conf" build --repo "$R" --series sparse-user \
-	--arch x86_64 --log-dir "$TMP/logs" --json >"$TMP/out.json" 2>"$TMP/err"
-is "$?" 1 "exit 1 (a new warning)"
-J=$TMP/out.json
-X="d['archs'][0]"
-is "$(json $J "$X['status']")" warnings "status warnings"
-new="[f for f in $X['findings'] if f['new']]"
-is "$(json $J "[(f['patch'], f['tool'], f['file'], f['severity'], f['w1']) for f in $new]")" \
-	"[(1, 'sparse', 'mm/util.c', 'warning', False)]" \
-	"exactly one new finding: sparse's, in mm/util.c, patch 1"
-like "$(json $J "$new[0]['message']")" \
+# the address-space warning with what sparse expected and got, at the memcpy()
+checker_finding sparse-user sparse sparse \
 	"incorrect type in argument 2 \(different address spaces\); expected .*; got .*__user" \
-	"the address-space warning with what sparse expected and got"
-line=$(git -C "$R" show sparse-user:mm/util.c | grep -n "$(printf '^\tmemcpy(p, src, len);')" |
-	cut -d: -f1)
-is "$(json $J "$new[0]['line']")" "$line" "at the line of the memcpy()"
-is "$(json $J "$X['patches'][0]['sparse_files']")" 1 "sparse checked the one touched file"
-ok "its log is kept" test -s "$(json $J "$X['patches'][0]['sparse_log']")"
-is "$(json $J "[f['message'] for f in $X['findings'] if f['tool'] == 'sparse' and not f['new'] and f['patch']]")" \
-	"[]" "no pre-existing sparse diagnostic is attributed to the patch"
+	"$(printf '^\tmemcpy(p, src, len);')"
+line=$LINE
 
 lorebot --config "$TMP/bot.conf" build --repo "$R" --series sparse-user \
 	--arch x86_64 --log-dir "$TMP/logs-t" >"$TMP/out.txt" 2>&1

@@ -12,23 +12,11 @@ R=$TMP/repo.git
 apply_series "$R" cocci-zalloc "$FIXTURES/build/cocci-zalloc"
 build_config "$TMP/bot.conf" build.coccicheck true
 
-lorebot --config "$TMP/bot.conf" build --repo "$R" --series cocci-zalloc \
-	--arch x86_64 --no-sparse --log-dir "$TMP/logs" --json >"$TMP/out.json" 2>"$TMP/err"
-is "$?" 1 "exit 1 (a new warning)"
-J=$TMP/out.json
-X="d['archs'][0]"
-new="[f for f in $X['findings'] if f['new']]"
-is "$(json $J "[(f['patch'], f['tool'], f['file'], f['severity']) for f in $new]")" \
-	"[(1, 'coccinelle', 'mm/util.c', 'warning')]" \
-	"exactly one new finding: Coccinelle's, in mm/util.c, patch 1"
-like "$(json $J "$new[0]['message']")" "kzalloc should be used for p, instead of kmalloc/memset" \
-	"zalloc-simple's message"
-line=$(git -C "$R" show cocci-zalloc:mm/util.c | grep -n 'p = kmalloc(len + 1, GFP_KERNEL);' | cut -d: -f1)
-is "$(json $J "$new[0]['line']")" "$line" "at the line of the kmalloc()"
-is "$(json $J "$X['patches'][0]['coccicheck_files']")" 1 "coccicheck checked the one touched file"
-is "$(json $J "[f['message'] for f in $X['findings'] if f['tool'] == 'coccinelle' and not f['new'] and f['patch']]")" \
-	"[]" "no pre-existing Coccinelle finding is attributed to the patch"
-like "$(json $J "$new[0]['text']")" \
-	"^mm/util.c:$line:[0-9]+: warning: kzalloc should be used" "in compiler format"
+# zalloc-simple's message, at the kmalloc()
+checker_finding cocci-zalloc coccinelle coccicheck \
+	"kzalloc should be used for p, instead of kmalloc/memset" \
+	'p = kmalloc(len + 1, GFP_KERNEL);' --no-sparse
+like "$(json $J "$NEW[0]['text']")" \
+	"^mm/util.c:$LINE:[0-9]+: warning: kzalloc should be used" "in compiler format"
 
 done_testing

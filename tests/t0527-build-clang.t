@@ -1,0 +1,63 @@
+#!/bin/sh
+# clang on the touched files (build.clang): a patch whose variable is
+# used uninitialized on one path builds without a word from gcc (the
+# kernel turns -Wmaybe-uninitialized off, also with W=1) and gets exactly
+# clang's -Wsometimes-uninitialized, new, on its patch and line, in
+# compiler format; what clang says about the base's file is never new;
+# an arch build.clang does not list has no clang step; a docs-only series
+# has no clang finding.  clang's own O= directory is made once per base
+# build directory (its prepare), then only the touched files compile.
+# schedule: last 4.0 (builds on the base build directory of x86_64; minutes)
+. "${LOREBOT_SRC:-.}/tests/lib.sh"
+. "$LOREBOT_SRC/tests/lib-build.sh"
+
+for p in clang ld.lld llvm-objcopy; do
+	command -v $p >/dev/null || { echo "1..0 # SKIP no $p (Debian packages clang, lld, llvm)"; exit 0; }
+done
+build_repo "$TMP/repo.git" || { echo "Bail out! no kernel tree"; exit 1; }
+R=$TMP/repo.git
+apply_series "$R" uninit "$FIXTURES/build/clang-uninit"
+apply_series "$R" docs "$FIXTURES/build/docs"
+build_config "$TMP/bot.conf" build.clang "x86_64, riscv"
+
+# clang's -Wsometimes-uninitialized at the if; gcc and W=1 say nothing
+checker_finding uninit clang clang \
+	"variable 'buf' is used uninitialized whenever 'if' condition is false" \
+	"$(printf '^\tif (s) {')"
+line=$LINE
+is "$(json $J "$NEW[0]['option']")" "-Wsometimes-uninitialized" "with its option"
+BD=$(json $J "$X['build_dir']")
+ok "clang's O= directory is obj/.lorebot-clang, with a clang .config" \
+	grep -qx "CONFIG_CC_IS_CLANG=y" "$BD/obj/.lorebot-clang/.config"
+ok "gcc's .config is left as it was" grep -qx "CONFIG_CC_IS_GCC=y" "$BD/obj/.config"
+ok "the base's clang diagnostics of mm/util.c are kept" test -e "$BD/clang"
+
+lorebot --config "$TMP/bot.conf" build --repo "$R" --series uninit \
+	--arch x86_64 --log-dir "$TMP/logs-t" >"$TMP/out.txt" 2>&1
+is "$?" 1 "text: exit 1"
+like "$(cat "$TMP/out.txt")" \
+	"mm/util.c:$line:[0-9]+: warning: variable 'buf' is used uninitialized.*\[-Wsometimes-uninitialized\] \[patch 1/1, clang\]" \
+	"text: the warning in compiler format, attributed"
+unlike "$(cat "$TMP/logs-t"/x86_64/*-clang-config.log 2>/dev/null)" "." \
+	"a second series on the same .config does not configure clang again"
+
+lorebot --config "$TMP/bot.conf" build --repo "$R" --series uninit \
+	--arch x86_64 --no-clang --log-dir "$TMP/logs-n" --json >"$TMP/no.json" 2>"$TMP/no.err"
+is "$?" 0 "--no-clang: exit 0 (gcc does not see it)"
+is "$(json "$TMP/no.json" "[f for f in d['archs'][0]['findings'] if f['tool'] == 'clang']")" \
+	"[]" "--no-clang: no clang finding"
+
+build_config "$TMP/x86.conf" build.clang riscv
+lorebot --config "$TMP/x86.conf" build --repo "$R" --series uninit \
+	--arch x86_64 --log-dir "$TMP/logs-r" --json >"$TMP/r.json" 2>"$TMP/r.err"
+is "$?" 0 "build.clang = riscv: x86_64 builds without clang"
+is "$(json "$TMP/r.json" "d['archs'][0]['patches'][0]['clang_files']")" 0 \
+	"build.clang = riscv: no clang step on x86_64"
+
+lorebot --config "$TMP/bot.conf" build --repo "$R" --series docs \
+	--arch x86_64 --log-dir "$TMP/logs-d" --json >"$TMP/docs.json" 2>"$TMP/docs.err"
+is "$?" 0 "docs-only series: exit 0"
+is "$(json "$TMP/docs.json" "[f for f in d['archs'][0]['findings'] if f['tool'] == 'clang' or f['new']]")" \
+	"[]" "docs-only series: no clang finding, nothing new"
+
+done_testing
