@@ -282,7 +282,8 @@ static const char *value_problem(const struct cfg_key *k, const char *v)
 	return NULL;
 }
 
-int config_check(const struct config *cfg, struct strbuf *report)
+/* Every entry against the key table; unknown keys only when asked */
+static int check(const struct config *cfg, bool unknown, struct strbuf *report)
 {
 	size_t i;
 	int problems = 0;
@@ -292,12 +293,13 @@ int config_check(const struct config *cfg, struct strbuf *report)
 		const struct cfg_key *k = config_find_key(e->name);
 		const char *why;
 
-		if (!k) {
+		if (!k && unknown) {
 			strbuf_addf(report, "%s:%d: unknown key '%s'\n",
 				    e->file ? e->file : "?", e->line, e->name);
 			problems++;
-			continue;
 		}
+		if (!k)
+			continue;
 		why = value_problem(k, e->value);
 		if (why) {
 			strbuf_addf(report, "%s:%d: bad value '%s' for '%s': %s",
@@ -312,6 +314,21 @@ int config_check(const struct config *cfg, struct strbuf *report)
 	return problems;
 }
 
+int config_check(const struct config *cfg, struct strbuf *report)
+{
+	return check(cfg, true, report);
+}
+
+int config_load_strict(struct config *cfg, const char *path, struct strbuf *err)
+{
+	if (config_load_file(cfg, path, err))
+		return -1;
+	if (!check(cfg, false, err))
+		return 0;
+	strbuf_trim(err);
+	return -1;
+}
+
 const char *config_get(const struct config *cfg, const char *name)
 {
 	const struct cfg_key *k;
@@ -320,7 +337,10 @@ const char *config_get(const struct config *cfg, const char *name)
 	while (i--) {
 		if (!strcasecmp(cfg->e[i].name, name)) {
 			k = config_find_key(name);
-			/* a bad value is reported by --check; use the default */
+			/*
+			 * a bad value of a file stopped config_load_strict();
+			 * one of git's configuration is reported, and ignored
+			 */
 			if (k && value_problem(k, cfg->e[i].value))
 				break;
 			return cfg->e[i].value ? cfg->e[i].value : "true";

@@ -64,6 +64,12 @@ int config_load_file(struct config *cfg, const char *path, struct strbuf *err);
  */
 int config_load_git(struct config *cfg, const char *repo_dir,
 		    const char *prefix, struct strbuf *err);
+/*
+ * config_load_file(), and a value its key cannot take is an error: -1
+ * with a line "file:line: bad value ..." in err for each (never the
+ * default in its place).  Unknown keys are config_check()'s business.
+ */
+int config_load_strict(struct config *cfg, const char *path, struct strbuf *err);
 /* Add or override one value (command-line options). */
 void config_set(struct config *cfg, const char *name, const char *value);
 

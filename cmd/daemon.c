@@ -276,7 +276,7 @@ static void reload(struct daemon *d)
 		log_info("SIGHUP: no configuration file to reload");
 		return;
 	}
-	if (config_load_file(&fresh, d->ctx->config_path, &err)) {
+	if (config_load_strict(&fresh, d->ctx->config_path, &err)) {
 		log_err("SIGHUP: keeping the old configuration: %s", err.buf);
 		strbuf_release(&err);
 		config_release(&fresh);

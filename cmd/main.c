@@ -257,8 +257,16 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (ctx.config_path) {
-		if (config_load_file(&cfg, ctx.config_path, &err)) {
-			fprintf(stderr, "lorebot: %s\n", err.buf);
+		/* a value its key cannot take stops here, every one named */
+		if (config_load_strict(&cfg, ctx.config_path, &err)) {
+			const char *p = err.buf;
+
+			while (*p) {
+				const char *nl = strchrnul(p, '\n');
+
+				fprintf(stderr, "lorebot: %.*s\n", (int)(nl - p), p);
+				p = *nl ? nl + 1 : nl;
+			}
 			strbuf_release(&err);
 			config_release(&cfg);
 			return EXIT_USAGE;

@@ -65,12 +65,20 @@ lorebot config --check "$TMP/syntax.conf" >/dev/null 2>"$TMP/err"
 is "$?" 2 "a syntax error exits 2"
 like "$(cat $TMP/err)" "syntax.conf" "and names the file"
 
-printf '[list "linux-mm"]\n\turl = http://x/\n[core]\n\tloglevel = loud\n' >"$TMP/get.conf"
+printf '[list "linux-mm"]\n\turl = http://x/\n' >"$TMP/get.conf"
+printf '[list "linux-mm"]\n\turl = http://x/\n[core]\n\tloglevel = loud\n' >"$TMP/loud.conf"
 is "$(lorebot --config "$TMP/get.conf" config --get list.linux-mm.url)" "http://x/" "config --get a set value"
 is "$(lorebot --config "$TMP/get.conf" config --get list.linux-mm.pollinterval)" "5m" \
 	"config --get falls back to the default"
-is "$(lorebot --config "$TMP/get.conf" config --get core.loglevel)" "info" \
-	"a bad value is not used: the default is"
+lorebot --config "$TMP/loud.conf" config --get core.loglevel >"$TMP/out" 2>"$TMP/err"
+is "$?" 2 "a bad value is an error, never the default in its place: exit 2"
+is "$(cat "$TMP/err")" \
+	"lorebot: $TMP/loud.conf:4: bad value 'loud' for 'core.loglevel': not one of the choices (error|warning|info|debug)" \
+	"naming file, line, key and why"
+is "$(cat "$TMP/out")" "" "and nothing on stdout"
+lorebot --config "$TMP/bad.conf" series --help >/dev/null 2>"$TMP/err"
+is "$?" 2 "every command refuses such a file"
+is "$(grep -c "^lorebot: $TMP/bad.conf:[0-9]*: bad value" "$TMP/err")" 4 "with each bad value on a line"
 lorebot config --get no.such.key >/dev/null 2>&1
 is "$?" 2 "config --get of an unknown key exits 2"
 done_testing
