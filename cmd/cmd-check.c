@@ -11,9 +11,8 @@
 #include "bot/contract.h"
 #include "lib/jsonx.h"
 #include "lib/log.h"
-#include "bot/mbox.h"
+#include "bot/series-mbox.h"
 #include "bot/series-out.h"
-#include "bot/thread.h"
 #include "checkers/check.h"
 #include "checkers/pattern.h"
 #include "checkers/tree.h"
@@ -86,8 +85,9 @@ const char cmd_check_help[] =
 	"        check the patches of FILE (mboxo or mboxrd, or one message; -\n"
 	"        reads stdin) instead of a branch\n"
 	"    --series ID\n"
-	"        with --mbox: only the version ID (its cover letter's or first\n"
-	"        patch's Message-ID, or a series id), also when it was superseded\n"
+	"        with --mbox: only the version ID (its cover letter's or a patch's\n"
+	"        Message-ID), also when it was superseded, or the current version\n"
+	"        of series ID (as 'lorebot apply --series' picks it)\n"
 	"    --msgid ID\n"
 	"        check the thread of message ID (<> optional), fetched from lore\n"
 	"    --url URL\n"
@@ -166,40 +166,19 @@ const char cmd_check_help[] =
 	"\n"
 	"    See lorebot-check(1) for more (man -l doc/lorebot-check.1).\n";
 
+/* The messages checked, whole, by their index */
 struct raws {
 	char **v;
 	size_t *len;
 	size_t nr;
 };
 
-static int read_mbox(const char *path, struct assembly *a, struct raws *r)
+static void keep_raw(void *ctx, size_t index, const char *raw, size_t len)
 {
-	struct mbox_reader rd;
-	struct mbox_msg mm = MBOX_MSG_INIT;
-	int ret = mbox_open(&rd, path, a->max_size);
+	struct raws *r = ctx;
 
-	if (ret)
-		return ret;
-	while ((ret = mbox_next(&rd, &mm)) > 0) {
-		r->v = xrealloc(r->v, (mm.index + 1) * sizeof(*r->v));
-		r->len = xrealloc(r->len, (mm.index + 1) * sizeof(*r->len));
-		while (r->nr <= mm.index) {
-			r->v[r->nr] = NULL;
-			r->len[r->nr++] = 0;
-		}
-		if (mm.too_big) {
-			series_problem(a, mm.index, NULL,
-				       "too large (%llu bytes, limit %zu); skipped",
-				       (unsigned long long)mm.size, a->max_size);
-			continue;
-		}
-		r->v[mm.index] = xstrndup(mm.raw.buf, mm.raw.len);
-		r->len[mm.index] = mm.raw.len;
-		series_add_raw(a, mm.raw.buf, mm.raw.len, mm.index, mm.offset);
-	}
-	mbox_msg_release(&mm);
-	mbox_close(&rd);
-	return ret;
+	r->v[index] = xstrndup(raw, len);
+	r->len[index] = len;
 }
 
 static void raws_release(struct raws *r)
@@ -363,19 +342,6 @@ static int check_one(struct check_series *s, const struct check_opts *o,
 	return check_run(s, o, f);
 }
 
-/* Is s the version (or series) id, or does it have a patch of that Message-ID? */
-static bool send_is(const struct send *s, const char *id)
-{
-	int i;
-
-	if (!strcmp(s->id, id) || (s->series && !strcmp(s->series->id, id)))
-		return true;
-	for (i = 0; i < s->total; i++)
-		if (s->patches[i].msg && !strcmp(s->patches[i].msg->msgid, id))
-			return true;
-	return false;
-}
-
 /* What check_mbox() prints and returns, series after series */
 struct mbox_out {
 	bool json, color;
@@ -438,6 +404,22 @@ static void drop_scratch(struct git_tree *tp)
  * numbering...) and checkpatch are for patches posted as such.  With
  * series, only the reply of that Message-ID or those to that version.
  */
+static bool reply_diff_wanted(const struct assembly *a, const struct msg *m,
+			      const char *series, const struct msg **target,
+			      const struct send **send)
+{
+	const struct msg *t = a->state ? a->state[m->slot].target : NULL;
+	const struct send *sd = t ? a->state[t->slot].send : NULL;
+
+	if (m->kind != MSG_REPLY || !m->has_diff)
+		return false;
+	if (series && strcmp(series, m->msgid) && !(sd && series_send_is(sd, series)))
+		return false;
+	*target = t;
+	*send = sd;
+	return true;
+}
+
 static void check_reply_diffs(struct mbox_out *mo, struct assembly *a,
 			      const struct raws *r, const char *series,
 			      struct git_tree *tp, const struct config *cfg,
@@ -455,17 +437,14 @@ static void check_reply_diffs(struct mbox_out *mo, struct assembly *a,
 	check_select(&ro, "-checkpatch,-signed-off-by,-fixes-tag,-subject,-numbering,"
 		     "-cover-letter,-base-commit,-codespell", &err);
 	for (i = 0; i < a->nr; i++) {
-		const struct msg *m = a->msgs[i];
-		const struct msg *t = a->state ? a->state[m->slot].target : NULL;
-		const struct send *sd = t ? a->state[t->slot].send : NULL;
+		const struct msg *m = a->msgs[i], *t;
+		const struct send *sd;
 		struct check_series s = CHECK_SERIES_INIT;
 		struct findings f = FINDINGS_INIT;
 		struct check_patch *p;
 		char *head;
 
-		if (m->kind != MSG_REPLY || !m->has_diff)
-			continue;
-		if (series && strcmp(series, m->msgid) && !(sd && send_is(sd, series)))
+		if (!reply_diff_wanted(a, m, series, &t, &sd))
 			continue;
 		p = from_msg(r, m);
 		if (!p)
@@ -494,17 +473,58 @@ static void check_reply_diffs(struct mbox_out *mo, struct assembly *a,
 	strbuf_release(&err);
 }
 
+/* Where check --mbox and --msgid read their series */
+struct mbox_src {
+	const char *mbox;	/* --mbox FILE, or NULL */
+	const char *msgid;	/* --msgid ID (then url), or NULL */
+	const char *url;
+	const char *series;	/* --series ID, or NULL: the current versions */
+};
+
+/* The messages of sends and the reply diffs asked for, read again whole */
+static int read_wanted(const struct series_mbox *sm, struct send **sends, size_t nr,
+		       const char *series, struct raws *r)
+{
+	const struct assembly *a = &sm->a;
+	const struct msg *t;
+	const struct send *sd;
+	size_t i;
+	bool *want;
+	int k, ret;
+
+	for (i = 0; i < a->nr; i++)
+		r->nr = MAX(r->nr, a->msgs[i]->index + 1);
+	r->v = xcalloc(r->nr + 1, sizeof(*r->v));
+	r->len = xcalloc(r->nr + 1, sizeof(*r->len));
+	want = xcalloc(r->nr + 1, sizeof(*want));
+	for (i = 0; i < nr; i++) {
+		if (sends[i]->cover)
+			want[sends[i]->cover->index] = true;
+		for (k = 0; k < sends[i]->total; k++)
+			if (sends[i]->patches[k].msg)
+				want[sends[i]->patches[k].msg->index] = true;
+	}
+	for (i = 0; i < a->nr; i++)
+		if (reply_diff_wanted(a, a->msgs[i], series, &t, &sd))
+			want[a->msgs[i]->index] = true;
+	ret = series_mbox_reread(sm, want, r->nr, keep_raw, r);
+	free(want);
+	return ret;
+}
+
 /* One mbox: every current series in it, or the one named (lorebot check --mbox) */
-static int check_mbox(const char *mbox, const char *series, const char *repo, bool json,
+static int check_mbox(const struct mbox_src *src, const char *repo, bool json,
 		      bool color, const struct check_opts *o, const struct config *cfg)
 {
 	struct strbuf err = STRBUF_INIT;
 	struct git_tree tree, *tp = NULL;
-	struct assembly a;
+	struct series_mbox sm;
+	struct send **sends = NULL;
 	struct raws raws = { 0 };
 	struct mbox_out mo = { .json = json, .color = color, .ret = EXIT_OK };
+	const char *series = src->series, *name = src->mbox;
 	int ret = EXIT_OK;
-	size_t i;
+	size_t nr, i;
 
 	if (repo) {
 		if (tree_open(&tree, repo, &err)) {
@@ -514,35 +534,43 @@ static int check_mbox(const char *mbox, const char *series, const char *repo, bo
 		}
 		tp = &tree;
 	}
-
-	series_init(&a, config_get_size(cfg, "mail.maxsize"));
-	{
-		const char **trust;
-		size_t nt = config_get_all(cfg, "series.trust", &trust);
-
-		series_trust_senders(&a, trust, nt);
+	series_mbox_init(&sm, cfg);
+	if (src->msgid) {
+		ret = series_mbox_fetch(&sm, src->url, src->msgid, &err);
+		if (ret == -1) {
+			fprintf(stderr, "lorebot check: --msgid: %s\n", err.buf);
+			ret = EXIT_INFRA;
+			goto out;
+		}
+		name = sm.path;
+	} else {
+		ret = series_mbox_read(&sm, src->mbox);
 	}
-	ret = read_mbox(mbox, &a, &raws);
 	if (ret) {
-		fprintf(stderr, "lorebot: cannot read '%s': %s\n", mbox, strerror(-ret));
+		fprintf(stderr, "lorebot: cannot read '%s': %s\n", name ? name : src->msgid,
+			strerror(-ret));
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	series_build(&a);
-	report_problems(mbox, &a.problems);
+	report_problems(name, &sm.a.problems);
+	nr = series_mbox_pick(&sm, series, &sends);
+	ret = read_wanted(&sm, sends, nr, series, &raws);
+	if (ret) {
+		fprintf(stderr, "lorebot: cannot read '%s' again: %s\n", name, strerror(-ret));
+		ret = EXIT_USAGE;
+		goto out;
+	}
 	if (json) {
 		mo.all = json_object_new_object();
 		json_object_object_add(mo.all, "findings", json_object_new_array());
 		json_object_object_add(mo.all, "series", json_object_new_array());
 	}
-	for (i = 0; i < a.nr_sends; i++) {
-		const struct send *sd = a.sends[i];
+	for (i = 0; i < nr; i++) {
+		const struct send *sd = sends[i];
 		struct check_series s = CHECK_SERIES_INIT;
 		struct findings f = FINDINGS_INIT;
 		char *head;
 
-		if (!sd->have || (series ? !send_is(sd, series) : !!sd->superseded_by))
-			continue;
 		series_from_send(&s, sd, &raws);
 		if (!s.nr) {
 			check_series_release(&s);
@@ -556,20 +584,21 @@ static int check_mbox(const char *mbox, const char *series, const char *repo, bo
 		check_series_release(&s);
 		drop_scratch(tp);
 	}
-	check_reply_diffs(&mo, &a, &raws, series, tp, cfg, o);
+	check_reply_diffs(&mo, &sm.a, &raws, series, tp, cfg, o);
 	ret = mo.ret;
 	if (!mo.checked) {
 		if (series)
-			fprintf(stderr, "lorebot: no series '%s' in '%s'\n", series, mbox);
+			fprintf(stderr, "lorebot: no series '%s' in '%s'\n", series, name);
 		else
-			fprintf(stderr, "lorebot: no patches in '%s'\n", mbox);
+			fprintf(stderr, "lorebot: no patches in '%s'\n", name);
 		ret = EXIT_USAGE;
 	} else if (json) {
 		jx_print(mo.all, stdout);
 	}
 	json_object_put(mo.all);
 out:
-	series_release(&a);
+	free(sends);
+	series_mbox_release(&sm);
 	raws_release(&raws);
 	if (tp)
 		tree_release(tp);
@@ -678,7 +707,6 @@ int cmd_check(int argc, char **argv, struct ctx *ctx)
 	const char *mbox = NULL, *repo = NULL, *sel = NULL, *color = NULL;
 	const char *msgid = NULL, *url = NULL, *series = NULL, *stale = NULL;
 	struct arch_opt build = { 0 }, boot = { 0 };
-	char *fetched = NULL;
 	bool list = false, preexisting = false;
 	enum check_severity fail_on = CHECK_ERROR;
 	int ret = EXIT_OK, columns = 0, progress = -1;
@@ -755,23 +783,14 @@ int cmd_check(int argc, char **argv, struct ctx *ctx)
 	o.stale_tree = xstrdup_or_null(stale);
 	if (list) {
 		list_checkers(&o);
-	} else if (msgid) {
-		if (thread_to_mbox(&cfg, url, msgid, &fetched, &err)) {
-			fprintf(stderr, "lorebot check: --msgid: %s\n", err.buf);
-			ret = EXIT_INFRA;
-			goto out;
-		}
-		ret = check_mbox(fetched, NULL, repo, d.json, d.color, &o, &cfg);
-	} else if (mbox) {
-		ret = check_mbox(mbox, series, repo, d.json, d.color, &o, &cfg);
+	} else if (mbox || msgid) {
+		struct mbox_src src = { mbox, msgid, url, series };
+
+		ret = check_mbox(&src, repo, d.json, d.color, &o, &cfg);
 	} else {
 		ret = check_dev(&d, &o, &cfg);
 	}
 out:
-	if (fetched) {
-		unlink(fetched);
-		free(fetched);
-	}
 	check_opts_release(&o);
 	config_release(&cfg);
 	strbuf_release(&err);
