@@ -22,8 +22,16 @@ struct check_dev_opts {
 	struct devci_opts ci;	/* --build, --boot */
 };
 
-/* Run it; the exit status (EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INFRA) */
-int check_dev(const struct check_dev_opts *d, const struct check_opts *o,
-	      const struct config *cfg);
+/* How it went: what "lorebot check" makes its exit status of */
+enum check_dev_result {
+	CHECK_DEV_CLEAN,	/* no finding at o->fail_on or worse */
+	CHECK_DEV_FINDINGS,	/* some */
+	CHECK_DEV_REFUSED,	/* nothing to check, --apply refused: the user's */
+	CHECK_DEV_INFRA,	/* the repository, or the tools of --build and --boot */
+};
+
+/* Run it: the findings printed, errors said on stderr */
+enum check_dev_result check_dev(const struct check_dev_opts *d,
+				const struct check_opts *o, const struct config *cfg);
 
 #endif

@@ -788,7 +788,12 @@ int cmd_check(int argc, char **argv, struct ctx *ctx)
 
 		ret = check_mbox(&src, repo, d.json, d.color, &o, &cfg);
 	} else {
-		ret = check_dev(&d, &o, &cfg);
+		static const int exit_of[] = {
+			[CHECK_DEV_CLEAN] = EXIT_OK, [CHECK_DEV_FINDINGS] = EXIT_FINDINGS,
+			[CHECK_DEV_REFUSED] = EXIT_USAGE, [CHECK_DEV_INFRA] = EXIT_INFRA,
+		};
+
+		ret = exit_of[check_dev(&d, &o, &cfg)];
 	}
 out:
 	check_opts_release(&o);
