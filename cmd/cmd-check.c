@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "cmd/check-dev.h"
+#include "ci/check-dev.h"
 #include "cmd/cmd.h"
 #include "lib/parse-options.h"
 #include "bot/contract.h"

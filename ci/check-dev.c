@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/check-dev.h"
-#include "cmd/devfix.h"
-#include "cmd/devrange.h"
+#include "ci/check-dev.h"
+#include "ci/devfix.h"
+#include "ci/devrange.h"
 #include "lib/jsonx.h"
 #include "lib/log.h"
 #include "bot/series-out.h"

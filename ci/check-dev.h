@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * "lorebot check" in a developer's kernel tree (no --mbox): the range
- * (cmd/devrange.h), the checkers on whole files of its commits, the
- * output, --fix (cmd/devfix.h) and the CI stages (ci/devci.h).  Only
+ * (ci/devrange.h), the checkers on whole files of its commits, the
+ * output, --fix (ci/devfix.h) and the CI stages (ci/devci.h).  Only
  * --fix --apply writes to the repository.
  */
 #ifndef LOREBOT_CHECK_DEV_H
