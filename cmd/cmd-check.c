@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "ci/check-dev.h"
+#include "ci/devcheck.h"
 #include "cmd/cmd.h"
 #include "lib/parse-options.h"
 #include "bot/contract.h"
@@ -700,7 +700,7 @@ static int fail_on_cb(const struct parse_opt *opt, const char *arg, struct strbu
 
 int cmd_check(int argc, char **argv, struct ctx *ctx)
 {
-	struct check_dev_opts d = { .ci = DEVCI_OPTS_INIT };
+	struct devcheck_opts d = { .ci = DEVCI_OPTS_INIT };
 	struct check_opts o = CHECK_OPTS_INIT;
 	struct config cfg = CONFIG_INIT;
 	struct strbuf err = STRBUF_INIT;
@@ -789,11 +789,11 @@ int cmd_check(int argc, char **argv, struct ctx *ctx)
 		ret = check_mbox(&src, repo, d.json, d.color, &o, &cfg);
 	} else {
 		static const int exit_of[] = {
-			[CHECK_DEV_CLEAN] = EXIT_OK, [CHECK_DEV_FINDINGS] = EXIT_FINDINGS,
-			[CHECK_DEV_REFUSED] = EXIT_USAGE, [CHECK_DEV_INFRA] = EXIT_INFRA,
+			[DEVCHECK_CLEAN] = EXIT_OK, [DEVCHECK_FINDINGS] = EXIT_FINDINGS,
+			[DEVCHECK_REFUSED] = EXIT_USAGE, [DEVCHECK_INFRA] = EXIT_INFRA,
 		};
 
-		ret = exit_of[check_dev(&d, &o, &cfg)];
+		ret = exit_of[devcheck_run(&d, &o, &cfg)];
 	}
 out:
 	check_opts_release(&o);
