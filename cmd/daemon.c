@@ -21,6 +21,7 @@
 #include "cmd/daemon.h"
 #include "bot/exec.h"
 #include "bot/fetch.h"
+#include "bot/fetch-box.h"
 #include "bot/job.h"
 #include "bot/contract.h"
 #include "lib/log.h"
@@ -475,93 +476,23 @@ static void replan(struct daemon *d)
 
 /* fetch passes */
 
-/*
- * A fetch pass parses what anyone mailed the list (issue 18), so it runs
- * in a sandbox (build.sandbox) that shows it what it needs and nothing
- * more: the network (lore), the database (it stores what lore sends) and
- * the list's git mirrors read-write, a scratch directory of its own
- * (TMPDIR: series assembly spills there), the configuration read-only;
- * not the rest of the state directory (jobs, outbox), the repository,
- * check's cache, the SMTP credentials, nor any of the host but its
- * programs.  The database is bound with SQLite's -wal and -shm, which the
- * daemon's own connection keeps in place; without them the child would
- * make files of its own beside a database the daemon writes, so the
- * pass is not started.
- */
-/* Started by root, the pass is this uid in its user namespace (nobody's) */
-#define FETCH_UID_INSIDE 65534
-
-struct fetch_box {
-	struct run_sandbox sb;
-	const char *rw[6], *ro[2], *hide[5], *env[2];
-	char *own[5];
-	size_t nr_own;
-};
-
-static const char *box_own(struct fetch_box *b, char *s)
-{
-	b->own[b->nr_own++] = s;
-	return s;
-}
-
-static void box_release(struct fetch_box *b)
-{
-	while (b->nr_own)
-		free(b->own[--b->nr_own]);
-}
-
+/* A pass runs in a sandbox of its own (bot/fetch-box.h) when build.sandbox */
 static int fetch_box(struct daemon *d, const struct dlist *l, const char *dir,
 		     struct fetch_box *b)
 {
-	static const char *const sqlite_files[] = { "-wal", "-shm" };
-	const char *const maybe_hidden[] = { d->env.statedir, d->env.outbox,
-					     d->env.repo, d->env.cache };
-	const char *tmp = box_own(b, xasprintf("%s/tmp", dir));
-	size_t rw = 0, hide = 0, i;
+	const struct fetch_box_paths p = {
+		.cfg = d->cfg, .db = d->dbpath, .dir = dir,
+		.git = l->c.method == FETCH_GIT, .config = d->env.config,
+		.statedir = d->env.statedir, .outbox = d->env.outbox,
+		.repo = d->env.repo, .cache = d->env.cache,
+	};
+	struct strbuf err = STRBUF_INIT;
+	int ret = fetch_box_make(b, &p, &err);
 
-	b->sb.enabled = true;
-	b->sb.allow_net = true;
-	/* it starts the jail of its mail parser (bot/store-jail.c) */
-	if (geteuid() == 0)
-		b->sb.uid_inside = FETCH_UID_INSIDE;
-	b->rw[rw++] = d->dbpath;
-	for (i = 0; i < ARRAY_SIZE(sqlite_files); i++) {
-		const char *f = box_own(b, xasprintf("%s%s", d->dbpath, sqlite_files[i]));
-
-		if (access(f, F_OK)) {
-			log_err("%s: not fetching: %s is missing (the database is not in "
-				"WAL mode?)", l->name, f);
-			return -1;
-		}
-		b->rw[rw++] = f;
-	}
-	if (util_mkdir_p(tmp, 0700)) {
-		log_err("%s: not fetching: cannot create %s: %s", l->name, tmp,
-			strerror(errno));
-		return -1;
-	}
-	b->rw[rw++] = tmp;
-	if (l->c.method == FETCH_GIT) {
-		const char *g = config_get(d->cfg, "lore.gitdir");
-		char *gitdir = g ? util_path_absolute(g) : xasprintf("%s.lore", d->dbpath);
-
-		box_own(b, gitdir);
-		if (util_mkdir_p(gitdir, 0755)) {
-			log_err("%s: not fetching: cannot create %s: %s", l->name, gitdir,
-				strerror(errno));
-			return -1;
-		}
-		b->rw[rw++] = gitdir;
-	}
-	b->sb.rw = b->rw;
-	for (i = 0; i < ARRAY_SIZE(maybe_hidden); i++)
-		if (maybe_hidden[i] && !access(maybe_hidden[i], F_OK))
-			b->hide[hide++] = maybe_hidden[i];
-	b->sb.hide = b->hide;
-	b->ro[0] = d->env.config;
-	b->sb.ro = b->ro;
-	b->env[0] = box_own(b, xasprintf("TMPDIR=%s", tmp));
-	return 0;
+	if (ret)
+		log_err("%s: not fetching: %s", l->name, err.buf);
+	strbuf_release(&err);
+	return ret;
 }
 
 static void fetch_start(struct daemon *d, struct dlist *l)
@@ -606,7 +537,7 @@ static void fetch_start(struct daemon *d, struct dlist *l)
 		if (r)
 			log_err("%s: cannot start a fetch: %s", l->name, strerror(-r));
 	}
-	box_release(&box);
+	fetch_box_release(&box);
 	if (r) {
 		l->next_ms = util_now_ms() + MAX(l->c.poll_interval_ms, (uint64_t)1000);
 		task_free(t);
