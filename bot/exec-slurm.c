@@ -33,6 +33,7 @@
 #define EXIT_FILE "slurm-exit"
 #define SCRIPT_FILE "job.sbatch"
 #define SNAP_MAX_OUTPUT (16 << 20)
+#define SLACK_MS (5 * 60000ULL)	/* a job's limit beyond daemon.jobtimeout */
 
 static const struct slurm_state_def slurm_states[] = {
 	{ .name = "PENDING" },
@@ -640,4 +641,63 @@ void exec_slurm_destroy(struct run_executor *x)
 	free(s->c.partition);
 	free(s->c.account);
 	free(s);
+}
+
+void exec_slurm_configure(struct exec *e, const struct config *cfg)
+{
+	const char **v;
+	size_t n = config_get_all(cfg, "slurm.stages", &v), i;
+	enum stage st;
+
+	for (i = 0; i < n; i++) {
+		if (stage_parse(v[i], &st) || !stages[st].command)
+			log_warn("slurm.stages: '%s' cannot run on Slurm", v[i]);
+		else
+			e->stage[st] = true;
+	}
+	for (i = 0; !n && i < STAGE_NR; i++)
+		e->stage[i] = stages[i].heavy && stages[i].command;
+	free(v);
+	for (i = 0; i < STAGE_NR; i++)
+		if (e->stage[i] && stages[i].heavy)
+			e->max_jobs = MAX(1, config_get_int(cfg, "slurm.maxjobs"));
+}
+
+void exec_slurm_res(const struct config *cfg, enum stage kind, struct run_res *res)
+{
+	static const struct { enum stage stage; const char *key; } cpus_from[] = {
+		{ STAGE_BUILD, "build.jobs" }, { STAGE_BOOT, "boot.smp" },
+	};
+	uint64_t timeout_ms = config_get_ms(cfg, "daemon.jobtimeout");
+	const char **v;
+	char key[64], **flags;
+	size_t nf, i;
+
+	snprintf(key, sizeof(key), "slurm.%s.cpus", stage_name(kind));
+	res->cpus = 1;
+	if (config_get(cfg, key))
+		res->cpus = (unsigned int)MAX(1, config_get_int(cfg, key));
+	for (i = 0; !config_get(cfg, key) && i < ARRAY_SIZE(cpus_from); i++)
+		if (cpus_from[i].stage == kind)
+			res->cpus = (unsigned int)MAX(1, config_get_int(cfg, cpus_from[i].key));
+	snprintf(key, sizeof(key), "slurm.%s.mem", stage_name(kind));
+	res->mem_bytes = config_get(cfg, key) ? config_get_size(cfg, key) : 0;
+	/* Slurm enforces it: time queued does not count */
+	snprintf(key, sizeof(key), "slurm.%s.time", stage_name(kind));
+	res->limit_ms = config_get(cfg, key) ? config_get_ms(cfg, key) :
+		timeout_ms ? timeout_ms + SLACK_MS : 0;
+	snprintf(key, sizeof(key), "slurm.%s.flags", stage_name(kind));
+	nf = config_get_all(cfg, key, &v);
+	flags = xcalloc(nf + 1, sizeof(*flags));
+	for (i = 0; i < nf; i++)
+		flags[i] = (char *)v[i];
+	free(v);
+	res->flags = (const char *const *)flags;
+}
+
+long exec_slurm_task_id(const char *handle)
+{
+	const char *p;
+
+	return util_skip_prefix(handle, "slurm:", &p) ? strtol(p, NULL, 10) : 0;
 }

@@ -2,7 +2,8 @@
 /*
  * The engines of the daemon's job pool (daemon.executor).  An engine is
  * a struct run_executor (lib/run.h: submit, poll, signal, reattach,
- * release, node), one file each:
+ * release, node) and what the daemon asks of it besides (the stages it
+ * runs, their resources, the scheduler's id in a handle), one file each:
  *
  *	local	fork and exec on this machine (lib/run.c, the pool's
  *		default): tasks die with the daemon, nothing to reattach
@@ -17,19 +18,47 @@
 #define LOREBOT_EXEC_H
 
 #include "bot/config.h"
+#include "bot/stage.h"
 #include "lib/run.h"
+
+/* The executor of daemon.executor, as the daemon holds it */
+struct exec {
+	const struct exec_engine *engine;
+	struct run_executor *x;		/* NULL: the pool's local executor */
+	bool stage[STAGE_NR];		/* the stages x runs (none: local) */
+	int max_jobs;			/* its heavy ones at once; 0: daemon.builds */
+};
 
 struct exec_engine {
 	const char *name;
-	/* NULL: the pool's local executor; caller frees with exec_free() */
+	/* NULL: the pool's local executor */
 	struct run_executor *(*create)(const struct config *cfg);
 	void (*destroy)(struct run_executor *x);
+	/* e->stage and e->max_jobs from cfg; NULL: none of them */
+	void (*configure)(struct exec *e, const struct config *cfg);
+	/* the resources of a job of the stage kind, res->flags malloc'ed */
+	void (*res)(const struct config *cfg, enum stage kind, struct run_res *res);
+	/* the scheduler's id of a task from its handle, or 0 */
+	long (*task_id)(const char *handle);
 };
 
-/* The engine named (daemon.executor), or NULL */
-const struct exec_engine *exec_engine_find(const char *name);
-/* NULL executors (local) are fine */
-void exec_free(struct run_executor *x);
+/* The engine of daemon.executor into e (exec_configure() next): 0, or -EINVAL with *err */
+int exec_open(struct exec *e, const struct config *cfg, struct strbuf *err);
+/* The stages it runs and how many at once, of cfg (again on a reload) */
+void exec_configure(struct exec *e, const struct config *cfg);
+void exec_close(struct exec *e);
+/* Does e's executor (not the pool's local one) run the stage kind? */
+bool exec_runs(const struct exec *e, enum stage kind);
+/* The name of e's executor ("local" for the pool's) */
+const char *exec_name(const struct exec *e);
+/* Is handle (of the jobs table) a task of e's executor? */
+bool exec_owns(const struct exec *e, const char *handle);
+/* The scheduler's id of the task of handle (for the log, the jobs table), or 0 */
+long exec_task_id(const struct exec *e, const char *handle);
+/* The resources of a job of the stage kind on e's executor (res->klass kept) */
+void exec_res(const struct exec *e, const struct config *cfg, enum stage kind,
+	      struct run_res *res);
+void exec_res_release(struct run_res *res);
 
 /* Slurm, its parts exposed for the unit tests */
 
@@ -89,5 +118,11 @@ struct run_executor *exec_slurm_new_cfg(const struct slurm_cfg *c);
 /* ... with the slurm.* keys of cfg */
 struct run_executor *exec_slurm_create(const struct config *cfg);
 void exec_slurm_destroy(struct run_executor *x);
+/* slurm.stages (else the heavy stages), slurm.maxjobs */
+void exec_slurm_configure(struct exec *e, const struct config *cfg);
+/* slurm.<stage>.cpus, .mem, .time, .flags, else derived */
+void exec_slurm_res(const struct config *cfg, enum stage kind, struct run_res *res);
+/* "slurm:ID:DIR" -> ID, else 0 */
+long exec_slurm_task_id(const char *handle);
 
 #endif

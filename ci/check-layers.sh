@@ -2,7 +2,7 @@
 # Check that the layers of the tree point one way only.  From the top:
 #
 #	cmd/		the front ends (command table, cmd-*.c, the daemon)
-#	ci/		kernel builds and boots
+#	ci/		kernel builds and boots, the engines of lorebot check
 #	checkers/	the checker framework and its rules
 #	bot/		the domain (mail, series, store, apply, replies, ...)
 #	lib/		the generic toolkit (strbuf, util, log, run, ...)

@@ -29,7 +29,6 @@ NAME=check-prefixes
 # other than its name's.
 MODULES='
 cmd/main.c	cmd_
-cmd/check-dev.c	check_dev
 checkers/cscan.c	cview_
 checkers/cparse.c	cview_
 checkers/guards.c	cview_
@@ -38,8 +37,6 @@ lib/jsonx.c	jx_
 '
 # cmd/main.c: the command table and the front ends' shared helpers,
 #	cmd/cmd.h, beside cmd/cmd-<name>.c (cmd_<name>()).
-# cmd/check-dev.c: lorebot check on a developer's tree (check-dev.h):
-#	check_dev(), check_dev_*(), as check_ is checkers/check.c's.
 # checkers/cscan.c, cparse.c, guards.c: one module, the C view of a
 #	file (struct cview, checkers/cscan.h): the lexer and token scans,
 #	the parser, the guards of a branch.

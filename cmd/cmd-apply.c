@@ -8,9 +8,8 @@
 #include "bot/checkout.h"
 #include "cmd/cmd.h"
 #include "lib/parse-options.h"
-#include "bot/thread.h"
-#include "bot/mbox.h"
 #include "bot/remotes.h"
+#include "bot/series-mbox.h"
 #include "bot/series-out.h"
 #include "lib/jsonx.h"
 
@@ -138,84 +137,8 @@ struct apply_cli {
 	const char *quarantine;	/* --quarantine: objects go there, no ref */
 	bool json, fetch, no_fetch, no_3way, no_branch;
 	int min_context;
-	uint64_t max_size;
-	char *tmp;		/* a copy of stdin, or the thread fetched */
 	char *msgid_bare;
 };
-
-static int read_series(const struct apply_cli *c, struct assembly *a)
-{
-	int ret = series_add_mbox(a, c->mbox);
-
-	if (!ret)
-		series_build(a);
-	return ret;
-}
-
-/* stdin is read twice (series, then whole patches): keep a copy */
-static int save_stdin(struct apply_cli *c)
-{
-	const char *dir = getenv("TMPDIR");
-	char *buf = NULL;
-	size_t len = 0;
-	int fd, ret;
-
-	c->tmp = xasprintf("%s/lorebot-apply.XXXXXX", dir && *dir ? dir : "/tmp");
-	fd = mkstemp(c->tmp);
-	if (fd < 0) {
-		ret = -errno;
-		free(c->tmp);
-		c->tmp = NULL;
-		return ret;
-	}
-	close(fd);
-	ret = util_read_file("/dev/stdin", &buf, &len, SIZE_MAX);
-	if (!ret)
-		ret = util_write_file(c->tmp, buf, len);
-	free(buf);
-	c->mbox = c->tmp;
-	return ret;
-}
-
-static bool send_matches(const struct send *s, const char *id)
-{
-	int i;
-
-	if (!strcmp(s->series->id, id) || !strcmp(s->id, id))
-		return true;
-	for (i = 0; i < s->total; i++)
-		if (s->patches[i].msg && !strcmp(s->patches[i].msg->msgid, id))
-			return true;
-	return false;
-}
-
-/* The sends to apply: current versions, or the one --series names */
-static size_t pick_sends(const struct apply_cli *c, const struct assembly *a,
-			 struct send ***out)
-{
-	struct send **v = NULL;
-	size_t i, j, nr = 0, alloc = 0;
-
-	for (i = 0; i < a->nr_series; i++) {
-		const struct series *se = a->series[i];
-
-		for (j = 0; j < se->nr; j++) {
-			struct send *s = se->sends[j];
-
-			if (!s->have)
-				continue;
-			if (c->series ? !send_matches(s, c->series) : !!s->superseded_by)
-				continue;
-			/* --series with a series id: its current version only */
-			if (c->series && !strcmp(se->id, c->series) && s->superseded_by)
-				continue;
-			ALLOC_GROW(v, nr + 1, alloc);
-			v[nr++] = s;
-		}
-	}
-	*out = v;
-	return nr;
-}
 
 struct loaded {
 	struct patch *patches;	/* per send, [total] */
@@ -223,55 +146,60 @@ struct loaded {
 	char **missing;
 };
 
-/* Read every patch of the sends again, this time whole */
-static int load_patches(const struct apply_cli *c, const struct assembly *a,
-			struct send **sends, size_t nr, struct loaded *ld)
-{
-	struct mbox_reader r;
-	struct mbox_msg mm = MBOX_MSG_INIT;
-	struct patch **slot;
+struct slots {
+	struct patch **patch;	/* by message index */
 	bool **have;
+};
+
+static void load_one(void *ctx, size_t index, const char *raw, size_t len)
+{
+	struct slots *sl = ctx;
+	struct mail mail = MAIL_INIT;
+	struct strbuf err = STRBUF_INIT;
+
+	if (!mail_parse(raw, len, &mail, &err)) {
+		patch_extract(&mail, sl->patch[index]);
+		*sl->have[index] = true;
+		mail_release(&mail);
+	}
+	strbuf_release(&err);
+}
+
+/* Read every patch of the sends again, this time whole */
+static int load_patches(const struct series_mbox *m, struct send **sends, size_t nr,
+			struct loaded *ld)
+{
+	const struct assembly *a = &m->a;
+	struct slots sl;
+	bool *want;
 	size_t max_index = 0, i;
 	int k, ret;
 
 	for (i = 0; i < a->nr; i++)
 		max_index = MAX(max_index, a->msgs[i]->index);
-	slot = xcalloc(max_index + 1, sizeof(*slot));
-	have = xcalloc(max_index + 1, sizeof(*have));
+	sl.patch = xcalloc(max_index + 1, sizeof(*sl.patch));
+	sl.have = xcalloc(max_index + 1, sizeof(*sl.have));
+	want = xcalloc(max_index + 1, sizeof(*want));
 	for (i = 0; i < nr; i++) {
 		ld[i].patches = xcalloc(sends[i]->total, sizeof(struct patch));
 		ld[i].have = xcalloc(sends[i]->total, sizeof(bool));
 		ld[i].missing = xcalloc(sends[i]->total, sizeof(char *));
 		for (k = 0; k < sends[i]->total; k++) {
-			const struct msg *m = sends[i]->patches[k].msg;
+			const struct msg *msg = sends[i]->patches[k].msg;
 
-			if (!m) {
+			if (!msg) {
 				ld[i].missing[k] = xasprintf("patch %d/%d is not in the mbox",
 							     k + 1, sends[i]->total);
 				continue;
 			}
-			slot[m->index] = &ld[i].patches[k];
-			have[m->index] = &ld[i].have[k];
+			sl.patch[msg->index] = &ld[i].patches[k];
+			sl.have[msg->index] = &ld[i].have[k];
+			want[msg->index] = true;
 		}
 	}
-	ret = mbox_open(&r, c->mbox, c->max_size);
+	ret = series_mbox_reread(m, want, max_index + 1, load_one, &sl);
 	if (ret)
 		goto out;
-	while ((ret = mbox_next(&r, &mm)) > 0) {
-		struct mail mail = MAIL_INIT;
-		struct strbuf err = STRBUF_INIT;
-
-		if (mm.index > max_index || !slot[mm.index] || mm.too_big)
-			continue;
-		if (!mail_parse(mm.raw.buf, mm.raw.len, &mail, &err)) {
-			patch_extract(&mail, slot[mm.index]);
-			*have[mm.index] = true;
-			mail_release(&mail);
-		}
-		strbuf_release(&err);
-	}
-	mbox_msg_release(&mm);
-	mbox_close(&r);
 	for (i = 0; i < nr; i++)
 		for (k = 0; k < sends[i]->total; k++)
 			if (!ld[i].have[k] && !ld[i].missing[k])
@@ -279,8 +207,9 @@ static int load_patches(const struct apply_cli *c, const struct assembly *a,
 							     "read again", k + 1,
 							     sends[i]->total);
 out:
-	free(slot);
-	free(have);
+	free(sl.patch);
+	free(sl.have);
+	free(want);
 	return ret;
 }
 
@@ -563,7 +492,7 @@ static int apply_parse_options(struct apply_cli *c, int argc, char **argv)
 int cmd_apply(int argc, char **argv, struct ctx *ctx)
 {
 	struct apply_cli c = { .min_context = -1 };
-	struct assembly a;
+	struct series_mbox m;
 	struct send **sends = NULL;
 	struct loaded *ld = NULL;
 	struct gitrepo *r = NULL;
@@ -573,14 +502,7 @@ int cmd_apply(int argc, char **argv, struct ctx *ctx)
 	int ret, worst = EXIT_OK;
 	bool fetch;
 
-	c.max_size = config_get_size(ctx->cfg, "mail.maxsize");
-	series_init(&a, c.max_size);
-	{
-		const char **trust;
-		size_t nt = config_get_all(ctx->cfg, "series.trust", &trust);
-
-		series_trust_senders(&a, trust, nt);
-	}
+	series_mbox_init(&m, ctx->cfg);
 	ret = apply_parse_options(&c, argc, argv);
 	if (ret)
 		goto out;
@@ -591,39 +513,38 @@ int cmd_apply(int argc, char **argv, struct ctx *ctx)
 		goto out;
 	}
 	if (c.msgid) {
-		if (thread_to_mbox(ctx->cfg, c.url, c.msgid, &c.tmp, &err)) {
+		ret = series_mbox_fetch(&m, c.url, c.msgid, &err);
+		if (ret == -1) {
 			fprintf(stderr, "lorebot apply: %s\n", err.buf);
 			ret = EXIT_INFRA;
 			goto out;
 		}
-		c.mbox = c.tmp;
 		if (!c.series) {
 			/* the send holding that message, without <> */
 			c.msgid_bare = xstrdup(c.msgid + (*c.msgid == '<'));
 			c.msgid_bare[strcspn(c.msgid_bare, ">")] = '\0';
 			c.series = c.msgid_bare;
 		}
-	} else if (!strcmp(c.mbox, "-")) {
-		ret = save_stdin(&c);
-		if (ret) {
-			fprintf(stderr, "lorebot apply: cannot read stdin: %s\n", strerror(-ret));
-			ret = EXIT_USAGE;
-			goto out;
-		}
+	} else {
+		ret = series_mbox_read(&m, c.mbox);
 	}
-	ret = read_series(&c, &a);
 	if (ret) {
-		fprintf(stderr, "lorebot apply: cannot read '%s': %s\n", c.mbox, strerror(-ret));
+		if (m.path)
+			fprintf(stderr, "lorebot apply: cannot read '%s': %s\n", m.path,
+				strerror(-ret));
+		else
+			fprintf(stderr, "lorebot apply: cannot read stdin: %s\n", strerror(-ret));
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	for (const char *p = a.problems.buf; *p;) {
+	c.mbox = m.path;
+	for (const char *p = m.a.problems.buf; *p;) {
 		const char *nl = strchrnul(p, '\n');
 
 		fprintf(stderr, "lorebot apply: %s: %.*s\n", c.mbox, (int)(nl - p), p);
 		p = *nl ? nl + 1 : nl;
 	}
-	nr = pick_sends(&c, &a, &sends);
+	nr = series_mbox_pick(&m, c.series, &sends);
 	if (!nr) {
 		fprintf(stderr, "lorebot apply: %s\n", c.series ?
 			"no such series in the mbox (see 'lorebot series --mbox')" :
@@ -632,7 +553,7 @@ int cmd_apply(int argc, char **argv, struct ctx *ctx)
 		goto out;
 	}
 	ld = xcalloc(nr, sizeof(*ld));
-	ret = load_patches(&c, &a, sends, nr, ld);
+	ret = load_patches(&m, sends, nr, ld);
 	if (ret) {
 		fprintf(stderr, "lorebot apply: cannot read '%s' again: %s\n", c.mbox,
 			strerror(-ret));
@@ -674,13 +595,10 @@ out:
 	free(ld);
 	free(sends);
 	gitrepo_close(r);
-	series_release(&a);
+	series_mbox_release(&m);
 	json_object_put(out);
 	strbuf_release(&err);
 	parse_opt_strings_release(&c.bases);
-	if (c.tmp)
-		unlink(c.tmp);
-	free(c.tmp);
 	free(c.msgid_bare);
 	return ret;
 }

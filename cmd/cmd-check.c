@@ -1,22 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <errno.h>
-#include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "cmd/check-dev.h"
+#include "ci/devcheck.h"
+#include "ci/mboxcheck.h"
 #include "cmd/cmd.h"
 #include "lib/parse-options.h"
-#include "bot/contract.h"
-#include "lib/jsonx.h"
 #include "lib/log.h"
-#include "bot/mbox.h"
-#include "bot/series-out.h"
-#include "bot/thread.h"
 #include "checkers/check.h"
-#include "checkers/pattern.h"
-#include "checkers/tree.h"
 
 const char cmd_check_help[] =
 	"NAME\n"
@@ -86,8 +78,9 @@ const char cmd_check_help[] =
 	"        check the patches of FILE (mboxo or mboxrd, or one message; -\n"
 	"        reads stdin) instead of a branch\n"
 	"    --series ID\n"
-	"        with --mbox: only the version ID (its cover letter's or first\n"
-	"        patch's Message-ID, or a series id), also when it was superseded\n"
+	"        with --mbox: only the version ID (its cover letter's or a patch's\n"
+	"        Message-ID), also when it was superseded, or the current version\n"
+	"        of series ID (as 'lorebot apply --series' picks it)\n"
 	"    --msgid ID\n"
 	"        check the thread of message ID (<> optional), fetched from lore\n"
 	"    --url URL\n"
@@ -166,97 +159,6 @@ const char cmd_check_help[] =
 	"\n"
 	"    See lorebot-check(1) for more (man -l doc/lorebot-check.1).\n";
 
-struct raws {
-	char **v;
-	size_t *len;
-	size_t nr;
-};
-
-static int read_mbox(const char *path, struct assembly *a, struct raws *r)
-{
-	struct mbox_reader rd;
-	struct mbox_msg mm = MBOX_MSG_INIT;
-	int ret = mbox_open(&rd, path, a->max_size);
-
-	if (ret)
-		return ret;
-	while ((ret = mbox_next(&rd, &mm)) > 0) {
-		r->v = xrealloc(r->v, (mm.index + 1) * sizeof(*r->v));
-		r->len = xrealloc(r->len, (mm.index + 1) * sizeof(*r->len));
-		while (r->nr <= mm.index) {
-			r->v[r->nr] = NULL;
-			r->len[r->nr++] = 0;
-		}
-		if (mm.too_big) {
-			series_problem(a, mm.index, NULL,
-				       "too large (%llu bytes, limit %zu); skipped",
-				       (unsigned long long)mm.size, a->max_size);
-			continue;
-		}
-		r->v[mm.index] = xstrndup(mm.raw.buf, mm.raw.len);
-		r->len[mm.index] = mm.raw.len;
-		series_add_raw(a, mm.raw.buf, mm.raw.len, mm.index, mm.offset);
-	}
-	mbox_msg_release(&mm);
-	mbox_close(&rd);
-	return ret;
-}
-
-static void raws_release(struct raws *r)
-{
-	size_t i;
-
-	for (i = 0; i < r->nr; i++)
-		free(r->v[i]);
-	free(r->v);
-	free(r->len);
-}
-
-static struct check_patch *from_msg(const struct raws *r, const struct msg *m)
-{
-	struct strbuf err = STRBUF_INIT;
-	struct check_patch *p;
-
-	if (!m || m->index >= r->nr || !r->v[m->index])
-		return NULL;
-	p = check_patch_from_raw(r->v[m->index], r->len[m->index], &err);
-	if (!p)
-		fprintf(stderr, "lorebot: message <%s>: %s\n", m->msgid, err.buf);
-	strbuf_release(&err);
-	return p;
-}
-
-static void series_from_send(struct check_series *s, const struct send *sd,
-			     const struct raws *r)
-{
-	int i;
-
-	if (sd->cover) {
-		struct check_patch *c = from_msg(r, sd->cover);
-
-		if (c) {
-			c->n = 0;
-			check_series_add(s, c);
-		}
-	}
-	for (i = 0; i < sd->total; i++) {
-		struct check_patch *p = from_msg(r, sd->patches[i].msg);
-
-		if (p)
-			check_series_add(s, p);
-	}
-	s->total = sd->total;
-	s->version = sd->version;
-	if (sd->author_email) {
-		free(s->author_name);
-		free(s->author_email);
-		s->author_name = xstrdup_or_null(sd->author_name);
-		s->author_email = xstrdup(sd->author_email);
-	}
-	if (!s->base_commit && sd->base_commit)
-		s->base_commit = xstrdup(sd->base_commit);
-}
-
 char *cmd_check_cache_dir(const struct config *cfg)
 {
 	const char *c = config_get(cfg, "core.cachedir");
@@ -318,264 +220,6 @@ static void list_checkers(const struct check_opts *o)
 		printf("%-20s %-3s %-7s %s\n", checkers[i]->name,
 		       check_enabled(o, checkers[i]) ? "on" : "off",
 		       check_severity_name(checkers[i]->severity), checkers[i]->summary);
-}
-
-static void report_problems(const char *file, const struct strbuf *problems)
-{
-	const char *p = problems->buf;
-
-	while (*p) {
-		size_t n = strcspn(p, "\n");
-
-		fprintf(stderr, "lorebot: %s: %.*s\n", file, (int)n, p);
-		p += n;
-		if (*p)
-			p++;
-	}
-}
-
-static int check_one(struct check_series *s, const struct check_opts *o,
-		     struct git_tree *tree, const struct config *cfg,
-		     struct findings *f)
-{
-	if (tree) {
-		struct strbuf err = STRBUF_INIT;
-		const char **bases;
-		size_t nr = config_get_all(cfg, "git.base", &bases), i;
-		const char **all = xcalloc(nr + 2, sizeof(*all));
-
-		for (i = 0; i < nr; i++)
-			all[i] = bases[i];
-		all[nr] = "HEAD";
-		s->tree = &tree->base;
-		if (tree_apply(tree, s, all, nr + 1, &err)) {
-			fprintf(stderr, "lorebot: %s; checking from the hunks\n", err.buf);
-			s->tree = NULL;
-		}
-		for (i = 0; i < s->nr; i++)
-			if (s->patches[i]->apply_error)
-				fprintf(stderr, "lorebot: patch %d: %s\n", s->patches[i]->n,
-					s->patches[i]->apply_error);
-		free(all);
-		free(bases);
-		strbuf_release(&err);
-	}
-	return check_run(s, o, f);
-}
-
-/* Is s the version (or series) id, or does it have a patch of that Message-ID? */
-static bool send_is(const struct send *s, const char *id)
-{
-	int i;
-
-	if (!strcmp(s->id, id) || (s->series && !strcmp(s->series->id, id)))
-		return true;
-	for (i = 0; i < s->total; i++)
-		if (s->patches[i].msg && !strcmp(s->patches[i].msg->msgid, id))
-			return true;
-	return false;
-}
-
-/* What check_mbox() prints and returns, series after series */
-struct mbox_out {
-	bool json, color;
-	json_object *all;
-	int checked;
-	int ret;
-};
-
-/* One checked series: its findings printed or added to the JSON */
-static void emit(struct mbox_out *mo, struct check_series *s, struct findings *f,
-		 const char *title, const char *send_id, const char *reply_to,
-		 const char *head, const struct check_opts *o)
-{
-	mo->checked++;
-	if (check_findings_at_least(f, o->fail_on))
-		mo->ret = EXIT_FINDINGS;
-	if (mo->json) {
-		json_object *j = findings_to_json(f, s);
-		json_object *fa = json_object_object_get(mo->all, "findings");
-		json_object *src = json_object_object_get(j, "findings");
-		size_t k;
-
-		for (k = 0; k < json_object_array_length(src); k++) {
-			json_object *x = json_object_array_get_idx(src, k);
-
-			json_object_object_add(x, "series",
-					       json_object_new_int(mo->checked - 1));
-			json_object_array_add(fa, json_object_get(x));
-		}
-		json_object_object_del(j, "findings");
-		json_object_object_add(j, "title", jx_new_str(title));
-		json_object_object_add(j, RK_(doc, send), jx_new_str(send_id));
-		if (reply_to)
-			json_object_object_add(j, "reply_to", jx_new_str(reply_to));
-		json_object_array_add(json_object_object_get(mo->all, "series"), j);
-	} else {
-		if (mo->checked > 1)
-			putchar('\n');
-		if (title)
-			printf("%s== %s %s%s\n", mo->color ? "\033[1m" : "", title, head,
-			       mo->color ? "\033[m" : "");
-		findings_print(f, s, stdout, mo->color);
-	}
-}
-
-static void drop_scratch(struct git_tree *tp)
-{
-	if (tp && tp->scratch) {
-		util_remove_tree(tp->scratch);
-		free(tp->scratch);
-		free(tp->scratch_git);
-		tp->scratch = tp->scratch_git = NULL;
-	}
-}
-
-/*
- * Diffs posted in replies (a fold-in fix-up, a "-fix" patch, "[PATCH]
- * tmp" inline in a "Re:" mail): each is reviewed as a patch of its own
- * by the rules that read code; the mail checks (sign-off, subject,
- * numbering...) and checkpatch are for patches posted as such.  With
- * series, only the reply of that Message-ID or those to that version.
- */
-static void check_reply_diffs(struct mbox_out *mo, struct assembly *a,
-			      const struct raws *r, const char *series,
-			      struct git_tree *tp, const struct config *cfg,
-			      const struct check_opts *o)
-{
-	struct check_opts ro = *o;
-	struct strbuf err = STRBUF_INIT;
-	size_t i;
-
-	ro.sel = xcalloc(o->nr_sel + 1, sizeof(*ro.sel));
-	for (i = 0; i < o->nr_sel; i++) {
-		ro.sel[i].name = xstrdup(o->sel[i].name);
-		ro.sel[i].on = o->sel[i].on;
-	}
-	check_select(&ro, "-checkpatch,-signed-off-by,-fixes-tag,-subject,-numbering,"
-		     "-cover-letter,-base-commit,-codespell", &err);
-	for (i = 0; i < a->nr; i++) {
-		const struct msg *m = a->msgs[i];
-		const struct msg *t = a->state ? a->state[m->slot].target : NULL;
-		const struct send *sd = t ? a->state[t->slot].send : NULL;
-		struct check_series s = CHECK_SERIES_INIT;
-		struct findings f = FINDINGS_INIT;
-		struct check_patch *p;
-		char *head;
-
-		if (m->kind != MSG_REPLY || !m->has_diff)
-			continue;
-		if (series && strcmp(series, m->msgid) && !(sd && send_is(sd, series)))
-			continue;
-		p = from_msg(r, m);
-		if (!p)
-			continue;
-		p->n = 1;
-		check_series_add(&s, p);
-		s.total = 1;
-		s.version = sd ? sd->version : 1;
-		check_one(&s, &ro, tp, cfg, &f);
-		if (sd && t)
-			head = xasprintf("(a diff in a reply to v%d %d/%d <%s>)", sd->version,
-					 t->subj.n, sd->total, t->msgid);
-		else
-			head = xasprintf("(a diff in a reply to <%s>)",
-					 m->parent ? m->parent : "?");
-		emit(mo, &s, &f, s.patches[0]->subject, sd ? sd->id : NULL,
-		     m->parent ? m->parent : "", head, &ro);
-		free(head);
-		check_findings_release(&f);
-		check_series_release(&s);
-		drop_scratch(tp);
-	}
-	for (i = 0; i < ro.nr_sel; i++)
-		free(ro.sel[i].name);
-	free(ro.sel);
-	strbuf_release(&err);
-}
-
-/* One mbox: every current series in it, or the one named (lorebot check --mbox) */
-static int check_mbox(const char *mbox, const char *series, const char *repo, bool json,
-		      bool color, const struct check_opts *o, const struct config *cfg)
-{
-	struct strbuf err = STRBUF_INIT;
-	struct git_tree tree, *tp = NULL;
-	struct assembly a;
-	struct raws raws = { 0 };
-	struct mbox_out mo = { .json = json, .color = color, .ret = EXIT_OK };
-	int ret = EXIT_OK;
-	size_t i;
-
-	if (repo) {
-		if (tree_open(&tree, repo, &err)) {
-			fprintf(stderr, "lorebot: --repo '%s': %s\n", repo, err.buf);
-			strbuf_release(&err);
-			return EXIT_USAGE;
-		}
-		tp = &tree;
-	}
-
-	series_init(&a, config_get_size(cfg, "mail.maxsize"));
-	{
-		const char **trust;
-		size_t nt = config_get_all(cfg, "series.trust", &trust);
-
-		series_trust_senders(&a, trust, nt);
-	}
-	ret = read_mbox(mbox, &a, &raws);
-	if (ret) {
-		fprintf(stderr, "lorebot: cannot read '%s': %s\n", mbox, strerror(-ret));
-		ret = EXIT_USAGE;
-		goto out;
-	}
-	series_build(&a);
-	report_problems(mbox, &a.problems);
-	if (json) {
-		mo.all = json_object_new_object();
-		json_object_object_add(mo.all, "findings", json_object_new_array());
-		json_object_object_add(mo.all, "series", json_object_new_array());
-	}
-	for (i = 0; i < a.nr_sends; i++) {
-		const struct send *sd = a.sends[i];
-		struct check_series s = CHECK_SERIES_INIT;
-		struct findings f = FINDINGS_INIT;
-		char *head;
-
-		if (!sd->have || (series ? !send_is(sd, series) : !!sd->superseded_by))
-			continue;
-		series_from_send(&s, sd, &raws);
-		if (!s.nr) {
-			check_series_release(&s);
-			continue;
-		}
-		check_one(&s, o, tp, cfg, &f);
-		head = xasprintf("(v%d, %d patches)", sd->version, sd->total);
-		emit(&mo, &s, &f, sd->title, sd->id, NULL, head, o);
-		free(head);
-		check_findings_release(&f);
-		check_series_release(&s);
-		drop_scratch(tp);
-	}
-	check_reply_diffs(&mo, &a, &raws, series, tp, cfg, o);
-	ret = mo.ret;
-	if (!mo.checked) {
-		if (series)
-			fprintf(stderr, "lorebot: no series '%s' in '%s'\n", series, mbox);
-		else
-			fprintf(stderr, "lorebot: no patches in '%s'\n", mbox);
-		ret = EXIT_USAGE;
-	} else if (json) {
-		jx_print(mo.all, stdout);
-	}
-	json_object_put(mo.all);
-out:
-	series_release(&a);
-	raws_release(&raws);
-	if (tp)
-		tree_release(tp);
-	strbuf_release(&err);
-	pattern_release_all();
-	return ret;
 }
 
 /*
@@ -671,14 +315,13 @@ static int fail_on_cb(const struct parse_opt *opt, const char *arg, struct strbu
 
 int cmd_check(int argc, char **argv, struct ctx *ctx)
 {
-	struct check_dev_opts d = { .ci = DEVCI_OPTS_INIT };
+	struct devcheck_opts d = { .ci = DEVCI_OPTS_INIT };
 	struct check_opts o = CHECK_OPTS_INIT;
 	struct config cfg = CONFIG_INIT;
 	struct strbuf err = STRBUF_INIT;
 	const char *mbox = NULL, *repo = NULL, *sel = NULL, *color = NULL;
 	const char *msgid = NULL, *url = NULL, *series = NULL, *stale = NULL;
 	struct arch_opt build = { 0 }, boot = { 0 };
-	char *fetched = NULL;
 	bool list = false, preexisting = false;
 	enum check_severity fail_on = CHECK_ERROR;
 	int ret = EXIT_OK, columns = 0, progress = -1;
@@ -755,23 +398,23 @@ int cmd_check(int argc, char **argv, struct ctx *ctx)
 	o.stale_tree = xstrdup_or_null(stale);
 	if (list) {
 		list_checkers(&o);
-	} else if (msgid) {
-		if (thread_to_mbox(&cfg, url, msgid, &fetched, &err)) {
-			fprintf(stderr, "lorebot check: --msgid: %s\n", err.buf);
-			ret = EXIT_INFRA;
-			goto out;
-		}
-		ret = check_mbox(fetched, NULL, repo, d.json, d.color, &o, &cfg);
-	} else if (mbox) {
-		ret = check_mbox(mbox, series, repo, d.json, d.color, &o, &cfg);
+	} else if (mbox || msgid) {
+		static const int exit_of[] = {
+			[MBOXCHECK_CLEAN] = EXIT_OK, [MBOXCHECK_FINDINGS] = EXIT_FINDINGS,
+			[MBOXCHECK_REFUSED] = EXIT_USAGE, [MBOXCHECK_INFRA] = EXIT_INFRA,
+		};
+		struct mboxcheck_src src = { mbox, msgid, url, series };
+
+		ret = exit_of[mboxcheck_run(&src, repo, d.json, d.color, &o, &cfg)];
 	} else {
-		ret = check_dev(&d, &o, &cfg);
+		static const int exit_of[] = {
+			[DEVCHECK_CLEAN] = EXIT_OK, [DEVCHECK_FINDINGS] = EXIT_FINDINGS,
+			[DEVCHECK_REFUSED] = EXIT_USAGE, [DEVCHECK_INFRA] = EXIT_INFRA,
+		};
+
+		ret = exit_of[devcheck_run(&d, &o, &cfg)];
 	}
 out:
-	if (fetched) {
-		unlink(fetched);
-		free(fetched);
-	}
 	check_opts_release(&o);
 	config_release(&cfg);
 	strbuf_release(&err);

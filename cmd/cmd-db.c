@@ -170,9 +170,8 @@ int cmd_db(int argc, char **argv, struct ctx *ctx)
 {
 	const struct db_cmd *c = NULL;
 	const char *archs = NULL;
-	struct store st;
+	struct store *st = ctx->st;
 	size_t i;
-	int ret;
 	const struct parse_opt opts[] = {
 		OPT_STRING(0, "arch", &archs, "LIST", "the architectures a version needs"),
 		OPT_BOOL(0, "json", &ctx->json, "print JSON instead of a line"),
@@ -191,12 +190,7 @@ int cmd_db(int argc, char **argv, struct ctx *ctx)
 		return cmd_usage_error("db", "unknown subcommand '%s'", argv[0]);
 	if (argc > 1)
 		return cmd_usage_error("db", "unknown argument '%s'", argv[1]);
-	ret = cmd_open_store(ctx, &st, false);
-	if (ret)
-		return ret;
 	if (archs)
-		report_states_attach(&st, ctx->cfg, archs);
-	ret = c->fn(ctx, &st);
-	store_close(&st);
-	return ret;
+		report_states_attach(st, ctx->cfg, archs);
+	return c->fn(ctx, st);
 }

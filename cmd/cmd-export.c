@@ -63,10 +63,10 @@ int cmd_export(int argc, char **argv, struct ctx *ctx)
 	};
 	struct strbuf err = STRBUF_INIT;
 	struct report_opts ro;
-	struct store st;
+	struct store *st = ctx->st;
 	int64_t since = 0;
 	json_object *doc;
-	int ret;
+	int ret = EXIT_OK;
 
 	if (cmd_parse_options(argc, argv, "export", opts, 0) < 0)
 		return EXIT_USAGE;
@@ -77,14 +77,11 @@ int cmd_export(int argc, char **argv, struct ctx *ctx)
 	if (!kcidb_origin_valid(config_get(ctx->cfg, "kcidb.origin")))
 		return cmd_usage_error("export", "kcidb.origin '%s': lowercase letters, digits "
 				       "and _ only", config_get(ctx->cfg, "kcidb.origin"));
-	ret = cmd_open_store(ctx, &st, false);
-	if (ret)
-		return ret;
 	report_opts_init(&ro, ctx->cfg);
 	if (archs)
 		report_opts_set_archs(&ro, archs);
 	doc = kcidb_doc_new();
-	if (kcidb_export(&st, &ro, since, series, doc, &err) < 0) {
+	if (kcidb_export(st, &ro, since, series, doc, &err) < 0) {
 		fprintf(stderr, "lorebot export: %s\n", err.buf);
 		ret = EXIT_INFRA;
 	} else {
@@ -92,7 +89,6 @@ int cmd_export(int argc, char **argv, struct ctx *ctx)
 	}
 	json_object_put(doc);
 	report_opts_release(&ro);
-	store_close(&st);
 	strbuf_release(&err);
 	return ret;
 }

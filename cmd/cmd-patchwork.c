@@ -70,31 +70,28 @@ int cmd_patchwork(int argc, char **argv, struct ctx *ctx)
 	struct patchwork_summary sum;
 	struct strbuf err = STRBUF_INIT;
 	struct report_opts ro;
-	struct store st;
-	int ret, r = 0;
+	struct store *st = ctx->st;
+	int ret = EXIT_OK, r = 0;
 
 	if (cmd_parse_options(argc, argv, "patchwork", opts, 0) < 0)
 		return EXIT_USAGE;
 	if (!patchwork_enabled(ctx->cfg))
 		return cmd_usage_error("patchwork", "patchwork.url is not set");
-	ret = cmd_open_store(ctx, &st, false);
-	if (ret)
-		return ret;
 	report_opts_init(&ro, ctx->cfg);
 	if (archs)
 		report_opts_set_archs(&ro, archs);
 	patchwork_summary_init(&sum);
 	if (series) {
-		r = store_begin(&st, &err);
+		r = store_begin(st, &err);
 		if (!r)
-			r = patchwork_plan(&st, &ro, series, &err);
+			r = patchwork_plan(st, &ro, series, &err);
 		if (r >= 0)
-			r = store_commit(&st, &err);
+			r = store_commit(st, &err);
 		else
-			store_rollback(&st);
+			store_rollback(st);
 	}
 	if (!r)
-		r = patchwork_deliver(&st, ctx->cfg, series, &sum, &err);
+		r = patchwork_deliver(st, ctx->cfg, series, &sum, &err);
 	if (r < 0) {
 		fprintf(stderr, "lorebot patchwork: %s\n", err.buf);
 		ret = strstr(err.buf, "patchwork.") ? EXIT_USAGE : EXIT_INFRA;
@@ -117,7 +114,6 @@ int cmd_patchwork(int argc, char **argv, struct ctx *ctx)
 	}
 	patchwork_summary_release(&sum);
 	report_opts_release(&ro);
-	store_close(&st);
 	strbuf_release(&err);
 	return ret;
 }

@@ -122,7 +122,7 @@ int cmd_record(int argc, char **argv, struct ctx *ctx)
 	struct strbuf err = STRBUF_INIT;
 	enum stage stage;
 	json_object *doc;
-	struct store st;
+	struct store *st = ctx->st;
 	char *buf = NULL;
 	size_t len = 0;
 	bool json = false;
@@ -160,21 +160,15 @@ int cmd_record(int argc, char **argv, struct ctx *ctx)
 		strbuf_release(&err);
 		return EXIT_USAGE;
 	}
-	ret = cmd_open_store(ctx, &st, false);
-	if (ret) {
-		json_object_put(doc);
-		return ret;
-	}
-	ret = store_results_record(&st, version, stage, arch, doc, &err);
+	ret = store_results_record(st, version, stage, arch, doc, &err);
 	if (ret < 0) {
 		fprintf(stderr, "lorebot: %s: %s\n", file, err.buf);
 		ret = ret == -EINVAL ? EXIT_USAGE : EXIT_INFRA;
 	} else {
 		ret = EXIT_OK;
-		print_recorded(&st, version, stage, json);
+		print_recorded(st, version, stage, json);
 	}
 	json_object_put(doc);
 	strbuf_release(&err);
-	store_close(&st);
 	return ret;
 }

@@ -109,8 +109,8 @@ int cmd_reply(int argc, char **argv, struct ctx *ctx)
 	const char *arch = NULL, *repo = NULL;
 	char *templates;
 	bool json = false, no_wait = false;
-	struct store st;
-	int ret;
+	struct store *st = ctx->st;
+	int ret = EXIT_OK;
 	const struct parse_opt opts[] = {
 		OPT_STRING(0, "series", &o.series, "ID", "only this series (or series version)"),
 		OPT_STRING(0, "outbox", &o.outbox, "DIR", "file new replies in the maildir DIR"),
@@ -127,9 +127,6 @@ int cmd_reply(int argc, char **argv, struct ctx *ctx)
 		return EXIT_USAGE;
 	if (no_wait)
 		o.wait = false;
-	ret = cmd_open_store(ctx, &st, false);
-	if (ret)
-		return ret;
 	report_opts_init(&o.report, ctx->cfg);
 	if (arch)
 		report_opts_set_archs(&o.report, arch);
@@ -138,7 +135,7 @@ int cmd_reply(int argc, char **argv, struct ctx *ctx)
 	templates = template_dir(config_get(ctx->cfg, "reply.templates"));
 	o.report.templates = templates;
 	reply_summary_init(&sum);
-	if (reply_run(&st, &o, &sum, &err)) {
+	if (reply_run(st, &o, &sum, &err)) {
 		fprintf(stderr, "lorebot: %s\n", err.buf);
 		ret = EXIT_INFRA;
 	} else if (o.dry_run) {
@@ -165,6 +162,5 @@ int cmd_reply(int argc, char **argv, struct ctx *ctx)
 	report_opts_release(&o.report);
 	free(templates);
 	strbuf_release(&err);
-	store_close(&st);
 	return ret;
 }

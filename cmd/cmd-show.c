@@ -268,7 +268,7 @@ out:
 int cmd_show(int argc, char **argv, struct ctx *ctx)
 {
 	bool json = false, raw = false;
-	struct store st;
+	struct store *st = ctx->st;
 	char *id;
 	int ret;
 	const struct parse_opt opts[] = {
@@ -284,12 +284,8 @@ int cmd_show(int argc, char **argv, struct ctx *ctx)
 		return cmd_usage_error("show", "give one Message-ID or series id");
 	if (json && raw)
 		return cmd_usage_error("show", "--json or --raw, not both");
-	ret = cmd_open_store(ctx, &st, false);
-	if (ret)
-		return ret;
 	id = clean_id(argv[0]);
-	ret = show(&st, id, json, raw);
+	ret = show(st, id, json, raw);
 	free(id);
-	store_close(&st);
 	return ret;
 }

@@ -91,9 +91,9 @@ int cmd_status(int argc, char **argv, struct ctx *ctx)
 	struct report_opts ro;
 	int64_t counts[JOB_STATE_NR];
 	struct db_stmt *q;
-	struct store st;
+	struct store *st = ctx->st;
 	bool json = false;
-	int ret, n = 10, i;
+	int n = 10, i;
 	char t1[32], t2[32];
 	const struct parse_opt opts[] = {
 		OPT_BOOL('j', "json", &json, "print the status as JSON"),
@@ -104,28 +104,25 @@ int cmd_status(int argc, char **argv, struct ctx *ctx)
 
 	if (cmd_parse_options(argc, argv, "status", opts, CMD_ANY_ARGS) < 0)
 		return EXIT_USAGE;
-	ret = cmd_open_store(ctx, &st, false);
-	if (ret)
-		return ret;
 	out = json_object_new_object();
 	queue = json_object_new_object();
 	runs = json_object_new_array();
 	lists = json_object_new_array();
 	recent = json_object_new_array();
 	report_opts_init(&ro, ctx->cfg);
-	if (!queue_counts(st.db, counts, &err))
+	if (!queue_counts(st->db, counts, &err))
 		for (i = 0; i < JOB_STATE_NR; i++)
 			json_object_object_add(queue, queue_job_state_name(i),
 					       json_object_new_int64(counts[i]));
-	q = db_prepare(st.db, "SELECT id, kind, arch, version, started, attempts,"
+	q = db_prepare(st->db, "SELECT id, kind, arch, version, started, attempts,"
 		       " CASE WHEN slurm_job IS NULL THEN 'local' ELSE 'slurm' END,"
 		       " coalesce(slurm_job, 0), node"
 		       " FROM jobs WHERE state = 'running' ORDER BY id");
 	rows_json(q, run_cols, ARRAY_SIZE(run_cols), runs);
-	q = db_prepare(st.db, "SELECT name, url, last_poll, last_ok, failures, last_error"
+	q = db_prepare(st->db, "SELECT name, url, last_poll, last_ok, failures, last_error"
 		       " FROM lists ORDER BY name");
 	rows_json(q, list_cols, ARRAY_SIZE(list_cols), lists);
-	q = db_prepare(st.db, "SELECT id FROM versions WHERE gone = 0"
+	q = db_prepare(st->db, "SELECT id FROM versions WHERE gone = 0"
 		       " ORDER BY date DESC LIMIT ?");
 	if (q) {
 		char **ids = xcalloc(n > 0 ? n : 1, sizeof(*ids));
@@ -138,7 +135,7 @@ int cmd_status(int argc, char **argv, struct ctx *ctx)
 			struct report_version v;
 			json_object *o;
 
-			if (report_version_load(&st, ids[i], REPORT_LIGHT, &v, &err) <= 0) {
+			if (report_version_load(st, ids[i], REPORT_LIGHT, &v, &err) <= 0) {
 				strbuf_reset(&err);
 				free(ids[i]);
 				continue;
@@ -209,6 +206,5 @@ int cmd_status(int argc, char **argv, struct ctx *ctx)
 	json_object_put(out);
 	report_opts_release(&ro);
 	strbuf_release(&err);
-	store_close(&st);
 	return EXIT_OK;
 }

@@ -17,11 +17,25 @@ enum {
 	EXIT_INFRA = 3,
 };
 
+struct store;
+
 struct ctx {
 	const char *db_path;		/* --db, or core.db from the config */
 	const char *config_path;	/* --config */
 	struct config *cfg;		/* always set (defaults when no file) */
+	struct store *st;		/* a CMD_STORE command's database, else NULL */
 	bool json;
+};
+
+/*
+ * What main() opens for a command before it runs, and closes after: with
+ * CMD_STORE, the database (--db, else core.db; it must exist) in ctx->st.
+ * A command whose need depends on its arguments (series with --mbox, job
+ * work on a node) or that creates the database (fetch, daemon: not on a
+ * usage error) opens it itself with cmd_open_store().
+ */
+enum cmd_flags {
+	CMD_STORE = 1 << 0,
 };
 
 struct cmd {
@@ -29,6 +43,7 @@ struct cmd {
 	int (*fn)(int argc, char **argv, struct ctx *ctx);
 	const char *summary;
 	const char *help;		/* man-page style text for -h/--help */
+	unsigned int flags;		/* enum cmd_flags */
 };
 
 #define CMD_DECL(n) int cmd_##n(int argc, char **argv, struct ctx *ctx); \
@@ -58,7 +73,6 @@ CMD_DECL(patchwork);
 CMD_DECL(reproduce);
 
 /* Open --db (or <core.statedir>/lorebot.db); an EXIT_* code, EXIT_OK on success */
-struct store;
 int cmd_open_store(struct ctx *ctx, struct store *st, bool create);
 
 /*

@@ -21,6 +21,7 @@
 #include "cmd/daemon.h"
 #include "bot/exec.h"
 #include "bot/fetch.h"
+#include "bot/fetch-box.h"
 #include "bot/job.h"
 #include "bot/contract.h"
 #include "lib/log.h"
@@ -43,7 +44,6 @@
 #define PLAN_SLICE_MS 100	/* start-up planning per turn of the loop */
 #define FETCH_OUT_MAX (64 << 20)
 #define REMOTE_BACKOFF_MS 30000	/* no submission this long after one failed */
-#define REMOTE_SLACK_MS (5 * 60000ULL)	/* Slurm's limit beyond daemon.jobtimeout */
 
 enum task_class { CLASS_LIGHT, CLASS_HEAVY, CLASS_FETCH, CLASS_SERVE, CLASS_NOTIFY };
 
@@ -69,9 +69,9 @@ struct task {
 	char *what;		/* "build arm64 of <id>" for the log */
 	char *list;		/* a fetch: its list's name */
 	char *out;		/* a fetch: its JSON */
-	bool remote;		/* a job of the remote executor (Slurm) */
+	bool remote;		/* a job of daemon.executor (not a local runner) */
 	bool superseded;	/* cancelled: its version is superseded */
-	long slurm_job;		/* remote: the scheduler's id */
+	long remote_id;		/* remote: the scheduler's id */
 	char *node;		/* remote: where it runs, once known */
 };
 
@@ -87,9 +87,8 @@ struct daemon {
 	size_t nr_lists;
 	struct run_pool *pool;
 	int max_heavy, max_light, attempts;
-	/* daemon.executor other than local: the stages it runs, NULL else */
-	struct run_executor *remote;
-	bool remote_stage[STAGE_NR];
+	/* daemon.executor, and the stages it runs */
+	struct exec ex;
 	uint64_t remote_backoff_ms;	/* no submission before this */
 	uint64_t fetch_timeout_ms;
 	int sigfd;
@@ -221,26 +220,9 @@ static void setup_limits(struct daemon *d)
 	const char *level = config_get(d->cfg, "core.loglevel");
 	enum log_level lvl;
 
-	d->max_heavy = MAX(1, config_get_int(d->cfg, "daemon.builds"));
-	memset(d->remote_stage, 0, sizeof(d->remote_stage));
-	if (d->remote) {
-		const char **v;
-		size_t n = config_get_all(d->cfg, "slurm.stages", &v), i;
-		enum stage st;
-
-		for (i = 0; i < n; i++) {
-			if (stage_parse(v[i], &st) || !stages[st].command)
-				log_warn("slurm.stages: '%s' cannot run on Slurm", v[i]);
-			else
-				d->remote_stage[st] = true;
-		}
-		for (i = 0; !n && i < STAGE_NR; i++)
-			d->remote_stage[i] = stages[i].heavy && stages[i].command;
-		free(v);
-		for (i = 0; i < STAGE_NR; i++)
-			if (d->remote_stage[i] && stages[i].heavy)
-				d->max_heavy = MAX(1, config_get_int(d->cfg, "slurm.maxjobs"));
-	}
+	exec_configure(&d->ex, d->cfg);
+	d->max_heavy = d->ex.max_jobs ? d->ex.max_jobs :
+		MAX(1, config_get_int(d->cfg, "daemon.builds"));
 	d->max_light = MAX(1, config_get_int(d->cfg, "daemon.light"));
 	d->attempts = MAX(1, config_get_int(d->cfg, "daemon.attempts"));
 	d->fetch_timeout_ms = config_get_ms(d->cfg, "daemon.fetchtimeout");
@@ -255,14 +237,13 @@ static void setup_limits(struct daemon *d)
 /* daemon.executor; created once (its jobs outlive a reload) */
 static int setup_executor(struct daemon *d)
 {
-	const char *name = config_get(d->cfg, "daemon.executor");
-	const struct exec_engine *e = exec_engine_find(name);
+	struct strbuf err = STRBUF_INIT;
 
-	if (!e) {
-		log_err("daemon.executor: unknown executor '%s'", name);
+	if (exec_open(&d->ex, d->cfg, &err)) {
+		log_err("%s", err.buf);
+		strbuf_release(&err);
 		return EXIT_USAGE;
 	}
-	d->remote = e->create ? e->create(d->cfg) : NULL;
 	return EXIT_OK;
 }
 
@@ -383,7 +364,7 @@ static void cancel_one(void *ctx, void *data, uint64_t ms)
 		return;
 	t->superseded = true;
 	log_info("job %lld: %s: the version is superseded; cancelling %s job %ld",
-		 (long long)t->job, t->what, c->d->remote->name, t->slurm_job);
+		 (long long)t->job, t->what, exec_name(&c->d->ex), t->remote_id);
 	run_pool_cancel(c->d->pool, t, SIGTERM);
 }
 
@@ -392,7 +373,7 @@ static void cancel_superseded(struct daemon *d, const char *version)
 {
 	struct cancel_ctx c = { d, version };
 
-	if (d->remote && run_pool_count(d->pool, -1) &&
+	if (d->ex.x && run_pool_count(d->pool, -1) &&
 	    pipeline_version_over(&d->st, version) > 0)
 		run_pool_each(d->pool, cancel_one, &c);
 }
@@ -495,93 +476,23 @@ static void replan(struct daemon *d)
 
 /* fetch passes */
 
-/*
- * A fetch pass parses what anyone mailed the list (issue 18), so it runs
- * in a sandbox (build.sandbox) that shows it what it needs and nothing
- * more: the network (lore), the database (it stores what lore sends) and
- * the list's git mirrors read-write, a scratch directory of its own
- * (TMPDIR: series assembly spills there), the configuration read-only;
- * not the rest of the state directory (jobs, outbox), the repository,
- * check's cache, the SMTP credentials, nor any of the host but its
- * programs.  The database is bound with SQLite's -wal and -shm, which the
- * daemon's own connection keeps in place; without them the child would
- * make files of its own beside a database the daemon writes, so the
- * pass is not started.
- */
-/* Started by root, the pass is this uid in its user namespace (nobody's) */
-#define FETCH_UID_INSIDE 65534
-
-struct fetch_box {
-	struct run_sandbox sb;
-	const char *rw[6], *ro[2], *hide[5], *env[2];
-	char *own[5];
-	size_t nr_own;
-};
-
-static const char *box_own(struct fetch_box *b, char *s)
-{
-	b->own[b->nr_own++] = s;
-	return s;
-}
-
-static void box_release(struct fetch_box *b)
-{
-	while (b->nr_own)
-		free(b->own[--b->nr_own]);
-}
-
+/* A pass runs in a sandbox of its own (bot/fetch-box.h) when build.sandbox */
 static int fetch_box(struct daemon *d, const struct dlist *l, const char *dir,
 		     struct fetch_box *b)
 {
-	static const char *const sqlite_files[] = { "-wal", "-shm" };
-	const char *const maybe_hidden[] = { d->env.statedir, d->env.outbox,
-					     d->env.repo, d->env.cache };
-	const char *tmp = box_own(b, xasprintf("%s/tmp", dir));
-	size_t rw = 0, hide = 0, i;
+	const struct fetch_box_paths p = {
+		.cfg = d->cfg, .db = d->dbpath, .dir = dir,
+		.git = l->c.method == FETCH_GIT, .config = d->env.config,
+		.statedir = d->env.statedir, .outbox = d->env.outbox,
+		.repo = d->env.repo, .cache = d->env.cache,
+	};
+	struct strbuf err = STRBUF_INIT;
+	int ret = fetch_box_make(b, &p, &err);
 
-	b->sb.enabled = true;
-	b->sb.allow_net = true;
-	/* it starts the jail of its mail parser (bot/store-jail.c) */
-	if (geteuid() == 0)
-		b->sb.uid_inside = FETCH_UID_INSIDE;
-	b->rw[rw++] = d->dbpath;
-	for (i = 0; i < ARRAY_SIZE(sqlite_files); i++) {
-		const char *f = box_own(b, xasprintf("%s%s", d->dbpath, sqlite_files[i]));
-
-		if (access(f, F_OK)) {
-			log_err("%s: not fetching: %s is missing (the database is not in "
-				"WAL mode?)", l->name, f);
-			return -1;
-		}
-		b->rw[rw++] = f;
-	}
-	if (util_mkdir_p(tmp, 0700)) {
-		log_err("%s: not fetching: cannot create %s: %s", l->name, tmp,
-			strerror(errno));
-		return -1;
-	}
-	b->rw[rw++] = tmp;
-	if (l->c.method == FETCH_GIT) {
-		const char *g = config_get(d->cfg, "lore.gitdir");
-		char *gitdir = g ? util_path_absolute(g) : xasprintf("%s.lore", d->dbpath);
-
-		box_own(b, gitdir);
-		if (util_mkdir_p(gitdir, 0755)) {
-			log_err("%s: not fetching: cannot create %s: %s", l->name, gitdir,
-				strerror(errno));
-			return -1;
-		}
-		b->rw[rw++] = gitdir;
-	}
-	b->sb.rw = b->rw;
-	for (i = 0; i < ARRAY_SIZE(maybe_hidden); i++)
-		if (maybe_hidden[i] && !access(maybe_hidden[i], F_OK))
-			b->hide[hide++] = maybe_hidden[i];
-	b->sb.hide = b->hide;
-	b->ro[0] = d->env.config;
-	b->sb.ro = b->ro;
-	b->env[0] = box_own(b, xasprintf("TMPDIR=%s", tmp));
-	return 0;
+	if (ret)
+		log_err("%s: not fetching: %s", l->name, err.buf);
+	strbuf_release(&err);
+	return ret;
 }
 
 static void fetch_start(struct daemon *d, struct dlist *l)
@@ -626,7 +537,7 @@ static void fetch_start(struct daemon *d, struct dlist *l)
 		if (r)
 			log_err("%s: cannot start a fetch: %s", l->name, strerror(-r));
 	}
-	box_release(&box);
+	fetch_box_release(&box);
 	if (r) {
 		l->next_ms = util_now_ms() + MAX(l->c.poll_interval_ms, (uint64_t)1000);
 		task_free(t);
@@ -760,54 +671,21 @@ static void job_retry(struct daemon *d, struct job *j, const char *why, json_obj
 	strbuf_release(&err);
 }
 
-/* "slurm:ID:..." -> ID, else 0 */
-static long handle_slurm_job(const char *handle)
-{
-	const char *p;
-
-	return handle && util_skip_prefix(handle, "slurm:", &p) ? strtol(p, NULL, 10) : 0;
-}
-
-/* A stage's resources on the cluster: slurm.<stage>.*, else derived */
-static void remote_res(struct daemon *d, enum stage kind, struct run_res *res)
-{
-	static const struct { enum stage stage; const char *key; } cpus_from[] = {
-		{ STAGE_BUILD, "build.jobs" }, { STAGE_BOOT, "boot.smp" },
-	};
-	char key[64];
-	size_t i;
-
-	snprintf(key, sizeof(key), "slurm.%s.cpus", stage_name(kind));
-	res->cpus = 1;
-	if (config_get(d->cfg, key))
-		res->cpus = (unsigned int)MAX(1, config_get_int(d->cfg, key));
-	for (i = 0; !config_get(d->cfg, key) && i < ARRAY_SIZE(cpus_from); i++)
-		if (cpus_from[i].stage == kind)
-			res->cpus = (unsigned int)MAX(1, config_get_int(d->cfg, cpus_from[i].key));
-	snprintf(key, sizeof(key), "slurm.%s.mem", stage_name(kind));
-	res->mem_bytes = config_get(d->cfg, key) ? config_get_size(d->cfg, key) : 0;
-	snprintf(key, sizeof(key), "slurm.%s.time", stage_name(kind));
-	res->limit_ms = config_get(d->cfg, key) ? config_get_ms(d->cfg, key) :
-		d->env.timeout_ms ? d->env.timeout_ms + REMOTE_SLACK_MS : 0;
-}
-
 /*
  * A job for the cluster: its directory is written here (the worker has no
- * database), then "lorebot job work DIR" is submitted.  Slurm enforces the
- * time limit; the pool's own timeout would count the time queued.
+ * database), then "lorebot job work DIR" is submitted.  The scheduler
+ * enforces the time limit (exec_res()); the pool's own timeout would count
+ * the time queued.
  */
 static int remote_start(struct daemon *d, struct job *j, struct task *t)
 {
 	char *dir = job_dir(&d->env, j->id), *log = xasprintf("%s/job.log", dir);
 	char *name = xasprintf("lorebot-%s%s%s-%lld", stage_name(j->kind),
 			       *j->arch ? "-" : "", j->arch, (long long)j->id);
-	char key[64], **flags = NULL;
-	struct run_task rt = { .x = d->remote, .name = name, .workdir = dir,
+	struct run_task rt = { .x = d->ex.x, .name = name, .workdir = dir,
 			       .log_path = log, .data = t };
 	struct strbuf err = STRBUF_INIT;
-	const char **v;
 	struct argv a;
-	size_t nf, i;
 	int ret;
 
 	t->remote = true;
@@ -827,32 +705,25 @@ static int remote_start(struct daemon *d, struct job *j, struct task *t)
 	argv_add(&a, dir);
 	rt.argv = a.v;
 	rt.res.klass = t->klass;
-	remote_res(d, j->kind, &rt.res);
-	snprintf(key, sizeof(key), "slurm.%s.flags", stage_name(j->kind));
-	nf = config_get_all(d->cfg, key, &v);
-	flags = xcalloc(nf + 1, sizeof(*flags));
-	for (i = 0; i < nf; i++)
-		flags[i] = (char *)v[i];
-	free(v);
-	rt.res.flags = (const char *const *)flags;
+	exec_res(&d->ex, d->cfg, j->kind, &rt.res);
 	ret = run_pool_submit(d->pool, &rt);
 	if (ret) {
 		log_err("job %lld: cannot submit %s to %s: %s; no submission for %ds",
-			(long long)j->id, t->what, d->remote->name, strerror(-ret),
+			(long long)j->id, t->what, exec_name(&d->ex), strerror(-ret),
 			REMOTE_BACKOFF_MS / 1000);
 		d->remote_backoff_ms = util_now_ms() + REMOTE_BACKOFF_MS;
 		queue_giveback(d->st.db, j->id, "cannot submit to the cluster", &err);
 		goto out;
 	}
-	t->slurm_job = handle_slurm_job(run_pool_handle(d->pool, t));
+	t->remote_id = exec_task_id(&d->ex, run_pool_handle(d->pool, t));
 	if (queue_set_handle(d->st.db, j->id, run_pool_handle(d->pool, t), &err) ||
-	    queue_set_where(d->st.db, j->id, t->slurm_job, NULL, &err))
+	    queue_set_where(d->st.db, j->id, t->remote_id, NULL, &err))
 		log_err("job %lld: %s", (long long)j->id, err.buf);
 	log_info("job %lld: %s submitted to %s as job %ld (attempt %d)", (long long)j->id,
-		 t->what, d->remote->name, t->slurm_job, j->attempts);
+		 t->what, exec_name(&d->ex), t->remote_id, j->attempts);
 out:
+	exec_res_release(&rt.res);
 	strbuf_release(&err);
-	free(flags);
 	free(name);
 	free(dir);
 	free(log);
@@ -870,7 +741,7 @@ static int job_start(struct daemon *d, struct job *j, enum task_class klass)
 	struct argv a;
 	int ret;
 
-	if (d->remote && d->remote_stage[j->kind]) {
+	if (exec_runs(&d->ex, j->kind)) {
 		ret = remote_start(d, j, t);
 		if (ret)
 			task_free(t);
@@ -924,7 +795,7 @@ static void start_jobs(struct daemon *d)
 	size_t c;
 
 	/* a cluster that refused a job gets a rest (its jobs wait queued) */
-	if (d->remote && util_now_ms() < d->remote_backoff_ms)
+	if (d->ex.x && util_now_ms() < d->remote_backoff_ms)
 		return;
 	for (c = 0; c < ARRAY_SIZE(classes) && !d->stop; c++) {
 		int max = classes[c] == CLASS_HEAVY ? d->max_heavy : d->max_light;
@@ -967,7 +838,7 @@ static void log_ended(struct daemon *d, const struct job *j, const char *what)
 }
 
 /*
- * A job of the cluster ended (Slurm says): what the worker left in its
+ * A job of the cluster ended (its executor says): what the worker left in its
  * directory is recorded here, or the attempt failed (the node's name in
  * the log).  Left running by a stop: nothing to do, the next start
  * reattaches it.
@@ -984,7 +855,7 @@ static void remote_ended(struct daemon *d, struct task *t, struct job *j,
 	if (*rd->node && (!t->node || strcmp(t->node, rd->node))) {
 		free(t->node);
 		t->node = xstrdup(rd->node);
-		if (queue_set_where(d->st.db, t->job, t->slurm_job, rd->node, &err))
+		if (queue_set_where(d->st.db, t->job, t->remote_id, rd->node, &err))
 			log_err("job %lld: %s", (long long)t->job, err.buf);
 		strbuf_reset(&err);
 	}
@@ -1231,17 +1102,17 @@ static void node_one(void *ctx, void *data, uint64_t ms)
 		return;
 	free(t->node);
 	t->node = xstrdup(node);
-	if (queue_set_where(d->st.db, t->job, t->slurm_job, node, &err))
+	if (queue_set_where(d->st.db, t->job, t->remote_id, node, &err))
 		log_err("job %lld: %s", (long long)t->job, err.buf);
 	log_info("job %lld: %s runs on %s (%s job %ld)", (long long)t->job, t->what, node,
-		 d->remote->name, t->slurm_job);
+		 exec_name(&d->ex), t->remote_id);
 	strbuf_release(&err);
 }
 
 /* Where each job of the cluster runs, in the jobs table as it becomes known */
 static void track_nodes(struct daemon *d)
 {
-	if (d->remote)
+	if (d->ex.x)
 		run_pool_each(d->pool, node_one, d);
 }
 
@@ -1316,7 +1187,7 @@ static int next_wake(struct daemon *d)
 	uint64_t now = util_now_ms(), wait = TICK_MS;
 	size_t i;
 
-	if (d->remote && run_pool_count(d->pool, -1))
+	if (d->ex.x && run_pool_count(d->pool, -1))
 		wait = REMOTE_TICK_MS;
 	for (i = 0; i < d->nr_lists; i++) {
 		uint64_t w = d->lists[i].next_ms > now ? d->lists[i].next_ms - now : 0;
@@ -1346,16 +1217,15 @@ static void reattach(struct daemon *d, int64_t **keep, size_t *nr)
 {
 	struct strbuf err = STRBUF_INIT;
 	struct job *jobs;
-	size_t n, i, len;
+	size_t n, i;
 
 	*keep = NULL;
 	*nr = 0;
-	if (!d->remote || queue_running(d->st.db, &jobs, &n, &err)) {
+	if (!d->ex.x || queue_running(d->st.db, &jobs, &n, &err)) {
 		strbuf_release(&err);
 		return;
 	}
 	*keep = xcalloc(n + 1, sizeof(**keep));
-	len = strlen(d->remote->name);
 	for (i = 0; i < n; i++) {
 		struct job *j = &jobs[i];
 		enum task_class klass = stages[j->kind].heavy ? CLASS_HEAVY : CLASS_LIGHT;
@@ -1363,24 +1233,23 @@ static void reattach(struct daemon *d, int64_t **keep, size_t *nr)
 		struct task *t;
 		int r;
 
-		if (!j->handle || strncmp(j->handle, d->remote->name, len) ||
-		    j->handle[len] != ':')
+		if (!exec_owns(&d->ex, j->handle))
 			continue;
 		t = job_task(j, klass);
 		t->remote = true;
-		t->slurm_job = handle_slurm_job(j->handle);
+		t->remote_id = exec_task_id(&d->ex, j->handle);
 		t->node = xstrdup_or_null(j->node);
-		r = run_pool_reattach(d->pool, d->remote, j->handle, &res, t);
+		r = run_pool_reattach(d->pool, d->ex.x, j->handle, &res, t);
 		if (r) {
 			log_warn("job %lld: %s: %s job %ld cannot be taken over (%s)",
-				 (long long)j->id, t->what, d->remote->name, t->slurm_job,
-				 r == -ENOENT ? "Slurm does not know it" : strerror(-r));
+				 (long long)j->id, t->what, exec_name(&d->ex), t->remote_id,
+				 r == -ENOENT ? "no longer known" : strerror(-r));
 			task_free(t);
 			continue;
 		}
 		(*keep)[(*nr)++] = j->id;
 		log_info("job %lld: %s: reattached to %s job %ld", (long long)j->id, t->what,
-			 d->remote->name, t->slurm_job);
+			 exec_name(&d->ex), t->remote_id);
 	}
 	queue_free_jobs(jobs, n);
 	strbuf_release(&err);
@@ -1503,7 +1372,7 @@ int daemon_run(struct ctx *ctx, const struct daemon_opts *o)
 	log_info("following %zu list(s), repository '%s', archs %zu, %d build(s) and "
 		 "%d light job(s) at once, executor %s", d.nr_lists, d.env.repo,
 		 d.pc.nr_archs, d.max_heavy, d.max_light,
-		 d.remote ? d.remote->name : "local");
+		 exec_name(&d.ex));
 	run(&d);
 	if (run_pool_count(d.pool, -1)) {
 		log_info("stopping %zu children", run_pool_count(d.pool, -1));
@@ -1513,7 +1382,7 @@ int daemon_run(struct ctx *ctx, const struct daemon_opts *o)
 	log_info("stopped");
 out:
 	run_pool_free(d.pool);
-	exec_free(d.remote);
+	exec_close(&d.ex);
 	if (d.sigfd >= 0)
 		close(d.sigfd);
 	pipeline_cfg_release(&d.pc);

@@ -13,46 +13,50 @@
 #include "lib/parse-options.h"
 #include "lib/log.h"
 #include "lib/run.h"
+#include "bot/store.h"
 #include "bot/version.h"
 
+/* The flags: what main() opens for the command (cmd/cmd.h) */
 static const struct cmd commands[] = {
-	{ "help", cmd_help, "show help for lorebot or a command", cmd_help_help },
-	{ "version", cmd_version, "print the version", cmd_version_help },
+	{ "help", cmd_help, "show help for lorebot or a command", cmd_help_help, 0 },
+	{ "version", cmd_version, "print the version", cmd_version_help, 0 },
 	{ "config", cmd_config, "check a configuration file, list the keys",
-	  cmd_config_help },
+	  cmd_config_help, 0 },
 	{ "series", cmd_series, "list the patch series in an mbox or the database",
-	  cmd_series_help },
+	  cmd_series_help, 0 },
 	{ "check", cmd_check, "review a branch or an mbox: mm rules, checkpatch, typos",
-	  cmd_check_help },
-	{ "fetch", cmd_fetch, "follow lists on lore into the database", cmd_fetch_help },
-	{ "db", cmd_db, "maintain the database: assemble every series again", cmd_db_help },
-	{ "show", cmd_show, "show a stored message or series", cmd_show_help },
+	  cmd_check_help, 0 },
+	{ "fetch", cmd_fetch, "follow lists on lore into the database", cmd_fetch_help, 0 },
+	{ "db", cmd_db, "maintain the database: assemble every series again", cmd_db_help,
+	  CMD_STORE },
+	{ "show", cmd_show, "show a stored message or series", cmd_show_help, CMD_STORE },
 	{ "record", cmd_record, "record a stage result for a series version",
-	  cmd_record_help },
+	  cmd_record_help, CMD_STORE },
 	{ "reply", cmd_reply, "mail the replies that are due (or file them)",
-	  cmd_reply_help },
-	{ "serve", cmd_serve, "the dashboard and JSON API over HTTP", cmd_serve_help },
+	  cmd_reply_help, CMD_STORE },
+	{ "serve", cmd_serve, "the dashboard and JSON API over HTTP", cmd_serve_help, 0 },
 	{ "mailinfo", cmd_mailinfo, "read a patch mail as git mailinfo, or compare with it",
-	  cmd_mailinfo_help },
+	  cmd_mailinfo_help, 0 },
 	{ "apply", cmd_apply, "apply a series to the kernel tree, or say why not",
-	  cmd_apply_help },
+	  cmd_apply_help, 0 },
 	{ "daemon", cmd_daemon, "follow lore, test every new version, reply",
-	  cmd_daemon_help },
+	  cmd_daemon_help, 0 },
 	{ "status", cmd_status, "the daemon's queue, lists and recent results",
-	  cmd_status_help },
+	  cmd_status_help, CMD_STORE },
 	{ "job", cmd_job, "run one job of the daemon's queue, list the queue",
-	  cmd_job_help },
+	  cmd_job_help, 0 },
 	{ "build", cmd_build, "build each patch of a series for x86_64, arm64, riscv",
-	  cmd_build_help },
+	  cmd_build_help, 0 },
 	{ "boot", cmd_boot, "boot a series' kernels in qemu, run the mm kselftests",
-	  cmd_boot_help },
+	  cmd_boot_help, 0 },
 	{ "reproduce", cmd_reproduce, "make a report's build diagnostic again, here",
-	  cmd_reproduce_help },
+	  cmd_reproduce_help, 0 },
 	{ "patchwork", cmd_patchwork, "post the patchwork checks that are due",
-	  cmd_patchwork_help },
-	{ "export", cmd_export, "the results as KCIDB v5.3 documents", cmd_export_help },
+	  cmd_patchwork_help, CMD_STORE },
+	{ "export", cmd_export, "the results as KCIDB v5.3 documents", cmd_export_help,
+	  CMD_STORE },
 	{ "b4-check", cmd_b4_check, "lorebot's verdicts as b4 review's CI checks",
-	  cmd_b4_check_help },
+	  cmd_b4_check_help, 0 },
 };
 
 const struct cmd *cmd_table(size_t *nr)
@@ -207,6 +211,7 @@ int main(int argc, char **argv)
 	struct ctx ctx = { .cfg = &cfg };
 	struct strbuf err = STRBUF_INIT;
 	struct opt_strings hide = { 0 };
+	struct store st;
 	const struct cmd *c;
 	bool help = false, version = false;
 	size_t i;
@@ -279,7 +284,17 @@ int main(int argc, char **argv)
 		config_release(&cfg);
 		return EXIT_OK;
 	}
+	if (c->flags & CMD_STORE) {
+		ret = cmd_open_store(&ctx, &st, false);
+		if (ret) {
+			config_release(&cfg);
+			return ret;
+		}
+		ctx.st = &st;
+	}
 	ret = c->fn(argc, argv, &ctx);
+	if (ctx.st)
+		store_close(ctx.st);
 	config_release(&cfg);
 	return ret;
 }

@@ -3,7 +3,9 @@
  * The Slurm executor's parts: what sbatch, squeue and scontrol print (as
  * Slurm 22.05 prints it), the state table, the sbatch command line and
  * the batch script, and reattaching (a handle Slurm no longer knows
- * falls back on the job's exit file).
+ * falls back on the job's exit file), and what the daemon asks of the engine
+ * besides (bot/exec.c: the stages it runs, their resources, the job of a
+ * handle).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -249,5 +251,53 @@ int main(void)
 	exec_slurm_destroy(x);
 	free(handle);
 	rmdir(dir);
+
+	/* what the daemon asks of the engine besides the executor (bot/exec.c) */
+	{
+		struct config cfg = CONFIG_INIT;
+		struct strbuf err = STRBUF_INIT;
+		struct run_res res = { .klass = 1 };
+		struct exec e;
+
+		config_set(&cfg, "daemon.executor", "slurm");
+		config_set(&cfg, "daemon.jobtimeout", "1h");
+		config_set(&cfg, "build.jobs", "6");
+		config_set(&cfg, "slurm.maxjobs", "5");
+		config_set(&cfg, "slurm.boot.mem", "2g");
+		config_set(&cfg, "slurm.boot.flags", "--qos=low");
+		is_int(exec_open(&e, &cfg, &err), 0, "daemon.executor = slurm");
+		exec_configure(&e, &cfg);
+		ok(!strcmp(exec_name(&e), "slurm"), "its name");
+		ok(exec_runs(&e, STAGE_BUILD) && exec_runs(&e, STAGE_BOOT) &&
+		   !exec_runs(&e, STAGE_APPLY) && !exec_runs(&e, STAGE_REPLY),
+		   "without slurm.stages: the heavy stages");
+		is_int(e.max_jobs, 5, "slurm.maxjobs of them at once");
+		ok(exec_owns(&e, "slurm:31:/srv/jobs/7") && !exec_owns(&e, "slurmx:31:/a") &&
+		   !exec_owns(&e, NULL), "its handles, not another's");
+		is_int(exec_task_id(&e, "slurm:31:/srv/jobs/7"), 31, "the Slurm job of a handle");
+		exec_res(&e, &cfg, STAGE_BUILD, &res);
+		ok(res.cpus == 6 && !res.mem_bytes && res.limit_ms == 65 * 60000ULL &&
+		   res.flags && !res.flags[0] && res.klass == 1,
+		   "a build: build.jobs cpus, no memory asked, daemon.jobtimeout + 5m");
+		exec_res_release(&res);
+		exec_res(&e, &cfg, STAGE_BOOT, &res);
+		ok(res.mem_bytes == 2ULL << 30 && res.flags[0] && !strcmp(res.flags[0], "--qos=low"),
+		   "a boot: slurm.boot.mem, slurm.boot.flags");
+		exec_res_release(&res);
+		config_set(&cfg, "slurm.stages", "check");
+		exec_configure(&e, &cfg);
+		ok(exec_runs(&e, STAGE_CHECK) && !exec_runs(&e, STAGE_BUILD) && !e.max_jobs,
+		   "slurm.stages = check: check alone, daemon.builds for the rest");
+		exec_close(&e);
+
+		config_set(&cfg, "daemon.executor", "local");
+		is_int(exec_open(&e, &cfg, &err), 0, "daemon.executor = local");
+		exec_configure(&e, &cfg);
+		ok(!e.x && !exec_runs(&e, STAGE_BUILD) && !strcmp(exec_name(&e), "local") &&
+		   !exec_owns(&e, "slurm:31:/a"), "the pool's own: runs nothing itself");
+		exec_close(&e);
+		strbuf_release(&err);
+		config_release(&cfg);
+	}
 	return done_testing();
 }

@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "cmd/devfix.h"
+#include "ci/devfix.h"
 
 #define FIX_RULE "one-line-args"
 

@@ -12,7 +12,7 @@
 #ifndef LOREBOT_DEVFIX_H
 #define LOREBOT_DEVFIX_H
 
-#include "cmd/devrange.h"
+#include "ci/devrange.h"
 
 struct devfix_edit {
 	int patch;		/* the patch whose finding it is */

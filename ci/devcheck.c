@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lorebot check in a developer's tree (see check-dev.h).
+ * lorebot check in a developer's tree (see devcheck.h).
  */
 #include <errno.h>
 #include <json-c/json.h>
@@ -9,10 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/check-dev.h"
-#include "cmd/cmd.h"
-#include "cmd/devfix.h"
-#include "cmd/devrange.h"
+#include "ci/devcheck.h"
+#include "ci/devfix.h"
+#include "ci/devrange.h"
 #include "lib/jsonx.h"
 #include "lib/log.h"
 #include "bot/series-out.h"
@@ -115,8 +114,9 @@ static json_object *result_json(const struct devrange *r, const struct check_ser
 	return all;
 }
 
-static int run_ci(const struct check_dev_opts *d, const struct devrange *r,
-		  const struct config *cfg, struct findings *f)
+static enum devcheck_result run_ci(const struct devcheck_opts *d,
+				   const struct devrange *r, const struct config *cfg,
+				   struct findings *f)
 {
 	struct strbuf missing = STRBUF_INIT, err = STRBUF_INIT;
 	const char **ids = xcalloc(r->commits.nr + 1, sizeof(*ids));
@@ -125,11 +125,11 @@ static int run_ci(const struct check_dev_opts *d, const struct devrange *r,
 				  .commits = ids, .subjects = subjects,
 				  .desc = r->desc };
 	size_t i;
-	int ret = EXIT_OK;
+	enum devcheck_result ret = DEVCHECK_CLEAN;
 
 	if (devci_check_tools(&d->ci, &missing)) {
 		fprintf(stderr, "lorebot check: cannot build or boot here:\n%s", missing.buf);
-		ret = EXIT_INFRA;
+		ret = DEVCHECK_INFRA;
 		goto out;
 	}
 	for (i = 0; i < r->commits.nr; i++) {
@@ -141,7 +141,7 @@ static int run_ci(const struct check_dev_opts *d, const struct devrange *r,
 	if (devci_run(&dr, &d->ci, cfg, f, &err)) {
 		fprintf(stderr, "lorebot check: --%s: %s\n", d->ci.nr_boot ? "boot" : "build",
 			err.buf);
-		ret = EXIT_INFRA;
+		ret = DEVCHECK_INFRA;
 	}
 out:
 	free(ids);
@@ -151,13 +151,13 @@ out:
 	return ret;
 }
 
-static int do_fix(const struct check_dev_opts *d, struct devrange *r,
-		  const struct check_series *s, const struct findings *f,
-		  json_object *json)
+static enum devcheck_result do_fix(const struct devcheck_opts *d, struct devrange *r,
+				   const struct check_series *s,
+				   const struct findings *f, json_object *json)
 {
 	struct devfix fx = DEVFIX_INIT;
 	struct strbuf diff = STRBUF_INIT, done = STRBUF_INIT, err = STRBUF_INIT;
-	int ret = EXIT_OK;
+	enum devcheck_result ret = DEVCHECK_CLEAN;
 
 	devfix_prepare(&fx, r, s, f, &err);
 	devfix_diff(&fx, s, &diff);
@@ -165,7 +165,7 @@ static int do_fix(const struct check_dev_opts *d, struct devrange *r,
 		fprintf(stderr, "%s", fx.skipped.buf);
 	if (d->apply && devfix_apply(&fx, r, s, &done, &err)) {
 		fprintf(stderr, "lorebot check: --apply: %s\n", err.buf);
-		ret = EXIT_USAGE;
+		ret = DEVCHECK_REFUSED;
 	}
 	if (json) {
 		json_object_object_add(json, "fix", json_object_new_string(diff.buf));
@@ -256,8 +256,8 @@ static void print_from_cwd(const struct findings *f, const struct check_series *
 	free(v.v);
 }
 
-int check_dev(const struct check_dev_opts *d, const struct check_opts *o,
-	      const struct config *cfg)
+enum devcheck_result devcheck_run(const struct devcheck_opts *d,
+				  const struct check_opts *o, const struct config *cfg)
 {
 	struct devrange r = DEVRANGE_INIT;
 	struct check_series s = CHECK_SERIES_INIT;
@@ -266,7 +266,7 @@ int check_dev(const struct check_dev_opts *d, const struct check_opts *o,
 	struct check_tree tree = { .read = tree_read, .commit = tree_commit,
 				   .walk = tree_walk };
 	json_object *json = NULL;
-	int ret = EXIT_USAGE, r2;
+	enum devcheck_result ret = DEVCHECK_REFUSED, r2;
 
 	check_progress_start();
 	if (devrange_find(&r, d->dir, d->range, &err)) {
@@ -292,7 +292,7 @@ int check_dev(const struct check_dev_opts *d, const struct check_opts *o,
 		       r.desc);
 	check_run(&s, o, &f);
 	check_progress("checked %zu patch%s", s.nr, s.nr == 1 ? "" : "es");
-	ret = check_findings_at_least(&f, o->fail_on) ? EXIT_FINDINGS : EXIT_OK;
+	ret = check_findings_at_least(&f, o->fail_on) ? DEVCHECK_FINDINGS : DEVCHECK_CLEAN;
 	if (d->json) {
 		json = result_json(&r, &s, &f);
 	} else {

@@ -7,7 +7,7 @@
 #include <json-c/json.h>
 #include <stdlib.h>
 
-#include "cmd/devrange.h"
+#include "ci/devrange.h"
 #include "bot/gitcfg.h"
 
 /* What b4 prep writes into its cover letter commits (b4/ez.py) */
