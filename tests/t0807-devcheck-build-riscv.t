@@ -7,6 +7,8 @@
 # Every patch is built on its own, in the engine's own source tree: the
 # developer's work tree, index and HEAD stay as they are.  The clone is
 # sparse (mm and the arches): the engine's tree must still be whole.
+# lorebot.build.clang = riscv: the touched files are compiled with clang
+# too, which fails on patch 2 the same way.
 # schedule: last 0.7 (builds or boots on the base build directories; minutes)
 . "${LOREBOT_SRC:-.}/tests/lib.sh"
 
@@ -22,6 +24,8 @@ git -C "$L" apply --index --exclude='arch/riscv/*' "$DEVFIX/004-2-port-6.12.patc
 git -C "$L" commit -q -s --author="Barry Song <v-songbaohua@oppo.com>" \
 	-m "mm: Support tlbbatch flush for a range of PTEs" \
 	-m "The port of 004 2/4 without its riscv part: riscv does not build."
+# clang too (build.clang, from the developer's git configuration)
+git -C "$L" config lorebot.build.clang riscv
 touch "$TMP/marker"
 sleep 1
 before=$(dev_state "$L")
@@ -34,6 +38,8 @@ is "$(json $J "sorted(set(f['patch'] for f in $b))")" "[2]" "the riscv error is 
 is "$(json $J "sorted(set(f['file'] for f in $b))")" "['mm/rmap.c']" "in mm/rmap.c"
 like "$(json $J "' '.join(f['message'] for f in $b)")" "arch_tlbbatch_add_pending" \
 	"about arch_tlbbatch_add_pending()"
+is "$(json $J "sorted(set((f['patch'], f['file']) for f in $b if f['message'].endswith(' on riscv (clang)')))")" \
+	"[(2, 'mm/rmap.c')]" "clang's error too, on its own line: --build runs build.clang's arches"
 is "$(json $J "len([f for f in d['findings'] if f['rule'] == 'one-line-args'])")" 4 \
 	"the checkers' findings are there too (riscv's two prototypes were not changed)"
 is "$(dev_state "$L")" "$before" "work tree, index, HEAD unchanged"
