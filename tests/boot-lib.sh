@@ -17,19 +17,39 @@ boot_need_all() {
 		bwrap
 }
 
-# A clone of the mm-new stand-in in $TMP/repo; with a fixture patch
-# (tests/fixtures/boot/NAME.patch) applied on branch NAME.  The commit
-# date comes from the patch, so the same patch gives the same commit id
-# (and a cached kernel) on every run.
+# A bare clone of the mm-new stand-in in $TMP/repo; with a fixture patch
+# (tests/fixtures/boot/NAME.patch) committed on branch NAME as "git am
+# --committer-date-is-author-date" would, without its checkout (1.7 GB to
+# write and remove): the commit date comes from the patch, so the same
+# patch gives the same commit id (and a cached kernel) on every run.
 boot_repo() {
+	mm=$(mm_repo) || skip_all "no mm tree stand-in (ci/mm-tree.sh)"
+	git clone -q --bare --shared "$mm" "$TMP/repo" || return 1
+	_idx=$TMP/.boot-index
+	for name in "$@"; do
+		_info=$(git -C "$TMP/repo" mailinfo "$TMP/.msg" "$TMP/.diff" \
+			<"$FIXTURES/boot/$name.patch") || return 1
+		_field() { printf '%s\n' "$_info" | sed -n "s/^$1: //p"; }
+		_date=$(_field Date)
+		rm -f "$_idx"
+		GIT_INDEX_FILE=$_idx git -C "$TMP/repo" read-tree mm-new &&
+		GIT_INDEX_FILE=$_idx git -C "$TMP/repo" apply --cached "$TMP/.diff" &&
+		_tree=$(GIT_INDEX_FILE=$_idx git -C "$TMP/repo" write-tree) &&
+		_c=$( { printf '%s\n\n' "$(_field Subject)"; cat "$TMP/.msg"; } |
+			git stripspace | GIT_AUTHOR_NAME=$(_field Author) \
+			GIT_AUTHOR_EMAIL=$(_field Email) GIT_AUTHOR_DATE=$_date \
+			GIT_COMMITTER_DATE=$_date git -C "$TMP/repo" commit-tree -p mm-new "$_tree") &&
+		git -C "$TMP/repo" update-ref "refs/heads/$name" "$_c" || return 1
+	done
+	rm -f "$_idx"
+}
+
+# A clone of the stand-in in $TMP/repo with mm-new checked out, for a
+# test that edits and commits in it
+boot_worktree() {
 	mm=$(mm_repo) || skip_all "no mm tree stand-in (ci/mm-tree.sh)"
 	git clone -q --shared "$mm" "$TMP/repo" || return 1
 	git -C "$TMP/repo" checkout -q mm-new
-	for name in "$@"; do
-		git -C "$TMP/repo" checkout -q -b "$name" mm-new &&
-		git -C "$TMP/repo" am -q --committer-date-is-author-date \
-			"$FIXTURES/boot/$name.patch" || return 1
-	done
 }
 
 # arch_json FILE ARCH EXPR: EXPR evaluated with a = that arch's object

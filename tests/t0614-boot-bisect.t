@@ -25,7 +25,7 @@
 . "$LOREBOT_SRC/tests/boot-lib.sh"
 . "$LOREBOT_SRC/tests/report-lib.sh"
 boot_need_all
-boot_repo
+boot_worktree
 R=$TMP/repo
 
 # commit SUBJECT N: commit what is changed, at a fixed date (the same
