@@ -502,7 +502,16 @@ static int build_patch(struct arch_run *ar, unsigned int k,
 		if (kcheck_run(&kchecks[i], ar->t, w1, w1_nr, name, &s, &err))
 			goto infra;
 		p->check[i].log = xstrdup_or_null(s.log_path);
-		p->check[i].files = w1_nr;
+		/*
+		 * The files it went over: make runs sparse and Coccinelle on
+		 * a file only once gcc compiled it, so a file that does not
+		 * compile is not counted (its errors are the build's)
+		 */
+		p->check[i].files = (unsigned int)s.parse.units_nr;
+		if (s.parse.units_nr < w1_nr)
+			log_info("%s: patch %u: %s went over %zu of %zu touched file(s): "
+				 "the others did not compile", ar->r->arch, k,
+				 kchecks[i].name, s.parse.units_nr, w1_nr);
 		p->check[i].ms = s.elapsed_ms;
 		if (s.status == KBUILD_FAILED) {
 			char where[32];
