@@ -87,3 +87,25 @@ checker_finding() {
 	is "$(json $J "[f['message'] for f in $X['findings'] if f['tool'] == '$_tool' and not f['new'] and f['patch']]")" \
 		"[]" "no pre-existing $_tool finding is attributed to the patch"
 }
+
+# checker_off BRANCH TOOL OPTION WHY: the build of BRANCH with OPTION
+# ("--no-sparse") exits 0 (WHY: why nothing else finds it) and has no
+# finding of TOOL
+checker_off() {
+	lorebot --config "$TMP/bot.conf" build --repo "$R" --series "$1" \
+		--arch x86_64 "$3" --log-dir "$TMP/logs-n" --json >"$TMP/no.json" 2>"$TMP/no.err"
+	is "$?" 0 "$3: exit 0 ($4)"
+	is "$(json "$TMP/no.json" "[f for f in d['archs'][0]['findings'] if f['tool'] == '$2']")" \
+		"[]" "$3: no $2 finding"
+}
+
+# checker_docs TOOL...: a docs-only series (fixture docs, applied as branch
+# docs) exits 0 with no finding of the TOOLs and nothing new
+checker_docs() {
+	_tools=$(printf "'%s', " "$@")
+	lorebot --config "$TMP/bot.conf" build --repo "$R" --series docs \
+		--arch x86_64 --log-dir "$TMP/logs-d" --json >"$TMP/docs.json" 2>"$TMP/docs.err"
+	is "$?" 0 "docs-only series: exit 0"
+	is "$(json "$TMP/docs.json" "[f for f in d['archs'][0]['findings'] if f['tool'] in ($_tools) or f['new']]")" \
+		"[]" "docs-only series: no $* finding, nothing new"
+}

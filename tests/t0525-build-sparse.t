@@ -26,16 +26,7 @@ like "$(cat "$TMP/out.txt")" \
 	"mm/util.c:$line:[0-9]+: warning: incorrect type in argument 2 \(different address spaces\).* \[patch 1/1, sparse\]" \
 	"text: the warning in compiler format, attributed"
 
-lorebot --config "$TMP/bot.conf" build --repo "$R" --series sparse-user \
-	--arch x86_64 --no-sparse --log-dir "$TMP/logs-n" --json >"$TMP/no.json" 2>"$TMP/no.err"
-is "$?" 0 "--no-sparse: exit 0 (gcc does not see the __user misuse)"
-is "$(json "$TMP/no.json" "[f for f in d['archs'][0]['findings'] if f['tool'] == 'sparse']")" \
-	"[]" "--no-sparse: no sparse finding"
-
-lorebot --config "$TMP/bot.conf" build --repo "$R" --series docs \
-	--arch x86_64 --log-dir "$TMP/logs-d" --json >"$TMP/docs.json" 2>"$TMP/docs.err"
-is "$?" 0 "docs-only series: exit 0"
-is "$(json "$TMP/docs.json" "[f for f in d['archs'][0]['findings'] if f['tool'] in ('sparse', 'coccinelle') or f['new']]")" \
-	"[]" "docs-only series: no sparse or Coccinelle finding, nothing new"
+checker_off sparse-user sparse --no-sparse "gcc does not see the __user misuse"
+checker_docs sparse coccinelle
 
 done_testing

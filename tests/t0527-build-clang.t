@@ -41,16 +41,7 @@ like "$(cat "$TMP/out.txt")" \
 unlike "$(cat "$TMP/logs-t"/x86_64/*-clang-config.log 2>/dev/null)" "." \
 	"a second series on the same .config does not configure clang again"
 
-lorebot --config "$TMP/bot.conf" build --repo "$R" --series uninit \
-	--arch x86_64 --no-clang --log-dir "$TMP/logs-n" --json >"$TMP/no.json" 2>"$TMP/no.err"
-is "$?" 0 "--no-clang: exit 0 (gcc does not see it)"
-is "$(json "$TMP/no.json" "[f for f in d['archs'][0]['findings'] if f['tool'] == 'clang']")" \
-	"[]" "--no-clang: no clang finding"
-
-lorebot --config "$TMP/bot.conf" build --repo "$R" --series docs \
-	--arch x86_64 --log-dir "$TMP/logs-d" --json >"$TMP/docs.json" 2>"$TMP/docs.err"
-is "$?" 0 "docs-only series: exit 0"
-is "$(json "$TMP/docs.json" "[f for f in d['archs'][0]['findings'] if f['tool'] == 'clang' or f['new']]")" \
-	"[]" "docs-only series: no clang finding, nothing new"
+checker_off uninit clang --no-clang "gcc does not see it"
+checker_docs clang
 
 done_testing
