@@ -225,26 +225,21 @@ int kcheck_run(const struct kcheck *c, struct kbuild_tree *t,
 		char *const *files, size_t nr, const char *name,
 		struct kbuild_step *step, struct strbuf *err)
 {
-	const char **targets = xcalloc(nr + 1, sizeof(*targets));
-	const char *vars[4] = { "C=2" };
+	const char *vars[4] = { "C=2" }, *missing = kcheck_missing(c), **targets;
 	char *check, *wrapper = NULL;
-	struct kbuild_make_opts o = {
-		.name = name, .targets = targets, .vars = vars,
-	};
-	const char *missing = kcheck_missing(c);
+	struct kbuild_make_opts o = { .name = name, .vars = vars };
 	size_t i;
 	int ret;
 
 	if (missing) {
 		strbuf_addf(err, "'%s' not found (Debian package %s)", missing,
 			    c->package);
-		free(targets);
 		return -1;
 	}
-	if (c == &kchecks[KCHECK_CLANG]) {
-		free(targets);
+	if (c == &kchecks[KCHECK_CLANG])
 		return kcheck_clang_run(t, files, nr, name, step, err);
-	}
+	targets = xcalloc(nr + 1, sizeof(*targets));
+	o.targets = targets;
 	if (write_wrapper(t, files, nr, &wrapper, err)) {
 		free(wrapper);
 		free(targets);

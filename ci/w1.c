@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/log.h"
 #include "ci/kbuild-priv.h"
 #include "ci/w1.h"
 
@@ -139,13 +141,19 @@ int w1_run(struct kbuild_tree *t, char *const *files, size_t nr,
 	size_t i;
 	int ret;
 
-	/* remove the .s files: each is really compiled */
+	/*
+	 * remove the .s files: each is really compiled (obj/ is the build
+	 * user's: no link on the way is followed)
+	 */
 	for (i = 0; i < nr; i++) {
 		char *p;
+		int r;
 
 		targets[i] = w1_unit_s(files[i]);
 		p = xasprintf("%s/%s", t->obj, targets[i]);
-		unlink(p);
+		r = util_unlink_beneath(t->obj, p);
+		if (r && r != -ENOENT)
+			log_warn("cannot remove '%s': %s", p, strerror(-r));
 		free(p);
 	}
 	ret = kbuild_make(t, &o, step, err);

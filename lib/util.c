@@ -344,6 +344,22 @@ int util_read_regular(const char *path, char **buf, size_t *len, size_t max)
 	return read_fd(util_open_regular(path, O_RDONLY, 0), buf, len, max);
 }
 
+/*
+ * root opened for openat2() of path, which must be under it: the
+ * descriptor and *rel (path relative to root), or -1 with errno
+ */
+static int beneath_root(const char *root, const char *path, const char **rel)
+{
+	size_t n = strlen(root);
+
+	if (strncmp(path, root, n) || path[n] != '/' || !path[n + 1]) {
+		errno = EINVAL;
+		return -1;
+	}
+	*rel = path + n + 1;
+	return open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
 int util_open_beneath(const char *root, const char *path, int flags, unsigned int mode)
 {
 	struct open_how how = {
@@ -352,17 +368,13 @@ int util_open_beneath(const char *root, const char *path, int flags, unsigned in
 		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
 			RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV,
 	};
-	size_t n = strlen(root);
+	const char *rel;
 	int dfd, fd, e;
 
-	if (strncmp(path, root, n) || path[n] != '/' || !path[n + 1]) {
-		errno = EINVAL;
-		return -1;
-	}
-	dfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	dfd = beneath_root(root, path, &rel);
 	if (dfd < 0)
 		return -1;
-	fd = (int)syscall(SYS_openat2, dfd, path + n + 1, &how, sizeof(how));
+	fd = (int)syscall(SYS_openat2, dfd, rel, &how, sizeof(how));
 	e = errno;
 	close(dfd);
 	errno = e;
@@ -389,21 +401,19 @@ int util_unlink_beneath(const char *root, const char *path)
 		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
 			RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV,
 	};
-	size_t n = strlen(root);
-	const char *slash = strrchr(path, '/');
+	const char *slash = strrchr(path, '/'), *rel;
 	char *parent;
 	int dfd, pfd, ret = 0;
 
-	if (strncmp(path, root, n) || path[n] != '/' || !path[n + 1] ||
-	    slash == path + strlen(path) - 1)
+	if (slash && !slash[1])
 		return -EINVAL;
-	dfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	dfd = beneath_root(root, path, &rel);
 	if (dfd < 0)
 		return -errno;
-	if (slash == path + n) {
+	if (slash < rel) {
 		pfd = dfd;
 	} else {
-		parent = xstrndup(path + n + 1, slash - (path + n + 1));
+		parent = xstrndup(rel, slash - rel);
 		pfd = (int)syscall(SYS_openat2, dfd, parent, &how, sizeof(how));
 		if (pfd < 0)
 			ret = -errno;
