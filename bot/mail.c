@@ -324,9 +324,10 @@ static bool ct_param_is(const char *ct, const char *name, const char *value)
 /*
  * text/plain; format=flowed (RFC 3676) as git mailinfo reads it: a line
  * ending in a space goes on with the next one (that space dropped with
- * delsp=yes), a leading space is stuffing; "-- " stays.
+ * delsp=yes), a leading space is stuffing; "-- " stays.  With sent, the
+ * text as it was is kept there when this changed it.
  */
-static void unflow(const char *ct, struct strbuf *sb)
+static void unflow(const char *ct, struct strbuf *sb, struct strbuf *sent)
 {
 	struct strbuf out = STRBUF_INIT, prev = STRBUF_INIT;
 	bool delsp = ct_param_is(ct, "delsp=", "yes");
@@ -359,6 +360,8 @@ static void unflow(const char *ct, struct strbuf *sb)
 			strbuf_addch(&out, '\n');
 	}
 	strbuf_addbuf(&out, &prev);
+	if (sent && (out.len != sb->len || memcmp(out.buf, sb->buf, out.len)))
+		strbuf_addbuf(sent, sb);
 	strbuf_release(sb);
 	*sb = out;
 	strbuf_release(&prev);
@@ -372,15 +375,48 @@ static bool is_utf8_name(const char *cs)
 		!g_ascii_strcasecmp(cs, "ascii");
 }
 
-/* Decoded content of a leaf part, converted to UTF-8, appended to sb */
-static void add_part_text(struct mail *m, GMimePart *part, struct strbuf *sb)
+/* raw (in charset cs) appended to sb in UTF-8; warn: say what was wrong */
+static void add_utf8(struct mail *m, const char *cs, const struct strbuf *raw,
+		     struct strbuf *sb, bool warn)
+{
+	gsize rd = 0, wr = 0;
+	GError *gerr = NULL;
+	gchar *conv;
+
+	if (is_utf8_name(cs)) {
+		if (warn && !g_utf8_validate(raw->buf, raw->len, NULL))
+			strbuf_addstr(&m->warnings, "invalid UTF-8 in body\n");
+		strbuf_addbuf(sb, raw);
+		return;
+	}
+	conv = g_convert(raw->buf, raw->len, "UTF-8", g_mime_charset_iconv_name(cs),
+			 &rd, &wr, &gerr);
+	if (conv) {
+		strbuf_add(sb, conv, wr);
+		g_free(conv);
+	} else {
+		if (warn)
+			strbuf_addf(&m->warnings,
+				    "cannot convert body from charset '%s'\n", cs);
+		strbuf_addbuf(sb, raw);
+	}
+	if (gerr)
+		g_error_free(gerr);
+}
+
+/*
+ * Decoded content of a leaf part, converted to UTF-8, appended to sb;
+ * with sent, the text as sent when format=flowed changed it (unflow())
+ */
+static void add_part_text(struct mail *m, GMimePart *part, struct strbuf *sb,
+			  struct strbuf *sent)
 {
 	GMimeDataWrapper *dw = g_mime_part_get_content(part);
 	const char *cs = g_mime_object_get_content_type_parameter(GMIME_OBJECT(part),
 								  "charset");
 	GMimeStream *out;
 	GByteArray *ba;
-	struct strbuf raw = STRBUF_INIT;
+	struct strbuf raw = STRBUF_INIT, as_sent = STRBUF_INIT;
 
 	if (!dw)
 		return;
@@ -393,32 +429,16 @@ static void add_part_text(struct mail *m, GMimePart *part, struct strbuf *sb)
 	strip_cr(&raw);
 	if (replace_nul(&raw))
 		m->body_nul = true;
-	unflow(g_mime_object_get_header(GMIME_OBJECT(part), "Content-Type"), &raw);
+	unflow(g_mime_object_get_header(GMIME_OBJECT(part), "Content-Type"), &raw,
+	       sent ? &as_sent : NULL);
 
 	if (!is_utf8_name(cs) && !m->charset)
 		m->charset = xstrdup(cs);
-	if (is_utf8_name(cs)) {
-		if (!g_utf8_validate(raw.buf, raw.len, NULL))
-			strbuf_addstr(&m->warnings, "invalid UTF-8 in body\n");
-		strbuf_addbuf(sb, &raw);
-	} else {
-		gsize rd = 0, wr = 0;
-		GError *gerr = NULL;
-		gchar *conv = g_convert(raw.buf, raw.len, "UTF-8",
-					g_mime_charset_iconv_name(cs), &rd, &wr, &gerr);
-
-		if (conv) {
-			strbuf_add(sb, conv, wr);
-			g_free(conv);
-		} else {
-			strbuf_addf(&m->warnings,
-				    "cannot convert body from charset '%s'\n", cs);
-			strbuf_addbuf(sb, &raw);
-		}
-		if (gerr)
-			g_error_free(gerr);
-	}
+	add_utf8(m, cs, &raw, sb, true);
+	if (as_sent.len)
+		add_utf8(m, cs, &as_sent, sent, false);
 	strbuf_release(&raw);
+	strbuf_release(&as_sent);
 }
 
 static bool is_patch_type(GMimeContentType *ct)
@@ -451,6 +471,8 @@ struct walk {
 	struct mail *m;
 	struct strbuf body;
 	struct strbuf attached;	/* text/x-patch attachments */
+	struct strbuf sent;	/* MAIL_TEXT_SENT: body's part as sent */
+	bool want_sent;
 	bool have_body;
 	int parts;
 };
@@ -489,7 +511,7 @@ static void walk_part(struct walk *w, GMimeObject *obj, int depth)
 	    (!g_mime_content_type_is_type(ct, "text", "*") &&
 	     has_patch_name(GMIME_PART(obj)))) {
 		/* the newline before a boundary belongs to the boundary */
-		add_part_text(w->m, GMIME_PART(obj), &w->attached);
+		add_part_text(w->m, GMIME_PART(obj), &w->attached, NULL);
 		strbuf_complete_line(&w->attached);
 		return;
 	}
@@ -497,7 +519,8 @@ static void walk_part(struct walk *w, GMimeObject *obj, int depth)
 		w->m->skipped_parts++;
 		return;
 	}
-	add_part_text(w->m, GMIME_PART(obj), &w->body);
+	add_part_text(w->m, GMIME_PART(obj), &w->body,
+		      w->want_sent ? &w->sent : NULL);
 	w->have_body = true;
 }
 
@@ -563,7 +586,8 @@ static int parse_mime(const char *raw, size_t len, unsigned int flags,
 	GMimeStream *stream;
 	GMimeParser *parser;
 	GMimeMessage *msg;
-	struct walk w = { .m = m, .body = STRBUF_INIT, .attached = STRBUF_INIT };
+	struct walk w = { .m = m, .body = STRBUF_INIT, .attached = STRBUF_INIT,
+			  .sent = STRBUF_INIT, .want_sent = flags & MAIL_TEXT_SENT };
 	char *v;
 
 	stream = g_mime_stream_mem_new_with_buffer(raw, len);
@@ -611,6 +635,8 @@ static int parse_mime(const char *raw, size_t len, unsigned int flags,
 	}
 	strbuf_release(&w.attached);
 	m->body = strbuf_detach(&w.body, &m->body_len);
+	if (w.sent.len)
+		m->text_sent = strbuf_detach(&w.sent, NULL);
 	g_object_unref(msg);
 	return 0;
 }
@@ -790,7 +816,7 @@ static int parse_simple(const char *raw, size_t len, struct headers *h,
 			unsigned int flags, struct mail *m)
 {
 	const char *subj = mail_hv(h, H_SUBJECT);
-	struct strbuf body = STRBUF_INIT;
+	struct strbuf body = STRBUF_INIT, sent = STRBUF_INIT;
 
 	m->msgid = first_id(mail_hv(h, H_MSGID));
 	if (!m->msgid)
@@ -825,10 +851,12 @@ static int parse_simple(const char *raw, size_t len, struct headers *h,
 	if (replace_nul(&body))
 		m->body_nul = true;
 	if (h->seen[H_CTYPE])
-		unflow(mail_hv(h, H_CTYPE), &body);
+		unflow(mail_hv(h, H_CTYPE), &body, (flags & MAIL_TEXT_SENT) ? &sent : NULL);
 	if (!util_utf8_valid(body.buf, body.len))
 		strbuf_addstr(&m->warnings, "invalid UTF-8 in body\n");
 	m->body = strbuf_detach(&body, &m->body_len);
+	if (sent.len)
+		m->text_sent = strbuf_detach(&sent, NULL);
 	return 0;
 }
 
@@ -890,6 +918,7 @@ void mail_release(struct mail *m)
 	free(m->list_id);
 	free(m->charset);
 	free(m->body);
+	free(m->text_sent);
 	strbuf_release(&m->warnings);
 	memset(m, 0, sizeof(*m));
 }

@@ -37,6 +37,9 @@ struct mail {
 	int tz;			/* minutes east of UTC */
 	char *body;		/* UTF-8 */
 	size_t body_len;
+	char *text_sent;	/* MAIL_TEXT_SENT: the first text part as sent,
+				 * where undoing format=flowed changed it
+				 * (b4 reads replies so); else NULL */
 	char *charset;		/* the body's, converted from; NULL: UTF-8/ASCII */
 	bool multipart;
 	unsigned int skipped_parts;	/* MIME parts not read (HTML...) */
@@ -55,6 +58,8 @@ int mail_parse(const char *raw, size_t len, struct mail *m, struct strbuf *err);
 
 /* Leave To: and Cc: out (series assembly does not need them) */
 #define MAIL_NO_RECIPIENTS 0x1
+/* Keep text_sent too */
+#define MAIL_TEXT_SENT 0x2
 int mail_parse_flags(const char *raw, size_t len, unsigned int flags,
 		     struct mail *m, struct strbuf *err);
 void mail_release(struct mail *m);

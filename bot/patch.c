@@ -810,7 +810,14 @@ void patch_reply_trailers(const struct mail *m, bool sloppy, struct trailers *ou
 	struct lines ls = { 0 };
 	size_t i;
 
-	split_lines(m->body ? m->body : "", m->body_len, &ls);
+	/*
+	 * The lines as sent: b4 does not undo format=flowed, whose soft
+	 * breaks would join a trailer to a quoted line before it
+	 */
+	if (m->text_sent)
+		split_lines(m->text_sent, strlen(m->text_sent), &ls);
+	else
+		split_lines(m->body ? m->body : "", m->body_len, &ls);
 	for (i = 0; i < ls.nr; i++) {
 		const struct line *l = &ls.l[i];
 		const char *p = l->p;

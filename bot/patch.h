@@ -98,8 +98,9 @@ bool patch_body_has_diffstat(const char *body, size_t len);
 
 /*
  * Trailers a reviewer gives in a reply: unquoted "Name-by: Someone
- * <addr>" lines (and Fixes:), as b4 collects them.  Only trailers naming
- * the sender count unless sloppy.
+ * <addr>" lines (and Fixes:), as b4 collects them: from m->text_sent
+ * when there is one (the lines as sent).  Only trailers naming the sender
+ * count unless sloppy.
  */
 void patch_reply_trailers(const struct mail *m, bool sloppy, struct trailers *out);
 

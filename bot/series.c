@@ -251,7 +251,7 @@ int series_msg_from_raw_pool(const char *raw, size_t len, struct strpool *pool,
 
 	memset(m, 0, sizeof(*m));
 	strbuf_init(&m->warnings, 0);
-	if (mail_parse_flags(raw, len, MAIL_NO_RECIPIENTS, &mail, err)) {
+	if (mail_parse_flags(raw, len, MAIL_NO_RECIPIENTS | MAIL_TEXT_SENT, &mail, err)) {
 		strbuf_release(&m->warnings);
 		return -1;
 	}

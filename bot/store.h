@@ -183,7 +183,7 @@ void store_fixup_rows_release(struct fixup_rows *r);
  * that could not be parsed is stamped with the lorebot that tried
  * ("failed " + lorebot --version), so that the next build tries again.
  */
-#define STORE_PARSE_VERSION 3
+#define STORE_PARSE_VERSION 4
 const char *store_parse_stamp(void);
 /* "failed " + lorebot --version */
 const char *store_failed_stamp(void);

@@ -53,6 +53,14 @@ is "$(current cover-sibling)" \
 	"4 20221218221054.3946886-1-agruenba@redhat.com 7/7 True" \
 	"[RFC v4 0/7] and its patches, all in reply to [RFC v3 0/7]: one send"
 
+# A format=flowed reply: its Reviewed-by follows a quoted "> " line, which
+# git's unflowing joins it to; b4 reads the lines as sent
+# <d79a0fd3-a7c9-e4d6-48f6-b0eca2712498@suse.de>
+series sample-flowed-reply
+is "$(json "$TMP/sample-flowed-reply.json" "[t['value'] for t in d['series'][0]['patches'][0]['trailers'] if t['name'] == 'Reviewed-by']")" \
+	"['Hannes Reinecke <hare@suse.com>']" \
+	"the Reviewed-by of a flowed reply after a quoted '> ' line is taken"
+
 # b4 0.12 as the oracle (b4 am -t -m, the thread made readable for it by
 # tests/b4-unfold.py; never lorebot's input)
 b4local() {	# MBOX MSGID NAME [FLAG...]: b4 am -C -o - (default flag -t)
@@ -119,13 +127,13 @@ v2_20250421_djwong_block_xfs_bdev_page_cache_bug_fixes_for_6_15.mbx" \
 	is "$?" 0 "bench/real-series.py on the sample: no undocumented difference"
 	grep '^  [A-Z]' "$TMP/rs.out" | head -10 | sed 's/^/# /'
 	is "$(json "$TMP/rs.json" "(len(d['threads']), d['summary']['counted'], d['summary']['agree'])")" \
-		"(10, 7, {'version': 7, 'patches': 7, 'complete': 7, 'cover': 7})" \
-		"10 threads, 7 counted, all 7 agree with b4"
+		"(11, 8, {'version': 8, 'patches': 8, 'complete': 8, 'cover': 8})" \
+		"11 threads, 8 counted, all 8 agree with b4"
 	is "$(json "$TMP/rs.json" "sorted(d['summary']['design'].items()) + sorted(d['summary']['trailer_design'].items())")" \
 		"[('b4-strict-thread', 1), ('cover-without-diffstat', 1), ('later-copy', 1), ('message-quotes-diff', 1), ('no-known-trailer', 1)]" \
 		"each documented difference of the sample is named"
 	is "$(json "$TMP/rs.json" "(d['mails']['compared'], d['mails']['git_patch_lorebot_none'], d['mails']['undocumented'])")" \
-		"(34, [], [])" "34 patch mails: git finds no patch lorebot misses, no undocumented difference"
+		"(36, [], [])" "36 patch mails: git finds no patch lorebot misses, no undocumented difference"
 	# the comparison can fail: a lorebot that loses the cover letters' trailers
 	cat >"$TMP/lossy" <<-EOF
 	#!/bin/sh

@@ -189,6 +189,23 @@ static void reply_forms(void)
 	mail_release(&m);
 }
 
+/* Reply number i from "from", with more headers and a body; 0 when it parses */
+static int parse_reply(struct mail *m, unsigned int flags, size_t i, const char *from,
+		       const char *head, const char *body)
+{
+	struct strbuf raw = STRBUF_INIT, err = STRBUF_INIT;
+	int r;
+
+	strbuf_addf(&raw, "From: %s\nSubject: Re: [PATCH] mm: x\nMessage-ID: <r%zu@x>\n"
+		    "In-Reply-To: <p@x>\n%s\n%s\n", from, i, head, body);
+	r = mail_parse_flags(raw.buf, raw.len, flags, m, &err);
+	if (r)
+		ok(0, "reply %zu parses: %s", i, err.buf);
+	strbuf_release(&raw);
+	strbuf_release(&err);
+	return r;
+}
+
 /*
  * The sender's address as b4 compares it: "+tag"s and a domain one label
  * longer do not make another person.  The first is syzbot ci's reply
@@ -214,23 +231,63 @@ static void reply_addresses(void)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		struct strbuf raw = STRBUF_INIT, err = STRBUF_INIT;
 		struct trailers t = { 0 };
 		struct mail m;
 
-		strbuf_addf(&raw, "From: %s\nSubject: Re: [PATCH] mm: x\nMessage-ID: <r%zu@x>\n"
-			    "In-Reply-To: <p@x>\n\n%s\n", cases[i].from, i, cases[i].trailer);
-		if (mail_parse(raw.buf, raw.len, &m, &err)) {
-			ok(0, "reply %zu parses", i);
+		if (parse_reply(&m, 0, i, cases[i].from, "", cases[i].trailer))
 			continue;
-		}
 		patch_reply_trailers(&m, false, &t);
 		is_int(t.nr, cases[i].taken, "%s from %s: %s", cases[i].trailer, cases[i].from,
 		       cases[i].taken ? "taken" : "not the sender's");
 		patch_trailers_release(&t);
 		mail_release(&m);
-		strbuf_release(&raw);
-		strbuf_release(&err);
+	}
+}
+
+/*
+ * format=flowed: git mailinfo joins a line ending in a space to the next
+ * one whatever its quote depth, so "> " before a trailer swallows it; b4
+ * reads a reply's lines as sent.  Both paths (plain 8bit and
+ * quoted-printable), delsp=yes, and a mail that is not flowed.
+ */
+static void reply_flowed(void)
+{
+	static const struct {
+		const char *ct, *cte, *body;
+		bool kept;
+	} cases[] = {
+		{ "text/plain; charset=UTF-8; format=flowed", "8bit",
+		  "> Signed-off-by: A <a@x>\n> \nReviewed-by: Eve R <eve@example.com>\n", true },
+		{ "text/plain; charset=UTF-8; format=flowed; delsp=yes", "quoted-printable",
+		  "> Signed-off-by: A <a@x>\n>=20\nReviewed-by: Eve R <eve@example.com>\n", true },
+		{ "text/plain; charset=UTF-8", "8bit",
+		  "> Signed-off-by: A <a@x>\n> \nReviewed-by: Eve R <eve@example.com>\n", false },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct trailers t = { 0 };
+		char *head = xasprintf("MIME-Version: 1.0\nContent-Type: %s\n"
+				       "Content-Transfer-Encoding: %s\n", cases[i].ct,
+				       cases[i].cte);
+		struct mail m;
+		int r = parse_reply(&m, MAIL_TEXT_SENT, 100 + i, "Eve R <eve@example.com>",
+				    head, cases[i].body);
+
+		free(head);
+		if (r)
+			continue;
+		if (cases[i].kept)
+			ok(strstr(m.body, "Reviewed-by") && !strstr(m.body, "\nReviewed-by"),
+			   "%s, %s: the body is git's (the trailer joined to '>')",
+			   cases[i].ct, cases[i].cte);
+		is_int(m.text_sent != NULL, cases[i].kept, "%s: the text as sent %s",
+		       cases[i].ct, cases[i].kept ? "kept" : "not needed");
+		patch_reply_trailers(&m, false, &t);
+		is_int(t.nr, 1, "%s, %s: the Reviewed-by after '> ' is taken", cases[i].ct,
+		       cases[i].cte);
+		patch_trailers_release(&t);
+		mail_release(&m);
 	}
 }
 
@@ -334,5 +391,6 @@ int main(void)
 	padded_b_words();
 	reply_forms();
 	reply_addresses();
+	reply_flowed();
 	return done_testing();
 }

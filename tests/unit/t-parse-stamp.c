@@ -33,6 +33,8 @@ static const struct {
 	{ 2, "GMime 3.2.13", "cae2fd8a31012b77", 240 },
 	/* issue 45: patch mails read whole, attachments, as git am reads them */
 	{ 3, "GMime 3.2.13", "fcda1cc636ddbad9", 302 },
+	/* issue 45 again: a reply's trailers read as sent (format=flowed) */
+	{ 4, "GMime 3.2.13", "b80a601a90a34a36", 305 },
 };
 
 struct paths {
