@@ -97,6 +97,17 @@ bool patch_body_has_diff(const char *body, size_t len);
 bool patch_body_has_diffstat(const char *body, size_t len);
 
 /*
+ * The hash patchwork gives the patch in body (b4 0.12 carries trailers
+ * by it from one version of a patch to the next): the lines that begin
+ * with '-', '+' or ' ' (the diff, and the diffstat and any indented line
+ * of the message), file names without their first directory and hunk
+ * headers without line numbers.  SHA-256 where patchwork has SHA-1 (only
+ * equality matters), the first 32 hex digits (bot/patch-hash.c).
+ */
+#define PATCH_HASH_HEX 33
+void patch_diff_hash(const char *body, size_t len, char hex[PATCH_HASH_HEX]);
+
+/*
  * Trailers a reviewer gives in a reply: unquoted "Name-by: Someone
  * <addr>" lines (and Fixes:), as b4 collects them: from m->text_sent
  * when there is one (the lines as sent).  Only trailers naming the sender

@@ -66,6 +66,7 @@ void series_msg_release(struct msg *m)
 	free(m->author_email);
 	free(m->base_commit);
 	free(m->change_id);
+	free(m->diff_hash);
 	for (i = 0; i < m->nr_links; i++)
 		free(m->links[i]);
 	free(m->links);
@@ -296,6 +297,13 @@ int series_msg_from_raw_pool(const char *raw, size_t len, struct strpool *pool,
 		m->title = keep(m, patch.subject);
 		m->base_commit = keep(m, patch.base_commit);
 		m->change_id = keep(m, patch.change_id);
+		if (m->has_diff) {
+			char hex[PATCH_HASH_HEX];
+
+			patch_diff_hash(mail.body, mail.body_len, hex);
+			/* unique: not worth interning */
+			m->diff_hash = pool ? strpool_strdup(pool, hex) : xstrdup(hex);
+		}
 		if (pool) {
 			for (i = 0; i < patch.trailers.nr; i++)
 				patch_trailers_add(&m->trailers, patch.trailers.t[i].name,
@@ -1150,11 +1158,91 @@ static struct msg *reply_target(struct assembly *a, struct msg *m,
 	return t;
 }
 
+/*
+ * What replies gave a patch, by its patch_diff_hash(): b4 0.12 carries
+ * it to the patch of a later version with the same hash in the thread
+ * (the mbox it reads), whoever sent it (LoreMailbox.get_series(), its
+ * trailer_map).  Trailers given on a cover letter stay with its version.
+ */
+struct given {
+	int version;
+	const char *root;	/* of the thread */
+	const char *name, *value;
+	const struct strpool *pool;	/* where name and value are interned */
+};
+
+struct given_list {
+	struct given *g;
+	size_t nr, alloc;
+};
+
+/* The thread's first message: the root of References, else the parent */
+static const char *thread_root(const struct msg *m)
+{
+	return m->nr_refs ? m->refs[0] : m->parent ? m->parent : m->msgid;
+}
+
+static void give(struct assembly *a, struct strmap *given, const struct send *s,
+		 const struct msg *target, const struct trailer *tr,
+		 const struct strpool *pool)
+{
+	struct given_list *l = strmap_get(given, target->diff_hash);
+
+	if (!l) {
+		l = strpool_alloc(&a->pool, sizeof(*l));
+		strmap_put(given, target->diff_hash, l);
+	}
+	if (l->nr + 1 > l->alloc) {
+		size_t n = l->alloc ? 2 * l->alloc : 2;
+
+		l->g = strpool_grow(&a->pool, l->g, l->nr, n, sizeof(*l->g));
+		l->alloc = n;
+	}
+	l->g[l->nr++] = (struct given){ s->version, thread_root(target),
+					tr->name, tr->value, pool };
+}
+
+/* Each patch takes what was given its diff in an earlier version */
+static void carry_given(struct assembly *a, struct strmap *given)
+{
+	size_t i, j;
+	int n;
+
+	for (i = 0; i < a->nr_sends; i++) {
+		struct send *s = a->sends[i];
+
+		series_tick(a);
+		for (n = 0; n < s->total; n++) {
+			struct send_patch *sp = &s->patches[n];
+			struct given_list *l;
+
+			if (!sp->msg || !sp->msg->diff_hash ||
+			    !(l = strmap_get(given, sp->msg->diff_hash)))
+				continue;
+			for (j = 0; j < l->nr; j++) {
+				const struct given *g = &l->g[j];
+
+				if (g->version >= s->version ||
+				    strcmp(g->root, thread_root(sp->msg)) ||
+				    patch_trailers_has(&sp->trailers, g->name, g->value))
+					continue;
+				patch_trailers_add_interned(&sp->trailers, g->name,
+							    g->value, g->pool);
+			}
+		}
+	}
+}
+
 static void attach_replies(struct assembly *a)
 {
+	struct strmap given = STRMAP_INIT;
 	struct climb c = { 0 };
+	bool gave = false;
 	size_t i, t;
 	int n;
+
+	if (a->scratch)
+		strmap_use_scratch(&given, a->scratch);
 
 	for (i = 0; i < a->nr; i++) {
 		enum msg_kind kind = series_kind_of(a, i);
@@ -1179,6 +1267,10 @@ static void attach_replies(struct assembly *a)
 		for (t = 0; t < m->trailers.nr && !m->has_diffstat; t++) {
 			const struct trailer *tr = &m->trailers.t[t];
 
+			if (target->kind == MSG_PATCH && target->diff_hash) {
+				give(a, &given, s, target, tr, m->trailers.pool);
+				gave = true;
+			}
 			if (target->kind == MSG_COVER &&
 			    !patch_trailers_has(&s->cover_trailers, tr->name, tr->value))
 				patch_trailers_add_interned(&s->cover_trailers, tr->name,
@@ -1198,6 +1290,9 @@ static void attach_replies(struct assembly *a)
 		}
 	}
 	free(c.path);
+	if (gave)
+		carry_given(a, &given);
+	strmap_release(&given);
 }
 
 /* a->state, zeroed: in the scratch file when there is one */

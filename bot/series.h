@@ -68,6 +68,7 @@ struct msg {
 	bool has_diffstat;	/* a cover letter's "N files changed" */
 	char *base_commit;
 	char *change_id;
+	char *diff_hash;	/* a patch's patch_diff_hash(), else NULL */
 	struct trailers trailers;	/* a reply's given ones; a patch's own
 					 * until assembly moves them to its send */
 	char **links;		/* Message-IDs of lore links in a cover letter */

@@ -33,6 +33,7 @@ char *store_msg_to_json(const struct msg *m)
 	json_object_object_add(o, "has_diffstat", json_object_new_boolean(m->has_diffstat));
 	jx_add_str(o, "base_commit", m->base_commit);
 	jx_add_str(o, "change_id", m->change_id);
+	jx_add_str(o, "diff_hash", m->diff_hash);
 	for (i = 0; i < m->trailers.nr; i++) {
 		json_object *t = json_object_new_array();
 
@@ -109,6 +110,7 @@ int store_msg_from_json_pool(const char *json, struct strpool *pool, struct msg 
 	m->has_diffstat = jx_bool(o, "has_diffstat", false);
 	m->base_commit = series_msg_keep(m, jx_str(o, "base_commit"));
 	m->change_id = series_msg_keep(m, jx_str(o, "change_id"));
+	m->diff_hash = series_msg_keep(m, jx_str(o, "diff_hash"));
 	if (json_object_object_get_ex(o, "trailers", &tr) &&
 	    json_object_is_type(tr, json_type_array)) {
 		for (i = 0; i < json_object_array_length(tr); i++) {

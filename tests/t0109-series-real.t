@@ -4,7 +4,9 @@
 # every patch (byte for byte as b4 am -t + git am commit them), a cover
 # letter and patches that disagree on the count or the version, a patch in
 # a second text/plain part or an octet-stream attachment, a saved message
-# whose body holds an unquoted "From <sha>" line.  The mail is linux-xfs's
+# whose body holds an unquoted "From <sha>" line; a format=flowed reply's
+# trailers, and reviews carried from one version to the next as b4 carries
+# them.  The mail is linux-xfs's
 # (tests/fixtures/real/extract.py says where from; Message-IDs below); the
 # benchmark over a few hundred such threads is bench/real-series.py.
 . "${LOREBOT_SRC:-.}/tests/lib.sh"
@@ -60,6 +62,13 @@ series sample-flowed-reply
 is "$(json "$TMP/sample-flowed-reply.json" "[t['value'] for t in d['series'][0]['patches'][0]['trailers'] if t['name'] == 'Reviewed-by']")" \
 	"['Hannes Reinecke <hare@suse.com>']" \
 	"the Reviewed-by of a flowed reply after a quoted '> ' line is taken"
+
+# v1's patches 3, 4 and 6 reviewed in replies; v2 (in reply to v1's cover
+# letter) has the same diffs: b4 carries the reviews to v2, by the hash
+# patchwork gives a diff <20210116092328.2667-1-bastiangermann@fishpost.de>
+series sample-carried-trailers
+is "$(json "$TMP/sample-carried-trailers.json" "[p['n'] for s in d['series'] if s['version'] == 2 for p in s['patches'] if {'name': 'Reviewed-by', 'value': 'Darrick J. Wong <djwong@kernel.org>'} in p['trailers']]")" \
+	"[3, 4, 6]" "v1's reviews are carried to the v2 patches of the same diff"
 
 # b4 0.12 as the oracle (b4 am -t -m, the thread made readable for it by
 # tests/b4-unfold.py; never lorebot's input)
@@ -127,13 +136,13 @@ v2_20250421_djwong_block_xfs_bdev_page_cache_bug_fixes_for_6_15.mbx" \
 	is "$?" 0 "bench/real-series.py on the sample: no undocumented difference"
 	grep '^  [A-Z]' "$TMP/rs.out" | head -10 | sed 's/^/# /'
 	is "$(json "$TMP/rs.json" "(len(d['threads']), d['summary']['counted'], d['summary']['agree'])")" \
-		"(11, 8, {'version': 8, 'patches': 8, 'complete': 8, 'cover': 8})" \
-		"11 threads, 8 counted, all 8 agree with b4"
+		"(12, 9, {'version': 9, 'patches': 9, 'complete': 9, 'cover': 9})" \
+		"12 threads, 9 counted, all 9 agree with b4"
 	is "$(json "$TMP/rs.json" "sorted(d['summary']['design'].items()) + sorted(d['summary']['trailer_design'].items())")" \
 		"[('b4-strict-thread', 1), ('cover-without-diffstat', 1), ('later-copy', 1), ('message-quotes-diff', 1), ('no-known-trailer', 1)]" \
 		"each documented difference of the sample is named"
 	is "$(json "$TMP/rs.json" "(d['mails']['compared'], d['mails']['git_patch_lorebot_none'], d['mails']['undocumented'])")" \
-		"(36, [], [])" "36 patch mails: git finds no patch lorebot misses, no undocumented difference"
+		"(48, [], [])" "48 patch mails: git finds no patch lorebot misses, no undocumented difference"
 	# the comparison can fail: a lorebot that loses the cover letters' trailers
 	cat >"$TMP/lossy" <<-EOF
 	#!/bin/sh

@@ -291,6 +291,41 @@ static void reply_flowed(void)
 	}
 }
 
+/*
+ * patch_diff_hash() reads as patchwork's hash does: line numbers of hunks,
+ * the first directory of file names and lines that do not begin with
+ * '-', '+' or ' ' (the message, index lines) make no difference
+ */
+static void diff_hash(void)
+{
+	static const char *const same[] = {
+		"msg\n---\n f | 1 +\n\ndiff --git a/f b/f\nindex 1..2 100644\n"
+		"--- a/f\n+++ b/f\n@@ -1,2 +1,3 @@\n x\n+y\n z\n",
+		"other message\n---\n f | 1 +\n\ndiff --git a/f b/f\nindex 3..4 100644\n"
+		"--- a/f\n+++ b/f\n@@ -10,2 +11,3 @@ int f(void)\n x\n+y\n z\n",
+		"msg\n---\n f | 1 +\n\n--- x/f\t2020-01-01\n+++ y/f\n@@ -7,2 +7,3 @@\n x\n+y\n z\n",
+	};
+	static const char *const other[] = {
+		"msg\n---\n f | 1 +\n\n--- a/f\n+++ b/f\n@@ -1,2 +1,3 @@\n x\n+Y\n z\n",
+		"msg\n---\n f | 1 +\n\n--- a/g\n+++ b/g\n@@ -1,2 +1,3 @@\n x\n+y\n z\n",
+		"msg\n---\n f | 1 +\n\n--- a/f\n+++ b/f\n@@ -1 +1,2 @@\n x\n+y\n",
+		" indented message\n---\n f | 1 +\n\n--- a/f\n+++ b/f\n@@ -1,2 +1,3 @@\n x\n+y\n z\n",
+	};
+	char h0[PATCH_HASH_HEX], h[PATCH_HASH_HEX];
+	size_t i;
+
+	patch_diff_hash(same[0], strlen(same[0]), h0);
+	is_int(strlen(h0), PATCH_HASH_HEX - 1, "the hash is %d hex digits", PATCH_HASH_HEX - 1);
+	for (i = 1; i < ARRAY_SIZE(same); i++) {
+		patch_diff_hash(same[i], strlen(same[i]), h);
+		is_str(h, h0, "diff hash: the same diff hashes the same (%zu)", i);
+	}
+	for (i = 0; i < ARRAY_SIZE(other); i++) {
+		patch_diff_hash(other[i], strlen(other[i]), h);
+		ok(strcmp(h, h0), "diff hash: another diff or indented line differs (%zu)", i);
+	}
+}
+
 int main(void)
 {
 	struct mail m;
@@ -392,5 +427,6 @@ int main(void)
 	reply_forms();
 	reply_addresses();
 	reply_flowed();
+	diff_hash();
 	return done_testing();
 }

@@ -33,8 +33,11 @@ static const struct {
 	{ 2, "GMime 3.2.13", "cae2fd8a31012b77", 240 },
 	/* issue 45: patch mails read whole, attachments, as git am reads them */
 	{ 3, "GMime 3.2.13", "fcda1cc636ddbad9", 302 },
-	/* issue 45 again: a reply's trailers read as sent (format=flowed) */
-	{ 4, "GMime 3.2.13", "b80a601a90a34a36", 305 },
+	/*
+	 * issue 45 again: a reply's trailers read as sent (format=flowed),
+	 * a patch's diff_hash
+	 */
+	{ 4, "GMime 3.2.13", "03b5a2fb25d3b8a2", 321 },
 };
 
 struct paths {
