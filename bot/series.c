@@ -763,11 +763,29 @@ struct msg *series_known_parent(struct assembly *a, const struct msg *m)
 }
 
 /*
- * The topmost ancestor that belongs to the same send, or NULL: patches
- * threaded to the cover letter (--thread=shallow), to patch 1 (no cover
- * letter) or each to the previous one (--chain-reply-to).
+ * May m join the send of p, a cover letter of its version it replies to
+ * though it counts another number of patches (b4 reads one series)?  When
+ * it is of p's sender, or p has none of its sender's patches (a
+ * maintainer posting others' patches with their From:, or an author
+ * writing from two addresses), or m is numbered past its count (one more
+ * patch for the series, "[PATCH 16/15]", whoever sends it).
  */
-static struct msg *send_root(struct assembly *a, struct msg *m)
+static bool joins_cover(struct assembly *a, const struct msg *p, const struct msg *m)
+{
+	return p->kind == MSG_COVER && p->subj.version == m->subj.version &&
+		(series_same_sender(p->sender_email, m->sender_email) ||
+		 !series_state(a, p)->own_patches || m->subj.past_count);
+}
+
+/*
+ * The topmost ancestor of m that belongs to the same send, or NULL:
+ * patches threaded to the cover letter (--thread=shallow), to patch 1
+ * (no cover letter) or each to the previous one (--chain-reply-to).  A
+ * patch numbered past its count ("[PATCH 4/3]") in reply to a patch of
+ * its version is one more of that patch's send, as b4 reads it: *via is
+ * then that patch, and NULL returned.
+ */
+static struct msg *root_once(struct assembly *a, struct msg *m, struct msg **via)
 {
 	struct msg *top = NULL, *cur = m, *p;
 	size_t i, steps = 0;
@@ -782,14 +800,11 @@ static struct msg *send_root(struct assembly *a, struct msg *m)
 		if (!p || p == m)
 			break;
 		if (!same_send(p, m)) {
-			/*
-			 * The cover letter they reply to, though it counts
-			 * another number of patches: b4 reads one series
-			 */
-			if (cur->kind == MSG_PATCH && p->kind == MSG_COVER &&
-			    p->subj.version == m->subj.version &&
-			    series_same_sender(p->sender_email, m->sender_email))
+			if (cur->kind == MSG_PATCH && joins_cover(a, p, m))
 				top = p;
+			else if (cur == m && m->subj.past_count &&
+				 p->kind == MSG_PATCH && p->subj.version == m->subj.version)
+				*via = p;
 			break;
 		}
 		top = cur = p;
@@ -797,9 +812,28 @@ static struct msg *send_root(struct assembly *a, struct msg *m)
 	return top;
 }
 
+/* root_once(), through the patches numbered past their count */
+static struct msg *send_root(struct assembly *a, struct msg *m)
+{
+	struct msg *top, *via;
+	bool extends = false;
+	size_t steps = 0;
+
+	for (;;) {
+		via = NULL;
+		top = root_once(a, m, &via);
+		if (!via || steps++ >= MAX_CLIMB)
+			return top ? top : extends ? m : NULL;
+		/* the send of the patch it extends: of its root, or its own */
+		m = via;
+		extends = true;
+	}
+}
+
 /*
  * Cover letters as b4 reads them, before patches are grouped.  The
- * parent of a patch of its sender that has no diff but a diffstat is
+ * parent of a patch of its sender (or of another: joins_cover()) that
+ * has no diff but a diffstat is
  * the cover letter, "0/N" or not ("[PATCHSET v2]", "[PATCHSET 1/4]");
  * a patch that gives no version ("[PATCH 2/5]") in reply to a cover
  * letter with a diffstat, or of its count, is of the cover letter's
@@ -817,15 +851,40 @@ static struct msg *cover_of(struct assembly *a, struct msg *m)
 	if (!m->subj.counted || m->subj.n < 1)
 		return NULL;
 	p = series_known_parent(a, m);
-	if (!p || p->has_diff ||
-	    !series_same_sender(p->sender_email, m->sender_email))
+	if (!p || p->has_diff || !(p->kind == MSG_COVER || p->has_diffstat))
 		return NULL;
-	return p->kind == MSG_COVER || p->has_diffstat ? p : NULL;
+	/* another's patches: see joins_cover() */
+	if (!series_same_sender(p->sender_email, m->sender_email) &&
+	    series_state(a, p)->own_patches && !m->subj.past_count)
+		return NULL;
+	return p;
+}
+
+/* Cover letters (or their diffstat parents) that their sender's patches reply to */
+static void mark_own_patches(struct assembly *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->nr; i++) {
+		struct msg *m, *p;
+
+		series_tick(a);
+		if (series_kind_of(a, i) != MSG_PATCH)
+			continue;
+		m = a->msgs[i];
+		if (!m->subj.counted || m->subj.n < 1)
+			continue;
+		p = series_known_parent(a, m);
+		if (p && !p->has_diff && (p->kind == MSG_COVER || p->has_diffstat) &&
+		    series_same_sender(p->sender_email, m->sender_email))
+			series_state(a, p)->own_patches = true;
+	}
 }
 
 /*
  * A patch that gives no version, sent by its author in reply to patch 1
- * of a version (a companion series): of that version, as b4 reads it
+ * of a version (a companion series), or numbered past its count by
+ * anyone ("[PATCH 4/3]"): of that version, as b4 reads it
  */
 static void upthread_version(struct assembly *a, struct msg *m)
 {
@@ -835,7 +894,7 @@ static void upthread_version(struct assembly *a, struct msg *m)
 		return;
 	p = series_known_parent(a, m);
 	if (p && p->kind == MSG_PATCH && p->subj.n == 1 && p->subj.version != 1 &&
-	    series_same_sender(p->sender_email, m->sender_email))
+	    (series_same_sender(p->sender_email, m->sender_email) || m->subj.past_count))
 		m->subj.version = p->subj.version;
 }
 
@@ -889,6 +948,8 @@ static void adopt_covers(struct assembly *a)
 {
 	struct siblings sib = { STRMAP_INIT, STRBUF_INIT };
 	size_t i;
+
+	mark_own_patches(a);
 
 	for (i = 0; i < a->nr; i++) {
 		struct msg *m, *p;

@@ -100,6 +100,7 @@ struct msg_state {
 	bool climbing;		/* on the reply chain being followed */
 	bool cover_matched;	/* a cover letter a patch of its version replies to */
 	bool cover_taken;	/* ...else, given the version of one that does */
+	bool own_patches;	/* a cover letter its sender's patches reply to */
 };
 
 struct send_patch {

@@ -96,9 +96,8 @@ static bool is_counter(const char *w, int *n, int *m)
 	b = strtol(end + 1, &end, 10);
 	if (*end || a < 0 || b < 1 || a > 10000 || b > 10000)
 		return false;
-	/* "[RFC PATCH 7/6]", one more after the series: b4 counts 7 */
 	*n = a;
-	*m = a > b ? a : b;
+	*m = b;
 	return true;
 }
 
@@ -147,8 +146,10 @@ static bool parse_group(const char *g, size_t len, struct subject *s,
 			s->version = a;
 			tag = true;
 		} else if (is_counter(w, &a, &b)) {
+			/* "[RFC PATCH 7/6]", one more after the series: b4 counts 7 */
 			s->n = a;
-			s->total = b;
+			s->total = a > b ? a : b;
+			s->past_count = a > b;
 			s->counted = s->patch = tag = true;
 		} else if (!s->tree && is_tree_word(w)) {
 			s->tree = xstrdup(w);

@@ -19,6 +19,8 @@ struct subject {
 	int version;		/* 1 when absent */
 	int n, total;		/* 1/1 when absent; 0/M for a cover letter */
 	bool counted;		/* "n/m" was present */
+	bool past_count;	/* n > m: one more after the series
+				 * ("[PATCH 4/3]"); total is n */
 	char *tree;		/* "mm-new", "mm-unstable", "mm-hotfixes", other
 				 * tree-like words such as "net-next"; or NULL */
 	char *prefixes;		/* every other word of the tags, space-separated */

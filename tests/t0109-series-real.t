@@ -5,8 +5,9 @@
 # letter and patches that disagree on the count or the version, a patch in
 # a second text/plain part or an octet-stream attachment, a saved message
 # whose body holds an unquoted "From <sha>" line; a format=flowed reply's
-# trailers, and reviews carried from one version to the next as b4 carries
-# them.  The mail is linux-xfs's
+# trailers, reviews carried from one version to the next as b4 carries
+# them, patches numbered past their count by another sender, a cover letter
+# from another address than its patches.  The mail is linux-xfs's
 # (tests/fixtures/real/extract.py says where from; Message-IDs below); the
 # benchmark over a few hundred such threads is bench/real-series.py.
 . "${LOREBOT_SRC:-.}/tests/lib.sh"
@@ -69,6 +70,28 @@ is "$(json "$TMP/sample-flowed-reply.json" "[t['value'] for t in d['series'][0][
 series sample-carried-trailers
 is "$(json "$TMP/sample-carried-trailers.json" "[p['n'] for s in d['series'] if s['version'] == 2 for p in s['patches'] if {'name': 'Reviewed-by', 'value': 'Darrick J. Wong <djwong@kernel.org>'} in p['trailers']]")" \
 	"[3, 4, 6]" "v1's reviews are carried to the v2 patches of the same diff"
+
+# A patch numbered past its count, sent by someone else in reply to the
+# series: [RFC PATCH 3/2] in reply to patch 1/2
+# <20231120195021.GF36190@frogsfrogsfrogs>, [PATCH 4/3] in reply to a
+# cover letter of 3 <20211110023405.GY24307@magnolia>: one patch more of
+# the series, as b4 reads it
+series sample-past-count
+is "$(current sample-past-count)" "1 None 3/3 True" "[RFC PATCH 3/2] is patch 3 of the series"
+is "$(json "$TMP/sample-past-count.json" "d['series'][0]['patches'][2]['msgid']")" \
+	20231120195021.GF36190@frogsfrogsfrogs "...Darrick's, in reply to Carlos's 1/2"
+series sample-past-count-cover
+is "$(current sample-past-count-cover)" \
+	"1 a98ed48b-7297-34af-2a2a-795b15b35f12@redhat.com 4/4 True" \
+	"[PATCH 4/3] in reply to the cover letter of 3 is patch 4"
+
+# A cover letter from one address above patches from another, none from
+# its own <166212614879.31305.11337231919093625864.stgit@andromeda>: their
+# cover letter
+series sample-cover-other-address
+is "$(current sample-cover-other-address)" \
+	"1 166212614879.31305.11337231919093625864.stgit@andromeda 2/2 True" \
+	"the cover letter from another address is the patches'"
 
 # b4 0.12 as the oracle (b4 am -t -m, the thread made readable for it by
 # tests/b4-unfold.py; never lorebot's input)
@@ -136,13 +159,13 @@ v2_20250421_djwong_block_xfs_bdev_page_cache_bug_fixes_for_6_15.mbx" \
 	is "$?" 0 "bench/real-series.py on the sample: no undocumented difference"
 	grep '^  [A-Z]' "$TMP/rs.out" | head -10 | sed 's/^/# /'
 	is "$(json "$TMP/rs.json" "(len(d['threads']), d['summary']['counted'], d['summary']['agree'])")" \
-		"(12, 9, {'version': 9, 'patches': 9, 'complete': 9, 'cover': 9})" \
-		"12 threads, 9 counted, all 9 agree with b4"
+		"(15, 12, {'version': 12, 'patches': 12, 'complete': 12, 'cover': 12})" \
+		"15 threads, 12 counted, all 12 agree with b4"
 	is "$(json "$TMP/rs.json" "sorted(d['summary']['design'].items()) + sorted(d['summary']['trailer_design'].items())")" \
 		"[('b4-strict-thread', 1), ('cover-without-diffstat', 1), ('later-copy', 1), ('message-quotes-diff', 1), ('no-known-trailer', 1)]" \
 		"each documented difference of the sample is named"
 	is "$(json "$TMP/rs.json" "(d['mails']['compared'], d['mails']['git_patch_lorebot_none'], d['mails']['undocumented'])")" \
-		"(48, [], [])" "48 patch mails: git finds no patch lorebot misses, no undocumented difference"
+		"(59, [], [])" "59 patch mails: git finds no patch lorebot misses, no undocumented difference"
 	# the comparison can fail: a lorebot that loses the cover letters' trailers
 	cat >"$TMP/lossy" <<-EOF
 	#!/bin/sh

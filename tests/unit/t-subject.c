@@ -91,6 +91,8 @@ int main(void)
 		   s.n, s.total, cases[i].in);
 		is_str(s.tree, cases[i].tree, "tree of '%s'", cases[i].in);
 		is_str(s.title, cases[i].title, "title of '%s'", cases[i].in);
+		is_int(s.past_count, s.counted && strstr(cases[i].in, "7/6") != NULL,
+		       "numbered past its count: '%s'", cases[i].in);
 		subject_release(&s);
 	}
 	{
