@@ -860,25 +860,32 @@ static struct msg *cover_of(struct assembly *a, struct msg *m)
 	return p;
 }
 
-/* Cover letters (or their diffstat parents) that their sender's patches reply to */
-static void mark_own_patches(struct assembly *a)
+/* fn(m) for every message of a kind, in order */
+static void each_of_kind(struct assembly *a, enum msg_kind kind,
+			 void (*fn)(struct assembly *a, struct msg *m, void *ctx),
+			 void *ctx)
 {
 	size_t i;
 
 	for (i = 0; i < a->nr; i++) {
-		struct msg *m, *p;
-
 		series_tick(a);
-		if (series_kind_of(a, i) != MSG_PATCH)
-			continue;
-		m = a->msgs[i];
-		if (!m->subj.counted || m->subj.n < 1)
-			continue;
-		p = series_known_parent(a, m);
-		if (p && !p->has_diff && (p->kind == MSG_COVER || p->has_diffstat) &&
-		    series_same_sender(p->sender_email, m->sender_email))
-			series_state(a, p)->own_patches = true;
+		if (series_kind_of(a, i) == kind)
+			fn(a, a->msgs[i], ctx);
 	}
+}
+
+/* m's parent, when a cover letter (or its diffstat parent), has its sender's patches */
+static void mark_own(struct assembly *a, struct msg *m, void *ctx)
+{
+	struct msg *p;
+
+	(void)ctx;
+	if (!m->subj.counted || m->subj.n < 1)
+		return;
+	p = series_known_parent(a, m);
+	if (p && !p->has_diff && (p->kind == MSG_COVER || p->has_diffstat) &&
+	    series_same_sender(p->sender_email, m->sender_email))
+		series_state(a, p)->own_patches = true;
 }
 
 /*
@@ -911,18 +918,6 @@ static char *sibling_key(const struct msg *m, struct strbuf *sb)
 	return sb->buf;
 }
 
-static void each_cover(struct assembly *a, void (*fn)(struct assembly *a,
-			struct msg *m, void *ctx), void *ctx)
-{
-	size_t i;
-
-	for (i = 0; i < a->nr; i++) {
-		series_tick(a);
-		if (series_kind_of(a, i) == MSG_COVER)
-			fn(a, a->msgs[i], ctx);
-	}
-}
-
 struct siblings {
 	struct strmap map;
 	struct strbuf sb;
@@ -941,7 +936,7 @@ static void map_siblings(struct assembly *a, struct siblings *sib)
 {
 	if (a->scratch)
 		strmap_use_scratch(&sib->map, a->scratch);
-	each_cover(a, add_sibling, sib);
+	each_of_kind(a, MSG_COVER, add_sibling, sib);
 }
 
 static void adopt_covers(struct assembly *a)
@@ -949,7 +944,8 @@ static void adopt_covers(struct assembly *a)
 	struct siblings sib = { STRMAP_INIT, STRBUF_INIT };
 	size_t i;
 
-	mark_own_patches(a);
+	/* the cover letters their sender's patches reply to */
+	each_of_kind(a, MSG_PATCH, mark_own, NULL);
 
 	for (i = 0; i < a->nr; i++) {
 		struct msg *m, *p;
@@ -1018,7 +1014,7 @@ static void group_threaded(struct assembly *a)
 	size_t i;
 
 	adopt_covers(a);
-	each_cover(a, open_send, NULL);
+	each_of_kind(a, MSG_COVER, open_send, NULL);
 	map_siblings(a, &sib);
 	for (i = 0; i < a->nr; i++) {
 		struct msg *m, *root;
