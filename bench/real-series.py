@@ -412,6 +412,36 @@ def b4_strict_thread(t):
             [m for m in t["lorebot"]["patches"] if m in b4ids] == b4ids)
 
 
+def b4_versioned(subject):
+    """does b4 0.12 read a version in the subject: a "vN" word in its
+    leading [...] groups ("[PATCH v4.1 9/9]" has none for it)"""
+    subject = re.sub(r"(?i)^\s*((re|aw|fwd?):\s*)+", "", subject or "")
+    while subject.startswith("["):
+        mo = re.match(r"\[([^\]]*)\]\s*", subject)
+        if not mo:
+            break
+        group = re.sub(r"(?i)(patch)(v\d+)", r"\1 \2", mo.group(1))
+        if any(re.match(r"(?i)^v\d+$", w.strip(",;")) for w in group.split()):
+            return True
+        subject = subject[mo.end():]
+    return False
+
+
+def b4_v1_taken(t):
+    """b4 0.12 gives a patch without a version the version of the cover
+    letter or patch 1 it replies to only while it has read no patch of v1
+    in the thread: after a patch whose version it cannot read ("[PATCH
+    v4.1 9/9]", v1 for it), a "[PATCH 10/9]" in reply to the v4 cover
+    letter stays v1; lorebot counts it in v4"""
+    b4ids = [mid for mid, _ in t["b4"]["patches"]]
+    ours = t["lorebot"]["patches"]
+    extra = [m for m in ours if m not in b4ids]
+    v1 = [m for m in t["v1_patches"] if m not in ours and m not in b4ids]
+    return bool(extra and v1 and [m for m in ours if m in b4ids] == b4ids and
+                all(m in t["order"] and not b4_versioned(t["subjects"].get(m)) and
+                    any(t["order"][v] < t["order"][m] for v in v1) for m in extra))
+
+
 # Thread-level differences that are lorebot's design (doc/technical/series.md):
 # name -> (what, test(thread result) -> bool)
 DESIGN = {
@@ -427,6 +457,8 @@ DESIGN = {
                          b4_arrival_order),
     "b4-strict-thread": ("b4 leaves out a patch whose In-Reply-To is not in the mbox",
                          b4_strict_thread),
+    "b4-v1-taken": ("b4 gives a patch without a version its cover letter's only while "
+                    "it has read no v1 patch", b4_v1_taken),
 }
 
 KNOWN = re.compile(r"(?i)^([a-z-]+-by|fixes|link|closes|cc|message-id):")
@@ -450,9 +482,9 @@ def trailer_design(x, body):
 
 
 def bodies(thread):
-    """the text of every message of the thread, its place in the mbox
-    and its In-Reply-To, by Message-ID"""
-    out, order, irt = {}, {}, {}
+    """the text of every message of the thread, its place in the mbox,
+    its In-Reply-To and its subject, by Message-ID"""
+    out, order, irt, subj = {}, {}, {}, {}
     for raw in re.split(rb"(?m)^From mboxrd@z .*\n", open(thread, "rb").read()):
         if not raw.strip():
             continue
@@ -466,7 +498,8 @@ def bodies(thread):
         out[mid] = text
         order[mid] = len(order)
         irt[mid] = (ids(m.get("In-Reply-To")) or [None])[0]
-    return out, order, irt
+        subj[mid] = " ".join(decoded(m.get("Subject")).split())
+    return out, order, irt, subj
 
 
 def b4_cached(out, name, thread, root):
@@ -501,7 +534,14 @@ def one_thread(out, name, root):
     r["send_of"].update({v["cover"]: v["id"] for v in ours.get("series", []) if v["cover"]})
     r["has_cover"] = {v["id"]: bool(v["cover"]) for v in ours.get("series", [])}
     r["problems"] = ours.get("problems", [])
-    text, order, irt = bodies(thread)
+    text, order, irt, subj = bodies(thread)
+    # for b4_v1_taken(): lorebot's patches b4 leaves out, and the patches
+    # b4 reads as v1 (not replies, a diff, no version it can read)
+    extra = [m for m in ours_ids if m not in b4ids]
+    r["v1_patches"] = [m for m in order if extra and not REPLY.match(subj[m]) and
+                       HUNK.search(text.get(m, "")) and not b4_versioned(subj[m])]
+    r["order"] = {m: order[m] for m in extra + r["v1_patches"] if m in order}
+    r["subjects"] = {m: subj.get(m) for m in extra}
     r["cover_diffstat"] = bool(s and s["cover"] and DIFFSTAT.search(text.get(s["cover"], "")))
     r["cover_late"] = bool(s and s["cover"] and s["patches"] and
                            order.get(s["cover"], 0) > min(order.get(p["msgid"], 0)

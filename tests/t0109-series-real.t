@@ -159,13 +159,13 @@ v2_20250421_djwong_block_xfs_bdev_page_cache_bug_fixes_for_6_15.mbx" \
 	is "$?" 0 "bench/real-series.py on the sample: no undocumented difference"
 	grep '^  [A-Z]' "$TMP/rs.out" | head -10 | sed 's/^/# /'
 	is "$(json "$TMP/rs.json" "(len(d['threads']), d['summary']['counted'], d['summary']['agree'])")" \
-		"(15, 12, {'version': 12, 'patches': 12, 'complete': 12, 'cover': 12})" \
-		"15 threads, 12 counted, all 12 agree with b4"
+		"(16, 12, {'version': 12, 'patches': 12, 'complete': 12, 'cover': 12})" \
+		"16 threads, 12 counted, all 12 agree with b4"
 	is "$(json "$TMP/rs.json" "sorted(d['summary']['design'].items()) + sorted(d['summary']['trailer_design'].items())")" \
-		"[('b4-strict-thread', 1), ('cover-without-diffstat', 1), ('later-copy', 1), ('message-quotes-diff', 1), ('no-known-trailer', 1)]" \
+		"[('b4-strict-thread', 1), ('b4-v1-taken', 1), ('cover-without-diffstat', 1), ('later-copy', 1), ('message-quotes-diff', 1), ('no-known-trailer', 1)]" \
 		"each documented difference of the sample is named"
 	is "$(json "$TMP/rs.json" "(d['mails']['compared'], d['mails']['git_patch_lorebot_none'], d['mails']['undocumented'])")" \
-		"(59, [], [])" "59 patch mails: git finds no patch lorebot misses, no undocumented difference"
+		"(71, [], [])" "71 patch mails: git finds no patch lorebot misses, no undocumented difference"
 	# the comparison can fail: a lorebot that loses the cover letters' trailers
 	cat >"$TMP/lossy" <<-EOF
 	#!/bin/sh
