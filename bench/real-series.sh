@@ -1,7 +1,8 @@
 #!/bin/sh
 # lorebot against git mailinfo and b4 am on real list traffic (issue 45):
 # bench/real-series.py on linux-xfs, designed on 2023 (the design set) and
-# reported on 2025-01..2026-03 (the report set): a few thousand patch
+# reported on 2025-01..2026-03 (the report set) and on 2024 (the third set,
+# first read after the fixes the report set led to): a few thousand patch
 # mails field by field, 300 threads each.  Figures in bench/README.md.
 #
 # usage: [MIRROR=DIR] bench/real-series.sh [OUTDIR]   (default bench/out/real)
@@ -19,7 +20,8 @@ if [ -z "${MIRROR:-}" ] || [ ! -d "$MIRROR" ]; then
 fi
 command -v b4 >/dev/null || bench_fail "b4 is not installed"
 rc=0
-for set in design:2023-01-01:2024-01-01 report:2025-01-01:2026-04-01; do
+for set in design:2023-01-01:2024-01-01 report:2025-01-01:2026-04-01 \
+	third:2024-01-01:2025-01-01; do
 	name=${set%%:*}
 	range=${set#*:}
 	if [ ! -f "$OUT/$name/threads.tsv" ]; then
