@@ -471,20 +471,41 @@ def quoted_diff(body):
     return bool(re.search(r"(?m)^--- \S.*\n\+\+\+ \S", head))
 
 
-def trailer_design(x, body):
+def title_of(subject):
+    return re.sub(r"^(\s*\[[^\]]*\]\s*)+", "", subject or "").strip().lower()
+
+
+def carried_other_sender(x, mid, th):
+    """trailers b4 carries from another sender's patch of the same title
+    (an earlier version of the same diff, b4's trailer_map): lorebot
+    carries them only between patches of one sender"""
+    text, irt, subj, sender = th
+    if x["only_lorebot"] or not x["only_b4"] or mid not in subj:
+        return False
+    others = set(m for m in subj if m != mid and not REPLY.match(subj[m]) and
+                 sender.get(m) != sender.get(mid) and
+                 title_of(subj[m]) == title_of(subj[mid]))
+    given = set(line.strip() for m in irt if irt[m] in others
+                for line in text.get(m, "").splitlines())
+    return bool(others) and all(t in given for t in x["only_b4"])
+
+
+def trailer_design(x, body, mid=None, th=None):
     """why a patch's trailers differ, when it is lorebot's design"""
     if body is not None and quoted_diff(body) and not x["only_lorebot"]:
         return "message-quotes-diff"
     if not x["only_lorebot"] and x["only_b4"] and \
             all(not KNOWN.match(t) for t in x["only_b4"]):
         return "no-known-trailer"
+    if th and carried_other_sender(x, mid, th):
+        return "carried-other-sender"
     return None
 
 
 def bodies(thread):
     """the text of every message of the thread, its place in the mbox,
-    its In-Reply-To and its subject, by Message-ID"""
-    out, order, irt, subj = {}, {}, {}, {}
+    its In-Reply-To, its subject and its sender, by Message-ID"""
+    out, order, irt, subj, sender = {}, {}, {}, {}, {}
     for raw in re.split(rb"(?m)^From mboxrd@z .*\n", open(thread, "rb").read()):
         if not raw.strip():
             continue
@@ -499,7 +520,8 @@ def bodies(thread):
         order[mid] = len(order)
         irt[mid] = (ids(m.get("In-Reply-To")) or [None])[0]
         subj[mid] = " ".join(decoded(m.get("Subject")).split())
-    return out, order, irt, subj
+        sender[mid] = email.utils.parseaddr(decoded(m.get("From")))[1].lower()
+    return out, order, irt, subj, sender
 
 
 def b4_cached(out, name, thread, root):
@@ -534,7 +556,7 @@ def one_thread(out, name, root):
     r["send_of"].update({v["cover"]: v["id"] for v in ours.get("series", []) if v["cover"]})
     r["has_cover"] = {v["id"]: bool(v["cover"]) for v in ours.get("series", [])}
     r["problems"] = ours.get("problems", [])
-    text, order, irt, subj = bodies(thread)
+    text, order, irt, subj, sender = bodies(thread)
     # for b4_v1_taken(): lorebot's patches b4 leaves out, and the patches
     # b4 reads as v1 (not replies, a diff, no version it can read)
     extra = [m for m in ours_ids if m not in b4ids]
@@ -561,7 +583,8 @@ def one_thread(out, name, root):
             x = {"n": p["n"], "msgid": mid, "same": theirs == mine,
                  "only_b4": [t for t in theirs if t not in mine],
                  "only_lorebot": [t for t in mine if t not in theirs]}
-            x["design"] = None if x["same"] else trailer_design(x, text.get(mid))
+            x["design"] = None if x["same"] else \
+                trailer_design(x, text.get(mid), mid, (text, irt, subj, sender))
             r["trailers"].append(x)
     return r
 

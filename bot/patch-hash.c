@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "bot/patch.h"
-#include "lib/sha256.h"
 #include "lib/strbuf.h"
 
 /* "123" at *p: its value, and p moved past it; -1 when no digit */
@@ -50,58 +49,83 @@ static bool hunk_counts(const char *p, const char *end, long *b, long *d)
 		end - p >= 3 && !memcmp(p, " @@", 3);
 }
 
+/* v in decimal onto sb (strbuf_addf() would cost a printf a hunk) */
+static void add_number(struct strbuf *sb, long v)
+{
+	char digits[24];
+	size_t n = 0;
+
+	do {
+		digits[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v && n < sizeof(digits));
+	while (n)
+		strbuf_addch(sb, digits[--n]);
+}
+
+/* "--- a/x" or "+++ b/x": a file line, whose name the hash normalises */
+static bool file_line(const char *p, size_t n)
+{
+	return n > 4 && (*p == '-' || *p == '+') && p[1] == *p && p[2] == *p &&
+		p[3] == ' ' && p[4] != ' ' && p[4] != '\t';
+}
+
 /*
- * One line as the hash reads it, into sb; false when it leaves it out.
- * "--- a/x/y" and "+++ b/x/y" lose their first directory (a -p0 diff
- * hashes as a -p1 one), a hunk header its line numbers.
+ * A line the hash reads otherwise than as it is, onto sb: "--- a/x/y"
+ * and "+++ b/x/y" lose their first directory (a -p0 diff hashes as a -p1
+ * one), a hunk header its line numbers; any other line that does not
+ * begin with '-', '+' or ' ' is left out.
  */
-static bool hashed_line(const char *p, size_t n, struct strbuf *sb)
+static void odd_line(const char *p, size_t n, struct strbuf *sb)
 {
 	long b, d;
 
-	strbuf_reset(sb);
-	if (n > 4 && (!memcmp(p, "--- ", 4) || !memcmp(p, "+++ ", 4)) &&
-	    p[4] != ' ' && p[4] != '\t') {
+	if (file_line(p, n)) {
 		const char *path = p + 4, *e = path, *slash;
 
 		while (e < p + n && *e != ' ' && *e != '\t')
 			e++;
 		slash = memchr(path, '/', e - path);
-		strbuf_addf(sb, "%.3s %c/", p, *p == '-' ? 'a' : 'b');
+		strbuf_addstr(sb, *p == '-' ? "--- a/" : "+++ b/");
 		if (slash)
 			strbuf_add(sb, slash + 1, e - slash - 1);
-		return true;
+		strbuf_addch(sb, '\n');
+	} else if (*p == '@' && hunk_counts(p, p + n, &b, &d)) {
+		strbuf_addstr(sb, "@@ -");
+		add_number(sb, b);
+		strbuf_addstr(sb, " +");
+		add_number(sb, d);
+		strbuf_addstr(sb, " @@\n");
 	}
-	if (hunk_counts(p, p + n, &b, &d)) {
-		strbuf_addf(sb, "@@ -%ld +%ld @@", b, d);
-		return true;
-	}
-	if (*p != '-' && *p != '+' && *p != ' ')
-		return false;
-	strbuf_add(sb, p, n);
-	return true;
 }
 
 void patch_diff_hash(const char *body, size_t len, char hex[PATCH_HASH_HEX])
 {
-	const char *p = body, *end = body + len;
-	struct strbuf line = STRBUF_INIT;
-	char full[SHA256_HEX];
-	struct sha256 c;
+	const char *p = body, *end = body + len, *run = NULL;
+	struct strbuf sb = STRBUF_INIT;
 
-	sha256_init(&c);
+	strbuf_grow(&sb, len + 1);
 	while (p < end) {
 		const char *nl = memchr(p, '\n', end - p);
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
 
-		if (n && hashed_line(p, n, &line)) {
-			strbuf_addch(&line, '\n');
-			sha256_update(&c, line.buf, line.len);
+		/* lines hashed as they are, newlines included, copied in runs */
+		if (n && (*p == ' ' || *p == '-' || *p == '+') && !file_line(p, n)) {
+			if (!run)
+				run = p;
+		} else {
+			if (run)
+				strbuf_add(&sb, run, p - run);
+			run = NULL;
+			if (n)
+				odd_line(p, n, &sb);
 		}
 		p += n + 1;
 	}
-	strbuf_release(&line);
-	sha256_hex(&c, full);
-	memcpy(hex, full, PATCH_HASH_HEX - 1);
-	hex[PATCH_HASH_HEX - 1] = '\0';
+	if (run) {
+		strbuf_add(&sb, run, end - run);
+		strbuf_complete_line(&sb);	/* the last line without one */
+	}
+	util_hash128_hex(sb.buf, sb.len, hex);
+	strbuf_release(&sb);
 }

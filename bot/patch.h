@@ -101,8 +101,10 @@ bool patch_body_has_diffstat(const char *body, size_t len);
  * by it from one version of a patch to the next): the lines that begin
  * with '-', '+' or ' ' (the diff, and the diffstat and any indented line
  * of the message), file names without their first directory and hunk
- * headers without line numbers.  SHA-256 where patchwork has SHA-1 (only
- * equality matters), the first 32 hex digits (bot/patch-hash.c).
+ * headers without line numbers.  util_hash128_hex() where patchwork has
+ * SHA-1: only equality matters, and it is fast; reviews are carried only
+ * between patches of one sender, who gains nothing by a crafted collision
+ * (bot/patch-hash.c).
  */
 #define PATCH_HASH_HEX 33
 void patch_diff_hash(const char *body, size_t len, char hex[PATCH_HASH_HEX]);

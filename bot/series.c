@@ -1218,12 +1218,15 @@ static struct msg *reply_target(struct assembly *a, struct msg *m,
 /*
  * What replies gave a patch, by its patch_diff_hash(): b4 0.12 carries
  * it to the patch of a later version with the same hash in the thread
- * (the mbox it reads), whoever sent it (LoreMailbox.get_series(), its
- * trailer_map).  Trailers given on a cover letter stay with its version.
+ * (the mbox it reads; LoreMailbox.get_series(), its trailer_map).  Here
+ * only to a patch of the same sender: the hash is a fast one, and no
+ * one gains a review by a collision with their own patch.  Trailers
+ * given on a cover letter stay with its version.
  */
 struct given {
 	int version;
 	const char *root;	/* of the thread */
+	const char *sender;	/* of the patch given them */
 	const char *name, *value;
 	const struct strpool *pool;	/* where name and value are interned */
 };
@@ -1256,7 +1259,8 @@ static void give(struct assembly *a, struct strmap *given, const struct send *s,
 		l->alloc = n;
 	}
 	l->g[l->nr++] = (struct given){ s->version, thread_root(target),
-					tr->name, tr->value, pool };
+					target->sender_email, tr->name, tr->value,
+					pool };
 }
 
 /* Each patch takes what was given its diff in an earlier version */
@@ -1281,6 +1285,8 @@ static void carry_given(struct assembly *a, struct strmap *given)
 
 				if (g->version >= s->version ||
 				    strcmp(g->root, thread_root(sp->msg)) ||
+				    !g->sender || !sp->msg->sender_email ||
+				    strcmp(g->sender, sp->msg->sender_email) ||
 				    patch_trailers_has(&sp->trailers, g->name, g->value))
 					continue;
 				patch_trailers_add_interned(&sp->trailers, g->name,

@@ -549,6 +549,70 @@ void util_hash_hex(const void *buf, size_t len, char out[17])
 	snprintf(out, 17, "%016llx", (unsigned long long)h);
 }
 
+static inline uint64_t rotl64(uint64_t x, int n)
+{
+	return (x << n) | (x >> (64 - n));
+}
+
+static inline uint64_t fmix64(uint64_t k)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdULL;
+	k ^= k >> 33;
+	k *= 0xc4ceb9fe1a85ec53ULL;
+	k ^= k >> 33;
+	return k;
+}
+
+/* a little-endian word of 8 bytes, or of the n < 8 left */
+static inline uint64_t word64(const unsigned char *p, size_t n)
+{
+	uint64_t v = 0;
+
+	if (n >= 8) {
+		memcpy(&v, p, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+		v = __builtin_bswap64(v);
+#endif
+		return v;
+	}
+	while (n--)
+		v = (v << 8) | p[n];
+	return v;
+}
+
+void util_hash128_hex(const void *buf, size_t len, char out[33])
+{
+	const uint64_t c1 = 0x87c37b91114253d5ULL, c2 = 0x4cf5ad432745937fULL;
+	const unsigned char *p = buf;
+	uint64_t h1 = 0, h2 = 0, k1, k2;
+	size_t i, rest;
+
+	for (i = 0; i + 16 <= len; i += 16) {
+		k1 = word64(p + i, 8);
+		k2 = word64(p + i + 8, 8);
+		h1 ^= rotl64(k1 * c1, 31) * c2;
+		h1 = (rotl64(h1, 27) + h2) * 5 + 0x52dce729;
+		h2 ^= rotl64(k2 * c2, 33) * c1;
+		h2 = (rotl64(h2, 31) + h1) * 5 + 0x38495ab5;
+	}
+	rest = len - i;
+	if (rest > 8)
+		h2 ^= rotl64(word64(p + i + 8, rest - 8) * c2, 33) * c1;
+	if (rest)
+		h1 ^= rotl64(word64(p + i, rest > 8 ? 8 : rest) * c1, 31) * c2;
+	h1 ^= len;
+	h2 ^= len;
+	h1 += h2;
+	h2 += h1;
+	h1 = fmix64(h1);
+	h2 = fmix64(h2);
+	h1 += h2;
+	h2 += h1;
+	snprintf(out, 33, "%016llx%016llx", (unsigned long long)h1,
+		 (unsigned long long)h2);
+}
+
 bool util_utf8_valid(const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s, *end = p + len;

@@ -128,6 +128,12 @@ bool util_path_readable_by(const char *path, uid_t uid);
 
 /* FNV-1a 64-bit hash of buf as 16 lowercase hex digits; out holds 17. */
 void util_hash_hex(const void *buf, size_t len, char out[17]);
+/*
+ * A fast 128-bit hash of buf (MurmurHash3 x64_128, seed 0: h1 then h2) as
+ * 32 lowercase hex digits; out holds 33.  Not made to resist crafted
+ * collisions: for data whose sender gains nothing by one.
+ */
+void util_hash128_hex(const void *buf, size_t len, char out[33]);
 
 /* Is s[0..len) well-formed UTF-8? */
 bool util_utf8_valid(const char *s, size_t len);

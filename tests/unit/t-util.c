@@ -480,6 +480,35 @@ static void test_relative_path(void)
 	}
 }
 
+/*
+ * util_hash128_hex() is MurmurHash3 x64_128 with seed 0: the reference's
+ * digests of "", "hello" and the fox (mmh3.hash128(..., signed=False)
+ * prints h2 h1 as one number), and every tail length of a block differs
+ */
+static void test_hash128(void)
+{
+	static const char fox[] = "The quick brown fox jumps over the lazy dog";
+	static const char *const vectors[][2] = {
+		{ "", "00000000000000000000000000000000" },
+		{ "hello", "cbd8a7b341bd9b025b1e906a48ae1d19" },
+		{ fox, "e34bbc7bbc071b6c7a433ca9c49a9347" },
+	};
+	char h[33], prev[33] = "";
+	size_t n;
+
+	for (n = 0; n < ARRAY_SIZE(vectors); n++) {
+		util_hash128_hex(vectors[n][0], strlen(vectors[n][0]), h);
+		is_str(h, vectors[n][1], "hash128 of '%s'", vectors[n][0]);
+	}
+	for (n = 0; n <= 33; n++) {
+		util_hash128_hex(fox, n, h);
+		if (!strcmp(h, prev))
+			break;
+		memcpy(prev, h, sizeof(h));
+	}
+	is_int(n, 34, "hash128: each of 34 prefixes hashes otherwise");
+}
+
 int main(void)
 {
 	test_relative_path();
@@ -492,5 +521,6 @@ int main(void)
 	test_jx();
 	test_dates();
 	test_headers();
+	test_hash128();
 	return done_testing();
 }
