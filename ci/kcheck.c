@@ -246,7 +246,9 @@ int kcheck_run(const struct kcheck *c, struct kbuild_tree *t,
 		return -1;
 	}
 	if (c == &kchecks[KCHECK_COCCI]) {
-		check = xasprintf("CHECK=sh %s %s/scripts/coccicheck", wrapper, t->src);
+		/* V=1: each spatch command is printed, naming its rule */
+		check = xasprintf("CHECK=sh %s env V=1 %s/scripts/coccicheck", wrapper,
+				  t->src);
 		vars[2] = "MODE=report";
 	} else {
 		check = xasprintf("CHECK=sh %s %s", wrapper, c->programs[0]);
@@ -267,7 +269,20 @@ int kcheck_run(const struct kcheck *c, struct kbuild_tree *t,
 int kcheck_base_load(const struct kcheck *c, const struct kbuild_tree *t,
 		      const char *file, struct diag_list *out)
 {
-	return w1_cache_load(t, c->name, file, out);
+	size_t i;
+
+	if (w1_cache_load(t, c->name, file, out))
+		return -1;
+	/*
+	 * Kept before Coccinelle's findings were named by their rule: made
+	 * again, else every finding of the base would be new.
+	 */
+	for (i = 0; c == &kchecks[KCHECK_COCCI] && i < out->nr; i++)
+		if (!*out->v[i].option) {
+			diag_list_release(out);
+			return -1;
+		}
+	return 0;
 }
 
 int kcheck_base_save(const struct kcheck *c, const struct kbuild_tree *t,
