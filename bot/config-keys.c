@@ -253,8 +253,9 @@ const struct cfg_key cfg_keys[] = {
 	  "also mail when everything passed" },
 	{ "reply.rfc", CFG_BOOL, "false", NULL, "reply to RFC series" },
 	{ "reply.style", CFG_ENUM, "line", "mail|line|off",
-	  "checkpatch, codespell and series-hygiene findings: mail them, one line "
-	  "pointing at the dashboard, or nothing" },
+	  "checkpatch, codespell and series-hygiene findings, and the new build "
+	  "findings of Coccinelle's style rules: mail them, one line pointing at "
+	  "the dashboard, or nothing" },
 	{ "reply.baseunknown", CFG_ENUM, "review", "off|review|line",
 	  "a series that does not apply and whose base-commit the tree lacks: "
 	  "no mail (off); its mm-rule findings with a line saying it was not "

@@ -111,6 +111,7 @@
 	X(finding, test, "test", STR)					\
 	X(finding, function, "function", STR)	/* check, build */	\
 	X(finding, option, "option", STR)	/* build: -Wfoo */	\
+	X(finding, style, "style", BOOL)	/* build: a style rule's */ \
 	X(finding, title, "title", STR)	/* boot: a report's title */	\
 	X(finding, culprit, "culprit", OBJ)	/* boot: bisection */	\
 	X(finding, confirm, "confirm", OBJ)	/* boot: {tip, base, runs} */ \

@@ -240,8 +240,10 @@ static int finding_rank(const struct dash *d, const struct result *r, json_objec
 {
 	enum dash_sev s = finding_sev(f);
 
-	if (r->stage == STAGE_BUILD)
-		return rd_finding_is_new(f, true) ? 2 : -1;
+	if (r->stage == STAGE_BUILD && !rd_finding_is_new(f, true))
+		return -1;
+	if (r->stage == STAGE_BUILD)	/* a Coccinelle style rule's: style */
+		return report_build_style(&d->ro, f) ? 4 : 2;
 	if (s > DASH_WARNING)
 		return -1;
 	switch (report_finding_class(&d->ro, f)) {

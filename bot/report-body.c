@@ -399,6 +399,8 @@ void report_finding_line(struct strbuf *sb, const char *mark, enum stage stage,
 		    RD_SEV_WARNING, rd_finding_message_z(f));
 	if (rd_finding_rule(f))
 		strbuf_addf(sb, " [%s]", rd_finding_rule(f));
+	else if (stage == STAGE_BUILD && rd_finding_option(f))	/* compiler format */
+		strbuf_addf(sb, " [%s]", rd_finding_option(f));
 	/* a build finding's id is on the line after it, with its patch */
 	if (stage == STAGE_CHECK) {
 		report_finding_id(stage, f, id);
@@ -588,6 +590,8 @@ static bool build_shows(const struct report_ctx *c, json_object *f)
 	const char *sev = rd_finding_severity_z(f);
 	bool error = !strcmp(sev, RD_SEV_ERROR) || !strcmp(sev, RD_SEV_FATAL);
 
+	if (report_build_style(c->o, f))
+		return false;	/* counted in the style line */
 	return c->build == BUILD_ALL || error == (c->build == BUILD_ERRORS);
 }
 
@@ -605,6 +609,7 @@ static bool build_arch_shows(const struct report_ctx *c, json_object *findings)
 static void build_vars(struct report_ctx *c)
 {
 	struct strbuf out = STRBUF_INIT, ex = STRBUF_INIT, info = STRBUF_INIT;
+	struct strbuf shown = STRBUF_INIT;	/* "\npatch:file:line\n" excerpted */
 	const char **names = xcalloc(c->v->results.nr + 1, sizeof(*names));
 	size_t i, j, nn = 0;
 	int errors = 0, warnings = 0;
@@ -648,6 +653,14 @@ static void build_vars(struct report_ctx *c)
 					    c->v->total, id);
 			else if (raw)
 				strbuf_addf(&out, "   (id %s)\n", id);
+			/* the same place on another arch: its code once */
+			mark = shown.len;
+			strbuf_addf(&shown, "\n%d:%s:%lld\n", patch, rd_finding_file_z(f),
+				    (long long)rd_finding_line(f, 0));
+			if (strstr(shown.buf, shown.buf + mark) != shown.buf + mark) {
+				strbuf_setlen(&shown, mark);
+				continue;
+			}
 			mark = ex.len;
 			strbuf_addf(&ex, "%s", ex.len ? "\n" : "");
 			if (report_excerpt(c, patch, rd_finding_file(f), (int)rd_finding_line(f, 0),
@@ -665,6 +678,7 @@ static void build_vars(struct report_ctx *c)
 	strbuf_release(&out);
 	strbuf_release(&ex);
 	strbuf_release(&info);
+	strbuf_release(&shown);
 }
 
 /* boot: new kselftest failures and kernel splats, per arch */
@@ -912,12 +926,16 @@ static void style_var(struct report_ctx *c)
 	const char *url = template_get(&c->vars, "series_url");
 	int count[REPORT_CLASS_NR];
 
+	int cocci = report_build_style_count(c->v, c->o), n;
+
 	report_check_count(c->v, c->o, count);
-	if (count[REPORT_STYLE] && !strcmp(config_get(c->o->cfg, "reply.style"), "line"))
-		strbuf_addf(&sb, "%d style finding%s (checkpatch, codespell, series hygiene) "
-			    "%s not mailed: see %s%s`lorebot check`.", count[REPORT_STYLE],
-			    count[REPORT_STYLE] == 1 ? "" : "s",
-			    count[REPORT_STYLE] == 1 ? "is" : "are",
+	n = count[REPORT_STYLE] + cocci;
+	if (n && !strcmp(config_get(c->o->cfg, "reply.style"), "line"))
+		strbuf_addf(&sb, "%d style finding%s (%s%s%s) %s not mailed: see %s%s`lorebot check`.",
+			    n, n == 1 ? "" : "s",
+			    count[REPORT_STYLE] ? "checkpatch, codespell, series hygiene" : "",
+			    count[REPORT_STYLE] && cocci ? ", " : "",
+			    cocci ? "Coccinelle" : "", n == 1 ? "is" : "are",
 			    url && *url ? url : "", url && *url ? " or " : "");
 	report_set_prose(c, "style", sb.buf);
 	strbuf_release(&sb);

@@ -17,16 +17,18 @@ static bool status_is(const struct result *r, enum status status)
 	return r && r->status == status;
 }
 
-/* Is a build finding a new one of the kind (error or not) asked? */
-static bool build_new(json_object *f, bool errors)
+/* Is a build finding a new one of the kind (error or not) asked, mailed? */
+static bool build_new(const struct report_opts *o, json_object *f, bool errors)
 {
 	const char *sev = rd_finding_severity_z(f);
 	bool is_error = !strcmp(sev, RD_SEV_ERROR) || !strcmp(sev, RD_SEV_FATAL);
 
-	return rd_finding_is_new(f, true) && is_error == errors;
+	return rd_finding_is_new(f, true) && !report_build_style(o, f) &&
+	       is_error == errors;
 }
 
-static bool build_has(const struct report_version *v, bool errors)
+static bool build_has(const struct report_version *v, const struct report_opts *o,
+		      bool errors)
 {
 	size_t i, j;
 
@@ -38,7 +40,7 @@ static bool build_has(const struct report_version *v, bool errors)
 		    (!status_is(r, STATUS_ERRORS) && !status_is(r, STATUS_WARNINGS)))
 			continue;
 		for (j = 0; findings && j < json_object_array_length(findings); j++)
-			if (build_new(rd_at(findings, j), errors) &&
+			if (build_new(o, rd_at(findings, j), errors) &&
 			    !report_dismissed(v, STAGE_BUILD, rd_at(findings, j)))
 				return true;
 	}
@@ -160,9 +162,9 @@ int report_due(const struct report_version *v, const struct report_opts *o,
 		return 1;
 	}
 	due->sections[SECTION_APPLY] = failed;
-	due->sections[SECTION_BUILD_ERRORS] = build_has(v, true);
+	due->sections[SECTION_BUILD_ERRORS] = build_has(v, o, true);
 	due->sections[SECTION_BOOT] = boot_has(v, o);
-	due->sections[SECTION_BUILD_WARNINGS] = build_has(v, false);
+	due->sections[SECTION_BUILD_WARNINGS] = build_has(v, o, false);
 	due->sections[SECTION_CHECK] = count[REPORT_MAIL] > 0;
 	for (s = 0; s < SECTION_NR; s++) {
 		if (due->sections[s]) {

@@ -209,6 +209,7 @@ static void stage_findings(struct report_ctx *c, json_object *out, json_object *
 				break;
 			case STAGE_BUILD:
 				take = rd_finding_is_new(f, true) &&
+					!report_build_style(c->o, f) &&
 					(severe(f) ? d->sections[SECTION_BUILD_ERRORS] :
 					 d->sections[SECTION_BUILD_WARNINGS]);
 				break;

@@ -180,6 +180,13 @@ enum report_class report_finding_class(const struct report_opts *o, json_object 
 /* The same for a check finding of v, REPORT_DISMISSED when it is */
 enum report_class report_check_class(const struct report_version *v,
 				     const struct report_opts *o, json_object *f);
+/*
+ * Is build finding f a style one the policy keeps off the list (a
+ * Coccinelle style rule's); how many new ones v has, each once over
+ * the arches
+ */
+bool report_build_style(const struct report_opts *o, json_object *f);
+int report_build_style_count(const struct report_version *v, const struct report_opts *o);
 /* The check findings of v by class */
 void report_check_count(const struct report_version *v, const struct report_opts *o,
 			int count[REPORT_CLASS_NR]);

@@ -196,7 +196,7 @@ static void cover_summary(json_object *a, struct strbuf *sb)
 static int summarise_build(json_object *a, struct result *r, struct strbuf *err)
 {
 	json_object *findings = rd_doc_findings(a);
-	int errors = 0, warnings = 0;
+	int errors = 0, warnings = 0, style = 0;
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
 
@@ -216,7 +216,9 @@ static int summarise_build(json_object *a, struct result *r, struct strbuf *err)
 
 		if (!rd_finding_is_new(f, true))
 			continue;
-		if (!strcmp(sev, RD_SEV_ERROR) || !strcmp(sev, RD_SEV_FATAL))
+		if (rd_finding_style(f, false))
+			style++;	/* a Coccinelle style rule's: not the verdict's */
+		else if (!strcmp(sev, RD_SEV_ERROR) || !strcmp(sev, RD_SEV_FATAL))
 			errors++;
 		else
 			warnings++;
@@ -233,6 +235,8 @@ static int summarise_build(json_object *a, struct result *r, struct strbuf *err)
 		if (!sb.len)
 			strbuf_addstr(&sb, stage_status_name(r->status));
 	}
+	if (style)
+		plural(&sb, style, "style finding", "style findings");
 	cover_summary(a, &sb);
 	r->summary = strbuf_detach(&sb, NULL);
 	r->findings = errors + warnings;

@@ -29,6 +29,7 @@ static json_object *finding_json(const struct build_arch_result *r,
 	json_object_object_add(o, "tool", json_object_new_string(f->d.tool));
 	json_object_object_add(o, "new", json_object_new_boolean(f->is_new));
 	json_object_object_add(o, "w1", json_object_new_boolean(f->w1));
+	json_object_object_add(o, "style", json_object_new_boolean(kcheck_style(&f->d)));
 	json_object_object_add(o, "fixed_by", f->fixed_by ?
 			       json_object_new_int(f->fixed_by) : NULL);
 	json_object_object_add(o, "text", json_object_new_string(text.buf));
@@ -452,10 +453,11 @@ static void arch_text(const struct build_job *job,
 		}
 		strbuf_addstr(sb, "  ");
 		diag_format(&f->d, sb);
-		strbuf_addf(sb, " [patch %u/%zu%s%s%s", f->patch, n,
+		strbuf_addf(sb, " [patch %u/%zu%s%s%s%s", f->patch, n,
 			    f->w1 ? ", W=1" : "",
 			    kcheck_any_unit(f->d.unit) ? ", " : "",
-			    kcheck_any_unit(f->d.unit) ? f->d.tool : "");
+			    kcheck_any_unit(f->d.unit) ? f->d.tool : "",
+			    kcheck_style(&f->d) ? ", style" : "");
 		if (f->fixed_by)
 			strbuf_addf(sb, ", gone after patch %u/%zu", f->fixed_by, n);
 		strbuf_addstr(sb, "]\n");

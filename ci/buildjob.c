@@ -138,7 +138,7 @@ static enum build_status tree_status(const struct diag_list *cur,
 	size_t i;
 
 	for (i = 0; i < cur->nr; i++) {
-		if (!is_new[i])
+		if (!is_new[i] || kcheck_style(&cur->v[i]))
 			continue;
 		if (cur->v[i].sev == DIAG_ERROR)
 			return BUILD_ERRORS;
@@ -615,7 +615,7 @@ static enum build_status final_status(const struct build_arch_result *r,
 	if (r->status == BUILD_INFRA)
 		return BUILD_INFRA;
 	for (i = 0; i < r->nr; i++) {
-		if (!r->findings[i].is_new)
+		if (!r->findings[i].is_new || kcheck_style(&r->findings[i].d))
 			continue;
 		if (r->findings[i].d.sev == DIAG_ERROR)
 			return BUILD_ERRORS;

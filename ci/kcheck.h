@@ -57,6 +57,14 @@ bool kcheck_wanted(const struct kcheck *c, const struct config *cfg,
 /* The first of c's programs not on PATH, or NULL */
 const char *kcheck_missing(const struct kcheck *c);
 
+/*
+ * Is a Coccinelle rule ("api/memdup", the diagnostic's option) one that
+ * only asks for a nicer spelling of correct code (ci/kcheck-cocci.c)?  Is
+ * diagnostic d such a rule's finding?  Style: counted, never mailed.
+ */
+bool kcheck_cocci_style(const char *rule);
+bool kcheck_style(const struct diag *d);
+
 /* Is unit one of checker c's; of any checker's */
 bool kcheck_is_unit(const struct kcheck *c, const char *unit);
 bool kcheck_any_unit(const char *unit);
