@@ -59,6 +59,7 @@
 	X(doc, logfile, "logfile", STR)					\
 	X(doc, config_file, "config_file", STR)	/* build: its .config */ \
 	X(doc, make, "make", ARR)	/* build: make lines without lorebot */ \
+	X(doc, make_checks, "make_checks", ARR)	/* build: then W=1's, the checkers' */ \
 	X(doc, qemu, "qemu", STR)	/* boot: its qemu command line */ \
 	X(doc, cmdline, "cmdline", STR)	/* boot: the kernel command line */ \
 	X(doc, flaky, "flaky", ARR)	/* boot: what was not confirmed */ \

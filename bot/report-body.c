@@ -526,6 +526,9 @@ static void recipe(struct report_ctx *c, const char **names, size_t nn)
 				    util_ends_with(dash, "/") ? "" : "/", (long long)r->id);
 		for (j = 0; make && j < json_object_array_length(make); j++)
 			strbuf_addf(&sb, "        %s\n", json_object_get_string(rd_at(make, j)));
+		make = rd_doc_make_checks(r->doc);
+		for (j = 0; make && j < json_object_array_length(make); j++)
+			strbuf_addf(&sb, "        %s\n", json_object_get_string(rd_at(make, j)));
 		if (qemu)
 			strbuf_addf(&sb, "        %s\n", qemu);
 	}

@@ -37,6 +37,20 @@ static json_object *finding_json(const struct build_arch_result *r,
 	return o;
 }
 
+/* Lines as an array of strings */
+static json_object *lines_json(const char *p)
+{
+	json_object *a = json_object_new_array();
+
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+
+		json_object_array_add(a, json_object_new_string_len(p, n));
+		p += n + !!p[n];
+	}
+	return a;
+}
+
 static json_object *seconds(uint64_t ms)
 {
 	return json_object_new_double((double)(ms / 100) / 10.0);
@@ -245,18 +259,10 @@ static json_object *arch_json(const struct build_arch_result *r, int mincoverage
 	json_object_object_add(o, "log_dir", jx_new_nonempty(r->log_dir));
 	json_object_object_add(o, "image", jx_new_nonempty(r->image));
 	json_object_object_add(o, "config_file", jx_new_nonempty(r->config));
-	if (r->make) {
-		json_object *make = json_object_new_array();
-		const char *p = r->make;
-
-		while (*p) {
-			size_t n = strcspn(p, "\n");
-
-			json_object_array_add(make, json_object_new_string_len(p, n));
-			p += n + !!p[n];
-		}
-		json_object_object_add(o, "make", make);
-	}
+	if (r->make)
+		json_object_object_add(o, "make", lines_json(r->make));
+	if (r->make_checks)
+		json_object_object_add(o, RK_(doc, make_checks), lines_json(r->make_checks));
 	json_object_object_add(o, RK_(doc, coverage), cover_json(r, mincoverage));
 	json_object_object_add(o, "seconds", seconds(r->ms));
 	return o;

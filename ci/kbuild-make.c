@@ -102,15 +102,22 @@ static void make_argv(struct kbuild_tree *t, const struct kbuild_make_opts *o,
 	}
 }
 
+void kbuild_recipe_head(const struct kbuild_tree *t, const char *obj, struct strbuf *sb)
+{
+	const struct arch *arch = &t->arch;
+
+	strbuf_addf(sb, "make ARCH=%s", arch->kernel_arch);
+	if (*arch->cross_compile)
+		strbuf_addf(sb, " CROSS_COMPILE=%s", arch->cross_compile);
+	strbuf_addf(sb, " O=%s", obj);
+}
+
 void kbuild_recipe(const struct kbuild_tree *t, const char *obj, struct strbuf *sb)
 {
 	const struct arch *arch = &t->arch;
 	struct strbuf head = STRBUF_INIT;
 
-	strbuf_addf(&head, "make ARCH=%s", arch->kernel_arch);
-	if (*arch->cross_compile)
-		strbuf_addf(&head, " CROSS_COMPILE=%s", arch->cross_compile);
-	strbuf_addf(&head, " O=%s", obj);
+	kbuild_recipe_head(t, obj, &head);
 	strbuf_addf(sb, "%s olddefconfig\n%s -j$(nproc) %s%s\n", head.buf, head.buf,
 		    arch->image, kbuild_config_has(t, "CONFIG_MODULES=y") ? " modules" : "");
 	strbuf_release(&head);

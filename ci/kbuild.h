@@ -242,6 +242,8 @@ int kbuild_build_commit(struct kbuild_tree *t, const char *commit,
  * and the build of the image (and modules), a line each
  */
 void kbuild_recipe(const struct kbuild_tree *t, const char *obj, struct strbuf *sb);
+/* Their common start: "make ARCH=riscv CROSS_COMPILE=riscv64-linux-gnu- O=build" */
+void kbuild_recipe_head(const struct kbuild_tree *t, const char *obj, struct strbuf *sb);
 
 /* <dir>/config.base: the profile's .config at the base (allocated) */
 char *kbuild_base_config(const struct kbuild_tree *t);

@@ -42,5 +42,8 @@ is "$(json $J "[f['message'] for f in $X['findings'] if not f['new'] and f['patc
 	"[]" "no pre-existing finding is attributed to the patch"
 is "$(json $J "[f['option'] for f in $X['findings'] if f['tool'] == 'coccinelle' and not f['option']]")" \
 	"[]" "every Coccinelle finding, the base's too, is named by its rule"
+is "$(json $J "$X['make_checks']")" \
+	"['make ARCH=x86_64 O=build C=2 CHECK=\$PWD/scripts/coccicheck MODE=report mm/util.o']" \
+	"the recipe without lorebot: after the build, the make line that shows them"
 
 done_testing

@@ -70,6 +70,8 @@ is "$(grep -c 'kzalloc should be used' "$M")" 0 "zalloc-simple's is not mailed"
 ok "it is counted, once for both arches, with where to see it" grep -q \
 	'^1 style finding (Coccinelle) is not mailed: see$' "$M"
 is "$(grep -c '^vim +' "$M")" 1 "the code of the finding once, though two arches show it"
+is "$(grep -c '^        make ARCH=x86_64 O=build C=2 CHECK=\$PWD/scripts/coccicheck MODE=report mm/util.o$' "$M")" 2 \
+	"the recipe without lorebot has the make line that shows the findings (per arch)"
 
 S=$TMP/mail-style-1
 is "$(head -1 "$S")" clean "a style finding alone: the clean reply (reply.clean)"

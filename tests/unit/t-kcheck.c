@@ -152,8 +152,36 @@ static void test_stale_cache(void)
 	free(cmd);
 }
 
+/* The make lines a developer runs to see a checker's findings */
+static void test_recipe(void)
+{
+	struct kbuild_tree t = { .arch = *arch_lookup("riscv") };
+	char *files[] = { "mm/util.c", "mm/rmap.c" };
+	struct strbuf sb = STRBUF_INIT;
+
+	kcheck_recipe(&kchecks[KCHECK_SPARSE], &t, "build", files, 2, &sb);
+	is_str(sb.buf, "make ARCH=riscv CROSS_COMPILE=riscv64-linux-gnu- O=build C=2 "
+	       "mm/util.o mm/rmap.o\n", "sparse: C=2 on the files' objects");
+	strbuf_reset(&sb);
+	kcheck_recipe(&kchecks[KCHECK_COCCI], &t, "build", files, 1, &sb);
+	is_str(sb.buf, "make ARCH=riscv CROSS_COMPILE=riscv64-linux-gnu- O=build C=2 "
+	       "CHECK=$PWD/scripts/coccicheck MODE=report mm/util.o\n",
+	       "Coccinelle: the tree's coccicheck, by a path make finds from O=");
+	strbuf_reset(&sb);
+	kcheck_recipe(&kchecks[KCHECK_CLANG], &t, "build", files, 1, &sb);
+	is_str(sb.buf, "mkdir -p build-clang && cp build/.config build-clang/\n"
+	       "make ARCH=riscv CROSS_COMPILE=riscv64-linux-gnu- O=build-clang LLVM=1 olddefconfig\n"
+	       "make ARCH=riscv CROSS_COMPILE=riscv64-linux-gnu- O=build-clang LLVM=1 mm/util.o\n",
+	       "clang: its own O= directory, the .config made again for clang");
+	strbuf_reset(&sb);
+	kcheck_recipe(&kchecks[KCHECK_SPARSE], &t, "build", files, 0, &sb);
+	is_str(sb.buf, "", "no file: no line");
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
+	test_recipe();
 	test_wanted();
 	test_units();
 	test_missing();
