@@ -67,54 +67,6 @@ const char cmd_apply_help[] =
 	"    repository's object database is read or written.\n"
 	"\n"
 	"OPTIONS\n"
-	"    --mbox FILE\n"
-	"        an mbox (b4 mbox, lore's t.mbox.gz unpacked) or one message; - is stdin\n"
-	"    --msgid ID\n"
-	"        fetch the thread of this message from lore and apply the series it\n"
-	"        belongs to (its cover letter or any of its patches)\n"
-	"    --url URL\n"
-	"        the inbox to ask for --msgid (default: the first list.<name>.url)\n"
-	"    --repo DIR\n"
-	"        the kernel repository (default: git.repo); bare is fine\n"
-	"    --base REV\n"
-	"        try REV instead of the base-commit and git.base; repeat to try\n"
-	"        several in order\n"
-	"    --series ID\n"
-	"        apply only this series (series id, cover letter or patch Message-ID,\n"
-	"        as 'lorebot series' lists them); default: every series in FILE\n"
-	"    --fetch\n"
-	"        fetch the configured remotes (remote.<name>.url and\n"
-	"        remote.<name>.branch) now; the repository is created when\n"
-	"        missing.  Without it they are fetched when git.fetch is true\n"
-	"        (the default) and the last fetch is older than\n"
-	"        git.fetchinterval, or when the tree lacks a series' base-commit\n"
-	"    --no-fetch\n"
-	"        fetch nothing (the daemon's apply jobs: the daemon fetched)\n"
-	"    -C N\n"
-	"        allow reducing the context of a hunk to N lines (git apply -C);\n"
-	"        such hunks are reported as fuzz\n"
-	"    --no-3way\n"
-	"        never fall back to a three-way merge\n"
-	"    --no-branch\n"
-	"        make the commits but no branch\n"
-	"    --quarantine DIR\n"
-	"        write the new objects into DIR (a loose objects directory) and\n"
-	"        nothing into the repository, which is only read; 'branch' names\n"
-	"        the branch to make, which is not made (the daemon's apply jobs:\n"
-	"        the daemon takes in what is reachable from 'tip', checked, and\n"
-	"        makes the branch itself).  Not with --fetch or --export\n"
-	"    --trailers mail|all\n"
-	"        the mail's trailers only, or also those from replies and Link:\n"
-	"        (default: apply.trailers, all)\n"
-	"    --export ROOT\n"
-	"        when a series applies, export the base and the result as read-only\n"
-	"        trees ROOT/<tree-id> for builds (unchanged files of the result are\n"
-	"        hard links into the base's); their paths are in 'export'\n"
-	"    --json\n"
-	"        print the result as JSON: an object with base {name, sha, reason},\n"
-	"        branch (or null) and patches [{n, subject, status, method, file,\n"
-	"        hunk, message, failures [{file, hunk}], would_apply_alone, ...}];\n"
-	"        with several series, {\"series\": [such objects]}\n"
 	"\n"
 	"EXIT STATUS\n"
 	"    0 every patch applied, 1 a series does not apply, 2 usage or input\n"
@@ -457,24 +409,55 @@ static int trailers_cb(const struct parse_opt *opt, const char *arg, struct strb
 static int apply_parse_options(struct apply_cli *c, int argc, char **argv)
 {
 	const struct parse_opt opts[] = {
-		OPT_STRING('m', "mbox", &c->mbox, "FILE", "the series, - for stdin"),
-		OPT_STRING('r', "repo", &c->repo, "DIR", "the kernel repository"),
-		OPT_STRING_LIST('b', "base", &c->bases, "REV", "a base to try (repeatable)"),
-		OPT_STRING('s', "series", &c->series, "ID", "the version of the mbox to apply"),
-		OPT_BOOL(0, "fetch", &c->fetch, "fetch the remotes first"),
-		OPT_BOOL(0, "no-fetch", &c->no_fetch, "do not fetch the remotes"),
-		OPT_BOOL(0, "no-3way", &c->no_3way, "no three-way merge"),
-		OPT_BOOL(0, "no-branch", &c->no_branch, "leave no branch behind"),
-		OPT_BOOL('j', "json", &c->json, "print the result as JSON"),
-		OPT_STRING(0, "msgid", &c->msgid, "ID", "the thread of ID, from lore"),
-		OPT_STRING(0, "url", &c->url, "URL", "the inbox to ask for --msgid"),
-		OPT_STRING(0, "export", &c->export, "ROOT", "write the applied patches under ROOT"),
+		OPT_STRING('m', "mbox", &c->mbox, "FILE",
+			   "an mbox (b4 mbox, lore's t.mbox.gz unpacked) or one message; - is "
+			   "stdin"),
+		OPT_STRING(0, "msgid", &c->msgid, "ID",
+			   "fetch the thread of this message from lore and apply the series it "
+			   "belongs to (its cover letter or any of its patches)"),
+		OPT_STRING(0, "url", &c->url, "URL",
+			   "the inbox to ask for --msgid (default: the first list.<name>.url)"),
+		OPT_STRING('r', "repo", &c->repo, "DIR",
+			   "the kernel repository (default: git.repo); bare is fine"),
+		OPT_STRING_LIST('b', "base", &c->bases, "REV",
+				"try REV instead of the base-commit and git.base; repeat to try "
+				"several in order"),
+		OPT_STRING('s', "series", &c->series, "ID",
+			   "apply only this series (series id, cover letter or patch Message-ID, "
+			   "as 'lorebot series' lists them); default: every series in FILE"),
+		OPT_BOOL(0, "fetch", &c->fetch,
+			 "fetch the configured remotes (remote.<name>.url and "
+			 "remote.<name>.branch) now; the repository is created when missing.  "
+			 "Without it they are fetched when git.fetch is true (the default) and "
+			 "the last fetch is older than git.fetchinterval, or when the tree lacks "
+			 "a series' base-commit"),
+		OPT_BOOL(0, "no-fetch", &c->no_fetch,
+			 "fetch nothing (the daemon's apply jobs: the daemon fetched)"),
+		OPT_CALLBACK('C', NULL, &c->min_context, "N",
+			     "allow reducing the context of a hunk to N lines (git apply -C); "
+			     "such hunks are reported as fuzz", min_context_cb),
+		OPT_BOOL(0, "no-3way", &c->no_3way,
+			 "never fall back to a three-way merge"),
+		OPT_BOOL(0, "no-branch", &c->no_branch,
+			 "make the commits but no branch"),
 		OPT_STRING(0, "quarantine", &c->quarantine, "DIR",
-			   "new objects into DIR, no ref made"),
-		OPT_CALLBACK(0, "trailers", &c->trailers, "WHICH", "mail or all",
-			     trailers_cb),
-		OPT_CALLBACK('C', NULL, &c->min_context, "N", "lines of context to match",
-			     min_context_cb),
+			   "write the new objects into DIR (a loose objects directory) and "
+			   "nothing into the repository, which is only read; 'branch' names the "
+			   "branch to make, which is not made (the daemon's apply jobs: the "
+			   "daemon takes in what is reachable from 'tip', checked, and makes the "
+			   "branch itself).  Not with --fetch or --export"),
+		OPT_CALLBACK(0, "trailers", &c->trailers, "mail|all",
+			     "the mail's trailers only, or also those from replies and Link: "
+			     "(default: apply.trailers, all)", trailers_cb),
+		OPT_STRING(0, "export", &c->export, "ROOT",
+			   "when a series applies, export the base and the result as read-only "
+			   "trees ROOT/<tree-id> for builds (unchanged files of the result are "
+			   "hard links into the base's); their paths are in 'export'"),
+		OPT_BOOL('j', "json", &c->json,
+			 "print the result as JSON: an object with base {name, sha, reason}, "
+			 "branch (or null) and patches [{n, subject, status, method, file, hunk, "
+			 "message, failures [{file, hunk}], would_apply_alone, ...}]; with "
+			 "several series, {\"series\": [such objects]}"),
 		OPT_END(),
 	};
 

@@ -60,11 +60,6 @@ const char cmd_b4_check_help[] =
 	"            'lorebot b4-check --url https://lorebot.example.org/'\n"
 	"\n"
 	"OPTIONS\n"
-	"    --url URL    a lorebot dashboard (core.dashboardurl of the bot)\n"
-	"    --repo DIR   without --url: the kernel tree the review reads whole\n"
-	"                 files from (default: none, the patch's hunks)\n"
-	"    --timeout D  how long to wait for the dashboard or the review\n"
-	"                 (default 60s)\n"
 	"\n"
 	"EXIT STATUS\n"
 	"    0 when the array is printed (whatever the verdicts: b4 reads them from\n"
@@ -310,9 +305,14 @@ int cmd_b4_check(int argc, char **argv, struct ctx *ctx)
 	const char *url = NULL, *repo = NULL;
 	uint64_t timeout_ms = 60000;
 	const struct parse_opt opts[] = {
-		OPT_STRING(0, "url", &url, "URL", "a lorebot dashboard"),
-		OPT_STRING(0, "repo", &repo, "DIR", "the kernel tree of the local review"),
-		OPT_CALLBACK(0, "timeout", &timeout_ms, "D", "how long to wait", duration_cb),
+		OPT_STRING(0, "url", &url, "URL",
+			   "a lorebot dashboard (core.dashboardurl of the bot)"),
+		OPT_STRING(0, "repo", &repo, "DIR",
+			   "without --url: the kernel tree the review reads whole files from "
+			   "(default: none, the patch's hunks)"),
+		OPT_CALLBACK(0, "timeout", &timeout_ms, "D",
+			     "how long to wait for the dashboard or the review (default 60s)",
+			     duration_cb),
 		OPT_END(),
 	};
 	struct strbuf raw = STRBUF_INIT, err = STRBUF_INIT;

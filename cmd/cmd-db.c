@@ -82,10 +82,6 @@ const char cmd_db_help[] =
 	"    check and rebuild the same --arch.\n"
 	"\n"
 	"OPTIONS\n"
-	"    --arch LIST  the architectures a version needs (comma-separated),\n"
-	"              as the daemon's --arch\n"
-	"    --json    print {\"versions\": N, \"changed\": N} (rebuild) or\n"
-	"              {\"versions\": N, \"differences\": N} (check) instead of a line\n"
 	"\n"
 	"EXIT STATUS\n"
 	"    0, 1 when check finds a difference, 2 on a usage error or when there\n"
@@ -173,8 +169,12 @@ int cmd_db(int argc, char **argv, struct ctx *ctx)
 	struct store *st = ctx->st;
 	size_t i;
 	const struct parse_opt opts[] = {
-		OPT_STRING(0, "arch", &archs, "LIST", "the architectures a version needs"),
-		OPT_BOOL(0, "json", &ctx->json, "print JSON instead of a line"),
+		OPT_STRING(0, "arch", &archs, "LIST",
+			   "the architectures a version needs (comma-separated), as the daemon's "
+			   "--arch"),
+		OPT_BOOL(0, "json", &ctx->json,
+			 "print {\"versions\": N, \"changed\": N} (rebuild) or {\"versions\": N, "
+			 "\"differences\": N} (check) instead of a line"),
 		OPT_END(),
 	};
 

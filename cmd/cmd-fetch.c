@@ -54,26 +54,6 @@ const char cmd_fetch_help[] =
 	"    the rest in the next pass.  --force ignores lore.minpoll and the back-off.\n"
 	"\n"
 	"OPTIONS\n"
-	"    --url URL       a public-inbox, e.g. https://lore.kernel.org/linux-mm/\n"
-	"    --list NAME     the list's name in the database (default: the last part\n"
-	"                    of the URL); a [list \"NAME\"] section still sets its\n"
-	"                    query, since and method\n"
-	"    --query Q       only messages matching this public-inbox search\n"
-	"    --since WHEN    where the first fetch starts: 2026-01-31, 14d (ago), or\n"
-	"                    unix seconds (default: list.<name>.since, else everything)\n"
-	"    --batches N     windows per pass (default: lore.maxbatches)\n"
-	"    --method M      search (default; HTTP searches, a query works) or git\n"
-	"                    (mirror the inbox's git epochs next to the database,\n"
-	"                    lore.gitdir: every message once, in import order)\n"
-	"    --thread MSGID  fetch the whole thread of MSGID (t.mbox.gz)\n"
-	"    --message MSGID fetch the single message MSGID (raw)\n"
-	"    --mbox FILE     import a local mbox instead (- for stdin), committed\n"
-	"                    every 64 MB of mail: stopped, the same import again\n"
-	"                    stores the rest\n"
-	"    --reparse       parse every stored message again (after a parser fix)\n"
-	"    --force         poll now, whatever lore.minpoll and the back-off say\n"
-	"    --json          print {\"lists\": [...], \"versions\": [...],\n"
-	"                    \"answers\": [...]}\n"
 	"\n"
 	"EXIT STATUS\n"
 	"    0 when every list was fetched (or did not need to be), 2 on usage\n"
@@ -349,18 +329,35 @@ static int batches_cb(const struct parse_opt *opt, const char *arg, struct strbu
 static int parse_opts(int argc, char **argv, struct fetch_opts *o)
 {
 	const struct parse_opt opts[] = {
-		OPT_STRING(0, "url", &o->url, "URL", "a public-inbox to follow"),
-		OPT_STRING(0, "list", &o->list, "NAME", "the list's name"),
-		OPT_STRING(0, "query", &o->query, "Q", "only messages matching this search"),
-		OPT_STRING(0, "since", &o->since, "WHEN", "where the first fetch starts"),
-		OPT_STRING(0, "thread", &o->thread, "MSGID", "the thread of MSGID"),
-		OPT_STRING(0, "message", &o->message, "MSGID", "the message MSGID"),
-		OPT_STRING(0, "mbox", &o->mbox, "FILE", "import an mbox"),
-		OPT_CALLBACK(0, "batches", &o->batches, "N", "windows per pass", batches_cb),
-		OPT_STRING(0, "method", &o->method, "M", "search or git"),
-		OPT_BOOL('f', "force", &o->force, "poll now"),
-		OPT_BOOL('j', "json", &o->json, "print the result as JSON"),
-		OPT_BOOL(0, "reparse", &o->reparse, "parse the stored messages again"),
+		OPT_STRING(0, "url", &o->url, "URL",
+			   "a public-inbox, e.g. https://lore.kernel.org/linux-mm/"),
+		OPT_STRING(0, "list", &o->list, "NAME",
+			   "the list's name in the database (default: the last part of the URL); "
+			   "a [list \"NAME\"] section still sets its query, since and method"),
+		OPT_STRING(0, "query", &o->query, "Q",
+			   "only messages matching this public-inbox search"),
+		OPT_STRING(0, "since", &o->since, "WHEN",
+			   "where the first fetch starts: 2026-01-31, 14d (ago), or unix seconds "
+			   "(default: list.<name>.since, else everything)"),
+		OPT_CALLBACK(0, "batches", &o->batches, "N",
+			     "windows per pass (default: lore.maxbatches)", batches_cb),
+		OPT_STRING(0, "method", &o->method, "M",
+			   "search (default; HTTP searches, a query works) or git (mirror the "
+			   "inbox's git epochs next to the database, lore.gitdir: every message "
+			   "once, in import order)"),
+		OPT_STRING(0, "thread", &o->thread, "MSGID",
+			   "fetch the whole thread of MSGID (t.mbox.gz)"),
+		OPT_STRING(0, "message", &o->message, "MSGID",
+			   "fetch the single message MSGID (raw)"),
+		OPT_STRING(0, "mbox", &o->mbox, "FILE",
+			   "import a local mbox instead (- for stdin), committed every 64 MB of "
+			   "mail: stopped, the same import again stores the rest"),
+		OPT_BOOL(0, "reparse", &o->reparse,
+			 "parse every stored message again (after a parser fix)"),
+		OPT_BOOL('f', "force", &o->force,
+			 "poll now, whatever lore.minpoll and the back-off say"),
+		OPT_BOOL('j', "json", &o->json,
+			 "print {\"lists\": [...], \"versions\": [...], \"answers\": [...]}"),
 		OPT_END(),
 	};
 

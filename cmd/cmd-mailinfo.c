@@ -34,17 +34,6 @@ const char cmd_mailinfo_help[] =
 	"    the classes.  Mail git mailinfo refuses is counted, not compared.\n"
 	"\n"
 	"OPTIONS\n"
-	"    --scissors\n"
-	"        drop the message above a scissors line (-- >8 --), as git am\n"
-	"        --scissors\n"
-	"    -b\n"
-	"        keep [...] groups without PATCH in the subject (git am -b)\n"
-	"    --json\n"
-	"        with --compare: {compared, same, git_refused, documented: {class:\n"
-	"        n}, undocumented, mails: [{file, index, msgid, fields: [{field,\n"
-	"        class, lorebot, git}]}]}\n"
-	"    -v\n"
-	"        with --compare: print documented differences too\n"
 	"\n"
 	"EXIT STATUS\n"
 	"    0 done (--compare: no undocumented difference), 1 an undocumented\n"
@@ -307,12 +296,21 @@ int cmd_mailinfo(int argc, char **argv, struct ctx *ctx)
 	struct mailinfo_cli c = { .json = ctx->json };
 	bool scissors = false, keep_non_patch = false;
 	const struct parse_opt opts[] = {
-		OPT_BOOL(0, "scissors", &scissors, "drop the message above a scissors line"),
-		OPT_BOOL(0, "compare", &c.compare, "compare with git mailinfo"),
-		OPT_BOOL(0, "differences", &c.differences, "list the classes of difference"),
-		OPT_BOOL(0, "json", &c.json, "with --compare: print JSON"),
-		OPT_BOOL('b', NULL, &keep_non_patch, "keep [...] groups without PATCH"),
-		OPT_BOOL('v', NULL, &c.verbose, "with --compare: print documented differences too"),
+		OPT_BOOL(0, "compare", &c.compare,
+			 "read every message of each FILE both ways, lorebot's and git "
+			 "mailinfo's, and report each field that differs"),
+		OPT_BOOL(0, "differences", &c.differences,
+			 "list the classes of difference lorebot makes on purpose"),
+		OPT_BOOL(0, "scissors", &scissors,
+			 "drop the message above a scissors line (-- >8 --), as git am --scissors"),
+		OPT_BOOL('b', NULL, &keep_non_patch,
+			 "keep [...] groups without PATCH in the subject (git am -b)"),
+		OPT_BOOL(0, "json", &c.json,
+			 "with --compare: {compared, same, git_refused, documented: {class: n}, "
+			 "undocumented, mails: [{file, index, msgid, fields: [{field, class, "
+			 "lorebot, git}]}]}"),
+		OPT_BOOL('v', NULL, &c.verbose,
+			 "with --compare: print documented differences too"),
 		OPT_END(),
 	};
 

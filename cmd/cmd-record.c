@@ -34,11 +34,6 @@ const char cmd_record_help[] =
 	"    Other keys are kept as they are.\n"
 	"\n"
 	"OPTIONS\n"
-	"    --version ID   the series version\n"
-	"    --stage STAGE  apply, check, build or boot\n"
-	"    --arch ARCH    build and boot: record only this arch of the document\n"
-	"    --json         print what was recorded: {\"recorded\": [{stage, arch,\n"
-	"                   status, summary, findings}]}\n"
 	"\n"
 	"EXIT STATUS\n"
 	"    0 when recorded, 2 when the document, the version or an option is\n"
@@ -128,10 +123,15 @@ int cmd_record(int argc, char **argv, struct ctx *ctx)
 	bool json = false;
 	int ret;
 	const struct parse_opt opts[] = {
-		OPT_STRING(0, "version", &version, "ID", "the series version"),
-		OPT_STRING(0, "stage", &stage_arg, "STAGE", "apply, check, build or boot"),
-		OPT_STRING(0, "arch", &arch, "ARCH", "the architecture of a build or boot"),
-		OPT_BOOL(0, "json", &json, "print what was recorded as JSON"),
+		OPT_STRING(0, "version", &version, "ID",
+			   "the series version"),
+		OPT_STRING(0, "stage", &stage_arg, "STAGE",
+			   "apply, check, build or boot"),
+		OPT_STRING(0, "arch", &arch, "ARCH",
+			   "build and boot: record only this arch of the document"),
+		OPT_BOOL(0, "json", &json,
+			 "print what was recorded: {\"recorded\": [{stage, arch, status, summary, "
+			 "findings}]}"),
 		OPT_END(),
 	};
 

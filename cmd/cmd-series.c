@@ -34,21 +34,6 @@ const char cmd_series_help[] =
 	"    position and Message-ID; every other message is still used.\n"
 	"\n"
 	"OPTIONS\n"
-	"    --mbox FILE\n"
-	"        an mbox (mboxo or mboxrd), or a single message; - reads stdin\n"
-	"    --json\n"
-	"        print {\"series\": [...]}: one object per series version with title,\n"
-	"        author, version, total, tree, cover, patches (n, msgid, subject,\n"
-	"        author, trailers), complete, superseded_by, resend, base_commit,\n"
-	"        replies\n"
-	"    --max-size SIZE\n"
-	"        skip messages larger than SIZE (default: mail.maxsize, 16m)\n"
-	"    --memory SIZE\n"
-	"        hold up to SIZE of messages in memory (default: series.memory,\n"
-	"        28m: about 50,000 messages); past that, everything moves to a\n"
-	"        scratch file in $TMPDIR (else /var/tmp; about 1 KB a message),\n"
-	"        deleted on exit, of which at most SIZE is mapped in at a time:\n"
-	"        the process stays under 64 MB whatever the size of the mbox\n"
 	"\n"
 	"EXIT STATUS\n"
 	"    0 when the input was read (even with problems in single messages),\n"
@@ -131,10 +116,21 @@ int cmd_series(int argc, char **argv, struct ctx *ctx)
 	bool json = false;
 	int ret = EXIT_OK;
 	const struct parse_opt opts[] = {
-		OPT_STRING('m', "mbox", &mbox, "FILE", "an mbox or one message; - reads stdin"),
-		OPT_BOOL('j', "json", &json, "print {\"series\": [...]}"),
-		OPT_SIZE(0, "max-size", &max_size, "SIZE", "skip messages larger than SIZE"),
-		OPT_SIZE(0, "memory", &memory, "SIZE", "hold up to SIZE of messages in memory"),
+		OPT_STRING('m', "mbox", &mbox, "FILE",
+			   "an mbox (mboxo or mboxrd), or a single message; - reads stdin"),
+		OPT_BOOL('j', "json", &json,
+			 "print {\"series\": [...]}: one object per series version with title, "
+			 "author, version, total, tree, cover, patches (n, msgid, subject, "
+			 "author, trailers), complete, superseded_by, resend, base_commit, "
+			 "replies"),
+		OPT_SIZE(0, "max-size", &max_size, "SIZE",
+			 "skip messages larger than SIZE (default: mail.maxsize, 16m)"),
+		OPT_SIZE(0, "memory", &memory, "SIZE",
+			 "hold up to SIZE of messages in memory (default: series.memory, 28m: "
+			 "about 50,000 messages); past that, everything moves to a scratch file "
+			 "in $TMPDIR (else /var/tmp; about 1 KB a message), deleted on exit, of "
+			 "which at most SIZE is mapped in at a time: the process stays under 64 "
+			 "MB whatever the size of the mbox"),
 		OPT_END(),
 	};
 

@@ -29,10 +29,6 @@ const char cmd_show_help[] =
 	"    'lorebot series') shows every version of the series.\n"
 	"\n"
 	"OPTIONS\n"
-	"    --json   print {\"message\": {...}, \"version\": {...}|null} or\n"
-	"             {\"series\": {..., \"versions\": [...]}}; versions have the shape of\n"
-	"             'lorebot series --json'\n"
-	"    --raw    print only the raw message, exactly as received\n"
 	"\n"
 	"EXIT STATUS\n"
 	"    0 when found, 2 when there is no such message or series.\n";
@@ -272,8 +268,12 @@ int cmd_show(int argc, char **argv, struct ctx *ctx)
 	char *id;
 	int ret;
 	const struct parse_opt opts[] = {
-		OPT_BOOL('j', "json", &json, "print JSON"),
-		OPT_BOOL(0, "raw", &raw, "the message as stored"),
+		OPT_BOOL('j', "json", &json,
+			 "print {\"message\": {...}, \"version\": {...}|null} or {\"series\": "
+			 "{..., \"versions\": [...]}}; versions have the shape of 'lorebot series "
+			 "--json'"),
+		OPT_BOOL(0, "raw", &raw,
+			 "print only the raw message, exactly as received"),
 		OPT_END(),
 	};
 

@@ -25,6 +25,8 @@ const char cmd_status_help[] =
 	"    versions (testing, apply-failed, build-failed, findings, passed...).\n"
 	"    It only reads the database: it works while the daemon runs.\n"
 	"\n"
+	"OPTIONS\n"
+	"\n"
 	"EXIT STATUS\n"
 	"    0, or 2 when there is no database.\n";
 
@@ -96,8 +98,11 @@ int cmd_status(int argc, char **argv, struct ctx *ctx)
 	int n = 10, i;
 	char t1[32], t2[32];
 	const struct parse_opt opts[] = {
-		OPT_BOOL('j', "json", &json, "print the status as JSON"),
-		OPT_CALLBACK(0, "recent", &n, "N", "the N most recent series versions",
+		OPT_BOOL('j', "json", &json,
+			 "print {\"queue\", \"running\", \"lists\", \"recent\"}: the same, "
+			 "as JSON"),
+		OPT_CALLBACK(0, "recent", &n, "N",
+			     "show the N most recent series versions (default 10)",
 			     recent_cb),
 		OPT_END(),
 	};

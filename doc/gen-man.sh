@@ -1,6 +1,8 @@
 #!/bin/sh
-# Write the generated man pages: lorebot.conf(5) from the key table and
-# the pages of the commands whose --help text is their manual.
+# Write the generated man pages: lorebot.conf(5) from the key table, the
+# pages of the commands whose --help text is their manual, and the option
+# lists of the pages written by hand (lorebot(1), lorebot-check(1),
+# lorebot-daemon(8)) from the option tables.
 # Usage: doc/gen-man.sh [LOREBOT]   (default build/lorebot)
 # tests/t0003-man-pages.t checks that the committed pages are this output.
 set -eu
@@ -38,3 +40,15 @@ pages | while read -r cmd see; do
 	"$bin" "$cmd" --help | python3 "$here/help2roff.py" "$cmd" 1 $see \
 		>"$out/lorebot-$cmd.1"
 done
+
+# the pages written by hand: only their option lists, from the tables
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
+into() {
+	python3 "$here/help2roff.py" --into "$here/$1" >"$tmp"
+	cat "$tmp" >"$out/$1"
+}
+"$bin" check --help | into lorebot-check.1
+"$bin" daemon --help | into lorebot-daemon.8
+# lorebot(1): the global options 'lorebot help' lists
+"$bin" help | sed -n '/^global options/,/^$/p' | sed '1s/.*/OPTIONS/' | into lorebot.1
