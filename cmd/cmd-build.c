@@ -13,6 +13,25 @@
 #include "lib/jsonx.h"
 #include "ci/build-out.h"
 
+struct build_opts {
+	const char *repo, *series, *base, *range, *arch, *profile, *log_dir;
+	bool json, no_w1, no_sparse, no_cocci, no_clang, no_repair;
+};
+
+/* --timeout DUR: build.timeout for this run */
+static int timeout_cb(const struct parse_opt *opt, const char *arg, struct strbuf *err)
+{
+	struct ctx *ctx = opt->value;
+	uint64_t ms;
+
+	if (util_parse_duration_ms(arg, &ms) || !ms) {
+		strbuf_addf(err, "bad duration '%s'", arg);
+		return -1;
+	}
+	config_set(ctx->cfg, "build.timeout", arg);
+	return 0;
+}
+
 const char cmd_build_help[] =
 	"NAME\n"
 	"    lorebot-build - build every patch of a series for x86_64, arm64 and riscv\n"
@@ -68,25 +87,6 @@ const char cmd_build_help[] =
 	"EXAMPLES\n"
 	"    lorebot build --repo ~/mm --series lorebot/20260207081613/v7 --arch riscv\n"
 	"    lorebot build --range mm-new..HEAD --json\n";
-
-struct build_opts {
-	const char *repo, *series, *base, *range, *arch, *profile, *log_dir;
-	bool json, no_w1, no_sparse, no_cocci, no_clang, no_repair;
-};
-
-/* --timeout DUR: build.timeout for this run */
-static int timeout_cb(const struct parse_opt *opt, const char *arg, struct strbuf *err)
-{
-	struct ctx *ctx = opt->value;
-	uint64_t ms;
-
-	if (util_parse_duration_ms(arg, &ms) || !ms) {
-		strbuf_addf(err, "bad duration '%s'", arg);
-		return -1;
-	}
-	config_set(ctx->cfg, "build.timeout", arg);
-	return 0;
-}
 
 static int parse_opts(int argc, char **argv, struct ctx *ctx,
 		      struct build_opts *o)

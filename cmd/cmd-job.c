@@ -12,38 +12,6 @@
 #include "lib/jsonx.h"
 #include "lib/log.h"
 
-const char cmd_job_help[] =
-	"NAME\n"
-	"    lorebot-job - run one job of the daemon's queue\n"
-	"\n"
-	"SYNOPSIS\n"
-	"    lorebot --db FILE job run ID --repo DIR [--outbox DIR] [--arch LIST]\n"
-	"    lorebot --db FILE job list [--json]\n"
-	"    lorebot [--config FILE] job work DIR\n"
-	"\n"
-	"DESCRIPTION\n"
-	"    The daemon runs every job as 'lorebot job run ID' in a process of its\n"
-	"    own: the stage (apply, check, build, boot or reply) runs, its result\n"
-	"    is recorded for the series version, and the job is marked done.  A\n"
-	"    failure of the infrastructure (a command that cannot run, exits 3,\n"
-	"    times out) queues the job again until it used daemon.attempts; then\n"
-	"    the stage's result is recorded as 'infra' (the command's own document\n"
-	"    when it printed one, else the reason) and the job is marked failed.\n"
-	"    'job list' prints the queue, with where each job ran (local, or\n"
-	"    the Slurm job and node).\n"
-	"\n"
-	"    'job work DIR' is what a cluster's node runs (daemon.executor =\n"
-	"    slurm): the stage command the daemon described in DIR/job.json,\n"
-	"    without any database; its result goes to DIR/result.json, which\n"
-	"    the daemon records once the scheduler says the job ended.\n"
-	"\n"
-	"OPTIONS\n"
-	"    Each option is one subcommand's.\n"
-	"\n"
-	"EXIT STATUS\n"
-	"    0 when the job is done, 3 when it failed or was queued again,\n"
-	"    2 on a usage error.\n";
-
 /* The options of every subcommand: one table, one manual */
 struct job_cli {
 	const char *repo, *outbox, *archs;
@@ -199,6 +167,38 @@ static int job_list_cmd(int argc, char **argv, struct ctx *ctx, bool json)
 	store_close(&st);
 	return EXIT_OK;
 }
+
+const char cmd_job_help[] =
+	"NAME\n"
+	"    lorebot-job - run one job of the daemon's queue\n"
+	"\n"
+	"SYNOPSIS\n"
+	"    lorebot --db FILE job run ID --repo DIR [--outbox DIR] [--arch LIST]\n"
+	"    lorebot --db FILE job list [--json]\n"
+	"    lorebot [--config FILE] job work DIR\n"
+	"\n"
+	"DESCRIPTION\n"
+	"    The daemon runs every job as 'lorebot job run ID' in a process of its\n"
+	"    own: the stage (apply, check, build, boot or reply) runs, its result\n"
+	"    is recorded for the series version, and the job is marked done.  A\n"
+	"    failure of the infrastructure (a command that cannot run, exits 3,\n"
+	"    times out) queues the job again until it used daemon.attempts; then\n"
+	"    the stage's result is recorded as 'infra' (the command's own document\n"
+	"    when it printed one, else the reason) and the job is marked failed.\n"
+	"    'job list' prints the queue, with where each job ran (local, or\n"
+	"    the Slurm job and node).\n"
+	"\n"
+	"    'job work DIR' is what a cluster's node runs (daemon.executor =\n"
+	"    slurm): the stage command the daemon described in DIR/job.json,\n"
+	"    without any database; its result goes to DIR/result.json, which\n"
+	"    the daemon records once the scheduler says the job ended.\n"
+	"\n"
+	"OPTIONS\n"
+	"    Each option is one subcommand's.\n"
+	"\n"
+	"EXIT STATUS\n"
+	"    0 when the job is done, 3 when it failed or was queued again,\n"
+	"    2 on a usage error.\n";
 
 int cmd_job(int argc, char **argv, struct ctx *ctx)
 {

@@ -9,41 +9,6 @@
 #include "bot/results.h"
 #include "bot/series-out.h"
 
-const char cmd_record_help[] =
-	"NAME\n"
-	"    lorebot-record - record what a stage found for a series version\n"
-	"\n"
-	"SYNOPSIS\n"
-	"    lorebot [--db FILE] record --version ID --stage apply|check|build|boot\n"
-	"                               [--arch ARCH] [--json] FILE.json\n"
-	"\n"
-	"DESCRIPTION\n"
-	"    Stores FILE.json (- for stdin), the --json output of 'lorebot apply',\n"
-	"    'lorebot check', 'lorebot build' or 'lorebot boot', as the result of\n"
-	"    that stage for the series version ID (the Message-ID of its cover\n"
-	"    letter, or of patch 1 without one, as 'lorebot series' prints it).\n"
-	"    The daemon does the same after each stage; this command is for\n"
-	"    scripts and tests.  An earlier result of the same version, stage and\n"
-	"    arch is replaced.  Replies ('lorebot reply') and the dashboard\n"
-	"    ('lorebot serve') are made from these results.\n"
-	"\n"
-	"    The document is checked against the stage's contract: apply needs a\n"
-	"    'patches' list with a 'status' each, check a 'findings' list with\n"
-	"    severities error, warning or note, build and boot an 'archs' list\n"
-	"    (or a single arch object) with an 'arch' and a known 'status' each.\n"
-	"    Other keys are kept as they are.\n"
-	"\n"
-	"OPTIONS\n"
-	"\n"
-	"EXIT STATUS\n"
-	"    0 when recorded, 2 when the document, the version or an option is\n"
-	"    wrong, 3 when the database cannot be written.\n"
-	"\n"
-	"EXAMPLES\n"
-	"    lorebot apply --mbox s.mbx --json >apply.json\n"
-	"    lorebot --db mm.db record --version 20250115033807.46664-1-21cnbao@gmail.com \\\n"
-	"            --stage apply apply.json\n";
-
 static int read_input(const char *path, char **buf, size_t *len)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -110,6 +75,41 @@ static void print_recorded(struct store *st, const char *version, enum stage sta
 	strbuf_release(&err);
 	free(id);
 }
+
+const char cmd_record_help[] =
+	"NAME\n"
+	"    lorebot-record - record what a stage found for a series version\n"
+	"\n"
+	"SYNOPSIS\n"
+	"    lorebot [--db FILE] record --version ID --stage apply|check|build|boot\n"
+	"                               [--arch ARCH] [--json] FILE.json\n"
+	"\n"
+	"DESCRIPTION\n"
+	"    Stores FILE.json (- for stdin), the --json output of 'lorebot apply',\n"
+	"    'lorebot check', 'lorebot build' or 'lorebot boot', as the result of\n"
+	"    that stage for the series version ID (the Message-ID of its cover\n"
+	"    letter, or of patch 1 without one, as 'lorebot series' prints it).\n"
+	"    The daemon does the same after each stage; this command is for\n"
+	"    scripts and tests.  An earlier result of the same version, stage and\n"
+	"    arch is replaced.  Replies ('lorebot reply') and the dashboard\n"
+	"    ('lorebot serve') are made from these results.\n"
+	"\n"
+	"    The document is checked against the stage's contract: apply needs a\n"
+	"    'patches' list with a 'status' each, check a 'findings' list with\n"
+	"    severities error, warning or note, build and boot an 'archs' list\n"
+	"    (or a single arch object) with an 'arch' and a known 'status' each.\n"
+	"    Other keys are kept as they are.\n"
+	"\n"
+	"OPTIONS\n"
+	"\n"
+	"EXIT STATUS\n"
+	"    0 when recorded, 2 when the document, the version or an option is\n"
+	"    wrong, 3 when the database cannot be written.\n"
+	"\n"
+	"EXAMPLES\n"
+	"    lorebot apply --mbox s.mbx --json >apply.json\n"
+	"    lorebot --db mm.db record --version 20250115033807.46664-1-21cnbao@gmail.com \\\n"
+	"            --stage apply apply.json\n";
 
 int cmd_record(int argc, char **argv, struct ctx *ctx)
 {

@@ -9,6 +9,22 @@
 #include "bot/series-out.h"
 #include "lib/template.h"
 
+static void print_text(const struct reply_summary *sum)
+{
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(sum->replies); i++) {
+		json_object *r = json_object_array_get_idx(sum->replies, i);
+
+		printf("%-8s %-6s <%s> %s%s%s\n", jx_strz(r, "state"), jx_strz(r, "kind"),
+		       jx_strz(r, "msgid"), jx_strz(r, "subject"),
+		       jx_str(r, "reason") ? ": " : "", jx_strz(r, "reason"));
+	}
+	fprintf(stderr, "lorebot: %d composed, %d sent, %d queued, %d deferred, %d skipped, "
+		"%d failed\n", sum->composed, sum->sent, sum->queued, sum->deferred,
+		sum->skipped, sum->failed);
+}
+
 const char cmd_reply_help[] =
 	"NAME\n"
 	"    lorebot-reply - mail the replies that are due on the patch threads\n"
@@ -71,22 +87,6 @@ const char cmd_reply_help[] =
 	"EXIT STATUS\n"
 	"    0 when every due reply was handled, 2 on usage errors, 3 when a reply\n"
 	"    could not be composed or delivered (it stays queued or is failed).\n";
-
-static void print_text(const struct reply_summary *sum)
-{
-	size_t i;
-
-	for (i = 0; i < json_object_array_length(sum->replies); i++) {
-		json_object *r = json_object_array_get_idx(sum->replies, i);
-
-		printf("%-8s %-6s <%s> %s%s%s\n", jx_strz(r, "state"), jx_strz(r, "kind"),
-		       jx_strz(r, "msgid"), jx_strz(r, "subject"),
-		       jx_str(r, "reason") ? ": " : "", jx_strz(r, "reason"));
-	}
-	fprintf(stderr, "lorebot: %d composed, %d sent, %d queued, %d deferred, %d skipped, "
-		"%d failed\n", sum->composed, sum->sent, sum->queued, sum->deferred,
-		sum->skipped, sum->failed);
-}
 
 int cmd_reply(int argc, char **argv, struct ctx *ctx)
 {

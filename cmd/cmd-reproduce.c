@@ -7,6 +7,20 @@
 #include "lib/jsonx.h"
 #include "lib/parse-options.h"
 
+static int jobs_cb(const struct parse_opt *opt, const char *arg, struct strbuf *err)
+{
+	int *jobs = opt->value;
+	char *end;
+	long n = strtol(arg, &end, 10);
+
+	if (*end || n < 1 || n > 1024) {
+		strbuf_addf(err, "--jobs: '%s' is not a number of jobs", arg);
+		return -1;
+	}
+	*jobs = (int)n;
+	return 0;
+}
+
 const char cmd_reproduce_help[] =
 	"NAME\n"
 	"    lorebot-reproduce - make a report's build diagnostic again, here\n"
@@ -54,20 +68,6 @@ const char cmd_reproduce_help[] =
 	"    something else: its output is kept in the work directory), 2 the\n"
 	"    report, its record or the tree cannot be used (or a usage error), 3\n"
 	"    the network, git or make could not run.\n";
-
-static int jobs_cb(const struct parse_opt *opt, const char *arg, struct strbuf *err)
-{
-	int *jobs = opt->value;
-	char *end;
-	long n = strtol(arg, &end, 10);
-
-	if (*end || n < 1 || n > 1024) {
-		strbuf_addf(err, "--jobs: '%s' is not a number of jobs", arg);
-		return -1;
-	}
-	*jobs = (int)n;
-	return 0;
-}
 
 int cmd_reproduce(int argc, char **argv, struct ctx *ctx)
 {

@@ -12,27 +12,6 @@
 #include "bot/store.h"
 #include "lib/jsonx.h"
 
-const char cmd_show_help[] =
-	"NAME\n"
-	"    lorebot-show - show a message, a series or a series version from the database\n"
-	"\n"
-	"SYNOPSIS\n"
-	"    lorebot [--db FILE] show [--json | --raw] <msgid | series-id>\n"
-	"\n"
-	"DESCRIPTION\n"
-	"    A Message-ID (with or without <>) shows the stored message: its parsed\n"
-	"    headers, the lists it came from, how many variants were received (the\n"
-	"    same Message-ID with other content), the series versions it is a patch\n"
-	"    or cover letter of, and then the raw message as received.  When the\n"
-	"    Message-ID is a version id (the cover letter, or patch 1 without one),\n"
-	"    that version is shown too.  A series id (12 hex digits, as printed by\n"
-	"    'lorebot series') shows every version of the series.\n"
-	"\n"
-	"OPTIONS\n"
-	"\n"
-	"EXIT STATUS\n"
-	"    0 when found, 2 when there is no such message or series.\n";
-
 static json_object *series_json(struct store *st, const char *id)
 {
 	struct db_stmt *s = db_prepare(st->db,
@@ -260,6 +239,27 @@ out:
 	strbuf_release(&err);
 	return ret;
 }
+
+const char cmd_show_help[] =
+	"NAME\n"
+	"    lorebot-show - show a message, a series or a series version from the database\n"
+	"\n"
+	"SYNOPSIS\n"
+	"    lorebot [--db FILE] show [--json | --raw] <msgid | series-id>\n"
+	"\n"
+	"DESCRIPTION\n"
+	"    A Message-ID (with or without <>) shows the stored message: its parsed\n"
+	"    headers, the lists it came from, how many variants were received (the\n"
+	"    same Message-ID with other content), the series versions it is a patch\n"
+	"    or cover letter of, and then the raw message as received.  When the\n"
+	"    Message-ID is a version id (the cover letter, or patch 1 without one),\n"
+	"    that version is shown too.  A series id (12 hex digits, as printed by\n"
+	"    'lorebot series') shows every version of the series.\n"
+	"\n"
+	"OPTIONS\n"
+	"\n"
+	"EXIT STATUS\n"
+	"    0 when found, 2 when there is no such message or series.\n";
 
 int cmd_show(int argc, char **argv, struct ctx *ctx)
 {
