@@ -2,7 +2,8 @@
 # Write the generated man pages: lorebot.conf(5) from the key table, the
 # pages of the commands whose --help text is their manual, and the option
 # lists of the pages written by hand (lorebot(1), lorebot-check(1),
-# lorebot-daemon(8)) from the option tables.
+# lorebot-daemon(8)) from the option tables, and the key list of
+# doc/technical/configuration.md from the key table.
 # Usage: doc/gen-man.sh [LOREBOT]   (default build/lorebot)
 # tests/t0003-man-pages.t checks that the committed pages are this output.
 set -eu
@@ -52,3 +53,9 @@ into() {
 "$bin" daemon --help | into lorebot-daemon.8
 # lorebot(1): the global options 'lorebot help' lists
 "$bin" help | sed -n '/^global options/,/^$/p' | sed '1s/.*/OPTIONS/' | into lorebot.1
+
+# the key list of the configuration's technical page, from the key table
+mkdir -p "$out/technical"
+"$bin" config --list-keys |
+	python3 "$here/gen-conf-md.py" "$here/technical/configuration.md" >"$tmp"
+cat "$tmp" >"$out/technical/configuration.md"
