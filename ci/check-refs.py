@@ -6,7 +6,8 @@ comment or a technical page names exists.
 A comment that says "see foo_bar()" is a pointer: when foo_bar() is
 renamed or removed the pointer goes stale and nothing else notices.  This
 reads the comments of every header and the text of HACKING.md, README.md
-and doc/technical/*.md, takes each name written as name() whose prefix
+and doc/technical/*.md, takes each name written as name() (or called,
+name(&o, cfg), in an example) whose prefix
 (up to the first '_') is the prefix of one of lorebot's modules (a file
 of lib/, bot/, checkers/, ci/ or cmd/), and looks it up among the
 functions the objects define (nm, static ones included), the macros and
@@ -110,10 +111,11 @@ def main():
                   re.finditer(r'/\*.*?\*/|//[^\n]*', text, re.S)]
                  if f.endswith('.h') else [(0, text)])
         for start, body in spans:
-            for m in re.finditer(r'\b([a-z][a-z0-9]*)_([a-z0-9_]*[a-z0-9])\(\)',
+            # name() and a call in an example, name(&o, cfg)
+            for m in re.finditer(r'\b(([a-z][a-z0-9]*)_[a-z0-9_]*[a-z0-9])\((?=[^()]*\))',
                                  body):
-                name = m.group(0)[:-2]
-                if m.group(1) not in prefixes or name in known:
+                name = m.group(1)
+                if m.group(2) not in prefixes or name in known:
                     continue
                 line = text.count('\n', 0, start + m.start()) + 1
                 print(f'{f}:{line}: {name}() is named here and defined nowhere')
