@@ -188,7 +188,7 @@ struct kbuild_make_opts {
 	uint64_t timeout_ms;		/* 0: the arch's */
 	/*
 	 * Called on what the step printed before it becomes the tree's
-	 * units: an analyzer's step (ci/sparse.h) renames its units and
+	 * units: an analyzer's step (ci/kcheck.h) renames its units and
 	 * tools there.  NULL: none.
 	 */
 	void (*filter)(struct diag_parse *p, void *data);
