@@ -403,11 +403,13 @@ static bool object_handed(const struct flow *f, int r, int i)
 		cv_is(v, i - 2, "]"));
 }
 
-/* Calls that only read or write page table entries: not a hand-over */
+/* Calls that only read or write page table entries, or test: not a hand-over */
 static const char *const entry_ops[] = {
 	"pte", "ptep", "set_pte", "flush_tlb", "update_mmu", "arch_",
 	"lazy_mmu", "likely", "unlikely", "WARN", "VM_", "BUG", "pmd_", "pud_",
 	"folio_", "page_", "spin_", "set_", "clear_", "get_", "put_", "trace_",
+	/* a locked VMA's tests and accessors (vma_is_anonymous(), IS_ERR()) */
+	"vma_", "is_", "IS_ERR", "PTR_ERR",
 };
 
 /* The call whose argument list holds token i: its name token, or -1 */
@@ -565,8 +567,9 @@ static void strip(const struct cview *v, int *first, int *last)
 
 /*
  * Is the name at token i tested for NULL in a condition first..last?
- * -1: true when it is NULL ("!pte", "pte == NULL"), 1: true when it is
- * not ("pte", "pte != NULL", "pte && ..."), 0: it is not a test of it
+ * -1: true when it is NULL ("!pte", "pte == NULL") or an error pointer
+ * ("IS_ERR(vma)"), 1: true when it is neither ("pte", "pte != NULL",
+ * "pte && ...", "!IS_ERR(vma)"), 0: it is not a test of it
  */
 static int truth_test(const struct cview *v, int i, int first, int last)
 {
@@ -577,6 +580,10 @@ static int truth_test(const struct cview *v, int i, int first, int last)
 
 	if ((cv_is(v, i + 1, "==") || cv_is(v, i + 1, "!=")) && cv_is(v, i + 2, "NULL"))
 		return cv_is(v, i + 1, "==") ? -1 : 1;
+	/* "IS_ERR(vma)": nothing was taken where it is an error pointer */
+	if (cv_is(v, i - 1, "(") && cv_is(v, i + 1, ")") &&
+	    (cv_is(v, i - 2, "IS_ERR") || cv_is(v, i - 2, "IS_ERR_OR_NULL")))
+		return cv_is(v, i - 3, "!") ? 1 : -1;
 	if (!before || !after)
 		return 0;
 	if (cv_is(v, i - 1, "!"))
