@@ -41,7 +41,7 @@ void dash_findings_each(const struct report_version *v, dash_finding_fn *fn, voi
 		const struct result *r = &v->results.v[i];
 		json_object *fs = rd_doc_findings(r->doc);
 
-		if (!stages[r->stage].findings)
+		if (!stages[r->stage]->findings)
 			continue;
 		for (j = 0; fs && j < json_object_array_length(fs); j++)
 			fn(r, rd_at(fs, j), data);
@@ -51,7 +51,7 @@ void dash_findings_each(const struct report_version *v, dash_finding_fn *fn, voi
 /* Does r fail its stage (the stage table's rule)? */
 static bool result_fails(const struct result *r)
 {
-	const struct stage_def *s = &stages[r->stage];
+	const struct stage_ops *s = stages[r->stage];
 	unsigned int bit = 1u << r->status;
 
 	return (s->fail_on & bit) || ((s->fail_on_findings & bit) && r->findings);

@@ -217,7 +217,7 @@ static void args_init(struct args *a, const struct stage_run *s)
 		arg(a, "--hide");
 		arg(a, s->env->outbox);
 	}
-	arg(a, stages[s->j->kind].command);
+	arg(a, stages[s->j->kind]->command);
 }
 
 static char *stage_log(const struct stage_run *s)
@@ -310,7 +310,7 @@ static int run_stage(struct stage_run *s, struct args *a, json_object **doc,
 	cmd.log_path = log;
 	cmd.limits.timeout_ms = s->env->timeout_ms;
 	cmd.limits.max_output = STAGE_OUTPUT_MAX;
-	if (stages[s->j->kind].sandbox && s->env->sandbox) {
+	if (stages[s->j->kind]->sandbox && s->env->sandbox) {
 		/*
 		 * work/ lives under the state directory: bound back after
 		 * the rest is hidden (lib/run-sandbox.c: parents first)
@@ -321,7 +321,7 @@ static int run_stage(struct stage_run *s, struct args *a, json_object **doc,
 		ro[nr_ro++] = s->env->repo;
 		if (s->env->config)
 			ro[nr_ro++] = s->env->config;
-		if (stages[s->j->kind].reads_cache && cache && !access(cache, F_OK))
+		if (stages[s->j->kind]->reads_cache && cache && !access(cache, F_OK))
 			ro[nr_ro++] = cache;
 		/* the objects of a clone made with --shared, a worktree's git directories */
 		nr_repo = gitdirs_outside(s->env->repo, repo_dirs, ARRAY_SIZE(repo_dirs));
@@ -332,7 +332,7 @@ static int run_stage(struct stage_run *s, struct args *a, json_object **doc,
 			stage_user(s, &cmd, ro);
 	}
 	if (run_cmd(&cmd) < 0) {
-		strbuf_addf(err, "cannot run '%s %s'", a->v[0], stages[s->j->kind].command);
+		strbuf_addf(err, "cannot run '%s %s'", a->v[0], stages[s->j->kind]->command);
 		goto out;
 	}
 	if (cmd.err.len)
@@ -569,7 +569,7 @@ static int stage_args(struct stage_run *s, struct args *a, char **logs, struct s
 		strbuf_addf(err, "cannot make '%s': %s", s->work, strerror(-ret));
 		return -1;
 	}
-	ret = stages[s->j->kind].input == STAGE_IN_MBOX ? input_mbox(s, a, err) :
+	ret = stages[s->j->kind]->input == STAGE_IN_MBOX ? input_mbox(s, a, err) :
 		input_branch(s, a, logs, err);
 	arg(a, "--json");
 	return ret;
@@ -720,7 +720,7 @@ static int stage_integrations(struct stage_run *s, const struct report_opts *ro,
 	return 0;
 }
 
-static int stage_reply(struct stage_run *s, struct strbuf *err)
+static int reply_job(struct stage_run *s, struct strbuf *err)
 {
 	struct reply_run_opts o = { .series = s->j->version,
 				    .outbox = s->env->outbox };
@@ -758,10 +758,10 @@ int job_execute(struct store *st, const struct config *cfg,
 	*infra = NULL;
 	s.dir = job_dir(env, j->id);
 	s.work = work_path(s.dir);
-	if (stages[j->kind].command)
+	if (stages[j->kind]->command)
 		ret = stage_command(&s, infra, err);
 	else
-		ret = stage_reply(&s, err);
+		ret = reply_job(&s, err);
 	json_object_put(s.apply);
 	free(s.quarantine);
 	free(s.mbox);
@@ -832,7 +832,7 @@ int job_prepare(struct store *st, const struct config *cfg, const struct job_env
 
 	s.dir = job_dir(env, j->id);
 	s.work = work_path(s.dir);
-	if (!stages[j->kind].command) {
+	if (!stages[j->kind]->command) {
 		strbuf_addf(err, "%s runs in the daemon's process", stage_name(j->kind));
 		goto out;
 	}

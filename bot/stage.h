@@ -26,16 +26,27 @@
 
 #include "lib/util.h"
 
+/*
+ * The table: one row X(CONSTANT, name) per stage, in the order they are
+ * planned (a stage after the one it follows), the reply last.  A row
+ * makes the constant STAGE_<CONSTANT> and names the stage's descriptor,
+ * struct stage_ops stage_<name>, which bot/stage-<name>.c defines.
+ */
+#define STAGE_LIST(X)							\
+	X(APPLY, apply)							\
+	X(CHECK, check)							\
+	X(BUILD, build)							\
+	X(BOOT, boot)							\
+	X(REPLY, reply)
+
+#define STAGE_ENUM_(c, n) STAGE_##c,
 enum stage {
-	STAGE_APPLY,
-	STAGE_CHECK,
-	STAGE_BUILD,
-	STAGE_BOOT,
-	STAGE_REPLY,
+	STAGE_LIST(STAGE_ENUM_)
 	STAGE_NR,
 };
+#undef STAGE_ENUM_
 
-/* The stages before this one record a result document */
+/* The stages before this one (every one but the reply) record a result document */
 #define STAGE_RESULTS STAGE_REPLY
 #define STAGE_NONE STAGE_NR
 
@@ -65,7 +76,7 @@ enum stage_input {
 	STAGE_IN_NONE,		/* runs in the runner itself */
 };
 
-struct stage_def {
+struct stage_ops {
 	const char *name;	/* jobs.kind, results.stage */
 	bool per_arch;
 	bool heavy;		/* builds and boots: daemon.builds */
@@ -88,7 +99,12 @@ struct stage_def {
 	bool findings;		/* its findings make the state "findings" */
 };
 
-extern const struct stage_def stages[STAGE_NR];
+#define STAGE_DECL_(c, n) extern const struct stage_ops stage_##n;
+STAGE_LIST(STAGE_DECL_)
+#undef STAGE_DECL_
+
+/* The table's descriptors, by enum stage */
+extern const struct stage_ops *const stages[STAGE_NR];
 
 const char *stage_name(enum stage s);
 /* 0, or -1 for a name that is not a stage */
@@ -96,7 +112,7 @@ int stage_parse(const char *name, enum stage *s);
 /* Is s recorded per architecture? */
 static inline bool stage_per_arch(enum stage s)
 {
-	return s < STAGE_NR && stages[s].per_arch;
+	return s < STAGE_NR && stages[s]->per_arch;
 }
 
 const char *stage_status_name(enum status s);
