@@ -2,63 +2,6 @@
 /* The stage table and the plan derived from a version's results */
 #include "bot/stage.h"
 
-const struct stage_ops stage_apply = {
-	.name = "apply",
-	.after = STAGE_NONE,
-	.command = "apply",
-	.input = STAGE_IN_MBOX,
-	.sandbox = true,
-	.statuses = ST(APPLIED) | ST(FAILED) | ST(INFRA),
-	.fails = "apply-failed",
-	.fail_on = ST(FAILED),
-};
-
-const struct stage_ops stage_check = {
-	.name = "check",
-	.after = STAGE_APPLY,
-	.command = "check",
-	.input = STAGE_IN_MBOX,
-	.sandbox = true,
-	.reads_cache = true,
-	.statuses = ST(ERRORS) | ST(WARNINGS) | ST(NOTES) | ST(CLEAN) | ST(INFRA),
-	.findings = true,
-};
-
-const struct stage_ops stage_build = {
-	.name = "build",
-	.per_arch = true,
-	.heavy = true,
-	.after = STAGE_APPLY,
-	.after_on = ST(APPLIED),
-	.command = "build",
-	.input = STAGE_IN_BRANCH,
-	.statuses = ST(OK) | ST(WARNINGS) | ST(ERRORS) | ST(INFRA) | ST(PARTIAL),
-	.fails = "build-failed",
-	.fail_on = ST(ERRORS),
-	.findings = true,
-};
-
-const struct stage_ops stage_boot = {
-	.name = "boot",
-	.per_arch = true,
-	.heavy = true,
-	.after = STAGE_BUILD,
-	.after_on = ST(OK) | ST(WARNINGS) | ST(PARTIAL),
-	.command = "boot",
-	.input = STAGE_IN_BRANCH,
-	.statuses = ST(OK) | ST(REGRESSIONS) | ST(BOOT_FAILURE) | ST(INFRA),
-	.fails = "boot-failed",
-	.fail_on = ST(BOOT_FAILURE),
-	.fail_on_findings = ST(REGRESSIONS),
-};
-
-const struct stage_ops stage_reply = {
-	.name = "reply",
-	.after = STAGE_NONE,
-	.last = true,
-	.input = STAGE_IN_NONE,
-};
-
 #define STAGE_ROW_(c, n) [STAGE_##c] = &stage_##n,
 const struct stage_ops *const stages[STAGE_NR] = {
 	STAGE_LIST(STAGE_ROW_)
