@@ -2,7 +2,67 @@
 /*
  * build: each patch of the applied branch built per arch (lorebot build)
  */
-#include "bot/stage.h"
+#include "bot/contract.h"
+#include "bot/results.h"
+
+/* "; compiled 19 of 20 changed lines (95%)": the arch's own lines */
+static void cover_summary(json_object *a, struct strbuf *sb)
+{
+	json_object *c = rd_doc_coverage(a);
+	int changed = (int)rd_cover_changed(c, 0);
+	int own = changed - (int)rd_cover_other_arch(c, 0);
+	int compiled = (int)rd_cover_compiled(c, 0);
+
+	if (!c)
+		return;		/* a result of a lorebot before coverage */
+	if (!rd_cover_measured(c, false))
+		strbuf_addstr(sb, "; changed lines compiled: not measured");
+	else if (own > 0)
+		strbuf_addf(sb, "; compiled %d of %d changed line%s (%d%%)", compiled, own,
+			    own == 1 ? "" : "s", (int)(100LL * compiled / own));
+	else if (changed > 0)
+		strbuf_addf(sb, "; none of the %d changed lines is this arch's code", changed);
+}
+
+static int summarise_build(json_object *a, struct result *r, struct strbuf *err)
+{
+	json_object *findings = rd_doc_findings(a);
+	int errors = 0, warnings = 0, style = 0;
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; findings && i < json_object_array_length(findings); i++) {
+		json_object *f = rd_at(findings, i);
+		const char *sev = rd_finding_severity_z(f);
+
+		if (!rd_finding_is_new(f, true))
+			continue;
+		if (rd_finding_style(f, false))
+			style++;	/* a Coccinelle style rule's: not the verdict's */
+		else if (!strcmp(sev, RD_SEV_ERROR) || !strcmp(sev, RD_SEV_FATAL))
+			errors++;
+		else
+			warnings++;
+	}
+	if (r->status == STATUS_OK && !errors && !warnings) {
+		strbuf_addstr(&sb, "ok");
+	} else if (r->status == STATUS_PARTIAL && !errors && !warnings) {
+		strbuf_addstr(&sb, "partial");
+	} else {
+		if (errors)
+			results_plural(&sb, errors, "error", "errors");
+		if (warnings)
+			results_plural(&sb, warnings, "new warning", "new warnings");
+		if (!sb.len)
+			strbuf_addstr(&sb, stage_status_name(r->status));
+	}
+	if (style)
+		results_plural(&sb, style, "style finding", "style findings");
+	cover_summary(a, &sb);
+	r->summary = strbuf_detach(&sb, NULL);
+	r->findings = errors + warnings;
+	return 0;
+}
 
 const struct stage_ops stage_build = {
 	.name = "build",
@@ -16,4 +76,10 @@ const struct stage_ops stage_build = {
 	.fails = "build-failed",
 	.fail_on = ST(ERRORS),
 	.findings = true,
+	.keys = (const struct stage_key[]){
+		{ RK_(doc, findings), STAGE_KEY_LIST, .required = false },
+		{ NULL },
+	},
+	.status_required = true,
+	.summarise = summarise_build,
 };

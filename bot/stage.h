@@ -26,6 +26,10 @@
 
 #include "lib/util.h"
 
+struct json_object;
+struct result;
+struct strbuf;
+
 /*
  * The table: one row X(CONSTANT, name) per stage, in the order they are
  * planned (a stage after the one it follows), the reply last.  A row
@@ -97,6 +101,38 @@ struct stage_ops {
 	unsigned int fail_on;	/* statuses that fail the version */
 	unsigned int fail_on_findings;	/* ... when it counted findings */
 	bool findings;		/* its findings make the state "findings" */
+
+	/*
+	 * Its document (lorebot <command> --json), as the results table
+	 * keeps it (bot/results.h), one per arch when per_arch: the keys
+	 * the contract asks of it, checked before summarise() (a per-arch
+	 * document must name its "arch"), and whether it must say its
+	 * status (one of statuses; "infra" ends the checks, with the
+	 * document's "infra" or "message" as the reason).
+	 */
+	const struct stage_key *keys;	/* ends with { NULL } */
+	bool status_required;
+	/*
+	 * The result's status, one line for people and the count of what a
+	 * reply would report, from a document that passed the checks; 0, or
+	 * -1 with what is wrong in err (results_bad()).  NULL: the status
+	 * the document says, and its new findings counted
+	 * (results_summarise_findings()).
+	 */
+	int (*summarise)(struct json_object *doc, struct result *r, struct strbuf *err);
+};
+
+/* A top-level key of a stage's document, as the contract has it */
+enum stage_key_type {
+	STAGE_KEY_LIST,		/* a list of objects */
+	STAGE_KEY_STR,
+	STAGE_KEY_OBJ,
+};
+
+struct stage_key {
+	const char *key;	/* RK_() of bot/contract.h */
+	enum stage_key_type type;
+	bool required;		/* unless the status is "infra" */
 };
 
 #define STAGE_DECL_(c, n) extern const struct stage_ops stage_##n;
