@@ -62,7 +62,7 @@ static void count_finding(const struct result *r, json_object *f, void *data)
 	int *n = data;
 	enum dash_sev s = finding_sev(f);
 
-	if (r->stage == STAGE_BUILD && !rd_finding_is_new(f, true))
+	if (stages[r->stage]->old_findings && !rd_finding_is_new(f, true))
 		return;
 	/* a build's unknown word is a warning: summarise_build()'s rule */
 	if (s == DASH_SEV_NR && r->stage == STAGE_BUILD)
@@ -203,7 +203,7 @@ static void cause_failed(const struct report_version *v, enum stage stage,
 			if (stage == STAGE_BUILD) {
 				finding_line(&c->line, v, r, f, false);
 			} else {
-				strbuf_addf(&c->line, "%s: ", r->arch);
+				strbuf_addf(&c->line, "%s: ", *r->arch ? r->arch : stage_name(stage));
 				if (rd_finding_kind(f))
 					strbuf_addf(&c->line, "%s: ", rd_finding_kind(f));
 				strbuf_addstr(&c->line, rd_finding_message_z(f));
@@ -216,7 +216,7 @@ static void cause_failed(const struct report_version *v, enum stage stage,
 			return;
 		}
 		/* nothing to point at (a link error, no boot): the summary */
-		strbuf_addf(&c->line, "%s: %s", r->arch, r->summary);
+		strbuf_addf(&c->line, "%s: %s", *r->arch ? r->arch : stage_name(stage), r->summary);
 	}
 }
 
@@ -240,7 +240,7 @@ static int finding_rank(const struct dash *d, const struct result *r, json_objec
 {
 	enum dash_sev s = finding_sev(f);
 
-	if (r->stage == STAGE_BUILD && !rd_finding_is_new(f, true))
+	if (stages[r->stage]->old_findings && !rd_finding_is_new(f, true))
 		return -1;
 	if (r->stage == STAGE_BUILD)	/* a Coccinelle style rule's: style */
 		return report_build_style(&d->ro, f) ? 4 : 2;
@@ -320,6 +320,7 @@ static const struct {
 void dash_cause(const struct dash *d, const struct dash_version *dv, struct dash_cause *c)
 {
 	size_t i;
+	int s;
 
 	for (i = 0; i < ARRAY_SIZE(causes); i++) {
 		if (!strcmp(dv->state, causes[i].state)) {
@@ -327,6 +328,10 @@ void dash_cause(const struct dash *d, const struct dash_version *dv, struct dash
 			break;
 		}
 	}
+	/* another stage's failure: its first failing result */
+	for (s = 0; i == ARRAY_SIZE(causes) && s < STAGE_NR; s++)
+		if (stages[s]->fails && !strcmp(dv->state, stages[s]->fails))
+			cause_failed(&dv->v, s, c);
 	strbuf_trim(&c->line);
 	strbuf_rtrim(&c->text);
 }

@@ -106,6 +106,32 @@ static const char *branch_of(const struct report_ctx *c, struct strbuf *sb)
 	return sb->buf;
 }
 
+/* The commands of the stages whose findings the reply shows (stage_ops.reply) */
+static void stage_commands(const struct report_ctx *c, struct strbuf *sb, const char *mbx,
+			   const char *branch)
+{
+	const struct result *r;
+	size_t i;
+
+	for (i = 0; i < c->v->results.nr; i++) {
+		r = &c->v->results.v[i];
+		if (!stages[r->stage]->reply || !stages[r->stage]->command || !r->findings ||
+		    r->status == STATUS_INFRA)
+			continue;
+		strbuf_addf(sb, "        lorebot %s --repo linux ", stages[r->stage]->command);
+		if (stages[r->stage]->input == STAGE_IN_MBOX) {
+			strbuf_addstr(sb, "--mbox ");
+			text_shell_quote(sb, mbx);
+		} else {
+			strbuf_addstr(sb, "--series ");
+			text_shell_quote(sb, branch);
+		}
+		if (*r->arch)
+			strbuf_addf(sb, " --arch %s", r->arch);
+		strbuf_addch(sb, '\n');
+	}
+}
+
 /* The commands that do what lorebot did, in the developer's tree ("linux") */
 static void reproduce(struct report_ctx *c, const char *archs)
 {
@@ -144,6 +170,8 @@ static void reproduce(struct report_ctx *c, const char *archs)
 		text_shell_quote(&sb, branch.buf);
 		strbuf_addf(&sb, " --arch %s\n", archs);
 	}
+	if (kind == REPLY_FINDINGS)
+		stage_commands(c, &sb, mbx.buf, branch.buf);
 	strbuf_rtrim(&sb);
 	template_set(&c->vars, "reproduce", sb.buf);
 	template_set(&c->vars, "branch", branch.buf);
@@ -402,7 +430,7 @@ void report_finding_line(struct strbuf *sb, const char *mark, enum stage stage,
 	else if (stage == STAGE_BUILD && rd_finding_option(f))	/* compiler format */
 		strbuf_addf(sb, " [%s]", rd_finding_option(f));
 	/* a build finding's id is on the line after it, with its patch */
-	if (stage == STAGE_CHECK) {
+	if (stage != STAGE_BUILD) {
 		report_finding_id(stage, f, id);
 		strbuf_addf(sb, " [id %s]", id);
 	}
@@ -803,6 +831,57 @@ static void clean_vars(struct report_ctx *c)
 	strbuf_release(&sb);
 }
 
+/*
+ * findings: the stages without a section of their own (stage_ops.reply),
+ * each result's summary and its new findings no answer dismissed
+ */
+static void findings_vars(struct report_ctx *c)
+{
+	struct strbuf out = STRBUF_INIT, names = STRBUF_INIT;
+	const char *shown[STAGE_NR] = { NULL };
+	size_t i, j, nr = 0, k;
+	int errors = 0;
+
+	for (i = 0; i < c->v->results.nr; i++) {
+		const struct result *r = &c->v->results.v[i];
+		json_object *fs = rd_doc_findings(r->doc);
+		size_t mark = out.len;
+		bool any = false;
+
+		if (!stages[r->stage]->reply || !r->findings || r->status == STATUS_INFRA)
+			continue;
+		strbuf_addf(&out, "%s%s%s%s (%s):\n\n", out.len ? "\n" : "", stage_name(r->stage),
+			    *r->arch ? " " : "", r->arch, r->summary);
+		for (j = 0; fs && j < json_object_array_length(fs); j++) {
+			json_object *f = rd_at(fs, j);
+
+			if (!rd_finding_is_new(f, true) || report_dismissed(c->v, r->stage, f))
+				continue;
+			errors += !strcmp(rd_finding_severity_z(f), RD_SEV_ERROR);
+			report_finding_line(&out, ">> ", r->stage, f);
+			any = true;
+		}
+		if (!any) {
+			strbuf_setlen(&out, mark);	/* every one dismissed */
+			continue;
+		}
+		for (k = 0; k < nr && strcmp(shown[k], stage_name(r->stage)); k++)
+			;
+		if (k == nr)
+			shown[nr++] = stage_name(r->stage);
+	}
+	and_list(&names, shown, nr);
+	template_set(&c->vars, "stages", names.buf);
+	template_set(&c->vars, "level", errors ? "ERROR" : "WARNING");
+	template_set(&c->vars, "what", errors ? "errors" : "findings");
+	strbuf_rtrim(&out);
+	template_set(&c->vars, "findings", out.buf);
+	template_set(&c->vars, "excerpts", "");
+	reproduce(c, "");
+	strbuf_release(&out);
+	strbuf_release(&names);
+}
+
 /* base: the one short line a series whose base the bot lacks gets */
 static void base_kind_vars(struct report_ctx *c)
 {
@@ -825,6 +904,7 @@ static const vars_fn kind_vars[REPLY_KIND_NR] = {
 	[REPLY_BOOT] = boot_vars,
 	[REPLY_BASE] = base_kind_vars,
 	[REPLY_CLEAN] = clean_vars,
+	[REPLY_FINDINGS] = findings_vars,
 };
 
 /* A section after the headline's: its kind, filter and heading */
@@ -841,6 +921,8 @@ static const struct {
 		"not have:" },
 	[SECTION_CHECK] = { REPLY_CHECK, BUILD_ALL,
 		"Review findings, each marked \">>\":" },
+	[SECTION_FINDINGS] = { REPLY_FINDINGS, BUILD_ALL,
+		"Findings of ${stages}, each marked \">>\":" },
 };
 
 /*

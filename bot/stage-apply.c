@@ -66,4 +66,5 @@ const struct stage_ops stage_apply = {
 		{ NULL },
 	},
 	.summarise = summarise_apply,
+	.dash = true,
 };

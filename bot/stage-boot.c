@@ -4,7 +4,10 @@
  * boot)
  */
 #include "bot/contract.h"
+#include "bot/dash-int.h"
+#include "bot/report.h"
 #include "bot/results.h"
+#include "lib/text.h"
 
 static int summarise_boot(json_object *a, struct result *r, struct strbuf *err)
 {
@@ -49,6 +52,61 @@ static int summarise_boot(json_object *a, struct result *r, struct strbuf *err)
 	return 0;
 }
 
+/* An answer ignores a kind of boot finding ("warning", "kselftest") */
+static const char *boot_rule(json_object *f)
+{
+	return rd_finding_kind(f);
+}
+
+/* The kind, where, the test it ran and the report's title */
+static void boot_finding_id(json_object *f, struct strbuf *sb)
+{
+	strbuf_addf(sb, "boot:%s\n%s\n%s\n%s\n", rd_finding_kind_z(f), rd_finding_file_z(f),
+		    rd_finding_function_z(f), rd_finding_test_z(f));
+	report_id_add(sb, rd_finding_title(f));
+}
+
+/* The series page: the tests that did not pass, the findings, the flaky ones */
+static void boot_details(struct strbuf *sb, const struct report_version *v,
+			 const struct result *r)
+{
+	json_object *tests = rd_doc_tests(r->doc), *fs = rd_doc_findings(r->doc);
+	size_t i;
+
+	for (i = 0; tests && i < json_object_array_length(tests); i++) {
+		json_object *t = rd_at(tests, i);
+		const char *res = rd_test_result_z(t);
+
+		if (!strcmp(res, RD_TEST_PASS))
+			continue;
+		strbuf_addstr(sb, "<br>");
+		dash_badge(sb, res, NULL);
+		strbuf_addch(sb, ' ');
+		text_html_escape(sb, rd_test_name_z(t));
+		if (rd_test_is_new(t, false))
+			strbuf_addstr(sb, " (new)");
+	}
+	if (fs && json_object_array_length(fs)) {
+		strbuf_addstr(sb, "<ul class=\"findings\">");
+		for (i = 0; i < json_object_array_length(fs); i++)
+			dash_finding_li(sb, v, STAGE_BOOT, rd_at(fs, i), NULL);
+		strbuf_addstr(sb, "</ul>");
+	}
+	/* not confirmed: shown, not counted */
+	fs = rd_doc_flaky(r->doc);
+	for (i = 0; fs && i < json_object_array_length(fs); i++) {
+		json_object *f = rd_at(fs, i);
+
+		strbuf_addstr(sb, "<br>");
+		dash_badge(sb, RD_TEST_FLAKY, NULL);
+		strbuf_addch(sb, ' ');
+		text_html_escape(sb, rd_finding_message_z(f));
+		strbuf_addstr(sb, " <span class=\"muted\">(");
+		text_html_escape(sb, rd_finding_why_z(f));
+		strbuf_addstr(sb, "; not counted)</span>");
+	}
+}
+
 const struct stage_ops stage_boot = {
 	.name = "boot",
 	.per_arch = true,
@@ -68,4 +126,8 @@ const struct stage_ops stage_boot = {
 	},
 	.status_required = true,
 	.summarise = summarise_boot,
+	.finding_rule = boot_rule,
+	.finding_id = boot_finding_id,
+	.dash = true,
+	.dash_details = boot_details,
 };

@@ -3,6 +3,9 @@
  * build: each patch of the applied branch built per arch (lorebot build)
  */
 #include "bot/contract.h"
+#include "bot/dash-int.h"
+#include "bot/report.h"
+#include "lib/text.h"
 #include "bot/results.h"
 
 /* "; compiled 19 of 20 changed lines (95%)": the arch's own lines */
@@ -64,6 +67,36 @@ static int summarise_build(json_object *a, struct result *r, struct strbuf *err)
 	return 0;
 }
 
+/* An answer ignores a compiler warning by its option (-Wunused-variable) */
+static const char *build_rule(json_object *f)
+{
+	return rd_finding_option(f);
+}
+
+static void build_finding_id(json_object *f, struct strbuf *sb)
+{
+	struct strbuf key = STRBUF_INIT;
+
+	strbuf_addf(&key, "build:%s", rd_finding_option(f) ? rd_finding_option(f) :
+		    rd_finding_severity_z(f));
+	report_id_text(sb, key.buf, f);
+	strbuf_release(&key);
+}
+
+/* The series page's links: the compiler, the log and the .config */
+static void build_links(struct strbuf *sb, const struct result *r)
+{
+	const char *compiler = rd_name_of(rd_doc_compiler(r->doc));
+
+	if (compiler) {
+		text_html_escape(sb, compiler);
+		strbuf_addch(sb, ' ');
+	}
+	dash_log_link(sb, r);
+	if (rd_doc_config_file(r->doc))
+		strbuf_addf(sb, " <a href=\"/config/%lld\">.config</a>", (long long)r->id);
+}
+
 const struct stage_ops stage_build = {
 	.name = "build",
 	.per_arch = true,
@@ -82,4 +115,9 @@ const struct stage_ops stage_build = {
 	},
 	.status_required = true,
 	.summarise = summarise_build,
+	.old_findings = true,
+	.finding_rule = build_rule,
+	.finding_id = build_finding_id,
+	.dash = true,
+	.dash_links = build_links,
 };

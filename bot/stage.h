@@ -27,6 +27,7 @@
 #include "lib/util.h"
 
 struct json_object;
+struct report_version;
 struct result;
 struct strbuf;
 
@@ -120,6 +121,46 @@ struct stage_ops {
 	 * (results_summarise_findings()).
 	 */
 	int (*summarise)(struct json_object *doc, struct result *r, struct strbuf *err);
+
+	/*
+	 * Its findings (the document's "findings" list, bot/contract.h), as
+	 * replies, answers and the dashboard read them.  old_findings: its
+	 * findings include what the base has too ("new": false), which
+	 * count for nothing.  finding_rule(): the rule an answer "lorebot:
+	 * ignore RULE" names (NULL: the finding's "rule").  finding_id():
+	 * the text report_finding_id() hashes, what makes a finding the
+	 * same in another version (NULL: report_id_text() of its rule).
+	 */
+	bool old_findings;
+	const char *(*finding_rule)(struct json_object *f);
+	void (*finding_id)(struct json_object *f, struct strbuf *sb);
+
+	/*
+	 * What the dashboard shows of it (bot/dash-html.c), with dash set:
+	 * its result's badge, the summary as its title, in the index's
+	 * apply column, or for a per-arch stage beside each arch; on the
+	 * series page a line of its own with the summary, or a column of
+	 * the archs' table with what dash_details() adds (boot: the tests
+	 * that failed), and in the table's last column the links to its
+	 * logs, or what dash_links() gives instead (build: the compiler
+	 * and the .config too).  Its findings, with findings set, are
+	 * listed under the patches they are about.
+	 */
+	bool dash;
+	/*
+	 * What a reply shows of it.  apply, check, build and boot have
+	 * sections of their own (bot/report-body.c), in the reply's order
+	 * of severity; a stage with reply set earns the section "findings"
+	 * of the reply (templates/reply-findings.txt) when a result of it
+	 * counts findings (summarise()) and one is new and dismissed by no
+	 * answer: under the result's summary, a line for each such finding
+	 * (report_finding_line(), with its id), and the command that does
+	 * it again.
+	 */
+	bool reply;
+	void (*dash_details)(struct strbuf *sb, const struct report_version *v,
+			     const struct result *r);
+	void (*dash_links)(struct strbuf *sb, const struct result *r);
 };
 
 /* A top-level key of a stage's document, as the contract has it */
