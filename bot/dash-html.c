@@ -270,12 +270,15 @@ static void list_row(struct dash *d, struct strbuf *rows, const struct dash_vers
 	base_text(&sb, v);
 	template_set(&vars, "base", sb.buf);
 	strbuf_reset(&sb);
+	/* the first stage's badge, or a dash; the others' when they have a result */
 	for (s = 0; s < STAGE_NR; s++) {
-		if (!stages[s]->dash || stages[s]->per_arch)
+		const struct result *r = store_results_find(&v->results, s, NULL);
+
+		if (!stages[s]->dash || stages[s]->per_arch || (sb.len && !r))
 			continue;
 		if (sb.len)
 			strbuf_addch(&sb, ' ');
-		result_badge(&sb, store_results_find(&v->results, s, NULL));
+		result_badge(&sb, r);
 	}
 	template_set_html(&vars, "apply", sb.buf);
 	strbuf_reset(&sb);
@@ -616,16 +619,16 @@ static void arch_rows(struct dash *d, struct strbuf *sb, const struct dash_versi
 				continue;
 			strbuf_addch(sb, ' ');
 			text_html_escape(sb, r->summary);
-			if (stages[s]->dash_details)
-				stages[s]->dash_details(sb, v, r);
+			if (stages[s]->page_details)
+				stages[s]->page_details(sb, v, r);
 		}
 		strbuf_addstr(sb, "</td><td>");
 		for (s = 0; s < STAGE_NR; s++) {
 			if (!stages[s]->dash || !stages[s]->per_arch)
 				continue;
 			r = store_results_find(&v->results, s, a);
-			if (r && stages[s]->dash_links)
-				stages[s]->dash_links(sb, r);
+			if (r && stages[s]->page_links)
+				stages[s]->page_links(sb, r);
 			else
 				dash_log_link(sb, r);
 		}

@@ -140,7 +140,7 @@ void dash_cause_release(struct dash_cause *c);
  */
 void dash_counts(const struct report_version *v, int n[DASH_SEV_NR]);
 /*
- * For the stages' dash_details() and dash_links() (bot/stage.h), parts
+ * For the stages' page_details() and page_links() (bot/stage.h), parts
  * of the series page (dash-html.c): a badge coloured by status word
  * (title: its tooltip, default the word); a finding as an item of a
  * list, its id and whether an answer dismissed it; the link to the log

@@ -170,7 +170,7 @@ static void reproduce(struct report_ctx *c, const char *archs)
 		text_shell_quote(&sb, branch.buf);
 		strbuf_addf(&sb, " --arch %s\n", archs);
 	}
-	if (kind == REPLY_FINDINGS)
+	if (kind == REPLY_FINDINGS || c->d->sections[SECTION_FINDINGS])
 		stage_commands(c, &sb, mbx.buf, branch.buf);
 	strbuf_rtrim(&sb);
 	template_set(&c->vars, "reproduce", sb.buf);

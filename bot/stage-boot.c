@@ -113,6 +113,7 @@ const struct stage_ops stage_boot = {
 	.heavy = true,
 	.after = STAGE_BUILD,
 	.after_on = ST(OK) | ST(WARNINGS) | ST(PARTIAL),
+	.boot_enable = true,
 	.command = "boot",
 	.input = STAGE_IN_BRANCH,
 	.statuses = ST(OK) | ST(REGRESSIONS) | ST(BOOT_FAILURE) | ST(INFRA),
@@ -129,5 +130,5 @@ const struct stage_ops stage_boot = {
 	.finding_rule = boot_rule,
 	.finding_id = boot_finding_id,
 	.dash = true,
-	.dash_details = boot_details,
+	.page_details = boot_details,
 };

@@ -119,5 +119,5 @@ const struct stage_ops stage_build = {
 	.finding_rule = build_rule,
 	.finding_id = build_finding_id,
 	.dash = true,
-	.dash_links = build_links,
+	.page_links = build_links,
 };

@@ -63,7 +63,7 @@ bool stage_has_status(enum stage s, enum status st)
 
 static bool enabled(enum stage s, const struct plan_cfg *c)
 {
-	return s != STAGE_BOOT || c->boot;
+	return !stages[s]->boot_enable || c->boot;
 }
 
 static const struct plan_result *find(const struct plan_result *rs, size_t nr,

@@ -8,11 +8,14 @@
  *	      -> build <arch> -> boot <arch>	(when it applied; boot when built)
  *	every other stage ended -> reply
  *
- * A row says whether the stage is per arch, heavy (limited by
- * daemon.builds) or light, which stage it follows and on which of that
- * stage's results, the lorebot command the job runner runs for it, and
- * the statuses its result may have.  Adding a stage (sparse, kunit) is a
- * row here plus its command.
+ * A stage is a descriptor, struct stage_ops, in a file of its own
+ * (bot/stage-<name>.c), and a row of STAGE_LIST() below: whether it is
+ * per arch, heavy (limited by daemon.builds) or light, which stage it
+ * follows and on which of that stage's results, the lorebot command the
+ * job runner runs for it, the contract of its document and how it is
+ * summed up, the statuses it may have, what the dashboard and a reply
+ * show of it.  Adding a stage (sparse, kunit) is that file, that row and
+ * its command: doc/technical/stage.md.
  *
  * What a version still needs is derived from its stored results alone
  * (stage_plan()): a stage is done when its result is recorded, whatever
@@ -81,13 +84,22 @@ enum stage_input {
 	STAGE_IN_NONE,		/* runs in the runner itself */
 };
 
+/*
+ * A stage: what plans it and runs it, what its result is, and what
+ * replies and the dashboard show of it (doc/technical/stage.md).  A
+ * hook left NULL, a flag left false, is the default each comment says.
+ */
 struct stage_ops {
+	/* the plan (stage_plan()) and the queue */
 	const char *name;	/* jobs.kind, results.stage */
 	bool per_arch;
 	bool heavy;		/* builds and boots: daemon.builds */
 	enum stage after;	/* STAGE_NONE: the first */
 	unsigned int after_on;	/* statuses of `after` it runs on (0: any) */
+	bool boot_enable;	/* planned only with boot.enable */
 	bool last;		/* after every other stage ended (the reply) */
+
+	/* the job runner (bot/job.c) */
 	const char *command;	/* the lorebot command it runs, NULL: in process */
 	enum stage_input input;
 	bool sandbox;		/* the runner sandboxes the command (mail readers) */
@@ -96,6 +108,8 @@ struct stage_ops {
 	 * checkpatch.pl copies, the call index and the fallback mm.git there
 	 */
 	bool reads_cache;
+
+	/* its result, and the version's state (report_state()) */
 	unsigned int statuses;	/* ST() the result may have */
 	/* the version's state when the result has one of these statuses */
 	const char *fails;	/* "apply-failed", ... or NULL */
@@ -140,13 +154,17 @@ struct stage_ops {
 	 * its result's badge, the summary as its title, in the index's
 	 * apply column, or for a per-arch stage beside each arch; on the
 	 * series page a line of its own with the summary, or a column of
-	 * the archs' table with what dash_details() adds (boot: the tests
+	 * the archs' table with what page_details() adds (boot: the tests
 	 * that failed), and in the table's last column the links to its
-	 * logs, or what dash_links() gives instead (build: the compiler
+	 * logs, or what page_links() gives instead (build: the compiler
 	 * and the .config too).  Its findings, with findings set, are
 	 * listed under the patches they are about.
 	 */
 	bool dash;
+	void (*page_details)(struct strbuf *sb, const struct report_version *v,
+			     const struct result *r);
+	void (*page_links)(struct strbuf *sb, const struct result *r);
+
 	/*
 	 * What a reply shows of it.  apply, check, build and boot have
 	 * sections of their own (bot/report-body.c), in the reply's order
@@ -158,9 +176,6 @@ struct stage_ops {
 	 * it again.
 	 */
 	bool reply;
-	void (*dash_details)(struct strbuf *sb, const struct report_version *v,
-			     const struct result *r);
-	void (*dash_links)(struct strbuf *sb, const struct result *r);
 };
 
 /* A top-level key of a stage's document, as the contract has it */
