@@ -30,14 +30,7 @@ void report_patch_name(struct strbuf *sb, const struct report_version *v, int n)
 		strbuf_addstr(sb, v->cover ? "the cover letter" : "the series");
 }
 
-/* base-commit (if any) and the base apply chose */
-struct base_info {
-	const char *name, *sha;
-	bool from_base_commit;
-	bool base_commit_unknown;
-};
-
-static void base_info(const struct report_ctx *c, struct base_info *b)
+void report_base_info(const struct report_ctx *c, struct report_base *b)
 {
 	const struct result *apply = store_results_find(&c->v->results, STAGE_APPLY, NULL);
 	json_object *base = apply ? rd_doc_base(apply->doc) : NULL;
@@ -56,10 +49,10 @@ static int base_vars(struct report_ctx *c, struct strbuf *err)
 {
 	const struct result *check = store_results_find(&c->v->results, STAGE_CHECK, NULL);
 	struct strbuf sb = STRBUF_INIT, advice = STRBUF_INIT;
-	struct base_info b;
+	struct report_base b;
 	int ret = 0;
 
-	base_info(c, &b);
+	report_base_info(c, &b);
 	if (c->d->untested)
 		strbuf_addstr(&sb, "the patches alone (base-commit unknown)");
 	else if (b.sha && (b.from_base_commit || !b.name || !strcmp(b.name, b.sha)))
@@ -133,13 +126,13 @@ static void stage_commands(const struct report_ctx *c, struct strbuf *sb, const 
 }
 
 /* The commands that do what lorebot did, in the developer's tree ("linux") */
-static void reproduce(struct report_ctx *c, const char *archs)
+void report_reproduce(struct report_ctx *c, const char *archs)
 {
 	struct strbuf sb = STRBUF_INIT, branch = STRBUF_INIT, mbx = STRBUF_INIT;
-	struct base_info b;
+	struct report_base b;
 	enum reply_kind kind = c->d->kind;
 
-	base_info(c, &b);
+	report_base_info(c, &b);
 	strbuf_addf(&mbx, "%s.mbx", c->v->id);
 	strbuf_addstr(&sb, "        b4 mbox ");
 	text_shell_quote(&sb, c->v->id);
@@ -180,8 +173,7 @@ static void reproduce(struct report_ctx *c, const char *archs)
 	strbuf_release(&mbx);
 }
 
-/* "a", "a and b", "a, b and c" */
-static void and_list(struct strbuf *sb, const char *const *items, size_t nr)
+void report_and_list(struct strbuf *sb, const char *const *items, size_t nr)
 {
 	size_t i;
 
@@ -192,8 +184,7 @@ static void and_list(struct strbuf *sb, const char *const *items, size_t nr)
 	}
 }
 
-/* Indent every line of s by pre (a block quoted in the body) */
-static void add_block(struct strbuf *sb, const char *pre, const char *s)
+void report_add_block(struct strbuf *sb, const char *pre, const char *s)
 {
 	const char *p = s;
 
@@ -276,7 +267,7 @@ static void later_prose(struct strbuf *sb, const struct later *l)
 		all[n++] = l->unknown[i];
 	if (nr) {
 		strbuf_addf(sb, "Patch%s ", nr > 1 ? "es" : "");
-		and_list(sb, all, nr);
+		report_and_list(sb, all, nr);
 		strbuf_addf(sb, " %s not applied after it", nr > 1 ? "were" : "was");
 	}
 	if (l->nr_would && !l->nr_wouldnt && !l->nr_unknown) {
@@ -287,7 +278,7 @@ static void later_prose(struct strbuf *sb, const struct later *l)
 			      "; it would not apply on its own either.");
 	} else if (l->nr_would) {
 		strbuf_addstr(sb, "; on its own ");
-		and_list(sb, (const char *const *)l->would, l->nr_would);
+		report_and_list(sb, (const char *const *)l->would, l->nr_would);
 		strbuf_addstr(sb, l->nr_would > 1 ? " would each apply." : " would apply.");
 	} else if (nr) {
 		strbuf_addch(sb, '.');
@@ -319,9 +310,9 @@ static void apply_vars(struct report_ctx *c)
 	json_object *tried = rd_doc_attempts(apply->doc);
 	struct later lat = { 0 };
 	size_t i, nfail;
-	struct base_info b;
+	struct report_base b;
 
-	base_info(c, &b);
+	report_base_info(c, &b);
 	for (i = 0; patches && i < json_object_array_length(patches); i++) {
 		json_object *p = rd_at(patches, i);
 		const char *status = rd_patch_status_z(p);
@@ -358,7 +349,7 @@ static void apply_vars(struct report_ctx *c)
 				    rd_hunk_message(f) ? rd_hunk_message(f) : "does not apply");
 			if (rd_hunk_excerpt(f)) {
 				strbuf_addstr(&hunks, "\nThe hunk expects:\n\n");
-				add_block(&hunks, "    ", rd_hunk_excerpt(f));
+				report_add_block(&hunks, "    ", rd_hunk_excerpt(f));
 			}
 			if (tree && rd_tree_lines_len(tree) && !weak_match(tree)) {
 				strbuf_addf(&hunks, "\n%s has (> lines the hunk does not expect,\n"
@@ -389,7 +380,7 @@ static void apply_vars(struct report_ctx *c)
 	report_set_prose(c, "later", later.buf);
 	strbuf_rtrim(&attempts);
 	template_set(&c->vars, "attempts", attempts.buf);
-	reproduce(c, "");
+	report_reproduce(c, "");
 	strbuf_release(&sb);
 	strbuf_release(&hunks);
 	strbuf_release(&later);
@@ -479,11 +470,11 @@ static void check_vars(struct report_ctx *c)
 					    rd_finding_file(f) : name.buf,
 					    (long long)rd_finding_line(f, 0));
 				if (quote)
-					add_block(&ex, ">\t", quote);
+					report_add_block(&ex, ">\t", quote);
 			}
 			if (sugg) {
 				strbuf_addf(&ex, "\nsuggested [%s]:\n\n", rd_finding_rule_z(f));
-				add_block(&ex, " \t", sugg);
+				report_add_block(&ex, " \t", sugg);
 			}
 		}
 	}
@@ -493,7 +484,7 @@ static void check_vars(struct report_ctx *c)
 	template_set(&c->vars, "findings", out.buf);
 	strbuf_rtrim(&ex);
 	template_set(&c->vars, "excerpts", ex.buf);
-	reproduce(c, "");
+	report_reproduce(c, "");
 	strbuf_release(&out);
 	strbuf_release(&ex);
 	strbuf_release(&name);
@@ -522,10 +513,10 @@ static void recipe(struct report_ctx *c, const char **names, size_t nn)
 	bool builds = c->d->sections[SECTION_BUILD_ERRORS] ||
 		c->d->sections[SECTION_BUILD_WARNINGS];
 	struct strbuf sb = STRBUF_INIT, base = STRBUF_INIT;
-	struct base_info b;
+	struct report_base b;
 	size_t i, j;
 
-	base_info(c, &b);
+	report_base_info(c, &b);
 	/* every arch the reply is about: its headline's, and its sections' */
 	for (i = 0; i < c->v->results.nr; i++) {
 		const struct result *r = &c->v->results.v[i], *t;
@@ -576,18 +567,13 @@ static void recipe(struct report_ctx *c, const char **names, size_t nn)
 	strbuf_release(&base);
 }
 
-/*
- * What build and boot replies share: the archs concerned ("arm64 and
- * riscv"), their config and compiler lines, the findings, and the
- * commands for those archs
- */
-static void arch_vars(struct report_ctx *c, const char **names, size_t nn,
-		      struct strbuf *info, struct strbuf *findings)
+void report_arch_vars(struct report_ctx *c, const char **names, size_t nn,
+			     struct strbuf *info, struct strbuf *findings)
 {
 	struct strbuf archs = STRBUF_INIT, list = STRBUF_INIT;
 	size_t i;
 
-	and_list(&archs, names, nn);
+	report_and_list(&archs, names, nn);
 	for (i = 0; i < nn; i++)
 		strbuf_addf(&list, "%s%s", i ? "," : "", names[i]);
 	template_set(&c->vars, "archs", archs.buf);
@@ -595,7 +581,7 @@ static void arch_vars(struct report_ctx *c, const char **names, size_t nn,
 	template_set(&c->vars, "arch_info", info->buf);
 	strbuf_rtrim(findings);
 	template_set(&c->vars, "findings", findings->buf);
-	reproduce(c, list.len ? list.buf : "x86_64");
+	report_reproduce(c, list.len ? list.buf : "x86_64");
 	recipe(c, names, nn);
 	strbuf_release(&archs);
 	strbuf_release(&list);
@@ -603,7 +589,7 @@ static void arch_vars(struct report_ctx *c, const char **names, size_t nn,
 
 /* build: per arch, the diagnostics (new ones ">>"), config and compiler */
 
-static void arch_info(struct strbuf *sb, const struct result *r)
+void report_arch_info(struct strbuf *sb, const struct result *r)
 {
 	const char *config = rd_name_of(rd_doc_config(r->doc));
 	const char *profile = rd_name_of(rd_doc_profile(r->doc));
@@ -653,7 +639,7 @@ static void build_vars(struct report_ctx *c)
 		if (r->stage != STAGE_BUILD || !r->findings || !build_arch_shows(c, findings))
 			continue;
 		names[nn++] = r->arch;
-		arch_info(&info, r);
+		report_arch_info(&info, r);
 		strbuf_addf(&out, "%s%s (%s):\n\n", out.len ? "\n" : "", r->arch, r->summary);
 		for (j = 0; j < nf; j++) {
 			json_object *f = rd_at(findings, j);
@@ -672,7 +658,7 @@ static void build_vars(struct report_ctx *c)
 				warnings++;
 			if (raw) {
 				strbuf_addstr(&out, is_new ? ">> " : "   ");
-				add_block(&out, "", raw);
+				report_add_block(&out, "", raw);
 			} else {
 				report_finding_line(&out, is_new ? ">> " : "   ", STAGE_BUILD, f);
 			}
@@ -704,7 +690,7 @@ static void build_vars(struct report_ctx *c)
 		     errors ? "errors" : "new warnings");
 	strbuf_rtrim(&ex);
 	template_set(&c->vars, "excerpts", ex.buf);
-	arch_vars(c, names, nn, &info, &out);
+	report_arch_vars(c, names, nn, &info, &out);
 	free(names);
 	strbuf_release(&out);
 	strbuf_release(&ex);
@@ -764,7 +750,7 @@ static void boot_vars(struct report_ctx *c)
 			continue;
 		noboot |= r->status == STATUS_BOOT_FAILURE;
 		names[nn++] = r->arch;
-		arch_info(&info, r);
+		report_arch_info(&info, r);
 		strbuf_addf(&out, "%s%s (%s):\n\n", out.len ? "\n" : "", r->arch, r->summary);
 		for (j = 0; tests && j < json_object_array_length(tests); j++) {
 			json_object *t = rd_at(tests, j);
@@ -795,7 +781,7 @@ static void boot_vars(struct report_ctx *c)
 			boot_culprit(&out, c->v, f);
 			if (more) {
 				strbuf_addch(&out, '\n');
-				add_block(&out, "   ", more);
+				report_add_block(&out, "   ", more);
 				strbuf_addch(&out, '\n');
 			}
 		}
@@ -806,7 +792,7 @@ static void boot_vars(struct report_ctx *c)
 			    flaky, flaky == 1 ? "" : "s", flaky == 1 ? "is" : "are");
 	template_set(&c->vars, "level", noboot ? "BOOT FAILURE" : "REGRESSION");
 	template_set(&c->vars, "what", noboot ? "boot failures" : "regressions");
-	arch_vars(c, names, nn, &info, &out);
+	report_arch_vars(c, names, nn, &info, &out);
 	free(names);
 	strbuf_release(&out);
 	strbuf_release(&info);
@@ -827,7 +813,7 @@ static void clean_vars(struct report_ctx *c)
 	}
 	strbuf_rtrim(&sb);
 	template_set(&c->vars, "summary", sb.buf);
-	reproduce(c, "x86_64");
+	report_reproduce(c, "x86_64");
 	strbuf_release(&sb);
 }
 
@@ -870,14 +856,14 @@ static void findings_vars(struct report_ctx *c)
 		if (k == nr)
 			shown[nr++] = stage_name(r->stage);
 	}
-	and_list(&names, shown, nr);
+	report_and_list(&names, shown, nr);
 	template_set(&c->vars, "stages", names.buf);
 	template_set(&c->vars, "level", errors ? "ERROR" : "WARNING");
 	template_set(&c->vars, "what", errors ? "errors" : "findings");
 	strbuf_rtrim(&out);
 	template_set(&c->vars, "findings", out.buf);
 	template_set(&c->vars, "excerpts", "");
-	reproduce(c, "");
+	report_reproduce(c, "");
 	strbuf_release(&out);
 	strbuf_release(&names);
 }
