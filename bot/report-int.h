@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Internals shared by the report-*.c files (not for other modules) */
+/*
+ * Internals shared by the report-*.c files and the stages' reply
+ * sections (bot/stage-*.c), not for other modules
+ */
 #ifndef LOREBOT_REPORT_INT_H
 #define LOREBOT_REPORT_INT_H
 

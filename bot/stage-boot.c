@@ -5,6 +5,7 @@
  */
 #include "bot/contract.h"
 #include "bot/dash-int.h"
+#include "bot/report-int.h"
 #include "bot/report.h"
 #include "bot/results.h"
 #include "lib/text.h"
@@ -107,6 +108,106 @@ static void boot_details(struct strbuf *sb, const struct report_version *v,
 	}
 }
 
+/* boot: new kselftest failures and kernel splats, per arch */
+
+/* The patch bisection found for f, and how sure it is */
+static void boot_culprit(struct strbuf *out, const struct report_version *v, json_object *f)
+{
+	json_object *cu = rd_finding_culprit(f), *conf = rd_finding_confirm(f);
+	int64_t k = rd_culprit_patch(cu, 0);
+	json_object *p = k > 0 ? report_patch(v, (int)k) : NULL;
+	const char *subject = rd_culprit_subject(cu) ? rd_culprit_subject(cu) :
+		p ? rd_vpatch_title(p) : NULL;
+
+	if (k > 0 && rd_culprit_suspect(cu, false))
+		strbuf_addf(out, "   bisection points at patch %lld/%d%s%s%s, which only changes "
+			    "comments or documentation: suspect, not blamed\n", (long long)k,
+			    v->total, subject ? " (\"" : "", subject ? subject : "",
+			    subject ? "\")" : "");
+	else if (k > 0)
+		strbuf_addf(out, "   first bad patch: %lld/%d%s%s%s, found by bisection in "
+			    "%lld boot%s\n", (long long)k, v->total, subject ? " (\"" : "",
+			    subject ? subject : "", subject ? "\")" : "",
+			    (long long)rd_culprit_boots(cu, 0),
+			    rd_culprit_boots(cu, 0) == 1 ? "" : "s");
+	else if (rd_culprit_why(cu))
+		strbuf_addf(out, "   first bad patch not found: %s\n", rd_culprit_why(cu));
+	if (conf)
+		strbuf_addf(out, "   confirmed: in %lld of %lld runs on the tip, %lld of %lld "
+			    "on the base\n",
+			    (long long)rd_runs_bad(rd_confirm_tip(conf), 0),
+			    (long long)rd_runs_runs(rd_confirm_tip(conf), 0),
+			    (long long)rd_runs_bad(rd_confirm_base(conf), 0),
+			    (long long)rd_runs_runs(rd_confirm_base(conf), 0));
+}
+
+static void boot_vars(struct report_ctx *c)
+{
+	struct strbuf out = STRBUF_INIT, info = STRBUF_INIT;
+	const char **names = xcalloc(c->v->results.nr + 1, sizeof(*names));
+	bool noboot = false;
+	size_t i, j, nn = 0;
+	int flaky = 0;
+
+	for (i = 0; i < c->v->results.nr; i++) {
+		const struct result *r = &c->v->results.v[i];
+		json_object *tests = rd_doc_tests(r->doc);
+		json_object *findings = rd_doc_findings(r->doc);
+
+		if (r->stage == STAGE_BOOT)
+			flaky += (int)rd_doc_flaky_len(r->doc);
+		if (r->stage != STAGE_BOOT || (!r->findings && r->status != STATUS_BOOT_FAILURE))
+			continue;
+		noboot |= r->status == STATUS_BOOT_FAILURE;
+		names[nn++] = r->arch;
+		report_arch_info(&info, r);
+		strbuf_addf(&out, "%s%s (%s):\n\n", out.len ? "\n" : "", r->arch, r->summary);
+		for (j = 0; tests && j < json_object_array_length(tests); j++) {
+			json_object *t = rd_at(tests, j);
+			const char *res = rd_test_result_z(t);
+
+			if (strcmp(res, RD_TEST_FAIL) && strcmp(res, RD_TEST_FLAKY))
+				continue;
+			bool is_new = !strcmp(res, RD_TEST_FAIL) && rd_test_is_new(t, false);
+
+			strbuf_addf(&out, "%s%s: %s%s\n", is_new ? ">> " : "   ",
+				    rd_test_name_z(t), res,
+				    rd_test_is_new(t, false) ? "" : " (fails on the base too)");
+		}
+		for (j = 0; findings && j < json_object_array_length(findings); j++) {
+			json_object *f = rd_at(findings, j);
+			const char *more = rd_finding_trace(f) ? rd_finding_trace(f) :
+				rd_finding_output(f) ? rd_finding_output(f) : rd_finding_log(f);
+
+			char id[REPORT_ID_LEN + 1];
+
+			if (report_dismissed(c->v, STAGE_BOOT, f))
+				continue;
+			report_finding_id(STAGE_BOOT, f, id);
+			strbuf_addf(&out, ">> %s: %s [id %s]\n", rd_finding_kind(f) ?
+				    rd_finding_kind(f) : "finding", rd_finding_message_z(f), id);
+			if (rd_finding_test(f))
+				strbuf_addf(&out, "   (while running %s)\n", rd_finding_test(f));
+			boot_culprit(&out, c->v, f);
+			if (more) {
+				strbuf_addch(&out, '\n');
+				report_add_block(&out, "   ", more);
+				strbuf_addch(&out, '\n');
+			}
+		}
+	}
+	if (flaky)
+		strbuf_addf(&out, "%s%d flaky result%s (not in every run, or on the base "
+			    "too) %s not counted: see the dashboard.\n", out.len ? "\n" : "",
+			    flaky, flaky == 1 ? "" : "s", flaky == 1 ? "is" : "are");
+	template_set(&c->vars, "level", noboot ? "BOOT FAILURE" : "REGRESSION");
+	template_set(&c->vars, "what", noboot ? "boot failures" : "regressions");
+	report_arch_vars(c, names, nn, &info, &out);
+	free(names);
+	strbuf_release(&out);
+	strbuf_release(&info);
+}
+
 const struct stage_ops stage_boot = {
 	.name = "boot",
 	.per_arch = true,
@@ -131,4 +232,5 @@ const struct stage_ops stage_boot = {
 	.finding_id = boot_finding_id,
 	.dash = true,
 	.page_details = boot_details,
+	.section_vars = boot_vars,
 };

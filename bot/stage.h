@@ -30,6 +30,7 @@
 #include "lib/util.h"
 
 struct json_object;
+struct report_ctx;
 struct report_version;
 struct result;
 struct strbuf;
@@ -176,6 +177,12 @@ struct stage_ops {
 	 * it again.
 	 */
 	bool reply;
+	/*
+	 * apply, check, build and boot: the variables of the reply their
+	 * kind heads (templates/reply-<name>.txt), and of their section
+	 * after another's (bot/report-body.c)
+	 */
+	void (*section_vars)(struct report_ctx *c);
 };
 
 /* A top-level key of a stage's document, as the contract has it */
