@@ -375,16 +375,12 @@ out:
 /* The version the document is about is the job's (the mail readers say) */
 static int check_version(struct stage_run *s, json_object *doc, struct strbuf *err)
 {
-	const char *said = NULL;
+	const char *said;
 
-	if (s->j->kind == STAGE_APPLY)
-		said = rd_doc_send(doc);
-	else if (s->j->kind == STAGE_CHECK)
-		said = rd_doc_send(rd_at(rd_doc_sends(doc), 0));
-	else
+	if (!stages[s->j->kind]->doc_version)
 		return 0;
-	if (said && !strcmp(said, s->j->version) && (s->j->kind != STAGE_CHECK ||
-						      rd_doc_sends_len(doc) == 1))
+	said = stages[s->j->kind]->doc_version(doc);
+	if (said && !strcmp(said, s->j->version))
 		return 0;
 	strbuf_addf(err, "%s answered about <%s>, not <%s>", stage_name(s->j->kind),
 		    said ? said : "(none)", s->j->version);
@@ -485,7 +481,7 @@ static const char *applied_branch(struct stage_run *s, struct strbuf *err)
 static int input_mbox(struct stage_run *s, struct args *a, struct strbuf *err)
 {
 	s->mbox = xasprintf("%s/series.mbox", s->work);
-	if (write_version_mbox(s->st, s->j->version, s->j->kind == STAGE_APPLY,
+	if (write_version_mbox(s->st, s->j->version, stages[s->j->kind]->mbox_thread,
 			       s->mbox, err))
 		return -1;
 	arg(a, "--mbox");
@@ -494,7 +490,7 @@ static int input_mbox(struct stage_run *s, struct args *a, struct strbuf *err)
 	arg(a, s->j->version);
 	arg(a, "--repo");
 	arg(a, s->env->repo);
-	if (s->j->kind == STAGE_APPLY) {
+	if (stages[s->j->kind]->quarantine) {
 		int ret;
 
 		/* a quarantine of its own each time: nothing of an earlier attempt */
@@ -531,7 +527,7 @@ static int input_branch(struct stage_run *s, struct args *a, char **logs,
 	}
 	arg(a, "--arch");
 	arg(a, s->j->arch);
-	if (s->j->kind == STAGE_BUILD) {
+	if (stages[s->j->kind]->log_dir) {
 		/* the make output of every step, in the job's directory */
 		*logs = xasprintf("%s/build-%s", s->dir, s->j->arch);
 		arg(a, "--log-dir");
@@ -661,12 +657,12 @@ static int stage_command(struct stage_run *s, json_object **infra, struct strbuf
 	int ret;
 
 	ret = stage_args(s, &a, &logs, err);
-	if (!ret && s->j->kind == STAGE_APPLY) {
+	if (!ret && stages[s->j->kind]->fetches) {
 		/* the daemon's side fetches; the sandbox has no network */
 		arg(&a, "--no-fetch");
 		ret = refresh_tree(s, err);
 	}
-	if (!ret && s->j->kind == STAGE_CHECK && (stale = stale_tree(s))) {
+	if (!ret && stages[s->j->kind]->stale_tree && (stale = stale_tree(s))) {
 		arg(&a, "--stale-tree");
 		arg(&a, stale);
 	}
@@ -973,7 +969,7 @@ int job_collect(struct store *st, const struct config *cfg, const struct job_env
 		goto out;
 	}
 	/* a worker's apply wrote into the job's directory: taken in here */
-	if (j->kind == STAGE_APPLY)
+	if (stages[j->kind]->quarantine)
 		s.quarantine = quarantine_path(s.work);
 	if (!check_version(&s, doc, err))
 		ret = record_done(&s, doc, err);

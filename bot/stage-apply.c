@@ -241,12 +241,22 @@ static void apply_vars(struct report_ctx *c)
 	strbuf_release(&attempts);
 }
 
+/* The version apply says it applied: the one the job gave it */
+static const char *apply_version(json_object *doc)
+{
+	return rd_doc_send(doc);
+}
+
 const struct stage_ops stage_apply = {
 	.name = "apply",
 	.after = STAGE_NONE,
 	.command = "apply",
 	.input = STAGE_IN_MBOX,
 	.sandbox = true,
+	.mbox_thread = true,
+	.quarantine = true,
+	.fetches = true,
+	.doc_version = apply_version,
 	.statuses = ST(APPLIED) | ST(FAILED) | ST(INFRA),
 	.fails = "apply-failed",
 	.fail_on = ST(FAILED),

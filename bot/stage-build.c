@@ -205,6 +205,7 @@ const struct stage_ops stage_build = {
 	.after_on = ST(APPLIED),
 	.command = "build",
 	.input = STAGE_IN_BRANCH,
+	.log_dir = true,
 	.statuses = ST(OK) | ST(WARNINGS) | ST(ERRORS) | ST(INFRA) | ST(PARTIAL),
 	.fails = "build-failed",
 	.fail_on = ST(ERRORS),

@@ -114,6 +114,12 @@ static void check_vars(struct report_ctx *c)
 	strbuf_release(&name);
 }
 
+/* The version check says it read: the one of its mbox, and no other */
+static const char *check_version(json_object *doc)
+{
+	return rd_doc_sends_len(doc) == 1 ? rd_doc_send(rd_at(rd_doc_sends(doc), 0)) : NULL;
+}
+
 const struct stage_ops stage_check = {
 	.name = "check",
 	.after = STAGE_APPLY,
@@ -121,6 +127,8 @@ const struct stage_ops stage_check = {
 	.input = STAGE_IN_MBOX,
 	.sandbox = true,
 	.reads_cache = true,
+	.stale_tree = true,
+	.doc_version = check_version,
 	.statuses = ST(ERRORS) | ST(WARNINGS) | ST(NOTES) | ST(CLEAN) | ST(INFRA),
 	.findings = true,
 	.keys = (const struct stage_key[]){

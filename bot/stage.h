@@ -109,6 +109,21 @@ struct stage_ops {
 	 * checkpatch.pl copies, the call index and the fallback mm.git there
 	 */
 	bool reads_cache;
+	/*
+	 * What else its command is given: the thread around the version's
+	 * mail (apply: the trailers of the replies); a quarantine for the
+	 * objects it writes, which the runner takes in (--quarantine:
+	 * apply); the repository's remotes fetched by the runner first, the
+	 * sandbox having no network (--no-fetch: apply); why the tree may
+	 * lack commits the series names (--stale-tree: check); a directory
+	 * for its make logs (--log-dir: build)
+	 */
+	bool mbox_thread, quarantine, fetches, stale_tree, log_dir;
+	/*
+	 * The version its document says it is about, which must be the
+	 * job's (NULL: the document does not say; the mail readers do)
+	 */
+	const char *(*doc_version)(struct json_object *doc);
 
 	/* its result, and the version's state (report_state()) */
 	unsigned int statuses;	/* ST() the result may have */
