@@ -262,7 +262,7 @@ const struct stage_ops stage_apply = {
 	.fail_on = ST(FAILED),
 	.keys = (const struct stage_key[]){
 		{ RK_(doc, patches), STAGE_KEY_LIST, .required = true },
-		{ NULL },
+		{ .key = NULL },
 	},
 	.summarise = summarise_apply,
 	.dash = true,

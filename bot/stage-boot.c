@@ -224,7 +224,7 @@ const struct stage_ops stage_boot = {
 	.keys = (const struct stage_key[]){
 		{ RK_(doc, tests), STAGE_KEY_LIST, .required = false },
 		{ RK_(doc, findings), STAGE_KEY_LIST, .required = false },
-		{ NULL },
+		{ .key = NULL },
 	},
 	.status_required = true,
 	.summarise = summarise_boot,

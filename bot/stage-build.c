@@ -212,7 +212,7 @@ const struct stage_ops stage_build = {
 	.findings = true,
 	.keys = (const struct stage_key[]){
 		{ RK_(doc, findings), STAGE_KEY_LIST, .required = false },
-		{ NULL },
+		{ .key = NULL },
 	},
 	.status_required = true,
 	.summarise = summarise_build,

@@ -133,7 +133,7 @@ const struct stage_ops stage_check = {
 	.findings = true,
 	.keys = (const struct stage_key[]){
 		{ RK_(doc, findings), STAGE_KEY_LIST, .required = true },
-		{ NULL },
+		{ .key = NULL },
 	},
 	.summarise = summarise_check,
 	.section_vars = check_vars,
