@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -12,6 +13,10 @@
 #include "bot/series-out.h"
 #include "lib/jsonx.h"
 #include "ci/build-out.h"
+
+/* the result, kept in the log directory */
+#define RESULT_JSON "result.json"
+#define RESULT_TEXT "result.txt"
 
 const char cmd_build_help[] =
 	"NAME\n"
@@ -78,7 +83,8 @@ const char cmd_build_help[] =
 	"        wall-clock limit of each make step (overrides build.timeout)\n"
 	"    --log-dir DIR\n"
 	"        where the logs of every step and the images go (default:\n"
-	"        <cache>/logs/build/<time>-<pid>)\n"
+	"        <cache>/logs/build/<time>-<pid>), and the result: result.txt as\n"
+	"        printed without --json, result.json as with it\n"
 	"    --no-w1\n"
 	"        skip the W=1 compile of the touched files\n"
 	"    --no-sparse\n"
@@ -292,6 +298,36 @@ static char *default_log_dir(const struct kbuild_env *env)
 	return xasprintf("%s/logs/build/%s-%d", env->cache, stamp, (int)getpid());
 }
 
+/* <log_dir>/<name>: the result kept with the logs, a warning if it cannot be */
+static void keep_result(const char *log_dir, const char *name, const char *text)
+{
+	char *path = xasprintf("%s/%s", log_dir, name);
+	int r = util_write_file(path, text, strlen(text));
+
+	if (r)
+		log_warn("cannot write '%s': %s", path, strerror(-r));
+	free(path);
+}
+
+/*
+ * The result as --json asks, on stdout; both forms are kept in the log
+ * directory, so that the build is seen again in either without a second
+ */
+static void print_result(const struct build_job *job, const char *log_dir, bool json)
+{
+	json_object *j = build_job_to_json(job);
+	struct strbuf text = STRBUF_INIT, js = STRBUF_INIT;
+
+	strbuf_addf(&js, "%s\n", jx_text(j, true));
+	build_job_to_text(job, &text);
+	keep_result(log_dir, RESULT_JSON, js.buf);
+	keep_result(log_dir, RESULT_TEXT, text.buf);
+	fputs(json ? js.buf : text.buf, stdout);
+	json_object_put(j);
+	strbuf_release(&text);
+	strbuf_release(&js);
+}
+
 int cmd_build(int argc, char **argv, struct ctx *ctx)
 {
 	struct build_opts o = { 0 };
@@ -348,18 +384,7 @@ int cmd_build(int argc, char **argv, struct ctx *ctx)
 		s = buildjob_arch(&job, &archs[i]);
 		log_info("%s: %s", archs[i].name, buildjob_status_name(s));
 	}
-	if (o.json) {
-		json_object *j = build_job_to_json(&job);
-
-		jx_print(j, stdout);
-		json_object_put(j);
-	} else {
-		struct strbuf sb = STRBUF_INIT;
-
-		build_job_to_text(&job, &sb);
-		fputs(sb.buf, stdout);
-		strbuf_release(&sb);
-	}
+	print_result(&job, log_dir, o.json);
 	switch (build_job_status(&job)) {
 	case BUILD_ERRORS:
 	case BUILD_WARNINGS:
