@@ -3,7 +3,7 @@
 # a prototype change that forgets one arch, and a series that breaks
 # bisection.  The base build directories are shared with the other build
 # tests (built once per machine, minutes each when the cache is cold).
-# schedule: last 3.6 (builds or boots on the base build directories; minutes)
+# schedule: last 2.9 (builds or boots on the base build directories; minutes)
 . "${LOREBOT_SRC:-.}/tests/lib.sh"
 . "$LOREBOT_SRC/tests/lib-build.sh"
 

@@ -14,7 +14,7 @@
 # compiles nothing of its change and the verdict is partial, not ok.
 # A patch to a header alone (include/linux/balloon_compaction.h, read by
 # mm/vmscan.c) has its lines counted through the units that read it.
-# schedule: last 2.0 (builds on the base build directories; minutes)
+# schedule: last 1.9 (builds on the base build directories; minutes)
 . "${LOREBOT_SRC:-.}/tests/lib.sh"
 . "$LOREBOT_SRC/tests/lib-build.sh"
 
