@@ -9,8 +9,8 @@
 #                   (cmd -> ci -> checkers -> bot -> lib; ci/check-layers.sh)
 #   make check-prefixes  check that exported functions are named after
 #                   their files (ci/check-prefixes.sh)
-#   make check-refs  check that every lorebot function a header comment or
-#                   doc/technical/ names exists (ci/check-refs.py)
+#   make check-refs  check that every lorebot function and file a header
+#                   comment or doc/technical/ names exists (ci/check-refs.py)
 #   make deps       install the Debian packages (ci/deps.sh; idempotent)
 #   make install    install the binary, data, man pages, unit and example
 #                   configuration (PREFIX=/usr/local, DESTDIR, SYSCONFDIR=/etc)

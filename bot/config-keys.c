@@ -12,8 +12,11 @@ const struct cfg_key cfg_keys[] = {
 	{ "core.db", CFG_PATH, NULL, NULL,
 	  "the SQLite database (default: <statedir>/lorebot.db)" },
 	{ "core.cachedir", CFG_PATH, NULL, NULL,
-	  "kernel trees and build directories shared by jobs "
-	  "(default: /var/cache/lorebot as root, ~/.cache/lorebot otherwise)" },
+	  "kernel trees and build directories shared by jobs, the checkpatch.pl "
+	  "lorebot check extracts and its fallback mm.git (default: "
+	  "$LOREBOT_CACHE, else /var/cache/lorebot as root, else "
+	  "$XDG_CACHE_HOME/lorebot or ~/.cache/lorebot; for builds "
+	  "$LOREBOT_CACHE comes before this key)" },
 	{ "core.loglevel", CFG_ENUM, "info", "error|warning|info|debug",
 	  "how much the daemon logs" },
 	{ "core.syslog", CFG_BOOL, "false", NULL,
@@ -130,16 +133,19 @@ const struct cfg_key cfg_keys[] = {
 
 	/* checkers */
 	{ "check.enable", CFG_LIST, NULL, NULL,
-	  "checkers to run in addition to the defaults (like -W)" },
+	  "checkers to run in addition to the defaults (like -W; lorebot check's "
+	  "--checkers is applied after it and check.disable)" },
 	{ "check.disable", CFG_LIST, NULL, NULL,
 	  "checkers not to run" },
 	{ "check.columns", CFG_INT, "80", NULL,
-	  "column limit used by one-line-args (80 or 100)" },
+	  "column limit used by one-line-args (80, or 100: the kernel's other limit)" },
 	{ "check.checkpatch", CFG_BOOL, "true", NULL,
 	  "run scripts/checkpatch.pl from the target tree" },
 	{ "check.checkpatchflags", CFG_STRING,
 	  "--terse --no-summary --mailback --showfile", NULL,
-	  "flags passed to checkpatch.pl (b4's)" },
+	  "flags passed to checkpatch.pl (b4's); -q --terse --showfile "
+	  "--show-types --no-tree are added and --no-summary and --mailback "
+	  "dropped, which changes the output, not the checks" },
 	{ "check.codespell", CFG_BOOL, "true", NULL,
 	  "check commit messages for typos with codespell's dictionary" },
 	{ "check.color", CFG_ENUM, "auto", "auto|always|never",
@@ -253,8 +259,9 @@ const struct cfg_key cfg_keys[] = {
 	  "also mail when everything passed" },
 	{ "reply.rfc", CFG_BOOL, "false", NULL, "reply to RFC series" },
 	{ "reply.style", CFG_ENUM, "line", "mail|line|off",
-	  "checkpatch, codespell and series-hygiene findings: mail them, one line "
-	  "pointing at the dashboard, or nothing" },
+	  "checkpatch, codespell and series-hygiene findings, and the new build "
+	  "findings of Coccinelle's style rules: mail them, one line pointing at "
+	  "the dashboard, or nothing" },
 	{ "reply.baseunknown", CFG_ENUM, "review", "off|review|line",
 	  "a series that does not apply and whose base-commit the tree lacks: "
 	  "no mail (off); its mm-rule findings with a line saying it was not "

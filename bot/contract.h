@@ -59,6 +59,7 @@
 	X(doc, logfile, "logfile", STR)					\
 	X(doc, config_file, "config_file", STR)	/* build: its .config */ \
 	X(doc, make, "make", ARR)	/* build: make lines without lorebot */ \
+	X(doc, make_checks, "make_checks", ARR)	/* build: then W=1's, the checkers' */ \
 	X(doc, qemu, "qemu", STR)	/* boot: its qemu command line */ \
 	X(doc, cmdline, "cmdline", STR)	/* boot: the kernel command line */ \
 	X(doc, flaky, "flaky", ARR)	/* boot: what was not confirmed */ \
@@ -111,6 +112,7 @@
 	X(finding, test, "test", STR)					\
 	X(finding, function, "function", STR)	/* check, build */	\
 	X(finding, option, "option", STR)	/* build: -Wfoo */	\
+	X(finding, style, "style", BOOL)	/* build: a style rule's */ \
 	X(finding, title, "title", STR)	/* boot: a report's title */	\
 	X(finding, culprit, "culprit", OBJ)	/* boot: bisection */	\
 	X(finding, confirm, "confirm", OBJ)	/* boot: {tip, base, runs} */ \

@@ -243,7 +243,7 @@ static void build_checks(const struct report_version *v, const struct result *r,
 	strbuf_addf(&ctx, "lorebot-build-%s", r->arch);
 	for (n = 1; n <= v->total; n++) {
 		const char *st = patch_status(r->doc, n);
-		int errors = 0, warnings = 0;
+		int errors = 0, warnings = 0, style = 0;
 		const char *first = NULL;
 
 		strbuf_reset(&sb);
@@ -262,11 +262,14 @@ static void build_checks(const struct report_version *v, const struct result *r,
 
 			if (rd_finding_patch(f, 0) != n || !rd_finding_is_new(f, true))
 				continue;
-			if (!strcmp(sev, RD_SEV_ERROR) || !strcmp(sev, RD_SEV_FATAL))
+			if (rd_finding_style(f, false))
+				style++;
+			else if (!strcmp(sev, RD_SEV_ERROR) || !strcmp(sev, RD_SEV_FATAL))
 				errors++;
 			else
 				warnings++;
-			if (!first || (errors == 1 && warnings == 0))
+			if (!rd_finding_style(f, false) &&
+			    (!first || (errors == 1 && warnings == 0)))
 				first = rd_finding_message(f);
 		}
 		if (errors || warnings) {
@@ -279,6 +282,9 @@ static void build_checks(const struct report_version *v, const struct result *r,
 			if (config)
 				strbuf_addf(&sb, " (%s config)", config);
 		}
+		if (style)
+			strbuf_addf(&sb, " (%d style finding%s not counted)", style,
+				    style == 1 ? "" : "s");
 		add(out, v, n, ctx.buf, errors ? PCHECK_FAIL : warnings ? PCHECK_WARNING :
 		    PCHECK_SUCCESS, sb.buf);
 	}

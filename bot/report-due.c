@@ -17,16 +17,18 @@ static bool status_is(const struct result *r, enum status status)
 	return r && r->status == status;
 }
 
-/* Is a build finding a new one of the kind (error or not) asked? */
-static bool build_new(json_object *f, bool errors)
+/* Is a build finding a new one of the kind (error or not) asked, mailed? */
+static bool build_new(const struct report_opts *o, json_object *f, bool errors)
 {
 	const char *sev = rd_finding_severity_z(f);
 	bool is_error = !strcmp(sev, RD_SEV_ERROR) || !strcmp(sev, RD_SEV_FATAL);
 
-	return rd_finding_is_new(f, true) && is_error == errors;
+	return rd_finding_is_new(f, true) && !report_build_style(o, f) &&
+	       is_error == errors;
 }
 
-static bool build_has(const struct report_version *v, bool errors)
+static bool build_has(const struct report_version *v, const struct report_opts *o,
+		      bool errors)
 {
 	size_t i, j;
 
@@ -38,7 +40,7 @@ static bool build_has(const struct report_version *v, bool errors)
 		    (!status_is(r, STATUS_ERRORS) && !status_is(r, STATUS_WARNINGS)))
 			continue;
 		for (j = 0; findings && j < json_object_array_length(findings); j++)
-			if (build_new(rd_at(findings, j), errors) &&
+			if (build_new(o, rd_at(findings, j), errors) &&
 			    !report_dismissed(v, STAGE_BUILD, rd_at(findings, j)))
 				return true;
 	}
@@ -69,6 +71,27 @@ static bool boot_has(const struct report_version *v, const struct report_opts *o
 					       (status_is(r, STATUS_REGRESSIONS) && r->findings &&
 						boot_new(v, r))))
 			return true;
+	}
+	return false;
+}
+
+/* Has a stage of the section "findings" a new finding no answer dismissed? */
+static bool findings_has(const struct report_version *v)
+{
+	size_t i, j;
+
+	for (i = 0; i < v->results.nr; i++) {
+		const struct result *r = &v->results.v[i];
+		json_object *fs = rd_doc_findings(r->doc);
+
+		if (!stages[r->stage]->reply || !r->findings || status_is(r, STATUS_INFRA))
+			continue;
+		if (!r->doc)
+			return true;	/* a light load: no documents */
+		for (j = 0; fs && j < json_object_array_length(fs); j++)
+			if (rd_finding_is_new(rd_at(fs, j), true) &&
+			    !report_dismissed(v, r->stage, rd_at(fs, j)))
+				return true;
 	}
 	return false;
 }
@@ -120,6 +143,7 @@ static const enum reply_kind section_kind[SECTION_NR] = {
 	[SECTION_BOOT] = REPLY_BOOT,
 	[SECTION_BUILD_WARNINGS] = REPLY_BUILD,
 	[SECTION_CHECK] = REPLY_CHECK,
+	[SECTION_FINDINGS] = REPLY_FINDINGS,
 };
 
 int report_due(const struct report_version *v, const struct report_opts *o,
@@ -160,10 +184,11 @@ int report_due(const struct report_version *v, const struct report_opts *o,
 		return 1;
 	}
 	due->sections[SECTION_APPLY] = failed;
-	due->sections[SECTION_BUILD_ERRORS] = build_has(v, true);
+	due->sections[SECTION_BUILD_ERRORS] = build_has(v, o, true);
 	due->sections[SECTION_BOOT] = boot_has(v, o);
-	due->sections[SECTION_BUILD_WARNINGS] = build_has(v, false);
+	due->sections[SECTION_BUILD_WARNINGS] = build_has(v, o, false);
 	due->sections[SECTION_CHECK] = count[REPORT_MAIL] > 0;
+	due->sections[SECTION_FINDINGS] = findings_has(v);
 	for (s = 0; s < SECTION_NR; s++) {
 		if (due->sections[s]) {
 			due->kind = section_kind[s];

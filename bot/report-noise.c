@@ -5,7 +5,9 @@
  * codespell and the series-hygiene checks are style, shown on the
  * dashboard and by `lorebot check`, and by default the mail only says
  * how many there are and where to see them (reply.style); a finding
- * with no location is never mailed, whatever the policy.
+ * with no location is never mailed, whatever the policy.  So are the
+ * new build findings of the Coccinelle rules that only ask for a nicer
+ * spelling of correct code ("style" in the build's findings).
  */
 #include "bot/contract.h"
 #include "bot/report-int.h"
@@ -60,4 +62,39 @@ void report_check_count(const struct report_version *v, const struct report_opts
 	memset(count, 0, REPORT_CLASS_NR * sizeof(*count));
 	for (i = 0; findings && i < json_object_array_length(findings); i++)
 		count[report_check_class(v, o, rd_at(findings, i))]++;
+}
+
+bool report_build_style(const struct report_opts *o, json_object *f)
+{
+	return rd_finding_style(f, false) &&
+	       strcmp(config_get(o->cfg, "reply.style"), "mail");
+}
+
+int report_build_style_count(const struct report_version *v, const struct report_opts *o)
+{
+	struct strbuf seen = STRBUF_INIT;	/* "id1 id2 ..." */
+	size_t i, j;
+	int n = 0;
+
+	for (i = 0; i < v->results.nr; i++) {
+		const struct result *r = &v->results.v[i];
+		json_object *fs = r->stage == STAGE_BUILD ? rd_doc_findings(r->doc) : NULL;
+
+		for (j = 0; fs && j < json_object_array_length(fs); j++) {
+			json_object *f = rd_at(fs, j);
+			char id[REPORT_ID_LEN + 1];
+
+			if (!rd_finding_is_new(f, true) || !report_build_style(o, f) ||
+			    report_dismissed(v, STAGE_BUILD, f))
+				continue;
+			/* the same finding on each arch is one (ids: 8 hex digits) */
+			report_finding_id(STAGE_BUILD, f, id);
+			if (seen.len && strstr(seen.buf, id))
+				continue;
+			strbuf_addf(&seen, "%s ", id);
+			n++;
+		}
+	}
+	strbuf_release(&seen);
+	return n;
 }

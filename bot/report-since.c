@@ -71,6 +71,7 @@ static void mailed_findings(const struct report_version *v, const struct report_
 			if (r->stage == STAGE_CHECK && report_check_class(v, o, f) == REPORT_MAIL)
 				since_add(l, rd_finding_rule_z(f), f);
 			else if (r->stage == STAGE_BUILD && rd_finding_is_new(f, true) &&
+				 !report_build_style(o, f) &&
 				 !report_dismissed(v, STAGE_BUILD, f))
 				since_add(l, "build", f);
 		}

@@ -209,6 +209,7 @@ static void stage_findings(struct report_ctx *c, json_object *out, json_object *
 				break;
 			case STAGE_BUILD:
 				take = rd_finding_is_new(f, true) &&
+					!report_build_style(c->o, f) &&
 					(severe(f) ? d->sections[SECTION_BUILD_ERRORS] :
 					 d->sections[SECTION_BUILD_WARNINGS]);
 				break;
@@ -216,6 +217,9 @@ static void stage_findings(struct report_ctx *c, json_object *out, json_object *
 				take = d->sections[SECTION_BOOT];
 				break;
 			default:
+				take = d->sections[SECTION_FINDINGS] && stages[r->stage]->reply &&
+					r->status != STATUS_INFRA && rd_finding_is_new(f, true) &&
+					!report_dismissed(c->v, r->stage, f);
 				break;
 			}
 			if (!take)

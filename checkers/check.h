@@ -17,12 +17,14 @@
  * Output is a list of findings, each on a line the series adds or
  * changes (or on the commit message, the cover letter, the series).
  *
- * Usage (what cmd/cmd-check.c does):
+ * Usage (what ci/mboxcheck.c and ci/devcheck.c do; cmd/cmd-check.c sets
+ * the options from the check.* keys first):
  *	struct check_opts o = CHECK_OPTS_INIT;
+ *	struct check_series s = CHECK_SERIES_INIT;
  *	struct findings f = FINDINGS_INIT;
- *	check_opts_from_config(&o, cfg);
  *	check_select(&o, "-checkpatch", &err);
- *	check_series_from_send(&s, send, raws);  (or fill it yourself)
+ *	check_series_add(&s, check_patch_from_raw(raw, len, &err));  per mail,
+ *		the cover letter first (its n = 0)
  *	check_run(&s, &o, &f);
  *	findings_print_text(&f, &s, stdout) or findings_to_json(&f, &s)
  *	check_findings_release(&f); check_series_release(&s); check_opts_release(&o);

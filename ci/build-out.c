@@ -29,11 +29,26 @@ static json_object *finding_json(const struct build_arch_result *r,
 	json_object_object_add(o, "tool", json_object_new_string(f->d.tool));
 	json_object_object_add(o, "new", json_object_new_boolean(f->is_new));
 	json_object_object_add(o, "w1", json_object_new_boolean(f->w1));
+	json_object_object_add(o, "style", json_object_new_boolean(kcheck_style(&f->d)));
 	json_object_object_add(o, "fixed_by", f->fixed_by ?
 			       json_object_new_int(f->fixed_by) : NULL);
 	json_object_object_add(o, "text", json_object_new_string(text.buf));
 	strbuf_release(&text);
 	return o;
+}
+
+/* Lines as an array of strings */
+static json_object *lines_json(const char *p)
+{
+	json_object *a = json_object_new_array();
+
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+
+		json_object_array_add(a, json_object_new_string_len(p, n));
+		p += n + !!p[n];
+	}
+	return a;
 }
 
 static json_object *seconds(uint64_t ms)
@@ -244,18 +259,10 @@ static json_object *arch_json(const struct build_arch_result *r, int mincoverage
 	json_object_object_add(o, "log_dir", jx_new_nonempty(r->log_dir));
 	json_object_object_add(o, "image", jx_new_nonempty(r->image));
 	json_object_object_add(o, "config_file", jx_new_nonempty(r->config));
-	if (r->make) {
-		json_object *make = json_object_new_array();
-		const char *p = r->make;
-
-		while (*p) {
-			size_t n = strcspn(p, "\n");
-
-			json_object_array_add(make, json_object_new_string_len(p, n));
-			p += n + !!p[n];
-		}
-		json_object_object_add(o, "make", make);
-	}
+	if (r->make)
+		json_object_object_add(o, "make", lines_json(r->make));
+	if (r->make_checks)
+		json_object_object_add(o, RK_(doc, make_checks), lines_json(r->make_checks));
 	json_object_object_add(o, RK_(doc, coverage), cover_json(r, mincoverage));
 	json_object_object_add(o, "seconds", seconds(r->ms));
 	return o;
@@ -452,10 +459,11 @@ static void arch_text(const struct build_job *job,
 		}
 		strbuf_addstr(sb, "  ");
 		diag_format(&f->d, sb);
-		strbuf_addf(sb, " [patch %u/%zu%s%s%s", f->patch, n,
+		strbuf_addf(sb, " [patch %u/%zu%s%s%s%s", f->patch, n,
 			    f->w1 ? ", W=1" : "",
 			    kcheck_any_unit(f->d.unit) ? ", " : "",
-			    kcheck_any_unit(f->d.unit) ? f->d.tool : "");
+			    kcheck_any_unit(f->d.unit) ? f->d.tool : "",
+			    kcheck_style(&f->d) ? ", style" : "");
 		if (f->fixed_by)
 			strbuf_addf(sb, ", gone after patch %u/%zu", f->fixed_by, n);
 		strbuf_addstr(sb, "]\n");

@@ -138,7 +138,7 @@ static enum build_status tree_status(const struct diag_list *cur,
 	size_t i;
 
 	for (i = 0; i < cur->nr; i++) {
-		if (!is_new[i])
+		if (!is_new[i] || kcheck_style(&cur->v[i]))
 			continue;
 		if (cur->v[i].sev == DIAG_ERROR)
 			return BUILD_ERRORS;
@@ -373,6 +373,67 @@ static void copy_image(struct arch_run *ar)
 	free(img);
 }
 
+/*
+ * The .c file whose W=1 compile (kind KCHECK_NR) or check by kchecks[kind]
+ * gave d ("mm/util.s", "mm/util.c.kdoc", "mm/util.c.sparse"), or NULL
+ */
+static char *unit_file(const struct diag *d, size_t kind)
+{
+	const char *u = d->unit;
+	size_t n = strlen(u);
+
+	if (kind < KCHECK_NR)
+		return kcheck_is_unit(&kchecks[kind], u) && strcmp(u, kchecks[kind].top) ?
+			xstrndup(u, n - strlen(kchecks[kind].suffix)) : NULL;
+	if (util_ends_with(u, ".s"))
+		return xasprintf("%.*s.c", (int)(n - 2), u);
+	if (w1_is_unit(u) && strcmp(u, W1_TOP))	/* kernel-doc's: "<file>.kdoc" */
+		return xstrndup(u, n - 5);
+	return NULL;
+}
+
+/*
+ * The make lines that show the new findings of W=1 and the checkers:
+ * "make ... W=1 mm/util.o", "make ... C=2 mm/util.o", each on the files
+ * that had them
+ */
+static void extra_recipe(struct arch_run *ar, struct strbuf *make)
+{
+	size_t kind, i, j;
+
+	for (kind = 0; kind <= KCHECK_NR; kind++) {
+		char **files = xcalloc(ar->r->nr + 1, sizeof(*files));
+		size_t nr = 0;
+
+		for (i = 0; i < ar->r->nr; i++) {
+			const struct build_finding *f = &ar->r->findings[i];
+			char *file;
+
+			if (!f->is_new || (kind == KCHECK_NR && !f->w1) ||
+			    !(file = unit_file(&f->d, kind)))
+				continue;
+			for (j = 0; j < nr && strcmp(files[j], file); j++)
+				;
+			if (j < nr)
+				free(file);
+			else
+				files[nr++] = file;
+		}
+		if (nr && kind < KCHECK_NR) {
+			kcheck_recipe(&kchecks[kind], ar->t, "build", files, nr, make);
+		} else if (nr) {
+			kbuild_recipe_head(ar->t, "build", make);
+			strbuf_addstr(make, " W=1");
+			for (j = 0; j < nr; j++)
+				strbuf_addf(make, " %.*s.o", (int)(strlen(files[j]) - 2), files[j]);
+			strbuf_addch(make, '\n');
+		}
+		for (j = 0; j < nr; j++)
+			free(files[j]);
+		free(files);
+	}
+}
+
 /* The .config built with, and the make lines, for a recipe without lorebot */
 static void keep_config(struct arch_run *ar)
 {
@@ -383,6 +444,8 @@ static void keep_config(struct arch_run *ar)
 
 	kbuild_recipe(ar->t, "build", &make);
 	ar->r->make = strbuf_detach(&make, NULL);
+	extra_recipe(ar, &make);
+	ar->r->make_checks = make.len ? strbuf_detach(&make, NULL) : NULL;
 	if (!ar->r->log_dir)
 		return;
 	/* util_read_file_beneath() takes the path with its root, as copy_image() gives it */
@@ -615,7 +678,7 @@ static enum build_status final_status(const struct build_arch_result *r,
 	if (r->status == BUILD_INFRA)
 		return BUILD_INFRA;
 	for (i = 0; i < r->nr; i++) {
-		if (!r->findings[i].is_new)
+		if (!r->findings[i].is_new || kcheck_style(&r->findings[i].d))
 			continue;
 		if (r->findings[i].d.sev == DIAG_ERROR)
 			return BUILD_ERRORS;
@@ -679,8 +742,6 @@ enum build_status buildjob_arch(struct build_job *job, const struct arch *arch)
 	r->src_dir = xstrdup(ar.t->src);
 	r->obj_dir = xstrdup(ar.t->obj);
 	r->base_reused = !ar.t->base_built_now;
-	r->base_refreshed = ar.t->base_refreshed;
-	r->refresh_ms = ar.t->refresh_ms;
 	r->base_ms = ar.t->base_ms;
 	r->base_cc_hits = ar.t->base_cc_hits;
 	r->base_cc_misses = ar.t->base_cc_misses;
@@ -715,6 +776,18 @@ enum build_status buildjob_arch(struct build_job *job, const struct arch *arch)
 			goto out;
 	}
 	build_base_set(&ar);
+	/*
+	 * What the last job left, made again before the patches (unless the
+	 * base's make above did it, or the first patch's make is trusted and
+	 * does it): its time is not patch 1's
+	 */
+	if (job->commits.nr && !kbuild_commit_trusted(ar.t, job->commits.v[0].id) &&
+	    kbuild_refresh(ar.t, &err)) {
+		set_infra(&ar, 0, err.buf);
+		goto out;
+	}
+	r->base_refreshed = ar.t->base_refreshed;
+	r->refresh_ms = ar.t->refresh_ms;
 	for (i = 0; i < job->commits.nr; i++)
 		if (build_patch(&ar, i + 1, &tr))
 			break;
@@ -774,6 +847,7 @@ void buildjob_release(struct build_job *job)
 		free(r->image);
 		free(r->config);
 		free(r->make);
+		free(r->make_checks);
 		free(r->config_notes);
 		for (k = 0; k < KCHECK_NR; k++)
 			free(r->check_skipped[k]);

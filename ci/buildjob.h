@@ -92,6 +92,7 @@ struct build_arch_result {
 	char *image;		/* copy of the last patch's image, in log_dir */
 	char *config;		/* copy of its .config, in log_dir */
 	char *make;		/* the make lines without lorebot (kbuild_recipe()) */
+	char *make_checks;	/* then those that show W=1's and the checkers' new findings */
 	char *config_notes;
 	char *check_skipped[KCHECK_NR];	/* asked for but not run: why */
 	bool base_reused;

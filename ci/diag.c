@@ -228,6 +228,7 @@ struct line_state {
 	char *ld_fn;		/* ld's "in function `f':" */
 	char *last_loc;		/* "path:line:col" of the last diagnostic */
 	size_t last_idx;	/* and its index in p->diags */
+	char *cocci_rule;	/* the semantic patch spatch runs: "api/memdup" */
 };
 
 /* Lexically resolve "." and ".." of an absolute path in place */
@@ -824,6 +825,44 @@ static bool cocci_line(struct line_state *st, const char *l, size_t n)
 		msg += 7;
 	emit(st, "coccinelle", norm_path(st->p, l, path_end - l), line, col + 1,
 	     DIAG_WARNING, msg, end - msg, NULL);
+	if (st->cocci_rule) {
+		struct diag *d = &st->p->diags.v[st->p->diags.nr - 1];
+
+		free(d->option);
+		d->option = xstrdup(st->cocci_rule);
+	}
+	return true;
+}
+
+/*
+ * scripts/coccicheck prints each spatch command it runs ("spatch -D report
+ * ... --cocci-file <src>/scripts/coccinelle/api/memdup.cocci ..."), then
+ * that rule's findings: they are named by the rule, "api/memdup", as a
+ * gcc warning is by its option.  make's --output-sync keeps a file's
+ * runs together.
+ */
+static bool cocci_rule_line(struct line_state *st, const char *l, size_t n)
+{
+	static const char flag[] = " --cocci-file ", dir[] = "scripts/coccinelle/";
+	const char *end = l + n, *p, *e, *s, *d;
+
+	p = memmem(l, n, flag, sizeof(flag) - 1);
+	if (!p || !memmem(l, p - l, "spatch", 6))
+		return false;
+	p += sizeof(flag) - 1;
+	e = memchr(p, ' ', end - p);
+	if (!e)
+		e = end;
+	/* after the last "scripts/coccinelle/"; a COCCI= of its own: its name */
+	for (s = p; (d = memmem(s, e - s, dir, sizeof(dir) - 1)); )
+		s = d + sizeof(dir) - 1;
+	if (s == p)
+		for (s = e; s > p && s[-1] != '/'; s--)
+			;
+	if (e - s > 6 && !memcmp(e - 6, ".cocci", 6))
+		e -= 6;
+	free(st->cocci_rule);
+	st->cocci_rule = e > s ? xstrndup(s, e - s) : NULL;
 	return true;
 }
 
@@ -864,7 +903,7 @@ static void parse_line(struct line_state *st, const char *l, size_t n)
 	if (is_space_line(l, n))
 		return;
 	check_infra(st, l, n);
-	if (noise_line(l, n) || quiet_line(st, l, n) || make_line(st, l, n) ||
+	if (cocci_rule_line(st, l, n) || noise_line(l, n) || quiet_line(st, l, n) || make_line(st, l, n) ||
 	    upper_line(st, l, n) || linker_line(st, l, n) ||
 	    function_context(st, l, n) || compiler_line(st, l, n) ||
 	    explain_line(st, l, n) || cocci_line(st, l, n))
@@ -891,4 +930,5 @@ void diag_parse_buf(struct diag_parse *p, const char *buf, size_t len)
 	free(st.fn_file);
 	free(st.ld_fn);
 	free(st.last_loc);
+	free(st.cocci_rule);
 }

@@ -102,15 +102,22 @@ static void make_argv(struct kbuild_tree *t, const struct kbuild_make_opts *o,
 	}
 }
 
+void kbuild_recipe_head(const struct kbuild_tree *t, const char *obj, struct strbuf *sb)
+{
+	const struct arch *arch = &t->arch;
+
+	strbuf_addf(sb, "make ARCH=%s", arch->kernel_arch);
+	if (*arch->cross_compile)
+		strbuf_addf(sb, " CROSS_COMPILE=%s", arch->cross_compile);
+	strbuf_addf(sb, " O=%s", obj);
+}
+
 void kbuild_recipe(const struct kbuild_tree *t, const char *obj, struct strbuf *sb)
 {
 	const struct arch *arch = &t->arch;
 	struct strbuf head = STRBUF_INIT;
 
-	strbuf_addf(&head, "make ARCH=%s", arch->kernel_arch);
-	if (*arch->cross_compile)
-		strbuf_addf(&head, " CROSS_COMPILE=%s", arch->cross_compile);
-	strbuf_addf(&head, " O=%s", obj);
+	kbuild_recipe_head(t, obj, &head);
 	strbuf_addf(sb, "%s olddefconfig\n%s -j$(nproc) %s%s\n", head.buf, head.buf,
 		    arch->image, kbuild_config_has(t, "CONFIG_MODULES=y") ? " modules" : "");
 	strbuf_release(&head);
@@ -225,6 +232,11 @@ int kbuild_run(struct kbuild_tree *t, const char *const *argv,
 	int fd, ret = 0;
 
 	memset(s, 0, sizeof(*s));
+	/* an untrusted step on obj/ as the open found it: the base first */
+	if (t->refresh_due && !trusted && !o->obj && kbuild_refresh(t, err)) {
+		free(statslog);
+		return -1;
+	}
 	/* the compiler names files relative to its O= */
 	diag_parse_init(&s->parse, t->src, o->obj ? o->obj : t->obj);
 	make_env(t, &env, statslog, cc_write);
@@ -356,6 +368,9 @@ int kbuild_make(struct kbuild_tree *t, const struct kbuild_make_opts *o,
 		else
 			t->built[0] = '\0';
 		kbuild_save_state(t);
+		/* a trusted make of the image remade what was removed, and recorded it */
+		if (!o->obj && !step->timed_out && (t->env->trust_all || kbuild_trusted(t)))
+			kbuild_refresh_done(t);
 	}
 	return ret;
 }

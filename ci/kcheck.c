@@ -12,12 +12,14 @@ const struct kcheck kchecks[KCHECK_NR] = {
 	[KCHECK_SPARSE] = {
 		.name = "sparse", .tool = "sparse", .suffix = ".sparse",
 		.top = "make C=2", .programs = { "sparse" }, .package = "sparse",
-		.key = "build.sparse",
+		.key = "build.sparse", .recipe_vars = "C=2",
 	},
 	[KCHECK_COCCI] = {
 		.name = "coccicheck", .tool = "coccinelle", .suffix = ".cocci",
 		.top = "make C=2 coccicheck", .programs = { "spatch" },
 		.package = "coccinelle", .key = "build.coccicheck",
+		/* make runs it in O=: the tree's script by its absolute path */
+		.recipe_vars = "C=2 CHECK=$PWD/scripts/coccicheck MODE=report",
 	},
 	[KCHECK_CLANG] = {
 		.name = "clang", .tool = "clang", .suffix = ".clang",
@@ -25,6 +27,7 @@ const struct kcheck kchecks[KCHECK_NR] = {
 		.programs = { "clang", "ld.lld", "llvm-objcopy" },
 		.package = "clang, lld and llvm", .key = "build.clang",
 		.arch_list = true, .errors = true,
+		.recipe_vars = "LLVM=1", .own_obj = true,
 	},
 };
 
@@ -246,7 +249,9 @@ int kcheck_run(const struct kcheck *c, struct kbuild_tree *t,
 		return -1;
 	}
 	if (c == &kchecks[KCHECK_COCCI]) {
-		check = xasprintf("CHECK=sh %s %s/scripts/coccicheck", wrapper, t->src);
+		/* V=1: each spatch command is printed, naming its rule */
+		check = xasprintf("CHECK=sh %s env V=1 %s/scripts/coccicheck", wrapper,
+				  t->src);
 		vars[2] = "MODE=report";
 	} else {
 		check = xasprintf("CHECK=sh %s %s", wrapper, c->programs[0]);
@@ -264,10 +269,45 @@ int kcheck_run(const struct kcheck *c, struct kbuild_tree *t,
 	return ret;
 }
 
+void kcheck_recipe(const struct kcheck *c, const struct kbuild_tree *t, const char *obj,
+		   char *const *files, size_t nr, struct strbuf *sb)
+{
+	struct strbuf head = STRBUF_INIT;
+	char *own = c->own_obj ? xasprintf("%s-%s", obj, c->name) : NULL;
+	size_t i;
+
+	if (!nr)
+		return;
+	kbuild_recipe_head(t, own ? own : obj, &head);
+	strbuf_addf(&head, " %s", c->recipe_vars);
+	if (own)
+		strbuf_addf(sb, "mkdir -p %s && cp %s/.config %s/\n%s olddefconfig\n",
+			    own, obj, own, head.buf);
+	strbuf_addstr(sb, head.buf);
+	for (i = 0; i < nr; i++)
+		strbuf_addf(sb, " %.*s.o", (int)(strlen(files[i]) - 2), files[i]);
+	strbuf_addch(sb, '\n');
+	strbuf_release(&head);
+	free(own);
+}
+
 int kcheck_base_load(const struct kcheck *c, const struct kbuild_tree *t,
 		      const char *file, struct diag_list *out)
 {
-	return w1_cache_load(t, c->name, file, out);
+	size_t i;
+
+	if (w1_cache_load(t, c->name, file, out))
+		return -1;
+	/*
+	 * Kept before Coccinelle's findings were named by their rule: made
+	 * again, else every finding of the base would be new.
+	 */
+	for (i = 0; c == &kchecks[KCHECK_COCCI] && i < out->nr; i++)
+		if (!*out->v[i].option) {
+			diag_list_release(out);
+			return -1;
+		}
+	return 0;
 }
 
 int kcheck_base_save(const struct kcheck *c, const struct kbuild_tree *t,

@@ -47,6 +47,9 @@ struct kcheck {
 	const char *key;	/* its configuration key: "build.sparse" */
 	bool arch_list;		/* key lists the arches it runs on, else a bool */
 	bool errors;		/* its errors are errors (else warnings) */
+	/* what a developer adds to make to see its findings (kcheck_recipe()) */
+	const char *recipe_vars;
+	bool own_obj;		/* in an O= directory of its own: "<obj>-clang" */
 };
 
 extern const struct kcheck kchecks[KCHECK_NR];
@@ -56,6 +59,14 @@ bool kcheck_wanted(const struct kcheck *c, const struct config *cfg,
 		   const char *arch);
 /* The first of c's programs not on PATH, or NULL */
 const char *kcheck_missing(const struct kcheck *c);
+
+/*
+ * Is a Coccinelle rule ("api/memdup", the diagnostic's option) one that
+ * only asks for a nicer spelling of correct code (ci/kcheck-cocci.c)?  Is
+ * diagnostic d such a rule's finding?  Style: counted, never mailed.
+ */
+bool kcheck_cocci_style(const char *rule);
+bool kcheck_style(const struct diag *d);
 
 /* Is unit one of checker c's; of any checker's */
 bool kcheck_is_unit(const struct kcheck *c, const char *unit);
@@ -72,6 +83,15 @@ char *kcheck_unit(const struct kcheck *c, const char *file);
 int kcheck_run(const struct kcheck *c, struct kbuild_tree *t,
 		char *const *files, size_t nr, const char *name,
 		struct kbuild_step *step, struct strbuf *err);
+
+/*
+ * The make lines, without lorebot, that show c's findings in files (.c
+ * paths) in a kernel tree whose O= directory obj has the build's .config
+ * and image: "make ARCH=x86_64 O=build C=2 mm/util.o"; for clang, its
+ * own O= directory made from obj's .config first.  A line each.
+ */
+void kcheck_recipe(const struct kcheck *c, const struct kbuild_tree *t, const char *obj,
+		   char *const *files, size_t nr, struct strbuf *sb);
 
 /* The base's diagnostics of file: 0 and out filled, -1 when not kept */
 int kcheck_base_load(const struct kcheck *c, const struct kbuild_tree *t,

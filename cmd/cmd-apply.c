@@ -13,118 +13,6 @@
 #include "bot/series-out.h"
 #include "lib/jsonx.h"
 
-const char cmd_apply_help[] =
-	"NAME\n"
-	"    lorebot-apply - apply a patch series to the kernel tree and say exactly\n"
-	"    why when it does not apply\n"
-	"\n"
-	"SYNOPSIS\n"
-	"    lorebot apply --mbox FILE [--repo DIR] [--base REV]... [--series ID]\n"
-	"                  [--fetch | --no-fetch] [-C N] [--no-3way] [--no-branch]\n"
-	"                  [--trailers mail|all] [--quarantine DIR] [--json]\n"
-	"    lorebot apply --msgid ID [--url URL] [--repo DIR] [options as above]\n"
-	"\n"
-	"DESCRIPTION\n"
-	"    Finds the patch series in FILE (the current version of each, as\n"
-	"    'lorebot series' shows them) and applies each patch in order, without\n"
-	"    any working tree, making one commit per patch with the author, date\n"
-	"    and full message (trailers included) of the mail, and, as b4 shazam\n"
-	"    adds them, the trailers reviewers gave in replies to the patch and to\n"
-	"    the cover letter, then a Link: to the patch (apply.trailers,\n"
-	"    apply.link).  When every patch applies, the branch\n"
-	"    refs/heads/lorebot/<series-id>/v<N> points at the last commit.\n"
-	"\n"
-	"    The base is, in order: the series' base-commit when the repository has\n"
-	"    it; then each branch of git.base (mm-new first), at its current tip\n"
-	"    (a branch a configured remote fetches is taken as fetched,\n"
-	"    <remote>/<branch>).  A base-commit the repository lacks is looked for\n"
-	"    on the remotes first: their branches, then the commit by its id.\n"
-	"    The first base on which the whole series applies is used; when none\n"
-	"    does, the report is for the first base that exists.  Every attempt is\n"
-	"    listed.  A base-commit the repository does not have is reported as\n"
-	"    such, so that a failure is not blamed on the patches.\n"
-	"\n"
-	"    Hunks are placed as 'git apply' places them: at the line the hunk\n"
-	"    names, else at the nearest place where all its context matches\n"
-	"    (reported as an offset); no fuzz unless -C is given.  When a file's\n"
-	"    hunks do not fit and the pre-image blob of its 'index' line is in the\n"
-	"    repository, a three-way merge is tried (as 'git am -3').  Each patch\n"
-	"    reports how it applied: exact, offset, fuzz, 3way or binary.\n"
-	"\n"
-	"    When a patch does not apply, every failing file and hunk is named,\n"
-	"    with the first lines of the hunk and the lines of the tree where it\n"
-	"    comes closest, in compiler format (file:line: error: ...).  Later\n"
-	"    patches are not applied; each is tried on its own against the base\n"
-	"    and the report says whether it would apply.\n"
-	"\n"
-	"    Refused with the reason: paths with '..' or '.git' components,\n"
-	"    absolute paths, writing beyond a symbolic link, symbolic links that\n"
-	"    point outside the tree, submodules, binary patches without data,\n"
-	"    diffs larger than apply.maxpatchsize, with more files than\n"
-	"    apply.maxfiles or hunks than apply.maxhunks, binary data inflating\n"
-	"    beyond apply.maxbinarysize (checked before it is inflated whole).\n"
-	"    Each refusal names the patch and the limit.  Nothing outside the\n"
-	"    repository's object database is read or written.\n"
-	"\n"
-	"OPTIONS\n"
-	"    --mbox FILE\n"
-	"        an mbox (b4 mbox, lore's t.mbox.gz unpacked) or one message; - is stdin\n"
-	"    --msgid ID\n"
-	"        fetch the thread of this message from lore and apply the series it\n"
-	"        belongs to (its cover letter or any of its patches)\n"
-	"    --url URL\n"
-	"        the inbox to ask for --msgid (default: the first list.<name>.url)\n"
-	"    --repo DIR\n"
-	"        the kernel repository (default: git.repo); bare is fine\n"
-	"    --base REV\n"
-	"        try REV instead of the base-commit and git.base; repeat to try\n"
-	"        several in order\n"
-	"    --series ID\n"
-	"        apply only this series (series id, cover letter or patch Message-ID,\n"
-	"        as 'lorebot series' lists them); default: every series in FILE\n"
-	"    --fetch\n"
-	"        fetch the configured remotes (remote.<name>.url and\n"
-	"        remote.<name>.branch) now; the repository is created when\n"
-	"        missing.  Without it they are fetched when git.fetch is true\n"
-	"        (the default) and the last fetch is older than\n"
-	"        git.fetchinterval, or when the tree lacks a series' base-commit\n"
-	"    --no-fetch\n"
-	"        fetch nothing (the daemon's apply jobs: the daemon fetched)\n"
-	"    -C N\n"
-	"        allow reducing the context of a hunk to N lines (git apply -C);\n"
-	"        such hunks are reported as fuzz\n"
-	"    --no-3way\n"
-	"        never fall back to a three-way merge\n"
-	"    --no-branch\n"
-	"        make the commits but no branch\n"
-	"    --quarantine DIR\n"
-	"        write the new objects into DIR (a loose objects directory) and\n"
-	"        nothing into the repository, which is only read; 'branch' names\n"
-	"        the branch to make, which is not made (the daemon's apply jobs:\n"
-	"        the daemon takes in what is reachable from 'tip', checked, and\n"
-	"        makes the branch itself).  Not with --fetch or --export\n"
-	"    --trailers mail|all\n"
-	"        the mail's trailers only, or also those from replies and Link:\n"
-	"        (default: apply.trailers, all)\n"
-	"    --export ROOT\n"
-	"        when a series applies, export the base and the result as read-only\n"
-	"        trees ROOT/<tree-id> for builds (unchanged files of the result are\n"
-	"        hard links into the base's); their paths are in 'export'\n"
-	"    --json\n"
-	"        print the result as JSON: an object with base {name, sha, reason},\n"
-	"        branch (or null) and patches [{n, subject, status, method, file,\n"
-	"        hunk, message, failures [{file, hunk}], would_apply_alone, ...}];\n"
-	"        with several series, {\"series\": [such objects]}\n"
-	"\n"
-	"EXIT STATUS\n"
-	"    0 every patch applied, 1 a series does not apply, 2 usage or input\n"
-	"    error (no series in FILE, unknown --base), 3 repository or fetch error.\n"
-	"\n"
-	"EXAMPLES\n"
-	"    lorebot apply --mbox 20250115033807.46664-1-21cnbao@gmail.com.mbx \\\n"
-	"        --repo ~/mm.git\n"
-	"    lorebot apply --mbox series.mbx --repo ~/mm.git --base mm-unstable --json\n";
-
 struct apply_cli {
 	const char *mbox;
 	const char *repo;
@@ -454,27 +342,122 @@ static int trailers_cb(const struct parse_opt *opt, const char *arg, struct strb
 	return 0;
 }
 
+const char cmd_apply_help[] =
+	"NAME\n"
+	"    lorebot-apply - apply a patch series to the kernel tree and say exactly\n"
+	"    why when it does not apply\n"
+	"\n"
+	"SYNOPSIS\n"
+	"    lorebot apply --mbox FILE [--repo DIR] [--base REV]... [--series ID]\n"
+	"                  [--fetch | --no-fetch] [-C N] [--no-3way] [--no-branch]\n"
+	"                  [--trailers mail|all] [--quarantine DIR] [--json]\n"
+	"    lorebot apply --msgid ID [--url URL] [--repo DIR] [options as above]\n"
+	"\n"
+	"DESCRIPTION\n"
+	"    Finds the patch series in FILE (the current version of each, as\n"
+	"    'lorebot series' shows them) and applies each patch in order, without\n"
+	"    any working tree, making one commit per patch with the author, date\n"
+	"    and full message (trailers included) of the mail, and, as b4 shazam\n"
+	"    adds them, the trailers reviewers gave in replies to the patch and to\n"
+	"    the cover letter, then a Link: to the patch (apply.trailers,\n"
+	"    apply.link).  When every patch applies, the branch\n"
+	"    refs/heads/lorebot/<series-id>/v<N> points at the last commit.\n"
+	"\n"
+	"    The base is, in order: the series' base-commit when the repository has\n"
+	"    it; then each branch of git.base (mm-new first), at its current tip\n"
+	"    (a branch a configured remote fetches is taken as fetched,\n"
+	"    <remote>/<branch>).  A base-commit the repository lacks is looked for\n"
+	"    on the remotes first: their branches, then the commit by its id.\n"
+	"    The first base on which the whole series applies is used; when none\n"
+	"    does, the report is for the first base that exists.  Every attempt is\n"
+	"    listed.  A base-commit the repository does not have is reported as\n"
+	"    such, so that a failure is not blamed on the patches.\n"
+	"\n"
+	"    Hunks are placed as 'git apply' places them: at the line the hunk\n"
+	"    names, else at the nearest place where all its context matches\n"
+	"    (reported as an offset); no fuzz unless -C is given.  When a file's\n"
+	"    hunks do not fit and the pre-image blob of its 'index' line is in the\n"
+	"    repository, a three-way merge is tried (as 'git am -3').  Each patch\n"
+	"    reports how it applied: exact, offset, fuzz, 3way or binary.\n"
+	"\n"
+	"    When a patch does not apply, every failing file and hunk is named,\n"
+	"    with the first lines of the hunk and the lines of the tree where it\n"
+	"    comes closest, in compiler format (file:line: error: ...).  Later\n"
+	"    patches are not applied; each is tried on its own against the base\n"
+	"    and the report says whether it would apply.\n"
+	"\n"
+	"    Refused with the reason: paths with '..' or '.git' components,\n"
+	"    absolute paths, writing beyond a symbolic link, symbolic links that\n"
+	"    point outside the tree, submodules, binary patches without data,\n"
+	"    diffs larger than apply.maxpatchsize, with more files than\n"
+	"    apply.maxfiles or hunks than apply.maxhunks, binary data inflating\n"
+	"    beyond apply.maxbinarysize (checked before it is inflated whole).\n"
+	"    Each refusal names the patch and the limit.  Nothing outside the\n"
+	"    repository's object database is read or written.\n"
+	"\n"
+	"OPTIONS\n"
+	"\n"
+	"EXIT STATUS\n"
+	"    0 every patch applied, 1 a series does not apply, 2 usage or input\n"
+	"    error (no series in FILE, unknown --base), 3 repository or fetch error.\n"
+	"\n"
+	"EXAMPLES\n"
+	"    lorebot apply --mbox 20250115033807.46664-1-21cnbao@gmail.com.mbx \\\n"
+	"        --repo ~/mm.git\n"
+	"    lorebot apply --mbox series.mbx --repo ~/mm.git --base mm-unstable --json\n";
+
 static int apply_parse_options(struct apply_cli *c, int argc, char **argv)
 {
 	const struct parse_opt opts[] = {
-		OPT_STRING('m', "mbox", &c->mbox, "FILE", "the series, - for stdin"),
-		OPT_STRING('r', "repo", &c->repo, "DIR", "the kernel repository"),
-		OPT_STRING_LIST('b', "base", &c->bases, "REV", "a base to try (repeatable)"),
-		OPT_STRING('s', "series", &c->series, "ID", "the version of the mbox to apply"),
-		OPT_BOOL(0, "fetch", &c->fetch, "fetch the remotes first"),
-		OPT_BOOL(0, "no-fetch", &c->no_fetch, "do not fetch the remotes"),
-		OPT_BOOL(0, "no-3way", &c->no_3way, "no three-way merge"),
-		OPT_BOOL(0, "no-branch", &c->no_branch, "leave no branch behind"),
-		OPT_BOOL('j', "json", &c->json, "print the result as JSON"),
-		OPT_STRING(0, "msgid", &c->msgid, "ID", "the thread of ID, from lore"),
-		OPT_STRING(0, "url", &c->url, "URL", "the inbox to ask for --msgid"),
-		OPT_STRING(0, "export", &c->export, "ROOT", "write the applied patches under ROOT"),
+		OPT_STRING('m', "mbox", &c->mbox, "FILE",
+			   "an mbox (b4 mbox, lore's t.mbox.gz unpacked) or one message; - is "
+			   "stdin"),
+		OPT_STRING(0, "msgid", &c->msgid, "ID",
+			   "fetch the thread of this message from lore and apply the series it "
+			   "belongs to (its cover letter or any of its patches)"),
+		OPT_STRING(0, "url", &c->url, "URL",
+			   "the inbox to ask for --msgid (default: the first list.<name>.url)"),
+		OPT_STRING('r', "repo", &c->repo, "DIR",
+			   "the kernel repository (default: git.repo); bare is fine"),
+		OPT_STRING_LIST('b', "base", &c->bases, "REV",
+				"try REV instead of the base-commit and git.base; repeat to try "
+				"several in order"),
+		OPT_STRING('s', "series", &c->series, "ID",
+			   "apply only this series (series id, cover letter or patch Message-ID, "
+			   "as 'lorebot series' lists them); default: every series in FILE"),
+		OPT_BOOL(0, "fetch", &c->fetch,
+			 "fetch the configured remotes (remote.<name>.url and "
+			 "remote.<name>.branch) now; the repository is created when missing.  "
+			 "Without it they are fetched when git.fetch is true (the default) and "
+			 "the last fetch is older than git.fetchinterval, or when the tree lacks "
+			 "a series' base-commit"),
+		OPT_BOOL(0, "no-fetch", &c->no_fetch,
+			 "fetch nothing (the daemon's apply jobs: the daemon fetched)"),
+		OPT_CALLBACK('C', NULL, &c->min_context, "N",
+			     "allow reducing the context of a hunk to N lines (git apply -C); "
+			     "such hunks are reported as fuzz", min_context_cb),
+		OPT_BOOL(0, "no-3way", &c->no_3way,
+			 "never fall back to a three-way merge"),
+		OPT_BOOL(0, "no-branch", &c->no_branch,
+			 "make the commits but no branch"),
 		OPT_STRING(0, "quarantine", &c->quarantine, "DIR",
-			   "new objects into DIR, no ref made"),
-		OPT_CALLBACK(0, "trailers", &c->trailers, "WHICH", "mail or all",
-			     trailers_cb),
-		OPT_CALLBACK('C', NULL, &c->min_context, "N", "lines of context to match",
-			     min_context_cb),
+			   "write the new objects into DIR (a loose objects directory) and "
+			   "nothing into the repository, which is only read; 'branch' names the "
+			   "branch to make, which is not made (the daemon's apply jobs: the "
+			   "daemon takes in what is reachable from 'tip', checked, and makes the "
+			   "branch itself).  Not with --fetch or --export"),
+		OPT_CALLBACK(0, "trailers", &c->trailers, "mail|all",
+			     "the mail's trailers only, or also those from replies and Link: "
+			     "(default: apply.trailers, all)", trailers_cb),
+		OPT_STRING(0, "export", &c->export, "ROOT",
+			   "when a series applies, export the base and the result as read-only "
+			   "trees ROOT/<tree-id> for builds (unchanged files of the result are "
+			   "hard links into the base's); their paths are in 'export'"),
+		OPT_BOOL('j', "json", &c->json,
+			 "print the result as JSON: an object with base {name, sha, reason}, "
+			 "branch (or null) and patches [{n, subject, status, method, file, hunk, "
+			 "message, failures [{file, hunk}], would_apply_alone, ...}]; with "
+			 "several series, {\"series\": [such objects]}"),
 		OPT_END(),
 	};
 

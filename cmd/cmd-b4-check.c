@@ -20,58 +20,6 @@
 #include "lib/parse-options.h"
 #include "lib/run.h"
 
-const char cmd_b4_check_help[] =
-	"NAME\n"
-	"    lorebot-b4-check - lorebot's verdicts as b4 review's CI checks\n"
-	"\n"
-	"SYNOPSIS\n"
-	"    lorebot b4-check [--url DASHBOARD] [--repo DIR] < MAIL\n"
-	"\n"
-	"DESCRIPTION\n"
-	"    Speaks b4's external check protocol (b4 0.15 and later: 'b4 review',\n"
-	"    the c key of its tracking list and review app): reads one message on\n"
-	"    stdin, a patch (b4.review-perpatch-check-cmd) or a cover letter\n"
-	"    (b4.review-series-check-cmd), and prints a JSON array of results,\n"
-	"    each {\"tool\", \"status\" (pass, warn or fail), \"summary\", \"url\",\n"
-	"    \"details\"}, or [] when it has nothing to say about the message.\n"
-	"\n"
-	"    With --url, the verdicts the lorebot daemon behind that dashboard\n"
-	"    reached for the message (its /api/checks/<Message-ID>): one result per\n"
-	"    context, lorebot-apply, lorebot-review, lorebot-build-<arch> and\n"
-	"    lorebot-boot-<arch> (the boot on the series' last patch), as patchwork\n"
-	"    shows them; a context not tested yet is warn, \"not tested yet\"; for a\n"
-	"    cover letter each context's worst over the patches.  The url of each\n"
-	"    is the version on the dashboard.  A message the dashboard does not\n"
-	"    know gives [].\n"
-	"\n"
-	"    Without --url, the review runs here: lorebot check on the message\n"
-	"    alone (with --repo, on that tree), one result \"lorebot-review\": fail\n"
-	"    on an error of lorebot's mm rules, warn on a warning, else pass; the\n"
-	"    findings in compiler format in details.  checkpatch and codespell are\n"
-	"    only counted: b4 runs checkpatch itself.\n"
-	"\n"
-	"    b4 reads check commands only from the user's configuration, never\n"
-	"    from a tree's .b4-config (a series under review could name any\n"
-	"    command there).  Once per user:\n"
-	"\n"
-	"        git config --global --add b4.review-perpatch-check-cmd \\\n"
-	"            'lorebot b4-check --url https://lorebot.example.org/'\n"
-	"        git config --global --add b4.review-series-check-cmd \\\n"
-	"            'lorebot b4-check --url https://lorebot.example.org/'\n"
-	"\n"
-	"OPTIONS\n"
-	"    --url URL    a lorebot dashboard (core.dashboardurl of the bot)\n"
-	"    --repo DIR   without --url: the kernel tree the review reads whole\n"
-	"                 files from (default: none, the patch's hunks)\n"
-	"    --timeout D  how long to wait for the dashboard or the review\n"
-	"                 (default 60s)\n"
-	"\n"
-	"EXIT STATUS\n"
-	"    0 when the array is printed (whatever the verdicts: b4 reads them from\n"
-	"    the JSON), 2 on a usage or input error, 3 when the dashboard or the\n"
-	"    review could not be reached or run; then nothing is printed on stdout\n"
-	"    and stderr says why, which b4 shows as the check's failure.\n";
-
 #define MAIL_MAX (64u << 20)
 
 static int read_stdin(struct strbuf *sb)
@@ -305,14 +253,66 @@ static int duration_cb(const struct parse_opt *opt, const char *arg, struct strb
 	return 0;
 }
 
+const char cmd_b4_check_help[] =
+	"NAME\n"
+	"    lorebot-b4-check - lorebot's verdicts as b4 review's CI checks\n"
+	"\n"
+	"SYNOPSIS\n"
+	"    lorebot b4-check [--url DASHBOARD] [--repo DIR] < MAIL\n"
+	"\n"
+	"DESCRIPTION\n"
+	"    Speaks b4's external check protocol (b4 0.15 and later: 'b4 review',\n"
+	"    the c key of its tracking list and review app): reads one message on\n"
+	"    stdin, a patch (b4.review-perpatch-check-cmd) or a cover letter\n"
+	"    (b4.review-series-check-cmd), and prints a JSON array of results,\n"
+	"    each {\"tool\", \"status\" (pass, warn or fail), \"summary\", \"url\",\n"
+	"    \"details\"}, or [] when it has nothing to say about the message.\n"
+	"\n"
+	"    With --url, the verdicts the lorebot daemon behind that dashboard\n"
+	"    reached for the message (its /api/checks/<Message-ID>): one result per\n"
+	"    context, lorebot-apply, lorebot-review, lorebot-build-<arch> and\n"
+	"    lorebot-boot-<arch> (the boot on the series' last patch), as patchwork\n"
+	"    shows them; a context not tested yet is warn, \"not tested yet\"; for a\n"
+	"    cover letter each context's worst over the patches.  The url of each\n"
+	"    is the version on the dashboard.  A message the dashboard does not\n"
+	"    know gives [].\n"
+	"\n"
+	"    Without --url, the review runs here: lorebot check on the message\n"
+	"    alone (with --repo, on that tree), one result \"lorebot-review\": fail\n"
+	"    on an error of lorebot's mm rules, warn on a warning, else pass; the\n"
+	"    findings in compiler format in details.  checkpatch and codespell are\n"
+	"    only counted: b4 runs checkpatch itself.\n"
+	"\n"
+	"    b4 reads check commands only from the user's configuration, never\n"
+	"    from a tree's .b4-config (a series under review could name any\n"
+	"    command there).  Once per user:\n"
+	"\n"
+	"        git config --global --add b4.review-perpatch-check-cmd \\\n"
+	"            'lorebot b4-check --url https://lorebot.example.org/'\n"
+	"        git config --global --add b4.review-series-check-cmd \\\n"
+	"            'lorebot b4-check --url https://lorebot.example.org/'\n"
+	"\n"
+	"OPTIONS\n"
+	"\n"
+	"EXIT STATUS\n"
+	"    0 when the array is printed (whatever the verdicts: b4 reads them from\n"
+	"    the JSON), 2 on a usage or input error, 3 when the dashboard or the\n"
+	"    review could not be reached or run; then nothing is printed on stdout\n"
+	"    and stderr says why, which b4 shows as the check's failure.\n";
+
 int cmd_b4_check(int argc, char **argv, struct ctx *ctx)
 {
 	const char *url = NULL, *repo = NULL;
 	uint64_t timeout_ms = 60000;
 	const struct parse_opt opts[] = {
-		OPT_STRING(0, "url", &url, "URL", "a lorebot dashboard"),
-		OPT_STRING(0, "repo", &repo, "DIR", "the kernel tree of the local review"),
-		OPT_CALLBACK(0, "timeout", &timeout_ms, "D", "how long to wait", duration_cb),
+		OPT_STRING(0, "url", &url, "URL",
+			   "a lorebot dashboard (core.dashboardurl of the bot)"),
+		OPT_STRING(0, "repo", &repo, "DIR",
+			   "without --url: the kernel tree the review reads whole files from "
+			   "(default: none, the patch's hunks)"),
+		OPT_CALLBACK(0, "timeout", &timeout_ms, "D",
+			     "how long to wait for the dashboard or the review (default 60s)",
+			     duration_cb),
 		OPT_END(),
 	};
 	struct strbuf raw = STRBUF_INIT, err = STRBUF_INIT;

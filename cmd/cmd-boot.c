@@ -13,70 +13,6 @@
 #include "ci/boot-report.h"
 #include "ci/bootkernel.h"
 
-const char cmd_boot_help[] =
-	"NAME\n"
-	"    lorebot-boot - boot a series' kernels in qemu and run the mm kselftests\n"
-	"\n"
-	"SYNOPSIS\n"
-	"    lorebot boot --repo DIR --series BRANCH [--base REV] [--arch LIST]\n"
-	"                 [--tests LIST] [--json] [options]\n"
-	"    lorebot boot --arch ARCH --image FILE --src DIR --objdir DIR\n"
-	"                 [--base-image FILE --base-src DIR --base-objdir DIR]\n"
-	"                 [--tests LIST] [--json] [options]\n"
-	"\n"
-	"DESCRIPTION\n"
-	"    Builds the kernel at the tip of BRANCH and at its base for each\n"
-	"    architecture, cross-compiles the mm kselftests of each tree\n"
-	"    statically, boots both kernels under qemu (KVM only where a probe\n"
-	"    shows it works, else TCG; no network; -no-reboot; a time limit)\n"
-	"    with an initramfs holding a small static init and the tests, and\n"
-	"    compares: only new kselftest failures and new kernel reports\n"
-	"    (WARNING, BUG, Oops, panic, hung task, KASAN, ...) are findings,\n"
-	"    each with its output or call trace and the test that was running.\n"
-	"    A failing test, or one during which the kernel reported, runs again\n"
-	"    until boot.confirm runs (5).  What is new counts only when it showed\n"
-	"    in every run on the tip and never in twice as many runs of the base\n"
-	"    (the base's runs are cached per machine); else it is 'flaky', listed\n"
-	"    and counted but no finding.  What counts is then bisected over the\n"
-	"    series' own kernels (the images lorebot build kept of every patch,\n"
-	"    else built now), each probe running the tests boot.confirm times:\n"
-	"    the finding names the first bad patch, in at most ceil(log2 n) + 1\n"
-	"    boots of the series per arch; a first bad patch that only changes\n"
-	"    comments or documentation is marked suspect, not blamed.\n"
-	"    A guest stopped at the time limit before the kernel printed\n"
-	"    anything (a firmware or qemu hang) boots once more before it\n"
-	"    counts.\n"
-	"    The base's results are cached per machine (per base, arch, tests).\n"
-	"\n"
-	"    The base is the merge base of BRANCH and the first git.base branch\n"
-	"    that exists (mm-new), unless --base names it.\n"
-	"\n"
-	"    The kernels come from the build engine (lorebot build): the build\n"
-	"    directory of the arch, build.profile and the base, so a series that\n"
-	"    was just built is not built again; the second form boots kernels\n"
-	"    built elsewhere.\n"
-	"\n"
-	"OPTIONS\n"
-	"    --repo DIR        the kernel repository (default: git.repo)\n"
-	"    --series BRANCH   the series' branch (or any revision)\n"
-	"    --base REV        compare with this commit\n"
-	"    --no-base         do not boot a base; every report counts as new\n"
-	"    --arch LIST       x86_64,arm64,riscv (default: build.arch, or all)\n"
-	"    --tests LIST      mm kselftests, comma-separated; 'default' is the\n"
-	"                      built-in list (default: boot.tests, or 'default')\n"
-	"    --list-tests      print the test catalog and exit\n"
-	"    --timeout DUR     limit of one boot (boot.timeout, 5m)\n"
-	"    --test-timeout DUR  limit of one test in the guest (boot.testtimeout)\n"
-	"    --cmdline TEXT    added to the kernel command line (boot.cmdline)\n"
-	"    --kvm MODE        auto, on or off (boot.kvm)\n"
-	"    --workdir DIR     initramfs and console logs (default: under the\n"
-	"                      cache, boot/runs/<tip>)\n"
-	"    --json            print {\"archs\": [...]} (see ci/boot-report.h)\n"
-	"\n"
-	"EXIT STATUS\n"
-	"    0 every arch ok, 1 regressions or a boot failure, 2 usage error,\n"
-	"    3 infrastructure problem (toolchain, qemu, build failure).\n";
-
 struct boot_args {
 	const char *repo, *series, *base, *arches, *tests, *workdir;
 	const char *image, *src, *objdir;
@@ -279,30 +215,101 @@ static int exit_status(json_object *report)
 	return ret;
 }
 
+const char cmd_boot_help[] =
+	"NAME\n"
+	"    lorebot-boot - boot a series' kernels in qemu and run the mm kselftests\n"
+	"\n"
+	"SYNOPSIS\n"
+	"    lorebot boot --repo DIR --series BRANCH [--base REV] [--arch LIST]\n"
+	"                 [--tests LIST] [--json] [options]\n"
+	"    lorebot boot --arch ARCH --image FILE --src DIR --objdir DIR\n"
+	"                 [--base-image FILE --base-src DIR --base-objdir DIR]\n"
+	"                 [--tests LIST] [--json] [options]\n"
+	"\n"
+	"DESCRIPTION\n"
+	"    Builds the kernel at the tip of BRANCH and at its base for each\n"
+	"    architecture, cross-compiles the mm kselftests of each tree\n"
+	"    statically, boots both kernels under qemu (KVM only where a probe\n"
+	"    shows it works, else TCG; no network; -no-reboot; a time limit)\n"
+	"    with an initramfs holding a small static init and the tests, and\n"
+	"    compares: only new kselftest failures and new kernel reports\n"
+	"    (WARNING, BUG, Oops, panic, hung task, KASAN, ...) are findings,\n"
+	"    each with its output or call trace and the test that was running.\n"
+	"    A failing test, or one during which the kernel reported, runs again\n"
+	"    until boot.confirm runs (5).  What is new counts only when it showed\n"
+	"    in every run on the tip and never in twice as many runs of the base\n"
+	"    (the base's runs are cached per machine); else it is 'flaky', listed\n"
+	"    and counted but no finding.  What counts is then bisected over the\n"
+	"    series' own kernels (the images lorebot build kept of every patch,\n"
+	"    else built now), each probe running the tests boot.confirm times:\n"
+	"    the finding names the first bad patch, in at most ceil(log2 n) + 1\n"
+	"    boots of the series per arch; a first bad patch that only changes\n"
+	"    comments or documentation is marked suspect, not blamed.\n"
+	"    A guest stopped at the time limit before the kernel printed\n"
+	"    anything (a firmware or qemu hang) boots once more before it\n"
+	"    counts.\n"
+	"    The base's results are cached per machine (per base, arch, tests).\n"
+	"\n"
+	"    The base is the merge base of BRANCH and the first git.base branch\n"
+	"    that exists (mm-new), unless --base names it.\n"
+	"\n"
+	"    The kernels come from the build engine (lorebot build): the build\n"
+	"    directory of the arch, build.profile and the base, so a series that\n"
+	"    was just built is not built again; the second form boots kernels\n"
+	"    built elsewhere.\n"
+	"\n"
+	"OPTIONS\n"
+	"\n"
+	"EXIT STATUS\n"
+	"    0 every arch ok, 1 regressions or a boot failure, 2 usage error,\n"
+	"    3 infrastructure problem (toolchain, qemu, build failure).\n";
+
 static int parse_args(int argc, char **argv, struct boot_args *args)
 {
 	const struct parse_opt opts[] = {
-		OPT_STRING(0, "repo", &args->repo, "DIR", "the kernel repository"),
-		OPT_STRING(0, "series", &args->series, "BRANCH", "the series' branch"),
-		OPT_STRING(0, "base", &args->base, "REV", "compare with this commit"),
-		OPT_STRING(0, "arch", &args->arches, "LIST", "x86_64,arm64,riscv"),
-		OPT_STRING(0, "tests", &args->tests, "LIST", "mm kselftests, comma-separated"),
-		OPT_STRING(0, "workdir", &args->workdir, "DIR", "initramfs and console logs"),
-		OPT_STRING(0, "image", &args->image, "FILE", "a kernel image to boot"),
-		OPT_STRING(0, "src", &args->src, "DIR", "the image's source tree"),
-		OPT_STRING(0, "objdir", &args->objdir, "DIR", "the image's build directory"),
-		OPT_STRING(0, "base-image", &args->base_image, "FILE", "the base's image"),
-		OPT_STRING(0, "base-src", &args->base_src, "DIR", "the base's source tree"),
-		OPT_STRING(0, "base-objdir", &args->base_objdir, "DIR",
-			   "the base's build directory"),
-		OPT_STRING(0, "cmdline", &args->cmdline, "TEXT", "added to the command line"),
-		OPT_STRING(0, "kvm", &args->kvm, "MODE", "auto, on or off"),
-		OPT_STRING(0, "timeout", &args->timeout, "DUR", "limit of one boot"),
+		OPT_STRING(0, "repo", &args->repo, "DIR",
+			   "the kernel repository (default: git.repo)"),
+		OPT_STRING(0, "series", &args->series, "BRANCH",
+			   "the series' branch (or any revision)"),
+		OPT_STRING(0, "base", &args->base, "REV",
+			   "compare with this commit"),
+		OPT_BOOL(0, "no-base", &args->no_base,
+			 "do not boot a base; every report counts as new"),
+		OPT_STRING(0, "arch", &args->arches, "LIST",
+			   "x86_64,arm64,riscv (default: build.arch, or all)"),
+		OPT_STRING(0, "tests", &args->tests, "LIST",
+			   "mm kselftests, comma-separated; 'default' is the built-in list "
+			   "(default: boot.tests, or 'default')"),
+		OPT_BOOL(0, "list-tests", &args->list,
+			 "print the test catalog and exit"),
+		OPT_STRING(0, "timeout", &args->timeout, "DUR",
+			   "limit of one boot (boot.timeout, 5m)"),
 		OPT_STRING(0, "test-timeout", &args->test_timeout, "DUR",
-			   "limit of one test in the guest"),
-		OPT_BOOL(0, "no-base", &args->no_base, "do not boot a base"),
-		OPT_BOOL(0, "list-tests", &args->list, "print the test catalog and exit"),
-		OPT_BOOL(0, "json", &args->json, "print {\"archs\": [...]}"),
+			   "limit of one test in the guest (boot.testtimeout)"),
+		OPT_STRING(0, "cmdline", &args->cmdline, "TEXT",
+			   "added to the kernel command line (boot.cmdline)"),
+		OPT_STRING(0, "kvm", &args->kvm, "MODE",
+			   "auto, on or off (boot.kvm)"),
+		OPT_STRING(0, "workdir", &args->workdir, "DIR",
+			   "initramfs and console logs (default: under the cache, "
+			   "boot/runs/<tip>)"),
+		OPT_BOOL(0, "json", &args->json,
+			 "print {\"archs\": [...]} (see ci/boot-report.h)"),
+		OPT_STRING(0, "image", &args->image, "FILE",
+			   "the second form: a kernel image to boot, built elsewhere, for "
+			   "the one --arch ARCH"),
+		OPT_STRING(0, "src", &args->src, "DIR",
+			   "the second form: the image's source tree (its kselftests are "
+			   "built)"),
+		OPT_STRING(0, "objdir", &args->objdir, "DIR",
+			   "the second form: the image's build directory"),
+		OPT_STRING(0, "base-image", &args->base_image, "FILE",
+			   "the second form: the base's image, booted to compare with (without "
+			   "it, no base: every report counts as new)"),
+		OPT_STRING(0, "base-src", &args->base_src, "DIR",
+			   "the second form: the base's source tree"),
+		OPT_STRING(0, "base-objdir", &args->base_objdir, "DIR",
+			   "the second form: the base's build directory"),
 		OPT_END(),
 	};
 

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -12,6 +13,29 @@
 #include "bot/series-out.h"
 #include "lib/jsonx.h"
 #include "ci/build-out.h"
+
+struct build_opts {
+	const char *repo, *series, *base, *range, *arch, *profile, *log_dir;
+	bool json, no_w1, no_sparse, no_cocci, no_clang, no_repair;
+};
+
+/* --timeout DUR: build.timeout for this run */
+static int timeout_cb(const struct parse_opt *opt, const char *arg, struct strbuf *err)
+{
+	struct ctx *ctx = opt->value;
+	uint64_t ms;
+
+	if (util_parse_duration_ms(arg, &ms) || !ms) {
+		strbuf_addf(err, "bad duration '%s'", arg);
+		return -1;
+	}
+	config_set(ctx->cfg, "build.timeout", arg);
+	return 0;
+}
+
+/* the result, kept in the log directory */
+#define RESULT_JSON "result.json"
+#define RESULT_TEXT "result.txt"
 
 const char cmd_build_help[] =
 	"NAME\n"
@@ -58,57 +82,6 @@ const char cmd_build_help[] =
 	"    arch.<name>.timeout), build.memory and build.logmax.\n"
 	"\n"
 	"OPTIONS\n"
-	"    --repo DIR\n"
-	"        the kernel repository (default: git.repo, else the current directory)\n"
-	"    --series BRANCH\n"
-	"        the commits of BRANCH that are not in its base, e.g. the branch\n"
-	"        lorebot/<series>/v<N> made by 'lorebot apply'\n"
-	"    --base REV\n"
-	"        the base of --series (default: the merge base of BRANCH with the first\n"
-	"        branch of git.base that exists, mm-new by default)\n"
-	"    --range A..B\n"
-	"        the commits of B not in A, built on A\n"
-	"    --arch LIST\n"
-	"        comma-separated architectures (default: build.arch, else x86_64,\n"
-	"        arm64, riscv); aarch64 and riscv64 are accepted\n"
-	"    --profile NAME\n"
-	"        small (tinyconfig + config/fragments: bootable, minutes) or production\n"
-	"        (defconfig + mm.config); default build.profile\n"
-	"    --timeout DURATION\n"
-	"        wall-clock limit of each make step (overrides build.timeout)\n"
-	"    --log-dir DIR\n"
-	"        where the logs of every step and the images go (default:\n"
-	"        <cache>/logs/build/<time>-<pid>)\n"
-	"    --no-w1\n"
-	"        skip the W=1 compile of the touched files\n"
-	"    --no-sparse\n"
-	"        skip the sparse check (make C=2) of the touched files (default:\n"
-	"        build.sparse); its new warnings have tool \"sparse\"\n"
-	"    --no-coccicheck\n"
-	"        skip the Coccinelle check (make C=2 CHECK=scripts/coccicheck\n"
-	"        MODE=report) of the touched files (default: build.coccicheck); its\n"
-	"        new warnings have tool \"coccinelle\"\n"
-	"    --no-clang\n"
-	"        skip the clang compile (make LLVM=1) of the touched files on the\n"
-	"        arches build.clang lists; its new warnings and errors have tool\n"
-	"        \"clang\"\n"
-	"    --no-repair\n"
-	"        build with the profile's configuration as it is, whatever\n"
-	"        build.repair says\n"
-	"    --json\n"
-	"        print {\"base\", \"profile\", \"patches\", \"status\", \"archs\": [{\"arch\",\n"
-	"        \"status\" (ok, warnings, errors, infra), \"infra\", \"findings\": [{\"patch\",\n"
-	"        \"commit\", \"file\", \"line\", \"column\", \"severity\", \"message\", \"option\",\n"
-	"        \"new\", \"w1\", \"fixed_by\", \"text\", ...}], \"patches\": [{\"n\", \"status\",\n"
-	"        \"seconds\", \"rebuilt\", \"ccache_hits\", \"log\", ...}], \"bisection\",\n"
-	"        \"base\", \"build_dir\", \"src_dir\", \"obj_dir\", \"image\", \"coverage\":\n"
-	"        {\"changed\", \"compiled\", \"other_arch\", \"percent\", \"uncompiled\":\n"
-	"        [{\"patch\", \"file\", \"from\", \"to\", \"reason\", \"needs\"}], \"repair\"},\n"
-	"        ...}], \"coverage\": {\"changed\", \"compiled\" (on at least one arch),\n"
-	"        \"percent\", \"uncompiled\", \"text\"}}; each patch has its\n"
-	"        \"coverage\" per file.\n"
-	"        Findings with \"new\": false are pre-existing diagnostics of the touched\n"
-	"        files (patch 0: present at the base), listed for context only.\n"
 	"\n"
 	"EXIT STATUS\n"
 	"    0 every architecture built without new diagnostics and compiled the\n"
@@ -120,43 +93,63 @@ const char cmd_build_help[] =
 	"    lorebot build --repo ~/mm --series lorebot/20260207081613/v7 --arch riscv\n"
 	"    lorebot build --range mm-new..HEAD --json\n";
 
-struct build_opts {
-	const char *repo, *series, *base, *range, *arch, *profile, *log_dir;
-	bool json, no_w1, no_sparse, no_cocci, no_clang, no_repair;
-};
-
-/* --timeout DUR: build.timeout for this run */
-static int timeout_cb(const struct parse_opt *opt, const char *arg, struct strbuf *err)
-{
-	struct ctx *ctx = opt->value;
-	uint64_t ms;
-
-	if (util_parse_duration_ms(arg, &ms) || !ms) {
-		strbuf_addf(err, "bad duration '%s'", arg);
-		return -1;
-	}
-	config_set(ctx->cfg, "build.timeout", arg);
-	return 0;
-}
-
 static int parse_opts(int argc, char **argv, struct ctx *ctx,
 		      struct build_opts *o)
 {
 	const struct parse_opt opts[] = {
-		OPT_STRING(0, "repo", &o->repo, "DIR", "the kernel repository"),
-		OPT_STRING(0, "series", &o->series, "BRANCH", "the series' branch"),
-		OPT_STRING(0, "base", &o->base, "REV", "the base of --series"),
-		OPT_STRING(0, "range", &o->range, "A..B", "the commits to build"),
-		OPT_STRING(0, "arch", &o->arch, "LIST", "the architectures"),
-		OPT_STRING(0, "profile", &o->profile, "NAME", "the build profile"),
-		OPT_CALLBACK(0, "timeout", ctx, "DURATION", "limit of one build", timeout_cb),
-		OPT_STRING(0, "log-dir", &o->log_dir, "DIR", "where the logs go"),
-		OPT_BOOL(0, "no-w1", &o->no_w1, "no W=1 build"),
-		OPT_BOOL(0, "no-sparse", &o->no_sparse, "no sparse check"),
-		OPT_BOOL(0, "no-coccicheck", &o->no_cocci, "no Coccinelle check"),
-		OPT_BOOL(0, "no-clang", &o->no_clang, "no clang build"),
-		OPT_BOOL(0, "no-repair", &o->no_repair, "no config repair"),
-		OPT_BOOL(0, "json", &o->json, "print the result as JSON"),
+		OPT_STRING(0, "repo", &o->repo, "DIR",
+			   "the kernel repository (default: git.repo, else the current directory)"),
+		OPT_STRING(0, "series", &o->series, "BRANCH",
+			   "the commits of BRANCH that are not in its base, e.g. the branch "
+			   "lorebot/<series>/v<N> made by 'lorebot apply'"),
+		OPT_STRING(0, "base", &o->base, "REV",
+			   "the base of --series (default: the merge base of BRANCH with the "
+			   "first branch of git.base that exists, mm-new by default)"),
+		OPT_STRING(0, "range", &o->range, "A..B",
+			   "the commits of B not in A, built on A"),
+		OPT_STRING(0, "arch", &o->arch, "LIST",
+			   "comma-separated architectures (default: build.arch, else x86_64, "
+			   "arm64, riscv); aarch64 and riscv64 are accepted"),
+		OPT_STRING(0, "profile", &o->profile, "NAME",
+			   "small (tinyconfig + config/fragments: bootable, minutes) or "
+			   "production (defconfig + mm.config); default build.profile"),
+		OPT_CALLBACK(0, "timeout", ctx, "DURATION",
+			     "wall-clock limit of each make step (overrides build.timeout)",
+			     timeout_cb),
+		OPT_STRING(0, "log-dir", &o->log_dir, "DIR",
+			   "where the logs of every step and the images go (default: "
+			   "<cache>/logs/build/<time>-<pid>), and the result: result.txt as "
+			   "printed without --json, result.json as with it"),
+		OPT_BOOL(0, "no-w1", &o->no_w1,
+			 "skip the W=1 compile of the touched files"),
+		OPT_BOOL(0, "no-sparse", &o->no_sparse,
+			 "skip the sparse check (make C=2) of the touched files (default: "
+			 "build.sparse); its new warnings have tool \"sparse\""),
+		OPT_BOOL(0, "no-coccicheck", &o->no_cocci,
+			 "skip the Coccinelle check (make C=2 CHECK=scripts/coccicheck "
+			 "MODE=report) of the touched files (default: build.coccicheck); its new "
+			 "warnings have tool \"coccinelle\""),
+		OPT_BOOL(0, "no-clang", &o->no_clang,
+			 "skip the clang compile (make LLVM=1) of the touched files on the arches "
+			 "build.clang lists; its new warnings and errors have tool \"clang\""),
+		OPT_BOOL(0, "no-repair", &o->no_repair,
+			 "build with the profile's configuration as it is, whatever build.repair "
+			 "says"),
+		OPT_BOOL(0, "json", &o->json,
+			 "print {\"base\", \"profile\", \"patches\", \"status\", \"archs\": "
+			 "[{\"arch\", \"status\" (ok, warnings, errors, infra), \"infra\", "
+			 "\"findings\": [{\"patch\", \"commit\", \"file\", \"line\", \"column\", "
+			 "\"severity\", \"message\", \"option\", \"new\", \"w1\", \"fixed_by\", "
+			 "\"text\", ...}], \"patches\": [{\"n\", \"status\", \"seconds\", "
+			 "\"rebuilt\", \"ccache_hits\", \"log\", ...}], \"bisection\", \"base\", "
+			 "\"build_dir\", \"src_dir\", \"obj_dir\", \"image\", \"coverage\": "
+			 "{\"changed\", \"compiled\", \"other_arch\", \"percent\", "
+			 "\"uncompiled\": [{\"patch\", \"file\", \"from\", \"to\", \"reason\", "
+			 "\"needs\"}], \"repair\"}, ...}], \"coverage\": {\"changed\", "
+			 "\"compiled\" (on at least one arch), \"percent\", \"uncompiled\", "
+			 "\"text\"}}; each patch has its \"coverage\" per file.\n"
+			 "Findings with \"new\": false are pre-existing diagnostics of the "
+			 "touched files (patch 0: present at the base), listed for context only."),
 		OPT_END(),
 	};
 
@@ -292,6 +285,36 @@ static char *default_log_dir(const struct kbuild_env *env)
 	return xasprintf("%s/logs/build/%s-%d", env->cache, stamp, (int)getpid());
 }
 
+/* <log_dir>/<name>: the result kept with the logs, a warning if it cannot be */
+static void keep_result(const char *log_dir, const char *name, const char *text)
+{
+	char *path = xasprintf("%s/%s", log_dir, name);
+	int r = util_write_file(path, text, strlen(text));
+
+	if (r)
+		log_warn("cannot write '%s': %s", path, strerror(-r));
+	free(path);
+}
+
+/*
+ * The result as --json asks, on stdout; both forms are kept in the log
+ * directory, so that the build is seen again in either without a second
+ */
+static void print_result(const struct build_job *job, const char *log_dir, bool json)
+{
+	json_object *j = build_job_to_json(job);
+	struct strbuf text = STRBUF_INIT, js = STRBUF_INIT;
+
+	strbuf_addf(&js, "%s\n", jx_text(j, true));
+	build_job_to_text(job, &text);
+	keep_result(log_dir, RESULT_JSON, js.buf);
+	keep_result(log_dir, RESULT_TEXT, text.buf);
+	fputs(json ? js.buf : text.buf, stdout);
+	json_object_put(j);
+	strbuf_release(&text);
+	strbuf_release(&js);
+}
+
 int cmd_build(int argc, char **argv, struct ctx *ctx)
 {
 	struct build_opts o = { 0 };
@@ -348,18 +371,7 @@ int cmd_build(int argc, char **argv, struct ctx *ctx)
 		s = buildjob_arch(&job, &archs[i]);
 		log_info("%s: %s", archs[i].name, buildjob_status_name(s));
 	}
-	if (o.json) {
-		json_object *j = build_job_to_json(&job);
-
-		jx_print(j, stdout);
-		json_object_put(j);
-	} else {
-		struct strbuf sb = STRBUF_INIT;
-
-		build_job_to_text(&job, &sb);
-		fputs(sb.buf, stdout);
-		strbuf_release(&sb);
-	}
+	print_result(&job, log_dir, o.json);
 	switch (build_job_status(&job)) {
 	case BUILD_ERRORS:
 	case BUILD_WARNINGS:

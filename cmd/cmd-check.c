@@ -10,155 +10,6 @@
 #include "lib/log.h"
 #include "checkers/check.h"
 
-const char cmd_check_help[] =
-	"NAME\n"
-	"    lorebot-check - review patches the way linux-mm reviewers do, before\n"
-	"    sending them or as they come\n"
-	"\n"
-	"SYNOPSIS\n"
-	"    lorebot check [RANGE] [--fix [--apply]] [--build[=ARCHS]] [--boot[=ARCHS]]\n"
-	"                  [--repo DIR] [options]\n"
-	"    lorebot check --mbox FILE [--series ID] [--repo DIR] [options]\n"
-	"    lorebot check --msgid ID [--url URL] [--repo DIR] [options]\n"
-	"    lorebot check --list\n"
-	"\n"
-	"DESCRIPTION\n"
-	"    In a kernel tree, without --mbox, checks the commits of the current\n"
-	"    branch that are not in its upstream (@{upstream}..HEAD); on a branch\n"
-	"    prepared with 'b4 prep', the series b4 would send, with its cover\n"
-	"    letter; or RANGE: A..B (either side may be left out: HEAD), or one\n"
-	"    commit.  Each commit is checked as the mail 'git format-patch' would\n"
-	"    make of it, against the whole files of the commit.  Nothing in the\n"
-	"    repository is changed: no checkout, no index, no refs (only --apply\n"
-	"    writes, when asked).\n"
-	"\n"
-	"    With --mbox, checks every current series in FILE (a thread saved from\n"
-	"    lore; versions superseded by a later one are skipped), with --msgid\n"
-	"    the thread of message ID, fetched from lore; with --repo\n"
-	"    the series is applied (without writing) to its base-commit, else\n"
-	"    git.base, else HEAD, so the rules read whole files, Fixes: tags are\n"
-	"    looked up and checkpatch.pl is that of the first git.base branch of\n"
-	"    the tree (never of a commit only a mail names); a patch that does not\n"
-	"    apply is checked from its hunks.  Without --repo the rules see the\n"
-	"    hunks only and say so when that was not enough: one note per patch,\n"
-	"    'hunks-only', names the rules that could not decide and where.\n"
-	"\n"
-	"    A diff posted in a reply (a fold-in fix-up, a \"-fix\" patch, an\n"
-	"    inline \"[PATCH] tmp\" in a \"Re:\" mail) is checked too, as a patch\n"
-	"    of its own headed \"(a diff in a reply to vN n/M <id>)\" with the\n"
-	"    version it fixes; --series with the reply's Message-ID checks only it.\n"
-	"\n"
-	"    Findings are printed in compiler format, grouped by patch, with a\n"
-	"    summary line:\n"
-	"\n"
-	"        mm/rmap.c:683: warning: parameters of ... [one-line-args]\n"
-	"\n"
-	"    Findings are only on lines the series adds or changes, or on its\n"
-	"    mails (COMMIT_MSG, COVER_LETTER, SERIES), or where a line the series\n"
-	"    adds makes the problem (a lock taken before an unchanged return).\n"
-	"    With a tree the rules read the whole functions the series touches,\n"
-	"    along their paths (the exit rules), and one level of callees and\n"
-	"    callers.  The checkers: the mm review rules (lazyfree-droppable,\n"
-	"    progress-accounting, pte-map-null, pte-unmap-exit, rcu-unlock-exit,\n"
-	"    unlock-exit, atomic-sleep, lock-assert, one-line-args);\n"
-	"    checkpatch (scripts/checkpatch.pl of the tree, as 'b4 prep --check'\n"
-	"    runs it; findings 'checkpatch:<TYPE>'); signed-off-by, fixes-tag,\n"
-	"    subject, numbering, cover-letter, base-commit; codespell (typos in\n"
-	"    commit messages and the cover letter).  'lorebot check --list' lists\n"
-	"    them.\n"
-	"\n"
-	"OPTIONS\n"
-	"    RANGE\n"
-	"        A..B, A.. or ..B (HEAD), or one commit; default: the branch's own\n"
-	"    --repo DIR\n"
-	"        the repository: without --mbox, the developer's tree to check\n"
-	"        (default: the one holding the current directory); with --mbox,\n"
-	"        the kernel tree the series is for (work tree or bare)\n"
-	"    --mbox FILE\n"
-	"        check the patches of FILE (mboxo or mboxrd, or one message; -\n"
-	"        reads stdin) instead of a branch\n"
-	"    --series ID\n"
-	"        with --mbox: only the version ID (its cover letter's or a patch's\n"
-	"        Message-ID), also when it was superseded, or the current version\n"
-	"        of series ID (as 'lorebot apply --series' picks it)\n"
-	"    --msgid ID\n"
-	"        check the thread of message ID (<> optional), fetched from lore\n"
-	"    --url URL\n"
-	"        the inbox to ask for --msgid (default: the first list.<name>.url,\n"
-	"        e.g. git config --global lorebot.list.linux-mm.url\n"
-	"        https://lore.kernel.org/linux-mm/)\n"
-	"    --json\n"
-	"        print {\"findings\": [...]} with rule, severity (error, warning or\n"
-	"        note), patch (its number; 0 for the series), file (null for the\n"
-	"        commit message or the series), line (post-image; null when none\n"
-	"        applies), column (its byte from 1; null when unknown), message\n"
-	"        and optional quote, suggestion and cause (the line that makes\n"
-	"        the problem, when it is not line); plus series (patches, base,\n"
-	"        summary, reply_to for a diff in a reply) and, for a branch, range\n"
-	"        (kind, desc, base, tip, commits)\n"
-	"    --checkers LIST\n"
-	"        turn checkers on and off like -W: 'one-line-args,-checkpatch',\n"
-	"        'all', '-all,codespell'; applied after check.enable/check.disable\n"
-	"    --columns N\n"
-	"        the column limit of one-line-args (check.columns, default 80)\n"
-	"    --preexisting\n"
-	"        the mm rules also report what they find in code the series does\n"
-	"        not change (whole functions with a tree), as notes marked\n"
-	"        \"pre-existing\"\n"
-	"    --fail-on LEVEL\n"
-	"        exit 1 for findings of LEVEL or worse: error (the default),\n"
-	"        warning, or note (any finding); for hooks and CI\n"
-	"    --stale-tree WHY\n"
-	"        the tree may lack commits the series names, for the reason WHY\n"
-	"        (the bot passes it when its tree was not fetched lately): a\n"
-	"        commit id the tree lacks is not reported (fixes-tag, checkpatch's\n"
-	"        UNKNOWN_COMMIT_ID), a note says so\n"
-	"    --fix\n"
-	"        also print the packed prototypes one-line-args suggests, as a\n"
-	"        patch for 'git apply' on top of the range\n"
-	"    --apply\n"
-	"        commit them instead, as one 'fixup! <subject>' commit per patch on\n"
-	"        the current branch (the range must end at its tip), for 'git\n"
-	"        rebase -i --autosquash'; refused when the index or the work tree\n"
-	"        has changes to the files concerned\n"
-	"    --build[=ARCHS]\n"
-	"        also build every patch for ARCHS (x86_64,arm64,riscv; default\n"
-	"        build.arch, else all three), as the bot does; a missing cross\n"
-	"        compiler is named with its Debian package\n"
-	"    --boot[=ARCHS]\n"
-	"        also boot the tip for ARCHS and run the mm kselftests (builds too)\n"
-	"    --color[=WHEN]\n"
-	"        auto (a terminal, unless NO_COLOR is set), always (the default of\n"
-	"        a bare --color) or never; check.color\n"
-	"    --progress, --no-progress\n"
-	"        progress on stderr for work longer than a second (default: when\n"
-	"        stderr is a terminal)\n"
-	"    --list\n"
-	"        list the checkers and whether they are on\n"
-	"\n"
-	"CONFIGURATION\n"
-	"    lorebot.* keys of git's configuration (the user's and the repository's,\n"
-	"    never files of the tree), then --config FILE: check.enable,\n"
-	"    check.disable, check.columns, check.checkpatch, check.checkpatchflags,\n"
-	"    check.codespell, check.color, build.arch, build.profile, git.base,\n"
-	"    core.cachedir.  Example: git config --global lorebot.check.columns 100\n"
-	"\n"
-	"EXIT STATUS\n"
-	"    0 no errors (warnings and notes are fine), 1 errors (with --fail-on:\n"
-	"    findings of that level or worse), 2 bad input or usage (also:\n"
-	"    nothing to check, --apply refused), 3 the repository, lore (--msgid)\n"
-	"    or the tools for --build/--boot could not be used.\n"
-	"\n"
-	"EXAMPLES\n"
-	"    lorebot check\n"
-	"    lorebot check origin/mm-new..HEAD --checkers=-checkpatch\n"
-	"    lorebot check --fix --apply && git rebase -i --autosquash origin/mm-new\n"
-	"    lorebot check --msgid 20260207081613.588598-1-vernon2gm@gmail.com\n"
-	"    b4 mbox 20260207081613.588598-1-vernon2gm@gmail.com\n"
-	"    lorebot check --mbox 20260207081613.588598-1-vernon2gm@gmail.com.mbx\n"
-	"\n"
-	"    See lorebot-check(1) for more (man -l doc/lorebot-check.1).\n";
-
 char *cmd_check_cache_dir(const struct config *cfg)
 {
 	const char *c = config_get(cfg, "core.cachedir");
@@ -313,6 +164,91 @@ static int fail_on_cb(const struct parse_opt *opt, const char *arg, struct strbu
 	return 0;
 }
 
+const char cmd_check_help[] =
+	"NAME\n"
+	"    lorebot-check - review patches the way linux-mm reviewers do, before\n"
+	"    sending them or as they come\n"
+	"\n"
+	"SYNOPSIS\n"
+	"    lorebot check [RANGE] [--fix [--apply]] [--build[=ARCHS]] [--boot[=ARCHS]]\n"
+	"                  [--repo DIR] [options]\n"
+	"    lorebot check --mbox FILE [--series ID] [--repo DIR] [options]\n"
+	"    lorebot check --msgid ID [--url URL] [--repo DIR] [options]\n"
+	"    lorebot check --list\n"
+	"\n"
+	"DESCRIPTION\n"
+	"    In a kernel tree, without --mbox, checks the commits of the current\n"
+	"    branch that are not in its upstream (@{upstream}..HEAD); on a branch\n"
+	"    prepared with 'b4 prep', the series b4 would send, with its cover\n"
+	"    letter; or RANGE: A..B (either side may be left out: HEAD), or one\n"
+	"    commit.  Each commit is checked as the mail 'git format-patch' would\n"
+	"    make of it, against the whole files of the commit.  Nothing in the\n"
+	"    repository is changed: no checkout, no index, no refs (only --apply\n"
+	"    writes, when asked).\n"
+	"\n"
+	"    With --mbox, checks every current series in FILE (a thread saved from\n"
+	"    lore; versions superseded by a later one are skipped), with --msgid\n"
+	"    the thread of message ID, fetched from lore; with --repo\n"
+	"    the series is applied (without writing) to its base-commit, else\n"
+	"    git.base, else HEAD, so the rules read whole files, Fixes: tags are\n"
+	"    looked up and checkpatch.pl is that of the first git.base branch of\n"
+	"    the tree (never of a commit only a mail names); a patch that does not\n"
+	"    apply is checked from its hunks.  Without --repo the rules see the\n"
+	"    hunks only and say so when that was not enough: one note per patch,\n"
+	"    'hunks-only', names the rules that could not decide and where.\n"
+	"\n"
+	"    A diff posted in a reply (a fold-in fix-up, a \"-fix\" patch, an\n"
+	"    inline \"[PATCH] tmp\" in a \"Re:\" mail) is checked too, as a patch\n"
+	"    of its own headed \"(a diff in a reply to vN n/M <id>)\" with the\n"
+	"    version it fixes; --series with the reply's Message-ID checks only it.\n"
+	"\n"
+	"    Findings are printed in compiler format, grouped by patch, with a\n"
+	"    summary line:\n"
+	"\n"
+	"        mm/rmap.c:683: warning: parameters of ... [one-line-args]\n"
+	"\n"
+	"    Findings are only on lines the series adds or changes, or on its\n"
+	"    mails (COMMIT_MSG, COVER_LETTER, SERIES), or where a line the series\n"
+	"    adds makes the problem (a lock taken before an unchanged return).\n"
+	"    With a tree the rules read the whole functions the series touches,\n"
+	"    along their paths (the exit rules), and one level of callees and\n"
+	"    callers.  The checkers: the mm review rules (lazyfree-droppable,\n"
+	"    progress-accounting, pte-map-null, pte-unmap-exit, rcu-unlock-exit,\n"
+	"    unlock-exit, atomic-sleep, lock-assert, one-line-args);\n"
+	"    checkpatch (scripts/checkpatch.pl of the tree, as 'b4 prep --check'\n"
+	"    runs it; findings 'checkpatch:<TYPE>'); signed-off-by, fixes-tag,\n"
+	"    subject, numbering, cover-letter, base-commit; codespell (typos in\n"
+	"    commit messages and the cover letter).  'lorebot check --list' lists\n"
+	"    them.\n"
+	"\n"
+	"OPTIONS\n"
+	"    RANGE\n"
+	"        A..B, A.. or ..B (HEAD), or one commit; default: the branch's own\n"
+	"        series (see DESCRIPTION)\n"
+	"\n"
+	"CONFIGURATION\n"
+	"    lorebot.* keys of git's configuration (the user's and the repository's,\n"
+	"    never files of the tree), then --config FILE: check.enable,\n"
+	"    check.disable, check.columns, check.checkpatch, check.checkpatchflags,\n"
+	"    check.codespell, check.color, build.arch, build.profile, git.base,\n"
+	"    core.cachedir.  Example: git config --global lorebot.check.columns 100\n"
+	"\n"
+	"EXIT STATUS\n"
+	"    0 no errors (warnings and notes are fine), 1 errors (with --fail-on:\n"
+	"    findings of that level or worse), 2 bad input or usage (also:\n"
+	"    nothing to check, --apply refused), 3 the repository, lore (--msgid)\n"
+	"    or the tools for --build/--boot could not be used.\n"
+	"\n"
+	"EXAMPLES\n"
+	"    lorebot check\n"
+	"    lorebot check origin/mm-new..HEAD --checkers=-checkpatch\n"
+	"    lorebot check --fix --apply && git rebase -i --autosquash origin/mm-new\n"
+	"    lorebot check --msgid 20260207081613.588598-1-vernon2gm@gmail.com\n"
+	"    b4 mbox 20260207081613.588598-1-vernon2gm@gmail.com\n"
+	"    lorebot check --mbox 20260207081613.588598-1-vernon2gm@gmail.com.mbx\n"
+	"\n"
+	"    See lorebot-check(1) for more (man -l doc/lorebot-check.1).\n";
+
 int cmd_check(int argc, char **argv, struct ctx *ctx)
 {
 	struct devcheck_opts d = { .ci = DEVCI_OPTS_INIT };
@@ -326,28 +262,89 @@ int cmd_check(int argc, char **argv, struct ctx *ctx)
 	enum check_severity fail_on = CHECK_ERROR;
 	int ret = EXIT_OK, columns = 0, progress = -1;
 	const struct parse_opt opts[] = {
-		OPT_STRING('m', "mbox", &mbox, "FILE", "check the series in FILE"),
-		OPT_BOOL('j', "json", &d.json, "print the findings as JSON"),
-		OPT_STRING('c', "checkers", &sel, "LIST", "the checkers to run"),
-		OPT_STRING('r', "repo", &repo, "DIR", "the kernel repository"),
-		OPT_CALLBACK('C', "columns", &columns, "N", "the line length limit", columns_cb),
-		OPT_BOOL('l', "list", &list, "list the checkers"),
-		OPT_BOOL(0, "preexisting", &preexisting, "report what the base had too"),
-		OPT_CALLBACK_OPTARG(0, "color", &color, "WHEN", "auto, always or never",
-				    color_cb),
-		OPT_BOOL(0, "fix", &d.fix, "print the fixes"),
-		OPT_BOOL(0, "apply", &d.apply, "commit the fixes (implies --fix)"),
-		OPT_CALLBACK_OPTARG(0, "build", &build, "ARCHS", "build each commit", arch_cb),
-		OPT_CALLBACK_OPTARG(0, "boot", &boot, "ARCHS", "boot the branch", arch_cb),
-		OPT_SET_INT(0, "progress", &progress, "show progress", 1),
-		OPT_SET_INT(0, "no-progress", &progress, "no progress", 0),
-		OPT_STRING(0, "msgid", &msgid, "ID", "check the thread of ID, from lore"),
-		OPT_STRING(0, "url", &url, "URL", "the inbox to ask for --msgid"),
-		OPT_STRING(0, "series", &series, "ID", "the version of --mbox to check"),
-		OPT_CALLBACK(0, "fail-on", &fail_on, "LEVEL", "error, warning or note",
-			     fail_on_cb),
+		OPT_STRING('r', "repo", &repo, "DIR",
+			   "without --mbox: the repository to check (default: the one holding "
+			   "the current directory); with --mbox: the kernel tree the series is "
+			   "for (a work tree or a bare repository)"),
+		OPT_STRING('m', "mbox", &mbox, "FILE",
+			   "check the patches of FILE (mboxo or mboxrd, or one message; - reads "
+			   "stdin) instead of a branch"),
+		OPT_STRING(0, "series", &series, "ID",
+			   "with --mbox: only the version ID (its cover letter's or a patch's "
+			   "Message-ID), also when a later version superseded it, or the current "
+			   "version of series ID (as 'lorebot apply --series' picks it)"),
+		OPT_STRING(0, "msgid", &msgid, "ID",
+			   "check the thread of message ID (<> optional), fetched from lore"),
+		OPT_STRING(0, "url", &url, "URL",
+			   "the inbox to ask for --msgid (default: the first list.<name>.url of "
+			   "the configuration, e.g. git config --global "
+			   "lorebot.list.linux-mm.url https://lore.kernel.org/linux-mm/)"),
+		OPT_BOOL('j', "json", &d.json,
+			 "print {\"findings\": [...]} with rule, severity (error, warning or "
+			 "note), patch (its number; 0 for the series), file (null for the commit "
+			 "message or the series), line (post-image; null when none applies), "
+			 "column (its byte from 1; null when unknown), message and optional "
+			 "quote, suggestion and cause (the line that makes the problem, when it "
+			 "is not line); plus series (patches, base, summary, reply_to for a diff "
+			 "in a reply) and, for a branch, range (kind, desc, base, tip, commits)"),
+		OPT_STRING('c', "checkers", &sel, "LIST",
+			   "turn checkers on and off like gcc's -W: 'one-line-args,-checkpatch', "
+			   "'all', '-all,codespell'; applied after check.enable and "
+			   "check.disable"),
+		OPT_CALLBACK('C', "columns", &columns, "N",
+			     "the column limit of one-line-args (check.columns, default 80)",
+			     columns_cb),
+		OPT_BOOL(0, "preexisting", &preexisting,
+			 "the mm rules also report what they find in code the series does not "
+			 "change (whole functions with a tree), as notes marked \"pre-existing\""),
+		OPT_CALLBACK(0, "fail-on", &fail_on, "LEVEL",
+			     "exit 1 for findings of LEVEL or worse: error (the default), "
+			     "warning, or note (any finding); for hooks and CI jobs that hold "
+			     "warnings as failures", fail_on_cb),
 		OPT_STRING(0, "stale-tree", &stale, "WHY",
-			   "the tree may lack ids the series names"),
+			   "the tree may lack commits the series names, for the reason WHY (the "
+			   "daemon passes it when its tree was not fetched from its remotes "
+			   "within a day): a commit id the tree lacks is not reported "
+			   "(fixes-tag, checkpatch's UNKNOWN_COMMIT_ID), and one note says so "
+			   "and why.  An unknown id is the bot's gap then, not the author's"),
+		OPT_BOOL(0, "fix", &d.fix,
+			 "also print the packed prototypes one-line-args suggests, as a patch for "
+			 "'git apply' on top of the range, under a comment naming each patch"),
+		OPT_BOOL(0, "apply", &d.apply,
+			 "commit them instead: one 'fixup! <subject>' commit per patch with "
+			 "findings, on the current branch, as the user (user.name, user.email), "
+			 "for 'git rebase -i --autosquash'.  The range must end at the tip of "
+			 "the current branch.  Only the files concerned are committed and "
+			 "updated in the index and the work tree; it is refused when the index "
+			 "or the work tree has changes to them.  A prototype that a later patch "
+			 "of the range changed again is left alone, and said so"),
+		OPT_CALLBACK_OPTARG(0, "build", &build, "ARCHS",
+				    "also build every patch for each of ARCHS (comma-separated: "
+				    "x86_64, arm64, riscv; default build.arch, else all three), "
+				    "with the profiles of the daemon (build.profile), each patch "
+				    "on its own so that a patch breaking the build is found "
+				    "(bisectability).  The builds read the commits from the "
+				    "repository into source trees of their own under the lorebot "
+				    "cache directory; the compiler cache and the build "
+				    "directories of the base are kept there.  New diagnostics are "
+				    "findings of the patch that brought them (build:<arch>).  A "
+				    "missing cross compiler or tool is named with the Debian "
+				    "package that provides it", arch_cb),
+		OPT_CALLBACK_OPTARG(0, "boot", &boot, "ARCHS",
+				    "also boot the tip for each of ARCHS in qemu and run the mm "
+				    "kselftests, compared with the base (builds them too); new "
+				    "failures are findings (boot:<arch>)", arch_cb),
+		OPT_CALLBACK_OPTARG(0, "color", &color, "WHEN",
+				    "auto (colours when stdout is a terminal and NO_COLOR is not "
+				    "set), always (what a bare --color means) or never; default "
+				    "check.color", color_cb),
+		OPT_SET_INT(0, "progress", &progress,
+			    "progress on stderr for work longer than a second (default: when "
+			    "stderr is a terminal)", 1),
+		OPT_SET_INT(0, "no-progress", &progress,
+			    "no progress on stderr, even on a terminal", 0),
+		OPT_BOOL('l', "list", &list,
+			 "list the checkers and whether they are on"),
 		OPT_END(),
 	};
 

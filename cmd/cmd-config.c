@@ -20,13 +20,6 @@ const char cmd_config_help[] =
 	"    config/lorebot.conf in the source tree documents every key.\n"
 	"\n"
 	"OPTIONS\n"
-	"    --check FILE\n"
-	"        parse FILE and report every unknown key and bad value as\n"
-	"        'FILE:LINE: message', as a compiler would\n"
-	"    --list-keys\n"
-	"        print every key with its type, default and meaning\n"
-	"    --get KEY\n"
-	"        print the value in effect for KEY (the default when unset)\n"
 	"\n"
 	"EXIT STATUS\n"
 	"    0 when the file is fine, 1 when it has problems, 2 when it cannot be\n"
@@ -40,9 +33,13 @@ int cmd_config(int argc, char **argv, struct ctx *ctx)
 	bool list = false;
 	int ret = EXIT_OK;
 	const struct parse_opt opts[] = {
-		OPT_STRING('c', "check", &check, "FILE", "check a configuration file"),
-		OPT_BOOL('l', "list-keys", &list, "list every key with its type and default"),
-		OPT_STRING('g', "get", &get, "KEY", "print the value of KEY"),
+		OPT_STRING('c', "check", &check, "FILE",
+			   "parse FILE and report every unknown key and bad value as 'FILE:LINE: "
+			   "message', as a compiler would"),
+		OPT_BOOL('l', "list-keys", &list,
+			 "print every key with its type, default and meaning"),
+		OPT_STRING('g', "get", &get, "KEY",
+			   "print the value in effect for KEY (the default when unset)"),
 		OPT_END(),
 	};
 

@@ -36,20 +36,6 @@ const char cmd_daemon_help[] =
 	"    on stderr with timestamps (or to syslog: core.syslog).\n"
 	"\n"
 	"OPTIONS\n"
-	"    --url URL\n"
-	"        follow this public-inbox (e.g. http://127.0.0.1:8080/linux-mm/)\n"
-	"        instead of the configured [list] sections\n"
-	"    --repo DIR\n"
-	"        the kernel repository series are applied to (git.repo)\n"
-	"    --outbox DIR\n"
-	"        file replies into this maildir (reply.mode=outbox)\n"
-	"    --listen ADDR:PORT\n"
-	"        serve the dashboard from the daemon\n"
-	"    --arch LIST\n"
-	"        architectures to build and boot (build.arch; default all three)\n"
-	"    --once\n"
-	"        poll each list once, process everything pending (waiting for\n"
-	"        running jobs), and exit 0\n"
 	"\n"
 	"EXIT STATUS\n"
 	"    0 after a clean stop, 2 on a usage or configuration error, 3 when\n"
@@ -62,12 +48,21 @@ int cmd_daemon(int argc, char **argv, struct ctx *ctx)
 {
 	struct daemon_opts o = { 0 };
 	const struct parse_opt opts[] = {
-		OPT_STRING(0, "url", &o.url, "URL", "one list, without a configuration"),
-		OPT_STRING(0, "repo", &o.repo, "DIR", "the kernel repository (git.repo)"),
-		OPT_STRING(0, "outbox", &o.outbox, "DIR", "file the replies there"),
-		OPT_STRING(0, "listen", &o.listen, "ADDR:PORT", "serve the dashboard too"),
-		OPT_STRING(0, "arch", &o.archs, "LIST", "the architectures to build and boot"),
-		OPT_BOOL(0, "once", &o.once, "process what is pending, then exit"),
+		OPT_STRING(0, "url", &o.url, "URL",
+			   "follow this public-inbox (e.g. http://127.0.0.1:8080/linux-mm/) "
+			   "instead of the configured [list] sections"),
+		OPT_STRING(0, "repo", &o.repo, "DIR",
+			   "the kernel repository series are applied to (git.repo)"),
+		OPT_STRING(0, "outbox", &o.outbox, "DIR",
+			   "file replies into this maildir (reply.mode=outbox)"),
+		OPT_STRING(0, "listen", &o.listen, "ADDR:PORT",
+			   "serve the dashboard as well: 'lorebot serve' runs as a child of the "
+			   "daemon and is started again if it dies (see lorebot-serve(1))"),
+		OPT_STRING(0, "arch", &o.archs, "LIST",
+			   "architectures to build and boot (build.arch; default all three)"),
+		OPT_BOOL(0, "once", &o.once,
+			 "poll each list once, process everything pending (waiting for running "
+			 "jobs), and exit 0 (the demo and the tests use it)"),
 		OPT_END(),
 	};
 

@@ -54,43 +54,6 @@ int cmd_open_store(struct ctx *ctx, struct store *st, bool create)
 	return ret ? EXIT_INFRA : EXIT_OK;
 }
 
-const char cmd_db_help[] =
-	"NAME\n"
-	"    lorebot-db - maintain the state database\n"
-	"\n"
-	"SYNOPSIS\n"
-	"    lorebot [--db FILE | --config FILE] db rebuild [--arch LIST] [--json]\n"
-	"    lorebot [--db FILE | --config FILE] db check [--arch LIST] [--json]\n"
-	"\n"
-	"DESCRIPTION\n"
-	"    rebuild assembles every stored message again into series,\n"
-	"    versions, patches and trailers, and brings those tables up to date\n"
-	"    (what changed gets a new generation, what assembly no longer makes\n"
-	"    is marked gone).  A fetch assembles only the threads and series\n"
-	"    its new messages touch (every message when the new ones are\n"
-	"    32,768 or more, or 4,096 and a quarter of those assembled before:\n"
-	"    an archive imported); rebuild is the reference that incremental\n"
-	"    assembly must equal, and the repair after anything doubtful.  It\n"
-	"    takes the database's write lock for as long as it runs.  It derives\n"
-	"    the state of every version again too (below).\n"
-	"\n"
-	"    check compares the state the database keeps for every version (what\n"
-	"    the dashboard's state filter and /metrics read) with the state its\n"
-	"    results derive to, after deriving the versions changed since, and\n"
-	"    prints a line per difference.  The states are kept for the\n"
-	"    architectures of build.arch, or those of the daemon's --arch; give\n"
-	"    check and rebuild the same --arch.\n"
-	"\n"
-	"OPTIONS\n"
-	"    --arch LIST  the architectures a version needs (comma-separated),\n"
-	"              as the daemon's --arch\n"
-	"    --json    print {\"versions\": N, \"changed\": N} (rebuild) or\n"
-	"              {\"versions\": N, \"differences\": N} (check) instead of a line\n"
-	"\n"
-	"EXIT STATUS\n"
-	"    0, 1 when check finds a difference, 2 on a usage error or when there\n"
-	"    is no database, 3 when the database fails.\n";
-
 struct db_cmd {
 	const char *name;
 	int (*fn)(struct ctx *ctx, struct store *st);
@@ -166,6 +129,39 @@ static const struct db_cmd db_cmds[] = {
 	{ "check", db_check },
 };
 
+const char cmd_db_help[] =
+	"NAME\n"
+	"    lorebot-db - maintain the state database\n"
+	"\n"
+	"SYNOPSIS\n"
+	"    lorebot [--db FILE | --config FILE] db rebuild [--arch LIST] [--json]\n"
+	"    lorebot [--db FILE | --config FILE] db check [--arch LIST] [--json]\n"
+	"\n"
+	"DESCRIPTION\n"
+	"    rebuild assembles every stored message again into series,\n"
+	"    versions, patches and trailers, and brings those tables up to date\n"
+	"    (what changed gets a new generation, what assembly no longer makes\n"
+	"    is marked gone).  A fetch assembles only the threads and series\n"
+	"    its new messages touch (every message when the new ones are\n"
+	"    32,768 or more, or 4,096 and a quarter of those assembled before:\n"
+	"    an archive imported); rebuild is the reference that incremental\n"
+	"    assembly must equal, and the repair after anything doubtful.  It\n"
+	"    takes the database's write lock for as long as it runs.  It derives\n"
+	"    the state of every version again too (below).\n"
+	"\n"
+	"    check compares the state the database keeps for every version (what\n"
+	"    the dashboard's state filter and /metrics read) with the state its\n"
+	"    results derive to, after deriving the versions changed since, and\n"
+	"    prints a line per difference.  The states are kept for the\n"
+	"    architectures of build.arch, or those of the daemon's --arch; give\n"
+	"    check and rebuild the same --arch.\n"
+	"\n"
+	"OPTIONS\n"
+	"\n"
+	"EXIT STATUS\n"
+	"    0, 1 when check finds a difference, 2 on a usage error or when there\n"
+	"    is no database, 3 when the database fails.\n";
+
 int cmd_db(int argc, char **argv, struct ctx *ctx)
 {
 	const struct db_cmd *c = NULL;
@@ -173,8 +169,12 @@ int cmd_db(int argc, char **argv, struct ctx *ctx)
 	struct store *st = ctx->st;
 	size_t i;
 	const struct parse_opt opts[] = {
-		OPT_STRING(0, "arch", &archs, "LIST", "the architectures a version needs"),
-		OPT_BOOL(0, "json", &ctx->json, "print JSON instead of a line"),
+		OPT_STRING(0, "arch", &archs, "LIST",
+			   "the architectures a version needs (comma-separated), as the daemon's "
+			   "--arch"),
+		OPT_BOOL(0, "json", &ctx->json,
+			 "print {\"versions\": N, \"changed\": N} (rebuild) or {\"versions\": N, "
+			 "\"differences\": N} (check) instead of a line"),
 		OPT_END(),
 	};
 

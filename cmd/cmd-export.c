@@ -38,13 +38,6 @@ const char cmd_export_help[] =
 	"    (kcidb.dir) and can submit it (kcidb.url, kcidb.tokenfile).\n"
 	"\n"
 	"OPTIONS\n"
-	"    --kcidb        the KCIDB v5.3 document (the only format so far)\n"
-	"    --since TIME   only versions with a result recorded since TIME: a date\n"
-	"                   (2026-01-31), a date and time (2026-01-31T09:00:00Z),\n"
-	"                   unix seconds or a duration ago (14d, 6h)\n"
-	"    --series ID    only this series or series version\n"
-	"    --arch LIST    the architectures the daemon tests (default:\n"
-	"                   build.arch, else all three): what 'ended' means\n"
 	"\n"
 	"EXIT STATUS\n"
 	"    0 when printed (even with no version), 2 on a usage error, 3 when\n"
@@ -55,10 +48,17 @@ int cmd_export(int argc, char **argv, struct ctx *ctx)
 	const char *since_arg = NULL, *series = NULL, *archs = NULL;
 	bool kcidb = false;
 	const struct parse_opt opts[] = {
-		OPT_BOOL(0, "kcidb", &kcidb, "the KCIDB v5.3 document"),
-		OPT_STRING(0, "since", &since_arg, "TIME", "only versions with results since"),
-		OPT_STRING(0, "series", &series, "ID", "only this series or version"),
-		OPT_STRING(0, "arch", &archs, "LIST", "the architectures tested"),
+		OPT_BOOL(0, "kcidb", &kcidb,
+			 "the KCIDB v5.3 document (the only format so far)"),
+		OPT_STRING(0, "since", &since_arg, "TIME",
+			   "only versions with a result recorded since TIME: a date (2026-01-31), "
+			   "a date and time (2026-01-31T09:00:00Z), unix seconds or a duration "
+			   "ago (14d, 6h)"),
+		OPT_STRING(0, "series", &series, "ID",
+			   "only this series or series version"),
+		OPT_STRING(0, "arch", &archs, "LIST",
+			   "the architectures the daemon tests (default: build.arch, else all "
+			   "three): what 'ended' means"),
 		OPT_END(),
 	};
 	struct strbuf err = STRBUF_INIT;

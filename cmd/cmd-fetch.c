@@ -11,78 +11,6 @@
 #include "bot/series-out.h"
 #include "lib/jsonx.h"
 
-const char cmd_fetch_help[] =
-	"NAME\n"
-	"    lorebot-fetch - follow mailing lists on lore (public-inbox) into the database\n"
-	"\n"
-	"SYNOPSIS\n"
-	"    lorebot [--db FILE] fetch [--force] [--json] [--batches N]\n"
-	"    lorebot [--db FILE] fetch --url URL [--list NAME] [--query Q] [--since WHEN]\n"
-	"                              [--method search|git]\n"
-	"    lorebot [--db FILE] fetch --url URL --thread MSGID | --message MSGID\n"
-	"    lorebot [--db FILE] fetch --mbox FILE [--list NAME]\n"
-	"    lorebot [--db FILE] fetch --reparse\n"
-	"\n"
-	"DESCRIPTION\n"
-	"    One incremental pass over every list configured (list.<name>.url), or\n"
-	"    over the inbox at --url: a cheap probe (the inbox's manifest.js.gz, a\n"
-	"    few hundred bytes) tells whether anything changed since the last pass;\n"
-	"    if so, the messages received since the stored cursor are searched in\n"
-	"    windows of lore.batch messages, downloaded as gzip'ed mbox and stored\n"
-	"    exactly as received, each batch of a window committed as it is\n"
-	"    stored and the advanced cursor once the window is (a pass stopped\n"
-	"    midway keeps what it stored); the next window is downloaded while\n"
-	"    one is stored.  Of several messages with one Message-ID, the one\n"
-	"    the inbox has first (its /raw lists them as they arrived) counts,\n"
-	"    never the one with the earliest Date:.\n"
-	"    Patches whose parent is missing get their whole thread\n"
-	"    (t.mbox.gz).  Then the series are assembled again and what is new is\n"
-	"    printed: the series versions that are new, changed or gone.\n"
-	"\n"
-	"    Answers to lorebot's own mails among what came are read for unquoted\n"
-	"    lines 'lorebot: invalid ID [why]', 'lorebot: ignore RULE' and\n"
-	"    'lorebot: retest' from the series' author, whoever gave it a\n"
-	"    Reviewed-by or an Acked-by, or reply.maintainers: findings dismissed\n"
-	"    for the series, the latest version queued to be tested again (at most\n"
-	"    once per reply.retestinterval).  Each command is recorded once, with\n"
-	"    what came of it; anyone else's is ignored and logged.\n"
-	"\n"
-	"    Politeness: a list is not polled again within lore.minpoll; failed\n"
-	"    requests are retried with exponential back-off and jitter (lore.retries,\n"
-	"    lore.retrydelay); after a failed pass the list backs off (doubling, at\n"
-	"    most lore.backoffmax); a pass fetches at most lore.maxbatches windows,\n"
-	"    the rest in the next pass.  --force ignores lore.minpoll and the back-off.\n"
-	"\n"
-	"OPTIONS\n"
-	"    --url URL       a public-inbox, e.g. https://lore.kernel.org/linux-mm/\n"
-	"    --list NAME     the list's name in the database (default: the last part\n"
-	"                    of the URL); a [list \"NAME\"] section still sets its\n"
-	"                    query, since and method\n"
-	"    --query Q       only messages matching this public-inbox search\n"
-	"    --since WHEN    where the first fetch starts: 2026-01-31, 14d (ago), or\n"
-	"                    unix seconds (default: list.<name>.since, else everything)\n"
-	"    --batches N     windows per pass (default: lore.maxbatches)\n"
-	"    --method M      search (default; HTTP searches, a query works) or git\n"
-	"                    (mirror the inbox's git epochs next to the database,\n"
-	"                    lore.gitdir: every message once, in import order)\n"
-	"    --thread MSGID  fetch the whole thread of MSGID (t.mbox.gz)\n"
-	"    --message MSGID fetch the single message MSGID (raw)\n"
-	"    --mbox FILE     import a local mbox instead (- for stdin), committed\n"
-	"                    every 64 MB of mail: stopped, the same import again\n"
-	"                    stores the rest\n"
-	"    --reparse       parse every stored message again (after a parser fix)\n"
-	"    --force         poll now, whatever lore.minpoll and the back-off say\n"
-	"    --json          print {\"lists\": [...], \"versions\": [...],\n"
-	"                    \"answers\": [...]}\n"
-	"\n"
-	"EXIT STATUS\n"
-	"    0 when every list was fetched (or did not need to be), 2 on usage\n"
-	"    errors, 3 when a list could not be fetched (network, server, disk).\n"
-	"\n"
-	"EXAMPLES\n"
-	"    lorebot --db mm.db fetch --url https://lore.kernel.org/linux-mm/ --since 7d\n"
-	"    lorebot --db mm.db series --json\n";
-
 struct fetch_opts {
 	const char *url, *list, *query, *since, *thread, *message, *mbox, *method;
 	int batches;
@@ -346,21 +274,90 @@ static int batches_cb(const struct parse_opt *opt, const char *arg, struct strbu
 	return 0;
 }
 
+const char cmd_fetch_help[] =
+	"NAME\n"
+	"    lorebot-fetch - follow mailing lists on lore (public-inbox) into the database\n"
+	"\n"
+	"SYNOPSIS\n"
+	"    lorebot [--db FILE] fetch [--force] [--json] [--batches N]\n"
+	"    lorebot [--db FILE] fetch --url URL [--list NAME] [--query Q] [--since WHEN]\n"
+	"                              [--method search|git]\n"
+	"    lorebot [--db FILE] fetch --url URL --thread MSGID | --message MSGID\n"
+	"    lorebot [--db FILE] fetch --mbox FILE [--list NAME]\n"
+	"    lorebot [--db FILE] fetch --reparse\n"
+	"\n"
+	"DESCRIPTION\n"
+	"    One incremental pass over every list configured (list.<name>.url), or\n"
+	"    over the inbox at --url: a cheap probe (the inbox's manifest.js.gz, a\n"
+	"    few hundred bytes) tells whether anything changed since the last pass;\n"
+	"    if so, the messages received since the stored cursor are searched in\n"
+	"    windows of lore.batch messages, downloaded as gzip'ed mbox and stored\n"
+	"    exactly as received, each batch of a window committed as it is\n"
+	"    stored and the advanced cursor once the window is (a pass stopped\n"
+	"    midway keeps what it stored); the next window is downloaded while\n"
+	"    one is stored.  Of several messages with one Message-ID, the one\n"
+	"    the inbox has first (its /raw lists them as they arrived) counts,\n"
+	"    never the one with the earliest Date:.\n"
+	"    Patches whose parent is missing get their whole thread\n"
+	"    (t.mbox.gz).  Then the series are assembled again and what is new is\n"
+	"    printed: the series versions that are new, changed or gone.\n"
+	"\n"
+	"    Answers to lorebot's own mails among what came are read for unquoted\n"
+	"    lines 'lorebot: invalid ID [why]', 'lorebot: ignore RULE' and\n"
+	"    'lorebot: retest' from the series' author, whoever gave it a\n"
+	"    Reviewed-by or an Acked-by, or reply.maintainers: findings dismissed\n"
+	"    for the series, the latest version queued to be tested again (at most\n"
+	"    once per reply.retestinterval).  Each command is recorded once, with\n"
+	"    what came of it; anyone else's is ignored and logged.\n"
+	"\n"
+	"    Politeness: a list is not polled again within lore.minpoll; failed\n"
+	"    requests are retried with exponential back-off and jitter (lore.retries,\n"
+	"    lore.retrydelay); after a failed pass the list backs off (doubling, at\n"
+	"    most lore.backoffmax); a pass fetches at most lore.maxbatches windows,\n"
+	"    the rest in the next pass.  --force ignores lore.minpoll and the back-off.\n"
+	"\n"
+	"OPTIONS\n"
+	"\n"
+	"EXIT STATUS\n"
+	"    0 when every list was fetched (or did not need to be), 2 on usage\n"
+	"    errors, 3 when a list could not be fetched (network, server, disk).\n"
+	"\n"
+	"EXAMPLES\n"
+	"    lorebot --db mm.db fetch --url https://lore.kernel.org/linux-mm/ --since 7d\n"
+	"    lorebot --db mm.db series --json\n";
+
 static int parse_opts(int argc, char **argv, struct fetch_opts *o)
 {
 	const struct parse_opt opts[] = {
-		OPT_STRING(0, "url", &o->url, "URL", "a public-inbox to follow"),
-		OPT_STRING(0, "list", &o->list, "NAME", "the list's name"),
-		OPT_STRING(0, "query", &o->query, "Q", "only messages matching this search"),
-		OPT_STRING(0, "since", &o->since, "WHEN", "where the first fetch starts"),
-		OPT_STRING(0, "thread", &o->thread, "MSGID", "the thread of MSGID"),
-		OPT_STRING(0, "message", &o->message, "MSGID", "the message MSGID"),
-		OPT_STRING(0, "mbox", &o->mbox, "FILE", "import an mbox"),
-		OPT_CALLBACK(0, "batches", &o->batches, "N", "windows per pass", batches_cb),
-		OPT_STRING(0, "method", &o->method, "M", "search or git"),
-		OPT_BOOL('f', "force", &o->force, "poll now"),
-		OPT_BOOL('j', "json", &o->json, "print the result as JSON"),
-		OPT_BOOL(0, "reparse", &o->reparse, "parse the stored messages again"),
+		OPT_STRING(0, "url", &o->url, "URL",
+			   "a public-inbox, e.g. https://lore.kernel.org/linux-mm/"),
+		OPT_STRING(0, "list", &o->list, "NAME",
+			   "the list's name in the database (default: the last part of the URL); "
+			   "a [list \"NAME\"] section still sets its query, since and method"),
+		OPT_STRING(0, "query", &o->query, "Q",
+			   "only messages matching this public-inbox search"),
+		OPT_STRING(0, "since", &o->since, "WHEN",
+			   "where the first fetch starts: 2026-01-31, 14d (ago), or unix seconds "
+			   "(default: list.<name>.since, else everything)"),
+		OPT_CALLBACK(0, "batches", &o->batches, "N",
+			     "windows per pass (default: lore.maxbatches)", batches_cb),
+		OPT_STRING(0, "method", &o->method, "M",
+			   "search (default; HTTP searches, a query works) or git (mirror the "
+			   "inbox's git epochs next to the database, lore.gitdir: every message "
+			   "once, in import order)"),
+		OPT_STRING(0, "thread", &o->thread, "MSGID",
+			   "fetch the whole thread of MSGID (t.mbox.gz)"),
+		OPT_STRING(0, "message", &o->message, "MSGID",
+			   "fetch the single message MSGID (raw)"),
+		OPT_STRING(0, "mbox", &o->mbox, "FILE",
+			   "import a local mbox instead (- for stdin), committed every 64 MB of "
+			   "mail: stopped, the same import again stores the rest"),
+		OPT_BOOL(0, "reparse", &o->reparse,
+			 "parse every stored message again (after a parser fix)"),
+		OPT_BOOL('f', "force", &o->force,
+			 "poll now, whatever lore.minpoll and the back-off say"),
+		OPT_BOOL('j', "json", &o->json,
+			 "print {\"lists\": [...], \"versions\": [...], \"answers\": [...]}"),
 		OPT_END(),
 	};
 

@@ -12,42 +12,17 @@
 #include "lib/jsonx.h"
 #include "lib/log.h"
 
-const char cmd_job_help[] =
-	"NAME\n"
-	"    lorebot-job - run one job of the daemon's queue\n"
-	"\n"
-	"SYNOPSIS\n"
-	"    lorebot --db FILE job run ID --repo DIR [--outbox DIR] [--arch LIST]\n"
-	"    lorebot --db FILE job list [--json]\n"
-	"    lorebot [--config FILE] job work DIR\n"
-	"\n"
-	"DESCRIPTION\n"
-	"    The daemon runs every job as 'lorebot job run ID' in a process of its\n"
-	"    own: the stage (apply, check, build, boot or reply) runs, its result\n"
-	"    is recorded for the series version, and the job is marked done.  A\n"
-	"    failure of the infrastructure (a command that cannot run, exits 3,\n"
-	"    times out) queues the job again until it used daemon.attempts; then\n"
-	"    the stage's result is recorded as 'infra' (the command's own document\n"
-	"    when it printed one, else the reason) and the job is marked failed.\n"
-	"    'job list' prints the queue, with where each job ran (local, or\n"
-	"    the Slurm job and node).\n"
-	"\n"
-	"    'job work DIR' is what a cluster's node runs (daemon.executor =\n"
-	"    slurm): the stage command the daemon described in DIR/job.json,\n"
-	"    without any database; its result goes to DIR/result.json, which\n"
-	"    the daemon records once the scheduler says the job ended.\n"
-	"\n"
-	"OPTIONS\n"
-	"    --arch LIST     a reply: the architectures the version was built and\n"
-	"                    booted on (the daemon's --arch; default build.arch)\n"
-	"\n"
-	"EXIT STATUS\n"
-	"    0 when the job is done, 3 when it failed or was queued again,\n"
-	"    2 on a usage error.\n";
+/* The options of every subcommand: one table, one manual */
+struct job_cli {
+	const char *repo, *outbox, *archs;
+	bool json;
+};
 
-static int job_run_cmd(int argc, char **argv, struct ctx *ctx)
+static int job_run_cmd(int argc, char **argv, struct ctx *ctx,
+		       const struct job_cli *cli)
 {
-	struct job_env env = { 0 };
+	struct job_env env = { .repo = cli->repo, .outbox = cli->outbox,
+			       .archs = cli->archs };
 	struct strbuf err = STRBUF_INIT;
 	struct store st;
 	struct job j;
@@ -56,16 +31,7 @@ static int job_run_cmd(int argc, char **argv, struct ctx *ctx)
 	int64_t id;
 	ssize_t n;
 	int ret;
-	const struct parse_opt opts[] = {
-		OPT_STRING(0, "repo", &env.repo, "DIR", "the kernel repository"),
-		OPT_STRING(0, "outbox", &env.outbox, "DIR", "a reply: file the mails in DIR"),
-		OPT_STRING(0, "arch", &env.archs, "LIST", "a reply: the architectures"),
-		OPT_END(),
-	};
 
-	argc = cmd_parse_options(argc, argv, "job", opts, CMD_ANY_ARGS);
-	if (argc < 0)
-		return EXIT_USAGE;
 	if (argc != 1)
 		return cmd_usage_error("job", "job run ID");
 	id = strtoll(argv[0], &end, 10);
@@ -132,30 +98,25 @@ static int job_work_cmd(int argc, char **argv, struct ctx *ctx)
 	struct strbuf err = STRBUF_INIT;
 	int ret;
 
-	if (argc != 2)
+	if (argc != 1)
 		return cmd_usage_error("job", "job work DIR");
 	log_set_timestamps(true);
-	ret = job_work(argv[1], ctx->cfg, &err);
+	ret = job_work(argv[0], ctx->cfg, &err);
 	if (ret)
-		log_err("job work '%s': %s", argv[1], err.buf);
+		log_err("job work '%s': %s", argv[0], err.buf);
 	strbuf_release(&err);
 	return ret ? EXIT_INFRA : EXIT_OK;
 }
 
-static int job_list_cmd(int argc, char **argv, struct ctx *ctx)
+static int job_list_cmd(int argc, char **argv, struct ctx *ctx, bool json)
 {
 	struct store st;
 	struct db_stmt *q;
 	json_object *arr;
-	bool json = false;
 	int ret;
-	const struct parse_opt opts[] = {
-		OPT_BOOL(0, "json", &json, "print the queue as JSON"),
-		OPT_END(),
-	};
 
-	if (cmd_parse_options(argc, argv, "job", opts, 0) < 0)
-		return EXIT_USAGE;
+	if (argc)
+		return cmd_usage_error("job", "unexpected argument '%s'", argv[0]);
 	ret = cmd_open_store(ctx, &st, false);
 	if (ret)
 		return ret;
@@ -207,15 +168,71 @@ static int job_list_cmd(int argc, char **argv, struct ctx *ctx)
 	return EXIT_OK;
 }
 
+const char cmd_job_help[] =
+	"NAME\n"
+	"    lorebot-job - run one job of the daemon's queue\n"
+	"\n"
+	"SYNOPSIS\n"
+	"    lorebot --db FILE job run ID --repo DIR [--outbox DIR] [--arch LIST]\n"
+	"    lorebot --db FILE job list [--json]\n"
+	"    lorebot [--config FILE] job work DIR\n"
+	"\n"
+	"DESCRIPTION\n"
+	"    The daemon runs every job as 'lorebot job run ID' in a process of its\n"
+	"    own: the stage (apply, check, build, boot or reply) runs, its result\n"
+	"    is recorded for the series version, and the job is marked done.  A\n"
+	"    failure of the infrastructure (a command that cannot run, exits 3,\n"
+	"    times out) queues the job again until it used daemon.attempts; then\n"
+	"    the stage's result is recorded as 'infra' (the command's own document\n"
+	"    when it printed one, else the reason) and the job is marked failed.\n"
+	"    'job list' prints the queue, with where each job ran (local, or\n"
+	"    the Slurm job and node).\n"
+	"\n"
+	"    'job work DIR' is what a cluster's node runs (daemon.executor =\n"
+	"    slurm): the stage command the daemon described in DIR/job.json,\n"
+	"    without any database; its result goes to DIR/result.json, which\n"
+	"    the daemon records once the scheduler says the job ended.\n"
+	"\n"
+	"OPTIONS\n"
+	"    Each option is one subcommand's.\n"
+	"\n"
+	"EXIT STATUS\n"
+	"    0 when the job is done, 3 when it failed or was queued again,\n"
+	"    2 on a usage error.\n";
+
 int cmd_job(int argc, char **argv, struct ctx *ctx)
 {
-	if (argc < 2)
+	struct job_cli c = { 0 };
+	const char *sub;
+	const struct parse_opt opts[] = {
+		OPT_STRING(0, "repo", &c.repo, "DIR",
+			   "job run: the kernel repository (default: git.repo)"),
+		OPT_STRING(0, "outbox", &c.outbox, "DIR",
+			   "job run of a reply: file the mails in the maildir DIR"),
+		OPT_STRING(0, "arch", &c.archs, "LIST",
+			   "job run of a reply: the architectures the version was built and "
+			   "booted on (the daemon's --arch; default build.arch)"),
+		OPT_BOOL(0, "json", &c.json, "job list: print {\"jobs\": [{id, kind, arch, "
+			 "state, attempts, version, error, executor, slurm_job, node}]}"),
+		OPT_END(),
+	};
+
+	argc = cmd_parse_options(argc, argv, "job", opts, CMD_ANY_ARGS);
+	if (argc < 0)
+		return EXIT_USAGE;
+	if (!argc)
 		return cmd_usage_error("job", "job run ID | job list | job work DIR");
-	if (!strcmp(argv[1], "run"))
-		return job_run_cmd(argc - 1, argv + 1, ctx);
-	if (!strcmp(argv[1], "list"))
-		return job_list_cmd(argc - 1, argv + 1, ctx);
-	if (!strcmp(argv[1], "work"))
+	sub = argv[0];
+	if (strcmp(sub, "run") && (c.repo || c.outbox || c.archs))
+		return cmd_usage_error("job", "--%s is an option of 'job run'",
+				       c.repo ? "repo" : c.outbox ? "outbox" : "arch");
+	if (strcmp(sub, "list") && c.json)
+		return cmd_usage_error("job", "--json is an option of 'job list'");
+	if (!strcmp(sub, "run"))
+		return job_run_cmd(argc - 1, argv + 1, ctx, &c);
+	if (!strcmp(sub, "list"))
+		return job_list_cmd(argc - 1, argv + 1, ctx, c.json);
+	if (!strcmp(sub, "work"))
 		return job_work_cmd(argc - 1, argv + 1, ctx);
-	return cmd_usage_error("job", "unknown subcommand '%s'", argv[1]);
+	return cmd_usage_error("job", "unknown subcommand '%s'", sub);
 }

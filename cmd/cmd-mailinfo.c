@@ -10,50 +10,6 @@
 #include "bot/mbox.h"
 #include "bot/patch.h"
 
-const char cmd_mailinfo_help[] =
-	"NAME\n"
-	"    lorebot-mailinfo - read a patch mail as lorebot does, or compare that\n"
-	"    with git mailinfo\n"
-	"\n"
-	"SYNOPSIS\n"
-	"    lorebot mailinfo [--scissors] [-b] MSG PATCH < MAIL\n"
-	"    lorebot mailinfo --compare [--scissors] [-b] [--json] [-v] FILE...\n"
-	"    lorebot mailinfo --differences\n"
-	"\n"
-	"DESCRIPTION\n"
-	"    The first form does what 'git mailinfo' does, with lorebot's reading\n"
-	"    of the mail (the one 'lorebot apply' commits): it prints Author:,\n"
-	"    Email:, Subject: and Date:, writes the commit message to MSG and the\n"
-	"    patch to PATCH.\n"
-	"\n"
-	"    --compare reads every message of each FILE (an mbox or one message)\n"
-	"    both ways, lorebot's and 'git mailinfo' (as git am hands a mail to it,\n"
-	"    and the date as git am parses it), and reports each field that\n"
-	"    differs: author, email, subject, date, message or patch.  A difference\n"
-	"    lorebot makes on purpose is named by its class; --differences lists\n"
-	"    the classes.  Mail git mailinfo refuses is counted, not compared.\n"
-	"\n"
-	"OPTIONS\n"
-	"    --scissors\n"
-	"        drop the message above a scissors line (-- >8 --), as git am\n"
-	"        --scissors\n"
-	"    -b\n"
-	"        keep [...] groups without PATCH in the subject (git am -b)\n"
-	"    --json\n"
-	"        with --compare: {compared, same, git_refused, documented: {class:\n"
-	"        n}, undocumented, mails: [{file, index, msgid, fields: [{field,\n"
-	"        class, lorebot, git}]}]}\n"
-	"    -v\n"
-	"        with --compare: print documented differences too\n"
-	"\n"
-	"EXIT STATUS\n"
-	"    0 done (--compare: no undocumented difference), 1 an undocumented\n"
-	"    difference, 2 usage or input error, 3 git could not be run.\n"
-	"\n"
-	"EXAMPLES\n"
-	"    lorebot mailinfo msg patch < 0001-mm-fix.patch\n"
-	"    lorebot mailinfo --compare tests/fixtures/lore/*.mbox\n";
-
 struct mailinfo_cli {
 	unsigned int flags;
 	bool compare, differences, json, verbose;
@@ -302,17 +258,59 @@ static int differences(void)
 	return EXIT_OK;
 }
 
+const char cmd_mailinfo_help[] =
+	"NAME\n"
+	"    lorebot-mailinfo - read a patch mail as lorebot does, or compare that\n"
+	"    with git mailinfo\n"
+	"\n"
+	"SYNOPSIS\n"
+	"    lorebot mailinfo [--scissors] [-b] MSG PATCH < MAIL\n"
+	"    lorebot mailinfo --compare [--scissors] [-b] [--json] [-v] FILE...\n"
+	"    lorebot mailinfo --differences\n"
+	"\n"
+	"DESCRIPTION\n"
+	"    The first form does what 'git mailinfo' does, with lorebot's reading\n"
+	"    of the mail (the one 'lorebot apply' commits): it prints Author:,\n"
+	"    Email:, Subject: and Date:, writes the commit message to MSG and the\n"
+	"    patch to PATCH.\n"
+	"\n"
+	"    --compare reads every message of each FILE (an mbox or one message)\n"
+	"    both ways, lorebot's and 'git mailinfo' (as git am hands a mail to it,\n"
+	"    and the date as git am parses it), and reports each field that\n"
+	"    differs: author, email, subject, date, message or patch.  A difference\n"
+	"    lorebot makes on purpose is named by its class; --differences lists\n"
+	"    the classes.  Mail git mailinfo refuses is counted, not compared.\n"
+	"\n"
+	"OPTIONS\n"
+	"\n"
+	"EXIT STATUS\n"
+	"    0 done (--compare: no undocumented difference), 1 an undocumented\n"
+	"    difference, 2 usage or input error, 3 git could not be run.\n"
+	"\n"
+	"EXAMPLES\n"
+	"    lorebot mailinfo msg patch < 0001-mm-fix.patch\n"
+	"    lorebot mailinfo --compare tests/fixtures/lore/*.mbox\n";
+
 int cmd_mailinfo(int argc, char **argv, struct ctx *ctx)
 {
 	struct mailinfo_cli c = { .json = ctx->json };
 	bool scissors = false, keep_non_patch = false;
 	const struct parse_opt opts[] = {
-		OPT_BOOL(0, "scissors", &scissors, "drop the message above a scissors line"),
-		OPT_BOOL(0, "compare", &c.compare, "compare with git mailinfo"),
-		OPT_BOOL(0, "differences", &c.differences, "list the classes of difference"),
-		OPT_BOOL(0, "json", &c.json, "with --compare: print JSON"),
-		OPT_BOOL('b', NULL, &keep_non_patch, "keep [...] groups without PATCH"),
-		OPT_BOOL('v', NULL, &c.verbose, "with --compare: print documented differences too"),
+		OPT_BOOL(0, "compare", &c.compare,
+			 "read every message of each FILE both ways, lorebot's and git "
+			 "mailinfo's, and report each field that differs"),
+		OPT_BOOL(0, "differences", &c.differences,
+			 "list the classes of difference lorebot makes on purpose"),
+		OPT_BOOL(0, "scissors", &scissors,
+			 "drop the message above a scissors line (-- >8 --), as git am --scissors"),
+		OPT_BOOL('b', NULL, &keep_non_patch,
+			 "keep [...] groups without PATCH in the subject (git am -b)"),
+		OPT_BOOL(0, "json", &c.json,
+			 "with --compare: {compared, same, git_refused, documented: {class: n}, "
+			 "undocumented, mails: [{file, index, msgid, fields: [{field, class, "
+			 "lorebot, git}]}]}"),
+		OPT_BOOL('v', NULL, &c.verbose,
+			 "with --compare: print documented differences too"),
 		OPT_END(),
 	};
 

@@ -40,12 +40,6 @@ const char cmd_patchwork_help[] =
 	"    (4xx) is final.\n"
 	"\n"
 	"OPTIONS\n"
-	"    --series ID   plan that version's checks, and post only its own\n"
-	"    --arch LIST   the architectures built and booted (default: build.arch,\n"
-	"                  else all three)\n"
-	"    --json        print {\"checks\": [{id, version, patch, msgid, context,\n"
-	"                  phase, state, description, status, reason, attempts,\n"
-	"                  pw_patch, pw_check}], \"sent\", \"queued\", \"failed\"}\n"
 	"\n"
 	"ENVIRONMENT\n"
 	"    LOREBOT_TEST_CRASH=pw-sending|pw-sent   for tests: kill lorebot with\n"
@@ -62,9 +56,15 @@ int cmd_patchwork(int argc, char **argv, struct ctx *ctx)
 	const char *series = NULL, *archs = NULL;
 	bool json = false;
 	const struct parse_opt opts[] = {
-		OPT_STRING(0, "series", &series, "ID", "plan and post this version's checks"),
-		OPT_STRING(0, "arch", &archs, "LIST", "the architectures tested"),
-		OPT_BOOL(0, "json", &json, "print what was done as JSON"),
+		OPT_STRING(0, "series", &series, "ID",
+			   "plan that version's checks, and post only its own"),
+		OPT_STRING(0, "arch", &archs, "LIST",
+			   "the architectures built and booted (default: build.arch, else all "
+			   "three)"),
+		OPT_BOOL(0, "json", &json,
+			 "print {\"checks\": [{id, version, patch, msgid, context, phase, state, "
+			 "description, status, reason, attempts, pw_patch, pw_check}], \"sent\", "
+			 "\"queued\", \"failed\"}"),
 		OPT_END(),
 	};
 	struct patchwork_summary sum;

@@ -9,46 +9,6 @@
 #include "bot/results.h"
 #include "bot/series-out.h"
 
-const char cmd_record_help[] =
-	"NAME\n"
-	"    lorebot-record - record what a stage found for a series version\n"
-	"\n"
-	"SYNOPSIS\n"
-	"    lorebot [--db FILE] record --version ID --stage apply|check|build|boot\n"
-	"                               [--arch ARCH] [--json] FILE.json\n"
-	"\n"
-	"DESCRIPTION\n"
-	"    Stores FILE.json (- for stdin), the --json output of 'lorebot apply',\n"
-	"    'lorebot check', 'lorebot build' or 'lorebot boot', as the result of\n"
-	"    that stage for the series version ID (the Message-ID of its cover\n"
-	"    letter, or of patch 1 without one, as 'lorebot series' prints it).\n"
-	"    The daemon does the same after each stage; this command is for\n"
-	"    scripts and tests.  An earlier result of the same version, stage and\n"
-	"    arch is replaced.  Replies ('lorebot reply') and the dashboard\n"
-	"    ('lorebot serve') are made from these results.\n"
-	"\n"
-	"    The document is checked against the stage's contract: apply needs a\n"
-	"    'patches' list with a 'status' each, check a 'findings' list with\n"
-	"    severities error, warning or note, build and boot an 'archs' list\n"
-	"    (or a single arch object) with an 'arch' and a known 'status' each.\n"
-	"    Other keys are kept as they are.\n"
-	"\n"
-	"OPTIONS\n"
-	"    --version ID   the series version\n"
-	"    --stage STAGE  apply, check, build or boot\n"
-	"    --arch ARCH    build and boot: record only this arch of the document\n"
-	"    --json         print what was recorded: {\"recorded\": [{stage, arch,\n"
-	"                   status, summary, findings}]}\n"
-	"\n"
-	"EXIT STATUS\n"
-	"    0 when recorded, 2 when the document, the version or an option is\n"
-	"    wrong, 3 when the database cannot be written.\n"
-	"\n"
-	"EXAMPLES\n"
-	"    lorebot apply --mbox s.mbx --json >apply.json\n"
-	"    lorebot --db mm.db record --version 20250115033807.46664-1-21cnbao@gmail.com \\\n"
-	"            --stage apply apply.json\n";
-
 static int read_input(const char *path, char **buf, size_t *len)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -116,6 +76,41 @@ static void print_recorded(struct store *st, const char *version, enum stage sta
 	free(id);
 }
 
+const char cmd_record_help[] =
+	"NAME\n"
+	"    lorebot-record - record what a stage found for a series version\n"
+	"\n"
+	"SYNOPSIS\n"
+	"    lorebot [--db FILE] record --version ID --stage apply|check|build|boot\n"
+	"                               [--arch ARCH] [--json] FILE.json\n"
+	"\n"
+	"DESCRIPTION\n"
+	"    Stores FILE.json (- for stdin), the --json output of 'lorebot apply',\n"
+	"    'lorebot check', 'lorebot build' or 'lorebot boot', as the result of\n"
+	"    that stage for the series version ID (the Message-ID of its cover\n"
+	"    letter, or of patch 1 without one, as 'lorebot series' prints it).\n"
+	"    The daemon does the same after each stage; this command is for\n"
+	"    scripts and tests.  An earlier result of the same version, stage and\n"
+	"    arch is replaced.  Replies ('lorebot reply') and the dashboard\n"
+	"    ('lorebot serve') are made from these results.\n"
+	"\n"
+	"    The document is checked against the stage's contract: apply needs a\n"
+	"    'patches' list with a 'status' each, check a 'findings' list with\n"
+	"    severities error, warning or note, build and boot an 'archs' list\n"
+	"    (or a single arch object) with an 'arch' and a known 'status' each.\n"
+	"    Other keys are kept as they are.\n"
+	"\n"
+	"OPTIONS\n"
+	"\n"
+	"EXIT STATUS\n"
+	"    0 when recorded, 2 when the document, the version or an option is\n"
+	"    wrong, 3 when the database cannot be written.\n"
+	"\n"
+	"EXAMPLES\n"
+	"    lorebot apply --mbox s.mbx --json >apply.json\n"
+	"    lorebot --db mm.db record --version 20250115033807.46664-1-21cnbao@gmail.com \\\n"
+	"            --stage apply apply.json\n";
+
 int cmd_record(int argc, char **argv, struct ctx *ctx)
 {
 	const char *version = NULL, *stage_arg = NULL, *arch = NULL, *file;
@@ -128,10 +123,15 @@ int cmd_record(int argc, char **argv, struct ctx *ctx)
 	bool json = false;
 	int ret;
 	const struct parse_opt opts[] = {
-		OPT_STRING(0, "version", &version, "ID", "the series version"),
-		OPT_STRING(0, "stage", &stage_arg, "STAGE", "apply, check, build or boot"),
-		OPT_STRING(0, "arch", &arch, "ARCH", "the architecture of a build or boot"),
-		OPT_BOOL(0, "json", &json, "print what was recorded as JSON"),
+		OPT_STRING(0, "version", &version, "ID",
+			   "the series version"),
+		OPT_STRING(0, "stage", &stage_arg, "STAGE",
+			   "apply, check, build or boot"),
+		OPT_STRING(0, "arch", &arch, "ARCH",
+			   "build and boot: record only this arch of the document"),
+		OPT_BOOL(0, "json", &json,
+			 "print what was recorded: {\"recorded\": [{stage, arch, status, summary, "
+			 "findings}]}"),
 		OPT_END(),
 	};
 
@@ -142,9 +142,15 @@ int cmd_record(int argc, char **argv, struct ctx *ctx)
 		return cmd_usage_error("record", "--version is required");
 	if (!stage_arg)
 		return cmd_usage_error("record", "--stage is required");
-	if (stage_parse(stage_arg, &stage) || stage >= STAGE_RESULTS)
-		return cmd_usage_error("record", "unknown stage '%s' (apply, check, build, boot)",
-				       stage_arg);
+	if (stage_parse(stage_arg, &stage) || stage >= STAGE_RESULTS) {
+		struct strbuf names = STRBUF_INIT;
+
+		for (stage = 0; stage < STAGE_RESULTS; stage++)
+			strbuf_addf(&names, "%s%s", stage ? ", " : "", stage_name(stage));
+		ret = cmd_usage_error("record", "unknown stage '%s' (%s)", stage_arg, names.buf);
+		strbuf_release(&names);
+		return ret;
+	}
 	if (argc != 1)
 		return cmd_usage_error("record", "one result file expected");
 	file = argv[0];

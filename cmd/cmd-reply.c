@@ -9,6 +9,22 @@
 #include "bot/series-out.h"
 #include "lib/template.h"
 
+static void print_text(const struct reply_summary *sum)
+{
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(sum->replies); i++) {
+		json_object *r = json_object_array_get_idx(sum->replies, i);
+
+		printf("%-8s %-6s <%s> %s%s%s\n", jx_strz(r, "state"), jx_strz(r, "kind"),
+		       jx_strz(r, "msgid"), jx_strz(r, "subject"),
+		       jx_str(r, "reason") ? ": " : "", jx_strz(r, "reason"));
+	}
+	fprintf(stderr, "lorebot: %d composed, %d sent, %d queued, %d deferred, %d skipped, "
+		"%d failed\n", sum->composed, sum->sent, sum->queued, sum->deferred,
+		sum->skipped, sum->failed);
+}
+
 const char cmd_reply_help[] =
 	"NAME\n"
 	"    lorebot-reply - mail the replies that are due on the patch threads\n"
@@ -62,19 +78,6 @@ const char cmd_reply_help[] =
 	"    no reply.\n"
 	"\n"
 	"OPTIONS\n"
-	"    --series ID    only this series (or series version)\n"
-	"    --outbox DIR   file new replies in the maildir DIR, whatever reply.mode\n"
-	"                   says, and deliver outbox replies there\n"
-	"    --dry-run      print the replies that are due as an mbox; nothing is\n"
-	"                   recorded or sent\n"
-	"    --no-wait      do not wait for retries of failed attempts (the daemon's\n"
-	"                   way); they stay queued for the next run\n"
-	"    --arch LIST    the architectures built and booted (default: build.arch,\n"
-	"                   else x86_64,arm64,riscv): the reply waits for them all\n"
-	"    --repo DIR     kernel repository to quote source lines from (default:\n"
-	"                   git.repo; without it, lines come from the patches)\n"
-	"    --json         print {\"replies\": [...], \"composed\", \"sent\", \"failed\",\n"
-	"                   \"skipped\", \"deferred\", \"queued\"}\n"
 	"\n"
 	"ENVIRONMENT\n"
 	"    LOREBOT_TEST_CRASH=sending|sent   for tests: kill lorebot with SIGKILL\n"
@@ -84,22 +87,6 @@ const char cmd_reply_help[] =
 	"EXIT STATUS\n"
 	"    0 when every due reply was handled, 2 on usage errors, 3 when a reply\n"
 	"    could not be composed or delivered (it stays queued or is failed).\n";
-
-static void print_text(const struct reply_summary *sum)
-{
-	size_t i;
-
-	for (i = 0; i < json_object_array_length(sum->replies); i++) {
-		json_object *r = json_object_array_get_idx(sum->replies, i);
-
-		printf("%-8s %-6s <%s> %s%s%s\n", jx_strz(r, "state"), jx_strz(r, "kind"),
-		       jx_strz(r, "msgid"), jx_strz(r, "subject"),
-		       jx_str(r, "reason") ? ": " : "", jx_strz(r, "reason"));
-	}
-	fprintf(stderr, "lorebot: %d composed, %d sent, %d queued, %d deferred, %d skipped, "
-		"%d failed\n", sum->composed, sum->sent, sum->queued, sum->deferred,
-		sum->skipped, sum->failed);
-}
 
 int cmd_reply(int argc, char **argv, struct ctx *ctx)
 {
@@ -112,13 +99,25 @@ int cmd_reply(int argc, char **argv, struct ctx *ctx)
 	struct store *st = ctx->st;
 	int ret = EXIT_OK;
 	const struct parse_opt opts[] = {
-		OPT_STRING(0, "series", &o.series, "ID", "only this series (or series version)"),
-		OPT_STRING(0, "outbox", &o.outbox, "DIR", "file new replies in the maildir DIR"),
-		OPT_BOOL(0, "dry-run", &o.dry_run, "print the replies due, record nothing"),
-		OPT_BOOL(0, "no-wait", &no_wait, "do not wait for retries of failed attempts"),
-		OPT_STRING(0, "arch", &arch, "LIST", "the architectures built and booted"),
-		OPT_STRING(0, "repo", &repo, "DIR", "kernel repository to quote source lines from"),
-		OPT_BOOL(0, "json", &json, "print the summary as JSON"),
+		OPT_STRING(0, "series", &o.series, "ID",
+			   "only this series (or series version)"),
+		OPT_STRING(0, "outbox", &o.outbox, "DIR",
+			   "file new replies in the maildir DIR, whatever reply.mode says, and "
+			   "deliver outbox replies there"),
+		OPT_BOOL(0, "dry-run", &o.dry_run,
+			 "print the replies that are due as an mbox; nothing is recorded or sent"),
+		OPT_BOOL(0, "no-wait", &no_wait,
+			 "do not wait for retries of failed attempts (the daemon's way); they "
+			 "stay queued for the next run"),
+		OPT_STRING(0, "arch", &arch, "LIST",
+			   "the architectures built and booted (default: build.arch, else "
+			   "x86_64,arm64,riscv): the reply waits for them all"),
+		OPT_STRING(0, "repo", &repo, "DIR",
+			   "kernel repository to quote source lines from (default: git.repo; "
+			   "without it, lines come from the patches)"),
+		OPT_BOOL(0, "json", &json,
+			 "print {\"replies\": [...], \"composed\", \"sent\", \"failed\", "
+			 "\"skipped\", \"deferred\", \"queued\"}"),
 		OPT_END(),
 	};
 

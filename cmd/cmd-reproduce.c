@@ -7,6 +7,20 @@
 #include "lib/jsonx.h"
 #include "lib/parse-options.h"
 
+static int jobs_cb(const struct parse_opt *opt, const char *arg, struct strbuf *err)
+{
+	int *jobs = opt->value;
+	char *end;
+	long n = strtol(arg, &end, 10);
+
+	if (*end || n < 1 || n > 1024) {
+		strbuf_addf(err, "--jobs: '%s' is not a number of jobs", arg);
+		return -1;
+	}
+	*jobs = (int)n;
+	return 0;
+}
+
 const char cmd_reproduce_help[] =
 	"NAME\n"
 	"    lorebot-reproduce - make a report's build diagnostic again, here\n"
@@ -48,17 +62,6 @@ const char cmd_reproduce_help[] =
 	"    sandbox; nothing of a lorebot installation else.\n"
 	"\n"
 	"OPTIONS\n"
-	"    --repo DIR   the kernel tree (default: the current directory); only\n"
-	"                 a worktree is added to it (and a fetch of the base)\n"
-	"    --url URL    the dashboard, for a report id (default: core.dashboardurl)\n"
-	"    --dir DIR    the work directory (default: ./lorebot-reproduce-<id>);\n"
-	"                 it must not exist\n"
-	"    --arch ARCH  the arch whose diagnostics to make again\n"
-	"    --jobs N     make -j (default: build.jobs)\n"
-	"    --full       build what the bot built (the image), not one object\n"
-	"    --keep       keep the worktree and the build (else removed)\n"
-	"    --json       print {\"report\", \"arch\", \"patch\", \"base\", \"commands\",\n"
-	"                 \"findings\": [{\"text\", \"reproduced\", \"got\"}]}\n"
 	"\n"
 	"EXIT STATUS\n"
 	"    0 every diagnostic was made again, 1 some were not (the build said\n"
@@ -66,33 +69,30 @@ const char cmd_reproduce_help[] =
 	"    report, its record or the tree cannot be used (or a usage error), 3\n"
 	"    the network, git or make could not run.\n";
 
-static int jobs_cb(const struct parse_opt *opt, const char *arg, struct strbuf *err)
-{
-	int *jobs = opt->value;
-	char *end;
-	long n = strtol(arg, &end, 10);
-
-	if (*end || n < 1 || n > 1024) {
-		strbuf_addf(err, "--jobs: '%s' is not a number of jobs", arg);
-		return -1;
-	}
-	*jobs = (int)n;
-	return 0;
-}
-
 int cmd_reproduce(int argc, char **argv, struct ctx *ctx)
 {
 	struct reproduce_opts o = { .cfg = ctx->cfg };
 	bool json = false;
 	const struct parse_opt opts[] = {
-		OPT_STRING(0, "repo", &o.repo, "DIR", "the kernel tree"),
-		OPT_STRING(0, "url", &o.url, "URL", "the dashboard, for a report id"),
-		OPT_STRING(0, "dir", &o.dir, "DIR", "the work directory"),
-		OPT_STRING(0, "arch", &o.arch, "ARCH", "the arch whose diagnostics to make"),
-		OPT_CALLBACK(0, "jobs", &o.jobs, "N", "make -j", jobs_cb),
-		OPT_BOOL(0, "full", &o.full, "build the image, as the bot did"),
-		OPT_BOOL(0, "keep", &o.keep, "keep the worktree and the build"),
-		OPT_BOOL(0, "json", &json, "print what was done as JSON"),
+		OPT_STRING(0, "repo", &o.repo, "DIR",
+			   "the kernel tree (default: the current directory); only a worktree is "
+			   "added to it (and a fetch of the base)"),
+		OPT_STRING(0, "url", &o.url, "URL",
+			   "the dashboard, for a report id (default: core.dashboardurl)"),
+		OPT_STRING(0, "dir", &o.dir, "DIR",
+			   "the work directory (default: ./lorebot-reproduce-<id>); it must not "
+			   "exist"),
+		OPT_STRING(0, "arch", &o.arch, "ARCH",
+			   "the arch whose diagnostics to make again"),
+		OPT_CALLBACK(0, "jobs", &o.jobs, "N",
+			     "make -j (default: build.jobs)", jobs_cb),
+		OPT_BOOL(0, "full", &o.full,
+			 "build what the bot built (the image), not one object"),
+		OPT_BOOL(0, "keep", &o.keep,
+			 "keep the worktree and the build (else removed)"),
+		OPT_BOOL(0, "json", &json,
+			 "print {\"report\", \"arch\", \"patch\", \"base\", \"commands\", "
+			 "\"findings\": [{\"text\", \"reproduced\", \"got\"}]}"),
 		OPT_END(),
 	};
 	struct strbuf err = STRBUF_INIT;

@@ -9,57 +9,6 @@
 #include "bot/store.h"
 #include "lib/jsonx.h"
 
-const char cmd_series_help[] =
-	"NAME\n"
-	"    lorebot-series - list the patch series found in an mbox or in the database\n"
-	"\n"
-	"SYNOPSIS\n"
-	"    lorebot series --mbox FILE [--json]\n"
-	"    lorebot [--db FILE] series [--json]\n"
-	"\n"
-	"DESCRIPTION\n"
-	"    Reads mail the way a maintainer reads a list: cover letters and patches\n"
-	"    are grouped into sends by threading (or, where threading is broken, by\n"
-	"    sender, version, patch count and time), sends into series and versions\n"
-	"    (v1, v2, RESEND, a send interrupted and sent again), and the trailers\n"
-	"    reviewers give in replies are attached to the patches they reviewed\n"
-	"    (to every patch when given on the cover letter).\n"
-	"\n"
-	"    With --mbox, nothing but FILE is read and no state is touched: this is\n"
-	"    how to look at a thread saved from lore (b4 mbox, t.mbox.gz unpacked).\n"
-	"    Without it, the series in the database (see lorebot-fetch) are listed.\n"
-	"\n"
-	"    Problems with single messages (no Message-ID, undecodable parts, too\n"
-	"    large, not threaded) are reported on stderr naming the message by its\n"
-	"    position and Message-ID; every other message is still used.\n"
-	"\n"
-	"OPTIONS\n"
-	"    --mbox FILE\n"
-	"        an mbox (mboxo or mboxrd), or a single message; - reads stdin\n"
-	"    --json\n"
-	"        print {\"series\": [...]}: one object per series version with title,\n"
-	"        author, version, total, tree, cover, patches (n, msgid, subject,\n"
-	"        author, trailers), complete, superseded_by, resend, base_commit,\n"
-	"        replies\n"
-	"    --max-size SIZE\n"
-	"        skip messages larger than SIZE (default: mail.maxsize, 16m)\n"
-	"    --memory SIZE\n"
-	"        hold up to SIZE of messages in memory (default: series.memory,\n"
-	"        28m: about 50,000 messages); past that, everything moves to a\n"
-	"        scratch file in $TMPDIR (else /var/tmp; about 1 KB a message),\n"
-	"        deleted on exit, of which at most SIZE is mapped in at a time:\n"
-	"        the process stays under 64 MB whatever the size of the mbox\n"
-	"\n"
-	"EXIT STATUS\n"
-	"    0 when the input was read (even with problems in single messages),\n"
-	"    2 when it could not be read, held no mail message at all (as check\n"
-	"    and apply), or on a usage error, 3 when the scratch file failed (it\n"
-	"    cannot be created, or the disk is full).\n"
-	"\n"
-	"EXAMPLES\n"
-	"    b4 mbox 20260207081613.588598-1-vernon2gm@gmail.com\n"
-	"    lorebot series --mbox 20260207081613.588598-1-vernon2gm@gmail.com.mbx\n";
-
 static void report_json_problems(const char *file, json_object *problems)
 {
 	size_t i;
@@ -122,6 +71,42 @@ static void report_problem(const char *line, size_t len, void *file)
 	fprintf(stderr, "lorebot: %s: %.*s\n", (const char *)file, (int)len, line);
 }
 
+const char cmd_series_help[] =
+	"NAME\n"
+	"    lorebot-series - list the patch series found in an mbox or in the database\n"
+	"\n"
+	"SYNOPSIS\n"
+	"    lorebot series --mbox FILE [--json]\n"
+	"    lorebot [--db FILE] series [--json]\n"
+	"\n"
+	"DESCRIPTION\n"
+	"    Reads mail the way a maintainer reads a list: cover letters and patches\n"
+	"    are grouped into sends by threading (or, where threading is broken, by\n"
+	"    sender, version, patch count and time), sends into series and versions\n"
+	"    (v1, v2, RESEND, a send interrupted and sent again), and the trailers\n"
+	"    reviewers give in replies are attached to the patches they reviewed\n"
+	"    (to every patch when given on the cover letter).\n"
+	"\n"
+	"    With --mbox, nothing but FILE is read and no state is touched: this is\n"
+	"    how to look at a thread saved from lore (b4 mbox, t.mbox.gz unpacked).\n"
+	"    Without it, the series in the database (see lorebot-fetch) are listed.\n"
+	"\n"
+	"    Problems with single messages (no Message-ID, undecodable parts, too\n"
+	"    large, not threaded) are reported on stderr naming the message by its\n"
+	"    position and Message-ID; every other message is still used.\n"
+	"\n"
+	"OPTIONS\n"
+	"\n"
+	"EXIT STATUS\n"
+	"    0 when the input was read (even with problems in single messages),\n"
+	"    2 when it could not be read, held no mail message at all (as check\n"
+	"    and apply), or on a usage error, 3 when the scratch file failed (it\n"
+	"    cannot be created, or the disk is full).\n"
+	"\n"
+	"EXAMPLES\n"
+	"    b4 mbox 20260207081613.588598-1-vernon2gm@gmail.com\n"
+	"    lorebot series --mbox 20260207081613.588598-1-vernon2gm@gmail.com.mbx\n";
+
 int cmd_series(int argc, char **argv, struct ctx *ctx)
 {
 	const char *mbox = NULL;
@@ -131,10 +116,21 @@ int cmd_series(int argc, char **argv, struct ctx *ctx)
 	bool json = false;
 	int ret = EXIT_OK;
 	const struct parse_opt opts[] = {
-		OPT_STRING('m', "mbox", &mbox, "FILE", "an mbox or one message; - reads stdin"),
-		OPT_BOOL('j', "json", &json, "print {\"series\": [...]}"),
-		OPT_SIZE(0, "max-size", &max_size, "SIZE", "skip messages larger than SIZE"),
-		OPT_SIZE(0, "memory", &memory, "SIZE", "hold up to SIZE of messages in memory"),
+		OPT_STRING('m', "mbox", &mbox, "FILE",
+			   "an mbox (mboxo or mboxrd), or a single message; - reads stdin"),
+		OPT_BOOL('j', "json", &json,
+			 "print {\"series\": [...]}: one object per series version with title, "
+			 "author, version, total, tree, cover, patches (n, msgid, subject, "
+			 "author, trailers), complete, superseded_by, resend, base_commit, "
+			 "replies"),
+		OPT_SIZE(0, "max-size", &max_size, "SIZE",
+			 "skip messages larger than SIZE (default: mail.maxsize, 16m)"),
+		OPT_SIZE(0, "memory", &memory, "SIZE",
+			 "hold up to SIZE of messages in memory (default: series.memory, 28m: "
+			 "about 50,000 messages); past that, everything moves to a scratch file "
+			 "in $TMPDIR (else /var/tmp; about 1 KB a message), deleted on exit, of "
+			 "which at most SIZE is mapped in at a time: the process stays under 64 "
+			 "MB whatever the size of the mbox"),
 		OPT_END(),
 	};
 

@@ -58,10 +58,6 @@ const char cmd_serve_help[] =
 	"    per-address limit.\n"
 	"\n"
 	"OPTIONS\n"
-	"    --listen HOST:PORT   where to listen (default: web.listen, 127.0.0.1:8080);\n"
-	"                         port 0 picks a free one (printed on stderr)\n"
-	"    --arch LIST          the architectures shown (default: build.arch, else\n"
-	"                         x86_64,arm64,riscv)\n"
 	"\n"
 	"EXIT STATUS\n"
 	"    0 after an interrupt, 2 on usage errors or a missing database, 3 when\n"
@@ -79,8 +75,12 @@ int cmd_serve(int argc, char **argv, struct ctx *ctx)
 	sigset_t set;
 	int sig = 0;
 	const struct parse_opt opts[] = {
-		OPT_STRING(0, "listen", &o.listen, "ADDR:PORT", "where to listen (web.listen)"),
-		OPT_STRING(0, "arch", &o.archs, "LIST", "the architectures a version needs"),
+		OPT_STRING(0, "listen", &o.listen, "ADDR:PORT",
+			   "where to listen (default: web.listen, 127.0.0.1:8080); port 0 picks a "
+			   "free one (printed on stderr)"),
+		OPT_STRING(0, "arch", &o.archs, "LIST",
+			   "the architectures shown (default: build.arch, else "
+			   "x86_64,arm64,riscv)"),
 		OPT_END(),
 	};
 

@@ -12,31 +12,6 @@
 #include "bot/store.h"
 #include "lib/jsonx.h"
 
-const char cmd_show_help[] =
-	"NAME\n"
-	"    lorebot-show - show a message, a series or a series version from the database\n"
-	"\n"
-	"SYNOPSIS\n"
-	"    lorebot [--db FILE] show [--json | --raw] <msgid | series-id>\n"
-	"\n"
-	"DESCRIPTION\n"
-	"    A Message-ID (with or without <>) shows the stored message: its parsed\n"
-	"    headers, the lists it came from, how many variants were received (the\n"
-	"    same Message-ID with other content), the series versions it is a patch\n"
-	"    or cover letter of, and then the raw message as received.  When the\n"
-	"    Message-ID is a version id (the cover letter, or patch 1 without one),\n"
-	"    that version is shown too.  A series id (12 hex digits, as printed by\n"
-	"    'lorebot series') shows every version of the series.\n"
-	"\n"
-	"OPTIONS\n"
-	"    --json   print {\"message\": {...}, \"version\": {...}|null} or\n"
-	"             {\"series\": {..., \"versions\": [...]}}; versions have the shape of\n"
-	"             'lorebot series --json'\n"
-	"    --raw    print only the raw message, exactly as received\n"
-	"\n"
-	"EXIT STATUS\n"
-	"    0 when found, 2 when there is no such message or series.\n";
-
 static json_object *series_json(struct store *st, const char *id)
 {
 	struct db_stmt *s = db_prepare(st->db,
@@ -265,6 +240,27 @@ out:
 	return ret;
 }
 
+const char cmd_show_help[] =
+	"NAME\n"
+	"    lorebot-show - show a message, a series or a series version from the database\n"
+	"\n"
+	"SYNOPSIS\n"
+	"    lorebot [--db FILE] show [--json | --raw] <msgid | series-id>\n"
+	"\n"
+	"DESCRIPTION\n"
+	"    A Message-ID (with or without <>) shows the stored message: its parsed\n"
+	"    headers, the lists it came from, how many variants were received (the\n"
+	"    same Message-ID with other content), the series versions it is a patch\n"
+	"    or cover letter of, and then the raw message as received.  When the\n"
+	"    Message-ID is a version id (the cover letter, or patch 1 without one),\n"
+	"    that version is shown too.  A series id (12 hex digits, as printed by\n"
+	"    'lorebot series') shows every version of the series.\n"
+	"\n"
+	"OPTIONS\n"
+	"\n"
+	"EXIT STATUS\n"
+	"    0 when found, 2 when there is no such message or series.\n";
+
 int cmd_show(int argc, char **argv, struct ctx *ctx)
 {
 	bool json = false, raw = false;
@@ -272,8 +268,12 @@ int cmd_show(int argc, char **argv, struct ctx *ctx)
 	char *id;
 	int ret;
 	const struct parse_opt opts[] = {
-		OPT_BOOL('j', "json", &json, "print JSON"),
-		OPT_BOOL(0, "raw", &raw, "the message as stored"),
+		OPT_BOOL('j', "json", &json,
+			 "print {\"message\": {...}, \"version\": {...}|null} or {\"series\": "
+			 "{..., \"versions\": [...]}}; versions have the shape of 'lorebot series "
+			 "--json'"),
+		OPT_BOOL(0, "raw", &raw,
+			 "print only the raw message, exactly as received"),
 		OPT_END(),
 	};
 

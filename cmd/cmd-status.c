@@ -12,22 +12,6 @@
 #include "bot/series-out.h"
 #include "lib/jsonx.h"
 
-const char cmd_status_help[] =
-	"NAME\n"
-	"    lorebot-status - the daemon's queue, lists and recent results\n"
-	"\n"
-	"SYNOPSIS\n"
-	"    lorebot [--db FILE | --config FILE] status [--json] [--recent N]\n"
-	"\n"
-	"DESCRIPTION\n"
-	"    Prints the job queue by state, the jobs running now, each list's\n"
-	"    last poll and failures, and the state of the most recent series\n"
-	"    versions (testing, apply-failed, build-failed, findings, passed...).\n"
-	"    It only reads the database: it works while the daemon runs.\n"
-	"\n"
-	"EXIT STATUS\n"
-	"    0, or 2 when there is no database.\n";
-
 static const char *ago(int64_t t, char *buf, size_t len)
 {
 	int64_t d = time(NULL) - t;
@@ -84,6 +68,24 @@ static int recent_cb(const struct parse_opt *opt, const char *arg, struct strbuf
 	return 0;
 }
 
+const char cmd_status_help[] =
+	"NAME\n"
+	"    lorebot-status - the daemon's queue, lists and recent results\n"
+	"\n"
+	"SYNOPSIS\n"
+	"    lorebot [--db FILE | --config FILE] status [--json] [--recent N]\n"
+	"\n"
+	"DESCRIPTION\n"
+	"    Prints the job queue by state, the jobs running now, each list's\n"
+	"    last poll and failures, and the state of the most recent series\n"
+	"    versions (testing, apply-failed, build-failed, findings, passed...).\n"
+	"    It only reads the database: it works while the daemon runs.\n"
+	"\n"
+	"OPTIONS\n"
+	"\n"
+	"EXIT STATUS\n"
+	"    0, or 2 when there is no database.\n";
+
 int cmd_status(int argc, char **argv, struct ctx *ctx)
 {
 	json_object *out, *queue, *runs, *lists, *recent;
@@ -96,8 +98,11 @@ int cmd_status(int argc, char **argv, struct ctx *ctx)
 	int n = 10, i;
 	char t1[32], t2[32];
 	const struct parse_opt opts[] = {
-		OPT_BOOL('j', "json", &json, "print the status as JSON"),
-		OPT_CALLBACK(0, "recent", &n, "N", "the N most recent series versions",
+		OPT_BOOL('j', "json", &json,
+			 "print {\"queue\", \"running\", \"lists\", \"recent\"}: the same, "
+			 "as JSON"),
+		OPT_CALLBACK(0, "recent", &n, "N",
+			     "show the N most recent series versions (default 10)",
 			     recent_cb),
 		OPT_END(),
 	};

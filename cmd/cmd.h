@@ -18,6 +18,7 @@ enum {
 };
 
 struct store;
+struct parse_opt;
 
 struct ctx {
 	const char *db_path;		/* --db, or core.db from the config */
@@ -25,6 +26,7 @@ struct ctx {
 	struct config *cfg;		/* always set (defaults when no file) */
 	struct store *st;		/* a CMD_STORE command's database, else NULL */
 	bool json;
+	const struct parse_opt *global_opts;	/* main()'s, for 'lorebot help' */
 };
 
 /*
@@ -42,7 +44,13 @@ struct cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv, struct ctx *ctx);
 	const char *summary;
-	const char *help;		/* man-page style text for -h/--help */
+	/*
+	 * The man-page style text of -h/--help, its options aside: the rows
+	 * of the command's option table go at the end of its OPTIONS section
+	 * (cmd_parse_options()); what is not one option's (an argument, a
+	 * note on several) stays in the text
+	 */
+	const char *help;
 	unsigned int flags;		/* enum cmd_flags */
 };
 
@@ -85,11 +93,6 @@ char *cmd_check_cache_dir(const struct config *cfg);
 const struct cmd *cmd_lookup(const char *name);
 const struct cmd *cmd_table(size_t *nr);
 
-/*
- * Common option handling: prints the command's help for -h/--help and
- * returns 1 then; the caller returns EXIT_OK.
- */
-int cmd_wants_help(int argc, char **argv, const char *help);
 int cmd_usage_error(const char *cmd, const char *fmt, ...) PRINTF(2, 3);
 
 /*
@@ -97,9 +100,13 @@ int cmd_usage_error(const char *cmd, const char *fmt, ...) PRINTF(2, 3);
  * at most max arguments (CMD_ANY_ARGS: the command counts them): their
  * number, in argv[0..n), or -1 after a usage error on stderr ("unexpected
  * argument 'x'" for the first one too many); the caller returns EXIT_USAGE.
+ * With -h or --help among the arguments, the command's manual instead,
+ * on stdout, and -1: its text (struct cmd's help) with opts, each option
+ * and its help, in its OPTIONS section (parse_options_help()); main()
+ * exits 0 then.  So every command parses its options before it does
+ * anything else, and a command's options are documented only in opts.
  */
 #define CMD_ANY_ARGS (-1)
-struct parse_opt;
 int cmd_parse_options(int argc, char **argv, const char *cmd,
 		      const struct parse_opt *opts, int max);
 

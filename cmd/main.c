@@ -75,19 +75,58 @@ const struct cmd *cmd_lookup(const char *name)
 	return NULL;
 }
 
-int cmd_wants_help(int argc, char **argv, const char *help)
+/* -h or --help among the arguments (before "--"), wherever it is */
+static bool wants_help(int argc, char **argv)
 {
 	int i;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--"))
 			break;
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(help, stdout);
-			return 1;
-		}
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return true;
 	}
-	return 0;
+	return false;
+}
+
+/* Whether a command printed its manual: main() checks that it did */
+static bool help_printed;
+
+/*
+ * The manual of a command: its text (struct cmd's help), the rows of
+ * its option table at the end of the text's OPTIONS section, before the
+ * next heading (a section of their own when the text has none)
+ */
+static void print_help(const struct cmd *c, const struct parse_opt *opts)
+{
+	struct strbuf sb = STRBUF_INIT, rows = STRBUF_INIT;
+	const char *text = c->help, *sect, *end;
+
+	parse_options_help(opts, &rows);
+	sect = !strncmp(text, "OPTIONS\n", 8) ? text : strstr(text, "\nOPTIONS\n");
+	if (!rows.len) {
+		strbuf_addstr(&sb, text);
+	} else if (!sect) {
+		strbuf_addf(&sb, "%s\nOPTIONS\n%s", text, rows.buf);
+	} else {
+		/* the next heading: a line that starts with neither blank nor newline */
+		end = strchr(sect + 1, '\n') + 1;
+		while (*end && (*end == ' ' || *end == '\n')) {
+			end = strchrnul(end, '\n');
+			if (*end)
+				end++;
+		}
+		/* the section's own text ends before its blank lines */
+		while (end[-1] == '\n' && end[-2] == '\n')
+			end--;
+		strbuf_add(&sb, text, end - text);
+		strbuf_addbuf(&sb, &rows);
+		strbuf_addstr(&sb, end);
+	}
+	fputs(sb.buf, stdout);
+	help_printed = true;
+	strbuf_release(&sb);
+	strbuf_release(&rows);
 }
 
 int cmd_usage_error(const char *cmd, const char *fmt, ...)
@@ -105,9 +144,16 @@ int cmd_usage_error(const char *cmd, const char *fmt, ...)
 int cmd_parse_options(int argc, char **argv, const char *cmd,
 		      const struct parse_opt *opts, int max)
 {
-	char *prog = xasprintf("lorebot %s", cmd);
-	int n = parse_options(argc, argv, prog, opts);
+	const struct cmd *c = cmd_lookup(cmd);
+	char *prog;
+	int n;
 
+	if (c && wants_help(argc, argv)) {
+		print_help(c, opts);
+		return -1;
+	}
+	prog = xasprintf("lorebot %s", cmd);
+	n = parse_options(argc, argv, prog, opts);
 	free(prog);
 	if (max != CMD_ANY_ARGS && n > max) {
 		cmd_usage_error(cmd, "unexpected argument '%s'", argv[max]);
@@ -120,14 +166,21 @@ static const char main_usage[] =
 	"usage: lorebot [--config FILE] [--db FILE] [--hide PATH]... [-v | -q] <command> "
 	"[<args>]\n";
 
-static void print_commands(FILE *f)
+/* The usage, the command table, and the global options with their help */
+static void print_commands(FILE *f, const struct parse_opt *global)
 {
+	struct strbuf sb = STRBUF_INIT;
 	size_t i;
 
 	fputs(main_usage, f);
 	fputs("\ncommands:\n", f);
 	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(f, "   %-10s %s\n", commands[i].name, commands[i].summary);
+	if (global) {
+		parse_options_help(global, &sb);
+		fprintf(f, "\nglobal options (before the command):\n%s", sb.buf);
+		strbuf_release(&sb);
+	}
 	fputs("\n'lorebot help <command>' or 'lorebot <command> --help' tells more.\n", f);
 }
 
@@ -139,30 +192,40 @@ const char cmd_help_help[] =
 	"    lorebot help [<command>]\n"
 	"\n"
 	"DESCRIPTION\n"
-	"    Without a command, lists the commands. With one, prints its manual,\n"
-	"    the same text as 'lorebot <command> --help'.\n";
+	"    Without a command, lists the commands and the global options. With\n"
+	"    one, prints its manual, the same text as 'lorebot <command> --help'.\n";
 
 int cmd_help(int argc, char **argv, struct ctx *ctx)
 {
+	const struct parse_opt opts[] = { OPT_END() };
 	const struct cmd *c;
+	char *av[3];
+	int ret;
 
-	(void)ctx;
-	if (argc < 2) {
-		print_commands(stdout);
-		fputs("\nglobal options:\n"
-		      "   --config FILE   read configuration (git-config syntax) from FILE\n"
-		      "   --db FILE       the state database (default: core.db)\n"
-		      "   -v, --verbose   more messages on stderr; -q, --quiet: fewer\n",
-		      stdout);
+	argc = cmd_parse_options(argc, argv, "help", opts, 1);
+	if (argc < 0)
+		return EXIT_USAGE;
+	if (!argc) {
+		print_commands(stdout, ctx->global_opts);
 		return EXIT_OK;
 	}
-	c = cmd_lookup(argv[1]);
+	c = cmd_lookup(argv[0]);
 	if (!c) {
-		fprintf(stderr, "lorebot: '%s' is not a lorebot command\n", argv[1]);
+		fprintf(stderr, "lorebot: '%s' is not a lorebot command\n", argv[0]);
 		return EXIT_USAGE;
 	}
-	fputs(c->help, stdout);
-	return EXIT_OK;
+	/* what 'lorebot <command> --help' prints, from the command's table */
+	av[0] = xstrdup(c->name);
+	av[1] = xstrdup("--help");
+	av[2] = NULL;
+	help_printed = false;
+	c->fn(2, av, ctx);
+	ret = help_printed ? EXIT_OK : EXIT_INFRA;
+	if (!help_printed)
+		fprintf(stderr, "lorebot: BUG: '%s' printed no manual for --help\n", c->name);
+	free(av[0]);
+	free(av[1]);
+	return ret;
 }
 
 const char cmd_version_help[] =
@@ -174,9 +237,11 @@ const char cmd_version_help[] =
 
 int cmd_version(int argc, char **argv, struct ctx *ctx)
 {
-	(void)argc;
-	(void)argv;
+	const struct parse_opt opts[] = { OPT_END() };
+
 	(void)ctx;
+	if (cmd_parse_options(argc, argv, "version", opts, 0) < 0)
+		return EXIT_USAGE;
 	printf("lorebot %s\n", version_string());
 	return EXIT_OK;
 }
@@ -218,16 +283,28 @@ int main(int argc, char **argv)
 	int level = -1, ret;
 	/* -h and --version act at once, whatever follows them */
 	const struct parse_opt opts[] = {
-		OPT_STRING('c', "config", &ctx.config_path, "FILE", "read configuration from FILE"),
-		OPT_STRING('d', "db", &ctx.db_path, "FILE", "the state database"),
-		OPT_STRING_LIST(0, "hide", &hide, "PATH", "a path no sandbox may see"),
-		OPT_SET_INT('v', "verbose", &level, "more messages on stderr", LOG_LVL_DEBUG),
-		OPT_SET_INT('q', "quiet", &level, "fewer messages on stderr", LOG_LVL_WARN),
-		OPT_BOOL_F('h', "help", &help, "list the commands", PARSE_OPT_LAST),
+		OPT_STRING('c', "config", &ctx.config_path, "FILE",
+			   "read the configuration, in git-config syntax, from FILE (see "
+			   "lorebot.conf(5)).  Without it every key has its default"),
+		OPT_STRING('d', "db", &ctx.db_path, "FILE",
+			   "the state database (SQLite); default core.db, else "
+			   "<core.statedir>/lorebot.db where a command needs one"),
+		OPT_STRING_LIST(0, "hide", &hide, "PATH",
+				"a path no sandbox of this command may see (repeatable), besides "
+				"the state directory, the database, the configuration and the "
+				"credentials it hides anyway.  The daemon's job runner gives each "
+				"stage command its state directory and outbox this way"),
+		OPT_SET_INT('v', "verbose", &level, "more messages on stderr (debug)",
+			    LOG_LVL_DEBUG),
+		OPT_SET_INT('q', "quiet", &level,
+			    "fewer messages on stderr (warnings and errors only)", LOG_LVL_WARN),
+		OPT_BOOL_F('h', "help", &help, "list the commands and these options",
+			   PARSE_OPT_LAST),
 		OPT_BOOL_F('V', "version", &version, "print the version", PARSE_OPT_LAST),
 		OPT_END(),
 	};
 
+	ctx.global_opts = opts;
 	/* stop at the first non-option: the command */
 	argc = parse_options_err(argc, argv, opts, PARSE_OPT_STOP_AT_NON_OPTION, &err);
 	/* what the daemon hands a stage: its state directory, its outbox */
@@ -244,7 +321,7 @@ int main(int argc, char **argv)
 	if (level >= 0)
 		log_set_level(level);
 	if (help) {
-		print_commands(stdout);
+		print_commands(stdout, opts);
 		return EXIT_OK;
 	}
 	if (version) {
@@ -252,7 +329,7 @@ int main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (!argc) {
-		print_commands(stderr);
+		print_commands(stderr, NULL);
 		return EXIT_USAGE;
 	}
 	c = cmd_lookup(argv[0]);
@@ -280,8 +357,18 @@ int main(int argc, char **argv)
 	if (!ctx.db_path)
 		ctx.db_path = config_get(&cfg, "core.db");
 	hide_state(&ctx, &cfg);
-	if (cmd_wants_help(argc, argv, c->help)) {
+	if (wants_help(argc, argv)) {
+		/*
+		 * the command prints its manual, text and option table, from
+		 * cmd_parse_options() (git's "-h"): it opens nothing before
+		 */
+		c->fn(argc, argv, &ctx);
 		config_release(&cfg);
+		if (!help_printed) {
+			fprintf(stderr, "lorebot: BUG: '%s' printed no manual for --help\n",
+				c->name);
+			return EXIT_INFRA;
+		}
 		return EXIT_OK;
 	}
 	if (c->flags & CMD_STORE) {

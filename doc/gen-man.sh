@@ -1,6 +1,9 @@
 #!/bin/sh
-# Write the generated man pages: lorebot.conf(5) from the key table and
-# the pages of the commands whose --help text is their manual.
+# Write the generated man pages: lorebot.conf(5) from the key table, the
+# pages of the commands whose --help text is their manual, and the option
+# lists of the pages written by hand (lorebot(1), lorebot-check(1),
+# lorebot-daemon(8)) from the option tables, and the key list of
+# doc/technical/configuration.md from the key table.
 # Usage: doc/gen-man.sh [LOREBOT]   (default build/lorebot)
 # tests/t0003-man-pages.t checks that the committed pages are this output.
 set -eu
@@ -38,3 +41,21 @@ pages | while read -r cmd see; do
 	"$bin" "$cmd" --help | python3 "$here/help2roff.py" "$cmd" 1 $see \
 		>"$out/lorebot-$cmd.1"
 done
+
+# the pages written by hand: only their option lists, from the tables
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
+into() {
+	python3 "$here/help2roff.py" --into "$here/$1" >"$tmp"
+	cat "$tmp" >"$out/$1"
+}
+"$bin" check --help | into lorebot-check.1
+"$bin" daemon --help | into lorebot-daemon.8
+# lorebot(1): the global options 'lorebot help' lists
+"$bin" help | sed -n '/^global options/,/^$/p' | sed '1s/.*/OPTIONS/' | into lorebot.1
+
+# the key list of the configuration's technical page, from the key table
+mkdir -p "$out/technical"
+"$bin" config --list-keys |
+	python3 "$here/gen-conf-md.py" "$here/technical/configuration.md" >"$tmp"
+cat "$tmp" >"$out/technical/configuration.md"

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "lib/parse-options.h"
+#include "lib/text.h"
 
 static bool takes_arg(const struct parse_opt *o)
 {
@@ -245,36 +246,75 @@ static void synopsis(const struct parse_opt *o, struct strbuf *sb)
 		strbuf_addf(sb, " %s", o->argh ? o->argh : "ARG");
 }
 
-void parse_options_usage(const char *prog, const char *args,
-			 const struct parse_opt *opts, struct strbuf *out)
+/* "-m, --mbox FILE", "--color[=WHEN]", "-C N": how the manual names o */
+static void row_name(const struct parse_opt *o, struct strbuf *sb)
+{
+	if (o->short_name && o->long_name)
+		strbuf_addf(sb, "-%c, ", o->short_name);
+	synopsis(o, sb);
+}
+
+/*
+ * One line of help filled into lines of at most width columns, each
+ * starting with indent; a word longer than that stays whole, two spaces
+ * between words (after a full stop) stay two within a line
+ */
+static void fill(struct strbuf *out, const char *s, size_t len,
+		 const char *indent, size_t width)
+{
+	size_t col = 0, i = 0, ilen = strlen(indent);
+
+	while (i < len) {
+		size_t start, wlen, gap = 0;
+
+		while (i < len && s[i] == ' ') {
+			i++;
+			gap++;
+		}
+		if (i >= len)
+			break;
+		gap = gap > 1 ? 2 : 1;
+		start = i;
+		while (i < len && s[i] != ' ')
+			i++;
+		wlen = text_width(s + start, i - start);
+		if (col && col + gap + wlen > width) {
+			strbuf_addch(out, '\n');
+			col = 0;
+		}
+		if (!col) {
+			strbuf_addstr(out, indent);
+			col = ilen;
+		} else {
+			strbuf_addf(out, "%.*s", (int)gap, "  ");
+			col += gap;
+		}
+		strbuf_add(out, s + start, i - start);
+		col += wlen;
+	}
+	strbuf_addch(out, '\n');
+}
+
+void parse_options_help(const struct parse_opt *opts, struct strbuf *out)
 {
 	const struct parse_opt *o;
 
-	strbuf_addf(out, "usage: %s", prog);
 	for (o = opts; o->type != OPTION_END; o++) {
-		strbuf_addstr(out, " [");
-		synopsis(o, out);
-		strbuf_addch(out, ']');
-	}
-	if (args && *args)
-		strbuf_addf(out, " %s", args);
-	strbuf_addstr(out, "\n\n");
-	for (o = opts; o->type != OPTION_END; o++) {
-		size_t start = out->len;
+		const char *p = o->help ? o->help : "";
 
 		strbuf_addstr(out, "    ");
-		if (o->short_name && o->long_name)
-			strbuf_addf(out, "-%c, ", o->short_name);
-		else if (o->long_name)
-			strbuf_addstr(out, "    ");
-		synopsis(o, out);
-		if (o->help) {
-			if (out->len - start < 26)
-				strbuf_addf(out, "%*s", (int)(26 - (out->len - start)), "");
-			else
-				strbuf_addch(out, ' ');
-			strbuf_addstr(out, o->help);
-		}
+		row_name(o, out);
 		strbuf_addch(out, '\n');
+		while (*p) {
+			const char *nl = strchrnul(p, '\n');
+
+			if (nl == p)			/* a blank line */
+				strbuf_addch(out, '\n');
+			else if (*p == ' ')		/* kept as it is */
+				strbuf_addf(out, "        %.*s\n", (int)(nl - p), p);
+			else
+				fill(out, p, nl - p, "        ", PARSE_OPT_HELP_WIDTH);
+			p = *nl ? nl + 1 : nl;
+		}
 	}
 }

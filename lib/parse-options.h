@@ -80,7 +80,7 @@ struct parse_opt {
 	const char *long_name;	/* NULL: none */
 	void *value;
 	const char *argh;	/* the argument in a usage line: "FILE" */
-	const char *help;	/* one line, for the generated usage */
+	const char *help;	/* what it does: the manual's text (parse_options_help()) */
 	parse_opt_cb *callback;
 	unsigned int flags;	/* enum parse_opt_flags */
 	int defval;		/* what OPTION_SET_INT sets */
@@ -148,11 +148,16 @@ int parse_options_err(int argc, char **argv, const struct parse_opt *opts,
 int parse_options(int argc, char **argv, const char *prog,
 		  const struct parse_opt *opts);
 
+/* The width parse_options_help() fills the help to */
+#define PARSE_OPT_HELP_WIDTH 80
+
 /*
- * "usage: PROG [--json] [--mbox FILE] ... ARGS" from the table, then
- * one line per option with its help, as git's -h prints
+ * The OPTIONS of a manual from the table, in its order: per option a
+ * line "    -m, --mbox FILE" ("--color[=WHEN]" for an optional argument),
+ * then its help filled 8 columns in, PARSE_OPT_HELP_WIDTH wide; in the
+ * help, a newline starts a new line and a line that starts with a blank
+ * is kept as it is (a table, an example)
  */
-void parse_options_usage(const char *prog, const char *args,
-			 const struct parse_opt *opts, struct strbuf *out);
+void parse_options_help(const struct parse_opt *opts, struct strbuf *out);
 
 #endif

@@ -274,6 +274,9 @@ static void self_mounts(struct mount_list *m)
 	if (n <= 0)
 		return;
 	exe[n] = '\0';
+	/* relinked while it runs (make in a checkout): the file now there */
+	if (util_ends_with(exe, " (deleted)"))
+		exe[n - strlen(" (deleted)")] = '\0';
 	slash = strrchr(exe, '/');
 	if (!slash || slash == exe || util_path_within(exe, "/usr"))
 		return;

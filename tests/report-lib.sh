@@ -9,6 +9,9 @@
 #	report_conf K=V...    write $CONF: outbox defaults plus overrides
 #	db_keep               keep $DB as it is now; fresh puts it back
 #	dry                   lorebot reply --dry-run into $TMP/dry.mbox (.err)
+#	dry_split             dry, then each mail into $TMP/mail-<local part of
+#	                      the Message-ID it answers>: its X-Lorebot-Outcome
+#	                      on the first line, then its body
 #	smtp_start [ARGS]     a real SMTP server (aiosmtpd) on a free port;
 #	                      sets SMTP_PORT, SMTP_DIR (one NNNN.eml per mail)
 #	smtp_stop             stop it
@@ -80,6 +83,17 @@ fresh() {
 
 dry() {
 	lorebot --config "$CONF" --db "$DB" reply --dry-run >"$TMP/dry.mbox" 2>"$TMP/dry.err"
+}
+
+dry_split() {
+	dry
+	$PY - "$TMP/dry.mbox" "$TMP/mail" <<-'EOF'
+	import mailbox, sys
+	for m in mailbox.mbox(sys.argv[1]):
+	    ref = (m["In-Reply-To"] or "").strip("<>")
+	    body = m.get_payload(decode=True).decode()
+	    open(sys.argv[2] + "-" + ref.split("@")[0], "w").write(m["X-Lorebot-Outcome"] + "\n" + body)
+	EOF
 }
 
 report_conf() {

@@ -150,10 +150,12 @@ is "$(head -1 "$TMP/usage.err")" "lorebot db: option '--arch' requires an argume
 	"a known option without its argument is not called unknown"
 lorebot --db "$DB" job list --json >"$TMP/jobs.json"
 is "$(json "$TMP/jobs.json" "type(d['jobs']).__name__")" list "job list --json: the queue"
-for args in "--bogus" "frob"; do
+for args in "list --bogus" "list frob" "list --repo $TMP" "run --json 1" "work --arch x86_64 $TMP"; do
 	# shellcheck disable=SC2086
-	lorebot --db "$DB" job list $args >/dev/null 2>"$TMP/usage.err"
-	is "$?" 2 "job list $args: a usage error"
-	is "$(grep -c "^lorebot job: " "$TMP/usage.err")" 1 "job list $args: said once"
+	lorebot --db "$DB" job $args >/dev/null 2>"$TMP/usage.err"
+	is "$?" 2 "job $args: a usage error"
+	is "$(grep -c "^lorebot job: " "$TMP/usage.err")" 1 "job $args: said once"
 done
+is "$(head -1 "$TMP/usage.err")" "lorebot job: --arch is an option of 'job run'" \
+	"an option of another subcommand is named as such"
 done_testing

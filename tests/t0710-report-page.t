@@ -95,9 +95,9 @@ is "$(page /json "$TMP/p1.json")" 200 "/r/<id>/json: 200"
 is "$(json "$TMP/p1.json" "(d['report'], d['kind'], d['version'], d['base']['sha'][:12], [a['arch'] for a in d['archs']])")" \
 	"('$ID', 'build', '$V1', '065ab801c937', ['arm64'])" "the record: id, kind, version, base, archs"
 is "$(json "$TMP/p1.json" "[f['text'] for f in d['findings']]")" \
-	"[\"mm/frob.c:41:6: warning: unused variable 'frob_count'\"]" \
+	"[\"mm/frob.c:41:6: warning: unused variable 'frob_count' [-Wunused-variable]\"]" \
 	"the finding, as the mail gives it"
-ok "which is the mail's line" grep -qx ">> mm/frob.c:41:6: warning: unused variable 'frob_count'" \
+ok "which is the mail's line" grep -qx ">> mm/frob.c:41:6: warning: unused variable 'frob_count' \[-Wunused-variable\]" \
 	"$TMP/body1.txt"
 is "$(page x "$TMP/x")" 404 "a report id that is not one: 404"
 is "$(curl -s -o /dev/null -w '%{http_code}' "$WEB/r/..%2Fetc")" 404 "nor a path"

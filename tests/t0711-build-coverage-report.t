@@ -65,14 +65,7 @@ is "$(sql "SELECT status || ': ' || summary FROM results WHERE version = '$VN' A
 
 # the replies
 report_conf reply.clean=true build.arch=x86_64
-dry
-$PY - "$TMP/dry.mbox" "$TMP/mail" <<'EOF'
-import mailbox, sys
-for m in mailbox.mbox(sys.argv[1]):
-    ref = (m["In-Reply-To"] or "").strip("<>")
-    body = m.get_payload(decode=True).decode()
-    open(sys.argv[2] + "-" + ref.split("@")[0], "w").write(m["X-Lorebot-Outcome"] + "\n" + body)
-EOF
+dry_split
 ok "a reply to the repaired series" test -s "$TMP/mail-cov-1"
 is "$(head -1 "$TMP/mail-cov-1")" build "it is a build reply (two new warnings)"
 like "$(tr '\n' ' ' <"$TMP/mail-cov-1" | tr -s ' ')" \

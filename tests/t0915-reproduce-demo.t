@@ -40,7 +40,7 @@ M=$(grep -l "^In-Reply-To: <$COVER>" "$OUT"/new/* 2>/dev/null | head -1)
 ok "one reply to the cover letter" test -n "$M"
 sed -n '/^$/,$p' "$M" >"$TMP/body.txt"
 LINE=$(sed -n "s/^>> \(kernel\/reboot.c:.*\)$/\1/p" "$TMP/body.txt")
-like "$LINE" "^kernel/reboot.c:[0-9]+:[0-9]+: warning: unused variable 'psci_reset_type'\$" \
+like "$LINE" "^kernel/reboot.c:[0-9]+:[0-9]+: warning: unused variable 'psci_reset_type' \[-Wunused-variable\]\$" \
 	"the reply's diagnostic: $LINE"
 REPORT=$(sed -n "s#^| Closes: \($WEB/r/[0-9a-z.]*\)\$#\1#p" "$TMP/body.txt")
 like "$REPORT" "^$WEB/r/" "its Closes: the report's page"

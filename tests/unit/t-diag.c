@@ -322,16 +322,30 @@ static void test_cocci(void)
 {
 	static const char out[] =
 		"  CHECK   " SRC "/mm/util.c\n"
+		"/usr/bin/spatch -D report --no-show-diff --very-quiet --cocci-file "
+		SRC "/scripts/coccinelle/api/alloc/zalloc-simple.cocci --no-includes "
+		"-I " SRC "/include " SRC "/mm/util.c\n"
 		SRC "/mm/util.c:313:5-12: WARNING: kzalloc should be used for p, "
 		"instead of kmalloc/memset\n"
+		"Running (1 in parallel): /usr/bin/spatch -D report --cocci-file "
+		"/home/me/my.cocci " SRC "/mm/util.c\n"
 		SRC "/mm/util.c:40:1-7: second lock on line 38\n"
-		"mm/util.c:40: not a range\n";
+		"mm/util.c:40: not a range\n"
+		"/usr/bin/spatch -D report --cocci-file " SRC
+		"/scripts/coccinelle/locks/double_lock.cocci\n"
+		SRC "/mm/util.c:41:1-7: second lock on line 39\n";
 	struct diag_parse p;
 
 	diag_parse_init(&p, SRC, OBJ);
 	diag_parse_buf(&p, out, strlen(out));
-	is_int(p.diags.nr, 2, "two findings");
-	if (p.diags.nr == 2) {
+	is_int(p.diags.nr, 3, "three findings, no command line among them");
+	if (p.diags.nr == 3) {
+		is_str(p.diags.v[0].option, "api/alloc/zalloc-simple",
+		       "named by the rule spatch ran, beneath scripts/coccinelle/");
+		is_str(p.diags.v[1].option, "my", "a rule of one's own: its name");
+		is_str(p.diags.v[2].option, "locks/double_lock", "the next rule's");
+	}
+	if (p.diags.nr == 3) {
 		const struct diag *d = &p.diags.v[0];
 
 		is_str(d->file, "mm/util.c", "tree-relative file");

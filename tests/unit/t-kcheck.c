@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The checkers' table: which arches ask for clang, units, missing programs */
+/*
+ * The checkers' table: which arches ask for clang, units, missing programs,
+ * Coccinelle's style rules, a base cache kept before rules were named
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -86,10 +89,103 @@ static void test_missing(void)
 	free(path);
 }
 
+static void test_style(void)
+{
+	struct diag d = { .tool = "coccinelle", .option = "api/memdup" };
+
+	ok(kcheck_cocci_style("api/alloc/zalloc-simple"), "zalloc-simple: style");
+	ok(kcheck_cocci_style("null/badzero"), "badzero: style");
+	ok(!kcheck_cocci_style("null/deref_null"), "deref_null: a bug class");
+	ok(!kcheck_cocci_style("tests/doubletest"), "doubletest: a bug class");
+	ok(!kcheck_cocci_style("misc/ifcol"), "ifcol (misleading indentation): mailed");
+	ok(!kcheck_cocci_style("api/memdup2"), "a rule the table does not know: mailed");
+	ok(!kcheck_cocci_style(""), "no rule: mailed");
+	ok(kcheck_style(&d), "a Coccinelle finding of api/memdup is style");
+	d.tool = "gcc";
+	ok(!kcheck_style(&d), "gcc's never");
+}
+
+/* A cache whose Coccinelle findings name no rule is made again */
+static void test_stale_cache(void)
+{
+	static const struct kcheck *cocci = &kchecks[KCHECK_COCCI];
+	char dir[] = "/tmp/lorebot-t-kcheck.XXXXXX";
+	struct kbuild_tree t = { .dir = dir };
+	struct diag d = {
+		.unit = "mm/util.c.cocci", .file = "mm/util.c", .line = 3, .col = 1,
+		.sev = DIAG_WARNING, .option = "", .function = "", .message = "x",
+		.tool = "coccinelle",
+	};
+	struct diag_list l = DIAG_LIST_INIT, out = DIAG_LIST_INIT;
+	char *cmd;
+
+	if (!mkdtemp(dir)) {
+		ok(0, "mkdtemp");
+		return;
+	}
+	ok(kcheck_base_load(cocci, &t, "mm/util.c", &out), "nothing kept: -1");
+	diag_list_add(&l, &d);
+	kcheck_base_save(cocci, &t, "mm/util.c", &l);
+	ok(kcheck_base_load(cocci, &t, "mm/util.c", &out) && !out.nr,
+	   "kept before rules were named: -1, nothing loaded");
+	diag_list_release(&l);
+	d.option = "api/memdup";
+	diag_list_add(&l, &d);
+	kcheck_base_save(cocci, &t, "mm/util.c", &l);
+	ok(!kcheck_base_load(cocci, &t, "mm/util.c", &out) && out.nr == 1,
+	   "named by their rule: loaded");
+	is_str(out.nr ? out.v[0].option : "", "api/memdup", "with the rule");
+	diag_list_release(&out);
+	d.option = "";
+	d.tool = "sparse";
+	d.unit = "mm/util.c.sparse";
+	diag_list_release(&l);
+	diag_list_add(&l, &d);
+	kcheck_base_save(&kchecks[KCHECK_SPARSE], &t, "mm/util.c", &l);
+	ok(!kcheck_base_load(&kchecks[KCHECK_SPARSE], &t, "mm/util.c", &out) && out.nr == 1,
+	   "sparse's findings have no rule: loaded");
+	diag_list_release(&out);
+	diag_list_release(&l);
+	cmd = xasprintf("rm -rf %s", dir);
+	if (system(cmd))
+		ok(0, "rm -rf");
+	free(cmd);
+}
+
+/* The make lines a developer runs to see a checker's findings */
+static void test_recipe(void)
+{
+	struct kbuild_tree t = { .arch = *arch_lookup("riscv") };
+	char *files[] = { "mm/util.c", "mm/rmap.c" };
+	struct strbuf sb = STRBUF_INIT;
+
+	kcheck_recipe(&kchecks[KCHECK_SPARSE], &t, "build", files, 2, &sb);
+	is_str(sb.buf, "make ARCH=riscv CROSS_COMPILE=riscv64-linux-gnu- O=build C=2 "
+	       "mm/util.o mm/rmap.o\n", "sparse: C=2 on the files' objects");
+	strbuf_reset(&sb);
+	kcheck_recipe(&kchecks[KCHECK_COCCI], &t, "build", files, 1, &sb);
+	is_str(sb.buf, "make ARCH=riscv CROSS_COMPILE=riscv64-linux-gnu- O=build C=2 "
+	       "CHECK=$PWD/scripts/coccicheck MODE=report mm/util.o\n",
+	       "Coccinelle: the tree's coccicheck, by a path make finds from O=");
+	strbuf_reset(&sb);
+	kcheck_recipe(&kchecks[KCHECK_CLANG], &t, "build", files, 1, &sb);
+	is_str(sb.buf, "mkdir -p build-clang && cp build/.config build-clang/\n"
+	       "make ARCH=riscv CROSS_COMPILE=riscv64-linux-gnu- O=build-clang LLVM=1 olddefconfig\n"
+	       "make ARCH=riscv CROSS_COMPILE=riscv64-linux-gnu- O=build-clang LLVM=1 mm/util.o\n",
+	       "clang: its own O= directory, the .config made again for clang");
+	strbuf_reset(&sb);
+	kcheck_recipe(&kchecks[KCHECK_SPARSE], &t, "build", files, 0, &sb);
+	is_str(sb.buf, "", "no file: no line");
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
+	test_recipe();
 	test_wanted();
 	test_units();
 	test_missing();
+	test_style();
+	test_stale_cache();
 	return done_testing();
 }

@@ -190,26 +190,40 @@ int main(void)
 	is_int(run("--json --bogus --raw", &v, &err, &rest, 0), -1, "an error stops the parse");
 	ok(v.json && !v.raw, "after what came before it was set");
 
-	/* the usage, from the table */
+	/* the manual's OPTIONS, from the table */
 	{
 		const struct parse_opt opts[] = {
 			OPT_STRING('m', "mbox", &v.mbox, "FILE", "an mbox, - for stdin"),
-			OPT_BOOL('j', "json", &v.json, "print JSON"),
-			OPT_SIZE(0, "max-size", &v.size, "SIZE", "skip larger messages"),
+			OPT_BOOL('j', "json", &v.json, "print {\"series\": [...]}: one object per "
+				 "series version with title, author, version, total, tree, cover"),
+			OPT_SIZE(0, "max-size", &v.size, "SIZE", "skip larger messages\n"
+				 "    --max-size 16m\n\nthe default: mail.maxsize"),
 			OPT_CALLBACK_OPTARG(0, "color", &v, "WHEN", "colour", color_cb),
+			OPT_BOOL(0, "raw", &v.raw, "one sentence.  Two   spaces stay two, one stays one"),
+			OPT_INT('C', NULL, &v.n, "N", "http://example.org/a-word-longer-than-a-line-"
+				"stays-whole-whatever-the-width-it-takes-up-in-the-end"),
 			OPT_END(),
 		};
 
-		parse_options_usage("lorebot series", "[FILE...]", opts, &usage);
+		parse_options_help(opts, &usage);
 		is_str(usage.buf,
-		       "usage: lorebot series [--mbox FILE] [--json] [--max-size SIZE] "
-		       "[--color[=WHEN]] [FILE...]\n"
+		       "    -m, --mbox FILE\n"
+		       "        an mbox, - for stdin\n"
+		       "    -j, --json\n"
+		       "        print {\"series\": [...]}: one object per series version with title,\n"
+		       "        author, version, total, tree, cover\n"
+		       "    --max-size SIZE\n"
+		       "        skip larger messages\n"
+		       "            --max-size 16m\n"
 		       "\n"
-		       "    -m, --mbox FILE       an mbox, - for stdin\n"
-		       "    -j, --json            print JSON\n"
-		       "        --max-size SIZE   skip larger messages\n"
-		       "        --color[=WHEN]    colour\n",
-		       "the usage: a synopsis and a line per option");
+		       "        the default: mail.maxsize\n"
+		       "    --color[=WHEN]\n"
+		       "        colour\n"
+		       "    --raw\n"
+		       "        one sentence.  Two  spaces stay two, one stays one\n"
+		       "    -C N\n"
+		       "        http://example.org/a-word-longer-than-a-line-stays-whole-whatever-the-width-it-takes-up-in-the-end\n",
+		       "the manual's options: a line per option, its help filled below it");
 	}
 	parse_opt_strings_release(&v.bases);
 	free(words);
