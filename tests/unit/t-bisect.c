@@ -109,17 +109,19 @@ static struct outcome series_run(struct world *w, unsigned int confirm, bool nai
 	}
 	bisect_cand_init(&c, BISECT_TEST, "flaky", NULL);
 	c.tip = tip;
+	/* the base's own boot counts, and the runs cached (base_obs()) */
 	c.base = w->base_cache;
+	c.base.runs += base_boot.runs;
+	c.base.bad += base_boot.bad;
 	/* the base is run more only for what the tip confirmed */
 	if (bisect_verdict(&tip, confirm) == BISECT_BAD && bisect_base_more(&c, confirm)) {
 		struct bisect_obs more = runs_on(w, 0, bisect_base_more(&c, confirm));
 
 		w->base_cache.runs += more.runs;
 		w->base_cache.bad += more.bad;
+		c.base.runs += more.runs;
+		c.base.bad += more.bad;
 	}
-	c.base = w->base_cache;
-	c.base.runs += base_boot.runs;
-	c.base.bad += base_boot.bad;
 	bisect_confirm(&c, confirm, w->n);
 	bisect_run(&cp, 1, confirm, probe, w);
 	out.state = c.state;
