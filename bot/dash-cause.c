@@ -41,7 +41,7 @@ void dash_findings_each(const struct report_version *v, dash_finding_fn *fn, voi
 		const struct result *r = &v->results.v[i];
 		json_object *fs = rd_doc_findings(r->doc);
 
-		if (!stages[r->stage].findings)
+		if (!stages[r->stage]->findings)
 			continue;
 		for (j = 0; fs && j < json_object_array_length(fs); j++)
 			fn(r, rd_at(fs, j), data);
@@ -51,7 +51,7 @@ void dash_findings_each(const struct report_version *v, dash_finding_fn *fn, voi
 /* Does r fail its stage (the stage table's rule)? */
 static bool result_fails(const struct result *r)
 {
-	const struct stage_def *s = &stages[r->stage];
+	const struct stage_ops *s = stages[r->stage];
 	unsigned int bit = 1u << r->status;
 
 	return (s->fail_on & bit) || ((s->fail_on_findings & bit) && r->findings);
@@ -62,7 +62,7 @@ static void count_finding(const struct result *r, json_object *f, void *data)
 	int *n = data;
 	enum dash_sev s = finding_sev(f);
 
-	if (r->stage == STAGE_BUILD && !rd_finding_is_new(f, true))
+	if (stages[r->stage]->old_findings && !rd_finding_is_new(f, true))
 		return;
 	/* a build's unknown word is a warning: summarise_build()'s rule */
 	if (s == DASH_SEV_NR && r->stage == STAGE_BUILD)
@@ -203,7 +203,7 @@ static void cause_failed(const struct report_version *v, enum stage stage,
 			if (stage == STAGE_BUILD) {
 				finding_line(&c->line, v, r, f, false);
 			} else {
-				strbuf_addf(&c->line, "%s: ", r->arch);
+				strbuf_addf(&c->line, "%s: ", *r->arch ? r->arch : stage_name(stage));
 				if (rd_finding_kind(f))
 					strbuf_addf(&c->line, "%s: ", rd_finding_kind(f));
 				strbuf_addstr(&c->line, rd_finding_message_z(f));
@@ -216,7 +216,7 @@ static void cause_failed(const struct report_version *v, enum stage stage,
 			return;
 		}
 		/* nothing to point at (a link error, no boot): the summary */
-		strbuf_addf(&c->line, "%s: %s", r->arch, r->summary);
+		strbuf_addf(&c->line, "%s: %s", *r->arch ? r->arch : stage_name(stage), r->summary);
 	}
 }
 
@@ -240,7 +240,7 @@ static int finding_rank(const struct dash *d, const struct result *r, json_objec
 {
 	enum dash_sev s = finding_sev(f);
 
-	if (r->stage == STAGE_BUILD && !rd_finding_is_new(f, true))
+	if (stages[r->stage]->old_findings && !rd_finding_is_new(f, true))
 		return -1;
 	if (r->stage == STAGE_BUILD)	/* a Coccinelle style rule's: style */
 		return report_build_style(&d->ro, f) ? 4 : 2;
@@ -320,6 +320,7 @@ static const struct {
 void dash_cause(const struct dash *d, const struct dash_version *dv, struct dash_cause *c)
 {
 	size_t i;
+	int s;
 
 	for (i = 0; i < ARRAY_SIZE(causes); i++) {
 		if (!strcmp(dv->state, causes[i].state)) {
@@ -327,6 +328,10 @@ void dash_cause(const struct dash *d, const struct dash_version *dv, struct dash
 			break;
 		}
 	}
+	/* another stage's failure: its first failing result */
+	for (s = 0; i == ARRAY_SIZE(causes) && s < STAGE_NR; s++)
+		if (stages[s]->fails && !strcmp(dv->state, stages[s]->fails))
+			cause_failed(&dv->v, s, c);
 	strbuf_trim(&c->line);
 	strbuf_rtrim(&c->text);
 }

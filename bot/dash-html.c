@@ -58,7 +58,7 @@ static void badge_label(struct strbuf *sb, const char *word, const char *label,
 	strbuf_addstr(sb, "</span>");
 }
 
-static void badge(struct strbuf *sb, const char *word, const char *title)
+void dash_badge(struct strbuf *sb, const char *word, const char *title)
 {
 	badge_label(sb, word, NULL, title);
 }
@@ -139,7 +139,7 @@ static void base_text(struct strbuf *sb, const struct report_version *v)
 static void result_badge(struct strbuf *sb, const struct result *r)
 {
 	if (r)
-		badge(sb, stage_status_name(r->status), r->summary);
+		dash_badge(sb, stage_status_name(r->status), r->summary);
 	else
 		strbuf_addstr(sb, "<span class=\"muted\">&ndash;</span>");
 }
@@ -169,10 +169,11 @@ static void stage_badge(struct strbuf *sb, const struct dash_version *dv,
 	strbuf_release(&title);
 }
 
-/* "x86_64 [ok] [ok]" per arch: build then boot */
+/* "x86_64 [ok] [ok]" per arch: its stages' (build then boot) */
 static void arch_cells(struct dash *d, struct strbuf *sb, const struct dash_version *dv,
 		       int64_t now)
 {
+	enum stage s;
 	size_t i;
 
 	for (i = 0; i < d->ro.nr_archs; i++) {
@@ -180,10 +181,13 @@ static void arch_cells(struct dash *d, struct strbuf *sb, const struct dash_vers
 
 		strbuf_addstr(sb, "<span class=\"arch\"><span class=\"n\">");
 		text_html_escape(sb, a);
-		strbuf_addstr(sb, "</span> ");
-		stage_badge(sb, dv, STAGE_BUILD, a, now);
-		strbuf_addch(sb, ' ');
-		stage_badge(sb, dv, STAGE_BOOT, a, now);
+		strbuf_addstr(sb, "</span>");
+		for (s = 0; s < STAGE_NR; s++) {
+			if (!stages[s]->dash || !stages[s]->per_arch)
+				continue;
+			strbuf_addch(sb, ' ');
+			stage_badge(sb, dv, s, a, now);
+		}
 		strbuf_addstr(sb, "</span>");
 	}
 }
@@ -252,6 +256,7 @@ static void list_row(struct dash *d, struct strbuf *rows, const struct dash_vers
 	const struct report_version *v = &dv->v;
 	struct tvars vars = TVARS_INIT;
 	struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT;
+	enum stage s;
 
 	template_set(&vars, "series_id", v->series_id);
 	template_set(&vars, "version_id", v->id);
@@ -265,7 +270,16 @@ static void list_row(struct dash *d, struct strbuf *rows, const struct dash_vers
 	base_text(&sb, v);
 	template_set(&vars, "base", sb.buf);
 	strbuf_reset(&sb);
-	result_badge(&sb, store_results_find(&v->results, STAGE_APPLY, NULL));
+	/* the first stage's badge, or a dash; the others' when they have a result */
+	for (s = 0; s < STAGE_NR; s++) {
+		const struct result *r = store_results_find(&v->results, s, NULL);
+
+		if (!stages[s]->dash || stages[s]->per_arch || (sb.len && !r))
+			continue;
+		if (sb.len)
+			strbuf_addch(&sb, ' ');
+		result_badge(&sb, r);
+	}
 	template_set_html(&vars, "apply", sb.buf);
 	strbuf_reset(&sb);
 	arch_cells(d, &sb, dv, now);
@@ -279,7 +293,7 @@ static void list_row(struct dash *d, struct strbuf *rows, const struct dash_vers
 	template_set_html(&vars, "replies", sb.buf);
 	strbuf_reset(&sb);
 	template_set(&vars, "state", dv->state);
-	badge(&sb, dv->state, NULL);
+	dash_badge(&sb, dv->state, NULL);
 	template_set_html(&vars, "state_badge", sb.buf);
 	strbuf_reset(&sb);
 	text_age(&sb, v->date, now);
@@ -411,7 +425,7 @@ static void finding_id_html(struct strbuf *sb, const struct report_version *v,
 	if (!d)
 		return;
 	strbuf_addstr(sb, " ");
-	badge(sb, "dismissed", NULL);
+	dash_badge(sb, "dismissed", NULL);
 	strbuf_addstr(sb, " <span class=\"muted\">by ");
 	text_html_escape(sb, d->who);
 	if (strcmp(d->kind, "finding")) {
@@ -426,15 +440,15 @@ static void finding_id_html(struct strbuf *sb, const struct report_version *v,
 	strbuf_addstr(sb, "; not mailed</span>");
 }
 
-static void finding_li(struct strbuf *sb, const struct report_version *v, enum stage stage,
-		       json_object *f, const char *arch)
+void dash_finding_li(struct strbuf *sb, const struct report_version *v, enum stage stage,
+		     json_object *f, const char *arch)
 {
 	const char *sev = rd_finding_severity(f) ? rd_finding_severity(f) :
 		rd_finding_kind(f) ? rd_finding_kind(f) : "finding";
 	const char *quote = rd_finding_quote(f), *sugg = rd_finding_suggestion(f);
 
 	strbuf_addstr(sb, "<li>");
-	badge(sb, sev, NULL);
+	dash_badge(sb, sev, NULL);
 	strbuf_addch(sb, ' ');
 	if (arch) {
 		text_html_escape(sb, arch);
@@ -479,11 +493,11 @@ static void patch_finding(const struct result *r, json_object *f, void *data)
 	struct patch_list *pl = data;
 
 	if (rd_finding_patch(f, 0) != pl->n ||
-	    (r->stage == STAGE_BUILD && !rd_finding_is_new(f, true)))
+	    (stages[r->stage]->old_findings && !rd_finding_is_new(f, true)))
 		return;
 	if (!pl->count++)
 		strbuf_addstr(pl->sb, "<ul class=\"findings\">");
-	finding_li(pl->sb, pl->v, r->stage, f, *r->arch ? r->arch : NULL);
+	dash_finding_li(pl->sb, pl->v, r->stage, f, *r->arch ? r->arch : NULL);
 }
 
 /* The findings of patch n (0: the series) from every stage */
@@ -528,7 +542,7 @@ static void patch_rows(struct strbuf *sb, const struct report_version *v)
 		text_html_escape(sb, rd_vpatch_subject_z(p));
 		strbuf_addstr(sb, "</a></td><td>");
 		if (status) {
-			badge(sb, status, rd_patch_message(ap));
+			dash_badge(sb, status, rd_patch_message(ap));
 			if (rd_patch_method(ap)) {
 				strbuf_addch(sb, ' ');
 				text_html_escape(sb, rd_patch_method(ap));
@@ -553,52 +567,12 @@ static void patch_rows(struct strbuf *sb, const struct report_version *v)
 	strbuf_release(&link);
 }
 
-static void log_link(struct strbuf *sb, const struct result *r)
+void dash_log_link(struct strbuf *sb, const struct result *r)
 {
 	if (!r || !(rd_doc_log(r->doc) || rd_doc_log_path(r->doc) || rd_doc_logfile(r->doc)))
 		return;
 	strbuf_addf(sb, " <a href=\"/log/%lld\">%s log</a>", (long long)r->id,
 		    stage_name(r->stage));
-}
-
-static void boot_details(struct strbuf *sb, const struct report_version *v,
-			 const struct result *r)
-{
-	json_object *tests = rd_doc_tests(r->doc), *fs = rd_doc_findings(r->doc);
-	size_t i;
-
-	for (i = 0; tests && i < json_object_array_length(tests); i++) {
-		json_object *t = rd_at(tests, i);
-		const char *res = rd_test_result_z(t);
-
-		if (!strcmp(res, RD_TEST_PASS))
-			continue;
-		strbuf_addstr(sb, "<br>");
-		badge(sb, res, NULL);
-		strbuf_addch(sb, ' ');
-		text_html_escape(sb, rd_test_name_z(t));
-		if (rd_test_is_new(t, false))
-			strbuf_addstr(sb, " (new)");
-	}
-	if (fs && json_object_array_length(fs)) {
-		strbuf_addstr(sb, "<ul class=\"findings\">");
-		for (i = 0; i < json_object_array_length(fs); i++)
-			finding_li(sb, v, STAGE_BOOT, rd_at(fs, i), NULL);
-		strbuf_addstr(sb, "</ul>");
-	}
-	/* not confirmed: shown, not counted */
-	fs = rd_doc_flaky(r->doc);
-	for (i = 0; fs && i < json_object_array_length(fs); i++) {
-		json_object *f = rd_at(fs, i);
-
-		strbuf_addstr(sb, "<br>");
-		badge(sb, RD_TEST_FLAKY, NULL);
-		strbuf_addch(sb, ' ');
-		text_html_escape(sb, rd_finding_message_z(f));
-		strbuf_addstr(sb, " <span class=\"muted\">(");
-		text_html_escape(sb, rd_finding_why_z(f));
-		strbuf_addstr(sb, "; not counted)</span>");
-	}
 }
 
 /* The live log of a job still running, by the job's id */
@@ -612,44 +586,55 @@ static void job_log_link(struct strbuf *sb, const struct dash_version *dv, enum 
 			    stage_name(st));
 }
 
+/* "<th>build</th><th>boot</th>": the per-arch stages' columns */
+static void arch_heads(struct strbuf *sb)
+{
+	enum stage s;
+
+	for (s = 0; s < STAGE_NR; s++)
+		if (stages[s]->dash && stages[s]->per_arch)
+			strbuf_addf(sb, "<th>%s</th>", stage_name(s));
+}
+
 static void arch_rows(struct dash *d, struct strbuf *sb, const struct dash_version *dv,
 		      int64_t now)
 {
 	const struct report_version *v = &dv->v;
+	const struct result *r;
+	enum stage s;
 	size_t i;
 
 	for (i = 0; i < d->ro.nr_archs; i++) {
 		const char *a = d->ro.archs[i];
-		const struct result *b = store_results_find(&v->results, STAGE_BUILD, a);
-		const struct result *t = store_results_find(&v->results, STAGE_BOOT, a);
-		const char *compiler = b ? rd_name_of(rd_doc_compiler(b->doc)) : NULL;
 
 		strbuf_addstr(sb, "<tr><td>");
 		text_html_escape(sb, a);
-		strbuf_addstr(sb, "</td><td>");
-		stage_badge(sb, dv, STAGE_BUILD, a, now);
-		if (b) {
+		for (s = 0; s < STAGE_NR; s++) {
+			if (!stages[s]->dash || !stages[s]->per_arch)
+				continue;
+			r = store_results_find(&v->results, s, a);
+			strbuf_addstr(sb, "</td><td>");
+			stage_badge(sb, dv, s, a, now);
+			if (!r)
+				continue;
 			strbuf_addch(sb, ' ');
-			text_html_escape(sb, b->summary);
+			text_html_escape(sb, r->summary);
+			if (stages[s]->page_details)
+				stages[s]->page_details(sb, v, r);
 		}
 		strbuf_addstr(sb, "</td><td>");
-		stage_badge(sb, dv, STAGE_BOOT, a, now);
-		if (t) {
-			strbuf_addch(sb, ' ');
-			text_html_escape(sb, t->summary);
-			boot_details(sb, v, t);
+		for (s = 0; s < STAGE_NR; s++) {
+			if (!stages[s]->dash || !stages[s]->per_arch)
+				continue;
+			r = store_results_find(&v->results, s, a);
+			if (r && stages[s]->page_links)
+				stages[s]->page_links(sb, r);
+			else
+				dash_log_link(sb, r);
 		}
-		strbuf_addstr(sb, "</td><td>");
-		if (compiler) {
-			text_html_escape(sb, compiler);
-			strbuf_addch(sb, ' ');
-		}
-		log_link(sb, b);
-		if (b && rd_doc_config_file(b->doc))
-			strbuf_addf(sb, " <a href=\"/config/%lld\">.config</a>", (long long)b->id);
-		log_link(sb, t);
-		job_log_link(sb, dv, STAGE_BUILD, a);
-		job_log_link(sb, dv, STAGE_BOOT, a);
+		for (s = 0; s < STAGE_NR; s++)
+			if (stages[s]->dash && stages[s]->per_arch)
+				job_log_link(sb, dv, s, a);
 		strbuf_addstr(sb, "</td></tr>\n");
 	}
 }
@@ -668,7 +653,7 @@ static void mails(struct strbuf *sb, const struct report_version *v, const struc
 		strbuf_reset(&link);
 		report_lore_link(&link, v, r->msgid);
 		strbuf_addstr(sb, "<details class=\"mail\"><summary>");
-		badge(sb, r->state, r->reason);
+		dash_badge(sb, r->state, r->reason);
 		strbuf_addch(sb, ' ');
 		text_html_escape(sb, r->kind);
 		strbuf_addstr(sb, ": ");
@@ -751,7 +736,7 @@ static void why_box(struct strbuf *sb, const struct dash_version *dv)
 	if (c->r && (rd_doc_log(c->r->doc) || rd_doc_log_path(c->r->doc) ||
 		     rd_doc_logfile(c->r->doc))) {
 		strbuf_addstr(sb, "<p>");
-		log_link(sb, c->r);
+		dash_log_link(sb, c->r);
 		strbuf_addstr(sb, "</p>");
 	}
 	strbuf_addstr(sb, "</div>");
@@ -782,7 +767,7 @@ static void coverage_block(struct dash *d, struct strbuf *sb, const struct dash_
 	strbuf_addf(sb, "<h3>Changed lines compiled</h3>\n<p class=\"coverage\" "
 		    "data-changed=\"%d\" data-compiled=\"%d\" data-archs=\"%d\">",
 		    cov.changed, cov.compiled, cov.archs);
-	badge(sb, partial ? "partial" : "ok", NULL);
+	dash_badge(sb, partial ? "partial" : "ok", NULL);
 	strbuf_addch(sb, ' ');
 	results_cover_line(&cov, &line, 0);
 	text_html_escape(sb, line.buf);
@@ -815,6 +800,26 @@ out:
 	free(docs);
 }
 
+/* "<dt>apply</dt><dd>[applied] applied on mm-new</dd>": the stages not per arch */
+static void stage_lines(struct strbuf *sb, const struct report_version *v)
+{
+	const struct result *r;
+	enum stage s;
+
+	for (s = 0; s < STAGE_NR; s++) {
+		if (!stages[s]->dash || stages[s]->per_arch)
+			continue;
+		r = store_results_find(&v->results, s, NULL);
+		strbuf_addf(sb, "%s<dt>%s</dt><dd>", sb->len ? "\n" : "", stage_name(s));
+		result_badge(sb, r);
+		if (r) {
+			strbuf_addch(sb, ' ');
+			text_html_escape(sb, r->summary);
+		}
+		strbuf_addstr(sb, "</dd>");
+	}
+}
+
 static void version_block(struct dash *d, struct strbuf *out, const struct dash_version *dv,
 			  int64_t now)
 {
@@ -828,7 +833,7 @@ static void version_block(struct dash *d, struct strbuf *out, const struct dash_
 		    v->complete ? "" : " (incomplete)", v->superseded_by ? " (superseded)" : "");
 	template_set(&vars, "flags", sb.buf);
 	strbuf_reset(&sb);
-	badge(&sb, dv->state, NULL);
+	dash_badge(&sb, dv->state, NULL);
 	template_set_html(&vars, "state_badge", sb.buf);
 	strbuf_reset(&sb);
 	why_box(&sb, dv);
@@ -854,12 +859,8 @@ static void version_block(struct dash *d, struct strbuf *out, const struct dash_
 		strbuf_addf(&sb, " (base-commit %.12s)", v->base_commit);
 	template_set(&vars, "base", sb.buf);
 	strbuf_reset(&sb);
-	result_badge(&sb, apply);
-	if (apply) {
-		strbuf_addch(&sb, ' ');
-		text_html_escape(&sb, apply->summary);
-	}
-	template_set_html(&vars, "apply", sb.buf);
+	stage_lines(&sb, v);
+	template_set_html(&vars, "stages", sb.buf);
 	strbuf_reset(&sb);
 	template_set(&vars, "branch", apply ? rd_doc_branch_z(apply->doc) : "");
 	template_set(&vars, "version_id", v->id);
@@ -870,6 +871,9 @@ static void version_block(struct dash *d, struct strbuf *out, const struct dash_
 	if (!patch_findings(&sb, v, 0))
 		strbuf_reset(&sb);
 	template_set_html(&vars, "series_findings", sb.buf);
+	strbuf_reset(&sb);
+	arch_heads(&sb);
+	template_set_html(&vars, "arch_heads", sb.buf);
 	strbuf_reset(&sb);
 	arch_rows(d, &sb, dv, now);
 	template_set_html(&vars, "archs", sb.buf);

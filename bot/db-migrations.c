@@ -241,6 +241,23 @@ static const char lore_3[] =
 	"INSERT OR REPLACE INTO state (key, value) VALUES ('series_full', '1');";
 
 /*
+ * The triggers that mark a version's state dirty when its results change
+ * (report-2; report-5 makes them again for the table it rebuilds)
+ */
+#define RESULTS_STATE_TRIGGERS \
+	"CREATE TRIGGER results_state_insert AFTER INSERT ON results BEGIN" \
+	"  INSERT INTO version_states_dirty SELECT NEW.version WHERE NOT EXISTS" \
+	"  (SELECT 1 FROM version_states_dirty WHERE version = NEW.version); END;" \
+	"CREATE TRIGGER results_state_update AFTER UPDATE ON results BEGIN" \
+	"  INSERT INTO version_states_dirty SELECT OLD.version WHERE NOT EXISTS" \
+	"  (SELECT 1 FROM version_states_dirty WHERE version = OLD.version);" \
+	"  INSERT INTO version_states_dirty SELECT NEW.version WHERE NOT EXISTS" \
+	"  (SELECT 1 FROM version_states_dirty WHERE version = NEW.version); END;" \
+	"CREATE TRIGGER results_state_delete AFTER DELETE ON results BEGIN" \
+	"  INSERT INTO version_states_dirty SELECT OLD.version WHERE NOT EXISTS" \
+	"  (SELECT 1 FROM version_states_dirty WHERE version = OLD.version); END;"
+
+/*
  * report-2: the state of every live version (report_state()'s word) kept
  * beside it, so that the dashboard's state filter is a range of an index
  * and /metrics a GROUP BY, not a derivation of every version
@@ -263,17 +280,7 @@ static const char report_2[] =
 	"CREATE TABLE version_states_dirty ("
 	"  version TEXT PRIMARY KEY"	/* to derive again */
 	") WITHOUT ROWID;"
-	"CREATE TRIGGER results_state_insert AFTER INSERT ON results BEGIN"
-	"  INSERT INTO version_states_dirty SELECT NEW.version WHERE NOT EXISTS"
-	"  (SELECT 1 FROM version_states_dirty WHERE version = NEW.version); END;"
-	"CREATE TRIGGER results_state_update AFTER UPDATE ON results BEGIN"
-	"  INSERT INTO version_states_dirty SELECT OLD.version WHERE NOT EXISTS"
-	"  (SELECT 1 FROM version_states_dirty WHERE version = OLD.version);"
-	"  INSERT INTO version_states_dirty SELECT NEW.version WHERE NOT EXISTS"
-	"  (SELECT 1 FROM version_states_dirty WHERE version = NEW.version); END;"
-	"CREATE TRIGGER results_state_delete AFTER DELETE ON results BEGIN"
-	"  INSERT INTO version_states_dirty SELECT OLD.version WHERE NOT EXISTS"
-	"  (SELECT 1 FROM version_states_dirty WHERE version = OLD.version); END;"
+	RESULTS_STATE_TRIGGERS
 	"CREATE TRIGGER versions_state_insert AFTER INSERT ON versions BEGIN"
 	"  INSERT INTO version_states_dirty SELECT NEW.id WHERE NOT EXISTS"
 	"  (SELECT 1 FROM version_states_dirty WHERE version = NEW.id); END;"
@@ -396,6 +403,36 @@ static const char report_4[] =
 	"CREATE INDEX retests_series ON retests (series, created);"
 	"CREATE INDEX retests_version ON retests (version);";
 
+/*
+ * report-5: the results table without its CHECK on the stage's name,
+ * which made every new stage a table rebuild: a stage's name is the
+ * stage table's (bot/stage.h), checked where a result is recorded
+ * (store_results_record()), and a reader skips a row of a stage it does
+ * not know.  SQLite cannot drop a constraint, so the table is made
+ * again, with its rows, index and triggers.
+ */
+static const char report_5[] =
+	"CREATE TABLE results_new ("
+	"  id INTEGER PRIMARY KEY,"
+	"  version TEXT NOT NULL REFERENCES versions (id),"
+	"  stage TEXT NOT NULL,"		/* a row of the stage table */
+	"  arch TEXT NOT NULL DEFAULT '',"
+	"  status TEXT NOT NULL,"
+	"  summary TEXT NOT NULL,"
+	"  findings INTEGER NOT NULL DEFAULT 0,"
+	"  json TEXT NOT NULL,"
+	"  generation INTEGER,"
+	"  recorded INTEGER NOT NULL,"
+	"  UNIQUE (version, stage, arch)"
+	");"
+	"INSERT INTO results_new (id, version, stage, arch, status, summary, findings, json,"
+	"  generation, recorded) SELECT id, version, stage, arch, status, summary, findings,"
+	"  json, generation, recorded FROM results;"
+	"DROP TABLE results;"
+	"ALTER TABLE results_new RENAME TO results;"
+	"CREATE INDEX results_version ON results (version);"
+	RESULTS_STATE_TRIGGERS;
+
 const struct db_migration db_migrations[] = {
 	{ "lore-1", lore_1 },
 	{ "report-1", report_1 },
@@ -409,6 +446,7 @@ const struct db_migration db_migrations[] = {
 	{ "patchwork-1", patchwork_1 },
 	{ "lore-4", lore_4 },
 	{ "report-4", report_4 },
+	{ "report-5", report_5 },
 };
 
 const size_t db_migrations_nr = ARRAY_SIZE(db_migrations);

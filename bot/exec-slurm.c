@@ -650,16 +650,16 @@ void exec_slurm_configure(struct exec *e, const struct config *cfg)
 	enum stage st;
 
 	for (i = 0; i < n; i++) {
-		if (stage_parse(v[i], &st) || !stages[st].command)
+		if (stage_parse(v[i], &st) || !stages[st]->command)
 			log_warn("slurm.stages: '%s' cannot run on Slurm", v[i]);
 		else
 			e->stage[st] = true;
 	}
 	for (i = 0; !n && i < STAGE_NR; i++)
-		e->stage[i] = stages[i].heavy && stages[i].command;
+		e->stage[i] = stages[i]->heavy && stages[i]->command;
 	free(v);
 	for (i = 0; i < STAGE_NR; i++)
-		if (e->stage[i] && stages[i].heavy)
+		if (e->stage[i] && stages[i]->heavy)
 			e->max_jobs = MAX(1, config_get_int(cfg, "slurm.maxjobs"));
 }
 

@@ -217,7 +217,7 @@ static void args_init(struct args *a, const struct stage_run *s)
 		arg(a, "--hide");
 		arg(a, s->env->outbox);
 	}
-	arg(a, stages[s->j->kind].command);
+	arg(a, stages[s->j->kind]->command);
 }
 
 static char *stage_log(const struct stage_run *s)
@@ -310,7 +310,7 @@ static int run_stage(struct stage_run *s, struct args *a, json_object **doc,
 	cmd.log_path = log;
 	cmd.limits.timeout_ms = s->env->timeout_ms;
 	cmd.limits.max_output = STAGE_OUTPUT_MAX;
-	if (stages[s->j->kind].sandbox && s->env->sandbox) {
+	if (stages[s->j->kind]->sandbox && s->env->sandbox) {
 		/*
 		 * work/ lives under the state directory: bound back after
 		 * the rest is hidden (lib/run-sandbox.c: parents first)
@@ -321,7 +321,7 @@ static int run_stage(struct stage_run *s, struct args *a, json_object **doc,
 		ro[nr_ro++] = s->env->repo;
 		if (s->env->config)
 			ro[nr_ro++] = s->env->config;
-		if (stages[s->j->kind].reads_cache && cache && !access(cache, F_OK))
+		if (stages[s->j->kind]->reads_cache && cache && !access(cache, F_OK))
 			ro[nr_ro++] = cache;
 		/* the objects of a clone made with --shared, a worktree's git directories */
 		nr_repo = gitdirs_outside(s->env->repo, repo_dirs, ARRAY_SIZE(repo_dirs));
@@ -332,7 +332,7 @@ static int run_stage(struct stage_run *s, struct args *a, json_object **doc,
 			stage_user(s, &cmd, ro);
 	}
 	if (run_cmd(&cmd) < 0) {
-		strbuf_addf(err, "cannot run '%s %s'", a->v[0], stages[s->j->kind].command);
+		strbuf_addf(err, "cannot run '%s %s'", a->v[0], stages[s->j->kind]->command);
 		goto out;
 	}
 	if (cmd.err.len)
@@ -375,16 +375,12 @@ out:
 /* The version the document is about is the job's (the mail readers say) */
 static int check_version(struct stage_run *s, json_object *doc, struct strbuf *err)
 {
-	const char *said = NULL;
+	const char *said;
 
-	if (s->j->kind == STAGE_APPLY)
-		said = rd_doc_send(doc);
-	else if (s->j->kind == STAGE_CHECK)
-		said = rd_doc_send(rd_at(rd_doc_sends(doc), 0));
-	else
+	if (!stages[s->j->kind]->doc_version)
 		return 0;
-	if (said && !strcmp(said, s->j->version) && (s->j->kind != STAGE_CHECK ||
-						      rd_doc_sends_len(doc) == 1))
+	said = stages[s->j->kind]->doc_version(doc);
+	if (said && !strcmp(said, s->j->version))
 		return 0;
 	strbuf_addf(err, "%s answered about <%s>, not <%s>", stage_name(s->j->kind),
 		    said ? said : "(none)", s->j->version);
@@ -485,7 +481,7 @@ static const char *applied_branch(struct stage_run *s, struct strbuf *err)
 static int input_mbox(struct stage_run *s, struct args *a, struct strbuf *err)
 {
 	s->mbox = xasprintf("%s/series.mbox", s->work);
-	if (write_version_mbox(s->st, s->j->version, s->j->kind == STAGE_APPLY,
+	if (write_version_mbox(s->st, s->j->version, stages[s->j->kind]->mbox_thread,
 			       s->mbox, err))
 		return -1;
 	arg(a, "--mbox");
@@ -494,7 +490,7 @@ static int input_mbox(struct stage_run *s, struct args *a, struct strbuf *err)
 	arg(a, s->j->version);
 	arg(a, "--repo");
 	arg(a, s->env->repo);
-	if (s->j->kind == STAGE_APPLY) {
+	if (stages[s->j->kind]->quarantine) {
 		int ret;
 
 		/* a quarantine of its own each time: nothing of an earlier attempt */
@@ -531,7 +527,7 @@ static int input_branch(struct stage_run *s, struct args *a, char **logs,
 	}
 	arg(a, "--arch");
 	arg(a, s->j->arch);
-	if (s->j->kind == STAGE_BUILD) {
+	if (stages[s->j->kind]->log_dir) {
 		/* the make output of every step, in the job's directory */
 		*logs = xasprintf("%s/build-%s", s->dir, s->j->arch);
 		arg(a, "--log-dir");
@@ -569,7 +565,7 @@ static int stage_args(struct stage_run *s, struct args *a, char **logs, struct s
 		strbuf_addf(err, "cannot make '%s': %s", s->work, strerror(-ret));
 		return -1;
 	}
-	ret = stages[s->j->kind].input == STAGE_IN_MBOX ? input_mbox(s, a, err) :
+	ret = stages[s->j->kind]->input == STAGE_IN_MBOX ? input_mbox(s, a, err) :
 		input_branch(s, a, logs, err);
 	arg(a, "--json");
 	return ret;
@@ -661,12 +657,12 @@ static int stage_command(struct stage_run *s, json_object **infra, struct strbuf
 	int ret;
 
 	ret = stage_args(s, &a, &logs, err);
-	if (!ret && s->j->kind == STAGE_APPLY) {
+	if (!ret && stages[s->j->kind]->fetches) {
 		/* the daemon's side fetches; the sandbox has no network */
 		arg(&a, "--no-fetch");
 		ret = refresh_tree(s, err);
 	}
-	if (!ret && s->j->kind == STAGE_CHECK && (stale = stale_tree(s))) {
+	if (!ret && stages[s->j->kind]->stale_tree && (stale = stale_tree(s))) {
 		arg(&a, "--stale-tree");
 		arg(&a, stale);
 	}
@@ -720,7 +716,7 @@ static int stage_integrations(struct stage_run *s, const struct report_opts *ro,
 	return 0;
 }
 
-static int stage_reply(struct stage_run *s, struct strbuf *err)
+static int reply_job(struct stage_run *s, struct strbuf *err)
 {
 	struct reply_run_opts o = { .series = s->j->version,
 				    .outbox = s->env->outbox };
@@ -758,10 +754,10 @@ int job_execute(struct store *st, const struct config *cfg,
 	*infra = NULL;
 	s.dir = job_dir(env, j->id);
 	s.work = work_path(s.dir);
-	if (stages[j->kind].command)
+	if (stages[j->kind]->command)
 		ret = stage_command(&s, infra, err);
 	else
-		ret = stage_reply(&s, err);
+		ret = reply_job(&s, err);
 	json_object_put(s.apply);
 	free(s.quarantine);
 	free(s.mbox);
@@ -832,7 +828,7 @@ int job_prepare(struct store *st, const struct config *cfg, const struct job_env
 
 	s.dir = job_dir(env, j->id);
 	s.work = work_path(s.dir);
-	if (!stages[j->kind].command) {
+	if (!stages[j->kind]->command) {
 		strbuf_addf(err, "%s runs in the daemon's process", stage_name(j->kind));
 		goto out;
 	}
@@ -973,7 +969,7 @@ int job_collect(struct store *st, const struct config *cfg, const struct job_env
 		goto out;
 	}
 	/* a worker's apply wrote into the job's directory: taken in here */
-	if (j->kind == STAGE_APPLY)
+	if (stages[j->kind]->quarantine)
 		s.quarantine = quarantine_path(s.work);
 	if (!check_version(&s, doc, err))
 		ret = record_done(&s, doc, err);

@@ -154,14 +154,14 @@ static int queue_needs(struct store *st, const struct pipeline_cfg *pc, const ch
 	store_results_plan(&rs, &c, &p);
 	store_results_release(&rs);
 	for (s = 0; s < STAGE_NR; s++) {
-		size_t n = stages[s].per_arch ? p.nr_archs : 1;
+		size_t n = stages[s]->per_arch ? p.nr_archs : 1;
 
 		for (a = 0; a < n; a++) {
 			bool added;
 
 			if (p.need[s][a] != NEED_RUN)
 				continue;
-			if (queue_add(st->db, s, version, stages[s].per_arch ? pc->archs[a] : "",
+			if (queue_add(st->db, s, version, stages[s]->per_arch ? pc->archs[a] : "",
 				      prio, &added, err))
 				return -1;
 			queued += added;

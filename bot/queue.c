@@ -104,8 +104,8 @@ static const char *claim_sql(bool heavy)
 	if (sql[heavy][0])
 		return sql[heavy];
 	for (i = 0; i < STAGE_NR; i++)
-		if (stages[i].heavy)
-			strbuf_addf(&kinds, "%s'%s'", kinds.len ? ", " : "", stages[i].name);
+		if (stages[i]->heavy)
+			strbuf_addf(&kinds, "%s'%s'", kinds.len ? ", " : "", stages[i]->name);
 	snprintf(sql[heavy], sizeof(sql[heavy]),
 		 "SELECT " JOB_COLUMNS " FROM jobs WHERE state = 'queued'"
 		 " AND kind %sIN (%s)"

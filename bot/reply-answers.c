@@ -139,8 +139,7 @@ static bool has_finding(const struct report_version *v, const char *id, const ch
 		for (j = 0; fs && j < json_object_array_length(fs); j++) {
 			json_object *f = rd_at(fs, j);
 			char fid[REPORT_ID_LEN + 1];
-			const char *fr = r->stage == STAGE_CHECK ? rd_finding_rule(f) :
-				r->stage == STAGE_BUILD ? rd_finding_option(f) : rd_finding_kind(f);
+			const char *fr = report_finding_rule(r->stage, f);
 
 			if (rule) {
 				if (fr && !strcmp(fr, rule))

@@ -75,6 +75,27 @@ static bool boot_has(const struct report_version *v, const struct report_opts *o
 	return false;
 }
 
+/* Has a stage of the section "findings" a new finding no answer dismissed? */
+static bool findings_has(const struct report_version *v)
+{
+	size_t i, j;
+
+	for (i = 0; i < v->results.nr; i++) {
+		const struct result *r = &v->results.v[i];
+		json_object *fs = rd_doc_findings(r->doc);
+
+		if (!stages[r->stage]->reply || !r->findings || status_is(r, STATUS_INFRA))
+			continue;
+		if (!r->doc)
+			return true;	/* a light load: no documents */
+		for (j = 0; fs && j < json_object_array_length(fs); j++)
+			if (rd_finding_is_new(rd_at(fs, j), true) &&
+			    !report_dismissed(v, r->stage, rd_at(fs, j)))
+				return true;
+	}
+	return false;
+}
+
 /*
  * Everything passed: mailed with reply.clean, or when someone asked for
  * the retest (an answer is due)
@@ -122,6 +143,7 @@ static const enum reply_kind section_kind[SECTION_NR] = {
 	[SECTION_BOOT] = REPLY_BOOT,
 	[SECTION_BUILD_WARNINGS] = REPLY_BUILD,
 	[SECTION_CHECK] = REPLY_CHECK,
+	[SECTION_FINDINGS] = REPLY_FINDINGS,
 };
 
 int report_due(const struct report_version *v, const struct report_opts *o,
@@ -166,6 +188,7 @@ int report_due(const struct report_version *v, const struct report_opts *o,
 	due->sections[SECTION_BOOT] = boot_has(v, o);
 	due->sections[SECTION_BUILD_WARNINGS] = build_has(v, o, false);
 	due->sections[SECTION_CHECK] = count[REPORT_MAIL] > 0;
+	due->sections[SECTION_FINDINGS] = findings_has(v);
 	for (s = 0; s < SECTION_NR; s++) {
 		if (due->sections[s]) {
 			due->kind = section_kind[s];

@@ -30,34 +30,38 @@ static void add_normal(struct strbuf *sb, const char *s, bool digits)
 	strbuf_addch(sb, '\n');
 }
 
+void report_id_text(struct strbuf *sb, const char *key, json_object *f)
+{
+	strbuf_addf(sb, "%s\n%s\n%s\n", key, rd_finding_file_z(f), rd_finding_function_z(f));
+	if (rd_finding_quote(f))
+		add_normal(sb, rd_finding_quote(f), false);
+	else
+		add_normal(sb, rd_finding_message(f), true);
+}
+
+void report_id_add(struct strbuf *sb, const char *text)
+{
+	add_normal(sb, text, true);
+}
+
 void report_finding_id(enum stage stage, json_object *f, char id[REPORT_ID_LEN + 1])
 {
 	struct strbuf sb = STRBUF_INIT;
 	char hex[17];
 
-	switch (stage) {
-	case STAGE_BUILD:
-		strbuf_addf(&sb, "build:%s\n", rd_finding_option(f) ? rd_finding_option(f) :
-			    rd_finding_severity_z(f));
-		break;
-	case STAGE_BOOT:
-		strbuf_addf(&sb, "boot:%s\n", rd_finding_kind_z(f));
-		break;
-	default:
-		strbuf_addf(&sb, "%s\n", rd_finding_rule_z(f));
-		break;
-	}
-	strbuf_addf(&sb, "%s\n%s\n", rd_finding_file_z(f), rd_finding_function_z(f));
-	if (stage == STAGE_BOOT) {
-		strbuf_addf(&sb, "%s\n", rd_finding_test_z(f));
-		add_normal(&sb, rd_finding_title(f), true);
-	} else if (rd_finding_quote(f)) {
-		add_normal(&sb, rd_finding_quote(f), false);
-	} else {
-		add_normal(&sb, rd_finding_message(f), true);
-	}
+	if (stage < STAGE_NR && stages[stage]->finding_id)
+		stages[stage]->finding_id(f, &sb);
+	else
+		report_id_text(&sb, rd_finding_rule_z(f), f);
 	util_hash_hex(sb.buf, sb.len, hex);
 	memcpy(id, hex, REPORT_ID_LEN);
 	id[REPORT_ID_LEN] = '\0';
 	strbuf_release(&sb);
+}
+
+const char *report_finding_rule(enum stage stage, json_object *f)
+{
+	if (stage < STAGE_NR && stages[stage]->finding_rule)
+		return stages[stage]->finding_rule(f);
+	return rd_finding_rule(f);
 }

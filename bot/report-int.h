@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Internals shared by the report-*.c files (not for other modules) */
+/*
+ * Internals shared by the report-*.c files and the stages' reply
+ * sections (bot/stage-*.c), not for other modules
+ */
 #ifndef LOREBOT_REPORT_INT_H
 #define LOREBOT_REPORT_INT_H
 
@@ -53,6 +56,35 @@ void report_set_prose(struct report_ctx *c, const char *name, const char *text);
 
 /* "patch 2/4" or "the cover letter" */
 void report_patch_name(struct strbuf *sb, const struct report_version *v, int n);
+
+/*
+ * ... and for the stages' section_vars() (bot/stage.h), which write the
+ * variables of their kind's reply and section
+ */
+
+/* base-commit (if any) and the base apply chose */
+struct report_base {
+	const char *name, *sha;
+	bool from_base_commit;
+	bool base_commit_unknown;
+};
+
+void report_base_info(const struct report_ctx *c, struct report_base *b);
+/* ${reproduce}: the commands that do what lorebot did, in a tree "linux" */
+void report_reproduce(struct report_ctx *c, const char *archs);
+/* "a", "a and b", "a, b and c" */
+void report_and_list(struct strbuf *sb, const char *const *items, size_t nr);
+/* Indent every line of s by pre (a block quoted in the body) */
+void report_add_block(struct strbuf *sb, const char *pre, const char *s);
+/* "config:   arm64-small" and "compiler: ..." of an arch's result */
+void report_arch_info(struct strbuf *sb, const struct result *r);
+/*
+ * What build and boot replies share: the archs concerned ("arm64 and
+ * riscv"), their config and compiler lines (info), the findings, and
+ * the commands for those archs
+ */
+void report_arch_vars(struct report_ctx *c, const char **names, size_t nn,
+			     struct strbuf *info, struct strbuf *findings);
 
 /*
  * The permanent record of the reply m being composed (m->msgid and

@@ -16,6 +16,7 @@ static const char *const kind_names[REPLY_KIND_NR] = {
 	[REPLY_BOOT] = "boot",
 	[REPLY_BASE] = "base",
 	[REPLY_CLEAN] = "clean",
+	[REPLY_FINDINGS] = "findings",
 };
 
 const char *report_kind_name(enum reply_kind kind)
@@ -106,8 +107,7 @@ static void load_answers(struct store *st, struct report_version *v)
 const struct report_dismissal *report_dismissed(const struct report_version *v,
 						enum stage stage, json_object *f)
 {
-	const char *rule = stage == STAGE_CHECK ? rd_finding_rule(f) :
-		stage == STAGE_BUILD ? rd_finding_option(f) : rd_finding_kind(f);
+	const char *rule = report_finding_rule(stage, f);
 	char id[REPORT_ID_LEN + 1];
 	size_t i;
 

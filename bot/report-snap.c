@@ -217,6 +217,9 @@ static void stage_findings(struct report_ctx *c, json_object *out, json_object *
 				take = d->sections[SECTION_BOOT];
 				break;
 			default:
+				take = d->sections[SECTION_FINDINGS] && stages[r->stage]->reply &&
+					r->status != STATUS_INFRA && rd_finding_is_new(f, true) &&
+					!report_dismissed(c->v, r->stage, f);
 				break;
 			}
 			if (!take)

@@ -25,6 +25,7 @@ enum reply_kind {
 	REPLY_BOOT,		/* new kselftest failures, kernel splats, no boot */
 	REPLY_BASE,		/* base-commit unknown (only with reply.baseunknown) */
 	REPLY_CLEAN,		/* everything passed (only with reply.clean) */
+	REPLY_FINDINGS,		/* findings of the stages with no kind of their own */
 	REPLY_KIND_NR,
 };
 
@@ -107,6 +108,7 @@ enum report_section {
 	SECTION_BOOT,		/* boot regressions, splats, no boot */
 	SECTION_BUILD_WARNINGS,	/* new warnings */
 	SECTION_CHECK,		/* review findings the noise policy mails */
+	SECTION_FINDINGS,	/* new findings of the other stages (stage_ops.reply) */
 	SECTION_NR,
 };
 
@@ -203,12 +205,21 @@ struct report_file {
  * boot findings "build:" and the option or severity, "boot:" and the
  * kind), file, function and the code it quotes (without a quote, its
  * message with numbers left out; for a boot finding, the report's title
- * and the test).  Not its line: the line moves with the patches around
+ * and the test): the stage's finding_id() says (bot/stage.h).  Not its line: the line moves with the patches around
  * it.  Replies and the dashboard show it; an answer "lorebot: invalid
  * <id>" names it.
  */
 #define REPORT_ID_LEN 8
 void report_finding_id(enum stage stage, json_object *f, char id[REPORT_ID_LEN + 1]);
+/*
+ * For a stage's finding_id(): key (its rule), file and function, then
+ * the quoted code, else the message with numbers left out; and text
+ * added as the message would be
+ */
+void report_id_text(struct strbuf *sb, const char *key, json_object *f);
+void report_id_add(struct strbuf *sb, const char *text);
+/* The rule of f, a finding of stage (struct stage_ops' finding_rule()) */
+const char *report_finding_rule(enum stage stage, json_object *f);
 
 /* A composed reply */
 struct reply_mail {

@@ -65,6 +65,18 @@ int results_summarise(enum stage stage, json_object *doc,
 void results_release(struct result *r);
 
 /*
+ * For the stages' summarisers (struct stage_ops): "<stage> result: "
+ * and the message into err, -1; ", 3 errors" (one: "1 error")
+ */
+int results_bad(struct strbuf *err, enum stage stage, const char *fmt, ...) PRINTF(3, 4);
+void results_plural(struct strbuf *sb, int n, const char *one, const char *many);
+/*
+ * The summary of a stage without a summariser of its own: its new
+ * findings (a finding is new unless it says "new": false) counted
+ */
+int results_summarise_findings(json_object *doc, struct result *r, struct strbuf *err);
+
+/*
  * The changed lines of a series compiled on at least one arch, from the
  * build arch objects' "coverage" (those that measured):
  * uncompiled is [{"patch", "file", "from", "to", "lines", "spans",

@@ -2,60 +2,11 @@
 /* The stage table and the plan derived from a version's results */
 #include "bot/stage.h"
 
-const struct stage_def stages[STAGE_NR] = {
-	[STAGE_APPLY] = {
-		.name = "apply",
-		.after = STAGE_NONE,
-		.command = "apply",
-		.input = STAGE_IN_MBOX,
-		.sandbox = true,
-		.statuses = ST(APPLIED) | ST(FAILED) | ST(INFRA),
-		.fails = "apply-failed",
-		.fail_on = ST(FAILED),
-	},
-	[STAGE_CHECK] = {
-		.name = "check",
-		.after = STAGE_APPLY,
-		.command = "check",
-		.input = STAGE_IN_MBOX,
-		.sandbox = true,
-		.reads_cache = true,
-		.statuses = ST(ERRORS) | ST(WARNINGS) | ST(NOTES) | ST(CLEAN) | ST(INFRA),
-		.findings = true,
-	},
-	[STAGE_BUILD] = {
-		.name = "build",
-		.per_arch = true,
-		.heavy = true,
-		.after = STAGE_APPLY,
-		.after_on = ST(APPLIED),
-		.command = "build",
-		.input = STAGE_IN_BRANCH,
-		.statuses = ST(OK) | ST(WARNINGS) | ST(ERRORS) | ST(INFRA) | ST(PARTIAL),
-		.fails = "build-failed",
-		.fail_on = ST(ERRORS),
-		.findings = true,
-	},
-	[STAGE_BOOT] = {
-		.name = "boot",
-		.per_arch = true,
-		.heavy = true,
-		.after = STAGE_BUILD,
-		.after_on = ST(OK) | ST(WARNINGS) | ST(PARTIAL),
-		.command = "boot",
-		.input = STAGE_IN_BRANCH,
-		.statuses = ST(OK) | ST(REGRESSIONS) | ST(BOOT_FAILURE) | ST(INFRA),
-		.fails = "boot-failed",
-		.fail_on = ST(BOOT_FAILURE),
-		.fail_on_findings = ST(REGRESSIONS),
-	},
-	[STAGE_REPLY] = {
-		.name = "reply",
-		.after = STAGE_NONE,
-		.last = true,
-		.input = STAGE_IN_NONE,
-	},
+#define STAGE_ROW_(c, n) [STAGE_##c] = &stage_##n,
+const struct stage_ops *const stages[STAGE_NR] = {
+	STAGE_LIST(STAGE_ROW_)
 };
+#undef STAGE_ROW_
 
 static const char *const status_names[STATUS_NR] = {
 	[STATUS_NONE] = "none",
@@ -74,7 +25,7 @@ static const char *const status_names[STATUS_NR] = {
 
 const char *stage_name(enum stage s)
 {
-	return s < STAGE_NR ? stages[s].name : "?";
+	return s < STAGE_NR ? stages[s]->name : "?";
 }
 
 int stage_parse(const char *name, enum stage *s)
@@ -82,7 +33,7 @@ int stage_parse(const char *name, enum stage *s)
 	int i;
 
 	for (i = 0; name && i < STAGE_NR; i++) {
-		if (!strcmp(name, stages[i].name)) {
+		if (!strcmp(name, stages[i]->name)) {
 			*s = i;
 			return 0;
 		}
@@ -107,12 +58,12 @@ enum status stage_status_parse(const char *word)
 
 bool stage_has_status(enum stage s, enum status st)
 {
-	return s < STAGE_NR && st < STATUS_NR && (stages[s].statuses & (1u << st));
+	return s < STAGE_NR && st < STATUS_NR && (stages[s]->statuses & (1u << st));
 }
 
 static bool enabled(enum stage s, const struct plan_cfg *c)
 {
-	return s != STAGE_BOOT || c->boot;
+	return !stages[s]->boot_enable || c->boot;
 }
 
 static const struct plan_result *find(const struct plan_result *rs, size_t nr,
@@ -121,7 +72,7 @@ static const struct plan_result *find(const struct plan_result *rs, size_t nr,
 	size_t i;
 
 	for (i = 0; i < nr; i++)
-		if (rs[i].stage == s && !strcmp(rs[i].arch, stages[s].per_arch ? arch : ""))
+		if (rs[i].stage == s && !strcmp(rs[i].arch, stages[s]->per_arch ? arch : ""))
 			return &rs[i];
 	return NULL;
 }
@@ -131,7 +82,7 @@ static enum need need_of(const struct plan_result *rs, size_t nr,
 			 const struct plan_cfg *c, const struct plan *p,
 			 enum stage s, size_t a)
 {
-	const struct stage_def *d = &stages[s];
+	const struct stage_ops *d = stages[s];
 	const char *arch = d->per_arch ? c->archs[a] : "";
 	const struct plan_result *r;
 	enum need before;
@@ -144,12 +95,12 @@ static enum need need_of(const struct plan_result *rs, size_t nr,
 		return NEED_SKIP;
 	if (d->after == STAGE_NONE)
 		return NEED_RUN;
-	before = p->need[d->after][stages[d->after].per_arch ? a : 0];
+	before = p->need[d->after][stages[d->after]->per_arch ? a : 0];
 	if (before == NEED_SKIP)
 		return NEED_SKIP;
 	if (before != NEED_DONE)
 		return NEED_WAIT;
-	r = find(rs, nr, d->after, stages[d->after].per_arch ? arch : "");
+	r = find(rs, nr, d->after, stages[d->after]->per_arch ? arch : "");
 	if (d->after_on && !(d->after_on & (1u << r->status)))
 		return NEED_SKIP;
 	return NEED_RUN;
@@ -167,16 +118,16 @@ void stage_plan(const struct plan_result *rs, size_t nr, const struct plan_cfg *
 	p->ended = true;
 	/* the table lists a stage after the one it follows */
 	for (s = 0; s < STAGE_NR; s++) {
-		size_t n = stages[s].per_arch ? na : 1;
+		size_t n = stages[s]->per_arch ? na : 1;
 
 		for (a = 0; a < n; a++) {
 			p->need[s][a] = need_of(rs, nr, c, p, s, a);
-			if (!stages[s].last && !plan_ended(p, s, a))
+			if (!stages[s]->last && !plan_ended(p, s, a))
 				p->ended = false;
 		}
 	}
 	for (s = 0; s < STAGE_NR; s++)
-		if (stages[s].last)
+		if (stages[s]->last)
 			p->need[s][0] = p->ended ? NEED_RUN : NEED_WAIT;
 }
 

@@ -8,11 +8,14 @@
  *	      -> build <arch> -> boot <arch>	(when it applied; boot when built)
  *	every other stage ended -> reply
  *
- * A row says whether the stage is per arch, heavy (limited by
- * daemon.builds) or light, which stage it follows and on which of that
- * stage's results, the lorebot command the job runner runs for it, and
- * the statuses its result may have.  Adding a stage (sparse, kunit) is a
- * row here plus its command.
+ * A stage is a descriptor, struct stage_ops, in a file of its own
+ * (bot/stage-<name>.c), and a row of STAGE_LIST() below: whether it is
+ * per arch, heavy (limited by daemon.builds) or light, which stage it
+ * follows and on which of that stage's results, the lorebot command the
+ * job runner runs for it, the contract of its document and how it is
+ * summed up, the statuses it may have, what the dashboard and a reply
+ * show of it.  Adding a stage (sparse, kunit) is that file, that row and
+ * its command: doc/technical/stage.md.
  *
  * What a version still needs is derived from its stored results alone
  * (stage_plan()): a stage is done when its result is recorded, whatever
@@ -26,16 +29,33 @@
 
 #include "lib/util.h"
 
+struct json_object;
+struct report_ctx;
+struct report_version;
+struct result;
+struct strbuf;
+
+/*
+ * The table: one row X(CONSTANT, name) per stage, in the order they are
+ * planned (a stage after the one it follows), the reply last.  A row
+ * makes the constant STAGE_<CONSTANT> and names the stage's descriptor,
+ * struct stage_ops stage_<name>, which bot/stage-<name>.c defines.
+ */
+#define STAGE_LIST(X)							\
+	X(APPLY, apply)							\
+	X(CHECK, check)							\
+	X(BUILD, build)							\
+	X(BOOT, boot)							\
+	X(REPLY, reply)
+
+#define STAGE_ENUM_(c, n) STAGE_##c,
 enum stage {
-	STAGE_APPLY,
-	STAGE_CHECK,
-	STAGE_BUILD,
-	STAGE_BOOT,
-	STAGE_REPLY,
+	STAGE_LIST(STAGE_ENUM_)
 	STAGE_NR,
 };
+#undef STAGE_ENUM_
 
-/* The stages before this one record a result document */
+/* The stages before this one (every one but the reply) record a result document */
 #define STAGE_RESULTS STAGE_REPLY
 #define STAGE_NONE STAGE_NR
 
@@ -65,13 +85,22 @@ enum stage_input {
 	STAGE_IN_NONE,		/* runs in the runner itself */
 };
 
-struct stage_def {
+/*
+ * A stage: what plans it and runs it, what its result is, and what
+ * replies and the dashboard show of it (doc/technical/stage.md).  A
+ * hook left NULL, a flag left false, is the default each comment says.
+ */
+struct stage_ops {
+	/* the plan (stage_plan()) and the queue */
 	const char *name;	/* jobs.kind, results.stage */
 	bool per_arch;
 	bool heavy;		/* builds and boots: daemon.builds */
 	enum stage after;	/* STAGE_NONE: the first */
 	unsigned int after_on;	/* statuses of `after` it runs on (0: any) */
+	bool boot_enable;	/* planned only with boot.enable */
 	bool last;		/* after every other stage ended (the reply) */
+
+	/* the job runner (bot/job.c) */
 	const char *command;	/* the lorebot command it runs, NULL: in process */
 	enum stage_input input;
 	bool sandbox;		/* the runner sandboxes the command (mail readers) */
@@ -80,15 +109,116 @@ struct stage_def {
 	 * checkpatch.pl copies, the call index and the fallback mm.git there
 	 */
 	bool reads_cache;
+	/*
+	 * What else its command is given: the thread around the version's
+	 * mail (apply: the trailers of the replies); a quarantine for the
+	 * objects it writes, which the runner takes in (--quarantine:
+	 * apply); the repository's remotes fetched by the runner first, the
+	 * sandbox having no network (--no-fetch: apply); why the tree may
+	 * lack commits the series names (--stale-tree: check); a directory
+	 * for its make logs (--log-dir: build)
+	 */
+	bool mbox_thread, quarantine, fetches, stale_tree, log_dir;
+	/*
+	 * The version its document says it is about, which must be the
+	 * job's (NULL: the document does not say; the mail readers do)
+	 */
+	const char *(*doc_version)(struct json_object *doc);
+
+	/* its result, and the version's state (report_state()) */
 	unsigned int statuses;	/* ST() the result may have */
 	/* the version's state when the result has one of these statuses */
 	const char *fails;	/* "apply-failed", ... or NULL */
 	unsigned int fail_on;	/* statuses that fail the version */
 	unsigned int fail_on_findings;	/* ... when it counted findings */
 	bool findings;		/* its findings make the state "findings" */
+
+	/*
+	 * Its document (lorebot <command> --json), as the results table
+	 * keeps it (bot/results.h), one per arch when per_arch: the keys
+	 * the contract asks of it, checked before summarise() (a per-arch
+	 * document must name its "arch"), and whether it must say its
+	 * status (one of statuses; "infra" ends the checks, with the
+	 * document's "infra" or "message" as the reason).
+	 */
+	const struct stage_key *keys;	/* ends with { NULL } */
+	bool status_required;
+	/*
+	 * The result's status, one line for people and the count of what a
+	 * reply would report, from a document that passed the checks; 0, or
+	 * -1 with what is wrong in err (results_bad()).  NULL: the status
+	 * the document says, and its new findings counted
+	 * (results_summarise_findings()).
+	 */
+	int (*summarise)(struct json_object *doc, struct result *r, struct strbuf *err);
+
+	/*
+	 * Its findings (the document's "findings" list, bot/contract.h), as
+	 * replies, answers and the dashboard read them.  old_findings: its
+	 * findings include what the base has too ("new": false), which
+	 * count for nothing.  finding_rule(): the rule an answer "lorebot:
+	 * ignore RULE" names (NULL: the finding's "rule").  finding_id():
+	 * the text report_finding_id() hashes, what makes a finding the
+	 * same in another version (NULL: report_id_text() of its rule).
+	 */
+	bool old_findings;
+	const char *(*finding_rule)(struct json_object *f);
+	void (*finding_id)(struct json_object *f, struct strbuf *sb);
+
+	/*
+	 * What the dashboard shows of it (bot/dash-html.c), with dash set:
+	 * its result's badge, the summary as its title, in the index's
+	 * apply column, or for a per-arch stage beside each arch; on the
+	 * series page a line of its own with the summary, or a column of
+	 * the archs' table with what page_details() adds (boot: the tests
+	 * that failed), and in the table's last column the links to its
+	 * logs, or what page_links() gives instead (build: the compiler
+	 * and the .config too).  Its findings, with findings set, are
+	 * listed under the patches they are about.
+	 */
+	bool dash;
+	void (*page_details)(struct strbuf *sb, const struct report_version *v,
+			     const struct result *r);
+	void (*page_links)(struct strbuf *sb, const struct result *r);
+
+	/*
+	 * What a reply shows of it.  apply, check, build and boot have
+	 * sections of their own (bot/report-body.c), in the reply's order
+	 * of severity; a stage with reply set earns the section "findings"
+	 * of the reply (templates/reply-findings.txt) when a result of it
+	 * counts findings (summarise()) and one is new and dismissed by no
+	 * answer: under the result's summary, a line for each such finding
+	 * (report_finding_line(), with its id), and the command that does
+	 * it again.
+	 */
+	bool reply;
+	/*
+	 * apply, check, build and boot: the variables of the reply their
+	 * kind heads (templates/reply-<name>.txt), and of their section
+	 * after another's (bot/report-body.c)
+	 */
+	void (*section_vars)(struct report_ctx *c);
 };
 
-extern const struct stage_def stages[STAGE_NR];
+/* A top-level key of a stage's document, as the contract has it */
+enum stage_key_type {
+	STAGE_KEY_LIST,		/* a list of objects */
+	STAGE_KEY_STR,
+	STAGE_KEY_OBJ,
+};
+
+struct stage_key {
+	const char *key;	/* RK_() of bot/contract.h */
+	enum stage_key_type type;
+	bool required;		/* unless the status is "infra" */
+};
+
+#define STAGE_DECL_(c, n) extern const struct stage_ops stage_##n;
+STAGE_LIST(STAGE_DECL_)
+#undef STAGE_DECL_
+
+/* The table's descriptors, by enum stage */
+extern const struct stage_ops *const stages[STAGE_NR];
 
 const char *stage_name(enum stage s);
 /* 0, or -1 for a name that is not a stage */
@@ -96,7 +226,7 @@ int stage_parse(const char *name, enum stage *s);
 /* Is s recorded per architecture? */
 static inline bool stage_per_arch(enum stage s)
 {
-	return s < STAGE_NR && stages[s].per_arch;
+	return s < STAGE_NR && stages[s]->per_arch;
 }
 
 const char *stage_status_name(enum status s);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Stage results in the database (table results, migration "report-1") */
+/* Stage results in the database (table results, migrations "report-1" and "report-5") */
 #include <errno.h>
 #include <stdlib.h>
 #include <time.h>
@@ -156,6 +156,11 @@ int store_results_record(struct store *st, const char *version, enum stage stage
 
 	if (arch && !*arch)
 		arch = NULL;
+	/* the table takes any name: the stage table is what says which */
+	if (stage >= STAGE_RESULTS) {
+		strbuf_addf(err, "'%s' is not a stage that records results", stage_name(stage));
+		goto out;
+	}
 	if (!doc || !json_object_is_type(doc, json_type_object)) {
 		strbuf_addf(err, "%s result: the document is not a JSON object",
 			    stage_name(stage));
@@ -205,6 +210,16 @@ out:
 	return ret;
 }
 
+static int by_stage(const void *a, const void *b)
+{
+	const struct result *x = a, *y = b;
+	int c = strcmp(x->arch, y->arch);
+
+	if (x->stage != y->stage)
+		return x->stage < y->stage ? -1 : 1;
+	return c ? c : (x->id > y->id) - (x->id < y->id);
+}
+
 int store_results_load(struct store *st, const char *version, unsigned int flags,
 		       struct results *rs, struct strbuf *err)
 {
@@ -214,9 +229,9 @@ int store_results_load(struct store *st, const char *version, unsigned int flags
 		" CASE WHEN NOT ?2 THEN json WHEN stage = 'apply' THEN"
 		"  json_object('base', json(json_extract(json, '$.base'))) END,"
 		" generation, recorded"
-		" FROM results WHERE version = ?1 ORDER BY CASE stage WHEN 'apply' THEN 0"
-		" WHEN 'check' THEN 1 WHEN 'build' THEN 2 ELSE 3 END, arch");
+		" FROM results WHERE version = ?1");
 	bool docs = !(flags & RESULTS_NO_DOCS);
+	size_t first = rs->nr;
 	int r;
 
 	if (!s || db_bind_text(s, 1, version) || db_bind_int(s, 2, !docs))
@@ -244,7 +259,12 @@ int store_results_load(struct store *st, const char *version, unsigned int flags
 		x->generation = db_column_int(s, 7);
 		x->recorded = db_column_int(s, 8);
 	}
-	return r < 0 ? db_fail(st->db, err) : 0;
+	if (r < 0)
+		return db_fail(st->db, err);
+	/* in the stage table's order (not the names'), each stage's by arch */
+	if (rs->nr - first > 1)
+		qsort(rs->v + first, rs->nr - first, sizeof(*rs->v), by_stage);
+	return 0;
 }
 
 const struct result *store_results_find(const struct results *rs, enum stage stage,

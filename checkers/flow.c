@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 
+#include "checkers/callers.h"
 #include "checkers/exitleak.h"
 #include "checkers/flow.h"
 
@@ -283,11 +284,132 @@ bool flow_gives(const struct flow *f, int r, int first, int last)
 	return false;
 }
 
-/* Calls that only read or write page table entries: not a hand-over */
+/*
+ * The key of a lock (its first argument, "&resv->lock", "mm") as the
+ * function called at t sees it: the same text (a global, or a name both
+ * use: "vma"), or the parameter the caller passes it in ("&resv->lock"
+ * passed as "resv" to "struct resv_map *map": "&map->lock").  At most
+ * max keys in keys[], to be freed; their number.
+ */
+static int callee_keys(const struct flow *f, int r, int t, const struct cview *cv,
+		       const struct cnode *fn, char **keys, int max)
+{
+	const struct cview *v = f->v;
+	const char *key = f->res[r].key;
+	struct cterm a[MAX_ARGS], p[MAX_ARGS];
+	int na, np = 0, k, n = 0;
+
+	keys[n++] = xstrdup(key);
+	na = args_of(v, t, a);
+	if (fn->cond_open >= 0 && cv->toks[fn->cond_open].match > fn->cond_open + 1)
+		np = cview_split(cv, fn->cond_open + 1, cv->toks[fn->cond_open].match - 1,
+				 ",", p, MAX_ARGS);
+	for (k = 0; k < na && k < np && n < max; k++) {
+		char *arg = norm(v, a[k].first, a[k].last);
+		const char *rest = key, *amp = "";
+		const struct ctok *pn = &cv->toks[p[k].last];
+		size_t al = strlen(arg);
+
+		if (*rest == '&' && *arg != '&') {
+			rest++;
+			amp = "&";
+		}
+		if (pn->kind == CT_IDENT && al && !strncmp(rest, arg, al) &&
+		    (!rest[al] || !strncmp(rest + al, "->", 2) || rest[al] == '.')) {
+			struct strbuf sb = STRBUF_INIT;
+
+			strbuf_addf(&sb, "%s%.*s%s", amp, pn->len, pn->s, rest + al);
+			keys[n++] = strbuf_detach(&sb, NULL);
+		}
+		free(arg);
+	}
+	return n;
+}
+
+/*
+ * Does the function called at t drop the caller's lock r?  Its definition
+ * is in view (the series or the tree) and its first word on that lock is
+ * a give-back: it releases what its caller holds, on some path or all
+ * (expand_stack() the mmap lock when it fails, hugetlb_no_page() the
+ * fault mutex and the hugetlb VMA lock, allocate_file_region_entries()
+ * resv->lock when an allocation fails, mfill_atomic_hugetlb() the
+ * map_changing_lock).  The caller cannot tell from its own code whether
+ * it still holds the lock after the call: the rule no longer follows it.
+ * Locks by key only (not a returned pointer, not RCU).
+ */
+static bool callee_releases(const struct flow *f, int r, int t)
+{
+	const struct cview *v = f->v, *cv;
+	const struct flow_res *x = &f->res[r];
+	const struct cnode *fn;
+	char *keys[MAX_ARGS + 1];
+	int nk, cfn, i, k;
+	bool released = false, done = false;
+
+	if (!*x->key || x->pair->how == FLOW_PTR || x->pair->object ||
+	    (f->fname && f->fname_len == v->toks[t].len &&
+	     !memcmp(f->fname, v->toks[t].s, v->toks[t].len)))
+		return false;
+	if (!callers_def(f->c, v->toks[t].s, v->toks[t].len, &cv, &cfn))
+		return false;
+	fn = &cv->nodes[cfn];
+	if (fn->child < 0)
+		return false;
+	nk = callee_keys(f, r, t, cv, fn, keys, (int)ARRAY_SIZE(keys));
+	for (i = cv->nodes[fn->child].first; !done && i < cv->nodes[fn->child].last; i++) {
+		struct cterm b[MAX_ARGS];
+		bool give;
+		char *arg;
+
+		if (cv->toks[i].kind != CT_IDENT || !cv_is(cv, i + 1, "(") ||
+		    cv_is(cv, i - 1, ".") || cv_is(cv, i - 1, "->"))
+			continue;
+		give = in_tab(&cv->toks[i], x->pair->give);
+		if (!give && !pair_of(f, &cv->toks[i]))
+			continue;
+		if (!args_of(cv, i, b))
+			continue;
+		arg = norm(cv, b[0].first, b[0].last);
+		for (k = 0; k < nk; k++)
+			if (!strcmp(arg, keys[k])) {
+				released = give;
+				done = true;
+				break;
+			}
+		free(arg);
+	}
+	for (k = 0; k < nk; k++)
+		free(keys[k]);
+	return released;
+}
+
+/*
+ * A folio or page lock handed on by its object: "return folio;" (to the
+ * caller), "*foliop = folio;" or "x->folio = folio;" (stored for it)
+ */
+static bool object_handed(const struct flow *f, int r, int i)
+{
+	const struct cview *v = f->v;
+	const struct flow_res *x = &f->res[r];
+	const struct ctok *t = &v->toks[i];
+
+	if (!x->pair->object || t->kind != CT_IDENT || strlen(x->key) != (size_t)t->len ||
+	    memcmp(x->key, t->s, t->len) || !cv_is(v, i + 1, ";"))
+		return false;
+	if (cv_is(v, i - 1, "return"))
+		return true;
+	return cv_is(v, i - 1, "=") &&
+	       (cv_is(v, i - 3, "->") || cv_is(v, i - 3, ".") || cv_is(v, i - 3, "*") ||
+		cv_is(v, i - 2, "]"));
+}
+
+/* Calls that only read or write page table entries, or test: not a hand-over */
 static const char *const entry_ops[] = {
 	"pte", "ptep", "set_pte", "flush_tlb", "update_mmu", "arch_",
 	"lazy_mmu", "likely", "unlikely", "WARN", "VM_", "BUG", "pmd_", "pud_",
 	"folio_", "page_", "spin_", "set_", "clear_", "get_", "put_", "trace_",
+	/* a locked VMA's tests and accessors (vma_is_anonymous(), IS_ERR()) */
+	"vma_", "is_", "IS_ERR", "PTR_ERR",
 };
 
 /* The call whose argument list holds token i: its name token, or -1 */
@@ -368,7 +490,11 @@ static void scan(struct flow *f, int first, int last, unsigned int *h,
 			}
 			if (!(*h & (1u << r)))
 				continue;
-			if (call && gives_back(f, r, i)) {
+			if (call && (gives_back(f, r, i) || callee_releases(f, r, i))) {
+				*h &= ~(1u << r);
+				continue;
+			}
+			if (object_handed(f, r, i)) {
 				*h &= ~(1u << r);
 				continue;
 			}
@@ -441,8 +567,9 @@ static void strip(const struct cview *v, int *first, int *last)
 
 /*
  * Is the name at token i tested for NULL in a condition first..last?
- * -1: true when it is NULL ("!pte", "pte == NULL"), 1: true when it is
- * not ("pte", "pte != NULL", "pte && ..."), 0: it is not a test of it
+ * -1: true when it is NULL ("!pte", "pte == NULL") or an error pointer
+ * ("IS_ERR(vma)"), 1: true when it is neither ("pte", "pte != NULL",
+ * "pte && ...", "!IS_ERR(vma)"), 0: it is not a test of it
  */
 static int truth_test(const struct cview *v, int i, int first, int last)
 {
@@ -453,6 +580,10 @@ static int truth_test(const struct cview *v, int i, int first, int last)
 
 	if ((cv_is(v, i + 1, "==") || cv_is(v, i + 1, "!=")) && cv_is(v, i + 2, "NULL"))
 		return cv_is(v, i + 1, "==") ? -1 : 1;
+	/* "IS_ERR(vma)": nothing was taken where it is an error pointer */
+	if (cv_is(v, i - 1, "(") && cv_is(v, i + 1, ")") &&
+	    (cv_is(v, i - 2, "IS_ERR") || cv_is(v, i - 2, "IS_ERR_OR_NULL")))
+		return cv_is(v, i - 3, "!") ? 1 : -1;
 	if (!before || !after)
 		return 0;
 	if (cv_is(v, i - 1, "!"))

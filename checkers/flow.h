@@ -13,7 +13,8 @@
  * label.  Where paths join, what is held is what is held on all of them:
  * code that takes a lock only under a condition and drops it under the
  * same one is never reported.  A resource handed to another function
- * (passed, stored, returned) counts as given back.
+ * (passed, stored, returned) counts as given back, and so does a lock a
+ * callee in view drops (its first word on it is the unlock).
  *
  * From hunks alone the walk knows what it does not see: an exit after a
  * take whose function goes on beyond the hunk, a goto to a label outside

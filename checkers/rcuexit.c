@@ -17,6 +17,11 @@
  * refactor LRU refault to expose refault recency check"
  * (<20230503013608.2431726-2-nphamcs@gmail.com>; fixed by "workingset: add
  * missing rcu_read_unlock() in lru_gen_refault()"), and T.J. Mercier's.
+ * Of the held-out set (bench/bugs/heldout.tsv, collected after the rule
+ * was frozen) it finds the one in its class, at the line: the !task->fs
+ * return inside rcu_read_lock() of "[PATCH bpf-next 1/2] bpf: Add
+ * bpf_task_cwd_from_pid() kfunc" (<tencent_97F8B56B340F51DB604B482FEBF012460505@qq.com>,
+ * reported by smatch).
  * The mmap lock is checked by unlock-exit, not here: its protocol crosses
  * functions (callees that drop it, "*locked" out-parameters), which that
  * rule's hand-overs allow for.

@@ -742,8 +742,6 @@ enum build_status buildjob_arch(struct build_job *job, const struct arch *arch)
 	r->src_dir = xstrdup(ar.t->src);
 	r->obj_dir = xstrdup(ar.t->obj);
 	r->base_reused = !ar.t->base_built_now;
-	r->base_refreshed = ar.t->base_refreshed;
-	r->refresh_ms = ar.t->refresh_ms;
 	r->base_ms = ar.t->base_ms;
 	r->base_cc_hits = ar.t->base_cc_hits;
 	r->base_cc_misses = ar.t->base_cc_misses;
@@ -778,6 +776,18 @@ enum build_status buildjob_arch(struct build_job *job, const struct arch *arch)
 			goto out;
 	}
 	build_base_set(&ar);
+	/*
+	 * What the last job left, made again before the patches (unless the
+	 * base's make above did it, or the first patch's make is trusted and
+	 * does it): its time is not patch 1's
+	 */
+	if (job->commits.nr && !kbuild_commit_trusted(ar.t, job->commits.v[0].id) &&
+	    kbuild_refresh(ar.t, &err)) {
+		set_infra(&ar, 0, err.buf);
+		goto out;
+	}
+	r->base_refreshed = ar.t->base_refreshed;
+	r->refresh_ms = ar.t->refresh_ms;
 	for (i = 0; i < job->commits.nr; i++)
 		if (build_patch(&ar, i + 1, &tr))
 			break;

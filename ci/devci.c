@@ -19,6 +19,7 @@
 #include "ci/build-out.h"
 #include "ci/buildjob.h"
 #include "ci/devci.h"
+#include "ci/kcheck.h"
 
 static bool has_arch(const struct arch *const *v, size_t nr, const struct arch *a)
 {
@@ -203,6 +204,7 @@ static void build_findings(const struct build_arch_result *a, size_t nr,
 				       *b->d.option ? " [" : "", b->d.option,
 				       *b->d.option ? "]" : "", b->w1 ? " (W=1)" :
 				       !strcmp(b->d.tool, "sparse") ? " (sparse)" :
+				       kcheck_style(&b->d) ? " (Coccinelle, style)" :
 				       !strcmp(b->d.tool, "coccinelle") ? " (Coccinelle)" :
 				       !strcmp(b->d.tool, "clang") ? " (clang)" : "");
 		if (b->fixed_by)

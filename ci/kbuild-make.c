@@ -232,6 +232,11 @@ int kbuild_run(struct kbuild_tree *t, const char *const *argv,
 	int fd, ret = 0;
 
 	memset(s, 0, sizeof(*s));
+	/* an untrusted step on obj/ as the open found it: the base first */
+	if (t->refresh_due && !trusted && !o->obj && kbuild_refresh(t, err)) {
+		free(statslog);
+		return -1;
+	}
 	/* the compiler names files relative to its O= */
 	diag_parse_init(&s->parse, t->src, o->obj ? o->obj : t->obj);
 	make_env(t, &env, statslog, cc_write);
@@ -363,6 +368,9 @@ int kbuild_make(struct kbuild_tree *t, const struct kbuild_make_opts *o,
 		else
 			t->built[0] = '\0';
 		kbuild_save_state(t);
+		/* a trusted make of the image remade what was removed, and recorded it */
+		if (!o->obj && !step->timed_out && (t->env->trust_all || kbuild_trusted(t)))
+			kbuild_refresh_done(t);
 	}
 	return ret;
 }

@@ -7,6 +7,7 @@
 
 #define OBJ_MANIFEST "obj.manifest"	/* obj/ as the last trusted build left it */
 #define OBJ_UNTRUSTED "obj.untrusted"	/* an untrusted build wrote there since */
+#define OBJ_REFRESH "obj.refresh"	/* what it left was removed, the base not made again */
 
 /* Run argv (make, merge_config.sh) in the sandbox of t, cwd in it */
 int kbuild_run(struct kbuild_tree *t, const char *const *argv,
@@ -19,6 +20,20 @@ int kbuild_run(struct kbuild_tree *t, const char *const *argv,
 int kbuild_give_tree(const struct kbuild_env *env, const char *path);
 /* The next line of a buffer, terminated in place; NULL at the end */
 char *kbuild_next_line(char **pos);
+
+/*
+ * obj/ is not as the base left it (what an untrusted build left was
+ * removed): the base is made again before the next untrusted step, not
+ * at the open, so that a job that builds nothing (a boot of kernels
+ * already built) leaves it to the next that builds, and a trusted make
+ * of the image (the base's again) does it on the way.  The mark
+ * OBJ_REFRESH keeps it due across jobs.
+ */
+void kbuild_refresh_later(struct kbuild_tree *t);
+/* Did an earlier open leave it due? */
+bool kbuild_refresh_marked(const struct kbuild_tree *t);
+/* A trusted make of the image ran to its end: obj/ is whole and recorded */
+void kbuild_refresh_done(struct kbuild_tree *t);
 
 /* The directory's state file */
 struct kbuild_state {

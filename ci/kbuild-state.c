@@ -230,6 +230,38 @@ out:
 	return dirty;
 }
 
+void kbuild_refresh_later(struct kbuild_tree *t)
+{
+	char *r = kbuild_tree_file(t, OBJ_REFRESH);
+	int fd = open(r, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		log_warn("cannot create '%s': %s", r, strerror(errno));
+	else
+		close(fd);
+	t->refresh_due = true;
+	free(r);
+}
+
+bool kbuild_refresh_marked(const struct kbuild_tree *t)
+{
+	char *r = kbuild_tree_file(t, OBJ_REFRESH);
+	bool marked = !access(r, F_OK);
+
+	free(r);
+	return marked;
+}
+
+void kbuild_refresh_done(struct kbuild_tree *t)
+{
+	char *r = kbuild_tree_file(t, OBJ_REFRESH);
+
+	if (unlink(r) && errno != ENOENT)
+		log_warn("cannot remove '%s': %s", r, strerror(errno));
+	t->refresh_due = false;
+	free(r);
+}
+
 void kbuild_guard_before(struct kbuild_tree *t, bool trusted)
 {
 	char *u;

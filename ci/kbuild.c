@@ -529,6 +529,8 @@ static bool base_trusted(const struct kbuild_tree *t)
  * job pays for what the last one changed (ccache hits and a link).  The
  * base build's own figures stay those of the first build.  A refresh
  * that fails leaves obj/ to the next open, as an untrusted step would.
+ * It runs before the first untrusted step after the open
+ * (kbuild_refresh()), not at the open: see kbuild_refresh_later().
  */
 static void refresh_base(struct kbuild_tree *t, struct kbuild_state *st)
 {
@@ -561,6 +563,28 @@ static void refresh_base(struct kbuild_tree *t, struct kbuild_state *st)
 	t->base_cc_misses = st->base_misses = first.base_misses;
 	kbuild_state_write(t, st);
 	strbuf_release(&err);
+}
+
+int kbuild_refresh(struct kbuild_tree *t, struct strbuf *err)
+{
+	struct kbuild_state st;
+	struct kbuild_step s;
+	char cur[OID_HEX];
+	bool cur_ours = t->cur_ours;
+	int ret;
+
+	if (!t->refresh_due)
+		return 0;
+	t->refresh_due = false;		/* once per open, whatever comes of it */
+	memcpy(cur, t->cur, OID_HEX);
+	kbuild_state_read(t, &st);
+	refresh_base(t, &st);
+	if (!cur_ours || !strcmp(cur, t->cur))
+		return 0;
+	/* the step it comes before says what the commit's olddefconfig does */
+	ret = kbuild_checkout(t, cur, NULL, &s, err);
+	kbuild_step_release(&s);
+	return ret;
 }
 
 /* ---- open, prune, close ---- */
@@ -785,6 +809,9 @@ int kbuild_open_profile(struct kbuild_tree **out, const struct kbuild_env *env,
 	/* every job starts from obj/ as the last trusted build left it */
 	if (kbuild_guard_clean(t))
 		dirty = true;
+	/* ... or an earlier open left the base to be made again */
+	if (kbuild_refresh_marked(t))
+		dirty = true;
 	/* one numbering of the logs of a job */
 	if (seed)
 		t->steps = seed->steps;
@@ -824,7 +851,7 @@ int kbuild_open_profile(struct kbuild_tree **out, const struct kbuild_env *env,
 		st.busy_ms = 0;
 		kbuild_state_write(t, &st);	/* marks it used, for kbuild_prune() */
 		if (dirty && st.base_ok && base_trusted(t))
-			refresh_base(t, &st);
+			kbuild_refresh_later(t);
 	}
 	if (st.base_built) {
 		char *m = kbuild_tree_file(t, OBJ_MANIFEST);
@@ -959,6 +986,7 @@ int kbuild_checkout(struct kbuild_tree *t, const char *commit,
 	if (srctree_checkout(t->git_dir, t->src, t->index, oid, err))
 		goto out;
 	memcpy(t->cur, oid, OID_HEX);
+	t->cur_ours = true;
 	kbuild_save_state(t);
 	if (!same_config(t, cfg, dot) && restore_config(t, cfg, dot)) {
 		strbuf_addf(err, "cannot restore '%s'", dot);

@@ -104,6 +104,7 @@ struct kbuild_tree {
 	struct profile profile;
 	char base[OID_HEX];
 	char cur[OID_HEX];	/* the commit src holds */
+	bool cur_ours;		/* ... checked out by this open (kbuild_checkout()) */
 	char trust_oid[OID_HEX];	/* kbuild_trusted(): for which commit */
 	bool trust;		/* ... and what it found */
 	char built[OID_HEX];	/* the last commit whose image was built */
@@ -117,6 +118,7 @@ struct kbuild_tree {
 	bool base_seeded;	/* ... over a copy of another profile's base */
 	bool base_refreshed;	/* ... or made it again over what was left */
 	uint64_t refresh_ms;	/* how long that took */
+	bool refresh_due;	/* ... which is done before the first untrusted step */
 	uint64_t base_ms;	/* how long the base build took */
 	unsigned int base_cc_hits, base_cc_misses;
 	struct diag_list base_diags;	/* every unit's, after the base build */
@@ -151,6 +153,18 @@ int kbuild_open_profile(struct kbuild_tree **out, const struct kbuild_env *env,
 			const struct arch *arch, struct profile *profile,
 			const char *git_dir, const char *base, const char *log_dir,
 			struct kbuild_tree *seed, struct strbuf *err);
+
+/*
+ * When the open found obj/ not as the base left it, make the base again
+ * now (t->base_refreshed, t->refresh_ms), then put back the commit src
+ * held if this open checked it out (not another job's, which may not be
+ * in this repository).  The first untrusted step after the open does it
+ * by itself; a
+ * job calls it before its untrusted steps to have it apart.  0 (also when
+ * nothing is due, or the base could not be made: the next open tries
+ * again), or -1 with err when src cannot be put back.
+ */
+int kbuild_refresh(struct kbuild_tree *t, struct strbuf *err);
 
 /*
  * Remove the least recently used build directories of every arch until

@@ -440,6 +440,9 @@ static int compare(struct repro *r, json_object *wanted, const struct strbuf *lo
 					       json_object_new_string(diag_severity_name(best->sev)));
 			json_object_object_add(got, "message",
 					       json_object_new_string(best->message));
+			if (*best->option)
+				json_object_object_add(got, "option",
+						       json_object_new_string(best->option));
 			report_finding_line(&line, "", STAGE_BUILD, got);
 			strbuf_rtrim(&line);
 			if (!r->o->quiet)

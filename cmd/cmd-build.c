@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -31,6 +32,10 @@ static int timeout_cb(const struct parse_opt *opt, const char *arg, struct strbu
 	config_set(ctx->cfg, "build.timeout", arg);
 	return 0;
 }
+
+/* the result, kept in the log directory */
+#define RESULT_JSON "result.json"
+#define RESULT_TEXT "result.txt"
 
 const char cmd_build_help[] =
 	"NAME\n"
@@ -113,7 +118,8 @@ static int parse_opts(int argc, char **argv, struct ctx *ctx,
 			     timeout_cb),
 		OPT_STRING(0, "log-dir", &o->log_dir, "DIR",
 			   "where the logs of every step and the images go (default: "
-			   "<cache>/logs/build/<time>-<pid>)"),
+			   "<cache>/logs/build/<time>-<pid>), and the result: result.txt as "
+			   "printed without --json, result.json as with it"),
 		OPT_BOOL(0, "no-w1", &o->no_w1,
 			 "skip the W=1 compile of the touched files"),
 		OPT_BOOL(0, "no-sparse", &o->no_sparse,
@@ -279,6 +285,36 @@ static char *default_log_dir(const struct kbuild_env *env)
 	return xasprintf("%s/logs/build/%s-%d", env->cache, stamp, (int)getpid());
 }
 
+/* <log_dir>/<name>: the result kept with the logs, a warning if it cannot be */
+static void keep_result(const char *log_dir, const char *name, const char *text)
+{
+	char *path = xasprintf("%s/%s", log_dir, name);
+	int r = util_write_file(path, text, strlen(text));
+
+	if (r)
+		log_warn("cannot write '%s': %s", path, strerror(-r));
+	free(path);
+}
+
+/*
+ * The result as --json asks, on stdout; both forms are kept in the log
+ * directory, so that the build is seen again in either without a second
+ */
+static void print_result(const struct build_job *job, const char *log_dir, bool json)
+{
+	json_object *j = build_job_to_json(job);
+	struct strbuf text = STRBUF_INIT, js = STRBUF_INIT;
+
+	strbuf_addf(&js, "%s\n", jx_text(j, true));
+	build_job_to_text(job, &text);
+	keep_result(log_dir, RESULT_JSON, js.buf);
+	keep_result(log_dir, RESULT_TEXT, text.buf);
+	fputs(json ? js.buf : text.buf, stdout);
+	json_object_put(j);
+	strbuf_release(&text);
+	strbuf_release(&js);
+}
+
 int cmd_build(int argc, char **argv, struct ctx *ctx)
 {
 	struct build_opts o = { 0 };
@@ -335,18 +371,7 @@ int cmd_build(int argc, char **argv, struct ctx *ctx)
 		s = buildjob_arch(&job, &archs[i]);
 		log_info("%s: %s", archs[i].name, buildjob_status_name(s));
 	}
-	if (o.json) {
-		json_object *j = build_job_to_json(&job);
-
-		jx_print(j, stdout);
-		json_object_put(j);
-	} else {
-		struct strbuf sb = STRBUF_INIT;
-
-		build_job_to_text(&job, &sb);
-		fputs(sb.buf, stdout);
-		strbuf_release(&sb);
-	}
+	print_result(&job, log_dir, o.json);
 	switch (build_job_status(&job)) {
 	case BUILD_ERRORS:
 	case BUILD_WARNINGS:

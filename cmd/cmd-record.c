@@ -142,9 +142,15 @@ int cmd_record(int argc, char **argv, struct ctx *ctx)
 		return cmd_usage_error("record", "--version is required");
 	if (!stage_arg)
 		return cmd_usage_error("record", "--stage is required");
-	if (stage_parse(stage_arg, &stage) || stage >= STAGE_RESULTS)
-		return cmd_usage_error("record", "unknown stage '%s' (apply, check, build, boot)",
-				       stage_arg);
+	if (stage_parse(stage_arg, &stage) || stage >= STAGE_RESULTS) {
+		struct strbuf names = STRBUF_INIT;
+
+		for (stage = 0; stage < STAGE_RESULTS; stage++)
+			strbuf_addf(&names, "%s%s", stage ? ", " : "", stage_name(stage));
+		ret = cmd_usage_error("record", "unknown stage '%s' (%s)", stage_arg, names.buf);
+		strbuf_release(&names);
+		return ret;
+	}
 	if (argc != 1)
 		return cmd_usage_error("record", "one result file expected");
 	file = argv[0];

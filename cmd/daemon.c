@@ -1228,7 +1228,7 @@ static void reattach(struct daemon *d, int64_t **keep, size_t *nr)
 	*keep = xcalloc(n + 1, sizeof(**keep));
 	for (i = 0; i < n; i++) {
 		struct job *j = &jobs[i];
-		enum task_class klass = stages[j->kind].heavy ? CLASS_HEAVY : CLASS_LIGHT;
+		enum task_class klass = stages[j->kind]->heavy ? CLASS_HEAVY : CLASS_LIGHT;
 		struct run_res res = { .klass = klass };
 		struct task *t;
 		int r;

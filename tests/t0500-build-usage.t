@@ -54,10 +54,14 @@ is "$(json "$TMP/out" "d['base']")" "$(git -C "$R" rev-parse mm-new)" \
 is "$(json "$TMP/out" "[p['subject'] for p in d['patches']]")" \
 	"['mm/vmalloc: explain why the direct map is reset page by page', 'mm: give set_direct_map_*_noflush() a number of pages']" \
 	"the patches, oldest first"
+cmp -s "$TMP/logs/result.json" "$TMP/out"
+is "$?" 0 "the log directory keeps the JSON printed"
 
 lorebot --config "$TMP/nocc.conf" build --repo "$R" --series direct-map \
 	--arch riscv --log-dir "$TMP/logs" >"$TMP/out" 2>"$TMP/err"
 like "$(cat "$TMP/out")" "^riscv: infra \(infrastructure, not the series" "text: infra, not the series"
+cmp -s "$TMP/logs/result.txt" "$TMP/out"
+is "$?" 0 "... and the text printed"
 
 ok "help" lorebot build --help
 like "$(lorebot build --help)" "EXIT STATUS" "help has the exit status"

@@ -7,6 +7,7 @@
 # Every patch is built on its own, in the engine's own source tree: the
 # developer's work tree, index and HEAD stay as they are.  The clone is
 # sparse (mm and the arches): the engine's tree must still be whole.
+# The whole port (both patches, as one commit) builds on riscv.
 # lorebot.build.clang = riscv: the touched files are compiled with clang
 # too, which fails on patch 2 the same way.
 # schedule: last 0.7 (builds or boots on the base build directories; minutes)
@@ -44,9 +45,13 @@ is "$(json $J "len([f for f in d['findings'] if f['rule'] == 'one-line-args'])")
 	"the checkers' findings are there too (riscv's two prototypes were not changed)"
 is "$(dev_state "$L")" "$before" "work tree, index, HEAD unchanged"
 
-# the whole port builds on riscv
+# the whole port builds on riscv: one commit of both patches (the first
+# alone builds there, above), one build of the tree they make
 git -C "$L" checkout -q -b withriscv --track origin/mm-new
 dev_am "$L" "$TMP/p1.mbox" "$DEVFIX/004-2-port-6.12.patch"
+git -C "$L" reset -q --soft HEAD~1
+git -C "$L" commit -q --amend --no-edit
+is "$(git -C "$L" rev-list --count origin/mm-new..HEAD)" 1 "the whole port is one commit"
 (cd "$L" && lorebot check --build=riscv --json) >"$TMP/ok.json" 2>"$TMP/err"
 is "$?" 0 "the whole port: exit 0"
 is "$(json "$TMP/ok.json" "[f for f in d['findings'] if f['rule'] == 'build:riscv' and f['severity'] == 'error']")" \

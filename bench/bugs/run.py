@@ -3,6 +3,7 @@
 and what does it say about merged patches?
 
 usage: run.py [--jobs N] [--json OUT] [--merged-only] [--bugs-only] [--list]
+              [--heldout]
 
 bugs.tsv lists the bugs: the patch that brought each one in (as posted, or
 the commit), the lines a correct finding points at, its fix, the sources
@@ -27,6 +28,11 @@ what the rules were designed on, the newer half is what is reported.
 seen.tsv names the bugs a rule was designed or changed with in view; the
 newer half is counted again without them ("held out").
 
+--heldout runs the held-out set instead (heldout.tsv: bugs collected after
+the rules were frozen, no rule made or changed on them; the mm patches
+posted in its window, heldout-posted.mbox.gz, judged in heldout-judged.tsv)
+and prints one table, no halves.
+
 LOREBOT (default build/lorebot) is the binary.
 """
 import argparse
@@ -48,19 +54,19 @@ MM_RULES = ("lazyfree-droppable", "progress-accounting", "one-line-args",
             "atomic-sleep", "lock-assert")
 MERGED = (os.path.join(TOP, "bench", "corpus", "merged.mbox.gz"),
           os.path.join(HERE, "merged-shared.mbox.gz"))
-JUDGED = (os.path.join(TOP, "bench", "corpus", "judged.tsv"),
+JUDGED = [os.path.join(TOP, "bench", "corpus", "judged.tsv"),
           os.path.join(HERE, "judged-shared.tsv"),
-          os.path.join(HERE, "judged.tsv"))
+          os.path.join(HERE, "judged.tsv")]
 
 
-def load_bugs():
+def load_bugs(name="bugs.tsv"):
     bugs = []
-    for line in open(os.path.join(HERE, "bugs.tsv")):
+    for line in open(os.path.join(HERE, name)):
         if line.startswith("#") or not line.strip():
             continue
         f = line.rstrip("\n").split("\t")
         b = dict(zip(("id", "date", "rule", "mode", "intro", "where", "fix",
-                      "source"), f))
+                      "source", "collected"), f))
         b["where"] = set(b["where"].split(","))
         bugs.append(b)
     return bugs
@@ -166,9 +172,9 @@ def verdict(bug, tmp, n):
             "why": why, "fix_hits": fix_hits}
 
 
-def merged_mails(tmp, bugs):
+def merged_mails(tmp, bugs, merged=MERGED):
     out, seen = [], set()
-    for path in MERGED:
+    for path in merged:
         raw = os.path.join(tmp, os.path.basename(path)[:-3])
         with gzip.open(path, "rb") as f, open(raw, "wb") as o:
             o.write(f.read())
@@ -198,8 +204,16 @@ def main():
     ap.add_argument("--bugs-only", action="store_true")
     ap.add_argument("--merged-only", action="store_true")
     ap.add_argument("--list", action="store_true", help="list every false alarm")
+    ap.add_argument("--heldout", action="store_true",
+                    help="the held-out set (heldout.tsv) and its posted patches")
     a = ap.parse_args()
-    bugs = load_bugs()
+    merged = MERGED
+    if a.heldout:
+        bugs = load_bugs("heldout.tsv")
+        merged = (os.path.join(HERE, "heldout-posted.mbox.gz"),)
+        JUDGED.append(os.path.join(HERE, "heldout-judged.tsv"))
+    else:
+        bugs = load_bugs()
     SEEN.update(load_seen())
     judged = load_judged()
     res = {"bugs": [], "merged": {"patches": 0, "false_alarms": [], "judged_ok": 0}}
@@ -209,7 +223,7 @@ def main():
             res["bugs"] = list(ex.map(lambda x: verdict(x[1], tmp, x[0]),
                                       enumerate(bugs)))
         if not a.bugs_only:
-            mails = merged_mails(tmp, bugs)
+            mails = merged_mails(tmp, bugs, merged)
             res["merged"]["patches"] = len(mails)
             for (path, msgid), d in zip(mails, ex.map(lambda m: check(m[0], MM_RULES),
                                                        mails)):
@@ -224,7 +238,10 @@ def main():
                     res["merged"]["false_alarms"].append(
                         {"msgid": msgid, "rule": x["rule"], "where": where,
                          "verdict": v, "message": x["message"]})
-    report(res, bugs)
+    if a.heldout:
+        report_heldout(res, bugs)
+    else:
+        report(res, bugs)
     if a.list:
         for fa in res["merged"]["false_alarms"]:
             print("FA %s %s %s (%s): %s" % (fa["rule"], fa["where"], fa["msgid"],
@@ -278,6 +295,39 @@ def report(res, bugs):
     if res["merged"]["patches"]:
         print("== merged patches: %d checked with every mm rule; %d findings judged "
               "real or a correct nit; false alarms: %s" % (
+                  res["merged"]["patches"], res["merged"]["judged_ok"],
+                  ", ".join("%s %d" % kv for kv in sorted(fa.items())) or "none"))
+
+
+def report_heldout(res, bugs):
+    rows = res["bugs"]
+    if rows:
+        print("== held-out set: %d bugs, posted %s..%s, collected %s" % (
+            len(rows), min(r["date"] for r in rows), max(r["date"] for r in rows),
+            ", ".join(sorted(set(b.get("collected", "?") for b in bugs)))))
+        print("%-20s %6s %6s %s" % ("rule", "scope", "found", "missed (why)"))
+        for rule in MM_RULES:
+            rr = [r for r in rows if r["rule"] == rule]
+            if not rr:
+                continue
+            missed = ["%s: %s" % (r["id"], r["why"]) for r in rr if not r["found"]]
+            print("%-20s %6d %6d %s" % (rule, len(rr), sum(r["found"] for r in rr),
+                                        "; ".join(missed) or "-"))
+        f = sum(r["found"] for r in rows)
+        print("%-20s %6d %6d (%d%%)" % ("total", len(rows), f, 100 * f // len(rows)))
+        for r in rows:
+            if r["fix_hits"]:
+                print("   fix of %s still flagged: %s" % (r["id"], ", ".join(r["fix_hits"])))
+    print("== findings on a comment or naming nothing: %s" % (
+        "; ".join(MALFORMED) or "none"))
+    res["malformed"] = MALFORMED
+    if res["merged"]["patches"]:
+        fa = {}
+        for x in res["merged"]["false_alarms"]:
+            fa[x["rule"]] = fa.get(x["rule"], 0) + 1
+        print("== posted mm patches of the window: %d checked with every mm rule; "
+              "%d findings judged real or a correct nit; false alarms (judged false "
+              "or not judged): %s" % (
                   res["merged"]["patches"], res["merged"]["judged_ok"],
                   ", ".join("%s %d" % kv for kv in sorted(fa.items())) or "none"))
 
