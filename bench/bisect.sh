@@ -15,6 +15,8 @@
 # builds), and of each whole command.
 # usage: bench/bisect.sh [ARCHS]   (default: 12 patches on x86_64, 5 on
 # arm64, 2 on riscv, as the test; ARCHS runs every series on each)
+# KEEP_BASE=1 leaves the base's cached runs as they are (both runs warm:
+# safe beside make test); SERIES="2 5" runs only the series of 2 and 5.
 set -eu
 cd "$(dirname "$0")/.."
 SRC=$PWD
@@ -87,10 +89,15 @@ echo "lorebot: $(git rev-parse --short HEAD), boot.confirm $("$LOREBOT" config -
 printf '%-3s %-7s %-5s %-6s %-5s %-5s %-5s %-6s %-7s %-7s %-8s %-6s %-6s\n' n arch found probes boots bound base tip_s base1_s base2_s probes_s run1_s run2_s
 for spec in 12:9:x86_64 5:2:arm64 2:2:riscv; do
 	n=${spec%%:*} rest=${spec#*:} k=${rest%%:*} def=${rest#*:}
+	case " ${SERIES:-$n} " in
+	*" $n "*) ;;
+	*) continue ;;
+	esac
 	series "s$n" "$n" "$k"
 	for arch in $(echo "${1:-$def}" | tr ',' ' '); do
 		# the base's runs of the test, cold
-		rm -f "$CACHE"/boot/base/"$arch"/runs-*/madv_populate.json
+		[ -n "${KEEP_BASE:-}" ] ||
+			rm -f "$CACHE"/boot/base/"$arch"/runs-*/madv_populate.json
 		t0=$(now)
 		boot "$n" "$arch" "$TMP/b1.json"
 		t1=$(now)

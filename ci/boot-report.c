@@ -181,6 +181,9 @@ static void add_tests(json_object *o, json_object *findings,
 		if (t) {
 			add_int(j, "ms", (int64_t)t->ms);
 			add_int(j, "attempts", t->attempts);
+			/* the runs that ended, and the failing ones among them */
+			add_int(j, "runs", t->runs);
+			add_int(j, "fails", t->fails);
 			if (r != KST_PASS)
 				add_output(j, "output", &t->output);
 		}

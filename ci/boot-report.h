@@ -6,8 +6,9 @@
  *	message		one line saying why, unless ok
  *	tests		[{name ("mm/cow"), result (pass, fail, skip, flaky),
  *			  new (a failure the base does not have), base (the
- *			  base's result), reason, ms, attempts, output (for
- *			  fail, flaky and skip)}]
+ *			  base's result), reason, ms, attempts, runs and
+ *			  fails (the attempts that ended, and failed), output
+ *			  (for fail, flaky and skip)}]
  *	findings	[{kind, message, new, test, title, where, trace,
  *			  output, console_tail}]: new kernel reports, new
  *			  test failures, boot failures and hangs

@@ -59,6 +59,9 @@ struct boot_opts {
 	bool gzip;			/* compress the initramfs */
 };
 
+/* Runs of each test in one boot at most (runs, lorebot boot --runs) */
+#define BOOT_RUNS_MAX 1000
+
 #define BOOT_OPTS_INIT {						\
 	.mem_mb = 1024, .smp = 2, .retries = 4, .confirm = 5, .hugepages = 32,	\
 	.keep_kernels = 200,	\

@@ -447,7 +447,8 @@ json_object *bootkernel_series_arch(const struct config *cfg,
 	struct bootkernel kt, kb;
 	json_object *aj = NULL;
 	struct series se;
-	bool bisect;
+	/* with runs (lorebot boot --runs) the tip boots alone, built over the base */
+	bool bisect, cmp = *base && !o->runs;
 	char *log_dir;
 	struct arch a;
 
@@ -465,14 +466,14 @@ json_object *bootkernel_series_arch(const struct config *cfg,
 	}
 	memset(&kb, 0, sizeof(kb));
 	/* a series of its own commits on the base: its patches can be bisected */
-	bisect = *base && strcmp(base, tip) && srctree_is_ancestor(git_dir, base, tip) &&
+	bisect = cmp && strcmp(base, tip) && srctree_is_ancestor(git_dir, base, tip) &&
 		!series_init(&se, t, o->cachedir, base, tip, &err);
 	strbuf_reset(&err);
 	if (bootkernel_init(&kt, t, tip, "tip", o->cachedir, &err) ||
-	    (*base && bootkernel_init(&kb, t, base, "base", o->cachedir, &err)))
+	    (cmp && bootkernel_init(&kb, t, base, "base", o->cachedir, &err)))
 		aj = arch_infra(&a, err.buf);
 	else
-		baseline_boot_arch(o, &a, &kt.k, *base ? &kb.k : NULL,
+		baseline_boot_arch(o, &a, &kt.k, cmp ? &kb.k : NULL,
 				   bisect && se.s.n ? &se.s : NULL, &aj, &err);
 	bootkernel_release(&kt);
 	bootkernel_release(&kb);

@@ -55,7 +55,9 @@ int bootkernel_prune(const char *cachedir, const char *arch, unsigned int keep);
  * The whole boot stage of one arch for a series: the build directory of
  * (arch, build.profile, base), the tip and base kernels from it, and
  * baseline_boot_arch(), with the commits between base and tip as the
- * series to bisect.  base may be "" (no comparison).  Always an arch object
+ * series to bisect.  base may be "" (no comparison: the tip's own build
+ * directory); with o->runs the tip boots alone, built in the base's
+ * directory (lorebot boot --runs).  Always an arch object
  * (see boot-report.h); what kept the kernels from being had is an
  * "infra" one.
  */

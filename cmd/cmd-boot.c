@@ -18,6 +18,7 @@ struct boot_args {
 	const char *image, *src, *objdir;
 	const char *base_image, *base_src, *base_objdir;
 	const char *cmdline, *kvm, *timeout, *test_timeout;
+	int runs;
 	bool json, no_base, list;
 };
 
@@ -282,6 +283,10 @@ static int parse_args(int argc, char **argv, struct boot_args *args)
 			   "(default: boot.tests, or 'default')"),
 		OPT_BOOL(0, "list-tests", &args->list,
 			 "print the test catalog and exit"),
+		OPT_INT(0, "runs", &args->runs, "N",
+			"run each test N times in the one boot, whatever each run gives, "
+			"and count its failures (how often does it fail on this kernel?); "
+			"the tip alone, built over its base (not with --base-image)"),
 		OPT_STRING(0, "timeout", &args->timeout, "DUR",
 			   "limit of one boot (boot.timeout, 5m)"),
 		OPT_STRING(0, "test-timeout", &args->test_timeout, "DUR",
@@ -353,6 +358,12 @@ int cmd_boot(int argc, char **argv, struct ctx *ctx)
 		return cmd_usage_error("boot", "give --series or --image");
 	if (args.image && (!args.src || !args.objdir || !args.arches))
 		return cmd_usage_error("boot", "--image needs --arch, --src and --objdir");
+	if (args.runs < 0 || args.runs > BOOT_RUNS_MAX)
+		return cmd_usage_error("boot", "--runs takes 1 to %d", BOOT_RUNS_MAX);
+	/* the base is compared with one run and the reruns of a failure */
+	if (args.runs && args.base_image)
+		return cmd_usage_error("boot", "--runs boots the image alone: no --base-image");
+	o.runs = (unsigned int)args.runs;
 	ret = opts_from_config(ctx, &o, args.kvm);
 	if (ret)
 		return ret;

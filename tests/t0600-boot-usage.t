@@ -19,6 +19,13 @@ lorebot boot --series x --kvm maybe >"$TMP/out" 2>&1
 is "$?" 2 "bad --kvm: usage error"
 lorebot boot --series x --timeout soon >"$TMP/out" 2>&1
 is "$?" 2 "bad --timeout: usage error"
+lorebot boot --series x --runs 1001 >"$TMP/out" 2>&1
+is "$?" 2 "--runs over 1000: usage error"
+like "$(cat "$TMP/out")" "--runs takes 1 to 1000" "saying what it takes"
+lorebot boot --arch riscv --image x --src "$TMP" --objdir o --base-image y --base-src "$TMP" \
+	--base-objdir o --runs 3 >"$TMP/out" 2>&1
+is "$?" 2 "--runs with --base-image: usage error"
+like "$(cat "$TMP/out")" "--runs boots the image alone" "saying why"
 
 out=$(lorebot boot --list-tests)
 like "$out" "mm/cow +default" "catalog: cow is in the default list"

@@ -19,7 +19,8 @@
 # through lorebot check --boot first, whose build stage keeps every
 # patch's image: lorebot boot then boots those.  bench/README.md has the
 # numbers.  The 20-run checks (a flaky base never blamed, a break always
-# found) are tests/unit/t-bisect.c's, on simulated runs.
+# found) are tests/t0615-boot-flaky.t's, on real kernels, and
+# tests/unit/t-bisect.c's, on simulated runs.
 # schedule: last 12 (builds or boots on the base build directories; minutes)
 . "${LOREBOT_SRC:-.}/tests/lib.sh"
 . "$LOREBOT_SRC/tests/boot-lib.sh"

@@ -12,7 +12,14 @@
  * booted once (its runs count too), plus the runs the candidate needs,
  * cached per world as lorebot caches them per base, config and test;
  * bisect_confirm(); bisect_run() over the patches.
+ *
+ * With LOREBOT_BISECT_REPLAY=FILE it decides instead series of one
+ * patch over the runs a real guest made (tests/t0615-boot-flaky.t): the
+ * runs are taken in order from what the file says the tip's and the
+ * base's kernels gave, in place of the seeded draws (replay()).
  */
+#include <unistd.h>
+
 #include "ci/bisect.h"
 #include "tests/unit/tap.h"
 
@@ -24,6 +31,10 @@ struct world {
 	struct bisect_obs base_cache;	/* runs the base added for the test */
 	uint64_t rng;
 	unsigned int boots;		/* of series kernels, this run */
+	/* replay: the runs of the base (0) and of the tip (1), 'F' failing */
+	const char *real[2];
+	size_t used[2];
+	bool ran_out;			/* more runs needed than real has */
 };
 
 /* xorshift64*: the same numbers on every machine */
@@ -37,6 +48,19 @@ static double rnd(struct world *w)
 
 static bool run_fails(struct world *w, int m)
 {
+	if (w->real[0]) {
+		int k = m == w->n;
+		char c = w->real[k][w->used[k]];
+
+		if (m && m != w->n)
+			abort();	/* a replay is of series of one patch */
+		if (!c) {
+			w->ran_out = true;
+			return false;
+		}
+		w->used[k]++;
+		return c == 'F';
+	}
 	return rnd(w) < w->fail[m];
 }
 
@@ -109,17 +133,19 @@ static struct outcome series_run(struct world *w, unsigned int confirm, bool nai
 	}
 	bisect_cand_init(&c, BISECT_TEST, "flaky", NULL);
 	c.tip = tip;
+	/* the base's own boot counts, and the runs cached (base_obs()) */
 	c.base = w->base_cache;
+	c.base.runs += base_boot.runs;
+	c.base.bad += base_boot.bad;
 	/* the base is run more only for what the tip confirmed */
 	if (bisect_verdict(&tip, confirm) == BISECT_BAD && bisect_base_more(&c, confirm)) {
 		struct bisect_obs more = runs_on(w, 0, bisect_base_more(&c, confirm));
 
 		w->base_cache.runs += more.runs;
 		w->base_cache.bad += more.bad;
+		c.base.runs += more.runs;
+		c.base.bad += more.bad;
 	}
-	c.base = w->base_cache;
-	c.base.runs += base_boot.runs;
-	c.base.bad += base_boot.bad;
 	bisect_confirm(&c, confirm, w->n);
 	bisect_run(&cp, 1, confirm, probe, w);
 	out.state = c.state;
@@ -306,8 +332,165 @@ static void confirm_table(void)
 	}
 }
 
+/* What replay() came to */
+struct replayed {
+	unsigned int series, reported;
+	unsigned int passed;		/* the tip passed its first run */
+	unsigned int tip_flaky;		/* failed, then passed on the tip */
+	unsigned int base_flaky;	/* confirmed on the tip, not on the base */
+	unsigned int known;		/* failed every run of the base's boot too */
+	size_t used[2], had[2];		/* runs of the base and of the tip */
+};
+
+/*
+ * Series of one patch decided over real runs: FILE's lines "tip RUNS"
+ * and "base RUNS", RUNS the outcome of each run in order ('p' passed,
+ * 'F' failed), as lorebot boot --runs gave them; "series N" (20) and
+ * "confirm N" (5); "fresh" gives each series a base cache of its own, as
+ * if no series had run on that base before (else they share it, as
+ * series on one base do).  0; 1 when the runs ran out (r->series: the
+ * series decided), 2 when FILE cannot be read.
+ */
+static int replay(const char *path, struct replayed *r)
+{
+	unsigned int series = 20, confirm = 5, i;
+	char line[8192], *real[2] = { NULL, NULL };
+	bool fresh = false;
+	struct world w;
+	FILE *f = fopen(path, "r");
+
+	memset(r, 0, sizeof(*r));
+	if (!f) {
+		fprintf(stderr, "replay: cannot open '%s'\n", path);
+		return 2;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *v = strchr(line, ' ');
+
+		line[strcspn(line, "\n")] = '\0';
+		if (!strcmp(line, "fresh"))
+			fresh = true;
+		if (!v)
+			continue;
+		*v++ = '\0';
+		if (!strcmp(line, "base") || !strcmp(line, "tip")) {
+			int k = !strcmp(line, "tip");
+
+			free(real[k]);
+			real[k] = xstrdup(v);
+		} else if (!strcmp(line, "series")) {
+			series = (unsigned int)atoi(v);
+		} else if (!strcmp(line, "confirm")) {
+			confirm = (unsigned int)atoi(v);
+		}
+	}
+	fclose(f);
+	if (!real[0] || !real[1] || strspn(real[0], "pF") != strlen(real[0]) ||
+	    strspn(real[1], "pF") != strlen(real[1])) {
+		fprintf(stderr, "replay: '%s' needs lines \"tip RUNS\" and \"base RUNS\" "
+			"of p and F\n", path);
+		free(real[0]);
+		free(real[1]);
+		return 2;
+	}
+	memset(&w, 0, sizeof(w));
+	w.n = 1;
+	w.real[0] = real[0];
+	w.real[1] = real[1];
+	for (i = 0; i < series; i++) {
+		size_t tip_at = w.used[1];
+		struct outcome o;
+
+		if (fresh)
+			memset(&w.base_cache, 0, sizeof(w.base_cache));
+		o = series_run(&w, confirm, false);
+		if (w.ran_out)
+			break;
+		r->series++;
+		r->reported += o.reported;
+		if (!o.candidate && real[1][tip_at] == 'p')
+			r->passed++;
+		else if (!o.candidate)
+			r->known++;
+		else if (w.used[1] - tip_at < confirm || real[1][w.used[1] - 1] == 'p')
+			r->tip_flaky++;
+		else if (!o.reported)
+			r->base_flaky++;
+	}
+	r->used[0] = w.used[0];
+	r->used[1] = w.used[1];
+	r->had[0] = strlen(real[0]);
+	r->had[1] = strlen(real[1]);
+	free(real[0]);
+	free(real[1]);
+	return w.ran_out;
+}
+
+/* LOREBOT_BISECT_REPLAY=FILE: replay() and say what it came to */
+static int replay_main(const char *path)
+{
+	struct replayed r;
+	int ret = replay(path, &r);
+
+	if (ret == 1)
+		printf("replay: the runs ran out after %u series: tip %zu, base %zu\n",
+		       r.series, r.had[1], r.had[0]);
+	else if (!ret)
+		printf("replay: %u series, %u reported; %u passed on the tip, %u flaky on "
+		       "the tip, %u flaky against the base, %u failing on the base too; "
+		       "runs used: tip %zu of %zu, base %zu of %zu\n", r.series, r.reported,
+		       r.passed, r.tip_flaky, r.base_flaky, r.known, r.used[1], r.had[1],
+		       r.used[0], r.had[0]);
+	return ret;
+}
+
+/* replay() itself: what it decides, and runs that run out */
+static void test_replay(void)
+{
+	static const struct {
+		const char *file;
+		int ret;
+		unsigned int series, reported;
+		size_t base_used;
+		const char *name;
+	} cases[] = {
+		{ "series 2\nfresh\ntip FFFFFpFFFFF\nbase pppppppppppppppppppp\n", 0, 2, 1, 11,
+		  "replay: a break in 5 of 5 runs reported, then a pass on the tip" },
+		{ "series 2\nfresh\ntip FFFFFFFFFF\nbase pppppppppppppppppppp\n", 0, 2, 2, 20,
+		  "... two breaks, each base of its own run 10 times" },
+		{ "series 2\nfresh\ntip FFFFFFFFFF\nbase ppppppppppppppppppp\n", 1, 1, 1, 19,
+		  "... 19 runs of the base for two fresh bases: they ran out" },
+		{ "series 2\ntip FFFFFFFFFF\nbase ppppppppppppppppppp\n", 0, 2, 2, 11,
+		  "... enough for one shared base cache" },
+		{ "series 2\nfresh\ntip FFFFFFFFFF\nbase pFpppppppppppppppppp\n", 0, 2, 1, 20,
+		  "... a failure of the first base: that series is flaky" },
+		{ "tip FFFFFx\nbase pp\n", 2, 0, 0, 0, "a run that is not p or F: refused" },
+	};
+	const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	char *path = xasprintf("%s/t-bisect-replay.%d", dir, (int)getpid());
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct replayed r;
+		FILE *f = fopen(path, "w");
+		int ret;
+
+		fputs(cases[i].file, f);
+		fclose(f);
+		ret = replay(path, &r);
+		ok(ret == cases[i].ret && r.series == cases[i].series &&
+		   r.reported == cases[i].reported && r.used[0] == cases[i].base_used,
+		   "%s (exit %d, %u series, %u reported, %zu base runs)", cases[i].name, ret,
+		   r.series, r.reported, r.used[0]);
+	}
+	unlink(path);
+	free(path);
+}
+
 int main(void)
 {
+	if (getenv("LOREBOT_BISECT_REPLAY"))
+		return replay_main(getenv("LOREBOT_BISECT_REPLAY"));
 	test_verdicts();
 	test_break(2, 2);
 	test_break(5, 3);
@@ -315,6 +498,7 @@ int main(void)
 	test_break(12, 1);
 	test_flaky(1);
 	test_flaky(5);
+	test_replay();
 	if (getenv("LOREBOT_CONFIRM_TABLE"))
 		confirm_table();
 	return done_testing();
