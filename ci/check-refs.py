@@ -5,9 +5,10 @@ comment or a technical page names exists.
 
 A comment that says "see foo_bar()" is a pointer: when foo_bar() is
 renamed or removed the pointer goes stale and nothing else notices.  This
-reads the comments of every header and the text of HACKING.md, README.md
-and doc/technical/*.md, takes each name written as name() (or called,
-name(&o, cfg), in an example) whose prefix
+reads the comments of every header and the text of HACKING.md, README.md,
+doc/technical/*.md and the Markdown sources of man pages (doc/*.md),
+takes each name written as name() (or called, name(&o, cfg), in an
+example) whose prefix
 (up to the first '_') is the prefix of one of lorebot's modules (a file
 of lib/, bot/, checkers/, ci/ or cmd/), and looks it up among the
 functions the objects define (nm, static ones included), the macros and
@@ -100,7 +101,8 @@ def main():
     pages = [f for f in files if f.endswith('.h')]
     pages += ['HACKING.md', 'README.md'] + \
         sorted(os.path.relpath(p, src) for p in
-               glob.glob(os.path.join(src, 'doc', 'technical', '*.md')))
+               glob.glob(os.path.join(src, 'doc', 'technical', '*.md')) +
+               glob.glob(os.path.join(src, 'doc', '*.md')))
     bad = 0
     # the files of the tree, for the paths the same comments and pages name
     tracked = subprocess.run(['git', '-C', src, 'ls-files'], capture_output=True,

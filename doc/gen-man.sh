@@ -1,8 +1,9 @@
 #!/bin/sh
 # Write the generated man pages: lorebot.conf(5) from the key table, the
-# pages of the commands whose --help text is their manual, and the option
-# lists of the pages written by hand (lorebot(1), lorebot-check(1),
-# lorebot-daemon(8)) from the option tables, and the key list of
+# pages of the commands whose --help text is their manual, lorebot-daemon(8)
+# from its Markdown source (doc/lorebot-daemon.8.md, doc/md2man.py), the
+# option lists of the pages written by hand (lorebot(1), lorebot-check(1))
+# and of lorebot-daemon(8) from the option tables, and the key list of
 # doc/technical/configuration.md from the key table.
 # Usage: doc/gen-man.sh [LOREBOT]   (default build/lorebot)
 # tests/t0003-man-pages.t checks that the committed pages are this output.
@@ -50,7 +51,9 @@ into() {
 	cat "$tmp" >"$out/$1"
 }
 "$bin" check --help | into lorebot-check.1
-"$bin" daemon --help | into lorebot-daemon.8
+# lorebot-daemon(8): its Markdown source, then its option list
+python3 "$here/md2man.py" "$here/lorebot-daemon.8.md" >"$tmp"
+"$bin" daemon --help | python3 "$here/help2roff.py" --into "$tmp" >"$out/lorebot-daemon.8"
 # lorebot(1): the global options 'lorebot help' lists
 "$bin" help | sed -n '/^global options/,/^$/p' | sed '1s/.*/OPTIONS/' | into lorebot.1
 

@@ -5,8 +5,9 @@
 # checks the committed pages are this output.
 # Usage: lorebot CMD --help | doc/help2roff.py CMD SECTION [SEE-ALSO...]
 #
-# A page written by hand (lorebot-check(1), lorebot-daemon(8), lorebot(1))
-# takes only its option list from the table: what follows its line
+# A page written by hand (lorebot-check(1), lorebot(1)) or in Markdown
+# (lorebot-daemon(8), doc/md2man.py) takes only its option list from the
+# table: what follows its line
 #   .\" OPTIONS: generated from the option table by doc/gen-man.sh
 # to the next .SH is replaced by the rows of the OPTIONS of the help text.
 # Usage: lorebot CMD --help | doc/help2roff.py --into PAGE

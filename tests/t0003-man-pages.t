@@ -78,12 +78,49 @@ for f in lorebot.1 lorebot-check.1 lorebot-daemon.8; do
 done
 is "$(ls "$TMP/gen/technical")" "configuration.md" \
 	"doc/technical/configuration.md's key list is generated"
+
 keys=$(awk '/^[^\t]/ {print $1}' "$TMP/keys")
 paged=$(unroff "$DOC/lorebot.conf.5" | awk '$1 == ".BR" && $2 ~ /\./ {print $2}')
 is "$(absent "$keys" "$paged")" "" \
 	"every key of bot/config-keys.c is in lorebot.conf(5)"
 is "$(absent "$paged" "$keys")" "" \
 	"lorebot.conf(5) documents no key the table does not have"
+
+# -- lorebot-daemon(8) is written once, in Markdown (doc/lorebot-daemon.8.md):
+# doc/md2man.py reads a strict subset and names the line of anything else
+# (each case is line 7 of a page of its own; one run checks them all; what
+# it makes of the subset is the page doc/gen-man.sh made above)
+md_case() {
+	printf '# lorebot-x(8)\n\n## NAME\n\nlorebot-x - a page\n\n%s\n' "$2" >"$TMP/md/$1.8.md"
+}
+mkdir -p "$TMP/md"
+n=10
+for bad in 'a [link](http://127.0.0.1/)' '| a | table |' 'see <b>this</b>' \
+	   '1. numbered' '  - nested' 'a back\slash' '> quote' 'an _emphasis_' \
+	   'a `span' '```' "$(printf 'a\ttab')" "$(printf 'caf\303\251')" '## Lower case'; do
+	n=$((n + 1))
+	md_case "bad$n" "$bad"
+done
+st=0
+errs=$(python3 "$DOC/md2man.py" --check "$TMP"/md/bad*.8.md 2>&1) || st=$?
+is "$st" 1 "doc/md2man.py --check fails on pages outside the subset"
+for f in "$TMP"/md/bad*.8.md; do
+	like "$errs" "^$f:7: " \
+		"doc/md2man.py refuses, naming the line: $(sed -n 7p "$f" | tr -c -d ' -~')"
+done
+# what the daemon does is its manual; doc/technical/daemon.md is how the
+# code does it, and names none of the keys the manual describes
+awk '/^[^\t]/ && !/\*/ {print "`" $1 "`"}' "$TMP/keys" >"$TMP/key-spans"
+is "$(grep -oF -f "$TMP/key-spans" "$DOC/technical/daemon.md")" "" \
+	"doc/technical/daemon.md leaves the keys to lorebot-daemon(8)"
+
+# -- every page has the NAME line whatis(1) reads (mandb's lexgrog)
+if command -v lexgrog >/dev/null 2>&1; then
+	is "$(lexgrog "$DOC"/*.[1-8] 2>&1 | grep -v ': "[^"]* - [^"]*"$')" "" \
+		"lexgrog reads the NAME line of every page"
+else
+	skip "lexgrog is not installed (ci/deps.sh installs man-db)"
+fi
 
 # -- every page renders without a warning
 if command -v groff >/dev/null 2>&1; then

@@ -1,7 +1,8 @@
 #!/bin/sh
 # make check-refs (ci/check-refs.py): every lorebot function a header
-# comment, HACKING.md, README.md or doc/technical/ names as name() exists,
-# and every file of the tree they name.
+# comment, HACKING.md, README.md, doc/technical/ or the Markdown source of
+# a man page (doc/*.md) names as name() exists, and every file of the tree
+# they name.
 # The tree passes; a copy of the tree whose header points to a function
 # that is gone fails, naming the file, the line and the name; a library's
 # function of a lorebot prefix (libgit2's git_*()) is not a stale pointer.
@@ -30,6 +31,7 @@ cat >>"$TMP/src/lib/strbuf.h" <<'EOT'
 /* usage: strbuf_vanish(&sb, 1); strbuf_addstr(&sb, "x"); */
 EOT
 printf '\nSee `store_gone_away()` in bot/store.c.\n' >>"$TMP/src/doc/technical/lore.md"
+printf '\nSee `store_gone_too()`.\n' >>"$TMP/src/doc/lorebot-daemon.8.md"
 $PY "$CHECK" "$TMP/src" "$OBJ" >"$TMP/out" 2>"$TMP/err"
 is "$?" 1 "a stale pointer: exit 1"
 n=$(($(wc -l <"$TMP/src/lib/strbuf.h") - 2))
@@ -42,6 +44,8 @@ like "$(cat "$TMP/out")" "^lib/strbuf.h:$((n + 2)): strbuf_vanish\\(\\) is named
 	"a call in an example names a function too"
 is "$(grep -c strbuf_addstr "$TMP/out")" 0 "(one that exists is fine)"
 like "$(cat "$TMP/out")" "doc/technical/lore.md:[0-9]+: store_gone_away\\(\\)" "the page's"
+like "$(cat "$TMP/out")" "doc/lorebot-daemon.8.md:[0-9]+: store_gone_too\\(\\)" \
+	"a man page's Markdown source's"
 is "$(grep -c git_repository_open "$TMP/out")" 0 "libgit2's git_*() is not lorebot's"
-like "$(cat "$TMP/err")" "check-refs: 4 stale" "the count on stderr"
+like "$(cat "$TMP/err")" "check-refs: 5 stale" "the count on stderr"
 done_testing
