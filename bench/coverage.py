@@ -23,7 +23,10 @@ the base's commands), the cheap prediction line by line, the repair
 .config.
 
 usage: bench/coverage.py prepare WORK        the commits, WORK/list
-       bench/coverage.py measure WORK ARCH   WORK/ARCH.jsonl (hours: nice)
+       bench/coverage.py measure WORK ARCH [STEP]  WORK/ARCH.jsonl (hours: nice);
+                                             every STEP-th patch of the list, in
+                                             an order whose every prefix is spread
+                                             over it (resumes where it stopped)
        bench/coverage.py report WORK [ARCH...]   the numbers
        bench/coverage.py cost WORK N [ARCH]  N of the patches that apply to
                                              mm-new built with lorebot build,
@@ -233,7 +236,15 @@ def prepare(work):
     print("%-28s %d" % ("patches measured", len(rows)))
 
 
-def measure(work, arch):
+def spread(rows):
+    """rows in an order any prefix of which is spread evenly over them
+    (bit-reversed indices): a run stopped early is still an even sample"""
+    bits = max(1, (len(rows) - 1).bit_length())
+    key = lambda i: int(format(i, "0%db" % bits)[::-1], 2)
+    return [rows[i] for i in sorted(range(len(rows)), key=key)]
+
+
+def measure(work, arch, step=1):
     tool = os.path.join(TOP, "build/bench/cover-measure")
     subprocess.run(["make", "-s", "build/bench/cover-measure"], cwd=TOP, check=True)
     conf = os.path.join(work, "bot.conf")
@@ -251,7 +262,8 @@ def measure(work, arch):
                 done.add(json.loads(line)["id"])
             except ValueError:
                 pass
-    todo = [l for l in open(os.path.join(work, "list")) if l.split()[0] not in done]
+    rows = spread(open(os.path.join(work, "list")).readlines()[::step])
+    todo = [l for l in rows if l.split()[0] not in done]
     with open(out, "a") as o:
         subprocess.run(["nice", "-n", "15", tool, conf, repo, arch, base],
                        input="".join(todo).encode(), stdout=o, check=True)
@@ -442,7 +454,7 @@ def main():
     if cmd == "prepare":
         prepare(work)
     elif cmd == "measure":
-        measure(work, sys.argv[3])
+        measure(work, sys.argv[3], int(sys.argv[4]) if len(sys.argv) > 4 else 1)
     elif cmd == "report":
         report(work, sys.argv[3:] or ["x86_64", "arm64"])
     elif cmd == "cost":
