@@ -29,8 +29,9 @@ usage: bench/coverage.py prepare WORK        the commits, WORK/list
                                              over it (resumes where it stopped)
        bench/coverage.py report WORK [ARCH...]   the numbers
        bench/coverage.py cost WORK N [ARCH]  N of the patches that apply to
-                                             mm-new built with lorebot build,
-                                             small then repaired (twice):
+                                             mm-new built with lorebot build:
+                                             small, a twin repaired (warms the
+                                             repaired base), repaired:
                                              WORK/cost.jsonl
        bench/coverage.py costreport WORK
 env:   LOREBOT_CACHE (the build directories; default /var/tmp/lorebot-bench-cover/cache)
@@ -223,7 +224,7 @@ def prepare(work):
             stats["skipped: does not fit 6.12"] += 1
             continue
         stats[how] += 1
-        rows.append((pid, pair[0], pair[1], how, source, mid, subject.replace("\t", " ")))
+        rows.append((pid, pair[0], pair[1], how, source, mid, " ".join(subject.split())))
     with open(os.path.join(work, "list"), "w") as f:
         for r in rows:
             f.write("%s %s %s\n" % r[:3])
@@ -234,6 +235,23 @@ def prepare(work):
     for k, v in sorted(stats.items()):
         print("%-28s %d" % (k, v))
     print("%-28s %d" % ("patches measured", len(rows)))
+
+
+def patches(work):
+    """WORK/patches.tsv: id -> [how, source, message-id, subject]; a
+    subject folded over lines (as prepare wrote it before it unfolded
+    them) is joined again"""
+    out, last = {}, None
+    for line in open(os.path.join(work, "patches.tsv")):
+        f = line.rstrip("\n").split("\t")
+        if line.startswith("#"):
+            continue
+        if len(f) < 5 and last:
+            out[last][3] += " " + line.strip()
+            continue
+        out[f[0]] = f[1:]
+        last = f[0]
+    return out
 
 
 def spread(rows):
@@ -271,7 +289,8 @@ def measure(work, arch, step=1):
 
 def run_build(work, branch, arch, extra):
     """lorebot build of branch on mm-new: (its JSON, wall s, CPU s of it and its children)"""
-    conf = os.path.join(work, "bot.conf")
+    # not measure's bot.conf: the two may run at once
+    conf = os.path.join(work, "cost.conf")
     with open(conf, "w") as f:
         f.write("[build]\n\tprofile = small\n\tjobs = 2\n\ttimeout = 3h\n")
     timef = os.path.join(work, "time")
@@ -289,13 +308,34 @@ def run_build(work, branch, arch, extra):
     return d, wall, user + sys_
 
 
+def twin(repo, work, parent, commit, pid):
+    """commit with a blank line before each changed .c/.h file: what
+    the twin compiles, ccache cannot give the commit's own units (every
+    line number differs), and its configuration is the commit's"""
+    _, names = git(repo, "diff", "--name-only", "--diff-filter=AM", parent, commit)
+    idx = os.path.join(work, "index.twin")
+    env = {"GIT_INDEX_FILE": idx}
+    if os.path.exists(idx):
+        os.unlink(idx)
+    git(repo, "read-tree", commit, env=env)
+    for path in names.split("\n"):
+        if not counted(path):
+            continue
+        blob = subprocess.run(["git", "--git-dir", repo, "cat-file", "blob",
+                               commit + ":" + path], capture_output=True).stdout
+        _, oid = git(repo, "hash-object", "-w", "--stdin", inp=b"\n" + blob)
+        git(repo, "update-index", "--cacheinfo", "100644,%s,%s" % (oid, path), env=env)
+    _, tree = git(repo, "write-tree", env=env)
+    return commit_tree(repo, tree, parent, pid + " twin\n")
+
+
 def cost(work, n, arch):
+    """Per series, on warm bases, with its own units compiled for the first
+    time in each: small (--no-repair), then its twin repaired (the
+    repaired configuration's base made, when no earlier series made it),
+    then the series repaired: its repair and its units on a warm base"""
     rows = [l.split() for l in open(os.path.join(work, "list"))]
-    how = {}
-    for line in open(os.path.join(work, "patches.tsv")):
-        if not line.startswith("#"):
-            f = line.rstrip("\n").split("\t")
-            how[f[0]] = f[1]
+    how = {k: v[0] for k, v in patches(work).items()}
     repo = os.path.join(work, "repo.git")
     _, base = git(repo, "rev-parse", "mm-new")
     applies = [r for r in rows if how.get(r[0]) in ("apply", "files") and r[1] == base]
@@ -305,14 +345,23 @@ def cost(work, n, arch):
     done = set()
     if os.path.exists(out):
         done = {json.loads(l)["id"] for l in open(out)}
-    for pid, _, commit in sample:
+    # the small profile's base first (a twin: the sample's own units stay cold)
+    pid, parent, commit = sample[0]
+    git(repo, "update-ref", "refs/heads/cost/warm", twin(repo, work, parent, commit, "warm"))
+    d, wall, _ = run_build(work, "cost/warm", arch, ["--no-repair"])
+    print("small base: %s, %.0f s" % ((d or {}).get("status"), wall), flush=True)
+    for pid, parent, commit in sample:
         if pid in done:
             continue
         branch = "cost/" + pid
         git(repo, "update-ref", "refs/heads/" + branch, commit)
+        git(repo, "update-ref", "refs/heads/" + branch + "-twin",
+            twin(repo, work, parent, commit, pid))
         rec = {"id": pid, "arch": arch}
-        for name, extra in (("small", ["--no-repair"]), ("repaired", []), ("again", [])):
-            d, wall, cpu = run_build(work, branch, arch, extra)
+        for name, br, extra in (("small", branch, ["--no-repair"]),
+                                ("twin", branch + "-twin", []),
+                                ("repaired", branch, [])):
+            d, wall, cpu = run_build(work, br, arch, extra)
             a = d["archs"][0] if d else {}
             c = a.get("coverage", {})
             rec[name] = {"wall": wall, "cpu": cpu, "status": a.get("status"),
@@ -320,14 +369,18 @@ def cost(work, n, arch):
                          "changed": c.get("changed"), "compiled": c.get("compiled"),
                          "other_arch": c.get("other_arch"),
                          "repair_used": c.get("repair", {}).get("used"),
+                         "repair_ms": c.get("repair", {}).get("ms"),
                          "seeded": c.get("repair", {}).get("seeded"),
+                         "base_built": c.get("repair", {}).get("base_built"),
+                         "base_reused": a.get("base", {}).get("reused"),
                          "config": c.get("repair", {}).get("config")}
-            if name == "repaired" and not rec[name]["repair_used"]:
+            if name == "small" and rec[name]["changed"] == rec[name]["compiled"]:
+                # all compiled: nothing to repair, the repaired build is this one
                 break
         with open(out, "a") as o:
             o.write(json.dumps(rec) + "\n")
-        print(pid, {k: (v["wall"], v["status"]) for k, v in rec.items() if isinstance(v, dict)},
-              flush=True)
+        print(pid, {k: (v["wall"], v["cpu"], v["status"]) for k, v in rec.items()
+                    if isinstance(v, dict)}, flush=True)
 
 
 def quantile(v, q):
@@ -342,13 +395,20 @@ def quantile(v, q):
 
 def costreport(work):
     recs = [json.loads(l) for l in open(os.path.join(work, "cost.jsonl"))]
+    # a series whose small build made its base is no series on a warm base
+    cold = [r["id"] for r in recs if not r["small"].get("base_reused")]
+    recs = [r for r in recs if r["small"].get("base_reused") and
+            r.get("repaired", r["small"]).get("status")]
+    if cold:
+        print("left out, the small base made by their build: %s" % " ".join(cold))
     for key in ("wall", "cpu"):
-        first = [r["repaired"][key] / r["small"][key] for r in recs]
-        warm = [r.get("again", r["repaired"])[key] / r["small"][key] for r in recs]
-        print("%s: %d series; repaired / small: first (the repaired base made) median %.2fx "
-              "p90 %.2fx; warm repaired base median %.2fx p90 %.2fx"
-              % (key, len(recs), quantile(first, .5), quantile(first, .9),
-                 quantile(warm, .5), quantile(warm, .9)))
+        # a series with nothing to repair costs what small does: 1.0x
+        warm = [r.get("repaired", r["small"])[key] / r["small"][key] for r in recs]
+        print("%s: %d series; repaired / small on warm bases, the series' units "
+              "cold: median %.2fx p90 %.2fx (small median %.1f s)"
+              % (key, len(recs), quantile(warm, .5), quantile(warm, .9),
+                 quantile([r["small"][key] for r in recs], .5)))
+    recs = [dict(r, repaired=r.get("repaired", r["small"])) for r in recs]
     used = [r for r in recs if r["repaired"].get("repair_used")]
     print("repair used for %d of %d; lines compiled small %d, repaired %d of %d"
           % (len(used), len(recs), sum(r["small"]["compiled"] or 0 for r in recs),
@@ -379,69 +439,169 @@ def pct(a, b):
     return "%.1f%%" % (100.0 * a / b) if b else "-"
 
 
+def dates(work):
+    """Message-ID -> the mail's date (YYYY-MM-DD), from the corpus'
+    Date headers; kept in WORK/dates.tsv"""
+    path = os.path.join(work, "dates.tsv")
+    if not os.path.exists(path):
+        import email.utils
+        out = {}
+        for mbox in mboxes():
+            for m in mailbox.mbox(mbox.name):
+                mid = str(m["Message-ID"]).strip()
+                try:
+                    d = email.utils.parsedate_to_datetime(str(m["Date"]))
+                    out.setdefault(mid, d.strftime("%Y-%m-%d"))
+                except (TypeError, ValueError):
+                    pass
+            mbox.close()
+        with open(path, "w") as f:
+            for k, v in sorted(out.items()):
+                f.write("%s\t%s\n" % (k, v))
+    return dict(l.rstrip("\n").split("\t") for l in open(path))
+
+
+def mboxes():
+    """The corpus' mailboxes, as temporary files"""
+    for name in ("merged", "recent"):
+        t = tempfile.NamedTemporaryFile(suffix=".mbox")
+        with gzip.open(os.path.join(HERE, "corpus", name + ".mbox.gz")) as f:
+            t.write(f.read())
+        t.flush()
+        yield t
+    if os.path.exists(REVIEW):
+        with tarfile.open(REVIEW) as tar:
+            for ti in sorted(tar.getmembers(), key=lambda x: x.name):
+                if ti.name.endswith(".mbox"):
+                    t = tempfile.NamedTemporaryFile(suffix=".mbox")
+                    t.write(tar.extractfile(ti).read())
+                    t.flush()
+                    yield t
+
+
+def why_class(reason, arch, fails, file):
+    """The class of a line no arch compiled after the repair: its reason
+    on the small profile (exact method), and why the repair could not
+    enable the option it names (fails: CONFIG_X -> the repair's why)"""
+    import re
+    if arch or file.startswith("arch/"):
+        return "another architecture's code"
+    if "no unit" in reason or "includes it" in reason:
+        return "a header no compiled unit reads (with that code path)"
+    if "does not preprocess" in reason or "did not preprocess" in reason:
+        return "its unit does not preprocess after the patch"
+    syms = re.findall(r"CONFIG_[A-Z0-9_]+", reason)
+    for sym in syms:
+        w = fails.get(sym)
+        if w is None:
+            continue
+        if "not a Kconfig symbol" in w:
+            return "option not in the 6.12 tree (added by its series or later)"
+        if "declared for" in w:
+            return "option of another architecture"
+        if "!" in w:
+            return "option needs another turned off (e.g. !SLUB_TINY)"
+        if "no prompt" in w:
+            return "hidden option only drivers or an arch select"
+        if w.startswith("depends on"):
+            return "option whose dependencies the repair could not meet"
+        return "option olddefconfig did not keep"
+    if syms:
+        return "option enabled, lines still predicted not compiled"
+    return (reason.split(":")[0].split(" (")[0] or "no reason given")[:60]
+
+
 def report(work, archs):
     recs = collections.defaultdict(dict)
     for arch in archs:
         for line in open(os.path.join(work, arch + ".jsonl")):
             r = json.loads(line)
             recs[r["id"]][arch] = r
-    total = small = cheap_small = repaired = 0
-    patches = still = 0
+    meta = patches(work)
+    when = dates(work)
+    measured = []
     agree = collections.Counter()
     why = collections.Counter()
-    per_patch = []
+    why_patches = collections.defaultdict(set)
+    timing = collections.defaultdict(list)
     for pid, by_arch in sorted(recs.items()):
         if len(by_arch) < len(archs) or any("cheap_small_lines" not in r or
                                             "error" in r for r in by_arch.values()):
             continue
         lines = {}      # (file, line) -> [exact small, cheap small, cheap repaired] on any arch
+        reasons = {}    # (file, line) -> (reason, arch) of the small profile, first arch's
+        fails = {}
         for arch, r in by_arch.items():
             miss = r["exact"]["miss"]
+            rep_ = r.get("repair") or {}
+            timing["exact " + arch].append(r.get("exact_ms", 0) / 1000.0)
+            if rep_ and not rep_.get("memo") and "ms" in rep_:
+                timing["repair " + arch].append(rep_["ms"] / 1000.0)
+                timing["rounds " + arch].append(rep_.get("rounds", 0))
+            for f_ in rep_.get("failed", []):
+                fails.setdefault(f_["symbol"], f_["why"])
+            for rng in r["exact"]["ranges"]:
+                for l in spans(rng["spans"]):
+                    reasons.setdefault((rng["file"], l), (rng["reason"], rng["arch"]))
             for f, spec in r["cheap_small_lines"].items():
                 exact_miss = spans(miss.get(f, ""))
-                rep = lines_of(r.get("repair", {}).get("cheap_lines", {}).get(f))
+                rep = lines_of(rep_.get("cheap_lines", {}).get(f))
                 for l, c in lines_of(spec).items():
                     e = l not in exact_miss
                     agree[(c, e)] += 1
                     v = lines.setdefault((f, l), [False, False, False])
                     v[0] |= e
                     v[1] |= c
-                    v[2] |= rep.get(l, c) if r.get("repair") else e
+                    v[2] |= rep.get(l, c) if rep_ else e
                     # the repair only adds: what small compiled stays counted
-                    v[2] |= e and not r.get("repair", {}).get("set")
+                    v[2] |= e and not rep_.get("set")
         if not lines:
             continue
-        patches += 1
         n = len(lines)
         s = sum(v[0] for v in lines.values())
         cs = sum(v[1] for v in lines.values())
         rp = sum(v[0] or v[2] for v in lines.values())
-        total, small, cheap_small, repaired = total + n, small + s, cheap_small + cs, repaired + rp
-        if rp < n:
-            still += 1
-            # why, from the exact reasons of the first arch
-            for r in by_arch.values():
-                for rng in r["exact"]["ranges"]:
-                    key = rng["reason"].split(":")[0]
-                    why[key.split(" (")[0][:60]] += 1
-                break
-        per_patch.append((pid, n, s, rp))
-    print("patches with counted lines: %d, lines: %d" % (patches, total))
-    print("compiled on >=1 of %s:" % ", ".join(archs))
-    print("  small (exact)            %d  %s" % (small, pct(small, total)))
-    print("  small (cheap prediction) %d  %s" % (cheap_small, pct(cheap_small, total)))
-    print("  repaired (cheap)         %d  %s" % (repaired, pct(repaired, total)))
-    print("patches fully compiled: small %d, repaired %d; still with uncompiled lines: %d"
-          % (sum(1 for p in per_patch if p[2] == p[1]),
-             sum(1 for p in per_patch if p[3] == p[1]), still))
+        for key, v in lines.items():
+            if not (v[0] or v[2]):
+                reason, arch = reasons.get(key, ("", False))
+                k = why_class(reason, arch, fails, key[0])
+                why[k] += 1
+                why_patches[k].add(pid)
+        mid = meta.get(pid, ["", "", ""])[2]
+        measured.append((pid, when.get(mid, ""), n, s, cs, rp))
+
+    def table(rows, title):
+        total = sum(r[2] for r in rows)
+        print("%s: %d patches, %d lines; compiled on >=1 of %s:"
+              % (title, len(rows), total, ", ".join(archs)))
+        for name, k in (("small (exact)", 3), ("small (cheap prediction)", 4),
+                        ("repaired (cheap)", 5)):
+            n = sum(r[k] for r in rows)
+            print("  %-26s %5d  %s" % (name, n, pct(n, total)))
+        print("  patches fully compiled: small %d, repaired %d; still with uncompiled "
+              "lines: %d" % (sum(1 for r in rows if r[3] == r[2]),
+                             sum(1 for r in rows if r[5] == r[2]),
+                             sum(1 for r in rows if r[5] < r[2])))
+    table(measured, "all")
+    dated = sorted((r for r in measured if r[1]), key=lambda r: r[1])
+    if len(dated) > 1:
+        half = len(dated) // 2
+        older, newer = dated[:half], dated[half:]
+        table(older, "older half (%s .. %s)" % (older[0][1], older[-1][1]))
+        table(newer, "newer half (%s .. %s)" % (newer[0][1], newer[-1][1]))
     tp, fp = agree[(True, True)], agree[(True, False)]
     fn, tn = agree[(False, True)], agree[(False, False)]
     print("cheap vs exact, per line and arch (small): agree %s; predicted compiled "
           "but not %d, predicted not but compiled %d, of %d"
           % (pct(tp + tn, tp + tn + fp + fn), fp, fn, tp + tn + fp + fn))
-    print("why lines stay uncompiled (exact reasons, small):")
-    for k, v in why.most_common(12):
-        print("  %5d  %s" % (v, k))
+    print("lines no arch compiled after the repair, by class (lines, patches):")
+    for k, v in why.most_common():
+        print("  %5d %4d  %s" % (v, len(why_patches[k]), k))
+    print("seconds per patch (median, p90); repairs not kept from an earlier patch:")
+    for k in sorted(timing):
+        v = timing[k]
+        print("  %-16s n=%3d  median %.1f  p90 %.1f" % (k, len(v), quantile(v, .5),
+                                                         quantile(v, .9)))
 
 
 def main():
