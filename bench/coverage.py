@@ -479,7 +479,7 @@ def mboxes():
                     yield t
 
 
-def why_class(reason, arch, fails, file):
+def why_class(reason, arch, fails, file, repaired=False):
     """The class of a line no arch compiled after the repair: its reason
     on the small profile (exact method), and why the repair could not
     enable the option it names (fails: CONFIG_X -> the repair's why)"""
@@ -487,14 +487,30 @@ def why_class(reason, arch, fails, file):
     if arch or file.startswith("arch/"):
         return "another architecture's code"
     if "no unit" in reason or "includes it" in reason:
-        return "a header no compiled unit reads (with that code path)"
-    if "does not preprocess" in reason or "did not preprocess" in reason:
-        return "its unit does not preprocess after the patch"
+        if repaired:
+            # the units the repair adds are not known without a build
+            return "a header no unit of the base reads; the repair enabled options " \
+                "(the cheap method cannot see the units they add)"
+        return "a header no unit of the base reads; no option to enable " \
+            "(the repair does not look for its readers)"
+    if reason.startswith("not built (its Makefile lines hold"):
+        # the exact method found no unit: the file's did not preprocess
+        return "its unit did not preprocess after the patch (a header its series adds)"
     syms = re.findall(r"CONFIG_[A-Z0-9_]+", reason)
     for sym in syms:
         w = fails.get(sym)
         if w is None:
             continue
+        # a dependency that failed itself: its reason is the root
+        for _ in range(5):
+            dep = [d for d in re.findall(r"[A-Z0-9_]+", w.split(":")[0])
+                   if "CONFIG_" + d in fails and "CONFIG_" + d != sym]
+            if not w.startswith("depends on") or not dep:
+                break
+            sym = "CONFIG_" + dep[0]
+            w = fails[sym]
+        if "COMPILER" in w:
+            return "option that needs clang (HAVE_KMSAN_COMPILER)"
         if "not a Kconfig symbol" in w:
             return "option not in the 6.12 tree (added by its series or later)"
         if "declared for" in w:
@@ -564,7 +580,8 @@ def report(work, archs):
         for key, v in lines.items():
             if not (v[0] or v[2]):
                 reason, arch = reasons.get(key, ("", False))
-                k = why_class(reason, arch, fails, key[0])
+                k = why_class(reason, arch, fails, key[0],
+                              any((r.get("repair") or {}).get("set") for r in by_arch.values()))
                 why[k] += 1
                 why_patches[k].add(pid)
         mid = meta.get(pid, ["", "", ""])[2]
