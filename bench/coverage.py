@@ -32,7 +32,8 @@ usage: bench/coverage.py prepare WORK        the commits, WORK/list
                                              mm-new built with lorebot build:
                                              small, a twin repaired (warms the
                                              repaired base), repaired:
-                                             WORK/cost.jsonl
+                                             WORK/cost.jsonl; --no-include leaves
+                                             out the patches to include/
        bench/coverage.py costreport WORK
 env:   LOREBOT_CACHE (the build directories; default /var/tmp/lorebot-bench-cover/cache)
 """
@@ -329,7 +330,7 @@ def twin(repo, work, parent, commit, pid):
     return commit_tree(repo, tree, parent, pid + " twin\n")
 
 
-def cost(work, n, arch):
+def cost(work, n, arch, no_include=False):
     """Per series, on warm bases, with its own units compiled for the first
     time in each: small (--no-repair), then its twin repaired (the
     repaired configuration's base made, when no earlier series made it),
@@ -339,8 +340,15 @@ def cost(work, n, arch):
     repo = os.path.join(work, "repo.git")
     _, base = git(repo, "rev-parse", "mm-new")
     applies = [r for r in rows if how.get(r[0]) in ("apply", "files") and r[1] == base]
+    if no_include:
+        # a change to include/ recompiles hundreds of units in each build
+        # (minutes to an hour here): left out when time is short
+        applies = [r for r in applies if not any(
+            p.startswith("include/") for p in
+            git(repo, "diff", "--name-only", r[1], r[2])[1].split())]
     step = max(1, len(applies) // n)
-    sample = applies[::step][:n]
+    # spread: what a run stopped early measured is spread over the list
+    sample = spread(applies[::step][:n])
     out = os.path.join(work, "cost.jsonl")
     done = set()
     if os.path.exists(out):
@@ -635,7 +643,8 @@ def main():
     elif cmd == "report":
         report(work, sys.argv[3:] or ["x86_64", "arm64"])
     elif cmd == "cost":
-        cost(work, int(sys.argv[3]), sys.argv[4] if len(sys.argv) > 4 else "x86_64")
+        cost(work, int(sys.argv[3]), sys.argv[4] if len(sys.argv) > 4 else "x86_64",
+             "--no-include" in sys.argv[5:])
     elif cmd == "costreport":
         costreport(work)
     else:
