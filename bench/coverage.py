@@ -504,7 +504,14 @@ def why_class(reason, arch, fails, file, repaired=False):
     if reason.startswith("not built (its Makefile lines hold"):
         # the exact method found no unit: the file's did not preprocess
         return "its unit did not preprocess after the patch (a header its series adds)"
+    if "no Makefile line builds" in reason:
+        # a patch taken by the files that fit: its Makefile hunk did not
+        return "a new file whose Makefile hunk did not fit 6.12 (taken by the files that fit)"
+    if "needs !CONFIG_" in reason:
+        return "needs an option off (the repair only turns options on)"
     syms = re.findall(r"CONFIG_[A-Z0-9_]+", reason)
+    if not syms and reason.startswith("inside #"):
+        return "inside an #if on no option (an arch's macros, BITS_PER_LONG)"
     for sym in syms:
         w = fails.get(sym)
         if w is None:
