@@ -487,6 +487,12 @@ def mboxes():
                     yield t
 
 
+# classes of lines no build of the 6.12 stand-in can compile
+STAND_IN = ("option not in the 6.12 tree (added by its series or later)",
+            "a new file whose Makefile hunk did not fit 6.12 (taken by the files that fit)",
+            "its unit did not preprocess after the patch (a header its series adds)")
+
+
 def why_class(reason, arch, fails, file, repaired=False):
     """The class of a line no arch compiled after the repair: its reason
     on the small profile (exact method), and why the repair could not
@@ -592,6 +598,7 @@ def report(work, archs):
         s = sum(v[0] for v in lines.values())
         cs = sum(v[1] for v in lines.values())
         rp = sum(v[0] or v[2] for v in lines.values())
+        stand_in = 0
         for key, v in lines.items():
             if not (v[0] or v[2]):
                 reason, arch = reasons.get(key, ("", False))
@@ -599,8 +606,9 @@ def report(work, archs):
                               any((r.get("repair") or {}).get("set") for r in by_arch.values()))
                 why[k] += 1
                 why_patches[k].add(pid)
+                stand_in += k in STAND_IN
         mid = meta.get(pid, ["", "", ""])[2]
-        measured.append((pid, when.get(mid, ""), n, s, cs, rp))
+        measured.append((pid, when.get(mid, ""), n, s, cs, rp, stand_in))
 
     def table(rows, title):
         total = sum(r[2] for r in rows)
@@ -614,6 +622,15 @@ def report(work, archs):
               "lines: %d" % (sum(1 for r in rows if r[3] == r[2]),
                              sum(1 for r in rows if r[5] == r[2]),
                              sum(1 for r in rows if r[5] < r[2])))
+        # what 6.12 cannot have: options and Makefile lines of their series
+        t2 = total - sum(r[6] for r in rows)
+        print("  without the %d lines the 6.12 stand-in cannot compile (options, "
+              "Makefile lines their series adds): small %s, repaired %s of %d"
+              % (total - t2, pct(sum(r[3] for r in rows), t2),
+                 pct(sum(r[5] for r in rows), t2), t2))
+        shares = [r[5] / r[2] for r in rows if r[2]]
+        print("  per patch, repaired share: median %s, mean %s"
+              % (pct(quantile(shares, .5), 1), pct(sum(shares) / max(1, len(shares)), 1)))
     table(measured, "all")
     dated = sorted((r for r in measured if r[1]), key=lambda r: r[1])
     if len(dated) > 1:
