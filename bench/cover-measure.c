@@ -25,6 +25,7 @@
 
 #include "lib/jsonx.h"
 #include "lib/log.h"
+#include "lib/run.h"
 #include "lib/strmap.h"
 #include "bot/config.h"
 #include "ci/cover-run.h"
@@ -47,6 +48,14 @@ struct ctx {
 	const struct kconf *config;	/* of the prediction running */
 	const char *commit;
 	struct strbuf includes;	/* what the commit's compiled .c files include */
+	/*
+	 * Repairs by the symbols asked for, of the patches that leave
+	 * Kconfig as the base has it: one olddefconfig costs seconds, and
+	 * many patches ask for the same (NUMA, MEMORY_HOTPLUG)
+	 */
+	struct strmap memo;	/* "X Y Z" -> struct repair */
+	char **mkeys;
+	size_t mnr, malloc_;
 };
 
 static void lines_add(struct lines *l, const char *file, int line, bool compiled)
@@ -252,6 +261,43 @@ static json_object *presult_json(const struct cover_presult *pr)
 	return o;
 }
 
+/* Does commit leave what Kconfig reads as base has it? */
+static bool kconfig_as_base(const char *git_dir, const char *base, const char *commit)
+{
+	const char *argv[] = {
+		"git", "--git-dir", git_dir, "diff", "--quiet", base, commit, "--",
+		":(glob)**/Kconfig*", "Makefile", ":(glob)arch/*/Makefile",
+		":(glob)scripts/kconfig/**", NULL
+	};
+	struct run_cmd cmd = RUN_CMD_INIT;
+	bool same;
+
+	cmd.argv = argv;
+	same = !run_cmd(&cmd) && cmd.status == 0;
+	strbuf_release(&cmd.out);
+	strbuf_release(&cmd.err);
+	return same;
+}
+
+static int by_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static char *memo_key(const struct cover_needs *want)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char **v = xcalloc(want->on_nr + 1, sizeof(*v));
+	size_t i;
+
+	memcpy(v, want->on, want->on_nr * sizeof(*v));
+	qsort(v, want->on_nr, sizeof(*v), by_str);
+	for (i = 0; i < want->on_nr; i++)
+		strbuf_addf(&sb, "%s%s", i ? " " : "", v[i]);
+	free(v);
+	return strbuf_detach(&sb, NULL);
+}
+
 static void one(struct ctx *c, const char *git_dir, const char *id, const char *parent,
 		const char *commit)
 {
@@ -269,9 +315,10 @@ static void one(struct ctx *c, const char *git_dir, const char *id, const char *
 	struct cover_presult pr;
 	struct cover_ctx cx;
 	struct kconf base = KCONF_INIT;
-	struct repair r;
+	struct repair r, *rp = &r;
 	struct strbuf err = STRBUF_INIT;
-	char *cfg = kbuild_base_config(t);
+	char *cfg = kbuild_base_config(t), *key = NULL;
+	bool memo = false;
 	int changed = 0, cs = 0, cr = 0, ch2 = 0;
 	uint64_t t0 = util_now_ms();
 	size_t i;
@@ -303,27 +350,36 @@ static void one(struct ctx *c, const char *git_dir, const char *id, const char *
 	if (!want.on_nr)
 		goto print;
 	/* the repair, and the cheap prediction with it */
-	if (repair_run(t, want.on, want.on_nr, &r, &err)) {
+	if (kconfig_as_base(git_dir, t->base, commit)) {
+		key = memo_key(&want);
+		rp = strmap_get(&c->memo, key);
+		memo = rp;
+		if (!rp)
+			rp = &r;
+	}
+	if (!memo && repair_run(t, want.on, want.on_nr, &r, &err)) {
 		json_object_object_add(rep, "error", json_object_new_string(err.buf));
 	} else {
 		json_object *fails = json_object_new_array();
 
-		json_object_object_add(rep, "set", jx_new_str_array(r.set, r.set_nr));
-		for (i = 0; i < r.fail_nr; i++) {
+		json_object_object_add(rep, "set", jx_new_str_array(rp->set, rp->set_nr));
+		for (i = 0; i < rp->fail_nr; i++) {
 			json_object *f = json_object_new_object();
 
-			json_object_object_add(f, "symbol", json_object_new_string(r.fail[i].sym));
-			json_object_object_add(f, "why", json_object_new_string(r.fail[i].why));
-			json_object_object_add(f, "arch", json_object_new_boolean(r.fail[i].arch));
+			json_object_object_add(f, "symbol", json_object_new_string(rp->fail[i].sym));
+			json_object_object_add(f, "why", json_object_new_string(rp->fail[i].why));
+			json_object_object_add(f, "arch", json_object_new_boolean(rp->fail[i].arch));
 			json_object_array_add(fails, f);
 		}
 		json_object_object_add(rep, "failed", fails);
-		json_object_object_add(rep, "rounds", json_object_new_int(r.rounds));
-		json_object_object_add(rep, "ms", json_object_new_int64((int64_t)r.ms));
+		json_object_object_add(rep, "rounds", json_object_new_int(rp->rounds));
+		json_object_object_add(rep, "ms", json_object_new_int64((int64_t)rp->ms));
+		/* the same repair as an earlier patch's: its time is not this one's */
+		json_object_object_add(rep, "memo", json_object_new_boolean(memo));
 		collect_includes(c, git_dir, parent, commit);
 		p.included = included_repaired;
 		p.compiled = compiled_at_base;
-		if (!predict(c, &p, &r.result, &repaired, &more, &ch2, &cr)) {
+		if (!predict(c, &p, &rp->result, &repaired, &more, &ch2, &cr)) {
 			json_object_object_add(rep, "cheap", json_object_new_int(cr));
 			json_object_object_add(rep, "cheap_lines", lines_json(&repaired));
 		}
@@ -340,7 +396,18 @@ print:
 	lines_release(&repaired);
 	cover_needs_release(&want);
 	cover_needs_release(&more);
-	repair_release(&r);
+	if (key && !memo && rp == &r && !err.len) {
+		struct repair *keep = xmalloc(sizeof(*keep));
+
+		*keep = r;
+		ALLOC_GROW(c->mkeys, c->mnr + 1, c->malloc_);
+		c->mkeys[c->mnr++] = key;
+		strmap_put(&c->memo, key, keep);
+		key = NULL;
+	} else if (!memo) {
+		repair_release(&r);
+	}
+	free(key);
 	kconf_release(&base);
 	strbuf_release(&err);
 	free(cfg);
@@ -351,7 +418,7 @@ int main(int argc, char **argv)
 	struct config cfg = CONFIG_INIT;
 	struct kbuild_env env;
 	struct strbuf err = STRBUF_INIT;
-	struct ctx c = { .headers = STRMAP_INIT };
+	struct ctx c = { .headers = STRMAP_INIT, .memo = STRMAP_INIT };
 	struct arch a;
 	char line[512];
 

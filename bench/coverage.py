@@ -23,12 +23,17 @@ the base's commands), the cheap prediction line by line, the repair
 .config.
 
 usage: bench/coverage.py prepare WORK        the commits, WORK/list
-       bench/coverage.py measure WORK ARCH   WORK/ARCH.jsonl (hours: nice)
+       bench/coverage.py measure WORK ARCH [STEP]  WORK/ARCH.jsonl (hours: nice);
+                                             every STEP-th patch of the list, in
+                                             an order whose every prefix is spread
+                                             over it (resumes where it stopped)
        bench/coverage.py report WORK [ARCH...]   the numbers
        bench/coverage.py cost WORK N [ARCH]  N of the patches that apply to
-                                             mm-new built with lorebot build,
-                                             small then repaired (twice):
-                                             WORK/cost.jsonl
+                                             mm-new built with lorebot build:
+                                             small, a twin repaired (warms the
+                                             repaired base), repaired:
+                                             WORK/cost.jsonl; --no-include leaves
+                                             out the patches to include/
        bench/coverage.py costreport WORK
 env:   LOREBOT_CACHE (the build directories; default /var/tmp/lorebot-bench-cover/cache)
 """
@@ -220,7 +225,7 @@ def prepare(work):
             stats["skipped: does not fit 6.12"] += 1
             continue
         stats[how] += 1
-        rows.append((pid, pair[0], pair[1], how, source, mid, subject.replace("\t", " ")))
+        rows.append((pid, pair[0], pair[1], how, source, mid, " ".join(subject.split())))
     with open(os.path.join(work, "list"), "w") as f:
         for r in rows:
             f.write("%s %s %s\n" % r[:3])
@@ -233,7 +238,32 @@ def prepare(work):
     print("%-28s %d" % ("patches measured", len(rows)))
 
 
-def measure(work, arch):
+def patches(work):
+    """WORK/patches.tsv: id -> [how, source, message-id, subject]; a
+    subject folded over lines (as prepare wrote it before it unfolded
+    them) is joined again"""
+    out, last = {}, None
+    for line in open(os.path.join(work, "patches.tsv")):
+        f = line.rstrip("\n").split("\t")
+        if line.startswith("#"):
+            continue
+        if len(f) < 5 and last:
+            out[last][3] += " " + line.strip()
+            continue
+        out[f[0]] = f[1:]
+        last = f[0]
+    return out
+
+
+def spread(rows):
+    """rows in an order any prefix of which is spread evenly over them
+    (bit-reversed indices): a run stopped early is still an even sample"""
+    bits = max(1, (len(rows) - 1).bit_length())
+    key = lambda i: int(format(i, "0%db" % bits)[::-1], 2)
+    return [rows[i] for i in sorted(range(len(rows)), key=key)]
+
+
+def measure(work, arch, step=1):
     tool = os.path.join(TOP, "build/bench/cover-measure")
     subprocess.run(["make", "-s", "build/bench/cover-measure"], cwd=TOP, check=True)
     conf = os.path.join(work, "bot.conf")
@@ -251,7 +281,8 @@ def measure(work, arch):
                 done.add(json.loads(line)["id"])
             except ValueError:
                 pass
-    todo = [l for l in open(os.path.join(work, "list")) if l.split()[0] not in done]
+    rows = spread(open(os.path.join(work, "list")).readlines()[::step])
+    todo = [l for l in rows if l.split()[0] not in done]
     with open(out, "a") as o:
         subprocess.run(["nice", "-n", "15", tool, conf, repo, arch, base],
                        input="".join(todo).encode(), stdout=o, check=True)
@@ -259,7 +290,8 @@ def measure(work, arch):
 
 def run_build(work, branch, arch, extra):
     """lorebot build of branch on mm-new: (its JSON, wall s, CPU s of it and its children)"""
-    conf = os.path.join(work, "bot.conf")
+    # not measure's bot.conf: the two may run at once
+    conf = os.path.join(work, "cost.conf")
     with open(conf, "w") as f:
         f.write("[build]\n\tprofile = small\n\tjobs = 2\n\ttimeout = 3h\n")
     timef = os.path.join(work, "time")
@@ -277,30 +309,67 @@ def run_build(work, branch, arch, extra):
     return d, wall, user + sys_
 
 
-def cost(work, n, arch):
+def twin(repo, work, parent, commit, pid):
+    """commit with a blank line before each changed .c/.h file: what
+    the twin compiles, ccache cannot give the commit's own units (every
+    line number differs), and its configuration is the commit's"""
+    _, names = git(repo, "diff", "--name-only", "--diff-filter=AM", parent, commit)
+    idx = os.path.join(work, "index.twin")
+    env = {"GIT_INDEX_FILE": idx}
+    if os.path.exists(idx):
+        os.unlink(idx)
+    git(repo, "read-tree", commit, env=env)
+    for path in names.split("\n"):
+        if not counted(path):
+            continue
+        blob = subprocess.run(["git", "--git-dir", repo, "cat-file", "blob",
+                               commit + ":" + path], capture_output=True).stdout
+        _, oid = git(repo, "hash-object", "-w", "--stdin", inp=b"\n" + blob)
+        git(repo, "update-index", "--cacheinfo", "100644,%s,%s" % (oid, path), env=env)
+    _, tree = git(repo, "write-tree", env=env)
+    return commit_tree(repo, tree, parent, pid + " twin\n")
+
+
+def cost(work, n, arch, no_include=False):
+    """Per series, on warm bases, with its own units compiled for the first
+    time in each: small (--no-repair), then its twin repaired (the
+    repaired configuration's base made, when no earlier series made it),
+    then the series repaired: its repair and its units on a warm base"""
     rows = [l.split() for l in open(os.path.join(work, "list"))]
-    how = {}
-    for line in open(os.path.join(work, "patches.tsv")):
-        if not line.startswith("#"):
-            f = line.rstrip("\n").split("\t")
-            how[f[0]] = f[1]
+    how = {k: v[0] for k, v in patches(work).items()}
     repo = os.path.join(work, "repo.git")
     _, base = git(repo, "rev-parse", "mm-new")
     applies = [r for r in rows if how.get(r[0]) in ("apply", "files") and r[1] == base]
+    if no_include:
+        # a change to include/ recompiles hundreds of units in each build
+        # (minutes to an hour here): left out when time is short
+        applies = [r for r in applies if not any(
+            p.startswith("include/") for p in
+            git(repo, "diff", "--name-only", r[1], r[2])[1].split())]
     step = max(1, len(applies) // n)
-    sample = applies[::step][:n]
+    # spread: what a run stopped early measured is spread over the list
+    sample = spread(applies[::step][:n])
     out = os.path.join(work, "cost.jsonl")
     done = set()
     if os.path.exists(out):
         done = {json.loads(l)["id"] for l in open(out)}
-    for pid, _, commit in sample:
+    # the small profile's base first (a twin: the sample's own units stay cold)
+    pid, parent, commit = sample[0]
+    git(repo, "update-ref", "refs/heads/cost/warm", twin(repo, work, parent, commit, "warm"))
+    d, wall, _ = run_build(work, "cost/warm", arch, ["--no-repair"])
+    print("small base: %s, %.0f s" % ((d or {}).get("status"), wall), flush=True)
+    for pid, parent, commit in sample:
         if pid in done:
             continue
         branch = "cost/" + pid
         git(repo, "update-ref", "refs/heads/" + branch, commit)
+        git(repo, "update-ref", "refs/heads/" + branch + "-twin",
+            twin(repo, work, parent, commit, pid))
         rec = {"id": pid, "arch": arch}
-        for name, extra in (("small", ["--no-repair"]), ("repaired", []), ("again", [])):
-            d, wall, cpu = run_build(work, branch, arch, extra)
+        for name, br, extra in (("small", branch, ["--no-repair"]),
+                                ("twin", branch + "-twin", []),
+                                ("repaired", branch, [])):
+            d, wall, cpu = run_build(work, br, arch, extra)
             a = d["archs"][0] if d else {}
             c = a.get("coverage", {})
             rec[name] = {"wall": wall, "cpu": cpu, "status": a.get("status"),
@@ -308,14 +377,18 @@ def cost(work, n, arch):
                          "changed": c.get("changed"), "compiled": c.get("compiled"),
                          "other_arch": c.get("other_arch"),
                          "repair_used": c.get("repair", {}).get("used"),
+                         "repair_ms": c.get("repair", {}).get("ms"),
                          "seeded": c.get("repair", {}).get("seeded"),
+                         "base_built": c.get("repair", {}).get("base_built"),
+                         "base_reused": a.get("base", {}).get("reused"),
                          "config": c.get("repair", {}).get("config")}
-            if name == "repaired" and not rec[name]["repair_used"]:
+            if name == "small" and rec[name]["changed"] == rec[name]["compiled"]:
+                # all compiled: nothing to repair, the repaired build is this one
                 break
         with open(out, "a") as o:
             o.write(json.dumps(rec) + "\n")
-        print(pid, {k: (v["wall"], v["status"]) for k, v in rec.items() if isinstance(v, dict)},
-              flush=True)
+        print(pid, {k: (v["wall"], v["cpu"], v["status"]) for k, v in rec.items()
+                    if isinstance(v, dict)}, flush=True)
 
 
 def quantile(v, q):
@@ -330,13 +403,20 @@ def quantile(v, q):
 
 def costreport(work):
     recs = [json.loads(l) for l in open(os.path.join(work, "cost.jsonl"))]
+    # a series whose small build made its base is no series on a warm base
+    cold = [r["id"] for r in recs if not r["small"].get("base_reused")]
+    recs = [r for r in recs if r["small"].get("base_reused") and
+            r.get("repaired", r["small"]).get("status")]
+    if cold:
+        print("left out, the small base made by their build: %s" % " ".join(cold))
     for key in ("wall", "cpu"):
-        first = [r["repaired"][key] / r["small"][key] for r in recs]
-        warm = [r.get("again", r["repaired"])[key] / r["small"][key] for r in recs]
-        print("%s: %d series; repaired / small: first (the repaired base made) median %.2fx "
-              "p90 %.2fx; warm repaired base median %.2fx p90 %.2fx"
-              % (key, len(recs), quantile(first, .5), quantile(first, .9),
-                 quantile(warm, .5), quantile(warm, .9)))
+        # a series with nothing to repair costs what small does: 1.0x
+        warm = [r.get("repaired", r["small"])[key] / r["small"][key] for r in recs]
+        print("%s: %d series; repaired / small on warm bases, the series' units "
+              "cold: median %.2fx p90 %.2fx (small median %.1f s)"
+              % (key, len(recs), quantile(warm, .5), quantile(warm, .9),
+                 quantile([r["small"][key] for r in recs], .5)))
+    recs = [dict(r, repaired=r.get("repaired", r["small"])) for r in recs]
     used = [r for r in recs if r["repaired"].get("repair_used")]
     print("repair used for %d of %d; lines compiled small %d, repaired %d of %d"
           % (len(used), len(recs), sum(r["small"]["compiled"] or 0 for r in recs),
@@ -367,69 +447,210 @@ def pct(a, b):
     return "%.1f%%" % (100.0 * a / b) if b else "-"
 
 
+def dates(work):
+    """Message-ID -> the mail's date (YYYY-MM-DD), from the corpus'
+    Date headers; kept in WORK/dates.tsv"""
+    path = os.path.join(work, "dates.tsv")
+    if not os.path.exists(path):
+        import email.utils
+        out = {}
+        for mbox in mboxes():
+            for m in mailbox.mbox(mbox.name):
+                mid = str(m["Message-ID"]).strip()
+                try:
+                    d = email.utils.parsedate_to_datetime(str(m["Date"]))
+                    out.setdefault(mid, d.strftime("%Y-%m-%d"))
+                except (TypeError, ValueError):
+                    pass
+            mbox.close()
+        with open(path, "w") as f:
+            for k, v in sorted(out.items()):
+                f.write("%s\t%s\n" % (k, v))
+    return dict(l.rstrip("\n").split("\t") for l in open(path))
+
+
+def mboxes():
+    """The corpus' mailboxes, as temporary files"""
+    for name in ("merged", "recent"):
+        t = tempfile.NamedTemporaryFile(suffix=".mbox")
+        with gzip.open(os.path.join(HERE, "corpus", name + ".mbox.gz")) as f:
+            t.write(f.read())
+        t.flush()
+        yield t
+    if os.path.exists(REVIEW):
+        with tarfile.open(REVIEW) as tar:
+            for ti in sorted(tar.getmembers(), key=lambda x: x.name):
+                if ti.name.endswith(".mbox"):
+                    t = tempfile.NamedTemporaryFile(suffix=".mbox")
+                    t.write(tar.extractfile(ti).read())
+                    t.flush()
+                    yield t
+
+
+# classes of lines no build of the 6.12 stand-in can compile
+STAND_IN = ("option not in the 6.12 tree (added by its series or later)",
+            "a new file whose Makefile hunk did not fit 6.12 (taken by the files that fit)",
+            "its unit did not preprocess after the patch (a header its series adds)")
+
+
+def why_class(reason, arch, fails, file, repaired=False):
+    """The class of a line no arch compiled after the repair: its reason
+    on the small profile (exact method), and why the repair could not
+    enable the option it names (fails: CONFIG_X -> the repair's why)"""
+    import re
+    if arch or file.startswith("arch/"):
+        return "another architecture's code"
+    if "no unit" in reason or "includes it" in reason:
+        if repaired:
+            # the units the repair adds are not known without a build
+            return "a header no unit of the base reads; the repair enabled options " \
+                "(the cheap method cannot see the units they add)"
+        return "a header no unit of the base reads; no option to enable " \
+            "(the repair does not look for its readers)"
+    if reason.startswith("not built (its Makefile lines hold"):
+        # the exact method found no unit: the file's did not preprocess
+        return "its unit did not preprocess after the patch (a header its series adds)"
+    if "no Makefile line builds" in reason:
+        # a patch taken by the files that fit: its Makefile hunk did not
+        return "a new file whose Makefile hunk did not fit 6.12 (taken by the files that fit)"
+    if "needs !CONFIG_" in reason:
+        return "needs an option off (the repair only turns options on)"
+    syms = re.findall(r"CONFIG_[A-Z0-9_]+", reason)
+    if not syms and reason.startswith("inside #"):
+        return "inside an #if on no option (an arch's macros, BITS_PER_LONG)"
+    for sym in syms:
+        w = fails.get(sym)
+        if w is None:
+            continue
+        # a dependency that failed itself: its reason is the root
+        for _ in range(5):
+            dep = [d for d in re.findall(r"[A-Z0-9_]+", w.split(":")[0])
+                   if "CONFIG_" + d in fails and "CONFIG_" + d != sym]
+            if not w.startswith("depends on") or not dep:
+                break
+            sym = "CONFIG_" + dep[0]
+            w = fails[sym]
+        if "COMPILER" in w:
+            return "option that needs clang (HAVE_KMSAN_COMPILER)"
+        if "not a Kconfig symbol" in w:
+            return "option not in the 6.12 tree (added by its series or later)"
+        if "declared for" in w:
+            return "option of another architecture"
+        if "!" in w:
+            return "option needs another turned off (e.g. !SLUB_TINY)"
+        if "no prompt" in w:
+            return "hidden option only drivers or an arch select"
+        if w.startswith("depends on"):
+            return "option whose dependencies the repair could not meet"
+        return "option olddefconfig did not keep"
+    if syms:
+        return "option enabled, lines still predicted not compiled"
+    return (reason.split(":")[0].split(" (")[0] or "no reason given")[:60]
+
+
 def report(work, archs):
     recs = collections.defaultdict(dict)
     for arch in archs:
         for line in open(os.path.join(work, arch + ".jsonl")):
             r = json.loads(line)
             recs[r["id"]][arch] = r
-    total = small = cheap_small = repaired = 0
-    patches = still = 0
+    meta = patches(work)
+    when = dates(work)
+    measured = []
     agree = collections.Counter()
     why = collections.Counter()
-    per_patch = []
+    why_patches = collections.defaultdict(set)
+    timing = collections.defaultdict(list)
     for pid, by_arch in sorted(recs.items()):
         if len(by_arch) < len(archs) or any("cheap_small_lines" not in r or
                                             "error" in r for r in by_arch.values()):
             continue
         lines = {}      # (file, line) -> [exact small, cheap small, cheap repaired] on any arch
+        reasons = {}    # (file, line) -> (reason, arch) of the small profile, first arch's
+        fails = {}
         for arch, r in by_arch.items():
             miss = r["exact"]["miss"]
+            rep_ = r.get("repair") or {}
+            timing["exact " + arch].append(r.get("exact_ms", 0) / 1000.0)
+            if rep_ and not rep_.get("memo") and "ms" in rep_:
+                timing["repair " + arch].append(rep_["ms"] / 1000.0)
+                timing["rounds " + arch].append(rep_.get("rounds", 0))
+            for f_ in rep_.get("failed", []):
+                fails.setdefault(f_["symbol"], f_["why"])
+            for rng in r["exact"]["ranges"]:
+                for l in spans(rng["spans"]):
+                    reasons.setdefault((rng["file"], l), (rng["reason"], rng["arch"]))
             for f, spec in r["cheap_small_lines"].items():
                 exact_miss = spans(miss.get(f, ""))
-                rep = lines_of(r.get("repair", {}).get("cheap_lines", {}).get(f))
+                rep = lines_of(rep_.get("cheap_lines", {}).get(f))
                 for l, c in lines_of(spec).items():
                     e = l not in exact_miss
                     agree[(c, e)] += 1
                     v = lines.setdefault((f, l), [False, False, False])
                     v[0] |= e
                     v[1] |= c
-                    v[2] |= rep.get(l, c) if r.get("repair") else e
+                    v[2] |= rep.get(l, c) if rep_ else e
                     # the repair only adds: what small compiled stays counted
-                    v[2] |= e and not r.get("repair", {}).get("set")
+                    v[2] |= e and not rep_.get("set")
         if not lines:
             continue
-        patches += 1
         n = len(lines)
         s = sum(v[0] for v in lines.values())
         cs = sum(v[1] for v in lines.values())
         rp = sum(v[0] or v[2] for v in lines.values())
-        total, small, cheap_small, repaired = total + n, small + s, cheap_small + cs, repaired + rp
-        if rp < n:
-            still += 1
-            # why, from the exact reasons of the first arch
-            for r in by_arch.values():
-                for rng in r["exact"]["ranges"]:
-                    key = rng["reason"].split(":")[0]
-                    why[key.split(" (")[0][:60]] += 1
-                break
-        per_patch.append((pid, n, s, rp))
-    print("patches with counted lines: %d, lines: %d" % (patches, total))
-    print("compiled on >=1 of %s:" % ", ".join(archs))
-    print("  small (exact)            %d  %s" % (small, pct(small, total)))
-    print("  small (cheap prediction) %d  %s" % (cheap_small, pct(cheap_small, total)))
-    print("  repaired (cheap)         %d  %s" % (repaired, pct(repaired, total)))
-    print("patches fully compiled: small %d, repaired %d; still with uncompiled lines: %d"
-          % (sum(1 for p in per_patch if p[2] == p[1]),
-             sum(1 for p in per_patch if p[3] == p[1]), still))
+        stand_in = 0
+        for key, v in lines.items():
+            if not (v[0] or v[2]):
+                reason, arch = reasons.get(key, ("", False))
+                k = why_class(reason, arch, fails, key[0],
+                              any((r.get("repair") or {}).get("set") for r in by_arch.values()))
+                why[k] += 1
+                why_patches[k].add(pid)
+                stand_in += k in STAND_IN
+        mid = meta.get(pid, ["", "", ""])[2]
+        measured.append((pid, when.get(mid, ""), n, s, cs, rp, stand_in))
+
+    def table(rows, title):
+        total = sum(r[2] for r in rows)
+        print("%s: %d patches, %d lines; compiled on >=1 of %s:"
+              % (title, len(rows), total, ", ".join(archs)))
+        for name, k in (("small (exact)", 3), ("small (cheap prediction)", 4),
+                        ("repaired (cheap)", 5)):
+            n = sum(r[k] for r in rows)
+            print("  %-26s %5d  %s" % (name, n, pct(n, total)))
+        print("  patches fully compiled: small %d, repaired %d; still with uncompiled "
+              "lines: %d" % (sum(1 for r in rows if r[3] == r[2]),
+                             sum(1 for r in rows if r[5] == r[2]),
+                             sum(1 for r in rows if r[5] < r[2])))
+        # what 6.12 cannot have: options and Makefile lines of their series
+        t2 = total - sum(r[6] for r in rows)
+        print("  without the %d lines the 6.12 stand-in cannot compile (options, "
+              "Makefile lines their series adds): small %s, repaired %s of %d"
+              % (total - t2, pct(sum(r[3] for r in rows), t2),
+                 pct(sum(r[5] for r in rows), t2), t2))
+        shares = [r[5] / r[2] for r in rows if r[2]]
+        print("  per patch, repaired share: median %s, mean %s"
+              % (pct(quantile(shares, .5), 1), pct(sum(shares) / max(1, len(shares)), 1)))
+    table(measured, "all")
+    dated = sorted((r for r in measured if r[1]), key=lambda r: r[1])
+    if len(dated) > 1:
+        half = len(dated) // 2
+        older, newer = dated[:half], dated[half:]
+        table(older, "older half (%s .. %s)" % (older[0][1], older[-1][1]))
+        table(newer, "newer half (%s .. %s)" % (newer[0][1], newer[-1][1]))
     tp, fp = agree[(True, True)], agree[(True, False)]
     fn, tn = agree[(False, True)], agree[(False, False)]
     print("cheap vs exact, per line and arch (small): agree %s; predicted compiled "
           "but not %d, predicted not but compiled %d, of %d"
           % (pct(tp + tn, tp + tn + fp + fn), fp, fn, tp + tn + fp + fn))
-    print("why lines stay uncompiled (exact reasons, small):")
-    for k, v in why.most_common(12):
-        print("  %5d  %s" % (v, k))
+    print("lines no arch compiled after the repair, by class (lines, patches):")
+    for k, v in why.most_common():
+        print("  %5d %4d  %s" % (v, len(why_patches[k]), k))
+    print("seconds per patch (median, p90); repairs not kept from an earlier patch:")
+    for k in sorted(timing):
+        v = timing[k]
+        print("  %-16s n=%3d  median %.1f  p90 %.1f" % (k, len(v), quantile(v, .5),
+                                                         quantile(v, .9)))
 
 
 def main():
@@ -442,11 +663,12 @@ def main():
     if cmd == "prepare":
         prepare(work)
     elif cmd == "measure":
-        measure(work, sys.argv[3])
+        measure(work, sys.argv[3], int(sys.argv[4]) if len(sys.argv) > 4 else 1)
     elif cmd == "report":
         report(work, sys.argv[3:] or ["x86_64", "arm64"])
     elif cmd == "cost":
-        cost(work, int(sys.argv[3]), sys.argv[4] if len(sys.argv) > 4 else "x86_64")
+        cost(work, int(sys.argv[3]), sys.argv[4] if len(sys.argv) > 4 else "x86_64",
+             "--no-include" in sys.argv[5:])
     elif cmd == "costreport":
         costreport(work)
     else:

@@ -302,24 +302,29 @@ static enum build_status worst_status(const struct build_job *job)
 	return worst;
 }
 
-enum build_status build_job_status(const struct build_job *job)
+bool build_job_compiled_too_little(const struct build_job *job)
 {
-	enum build_status worst = worst_status(job);
-	json_object *archs;
+	json_object *archs = json_object_new_array();
 	struct results_cover c;
+	bool below;
 	size_t i;
 
-	if (worst != BUILD_OK)
-		return worst;
-	/* every arch ok, the union below build.mincoverage: partial */
-	archs = json_object_new_array();
 	for (i = 0; i < job->archs_nr; i++)
 		json_object_array_add(archs, arch_json(&job->archs[i], job->mincoverage));
 	job_cover(job, archs, &c);
-	if (job_partial(job, &c))
-		worst = BUILD_PARTIAL;
+	below = job_partial(job, &c);
 	results_cover_release(&c);
 	json_object_put(archs);
+	return below;
+}
+
+enum build_status build_job_status(const struct build_job *job)
+{
+	enum build_status worst = worst_status(job);
+
+	/* every arch ok, the union below build.mincoverage: partial */
+	if (worst == BUILD_OK && build_job_compiled_too_little(job))
+		worst = BUILD_PARTIAL;
 	return worst;
 }
 

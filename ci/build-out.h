@@ -16,5 +16,11 @@ json_object *build_job_to_json(const struct build_job *job);
 void build_job_to_text(const struct build_job *job, struct strbuf *sb);
 /* The worst status over all archs, for the exit code */
 enum build_status build_job_status(const struct build_job *job);
+/*
+ * Did its archs together compile less of the change than
+ * build.mincoverage (or an arch measure nothing)?  Whatever the status
+ * says: warnings come before partial there.
+ */
+bool build_job_compiled_too_little(const struct build_job *job);
 
 #endif

@@ -218,13 +218,14 @@ static void build_findings(const struct build_arch_result *a, size_t nr,
  * What no arch compiled of the change: a finding per range, of its
  * patch, with each arch's reason; and the figure, a finding of the
  * series.  Warnings when the series is below build.mincoverage (the
- * check's exit status says so), notes otherwise.
+ * check's exit status says so), notes otherwise: a series with new
+ * warnings that compiled too little is both.
  */
 static void cover_findings(const struct build_job *job, struct findings *out)
 {
 	json_object *j = build_job_to_json(job), *c = rd_doc_coverage(j);
 	json_object *u = rd_cover_uncompiled(c);
-	bool partial = !strcmp(rd_doc_status_z(j), "partial");
+	bool partial = build_job_compiled_too_little(job);
 	enum check_severity sev = partial ? CHECK_WARNING : CHECK_NOTE;
 	struct finding *f;
 	size_t i;

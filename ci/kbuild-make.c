@@ -86,10 +86,11 @@ static void make_argv(struct kbuild_tree *t, const struct kbuild_make_opts *o,
 	vec_pushf(a, xasprintf("ARCH=%s", arch->kernel_arch));
 	if (*arch->cross_compile)
 		vec_pushf(a, xasprintf("CROSS_COMPILE=%s", arch->cross_compile));
-	if (t->env->ccache) {
+	if (t->env->ccache && !o->no_ccache)
 		vec_pushf(a, xasprintf("CC=ccache %sgcc", arch->cross_compile));
+	/* HOSTCC as in every step: the tools it built are not built again */
+	if (t->env->ccache)
 		vec_push(a, "HOSTCC=ccache gcc");
-	}
 	for (p = o->vars; p && *p; p++)
 		vec_push(a, *p);
 	if (o->targets) {
@@ -386,6 +387,13 @@ int kbuild_probe_config(struct kbuild_tree *t, const char *config, size_t len,
 	struct kbuild_make_opts o = {
 		.name = "repair-olddefconfig", .targets = targets, .rw = rw,
 		.top = "config", .obj = dir,
+		/*
+		 * Kconfig and the arch Makefile run about 100 compiler probes
+		 * per olddefconfig (cc-option, as-instr: -c /dev/null), none
+		 * of which ccache can keep: through it each costs ccache's
+		 * start as well, a quarter of the step's CPU time
+		 */
+		.no_ccache = true,
 	};
 	struct vec argv = { 0 };
 	char *buf = NULL;

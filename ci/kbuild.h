@@ -198,6 +198,7 @@ struct kbuild_make_opts {
 	const char *const *vars;	/* "W=1", "INSTALL_HDR_PATH=..." */
 	const char *const *rw;		/* more directories the step may write */
 	bool keep_going;		/* make -k */
+	bool no_ccache;			/* CC without ccache: it only probes the compiler */
 	const char *top;		/* unit of untargeted output: "make" */
 	uint64_t timeout_ms;		/* 0: the arch's */
 	/*

@@ -141,9 +141,13 @@ static bool driver(const struct kconf_sym *s)
 	return false;
 }
 
-/* Names worth trying for sym that did not stick: its dependencies, its selectors */
+/*
+ * Names worth trying for sym that did not stick: its dependencies that
+ * are off in r, and with selectors, those that select it if it has no
+ * prompt
+ */
 static bool more(const struct kconf_index *ix, const struct kconf *r,
-		 size_t k, struct names *tried)
+		 size_t k, struct names *tried, bool selectors)
 {
 	const struct kconf_sym *s = kconf_index_get(ix, tried->v[k]);
 	int from = tried->from[k];
@@ -160,7 +164,7 @@ static bool more(const struct kconf_index *ix, const struct kconf *r,
 			continue;
 		added |= names_add_for(tried, d, from);
 	}
-	if (s->prompt)
+	if (s->prompt || !selectors)
 		return added;
 	for (i = 0; i < s->sel_nr && n < SELECTORS; i++) {
 		const struct kconf_sym *by = kconf_index_get(ix, s->selected_by[i]);
@@ -238,6 +242,14 @@ out:
 	strbuf_release(&elsewhere);
 }
 
+/* Has sym the same value (or none) in a and b? */
+static bool same(const struct kconf *a, const struct kconf *b, const char *sym)
+{
+	const char *va = kconf_get(a, sym), *vb = kconf_get(b, sym);
+
+	return va == vb || (va && vb && !strcmp(va, vb));
+}
+
 static int by_name(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -249,8 +261,10 @@ int repair_run(struct kbuild_tree *t, char *const *want, size_t nr,
 	struct kconf_index ix = KCONF_INDEX_INIT;
 	struct names tried = { 0 }, set = { 0 };
 	char *path = kbuild_base_config(t), *base = NULL;
+	struct kconf basec = KCONF_INIT;
 	uint64_t start = util_now_ms();
-	size_t len, i;
+	bool again = false;
+	size_t len, i, k;
 	int ret = -1;
 
 	memset(out, 0, sizeof(*out));
@@ -263,6 +277,23 @@ int repair_run(struct kbuild_tree *t, char *const *want, size_t nr,
 		goto out;
 	for (i = 0; i < nr; i++)
 		names_add(&tried, bare(want[i]));
+	/*
+	 * Each olddefconfig parses the whole Kconfig, compiler probes and
+	 * all (seconds): the dependencies the base's .config lacks are
+	 * tried in the first run already, not a run later each.  Selectors
+	 * wait until a symbol did not stick: a symbol without a prompt
+	 * may well follow from what is asked.
+	 */
+	kconf_parse(&basec, base, len);
+	for (k = 0; k < ROUNDS; k++) {
+		size_t nr_before = tried.nr;
+
+		for (i = 0; i < nr_before; i++)
+			if (!kconf_on(&basec, tried.v[i], false))
+				more(&ix, &basec, i, &tried, false);
+		if (tried.nr == nr_before)
+			break;
+	}
 	while (out->rounds < ROUNDS) {
 		bool added = false;
 
@@ -271,7 +302,7 @@ int repair_run(struct kbuild_tree *t, char *const *want, size_t nr,
 		out->rounds++;
 		for (i = 0; i < tried.nr; i++)
 			if (!kconf_on(&out->result, tried.v[i], false))
-				added |= more(&ix, &out->result, i, &tried);
+				added |= more(&ix, &out->result, i, &tried, true);
 		if (!added)
 			break;
 	}
@@ -279,11 +310,18 @@ int repair_run(struct kbuild_tree *t, char *const *want, size_t nr,
 	 * The fragment: what stuck of what was asked, and what stuck of
 	 * what was tried for those; once more with it alone, to be sure
 	 */
-	for (i = 0; i < tried.nr; i++)
+	for (i = 0; i < tried.nr; i++) {
 		if (kconf_on(&out->result, tried.v[i], false) &&
 		    kconf_on(&out->result, tried.v[tried.from[i]], false))
 			names_add(&set, tried.v[i]);
-	if (set.nr != tried.nr) {
+		else if (!same(&basec, &out->result, tried.v[i]))
+			again = true;
+	}
+	/*
+	 * What was tried in vain and came out as the base has it changed
+	 * nothing: the run with the fragment alone would give the same
+	 */
+	if (again) {
 		if (olddefconfig(t, base, len, &set, &out->result, err))
 			goto out;
 		out->rounds++;
@@ -312,6 +350,7 @@ out:
 	out->ms = util_now_ms() - start;
 	names_release(&tried);
 	names_release(&set);
+	kconf_release(&basec);
 	kconf_index_release(&ix);
 	free(base);
 	free(path);
