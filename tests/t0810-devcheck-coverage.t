@@ -14,7 +14,7 @@
 # build's status), and finds no warning in code it did not compile.
 # The repaired configuration is t0540's (the same two options): on a
 # warm cache its base is reused.
-# schedule: last 1.0 (three x86_64 check builds on the base build directories; minutes)
+# schedule: last 2.5 (three x86_64 check builds on the base build directories; minutes)
 . "${LOREBOT_SRC:-.}/tests/lib.sh"
 . "$LOREBOT_SRC/tests/lib-devcheck.sh"
 
