@@ -25,18 +25,11 @@ void fetch_cfg_from_config(struct fetch_cfg *c, const struct config *cfg)
 	c->max_batches = config_get_int(cfg, "lore.maxbatches");
 	c->max_threads = config_get_int(cfg, "lore.threads");
 	c->backoff_max_ms = config_get_ms(cfg, "lore.backoffmax");
-	c->lore.timeout_ms = config_get_ms(cfg, "lore.timeout");
-	c->lore.attempts = config_get_int(cfg, "lore.retries");
-	c->lore.retry_delay_ms = config_get_ms(cfg, "lore.retrydelay");
-	c->lore.backoff_max_ms = c->backoff_max_ms;
-	c->lore.max_msg = config_get_size(cfg, "mail.maxsize");
-	c->lore.user_agent = config_get(cfg, "lore.useragent");
+	lore_opts_from_config(&c->lore, cfg);
 	if (c->batch < 1)
 		c->batch = 1;
 	if (c->max_batches < 1)
 		c->max_batches = 1;
-	if (c->lore.attempts < 1)
-		c->lore.attempts = 1;
 }
 
 int fetch_parse_method(const char *s, enum fetch_method *m)

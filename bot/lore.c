@@ -584,3 +584,16 @@ out:
 	strbuf_release(&f.body);
 	return n;
 }
+
+void lore_opts_from_config(struct lore_opts *o, const struct config *cfg)
+{
+	memset(o, 0, sizeof(*o));
+	o->timeout_ms = config_get_ms(cfg, "lore.timeout");
+	o->attempts = config_get_int(cfg, "lore.retries");
+	o->retry_delay_ms = config_get_ms(cfg, "lore.retrydelay");
+	o->backoff_max_ms = config_get_ms(cfg, "lore.backoffmax");
+	o->max_msg = config_get_size(cfg, "mail.maxsize");
+	o->user_agent = config_get(cfg, "lore.useragent");
+	if (o->attempts < 1)
+		o->attempts = 1;
+}

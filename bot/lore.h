@@ -26,6 +26,7 @@
 
 #include <stdint.h>
 
+#include "bot/config.h"
 #include "bot/mbox.h"
 #include "bot/net.h"
 
@@ -38,6 +39,9 @@ struct lore_opts {
 	size_t max_msg;		/* larger messages are passed as too_big; 0: 16 MiB */
 	const char *user_agent;	/* NULL: lorebot/<version> */
 };
+
+/* The options of the [lore] keys (and mail.maxsize) of cfg */
+void lore_opts_from_config(struct lore_opts *o, const struct config *cfg);
 
 struct lore_stats {
 	uint64_t requests;	/* attempts, retries included */

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "bot/fetch.h"
 #include "bot/lore.h"
 #include "bot/mbox.h"
 #include "bot/thread.h"
@@ -51,7 +50,7 @@ int thread_to_mbox(const struct config *cfg, const char *url, const char *msgid,
 {
 	const char *dir = getenv("TMPDIR");
 	char *base = url ? xstrdup(url) : first_list_url(cfg), *id;
-	struct fetch_cfg fc;
+	struct lore_opts lo;
 	struct sink s = { .msg = STRBUF_INIT };
 	struct lore l;
 	int64_t n;
@@ -65,8 +64,8 @@ int thread_to_mbox(const struct config *cfg, const char *url, const char *msgid,
 	id = xstrdup(msgid + (*msgid == '<'));
 	if (*id && id[strlen(id) - 1] == '>')
 		id[strlen(id) - 1] = '\0';
-	fetch_cfg_from_config(&fc, cfg);
-	if (lore_init(&l, base, &fc.lore, err))
+	lore_opts_from_config(&lo, cfg);
+	if (lore_init(&l, base, &lo, err))
 		goto out;
 	*path = xasprintf("%s/lorebot-thread.XXXXXX", dir && *dir ? dir : "/tmp");
 	fd = mkstemp(*path);
