@@ -37,7 +37,7 @@ json_object *dash_version_json(const struct dash_version *dv, bool with_mail)
 	json_object_object_add(o, "counts", counts);
 	json_object_object_add(o, "results", store_results_to_json(&dv->v.results));
 	for (i = 0; i < dv->replies.nr; i++)
-		json_object_array_add(mails, store_reply_row_json(&dv->replies.v[i], with_mail));
+		json_object_array_add(mails, reply_row_json(&dv->replies.v[i], with_mail));
 	json_object_object_add(o, "mails", mails);
 	fixups = json_object_new_array();
 	for (i = 0; i < dv->fixups.nr; i++) {

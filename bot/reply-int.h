@@ -7,9 +7,10 @@
 
 /* store-replies.c: the table and its transitions */
 int store_replies_exists(struct store *st, const char *version, const char *kind);
-int store_replies_insert(struct store *st, const char *version, const struct reply_mail *m,
-			 const char *mode, const char *state, const char *reason, int64_t now,
-			 int64_t *id, struct strbuf *err);
+/* kind: report_kind_round() of the mail's */
+int store_replies_insert(struct store *st, const char *version, const char *kind,
+			 const struct reply_mail *m, const char *mode, const char *state,
+			 const char *reason, int64_t now, int64_t *id, struct strbuf *err);
 /* queued or sending rows whose next attempt is due, of one series/version or all */
 int store_replies_pending(struct store *st, int64_t now, const char *only,
 			  struct reply_rows *rows, struct strbuf *err);

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/jsonx.h"
 #include "lib/log.h"
 #include "bot/mbox.h"
 #include "bot/net.h"
@@ -80,7 +81,7 @@ static void note_row(struct store *st, int64_t id, struct reply_summary *sum,
 	if (store_replies_load(st, id, &r, &err) > 0) {
 		size_t i;
 
-		o = store_reply_row_json(&r, false);
+		o = reply_row_json(&r, false);
 		if (file)
 			json_object_object_add(o, "file", json_object_new_string(file));
 		/* the latest state of a reply tried several times */
@@ -121,11 +122,16 @@ static int insert(struct store *st, const struct report_version *v, const struct
 		  struct strbuf *err)
 {
 	bool own = !db_in_transaction(st->db);
+	struct strbuf kind = STRBUF_INIT;
+	int r;
 
 	if (own && store_begin(st, err))
 		return -1;
-	if (store_replies_insert(st, v->id, m, mode, why ? "skipped" : "queued", why, now,
-				 rowid, err)) {
+	report_kind_round(&kind, m->kind, m->round);
+	r = store_replies_insert(st, v->id, kind.buf, m, mode, why ? "skipped" : "queued", why,
+				 now, rowid, err);
+	strbuf_release(&kind);
+	if (r) {
 		if (own)
 			store_rollback(st);
 		return -1;
@@ -438,4 +444,35 @@ int reply_run(struct store *st, const struct reply_run_opts *o, struct reply_sum
 	free(c.outbox);
 	close(fd);
 	return ret;
+}
+
+json_object *reply_row_json(const struct reply_row *r, bool with_mail)
+{
+	json_object *o = json_object_new_object();
+	json_object *rcpt = r->recipients ? json_tokener_parse(r->recipients) : NULL;
+	char *report = report_id_of(r->msgid);
+
+	json_object_object_add(o, "id", json_object_new_int64(r->id));
+	/* its permanent page: /r/<report> on the dashboard */
+	json_object_object_add(o, "report", jx_new_str(report));
+	free(report);
+	json_object_object_add(o, "version", jx_new_str(r->version));
+	json_object_object_add(o, "kind", jx_new_str(r->kind));
+	json_object_object_add(o, "patch", json_object_new_int(r->patch));
+	json_object_object_add(o, "msgid", jx_new_str(r->msgid));
+	json_object_object_add(o, "in_reply_to", jx_new_str(r->in_reply_to));
+	json_object_object_add(o, "subject", jx_new_str(r->subject));
+	json_object_object_add(o, "to", rcpt ? json_object_get(jx_get(rcpt, "to")) : NULL);
+	json_object_object_add(o, "cc", rcpt ? json_object_get(jx_get(rcpt, "cc")) : NULL);
+	json_object_object_add(o, "mode", jx_new_str(r->mode));
+	json_object_object_add(o, "state", jx_new_str(r->state));
+	json_object_object_add(o, "reason", jx_new_str(r->reason));
+	json_object_object_add(o, "attempts", json_object_new_int(r->attempts));
+	json_object_object_add(o, "created", json_object_new_int64(r->created));
+	json_object_object_add(o, "sent", r->sent ? json_object_new_int64(r->sent) : NULL);
+	if (with_mail && r->mail)
+		json_object_object_add(o, "mail", json_object_new_string_len(r->mail,
+									     (int)r->mail_len));
+	json_object_put(rcpt);
+	return o;
 }

@@ -47,7 +47,7 @@ struct reply_run_opts {
 struct reply_summary {
 	int composed;		/* new replies this run */
 	int sent, failed, skipped, deferred, queued, errors;
-	json_object *replies;	/* the rows touched, as store_reply_row_json() */
+	json_object *replies;	/* the rows touched, as reply_row_json() */
 	struct strbuf dry;	/* --dry-run: the mails, as an mbox */
 };
 
@@ -110,6 +110,7 @@ struct reply_rows {
 int store_replies_of_version(struct store *st, const char *version, bool with_mail,
 			     struct reply_rows *rows, struct strbuf *err);
 void store_reply_rows_release(struct reply_rows *rows);
-json_object *store_reply_row_json(const struct reply_row *r, bool with_mail);
+/* A row as the API and lorebot reply --json show it ("report": its page, /r/<report>) */
+json_object *reply_row_json(const struct reply_row *r, bool with_mail);
 
 #endif

@@ -67,9 +67,9 @@ static int report_record(struct store *st, int64_t reply, const char *version,
 	return 0;
 }
 
-int store_replies_insert(struct store *st, const char *version, const struct reply_mail *m,
-			 const char *mode, const char *state, const char *reason, int64_t now,
-			 int64_t *id, struct strbuf *err)
+int store_replies_insert(struct store *st, const char *version, const char *kind,
+			 const struct reply_mail *m, const char *mode, const char *state,
+			 const char *reason, int64_t now, int64_t *id, struct strbuf *err)
 {
 	struct db_stmt *s = db_prepare(st->db,
 		"INSERT INTO replies (version, kind, patch, msgid, in_reply_to, subject, author,"
@@ -77,11 +77,9 @@ int store_replies_insert(struct store *st, const char *version, const struct rep
 		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?13)"
 		" ON CONFLICT (version, kind) DO NOTHING");
 	char *rcpt = recipients_json(m);
-	struct strbuf kind = STRBUF_INIT;
 	int ret;
 
-	report_kind_round(&kind, m->kind, m->round);
-	ret = !s || db_bind_text(s, 1, version) || db_bind_text(s, 2, kind.buf) ||
+	ret = !s || db_bind_text(s, 1, version) || db_bind_text(s, 2, kind) ||
 		db_bind_int(s, 3, m->patch) || db_bind_text(s, 4, m->msgid) ||
 		db_bind_text(s, 5, m->in_reply_to) || db_bind_text(s, 6, m->subject) ||
 		db_bind_text(s, 7, m->to.nr ? m->to.v[0].email : NULL) ||
@@ -90,7 +88,6 @@ int store_replies_insert(struct store *st, const char *version, const struct rep
 		db_bind_blob(s, 12, m->text.buf, m->text.len) || db_bind_int(s, 13, now) ||
 		db_run(s) ? fail(st, err) : 0;
 	free(rcpt);
-	strbuf_release(&kind);
 	if (!ret)
 		*id = db_changes(st->db) ? db_last_insert_id(st->db) : 0;
 	if (!ret && *id && m->report_id && m->snapshot)
@@ -282,35 +279,4 @@ void store_reply_rows_release(struct reply_rows *rows)
 		store_reply_row_release(&rows->v[i]);
 	free(rows->v);
 	memset(rows, 0, sizeof(*rows));
-}
-
-json_object *store_reply_row_json(const struct reply_row *r, bool with_mail)
-{
-	json_object *o = json_object_new_object();
-	json_object *rcpt = r->recipients ? json_tokener_parse(r->recipients) : NULL;
-	char *report = report_id_of(r->msgid);
-
-	json_object_object_add(o, "id", json_object_new_int64(r->id));
-	/* its permanent page: /r/<report> on the dashboard */
-	json_object_object_add(o, "report", jx_new_str(report));
-	free(report);
-	json_object_object_add(o, "version", jx_new_str(r->version));
-	json_object_object_add(o, "kind", jx_new_str(r->kind));
-	json_object_object_add(o, "patch", json_object_new_int(r->patch));
-	json_object_object_add(o, "msgid", jx_new_str(r->msgid));
-	json_object_object_add(o, "in_reply_to", jx_new_str(r->in_reply_to));
-	json_object_object_add(o, "subject", jx_new_str(r->subject));
-	json_object_object_add(o, "to", rcpt ? json_object_get(jx_get(rcpt, "to")) : NULL);
-	json_object_object_add(o, "cc", rcpt ? json_object_get(jx_get(rcpt, "cc")) : NULL);
-	json_object_object_add(o, "mode", jx_new_str(r->mode));
-	json_object_object_add(o, "state", jx_new_str(r->state));
-	json_object_object_add(o, "reason", jx_new_str(r->reason));
-	json_object_object_add(o, "attempts", json_object_new_int(r->attempts));
-	json_object_object_add(o, "created", json_object_new_int64(r->created));
-	json_object_object_add(o, "sent", r->sent ? json_object_new_int64(r->sent) : NULL);
-	if (with_mail && r->mail)
-		json_object_object_add(o, "mail", json_object_new_string_len(r->mail,
-									     (int)r->mail_len));
-	json_object_put(rcpt);
-	return o;
 }
