@@ -203,7 +203,8 @@ static void cause_failed(const struct report_version *v, enum stage stage,
 			if (stage == STAGE_BUILD) {
 				finding_line(&c->line, v, r, f, false);
 			} else {
-				strbuf_addf(&c->line, "%s: ", *r->arch ? r->arch : stage_name(stage));
+				strbuf_addf(&c->line, "%s: ",
+					    *r->arch ? r->arch : plan_stage_name(stage));
 				if (rd_finding_kind(f))
 					strbuf_addf(&c->line, "%s: ", rd_finding_kind(f));
 				strbuf_addstr(&c->line, rd_finding_message_z(f));
@@ -216,7 +217,8 @@ static void cause_failed(const struct report_version *v, enum stage stage,
 			return;
 		}
 		/* nothing to point at (a link error, no boot): the summary */
-		strbuf_addf(&c->line, "%s: %s", *r->arch ? r->arch : stage_name(stage), r->summary);
+		strbuf_addf(&c->line, "%s: %s", *r->arch ? r->arch : plan_stage_name(stage),
+			    r->summary);
 	}
 }
 
@@ -299,7 +301,7 @@ static void cause_infra(const struct dash *d, const struct report_version *v,
 		if (r->status != STATUS_INFRA)
 			continue;
 		c->r = r;
-		strbuf_addf(&c->line, "%s%s%s: %s", stage_name(r->stage), *r->arch ? " " : "",
+		strbuf_addf(&c->line, "%s%s%s: %s", plan_stage_name(r->stage), *r->arch ? " " : "",
 			    r->arch, r->summary);
 	}
 }

@@ -10,58 +10,12 @@
 #include <time.h>
 
 #include "bot/dash-int.h"
+#include "bot/html.h"
 #include "bot/results.h"
 #include "bot/contract.h"
 #include "bot/mail.h"
 #include "lib/text.h"
 #include "bot/version.h"
-
-/* Status words to badge colours */
-static const struct {
-	const char *word;
-	const char *cls;
-} status_classes[] = {
-	{ "ok", "s-good" }, { "applied", "s-good" }, { "passed", "s-good" },
-	{ "clean", "s-good" }, { "sent", "s-good" }, { "pass", "s-good" },
-	{ "warnings", "s-warn" }, { "findings", "s-warn" }, { "notes", "s-mute" },
-	{ "queued", "s-warn" }, { "sending", "s-warn" }, { "testing", "s-warn" },
-	{ "running", "s-run" },
-	{ "pending", "s-mute" }, { "skipped", "s-mute" }, { "superseded", "s-mute" },
-	{ "incomplete", "s-mute" }, { "skip", "s-mute" }, { "flaky", "s-warn" },
-	{ "base-unknown", "s-mute" },
-	{ "errors", "s-bad" }, { "failed", "s-bad" }, { "apply-failed", "s-bad" },
-	{ "build-failed", "s-bad" }, { "boot-failed", "s-bad" }, { "regressions", "s-bad" },
-	{ "boot-failure", "s-bad" }, { "fail", "s-bad" }, { "error", "s-bad" },
-	{ "warning", "s-warn" }, { "note", "s-mute" }, { "infra", "s-infra" },
-	{ "partial", "s-warn" },
-};
-
-static const char *status_class(const char *word)
-{
-	size_t i;
-
-	for (i = 0; word && i < ARRAY_SIZE(status_classes); i++)
-		if (!strcmp(word, status_classes[i].word))
-			return status_classes[i].cls;
-	return "s-mute";
-}
-
-/* A badge coloured by status word, showing label (default: the word) */
-static void badge_label(struct strbuf *sb, const char *word, const char *label,
-			const char *title)
-{
-	strbuf_addf(sb, "<span class=\"b %s\"", status_class(word));
-	strbuf_addstr(sb, " title=\"");
-	text_html_escape(sb, title ? title : word);
-	strbuf_addstr(sb, "\">");
-	text_html_escape(sb, label ? label : word);
-	strbuf_addstr(sb, "</span>");
-}
-
-void dash_badge(struct strbuf *sb, const char *word, const char *title)
-{
-	badge_label(sb, word, NULL, title);
-}
 
 void dash_render(struct dash *d, struct web_response *res, const char *file,
 		 struct tvars *vars)
@@ -139,7 +93,7 @@ static void base_text(struct strbuf *sb, const struct report_version *v)
 static void result_badge(struct strbuf *sb, const struct result *r)
 {
 	if (r)
-		dash_badge(sb, stage_status_name(r->status), r->summary);
+		html_badge(sb, plan_status_name(r->status), r->summary);
 	else
 		strbuf_addstr(sb, "<span class=\"muted\">&ndash;</span>");
 }
@@ -152,7 +106,7 @@ static void stage_badge(struct strbuf *sb, const struct dash_version *dv,
 			enum stage st, const char *arch, int64_t now)
 {
 	const struct result *r = store_results_find(&dv->v.results, st, arch);
-	const struct dash_job *j = r ? NULL : dash_job_find(&dv->jobs, stage_name(st), arch);
+	const struct dash_job *j = r ? NULL : dash_job_find(&dv->jobs, plan_stage_name(st), arch);
 	struct strbuf label = STRBUF_INIT, title = STRBUF_INIT;
 
 	if (!j) {
@@ -160,10 +114,10 @@ static void stage_badge(struct strbuf *sb, const struct dash_version *dv,
 		return;
 	}
 	dash_job_label(j, now, &label);
-	strbuf_addf(&title, "%s %s: job %lld %s", stage_name(st), arch,
+	strbuf_addf(&title, "%s %s: job %lld %s", plan_stage_name(st), arch,
 		    (long long)j->id, j->running ? "running" : "queued");
 	strbuf_addf(sb, "<span data-job=\"%s\">", j->running ? "running" : "queued");
-	badge_label(sb, j->running ? "running" : "queued", label.buf, title.buf);
+	html_badge_label(sb, j->running ? "running" : "queued", label.buf, title.buf);
 	strbuf_addstr(sb, "</span>");
 	strbuf_release(&label);
 	strbuf_release(&title);
@@ -211,7 +165,7 @@ static void counts_cell(struct strbuf *sb, const int n[DASH_SEV_NR])
 		if (shown++)
 			strbuf_addch(sb, ' ');
 		strbuf_addf(sb, "<span data-sev=\"%s\">", dash_sev_names[i]);
-		badge_label(sb, words[i][0], label.buf, NULL);
+		html_badge_label(sb, words[i][0], label.buf, NULL);
 		strbuf_addstr(sb, "</span>");
 	}
 	if (!shown)
@@ -233,7 +187,7 @@ static void replies_cell(struct strbuf *sb, const struct reply_rows *rows)
 			strbuf_addf(&t, " (%s)", rows->v[i].reason);
 		if (i)
 			strbuf_addch(sb, ' ');
-		badge_label(sb, rows->v[i].state, rows->v[i].kind, t.buf);
+		html_badge_label(sb, rows->v[i].state, rows->v[i].kind, t.buf);
 		strbuf_release(&t);
 	}
 }
@@ -293,7 +247,7 @@ static void list_row(struct dash *d, struct strbuf *rows, const struct dash_vers
 	template_set_html(&vars, "replies", sb.buf);
 	strbuf_reset(&sb);
 	template_set(&vars, "state", dv->state);
-	dash_badge(&sb, dv->state, NULL);
+	html_badge(&sb, dv->state, NULL);
 	template_set_html(&vars, "state_badge", sb.buf);
 	strbuf_reset(&sb);
 	text_age(&sb, v->date, now);
@@ -385,103 +339,6 @@ out:
 
 /* the series page */
 
-/* A boot finding's first bad patch and how sure it is */
-static void boot_culprit_html(struct strbuf *sb, json_object *f)
-{
-	json_object *cu = rd_finding_culprit(f), *conf = rd_finding_confirm(f);
-	int64_t k = rd_culprit_patch(cu, 0);
-
-	if (!cu && !conf)
-		return;
-	strbuf_addstr(sb, " <span class=\"muted\">(");
-	if (k > 0 && rd_culprit_suspect(cu, false))
-		strbuf_addf(sb, "bisection points at patch %lld, which only changes comments "
-			    "or documentation: suspect", (long long)k);
-	else if (k > 0)
-		strbuf_addf(sb, "first bad patch %lld, by bisection in %lld boots", (long long)k,
-			    (long long)rd_culprit_boots(cu, 0));
-	else if (rd_culprit_why(cu)) {
-		strbuf_addstr(sb, "first bad patch not found: ");
-		text_html_escape(sb, rd_culprit_why(cu));
-	}
-	if (conf)
-		strbuf_addf(sb, "%s%lld of %lld runs on the tip, %lld of %lld on the base",
-			    cu ? "; " : "", (long long)rd_runs_bad(rd_confirm_tip(conf), 0),
-			    (long long)rd_runs_runs(rd_confirm_tip(conf), 0),
-			    (long long)rd_runs_bad(rd_confirm_base(conf), 0),
-			    (long long)rd_runs_runs(rd_confirm_base(conf), 0));
-	strbuf_addstr(sb, ")</span>");
-}
-
-/* Its id, and who dismissed it (an answer to lorebot's mail) and why */
-static void finding_id_html(struct strbuf *sb, const struct report_version *v,
-			    enum stage stage, json_object *f)
-{
-	const struct report_dismissal *d = report_dismissed(v, stage, f);
-	char id[REPORT_ID_LEN + 1];
-
-	report_finding_id(stage, f, id);
-	strbuf_addf(sb, " <span class=\"muted\">id %s</span>", id);
-	if (!d)
-		return;
-	strbuf_addstr(sb, " ");
-	dash_badge(sb, "dismissed", NULL);
-	strbuf_addstr(sb, " <span class=\"muted\">by ");
-	text_html_escape(sb, d->who);
-	if (strcmp(d->kind, "finding")) {
-		strbuf_addstr(sb, " (the rule ");
-		text_html_escape(sb, d->target);
-		strbuf_addch(sb, ')');
-	}
-	if (d->why && *d->why) {
-		strbuf_addstr(sb, ": ");
-		text_html_escape(sb, d->why);
-	}
-	strbuf_addstr(sb, "; not mailed</span>");
-}
-
-void dash_finding_li(struct strbuf *sb, const struct report_version *v, enum stage stage,
-		     json_object *f, const char *arch)
-{
-	const char *sev = rd_finding_severity(f) ? rd_finding_severity(f) :
-		rd_finding_kind(f) ? rd_finding_kind(f) : "finding";
-	const char *quote = rd_finding_quote(f), *sugg = rd_finding_suggestion(f);
-
-	strbuf_addstr(sb, "<li>");
-	dash_badge(sb, sev, NULL);
-	strbuf_addch(sb, ' ');
-	if (arch) {
-		text_html_escape(sb, arch);
-		strbuf_addstr(sb, ": ");
-	}
-	if (rd_finding_file(f)) {
-		strbuf_addstr(sb, "<code>");
-		text_html_escape(sb, rd_finding_file(f));
-		if (rd_finding_line(f, 0) > 0)
-			strbuf_addf(sb, ":%lld", (long long)rd_finding_line(f, 0));
-		strbuf_addstr(sb, "</code> ");
-	}
-	text_html_escape(sb, rd_finding_message_z(f));
-	if (rd_finding_rule(f)) {
-		strbuf_addstr(sb, " <span class=\"muted\">[");
-		text_html_escape(sb, rd_finding_rule(f));
-		strbuf_addstr(sb, "]</span>");
-	}
-	finding_id_html(sb, v, stage, f);
-	boot_culprit_html(sb, f);
-	if (quote) {
-		strbuf_addstr(sb, "<pre>");
-		text_html_escape(sb, quote);
-		strbuf_addstr(sb, "</pre>");
-	}
-	if (sugg) {
-		strbuf_addstr(sb, "<details><summary>suggestion</summary><pre>");
-		text_html_escape(sb, sugg);
-		strbuf_addstr(sb, "</pre></details>");
-	}
-	strbuf_addstr(sb, "</li>");
-}
-
 struct patch_list {
 	struct strbuf *sb;
 	const struct report_version *v;
@@ -497,7 +354,7 @@ static void patch_finding(const struct result *r, json_object *f, void *data)
 		return;
 	if (!pl->count++)
 		strbuf_addstr(pl->sb, "<ul class=\"findings\">");
-	dash_finding_li(pl->sb, pl->v, r->stage, f, *r->arch ? r->arch : NULL);
+	html_finding_li(pl->sb, pl->v, r->stage, f, *r->arch ? r->arch : NULL);
 }
 
 /* The findings of patch n (0: the series) from every stage */
@@ -542,7 +399,7 @@ static void patch_rows(struct strbuf *sb, const struct report_version *v)
 		text_html_escape(sb, rd_vpatch_subject_z(p));
 		strbuf_addstr(sb, "</a></td><td>");
 		if (status) {
-			dash_badge(sb, status, rd_patch_message(ap));
+			html_badge(sb, status, rd_patch_message(ap));
 			if (rd_patch_method(ap)) {
 				strbuf_addch(sb, ' ');
 				text_html_escape(sb, rd_patch_method(ap));
@@ -567,23 +424,15 @@ static void patch_rows(struct strbuf *sb, const struct report_version *v)
 	strbuf_release(&link);
 }
 
-void dash_log_link(struct strbuf *sb, const struct result *r)
-{
-	if (!r || !(rd_doc_log(r->doc) || rd_doc_log_path(r->doc) || rd_doc_logfile(r->doc)))
-		return;
-	strbuf_addf(sb, " <a href=\"/log/%lld\">%s log</a>", (long long)r->id,
-		    stage_name(r->stage));
-}
-
 /* The live log of a job still running, by the job's id */
 static void job_log_link(struct strbuf *sb, const struct dash_version *dv, enum stage st,
 			 const char *arch)
 {
-	const struct dash_job *j = dash_job_find(&dv->jobs, stage_name(st), arch);
+	const struct dash_job *j = dash_job_find(&dv->jobs, plan_stage_name(st), arch);
 
 	if (j && j->running && j->has_log && !store_results_find(&dv->v.results, st, arch))
 		strbuf_addf(sb, " <a href=\"/joblog/%lld\">live %s log</a>", (long long)j->id,
-			    stage_name(st));
+			    plan_stage_name(st));
 }
 
 /* "<th>build</th><th>boot</th>": the per-arch stages' columns */
@@ -593,7 +442,7 @@ static void arch_heads(struct strbuf *sb)
 
 	for (s = 0; s < STAGE_NR; s++)
 		if (stages[s]->dash && stages[s]->per_arch)
-			strbuf_addf(sb, "<th>%s</th>", stage_name(s));
+			strbuf_addf(sb, "<th>%s</th>", plan_stage_name(s));
 }
 
 static void arch_rows(struct dash *d, struct strbuf *sb, const struct dash_version *dv,
@@ -630,7 +479,7 @@ static void arch_rows(struct dash *d, struct strbuf *sb, const struct dash_versi
 			if (r && stages[s]->page_links)
 				stages[s]->page_links(sb, r);
 			else
-				dash_log_link(sb, r);
+				html_log_link(sb, r);
 		}
 		for (s = 0; s < STAGE_NR; s++)
 			if (stages[s]->dash && stages[s]->per_arch)
@@ -653,7 +502,7 @@ static void mails(struct strbuf *sb, const struct report_version *v, const struc
 		strbuf_reset(&link);
 		report_lore_link(&link, v, r->msgid);
 		strbuf_addstr(sb, "<details class=\"mail\"><summary>");
-		dash_badge(sb, r->state, r->reason);
+		html_badge(sb, r->state, r->reason);
 		strbuf_addch(sb, ' ');
 		text_html_escape(sb, r->kind);
 		strbuf_addstr(sb, ": ");
@@ -725,7 +574,7 @@ static void why_box(struct strbuf *sb, const struct dash_version *dv)
 
 	if (!c->line.len)
 		return;
-	strbuf_addf(sb, "<div class=\"why %s\"><p class=\"cause\">", status_class(dv->state));
+	strbuf_addf(sb, "<div class=\"why %s\"><p class=\"cause\">", html_status_class(dv->state));
 	text_html_escape(sb, c->line.buf);
 	strbuf_addstr(sb, "</p>");
 	if (c->text.len) {
@@ -736,7 +585,7 @@ static void why_box(struct strbuf *sb, const struct dash_version *dv)
 	if (c->r && (rd_doc_log(c->r->doc) || rd_doc_log_path(c->r->doc) ||
 		     rd_doc_logfile(c->r->doc))) {
 		strbuf_addstr(sb, "<p>");
-		dash_log_link(sb, c->r);
+		html_log_link(sb, c->r);
 		strbuf_addstr(sb, "</p>");
 	}
 	strbuf_addstr(sb, "</div>");
@@ -767,7 +616,7 @@ static void coverage_block(struct dash *d, struct strbuf *sb, const struct dash_
 	strbuf_addf(sb, "<h3>Changed lines compiled</h3>\n<p class=\"coverage\" "
 		    "data-changed=\"%d\" data-compiled=\"%d\" data-archs=\"%d\">",
 		    cov.changed, cov.compiled, cov.archs);
-	dash_badge(sb, partial ? "partial" : "ok", NULL);
+	html_badge(sb, partial ? "partial" : "ok", NULL);
 	strbuf_addch(sb, ' ');
 	results_cover_line(&cov, &line, 0);
 	text_html_escape(sb, line.buf);
@@ -810,7 +659,7 @@ static void stage_lines(struct strbuf *sb, const struct report_version *v)
 		if (!stages[s]->dash || stages[s]->per_arch)
 			continue;
 		r = store_results_find(&v->results, s, NULL);
-		strbuf_addf(sb, "%s<dt>%s</dt><dd>", sb->len ? "\n" : "", stage_name(s));
+		strbuf_addf(sb, "%s<dt>%s</dt><dd>", sb->len ? "\n" : "", plan_stage_name(s));
 		result_badge(sb, r);
 		if (r) {
 			strbuf_addch(sb, ' ');
@@ -833,7 +682,7 @@ static void version_block(struct dash *d, struct strbuf *out, const struct dash_
 		    v->complete ? "" : " (incomplete)", v->superseded_by ? " (superseded)" : "");
 	template_set(&vars, "flags", sb.buf);
 	strbuf_reset(&sb);
-	dash_badge(&sb, dv->state, NULL);
+	html_badge(&sb, dv->state, NULL);
 	template_set_html(&vars, "state_badge", sb.buf);
 	strbuf_reset(&sb);
 	why_box(&sb, dv);

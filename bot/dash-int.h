@@ -8,6 +8,7 @@
 #include "bot/dash.h"
 #include "bot/reply.h"
 #include "bot/report.h"
+#include "bot/stage.h"
 #include "bot/store.h"
 #include "lib/template.h"
 #include "bot/web.h"
@@ -139,17 +140,6 @@ void dash_cause_release(struct dash_cause *c);
  * (errors, the rest warnings), failing boots (errors)
  */
 void dash_counts(const struct report_version *v, int n[DASH_SEV_NR]);
-/*
- * For the stages' page_details() and page_links() (bot/stage.h), parts
- * of the series page (dash-html.c): a badge coloured by status word
- * (title: its tooltip, default the word); a finding as an item of a
- * list, its id and whether an answer dismissed it; the link to the log
- * a result names (nothing without one, or without r)
- */
-void dash_badge(struct strbuf *sb, const char *word, const char *title);
-void dash_finding_li(struct strbuf *sb, const struct report_version *v, enum stage stage,
-		     json_object *f, const char *arch);
-void dash_log_link(struct strbuf *sb, const struct result *r);
 
 /* fn on every finding of v's stages that have findings, in result order */
 typedef void dash_finding_fn(const struct result *r, json_object *f, void *data);

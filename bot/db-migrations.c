@@ -406,8 +406,8 @@ static const char report_4[] =
 /*
  * report-5: the results table without its CHECK on the stage's name,
  * which made every new stage a table rebuild: a stage's name is the
- * stage table's (bot/stage.h), checked where a result is recorded
- * (store_results_record()), and a reader skips a row of a stage it does
+ * stage table's (bot/plan.h), checked where a result is recorded
+ * (stage_record()), and a reader skips a row of a stage it does
  * not know.  SQLite cannot drop a constraint, so the table is made
  * again, with its rows, index and triggers.
  */

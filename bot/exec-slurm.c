@@ -650,7 +650,7 @@ void exec_slurm_configure(struct exec *e, const struct config *cfg)
 	enum stage st;
 
 	for (i = 0; i < n; i++) {
-		if (stage_parse(v[i], &st) || !stages[st]->command)
+		if (plan_stage_parse(v[i], &st) || !stages[st]->command)
 			log_warn("slurm.stages: '%s' cannot run on Slurm", v[i]);
 		else
 			e->stage[st] = true;
@@ -673,20 +673,20 @@ void exec_slurm_res(const struct config *cfg, enum stage kind, struct run_res *r
 	char key[64], **flags;
 	size_t nf, i;
 
-	snprintf(key, sizeof(key), "slurm.%s.cpus", stage_name(kind));
+	snprintf(key, sizeof(key), "slurm.%s.cpus", plan_stage_name(kind));
 	res->cpus = 1;
 	if (config_get(cfg, key))
 		res->cpus = (unsigned int)MAX(1, config_get_int(cfg, key));
 	for (i = 0; !config_get(cfg, key) && i < ARRAY_SIZE(cpus_from); i++)
 		if (cpus_from[i].stage == kind)
 			res->cpus = (unsigned int)MAX(1, config_get_int(cfg, cpus_from[i].key));
-	snprintf(key, sizeof(key), "slurm.%s.mem", stage_name(kind));
+	snprintf(key, sizeof(key), "slurm.%s.mem", plan_stage_name(kind));
 	res->mem_bytes = config_get(cfg, key) ? config_get_size(cfg, key) : 0;
 	/* Slurm enforces it: time queued does not count */
-	snprintf(key, sizeof(key), "slurm.%s.time", stage_name(kind));
+	snprintf(key, sizeof(key), "slurm.%s.time", plan_stage_name(kind));
 	res->limit_ms = config_get(cfg, key) ? config_get_ms(cfg, key) :
 		timeout_ms ? timeout_ms + SLACK_MS : 0;
-	snprintf(key, sizeof(key), "slurm.%s.flags", stage_name(kind));
+	snprintf(key, sizeof(key), "slurm.%s.flags", plan_stage_name(kind));
 	nf = config_get_all(cfg, key, &v);
 	flags = xcalloc(nf + 1, sizeof(*flags));
 	for (i = 0; i < nf; i++)

@@ -21,6 +21,7 @@
 #include "bot/patchwork.h"
 #include "bot/reply.h"
 #include "bot/results.h"
+#include "bot/stage.h"
 #include "lib/run.h"
 #include "lib/template.h"
 
@@ -222,7 +223,7 @@ static void args_init(struct args *a, const struct stage_run *s)
 
 static char *stage_log(const struct stage_run *s)
 {
-	return xasprintf("%s/%s%s%s.log", s->dir, stage_name(s->j->kind),
+	return xasprintf("%s/%s%s%s.log", s->dir, plan_stage_name(s->j->kind),
 			 *s->j->arch ? "-" : "", s->j->arch);
 }
 
@@ -231,9 +232,9 @@ static bool is_infra_doc(json_object *doc, enum stage stage)
 {
 	json_object *a = doc;
 
-	if (stage_per_arch(stage) && rd_doc_archs(doc))
+	if (plan_per_arch(stage) && rd_doc_archs(doc))
 		a = rd_at(rd_doc_archs(doc), 0);
-	return stage_status_parse(rd_doc_status(a)) == STATUS_INFRA;
+	return plan_status_parse(rd_doc_status(a)) == STATUS_INFRA;
 }
 
 /*
@@ -270,7 +271,7 @@ static void stage_user(struct stage_run *s, struct run_cmd *cmd, const char *con
 		chmod(s->dir, 0700);
 		log_info("job %lld: %s runs as root's uid, without capabilities: "
 			 "build.user '%s' cannot reach %s", (long long)s->j->id,
-			 stage_name(s->j->kind), user ? user : "", why);
+			 plan_stage_name(s->j->kind), user ? user : "", why);
 	} else {
 		cmd->sandbox.uid = pw->pw_uid;
 		cmd->sandbox.gid = pw->pw_gid;
@@ -339,7 +340,7 @@ static int run_stage(struct stage_run *s, struct args *a, json_object **doc,
 		job_file_write(log, cmd.err.buf, cmd.err.len);
 	if (cmd.timed_out || (cmd.status != 0 && cmd.status != 1)) {
 		run_describe(&cmd, &how);
-		strbuf_addf(err, "%s: %s", stage_name(s->j->kind), how.buf);
+		strbuf_addf(err, "%s: %s", plan_stage_name(s->j->kind), how.buf);
 		if (cmd.err.len) {
 			const char *last = cmd.err.buf + cmd.err.len - 1;
 
@@ -359,7 +360,7 @@ static int run_stage(struct stage_run *s, struct args *a, json_object **doc,
 	}
 	*doc = json_tokener_parse(cmd.out.buf);
 	if (!*doc) {
-		strbuf_addf(err, "%s printed no JSON (see %s)", stage_name(s->j->kind), log);
+		strbuf_addf(err, "%s printed no JSON (see %s)", plan_stage_name(s->j->kind), log);
 		goto out;
 	}
 	ret = 0;
@@ -382,7 +383,7 @@ static int check_version(struct stage_run *s, json_object *doc, struct strbuf *e
 	said = stages[s->j->kind]->doc_version(doc);
 	if (said && !strcmp(said, s->j->version))
 		return 0;
-	strbuf_addf(err, "%s answered about <%s>, not <%s>", stage_name(s->j->kind),
+	strbuf_addf(err, "%s answered about <%s>, not <%s>", plan_stage_name(s->j->kind),
 		    said ? said : "(none)", s->j->version);
 	return -1;
 }
@@ -545,8 +546,8 @@ static int record_done(struct stage_run *s, json_object *doc, struct strbuf *err
 		return -1;
 	if (store_begin(s->st, err))
 		return -1;
-	r = store_results_record(s->st, s->j->version, s->j->kind,
-				 *s->j->arch ? s->j->arch : NULL, doc, err);
+	r = stage_record(s->st, s->j->version, s->j->kind,
+			 *s->j->arch ? s->j->arch : NULL, doc, err);
 	if (r < 0 || queue_finish(s->st->db, s->j->id, JOB_DONE, NULL, err)) {
 		store_rollback(s->st);
 		return -1;
@@ -777,15 +778,15 @@ int job_give_up(struct store *st, const struct job *j, json_object *doc,
 	if (j->kind < STAGE_RESULTS) {
 		if (!doc)
 			doc = made = results_infra_doc(j->kind, j->arch, why);
-		r = store_results_record(st, j->version, j->kind, *j->arch ? j->arch : NULL,
-					 doc, err);
+		r = stage_record(st, j->version, j->kind, *j->arch ? j->arch : NULL,
+				 doc, err);
 		if (r < 0 && doc != made) {
 			/* the command's own document is not of the contract: say why */
 			strbuf_reset(err);
 			json_object_put(made);
 			doc = made = results_infra_doc(j->kind, j->arch, why);
-			r = store_results_record(st, j->version, j->kind,
-						 *j->arch ? j->arch : NULL, doc, err);
+			r = stage_record(st, j->version, j->kind,
+					 *j->arch ? j->arch : NULL, doc, err);
 		}
 	}
 	json_object_put(made);
@@ -829,14 +830,14 @@ int job_prepare(struct store *st, const struct config *cfg, const struct job_env
 	s.dir = job_dir(env, j->id);
 	s.work = work_path(s.dir);
 	if (!stages[j->kind]->command) {
-		strbuf_addf(err, "%s runs in the daemon's process", stage_name(j->kind));
+		strbuf_addf(err, "%s runs in the daemon's process", plan_stage_name(j->kind));
 		goto out;
 	}
 	if (stage_args(&s, &a, &logs, err))
 		goto out;
 	o = json_object_new_object();
 	json_object_object_add(o, "id", json_object_new_int64(j->id));
-	jx_add_str(o, "kind", stage_name(j->kind));
+	jx_add_str(o, "kind", plan_stage_name(j->kind));
 	jx_add_str(o, "arch", j->arch);
 	jx_add_str(o, "version", j->version);
 	jx_add_str(o, "dir", s.dir);
@@ -899,7 +900,7 @@ int job_work(const char *dir, const struct config *cfg, struct strbuf *err)
 	if (!o)
 		goto out_free;
 	argv = jx_array(o, "argv");
-	if (stage_parse(jx_str(o, "kind"), &j.kind) || !argv || !jx_str(o, "dir") ||
+	if (plan_stage_parse(jx_str(o, "kind"), &j.kind) || !argv || !jx_str(o, "dir") ||
 	    !jx_str(o, "repo") || !jx_str(o, "statedir") || !jx_str(o, "self")) {
 		strbuf_addf(err, "'%s' is not a job's description", path);
 		goto out_free;

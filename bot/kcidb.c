@@ -285,7 +285,7 @@ static void build(struct kc *k, const char *checkout_id, const struct result *r)
 	misc = json_object_new_object();
 	json_object_object_add(misc, "new_errors", json_object_new_int(ne));
 	json_object_object_add(misc, "new_warnings", json_object_new_int(nw));
-	json_object_object_add(misc, "status", json_object_new_string(stage_status_name(r->status)));
+	json_object_object_add(misc, "status", json_object_new_string(plan_status_name(r->status)));
 	json_object_object_add(b, "misc", misc);
 	strbuf_release(&id);
 	strbuf_release(&sb);

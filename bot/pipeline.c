@@ -5,6 +5,7 @@
 #include "lib/log.h"
 #include "bot/pipeline.h"
 #include "bot/results.h"
+#include "bot/stage.h"
 #include "bot/arch.h"
 
 static const char *const default_archs[] = { "x86_64", "arm64", "riscv" };
@@ -124,12 +125,12 @@ static int record_given_up(struct store *st, const char *version, struct strbuf 
 		}
 		if (!store_results_find(&rs, j->kind, j->arch)) {
 			doc = results_infra_doc(j->kind, j->arch, j->error ? j->error : "failed");
-			if (store_results_record(st, version, j->kind, *j->arch ? j->arch : NULL,
-						 doc, err) < 0)
+			if (stage_record(st, version, j->kind, *j->arch ? j->arch : NULL,
+					 doc, err) < 0)
 				ret = -1;
 			else
 				log_warn("job %lld: %s%s%s of <%s> gave up: recorded as infra (%s)",
-					 (long long)j->id, stage_name(j->kind),
+					 (long long)j->id, plan_stage_name(j->kind),
 					 *j->arch ? " " : "", j->arch, version,
 					 j->error ? j->error : "failed");
 			json_object_put(doc);

@@ -53,7 +53,7 @@ static void read_job(struct db_stmt *st, struct job *j)
 
 	memset(j, 0, sizeof(*j));
 	j->id = db_column_int(st, 0);
-	if (stage_parse(k, &j->kind))
+	if (plan_stage_parse(k, &j->kind))
 		j->kind = STAGE_APPLY;
 	j->version = xstrdup(db_column_text(st, 2) ? db_column_text(st, 2) : "");
 	j->arch = xstrdup(db_column_text(st, 3) ? db_column_text(st, 3) : "");
@@ -82,7 +82,7 @@ int queue_add(struct db *db, enum stage kind, const char *version,
 
 	if (!st)
 		return fail(db, err);
-	db_bind_text(st, 1, stage_name(kind));
+	db_bind_text(st, 1, plan_stage_name(kind));
 	db_bind_text(st, 2, version);
 	db_bind_text(st, 3, arch ? arch : "");
 	db_bind_int(st, 4, priority);

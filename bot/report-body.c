@@ -103,16 +103,17 @@ static const char *branch_of(const struct report_ctx *c, struct strbuf *sb)
 static void stage_commands(const struct report_ctx *c, struct strbuf *sb, const char *mbx,
 			   const char *branch)
 {
+	const struct stage_ops *d;
 	const struct result *r;
 	size_t i;
 
 	for (i = 0; i < c->v->results.nr; i++) {
 		r = &c->v->results.v[i];
-		if (!stages[r->stage]->reply || !stages[r->stage]->command || !r->findings ||
-		    r->status == STATUS_INFRA)
+		d = plan_stage(r->stage);
+		if (!d->reply || !d->command || !r->findings || r->status == STATUS_INFRA)
 			continue;
-		strbuf_addf(sb, "        lorebot %s --repo linux ", stages[r->stage]->command);
-		if (stages[r->stage]->input == STAGE_IN_MBOX) {
+		strbuf_addf(sb, "        lorebot %s --repo linux ", d->command);
+		if (d->input == STAGE_IN_MBOX) {
 			strbuf_addstr(sb, "--mbox ");
 			text_shell_quote(sb, mbx);
 		} else {
@@ -347,7 +348,7 @@ static void clean_vars(struct report_ctx *c)
 	for (i = 0; i < c->v->results.nr; i++) {
 		const struct result *r = &c->v->results.v[i];
 
-		strbuf_addf(&sb, "  %-6s %-7s %s\n", stage_name(r->stage), r->arch,
+		strbuf_addf(&sb, "  %-6s %-7s %s\n", plan_stage_name(r->stage), r->arch,
 			    r->summary);
 	}
 	strbuf_rtrim(&sb);
@@ -373,10 +374,10 @@ static void findings_vars(struct report_ctx *c)
 		size_t mark = out.len;
 		bool any = false;
 
-		if (!stages[r->stage]->reply || !r->findings || r->status == STATUS_INFRA)
+		if (!plan_stage(r->stage)->reply || !r->findings || r->status == STATUS_INFRA)
 			continue;
-		strbuf_addf(&out, "%s%s%s%s (%s):\n\n", out.len ? "\n" : "", stage_name(r->stage),
-			    *r->arch ? " " : "", r->arch, r->summary);
+		strbuf_addf(&out, "%s%s%s%s (%s):\n\n", out.len ? "\n" : "",
+			    plan_stage_name(r->stage), *r->arch ? " " : "", r->arch, r->summary);
 		for (j = 0; fs && j < json_object_array_length(fs); j++) {
 			json_object *f = rd_at(fs, j);
 
@@ -390,10 +391,10 @@ static void findings_vars(struct report_ctx *c)
 			strbuf_setlen(&out, mark);	/* every one dismissed */
 			continue;
 		}
-		for (k = 0; k < nr && strcmp(shown[k], stage_name(r->stage)); k++)
+		for (k = 0; k < nr && strcmp(shown[k], plan_stage_name(r->stage)); k++)
 			;
 		if (k == nr)
-			shown[nr++] = stage_name(r->stage);
+			shown[nr++] = plan_stage_name(r->stage);
 	}
 	report_and_list(&names, shown, nr);
 	template_set(&c->vars, "stages", names.buf);
@@ -437,8 +438,8 @@ static void kind_vars(struct report_ctx *c, enum reply_kind kind)
 
 	if (own[kind])
 		own[kind](c);
-	else if (!stage_parse(report_kind_name(kind), &s) && stages[s]->section_vars)
-		stages[s]->section_vars(c);
+	else if (!plan_stage_parse(report_kind_name(kind), &s) && plan_stage(s)->section_vars)
+		plan_stage(s)->section_vars(c);
 }
 
 /* A section after the headline's: its kind, filter and heading */
@@ -571,7 +572,7 @@ int report_body_vars(struct report_ctx *c, struct strbuf *err)
 	if ((c->d->kind == REPLY_APPLY || c->d->kind == REPLY_CHECK) &&
 	    !store_results_find(&c->v->results, needs[c->d->kind], NULL)) {
 		strbuf_addf(err, "no %s result for version '%s'",
-			    stage_name(needs[c->d->kind]), c->v->id);
+			    plan_stage_name(needs[c->d->kind]), c->v->id);
 		return -1;
 	}
 	if (base_vars(c, err))

@@ -84,7 +84,7 @@ static bool findings_has(const struct report_version *v)
 		const struct result *r = &v->results.v[i];
 		json_object *fs = rd_doc_findings(r->doc);
 
-		if (!stages[r->stage]->reply || !r->findings || status_is(r, STATUS_INFRA))
+		if (!plan_stage(r->stage)->reply || !r->findings || status_is(r, STATUS_INFRA))
 			continue;
 		if (!r->doc)
 			return true;	/* a light load: no documents */
@@ -116,7 +116,7 @@ static bool clean(const struct report_version *v, const struct report_opts *o)
 		const struct result *r = &v->results.v[i];
 
 		/* a partial build found nothing: the reply says what it did not compile */
-		if (stage_per_arch(r->stage) && (r->findings ||
+		if (plan_per_arch(r->stage) && (r->findings ||
 						 (!status_is(r, STATUS_OK) &&
 						  !(r->stage == STAGE_BUILD &&
 						    status_is(r, STATUS_PARTIAL)))))

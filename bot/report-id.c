@@ -49,8 +49,8 @@ void report_finding_id(enum stage stage, json_object *f, char id[REPORT_ID_LEN +
 	struct strbuf sb = STRBUF_INIT;
 	char hex[17];
 
-	if (stage < STAGE_NR && stages[stage]->finding_id)
-		stages[stage]->finding_id(f, &sb);
+	if (stage < STAGE_NR && plan_stage(stage)->finding_id)
+		plan_stage(stage)->finding_id(f, &sb);
 	else
 		report_id_text(&sb, rd_finding_rule_z(f), f);
 	util_hash_hex(sb.buf, sb.len, hex);
@@ -61,7 +61,7 @@ void report_finding_id(enum stage stage, json_object *f, char id[REPORT_ID_LEN +
 
 const char *report_finding_rule(enum stage stage, json_object *f)
 {
-	if (stage < STAGE_NR && stages[stage]->finding_rule)
-		return stages[stage]->finding_rule(f);
+	if (stage < STAGE_NR && plan_stage(stage)->finding_rule)
+		return plan_stage(stage)->finding_rule(f);
 	return rd_finding_rule(f);
 }

@@ -120,7 +120,7 @@ static json_object *finding(enum stage stage, const char *arch, json_object *f)
 
 	report_finding_id(stage, f, id);
 	add_str(o, "id", id);
-	add_str(o, "stage", stage_name(stage));
+	add_str(o, "stage", plan_stage_name(stage));
 	add_str(o, "arch", arch && *arch ? arch : NULL);
 	add_int(o, "patch", rd_finding_patch(f, 0));
 	add_str(o, "file", rd_finding_file(f));
@@ -163,8 +163,8 @@ static void arch_entry(struct report_ctx *c, const char *arch, json_object *arch
 			return;
 		}
 	add_str(o, "arch", arch);
-	add_str(o, "build", b ? stage_status_name(b->status) : NULL);
-	add_str(o, "boot", t ? stage_status_name(t->status) : NULL);
+	add_str(o, "build", b ? plan_status_name(b->status) : NULL);
+	add_str(o, "boot", t ? plan_status_name(t->status) : NULL);
 	if (b) {
 		add_str(o, "config", rd_name_of(rd_doc_config(b->doc)) ?
 			rd_name_of(rd_doc_config(b->doc)) : rd_name_of(rd_doc_profile(b->doc)));
@@ -217,7 +217,8 @@ static void stage_findings(struct report_ctx *c, json_object *out, json_object *
 				take = d->sections[SECTION_BOOT];
 				break;
 			default:
-				take = d->sections[SECTION_FINDINGS] && stages[r->stage]->reply &&
+				take = d->sections[SECTION_FINDINGS] &&
+					plan_stage(r->stage)->reply &&
 					r->status != STATUS_INFRA && rd_finding_is_new(f, true) &&
 					!report_dismissed(c->v, r->stage, f);
 				break;

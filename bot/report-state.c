@@ -22,7 +22,7 @@ void report_plan(const struct report_version *v, const struct report_opts *o,
 /* The state a stage's results give the version ("apply-failed"), or NULL */
 static const char *failed(const struct report_version *v, enum stage s)
 {
-	const struct stage_ops *d = stages[s];
+	const struct stage_ops *d = plan_stage(s);
 	size_t i;
 
 	for (i = 0; d->fails && i < v->results.nr; i++) {
@@ -48,7 +48,7 @@ static bool any(const struct report_version *v, bool (*fn)(const struct result *
 
 static bool has_findings(const struct result *r)
 {
-	return stages[r->stage]->findings && r->findings;
+	return plan_stage(r->stage)->findings && r->findings;
 }
 
 static bool is_infra(const struct result *r)

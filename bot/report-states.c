@@ -117,7 +117,7 @@ static int adopt(struct store *st, const struct report_opts *o, struct strbuf *e
 
 int report_states_flush(struct store *st, enum states_flush how, struct strbuf *err)
 {
-	const struct report_opts *o = st->states;
+	const struct report_opts *o = st->hook_data;
 	bool own_tx;
 	char **ids = NULL;
 	size_t nr = 0, i;
@@ -157,6 +157,17 @@ out:
 	return ret;
 }
 
+/* store_commit() and store_results_insert(): the states of what they changed */
+static int before_commit(struct store *st, struct strbuf *err)
+{
+	return report_states_flush(st, STATES_DIRTY, err);
+}
+
+static const struct store_hook states_hook = {
+	.before_commit = before_commit,
+	.release = report_states_detach,
+};
+
 void report_states_attach(struct store *st, const struct config *cfg, const char *archs)
 {
 	struct report_opts *o = xcalloc(1, sizeof(*o));
@@ -165,16 +176,23 @@ void report_states_attach(struct store *st, const struct config *cfg, const char
 	report_opts_init(o, cfg);
 	if (archs)
 		report_opts_set_archs(o, archs);
-	st->states = o;
+	st->hook = &states_hook;
+	st->hook_data = o;
+}
+
+const struct report_opts *report_states_opts(const struct store *st)
+{
+	return st->hook == &states_hook ? st->hook_data : NULL;
 }
 
 void report_states_detach(struct store *st)
 {
-	if (!st->states)
+	if (st->hook != &states_hook)
 		return;
-	report_opts_release(st->states);
-	free(st->states);
-	st->states = NULL;
+	report_opts_release(st->hook_data);
+	free(st->hook_data);
+	st->hook = NULL;
+	st->hook_data = NULL;
 }
 
 struct check_row {

@@ -132,12 +132,15 @@ int report_due(const struct report_version *v, const struct report_opts *o,
  * The states kept in the database (version_states, bot/report-states.c):
  * report_state() of every live version, derived again for the versions
  * the triggers marked dirty.  report_states_attach() gives a store the
- * options it derives with (build.arch or archs, boot.enable of cfg); every
- * store_commit() and store_results_record() then flushes; a store without
- * them leaves versions dirty.  Detach releases them (store_close() does).
+ * options it derives with (build.arch or archs, boot.enable of cfg), and
+ * its hook (struct store_hook): every store_commit() and
+ * store_results_insert() then flushes; a store without them leaves
+ * versions dirty.  Detach releases them (store_close() does).
  */
 void report_states_attach(struct store *st, const struct config *cfg, const char *archs);
 void report_states_detach(struct store *st);
+/* The options attached to st, or NULL */
+const struct report_opts *report_states_opts(const struct store *st);
 enum states_flush {
 	STATES_DIRTY,	/* the dirty versions, when derived with st's options */
 	STATES_TAKE,	/* ... and every version when derived with others */
@@ -279,7 +282,7 @@ const char *report_state(const struct report_version *v, const struct report_opt
  * arch "partial", or too few lines compiled on any arch?
  */
 bool report_partial(const struct report_version *v, const struct report_opts *o);
-/* What v still needs (bot/stage.h), for o's archs and boots */
+/* What v still needs (bot/plan.h), for o's archs and boots */
 void report_plan(const struct report_version *v, const struct report_opts *o,
 		 struct plan *p);
 #define REPORT_STATES_NR 12

@@ -29,7 +29,7 @@
 #include <json-c/json.h>
 #include <stdint.h>
 
-#include "bot/stage.h"
+#include "bot/plan.h"
 #include "bot/store.h"
 
 struct result {
@@ -55,13 +55,6 @@ struct results {
 
 #define RESULTS_INIT { 0 }
 
-/*
- * Check one stage document (for build and boot: one arch object) and
- * derive its status, summary and count of findings into r (doc is not
- * taken).  0, or -1 with what is wrong in err.
- */
-int results_summarise(enum stage stage, json_object *doc,
-		      struct result *r, struct strbuf *err);
 void results_release(struct result *r);
 
 /*
@@ -108,17 +101,25 @@ bool results_cover_below(const struct results_cover *c, int64_t min);
 void results_cover_line(const struct results_cover *c, struct strbuf *sb, size_t max);
 
 /*
- * Record what a stage found for version (a version id, with or without
- * <>), replacing an earlier result of the same version, stage and arch.
- * For build and boot, doc is a contract document with "archs" (each arch
+ * A stage's result document as the rows it is recorded in, for
+ * stage_record(), which sums each up before store_results_insert(): for
+ * build and boot, doc is a contract document with "archs" (each arch
  * becomes a row; with arch set, only that one, which must be there) or
- * a single arch object.  Returns the number of rows recorded, -EINVAL
- * when the version is unknown or the document is not of the contract,
- * -EIO when the database failed; err says why.  Runs in a transaction
- * of its own unless one is open.
+ * a single arch object.  0, or -EINVAL when the stage records no result
+ * or the document is not of the contract; err says why.  The rows are
+ * added to rows (release with store_results_release()).
  */
-int store_results_record(struct store *st, const char *version,
-			 enum stage stage, const char *arch, json_object *doc,
+int store_results_split(enum stage stage, const char *arch, json_object *doc,
+			struct results *rows, struct strbuf *err);
+/*
+ * Record the summed-up rows of a stage's result for version (a version
+ * id, with or without <>), replacing an earlier result of the same
+ * version, stage and arch.  Returns the number of rows recorded, -EINVAL
+ * when the version is unknown, -EIO when the database failed; err says
+ * why.  Runs in a transaction of its own unless one is open, with the
+ * store's hook (struct store_hook) before it commits.
+ */
+int store_results_insert(struct store *st, const char *version, const struct results *rows,
 			 struct strbuf *err);
 
 /*
@@ -143,7 +144,7 @@ const struct result *store_results_find(const struct results *rs,
 size_t store_results_count(const struct results *rs, enum stage stage);
 void store_results_release(struct results *rs);
 
-/* What the version still needs (stage.h), from these results */
+/* What the version still needs (bot/plan.h), from these results */
 void store_results_plan(const struct results *rs, const struct plan_cfg *c, struct plan *p);
 
 /* {"apply": {...}|null, "check": ..., "build": {"<arch>": {...}}, "boot": ...} */

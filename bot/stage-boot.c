@@ -4,7 +4,7 @@
  * boot)
  */
 #include "bot/contract.h"
-#include "bot/dash-int.h"
+#include "bot/html.h"
 #include "bot/report-int.h"
 #include "bot/report.h"
 #include "bot/results.h"
@@ -45,7 +45,7 @@ static int summarise_boot(json_object *a, struct result *r, struct strbuf *err)
 		if (nf)
 			results_plural(&sb, (int)nf, "finding", "findings");
 		if (!sb.len)
-			strbuf_addstr(&sb, stage_status_name(r->status));
+			strbuf_addstr(&sb, plan_status_name(r->status));
 	}
 	r->summary = strbuf_detach(&sb, NULL);
 	r->findings = r->status == STATUS_OK ? 0 :
@@ -81,7 +81,7 @@ static void boot_details(struct strbuf *sb, const struct report_version *v,
 		if (!strcmp(res, RD_TEST_PASS))
 			continue;
 		strbuf_addstr(sb, "<br>");
-		dash_badge(sb, res, NULL);
+		html_badge(sb, res, NULL);
 		strbuf_addch(sb, ' ');
 		text_html_escape(sb, rd_test_name_z(t));
 		if (rd_test_is_new(t, false))
@@ -90,7 +90,7 @@ static void boot_details(struct strbuf *sb, const struct report_version *v,
 	if (fs && json_object_array_length(fs)) {
 		strbuf_addstr(sb, "<ul class=\"findings\">");
 		for (i = 0; i < json_object_array_length(fs); i++)
-			dash_finding_li(sb, v, STAGE_BOOT, rd_at(fs, i), NULL);
+			html_finding_li(sb, v, STAGE_BOOT, rd_at(fs, i), NULL);
 		strbuf_addstr(sb, "</ul>");
 	}
 	/* not confirmed: shown, not counted */
@@ -99,7 +99,7 @@ static void boot_details(struct strbuf *sb, const struct report_version *v,
 		json_object *f = rd_at(fs, i);
 
 		strbuf_addstr(sb, "<br>");
-		dash_badge(sb, RD_TEST_FLAKY, NULL);
+		html_badge(sb, RD_TEST_FLAKY, NULL);
 		strbuf_addch(sb, ' ');
 		text_html_escape(sb, rd_finding_message_z(f));
 		strbuf_addstr(sb, " <span class=\"muted\">(");

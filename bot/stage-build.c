@@ -3,7 +3,7 @@
  * build: each patch of the applied branch built per arch (lorebot build)
  */
 #include "bot/contract.h"
-#include "bot/dash-int.h"
+#include "bot/html.h"
 #include "bot/report-int.h"
 #include "bot/report.h"
 #include "bot/results.h"
@@ -58,7 +58,7 @@ static int summarise_build(json_object *a, struct result *r, struct strbuf *err)
 		if (warnings)
 			results_plural(&sb, warnings, "new warning", "new warnings");
 		if (!sb.len)
-			strbuf_addstr(&sb, stage_status_name(r->status));
+			strbuf_addstr(&sb, plan_status_name(r->status));
 	}
 	if (style)
 		results_plural(&sb, style, "style finding", "style findings");
@@ -93,7 +93,7 @@ static void build_links(struct strbuf *sb, const struct result *r)
 		text_html_escape(sb, compiler);
 		strbuf_addch(sb, ' ');
 	}
-	dash_log_link(sb, r);
+	html_log_link(sb, r);
 	if (rd_doc_config_file(r->doc))
 		strbuf_addf(sb, " <a href=\"/config/%lld\">.config</a>", (long long)r->id);
 }

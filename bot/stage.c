@@ -1,5 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The stage table and the plan derived from a version's results */
+/*
+ * The stage table, registered with the layers below (bot/plan.h); a
+ * stage's document summed up by its descriptor and recorded
+ */
+#include <errno.h>
+
+#include "bot/contract.h"
+#include "bot/results.h"
 #include "bot/stage.h"
 
 #define STAGE_ROW_(c, n) [STAGE_##c] = &stage_##n,
@@ -8,135 +15,122 @@ const struct stage_ops *const stages[STAGE_NR] = {
 };
 #undef STAGE_ROW_
 
-static const char *const status_names[STATUS_NR] = {
-	[STATUS_NONE] = "none",
-	[STATUS_APPLIED] = "applied",
-	[STATUS_FAILED] = "failed",
-	[STATUS_CLEAN] = "clean",
-	[STATUS_NOTES] = "notes",
-	[STATUS_WARNINGS] = "warnings",
-	[STATUS_ERRORS] = "errors",
-	[STATUS_OK] = "ok",
-	[STATUS_REGRESSIONS] = "regressions",
-	[STATUS_BOOT_FAILURE] = "boot-failure",
-	[STATUS_INFRA] = "infra",
-	[STATUS_PARTIAL] = "partial",
-};
-
-const char *stage_name(enum stage s)
+void stage_register(void)
 {
-	return s < STAGE_NR ? stages[s]->name : "?";
+	plan_register(stages);
 }
 
-int stage_parse(const char *name, enum stage *s)
+/* A key of the contract, when present; and there when required */
+static int check_key(enum stage stage, json_object *doc, const struct stage_key *k,
+		     bool presence, struct strbuf *err)
 {
+	static const struct {
+		enum json_type type;
+		const char *what;
+	} types[] = {
+		[STAGE_KEY_LIST] = { json_type_array, "list" },
+		[STAGE_KEY_STR] = { json_type_string, "string" },
+		[STAGE_KEY_OBJ] = { json_type_object, "object" },
+	};
+	json_object *v = jx_get(doc, k->key);
+	const char *what = types[k->type].what;
+	size_t i;
+
+	if (!v)
+		return presence && k->required ?
+			results_bad(err, stage, "no '%s' %s", k->key, what) : 0;
+	if (presence)
+		return 0;
+	if (!json_object_is_type(v, types[k->type].type))
+		return results_bad(err, stage, "'%s' is not a%s %s", k->key,
+				   *what == 'o' ? "n" : "", what);
+	for (i = 0; k->type == STAGE_KEY_LIST && i < json_object_array_length(v); i++)
+		if (!json_object_is_type(json_object_array_get_idx(v, i), json_type_object))
+			return results_bad(err, stage, "an item of '%s' is not an object",
+					   k->key);
+	return 0;
+}
+
+static int check_keys(enum stage stage, json_object *doc, bool presence,
+		      struct strbuf *err)
+{
+	const struct stage_key *k;
+
+	for (k = stages[stage]->keys; k && k->key; k++)
+		if (check_key(stage, doc, k, presence, err))
+			return -1;
+	return 0;
+}
+
+/* The status an arch object or an infra document says, checked */
+static int doc_status(enum stage stage, json_object *doc, bool required,
+		      struct result *r, struct strbuf *err)
+{
+	const char *word = rd_doc_status(doc);
+	enum status st = plan_status_parse(word);
+	struct strbuf list = STRBUF_INIT;
 	int i;
 
-	for (i = 0; name && i < STAGE_NR; i++) {
-		if (!strcmp(name, stages[i]->name)) {
-			*s = i;
-			return 0;
-		}
+	if (!word && !required)
+		return 0;
+	if (word && plan_has_status(stage, st)) {
+		r->status = st;
+		return 0;
 	}
+	for (i = STATUS_NONE + 1; i < STATUS_NR; i++)
+		if (plan_has_status(stage, i))
+			strbuf_addf(&list, "%s%s", list.len ? ", " : "", plan_status_name(i));
+	results_bad(err, stage, "status '%s' is not one of %s", word ? word : "(none)",
+		    list.buf);
+	strbuf_release(&list);
 	return -1;
 }
 
-const char *stage_status_name(enum status s)
+int stage_summarise(enum stage stage, json_object *doc, struct result *r,
+		    struct strbuf *err)
 {
-	return s < STATUS_NR ? status_names[s] : "?";
-}
+	const struct stage_ops *ops;
+	const char *why;
 
-enum status stage_status_parse(const char *word)
-{
-	int i;
-
-	for (i = STATUS_NONE + 1; word && i < STATUS_NR; i++)
-		if (!strcmp(word, status_names[i]))
-			return i;
-	return STATUS_NONE;
-}
-
-bool stage_has_status(enum stage s, enum status st)
-{
-	return s < STAGE_NR && st < STATUS_NR && (stages[s]->statuses & (1u << st));
-}
-
-static bool enabled(enum stage s, const struct plan_cfg *c)
-{
-	return !stages[s]->boot_enable || c->boot;
-}
-
-static const struct plan_result *find(const struct plan_result *rs, size_t nr,
-				      enum stage s, const char *arch)
-{
-	size_t i;
-
-	for (i = 0; i < nr; i++)
-		if (rs[i].stage == s && !strcmp(rs[i].arch, stages[s]->per_arch ? arch : ""))
-			return &rs[i];
-	return NULL;
-}
-
-/* What stage s needs for arch a, the stages it follows planned already */
-static enum need need_of(const struct plan_result *rs, size_t nr,
-			 const struct plan_cfg *c, const struct plan *p,
-			 enum stage s, size_t a)
-{
-	const struct stage_ops *d = stages[s];
-	const char *arch = d->per_arch ? c->archs[a] : "";
-	const struct plan_result *r;
-	enum need before;
-
-	if (d->last)
-		return NEED_WAIT;	/* decided once everything else is */
-	if (find(rs, nr, s, arch))
-		return NEED_DONE;
-	if (!enabled(s, c))
-		return NEED_SKIP;
-	if (d->after == STAGE_NONE)
-		return NEED_RUN;
-	before = p->need[d->after][stages[d->after]->per_arch ? a : 0];
-	if (before == NEED_SKIP)
-		return NEED_SKIP;
-	if (before != NEED_DONE)
-		return NEED_WAIT;
-	r = find(rs, nr, d->after, stages[d->after]->per_arch ? arch : "");
-	if (d->after_on && !(d->after_on & (1u << r->status)))
-		return NEED_SKIP;
-	return NEED_RUN;
-}
-
-void stage_plan(const struct plan_result *rs, size_t nr, const struct plan_cfg *c,
-		struct plan *p)
-{
-	size_t a, na = MIN(c->nr_archs, (size_t)PLAN_MAX_ARCHS);
-	int s;
-
-	memset(p, 0, sizeof(*p));
-	p->nr_archs = na;
-	p->started = nr > 0;
-	p->ended = true;
-	/* the table lists a stage after the one it follows */
-	for (s = 0; s < STAGE_NR; s++) {
-		size_t n = stages[s]->per_arch ? na : 1;
-
-		for (a = 0; a < n; a++) {
-			p->need[s][a] = need_of(rs, nr, c, p, s, a);
-			if (!stages[s]->last && !plan_ended(p, s, a))
-				p->ended = false;
-		}
+	if (stage >= STAGE_RESULTS)
+		return -1;
+	ops = stages[stage];
+	if (!doc || !json_object_is_type(doc, json_type_object))
+		return results_bad(err, stage, "%s", "the document is not a JSON object");
+	r->stage = stage;
+	r->status = STATUS_NONE;
+	r->findings = 0;
+	if (ops->per_arch && !rd_doc_arch(doc))
+		return results_bad(err, stage, "an arch object has no '%s'", RK_(doc, arch));
+	/* without a summariser of its own, the document says its status */
+	if (doc_status(stage, doc, ops->status_required || !ops->summarise, r, err) ||
+	    check_keys(stage, doc, false, err))
+		return -1;
+	if (r->status == STATUS_INFRA) {
+		/* lorebot build says why in "infra", the runner in "message" */
+		why = rd_doc_infra(doc) ? rd_doc_infra(doc) : rd_doc_message(doc);
+		r->summary = xasprintf("infrastructure error%s%s", why ? ": " : "",
+				       why ? why : "");
+		return 0;
 	}
-	for (s = 0; s < STAGE_NR; s++)
-		if (stages[s]->last)
-			p->need[s][0] = p->ended ? NEED_RUN : NEED_WAIT;
+	if (check_keys(stage, doc, true, err))
+		return -1;
+	return ops->summarise ? ops->summarise(doc, r, err) :
+		results_summarise_findings(doc, r, err);
 }
 
-bool stage_plan_all_ended(const struct plan *p, enum stage s)
+int stage_record(struct store *st, const char *version, enum stage stage,
+		 const char *arch, json_object *doc, struct strbuf *err)
 {
-	size_t a, n = stage_per_arch(s) ? p->nr_archs : 1;
+	struct results rows = RESULTS_INIT;
+	size_t i;
+	int ret = store_results_split(stage, arch, doc, &rows, err);
 
-	for (a = 0; a < n; a++)
-		if (!plan_ended(p, s, a))
-			return false;
-	return true;
+	for (i = 0; !ret && i < rows.nr; i++)
+		if (stage_summarise(stage, rows.v[i].doc, &rows.v[i], err))
+			ret = -EINVAL;
+	if (!ret)
+		ret = store_results_insert(st, version, &rows, err);
+	store_results_release(&rows);
+	return ret;
 }

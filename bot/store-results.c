@@ -5,7 +5,6 @@
 #include <time.h>
 
 #include "bot/contract.h"
-#include "bot/report.h"
 #include "bot/results.h"
 #include "lib/jsonx.h"
 
@@ -67,8 +66,8 @@ static int insert(struct db *db, const char *version, const struct result *r,
 		" findings = ?6, json = ?7, generation = ?8, recorded = ?9");
 
 	if (!s || db_bind_text(s, 1, version) ||
-	    db_bind_text(s, 2, stage_name(r->stage)) ||
-	    db_bind_text(s, 3, r->arch) || db_bind_text(s, 4, stage_status_name(r->status)) ||
+	    db_bind_text(s, 2, plan_stage_name(r->stage)) ||
+	    db_bind_text(s, 3, r->arch) || db_bind_text(s, 4, plan_status_name(r->status)) ||
 	    db_bind_text(s, 5, r->summary) || db_bind_int(s, 6, r->findings) ||
 	    db_bind_text(s, 7, jx_text(r->doc, false)) ||
 	    db_bind_int(s, 8, gen) || db_bind_int(s, 9, (int64_t)time(NULL)) ||
@@ -84,9 +83,9 @@ static int split_archs(enum stage stage, const char *arch, json_object *doc,
 	json_object *archs = rd_doc_archs(doc);
 	size_t i;
 
-	if (!stage_per_arch(stage)) {
+	if (!plan_per_arch(stage)) {
 		if (arch && *arch) {
-			strbuf_addf(err, "%s results are not per arch", stage_name(stage));
+			strbuf_addf(err, "%s results are not per arch", plan_stage_name(stage));
 			return -1;
 		}
 		ALLOC_GROW(rows->v, rows->nr + 1, rows->alloc);
@@ -98,17 +97,17 @@ static int split_archs(enum stage stage, const char *arch, json_object *doc,
 	if (!archs) {
 		if (jx_get(doc, RK_(doc, archs))) {
 			strbuf_addf(err, "%s result: 'archs' is not a list",
-				    stage_name(stage));
+				    plan_stage_name(stage));
 			return -1;
 		}
 		if (!rd_doc_arch(doc)) {
 			strbuf_addf(err, "%s result: neither an 'archs' list nor an arch object",
-				    stage_name(stage));
+				    plan_stage_name(stage));
 			return -1;
 		}
 		if (arch && strcmp(arch, rd_doc_arch(doc))) {
 			strbuf_addf(err, "%s result: the document is for arch '%s', not '%s'",
-				    stage_name(stage), rd_doc_arch(doc), arch);
+				    plan_stage_name(stage), rd_doc_arch(doc), arch);
 			return -1;
 		}
 		ALLOC_GROW(rows->v, rows->nr + 1, rows->alloc);
@@ -123,7 +122,7 @@ static int split_archs(enum stage stage, const char *arch, json_object *doc,
 
 		if (!name) {
 			strbuf_addf(err, "%s result: item %zu of 'archs' has no 'arch'",
-				    stage_name(stage), i + 1);
+				    plan_stage_name(stage), i + 1);
 			return -1;
 		}
 		if (arch && strcmp(arch, name))
@@ -136,45 +135,42 @@ static int split_archs(enum stage stage, const char *arch, json_object *doc,
 	if (!rows->nr) {
 		if (arch)
 			strbuf_addf(err, "%s result: no arch '%s' in 'archs'",
-				    stage_name(stage), arch);
+				    plan_stage_name(stage), arch);
 		else
-			strbuf_addf(err, "%s result: 'archs' is empty", stage_name(stage));
+			strbuf_addf(err, "%s result: 'archs' is empty", plan_stage_name(stage));
 		return -1;
 	}
 	return 0;
 }
 
-int store_results_record(struct store *st, const char *version, enum stage stage,
-			 const char *arch, json_object *doc, struct strbuf *err)
+int store_results_split(enum stage stage, const char *arch, json_object *doc,
+			struct results *rows, struct strbuf *err)
 {
-	struct results rows = RESULTS_INIT;
-	char *id = strip_brackets(version);
-	bool own_tx = !db_in_transaction(st->db);
-	int64_t gen = 0;
-	size_t i;
-	int ret = -EINVAL, r;
-
 	if (arch && !*arch)
 		arch = NULL;
 	/* the table takes any name: the stage table is what says which */
 	if (stage >= STAGE_RESULTS) {
-		strbuf_addf(err, "'%s' is not a stage that records results", stage_name(stage));
-		goto out;
+		strbuf_addf(err, "'%s' is not a stage that records results",
+			    plan_stage_name(stage));
+		return -EINVAL;
 	}
 	if (!doc || !json_object_is_type(doc, json_type_object)) {
 		strbuf_addf(err, "%s result: the document is not a JSON object",
-			    stage_name(stage));
-		goto out;
+			    plan_stage_name(stage));
+		return -EINVAL;
 	}
-	if (split_archs(stage, arch, doc, &rows, err))
-		goto out;
-	for (i = 0; i < rows.nr; i++) {
-		struct result *row = &rows.v[i];
+	return split_archs(stage, arch, doc, rows, err) ? -EINVAL : 0;
+}
 
-		if (results_summarise(stage, row->doc, row, err))
-			goto out;
-	}
-	ret = -EIO;
+int store_results_insert(struct store *st, const char *version, const struct results *rows,
+			 struct strbuf *err)
+{
+	char *id = strip_brackets(version);
+	bool own_tx = !db_in_transaction(st->db);
+	int64_t gen = 0;
+	size_t i;
+	int ret = -EIO, r;
+
 	if (own_tx && db_begin(st->db)) {
 		db_fail(st->db, err);
 		goto out;
@@ -189,23 +185,22 @@ int store_results_record(struct store *st, const char *version, enum stage stage
 		}
 		goto rollback;
 	}
-	for (i = 0; i < rows.nr; i++)
-		if (insert(st->db, id, &rows.v[i], gen, err))
+	for (i = 0; i < rows->nr; i++)
+		if (insert(st->db, id, &rows->v[i], gen, err))
 			goto rollback;
-	/* the version's state, in the same transaction */
-	if (report_states_flush(st, STATES_DIRTY, err))
+	/* what the layer above keeps derived (the version's state), in the same transaction */
+	if (st->hook && st->hook->before_commit(st, err))
 		goto rollback;
 	if (own_tx && db_commit(st->db)) {
 		db_fail(st->db, err);
 		goto rollback;
 	}
-	ret = (int)rows.nr;
+	ret = (int)rows->nr;
 	goto out;
 rollback:
 	if (own_tx)
 		db_rollback(st->db);
 out:
-	store_results_release(&rows);
 	free(id);
 	return ret;
 }
@@ -241,7 +236,7 @@ int store_results_load(struct store *st, const char *version, unsigned int flags
 		enum stage stage;
 		json_object *doc;
 
-		if (stage_parse(db_column_text(s, 1), &stage) || stage >= STAGE_RESULTS)
+		if (plan_stage_parse(db_column_text(s, 1), &stage) || stage >= STAGE_RESULTS)
 			continue;
 		doc = db_column_null(s, 6) ? NULL : json_tokener_parse(db_column_text(s, 6));
 		if (docs && !doc)
@@ -252,7 +247,7 @@ int store_results_load(struct store *st, const char *version, unsigned int flags
 		x->id = db_column_int(s, 0);
 		x->stage = stage;
 		x->arch = xstrdup(db_column_text(s, 2));
-		x->status = stage_status_parse(db_column_text(s, 3));
+		x->status = plan_status_parse(db_column_text(s, 3));
 		x->summary = xstrdup(db_column_text(s, 4));
 		x->findings = (int)db_column_int(s, 5);
 		x->doc = doc;
@@ -301,7 +296,7 @@ static json_object *result_json(const struct result *r)
 {
 	json_object *o = json_object_new_object();
 
-	json_object_object_add(o, "status", json_object_new_string(stage_status_name(r->status)));
+	json_object_object_add(o, "status", json_object_new_string(plan_status_name(r->status)));
 	json_object_object_add(o, "summary", json_object_new_string(r->summary));
 	json_object_object_add(o, "findings", json_object_new_int(r->findings));
 	json_object_object_add(o, "recorded", json_object_new_int64(r->recorded));
@@ -318,7 +313,7 @@ json_object *store_results_to_json(const struct results *rs)
 	for (stage = 0; stage < STAGE_RESULTS; stage++) {
 		json_object *v = NULL;
 
-		if (stage_per_arch(stage))
+		if (plan_per_arch(stage))
 			v = json_object_new_object();
 		for (i = 0; i < rs->nr; i++) {
 			if (rs->v[i].stage != (enum stage)stage)
@@ -328,7 +323,7 @@ json_object *store_results_to_json(const struct results *rs)
 			else
 				v = result_json(&rs->v[i]);
 		}
-		json_object_object_add(o, stage_name(stage), v);
+		json_object_object_add(o, plan_stage_name(stage), v);
 	}
 	return o;
 }
@@ -341,7 +336,7 @@ void store_results_plan(const struct results *rs, const struct plan_cfg *c, stru
 	for (i = 0; i < rs->nr; i++)
 		pr[i] = (struct plan_result){ rs->v[i].stage, rs->v[i].arch,
 					      rs->v[i].status, rs->v[i].findings };
-	stage_plan(pr, rs->nr, c, p);
+	plan_make(pr, rs->nr, c, p);
 	free(pr);
 }
 

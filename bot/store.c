@@ -4,7 +4,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "bot/report.h"
 #include "bot/store.h"
 #include "bot/store-int.h"
 #include "bot/version.h"
@@ -22,7 +21,8 @@ int store_open(struct store *st, const char *path, struct strbuf *err)
 	st->nr_trusted = 0;
 	st->results_tables = 0;
 	st->answers_tables = 0;
-	st->states = NULL;
+	st->hook = NULL;
+	st->hook_data = NULL;
 	st->jail = NULL;
 	st->jail_batch_ms = 0;
 	st->jail_one_ms = 0;
@@ -37,7 +37,8 @@ void store_close(struct store *st)
 	free(st->trusted);
 	st->trusted = NULL;
 	st->nr_trusted = 0;
-	report_states_detach(st);
+	if (st->hook)
+		st->hook->release(st);
 	store_jail_stop(st);
 }
 
@@ -49,7 +50,7 @@ int store_begin(struct store *st, struct strbuf *err)
 int store_commit(struct store *st, struct strbuf *err)
 {
 	/* the states of what this transaction changed, in it */
-	if (report_states_flush(st, STATES_DIRTY, err)) {
+	if (st->hook && st->hook->before_commit(st, err)) {
 		db_rollback(st->db);
 		return -1;
 	}

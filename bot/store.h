@@ -31,7 +31,19 @@
 #include "bot/db.h"
 #include "bot/series.h"
 
-struct report_opts;
+struct store;
+
+/*
+ * What a layer above keeps derived from the tables, in the writer's own
+ * transaction (report_states_attach(): the versions' states), so the
+ * store need not know it: before_commit() runs in store_commit() and
+ * store_results_insert() before they commit (non-zero: they roll back,
+ * err says why), release() in store_close().
+ */
+struct store_hook {
+	int (*before_commit)(struct store *st, struct strbuf *err);
+	void (*release)(struct store *st);
+};
 
 struct store {
 	struct db *db;
@@ -39,8 +51,9 @@ struct store {
 	size_t nr_trusted;
 	int results_tables;	/* store_has_results(): 0 not asked yet, 1, -1 */
 	int answers_tables;	/* store_has_answers(): the same */
-	/* what version_states is derived with, or NULL (report_states_attach()) */
-	struct report_opts *states;
+	/* the hook of a layer above and its data (struct store_hook), or NULL */
+	const struct store_hook *hook;
+	void *hook_data;
 	/* store_add_message() and store_reparse() parse raw mail in it, or here */
 	struct jail *jail;
 	/* its time for a batch and for one message (0: 30 s and 10 s) */

@@ -106,7 +106,7 @@ static int db_check(struct ctx *ctx, struct store *st)
 	int bad = -1;
 
 	if (!report_states_flush(st, STATES_DIRTY, &err))
-		bad = report_states_check(st, st->states, &out, &err);
+		bad = report_states_check(st, report_states_opts(st), &out, &err);
 	if (bad < 0) {
 		fprintf(stderr, "lorebot db: %s\n", err.buf);
 		goto out;

@@ -7,6 +7,7 @@
 #include "lib/parse-options.h"
 #include "lib/jsonx.h"
 #include "bot/results.h"
+#include "bot/stage.h"
 #include "bot/series-out.h"
 
 static int read_input(const char *path, char **buf, size_t *len)
@@ -48,16 +49,16 @@ static void print_recorded(struct store *st, const char *version, enum stage sta
 		if (r->stage != stage)
 			continue;
 		if (!json) {
-			printf("%s%s%s: %s (%s)\n", stage_name(stage), *r->arch ? " " : "",
-			       r->arch, stage_status_name(r->status), r->summary);
+			printf("%s%s%s: %s (%s)\n", plan_stage_name(stage), *r->arch ? " " : "",
+			       r->arch, plan_status_name(r->status), r->summary);
 			continue;
 		}
 		o = json_object_new_object();
 		json_object_object_add(o, "stage",
-				       json_object_new_string(stage_name(stage)));
+				       json_object_new_string(plan_stage_name(stage)));
 		json_object_object_add(o, "arch", json_object_new_string(r->arch));
 		json_object_object_add(o, "status",
-				       json_object_new_string(stage_status_name(r->status)));
+				       json_object_new_string(plan_status_name(r->status)));
 		json_object_object_add(o, "summary", json_object_new_string(r->summary));
 		json_object_object_add(o, "findings", json_object_new_int(r->findings));
 		json_object_array_add(arr, o);
@@ -142,11 +143,11 @@ int cmd_record(int argc, char **argv, struct ctx *ctx)
 		return cmd_usage_error("record", "--version is required");
 	if (!stage_arg)
 		return cmd_usage_error("record", "--stage is required");
-	if (stage_parse(stage_arg, &stage) || stage >= STAGE_RESULTS) {
+	if (plan_stage_parse(stage_arg, &stage) || stage >= STAGE_RESULTS) {
 		struct strbuf names = STRBUF_INIT;
 
 		for (stage = 0; stage < STAGE_RESULTS; stage++)
-			strbuf_addf(&names, "%s%s", stage ? ", " : "", stage_name(stage));
+			strbuf_addf(&names, "%s%s", stage ? ", " : "", plan_stage_name(stage));
 		ret = cmd_usage_error("record", "unknown stage '%s' (%s)", stage_arg, names.buf);
 		strbuf_release(&names);
 		return ret;
@@ -166,7 +167,7 @@ int cmd_record(int argc, char **argv, struct ctx *ctx)
 		strbuf_release(&err);
 		return EXIT_USAGE;
 	}
-	ret = store_results_record(st, version, stage, arch, doc, &err);
+	ret = stage_record(st, version, stage, arch, doc, &err);
 	if (ret < 0) {
 		fprintf(stderr, "lorebot: %s: %s\n", file, err.buf);
 		ret = ret == -EINVAL ? EXIT_USAGE : EXIT_INFRA;

@@ -653,7 +653,7 @@ static struct task *job_task(const struct job *j, enum task_class klass)
 	t->klass = klass;
 	t->job = j->id;
 	t->version = xstrdup(j->version);
-	t->what = xasprintf("%s%s%s of <%s>", stage_name(j->kind), *j->arch ? " " : "",
+	t->what = xasprintf("%s%s%s of <%s>", plan_stage_name(j->kind), *j->arch ? " " : "",
 			    j->arch, j->version);
 	return t;
 }
@@ -680,7 +680,7 @@ static void job_retry(struct daemon *d, struct job *j, const char *why, json_obj
 static int remote_start(struct daemon *d, struct job *j, struct task *t)
 {
 	char *dir = job_dir(&d->env, j->id), *log = xasprintf("%s/job.log", dir);
-	char *name = xasprintf("lorebot-%s%s%s-%lld", stage_name(j->kind),
+	char *name = xasprintf("lorebot-%s%s%s-%lld", plan_stage_name(j->kind),
 			       *j->arch ? "-" : "", j->arch, (long long)j->id);
 	struct run_task rt = { .x = d->ex.x, .name = name, .workdir = dir,
 			       .log_path = log, .data = t };

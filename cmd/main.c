@@ -13,6 +13,7 @@
 #include "lib/parse-options.h"
 #include "lib/log.h"
 #include "lib/run.h"
+#include "bot/stage.h"
 #include "bot/store.h"
 #include "bot/version.h"
 
@@ -304,6 +305,8 @@ int main(int argc, char **argv)
 		OPT_END(),
 	};
 
+	/* the stages, to the layers below that read them (bot/plan.h) */
+	stage_register();
 	ctx.global_opts = opts;
 	/* stop at the first non-option: the command */
 	argc = parse_options_err(argc, argv, opts, PARSE_OPT_STOP_AT_NON_OPTION, &err);

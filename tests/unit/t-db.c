@@ -8,6 +8,7 @@
 
 #include "bot/db.h"
 #include "bot/results.h"
+#include "bot/stage.h"
 #include "bot/store.h"
 #include "lib/jsonx.h"
 #include "tests/unit/tap.h"
@@ -84,7 +85,7 @@ static int add_result(struct db *db, int64_t id, const char *stage, const char *
 /*
  * The results table takes a stage the stage table knows, without a
  * migration of its own: report-5 dropped the CHECK on the stage's name
- * (rebuilding the table), store_results_record() refuses a stage that
+ * (rebuilding the table), stage_record() refuses a stage that
  * records no results, store_results_load() skips a row of a stage this
  * lorebot does not know and orders the rest by the stage table.  A
  * database made before report-5, with results, keeps them, their index
@@ -165,7 +166,7 @@ static void results_table(void)
 
 	/* the stage table, not the schema, says which stage records results */
 	doc = jx_parse("{}", 2, &err);
-	is_int(store_results_record(&st, "v1@x", STAGE_REPLY, NULL, doc, &err), -EINVAL,
+	is_int(stage_record(&st, "v1@x", STAGE_REPLY, NULL, doc, &err), -EINVAL,
 	       "the reply records no result");
 	is_str(err.buf, "'reply' is not a stage that records results", "and says so");
 	json_object_put(doc);
@@ -185,6 +186,7 @@ int main(void)
 	size_t len;
 	int r;
 
+	stage_register();
 	/* the real schema */
 	r = db_open(&db, path, 0, &err);
 	is_int(r, 0, "open creates and migrates %s", err.buf);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "bot/exec.h"
+#include "bot/stage.h"
 #include "tests/unit/tap.h"
 
 static const char squeue_out[] =
@@ -64,6 +65,7 @@ int main(void)
 	long id;
 	size_t n;
 
+	stage_register();
 	is_int(exec_slurm_parse_sbatch("1234\n", &id), 0, "sbatch --parsable: an id");
 	is_int(id, 1234, "its value");
 	ok(!exec_slurm_parse_sbatch("77;cluster-b\n", &id) && id == 77, "an id with a cluster");

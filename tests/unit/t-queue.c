@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include "bot/queue.h"
+#include "bot/stage.h"
 #include "tests/unit/tap.h"
 
 int main(void)
@@ -16,6 +17,7 @@ int main(void)
 	bool added;
 	int i;
 
+	stage_register();
 	if (db_open(&db, path, 0, &err)) {
 		ok(0, "open: %s", err.buf);
 		return done_testing();

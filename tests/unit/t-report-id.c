@@ -5,6 +5,7 @@
  * function or code has another.
  */
 #include "bot/report.h"
+#include "bot/stage.h"
 #include "tests/unit/tap.h"
 
 static void id_of(enum stage s, const char *json, char id[REPORT_ID_LEN + 1])
@@ -19,6 +20,7 @@ int main(void)
 {
 	char a[REPORT_ID_LEN + 1], b[REPORT_ID_LEN + 1];
 
+	stage_register();
 	id_of(STAGE_CHECK, "{\"rule\": \"atomic-sleep\", \"file\": \"mm/a.c\", \"line\": 62,"
 	      " \"function\": \"walk\", \"quote\": \"\\t\\tcond_resched();\","
 	      " \"message\": \"may sleep at line 60\"}", a);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * stage_plan(): what a version needs, derived from its results alone,
+ * plan_make(): what a version needs, derived from its results alone,
  * by the stage table's rows (what follows what, on which status).
  */
 #include "bot/stage.h"
@@ -16,15 +16,16 @@ int main(void)
 	enum stage s;
 	size_t nr = 0;
 
-	is_int(stage_parse("build", &s), 0, "a stage name parses");
+	stage_register();
+	is_int(plan_stage_parse("build", &s), 0, "a stage name parses");
 	is_int(s, STAGE_BUILD, "to its row");
-	ok(stage_parse("sparse", &s) < 0, "an unknown name does not");
-	is_int(stage_status_parse("boot-failure"), STATUS_BOOT_FAILURE, "a status parses");
-	is_int(stage_status_parse("great"), STATUS_NONE, "an unknown status is none");
-	ok(stage_has_status(STAGE_BUILD, STATUS_INFRA), "every stage may end infra");
-	ok(!stage_has_status(STAGE_APPLY, STATUS_OK), "apply has no 'ok'");
+	ok(plan_stage_parse("sparse", &s) < 0, "an unknown name does not");
+	is_int(plan_status_parse("boot-failure"), STATUS_BOOT_FAILURE, "a status parses");
+	is_int(plan_status_parse("great"), STATUS_NONE, "an unknown status is none");
+	ok(plan_has_status(STAGE_BUILD, STATUS_INFRA), "every stage may end infra");
+	ok(!plan_has_status(STAGE_APPLY, STATUS_OK), "apply has no 'ok'");
 
-	stage_plan(rs, nr, &cfg, &p);
+	plan_make(rs, nr, &cfg, &p);
 	is_int(p.need[STAGE_APPLY][0], NEED_RUN, "nothing recorded: apply runs");
 	is_int(p.need[STAGE_CHECK][0], NEED_WAIT, "check waits for it");
 	is_int(p.need[STAGE_BUILD][1], NEED_WAIT, "so do the builds");
@@ -32,7 +33,7 @@ int main(void)
 	ok(!p.started && !p.ended, "not started, not ended");
 
 	rs[nr++] = (struct plan_result){ STAGE_APPLY, "", STATUS_APPLIED, 0 };
-	stage_plan(rs, nr, &cfg, &p);
+	plan_make(rs, nr, &cfg, &p);
 	is_int(p.need[STAGE_APPLY][0], NEED_DONE, "applied: apply is done");
 	is_int(p.need[STAGE_CHECK][0], NEED_RUN, "check runs");
 	ok(p.need[STAGE_BUILD][0] == NEED_RUN && p.need[STAGE_BUILD][1] == NEED_RUN,
@@ -42,28 +43,28 @@ int main(void)
 	rs[nr++] = (struct plan_result){ STAGE_CHECK, "", STATUS_WARNINGS, 3 };
 	rs[nr++] = (struct plan_result){ STAGE_BUILD, "x86_64", STATUS_OK, 0 };
 	rs[nr++] = (struct plan_result){ STAGE_BUILD, "arm64", STATUS_ERRORS, 1 };
-	stage_plan(rs, nr, &cfg, &p);
+	plan_make(rs, nr, &cfg, &p);
 	is_int(p.need[STAGE_BOOT][0], NEED_RUN, "built ok: its boot runs");
 	is_int(p.need[STAGE_BOOT][1], NEED_SKIP, "build errors: no boot");
 	ok(!p.ended && p.need[STAGE_REPLY][0] == NEED_WAIT, "the reply waits for the boot");
 
 	rs[nr++] = (struct plan_result){ STAGE_BOOT, "x86_64", STATUS_INFRA, 0 };
-	stage_plan(rs, nr, &cfg, &p);
+	plan_make(rs, nr, &cfg, &p);
 	ok(p.ended && p.need[STAGE_REPLY][0] == NEED_RUN,
 	   "an infra result ends its stage: the reply is due");
-	ok(stage_plan_all_ended(&p, STAGE_BOOT), "every boot ended (done or skipped)");
+	ok(plan_all_ended(&p, STAGE_BOOT), "every boot ended (done or skipped)");
 
 	nr = 0;
 	rs[nr++] = (struct plan_result){ STAGE_APPLY, "", STATUS_FAILED, 1 };
 	rs[nr++] = (struct plan_result){ STAGE_CHECK, "", STATUS_CLEAN, 0 };
-	stage_plan(rs, nr, &cfg, &p);
+	plan_make(rs, nr, &cfg, &p);
 	ok(p.need[STAGE_BUILD][0] == NEED_SKIP && p.need[STAGE_BOOT][1] == NEED_SKIP,
 	   "apply failed: no builds and no boots");
 	ok(p.ended && p.need[STAGE_REPLY][0] == NEED_RUN, "so the reply is due");
 
 	nr = 0;
 	rs[nr++] = (struct plan_result){ STAGE_APPLY, "", STATUS_INFRA, 0 };
-	stage_plan(rs, nr, &cfg, &p);
+	plan_make(rs, nr, &cfg, &p);
 	is_int(p.need[STAGE_CHECK][0], NEED_RUN, "apply infra: check still runs");
 	is_int(p.need[STAGE_BUILD][0], NEED_SKIP, "builds do not (nothing applied)");
 
@@ -73,7 +74,7 @@ int main(void)
 		noboot.boot = false;
 		nr = 0;
 		rs[nr++] = (struct plan_result){ STAGE_APPLY, "", STATUS_APPLIED, 0 };
-		stage_plan(rs, nr, &noboot, &p);
+		plan_make(rs, nr, &noboot, &p);
 		is_int(p.need[STAGE_BOOT][0], NEED_SKIP, "boot.enable false: no boots");
 	}
 	return done_testing();
