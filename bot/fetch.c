@@ -139,14 +139,6 @@ int fetch_parse_since(const char *s, int64_t now, int64_t *out)
  */
 #define SINK_BATCH 256
 #define SINK_BATCH_BYTES (8 << 20)
-/*
- * A local mbox is committed every this many bytes of mail: one
- * transaction for a whole archive grew the WAL to twice the archive
- * (5 GB for 1,000,000 messages) and its index in memory with it; what
- * was committed stays pending assembly (series_pending) if the import
- * stops.
- */
-#define MBOX_TXN_BYTES (64 << 20)
 
 struct sink {
 	struct store *st;
@@ -934,7 +926,7 @@ int fetch_thread(struct store *st, const struct fetch_cfg *c, const char *msgid,
 }
 
 int fetch_mbox_file(struct store *st, const char *list, const char *path,
-		    size_t max_msg, struct fetch_result *r)
+		    size_t max_msg, uint64_t commit_bytes, struct fetch_result *r)
 {
 	struct sink s = { .st = st, .r = r, .err = &r->error };
 	struct mbox_reader rd;
@@ -956,7 +948,8 @@ int fetch_mbox_file(struct store *st, const char *list, const char *path,
 	}
 	while ((rc = mbox_next(&rd, &m)) > 0)
 		if (sink_msg(&s, &m) ||
-		    (s.txn_bytes >= MBOX_TXN_BYTES && sink_commit(&s)))
+		    (s.txn_bytes >= (commit_bytes ? commit_bytes : FETCH_MBOX_COMMIT) &&
+		     sink_commit(&s)))
 			break;
 	mbox_msg_release(&m);
 	mbox_close(&rd);

@@ -119,9 +119,21 @@ int fetch_list(struct store *st, const struct fetch_cfg *c,
 int fetch_thread(struct store *st, const struct fetch_cfg *c, const char *msgid,
 		 bool raw_only, struct fetch_result *r);
 
-/* Import a local mbox file as if fetched from list (NULL: no list) */
+/*
+ * A local mbox is committed every this many bytes of mail by default: one
+ * transaction for a whole archive grew the WAL to twice the archive
+ * (5 GB for 1,000,000 messages) and its index in memory with it; what
+ * was committed stays pending assembly (series_pending) if the import
+ * stops.
+ */
+#define FETCH_MBOX_COMMIT (64ull << 20)
+
+/*
+ * Import a local mbox file as if fetched from list (NULL: no list),
+ * committed every commit_bytes of mail (0: FETCH_MBOX_COMMIT)
+ */
 int fetch_mbox_file(struct store *st, const char *list, const char *path,
-		    size_t max_msg, struct fetch_result *r);
+		    size_t max_msg, uint64_t commit_bytes, struct fetch_result *r);
 
 void fetch_result_release(struct fetch_result *r);
 const char *fetch_status_name(enum fetch_status s);

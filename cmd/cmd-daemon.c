@@ -15,25 +15,10 @@ const char cmd_daemon_help[] =
 	"                   [--listen ADDR:PORT] [--arch LIST] [--once]\n"
 	"\n"
 	"DESCRIPTION\n"
-	"    One event loop drives every stage through a job queue in the\n"
-	"    database: the lists are polled (list.<name>.pollinterval); new\n"
-	"    series versions are queued once complete, or as incomplete after\n"
-	"    daemon.window; each version is applied onto its base, checked,\n"
-	"    built and booted per architecture, and answered by one reply per\n"
-	"    outcome (reply.mode: outbox by default).  Newest versions go first;\n"
-	"    a superseded version's pending jobs are cancelled.\n"
-	"\n"
-	"    Every job runs as a child process ('lorebot job run ID') with time\n"
-	"    limits; builds and boots run sandboxed without network as an\n"
-	"    unprivileged user.  A job that crashes or hangs is killed, retried\n"
-	"    up to daemon.attempts times, then marked failed with the reason.\n"
-	"    The daemon may be killed at any instant: jobs that were running are\n"
-	"    queued again at the next start, stages recorded done are not\n"
-	"    repeated and no reply is sent twice.\n"
-	"\n"
-	"    SIGTERM and SIGINT stop the running jobs (they go back to the queue)\n"
-	"    and exit; SIGHUP reloads the configuration file.  Progress is logged\n"
-	"    on stderr with timestamps (or to syslog: core.syslog).\n"
+	"    Follows the lists on lore and takes every new series version through\n"
+	"    the pipeline: apply, check, build and boot per architecture, reply.\n"
+	"    The pipeline, its jobs, signals, state and every configuration key\n"
+	"    it reads are in the manual: man 8 lorebot-daemon.\n"
 	"\n"
 	"OPTIONS\n"
 	"\n"
@@ -42,7 +27,7 @@ const char cmd_daemon_help[] =
 	"    the database or the signals cannot be set up.\n"
 	"\n"
 	"SEE ALSO\n"
-	"    lorebot status, lorebot serve, config/lorebot.conf\n";
+	"    lorebot-daemon(8), lorebot-status(1), lorebot-serve(1), lorebot.conf(5)\n";
 
 int cmd_daemon(int argc, char **argv, struct ctx *ctx)
 {

@@ -14,6 +14,7 @@
 struct fetch_opts {
 	const char *url, *list, *query, *since, *thread, *message, *mbox, *method;
 	int batches;
+	uint64_t commit_every;
 	bool force, json, reparse;
 };
 
@@ -352,6 +353,9 @@ static int parse_opts(int argc, char **argv, struct fetch_opts *o)
 		OPT_STRING(0, "mbox", &o->mbox, "FILE",
 			   "import a local mbox instead (- for stdin), committed every 64 MB of "
 			   "mail: stopped, the same import again stores the rest"),
+		OPT_SIZE(0, "commit-every", &o->commit_every, "SIZE",
+			 "with --mbox: commit every SIZE of mail (16m, 512k) instead of 64 MB: "
+			 "less is lost to a stop, more commits are made"),
 		OPT_BOOL(0, "reparse", &o->reparse,
 			 "parse every stored message again (after a parser fix)"),
 		OPT_BOOL('f', "force", &o->force,
@@ -370,6 +374,8 @@ static int parse_opts(int argc, char **argv, struct fetch_opts *o)
 		return cmd_usage_error("fetch", "--thread or --message, not both");
 	if (o->mbox && o->url)
 		return cmd_usage_error("fetch", "--mbox or --url, not both");
+	if (o->commit_every && !o->mbox)
+		return cmd_usage_error("fetch", "--commit-every goes with --mbox");
 	if ((o->query || o->since) && !o->url)
 		return cmd_usage_error("fetch", "--query and --since go with --url "
 				       "(configured lists have list.<name>.query/since)");
@@ -457,7 +463,8 @@ int cmd_fetch(int argc, char **argv, struct ctx *ctx)
 		if (!o.json)
 			r.changes.limit = MAX_LISTED;
 		rc = fetch_mbox_file(&st, o.list, o.mbox,
-				     config_get_size(ctx->cfg, "mail.maxsize"), &r);
+				     config_get_size(ctx->cfg, "mail.maxsize"),
+				     o.commit_every, &r);
 
 		report(&run, o.list, NULL, &r, rc);
 		fetch_result_release(&r);
