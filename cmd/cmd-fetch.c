@@ -218,7 +218,7 @@ static void fetch_url(struct run *run)
 static void fetch_configured(struct run *run)
 {
 	char **names = NULL;
-	size_t nr = config_subsections(run->ctx->cfg, "list", &names), i, done = 0;
+	size_t nr = config_subsections(run->ctx->cfg, CFG_SUB_list_url, &names), i, done = 0;
 
 	for (i = 0; i < nr; i++) {
 		struct strbuf err = STRBUF_INIT;
@@ -446,8 +446,8 @@ int cmd_fetch(int argc, char **argv, struct ctx *ctx)
 	run.lists = json_object_new_array();
 	run.versions = json_object_new_array();
 	run.answers = json_object_new_array();
-	run.gitdir = config_get(ctx->cfg, "lore.gitdir") ?
-		xstrdup(config_get(ctx->cfg, "lore.gitdir")) :
+	run.gitdir = config_v(ctx->cfg)->lore_gitdir ?
+		xstrdup(config_v(ctx->cfg)->lore_gitdir) :
 		xasprintf("%s.lore", db_path(st.db));
 	if (o.mbox) {
 		struct fetch_result r = FETCH_RESULT_INIT;
@@ -457,7 +457,7 @@ int cmd_fetch(int argc, char **argv, struct ctx *ctx)
 		if (!o.json)
 			r.changes.limit = MAX_LISTED;
 		rc = fetch_mbox_file(&st, o.list, o.mbox,
-				     config_get_size(ctx->cfg, "mail.maxsize"), &r);
+				     config_v(ctx->cfg)->mail_maxsize, &r);
 
 		report(&run, o.list, NULL, &r, rc);
 		fetch_result_release(&r);

@@ -186,7 +186,7 @@ static int setup_lists(struct daemon *d)
 		free(name);
 		goto out;
 	}
-	nr = config_subsections(d->cfg, "list", &names);
+	nr = config_subsections(d->cfg, CFG_SUB_list_url, &names);
 	for (i = 0; i < nr; i++) {
 		struct strbuf err = STRBUF_INIT;
 		int r = fetch_cfg_list(&c, d->cfg, names[i], &err);
@@ -217,17 +217,17 @@ out:
 
 static void setup_limits(struct daemon *d)
 {
-	const char *level = config_get(d->cfg, "core.loglevel");
+	const char *level = config_v(d->cfg)->core_loglevel;
 	enum log_level lvl;
 
 	exec_configure(&d->ex, d->cfg);
 	d->max_heavy = d->ex.max_jobs ? d->ex.max_jobs :
-		MAX(1, config_get_int(d->cfg, "daemon.builds"));
-	d->max_light = MAX(1, config_get_int(d->cfg, "daemon.light"));
-	d->attempts = MAX(1, config_get_int(d->cfg, "daemon.attempts"));
-	d->fetch_timeout_ms = config_get_ms(d->cfg, "daemon.fetchtimeout");
-	d->env.timeout_ms = config_get_ms(d->cfg, "daemon.jobtimeout");
-	d->env.sandbox = config_get_bool(d->cfg, "build.sandbox");
+		MAX(1, config_v(d->cfg)->daemon_builds);
+	d->max_light = MAX(1, config_v(d->cfg)->daemon_light);
+	d->attempts = MAX(1, config_v(d->cfg)->daemon_attempts);
+	d->fetch_timeout_ms = config_v(d->cfg)->daemon_fetchtimeout;
+	d->env.timeout_ms = config_v(d->cfg)->daemon_jobtimeout;
+	d->env.sandbox = config_v(d->cfg)->build_sandbox;
 	if (level && !log_parse_level(level, &lvl) && log_get_level() != LOG_LVL_DEBUG)
 		log_set_level(lvl);
 	pipeline_cfg_release(&d->pc);
@@ -1313,7 +1313,7 @@ int daemon_run(struct ctx *ctx, const struct daemon_opts *o)
 	int ret = EXIT_OK;
 
 	log_set_timestamps(true);
-	if (config_get_bool(ctx->cfg, "core.syslog"))
+	if (config_v(ctx->cfg)->core_syslog)
 		log_use_syslog("lorebot");
 	ret = cmd_open_store(ctx, &d.st, true);
 	if (ret)
@@ -1335,7 +1335,7 @@ int daemon_run(struct ctx *ctx, const struct daemon_opts *o)
 	dbpath = util_path_absolute(db_path(d.st.db));
 	statedir = util_path_dirname(dbpath);
 	config = util_path_absolute(ctx->config_path);
-	repo = util_path_absolute(o->repo ? o->repo : config_get(ctx->cfg, "git.repo"));
+	repo = util_path_absolute(o->repo ? o->repo : config_v(ctx->cfg)->git_repo);
 	outbox = util_path_absolute(o->outbox);
 	d.dbpath = dbpath;
 	d.env.self = self;
@@ -1343,7 +1343,7 @@ int daemon_run(struct ctx *ctx, const struct daemon_opts *o)
 	d.env.repo = repo;
 	d.env.statedir = statedir;
 	d.env.outbox = outbox;
-	d.env.cache = cache = cmd_check_cache_dir(ctx->cfg);
+	d.env.cache = cache = config_cachedir(ctx->cfg);
 	if (!d.env.repo) {
 		log_err("no kernel repository: give --repo or set git.repo");
 		ret = EXIT_USAGE;
