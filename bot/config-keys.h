@@ -25,10 +25,9 @@ CFG_KEY(core_db, "core.db", PATH, NULL, NULL,
 	"the SQLite database (default: <statedir>/lorebot.db)")
 CFG_KEY(core_cachedir, "core.cachedir", PATH, NULL, NULL,
 	"kernel trees and build directories shared by jobs, the checkpatch.pl "
-	"lorebot check extracts and its fallback mm.git (default: "
-	"$LOREBOT_CACHE, else /var/cache/lorebot as root, else "
-	"$XDG_CACHE_HOME/lorebot or ~/.cache/lorebot; for builds "
-	"$LOREBOT_CACHE comes before this key)")
+	"lorebot check extracts and its fallback mm.git ($LOREBOT_CACHE, when "
+	"set, comes before this key; default: /var/cache/lorebot as root, "
+	"else $XDG_CACHE_HOME/lorebot or ~/.cache/lorebot)")
 CFG_KEY(core_loglevel, "core.loglevel", ENUM, "info", "error|warning|info|debug",
 	"how much the daemon logs")
 CFG_KEY(core_syslog, "core.syslog", BOOL, "false", NULL,
