@@ -6,6 +6,7 @@
 
 #include "cmd/cmd.h"
 #include "lib/parse-options.h"
+#include "bot/contract.h"
 #include "bot/fetch.h"
 #include "bot/reply.h"
 #include "bot/series-out.h"
@@ -24,7 +25,7 @@ static json_object *result_json(const char *name, const char *url,
 
 	json_object_object_add(o, "name", jx_new_str(name));
 	json_object_object_add(o, "url", jx_new_str(url));
-	json_object_object_add(o, "status",
+	json_object_object_add(o, rk_flist_status,
 			       json_object_new_string(fetch_status_name(r->status)));
 	json_object_object_add(o, "windows", json_object_new_int64(r->windows));
 	json_object_object_add(o, "threads", json_object_new_int64(r->threads));
@@ -33,15 +34,15 @@ static json_object *result_json(const char *name, const char *url,
 	json_object_object_add(o, "bytes_in", json_object_new_int64(r->stats.bytes_in));
 	json_object_object_add(o, "bytes_out", json_object_new_int64(r->stats.bytes_out));
 	json_object_object_add(o, "received", json_object_new_int64(r->received));
-	json_object_object_add(o, "new", json_object_new_int64(r->added));
+	json_object_object_add(o, rk_flist_added, json_object_new_int64(r->added));
 	json_object_object_add(o, "variants", json_object_new_int64(r->variants));
 	json_object_object_add(o, "duplicates", json_object_new_int64(r->duplicates));
 	json_object_object_add(o, "skipped", json_object_new_int64(r->skipped));
 	json_object_object_add(o, "cursor", json_object_new_int64(r->cursor));
-	json_object_object_add(o, "failures", json_object_new_int(r->failures));
-	json_object_object_add(o, "next_poll", r->next_poll ?
+	json_object_object_add(o, rk_flist_failures, json_object_new_int(r->failures));
+	json_object_object_add(o, rk_flist_next_poll, r->next_poll ?
 			       json_object_new_int64(r->next_poll) : NULL);
-	json_object_object_add(o, "error", r->error.len ?
+	json_object_object_add(o, rk_flist_error, r->error.len ?
 			       json_object_new_string(r->error.buf) : NULL);
 	return o;
 }
@@ -54,7 +55,7 @@ static void changes_json(json_object *arr, const struct store_changes *c)
 		const struct store_change *ch = &c->v[i];
 		json_object *o = json_object_new_object();
 
-		json_object_object_add(o, "id", json_object_new_string(ch->id));
+		json_object_object_add(o, rk_fver_id, json_object_new_string(ch->id));
 		json_object_object_add(o, "change",
 				       json_object_new_string(store_change_name(ch->kind)));
 		json_object_object_add(o, "series_id", jx_new_str(ch->series_id));
@@ -394,12 +395,13 @@ static void answers(struct run *run)
 	for (i = 0; i < a.nr; i++) {
 		json_object *o = json_object_new_object();
 
-		json_object_object_add(o, "msgid", json_object_new_string(a.v[i].msgid));
-		json_object_object_add(o, "from", jx_new_str(a.v[i].sender));
-		json_object_object_add(o, "command", json_object_new_string(a.v[i].command));
-		json_object_object_add(o, "outcome", json_object_new_string(
-					       a.v[i].done ? "done" : "ignored"));
-		json_object_object_add(o, "why", json_object_new_string(a.v[i].why));
+		json_object_object_add(o, rk_answer_msgid, json_object_new_string(a.v[i].msgid));
+		json_object_object_add(o, rk_answer_from, jx_new_str(a.v[i].sender));
+		json_object_object_add(o, rk_answer_command,
+				       json_object_new_string(a.v[i].command));
+		json_object_object_add(o, rk_answer_outcome, json_object_new_string(
+					       a.v[i].done ? RD_ANSWER_DONE : RD_ANSWER_IGNORED));
+		json_object_object_add(o, rk_answer_why, json_object_new_string(a.v[i].why));
 		json_object_array_add(run->answers, o);
 		if (!run->o->json)
 			printf("answer <%s> from %s: lorebot: %s: %s%s\n", a.v[i].msgid,
@@ -470,9 +472,9 @@ int cmd_fetch(int argc, char **argv, struct ctx *ctx)
 	if (o.json) {
 		json_object *out = json_object_new_object();
 
-		json_object_object_add(out, "lists", run.lists);
-		json_object_object_add(out, "versions", run.versions);
-		json_object_object_add(out, "answers", run.answers);
+		json_object_object_add(out, rk_fetch_lists, run.lists);
+		json_object_object_add(out, rk_fetch_versions, run.versions);
+		json_object_object_add(out, rk_fetch_answers, run.answers);
 		jx_print(out, stdout);
 		json_object_put(out);
 	} else {

@@ -581,7 +581,7 @@ static void fetch_ended(struct daemon *d, struct task *t, const struct run_done 
 	if (!util_read_file(t->out, &buf, &len, FETCH_OUT_MAX))
 		o = json_tokener_parse(buf);
 	free(buf);
-	r = rd_at(jx_array(o, "lists"), 0);
+	r = rd_at(rd_fetch_lists(o), 0);
 	if (!l) {
 		/* the list was dropped by a reload: its changes still count */
 	} else if (!r) {
@@ -598,20 +598,21 @@ static void fetch_ended(struct daemon *d, struct task *t, const struct run_done 
 		l->next_ms = now + wait;
 		free(why);
 	} else {
-		const char *status = jx_strz(r, "status");
-		int64_t next = jx_int(r, "next_poll", 0), tnow = time(NULL);
+		const char *status = rd_flist_status_z(r);
+		int64_t next = rd_flist_next_poll(r, 0), tnow = time(NULL);
 
 		l->crashes = 0;
 		l->polled = true;
-		l->more = !strcmp(status, "more");
-		if (!strcmp(status, "failed"))
+		l->more = !strcmp(status, fetch_status_name(FETCH_MORE));
+		if (!strcmp(status, fetch_status_name(FETCH_FAILED)))
 			log_warn("%s: fetch failed (%d in a row): %s; backing off, "
-				 "next attempt in %llds", l->name, (int)jx_int(r, "failures", 0),
-				 jx_str(r, "error") ? jx_str(r, "error") : "unknown error",
+				 "next attempt in %llds", l->name, (int)rd_flist_failures(r, 0),
+				 rd_flist_error(r) ? rd_flist_error(r) : "unknown error",
 				 (long long)MAX(next - tnow, 0));
-		else if (jx_int(r, "new", 0) || jx_len(o, "versions"))
+		else if (rd_flist_added(r, 0) || rd_fetch_versions_len(o))
 			log_info("%s: %lld new messages, %zu versions new or changed",
-				 l->name, (long long)jx_int(r, "new", 0), jx_len(o, "versions"));
+				 l->name, (long long)rd_flist_added(r, 0),
+				 rd_fetch_versions_len(o));
 		if (l->more)
 			l->next_ms = now;	/* catch up, one pass after another */
 		else if (next > tnow)
@@ -622,15 +623,15 @@ static void fetch_ended(struct daemon *d, struct task *t, const struct run_done 
 	if (l)
 		l->running = false;
 	/* the fetch pass (a child) read them: its log is this one */
-	for (i = 0; i < jx_len(o, "answers"); i++) {
-		json_object *a = rd_at(jx_array(o, "answers"), i);
-		bool done = !strcmp(jx_strz(a, "outcome"), "done");
+	for (i = 0; i < rd_fetch_answers_len(o); i++) {
+		json_object *a = rd_at(rd_fetch_answers(o), i);
+		bool done = !strcmp(rd_answer_outcome_z(a), RD_ANSWER_DONE);
 
 		log_msg(done ? LOG_LVL_INFO : LOG_LVL_WARN, "answer <%s> from %s: \"lorebot: %s\": "
-			"%s%s", jx_strz(a, "msgid"), jx_str(a, "from") ? jx_str(a, "from") : "?",
-			jx_strz(a, "command"), done ? "" : "ignored: ", jx_strz(a, "why"));
+			"%s%s", rd_answer_msgid_z(a), rd_answer_from(a) ? rd_answer_from(a) : "?",
+			rd_answer_command_z(a), done ? "" : "ignored: ", rd_answer_why_z(a));
 	}
-	vs = jx_array(o, "versions");
+	vs = rd_fetch_versions(o);
 	/* the fetch leaves them dirty when --arch is not build.arch */
 	if (vs && json_object_array_length(vs) &&
 	    report_states_flush(&d->st, STATES_DIRTY, &err)) {
@@ -639,8 +640,8 @@ static void fetch_ended(struct daemon *d, struct task *t, const struct run_done 
 	}
 	/* what stopping leaves unplanned is planned at the next start */
 	for (i = 0; vs && i < json_object_array_length(vs) && !stopping(d); i++)
-		if (jx_str(rd_at(vs, i), "id"))
-			plan(d, jx_str(rd_at(vs, i), "id"));
+		if (rd_fver_id(rd_at(vs, i)))
+			plan(d, rd_fver_id(rd_at(vs, i)));
 	json_object_put(o);
 }
 
