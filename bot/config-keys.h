@@ -3,12 +3,12 @@
  * Every configuration key lorebot reads: the single source of the key
  * table (cfg_keys[], which the docs, "lorebot config --list-keys" and
  * "--check" read), of the typed values (struct config_values, one field
- * per key, cfg->v.<id>) and of the ids (CFG_ID_<id>, CFG_SUB_<id>).
+ * per key, config_v(cfg)-><id>) and of the ids (CFG_ID_<id>, CFG_SUB_<id>).
  * Keep config/lorebot.conf (the documented example) in step; tests check
  * that both agree.  doc/technical/configuration.md: how to add a key.
  *
  * CFG_KEY(id, name, type, default, choices, help): a key of a section,
- *	read as cfg->v.id;
+ *	read as config_v(cfg)->id;
  * CFG_SUBKEY(id, name, type, default, choices, help): a key of a
  *	subsection, "list.*.url", read through config_sub*(CFG_SUB_id, name).
  * id is the name with "." (and ".*.") as "_"; type is STRING, PATH, BOOL,

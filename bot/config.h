@@ -43,7 +43,7 @@ extern const size_t cfg_keys_nr;
 
 /*
  * The typed value of each key, one field per CFG_KEY() of config-keys.h,
- * named by its id (cfg->v.build_jobs is "build.jobs"): STRING and PATH
+ * named by its id (config_v(cfg)->build_jobs is "build.jobs"): STRING and PATH
  * const char * (NULL when unset without a default), ENUM const char *
  * spelt as in the table's choices (a value is matched case-insensitively
  * and given back as the table spells it, so strcmp(v, "all") works), BOOL
