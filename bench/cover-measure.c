@@ -427,9 +427,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	strbuf_init(&c.includes, 0);
-	if (config_load_file(&cfg, argv[1], &err) || kbuild_env_init(&env, &cfg, &err) ||
+	if (config_load_strict(&cfg, argv[1], &err) || kbuild_env_init(&env, &cfg, &err) ||
 	    kbuild_arch(&cfg, argv[3], &a, &err) ||
-	    kbuild_open(&c.t, &env, &a, config_get(&cfg, "build.profile"), argv[2],
+	    kbuild_open(&c.t, &env, &a, config_v(&cfg)->build_profile, argv[2],
 			argv[4], NULL, &err)) {
 		fprintf(stderr, "cover-measure: %s\n", err.buf);
 		return 3;

@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "bot/config.h"
+#include "bot/config-priv.h"
 #include "bot/gitcfg.h"
 
 void config_release(struct config *cfg)
@@ -18,6 +19,7 @@ void config_release(struct config *cfg)
 		free(cfg->e[i].file);
 	}
 	free(cfg->e);
+	config_values_free(cfg);
 	memset(cfg, 0, sizeof(*cfg));
 }
 
@@ -39,6 +41,15 @@ static char *normalise(const char *name)
 	return n;
 }
 
+bool config_name_eq(const char *entry, const char *name)
+{
+	char *n = normalise(name);
+	bool eq = !strcmp(entry, n);
+
+	free(n);
+	return eq;
+}
+
 static void add_entry(struct config *cfg, const char *name, const char *value,
 		      const char *file, int line)
 {
@@ -52,9 +63,16 @@ static void add_entry(struct config *cfg, const char *name, const char *value,
 	e->line = line;
 }
 
+void config_set_at(struct config *cfg, const char *name, const char *value,
+		   const char *file, int line)
+{
+	add_entry(cfg, name, value, file, line);
+	cfg->parsed = false;
+}
+
 void config_set(struct config *cfg, const char *name, const char *value)
 {
-	add_entry(cfg, name, value, "command line", 0);
+	config_set_at(cfg, name, value, "command line", 0);
 }
 
 /*
@@ -209,7 +227,7 @@ int config_load_git(struct config *cfg, const char *repo_dir,
 }
 
 /* Does table name "list.*.url" match "list.linux-mm.url"? */
-static bool key_matches(const char *pattern, const char *name)
+bool config_key_matches(const char *pattern, const char *name)
 {
 	const char *star = strstr(pattern, ".*.");
 	const char *dot1, *dot2;
@@ -230,12 +248,13 @@ const struct cfg_key *config_find_key(const char *name)
 	size_t i;
 
 	for (i = 0; i < cfg_keys_nr; i++)
-		if (key_matches(cfg_keys[i].name, name))
+		if (config_key_matches(cfg_keys[i].name, name))
 			return &cfg_keys[i];
 	return NULL;
 }
 
-static bool choice_ok(const char *choices, const char *v)
+/* The choice v is, as choices spells it (its length in *out_len), or NULL */
+const char *config_choice(const char *choices, const char *v, size_t *out_len)
 {
 	const char *p = choices;
 	size_t n = strlen(v);
@@ -244,16 +263,18 @@ static bool choice_ok(const char *choices, const char *v)
 		const char *bar = strchr(p, '|');
 		size_t len = bar ? (size_t)(bar - p) : strlen(p);
 
-		if (len == n && !strncasecmp(p, v, n))
-			return true;
+		if (len == n && !strncasecmp(p, v, n)) {
+			*out_len = n;
+			return p;
+		}
 		p = bar ? bar + 1 : NULL;
 	}
-	return false;
+	return NULL;
 }
 
-/* NULL when value is fine for the key, else what is wrong */
-static const char *value_problem(const struct cfg_key *k, const char *v)
+const char *config_value_problem(const struct cfg_key *k, const char *v)
 {
+	size_t len;
 	uint64_t u;
 	bool b;
 	char *end;
@@ -273,7 +294,7 @@ static const char *value_problem(const struct cfg_key *k, const char *v)
 		return util_parse_duration_ms(v, &u) ?
 			"not a duration (like 30s, 10m, 2h)" : NULL;
 	case CFG_ENUM:
-		return choice_ok(k->choices, v) ? NULL : "not one of the choices";
+		return config_choice(k->choices, v, &len) ? NULL : "not one of the choices";
 	case CFG_PATH:
 	case CFG_STRING:
 	case CFG_LIST:
@@ -283,7 +304,7 @@ static const char *value_problem(const struct cfg_key *k, const char *v)
 }
 
 /* Every entry against the key table; unknown keys only when asked */
-static int check(const struct config *cfg, bool unknown, struct strbuf *report)
+int config_check_entries(const struct config *cfg, bool unknown, struct strbuf *report)
 {
 	size_t i;
 	int problems = 0;
@@ -300,7 +321,7 @@ static int check(const struct config *cfg, bool unknown, struct strbuf *report)
 		}
 		if (!k)
 			continue;
-		why = value_problem(k, e->value);
+		why = config_value_problem(k, e->value);
 		if (why) {
 			strbuf_addf(report, "%s:%d: bad value '%s' for '%s': %s",
 				    e->file ? e->file : "?", e->line,
@@ -316,128 +337,30 @@ static int check(const struct config *cfg, bool unknown, struct strbuf *report)
 
 int config_check(const struct config *cfg, struct strbuf *report)
 {
-	return check(cfg, true, report);
+	return config_check_entries(cfg, true, report);
 }
 
 int config_load_strict(struct config *cfg, const char *path, struct strbuf *err)
 {
 	if (config_load_file(cfg, path, err))
 		return -1;
-	if (!check(cfg, false, err))
-		return 0;
-	strbuf_trim(err);
-	return -1;
+	return config_parse(cfg, err);
 }
 
-const char *config_get(const struct config *cfg, const char *name)
+const char *config_lookup(const struct config *cfg, const char *name)
 {
-	const struct cfg_key *k;
+	const struct cfg_key *k = config_find_key(name);
 	size_t i = cfg ? cfg->nr : 0;
 
 	while (i--) {
-		if (!strcasecmp(cfg->e[i].name, name)) {
-			k = config_find_key(name);
-			/*
-			 * a bad value of a file stopped config_load_strict();
-			 * one of git's configuration is reported, and ignored
-			 */
-			if (k && value_problem(k, cfg->e[i].value))
-				break;
-			return cfg->e[i].value ? cfg->e[i].value : "true";
-		}
+		if (!config_name_eq(cfg->e[i].name, name))
+			continue;
+		/* config_parse() refused a bad value before anyone asks */
+		if (k && config_value_problem(k, cfg->e[i].value))
+			break;
+		return cfg->e[i].value ? cfg->e[i].value : "true";
 	}
-	k = config_find_key(name);
 	return k ? k->def : NULL;
-}
-
-bool config_get_bool(const struct config *cfg, const char *name)
-{
-	const char *v = config_get(cfg, name);
-	bool b = false;
-
-	if (v)
-		util_parse_bool(v, &b);
-	return b;
-}
-
-int64_t config_get_int(const struct config *cfg, const char *name)
-{
-	const char *v = config_get(cfg, name);
-
-	return v ? strtoll(v, NULL, 10) : 0;
-}
-
-uint64_t config_get_size(const struct config *cfg, const char *name)
-{
-	const char *v = config_get(cfg, name);
-	uint64_t u = 0;
-
-	if (v)
-		util_parse_size(v, &u);
-	return u;
-}
-
-uint64_t config_get_ms(const struct config *cfg, const char *name)
-{
-	const char *v = config_get(cfg, name);
-	uint64_t u = 0;
-
-	if (v)
-		util_parse_duration_ms(v, &u);
-	return u;
-}
-
-size_t config_get_all(const struct config *cfg, const char *name,
-		      const char ***values)
-{
-	const char **v = NULL;
-	size_t i, nr = 0, alloc = 0;
-
-	for (i = 0; cfg && i < cfg->nr; i++) {
-		if (strcasecmp(cfg->e[i].name, name) || !cfg->e[i].value)
-			continue;
-		ALLOC_GROW(v, nr + 1, alloc);
-		v[nr++] = cfg->e[i].value;
-	}
-	if (!nr) {
-		const struct cfg_key *k = config_find_key(name);
-
-		if (k && k->def) {
-			v = xmalloc(sizeof(*v));
-			v[nr++] = k->def;
-		}
-	}
-	*values = v;
-	return nr;
-}
-
-size_t config_subsections(const struct config *cfg, const char *section,
-			  char ***names)
-{
-	char **out = NULL;
-	size_t i, j, nr = 0, alloc = 0, slen = strlen(section);
-
-	for (i = 0; cfg && i < cfg->nr; i++) {
-		const char *n = cfg->e[i].name;
-		const char *last = strrchr(n, '.');
-		char *sub;
-
-		if (strncasecmp(n, section, slen) || n[slen] != '.' ||
-		    last == n + slen)
-			continue;
-		sub = xstrndup(n + slen + 1, last - (n + slen + 1));
-		for (j = 0; j < nr; j++)
-			if (!strcmp(out[j], sub))
-				break;
-		if (j < nr) {
-			free(sub);
-			continue;
-		}
-		ALLOC_GROW(out, nr + 1, alloc);
-		out[nr++] = sub;
-	}
-	*names = out;
-	return nr;
 }
 
 void config_describe_keys(struct strbuf *sb)

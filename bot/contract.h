@@ -26,7 +26,9 @@
  * test (a kselftest), culprit (the patch bisection found for a boot
  * finding), confirm and runs (how often it showed on the tip and the
  * base), ver (a series version), vpatch (its patches), person (an
- * author).
+ * author); fetch (what lorebot fetch --json prints for the daemon), flist
+ * (a list's fetch), fver (a version it changed), answer (an answer to
+ * lorebot's mail it read).
  */
 #ifndef LOREBOT_CONTRACT_H
 #define LOREBOT_CONTRACT_H
@@ -139,6 +141,21 @@
 	X(person, name, "name", STR)					\
 	X(person, email, "email", STR)					\
 	X(named, name, "name", STR)	/* {name: ...} of compiler, config */ \
+	/* lorebot fetch --json, which the daemon's fetch pass reads */ \
+	X(fetch, lists, "lists", ARR)	/* a flist per list fetched */	\
+	X(fetch, versions, "versions", ARR)	/* fver: new or changed */ \
+	X(fetch, answers, "answers", ARR)				\
+	X(flist, status, "status", STR)	/* fetch_status_name() */	\
+	X(flist, added, "new", INT)	/* messages new to the store */	\
+	X(flist, failures, "failures", INT)	/* failed polls in a row */ \
+	X(flist, next_poll, "next_poll", INT)	/* unix seconds, or null */ \
+	X(flist, error, "error", STR)					\
+	X(fver, id, "id", STR)						\
+	X(answer, msgid, "msgid", STR)	/* a reply to lorebot's mail */	\
+	X(answer, from, "from", STR)					\
+	X(answer, command, "command", STR)				\
+	X(answer, outcome, "outcome", STR)	/* RD_ANSWER_* */	\
+	X(answer, why, "why", STR)					\
 	/* build: the changed lines compiled (ci/cover-run.h) */	\
 	X(doc, coverage, "coverage", OBJ)				\
 	X(cover, changed, "changed", INT)				\
@@ -180,6 +197,8 @@
 #define RD_TEST_PASS		"pass"		/* test.result */
 #define RD_TEST_FAIL		"fail"
 #define RD_TEST_FLAKY		"flaky"
+#define RD_ANSWER_DONE		"done"		/* answer.outcome */
+#define RD_ANSWER_IGNORED	"ignored"
 
 #define RK_(obj, m) rk_##obj##_##m
 #define RD_(obj, m) rd_##obj##_##m

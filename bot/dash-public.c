@@ -12,9 +12,9 @@
 #include "bot/dash-int.h"
 
 /* The directories of the server a document may name */
-static const char *const root_keys[] = {
-	"web.logroot", "core.statedir", "core.cachedir", "git.repo", "lore.gitdir",
-	"web.templates",
+static const enum cfg_id root_keys[] = {
+	CFG_ID_web_logroot, CFG_ID_core_statedir, CFG_ID_core_cachedir, CFG_ID_git_repo,
+	CFG_ID_lore_gitdir, CFG_ID_web_templates,
 };
 
 /* Keys whose values are paths: always shown relative, else by their last part */
@@ -49,7 +49,7 @@ void dash_public_init(struct dash *d, const struct config *cfg)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(root_keys); i++) {
-		const char *dir = config_get(cfg, root_keys[i]);
+		const char *dir = config_id_str(cfg, root_keys[i]);
 
 		add_root(d, dir);
 		if (dir && realpath(dir, real) && strcmp(real, dir))

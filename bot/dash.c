@@ -55,11 +55,11 @@ static void route(void *data, const struct web_request *req, struct web_response
 int dash_start(struct dash **dp, const struct dash_opts *o, struct strbuf *err)
 {
 	struct dash *d = xcalloc(1, sizeof(*d));
-	const char *listen = o->listen ? o->listen : config_get(o->cfg, "web.listen");
-	const char *logroot = config_get(o->cfg, "web.logroot");
+	const char *listen = o->listen ? o->listen : config_v(o->cfg)->web_listen;
+	const char *logroot = config_v(o->cfg)->web_logroot;
 
 	*dp = NULL;
-	d->botname = xstrdup(config_get(o->cfg, "core.botname"));
+	d->botname = xstrdup(config_v(o->cfg)->core_botname);
 	if (db_open(&d->st.db, o->db_path, DB_READONLY, err)) {
 		free(d);
 		return -1;
@@ -75,9 +75,9 @@ int dash_start(struct dash **dp, const struct dash_opts *o, struct strbuf *err)
 	/* nothing of the configuration is read after this: it may be reloaded */
 	d->ro.cfg = NULL;
 	d->ro.repo = NULL;
-	d->templates = template_dir(config_get(o->cfg, "web.templates"));
-	d->logroot = xstrdup(logroot && *logroot ? logroot : config_get(o->cfg, "core.statedir"));
-	d->refresh_s = (int64_t)(config_get_ms(o->cfg, "web.refresh") / 1000);
+	d->templates = template_dir(config_v(o->cfg)->web_templates);
+	d->logroot = xstrdup(logroot && *logroot ? logroot : config_v(o->cfg)->core_statedir);
+	d->refresh_s = (int64_t)(config_v(o->cfg)->web_refresh / 1000);
 	dash_public_init(d, o->cfg);
 	if (web_start(&d->web, listen, route, d, err)) {
 		dash_stop(d);

@@ -616,13 +616,13 @@ struct run_executor *exec_slurm_create(const struct config *cfg)
 	struct slurm_cfg c = { 0 };
 	struct run_executor *x;
 
-	c.partition = (char *)config_get(cfg, "slurm.partition");
-	c.account = (char *)config_get(cfg, "slurm.account");
-	c.nr_flags = config_get_all(cfg, "slurm.flags", &c.flags);
-	c.poll_ms = config_get_ms(cfg, "slurm.pollinterval");
-	c.cmd_timeout_ms = config_get_ms(cfg, "slurm.timeout");
+	c.partition = (char *)config_v(cfg)->slurm_partition;
+	c.account = (char *)config_v(cfg)->slurm_account;
+	c.flags = config_v(cfg)->slurm_flags.v;
+	c.nr_flags = config_v(cfg)->slurm_flags.nr;
+	c.poll_ms = config_v(cfg)->slurm_pollinterval;
+	c.cmd_timeout_ms = config_v(cfg)->slurm_timeout;
 	x = exec_slurm_new_cfg(&c);
-	free(c.flags);
 	return x;
 }
 
@@ -645,8 +645,8 @@ void exec_slurm_destroy(struct run_executor *x)
 
 void exec_slurm_configure(struct exec *e, const struct config *cfg)
 {
-	const char **v;
-	size_t n = config_get_all(cfg, "slurm.stages", &v), i;
+	const char *const *v = config_v(cfg)->slurm_stages.v;
+	size_t n = config_v(cfg)->slurm_stages.nr, i;
 	enum stage st;
 
 	for (i = 0; i < n; i++) {
@@ -657,37 +657,36 @@ void exec_slurm_configure(struct exec *e, const struct config *cfg)
 	}
 	for (i = 0; !n && i < STAGE_NR; i++)
 		e->stage[i] = stages[i]->heavy && stages[i]->command;
-	free(v);
 	for (i = 0; i < STAGE_NR; i++)
 		if (e->stage[i] && stages[i]->heavy)
-			e->max_jobs = MAX(1, config_get_int(cfg, "slurm.maxjobs"));
+			e->max_jobs = MAX(1, config_v(cfg)->slurm_maxjobs);
 }
 
 void exec_slurm_res(const struct config *cfg, enum stage kind, struct run_res *res)
 {
-	static const struct { enum stage stage; const char *key; } cpus_from[] = {
-		{ STAGE_BUILD, "build.jobs" }, { STAGE_BOOT, "boot.smp" },
+	const struct config_values *cv = config_v(cfg);
+	const struct { enum stage stage; int64_t cpus; } cpus_from[] = {
+		{ STAGE_BUILD, cv->build_jobs }, { STAGE_BOOT, cv->boot_smp },
 	};
-	uint64_t timeout_ms = config_get_ms(cfg, "daemon.jobtimeout");
+	const char *name = plan_stage_name(kind);
+	uint64_t timeout_ms = cv->daemon_jobtimeout;
 	const char **v;
-	char key[64], **flags;
+	char **flags;
 	size_t nf, i;
 
-	snprintf(key, sizeof(key), "slurm.%s.cpus", plan_stage_name(kind));
 	res->cpus = 1;
-	if (config_get(cfg, key))
-		res->cpus = (unsigned int)MAX(1, config_get_int(cfg, key));
-	for (i = 0; !config_get(cfg, key) && i < ARRAY_SIZE(cpus_from); i++)
+	if (config_sub(cfg, CFG_SUB_slurm_cpus, name))
+		res->cpus = (unsigned int)MAX(1, config_sub_int(cfg, CFG_SUB_slurm_cpus, name));
+	for (i = 0; !config_sub(cfg, CFG_SUB_slurm_cpus, name) && i < ARRAY_SIZE(cpus_from);
+	     i++)
 		if (cpus_from[i].stage == kind)
-			res->cpus = (unsigned int)MAX(1, config_get_int(cfg, cpus_from[i].key));
-	snprintf(key, sizeof(key), "slurm.%s.mem", plan_stage_name(kind));
-	res->mem_bytes = config_get(cfg, key) ? config_get_size(cfg, key) : 0;
+			res->cpus = (unsigned int)MAX(1, cpus_from[i].cpus);
+	res->mem_bytes = config_sub_size(cfg, CFG_SUB_slurm_mem, name);
 	/* Slurm enforces it: time queued does not count */
-	snprintf(key, sizeof(key), "slurm.%s.time", plan_stage_name(kind));
-	res->limit_ms = config_get(cfg, key) ? config_get_ms(cfg, key) :
+	res->limit_ms = config_sub(cfg, CFG_SUB_slurm_time, name) ?
+		config_sub_ms(cfg, CFG_SUB_slurm_time, name) :
 		timeout_ms ? timeout_ms + SLACK_MS : 0;
-	snprintf(key, sizeof(key), "slurm.%s.flags", plan_stage_name(kind));
-	nf = config_get_all(cfg, key, &v);
+	nf = config_sub_all(cfg, CFG_SUB_slurm_flags, name, &v);
 	flags = xcalloc(nf + 1, sizeof(*flags));
 	for (i = 0; i < nf; i++)
 		flags[i] = (char *)v[i];

@@ -14,7 +14,7 @@ static const struct exec_engine exec_engines[] = {
 
 int exec_open(struct exec *e, const struct config *cfg, struct strbuf *err)
 {
-	const char *name = config_get(cfg, "daemon.executor");
+	const char *name = config_v(cfg)->daemon_executor;
 	size_t i;
 
 	memset(e, 0, sizeof(*e));

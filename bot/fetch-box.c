@@ -50,7 +50,7 @@ int fetch_box_make(struct fetch_box *b, const struct fetch_box_paths *p,
 	}
 	b->rw[rw++] = tmp;
 	if (p->git) {
-		const char *g = config_get(p->cfg, "lore.gitdir");
+		const char *g = config_v(p->cfg)->lore_gitdir;
 		char *gitdir = g ? util_path_absolute(g) : xasprintf("%s.lore", p->db);
 
 		box_own(b, gitdir);

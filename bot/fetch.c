@@ -17,14 +17,14 @@
 void fetch_cfg_from_config(struct fetch_cfg *c, const struct config *cfg)
 {
 	memset(c, 0, sizeof(*c));
-	c->min_interval_ms = config_get_ms(cfg, "lore.minpoll");
+	c->min_interval_ms = config_v(cfg)->lore_minpoll;
 	c->poll_interval_ms = c->min_interval_ms;
-	c->overlap_s = config_get_ms(cfg, "lore.overlap") / 1000;
-	c->index_lag_s = config_get_ms(cfg, "lore.indexlag") / 1000;
-	c->batch = config_get_int(cfg, "lore.batch");
-	c->max_batches = config_get_int(cfg, "lore.maxbatches");
-	c->max_threads = config_get_int(cfg, "lore.threads");
-	c->backoff_max_ms = config_get_ms(cfg, "lore.backoffmax");
+	c->overlap_s = config_v(cfg)->lore_overlap / 1000;
+	c->index_lag_s = config_v(cfg)->lore_indexlag / 1000;
+	c->batch = config_v(cfg)->lore_batch;
+	c->max_batches = config_v(cfg)->lore_maxbatches;
+	c->max_threads = config_v(cfg)->lore_threads;
+	c->backoff_max_ms = config_v(cfg)->lore_backoffmax;
 	lore_opts_from_config(&c->lore, cfg);
 	if (c->batch < 1)
 		c->batch = 1;
@@ -43,40 +43,29 @@ int fetch_parse_method(const char *s, enum fetch_method *m)
 	return 0;
 }
 
-static const char *list_key(const struct config *cfg, const char *name,
-			    const char *key, struct strbuf *k)
-{
-	strbuf_reset(k);
-	strbuf_addf(k, "list.%s.%s", name, key);
-	return config_get(cfg, k->buf);
-}
-
 int fetch_cfg_list(struct fetch_cfg *c, const struct config *cfg, const char *name,
 		   struct strbuf *err)
 {
-	struct strbuf k = STRBUF_INIT;
 	const char *since, *method;
 	int ret = 1;
 
 	fetch_cfg_from_config(c, cfg);
 	c->name = name;
-	c->url = list_key(cfg, name, "url", &k);
-	c->query = list_key(cfg, name, "query", &k);
-	since = list_key(cfg, name, "since", &k);
-	method = list_key(cfg, name, "method", &k);
-	list_key(cfg, name, "pollinterval", &k);
-	c->poll_interval_ms = MAX(config_get_ms(cfg, k.buf), c->min_interval_ms);
-	list_key(cfg, name, "enabled", &k);
+	c->url = config_sub(cfg, CFG_SUB_list_url, name);
+	c->query = config_sub(cfg, CFG_SUB_list_query, name);
+	since = config_sub(cfg, CFG_SUB_list_since, name);
+	method = config_sub(cfg, CFG_SUB_list_method, name);
+	c->poll_interval_ms = MAX(config_sub_ms(cfg, CFG_SUB_list_pollinterval, name),
+				  c->min_interval_ms);
 	if (since && fetch_parse_since(since, time(NULL), &c->since)) {
 		strbuf_addf(err, "list.%s.since: bad value '%s'", name, since);
 		ret = -1;
 	} else if (fetch_parse_method(method, &c->method)) {
 		strbuf_addf(err, "list.%s.method: bad value '%s'", name, method);
 		ret = -1;
-	} else if (!config_get_bool(cfg, k.buf) || !c->url) {
+	} else if (!config_sub_bool(cfg, CFG_SUB_list_enabled, name) || !c->url) {
 		ret = 0;
 	}
-	strbuf_release(&k);
 	return ret;
 }
 

@@ -246,7 +246,7 @@ static bool is_infra_doc(json_object *doc, enum stage stage)
  */
 static void stage_user(struct stage_run *s, struct run_cmd *cmd, const char *const *ro)
 {
-	const char *user = config_get(s->cfg, "build.user");
+	const char *user = config_v(s->cfg)->build_user;
 	struct passwd *pw = user ? getpwnam(user) : NULL;
 	const char *const *p;
 	const char *why = NULL;
@@ -605,7 +605,7 @@ static int refresh_tree(struct stage_run *s, struct strbuf *err)
 	char *base;
 	int ret;
 
-	if (!config_get_bool(s->cfg, "git.fetch") || !remotes_count(s->cfg))
+	if (!config_v(s->cfg)->git_fetch || !remotes_count(s->cfg))
 		return 0;
 	base = version_base_commit(s);
 	ret = gitrepo_open(&r, s->env->repo, false, &why);
@@ -722,7 +722,7 @@ static int reply_job(struct stage_run *s, struct strbuf *err)
 	struct reply_run_opts o = { .series = s->j->version,
 				    .outbox = s->env->outbox };
 	struct reply_summary sum;
-	char *templates = template_dir(config_get(s->cfg, "reply.templates"));
+	char *templates = template_dir(config_v(s->cfg)->reply_templates);
 	int ret;
 
 	report_opts_init(&o.report, s->cfg);

@@ -56,15 +56,14 @@ out:
 static int submit(const struct config *cfg, const char *text, struct strbuf *log,
 		  struct strbuf *err)
 {
-	const char *url = config_get(cfg, "kcidb.url"), *tokenfile = config_get(cfg,
-										"kcidb.tokenfile");
+	const char *url = config_v(cfg)->kcidb_url, *tokenfile = config_v(cfg)->kcidb_tokenfile;
 	struct net_response res = NET_RESPONSE_INIT;
 	struct net net;
 	char *token = NULL, *auth = NULL;
 	const char *headers[] = { "Content-Type: application/json", NULL, NULL };
 	struct net_request req = {
 		.method = "POST", .url = url, .headers = headers, .body = text,
-		.body_len = strlen(text), .timeout_ms = config_get_ms(cfg, "kcidb.timeout"),
+		.body_len = strlen(text), .timeout_ms = config_v(cfg)->kcidb_timeout,
 	};
 	int i, ret = -1;
 
@@ -74,7 +73,7 @@ static int submit(const struct config *cfg, const char *text, struct strbuf *log
 		auth = xasprintf("Authorization: Bearer %s", token);
 		headers[1] = auth;
 	}
-	if (net_init(&net, config_get(cfg, "lore.useragent"))) {
+	if (net_init(&net, config_v(cfg)->lore_useragent)) {
 		strbuf_addstr(err, "cannot start libcurl");
 		goto out;
 	}
@@ -115,7 +114,7 @@ out:
 
 bool kcidb_enabled(const struct config *cfg)
 {
-	const char *dir = config_get(cfg, "kcidb.dir"), *url = config_get(cfg, "kcidb.url");
+	const char *dir = config_v(cfg)->kcidb_dir, *url = config_v(cfg)->kcidb_url;
 
 	return (dir && *dir) || (url && *url);
 }
@@ -123,7 +122,7 @@ bool kcidb_enabled(const struct config *cfg)
 int kcidb_publish(struct store *st, const struct report_opts *o, const char *version,
 		  struct strbuf *log, struct strbuf *err)
 {
-	const char *dir = config_get(o->cfg, "kcidb.dir"), *url = config_get(o->cfg, "kcidb.url");
+	const char *dir = config_v(o->cfg)->kcidb_dir, *url = config_v(o->cfg)->kcidb_url;
 	json_object *doc;
 	int ret = 0;
 

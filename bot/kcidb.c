@@ -181,7 +181,7 @@ static int checkout(struct kc *k, const char *id, struct strbuf *err)
 	const struct report_version *v = k->v;
 	const struct result *a = store_results_find(&v->results, STAGE_APPLY, NULL);
 	json_object *base = a ? rd_doc_base(a->doc) : NULL, *co, *misc;
-	const char *url = config_get(k->o->cfg, "git.url"), *bname = rd_base_name(base);
+	const char *url = config_v(k->o->cfg)->git_url, *bname = rd_base_name(base);
 	struct strbuf sb = STRBUF_INIT;
 
 	co = object(k, "checkouts", id);
@@ -388,12 +388,12 @@ int kcidb_add_version(struct store *st, const struct report_version *v,
 		      const struct report_opts *o, json_object *doc, struct strbuf *err)
 {
 	struct kc k = { .st = st, .v = v, .o = o, .doc = doc };
-	const char *dash = config_get(o->cfg, "core.dashboardurl");
+	const char *dash = config_v(o->cfg)->core_dashboardurl;
 	struct strbuf id = STRBUF_INIT, d = STRBUF_INIT;
 	size_t i;
 	int ret;
 
-	k.origin = config_get(o->cfg, "kcidb.origin");
+	k.origin = config_v(o->cfg)->kcidb_origin;
 	if (!kcidb_origin_valid(k.origin)) {
 		strbuf_addf(err, "kcidb.origin '%s': lowercase letters, digits and _ only",
 			    k.origin);

@@ -587,13 +587,15 @@ out:
 
 void lore_opts_from_config(struct lore_opts *o, const struct config *cfg)
 {
+	const struct config_values *cv = config_v(cfg);
+
 	memset(o, 0, sizeof(*o));
-	o->timeout_ms = config_get_ms(cfg, "lore.timeout");
-	o->attempts = config_get_int(cfg, "lore.retries");
-	o->retry_delay_ms = config_get_ms(cfg, "lore.retrydelay");
-	o->backoff_max_ms = config_get_ms(cfg, "lore.backoffmax");
-	o->max_msg = config_get_size(cfg, "mail.maxsize");
-	o->user_agent = config_get(cfg, "lore.useragent");
+	o->timeout_ms = cv->lore_timeout;
+	o->attempts = cv->lore_retries;
+	o->retry_delay_ms = cv->lore_retrydelay;
+	o->backoff_max_ms = cv->lore_backoffmax;
+	o->max_msg = cv->mail_maxsize;
+	o->user_agent = cv->lore_useragent;
 	if (o->attempts < 1)
 		o->attempts = 1;
 }

@@ -66,7 +66,7 @@ static int request(struct pw *p, const char *method, const char *url, const char
 	struct net_request req = {
 		.method = method, .url = url, .headers = headers,
 		.body = body, .body_len = body ? strlen(body) : 0,
-		.timeout_ms = config_get_ms(p->cfg, "patchwork.timeout"),
+		.timeout_ms = config_v(p->cfg)->patchwork_timeout,
 		.max_size = 8 << 20,
 	};
 
@@ -92,7 +92,7 @@ static int64_t find_patch(struct pw *p, const struct pw_row *r, struct strbuf *r
 	size_t i;
 
 	strbuf_addf(&url, "%spatches/?project=", p->api.buf);
-	net_escape(&url, config_get(p->cfg, "patchwork.project"));
+	net_escape(&url, config_v(p->cfg)->patchwork_project);
 	strbuf_addstr(&url, "&msgid=");
 	net_escape(&url, r->msgid);
 	if (request(p, "GET", url.buf, NULL, &res)) {
@@ -204,7 +204,7 @@ static int post(struct pw *p, const struct pw_row *r, int64_t *check, struct str
 
 static int64_t backoff_s(const struct config *cfg, int attempts)
 {
-	int64_t d = (int64_t)(config_get_ms(cfg, "patchwork.retrydelay") / 1000);
+	int64_t d = (int64_t)(config_v(cfg)->patchwork_retrydelay / 1000);
 
 	if (d < 1)
 		d = 1;
@@ -229,7 +229,7 @@ static void note(struct pw *p, int64_t id)
 static int again(struct pw *p, const struct pw_row *r, int attempts, bool permanent,
 		 const char *reason, struct strbuf *err)
 {
-	if (!permanent && attempts < config_get_int(p->cfg, "patchwork.attempts")) {
+	if (!permanent && attempts < config_v(p->cfg)->patchwork_attempts) {
 		int64_t later = p->now + backoff_s(p->cfg, attempts);
 
 		p->sum->queued++;
@@ -325,9 +325,9 @@ int patchwork_deliver(struct store *st, const struct config *cfg, const char *ve
 {
 	struct pw p = { .st = st, .cfg = cfg, .sum = sum, .api = STRBUF_INIT,
 			.ids = STRMAP_INIT };
-	const char *url = config_get(cfg, "patchwork.url");
-	const char *project = config_get(cfg, "patchwork.project");
-	const char *tokenfile = config_get(cfg, "patchwork.tokenfile");
+	const char *url = config_v(cfg)->patchwork_url;
+	const char *project = config_v(cfg)->patchwork_project;
+	const char *tokenfile = config_v(cfg)->patchwork_tokenfile;
 	struct pw_rows rows = { 0 };
 	char *token = NULL;
 	int fd, ret = 0;
@@ -360,7 +360,7 @@ int patchwork_deliver(struct store *st, const struct config *cfg, const char *ve
 	while (p.api.len && p.api.buf[p.api.len - 1] == '/')
 		strbuf_setlen(&p.api, p.api.len - 1);
 	strbuf_addstr(&p.api, "/api/1.3/");
-	if (net_init(&p.net, config_get(cfg, "lore.useragent"))) {
+	if (net_init(&p.net, config_v(cfg)->lore_useragent)) {
 		strbuf_addstr(err, "cannot start libcurl");
 		ret = -1;
 		goto out;

@@ -8,7 +8,7 @@
 
 bool patchwork_enabled(const struct config *cfg)
 {
-	const char *url = config_get(cfg, "patchwork.url");
+	const char *url = config_v(cfg)->patchwork_url;
 
 	return url && *url;
 }
@@ -40,7 +40,7 @@ static int insert(struct store *st, const struct report_version *v, const struct
 int patchwork_plan(struct store *st, const struct report_opts *o, const char *version,
 		   struct strbuf *err)
 {
-	bool pending = config_get_bool(o->cfg, "patchwork.pending");
+	bool pending = config_v(o->cfg)->patchwork_pending;
 	struct strbuf url = STRBUF_INIT;
 	struct report_version v;
 	struct pchecks cs;

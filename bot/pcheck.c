@@ -33,7 +33,7 @@ void pcheck_release(struct pchecks *cs)
 void pcheck_url(const struct config *cfg, const struct report_version *v, size_t max,
 		struct strbuf *sb)
 {
-	const char *dash = config_get(cfg, "core.dashboardurl");
+	const char *dash = config_v(cfg)->core_dashboardurl;
 	size_t mark = sb->len;
 
 	if (!dash || !*dash)

@@ -29,7 +29,7 @@ static void add_arch(struct pipeline_cfg *pc, const char *name, size_t *alloc)
 void pipeline_cfg_init(struct pipeline_cfg *pc, const struct config *cfg,
 		       const char *archs)
 {
-	const char **v;
+	const char *const *v;
 	size_t alloc = 0, n, i;
 
 	memset(pc, 0, sizeof(*pc));
@@ -40,16 +40,16 @@ void pipeline_cfg_init(struct pipeline_cfg *pc, const struct config *cfg,
 			add_arch(pc, w, &alloc);
 		free(copy);
 	} else {
-		n = config_get_all(cfg, "build.arch", &v);
+		v = config_v(cfg)->build_arch.v;
+		n = config_v(cfg)->build_arch.nr;
 		for (i = 0; i < n; i++)
 			add_arch(pc, v[i], &alloc);
-		free(v);
 		for (i = 0; !n && i < ARRAY_SIZE(default_archs); i++)
 			add_arch(pc, default_archs[i], &alloc);
 	}
-	pc->boot = config_get_bool(cfg, "boot.enable");
-	pc->window_s = config_get_ms(cfg, "daemon.window") / 1000;
-	pc->maxage_s = config_get_ms(cfg, "daemon.maxage") / 1000;
+	pc->boot = config_v(cfg)->boot_enable;
+	pc->window_s = config_v(cfg)->daemon_window / 1000;
+	pc->maxage_s = config_v(cfg)->daemon_maxage / 1000;
 }
 
 void pipeline_cfg_release(struct pipeline_cfg *pc)

@@ -42,18 +42,13 @@ static void remotes_load(struct remotes *rs, const struct config *cfg)
 	char **names = NULL;
 	size_t i;
 
-	rs->nr = config_subsections(cfg, "remote", &names);
+	rs->nr = config_subsections(cfg, CFG_SUB_remote_url, &names);
 	rs->v = xcalloc(rs->nr + 1, sizeof(*rs->v));
 	for (i = 0; i < rs->nr; i++) {
 		struct remote *rm = &rs->v[i];
-		char *key = xasprintf("remote.%s.url", names[i]);
-
 		rm->name = names[i];
-		rm->url = config_get(cfg, key);
-		free(key);
-		key = xasprintf("remote.%s.branch", names[i]);
-		rm->nr = config_get_all(cfg, key, &rm->branches);
-		free(key);
+		rm->url = config_sub(cfg, CFG_SUB_remote_url, names[i]);
+		rm->nr = config_sub_all(cfg, CFG_SUB_remote_branch, names[i], &rm->branches);
 	}
 	free(names);
 }
@@ -77,7 +72,7 @@ void remotes_refresh_release(struct remotes_refresh *rr)
 size_t remotes_count(const struct config *cfg)
 {
 	char **names = NULL;
-	size_t nr = config_subsections(cfg, "remote", &names), i;
+	size_t nr = config_subsections(cfg, CFG_SUB_remote_url, &names), i;
 
 	for (i = 0; i < nr; i++)
 		free(names[i]);
@@ -231,12 +226,12 @@ int remotes_refresh(struct gitrepo *r, const struct config *cfg,
 	/* after the lock: another process may have fetched meanwhile */
 	rr->base_known = have_commit(r, rr->base_commit);
 	if (!rr->force && (!rr->base_commit || rr->base_known) &&
-	    fetched_lately(stamp, config_get_ms(cfg, "git.fetchinterval"))) {
+	    fetched_lately(stamp, config_v(cfg)->git_fetchinterval)) {
 		rr->fresh = true;
 		goto out;
 	}
 	if (!rr->force && rr->base_commit && !rr->base_known &&
-	    fetched_lately(stamp, config_get_ms(cfg, "git.fetchinterval")) &&
+	    fetched_lately(stamp, config_v(cfg)->git_fetchinterval) &&
 	    forced_lately(forced, &rs)) {
 		fetched_at(forced, &then);
 		strbuf_addf(&rr->log, "base-commit %s is not in the tree; the branches were "
@@ -279,11 +274,11 @@ out:
 
 char *remotes_stale(struct gitrepo *r, const struct config *cfg)
 {
-	uint64_t window = MAX(config_get_ms(cfg, "git.fetchinterval"), REMOTES_FRESH_MS);
+	uint64_t window = MAX(config_v(cfg)->git_fetchinterval, REMOTES_FRESH_MS);
 	uint64_t now = util_wall_ms(), then;
 	char *stamp, *why = NULL;
 
-	if (!config_get_bool(cfg, "git.fetch"))
+	if (!config_v(cfg)->git_fetch)
 		return xstrdup("git.fetch is off");
 	if (!remotes_count(cfg))
 		return xstrdup("no remote.<name>.url is configured");
@@ -300,8 +295,8 @@ char *remotes_stale(struct gitrepo *r, const struct config *cfg)
 
 size_t remotes_bases(struct gitrepo *r, const struct config *cfg, char ***out)
 {
-	const char **bases = NULL;
-	size_t nr = config_get_all(cfg, "git.base", &bases), i, k, j;
+	const char *const *bases = config_v(cfg)->git_base.v;
+	size_t nr = config_v(cfg)->git_base.nr, i, k, j;
 	struct remotes rs;
 
 	remotes_load(&rs, cfg);
@@ -325,7 +320,6 @@ size_t remotes_bases(struct gitrepo *r, const struct config *cfg, char ***out)
 		if (!(*out)[i])
 			(*out)[i] = xstrdup(bases[i]);
 	}
-	free(bases);
 	remotes_release(&rs);
 	return nr;
 }

@@ -84,13 +84,12 @@ static size_t commands(const char *body, struct command *out)
 
 static bool maintainer(const struct config *cfg, const char *email)
 {
-	const char **vals = NULL;
-	size_t n = config_get_all(cfg, "reply.maintainers", &vals), i;
+	const struct cfg_list *vals = &config_v(cfg)->reply_maintainers;
 	bool hit = false;
+	size_t i;
 
-	for (i = 0; i < n && !hit; i++)
-		hit = !strcasecmp(vals[i], email);
-	free(vals);
+	for (i = 0; i < vals->nr && !hit; i++)
+		hit = !strcasecmp(vals->v[i], email);
 	return hit;
 }
 
@@ -221,7 +220,7 @@ static int run(struct ctx *c, const struct command *cmd, struct strbuf *why,
 			r = r < 0 ? -1 : 1;
 		}
 	} else if (!strcmp(cmd->word, "retest")) {
-		uint64_t every = config_get_ms(c->cfg, "reply.retestinterval") / 1000;
+		uint64_t every = config_v(c->cfg)->reply_retestinterval / 1000;
 		int64_t last = store_retest_last(c->st, v->series_id);
 		char *id = latest(c->st, v->series_id);
 
@@ -277,7 +276,7 @@ static int answer(struct store *st, const struct config *cfg, int64_t now, const
 	struct command cmds[MAX_COMMANDS];
 	struct report_version v = { 0 };
 	struct mail m = MAIL_INIT;
-	const char *who = NULL, *bot = config_get(cfg, "core.botaddress");
+	const char *who = NULL, *bot = config_v(cfg)->core_botaddress;
 	char *sender = NULL;
 	size_t n = 0, i;
 	int r, ret = 0, loaded = 0;

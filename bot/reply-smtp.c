@@ -99,10 +99,10 @@ static void add_rcpts(const char ***v, size_t *nr, size_t *alloc, json_object *a
 int reply_smtp_deliver(const struct config *cfg, struct net *net, const struct reply_row *r,
 		       struct strbuf *err)
 {
-	const char *url = config_get(cfg, "smtp.url");
-	const char *cred = config_get(cfg, "smtp.credentials");
-	const char *tls = config_get(cfg, "smtp.starttls");
-	const char *from = config_get(cfg, "smtp.from");
+	const char *url = config_v(cfg)->smtp_url;
+	const char *cred = config_v(cfg)->smtp_credentials;
+	const char *tls = config_v(cfg)->smtp_starttls;
+	const char *from = config_v(cfg)->smtp_from;
 	json_object *rcpt = r->recipients ? json_tokener_parse(r->recipients) : NULL;
 	struct net_response res = NET_RESPONSE_INIT;
 	struct strbuf data = STRBUF_INIT;
@@ -130,15 +130,15 @@ int reply_smtp_deliver(const struct config *cfg, struct net *net, const struct r
 	}
 	to_crlf(&data, r->mail, r->mail_len);
 	m.url = url;
-	m.from = from && *from ? from : config_get(cfg, "core.botaddress");
+	m.from = from && *from ? from : config_v(cfg)->core_botaddress;
 	m.rcpt = to;
 	m.data = data.buf;
 	m.len = data.len;
 	m.user = user;
 	m.password = password;
 	m.starttls = !strcmp(tls, "always") ? 1 : !strcmp(tls, "never") ? -1 : 0;
-	m.cainfo = config_get(cfg, "smtp.cainfo");
-	m.timeout_ms = config_get_ms(cfg, "smtp.timeout");
+	m.cainfo = config_v(cfg)->smtp_cainfo;
+	m.timeout_ms = config_v(cfg)->smtp_timeout;
 	if (!net_send_mail(net, &m, &res)) {
 		ret = 0;
 	} else {

@@ -49,13 +49,9 @@ static const char *reply_mode(const struct reply_run_opts *o, const struct repor
 
 	if (o->outbox)
 		return "outbox";
-	if (v->list) {
-		char *key = xasprintf("list.%s.replymode", v->list);
-
-		mode = config_get(o->report.cfg, key);
-		free(key);
-	}
-	return mode && *mode ? mode : config_get(o->report.cfg, "reply.mode");
+	if (v->list)
+		mode = config_sub(o->report.cfg, CFG_SUB_list_replymode, v->list);
+	return mode && *mode ? mode : config_v(o->report.cfg)->reply_mode;
 }
 
 /* Why this reply is not to be mailed at all, or NULL */
@@ -64,7 +60,7 @@ static const char *skip_reason(const struct reply_run_opts *o, const struct repo
 {
 	if (!strcmp(mode, "off"))
 		return "reply mode is off";
-	if (v->rfc && !config_get_bool(o->report.cfg, "reply.rfc"))
+	if (v->rfc && !config_v(o->report.cfg)->reply_rfc)
 		return "RFC series (reply.rfc is off)";
 	if (m->to.nr && report_ignored(o->report.cfg, m->to.v[0].email))
 		return "the author is on reply.ignore";
@@ -239,8 +235,8 @@ struct deliver_ctx {
 
 static uint64_t backoff_ms(const struct config *cfg, int attempts)
 {
-	uint64_t d = config_get_ms(cfg, "reply.retrydelay");
-	uint64_t max = config_get_ms(cfg, "reply.backoffmax");
+	uint64_t d = config_v(cfg)->reply_retrydelay;
+	uint64_t max = config_v(cfg)->reply_backoffmax;
 
 	while (--attempts > 0 && d < max)
 		d *= 2;
@@ -250,8 +246,8 @@ static uint64_t backoff_ms(const struct config *cfg, int attempts)
 /* Over a rate limit: when a slot frees, else 0 */
 static int64_t rate_limited(struct deliver_ctx *c, const struct reply_row *r)
 {
-	int64_t perhour = config_get_int(c->cfg, "reply.perhour");
-	int64_t perauthor = config_get_int(c->cfg, "reply.perauthor");
+	int64_t perhour = config_v(c->cfg)->reply_perhour;
+	int64_t perauthor = config_v(c->cfg)->reply_perauthor;
 	int64_t since = c->now - 3600;
 
 	if (perhour > 0 && store_replies_sent_since(c->st, since, NULL) >= perhour)
@@ -273,7 +269,7 @@ static int transmit(struct deliver_ctx *c, const struct reply_row *r, const char
 		return -2;
 	}
 	if (!c->net_ready) {
-		if (net_init(&c->net, config_get(c->cfg, "lore.useragent"))) {
+		if (net_init(&c->net, config_v(c->cfg)->lore_useragent)) {
 			strbuf_addstr(why, "cannot start libcurl");
 			return -1;
 		}
@@ -286,7 +282,7 @@ static int transmit(struct deliver_ctx *c, const struct reply_row *r, const char
 static int in_doubt(struct deliver_ctx *c, const struct reply_row *r, const char *file,
 		    struct strbuf *err)
 {
-	int64_t wait = (int64_t)(config_get_ms(c->cfg, "reply.indoubt") / 1000);
+	int64_t wait = (int64_t)(config_v(c->cfg)->reply_indoubt / 1000);
 
 	if (!strcmp(r->mode, "outbox") && reply_outbox_has(c->outbox, file))
 		return store_replies_set(c->st, r->id, "sent", 0, "found in the outbox after an "
@@ -347,7 +343,7 @@ static int deliver_one(struct deliver_ctx *c, struct reply_row *r, struct strbuf
 		ret = store_replies_set(c->st, r->id, "sent", 0, NULL, c->now, err);
 		log_info("%s reply <%s> %s", r->kind, r->msgid, !strcmp(r->mode, "outbox") ?
 			 "filed in the outbox" : "sent");
-	} else if (t == -1 && r->attempts + 1 < config_get_int(c->cfg, "reply.attempts")) {
+	} else if (t == -1 && r->attempts + 1 < config_v(c->cfg)->reply_attempts) {
 		uint64_t ms = backoff_ms(c->cfg, r->attempts + 1);
 
 		c->sum->queued++;
@@ -404,11 +400,11 @@ static int lock_deliveries(struct store *st, struct strbuf *err)
 
 static char *outbox_dir(const struct reply_run_opts *o)
 {
-	const char *d = o->outbox ? o->outbox : config_get(o->report.cfg, "reply.outbox");
+	const char *d = o->outbox ? o->outbox : config_v(o->report.cfg)->reply_outbox;
 
 	if (d && *d)
 		return xstrdup(d);
-	return xasprintf("%s/outbox", config_get(o->report.cfg, "core.statedir"));
+	return xasprintf("%s/outbox", config_v(o->report.cfg)->core_statedir);
 }
 
 int reply_run(struct store *st, const struct reply_run_opts *o, struct reply_summary *sum,
@@ -430,7 +426,7 @@ int reply_run(struct store *st, const struct reply_run_opts *o, struct reply_sum
 	if (fd < 0)
 		return -1;
 	c.outbox = outbox_dir(o);
-	max_wait = o->wait ? config_get_ms(c.cfg, "reply.wait") : 0;
+	max_wait = o->wait ? config_v(c.cfg)->reply_wait : 0;
 	for (;;) {
 		ret = deliver_pass(&c, err);
 		if (ret || !c.retry_ms || waited + c.retry_ms > max_wait)

@@ -70,7 +70,7 @@ static int base_vars(struct report_ctx *c, struct strbuf *err)
 		strbuf_addf(&sb, "[not built or booted: base-commit %s is not in the tree "
 			    "%s tests on, and the series does not apply to %s; the review "
 			    "below reads the patches alone]", c->v->base_commit,
-			    config_get(c->o->cfg, "core.botname"),
+			    config_v(c->o->cfg)->core_botname,
 			    b.name ? b.name : "the bases it has");
 	else if (b.base_commit_unknown)
 		strbuf_addf(&sb, "[base-commit %s is not in the tree lorebot tests on; "
@@ -246,7 +246,7 @@ static bool in_list(const char **names, size_t nn, const char *arch)
 
 static void recipe(struct report_ctx *c, const char **names, size_t nn)
 {
-	const char *dash = config_get(c->o->cfg, "core.dashboardurl");
+	const char *dash = config_v(c->o->cfg)->core_dashboardurl;
 	const char *report = c->report_url;
 	bool boot = c->d->kind == REPLY_BOOT || c->d->sections[SECTION_BOOT];
 	bool builds = c->d->sections[SECTION_BUILD_ERRORS] ||
@@ -415,8 +415,8 @@ static void base_kind_vars(struct report_ctx *c)
 
 	strbuf_addf(&sb, "%s could not test this series: its base-commit %s is not in "
 		    "the tree %s tests on, and no other base took it.",
-		    config_get(c->o->cfg, "core.botname"), c->v->base_commit,
-		    config_get(c->o->cfg, "core.botname"));
+		    config_v(c->o->cfg)->core_botname, c->v->base_commit,
+		    config_v(c->o->cfg)->core_botname);
 	report_set_prose(c, "base_line", sb.buf);
 	strbuf_release(&sb);
 }
@@ -550,7 +550,7 @@ static void style_var(struct report_ctx *c)
 
 	report_check_count(c->v, c->o, count);
 	n = count[REPORT_STYLE] + cocci;
-	if (n && !strcmp(config_get(c->o->cfg, "reply.style"), "line"))
+	if (n && !strcmp(config_v(c->o->cfg)->reply_style, "line"))
 		strbuf_addf(&sb, "%d style finding%s (%s%s%s) %s not mailed: see %s%s`lorebot check`.",
 			    n, n == 1 ? "" : "s",
 			    count[REPORT_STYLE] ? "checkpatch, codespell, series hygiene" : "",

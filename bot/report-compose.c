@@ -74,15 +74,9 @@ static void greeting(struct strbuf *sb, const char *name)
 
 static const char *list_address(const struct report_version *v, const struct config *cfg)
 {
-	char *key;
-	const char *addr;
-
 	if (!v->list)
 		return NULL;
-	key = xasprintf("list.%s.address", v->list);
-	addr = config_get(cfg, key);
-	free(key);
-	return addr;
+	return config_sub(cfg, CFG_SUB_list_address, v->list);
 }
 
 /*
@@ -108,12 +102,12 @@ static bool header_author(const struct mail *m, const char *email)
 static void recipients(const struct report_version *v, const struct report_opts *o,
 		       const struct mail *m, json_object *patch, struct reply_mail *out)
 {
-	const char *bot = config_get(o->cfg, "core.botaddress");
-	bool all = !strcmp(config_get(o->cfg, "reply.to"), "all");
+	const char *bot = config_v(o->cfg)->core_botaddress;
+	bool all = !strcmp(config_v(o->cfg)->reply_to, "all");
 	const char *lst = list_address(v, o->cfg);
 	struct mail_addrs skip = MAIL_ADDRS_INIT;
 	json_object *author = rd_vpatch_author(patch);
-	int64_t limit = config_get_int(o->cfg, "reply.maxcc");
+	int64_t limit = config_v(o->cfg)->reply_maxcc;
 	size_t i, keep, max = limit > 0 ? (size_t)limit : SIZE_MAX - 1;
 
 	if (m->from.email)
@@ -189,15 +183,15 @@ static void common_vars(struct report_ctx *c, const struct mail *m, json_object 
 	const struct report_version *v = c->v;
 	const struct config *cfg = c->o->cfg;
 	struct strbuf sb = STRBUF_INIT;
-	const char *dash = config_get(cfg, "core.dashboardurl");
+	const char *dash = config_v(cfg)->core_dashboardurl;
 
 	greeting(&sb, m->from.name ? m->from.name : v->author_name);
 	template_set(&c->vars, "greeting", sb.buf);
 	strbuf_reset(&sb);
-	template_set(&c->vars, "bot_name", config_get(cfg, "core.botname"));
-	template_set(&c->vars, "bot_address", config_get(cfg, "core.botaddress"));
-	mail_out_format_addr(&sb, config_get(cfg, "core.botname"),
-			     config_get(cfg, "core.botaddress"));
+	template_set(&c->vars, "bot_name", config_v(cfg)->core_botname);
+	template_set(&c->vars, "bot_address", config_v(cfg)->core_botaddress);
+	mail_out_format_addr(&sb, config_v(cfg)->core_botname,
+			     config_v(cfg)->core_botaddress);
 	template_set(&c->vars, "bot", sb.buf);
 	strbuf_reset(&sb);
 	if (dash && *dash) {
@@ -256,8 +250,8 @@ static void headers(struct report_ctx *c, const struct mail *m, struct reply_mai
 	struct strbuf sb = STRBUF_INIT;
 	size_t nr = 0, i, skip = 0;
 
-	mail_out_format_addr(&sb, config_get(cfg, "core.botname"),
-			     config_get(cfg, "core.botaddress"));
+	mail_out_format_addr(&sb, config_v(cfg)->core_botname,
+			     config_v(cfg)->core_botaddress);
 	mail_out_header(&out->text, "From", sb.buf);
 	strbuf_reset(&sb);
 	mail_out_addrs_header(&out->text, "To", &out->to);
@@ -294,7 +288,7 @@ int report_compose(struct store *st, const struct report_version *v,
 {
 	struct report_ctx c = { .st = st, .v = v, .o = o, .d = d, .vars = TVARS_INIT };
 	const char *target = target_msgid(v, d->patch);
-	const char *bot = config_get(o->cfg, "core.botaddress");
+	const char *bot = config_v(o->cfg)->core_botaddress;
 	struct strbuf raw = STRBUF_INIT, body = STRBUF_INIT, url = STRBUF_INIT;
 	struct mail m = MAIL_INIT;
 	char *file = NULL;

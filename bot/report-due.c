@@ -108,7 +108,7 @@ static bool clean(const struct report_version *v, const struct report_opts *o)
 	size_t i;
 
 	report_check_count(v, o, count);
-	if ((!config_get_bool(o->cfg, "reply.clean") && !v->retests) ||
+	if ((!config_v(o->cfg)->reply_clean && !v->retests) ||
 	    !status_is(apply, STATUS_APPLIED) || !check ||
 	    (check->findings && !v->retests) || count[REPORT_MAIL])
 		return false;
@@ -168,7 +168,7 @@ int report_due(const struct report_version *v, const struct report_opts *o,
 		 * the hunks does not depend on it: its mm-rule findings are
 		 * mailed (review, line), with a line saying what was not done.
 		 */
-		const char *mode = config_get(o->cfg, "reply.baseunknown");
+		const char *mode = config_v(o->cfg)->reply_baseunknown;
 
 		if (!strcmp(mode, "off"))
 			return 0;

@@ -217,13 +217,13 @@ json_object *report_patch(const struct report_version *v, int n)
 
 void report_opts_init(struct report_opts *o, const struct config *cfg)
 {
-	const char **vals = NULL;
-	size_t n = config_get_all(cfg, "build.arch", &vals), i;
+	const char *const *vals = config_v(cfg)->build_arch.v;
+	size_t n = config_v(cfg)->build_arch.nr, i;
 	const char **archs;
 
 	memset(o, 0, sizeof(*o));
 	o->cfg = cfg;
-	o->mincoverage = cfg ? config_get_int(cfg, "build.mincoverage") : 0;
+	o->mincoverage = cfg ? config_v(cfg)->build_mincoverage : 0;
 	if (n) {
 		archs = xcalloc(n + 1, sizeof(*archs));
 		for (i = 0; i < n; i++)
@@ -234,11 +234,10 @@ void report_opts_init(struct report_opts *o, const struct config *cfg)
 		for (i = 0; i < n; i++)
 			archs[i] = xstrdup(arches[i].name);
 	}
-	free(vals);
 	o->archs = archs;
 	o->nr_archs = n;
-	o->boot = config_get_bool(cfg, "boot.enable");
-	o->repo = config_get(cfg, "git.repo");
+	o->boot = config_v(cfg)->boot_enable;
+	o->repo = config_v(cfg)->git_repo;
 	o->now = (int64_t)time(NULL);
 }
 
@@ -272,8 +271,8 @@ void report_opts_set_archs(struct report_opts *o, const char *list)
 
 bool report_ignored(const struct config *cfg, const char *email)
 {
-	const char **vals = NULL;
-	size_t n = config_get_all(cfg, "reply.ignore", &vals), i;
+	const char *const *vals = config_v(cfg)->reply_ignore.v;
+	size_t n = config_v(cfg)->reply_ignore.nr, i;
 	const char *at = email ? strchr(email, '@') : NULL;
 	bool hit = false;
 
@@ -287,7 +286,6 @@ bool report_ignored(const struct config *cfg, const char *email)
 		else
 			hit = !strcasecmp(email, v);
 	}
-	free(vals);
 	return hit;
 }
 

@@ -37,7 +37,7 @@ enum report_class report_finding_class(const struct report_opts *o, json_object 
 
 	if (strcmp(sev, RD_SEV_ERROR) && strcmp(sev, RD_SEV_WARNING))
 		return REPORT_DROP;
-	if (is_style(rd_finding_rule(f)) && strcmp(config_get(o->cfg, "reply.style"), "mail"))
+	if (is_style(rd_finding_rule(f)) && strcmp(config_v(o->cfg)->reply_style, "mail"))
 		return REPORT_STYLE;
 	if (!rd_finding_file(f) || rd_finding_line(f, 0) <= 0)
 		return is_style(rd_finding_rule(f)) ? REPORT_STYLE : REPORT_DROP;
@@ -67,7 +67,7 @@ void report_check_count(const struct report_version *v, const struct report_opts
 bool report_build_style(const struct report_opts *o, json_object *f)
 {
 	return rd_finding_style(f, false) &&
-	       strcmp(config_get(o->cfg, "reply.style"), "mail");
+	       strcmp(config_v(o->cfg)->reply_style, "mail");
 }
 
 int report_build_style_count(const struct report_version *v, const struct report_opts *o)

@@ -47,7 +47,7 @@ bool report_id_valid(const char *id)
 
 void report_url(const struct config *cfg, const char *id, struct strbuf *sb)
 {
-	const char *dash = config_get(cfg, "core.dashboardurl");
+	const char *dash = config_v(cfg)->core_dashboardurl;
 
 	if (!dash || !*dash || !id)
 		return;
@@ -282,7 +282,7 @@ int report_snapshot(struct report_ctx *c, struct reply_mail *m, struct strbuf *e
 	json_object *base = apply ? rd_doc_base(apply->doc) : NULL;
 	json_object *o = json_object_new_object(), *b = json_object_new_object();
 	json_object *findings = json_object_new_array(), *archs = json_object_new_array();
-	const char *url = config_get(c->o->cfg, "git.url");
+	const char *url = config_v(c->o->cfg)->git_url;
 	struct strbuf lore = STRBUF_INIT;
 
 	(void)err;

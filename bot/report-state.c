@@ -75,7 +75,7 @@ bool report_partial(const struct report_version *v, const struct report_opts *o)
 		results_cover_union(docs, n, &cov);
 		/* o->mincoverage: the dashboard drops o->cfg after its start */
 		partial = results_cover_below(&cov, o->cfg ?
-					      config_get_int(o->cfg, "build.mincoverage") :
+					      config_v(o->cfg)->build_mincoverage :
 					      o->mincoverage);
 		results_cover_release(&cov);
 	}

@@ -10,13 +10,11 @@
 
 void series_mbox_init(struct series_mbox *m, const struct config *cfg)
 {
-	const char **trust;
-	size_t nt = config_get_all(cfg, "series.trust", &trust);
-
 	memset(m, 0, sizeof(*m));
 	m->cfg = cfg;
-	series_init(&m->a, config_get_size(cfg, "mail.maxsize"));
-	series_trust_senders(&m->a, trust, nt);
+	series_init(&m->a, config_v(cfg)->mail_maxsize);
+	series_trust_senders(&m->a, config_list_copy(&config_v(cfg)->series_trust),
+			     config_v(cfg)->series_trust.nr);
 }
 
 void series_mbox_release(struct series_mbox *m)

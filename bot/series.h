@@ -199,7 +199,7 @@ static inline size_t series_budget(uint64_t memory)
 {
 	return memory ? (size_t)memory : 1;
 }
-/* Who may continue anyone's series: takes the array (config_get_all's) */
+/* Who may continue anyone's series: takes the array (config_list_copy()'s) */
 void series_trust_senders(struct assembly *a, const char **senders, size_t nr);
 void series_release(struct assembly *a);
 

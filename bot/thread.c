@@ -31,14 +31,12 @@ static int write_msg(void *data, const struct mbox_msg *m)
 
 static char *first_list_url(const struct config *cfg)
 {
-	char **names = NULL, *url = NULL, *key;
-	size_t nr = config_subsections(cfg, "list", &names), i;
+	char **names = NULL, *url = NULL;
+	size_t nr = config_subsections(cfg, CFG_SUB_list_url, &names), i;
 
 	for (i = 0; i < nr; i++) {
-		key = xasprintf("list.%s.url", names[i]);
-		if (!url && config_get(cfg, key))
-			url = xstrdup(config_get(cfg, key));
-		free(key);
+		if (!url && config_sub(cfg, CFG_SUB_list_url, names[i]))
+			url = xstrdup(config_sub(cfg, CFG_SUB_list_url, names[i]));
 		free(names[i]);
 	}
 	free(names);

@@ -18,27 +18,27 @@ static const struct {
 int boot_opts_config(struct boot_opts *o, const struct config *cfg,
 		     const char *kvm, struct strbuf *err)
 {
-	const char *user = config_get(cfg, "build.user");
-	const char *mode = kvm ? kvm : config_get(cfg, "boot.kvm");
-	int64_t mem = atoll(config_get(cfg, "boot.memory"));
+	const char *user = config_v(cfg)->build_user;
+	const char *mode = kvm ? kvm : config_v(cfg)->boot_kvm;
+	int64_t mem = atoll(config_v(cfg)->boot_memory);
 	size_t i;
 
 	if (mem > 0)
 		o->mem_mb = (unsigned int)mem;
-	o->smp = (unsigned int)config_get_int(cfg, "boot.smp");
-	o->confirm = (unsigned int)MAX(config_get_int(cfg, "boot.confirm"), 1);
+	o->smp = (unsigned int)config_v(cfg)->boot_smp;
+	o->confirm = (unsigned int)MAX(config_v(cfg)->boot_confirm, 1);
 	o->retries = o->confirm - 1;
-	o->keep_kernels = (unsigned int)MAX(config_get_int(cfg, "boot.keepkernels"), 0);
-	o->hugepages = (unsigned int)config_get_int(cfg, "boot.hugepages");
-	o->jobs = (unsigned int)config_get_int(cfg, "build.jobs");
-	o->sandbox = config_get_bool(cfg, "build.sandbox");
-	o->nproc = (uint64_t)MAX(0, config_get_int(cfg, "build.processes"));
+	o->keep_kernels = (unsigned int)MAX(config_v(cfg)->boot_keepkernels, 0);
+	o->hugepages = (unsigned int)config_v(cfg)->boot_hugepages;
+	o->jobs = (unsigned int)config_v(cfg)->build_jobs;
+	o->sandbox = config_v(cfg)->build_sandbox;
+	o->nproc = (uint64_t)MAX(0, config_v(cfg)->build_processes);
 	if (!o->timeout_ms)
-		o->timeout_ms = config_get_ms(cfg, "boot.timeout");
+		o->timeout_ms = config_v(cfg)->boot_timeout;
 	if (!o->test_timeout_ms)
-		o->test_timeout_ms = config_get_ms(cfg, "boot.testtimeout");
+		o->test_timeout_ms = config_v(cfg)->boot_testtimeout;
 	if (!o->cmdline)
-		o->cmdline = config_get(cfg, "boot.cmdline");
+		o->cmdline = config_v(cfg)->boot_cmdline;
 	for (i = 0; i < ARRAY_SIZE(kvm_modes); i++)
 		if (!strcmp(mode, kvm_modes[i].name))
 			break;

@@ -441,7 +441,7 @@ json_object *bootkernel_series_arch(const struct config *cfg,
 				    const char *git_dir, const char *tip,
 				    const char *base)
 {
-	const char *profile = config_get(cfg, "build.profile");
+	const char *profile = config_v(cfg)->build_profile;
 	struct strbuf err = STRBUF_INIT;
 	struct kbuild_tree *t = NULL;
 	struct bootkernel kt, kb;

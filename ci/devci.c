@@ -59,7 +59,7 @@ static int add_one(struct devci_opts *o, const char *name, bool boot,
 int devci_add_arches(struct devci_opts *o, const char *list, bool boot,
 		     const struct config *cfg, struct strbuf *err)
 {
-	const char **v;
+	const char *const *v;
 	size_t n, i;
 	int ret = 0;
 
@@ -78,10 +78,10 @@ int devci_add_arches(struct devci_opts *o, const char *list, bool boot,
 		}
 		return ret;
 	}
-	n = config_get_all(cfg, "build.arch", &v);
+	v = config_v(cfg)->build_arch.v;
+	n = config_v(cfg)->build_arch.nr;
 	for (i = 0; i < n && !ret; i++)
 		ret = devci_add_arches(o, v[i], boot, cfg, err);
-	free(v);
 	for (i = 0; !n && i < arches_nr; i++)
 		add_one(o, arches[i].name, boot, err);
 	return ret;
@@ -276,8 +276,8 @@ static int build_stage(const struct devci_range *r, const struct devci_opts *o,
 	/* each arch asks the configuration (kcheck_wanted()) */
 	for (i = 0; i < KCHECK_NR; i++)
 		job.check[i] = true;
-	job.repair = config_get_bool(env->cfg, "build.repair");
-	job.mincoverage = (int)config_get_int(env->cfg, "build.mincoverage");
+	job.repair = config_v(env->cfg)->build_repair;
+	job.mincoverage = (int)config_v(env->cfg)->build_mincoverage;
 	snprintf(job.base, sizeof(job.base), "%s", r->base);
 	for (i = 0; i < r->nr; i++) {
 		struct srctree_commit c = { .subject = xstrdup(r->subjects[i]) };

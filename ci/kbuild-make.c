@@ -20,14 +20,8 @@
 
 uint64_t kbuild_timeout_ms(const struct kbuild_env *env, const struct arch *arch)
 {
-	char key[96];
-	const struct cfg_key *k;
-	uint64_t ms = 0;
+	uint64_t ms = config_sub_ms(env->cfg, CFG_SUB_arch_timeout, arch->name);
 
-	snprintf(key, sizeof(key), "arch.%s.timeout", arch->name);
-	k = config_find_key(key);
-	if (k && config_get(env->cfg, key))
-		ms = config_get_ms(env->cfg, key);
 	return ms ? ms : env->timeout_ms;
 }
 
@@ -225,7 +219,7 @@ int kbuild_run(struct kbuild_tree *t, const char *const *argv,
 	struct run_cmd cmd = RUN_CMD_INIT;
 	struct vec env = { 0 }, rw = { 0 }, ro = { 0 }, hide = { 0 };
 	char *statslog = xasprintf("%s/.lorebot-ccache.log", t->obj);
-	const char *statedir = config_get(t->env->cfg, "core.statedir");
+	const char *statedir = config_v(t->env->cfg)->core_statedir;
 	const char *const *p;
 	struct stat st;
 	bool trusted = t->env->trust_all || kbuild_trusted(t);

@@ -325,14 +325,12 @@ bool kbuild_compiled(const struct kbuild_tree *t, const char *c_path)
 /* Is oid on a git.base branch (or is every commit trusted)? */
 bool kbuild_commit_trusted(const struct kbuild_tree *t, const char *oid)
 {
-	const char **bases = NULL;
+	const struct cfg_list *bases = &config_v(t->env->cfg)->git_base;
 	bool trust = t->env->trust_all;
-	size_t nr, i;
+	size_t i;
 
-	nr = config_get_all(t->env->cfg, "git.base", &bases);
-	for (i = 0; i < nr && !trust; i++)
-		trust = srctree_is_ancestor(t->git_dir, oid, bases[i]);
-	free(bases);
+	for (i = 0; i < bases->nr && !trust; i++)
+		trust = srctree_is_ancestor(t->git_dir, oid, bases->v[i]);
 	return trust;
 }
 

@@ -33,25 +33,6 @@
 
 /* ---- environment ---- */
 
-char *kbuild_cache_dir(const struct config *cfg)
-{
-	const char *v = getenv("LOREBOT_CACHE");
-	const char *home;
-
-	if (v && *v)
-		return xstrdup(v);
-	v = config_get(cfg, "core.cachedir");
-	if (v)
-		return xstrdup(v);
-	if (geteuid() == 0)
-		return xstrdup("/var/cache/lorebot");
-	v = getenv("XDG_CACHE_HOME");
-	if (v && *v)
-		return xasprintf("%s/lorebot", v);
-	home = getenv("HOME");
-	return xasprintf("%s/.cache/lorebot", home ? home : "/tmp");
-}
-
 int kbuild_env_init(struct kbuild_env *env, const struct config *cfg,
 		    struct strbuf *err)
 {
@@ -60,19 +41,19 @@ int kbuild_env_init(struct kbuild_env *env, const struct config *cfg,
 
 	memset(env, 0, sizeof(*env));
 	env->cfg = cfg;
-	env->cache = kbuild_cache_dir(cfg);
-	env->jobs = config_get_int(cfg, "build.jobs");
+	env->cache = config_cachedir(cfg);
+	env->jobs = config_v(cfg)->build_jobs;
 	if (env->jobs < 1)
 		env->jobs = 1;
-	env->timeout_ms = config_get_ms(cfg, "build.timeout");
-	env->mem_bytes = config_get_size(cfg, "build.memory");
-	env->nproc = (uint64_t)MAX(0, config_get_int(cfg, "build.processes"));
-	env->log_max = config_get_size(cfg, "build.logmax");
-	env->ccache = config_get_bool(cfg, "build.ccache");
-	env->ccache_all = !strcmp(config_get(cfg, "build.ccachewrite"), "all");
-	env->sandbox = config_get_bool(cfg, "build.sandbox");
-	env->keep = config_get_int(cfg, "build.keep");
-	env->cache_size = config_get_size(cfg, "build.cachesize");
+	env->timeout_ms = config_v(cfg)->build_timeout;
+	env->mem_bytes = config_v(cfg)->build_memory;
+	env->nproc = (uint64_t)MAX(0, config_v(cfg)->build_processes);
+	env->log_max = config_v(cfg)->build_logmax;
+	env->ccache = config_v(cfg)->build_ccache;
+	env->ccache_all = !strcmp(config_v(cfg)->build_ccachewrite, "all");
+	env->sandbox = config_v(cfg)->build_sandbox;
+	env->keep = config_v(cfg)->build_keep;
+	env->cache_size = config_v(cfg)->build_cachesize;
 	if (env->keep < 1)
 		env->keep = 1;
 	if (env->ccache && !run_have_program("ccache")) {
@@ -80,7 +61,7 @@ int kbuild_env_init(struct kbuild_env *env, const struct config *cfg,
 		env->ccache = false;
 	}
 	if (geteuid() == 0) {
-		const char *user = config_get(cfg, "build.user");
+		const char *user = config_v(cfg)->build_user;
 		struct passwd *pw = user ? getpwnam(user) : NULL;
 
 		if (!pw || !pw->pw_uid) {
@@ -122,7 +103,6 @@ int kbuild_arch(const struct config *cfg, const char *name, struct arch *out,
 {
 	const struct arch *a = arch_lookup(name);
 	const char *v;
-	char key[96];
 
 	if (!a) {
 		strbuf_addf(err, "unknown architecture '%s' (known: x86_64, arm64, riscv)",
@@ -130,16 +110,13 @@ int kbuild_arch(const struct config *cfg, const char *name, struct arch *out,
 		return -1;
 	}
 	*out = *a;
-	snprintf(key, sizeof(key), "arch.%s.kernelarch", a->name);
-	v = config_get(cfg, key);
+	v = config_sub(cfg, CFG_SUB_arch_kernelarch, a->name);
 	if (v)
 		out->kernel_arch = v;
-	snprintf(key, sizeof(key), "arch.%s.crosscompile", a->name);
-	v = config_get(cfg, key);
+	v = config_sub(cfg, CFG_SUB_arch_crosscompile, a->name);
 	if (v)
 		out->cross_compile = v;
-	snprintf(key, sizeof(key), "arch.%s.image", a->name);
-	v = config_get(cfg, key);
+	v = config_sub(cfg, CFG_SUB_arch_image, a->name);
 	if (v && strcmp(v, a->image)) {
 		/* one per table entry: the same override gives the same path */
 		static char paths[8][256];

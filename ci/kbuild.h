@@ -68,8 +68,6 @@ struct kbuild_env {
 int kbuild_env_init(struct kbuild_env *env, const struct config *cfg,
 		    struct strbuf *err);
 void kbuild_env_release(struct kbuild_env *env);
-/* LOREBOT_CACHE, else core.cachedir, else /var/cache/lorebot (root) or ~/.cache/lorebot */
-char *kbuild_cache_dir(const struct config *cfg);
 /*
  * The arch with arch.<name>.* overrides applied (kernelarch,
  * crosscompile, image); strings borrowed from cfg and the table.

@@ -12,12 +12,12 @@ const struct kcheck kchecks[KCHECK_NR] = {
 	[KCHECK_SPARSE] = {
 		.name = "sparse", .tool = "sparse", .suffix = ".sparse",
 		.top = "make C=2", .programs = { "sparse" }, .package = "sparse",
-		.key = "build.sparse", .recipe_vars = "C=2",
+		.key = CFG_ID_build_sparse, .recipe_vars = "C=2",
 	},
 	[KCHECK_COCCI] = {
 		.name = "coccicheck", .tool = "coccinelle", .suffix = ".cocci",
 		.top = "make C=2 coccicheck", .programs = { "spatch" },
-		.package = "coccinelle", .key = "build.coccicheck",
+		.package = "coccinelle", .key = CFG_ID_build_coccicheck,
 		/* make runs it in O=: the tree's script by its absolute path */
 		.recipe_vars = "C=2 CHECK=$PWD/scripts/coccicheck MODE=report",
 	},
@@ -25,7 +25,7 @@ const struct kcheck kchecks[KCHECK_NR] = {
 		.name = "clang", .tool = "clang", .suffix = ".clang",
 		.top = "make LLVM=1",
 		.programs = { "clang", "ld.lld", "llvm-objcopy" },
-		.package = "clang, lld and llvm", .key = "build.clang",
+		.package = "clang, lld and llvm", .key = CFG_ID_build_clang,
 		.arch_list = true, .errors = true,
 		.recipe_vars = "LLVM=1", .own_obj = true,
 	},
@@ -34,16 +34,16 @@ const struct kcheck kchecks[KCHECK_NR] = {
 bool kcheck_wanted(const struct kcheck *c, const struct config *cfg,
 		   const char *arch)
 {
-	const char **v;
-	size_t i, n;
+	const struct cfg_list *v;
+	size_t i;
 	bool ret = false;
 
 	if (!c->arch_list)
-		return config_get_bool(cfg, c->key);
+		return config_id_bool(cfg, c->key);
 	/* "clang = x86_64 arm64", "clang = x86_64, arm64" or a line each */
-	n = config_get_all(cfg, c->key, &v);
-	for (i = 0; i < n && !ret; i++) {
-		const char *p = v[i];
+	v = config_id_list(cfg, c->key);
+	for (i = 0; i < v->nr && !ret; i++) {
+		const char *p = v->v[i];
 
 		while (*p && !ret) {
 			size_t len;
@@ -54,7 +54,6 @@ bool kcheck_wanted(const struct kcheck *c, const struct config *cfg,
 			p += len;
 		}
 	}
-	free(v);
 	return ret;
 }
 

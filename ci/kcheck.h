@@ -44,7 +44,7 @@ struct kcheck {
 	const char *top;	/* the unit of what it prints outside any file */
 	const char *programs[4];	/* needed on PATH */
 	const char *package;	/* the Debian packages of programs */
-	const char *key;	/* its configuration key: "build.sparse" */
+	enum cfg_id key;	/* its configuration key: CFG_ID_build_sparse */
 	bool arch_list;		/* key lists the arches it runs on, else a bool */
 	bool errors;		/* its errors are errors (else warnings) */
 	/* what a developer adds to make to see its findings (kcheck_recipe()) */

@@ -101,8 +101,8 @@ static int check_one(struct check_series *s, const struct check_opts *o,
 {
 	if (tree) {
 		struct strbuf err = STRBUF_INIT;
-		const char **bases;
-		size_t nr = config_get_all(cfg, "git.base", &bases), i;
+		const char *const *bases = config_v(cfg)->git_base.v;
+		size_t nr = config_v(cfg)->git_base.nr, i;
 		const char **all = xcalloc(nr + 2, sizeof(*all));
 
 		for (i = 0; i < nr; i++)
@@ -118,7 +118,6 @@ static int check_one(struct check_series *s, const struct check_opts *o,
 				fprintf(stderr, "lorebot: patch %d: %s\n", s->patches[i]->n,
 					s->patches[i]->apply_error);
 		free(all);
-		free(bases);
 		strbuf_release(&err);
 	}
 	return check_run(s, o, f);

@@ -33,7 +33,7 @@ static bool is_dir(const char *path)
 
 char *profile_fragment_dir(const struct config *cfg)
 {
-	const char *v = config_get(cfg, "build.fragments");
+	const char *v = config_v(cfg)->build_fragments;
 	char exe[PATH_MAX];
 	ssize_t n;
 
@@ -123,7 +123,7 @@ int profile_load(const struct config *cfg, const char *name,
 {
 	const char *const *builtin = NULL;
 	const char **list = NULL;
-	char *dir = profile_fragment_dir(cfg), *key;
+	char *dir = profile_fragment_dir(cfg);
 	const char *base;
 	size_t i, nr;
 	int ret = -1;
@@ -136,9 +136,7 @@ int profile_load(const struct config *cfg, const char *name,
 			p->base = xstrdup(builtin_profiles[i].base);
 		}
 	}
-	key = xasprintf("profile.%s.base", name);
-	base = config_get(cfg, key);
-	free(key);
+	base = config_sub(cfg, CFG_SUB_profile_base, name);
 	if (base) {
 		free(p->base);
 		p->base = xstrdup(base);
@@ -148,9 +146,7 @@ int profile_load(const struct config *cfg, const char *name,
 			    "production; or set profile.%s.base)", name, name);
 		goto out;
 	}
-	key = xasprintf("profile.%s.fragment", name);
-	nr = config_get_all(cfg, key, &list);
-	free(key);
+	nr = config_sub_all(cfg, CFG_SUB_profile_fragment, name, &list);
 	if (nr) {
 		for (i = 0; i < nr; i++)
 			if (add_fragment(p, dir, list[i], arch, err))
@@ -161,9 +157,7 @@ int profile_load(const struct config *cfg, const char *name,
 				goto out;
 	}
 	free(list);
-	key = xasprintf("arch.%s.fragment", arch->name);
-	nr = config_get_all(cfg, key, &list);
-	free(key);
+	nr = config_sub_all(cfg, CFG_SUB_arch_fragment, arch->name, &list);
 	for (i = 0; i < nr; i++)
 		if (add_fragment(p, dir, list[i], arch, err))
 			goto out;

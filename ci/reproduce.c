@@ -94,7 +94,7 @@ static int parse_pick(struct repro *r, const char *frag)
 static int parse_target(struct repro *r, struct strbuf *err)
 {
 	const char *t = r->o->target, *p, *hash;
-	const char *dash = r->o->url ? r->o->url : config_get(r->o->cfg, "core.dashboardurl");
+	const char *dash = r->o->url ? r->o->url : config_v(r->o->cfg)->core_dashboardurl;
 	size_t n;
 
 	hash = strchr(t, '#');
@@ -333,7 +333,7 @@ static int make_argv(struct repro *r, const char *line, const char *object, cons
 		     char **owned, size_t *nr_owned)
 {
 	char *copy = xstrdup(line), *tok, *save = NULL;
-	int n = 0, jobs = r->o->jobs ? r->o->jobs : (int)config_get_int(r->o->cfg, "build.jobs");
+	int n = 0, jobs = r->o->jobs ? r->o->jobs : (int)config_v(r->o->cfg)->build_jobs;
 	bool target_done = false;
 
 	owned[(*nr_owned)++] = copy;
@@ -375,9 +375,9 @@ static int make(struct repro *r, const char *const *argv, struct strbuf *out,
 	cmd.clean_env = true;
 	cmd.cwd = r->src;
 	cmd.merge_stderr = true;
-	cmd.limits.timeout_ms = config_get_ms(r->o->cfg, "build.timeout");
+	cmd.limits.timeout_ms = config_v(r->o->cfg)->build_timeout;
 	cmd.limits.max_output = 64 << 20;
-	cmd.sandbox.enabled = config_get_bool(r->o->cfg, "build.sandbox");
+	cmd.sandbox.enabled = config_v(r->o->cfg)->build_sandbox;
 	cmd.sandbox.rw = rw;
 	cmd.sandbox.ro = ro;
 	cmd.sandbox.uid = r->uid;
@@ -640,7 +640,7 @@ enum reproduce_outcome reproduce_run(const struct reproduce_opts *o, json_object
 	r.src = xasprintf("%s/linux", r.dir);
 	r.obj = xasprintf("%s/build", r.dir);
 	if (geteuid() == 0) {
-		const char *user = config_get(o->cfg, "build.user");
+		const char *user = config_v(o->cfg)->build_user;
 		struct passwd *pw = user ? getpwnam(user) : NULL;
 
 		if (!pw || !pw->pw_uid) {

@@ -222,7 +222,7 @@ static int apply_send(struct apply_cli *c, struct ctx *ctx, struct gitrepo *r,
 	struct apply_opts o = APPLY_OPTS_INIT;
 	struct apply_input *in = xcalloc(s->total, sizeof(*in));
 	struct trailers *extra = xcalloc(s->total, sizeof(*extra));
-	const char *mode = c->trailers ? c->trailers : config_get(ctx->cfg, "apply.trailers");
+	const char *mode = c->trailers ? c->trailers : config_v(ctx->cfg)->apply_trailers;
 	struct apply_result res;
 	char **bases = NULL;
 	char *branch = NULL;
@@ -239,7 +239,7 @@ static int apply_send(struct apply_cli *c, struct ctx *ctx, struct gitrepo *r,
 		in[k].missing = ld->missing[k];
 		if (in[k].p && !strcmp(mode, "all")) {
 			collected_trailers(s, k, &in[k].p->trailers,
-					   config_get(ctx->cfg, "apply.link"), &extra[k]);
+					   config_v(ctx->cfg)->apply_link, &extra[k]);
 			in[k].trailers = &extra[k];
 		}
 	}
@@ -262,14 +262,14 @@ static int apply_send(struct apply_cli *c, struct ctx *ctx, struct gitrepo *r,
 		if (!c->quarantine)
 			o.branch = branch;
 	}
-	o.max_patch_size = config_get_size(ctx->cfg, "apply.maxpatchsize");
-	o.max_files = config_get_int(ctx->cfg, "apply.maxfiles");
-	o.max_hunks = config_get_int(ctx->cfg, "apply.maxhunks");
-	o.max_binary_size = config_get_size(ctx->cfg, "apply.maxbinarysize");
+	o.max_patch_size = config_v(ctx->cfg)->apply_maxpatchsize;
+	o.max_files = config_v(ctx->cfg)->apply_maxfiles;
+	o.max_hunks = config_v(ctx->cfg)->apply_maxhunks;
+	o.max_binary_size = config_v(ctx->cfg)->apply_maxbinarysize;
 	o.min_context = c->min_context;
 	o.no_3way = c->no_3way;
-	o.committer.name = config_get(ctx->cfg, "core.botname");
-	o.committer.email = config_get(ctx->cfg, "core.botaddress");
+	o.committer.name = config_v(ctx->cfg)->core_botname;
+	o.committer.email = config_v(ctx->cfg)->core_botaddress;
 
 	ret = apply_series(r, &o, in, s->total, &res);
 	if (!ret && res.applied && c->quarantine && branch)
@@ -490,7 +490,7 @@ int cmd_apply(int argc, char **argv, struct ctx *ctx)
 	if (ret)
 		goto out;
 	if (!c.repo)
-		c.repo = config_get(ctx->cfg, "git.repo");
+		c.repo = config_v(ctx->cfg)->git_repo;
 	if (!c.repo) {
 		ret = cmd_usage_error("apply", "no repository: give --repo DIR or set git.repo");
 		goto out;
@@ -544,7 +544,7 @@ int cmd_apply(int argc, char **argv, struct ctx *ctx)
 		goto out;
 	}
 	fetch = !c.no_fetch && !c.quarantine &&
-		(c.fetch || config_get_bool(ctx->cfg, "git.fetch")) && remotes_count(ctx->cfg);
+		(c.fetch || config_v(ctx->cfg)->git_fetch) && remotes_count(ctx->cfg);
 	if (gitrepo_open(&r, c.repo, fetch, &err) ||
 	    (c.quarantine && gitrepo_quarantine(r, c.quarantine, &err))) {
 		fprintf(stderr, "lorebot apply: %s\n", err.buf);

@@ -80,22 +80,21 @@ static int opts_from_config(struct ctx *ctx, struct boot_opts *o,
 static int find_base(const char *git_dir, const char *tip, struct ctx *ctx,
 		     char out[OID_HEX], struct strbuf *err)
 {
-	const char **bases;
-	size_t n = config_get_all(ctx->cfg, "git.base", &bases), i;
+	const struct cfg_list *bases = &config_v(ctx->cfg)->git_base;
+	size_t i;
 	char id[OID_HEX];
 	int ret = -ENOENT;
 
-	for (i = 0; i < n && ret; i++) {
+	for (i = 0; i < bases->nr && ret; i++) {
 		struct strbuf e = STRBUF_INIT;
 
-		if (!git_rev_resolve(git_dir, bases[i], id, &e))
+		if (!git_rev_resolve(git_dir, bases->v[i], id, &e))
 			ret = srctree_merge_base(git_dir, tip, id, out, err);
 		strbuf_release(&e);
 	}
 	if (ret == -ENOENT)
 		strbuf_addstr(err, "no git.base branch (mm-new) in the repository; "
 			      "give --base");
-	free(bases);
 	return ret;
 }
 
@@ -105,7 +104,7 @@ static int run_series(struct ctx *ctx, const struct boot_args *args,
 	struct strbuf err = STRBUF_INIT, git_dir = STRBUF_INIT;
 	json_object *list = json_object_new_array();
 	char tip[OID_HEX], base[OID_HEX] = "";
-	const char *repo = args->repo ? args->repo : config_get(ctx->cfg, "git.repo");
+	const char *repo = args->repo ? args->repo : config_v(ctx->cfg)->git_repo;
 	struct kbuild_env env;
 	char *workdir = NULL;
 	int ret = EXIT_OK;
@@ -373,13 +372,12 @@ int cmd_boot(int argc, char **argv, struct ctx *ctx)
 	if (args.arches) {
 		split_list(args.arches, &archs);
 	} else {
-		const char **cfg;
-		size_t i, nc = config_get_all(ctx->cfg, "build.arch", &cfg);
+		const struct cfg_list *cfg = &config_v(ctx->cfg)->build_arch;
+		size_t i, nc = cfg->nr;
 
 		archs = xcalloc((nc ? nc : arches_nr) + 1, sizeof(*archs));
 		for (i = 0; i < (nc ? nc : arches_nr); i++)
-			archs[i] = xstrdup(nc ? cfg[i] : arches[i].name);
-		free(cfg);
+			archs[i] = xstrdup(nc ? cfg->v[i] : arches[i].name);
 	}
 	for (n = 0; archs && archs[n]; n++) {
 		if (!arch_lookup(archs[n])) {
@@ -395,13 +393,12 @@ int cmd_boot(int argc, char **argv, struct ctx *ctx)
 	if (args.tests) {
 		o.tests_nr = split_list(args.tests, &tests);
 	} else {
-		const char **cfg;
-		size_t nc = config_get_all(ctx->cfg, "boot.tests", &cfg);
+		const struct cfg_list *cfg = &config_v(ctx->cfg)->boot_tests;
 
 		/* each value may itself be a list */
-		for (size_t i = 0; i < nc; i++) {
+		for (size_t i = 0; i < cfg->nr; i++) {
 			char **more;
-			int m = split_list(cfg[i], &more);
+			int m = split_list(cfg->v[i], &more);
 
 			tests = xrealloc(tests, (o.tests_nr + m + 1) * sizeof(*tests));
 			memcpy(tests + o.tests_nr, more, m * sizeof(*more));
@@ -409,7 +406,6 @@ int cmd_boot(int argc, char **argv, struct ctx *ctx)
 			tests[o.tests_nr] = NULL;
 			free(more);
 		}
-		free(cfg);
 	}
 	o.tests = (const char *const *)tests;
 	{
@@ -426,7 +422,7 @@ int cmd_boot(int argc, char **argv, struct ctx *ctx)
 		kselftest_plan_release(&plan);
 		strbuf_release(&err);
 	}
-	o.cachedir = cachedir = kbuild_cache_dir(ctx->cfg);
+	o.cachedir = cachedir = config_cachedir(ctx->cfg);
 	report = json_object_new_object();
 	ret = args.series ? run_series(ctx, &args, &o, archs, report) :
 		run_images(&args, &o, archs, report);

@@ -30,7 +30,7 @@ static int timeout_cb(const struct parse_opt *opt, const char *arg, struct strbu
 		return -1;
 	}
 	config_set(ctx->cfg, "build.timeout", arg);
-	return 0;
+	return config_parse(ctx->cfg, err);
 }
 
 /* the result, kept in the log directory */
@@ -161,11 +161,11 @@ static int parse_opts(int argc, char **argv, struct ctx *ctx,
 	if (o->base && !o->series)
 		return cmd_usage_error("build", "--base goes with --series");
 	if (!o->repo)
-		o->repo = config_get(ctx->cfg, "git.repo");
+		o->repo = config_v(ctx->cfg)->git_repo;
 	if (!o->repo)
 		o->repo = ".";
 	if (!o->profile)
-		o->profile = config_get(ctx->cfg, "build.profile");
+		o->profile = config_v(ctx->cfg)->build_profile;
 	return 0;
 }
 
@@ -174,23 +174,22 @@ static int series_base(const struct ctx *ctx, const char *git_dir,
 		       const struct build_opts *o, const char *tip,
 		       char base[OID_HEX], struct strbuf *err)
 {
-	const char **branches = NULL;
+	const struct cfg_list *branches;
 	char id[OID_HEX];
-	size_t nr, i;
+	size_t i;
 	int ret = -1;
 
 	if (o->base)
 		return git_rev_resolve(git_dir, o->base, base, err);
-	nr = config_get_all(ctx->cfg, "git.base", &branches);
-	for (i = 0; i < nr; i++) {
-		if (git_rev_resolve(git_dir, branches[i], id, NULL))
+	branches = &config_v(ctx->cfg)->git_base;
+	for (i = 0; i < branches->nr; i++) {
+		if (git_rev_resolve(git_dir, branches->v[i], id, NULL))
 			continue;
 		ret = srctree_merge_base(git_dir, id, tip, base, err);
 		break;
 	}
-	if (i == nr)
+	if (i == branches->nr)
 		strbuf_addstr(err, "no base branch found (git.base); give --base");
-	free(branches);
 	return ret;
 }
 
@@ -244,7 +243,8 @@ static int select_archs(const struct ctx *ctx, const char *list,
 			names[n++] = p;
 		}
 	} else {
-		n = config_get_all(ctx->cfg, "build.arch", &names);
+		names = config_list_copy(&config_v(ctx->cfg)->build_arch);
+		n = config_v(ctx->cfg)->build_arch.nr;
 	}
 	*archs = xcalloc(n ? n : arches_nr, sizeof(**archs));
 	*nr = 0;
@@ -356,13 +356,13 @@ int cmd_build(int argc, char **argv, struct ctx *ctx)
 	job.log_dir = log_dir;
 	job.w1 = !o.no_w1;
 	/* the boot stage bisects over what is built here */
-	job.keep_images = config_get_bool(ctx->cfg, "boot.enable");
+	job.keep_images = config_v(ctx->cfg)->boot_enable;
 	/* each arch asks the configuration (kcheck_wanted()) */
 	job.check[KCHECK_SPARSE] = !o.no_sparse;
 	job.check[KCHECK_COCCI] = !o.no_cocci;
 	job.check[KCHECK_CLANG] = !o.no_clang;
-	job.repair = !o.no_repair && config_get_bool(ctx->cfg, "build.repair");
-	job.mincoverage = (int)config_get_int(ctx->cfg, "build.mincoverage");
+	job.repair = !o.no_repair && config_v(ctx->cfg)->build_repair;
+	job.mincoverage = (int)config_v(ctx->cfg)->build_mincoverage;
 	for (i = 0; i < nr; i++) {
 		enum build_status s;
 

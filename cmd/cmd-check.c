@@ -10,55 +10,35 @@
 #include "lib/log.h"
 #include "checkers/check.h"
 
-char *cmd_check_cache_dir(const struct config *cfg)
-{
-	const char *c = config_get(cfg, "core.cachedir");
-	const char *env = getenv("LOREBOT_CACHE");
-
-	if (c && *c)
-		return xstrdup(c);
-	if (env && *env)
-		return xstrdup(env);
-	if (!geteuid())
-		return xstrdup("/var/cache/lorebot");
-	env = getenv("XDG_CACHE_HOME");
-	if (env && *env)
-		return xasprintf("%s/lorebot", env);
-	env = getenv("HOME");
-	return env ? xasprintf("%s/.cache/lorebot", env) : NULL;
-}
-
 static int opts_from_config(struct check_opts *o, const struct config *cfg,
 			    struct strbuf *err)
 {
-	const char **v;
-	size_t n, i;
+	const struct cfg_list *v;
+	size_t i;
 	int ret = 0;
 
-	o->columns = (int)config_get_int(cfg, "check.columns");
+	o->columns = (int)config_v(cfg)->check_columns;
 	if (o->columns < 20 || o->columns > 1000) {
 		strbuf_addf(err, "check.columns: %d is not a column limit", o->columns);
 		return -1;
 	}
-	o->checkpatch_flags = xstrdup_or_null(config_get(cfg, "check.checkpatchflags"));
-	o->cachedir = cmd_check_cache_dir(cfg);
+	o->checkpatch_flags = xstrdup_or_null(config_v(cfg)->check_checkpatchflags);
+	o->cachedir = config_cachedir(cfg);
 	if (o->cachedir)
 		o->fallback_repo = xasprintf("%s/mm.git", o->cachedir);
-	n = config_get_all(cfg, "check.enable", &v);
-	for (i = 0; i < n && !ret; i++)
-		ret = check_select(o, v[i], err);
-	free(v);
-	n = config_get_all(cfg, "check.disable", &v);
-	for (i = 0; i < n && !ret; i++) {
-		char *neg = xasprintf("-%s", v[i]);
+	v = &config_v(cfg)->check_enable;
+	for (i = 0; i < v->nr && !ret; i++)
+		ret = check_select(o, v->v[i], err);
+	v = &config_v(cfg)->check_disable;
+	for (i = 0; i < v->nr && !ret; i++) {
+		char *neg = xasprintf("-%s", v->v[i]);
 
 		ret = check_select(o, neg, err);
 		free(neg);
 	}
-	free(v);
-	if (!ret && !config_get_bool(cfg, "check.checkpatch"))
+	if (!ret && !config_v(cfg)->check_checkpatch)
 		ret = check_select(o, "-checkpatch", err);
-	if (!ret && !config_get_bool(cfg, "check.codespell"))
+	if (!ret && !config_v(cfg)->check_codespell)
 		ret = check_select(o, "-codespell", err);
 	return ret;
 }
@@ -76,12 +56,16 @@ static void list_checkers(const struct check_opts *o)
 /*
  * The configuration: lorebot.* of the git configuration (the user's,
  * and the repository's holding dir), then --config, then the command
- * line.  Nothing is read from the files of a tree.
+ * line.  Nothing is read from the files of a tree.  A bad value, of the
+ * git configuration too, is an error (EXIT_USAGE): each is named, and
+ * none is read as its default; an unknown key of the git configuration
+ * is a warning.
  */
-static void load_config(struct config *all, const struct config *file,
-			const char *dir)
+static int load_config(struct config *all, const struct config *file,
+		       const char *dir)
 {
 	struct strbuf err = STRBUF_INIT, report = STRBUF_INIT;
+	int ret = EXIT_OK;
 	size_t i;
 
 	if (config_load_git(all, dir, "lorebot.", &err)) {
@@ -91,12 +75,22 @@ static void load_config(struct config *all, const struct config *file,
 		if (config_load_git(all, NULL, "lorebot.", &err))
 			fprintf(stderr, "lorebot: git config: %s\n", err.buf);
 	}
-	if (config_check(all, &report))
-		fprintf(stderr, "%s", report.buf);
-	for (i = 0; i < file->nr; i++)
-		config_set(all, file->e[i].name, file->e[i].value);
+	strbuf_reset(&err);
+	config_check(all, &report);
+	for (i = 0; i < file->nr; i++) {
+		const struct config_entry *e = &file->e[i];
+
+		config_set_at(all, e->name, e->value, e->file, e->line);
+	}
+	if (config_parse(all, &err)) {
+		ret = cmd_config_error(&err);
+	} else {
+		/* no bad values: what it reports is unknown keys */
+		fputs(report.buf, stderr);
+	}
 	strbuf_release(&err);
 	strbuf_release(&report);
+	return ret;
 }
 
 /* --color=auto|always|never (check.color), NO_COLOR, a terminal */
@@ -369,20 +363,22 @@ int cmd_check(int argc, char **argv, struct ctx *ctx)
 	if (url && !msgid)
 		return cmd_usage_error("check", "--url is the inbox to ask for --msgid");
 	d.dir = repo ? repo : ".";
-	load_config(&cfg, ctx->cfg, d.dir);
+	ret = load_config(&cfg, ctx->cfg, d.dir);
+	if (ret)
+		goto out;
 	if (opts_from_config(&o, &cfg, &err) || (sel && check_select(&o, sel, &err))) {
 		ret = cmd_usage_error("check", "%s", err.buf);
 		goto out;
 	}
 	if (!color)
-		color = config_get(&cfg, "check.color");
+		color = config_v(&cfg)->check_color;
 	if (want_color(color, &d.color)) {
 		ret = cmd_usage_error("check", "--color takes auto, always or never, "
 				      "not '%s'", color);
 		goto out;
 	}
-	d.ci.profile = config_get(&cfg, "build.profile");
-	d.ci.ccache = config_get_bool(&cfg, "build.ccache");
+	d.ci.profile = config_v(&cfg)->build_profile;
+	d.ci.ccache = config_v(&cfg)->build_ccache;
 	if ((build.want && devci_add_arches(&d.ci, build.list, false, &cfg, &err)) ||
 	    (boot.want && devci_add_arches(&d.ci, boot.list, true, &cfg, &err))) {
 		ret = cmd_usage_error("check", "%s", err.buf);

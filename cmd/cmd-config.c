@@ -53,7 +53,7 @@ int cmd_config(int argc, char **argv, struct ctx *ctx)
 		fputs(sb.buf, stdout);
 	}
 	if (get) {
-		const char *v = config_get(ctx->cfg, get);
+		const char *v = config_lookup(ctx->cfg, get);
 
 		if (!config_find_key(get)) {
 			fprintf(stderr, "lorebot: unknown key '%s'\n", get);

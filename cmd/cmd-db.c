@@ -21,7 +21,7 @@ int cmd_open_store(struct ctx *ctx, struct store *st, bool create)
 	if (ctx->db_path && *ctx->db_path)
 		strbuf_addstr(&path, ctx->db_path);
 	else
-		strbuf_addf(&path, "%s/lorebot.db", config_get(ctx->cfg, "core.statedir"));
+		strbuf_addf(&path, "%s/lorebot.db", config_v(ctx->cfg)->core_statedir);
 	if (stat(path.buf, &sb)) {
 		if (!create) {
 			fprintf(stderr, "lorebot: no database '%s' (lorebot fetch creates it)\n",
@@ -41,12 +41,13 @@ int cmd_open_store(struct ctx *ctx, struct store *st, bool create)
 	if (ret)
 		fprintf(stderr, "lorebot: %s\n", err.buf);
 	if (!ret) {
-		st->nr_trusted = config_get_all(ctx->cfg, "series.trust", &st->trusted);
+		st->trusted = config_v(ctx->cfg)->series_trust.v;
+		st->nr_trusted = config_v(ctx->cfg)->series_trust.nr;
 		st->series_memory =
-			series_budget(config_get_size(ctx->cfg, "series.memory"));
+			series_budget(config_v(ctx->cfg)->series_memory);
 		report_states_attach(st, ctx->cfg, NULL);
 		/* what touches mail is sandboxed: its parser too */
-		if (config_get_bool(ctx->cfg, "build.sandbox"))
+		if (config_v(ctx->cfg)->build_sandbox)
 			store_jail_use(st, NULL);
 	}
 	strbuf_release(&err);

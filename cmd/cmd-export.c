@@ -74,9 +74,9 @@ int cmd_export(int argc, char **argv, struct ctx *ctx)
 		return cmd_usage_error("export", "which format: --kcidb");
 	if (since_arg && fetch_parse_since(since_arg, (int64_t)time(NULL), &since))
 		return cmd_usage_error("export", "--since: '%s' is not a time", since_arg);
-	if (!kcidb_origin_valid(config_get(ctx->cfg, "kcidb.origin")))
+	if (!kcidb_origin_valid(config_v(ctx->cfg)->kcidb_origin))
 		return cmd_usage_error("export", "kcidb.origin '%s': lowercase letters, digits "
-				       "and _ only", config_get(ctx->cfg, "kcidb.origin"));
+				       "and _ only", config_v(ctx->cfg)->kcidb_origin);
 	report_opts_init(&ro, ctx->cfg);
 	if (archs)
 		report_opts_set_archs(&ro, archs);

@@ -6,6 +6,7 @@
 
 #include "cmd/cmd.h"
 #include "lib/parse-options.h"
+#include "bot/contract.h"
 #include "bot/fetch.h"
 #include "bot/reply.h"
 #include "bot/series-out.h"
@@ -25,7 +26,7 @@ static json_object *result_json(const char *name, const char *url,
 
 	json_object_object_add(o, "name", jx_new_str(name));
 	json_object_object_add(o, "url", jx_new_str(url));
-	json_object_object_add(o, "status",
+	json_object_object_add(o, rk_flist_status,
 			       json_object_new_string(fetch_status_name(r->status)));
 	json_object_object_add(o, "windows", json_object_new_int64(r->windows));
 	json_object_object_add(o, "threads", json_object_new_int64(r->threads));
@@ -34,15 +35,15 @@ static json_object *result_json(const char *name, const char *url,
 	json_object_object_add(o, "bytes_in", json_object_new_int64(r->stats.bytes_in));
 	json_object_object_add(o, "bytes_out", json_object_new_int64(r->stats.bytes_out));
 	json_object_object_add(o, "received", json_object_new_int64(r->received));
-	json_object_object_add(o, "new", json_object_new_int64(r->added));
+	json_object_object_add(o, rk_flist_added, json_object_new_int64(r->added));
 	json_object_object_add(o, "variants", json_object_new_int64(r->variants));
 	json_object_object_add(o, "duplicates", json_object_new_int64(r->duplicates));
 	json_object_object_add(o, "skipped", json_object_new_int64(r->skipped));
 	json_object_object_add(o, "cursor", json_object_new_int64(r->cursor));
-	json_object_object_add(o, "failures", json_object_new_int(r->failures));
-	json_object_object_add(o, "next_poll", r->next_poll ?
+	json_object_object_add(o, rk_flist_failures, json_object_new_int(r->failures));
+	json_object_object_add(o, rk_flist_next_poll, r->next_poll ?
 			       json_object_new_int64(r->next_poll) : NULL);
-	json_object_object_add(o, "error", r->error.len ?
+	json_object_object_add(o, rk_flist_error, r->error.len ?
 			       json_object_new_string(r->error.buf) : NULL);
 	return o;
 }
@@ -55,7 +56,7 @@ static void changes_json(json_object *arr, const struct store_changes *c)
 		const struct store_change *ch = &c->v[i];
 		json_object *o = json_object_new_object();
 
-		json_object_object_add(o, "id", json_object_new_string(ch->id));
+		json_object_object_add(o, rk_fver_id, json_object_new_string(ch->id));
 		json_object_object_add(o, "change",
 				       json_object_new_string(store_change_name(ch->kind)));
 		json_object_object_add(o, "series_id", jx_new_str(ch->series_id));
@@ -219,7 +220,7 @@ static void fetch_url(struct run *run)
 static void fetch_configured(struct run *run)
 {
 	char **names = NULL;
-	size_t nr = config_subsections(run->ctx->cfg, "list", &names), i, done = 0;
+	size_t nr = config_subsections(run->ctx->cfg, CFG_SUB_list_url, &names), i, done = 0;
 
 	for (i = 0; i < nr; i++) {
 		struct strbuf err = STRBUF_INIT;
@@ -400,12 +401,13 @@ static void answers(struct run *run)
 	for (i = 0; i < a.nr; i++) {
 		json_object *o = json_object_new_object();
 
-		json_object_object_add(o, "msgid", json_object_new_string(a.v[i].msgid));
-		json_object_object_add(o, "from", jx_new_str(a.v[i].sender));
-		json_object_object_add(o, "command", json_object_new_string(a.v[i].command));
-		json_object_object_add(o, "outcome", json_object_new_string(
-					       a.v[i].done ? "done" : "ignored"));
-		json_object_object_add(o, "why", json_object_new_string(a.v[i].why));
+		json_object_object_add(o, rk_answer_msgid, json_object_new_string(a.v[i].msgid));
+		json_object_object_add(o, rk_answer_from, jx_new_str(a.v[i].sender));
+		json_object_object_add(o, rk_answer_command,
+				       json_object_new_string(a.v[i].command));
+		json_object_object_add(o, rk_answer_outcome, json_object_new_string(
+					       a.v[i].done ? RD_ANSWER_DONE : RD_ANSWER_IGNORED));
+		json_object_object_add(o, rk_answer_why, json_object_new_string(a.v[i].why));
 		json_object_array_add(run->answers, o);
 		if (!run->o->json)
 			printf("answer <%s> from %s: lorebot: %s: %s%s\n", a.v[i].msgid,
@@ -452,8 +454,8 @@ int cmd_fetch(int argc, char **argv, struct ctx *ctx)
 	run.lists = json_object_new_array();
 	run.versions = json_object_new_array();
 	run.answers = json_object_new_array();
-	run.gitdir = config_get(ctx->cfg, "lore.gitdir") ?
-		xstrdup(config_get(ctx->cfg, "lore.gitdir")) :
+	run.gitdir = config_v(ctx->cfg)->lore_gitdir ?
+		xstrdup(config_v(ctx->cfg)->lore_gitdir) :
 		xasprintf("%s.lore", db_path(st.db));
 	if (o.mbox) {
 		struct fetch_result r = FETCH_RESULT_INIT;
@@ -463,8 +465,7 @@ int cmd_fetch(int argc, char **argv, struct ctx *ctx)
 		if (!o.json)
 			r.changes.limit = MAX_LISTED;
 		rc = fetch_mbox_file(&st, o.list, o.mbox,
-				     config_get_size(ctx->cfg, "mail.maxsize"),
-				     o.commit_every, &r);
+				     config_v(ctx->cfg)->mail_maxsize, o.commit_every, &r);
 
 		report(&run, o.list, NULL, &r, rc);
 		fetch_result_release(&r);
@@ -477,9 +478,9 @@ int cmd_fetch(int argc, char **argv, struct ctx *ctx)
 	if (o.json) {
 		json_object *out = json_object_new_object();
 
-		json_object_object_add(out, "lists", run.lists);
-		json_object_object_add(out, "versions", run.versions);
-		json_object_object_add(out, "answers", run.answers);
+		json_object_object_add(out, rk_fetch_lists, run.lists);
+		json_object_object_add(out, rk_fetch_versions, run.versions);
+		json_object_object_add(out, rk_fetch_answers, run.answers);
 		jx_print(out, stdout);
 		json_object_put(out);
 	} else {

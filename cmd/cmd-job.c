@@ -38,7 +38,7 @@ static int job_run_cmd(int argc, char **argv, struct ctx *ctx,
 	if (*end || id <= 0)
 		return cmd_usage_error("job", "bad job id '%s'", argv[0]);
 	if (!env.repo)
-		env.repo = config_get(ctx->cfg, "git.repo");
+		env.repo = config_v(ctx->cfg)->git_repo;
 	if (!env.repo)
 		return cmd_usage_error("job", "no kernel repository: --repo or git.repo");
 	ret = cmd_open_store(ctx, &st, false);
@@ -63,15 +63,15 @@ static int job_run_cmd(int argc, char **argv, struct ctx *ctx,
 	env.config = config;
 	env.repo = repo;
 	env.statedir = statedir;
-	env.cache = cache = cmd_check_cache_dir(ctx->cfg);
-	env.timeout_ms = config_get_ms(ctx->cfg, "daemon.jobtimeout");
-	env.sandbox = config_get_bool(ctx->cfg, "build.sandbox");
+	env.cache = cache = config_cachedir(ctx->cfg);
+	env.timeout_ms = config_v(ctx->cfg)->daemon_jobtimeout;
+	env.sandbox = config_v(ctx->cfg)->build_sandbox;
 	log_set_timestamps(true);
 
 	ret = job_execute(&st, ctx->cfg, &env, &j, &infra, &err);
 	if (ret) {
 		struct strbuf e2 = STRBUF_INIT;
-		int max = MAX(1, config_get_int(ctx->cfg, "daemon.attempts"));
+		int max = MAX(1, config_v(ctx->cfg)->daemon_attempts);
 
 		log_err("job %lld: %s", (long long)id, err.buf);
 		/* the last attempt: the stage ended, as a failure of the infrastructure */

@@ -131,7 +131,7 @@ int cmd_reply(int argc, char **argv, struct ctx *ctx)
 		report_opts_set_archs(&o.report, arch);
 	if (repo)
 		o.report.repo = repo;
-	templates = template_dir(config_get(ctx->cfg, "reply.templates"));
+	templates = template_dir(config_v(ctx->cfg)->reply_templates);
 	o.report.templates = templates;
 	reply_summary_init(&sum);
 	if (reply_run(st, &o, &sum, &err)) {

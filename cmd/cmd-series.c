@@ -110,8 +110,8 @@ const char cmd_series_help[] =
 int cmd_series(int argc, char **argv, struct ctx *ctx)
 {
 	const char *mbox = NULL;
-	uint64_t max_size = config_get_size(ctx->cfg, "mail.maxsize");
-	uint64_t memory = config_get_size(ctx->cfg, "series.memory");
+	uint64_t max_size = config_v(ctx->cfg)->mail_maxsize;
+	uint64_t memory = config_v(ctx->cfg)->series_memory;
 	struct assembly a;
 	bool json = false;
 	int ret = EXIT_OK;
@@ -141,12 +141,8 @@ int cmd_series(int argc, char **argv, struct ctx *ctx)
 	if (!mbox)
 		return series_from_db(ctx, json);
 	series_init(&a, max_size);
-	{
-		const char **trust;
-		size_t nt = config_get_all(ctx->cfg, "series.trust", &trust);
-
-		series_trust_senders(&a, trust, nt);
-	}
+	series_trust_senders(&a, config_list_copy(&config_v(ctx->cfg)->series_trust),
+			     config_v(ctx->cfg)->series_trust.nr);
 	a.spill_after = series_budget(memory);
 	ret = series_add_mbox(&a, mbox);
 	if (ret && !series_failed(&a)) {

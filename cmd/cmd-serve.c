@@ -90,7 +90,7 @@ int cmd_serve(int argc, char **argv, struct ctx *ctx)
 	if (ctx->db_path && *ctx->db_path)
 		strbuf_addstr(&path, ctx->db_path);
 	else
-		strbuf_addf(&path, "%s/lorebot.db", config_get(ctx->cfg, "core.statedir"));
+		strbuf_addf(&path, "%s/lorebot.db", config_v(ctx->cfg)->core_statedir);
 	if (access(path.buf, R_OK)) {
 		fprintf(stderr, "lorebot: no database '%s' (lorebot fetch creates it)\n", path.buf);
 		strbuf_release(&path);
@@ -110,7 +110,7 @@ int cmd_serve(int argc, char **argv, struct ctx *ctx)
 		return EXIT_INFRA;
 	}
 	{
-		const char *l = o.listen ? o.listen : config_get(ctx->cfg, "web.listen");
+		const char *l = o.listen ? o.listen : config_v(ctx->cfg)->web_listen;
 		const char *colon = strrchr(l, ':');
 
 		fprintf(stderr, "lorebot: dashboard on http://%.*s:%u/\n",

@@ -83,17 +83,12 @@ CMD_DECL(reproduce);
 /* Open --db (or <core.statedir>/lorebot.db); an EXIT_* code, EXIT_OK on success */
 int cmd_open_store(struct ctx *ctx, struct store *st, bool create);
 
-/*
- * Where check keeps what it may reuse (core.cachedir, LOREBOT_CACHE,
- * /var/cache/lorebot as root, else $XDG_CACHE_HOME or ~/.cache), or
- * NULL; caller frees.  The job runner shows it to check's sandbox.
- */
-char *cmd_check_cache_dir(const struct config *cfg);
-
 const struct cmd *cmd_lookup(const char *name);
 const struct cmd *cmd_table(size_t *nr);
 
 int cmd_usage_error(const char *cmd, const char *fmt, ...) PRINTF(2, 3);
+/* Each line of err (config_parse()'s file:line: ...) as "lorebot: line"; EXIT_USAGE */
+int cmd_config_error(const struct strbuf *err);
 
 /*
  * parse_options() for "lorebot CMD" (its usage errors name it so), then

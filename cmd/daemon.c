@@ -186,7 +186,7 @@ static int setup_lists(struct daemon *d)
 		free(name);
 		goto out;
 	}
-	nr = config_subsections(d->cfg, "list", &names);
+	nr = config_subsections(d->cfg, CFG_SUB_list_url, &names);
 	for (i = 0; i < nr; i++) {
 		struct strbuf err = STRBUF_INIT;
 		int r = fetch_cfg_list(&c, d->cfg, names[i], &err);
@@ -217,17 +217,17 @@ out:
 
 static void setup_limits(struct daemon *d)
 {
-	const char *level = config_get(d->cfg, "core.loglevel");
+	const char *level = config_v(d->cfg)->core_loglevel;
 	enum log_level lvl;
 
 	exec_configure(&d->ex, d->cfg);
 	d->max_heavy = d->ex.max_jobs ? d->ex.max_jobs :
-		MAX(1, config_get_int(d->cfg, "daemon.builds"));
-	d->max_light = MAX(1, config_get_int(d->cfg, "daemon.light"));
-	d->attempts = MAX(1, config_get_int(d->cfg, "daemon.attempts"));
-	d->fetch_timeout_ms = config_get_ms(d->cfg, "daemon.fetchtimeout");
-	d->env.timeout_ms = config_get_ms(d->cfg, "daemon.jobtimeout");
-	d->env.sandbox = config_get_bool(d->cfg, "build.sandbox");
+		MAX(1, config_v(d->cfg)->daemon_builds);
+	d->max_light = MAX(1, config_v(d->cfg)->daemon_light);
+	d->attempts = MAX(1, config_v(d->cfg)->daemon_attempts);
+	d->fetch_timeout_ms = config_v(d->cfg)->daemon_fetchtimeout;
+	d->env.timeout_ms = config_v(d->cfg)->daemon_jobtimeout;
+	d->env.sandbox = config_v(d->cfg)->build_sandbox;
 	if (level && !log_parse_level(level, &lvl) && log_get_level() != LOG_LVL_DEBUG)
 		log_set_level(lvl);
 	pipeline_cfg_release(&d->pc);
@@ -581,7 +581,7 @@ static void fetch_ended(struct daemon *d, struct task *t, const struct run_done 
 	if (!util_read_file(t->out, &buf, &len, FETCH_OUT_MAX))
 		o = json_tokener_parse(buf);
 	free(buf);
-	r = rd_at(jx_array(o, "lists"), 0);
+	r = rd_at(rd_fetch_lists(o), 0);
 	if (!l) {
 		/* the list was dropped by a reload: its changes still count */
 	} else if (!r) {
@@ -598,20 +598,21 @@ static void fetch_ended(struct daemon *d, struct task *t, const struct run_done 
 		l->next_ms = now + wait;
 		free(why);
 	} else {
-		const char *status = jx_strz(r, "status");
-		int64_t next = jx_int(r, "next_poll", 0), tnow = time(NULL);
+		const char *status = rd_flist_status_z(r);
+		int64_t next = rd_flist_next_poll(r, 0), tnow = time(NULL);
 
 		l->crashes = 0;
 		l->polled = true;
-		l->more = !strcmp(status, "more");
-		if (!strcmp(status, "failed"))
+		l->more = !strcmp(status, fetch_status_name(FETCH_MORE));
+		if (!strcmp(status, fetch_status_name(FETCH_FAILED)))
 			log_warn("%s: fetch failed (%d in a row): %s; backing off, "
-				 "next attempt in %llds", l->name, (int)jx_int(r, "failures", 0),
-				 jx_str(r, "error") ? jx_str(r, "error") : "unknown error",
+				 "next attempt in %llds", l->name, (int)rd_flist_failures(r, 0),
+				 rd_flist_error(r) ? rd_flist_error(r) : "unknown error",
 				 (long long)MAX(next - tnow, 0));
-		else if (jx_int(r, "new", 0) || jx_len(o, "versions"))
+		else if (rd_flist_added(r, 0) || rd_fetch_versions_len(o))
 			log_info("%s: %lld new messages, %zu versions new or changed",
-				 l->name, (long long)jx_int(r, "new", 0), jx_len(o, "versions"));
+				 l->name, (long long)rd_flist_added(r, 0),
+				 rd_fetch_versions_len(o));
 		if (l->more)
 			l->next_ms = now;	/* catch up, one pass after another */
 		else if (next > tnow)
@@ -622,15 +623,15 @@ static void fetch_ended(struct daemon *d, struct task *t, const struct run_done 
 	if (l)
 		l->running = false;
 	/* the fetch pass (a child) read them: its log is this one */
-	for (i = 0; i < jx_len(o, "answers"); i++) {
-		json_object *a = rd_at(jx_array(o, "answers"), i);
-		bool done = !strcmp(jx_strz(a, "outcome"), "done");
+	for (i = 0; i < rd_fetch_answers_len(o); i++) {
+		json_object *a = rd_at(rd_fetch_answers(o), i);
+		bool done = !strcmp(rd_answer_outcome_z(a), RD_ANSWER_DONE);
 
 		log_msg(done ? LOG_LVL_INFO : LOG_LVL_WARN, "answer <%s> from %s: \"lorebot: %s\": "
-			"%s%s", jx_strz(a, "msgid"), jx_str(a, "from") ? jx_str(a, "from") : "?",
-			jx_strz(a, "command"), done ? "" : "ignored: ", jx_strz(a, "why"));
+			"%s%s", rd_answer_msgid_z(a), rd_answer_from(a) ? rd_answer_from(a) : "?",
+			rd_answer_command_z(a), done ? "" : "ignored: ", rd_answer_why_z(a));
 	}
-	vs = jx_array(o, "versions");
+	vs = rd_fetch_versions(o);
 	/* the fetch leaves them dirty when --arch is not build.arch */
 	if (vs && json_object_array_length(vs) &&
 	    report_states_flush(&d->st, STATES_DIRTY, &err)) {
@@ -639,8 +640,8 @@ static void fetch_ended(struct daemon *d, struct task *t, const struct run_done 
 	}
 	/* what stopping leaves unplanned is planned at the next start */
 	for (i = 0; vs && i < json_object_array_length(vs) && !stopping(d); i++)
-		if (jx_str(rd_at(vs, i), "id"))
-			plan(d, jx_str(rd_at(vs, i), "id"));
+		if (rd_fver_id(rd_at(vs, i)))
+			plan(d, rd_fver_id(rd_at(vs, i)));
 	json_object_put(o);
 }
 
@@ -1313,7 +1314,7 @@ int daemon_run(struct ctx *ctx, const struct daemon_opts *o)
 	int ret = EXIT_OK;
 
 	log_set_timestamps(true);
-	if (config_get_bool(ctx->cfg, "core.syslog"))
+	if (config_v(ctx->cfg)->core_syslog)
 		log_use_syslog("lorebot");
 	ret = cmd_open_store(ctx, &d.st, true);
 	if (ret)
@@ -1335,7 +1336,7 @@ int daemon_run(struct ctx *ctx, const struct daemon_opts *o)
 	dbpath = util_path_absolute(db_path(d.st.db));
 	statedir = util_path_dirname(dbpath);
 	config = util_path_absolute(ctx->config_path);
-	repo = util_path_absolute(o->repo ? o->repo : config_get(ctx->cfg, "git.repo"));
+	repo = util_path_absolute(o->repo ? o->repo : config_v(ctx->cfg)->git_repo);
 	outbox = util_path_absolute(o->outbox);
 	d.dbpath = dbpath;
 	d.env.self = self;
@@ -1343,7 +1344,7 @@ int daemon_run(struct ctx *ctx, const struct daemon_opts *o)
 	d.env.repo = repo;
 	d.env.statedir = statedir;
 	d.env.outbox = outbox;
-	d.env.cache = cache = cmd_check_cache_dir(ctx->cfg);
+	d.env.cache = cache = config_cachedir(ctx->cfg);
 	if (!d.env.repo) {
 		log_err("no kernel repository: give --repo or set git.repo");
 		ret = EXIT_USAGE;

@@ -142,6 +142,19 @@ int cmd_usage_error(const char *cmd, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+int cmd_config_error(const struct strbuf *err)
+{
+	const char *p = err->buf;
+
+	while (*p) {
+		const char *nl = strchrnul(p, '\n');
+
+		fprintf(stderr, "lorebot: %.*s\n", (int)(nl - p), p);
+		p = *nl ? nl + 1 : nl;
+	}
+	return EXIT_USAGE;
+}
+
 int cmd_parse_options(int argc, char **argv, const char *cmd,
 		      const struct parse_opt *opts, int max)
 {
@@ -258,9 +271,9 @@ static void hide_state(const struct ctx *ctx, const struct config *cfg)
 	static const char *const sqlite_files[] = { "", "-wal", "-shm", "-journal" };
 	size_t i;
 
-	run_hide_always(config_get(cfg, "core.statedir"));
+	run_hide_always(config_v(cfg)->core_statedir);
 	run_hide_always(ctx->config_path);
-	run_hide_always(config_get(cfg, "smtp.credentials"));
+	run_hide_always(config_v(cfg)->smtp_credentials);
 	if (!ctx->db_path)
 		return;
 	for (i = 0; i < ARRAY_SIZE(sqlite_files); i++) {
@@ -341,24 +354,16 @@ int main(int argc, char **argv)
 			argv[0]);
 		return EXIT_USAGE;
 	}
-	if (ctx.config_path) {
-		/* a value its key cannot take stops here, every one named */
-		if (config_load_strict(&cfg, ctx.config_path, &err)) {
-			const char *p = err.buf;
-
-			while (*p) {
-				const char *nl = strchrnul(p, '\n');
-
-				fprintf(stderr, "lorebot: %.*s\n", (int)(nl - p), p);
-				p = *nl ? nl + 1 : nl;
-			}
-			strbuf_release(&err);
-			config_release(&cfg);
-			return EXIT_USAGE;
-		}
+	/* a value its key cannot take stops here, every one named */
+	if (ctx.config_path ? config_load_strict(&cfg, ctx.config_path, &err) :
+	    config_parse(&cfg, &err)) {
+		ret = cmd_config_error(&err);
+		strbuf_release(&err);
+		config_release(&cfg);
+		return ret;
 	}
 	if (!ctx.db_path)
-		ctx.db_path = config_get(&cfg, "core.db");
+		ctx.db_path = config_v(&cfg)->core_db;
 	hide_state(&ctx, &cfg);
 	if (wants_help(argc, argv)) {
 		/*

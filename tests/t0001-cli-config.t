@@ -81,4 +81,24 @@ is "$?" 2 "every command refuses such a file"
 is "$(grep -c "^lorebot: $TMP/bad.conf:[0-9]*: bad value" "$TMP/err")" 4 "with each bad value on a line"
 lorebot config --get no.such.key >/dev/null 2>&1
 is "$?" 2 "config --get of an unknown key exits 2"
+is "$(lorebot --config "$TMP/get.conf" config --get LIST.linux-mm.URL)" "http://x/" \
+	"section and key names in any case"
+lorebot --config "$TMP/get.conf" config --get list.LINUX-MM.url >/dev/null
+is "$?" 1 "a subsection's name in another case: another subsection (unset)"
+
+# lorebot check reads lorebot.* of git's configuration: a bad value there is
+# an error too, not read as its default; an unknown key only a warning
+git config --global lorebot.check.colums 90
+(cd "$TMP" && lorebot check --mbox "$LOREBOT_SRC/tests/fixtures/series/partial.mbox") \
+	>/dev/null 2>"$TMP/err"
+like "$(cat "$TMP/err")" "unknown key 'check.colums'" "git config: an unknown key is named"
+unlike "$(cat "$TMP/err")" "bad value" "... and no bad value"
+git config --global lorebot.check.columns wide
+(cd "$TMP" && lorebot check --mbox "$LOREBOT_SRC/tests/fixtures/series/partial.mbox") \
+	>/dev/null 2>"$TMP/err"
+is "$?" 2 "git config: a bad value stops lorebot check (exit 2)"
+like "$(cat "$TMP/err")" "bad value 'wide' for 'check.columns': not an integer" \
+	"naming it"
+git config --global --unset lorebot.check.columns
+git config --global --unset lorebot.check.colums
 done_testing

@@ -267,6 +267,7 @@ int main(void)
 		config_set(&cfg, "slurm.maxjobs", "5");
 		config_set(&cfg, "slurm.boot.mem", "2g");
 		config_set(&cfg, "slurm.boot.flags", "--qos=low");
+		is_int(config_parse(&cfg, &err), 0, "the configuration parses");
 		is_int(exec_open(&e, &cfg, &err), 0, "daemon.executor = slurm");
 		exec_configure(&e, &cfg);
 		ok(!strcmp(exec_name(&e), "slurm"), "its name");
@@ -287,12 +288,14 @@ int main(void)
 		   "a boot: slurm.boot.mem, slurm.boot.flags");
 		exec_res_release(&res);
 		config_set(&cfg, "slurm.stages", "check");
+		config_parse(&cfg, &err);
 		exec_configure(&e, &cfg);
 		ok(exec_runs(&e, STAGE_CHECK) && !exec_runs(&e, STAGE_BUILD) && !e.max_jobs,
 		   "slurm.stages = check: check alone, daemon.builds for the rest");
 		exec_close(&e);
 
 		config_set(&cfg, "daemon.executor", "local");
+		config_parse(&cfg, &err);
 		is_int(exec_open(&e, &cfg, &err), 0, "daemon.executor = local");
 		exec_configure(&e, &cfg);
 		ok(!e.x && !exec_runs(&e, STAGE_BUILD) && !strcmp(exec_name(&e), "local") &&

@@ -22,6 +22,7 @@ static bool wanted(const char *arch, const char *const *values)
 
 	for (; *values; values++)
 		config_set(&cfg, "build.clang", *values);
+	config_parse(&cfg, NULL);
 	ret = kcheck_wanted(clang, &cfg, arch);
 	config_release(&cfg);
 	return ret;
@@ -35,6 +36,8 @@ static void test_wanted(void)
 	const char *const lines[] = { "", "arm64", NULL };
 	const char *const empty[] = { "", NULL };
 	const char *const prefix[] = { "x86", "riscv64", NULL };
+
+	config_parse(&cfg, NULL);
 
 	ok(kcheck_wanted(clang, &cfg, "x86_64"), "clang: x86_64 by default");
 	ok(!kcheck_wanted(clang, &cfg, "arm64"), "not arm64");

@@ -320,6 +320,7 @@ static void key_tests(void)
 	}
 	git_dir = xasprintf("%s/.git", repo);
 	config_set(&cfg, "git.base", "mm-new");
+	config_parse(&cfg, NULL);
 	t.arch = *arch_lookup("x86_64");
 	t.git_dir = git_dir;
 	t.src = repo;

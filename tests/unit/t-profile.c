@@ -32,6 +32,7 @@ int main(void)
 	put(dir, "kselftest.config", "CONFIG_PROC_FS=y\n");
 	put(dir, "extra.config", "CONFIG_KSM=y\n");
 	config_set(&cfg, "build.fragments", dir);
+	config_parse(&cfg, NULL);
 
 	ok(!profile_load(&cfg, "small", riscv, &p, &err), "small loads");
 	is_str(p.base, "tinyconfig", "small: tinyconfig");
@@ -59,6 +60,7 @@ int main(void)
 	config_set(&cfg, "profile.mine.base", "allnoconfig");
 	config_set(&cfg, "profile.mine.fragment", "mm.config");
 	config_set(&cfg, "arch.riscv.fragment", "extra.config");
+	config_parse(&cfg, NULL);
 	ok(!profile_load(&cfg, "mine", riscv, &p, &err), "a configured profile");
 	is_str(p.base, "allnoconfig", "its base");
 	ok(p.nr == 2 && util_ends_with(p.fragments[1], "/extra.config"),
@@ -70,6 +72,7 @@ int main(void)
 	profile_release(&q);
 
 	config_set(&cfg, "profile.mine.fragment", "missing.config");
+	config_parse(&cfg, NULL);
 	ok(profile_load(&cfg, "mine", riscv, &p, &err) < 0, "missing fragment");
 	ok(strstr(err.buf, "missing.config") != NULL, "named: %s", err.buf);
 

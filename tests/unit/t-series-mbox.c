@@ -52,6 +52,7 @@ int main(void)
 	bool *want;
 	size_t i, nr = 0;
 
+	config_parse(&cfg, NULL);
 	series_mbox_init(&m, &cfg);
 	is_int(series_mbox_read(&m, path), 0, "partial.mbox: v2, and v3 resending 2/2");
 	s = picked(&m, NULL);
