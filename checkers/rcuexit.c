@@ -21,7 +21,14 @@
  * was frozen) it finds the one in its class, at the line: the !task->fs
  * return inside rcu_read_lock() of "[PATCH bpf-next 1/2] bpf: Add
  * bpf_task_cwd_from_pid() kfunc" (<tencent_97F8B56B340F51DB604B482FEBF012460505@qq.com>,
- * reported by smatch).
+ * reported by smatch).  Of held-out set 2 (bench/bugs/heldout2.tsv) it
+ * finds the return inside list_for_each_entry_rcu() of "[PATCH v4 1/2]
+ * ima: measure loaded policy after write on securityfs policy file"
+ * (<20260617155832.434517-2-enrico.bravi@polito.it>, Mimi Zohar's review),
+ * and misses the return added by "[PATCH v1 net] calipso: Don't call
+ * calipso functions for AF_INET sk." (<20250522221858.91240-1-kuniyu@amazon.com>):
+ * its rcu_read_lock() is above the hunk, and from hunks alone the rule
+ * sees no section to leave (nor says it could not decide).
  * The mmap lock is checked by unlock-exit, not here: its protocol crosses
  * functions (callees that drop it, "*locked" out-parameters), which that
  * rule's hand-overs allow for.

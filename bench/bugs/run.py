@@ -3,7 +3,7 @@
 and what does it say about merged patches?
 
 usage: run.py [--jobs N] [--json OUT] [--merged-only] [--bugs-only] [--list]
-              [--heldout]
+              [--heldout | --heldout2]
 
 bugs.tsv lists the bugs: the patch that brought each one in (as posted, or
 the commit), the lines a correct finding points at, its fix, the sources
@@ -32,6 +32,10 @@ newer half is counted again without them ("held out").
 the rules were frozen, no rule made or changed on them; the mm patches
 posted in its window, heldout-posted.mbox.gz, judged in heldout-judged.tsv)
 and prints one table, no halves.
+
+--heldout2 runs held-out set 2 (heldout2.tsv: bugs of 2024-2026 collected
+and committed before its first run) against the merged patches of the
+default run (the false-alarm set), in the same one table.
 
 LOREBOT (default build/lorebot) is the binary.
 """
@@ -206,9 +210,13 @@ def main():
     ap.add_argument("--list", action="store_true", help="list every false alarm")
     ap.add_argument("--heldout", action="store_true",
                     help="the held-out set (heldout.tsv) and its posted patches")
+    ap.add_argument("--heldout2", action="store_true",
+                    help="held-out set 2 (heldout2.tsv) and the merged patches")
     a = ap.parse_args()
     merged = MERGED
-    if a.heldout:
+    if a.heldout2:
+        bugs = load_bugs("heldout2.tsv")
+    elif a.heldout:
         bugs = load_bugs("heldout.tsv")
         merged = (os.path.join(HERE, "heldout-posted.mbox.gz"),)
         JUDGED.append(os.path.join(HERE, "heldout-judged.tsv"))
@@ -238,8 +246,10 @@ def main():
                     res["merged"]["false_alarms"].append(
                         {"msgid": msgid, "rule": x["rule"], "where": where,
                          "verdict": v, "message": x["message"]})
-    if a.heldout:
-        report_heldout(res, bugs)
+    if a.heldout or a.heldout2:
+        report_heldout(res, bugs, "held-out set 2" if a.heldout2 else "held-out set",
+                       "merged mm patches" if a.heldout2 else
+                       "posted mm patches of the window")
     else:
         report(res, bugs)
     if a.list:
@@ -299,11 +309,11 @@ def report(res, bugs):
                   ", ".join("%s %d" % kv for kv in sorted(fa.items())) or "none"))
 
 
-def report_heldout(res, bugs):
+def report_heldout(res, bugs, name, patches):
     rows = res["bugs"]
     if rows:
-        print("== held-out set: %d bugs, posted %s..%s, collected %s" % (
-            len(rows), min(r["date"] for r in rows), max(r["date"] for r in rows),
+        print("== %s: %d bugs, posted %s..%s, collected %s" % (
+            name, len(rows), min(r["date"] for r in rows), max(r["date"] for r in rows),
             ", ".join(sorted(set(b.get("collected", "?") for b in bugs)))))
         print("%-20s %6s %6s %s" % ("rule", "scope", "found", "missed (why)"))
         for rule in MM_RULES:
@@ -325,10 +335,10 @@ def report_heldout(res, bugs):
         fa = {}
         for x in res["merged"]["false_alarms"]:
             fa[x["rule"]] = fa.get(x["rule"], 0) + 1
-        print("== posted mm patches of the window: %d checked with every mm rule; "
+        print("== %s: %d checked with every mm rule; "
               "%d findings judged real or a correct nit; false alarms (judged false "
               "or not judged): %s" % (
-                  res["merged"]["patches"], res["merged"]["judged_ok"],
+                  patches, res["merged"]["patches"], res["merged"]["judged_ok"],
                   ", ".join("%s %d" % kv for kv in sorted(fa.items())) or "none"))
 
 
