@@ -22,7 +22,9 @@ the base's commands), the cheap prediction line by line, the repair
 (Kconfig's olddefconfig) and the cheap prediction with the repaired
 .config.
 
-usage: bench/coverage.py prepare WORK        the commits, WORK/list
+usage: bench/coverage.py prepare WORK [REGEX]  the commits, WORK/list; with REGEX
+                                             only the patches whose diff matches it
+                                             (same ids as the whole corpus' run)
        bench/coverage.py measure WORK ARCH [STEP]  WORK/ARCH.jsonl (hours: nice);
                                              every STEP-th patch of the list, in
                                              an order whose every prefix is spread
@@ -36,6 +38,8 @@ usage: bench/coverage.py prepare WORK        the commits, WORK/list
                                              out the patches to include/
        bench/coverage.py costreport WORK
 env:   LOREBOT_CACHE (the build directories; default /var/tmp/lorebot-bench-cover/cache)
+       COVER_MEASURE (measure: the tool to run instead of build/bench/cover-measure,
+       e.g. a copy built at an older commit, to compare on the same patches)
 """
 import collections
 import gzip
@@ -180,7 +184,9 @@ def files_at_base(repo, work, paths):
     return tree
 
 
-def prepare(work):
+def prepare(work, pattern=None):
+    import re
+    only = re.compile(pattern) if pattern else None
     repo = os.path.join(work, "repo.git")
     if not os.path.exists(repo):
         src = subprocess.run([os.path.join(TOP, "ci/mm-tree.sh")], capture_output=True,
@@ -192,6 +198,9 @@ def prepare(work):
     for n, (source, mid, subject, diff) in enumerate(corpus()):
         if not diff:
             stats["no diff"] += 1
+            continue
+        if only and not only.search(diff):
+            stats["not matching the pattern"] += 1
             continue
         all_files = split_files(diff)
         files = {p: d for p, d in all_files.items() if counted(p) or build_file(p)}
@@ -264,8 +273,10 @@ def spread(rows):
 
 
 def measure(work, arch, step=1):
-    tool = os.path.join(TOP, "build/bench/cover-measure")
-    subprocess.run(["make", "-s", "build/bench/cover-measure"], cwd=TOP, check=True)
+    tool = os.environ.get("COVER_MEASURE")
+    if not tool:
+        tool = os.path.join(TOP, "build/bench/cover-measure")
+        subprocess.run(["make", "-s", "build/bench/cover-measure"], cwd=TOP, check=True)
     conf = os.path.join(work, "bot.conf")
     with open(conf, "w") as f:
         # build/bench/cover-measure does not find config/fragments as build/lorebot does
@@ -661,7 +672,7 @@ def main():
     os.environ.setdefault("LOREBOT_CACHE", "/var/tmp/lorebot-bench-cover/cache")
     os.makedirs(work, exist_ok=True)
     if cmd == "prepare":
-        prepare(work)
+        prepare(work, sys.argv[3] if len(sys.argv) > 3 else None)
     elif cmd == "measure":
         measure(work, sys.argv[3], int(sys.argv[4]) if len(sys.argv) > 4 else 1)
     elif cmd == "report":
