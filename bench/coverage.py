@@ -24,6 +24,7 @@ the base's commands), the cheap prediction line by line, the repair
 
 usage: bench/coverage.py prepare WORK [REGEX]  the commits, WORK/list; with REGEX
                                              only the patches whose diff matches it
+                                             (re.M: ^ at each line)
                                              (same ids as the whole corpus' run)
        bench/coverage.py measure WORK ARCH [STEP]  WORK/ARCH.jsonl (hours: nice);
                                              every STEP-th patch of the list, in
@@ -186,7 +187,7 @@ def files_at_base(repo, work, paths):
 
 def prepare(work, pattern=None):
     import re
-    only = re.compile(pattern) if pattern else None
+    only = re.compile(pattern, re.M) if pattern else None
     repo = os.path.join(work, "repo.git")
     if not os.path.exists(repo):
         src = subprocess.run([os.path.join(TOP, "ci/mm-tree.sh")], capture_output=True,

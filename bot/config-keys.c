@@ -193,8 +193,8 @@ const struct cfg_key cfg_keys[] = {
 	  "disk the build directories of all arches may take: the least recently "
 	  "used go first (repaired configurations add directories)" },
 	{ "build.repair", CFG_BOOL, "false", NULL,
-	  "config repair: turn on the Kconfig options the changed lines need, in a "
-	  "build directory of that configuration (built once per base); off until "
+	  "config repair: turn on (or off) the Kconfig options the changed lines "
+	  "need, in a build directory of that configuration (built once per base); off until "
 	  "its cost is measured: each repaired configuration is a kernel build" },
 	{ "build.mincoverage", CFG_INT, "95", NULL,
 	  "percent of the changed lines of an arch's code a build must compile "
