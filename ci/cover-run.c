@@ -620,14 +620,31 @@ static const struct readers *readers_of(const struct cover_predict *p, const cha
 }
 
 /* How many of n's symbols config does not have as n wants */
-static size_t unmet(const struct cover_needs *n, const struct kconf *config)
+static bool listed(char *const *v, size_t nr, const char *sym)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (!strcmp(v[i], sym))
+			return true;
+	return false;
+}
+
+/*
+ * How many of n's symbols config does not have as n wants (those off
+ * weigh more), leaving out those asked already when want is given
+ */
+static size_t unmet(const struct cover_needs *n, const struct kconf *config,
+		    const struct cover_needs *want)
 {
 	size_t i, c = 0;
 
 	for (i = 0; i < n->on_nr; i++)
-		c += !kconf_on(config, n->on[i], false);
+		c += !kconf_on(config, n->on[i], false) &&
+			!(want && listed(want->on, want->on_nr, n->on[i]));
 	for (i = 0; i < n->off_nr; i++)
-		c += 3 * kconf_on(config, n->off[i], true);
+		c += 3 * (kconf_on(config, n->off[i], true) &&
+			  !(want && listed(want->off, want->off_nr, n->off[i])));
 	return c;
 }
 
@@ -690,8 +707,9 @@ bool cover_predict_header(const struct cover_predict *p, const struct kconf *con
 			cover_needs_release(&n);
 			continue;
 		}
-		c = unmet(&n, config);
-		read = !c;
+		read = !unmet(&n, config, NULL);
+		/* what the series asks already costs nothing more */
+		c = unmet(&n, config, want);
 		if (c < best_cost) {
 			cover_needs_release(&best);
 			best = n;
@@ -711,6 +729,8 @@ struct pred {
 	struct pfile pf;
 	bool *ok;		/* per line of pf: predicted compiled */
 	bool c_file;
+	bool later;		/* a header no unit of the base reads: after the others */
+	size_t k;		/* of the commit changing it */
 };
 
 /* config without sym */
@@ -795,11 +815,8 @@ static bool file_built(const struct cover_predict *p, const struct kconf *config
 	if (util_starts_with(path, "arch/") &&
 	    strncmp(path + 5, p->srcarch, strlen(p->srcarch)))
 		return false;
-	if (util_ends_with(path, ".h")) {
-		if (!p->included || p->included(p->data, path))
-			return true;
-		return has_lines && p->readers && cover_predict_header(p, config, path, want);
-	}
+	if (util_ends_with(path, ".h"))
+		return !p->included || p->included(p->data, path);
 	if (p->compiled && p->compiled(p->data, path))
 		return true;
 	if (!has_lines ||
@@ -817,6 +834,28 @@ static bool file_built(const struct cover_predict *p, const struct kconf *config
 		cover_needs_merge(want, &fn);
 	cover_needs_release(&fn);
 	return ok;
+}
+
+/* Each counted line of pr: compiled when file_ok and its #ifs hold */
+static void predict_lines(const struct cover_predict *p, const struct kconf *config,
+			  struct pred *pr, bool file_ok, struct cover_needs *want,
+			  int *changed, int *compiled)
+{
+	size_t l;
+
+	for (l = 0; l < pr->pf.nr; l++) {
+		struct cover_needs ln = { 0 };
+		bool ok = cover_src_predict(&pr->pf.f.src, pr->pf.lines[l], config, &ln);
+
+		(*changed)++;
+		pr->ok[l] = ok && file_ok;
+		*compiled += pr->ok[l];
+		if (p->line)
+			p->line(p->data, pr->k, pr->pf.f.path, pr->pf.lines[l], pr->ok[l]);
+		if (!ok && !ln.fixed)
+			cover_needs_merge(want, &ln);
+		cover_needs_release(&ln);
+	}
 }
 
 int cover_predict_run(const struct cover_predict *p, const struct kconf *config,
@@ -840,7 +879,6 @@ int cover_predict_run(const struct cover_predict *p, const struct kconf *config,
 			struct strbuf text = STRBUF_INIT, e = STRBUF_INIT;
 			struct pred *pr;
 			bool file_ok;
-			size_t l;
 
 			if (!mf->new_path || !cover_path_counted(mf->new_path) ||
 			    srctree_show(p->git_dir, p->commits[k], mf->new_path, &text, &e)) {
@@ -855,26 +893,30 @@ int cover_predict_run(const struct cover_predict *p, const struct kconf *config,
 			add_lines(&pr->pf, mf);
 			pr->c_file = util_ends_with(mf->new_path, ".c");
 			pr->ok = xcalloc(pr->pf.nr + 1, sizeof(*pr->ok));
+			pr->k = k;
 			file_ok = file_built(p, config, mf->new_path, pr->pf.nr, want);
-			for (l = 0; l < pr->pf.nr; l++) {
-				struct cover_needs ln = { 0 };
-				bool ok = cover_src_predict(&pr->pf.f.src, pr->pf.lines[l], config, &ln);
-
-				(*changed)++;
-				pr->ok[l] = ok && file_ok;
-				*compiled += pr->ok[l];
-				if (p->line)
-					p->line(p->data, k, mf->new_path, pr->pf.lines[l], pr->ok[l]);
-				if (!ok && !ln.fixed)
-					cover_needs_merge(want, &ln);
-				cover_needs_release(&ln);
-			}
+			/*
+			 * a header no unit reads: judged when the other files
+			 * have said what they want, so that a reader built by
+			 * those options is preferred
+			 */
+			pr->later = !file_ok && pr->pf.nr && p->readers &&
+				util_ends_with(mf->new_path, ".h") &&
+				!(util_starts_with(mf->new_path, "arch/") &&
+				  strncmp(mf->new_path + 5, p->srcarch, strlen(p->srcarch)));
+			if (!pr->later)
+				predict_lines(p, config, pr, file_ok, want, changed, compiled);
 			strbuf_release(&text);
 			strbuf_release(&e);
 		}
 		delta_map_release(&map);
 		strbuf_release(&diff);
 	}
+	for (i = 0; i < nr && !ret; i++)
+		if (v[i].later)
+			predict_lines(p, config, &v[i],
+				      cover_predict_header(p, config, v[i].pf.f.path, want),
+				      want, changed, compiled);
 	if (!ret && want->off_nr)
 		keep_compiled(p, v, nr, config, want);
 	for (i = 0; i < nr; i++) {

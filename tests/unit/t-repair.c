@@ -267,7 +267,13 @@ static void test_readers(const char *tree)
 	ok(!cover_predict_header(&p, &c, "mm/damon/tests/core-kunit.h", &want),
 	   "a kunit header of mm/damon/tests");
 	got = joined(want.on, want.on_nr);
-	is_str(got, "CONFIG_DAMON", "read by mm/damon/core.c");
+	is_str(got, "CONFIG_MEMCG_V1", "read by mm/a_reader.c (found first) and mm/damon/core.c");
+	free(got);
+	cover_needs_release(&want);
+	cover_needs_on(&want, "CONFIG_DAMON");
+	cover_predict_header(&p, &c, "mm/damon/tests/core-kunit.h", &want);
+	got = joined(want.on, want.on_nr);
+	is_str(got, "CONFIG_DAMON", "the series asks DAMON already: mm/damon/core.c, nothing more");
 	free(got);
 	cover_needs_release(&want);
 	ok(!cover_predict_header(&p, &c, "include/linux/never.h", &want) && !want.on_nr &&
