@@ -514,11 +514,10 @@ def why_class(reason, arch, fails, file, repaired=False):
         return "another architecture's code"
     if "no unit" in reason or "includes it" in reason:
         if repaired:
-            # the units the repair adds are not known without a build
-            return "a header no unit of the base reads; the repair enabled options " \
-                "(the cheap method cannot see the units they add)"
-        return "a header no unit of the base reads; no option to enable " \
-            "(the repair does not look for its readers)"
+            # the units the repair adds are known by their readers only
+            return "a header no unit of the base reads; the repair changed options, " \
+                "none of its readers predicted built"
+        return "a header no unit of the base reads; no reader found that options build"
     if reason.startswith("not built (its Makefile lines hold"):
         # the exact method found no unit: the file's did not preprocess
         return "its unit did not preprocess after the patch (a header its series adds)"
@@ -526,7 +525,7 @@ def why_class(reason, arch, fails, file, repaired=False):
         # a patch taken by the files that fit: its Makefile hunk did not
         return "a new file whose Makefile hunk did not fit 6.12 (taken by the files that fit)"
     if "needs !CONFIG_" in reason:
-        return "needs an option off (the repair only turns options on)"
+        return "needs an option off (not turned off: lines need it on, or Kconfig keeps it)"
     syms = re.findall(r"CONFIG_[A-Z0-9_]+", reason)
     if not syms and reason.startswith("inside #"):
         return "inside an #if on no option (an arch's macros, BITS_PER_LONG)"

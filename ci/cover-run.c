@@ -764,13 +764,12 @@ static bool loses(const struct cover_predict *p, const struct pred *v, size_t nr
 			any = v[i].ok[l];
 		if (!any)
 			continue;
+		/* its object's Makefile lines, where they need sym on */
 		if (v[i].c_file &&
-		    !needs_object(p->srcdir, v[i].pf.f.path, p->srcarch, &c, &fn, NULL)) {
+		    !needs_object(p->srcdir, v[i].pf.f.path, p->srcarch, &c, &fn, NULL))
 			for (j = 0; j < fn.on_nr; j++)
-				lost |= !kconf_on(&c, fn.on[j], false);
-			for (j = 0; j < fn.off_nr; j++)
-				lost |= kconf_on(&c, fn.off[j], true);
-		}
+				lost |= kconf_on(config, fn.on[j], false) &&
+					!kconf_on(&c, fn.on[j], false);
 		cover_needs_release(&fn);
 		for (l = 0; l < v[i].pf.nr && !lost; l++)
 			lost = v[i].ok[l] &&

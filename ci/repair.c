@@ -83,15 +83,24 @@ struct attempt {
 };
 
 /*
- * The symbol of on that needs name on: it is one of them, or one of
- * them depends on it, plainly, through symbols declared here; NULL when
+ * The symbol of on that needs name on: it is one of them, selects it,
+ * or depends on it, plainly, through symbols declared here; NULL when
  * none does
  */
 static const char *needed_by(const struct attempt *a, const char *name)
 {
+	const struct kconf_sym *x = kconf_index_get(a->ix, name);
 	struct strmap seen = STRMAP_INIT;
 	const char **stack = NULL, *by = NULL;
 	size_t nr = 0, alloc = 0, i, j;
+
+	/* selected by one of them: it cannot be off */
+	for (i = 0; x && i < x->sel_nr; i++) {
+		ssize_t k = names_find(&a->on, x->selected_by[i]);
+
+		if (k >= 0)
+			return a->on.v[k];
+	}
 
 	for (i = 0; i < a->on.nr && !by; i++) {
 		nr = 0;

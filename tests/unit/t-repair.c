@@ -169,6 +169,14 @@ static void test_off(const char *tree)
 	repair_release(&r);
 	free(got);
 
+	got = repair(&m, tree, "CONFIG_SLUB_DEBUG CONFIG_OLD_SLAB_USER", "", &r);
+	is_str(got, "set=CONFIG_OLD_SLAB_USER unset=",
+	       "an option asked on selects SLUB_TINY: it stays on");
+	ok(repair_failed(&r, "CONFIG_SLUB_DEBUG") && !repair_failed(&r, "CONFIG_OLD_SLAB_USER"),
+	   "SLUB_DEBUG is the one reported");
+	repair_release(&r);
+	free(got);
+
 	got = repair(&m, tree, "", "CONFIG_MEMCG", &r);
 	is_str(got, "set= unset=CONFIG_MEMCG", "a line under #ifndef CONFIG_MEMCG: MEMCG off");
 	repair_release(&r);
