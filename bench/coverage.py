@@ -601,8 +601,8 @@ def report(work, archs):
                     v[0] |= e
                     v[1] |= c
                     v[2] |= rep.get(l, c) if rep_ else e
-                    # the repair only adds: what small compiled stays counted
-                    v[2] |= e and not rep_.get("set")
+                    # no repaired .config: what small compiled stays counted
+                    v[2] |= e and not (rep_.get("set") or rep_.get("unset"))
         if not lines:
             continue
         n = len(lines)
@@ -614,7 +614,9 @@ def report(work, archs):
             if not (v[0] or v[2]):
                 reason, arch = reasons.get(key, ("", False))
                 k = why_class(reason, arch, fails, key[0],
-                              any((r.get("repair") or {}).get("set") for r in by_arch.values()))
+                              any((r.get("repair") or {}).get("set") or
+                                  (r.get("repair") or {}).get("unset")
+                                  for r in by_arch.values()))
                 why[k] += 1
                 why_patches[k].add(pid)
                 stand_in += k in STAND_IN
