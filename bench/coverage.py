@@ -30,7 +30,9 @@ usage: bench/coverage.py prepare WORK [REGEX]  the commits, WORK/list; with REGE
                                              every STEP-th patch of the list, in
                                              an order whose every prefix is spread
                                              over it (resumes where it stopped)
-       bench/coverage.py report WORK [ARCH...]   the numbers
+       bench/coverage.py report WORK [ARCH...] [--also-in WORK2]  the numbers (of the
+                                             patches WORK2 has measured too: two tools
+                                             compared on the same patches)
        bench/coverage.py cost WORK N [ARCH]  N of the patches that apply to
                                              mm-new built with lorebot build:
                                              small, a twin repaired (warms the
@@ -559,12 +561,21 @@ def why_class(reason, arch, fails, file, repaired=False):
     return (reason.split(":")[0].split(" (")[0] or "no reason given")[:60]
 
 
-def report(work, archs):
+def ids_in(work, archs):
+    """the patches measured on every arch of archs in work"""
+    seen = [set(json.loads(l)["id"] for l in open(os.path.join(work, a + ".jsonl")))
+            for a in archs]
+    return set.intersection(*seen) if seen else set()
+
+
+def report(work, archs, also=None):
     recs = collections.defaultdict(dict)
+    keep = ids_in(also, archs) if also else None
     for arch in archs:
         for line in open(os.path.join(work, arch + ".jsonl")):
             r = json.loads(line)
-            recs[r["id"]][arch] = r
+            if keep is None or r["id"] in keep:
+                recs[r["id"]][arch] = r
     meta = patches(work)
     when = dates(work)
     measured = []
@@ -678,7 +689,13 @@ def main():
     elif cmd == "measure":
         measure(work, sys.argv[3], int(sys.argv[4]) if len(sys.argv) > 4 else 1)
     elif cmd == "report":
-        report(work, sys.argv[3:] or ["x86_64", "arm64"])
+        args = sys.argv[3:]
+        also = None
+        if "--also-in" in args:
+            i = args.index("--also-in")
+            also = os.path.abspath(args[i + 1])
+            del args[i:i + 2]
+        report(work, args or ["x86_64", "arm64"], also)
     elif cmd == "cost":
         cost(work, int(sys.argv[3]), sys.argv[4] if len(sys.argv) > 4 else "x86_64",
              "--no-include" in sys.argv[5:])
