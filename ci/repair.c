@@ -334,6 +334,18 @@ static void explain(const char *srcdir, const struct kconf_index *ix,
 		if ((!neg && (!ds || arch_decides(ds, ix))) ||
 		    (neg && ds && !ds->prompt && arch_decides(ds, ix)))
 			arch = true;
+		/*
+		 * hidden, nothing here selects it, other arches do
+		 * (HAVE_ARCH_KASAN_HW_TAGS on x86): theirs
+		 */
+		if (!neg && ds && !ds->prompt && !ds->sel_nr) {
+			strbuf_reset(&elsewhere);
+			kconf_selected_in_arches(srcdir, ds->name, &elsewhere);
+			if (elsewhere.len) {
+				strbuf_addf(&sb, " (selected by %s only)", elsewhere.buf);
+				arch = true;
+			}
+		}
 	}
 	if (!unmet && !s->prompt) {
 		strbuf_addstr(&sb, "has no prompt");

@@ -10,8 +10,8 @@
  * Kconfig here is a model of olddefconfig, enough for this tree's
  * plain "depends on" lists: a symbol with a prompt is on when the
  * .config asks it and its dependencies hold, any symbol is on when an
- * enabled one selects it, a symbol without a prompt keeps what the
- * .config says otherwise.  The repair itself knows none of that: it
+ * enabled one selects it, a symbol without a prompt is what the base
+ * has (its default) otherwise, whatever the .config asks.  The repair itself knows none of that: it
  * only reads what the model answers.
  */
 #include <stdlib.h>
@@ -24,6 +24,7 @@
 
 struct model {
 	struct kconf_index ix;
+	struct kconf base;	/* the defaults of symbols without a prompt */
 	unsigned int runs;
 };
 
@@ -59,7 +60,8 @@ static int fake_olddefconfig(void *data, const char *config, size_t len,
 		next = (struct strmap)STRMAP_INIT;
 		for (i = 0; i < m->ix.nr; i++) {
 			const struct kconf_sym *s = m->ix.v[i];
-			bool v = kconf_on(&in, s->name, false) && deps_hold(s, &on);
+			bool v = kconf_on(s->prompt ? &in : &m->base, s->name, false) &&
+				deps_hold(s, &on);
 
 			for (j = 0; j < s->sel_nr; j++)
 				v |= !!strmap_get(&on, s->selected_by[j]);
@@ -132,13 +134,14 @@ static char *repair(struct model *m, const char *tree, const char *on, const cha
 
 static void test_off(const char *tree)
 {
-	struct model m = { .ix = KCONF_INDEX_INIT };
+	struct model m = { .ix = KCONF_INDEX_INIT, .base = KCONF_INIT };
 	struct strbuf err = STRBUF_INIT, frag = STRBUF_INIT;
 	const struct repair_fail *f;
 	struct repair r;
 	char *got;
 
 	is_int(kconf_index_build(&m.ix, tree, "x86", &err), 0, "the tree's Kconfig");
+	kconf_parse(&m.base, base, strlen(base));
 
 	got = repair(&m, tree, "CONFIG_SLUB_DEBUG", "", &r);
 	is_str(got, "set=CONFIG_SLUB_DEBUG unset=CONFIG_SLUB_TINY",
@@ -166,6 +169,17 @@ static void test_off(const char *tree)
 	f = repair_failed(&r, "CONFIG_SLUB_DEBUG");
 	is_str(f ? f->why : NULL, "depends on !SLUB_TINY", "SLUB_DEBUG reported, with why");
 	ok(f && !f->arch && !f->off, "not the arch's doing");
+	repair_release(&r);
+	free(got);
+
+	got = repair(&m, tree, "CONFIG_KASAN_HW_TAGS", "", &r);
+	is_str(got, "set= unset=",
+	       "KASAN_HW_TAGS: what was tried for it (KASAN, SLUB_TINY off) is not kept");
+	f = repair_failed(&r, "CONFIG_KASAN_HW_TAGS");
+	is_str(f ? f->why : NULL,
+	       "depends on KASAN, HAVE_ARCH_KASAN_HW_TAGS (selected by arm64 only)",
+	       "a hidden capability only arm64 selects");
+	ok(f && f->arch, "the arch's doing");
 	repair_release(&r);
 	free(got);
 
@@ -199,6 +213,7 @@ static void test_off(const char *tree)
 	free(got);
 
 	kconf_index_release(&m.ix);
+	kconf_release(&m.base);
 	strbuf_release(&err);
 }
 
