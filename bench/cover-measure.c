@@ -10,15 +10,15 @@
  *   cheap:   the Makefiles and #if conditions against the base's .config
  *            (cover_predict_run()), line by line, to measure it against
  *            the exact one;
- *   repair:  what the cheap prediction asks for turned on by Kconfig
- *            (repair_run()), and the cheap prediction again against the
- *            repaired .config.
+ *   repair:  what the cheap prediction asks for turned on (and off) by
+ *            Kconfig (repair_run()), and the cheap prediction again
+ *            against the repaired .config (a header no unit of the base
+ *            reads counts as read when a reader of it is predicted
+ *            built: ci/readers.h).
  *
  * usage: cover-measure CONFIG GIT_DIR ARCH BASE <LIST >JSONL
  * LIST: "ID PARENT COMMIT" lines.  Output: one JSON object per patch.
  */
-#define _XOPEN_SOURCE 700
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -31,6 +31,7 @@
 #include "ci/cover-run.h"
 #include "ci/kbuild.h"
 #include "ci/needs.h"
+#include "ci/readers.h"
 #include "ci/repair.h"
 
 struct lines {
@@ -41,9 +42,8 @@ struct lines {
 
 struct ctx {
 	struct kbuild_tree *t;
-	struct strmap headers;	/* read by some unit of the base */
-	char **hkeys;
-	size_t hnr, halloc;
+	struct readers_headers headers;	/* read by some unit of the base */
+	struct cover_memo readers;	/* of the headers no unit of the base reads */
 	struct lines *cur;	/* what the line callback fills */
 	const struct kconf *config;	/* of the prediction running */
 	const char *commit;
@@ -117,54 +117,11 @@ static bool compiled_at_base(void *data, const char *path)
 	return kbuild_compiled(c->t, path);
 }
 
-/* The headers every unit of the base reads (the deps_ of .o.cmd files) */
-static struct ctx *g_ctx;
-
-static int header_cb(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	struct ctx *c = g_ctx;
-	const char *base = path + ftw->base;
-	/* kbuild names the sources from obj/ as ../src/ (the same parent) */
-	const char *needle = "../src/";
-	size_t n = strlen(needle), len;
-	char *buf = NULL, *p;
-
-	(void)st;
-	if (flag != FTW_F || base[0] != '.' || !util_ends_with(base, ".o.cmd") ||
-	    util_read_file(path, &buf, &len, 64 << 20))
-		return 0;
-	for (p = buf; (p = strstr(p, needle)); p += n) {
-		char *e = p + n;
-
-		while (*e && *e != ' ' && *e != '\n' && *e != '\\')
-			e++;
-		if (e - p > 2 && e[-2] == '.' && e[-1] == 'h') {
-			char *h = xstrndup(p + n, e - p - n);
-
-			if (strmap_get(&c->headers, h)) {
-				free(h);
-				continue;
-			}
-			ALLOC_GROW(c->hkeys, c->hnr + 1, c->halloc);
-			c->hkeys[c->hnr++] = h;
-			strmap_put(&c->headers, h, (void *)1);
-		}
-	}
-	free(buf);
-	return 0;
-}
-
-static void scan_headers(struct ctx *c)
-{
-	g_ctx = c;
-	nftw(c->t->obj, header_cb, 32, FTW_PHYS);
-}
-
 static bool included_at_base(void *data, const char *path)
 {
 	struct ctx *c = data;
 
-	return strmap_get(&c->headers, path) != NULL;
+	return readers_headers_has(&c->headers, path);
 }
 
 /* read by a unit of the base, or #included by a changed .c file (name match) */
@@ -284,17 +241,24 @@ static int by_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static void sorted(char *const *syms, size_t nr, const char *prefix, struct strbuf *sb)
+{
+	char **v = xcalloc(nr + 1, sizeof(*v));
+	size_t i;
+
+	memcpy(v, syms, nr * sizeof(*v));
+	qsort(v, nr, sizeof(*v), by_str);
+	for (i = 0; i < nr; i++)
+		strbuf_addf(sb, "%s%s%s", sb->len ? " " : "", prefix, v[i]);
+	free(v);
+}
+
 static char *memo_key(const struct cover_needs *want)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char **v = xcalloc(want->on_nr + 1, sizeof(*v));
-	size_t i;
 
-	memcpy(v, want->on, want->on_nr * sizeof(*v));
-	qsort(v, want->on_nr, sizeof(*v), by_str);
-	for (i = 0; i < want->on_nr; i++)
-		strbuf_addf(&sb, "%s%s", i ? " " : "", v[i]);
-	free(v);
+	sorted(want->on, want->on_nr, "", &sb);
+	sorted(want->off, want->off_nr, "!", &sb);
 	return strbuf_detach(&sb, NULL);
 }
 
@@ -307,7 +271,7 @@ static void one(struct ctx *c, const char *git_dir, const char *id, const char *
 		.git_dir = git_dir, .base = parent, .commits = (char **)commits, .nr = 1,
 		.srcdir = t->src, .srcarch = kconf_srcarch(t->arch.kernel_arch),
 		.compiled = compiled_at_base, .data = c, .line = on_line,
-		.included = included_at_base,
+		.included = included_at_base, .readers = &c->readers,
 	};
 	json_object *o = json_object_new_object(), *rep = json_object_new_object();
 	struct lines small = { .files = STRMAP_INIT }, repaired = { .files = STRMAP_INIT };
@@ -346,8 +310,9 @@ static void one(struct ctx *c, const char *git_dir, const char *id, const char *
 		json_object_object_add(o, "cheap_small_lines", lines_json(&small));
 	}
 	json_object_object_add(o, "want", jx_new_str_array(want.on, want.on_nr));
+	json_object_object_add(o, "want_off", jx_new_str_array(want.off, want.off_nr));
 	json_object_object_add(o, "exact_ms", json_object_new_int64((int64_t)(util_now_ms() - t0)));
-	if (!want.on_nr)
+	if (!want.on_nr && !want.off_nr)
 		goto print;
 	/* the repair, and the cheap prediction with it */
 	if (kconfig_as_base(git_dir, t->base, commit)) {
@@ -357,18 +322,20 @@ static void one(struct ctx *c, const char *git_dir, const char *id, const char *
 		if (!rp)
 			rp = &r;
 	}
-	if (!memo && repair_run(t, want.on, want.on_nr, &r, &err)) {
+	if (!memo && repair_run(t, &want, &r, &err)) {
 		json_object_object_add(rep, "error", json_object_new_string(err.buf));
 	} else {
 		json_object *fails = json_object_new_array();
 
 		json_object_object_add(rep, "set", jx_new_str_array(rp->set, rp->set_nr));
+		json_object_object_add(rep, "unset", jx_new_str_array(rp->unset, rp->unset_nr));
 		for (i = 0; i < rp->fail_nr; i++) {
 			json_object *f = json_object_new_object();
 
 			json_object_object_add(f, "symbol", json_object_new_string(rp->fail[i].sym));
 			json_object_object_add(f, "why", json_object_new_string(rp->fail[i].why));
 			json_object_object_add(f, "arch", json_object_new_boolean(rp->fail[i].arch));
+			json_object_object_add(f, "off", json_object_new_boolean(rp->fail[i].off));
 			json_object_array_add(fails, f);
 		}
 		json_object_object_add(rep, "failed", fails);
@@ -418,7 +385,10 @@ int main(int argc, char **argv)
 	struct config cfg = CONFIG_INIT;
 	struct kbuild_env env;
 	struct strbuf err = STRBUF_INIT;
-	struct ctx c = { .headers = STRMAP_INIT, .memo = STRMAP_INIT };
+	struct ctx c = {
+		.headers = READERS_HEADERS_INIT, .readers = COVER_MEMO_INIT,
+		.memo = STRMAP_INIT,
+	};
 	struct arch a;
 	char line[512];
 
@@ -434,9 +404,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "cover-measure: %s\n", err.buf);
 		return 3;
 	}
-	scan_headers(&c);
+	readers_headers_scan(&c.headers, c.t->obj, c.t->src);
 	fprintf(stderr, "cover-measure: %s: %zu headers read by the base's units\n", a.name,
-		c.hnr);
+		c.headers.nr);
 	while (fgets(line, sizeof(line), stdin)) {
 		char id[128], parent[64], commit[64];
 
@@ -448,5 +418,7 @@ int main(int argc, char **argv)
 	srctree_checkout(argv[2], c.t->src, c.t->index, c.t->base, &err);
 	memcpy(c.t->cur, c.t->base, OID_HEX);
 	kbuild_close(c.t);
+	readers_headers_release(&c.headers);
+	cover_memo_release(&c.readers);
 	return 0;
 }

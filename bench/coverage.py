@@ -22,12 +22,17 @@ the base's commands), the cheap prediction line by line, the repair
 (Kconfig's olddefconfig) and the cheap prediction with the repaired
 .config.
 
-usage: bench/coverage.py prepare WORK        the commits, WORK/list
+usage: bench/coverage.py prepare WORK [REGEX]  the commits, WORK/list; with REGEX
+                                             only the patches whose diff matches it
+                                             (re.M: ^ at each line)
+                                             (same ids as the whole corpus' run)
        bench/coverage.py measure WORK ARCH [STEP]  WORK/ARCH.jsonl (hours: nice);
                                              every STEP-th patch of the list, in
                                              an order whose every prefix is spread
                                              over it (resumes where it stopped)
-       bench/coverage.py report WORK [ARCH...]   the numbers
+       bench/coverage.py report WORK [ARCH...] [--also-in WORK2]  the numbers (of the
+                                             patches WORK2 has measured too: two tools
+                                             compared on the same patches)
        bench/coverage.py cost WORK N [ARCH]  N of the patches that apply to
                                              mm-new built with lorebot build:
                                              small, a twin repaired (warms the
@@ -36,6 +41,8 @@ usage: bench/coverage.py prepare WORK        the commits, WORK/list
                                              out the patches to include/
        bench/coverage.py costreport WORK
 env:   LOREBOT_CACHE (the build directories; default /var/tmp/lorebot-bench-cover/cache)
+       COVER_MEASURE (measure: the tool to run instead of build/bench/cover-measure,
+       e.g. a copy built at an older commit, to compare on the same patches)
 """
 import collections
 import gzip
@@ -180,7 +187,9 @@ def files_at_base(repo, work, paths):
     return tree
 
 
-def prepare(work):
+def prepare(work, pattern=None):
+    import re
+    only = re.compile(pattern, re.M) if pattern else None
     repo = os.path.join(work, "repo.git")
     if not os.path.exists(repo):
         src = subprocess.run([os.path.join(TOP, "ci/mm-tree.sh")], capture_output=True,
@@ -192,6 +201,9 @@ def prepare(work):
     for n, (source, mid, subject, diff) in enumerate(corpus()):
         if not diff:
             stats["no diff"] += 1
+            continue
+        if only and not only.search(diff):
+            stats["not matching the pattern"] += 1
             continue
         all_files = split_files(diff)
         files = {p: d for p, d in all_files.items() if counted(p) or build_file(p)}
@@ -264,8 +276,10 @@ def spread(rows):
 
 
 def measure(work, arch, step=1):
-    tool = os.path.join(TOP, "build/bench/cover-measure")
-    subprocess.run(["make", "-s", "build/bench/cover-measure"], cwd=TOP, check=True)
+    tool = os.environ.get("COVER_MEASURE")
+    if not tool:
+        tool = os.path.join(TOP, "build/bench/cover-measure")
+        subprocess.run(["make", "-s", "build/bench/cover-measure"], cwd=TOP, check=True)
     conf = os.path.join(work, "bot.conf")
     with open(conf, "w") as f:
         # build/bench/cover-measure does not find config/fragments as build/lorebot does
@@ -502,11 +516,10 @@ def why_class(reason, arch, fails, file, repaired=False):
         return "another architecture's code"
     if "no unit" in reason or "includes it" in reason:
         if repaired:
-            # the units the repair adds are not known without a build
-            return "a header no unit of the base reads; the repair enabled options " \
-                "(the cheap method cannot see the units they add)"
-        return "a header no unit of the base reads; no option to enable " \
-            "(the repair does not look for its readers)"
+            # the units the repair adds are known by their readers only
+            return "a header no unit of the base reads; the repair changed options, " \
+                "none of its readers predicted built"
+        return "a header no unit of the base reads; no reader found that options build"
     if reason.startswith("not built (its Makefile lines hold"):
         # the exact method found no unit: the file's did not preprocess
         return "its unit did not preprocess after the patch (a header its series adds)"
@@ -514,7 +527,7 @@ def why_class(reason, arch, fails, file, repaired=False):
         # a patch taken by the files that fit: its Makefile hunk did not
         return "a new file whose Makefile hunk did not fit 6.12 (taken by the files that fit)"
     if "needs !CONFIG_" in reason:
-        return "needs an option off (the repair only turns options on)"
+        return "needs an option off (not turned off: lines need it on, or Kconfig keeps it)"
     syms = re.findall(r"CONFIG_[A-Z0-9_]+", reason)
     if not syms and reason.startswith("inside #"):
         return "inside an #if on no option (an arch's macros, BITS_PER_LONG)"
@@ -548,12 +561,21 @@ def why_class(reason, arch, fails, file, repaired=False):
     return (reason.split(":")[0].split(" (")[0] or "no reason given")[:60]
 
 
-def report(work, archs):
+def ids_in(work, archs):
+    """the patches measured on every arch of archs in work"""
+    seen = [set(json.loads(l)["id"] for l in open(os.path.join(work, a + ".jsonl")))
+            for a in archs]
+    return set.intersection(*seen) if seen else set()
+
+
+def report(work, archs, also=None):
     recs = collections.defaultdict(dict)
+    keep = ids_in(also, archs) if also else None
     for arch in archs:
         for line in open(os.path.join(work, arch + ".jsonl")):
             r = json.loads(line)
-            recs[r["id"]][arch] = r
+            if keep is None or r["id"] in keep:
+                recs[r["id"]][arch] = r
     meta = patches(work)
     when = dates(work)
     measured = []
@@ -590,8 +612,8 @@ def report(work, archs):
                     v[0] |= e
                     v[1] |= c
                     v[2] |= rep.get(l, c) if rep_ else e
-                    # the repair only adds: what small compiled stays counted
-                    v[2] |= e and not rep_.get("set")
+                    # no repaired .config: what small compiled stays counted
+                    v[2] |= e and not (rep_.get("set") or rep_.get("unset"))
         if not lines:
             continue
         n = len(lines)
@@ -603,7 +625,9 @@ def report(work, archs):
             if not (v[0] or v[2]):
                 reason, arch = reasons.get(key, ("", False))
                 k = why_class(reason, arch, fails, key[0],
-                              any((r.get("repair") or {}).get("set") for r in by_arch.values()))
+                              any((r.get("repair") or {}).get("set") or
+                                  (r.get("repair") or {}).get("unset")
+                                  for r in by_arch.values()))
                 why[k] += 1
                 why_patches[k].add(pid)
                 stand_in += k in STAND_IN
@@ -661,11 +685,17 @@ def main():
     os.environ.setdefault("LOREBOT_CACHE", "/var/tmp/lorebot-bench-cover/cache")
     os.makedirs(work, exist_ok=True)
     if cmd == "prepare":
-        prepare(work)
+        prepare(work, sys.argv[3] if len(sys.argv) > 3 else None)
     elif cmd == "measure":
         measure(work, sys.argv[3], int(sys.argv[4]) if len(sys.argv) > 4 else 1)
     elif cmd == "report":
-        report(work, sys.argv[3:] or ["x86_64", "arm64"])
+        args = sys.argv[3:]
+        also = None
+        if "--also-in" in args:
+            i = args.index("--also-in")
+            also = os.path.abspath(args[i + 1])
+            del args[i:i + 2]
+        report(work, args or ["x86_64", "arm64"], also)
     elif cmd == "cost":
         cost(work, int(sys.argv[3]), sys.argv[4] if len(sys.argv) > 4 else "x86_64",
              "--no-include" in sys.argv[5:])

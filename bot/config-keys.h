@@ -206,8 +206,8 @@ CFG_KEY(build_cachesize, "build.cachesize", SIZE, "40g", NULL,
 	"disk the build directories of all arches may take: the least recently "
 	"used go first (repaired configurations add directories)")
 CFG_KEY(build_repair, "build.repair", BOOL, "false", NULL,
-	"config repair: turn on the Kconfig options the changed lines need, in a "
-	"build directory of that configuration (built once per base); off until "
+	"config repair: turn on (or off) the Kconfig options the changed lines "
+	"need, in a build directory of that configuration (built once per base); off until "
 	"its cost is measured: each repaired configuration is a kernel build")
 CFG_KEY(build_mincoverage, "build.mincoverage", INT, "95", NULL,
 	"percent of the changed lines of an arch's code a build must compile "

@@ -184,7 +184,8 @@
 	X(repair, note, "note", STR)					\
 	X(rfail, symbol, "symbol", STR)					\
 	X(rfail, reason, "reason", STR)					\
-	X(rfail, arch, "arch", BOOL)
+	X(rfail, arch, "arch", BOOL)					\
+	X(rfail, off, "off", BOOL)	/* asked off, stayed on */
 
 /* Values of the keys above that readers compare against */
 #define RD_PATCH_APPLIED	"applied"	/* patch.status */

@@ -129,6 +129,12 @@ static json_object *repair_json(const struct build_repair *b)
 		json_object_array_add(config, json_object_new_string(line));
 		free(line);
 	}
+	for (i = 0; i < b->r.unset_nr; i++) {
+		char *line = xasprintf("# %s is not set", b->r.unset[i]);
+
+		json_object_array_add(config, json_object_new_string(line));
+		free(line);
+	}
 	json_object_object_add(o, RK_(repair, config), config);
 	for (i = 0; i < b->r.fail_nr; i++) {
 		json_object *f = json_object_new_object();
@@ -137,6 +143,8 @@ static json_object *repair_json(const struct build_repair *b)
 		json_object_object_add(f, RK_(rfail, reason), jx_new_str(b->r.fail[i].why));
 		json_object_object_add(f, RK_(rfail, arch),
 				       json_object_new_boolean(b->r.fail[i].arch));
+		json_object_object_add(f, RK_(rfail, off),
+				       json_object_new_boolean(b->r.fail[i].off));
 		json_object_array_add(failed, f);
 	}
 	json_object_object_add(o, RK_(repair, failed), failed);
@@ -404,13 +412,15 @@ static void arch_cover_text(const struct build_arch_result *r, struct strbuf *sb
 		strbuf_addf(sb, "  config repaired (%s):", b->profile);
 		for (i = 0; i < b->r.set_nr; i++)
 			strbuf_addf(sb, " %s=y", b->r.set[i]);
+		for (i = 0; i < b->r.unset_nr; i++)
+			strbuf_addf(sb, " %s=n", b->r.unset[i]);
 		strbuf_addch(sb, '\n');
 	} else if (b->note) {
 		strbuf_addf(sb, "  config not repaired: %s\n", b->note);
 	}
 	for (i = 0; i < b->r.fail_nr; i++)
-		strbuf_addf(sb, "  %s cannot be enabled on %s: %s\n", b->r.fail[i].sym,
-			    r->arch, b->r.fail[i].why);
+		strbuf_addf(sb, "  %s cannot be %s on %s: %s\n", b->r.fail[i].sym,
+			    b->r.fail[i].off ? "disabled" : "enabled", r->arch, b->r.fail[i].why);
 	for (i = 0; i < r->patches_nr; i++) {
 		const struct cover_presult *c = &r->patches[i].cover;
 

@@ -10,6 +10,7 @@
 #include "ci/buildjob.h"
 #include "ci/cover-run.h"
 #include "ci/kbuild-priv.h"
+#include "ci/readers.h"
 
 /* A change to any of these may change what is built: read at the tip */
 static bool build_file(const char *path)
@@ -20,9 +21,23 @@ static bool build_file(const char *path)
 		!strcmp(base, "Kbuild");
 }
 
+struct at_base {
+	struct kbuild_tree *t;
+	struct readers_headers headers;	/* read by the base's units */
+};
+
 static bool compiled_at_base(void *data, const char *path)
 {
-	return kbuild_compiled(data, path);
+	struct at_base *b = data;
+
+	return kbuild_compiled(b->t, path);
+}
+
+static bool included_at_base(void *data, const char *path)
+{
+	struct at_base *b = data;
+
+	return readers_headers_has(&b->headers, path);
 }
 
 /* <cache>/repair/<hash>.config: the fragment, by its content */
@@ -84,10 +99,13 @@ int buildjob_repair(struct build_job *job, struct kbuild_tree **tp,
 	const char *tip = job->commits.v[job->commits.nr - 1].id;
 	const char *srcarch = kconf_srcarch(s->arch.kernel_arch);
 	char **ids = xcalloc(job->commits.nr + 1, sizeof(*ids));
+	struct at_base at_base = { .t = s, .headers = READERS_HEADERS_INIT };
+	struct cover_memo readers = COVER_MEMO_INIT;
 	struct cover_predict p = {
 		.git_dir = job->git_dir, .base = job->base, .commits = ids,
 		.nr = job->commits.nr, .srcdir = s->src, .srcarch = srcarch,
-		.compiled = compiled_at_base, .data = s,
+		.compiled = compiled_at_base, .included = included_at_base,
+		.readers = &readers, .data = &at_base,
 	};
 	struct kconf base = KCONF_INIT;
 	struct cover_needs want = { 0 }, more = { 0 };
@@ -119,22 +137,24 @@ int buildjob_repair(struct build_job *job, struct kbuild_tree **tp,
 	/* a series that changes Kconfig: the configuration as its tip makes it */
 	if (at == tip && tip_config(s, cfg, &base, err))
 		goto out;
+	/* a header no unit of the base reads: the repair looks for its readers */
+	readers_headers_scan(&at_base.headers, s->obj, s->src);
 	if (cover_predict_run(&p, &base, &want, &out->changed, &out->small, err))
 		goto out;
 	out->repaired = out->small;
 	ret = 0;
-	if (!want.on_nr)
+	if (!want.on_nr && !want.off_nr)
 		goto out;
 	out->ran = true;
 	log_info("%s: %d of %d changed lines predicted compiled: repairing the "
-		 "configuration (%zu option%s)", s->arch.name, out->small, out->changed,
-		 want.on_nr, want.on_nr == 1 ? "" : "s");
-	if (repair_run(s, want.on, want.on_nr, &out->r, err)) {
+		 "configuration (%zu option%s on, %zu off)", s->arch.name, out->small,
+		 out->changed, want.on_nr, want.on_nr == 1 ? "" : "s", want.off_nr);
+	if (repair_run(s, &want, &out->r, err)) {
 		ret = -1;
 		goto out;
 	}
-	if (!out->r.set_nr) {
-		note(out, "none of the options the changed lines need can be enabled", NULL);
+	if (!out->r.set_nr && !out->r.unset_nr) {
+		note(out, "none of the options the changed lines need can be set", NULL);
 		goto out;
 	}
 	if (cover_predict_run(&p, &out->r.result, &more, &out->changed, &out->repaired, &e)) {
@@ -178,6 +198,8 @@ out:
 	if (start)
 		out->ms = util_now_ms() - start;
 	kconf_release(&base);
+	readers_headers_release(&at_base.headers);
+	cover_memo_release(&readers);
 	cover_needs_release(&want);
 	cover_needs_release(&more);
 	strbuf_release(&frag);

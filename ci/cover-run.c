@@ -13,6 +13,7 @@
 #include "ci/cover-run.h"
 #include "ci/delta.h"
 #include "ci/needs.h"
+#include "ci/readers.h"
 
 #define FILE_MAX (16 << 20)
 #define DEPENDENTS_MAX 64	/* units that read a header, kept to choose from */
@@ -345,9 +346,20 @@ static void needs_text(struct cover_ctx *cx, const struct cover_needs *n,
 		r->arches = strbuf_detach(&sb, NULL);
 	}
 	strbuf_release(&dirs);
-	for (i = 0; i < n->off_nr; i++)
-		if (kconf_on(&cx->config, n->off[i], true))
-			strbuf_addf(why, "%s!%s", shown++ ? ", " : ": needs ", n->off[i]);
+	for (i = 0; i < n->off_nr; i++) {
+		const struct repair_fail *f;
+
+		if (!kconf_on(&cx->config, n->off[i], true))
+			continue;
+		strbuf_addf(why, "%s!%s", shown++ ? ", " : ": needs ", n->off[i]);
+		f = cx->repair ? repair_failed_off(cx->repair, n->off[i]) : NULL;
+		if (!f)
+			continue;
+		strbuf_addf(&tail, "; %s cannot be disabled on %s: %s", f->sym,
+			    cx->t->arch.name, f->why);
+		if (f->arch)
+			r->arch = true;
+	}
 	strbuf_addbuf(why, &tail);
 	strbuf_release(&tail);
 }
@@ -574,11 +586,283 @@ out:
 
 /* ---- the cheap prediction ---- */
 
+void cover_memo_release(struct cover_memo *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr; i++) {
+		struct readers *r = strmap_get(&m->map, m->keys[i]);
+
+		readers_release(r);
+		free(r);
+		free(m->keys[i]);
+	}
+	free(m->keys);
+	strmap_release(&m->map);
+	memset(m, 0, sizeof(*m));
+}
+
+static const struct readers *readers_of(const struct cover_predict *p, const char *header)
+{
+	struct cover_memo *m = p->readers;
+	struct readers *r = strmap_get(&m->map, header);
+
+	if (r)
+		return r;
+	r = xcalloc(1, sizeof(*r));
+	readers_find(p->srcdir, header, p->srcarch, READERS_MAX, READERS_MS, r);
+	log_debug("%s: %zu reader%s of %s%s", p->srcarch, r->nr, r->nr == 1 ? "" : "s",
+		  header, r->partial ? " (the search stopped at its bound)" : "");
+	ALLOC_GROW(m->keys, m->nr + 1, m->alloc);
+	m->keys[m->nr++] = xstrdup(header);
+	strmap_put(&m->map, m->keys[m->nr - 1], r);
+	return r;
+}
+
+/* How many of n's symbols config does not have as n wants */
+static bool listed(char *const *v, size_t nr, const char *sym)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (!strcmp(v[i], sym))
+			return true;
+	return false;
+}
+
+/*
+ * How many of n's symbols config does not have as n wants (those off
+ * weigh more), leaving out those asked already when want is given
+ */
+static size_t unmet(const struct cover_needs *n, const struct kconf *config,
+		    const struct cover_needs *want)
+{
+	size_t i, c = 0;
+
+	for (i = 0; i < n->on_nr; i++)
+		c += !kconf_on(config, n->on[i], false) &&
+			!(want && listed(want->on, want->on_nr, n->on[i]));
+	for (i = 0; i < n->off_nr; i++)
+		c += 3 * (kconf_on(config, n->off[i], true) &&
+			  !(want && listed(want->off, want->off_nr, n->off[i])));
+	return c;
+}
+
+/*
+ * What builds reader with its #include of header taken: into out; -1
+ * when no configuration does here (another arch's, no Makefile line,
+ * the #include under a condition on no option)
+ */
+static int reader_needs(const struct cover_predict *p, const struct kconf *config,
+			const char *reader, const char *header, struct cover_needs *out)
+{
+	char *path = xasprintf("%s/%s", p->srcdir, reader), *text = NULL, *l, *end;
+	struct cover_src src = { 0 };
+	int ret = -1, line = 1;
+	bool found = false;
+	size_t len;
+
+	if (!(p->compiled && p->compiled(p->data, reader)) &&
+	    needs_object(p->srcdir, reader, p->srcarch, config, out, NULL))
+		goto out;
+	if (util_read_file(path, &text, &len, FILE_MAX))
+		goto out;
+	cover_src_scan(&src, text, len);
+	end = text + len;
+	for (l = text; l < end && !found; line++) {
+		char *eol = memchr(l, '\n', end - l);
+		struct cover_needs ln = { 0 };
+
+		if (!eol)
+			eol = end;
+		if (readers_includes(reader, l, eol - l, header) &&
+		    (cover_src_predict(&src, line, config, &ln) || !ln.fixed)) {
+			cover_needs_merge(out, &ln);
+			found = true;
+		}
+		cover_needs_release(&ln);
+		l = eol + 1;
+	}
+	ret = found ? 0 : -1;
+out:
+	cover_src_release(&src);
+	free(text);
+	free(path);
+	return ret;
+}
+
+bool cover_predict_header(const struct cover_predict *p, const struct kconf *config,
+			  const char *header, struct cover_needs *want)
+{
+	const struct readers *r = readers_of(p, header);
+	struct cover_needs best = { 0 };
+	size_t i, best_cost = SIZE_MAX;
+	bool read = false;
+
+	for (i = 0; i < r->nr && !read; i++) {
+		struct cover_needs n = { 0 };
+		size_t c;
+
+		if (reader_needs(p, config, r->v[i], header, &n)) {
+			cover_needs_release(&n);
+			continue;
+		}
+		read = !unmet(&n, config, NULL);
+		/* what the series asks already costs nothing more */
+		c = unmet(&n, config, want);
+		if (c < best_cost) {
+			cover_needs_release(&best);
+			best = n;
+			best_cost = c;
+		} else {
+			cover_needs_release(&n);
+		}
+	}
+	if (!read && best_cost != SIZE_MAX)
+		cover_needs_merge(want, &best);
+	cover_needs_release(&best);
+	return read;
+}
+
+/* A changed file of the series, as predicted */
+struct pred {
+	struct pfile pf;
+	bool *ok;		/* per line of pf: predicted compiled */
+	bool c_file;
+	bool later;		/* a header no unit of the base reads: after the others */
+	size_t k;		/* of the commit changing it */
+};
+
+/* config without sym */
+static void without(const struct kconf *c, const char *sym, struct kconf *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *bare = util_starts_with(sym, "CONFIG_") ? sym + 7 : sym;
+	size_t i;
+
+	for (i = 0; i + 1 < c->nr; i += 2)
+		if (strcmp(c->v[i] + 7, bare))
+			strbuf_addf(&sb, "%s=%s\n", c->v[i], c->v[i + 1]);
+	kconf_parse(out, sb.buf, sb.len);
+	strbuf_release(&sb);
+}
+
+/* Would a line predicted compiled not be with sym off? */
+static bool loses(const struct cover_predict *p, const struct pred *v, size_t nr,
+		  const struct kconf *config, const char *sym)
+{
+	struct kconf c = KCONF_INIT;
+	bool lost = false;
+	size_t i, l, j;
+
+	without(config, sym, &c);
+	for (i = 0; i < nr && !lost; i++) {
+		struct cover_needs fn = { 0 };
+		bool any = false;
+
+		for (l = 0; l < v[i].pf.nr && !any; l++)
+			any = v[i].ok[l];
+		if (!any)
+			continue;
+		/* its object's Makefile lines, where they need sym on */
+		if (v[i].c_file &&
+		    !needs_object(p->srcdir, v[i].pf.f.path, p->srcarch, &c, &fn, NULL))
+			for (j = 0; j < fn.on_nr; j++)
+				lost |= kconf_on(config, fn.on[j], false) &&
+					!kconf_on(&c, fn.on[j], false);
+		cover_needs_release(&fn);
+		for (l = 0; l < v[i].pf.nr && !lost; l++)
+			lost = v[i].ok[l] &&
+				!cover_src_predict(&v[i].pf.f.src, v[i].pf.lines[l], &c, NULL);
+	}
+	kconf_release(&c);
+	return lost;
+}
+
+/*
+ * Of the symbols want asks off, those a line wants on, or whose turning
+ * off would lose a line predicted compiled, are not asked
+ */
+static void keep_compiled(const struct cover_predict *p, const struct pred *v, size_t nr,
+			  const struct kconf *config, struct cover_needs *want)
+{
+	size_t i, j, k = 0;
+
+	for (i = 0; i < want->off_nr; i++) {
+		bool drop = loses(p, v, nr, config, want->off[i]);
+
+		for (j = 0; j < want->on_nr && !drop; j++)
+			drop = !strcmp(want->on[j], want->off[i]);
+		if (drop) {
+			log_debug("%s: %s stays: lines need it", p->srcarch, want->off[i]);
+			free(want->off[i]);
+			continue;
+		}
+		want->off[k++] = want->off[i];
+	}
+	want->off_nr = k;
+}
+
+/* Is the file predicted built (its lines then judged by their #if)? */
+static bool file_built(const struct cover_predict *p, const struct kconf *config,
+		       const char *path, bool has_lines, struct cover_needs *want)
+{
+	struct cover_needs fn = { 0 };
+	bool ok = true;
+	size_t j;
+
+	if (util_starts_with(path, "arch/") &&
+	    strncmp(path + 5, p->srcarch, strlen(p->srcarch)))
+		return false;
+	if (util_ends_with(path, ".h"))
+		return !p->included || p->included(p->data, path);
+	if (p->compiled && p->compiled(p->data, path))
+		return true;
+	if (!has_lines ||
+	    needs_object(p->srcdir, path, p->srcarch, config, &fn, NULL)) {
+		cover_needs_release(&fn);
+		return false;
+	}
+	for (j = 0; j < fn.on_nr; j++)
+		if (!kconf_on(config, fn.on[j], false))
+			ok = false;
+	for (j = 0; j < fn.off_nr; j++)
+		if (kconf_on(config, fn.off[j], true))
+			ok = false;
+	if (!ok)
+		cover_needs_merge(want, &fn);
+	cover_needs_release(&fn);
+	return ok;
+}
+
+/* Each counted line of pr: compiled when file_ok and its #ifs hold */
+static void predict_lines(const struct cover_predict *p, const struct kconf *config,
+			  struct pred *pr, bool file_ok, struct cover_needs *want,
+			  int *changed, int *compiled)
+{
+	size_t l;
+
+	for (l = 0; l < pr->pf.nr; l++) {
+		struct cover_needs ln = { 0 };
+		bool ok = cover_src_predict(&pr->pf.f.src, pr->pf.lines[l], config, &ln);
+
+		(*changed)++;
+		pr->ok[l] = ok && file_ok;
+		*compiled += pr->ok[l];
+		if (p->line)
+			p->line(p->data, pr->k, pr->pf.f.path, pr->pf.lines[l], pr->ok[l]);
+		if (!ok && !ln.fixed)
+			cover_needs_merge(want, &ln);
+		cover_needs_release(&ln);
+	}
+}
+
 int cover_predict_run(const struct cover_predict *p, const struct kconf *config,
 		      struct cover_needs *want, int *changed, int *compiled,
 		      struct strbuf *err)
 {
-	size_t k, i;
+	struct pred *v = NULL;
+	size_t k, i, nr = 0, alloc = 0;
 	int ret = 0;
 
 	*changed = *compiled = 0;
@@ -592,10 +876,8 @@ int cover_predict_run(const struct cover_predict *p, const struct kconf *config,
 		for (i = 0; i < map.nr && !ret; i++) {
 			const struct line_map_file *mf = &map.f[i];
 			struct strbuf text = STRBUF_INIT, e = STRBUF_INIT;
-			struct cover_needs fn = { 0 };
-			struct pfile pf = { 0 };
-			bool file_ok = true;
-			size_t l, j;
+			struct pred *pr;
+			bool file_ok;
 
 			if (!mf->new_path || !cover_path_counted(mf->new_path) ||
 			    srctree_show(p->git_dir, p->commits[k], mf->new_path, &text, &e)) {
@@ -603,50 +885,44 @@ int cover_predict_run(const struct cover_predict *p, const struct kconf *config,
 				strbuf_release(&text);
 				continue;
 			}
-			cover_file_init(&pf.f, mf->new_path, text.buf, text.len);
-			add_lines(&pf, mf);
-			if (util_starts_with(mf->new_path, "arch/") &&
-			    strncmp(mf->new_path + 5, p->srcarch, strlen(p->srcarch))) {
-				file_ok = false;
-			} else if (util_ends_with(mf->new_path, ".h") && p->included &&
-				   !p->included(p->data, mf->new_path)) {
-				file_ok = false;
-			} else if (util_ends_with(mf->new_path, ".c") &&
-				   !(p->compiled && p->compiled(p->data, mf->new_path))) {
-				if (pf.nr && !needs_object(p->srcdir, mf->new_path, p->srcarch,
-							   config, &fn, NULL)) {
-					for (j = 0; j < fn.on_nr; j++)
-						if (!kconf_on(config, fn.on[j], false))
-							file_ok = false;
-					for (j = 0; j < fn.off_nr; j++)
-						if (kconf_on(config, fn.off[j], true))
-							file_ok = false;
-					if (!file_ok)
-						cover_needs_merge(want, &fn);
-				} else {
-					file_ok = false;
-				}
-			}
-			for (l = 0; l < pf.nr; l++) {
-				struct cover_needs ln = { 0 };
-				bool ok = cover_src_predict(&pf.f.src, pf.lines[l], config, &ln);
-
-				(*changed)++;
-				*compiled += ok && file_ok;
-				if (p->line)
-					p->line(p->data, k, mf->new_path, pf.lines[l], ok && file_ok);
-				if (!ok && !ln.fixed)
-					cover_needs_merge(want, &ln);
-				cover_needs_release(&ln);
-			}
-			cover_needs_release(&fn);
-			cover_file_release(&pf.f);
-			free(pf.lines);
+			ALLOC_GROW(v, nr + 1, alloc);
+			pr = &v[nr++];
+			memset(pr, 0, sizeof(*pr));
+			cover_file_init(&pr->pf.f, mf->new_path, text.buf, text.len);
+			add_lines(&pr->pf, mf);
+			pr->c_file = util_ends_with(mf->new_path, ".c");
+			pr->ok = xcalloc(pr->pf.nr + 1, sizeof(*pr->ok));
+			pr->k = k;
+			file_ok = file_built(p, config, mf->new_path, pr->pf.nr, want);
+			/*
+			 * a header no unit reads: judged when the other files
+			 * have said what they want, so that a reader built by
+			 * those options is preferred
+			 */
+			pr->later = !file_ok && pr->pf.nr && p->readers &&
+				util_ends_with(mf->new_path, ".h") &&
+				!(util_starts_with(mf->new_path, "arch/") &&
+				  strncmp(mf->new_path + 5, p->srcarch, strlen(p->srcarch)));
+			if (!pr->later)
+				predict_lines(p, config, pr, file_ok, want, changed, compiled);
 			strbuf_release(&text);
 			strbuf_release(&e);
 		}
 		delta_map_release(&map);
 		strbuf_release(&diff);
 	}
+	for (i = 0; i < nr && !ret; i++)
+		if (v[i].later)
+			predict_lines(p, config, &v[i],
+				      cover_predict_header(p, config, v[i].pf.f.path, want),
+				      want, changed, compiled);
+	if (!ret && want->off_nr)
+		keep_compiled(p, v, nr, config, want);
+	for (i = 0; i < nr; i++) {
+		cover_file_release(&v[i].pf.f);
+		free(v[i].pf.lines);
+		free(v[i].ok);
+	}
+	free(v);
 	return ret;
 }

@@ -85,6 +85,16 @@ int cover_patch(struct cover_ctx *cx, const char *git_dir, const char *parent,
  * exists at the base is compiled (NULL: the Makefiles say).  Adds
  * to want what would compile the others; *changed and *compiled count.
  */
+struct cover_memo {
+	struct strmap map;	/* header -> struct readers (ci/readers.h) */
+	char **keys;
+	size_t nr, alloc;
+};
+
+#define COVER_MEMO_INIT { .map = STRMAP_INIT }
+
+void cover_memo_release(struct cover_memo *m);
+
 struct cover_predict {
 	const char *git_dir, *base;
 	char *const *commits;
@@ -99,8 +109,27 @@ struct cover_predict {
 	 * taken to be read by some unit
 	 */
 	bool (*included)(void *data, const char *path);
+	/*
+	 * For a header included() says no unit reads: its readers
+	 * (readers_find(), kept here between runs), of which one that
+	 * config builds makes it read, else the cheapest to build is
+	 * wanted.  NULL: readers are not looked for.
+	 */
+	struct cover_memo *readers;
 };
 
+/*
+ * A changed header no unit of the base reads (p->included() said no):
+ * is it read by a unit config builds, one of its readers (p->readers
+ * must be set)?  If not, into want what builds the cheapest of them.
+ */
+bool cover_predict_header(const struct cover_predict *p, const struct kconf *config,
+			  const char *header, struct cover_needs *want);
+
+/*
+ * want->off holds only symbols whose turning off keeps every line
+ * predicted compiled compiled, and that no line wants on.
+ */
 int cover_predict_run(const struct cover_predict *p, const struct kconf *config,
 		      struct cover_needs *want, int *changed, int *compiled,
 		      struct strbuf *err);

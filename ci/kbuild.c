@@ -247,6 +247,30 @@ static int restore_config(const struct kbuild_tree *t, const char *cfg, const ch
 	return ret;
 }
 
+/*
+ * Does a fragment after the i-th set the option of line p ("CONFIG_X=y",
+ * "# CONFIG_X is not set")?  The repair's may turn off what mm.config
+ * turns on: the later one is what was asked.
+ */
+static bool set_later(const struct kbuild_tree *t, size_t i, const char *p)
+{
+	const char *sym = strstr(p, "CONFIG_");
+	size_t n = strcspn(sym, "= "), j;
+	bool found = false;
+
+	for (j = i + 1; j < t->profile.nr && !found; j++) {
+		char *buf = NULL, *q;
+
+		if (util_read_file(t->profile.fragments[j], &buf, NULL, 1 << 20))
+			continue;
+		for (q = buf; !found && (q = strstr(q, "CONFIG_")); q += 7)
+			found = !strncmp(q, sym, n) && (q[n] == '=' || q[n] == ' ') &&
+				(q == buf || q[-1] == '\n' || q[-1] == ' ');
+		free(buf);
+	}
+	return found;
+}
+
 /* Options of the fragments that did not make it into .config */
 static void check_fragments(struct kbuild_tree *t)
 {
@@ -262,7 +286,7 @@ static void check_fragments(struct kbuild_tree *t)
 		for (nl = buf; (p = kbuild_next_line(&nl));) {
 			if ((util_starts_with(p, "CONFIG_") || util_starts_with(p, "# CONFIG_")) &&
 			    (strchr(p, '=') || strstr(p, " is not set")) &&
-			    !kbuild_config_has(t, p))
+			    !kbuild_config_has(t, p) && !set_later(t, i, p))
 				strbuf_addf(&t->config_notes,
 					    "%s: '%s' is not in the final .config\n",
 					    name, p);

@@ -545,7 +545,8 @@ void kconf_index_release(struct kconf_index *ix)
 
 /* ---- other arches ---- */
 
-static bool file_declares(const char *path, const char *name)
+/* Does a line of path "config name" (or, with sel, "select name")? */
+static bool file_names(const char *path, const char *name, bool sel)
 {
 	char *buf = NULL, *p, *next;
 	size_t len, n = strlen(name);
@@ -561,7 +562,7 @@ static bool file_declares(const char *path, const char *name)
 		if (next)
 			next++;
 		w = word(s, &rest);
-		if ((kw(s, w, "config") || kw(s, w, "menuconfig")) &&
+		if ((sel ? kw(s, w, "select") : (kw(s, w, "config") || kw(s, w, "menuconfig"))) &&
 		    !strncmp(rest, name, n) && !is_ident((unsigned char)rest[n]))
 			found = true;
 	}
@@ -569,7 +570,7 @@ static bool file_declares(const char *path, const char *name)
 	return found;
 }
 
-static bool dir_declares(const char *dir, const char *name, int depth)
+static bool dir_names(const char *dir, const char *name, bool sel, int depth)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
@@ -585,17 +586,18 @@ static bool dir_declares(const char *dir, const char *name, int depth)
 			continue;
 		p = xasprintf("%s/%s", dir, de->d_name);
 		if (!lstat(p, &st) && S_ISDIR(st.st_mode) && depth < 3)
-			found = dir_declares(p, name, depth + 1);
+			found = dir_names(p, name, sel, depth + 1);
 		else if (S_ISREG(st.st_mode) && util_starts_with(de->d_name, "Kconfig"))
-			found = file_declares(p, name);
+			found = file_names(p, name, sel);
 		free(p);
 	}
 	closedir(d);
 	return found;
 }
 
-void kconf_declared_in_arches(const char *srcdir, const char *name,
-			      struct strbuf *out)
+/* The arch directories whose Kconfig files declare (or select) name */
+static void in_arches(const char *srcdir, const char *name, bool sel,
+		      struct strbuf *out)
 {
 	char *arch = xasprintf("%s/arch", srcdir);
 	DIR *d = opendir(arch);
@@ -611,7 +613,7 @@ void kconf_declared_in_arches(const char *srcdir, const char *name,
 		if (de->d_name[0] == '.')
 			continue;
 		p = xasprintf("%s/%s", arch, de->d_name);
-		if (dir_declares(p, name, 0)) {
+		if (dir_names(p, name, sel, 0)) {
 			ALLOC_GROW(names, nr + 1, alloc);
 			names[nr++] = xstrdup(de->d_name);
 		}
@@ -633,4 +635,16 @@ void kconf_declared_in_arches(const char *srcdir, const char *name,
 	}
 	free(names);
 	free(arch);
+}
+
+void kconf_declared_in_arches(const char *srcdir, const char *name,
+			      struct strbuf *out)
+{
+	in_arches(srcdir, name, false, out);
+}
+
+void kconf_selected_in_arches(const char *srcdir, const char *name,
+			      struct strbuf *out)
+{
+	in_arches(srcdir, name, true, out);
 }

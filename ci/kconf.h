@@ -83,5 +83,8 @@ const char *kconf_srcarch(const char *kernel_arch);
  */
 void kconf_declared_in_arches(const char *srcdir, const char *name,
 			      struct strbuf *out);
+/* ... whose Kconfig files select name ("select HAVE_ARCH_KASAN_HW_TAGS") */
+void kconf_selected_in_arches(const char *srcdir, const char *name,
+			      struct strbuf *out);
 
 #endif
