@@ -56,7 +56,7 @@ LIBS = $(PKG_LIBS) -lm
 # one cmd-<name>.c per command, the daemon's loop), ci/, checkers/,
 # bot/ (the domain), lib/ (the generic toolkit).  The library is all but
 # the front ends, which link over it as git's builtin/ does over libgit.a.
-LIB_SRC := $(wildcard lib/*.c bot/*.c checkers/*.c ci/*.c)
+LIB_SRC := $(wildcard lib/*.c bot/*/*.c checkers/*.c ci/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 CMD_OBJ := $(patsubst %.c,$(B)/%.o,$(wildcard cmd/*.c))
 UNIT_SRC := $(wildcard tests/unit/*.c)
@@ -77,13 +77,13 @@ $(B)/%.o: %.c
 	@$(if $(Q),echo "  CC      $@")
 	$(Q)$(CC) $(CFLAGS_ALL) -c -o $@ $<
 
-# The version is compiled into bot/version.o alone, again whenever
+# The version is compiled into bot/base/version.o alone, again whenever
 # git describe changes (git's GIT-VERSION-FILE)
 $(B)/VERSION-FILE: FORCE
 	@mkdir -p $(B)
 	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' >$@
-$(B)/bot/version.o: $(B)/VERSION-FILE
-$(B)/bot/version.o: CFLAGS_ALL += -DLOREBOT_VERSION='"$(VERSION)"'
+$(B)/bot/base/version.o: $(B)/VERSION-FILE
+$(B)/bot/base/version.o: CFLAGS_ALL += -DLOREBOT_VERSION='"$(VERSION)"'
 .PHONY: FORCE
 
 $(B)/liblorebot.a: $(LIB_OBJ)

@@ -27,7 +27,7 @@
 #include "lib/log.h"
 #include "lib/run.h"
 #include "lib/strmap.h"
-#include "bot/config.h"
+#include "bot/conf/config.h"
 #include "ci/cover-run.h"
 #include "ci/kbuild.h"
 #include "ci/needs.h"

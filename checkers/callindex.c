@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "bot/git.h"
+#include "bot/git/git.h"
 #include "lib/log.h"
 #include "lib/strmap.h"
 #include "checkers/callers.h"

@@ -34,10 +34,10 @@
 
 #include <stdio.h>
 
-#include "bot/diff.h"
-#include "bot/patch.h"
+#include "bot/git/diff.h"
+#include "bot/mail/patch.h"
 #include "lib/strbuf.h"
-#include "bot/subject.h"
+#include "bot/mail/subject.h"
 
 enum check_severity {
 	CHECK_NOTE,
@@ -105,7 +105,7 @@ struct check_tree {
 	int (*read)(struct check_tree *t, const char *rev, const char *path,
 		    struct strbuf *out);
 	int (*commit)(struct check_tree *t, const char *id, struct strbuf *subject);
-	/* optional: the files of a directory (git_walk_dir() in bot/git.h) */
+	/* optional: the files of a directory (git_walk_dir() in bot/git/git.h) */
 	int (*walk)(struct check_tree *t, const char *rev, struct git_walk *w);
 	const char *checkpatch_gitdir;	/* GIT_DIR for checkpatch.pl, or NULL */
 	void *data;

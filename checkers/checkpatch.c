@@ -35,7 +35,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bot/git.h"
+#include "bot/git/git.h"
 #include "lib/run.h"
 #include "checkers/pattern.h"
 #include "checkers/rules.h"

@@ -27,7 +27,7 @@
 #ifndef LOREBOT_CSCAN_H
 #define LOREBOT_CSCAN_H
 
-#include "bot/diff.h"
+#include "bot/git/diff.h"
 #include "lib/strbuf.h"
 
 struct cline {

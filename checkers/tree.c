@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The checkers' tree in a git repository.  Patches are applied by the
- * apply engine (bot/apply.h: the same placement as 'lorebot apply')
+ * apply engine (bot/apply/apply.h: the same placement as 'lorebot apply')
  * into a scratch repository that borrows the repository's objects
  * (alternates), so nothing is ever written to the repository checked.
  */
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "bot/apply.h"
-#include "bot/git.h"
+#include "bot/apply/apply.h"
+#include "bot/git/git.h"
 #include "lib/log.h"
 #include "lib/run.h"
 #include "checkers/tree.h"

@@ -9,7 +9,7 @@
  * to the repository: a scratch bare repository borrows its objects
  * (objects/info/alternates) and the new trees live there.
  *
- * The patches are applied by the apply engine (bot/apply.h), so the
+ * The patches are applied by the apply engine (bot/apply/apply.h), so the
  * checkers see exactly the post-images 'lorebot apply' makes.
  */
 #ifndef LOREBOT_CHECK_TREE_H

@@ -21,9 +21,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "bot/config.h"
+#include "bot/conf/config.h"
 #include "lib/strbuf.h"
-#include "bot/arch.h"
+#include "bot/base/arch.h"
 #include "ci/console.h"
 #include "ci/kselftest.h"
 

@@ -14,7 +14,7 @@
 #include "lib/text.h"
 #include "lib/util.h"
 #include "ci/boot-report.h"
-#include "bot/git.h"
+#include "bot/git/git.h"
 #include "ci/bootkernel.h"
 
 /* arch/x86/boot/bzImage -> "x86": the source directory of the arch */

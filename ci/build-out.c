@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "ci/build-out.h"
 #include "lib/jsonx.h"
-#include "bot/contract.h"
-#include "bot/results.h"
+#include "bot/results/contract.h"
+#include "bot/results/results.h"
 
 #define RANGES_SHOWN 5		/* ranges not compiled named in the text */
 
@@ -276,7 +276,7 @@ static json_object *arch_json(const struct build_arch_result *r, int mincoverage
 	return o;
 }
 
-/* The union over the archs, from their JSON (bot/results.h) */
+/* The union over the archs, from their JSON (bot/results/results.h) */
 static void job_cover(const struct build_job *job, json_object *archs,
 		      struct results_cover *c)
 {

@@ -7,7 +7,7 @@
 
 #include "lib/log.h"
 #include "lib/strmap.h"
-#include "bot/git.h"
+#include "bot/git/git.h"
 #include "ci/units.h"
 #include "ci/bootkernel.h"
 #include "ci/buildjob.h"

@@ -4,7 +4,8 @@
 #	cmd/		the front ends (command table, cmd-*.c, the daemon)
 #	ci/		kernel builds and boots, the engines of lorebot check
 #	checkers/	the checker framework and its rules
-#	bot/		the domain (mail, series, store, apply, replies, ...)
+#	bot/		the domain, its subsystems ranked among themselves
+#			(doc/technical/subsystems.md: base/ ... sched/)
 #	lib/		the generic toolkit (strbuf, util, log, run, ...)
 #
 # A file may include the headers of its own layer and of those below,
@@ -39,10 +40,32 @@ function layer(path,   d) {
 	sub(/\/.*/, "", d)
 	return d
 }
-function rank(path,   d) {
+# the directory a message names: the layer, or bot/ and its subsystem
+function where(path,   d) {
+	d = layer(path)
+	if (d == "bot" && path ~ /^bot\/[^\/]+\//) {
+		d = path
+		sub(/^bot\//, "", d)
+		sub(/\/.*/, "", d)
+		d = "bot/" d
+	}
+	return d
+}
+function rank(path,   d, s, i, n, subs) {
 	d = layer(path)
 	if (d == "lib") return 0
-	if (d == "bot") return 1
+	if (d == "bot") {
+		# bot/ subsystems, bottom to top (doc/technical/subsystems.md)
+		n = split("base mail git results conf lore apply series store fetch " \
+			  "report stage export web sched", subs, " ")
+		s = path
+		sub(/^bot\//, "", s)
+		sub(/\/.*/, "", s)
+		for (i = 1; i <= n; i++)
+			if (subs[i] == s)
+				return 1 + i / 100
+		return 1
+	}
 	if (d == "checkers") return 2
 	if (d == "ci") return 3
 	if (d == "cmd") return 4
@@ -63,7 +86,7 @@ find $LAYERS -name '*.[ch]' | LC_ALL=C sort |
 		hdr = $0; sub(/^[^"]*"/, "", hdr); sub(/".*/, "", hdr)
 		if (rank(hdr) > rank(file))
 			printf "%s:%s: uses %s from %s/ (above %s/)\n", file, line, \
-				hdr, layer(hdr), layer(file)
+				hdr, where(hdr), where(file)
 	}' >>"$out"
 # shellcheck disable=SC2086
 find cmd -name '*.[ch]' | LC_ALL=C sort |

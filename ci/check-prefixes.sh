@@ -2,7 +2,7 @@
 # Check that every exported function is named after its file, so that a
 # name says where it is defined and each prefix means one module.  The
 # prefix of a file is its base name up to the first '-', then '_':
-# bot/report-body.c -> report_, lib/strbuf.c -> strbuf_, ci/kbuild-make.c
+# bot/report/report-body.c -> report_, lib/strbuf.c -> strbuf_, ci/kbuild-make.c
 # -> kbuild_.  The exceptions are two short tables below:
 #   - modules: a file whose module has another prefix (a module of files
 #     with other names, documented in one header; a short prefix);

@@ -72,7 +72,8 @@ def main():
     src = sys.argv[1] if len(sys.argv) > 1 else \
         os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     obj = sys.argv[2] if len(sys.argv) > 2 else os.path.join(src, 'build')
-    objs = glob.glob(os.path.join(obj, '*', '*.o'))
+    objs = glob.glob(os.path.join(obj, '*', '*.o')) + \
+        glob.glob(os.path.join(obj, 'bot', '*', '*.o'))
     if not objs:
         print(f'check-refs: no objects in {obj} (make builds them)',
               file=sys.stderr)

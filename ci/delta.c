@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdlib.h>
 
-#include "bot/diff.h"
+#include "bot/git/diff.h"
 #include "lib/strmap.h"
 #include "ci/delta.h"
 

@@ -14,7 +14,7 @@
 #include "ci/devrange.h"
 #include "lib/jsonx.h"
 #include "lib/log.h"
-#include "bot/series-out.h"
+#include "bot/series/series-out.h"
 #include "checkers/pattern.h"
 
 /*

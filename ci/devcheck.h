@@ -8,7 +8,7 @@
 #ifndef LOREBOT_DEVCHECK_H
 #define LOREBOT_DEVCHECK_H
 
-#include "bot/config.h"
+#include "bot/conf/config.h"
 #include "checkers/check.h"
 #include "ci/devci.h"
 

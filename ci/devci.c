@@ -15,7 +15,7 @@
 #include "lib/run.h"
 #include "ci/boot-report.h"
 #include "ci/bootkernel.h"
-#include "bot/contract.h"
+#include "bot/results/contract.h"
 #include "ci/build-out.h"
 #include "ci/buildjob.h"
 #include "ci/devci.h"

@@ -14,9 +14,9 @@
 #ifndef LOREBOT_CI_DEVCI_H
 #define LOREBOT_CI_DEVCI_H
 
-#include "bot/config.h"
+#include "bot/conf/config.h"
 #include "checkers/check.h"
-#include "bot/arch.h"
+#include "bot/base/arch.h"
 
 #define DEVCI_MAX_ARCHES 8
 

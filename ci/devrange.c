@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "ci/devrange.h"
-#include "bot/gitcfg.h"
+#include "bot/git/gitcfg.h"
 
 /* What b4 prep writes into its cover letter commits (b4/ez.py) */
 #define B4_MARKER "--- b4-submit-tracking ---"

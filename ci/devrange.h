@@ -11,7 +11,7 @@
  * its upstream (@{upstream}..HEAD).  With one: "A..B" (either side may
  * be empty, meaning HEAD), or one commit.
  *
- * Everything is read with libgit2 (bot/git.h, gitdev_*): no checkout,
+ * Everything is read with libgit2 (bot/git/git.h, gitdev_*): no checkout,
  * no index, no refs, no git process.  Every patch of the series has
  * pre_rev/post_rev set to its parent and itself, so the checkers read
  * whole files from the commits without applying anything.
@@ -19,7 +19,7 @@
 #ifndef LOREBOT_DEVRANGE_H
 #define LOREBOT_DEVRANGE_H
 
-#include "bot/gitdev.h"
+#include "bot/git/gitdev.h"
 #include "checkers/check.h"
 
 /* A range longer than this is refused (a missing upstream, most likely) */

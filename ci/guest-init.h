@@ -9,7 +9,7 @@
 #define LOREBOT_CI_GUEST_INIT_H
 
 #include "lib/strbuf.h"
-#include "bot/arch.h"
+#include "bot/base/arch.h"
 
 /* The embedded source and its hash (16 hex digits) */
 const char *guest_init_source(size_t *len);

@@ -20,7 +20,7 @@
 
 #include "lib/log.h"
 #include "lib/run.h"
-#include "bot/git.h"
+#include "bot/git/git.h"
 #include "ci/kbuild-priv.h"
 #include "ci/objguard.h"
 #include "ci/kcheck.h"

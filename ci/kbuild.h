@@ -39,8 +39,8 @@
 
 #include <sys/types.h>
 
-#include "bot/config.h"
-#include "bot/arch.h"
+#include "bot/conf/config.h"
+#include "bot/base/arch.h"
 #include "ci/diag.h"
 #include "ci/profile.h"
 #include "ci/srctree.h"

@@ -12,7 +12,7 @@
 #include <stdbool.h>
 
 #include "lib/strbuf.h"
-#include "bot/arch.h"
+#include "bot/base/arch.h"
 
 struct kst_def {
 	const char *name;	/* reported as mm/<name> */

@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bot/contract.h"
-#include "bot/series-mbox.h"
+#include "bot/results/contract.h"
+#include "bot/series/series-mbox.h"
 #include "ci/mboxcheck.h"
 #include "checkers/pattern.h"
 #include "checkers/tree.h"

@@ -4,14 +4,14 @@
  * the mbox (or the version --series names) and the diffs posted in
  * replies to it, through the checkers; with --repo, against the kernel
  * tree, the series applied without writing (checkers/tree.h).  The mbox
- * is read as apply reads it (bot/series-mbox.h).  The findings are
+ * is read as apply reads it (bot/series/series-mbox.h).  The findings are
  * printed in compiler format, grouped by series, or as one JSON
  * document; errors are said on stderr.
  */
 #ifndef LOREBOT_MBOXCHECK_H
 #define LOREBOT_MBOXCHECK_H
 
-#include "bot/config.h"
+#include "bot/conf/config.h"
 #include "checkers/check.h"
 
 /* Where the series are */

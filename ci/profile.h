@@ -18,8 +18,8 @@
 #ifndef LOREBOT_CI_PROFILE_H
 #define LOREBOT_CI_PROFILE_H
 
-#include "bot/config.h"
-#include "bot/arch.h"
+#include "bot/conf/config.h"
+#include "bot/base/arch.h"
 
 struct profile {
 	char *name;

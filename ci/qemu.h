@@ -12,7 +12,7 @@
 #include <stdbool.h>
 
 #include "lib/strbuf.h"
-#include "bot/arch.h"
+#include "bot/base/arch.h"
 
 struct qemu_opts {
 	const struct arch *arch;

@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bot/net.h"
-#include "bot/report.h"
+#include "bot/base/net.h"
+#include "bot/report/report.h"
 #include "ci/diag.h"
 #include "ci/reproduce.h"
 #include "lib/jsonx.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * lorebot reproduce: a report's build diagnostic made again on this
- * machine from the report's permanent record (bot/report-snap.c, served
+ * machine from the report's permanent record (bot/report/report-snap.c, served
  * at <dashboard>/r/<id>): the series (its mbox), applied with git am onto
  * the base in a worktree of the user's kernel tree (the base fetched
  * from the record's tree URL when the tree lacks it), the exact .config
@@ -14,7 +14,7 @@
 
 #include <json-c/json.h>
 
-#include "bot/config.h"
+#include "bot/conf/config.h"
 
 struct reproduce_opts {
 	const char *target;	/* a report URL, a report id, or either with #N */

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "lib/run.h"
-#include "bot/git.h"
+#include "bot/git/git.h"
 #include "ci/srctree.h"
 
 #define GIT_TIMEOUT_MS (10 * 60 * 1000)

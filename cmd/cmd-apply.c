@@ -4,13 +4,13 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "bot/apply-out.h"
-#include "bot/checkout.h"
+#include "bot/apply/apply-out.h"
+#include "bot/git/checkout.h"
 #include "cmd/cmd.h"
 #include "lib/parse-options.h"
-#include "bot/remotes.h"
-#include "bot/series-mbox.h"
-#include "bot/series-out.h"
+#include "bot/apply/remotes.h"
+#include "bot/series/series-mbox.h"
+#include "bot/series/series-out.h"
 #include "lib/jsonx.h"
 
 struct apply_cli {

@@ -11,11 +11,11 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
-#include "bot/contract.h"
-#include "bot/mail.h"
-#include "bot/mbox.h"
-#include "bot/net.h"
-#include "bot/pcheck.h"
+#include "bot/results/contract.h"
+#include "bot/mail/mail.h"
+#include "bot/mail/mbox.h"
+#include "bot/base/net.h"
+#include "bot/report/pcheck.h"
 #include "lib/jsonx.h"
 #include "lib/parse-options.h"
 #include "lib/run.h"

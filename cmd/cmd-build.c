@@ -9,8 +9,8 @@
 #include "cmd/cmd.h"
 #include "lib/parse-options.h"
 #include "lib/log.h"
-#include "bot/git.h"
-#include "bot/series-out.h"
+#include "bot/git/git.h"
+#include "bot/series/series-out.h"
 #include "lib/jsonx.h"
 #include "ci/build-out.h"
 

@@ -7,9 +7,9 @@
 
 #include "cmd/cmd.h"
 #include "lib/parse-options.h"
-#include "bot/db.h"
-#include "bot/report.h"
-#include "bot/store.h"
+#include "bot/base/db.h"
+#include "bot/report/report.h"
+#include "bot/store/store.h"
 #include "lib/jsonx.h"
 
 int cmd_open_store(struct ctx *ctx, struct store *st, bool create)

@@ -4,8 +4,8 @@
 #include <time.h>
 
 #include "cmd/cmd.h"
-#include "bot/fetch.h"
-#include "bot/kcidb.h"
+#include "bot/fetch/fetch.h"
+#include "bot/export/kcidb.h"
 #include "lib/jsonx.h"
 #include "lib/parse-options.h"
 

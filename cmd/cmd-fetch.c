@@ -6,10 +6,10 @@
 
 #include "cmd/cmd.h"
 #include "lib/parse-options.h"
-#include "bot/contract.h"
-#include "bot/fetch.h"
-#include "bot/reply.h"
-#include "bot/series-out.h"
+#include "bot/results/contract.h"
+#include "bot/fetch/fetch.h"
+#include "bot/report/reply.h"
+#include "bot/series/series-out.h"
 #include "lib/jsonx.h"
 
 struct fetch_opts {

@@ -6,9 +6,9 @@
 
 #include "cmd/cmd.h"
 #include "lib/parse-options.h"
-#include "bot/job.h"
-#include "bot/db.h"
-#include "bot/report.h"
+#include "bot/sched/job.h"
+#include "bot/base/db.h"
+#include "bot/report/report.h"
 #include "lib/jsonx.h"
 #include "lib/log.h"
 

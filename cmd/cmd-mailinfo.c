@@ -4,11 +4,11 @@
 
 #include "cmd/cmd.h"
 #include "lib/parse-options.h"
-#include "bot/series-out.h"
+#include "bot/series/series-out.h"
 #include "lib/jsonx.h"
-#include "bot/mailinfo.h"
-#include "bot/mbox.h"
-#include "bot/patch.h"
+#include "bot/mail/mailinfo.h"
+#include "bot/mail/mbox.h"
+#include "bot/mail/patch.h"
 
 struct mailinfo_cli {
 	unsigned int flags;

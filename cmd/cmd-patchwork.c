@@ -3,8 +3,8 @@
 #include <stdlib.h>
 
 #include "cmd/cmd.h"
-#include "bot/patchwork.h"
-#include "bot/store.h"
+#include "bot/export/patchwork.h"
+#include "bot/store/store.h"
 #include "lib/jsonx.h"
 #include "lib/parse-options.h"
 

@@ -6,9 +6,10 @@
 #include "cmd/cmd.h"
 #include "lib/parse-options.h"
 #include "lib/jsonx.h"
-#include "bot/results.h"
-#include "bot/stage.h"
-#include "bot/series-out.h"
+#include "bot/results/results.h"
+#include "bot/store/store-results.h"
+#include "bot/stage/stage.h"
+#include "bot/series/series-out.h"
 
 static int read_input(const char *path, char **buf, size_t *len)
 {

@@ -5,8 +5,8 @@
 #include "cmd/cmd.h"
 #include "lib/parse-options.h"
 #include "lib/jsonx.h"
-#include "bot/reply.h"
-#include "bot/series-out.h"
+#include "bot/report/reply.h"
+#include "bot/series/series-out.h"
 #include "lib/template.h"
 
 static void print_text(const struct reply_summary *sum)

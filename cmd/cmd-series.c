@@ -5,8 +5,8 @@
 
 #include "cmd/cmd.h"
 #include "lib/parse-options.h"
-#include "bot/series-out.h"
-#include "bot/store.h"
+#include "bot/series/series-out.h"
+#include "bot/store/store.h"
 #include "lib/jsonx.h"
 
 static void report_json_problems(const char *file, json_object *problems)

@@ -7,7 +7,7 @@
 
 #include "cmd/cmd.h"
 #include "lib/parse-options.h"
-#include "bot/dash.h"
+#include "bot/web/dash.h"
 
 const char cmd_serve_help[] =
 	"NAME\n"

@@ -7,9 +7,9 @@
 
 #include "cmd/cmd.h"
 #include "lib/parse-options.h"
-#include "bot/mail.h"
-#include "bot/series-out.h"
-#include "bot/store.h"
+#include "bot/mail/mail.h"
+#include "bot/series/series-out.h"
+#include "bot/store/store.h"
 #include "lib/jsonx.h"
 
 static json_object *series_json(struct store *st, const char *id)

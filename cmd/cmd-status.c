@@ -6,10 +6,10 @@
 
 #include "cmd/cmd.h"
 #include "lib/parse-options.h"
-#include "bot/db.h"
-#include "bot/queue.h"
-#include "bot/report.h"
-#include "bot/series-out.h"
+#include "bot/base/db.h"
+#include "bot/sched/queue.h"
+#include "bot/report/report.h"
+#include "bot/series/series-out.h"
 #include "lib/jsonx.h"
 
 static const char *ago(int64_t t, char *buf, size_t len)

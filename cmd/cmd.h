@@ -8,7 +8,7 @@
 #ifndef LOREBOT_CMD_H
 #define LOREBOT_CMD_H
 
-#include "bot/config.h"
+#include "bot/conf/config.h"
 
 enum {
 	EXIT_OK = 0,

@@ -5,7 +5,7 @@
  * nothing in the loop waits for the network, parses mail or serves
  * HTTP; the loop waits on a signalfd with a timeout of at most a second,
  * and what it writes to the database are short transactions.  What a
- * version needs next is derived from its results (bot/pipeline.h) at
+ * version needs next is derived from its results (bot/sched/pipeline.h) at
  * start-up and whenever one of its jobs ends.
  */
 #include <errno.h>
@@ -19,16 +19,17 @@
 #include <unistd.h>
 
 #include "cmd/daemon.h"
-#include "bot/exec.h"
-#include "bot/fetch.h"
-#include "bot/fetch-box.h"
-#include "bot/job.h"
-#include "bot/contract.h"
+#include "bot/sched/exec.h"
+#include "bot/fetch/fetch.h"
+#include "bot/fetch/fetch-box.h"
+#include "bot/sched/job.h"
+#include "bot/results/contract.h"
 #include "lib/log.h"
-#include "bot/patchwork.h"
-#include "bot/pipeline.h"
-#include "bot/report.h"
-#include "bot/results.h"
+#include "bot/export/patchwork.h"
+#include "bot/sched/pipeline.h"
+#include "bot/report/report.h"
+#include "bot/results/results.h"
+#include "bot/store/store-results.h"
 #include "lib/run.h"
 
 #define TICK_MS 1000
@@ -394,7 +395,7 @@ static void replan_later(struct daemon *d, const char *version, const char *why)
 
 /*
  * The patchwork checks of the version's stages that ended, stored to be
- * posted (bot/patchwork.h); the reply job plans them again, so a
+ * posted (bot/export/patchwork.h); the reply job plans them again, so a
  * failure here loses nothing
  */
 static void pw_plan(struct daemon *d, const char *version)
@@ -476,7 +477,7 @@ static void replan(struct daemon *d)
 
 /* fetch passes */
 
-/* A pass runs in a sandbox of its own (bot/fetch-box.h) when build.sandbox */
+/* A pass runs in a sandbox of its own (bot/fetch/fetch-box.h) when build.sandbox */
 static int fetch_box(struct daemon *d, const struct dlist *l, const char *dir,
 		     struct fetch_box *b)
 {

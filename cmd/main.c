@@ -13,9 +13,9 @@
 #include "lib/parse-options.h"
 #include "lib/log.h"
 #include "lib/run.h"
-#include "bot/stage.h"
-#include "bot/store.h"
-#include "bot/version.h"
+#include "bot/stage/stage.h"
+#include "bot/store/store.h"
+#include "bot/base/version.h"
 
 /* The flags: what main() opens for the command (cmd/cmd.h) */
 static const struct cmd commands[] = {
@@ -318,7 +318,7 @@ int main(int argc, char **argv)
 		OPT_END(),
 	};
 
-	/* the stages, to the layers below that read them (bot/plan.h) */
+	/* the stages, to the layers below that read them (bot/results/plan.h) */
 	stage_register();
 	ctx.global_opts = opts;
 	/* stop at the first non-option: the command */

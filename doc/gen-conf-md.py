@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Write the key list of doc/technical/configuration.md from the key table
-(bot/config-keys.h), as 'lorebot config --list-keys' prints it on stdin:
+(bot/conf/config-keys.h), as 'lorebot config --list-keys' prints it on stdin:
 what lies between the page's two marker lines is replaced by one table per
 section, each key with its type, default and meaning, in the order of the
 key table.  The rest of the page is written by hand.
@@ -13,7 +13,7 @@ page is its output.
 import re
 import sys
 
-BEGIN = ('<!-- keys: generated from the key table (bot/config-keys.h) by '
+BEGIN = ('<!-- keys: generated from the key table (bot/conf/config-keys.h) by '
          'doc/gen-man.sh; edit the table, not this list -->')
 END = '<!-- end of the generated keys -->'
 

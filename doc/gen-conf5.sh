@@ -1,5 +1,5 @@
 #!/bin/sh
-# Write lorebot.conf(5) from the key table (bot/config-keys.h), as
+# Write lorebot.conf(5) from the key table (bot/conf/config-keys.h), as
 # "lorebot config --list-keys" prints it, so that each key is documented
 # once.  Usage: doc/gen-conf5.sh [LOREBOT] > doc/lorebot.conf.5
 # tests/t0003-man-pages.t checks that the committed page is this output

@@ -147,13 +147,14 @@ else
 fi
 
 # jq-like queries without jq: python3 is part of Debian's base
-# link_objects FROM TO: TO/<layer>/ holds links to the objects of the
+# link_objects FROM TO: TO/<layer>/ (and bot/<subsystem>/) holds links to the objects of the
 # build directory FROM, the layers' (t0005, t0006 plant more beside them)
 link_objects() {
 	for _l in cmd ci checkers bot lib; do
 		mkdir -p "$2/$_l"
-		for _o in "$1/$_l"/*.o; do
-			ln -s "$_o" "$2/$_l/"
+		(cd "$1" && find "$_l" -name '*.o') | while read -r _o; do
+			mkdir -p "$2/$(dirname "$_o")"
+			ln -s "$1/$_o" "$2/$_o"
 		done
 	done
 }

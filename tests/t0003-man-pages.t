@@ -82,7 +82,7 @@ is "$(ls "$TMP/gen/technical")" "configuration.md" \
 keys=$(awk '/^[^\t]/ {print $1}' "$TMP/keys")
 paged=$(unroff "$DOC/lorebot.conf.5" | awk '$1 == ".BR" && $2 ~ /\./ {print $2}')
 is "$(absent "$keys" "$paged")" "" \
-	"every key of bot/config-keys.c is in lorebot.conf(5)"
+	"every key of bot/conf/config-keys.c is in lorebot.conf(5)"
 is "$(absent "$paged" "$keys")" "" \
 	"lorebot.conf(5) documents no key the table does not have"
 

@@ -32,13 +32,17 @@ is "$?" 0 "the copy as it is: exit 0"
 U=$S/lib/util.c
 { head -n 1 "$U"; echo '#include "cmd/cmd.h"'; tail -n +2 "$U"; } >"$TMP/util.c"
 cp "$TMP/util.c" "$U"
-printf '#include "ci/kbuild.h"\n' >>"$S/bot/arch.h"
+printf '#include "ci/kbuild.h"\n' >>"$S/bot/base/arch.h"
+# bot/'s subsystems rank among themselves: the store below the scheduler
+printf '#include "bot/sched/job.h"\n' >>"$S/bot/store/store.h"
+m=$(grep -c '' "$S/bot/store/store.h")
 # a header of its own layer and one below are fine
-printf '#include "checkers/check.h"\n#include "bot/git.h"\n' >>"$S/checkers/tree.h"
-n=$(grep -c '' "$S/bot/arch.h")
+printf '#include "checkers/check.h"\n#include "bot/git/git.h"\n' >>"$S/checkers/tree.h"
+n=$(grep -c '' "$S/bot/base/arch.h")
 "$CHECK" "$S" "$TMP/none" >"$TMP/out" 2>"$TMP/err"
 is "$?" 1 "an upward include: exit 1"
-is "$(cat "$TMP/out")" "bot/arch.h:$n: uses ci/kbuild.h from ci/ (above bot/)
+is "$(cat "$TMP/out")" "bot/base/arch.h:$n: uses ci/kbuild.h from ci/ (above bot/base/)
+bot/store/store.h:$m: uses bot/sched/job.h from bot/sched/ (above bot/store/)
 lib/util.c:2: uses cmd/cmd.h from cmd/ (above lib/)" \
 	"each upward include named, with its line"
 like "$(cat "$TMP/err")" "cmd -> ci -> checkers -> bot -> lib" "and the rule on stderr"

@@ -30,7 +30,7 @@ cat >>"$TMP/src/lib/strbuf.h" <<'EOT'
 /* ci/gone.h went, ci/kbuild* and /var/lib/lorebot are no stale paths */
 /* usage: strbuf_vanish(&sb, 1); strbuf_addstr(&sb, "x"); */
 EOT
-printf '\nSee `store_gone_away()` in bot/store.c.\n' >>"$TMP/src/doc/technical/lore.md"
+printf '\nSee `store_gone_away()` in bot/store/store.c.\n' >>"$TMP/src/doc/technical/lore.md"
 printf '\nSee `store_gone_too()`.\n' >>"$TMP/src/doc/lorebot-daemon.8.md"
 $PY "$CHECK" "$TMP/src" "$OBJ" >"$TMP/out" 2>"$TMP/err"
 is "$?" 1 "a stale pointer: exit 1"

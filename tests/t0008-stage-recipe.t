@@ -1,7 +1,7 @@
 #!/bin/sh
 # doc/technical/stage.md's recipe, "Adding a stage", is complete: in a
-# copy of the source tree a new stage is one new file (bot/stage-toy.c)
-# and one row of the stage table (STAGE_LIST in bot/plan.h), and its
+# copy of the source tree a new stage is one new file (bot/stage/stage-toy.c)
+# and one row of the stage table (STAGE_LIST in bot/results/plan.h), and its
 # command one new file (cmd/cmd-toy.c) and its rows in the command
 # table (cmd/main.c, cmd/cmd.h): tests/fixtures/stage-toy/, the toy
 # stage, which finds the patches whose subject is long.  Nothing else is
@@ -37,21 +37,21 @@ mkdir -p "$S"
 (cd "$LOREBOT_SRC" && git ls-files -z | tar --null -T - -cf -) | tar -xf - -C "$S"
 (cd "$LOREBOT_SRC" && tar -cf - --exclude="$BNAME/tests" --exclude="$BNAME/fuzz-*" \
 	"$BNAME") | tar -xf - -C "$S"
-ok "the tree and its objects copied" test -f "$S/bot/stage.h" -a -f "$S/$BNAME/liblorebot.a"
+ok "the tree and its objects copied" test -f "$S/bot/stage/stage.h" -a -f "$S/$BNAME/liblorebot.a"
 # the tree stays as it is
 git -C "$LOREBOT_SRC" ls-files | LC_ALL=C sort >"$TMP/files.before"
 
 # -- the recipe: two new files, and a row in each table
-cp "$TOY/stage-toy.c" "$S/bot/stage-toy.c"
+cp "$TOY/stage-toy.c" "$S/bot/stage/stage-toy.c"
 cp "$TOY/cmd-toy.c" "$S/cmd/cmd-toy.c"
-sed -i 's/^\tX(REPLY, reply)$/\tX(TOY, toy)\t\t\t\t\t\t\t\\\n&/' "$S/bot/plan.h"
+sed -i 's/^\tX(REPLY, reply)$/\tX(TOY, toy)\t\t\t\t\t\t\t\\\n&/' "$S/bot/results/plan.h"
 sed -i 's/^CMD_DECL(boot);$/&\nCMD_DECL(toy);/' "$S/cmd/cmd.h"
 sed -i 's/^\t  cmd_boot_help, 0 },$/&\n\t{ "toy", cmd_toy, "the toy stage: patches with a long subject",\n\t  cmd_toy_help, 0 },/' \
 	"$S/cmd/main.c"
 changed=$(cd "$S" && for f in $(cat "$TMP/files.before"); do
 	cmp -s "$f" "$LOREBOT_SRC/$f" || echo "$f"; done | tr '\n' ' ')
-is "$changed" "bot/plan.h cmd/cmd.h cmd/main.c " "three files have a row more, and no other"
-is "$(diff "$LOREBOT_SRC/bot/plan.h" "$S/bot/plan.h" | grep -c '^>')" 1 \
+is "$changed" "bot/results/plan.h cmd/cmd.h cmd/main.c " "three files have a row more, and no other"
+is "$(diff "$LOREBOT_SRC/bot/results/plan.h" "$S/bot/results/plan.h" | grep -c '^>')" 1 \
 	"the stage table: one row"
 
 # -- it builds, with -Werror, compiling again only what the rows change
@@ -140,6 +140,6 @@ serve_stop
 # -- the source tree itself was not touched
 git -C "$LOREBOT_SRC" ls-files | LC_ALL=C sort >"$TMP/files.after"
 ok "the source tree has no toy stage" cmp -s "$TMP/files.before" "$TMP/files.after"
-ok "nor its objects" test ! -e "$B/bot/stage-toy.o"
+ok "nor its objects" test ! -e "$B/bot/stage/stage-toy.o"
 
 done_testing

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "bot/apply.h"
+#include "bot/apply/apply.h"
 
 static const char b85[] =
 	"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"

@@ -7,7 +7,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 
-#include "bot/apply-hunk.h"
+#include "bot/apply/apply-hunk.h"
 
 void apply_image_init(struct image *img, const char *buf, size_t len)
 {

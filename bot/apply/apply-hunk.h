@@ -16,7 +16,7 @@
 #ifndef LOREBOT_APPLY_HUNK_H
 #define LOREBOT_APPLY_HUNK_H
 
-#include "bot/diff.h"
+#include "bot/git/diff.h"
 #include "lib/strbuf.h"
 
 struct image_line {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdio.h>
 
-#include "bot/apply-out.h"
+#include "bot/apply/apply-out.h"
 #include "lib/jsonx.h"
 
 /* Length of the valid UTF-8 sequence at p, 0 if invalid */

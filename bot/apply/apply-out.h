@@ -21,7 +21,7 @@
 
 #include <json-c/json.h>
 
-#include "bot/apply.h"
+#include "bot/apply/apply.h"
 
 json_object *apply_result_to_json(const struct apply_result *res,
 				  const char *base_commit);

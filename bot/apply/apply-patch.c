@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bot/apply.h"
+#include "bot/apply/apply.h"
 
 #define EXCERPT_LINES 6
 #define LINK_MAX_HOPS 40

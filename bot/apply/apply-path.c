@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <strings.h>
 
-#include "bot/apply.h"
+#include "bot/apply/apply.h"
 
 /* ".git", and what names it on case-insensitive or NTFS file systems */
 static bool is_dotgit(const char *c, size_t len)

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "bot/apply.h"
+#include "bot/apply/apply.h"
 
 static const char *const status_names[] = {
 	[APPLY_APPLIED] = "applied",

@@ -2,7 +2,7 @@
 /*
  * The apply engine: a series of patch mails onto a base, one commit per
  * patch, without any working tree (blobs and trees in the object
- * database only, through bot/gitrepo.h), and a precise account of what
+ * database only, through bot/git/gitrepo.h), and a precise account of what
  * happened: the base chosen and why, every base tried, how each hunk
  * applied (exact, at an offset, with reduced context, by a three-way
  * merge) and, when something does not apply, the patch, file and hunk
@@ -14,7 +14,7 @@
  * applies is chosen; when none does, the report is for the first base
  * that exists.  Each attempt is recorded with its outcome.
  *
- * Hunks are placed as git apply places them (bot/apply-hunk.h): no fuzz
+ * Hunks are placed as git apply places them (bot/apply/apply-hunk.h): no fuzz
  * unless min_context >= 0.  When a file's hunks do not all fit and the
  * pre-image blob of its "index" line is in the repository, a three-way
  * merge with it is tried (as git am -3).
@@ -30,9 +30,9 @@
 #ifndef LOREBOT_APPLY_H
 #define LOREBOT_APPLY_H
 
-#include "bot/apply-hunk.h"
-#include "bot/gitrepo.h"
-#include "bot/patch.h"
+#include "bot/apply/apply-hunk.h"
+#include "bot/git/gitrepo.h"
+#include "bot/mail/patch.h"
 
 enum apply_status {
 	APPLY_APPLIED,
@@ -126,7 +126,7 @@ struct apply_result {
 	char tip[GITOID_HEXSZ + 1];	/* last commit, "" if none */
 	char tree[GITOID_HEXSZ + 1];	/* its tree (for build exports) */
 	char *error;		/* infrastructure problem */
-	char *export_base;	/* checkouts made for builds (bot/checkout.h) */
+	char *export_base;	/* checkouts made for builds (bot/git/checkout.h) */
 	char *export_tip;
 };
 

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bot/remotes.h"
+#include "bot/apply/remotes.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 

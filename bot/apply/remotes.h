@@ -12,8 +12,8 @@
 
 #include <stdbool.h>
 
-#include "bot/config.h"
-#include "bot/gitrepo.h"
+#include "bot/conf/config.h"
+#include "bot/git/gitrepo.h"
 #include "lib/strbuf.h"
 
 struct remotes_refresh {

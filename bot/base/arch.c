@@ -3,7 +3,7 @@
 #include <strings.h>
 
 #include "lib/util.h"
-#include "bot/arch.h"
+#include "bot/base/arch.h"
 
 static const char *const x86_64_qemu[] = { "-M", "pc", NULL };
 static const char *const arm64_qemu[] = { "-M", "virt", "-cpu", "cortex-a57", NULL };

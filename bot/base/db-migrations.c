@@ -5,7 +5,7 @@
  * was released: databases out there have applied it.  db_open() applies
  * what a database lacks, each entry in one transaction.
  */
-#include "bot/db.h"
+#include "bot/base/db.h"
 
 /* lore: lists followed, messages as received, series as assembled */
 static const char lore_1[] =
@@ -121,7 +121,7 @@ static const char lore_1[] =
  * contract, one row per version, stage and arch; '' when not per arch),
  * and the replies mailed about it (one per version and outcome kind;
  * the mail is stored before it is sent, so a retry sends the same bytes
- * with the same Message-ID).  bot/results.h and bot/reply.h.
+ * with the same Message-ID).  bot/results/results.h and bot/report/reply.h.
  */
 static const char report_1[] =
 	"CREATE TABLE results ("
@@ -162,7 +162,7 @@ static const char report_1[] =
 	");"
 	"CREATE INDEX replies_state ON replies (state, next_attempt);";
 
-/* daemon: the job queue (bot/queue.h) */
+/* daemon: the job queue (bot/sched/queue.h) */
 static const char daemon_1[] =
 	"CREATE TABLE jobs ("
 	"  id INTEGER PRIMARY KEY,"
@@ -192,7 +192,7 @@ static const char daemon_2[] =
 	"ALTER TABLE jobs ADD COLUMN handle TEXT;";
 
 /*
- * lore-2: incremental assembly (bot/store-update.c).  message_keys holds
+ * lore-2: incremental assembly (bot/store/store-update.c).  message_keys holds
  * what relates a message to others (series_msg_each_key()); series_pending the
  * messages stored since the series were last assembled; the series'
  * order is their first version's date and id (versions.ord becomes the
@@ -261,7 +261,7 @@ static const char lore_3[] =
  * report-2: the state of every live version (report_state()'s word) kept
  * beside it, so that the dashboard's state filter is a range of an index
  * and /metrics a GROUP BY, not a derivation of every version
- * (bot/report-states.c).  The triggers mark a version dirty whenever
+ * (bot/report/report-states.c).  The triggers mark a version dirty whenever
  * what its state is derived from changes (its results, its row), by
  * lorebot or by hand; whoever writes with a configuration derives the
  * dirty ones again before committing, and readers trust the table only
@@ -296,7 +296,7 @@ static const char report_2[] =
 	"INSERT OR IGNORE INTO version_states_dirty SELECT id FROM versions;";
 
 /*
- * report-3: a report's permanent record (bot/report-snap.c): what a
+ * report-3: a report's permanent record (bot/report/report-snap.c): what a
  * reply said and what reproducing it needs, as it was when it was
  * composed, so that its page (/r/<id>) and `lorebot reproduce` give the
  * same answer after later versions, reruns and a rebuild.  The id is
@@ -319,7 +319,7 @@ static const char report_3[] =
 	") WITHOUT ROWID;";
 
 /*
- * patchwork-1: the checks posted to patchwork (bot/patchwork.h), one row
+ * patchwork-1: the checks posted to patchwork (bot/export/patchwork.h), one row
  * per patch, context and phase ("pending" when testing starts, with
  * patchwork.pending; "final"), stored before any attempt and moved
  * queued -> sending -> sent (or failed) like the replies, so that none
@@ -362,7 +362,7 @@ static const char lore_4[] =
 	"ALTER TABLE messages ADD COLUMN arrival INTEGER;";
 
 /*
- * report-4: answers to lorebot's mails (bot/reply-answers.c).  Every
+ * report-4: answers to lorebot's mails (bot/report/reply-answers.c).  Every
  * "lorebot:" command read in a reply to one of its mails, once per
  * message and line, with what came of it; the findings and rules
  * dismissed per series (not mailed for later versions, shown dismissed
@@ -406,7 +406,7 @@ static const char report_4[] =
 /*
  * report-5: the results table without its CHECK on the stage's name,
  * which made every new stage a table rebuild: a stage's name is the
- * stage table's (bot/plan.h), checked where a result is recorded
+ * stage table's (bot/results/plan.h), checked where a result is recorded
  * (stage_record()), and a reader skips a row of a stage it does
  * not know.  SQLite cannot drop a constraint, so the table is made
  * again, with its rows, index and triggers.

@@ -7,7 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bot/db.h"
+#include "bot/base/db.h"
 #include "lib/log.h"
 #include "lib/strmap.h"
 

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <strings.h>
 
-#include "bot/net.h"
-#include "bot/version.h"
+#include "bot/base/net.h"
+#include "bot/base/version.h"
 
 struct sink {
 	const struct net_request *req;

@@ -5,7 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bot/secret.h"
+#include "bot/base/secret.h"
 
 int secret_read(const char *key, const char *path, char **buf, size_t *len,
 		struct strbuf *err)

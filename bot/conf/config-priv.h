@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Between the two halves of the configuration module: bot/config.c
- * (files, entries, the table's checks) and bot/config-values.c (the
+ * Between the two halves of the configuration module: bot/conf/config.c
+ * (files, entries, the table's checks) and bot/conf/config-values.c (the
  * typed values).  Nothing else includes it.
  */
 #ifndef LOREBOT_CONFIG_PRIV_H
 #define LOREBOT_CONFIG_PRIV_H
 
-#include "bot/config.h"
+#include "bot/conf/config.h"
 
 /* NULL when value v is fine for key k, else what is wrong */
 const char *config_value_problem(const struct cfg_key *k, const char *v);

@@ -3,20 +3,20 @@
  * The typed values: config_parse() reads the entries once into struct
  * config_values (cfg->v, through config_v()); config_sub*() read a
  * subsection's key by its id.  The layout of both comes from
- * bot/config-keys.h.
+ * bot/conf/config-keys.h.
  */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "bot/config-priv.h"
+#include "bot/conf/config-priv.h"
 
 /* Every key's place in cfg_keys[], which is config-keys.h's order */
 enum {
 #define CFG_KEY(id, name, type, def, choices, help) IX_K_##id,
 #define CFG_SUBKEY(id, name, type, def, choices, help) IX_S_##id,
-#include "bot/config-keys.h"
+#include "bot/conf/config-keys.h"
 	IX_NR
 };
 
@@ -27,13 +27,13 @@ static const struct {
 #define CFG_KEY(id, name, type, def, choices, help) \
 	[CFG_ID_##id] = { IX_K_##id, offsetof(struct config_values, id) },
 #define CFG_SUBKEY(id, name, type, def, choices, help)
-#include "bot/config-keys.h"
+#include "bot/conf/config-keys.h"
 };
 
 static const unsigned int sub_ix[CFG_SUB_NR] = {
 #define CFG_KEY(id, name, type, def, choices, help)
 #define CFG_SUBKEY(id, name, type, def, choices, help) [CFG_SUB_##id] = IX_S_##id,
-#include "bot/config-keys.h"
+#include "bot/conf/config-keys.h"
 };
 
 const struct cfg_key *config_key(enum cfg_id id)

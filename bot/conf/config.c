@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <strings.h>
 
-#include "bot/config.h"
-#include "bot/config-priv.h"
-#include "bot/gitcfg.h"
+#include "bot/conf/config.h"
+#include "bot/conf/config-priv.h"
+#include "bot/git/gitcfg.h"
 
 void config_release(struct config *cfg)
 {

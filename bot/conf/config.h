@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Configuration in git-config syntax (the files b4 users know), read
- * with libgit2's config parser (through bot/git.c).  Every key lorebot
+ * with libgit2's config parser (through bot/git/git.c).  Every key lorebot
  * understands is in one list (config-keys.h) with its type, default and
  * help; config/lorebot.conf is the self-documenting example and
  * "lorebot config --check FILE" reports "file:line: message" for unknown
@@ -68,14 +68,14 @@ struct cfg_list {
 struct config_values {
 #define CFG_KEY(id, name, type, def, choices, help) CFG_CTYPE_##type id;
 #define CFG_SUBKEY(id, name, type, def, choices, help)
-#include "bot/config-keys.h"
+#include "bot/conf/config-keys.h"
 };
 
 /* A key of a section, for a table that names one: CFG_ID_build_sparse */
 enum cfg_id {
 #define CFG_KEY(id, name, type, def, choices, help) CFG_ID_##id,
 #define CFG_SUBKEY(id, name, type, def, choices, help)
-#include "bot/config-keys.h"
+#include "bot/conf/config-keys.h"
 	CFG_ID_NR
 };
 
@@ -83,7 +83,7 @@ enum cfg_id {
 enum cfg_sub {
 #define CFG_KEY(id, name, type, def, choices, help)
 #define CFG_SUBKEY(id, name, type, def, choices, help) CFG_SUB_##id,
-#include "bot/config-keys.h"
+#include "bot/conf/config-keys.h"
 	CFG_SUB_NR
 };
 

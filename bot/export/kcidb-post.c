@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "bot/kcidb.h"
-#include "bot/net.h"
-#include "bot/secret.h"
+#include "bot/export/kcidb.h"
+#include "bot/base/net.h"
+#include "bot/base/secret.h"
 #include "lib/jsonx.h"
 
 #define ATTEMPTS 3

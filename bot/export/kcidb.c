@@ -3,8 +3,9 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "bot/contract.h"
-#include "bot/kcidb.h"
+#include "bot/results/contract.h"
+#include "bot/export/kcidb.h"
+#include "bot/store/store-results.h"
 #include "lib/sha256.h"
 #include "lib/text.h"
 

@@ -27,7 +27,7 @@
 
 #include <json-c/json.h>
 
-#include "bot/report.h"
+#include "bot/report/report.h"
 
 #define KCIDB_MAJOR 5
 #define KCIDB_MINOR 3

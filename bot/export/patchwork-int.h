@@ -3,7 +3,7 @@
 #ifndef LOREBOT_PATCHWORK_INT_H
 #define LOREBOT_PATCHWORK_INT_H
 
-#include "bot/patchwork.h"
+#include "bot/export/patchwork.h"
 
 /* A row of pw_checks (migration patchwork-1) */
 struct pw_row {

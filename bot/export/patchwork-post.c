@@ -8,9 +8,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bot/net.h"
-#include "bot/patchwork-int.h"
-#include "bot/secret.h"
+#include "bot/base/net.h"
+#include "bot/export/patchwork-int.h"
+#include "bot/base/secret.h"
 #include "lib/jsonx.h"
 #include "lib/log.h"
 #include "lib/strmap.h"

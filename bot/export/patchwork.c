@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "bot/patchwork-int.h"
-#include "bot/pcheck.h"
+#include "bot/export/patchwork-int.h"
+#include "bot/report/pcheck.h"
 
 bool patchwork_enabled(const struct config *cfg)
 {

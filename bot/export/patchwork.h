@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Patchwork checks: each version's verdicts (bot/pcheck.h) posted to a
+ * Patchwork checks: each version's verdicts (bot/report/pcheck.h) posted to a
  * patchwork instance ([patchwork] url, project, tokenfile) as one check
  * per patch and context, through its REST API 1.3:
  *
@@ -31,7 +31,7 @@
 
 #include <json-c/json.h>
 
-#include "bot/report.h"
+#include "bot/report/report.h"
 
 /* Is [patchwork] url set (and so the checks to be posted)? */
 bool patchwork_enabled(const struct config *cfg);

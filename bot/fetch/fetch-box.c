@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The sandbox of the daemon's fetch passes (bot/fetch-box.h) */
+/* The sandbox of the daemon's fetch passes (bot/fetch/fetch-box.h) */
 #include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "bot/fetch-box.h"
+#include "bot/fetch/fetch-box.h"
 
 /* Started by root, the pass is this uid in its user namespace (nobody's) */
 #define FETCH_UID_INSIDE 65534
@@ -31,7 +31,7 @@ int fetch_box_make(struct fetch_box *b, const struct fetch_box_paths *p,
 
 	b->sb.enabled = true;
 	b->sb.allow_net = true;
-	/* it starts the jail of its mail parser (bot/store-jail.c) */
+	/* it starts the jail of its mail parser (bot/store/store-jail.c) */
 	if (geteuid() == 0)
 		b->sb.uid_inside = FETCH_UID_INSIDE;
 	b->rw[rw++] = p->db;

@@ -16,7 +16,7 @@
 #ifndef LOREBOT_FETCH_BOX_H
 #define LOREBOT_FETCH_BOX_H
 
-#include "bot/config.h"
+#include "bot/conf/config.h"
 #include "lib/run.h"
 
 /* What the pass is shown, absolute paths */

@@ -7,8 +7,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bot/epoch.h"
-#include "bot/fetch.h"
+#include "bot/git/epoch.h"
+#include "bot/fetch/fetch.h"
 #include "lib/log.h"
 
 /* rt: needs 5 digits or more, else public-inbox reads it as a date */

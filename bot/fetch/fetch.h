@@ -37,9 +37,9 @@
 #ifndef LOREBOT_FETCH_H
 #define LOREBOT_FETCH_H
 
-#include "bot/config.h"
-#include "bot/lore.h"
-#include "bot/store.h"
+#include "bot/conf/config.h"
+#include "bot/lore/lore.h"
+#include "bot/store/store.h"
 
 enum fetch_method {
 	FETCH_SEARCH,		/* HTTP search windows (any query) */

@@ -8,7 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bot/checkout.h"
+#include "bot/git/checkout.h"
 
 /* chmod every directory under path (not following links) */
 static int chmod_dirs(const char *path, mode_t mode)

@@ -24,7 +24,7 @@
 #ifndef LOREBOT_CHECKOUT_H
 #define LOREBOT_CHECKOUT_H
 
-#include "bot/gitrepo.h"
+#include "bot/git/gitrepo.h"
 
 /*
  * Export rev (a commit, branch or tree-ish) under root; the directory's

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* diff_parse(): libgit2's diff parser into struct diff (bot/diff.h) */
+/* diff_parse(): libgit2's diff parser into struct diff (bot/git/diff.h) */
 #include <errno.h>
 
-#include "bot/diff.h"
-#include "bot/git-int.h"
+#include "bot/git/diff.h"
+#include "bot/git/git-int.h"
 
 /* line_cb()'s return: a line with a NUL byte (d->nul_line) */
 #define DIFF_STOP_NUL 1

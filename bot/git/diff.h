@@ -3,7 +3,7 @@
  * The diff model shared by the apply step and the checkers: files,
  * hunks and lines with old/new line numbers.  It is filled by
  * diff_parse(), which uses libgit2's parser (git_diff_from_buffer) in
- * bot/diff.c, so there is exactly one diff parser in lorebot.
+ * bot/git/diff.c, so there is exactly one diff parser in lorebot.
  */
 #ifndef LOREBOT_DIFF_H
 #define LOREBOT_DIFF_H

@@ -6,8 +6,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bot/epoch.h"
-#include "bot/git.h"
+#include "bot/git/epoch.h"
+#include "bot/git/git.h"
 #include "lib/log.h"
 #include "lib/run.h"
 

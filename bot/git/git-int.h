@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Internals of the libgit2 module (bot/git*.c, bot/diff.c): the only
+ * Internals of the libgit2 module (bot/git/git*.c, bot/git/diff.c): the only
  * header that includes git2.h, and the helpers those files share.
  */
 #ifndef LOREBOT_GIT_INT_H
@@ -8,11 +8,11 @@
 
 #include <git2.h>
 
-#include "bot/git.h"
-#include "bot/gitrepo.h"
+#include "bot/git/git.h"
+#include "bot/git/gitrepo.h"
 #include "lib/strbuf.h"
 
-/* bot/gitrepo.h's handle */
+/* bot/git/gitrepo.h's handle */
 struct gitrepo {
 	git_repository *repo;
 	char *path;

@@ -9,7 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "bot/git-int.h"
+#include "bot/git/git-int.h"
 
 /* "name" as refs/remotes/<remote>/<name> when exactly one remote has it */
 static int resolve_remote_branch(git_repository *repo, const char *name,

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libgit2's set-up and errors, shared by bot/git*.c and bot/diff.c (the
- * only files that include git2.h, through bot/git-int.h), and the files
- * and commits of a revision that the checkers read (bot/git.h).
+ * libgit2's set-up and errors, shared by bot/git/git*.c and bot/git/diff.c (the
+ * only files that include git2.h, through bot/git/git-int.h), and the files
+ * and commits of a revision that the checkers read (bot/git/git.h).
  */
 #include <errno.h>
 
-#include "bot/git-int.h"
+#include "bot/git/git-int.h"
 
 void git_lib_init(void)
 {

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Everything lorebot does with libgit2 goes through bot/git*.c and
- * bot/diff.c, the only files that include git2.h (through
- * bot/git-int.h): git-config files (gitcfg.h), diffs (diff.h), the
+ * Everything lorebot does with libgit2 goes through bot/git/git*.c and
+ * bot/git/diff.c, the only files that include git2.h (through
+ * bot/git/git-int.h): git-config files (gitcfg.h), diffs (diff.h), the
  * repository of the apply step (gitrepo.h), a developer's repository
  * (gitdev.h), and here the files and commits of a revision that the
  * checkers read.
@@ -20,7 +20,7 @@
  * tree), as a full commit id.  0; -ENOENT with "'<rev>' is not a commit"
  * in err (no such name, or not a commit) or "'<rev>' is ambiguous"; -EIO
  * when the repository cannot be opened.  gitrepo_resolve_commit()
- * (bot/gitrepo.h) and gitdev_resolve() (bot/gitdev.h) do the same on a
+ * (bot/git/gitrepo.h) and gitdev_resolve() (bot/git/gitdev.h) do the same on a
  * repository that is open.
  */
 int git_rev_resolve(const char *repo_dir, const char *rev, char out[41],

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Reading git-config files (bot/gitcfg.h) */
-#include "bot/git-int.h"
-#include "bot/gitcfg.h"
+/* Reading git-config files (bot/git/gitcfg.h) */
+#include "bot/git/git-int.h"
+#include "bot/git/gitcfg.h"
 
 static int cfg_foreach(git_config *cfg, gitcfg_cb cb, void *data)
 {

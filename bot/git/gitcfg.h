@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Reading git-config files with libgit2 (bot/gitcfg.c) */
+/* Reading git-config files with libgit2 (bot/git/gitcfg.c) */
 #ifndef LOREBOT_GITCFG_H
 #define LOREBOT_GITCFG_H
 

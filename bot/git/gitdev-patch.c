@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/* A developer's commits as the mails of git format-patch (bot/gitdev.h) */
+/* A developer's commits as the mails of git format-patch (bot/git/gitdev.h) */
 #include <errno.h>
 #include <stdlib.h>
 
-#include "bot/git-int.h"
-#include "bot/gitdev.h"
-#include "bot/mail.h"
+#include "bot/git/git-int.h"
+#include "bot/git/gitdev.h"
+#include "bot/mail/mail.h"
 
 static bool is_ascii(const char *s)
 {

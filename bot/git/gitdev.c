@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A developer's repository (bot/gitdev.h), for lorebot check in a kernel
+ * A developer's repository (bot/git/gitdev.h), for lorebot check in a kernel
  * tree; format-patch is in gitdev-patch.c.
  */
 #include <errno.h>
 #include <stdlib.h>
 
-#include "bot/git-int.h"
-#include "bot/gitdev.h"
+#include "bot/git/git-int.h"
+#include "bot/git/gitdev.h"
 
 static char *path_dup_trim(const char *p)
 {

@@ -10,7 +10,7 @@
 #ifndef LOREBOT_GITDEV_H
 #define LOREBOT_GITDEV_H
 
-#include "bot/git.h"
+#include "bot/git/git.h"
 #include "lib/strbuf.h"
 
 struct git_repository;
@@ -31,7 +31,7 @@ void gitdev_release(struct gitdev_repo *r);
 int gitdev_upstream(struct gitdev_repo *r, const char *branch, struct strbuf *out);
 /*
  * rev as a full commit id: 0, or -ENOENT with "'<rev>' is not a commit"
- * in err (may be NULL); see git_rev_resolve() in bot/git.h
+ * in err (may be NULL); see git_rev_resolve() in bot/git/git.h
  */
 int gitdev_resolve(struct gitdev_repo *r, const char *rev, char out[41],
 		   struct strbuf *err);

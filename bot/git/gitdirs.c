@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-#include "bot/gitdirs.h"
+#include "bot/git/gitdirs.h"
 #include "lib/util.h"
 
 /* git's own limit on nested alternates */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Object ids (struct gitoid of bot/gitrepo.h) */
+/* Object ids (struct gitoid of bot/git/gitrepo.h) */
 #include <errno.h>
 
-#include "bot/git-int.h"
+#include "bot/git/git-int.h"
 
 void gitoid_hex(const struct gitoid *id, char out[GITOID_HEXSZ + 1])
 {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Binary patches and three-way merges of file contents (bot/gitrepo.h) */
+/* Binary patches and three-way merges of file contents (bot/git/gitrepo.h) */
 #include <errno.h>
 
-#include "bot/git-int.h"
+#include "bot/git/git-int.h"
 
 int gitrepo_apply_binary(struct gitrepo *r, const char *old_path,
 			 const struct gitoid *old, unsigned int old_mode,

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Exporting a tree into a directory (gitrepo_export() of bot/gitrepo.h) */
+/* Exporting a tree into a directory (gitrepo_export() of bot/git/gitrepo.h) */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bot/git-int.h"
+#include "bot/git/git-int.h"
 
 struct export {
 	git_repository *repo;

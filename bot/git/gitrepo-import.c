@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Quarantined writes (bot/gitrepo.h), as git's receive-pack keeps a
+ * Quarantined writes (bot/git/gitrepo.h), as git's receive-pack keeps a
  * push's objects apart until they are accepted: the sandboxed apply
  * writes its objects into a directory of its own and reads the
  * repository read-only; the trusted side takes in what it made, checked.
@@ -14,7 +14,7 @@
 #include <git2/sys/odb_backend.h>
 #include <git2/sys/repository.h>
 
-#include "bot/git-int.h"
+#include "bot/git/git-int.h"
 #include "lib/strmap.h"
 
 /* ahead of the alternates' loose (1) and pack (2) backends */

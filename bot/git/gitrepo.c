@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Repository operations (bot/gitrepo.h): everything the apply step does
+ * Repository operations (bot/git/gitrepo.h): everything the apply step does
  * with the object database, refs and remotes.  Exporting a tree is in
  * gitrepo-export.c, binary patches and merges in gitrepo-apply.c.
  */
@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "bot/git-int.h"
+#include "bot/git/git-int.h"
 #include "lib/log.h"
 
 /* when this process first opened a repository: its locks come after */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Repository operations of the apply step (implemented in bot/gitrepo*.c
- * and bot/gitoid.c, in the libgit2 module of bot/git.h): open or create the bot's repository, fetch
+ * Repository operations of the apply step (implemented in bot/git/gitrepo*.c
+ * and bot/git/gitoid.c, in the libgit2 module of bot/git/git.h): open or create the bot's repository, fetch
  * branches, resolve revisions, read and write blobs, trees and commits,
  * update refs, merge file contents and export a tree into a directory.
  *
@@ -81,7 +81,7 @@ int gitrepo_fetch_commit(struct gitrepo *r, const char *name, const char *url,
  * ref resolved ("refs/heads/mm-new") or the full hex id; caller frees.
  * -ENOENT: nothing by that name; -EINVAL: not a commit or ambiguous;
  * err says "'<rev>' is not a commit" or "'<rev>' is ambiguous" (the one
- * resolver of bot/git-rev.c, as git_rev_resolve() in bot/git.h).
+ * resolver of bot/git/git-rev.c, as git_rev_resolve() in bot/git/git.h).
  */
 int gitrepo_resolve_commit(struct gitrepo *r, const char *rev,
 			   struct gitoid *commit, char **full_name,
@@ -191,7 +191,7 @@ int gitrepo_merge_contents(const char *base, size_t base_len,
  * at the same path are hard-linked from reuse_dir instead of written.
  * Entry names are checked (no "..", ".git" or "/"); nothing is written
  * outside dir and no symlink is followed.  Directories are left
- * writable: the caller seals them (see bot/checkout.h).
+ * writable: the caller seals them (see bot/git/checkout.h).
  */
 int gitrepo_export(struct gitrepo *r, const struct gitoid *tree,
 		   const char *dir, const char *reuse_dir,

@@ -9,7 +9,7 @@
 
 #include "lib/gz.h"
 #include "lib/log.h"
-#include "bot/lore.h"
+#include "bot/lore/lore.h"
 
 #define DEF_ATTEMPTS 5
 #define DEF_RETRY_MS 1000

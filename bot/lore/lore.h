@@ -26,9 +26,9 @@
 
 #include <stdint.h>
 
-#include "bot/config.h"
-#include "bot/mbox.h"
-#include "bot/net.h"
+#include "bot/conf/config.h"
+#include "bot/mail/mbox.h"
+#include "bot/base/net.h"
 
 struct lore_opts {
 	uint64_t timeout_ms;	/* one request; 0: 30 s */

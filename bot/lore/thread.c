@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "bot/lore.h"
-#include "bot/mbox.h"
-#include "bot/thread.h"
+#include "bot/lore/lore.h"
+#include "bot/mail/mbox.h"
+#include "bot/lore/thread.h"
 
 struct sink {
 	FILE *f;

@@ -7,7 +7,7 @@
 #ifndef LOREBOT_THREAD_H
 #define LOREBOT_THREAD_H
 
-#include "bot/config.h"
+#include "bot/conf/config.h"
 
 /*
  * Write the thread of msgid (<> optional) to a new temporary file;

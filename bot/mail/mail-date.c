@@ -3,7 +3,7 @@
 #include <ctype.h>
 #include <time.h>
 
-#include "bot/mail.h"
+#include "bot/mail/mail.h"
 
 /*
  * Seconds since the epoch of a UTC date (mon 0-11), as timegm() without

@@ -2,8 +2,8 @@
 /* The header block split and unfolded without GMime (see mail-int.h) */
 #include <strings.h>
 
-#include "bot/mail.h"
-#include "bot/mail-int.h"
+#include "bot/mail/mail.h"
+#include "bot/mail/mail-int.h"
 
 static const char *const header_names[H_NR] = {
 	[H_MSGID] = "message-id", [H_IRT] = "in-reply-to",

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Inside bot/mail.c: the header block of a message split and unfolded
- * without GMime (bot/mail-headers.c), for the fast path of mail.c, and
- * header values rewritten for GMime (bot/mail-words.c).
+ * Inside bot/mail/mail.c: the header block of a message split and unfolded
+ * without GMime (bot/mail/mail-headers.c), for the fast path of mail.c, and
+ * header values rewritten for GMime (bot/mail/mail-words.c).
  */
 #ifndef LOREBOT_MAIL_INT_H
 #define LOREBOT_MAIL_INT_H

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A parsed mail (struct mail) as JSON and back: what a mail parser in a
- * jail (bot/store-jail.c) hands to the process that holds the database.
+ * jail (bot/store/store-jail.c) hands to the process that holds the database.
  * Read back, it is data from an untrusted process: every field is
  * checked for its type, strings are taken with their length (a body may
  * hold NUL bytes), and the lists are bounded as the parser bounds them.
@@ -9,7 +9,7 @@
 #include <json-c/json.h>
 #include <stdlib.h>
 
-#include "bot/mail.h"
+#include "bot/mail/mail.h"
 #include "lib/jsonx.h"
 
 /* the most addresses of To: or Cc: read back (a parser gives no more) */

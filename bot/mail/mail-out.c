@@ -7,8 +7,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bot/mail-out.h"
-#include "bot/mail.h"
+#include "bot/mail/mail-out.h"
+#include "bot/mail/mail.h"
 
 #define FOLD_AT 78
 

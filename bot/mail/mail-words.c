@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Encoded words rewritten before GMime reads them (bot/mail-int.h):
+ * Encoded words rewritten before GMime reads them (bot/mail/mail-int.h):
  * the workaround of GMime 3.2.13's padded base64 words.
  */
 #include <ctype.h>
 #include <string.h>
 
-#include "bot/mail-int.h"
+#include "bot/mail/mail-int.h"
 
 static int b64_value(int c)
 {

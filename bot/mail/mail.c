@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "bot/mail.h"
-#include "bot/mail-int.h"
+#include "bot/mail/mail.h"
+#include "bot/mail/mail-int.h"
 
 #define MAX_MIME_DEPTH 16
 #define MAX_MIME_PARTS 256

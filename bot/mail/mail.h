@@ -65,7 +65,7 @@ int mail_parse_flags(const char *raw, size_t len, unsigned int flags,
 void mail_release(struct mail *m);
 
 /*
- * m as JSON (caller frees) and back (bot/mail-json.c): how a parser in a
+ * m as JSON (caller frees) and back (bot/mail/mail-json.c): how a parser in a
  * jail hands a mail over.  mail_from_json() takes the text as untrusted:
  * 0, or -1 with err (m is then empty, to be released all the same).
  */
@@ -91,12 +91,12 @@ char *mail_from_charset(const char *charset, const char *s, size_t len,
 /* Encode a header value for output (RFC 2047 when not ASCII). */
 char *mail_encode_header(const char *name, const char *value);
 
-/* Format t (with tz in minutes) as an RFC 5322 date (bot/mail-date.c) */
+/* Format t (with tz in minutes) as an RFC 5322 date (bot/mail/mail-date.c) */
 void mail_format_date(int64_t t, int tz, struct strbuf *sb);
 /*
  * "Mon, 6 May 2024 10:00:00 +0000", the form git send-email and most
  * mailers write (optional weekday, a comment after the zone); false for
- * anything else (bot/mail-date.c, without GMime).
+ * anything else (bot/mail/mail-date.c, without GMime).
  */
 bool mail_strict_date(const char *s, int64_t *t, int *tz);
 

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <strings.h>
 
-#include "bot/mail.h"
-#include "bot/mailinfo.h"
-#include "bot/patch.h"
+#include "bot/mail/mail.h"
+#include "bot/mail/mailinfo.h"
+#include "bot/mail/patch.h"
 
 struct diff_case {
 	const char *raw;
@@ -375,7 +375,7 @@ static void git_headers(const char *raw, size_t len, struct header_block *hb)
 	hb->end = p;
 }
 
-/* bot/mail-headers.c's mail_split_headers(), for these three */
+/* bot/mail/mail-headers.c's mail_split_headers(), for these three */
 static void lorebot_headers(const char *raw, size_t len, struct header_block *hb)
 {
 	size_t p = 0;

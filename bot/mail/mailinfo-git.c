@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "bot/mailinfo.h"
-#include "bot/patch.h"
+#include "bot/mail/mailinfo.h"
+#include "bot/mail/patch.h"
 #include "lib/run.h"
 
 #define GIT_TIMEOUT_MS 30000

@@ -2,9 +2,9 @@
 /* lorebot's reading of a mail in git mailinfo's terms (see mailinfo.h) */
 #include <stdlib.h>
 
-#include "bot/mail.h"
-#include "bot/mailinfo.h"
-#include "bot/patch.h"
+#include "bot/mail/mail.h"
+#include "bot/mail/mailinfo.h"
+#include "bot/mail/patch.h"
 
 static const char *const field_names[MI_NR] = {
 	[MI_AUTHOR] = "author", [MI_EMAIL] = "email", [MI_SUBJECT] = "subject",

@@ -3,7 +3,7 @@
  * What "git mailinfo" reads from a mail, as lorebot reads it and as git
  * itself does, and the comparison of the two.
  *
- * lorebot's side (mailinfo.c) is its patch extraction (bot/patch.h): the
+ * lorebot's side (mailinfo.c) is its patch extraction (bot/mail/patch.h): the
  * very fields "lorebot apply" commits.  git's side (mailinfo-git.c) runs
  * "git mailinfo" on the mail as git am hands it over (CR of CRLF
  * removed, as git mailsplit does) and "git var" for the date as git am

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "bot/mbox.h"
+#include "bot/mail/mbox.h"
 
 #define READ_CHUNK (256 * 1024)
 

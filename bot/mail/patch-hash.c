@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot/patch.h"
+#include "bot/mail/patch.h"
 #include "lib/strbuf.h"
 
 /* "123" at *p: its value, and p moved past it; -1 when no digit */

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <strings.h>
 
-#include "bot/patch.h"
+#include "bot/mail/patch.h"
 
 /* git's isspace(): no \v or \f */
 static bool git_space(int c)

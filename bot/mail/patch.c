@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <strings.h>
 
-#include "bot/patch.h"
+#include "bot/mail/patch.h"
 
 /* Trailers git and the kernel's process documents know */
 static const char *const known_trailers[] = {

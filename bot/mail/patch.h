@@ -14,9 +14,9 @@
 
 #include <stdint.h>
 
-#include "bot/mail.h"
+#include "bot/mail/mail.h"
 #include "lib/strpool.h"
-#include "bot/subject.h"
+#include "bot/mail/subject.h"
 
 struct trailer {
 	char *name;		/* as written: "Reviewed-by" */
@@ -104,7 +104,7 @@ bool patch_body_has_diffstat(const char *body, size_t len);
  * headers without line numbers.  util_hash128_hex() where patchwork has
  * SHA-1: only equality matters, and it is fast; reviews are carried only
  * between patches of one sender, who gains nothing by a crafted collision
- * (bot/patch-hash.c).
+ * (bot/mail/patch-hash.c).
  */
 #define PATCH_HASH_HEX 33
 void patch_diff_hash(const char *body, size_t len, char hex[PATCH_HASH_HEX]);
@@ -136,7 +136,7 @@ void patch_trailers_release(struct trailers *t);
 void patch_split_name_addr(const char *v, char **name, char **addr);
 
 /*
- * The message part of a body as git mailinfo reads it (bot/patch-head.c):
+ * The message part of a body as git mailinfo reads it (bot/mail/patch-head.c):
  * in-body headers, the message lines up to where the patch starts.
  */
 struct patch_head {

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <strings.h>
 
-#include "bot/subject.h"
+#include "bot/mail/subject.h"
 
 #define MAX_TAG_GROUPS 8
 #define MAX_REPLY_PREFIXES 32

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The pieces of HTML the dashboard's pages (bot/dash-html.c) and the
- * stages' page hooks (bot/stage.h) share (bot/html.h).  Whatever comes
+ * The pieces of HTML the dashboard's pages (bot/web/dash-html.c) and the
+ * stages' page hooks (bot/stage/stage.h) share (bot/report/html.h).  Whatever comes
  * from mail is escaped with text_html_escape().
  */
-#include "bot/contract.h"
-#include "bot/html.h"
+#include "bot/results/contract.h"
+#include "bot/report/html.h"
 #include "lib/text.h"
 
 /* Status words to badge colours */

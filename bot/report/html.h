@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The pieces of HTML the dashboard's pages share with the stages'
- * page_details() and page_links() (bot/stage.h), below both: a badge
+ * page_details() and page_links() (bot/stage/stage.h), below both: a badge
  * coloured by status word (title: its tooltip, default the word; label:
  * what it shows, default the word); a finding as an item of a list, its
  * id and whether an answer dismissed it; the link to the log a result
@@ -12,7 +12,7 @@
 
 #include <json-c/json.h>
 
-#include "bot/report.h"
+#include "bot/report/report.h"
 
 /* The CSS class of a status word's colour ("s-good", ...; "s-mute" unknown) */
 const char *html_status_class(const char *word);

@@ -2,8 +2,9 @@
 /* A version's results as one verdict per patch and context (pcheck.h) */
 #include <stdlib.h>
 
-#include "bot/contract.h"
-#include "bot/pcheck.h"
+#include "bot/results/contract.h"
+#include "bot/report/pcheck.h"
+#include "bot/store/store-results.h"
 
 static const char *const state_names[] = {
 	[PCHECK_PENDING] = "pending",

@@ -19,7 +19,7 @@
 #ifndef LOREBOT_PCHECK_H
 #define LOREBOT_PCHECK_H
 
-#include "bot/report.h"
+#include "bot/report/report.h"
 
 enum pcheck_state {
 	PCHECK_PENDING,

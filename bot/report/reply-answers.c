@@ -21,10 +21,11 @@
 #include <strings.h>
 #include <time.h>
 
-#include "bot/contract.h"
-#include "bot/mail.h"
+#include "bot/results/contract.h"
+#include "bot/mail/mail.h"
 #include "lib/log.h"
-#include "bot/reply-int.h"
+#include "bot/report/reply-int.h"
+#include "bot/store/store-results.h"
 
 #define MAX_COMMANDS 20		/* per answer */
 #define MAX_LINE 300

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bot/reply-int.h"
+#include "bot/report/reply-int.h"
 
 char *reply_outbox_name(const struct reply_row *r)
 {

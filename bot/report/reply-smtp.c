@@ -7,9 +7,9 @@
 #include <unistd.h>
 
 #include "lib/jsonx.h"
-#include "bot/net.h"
-#include "bot/reply-int.h"
-#include "bot/secret.h"
+#include "bot/base/net.h"
+#include "bot/report/reply-int.h"
+#include "bot/base/secret.h"
 
 static char *value_of(const char *line, const char *key)
 {

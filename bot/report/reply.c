@@ -14,9 +14,10 @@
 
 #include "lib/jsonx.h"
 #include "lib/log.h"
-#include "bot/mbox.h"
-#include "bot/net.h"
-#include "bot/reply-int.h"
+#include "bot/mail/mbox.h"
+#include "bot/base/net.h"
+#include "bot/report/reply-int.h"
+#include "bot/store/store-results.h"
 
 void reply_summary_init(struct reply_summary *s)
 {
@@ -119,13 +120,19 @@ static int insert(struct store *st, const struct report_version *v, const struct
 {
 	bool own = !db_in_transaction(st->db);
 	struct strbuf kind = STRBUF_INIT;
+	struct store_reply row = {
+		.patch = m->patch, .msgid = m->msgid, .in_reply_to = m->in_reply_to,
+		.subject = m->subject, .to = &m->to, .cc = &m->cc, .text = &m->text,
+		.report_id = m->report_id, .snapshot = m->snapshot,
+		.files = m->files, .nr_files = m->nr_files,
+	};
 	int r;
 
 	if (own && store_begin(st, err))
 		return -1;
 	report_kind_round(&kind, m->kind, m->round);
-	r = store_replies_insert(st, v->id, kind.buf, m, mode, why ? "skipped" : "queued", why,
-				 now, rowid, err);
+	r = store_replies_insert(st, v->id, kind.buf, &row, mode, why ? "skipped" : "queued",
+				 why, now, rowid, err);
 	strbuf_release(&kind);
 	if (r) {
 		if (own)

@@ -33,7 +33,7 @@
 
 #include <json-c/json.h>
 
-#include "bot/report.h"
+#include "bot/report/report.h"
 
 struct reply_run_opts {
 	const char *series;	/* only this series (id) or version (id); NULL: all */
@@ -65,7 +65,7 @@ int reply_run(struct store *st, const struct reply_run_opts *o,
 	      struct reply_summary *sum, struct strbuf *err);
 
 /*
- * Answers to lorebot's mails (bot/reply-answers.c): the commands of the
+ * Answers to lorebot's mails (bot/report/reply-answers.c): the commands of the
  * messages fetched since the last scan that answer one of its replies,
  * each recorded with what came of it; the retests made, for the caller
  * to plan
@@ -89,27 +89,6 @@ int reply_answers_scan(struct store *st, const struct config *cfg, int64_t now,
 		       struct reply_answers *out, struct strbuf *err);
 void reply_answers_release(struct reply_answers *a);
 
-/* Rows of the replies table */
-struct reply_row {
-	int64_t id;
-	char *version, *kind, *msgid, *in_reply_to, *subject, *author;
-	char *recipients;	/* JSON text */
-	char *mode, *state, *reason;
-	int patch, attempts;
-	int64_t next_attempt, created, updated, sent;
-	char *mail;		/* only when loaded with the mail */
-	size_t mail_len;
-};
-
-struct reply_rows {
-	struct reply_row *v;
-	size_t nr, alloc;
-};
-
-/* The replies of a version (with their mail when with_mail), oldest first */
-int store_replies_of_version(struct store *st, const char *version, bool with_mail,
-			     struct reply_rows *rows, struct strbuf *err);
-void store_reply_rows_release(struct reply_rows *rows);
 /* A row as the API and lorebot reply --json show it ("report": its page, /r/<report>) */
 json_object *reply_row_json(const struct reply_row *r, bool with_mail);
 

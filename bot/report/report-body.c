@@ -7,9 +7,10 @@
  */
 #include <stdlib.h>
 
-#include "bot/contract.h"
-#include "bot/report-int.h"
-#include "bot/results.h"
+#include "bot/results/contract.h"
+#include "bot/report/report-int.h"
+#include "bot/results/results.h"
+#include "bot/store/store-results.h"
 #include "lib/text.h"
 
 void report_set_prose(struct report_ctx *c, const char *name, const char *text)

@@ -8,10 +8,10 @@
 #include <strings.h>
 #include <time.h>
 
-#include "bot/contract.h"
-#include "bot/mail.h"
-#include "bot/patch.h"
-#include "bot/report-int.h"
+#include "bot/results/contract.h"
+#include "bot/mail/mail.h"
+#include "bot/mail/patch.h"
+#include "bot/report/report-int.h"
 
 #define MAX_REFS 32
 

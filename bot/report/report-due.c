@@ -9,8 +9,9 @@
  */
 #include <stdlib.h>
 
-#include "bot/contract.h"
-#include "bot/report.h"
+#include "bot/results/contract.h"
+#include "bot/report/report.h"
+#include "bot/store/store-results.h"
 
 static bool status_is(const struct result *r, enum status status)
 {

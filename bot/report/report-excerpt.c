@@ -8,14 +8,15 @@
  */
 #include <stdlib.h>
 
-#include "bot/contract.h"
-#include "bot/diff.h"
-#include "bot/contract.h"
-#include "bot/mail.h"
-#include "bot/patch.h"
-#include "bot/report-int.h"
+#include "bot/results/contract.h"
+#include "bot/git/diff.h"
+#include "bot/results/contract.h"
+#include "bot/mail/mail.h"
+#include "bot/mail/patch.h"
+#include "bot/report/report-int.h"
 #include "lib/run.h"
-#include "bot/subject.h"
+#include "bot/mail/subject.h"
+#include "bot/store/store-results.h"
 
 #define EXCERPT_CONTEXT 10
 

@@ -3,8 +3,8 @@
 #include <ctype.h>
 #include <stdio.h>
 
-#include "bot/contract.h"
-#include "bot/report.h"
+#include "bot/results/contract.h"
+#include "bot/report/report.h"
 
 /* text with its white space runs as one space; digit runs as '#' if asked */
 static void add_normal(struct strbuf *sb, const char *s, bool digits)

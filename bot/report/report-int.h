@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Internals shared by the report-*.c files and the stages' reply
- * sections (bot/stage-*.c), not for other modules
+ * sections (bot/stage/stage-*.c), not for other modules
  */
 #ifndef LOREBOT_REPORT_INT_H
 #define LOREBOT_REPORT_INT_H
 
-#include "bot/report.h"
+#include "bot/report/report.h"
 #include "lib/template.h"
 
 #define REPORT_WRAP 72
@@ -58,7 +58,7 @@ void report_set_prose(struct report_ctx *c, const char *name, const char *text);
 void report_patch_name(struct strbuf *sb, const struct report_version *v, int n);
 
 /*
- * ... and for the stages' section_vars() (bot/stage.h), which write the
+ * ... and for the stages' section_vars() (bot/stage/stage.h), which write the
  * variables of their kind's reply and section
  */
 

@@ -4,10 +4,11 @@
 #include <strings.h>
 #include <time.h>
 
-#include "bot/contract.h"
-#include "bot/report.h"
+#include "bot/results/contract.h"
+#include "bot/report/report.h"
 #include "lib/text.h"
-#include "bot/arch.h"
+#include "bot/base/arch.h"
+#include "bot/store/store-results.h"
 
 static const char *const kind_names[REPLY_KIND_NR] = {
 	[REPLY_APPLY] = "apply",

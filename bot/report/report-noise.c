@@ -9,8 +9,9 @@
  * new build findings of the Coccinelle rules that only ask for a nicer
  * spelling of correct code ("style" in the build's findings).
  */
-#include "bot/contract.h"
-#include "bot/report-int.h"
+#include "bot/results/contract.h"
+#include "bot/report/report-int.h"
+#include "bot/store/store-results.h"
 
 /* The rules that are style, by name or by "prefix:" */
 static const char *const style_rules[] = {

@@ -7,8 +7,8 @@
  */
 #include <stdlib.h>
 
-#include "bot/contract.h"
-#include "bot/report-int.h"
+#include "bot/results/contract.h"
+#include "bot/report/report-int.h"
 
 struct since_list {
 	char **keys;		/* "rule\nfile\nmessage" */

@@ -17,8 +17,9 @@
 #include <ctype.h>
 #include <stdlib.h>
 
-#include "bot/contract.h"
-#include "bot/report-int.h"
+#include "bot/results/contract.h"
+#include "bot/report/report-int.h"
+#include "bot/store/store-results.h"
 #include "lib/gz.h"
 
 char *report_id_of(const char *msgid)

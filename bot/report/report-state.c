@@ -2,8 +2,9 @@
 /* Where a series version stands, in one word: the stage table's rules */
 #include <stdlib.h>
 
-#include "bot/report.h"
-#include "bot/results.h"
+#include "bot/report/report.h"
+#include "bot/results/results.h"
+#include "bot/store/store-results.h"
 
 const char *const report_states[REPORT_STATES_NR + 1] = {
 	"pending", "incomplete", "testing", "apply-failed", "build-failed",

@@ -7,7 +7,8 @@
  */
 #include <stdlib.h>
 
-#include "bot/report.h"
+#include "bot/report/report.h"
+#include "bot/store/store-results.h"
 
 #define STATES_KEY "version_states"
 

@@ -14,9 +14,11 @@
 
 #include <json-c/json.h>
 
-#include "bot/config.h"
-#include "bot/mail-out.h"
-#include "bot/results.h"
+#include "bot/conf/config.h"
+#include "bot/mail/mail-out.h"
+#include "bot/results/results.h"
+#include "bot/store/store-replies.h"
+#include "bot/store/store-results.h"
 
 enum reply_kind {
 	REPLY_APPLY,		/* the series does not apply */
@@ -129,7 +131,7 @@ int report_due(const struct report_version *v, const struct report_opts *o,
 	       struct reply_due *due);
 
 /*
- * The states kept in the database (version_states, bot/report-states.c):
+ * The states kept in the database (version_states, bot/report/report-states.c):
  * report_state() of every live version, derived again for the versions
  * the triggers marked dirty.  report_states_attach() gives a store the
  * options it derives with (build.arch or archs, boot.enable of cfg), and
@@ -197,10 +199,6 @@ void report_check_count(const struct report_version *v, const struct report_opts
 			int count[REPORT_CLASS_NR]);
 
 /* A file of a report's permanent record (gzip): "config-<arch>" */
-struct report_file {
-	char *name;
-	struct strbuf data;
-};
 
 /*
  * A finding's id: 8 hex digits of a hash of what makes it the same
@@ -208,7 +206,7 @@ struct report_file {
  * boot findings "build:" and the option or severity, "boot:" and the
  * kind), file, function and the code it quotes (without a quote, its
  * message with numbers left out; for a boot finding, the report's title
- * and the test): the stage's finding_id() says (bot/stage.h).  Not its line: the line moves with the patches around
+ * and the test): the stage's finding_id() says (bot/stage/stage.h).  Not its line: the line moves with the patches around
  * it.  Replies and the dashboard show it; an answer "lorebot: invalid
  * <id>" names it.
  */
@@ -282,7 +280,7 @@ const char *report_state(const struct report_version *v, const struct report_opt
  * arch "partial", or too few lines compiled on any arch?
  */
 bool report_partial(const struct report_version *v, const struct report_opts *o);
-/* What v still needs (bot/plan.h), for o's archs and boots */
+/* What v still needs (bot/results/plan.h), for o's archs and boots */
 void report_plan(const struct report_version *v, const struct report_opts *o,
 		 struct plan *p);
 #define REPORT_STATES_NR 12

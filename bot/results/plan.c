@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bot/plan.h"
+#include "bot/results/plan.h"
 
 static const struct stage_ops *const *table;
 

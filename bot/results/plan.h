@@ -6,7 +6,7 @@
  * each, derived from its stored results alone (plan_make()).
  *
  * The descriptors themselves, struct stage_ops, are the stage layer's
- * (bot/stage.h, bot/stage-<name>.c: doc/technical/stage.md), above the
+ * (bot/stage/stage.h, bot/stage/stage-<name>.c: doc/technical/stage.md), above the
  * store, the reports and the replies: this header only defines their
  * type, the interface the layers below read them through.  The stage
  * layer registers its table once, before anything reads it
@@ -32,7 +32,7 @@ struct strbuf;
  * The table: one row X(CONSTANT, name) per stage, in the order they are
  * planned (a stage after the one it follows), the reply last.  A row
  * makes the constant STAGE_<CONSTANT> and names the stage's descriptor,
- * struct stage_ops stage_<name>, which bot/stage-<name>.c defines.
+ * struct stage_ops stage_<name>, which bot/stage/stage-<name>.c defines.
  */
 #define STAGE_LIST(X)							\
 	X(APPLY, apply)							\
@@ -93,7 +93,7 @@ struct stage_ops {
 	bool boot_enable;	/* planned only with boot.enable */
 	bool last;		/* after every other stage ended (the reply) */
 
-	/* the job runner (bot/job.c) */
+	/* the job runner (bot/sched/job.c) */
 	const char *command;	/* the lorebot command it runs, NULL: in process */
 	enum stage_input input;
 	bool sandbox;		/* the runner sandboxes the command (mail readers) */
@@ -128,7 +128,7 @@ struct stage_ops {
 
 	/*
 	 * Its document (lorebot <command> --json), as the results table
-	 * keeps it (bot/results.h), one per arch when per_arch: the keys
+	 * keeps it (bot/results/results.h), one per arch when per_arch: the keys
 	 * the contract asks of it, checked before summarise() (a per-arch
 	 * document must name its "arch"), and whether it must say its
 	 * status (one of statuses; "infra" ends the checks, with the
@@ -146,7 +146,7 @@ struct stage_ops {
 	int (*summarise)(struct json_object *doc, struct result *r, struct strbuf *err);
 
 	/*
-	 * Its findings (the document's "findings" list, bot/contract.h), as
+	 * Its findings (the document's "findings" list, bot/results/contract.h), as
 	 * replies, answers and the dashboard read them.  old_findings: its
 	 * findings include what the base has too ("new": false), which
 	 * count for nothing.  finding_rule(): the rule an answer "lorebot:
@@ -159,7 +159,7 @@ struct stage_ops {
 	void (*finding_id)(struct json_object *f, struct strbuf *sb);
 
 	/*
-	 * What the dashboard shows of it (bot/dash-html.c), with dash set:
+	 * What the dashboard shows of it (bot/web/dash-html.c), with dash set:
 	 * its result's badge, the summary as its title, in the index's
 	 * apply column, or for a per-arch stage beside each arch; on the
 	 * series page a line of its own with the summary, or a column of
@@ -176,7 +176,7 @@ struct stage_ops {
 
 	/*
 	 * What a reply shows of it.  apply, check, build and boot have
-	 * sections of their own (bot/report-body.c), in the reply's order
+	 * sections of their own (bot/report/report-body.c), in the reply's order
 	 * of severity; a stage with reply set earns the section "findings"
 	 * of the reply (templates/reply-findings.txt) when a result of it
 	 * counts findings (summarise()) and one is new and dismissed by no
@@ -188,7 +188,7 @@ struct stage_ops {
 	/*
 	 * apply, check, build and boot: the variables of the reply their
 	 * kind heads (templates/reply-<name>.txt), and of their section
-	 * after another's (bot/report-body.c)
+	 * after another's (bot/report/report-body.c)
 	 */
 	void (*section_vars)(struct report_ctx *c);
 };
@@ -201,7 +201,7 @@ enum stage_key_type {
 };
 
 struct stage_key {
-	const char *key;	/* RK_() of bot/contract.h */
+	const char *key;	/* RK_() of bot/results/contract.h */
 	enum stage_key_type type;
 	bool required;		/* unless the status is "infra" */
 };

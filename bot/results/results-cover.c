@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bot/arch.h"
-#include "bot/contract.h"
-#include "bot/results.h"
+#include "bot/base/arch.h"
+#include "bot/results/contract.h"
+#include "bot/results/results.h"
 
 /* A line of a file of a patch that an arch did not compile */
 struct miss {

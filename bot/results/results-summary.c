@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What the stages' summarisers share (stage_summarise() checks a document
- * against its contract, bot/contract.h, and calls them): the error, the
+ * against its contract, bot/results/contract.h, and calls them): the error, the
  * counts, the summary of a stage without a summariser of its own; and a
  * result's infra document and release.
  */
 #include <stdarg.h>
 #include <stdlib.h>
 
-#include "bot/contract.h"
-#include "bot/results.h"
+#include "bot/results/contract.h"
+#include "bot/results/results.h"
 
 int results_bad(struct strbuf *err, enum stage stage, const char *fmt, ...)
 {

@@ -12,7 +12,7 @@
  * Handles are "slurm:ID:DIR": the job id and the task's directory.
  *
  * The task's directory is the executor's: what runs in the task's own
- * sandbox writes elsewhere (bot/job.c: work/), and whatever is there is
+ * sandbox writes elsewhere (bot/sched/job.c: work/), and whatever is there is
  * still never followed nor waited on: the batch script is written beside
  * and renamed into place, the exit status read beneath the directory as
  * a regular file, and the script leaves it with noclobber, through a
@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "bot/exec.h"
+#include "bot/sched/exec.h"
 #include "lib/log.h"
 
 #define EXIT_FILE "slurm-exit"

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "bot/exec.h"
+#include "bot/sched/exec.h"
 
 static const struct exec_engine exec_engines[] = {
 	{ .name = "local" },	/* run_pool's own: lib/run.c */

@@ -7,7 +7,7 @@
  *
  *	local	fork and exec on this machine (lib/run.c, the pool's
  *		default): tasks die with the daemon, nothing to reattach
- *	slurm	sbatch on a Slurm cluster (bot/exec-slurm.c): tasks
+ *	slurm	sbatch on a Slurm cluster (bot/sched/exec-slurm.c): tasks
  *		outlive the daemon and are reattached at its next start
  *
  * Another engine (LAVA for boots on boards) is a row of exec_engines[]
@@ -17,8 +17,8 @@
 #ifndef LOREBOT_EXEC_H
 #define LOREBOT_EXEC_H
 
-#include "bot/config.h"
-#include "bot/stage.h"
+#include "bot/conf/config.h"
+#include "bot/stage/stage.h"
 #include "lib/run.h"
 
 /* The executor of daemon.executor, as the daemon holds it */

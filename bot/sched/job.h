@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Running one job: the stage's lorebot command (bot/stage.h says which,
+ * Running one job: the stage's lorebot command (bot/stage/stage.h says which,
  * and with what input) as a subprocess through run.h, its JSON recorded
  * as the version's result of that stage; replies in process.
  *
@@ -9,7 +9,7 @@
  * its id (--series ID), run in a sandbox without network (lib/run.h:
  * the host's programs and libraries, the rest of the host out of sight)
  * where only the repository and the job's directory are writable, lorebot
- * itself, its configuration, the repository's alternates (bot/gitdirs.h)
+ * itself, its configuration, the repository's alternates (bot/git/gitdirs.h)
  * and, for check, the cache are read-only and the state directory is
  * hidden, and must answer about that version (the runner checks the
  * document's "send").  build and boot are given the branch
@@ -24,9 +24,9 @@
 
 #include <json-c/json.h>
 
-#include "bot/config.h"
-#include "bot/queue.h"
-#include "bot/store.h"
+#include "bot/conf/config.h"
+#include "bot/sched/queue.h"
+#include "bot/store/store.h"
 
 struct job_env {
 	const char *self;	/* the lorebot binary */

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdlib.h>
 
-#include "bot/db.h"
+#include "bot/base/db.h"
 #include "lib/log.h"
-#include "bot/pipeline.h"
-#include "bot/results.h"
-#include "bot/stage.h"
-#include "bot/arch.h"
+#include "bot/sched/pipeline.h"
+#include "bot/results/results.h"
+#include "bot/store/store-results.h"
+#include "bot/stage/stage.h"
+#include "bot/base/arch.h"
 
 static const char *const default_archs[] = { "x86_64", "arm64", "riscv" };
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What comes next for a series version: the stage table (bot/stage.h)
+ * What comes next for a series version: the stage table (bot/stage/stage.h)
  * applied to what is stored.  Nothing is remembered between calls: the
  * plan of a version is derived from its results each time, so calling
  * these after any crash, any number of times, queues exactly what is
@@ -18,9 +18,9 @@
 #ifndef LOREBOT_PIPELINE_H
 #define LOREBOT_PIPELINE_H
 
-#include "bot/config.h"
-#include "bot/queue.h"
-#include "bot/store.h"
+#include "bot/conf/config.h"
+#include "bot/sched/queue.h"
+#include "bot/store/store.h"
 
 struct pipeline_cfg {
 	char **archs;

@@ -4,7 +4,7 @@
 #include <strings.h>
 #include <time.h>
 
-#include "bot/queue.h"
+#include "bot/sched/queue.h"
 
 static const char *const state_names[JOB_STATE_NR] = {
 	[JOB_QUEUED] = "queued", [JOB_RUNNING] = "running",

@@ -2,7 +2,7 @@
 /*
  * The daemon's persistent job queue (table "jobs", migration daemon-1).
  *
- * A job is one stage (bot/stage.h) of one series version, for one
+ * A job is one stage (bot/stage/stage.h) of one series version, for one
  * architecture where the stage is per arch.  (kind, version, arch) is
  * unique, so a stage recorded done is never run again; a job that was
  * running when the process died is found by queue_recover() and queued
@@ -16,8 +16,8 @@
 
 #include <stdint.h>
 
-#include "bot/db.h"
-#include "bot/stage.h"
+#include "bot/base/db.h"
+#include "bot/stage/stage.h"
 
 enum job_state {
 	JOB_QUEUED,

@@ -4,8 +4,8 @@
  * version and count posted within the hour (the nearest in time among
  * the newest FALLBACK_CANDIDATES such sends), else start one.
  */
-#include "bot/series.h"
-#include "bot/series-int.h"
+#include "bot/series/series.h"
+#include "bot/series/series-int.h"
 
 /* Patches sent without threading join a send posted within this time */
 #define FALLBACK_WINDOW (60 * 60)

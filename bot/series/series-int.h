@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Inside series assembly: what bot/series.c (messages into sends) and
- * bot/series-link.c (sends into series) share.
+ * Inside series assembly: what bot/series/series.c (messages into sends) and
+ * bot/series/series-link.c (sends into series) share.
  */
 #ifndef LOREBOT_SERIES_INT_H
 #define LOREBOT_SERIES_INT_H
 
-#include "bot/series.h"
+#include "bot/series/series.h"
 
 /* n zeroed elements that live as long as the assembly: in its pool */
 #define POOL_ARRAY(a, n, type) \
@@ -88,10 +88,10 @@ void series_send_put(struct assembly *a, struct send *s, struct msg *m);
 /* sort_key by date, then index */
 int series_cmp_key(const void *x, const void *y);
 
-/* bot/series-fallback.c: patches threading did not place */
+/* bot/series/series-fallback.c: patches threading did not place */
 void series_group_fallback(struct assembly *a);
 
-/* bot/series-link.c: after replies are attached */
+/* bot/series/series-link.c: after replies are attached */
 void series_complete_partial_resends(struct assembly *a);
 void series_link(struct assembly *a);
 

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <strings.h>
 
-#include "bot/series.h"
-#include "bot/series-int.h"
+#include "bot/series/series.h"
+#include "bot/series/series-int.h"
 
 /* May this sender continue anyone's series (series.trust)? */
 static bool trusted(const struct assembly *a, const char *sender)

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* An mbox into series, for apply and check (bot/series-mbox.h) */
+/* An mbox into series, for apply and check (bot/series/series-mbox.h) */
 #include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "bot/mbox.h"
-#include "bot/series-mbox.h"
-#include "bot/thread.h"
+#include "bot/mail/mbox.h"
+#include "bot/series/series-mbox.h"
+#include "bot/lore/thread.h"
 
 void series_mbox_init(struct series_mbox *m, const struct config *cfg)
 {

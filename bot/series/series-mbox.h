@@ -19,8 +19,8 @@
 #ifndef LOREBOT_SERIES_MBOX_H
 #define LOREBOT_SERIES_MBOX_H
 
-#include "bot/config.h"
-#include "bot/series.h"
+#include "bot/conf/config.h"
+#include "bot/series/series.h"
 
 struct series_mbox {
 	struct assembly a;	/* built once read */
@@ -36,7 +36,7 @@ int series_mbox_read(struct series_mbox *m, const char *path);
 /*
  * The thread of msgid from lore (url, else the first list.<name>.url),
  * then read as series_mbox_read(): 0, -1 with *err when it could not be
- * fetched (bot/thread.h), or -errno when it could not be read
+ * fetched (bot/lore/thread.h), or -errno when it could not be read
  */
 int series_mbox_fetch(struct series_mbox *m, const char *url, const char *msgid,
 		      struct strbuf *err);

@@ -2,7 +2,7 @@
 #include <stdio.h>
 
 #include "lib/jsonw.h"
-#include "bot/series-out.h"
+#include "bot/series/series-out.h"
 
 static void person(struct jsonw *w, const char *name, const char *email)
 {

@@ -6,7 +6,7 @@
 #include <json-c/json.h>
 #include <stdio.h>
 
-#include "bot/series.h"
+#include "bot/series/series.h"
 
 struct jsonw;
 

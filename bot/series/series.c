@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <strings.h>
 
-#include "bot/mail.h"
-#include "bot/mbox.h"
+#include "bot/mail/mail.h"
+#include "bot/mail/mbox.h"
 #include "lib/log.h"
 #include "lib/scratch.h"
-#include "bot/series.h"
-#include "bot/series-int.h"
+#include "bot/series/series.h"
+#include "bot/series/series-int.h"
 
 /* Climbing a reply chain stops after this many steps */
 #define MAX_CLIMB 100000

@@ -26,10 +26,10 @@
 
 #include <stdint.h>
 
-#include "bot/patch.h"
+#include "bot/mail/patch.h"
 #include "lib/strmap.h"
 #include "lib/strpool.h"
-#include "bot/subject.h"
+#include "bot/mail/subject.h"
 
 #define MSG_MAX_REFS 16
 #define MSG_MAX_LINKS 16
@@ -45,7 +45,7 @@ struct send;
 struct scratch;
 struct problems_block;
 
-/* bot/store-msg.c keeps these in the database: add new fields there too */
+/* bot/store/store-msg.c keeps these in the database: add new fields there too */
 struct msg {
 	struct strpool *pool;	/* its strings and arrays live there
 				 * (strings interned: never modify them),
@@ -268,7 +268,7 @@ void series_each_problem(const struct assembly *a,
  * (the sends an unthreaded patch may join; only for counts over 1, the
  * only ones left unplaced), "c:" its change-id (whose first sender owns
  * it) and "t:" its normalised title (what series.trust joins by).  Two messages that share no chain of keys never change each
- * other's series: bot/store-update.c re-assembles only what is connected
+ * other's series: bot/store/store-update.c re-assembles only what is connected
  * to new messages.  Keep this in step with every rule that relates
  * messages (series.c, series-fallback.c, series-link.c).
  */

@@ -3,9 +3,10 @@
  * apply: the version's mail applied onto its base (lorebot apply), the
  * branch every later stage reads
  */
-#include "bot/contract.h"
-#include "bot/report-int.h"
-#include "bot/results.h"
+#include "bot/results/contract.h"
+#include "bot/report/report-int.h"
+#include "bot/results/results.h"
+#include "bot/store/store-results.h"
 
 static int summarise_apply(json_object *doc, struct result *r, struct strbuf *err)
 {

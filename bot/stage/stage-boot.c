@@ -3,11 +3,11 @@
  * boot: the built kernel booted per arch with the mm kselftests (lorebot
  * boot)
  */
-#include "bot/contract.h"
-#include "bot/html.h"
-#include "bot/report-int.h"
-#include "bot/report.h"
-#include "bot/results.h"
+#include "bot/results/contract.h"
+#include "bot/report/html.h"
+#include "bot/report/report-int.h"
+#include "bot/report/report.h"
+#include "bot/results/results.h"
 #include "lib/text.h"
 
 static int summarise_boot(json_object *a, struct result *r, struct strbuf *err)

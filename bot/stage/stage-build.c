@@ -2,11 +2,11 @@
 /*
  * build: each patch of the applied branch built per arch (lorebot build)
  */
-#include "bot/contract.h"
-#include "bot/html.h"
-#include "bot/report-int.h"
-#include "bot/report.h"
-#include "bot/results.h"
+#include "bot/results/contract.h"
+#include "bot/report/html.h"
+#include "bot/report/report-int.h"
+#include "bot/report/report.h"
+#include "bot/results/results.h"
 #include "lib/text.h"
 
 /* "; compiled 19 of 20 changed lines (95%)": the arch's own lines */

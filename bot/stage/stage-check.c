@@ -3,9 +3,10 @@
  * check: the review rules, checkpatch and the series' hygiene on the
  * version's mail (lorebot check)
  */
-#include "bot/contract.h"
-#include "bot/report-int.h"
-#include "bot/results.h"
+#include "bot/results/contract.h"
+#include "bot/report/report-int.h"
+#include "bot/results/results.h"
+#include "bot/store/store-results.h"
 
 static int summarise_check(json_object *doc, struct result *r, struct strbuf *err)
 {

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The stage table, registered with the layers below (bot/plan.h); a
+ * The stage table, registered with the layers below (bot/results/plan.h); a
  * stage's document summed up by its descriptor and recorded
  */
 #include <errno.h>
 
-#include "bot/contract.h"
-#include "bot/results.h"
-#include "bot/stage.h"
+#include "bot/results/contract.h"
+#include "bot/results/results.h"
+#include "bot/store/store-results.h"
+#include "bot/stage/stage.h"
 
 #define STAGE_ROW_(c, n) [STAGE_##c] = &stage_##n,
 const struct stage_ops *const stages[STAGE_NR] = {

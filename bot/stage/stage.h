@@ -9,7 +9,7 @@
  *	every other stage ended -> reply
  *
  * A stage is a descriptor, struct stage_ops, in a file of its own
- * (bot/stage-<name>.c), and a row of STAGE_LIST() (bot/plan.h, with the
+ * (bot/stage/stage-<name>.c), and a row of STAGE_LIST() (bot/results/plan.h, with the
  * descriptor's type, below the store and the reports that read it
  * through plan_stage() once stage_register() gave them this table):
  * whether it is per arch, heavy (limited by daemon.builds) or light,
@@ -27,7 +27,8 @@
 #ifndef LOREBOT_STAGE_H
 #define LOREBOT_STAGE_H
 
-#include "bot/plan.h"
+#include "bot/results/plan.h"
+#include "bot/store/store-results.h"
 
 struct store;
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The answers, dismissals and retests tables (migration "report-4") */
-#include "bot/store.h"
+#include "bot/store/store.h"
 
 static int fail(struct store *st, struct strbuf *err)
 {

@@ -2,7 +2,7 @@
 /* Diffs in replies: the messages that answer a patch with a diff (store.h) */
 #include <stdlib.h>
 
-#include "bot/store-int.h"
+#include "bot/store/store-int.h"
 
 int store_fixups_of(struct store *st, const char *const *parents, size_t n,
 		    struct fixup_rows *out, struct strbuf *err)

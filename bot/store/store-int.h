@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Inside the store: what the full assembly (bot/store-series.c) and the
- * incremental one (bot/store-update.c) share.  "touched" calls work on
+ * Inside the store: what the full assembly (bot/store/store-series.c) and the
+ * incremental one (bot/store/store-update.c) share.  "touched" calls work on
  * the temporary tables temp.closure (messages.id of the messages being
  * assembled again) and temp.touched (versions.id of what they made
  * before); the others on everything.
@@ -9,7 +9,7 @@
 #ifndef LOREBOT_STORE_INT_H
 #define LOREBOT_STORE_INT_H
 
-#include "bot/store.h"
+#include "bot/store/store.h"
 
 /* `lorebot series` order of versions joined with their series as s, v */
 #define STORE_VERSION_ORDER "s.first_date, s.first_version, v.ord"

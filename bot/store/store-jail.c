@@ -9,8 +9,8 @@
  */
 #include <stdlib.h>
 
-#include "bot/mail.h"
-#include "bot/store.h"
+#include "bot/mail/mail.h"
+#include "bot/store/store.h"
 #include "lib/jail.h"
 
 /*

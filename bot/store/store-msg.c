@@ -8,7 +8,7 @@
 #include <json-c/json.h>
 #include <stdlib.h>
 
-#include "bot/store.h"
+#include "bot/store/store.h"
 #include "lib/jsonx.h"
 
 char *store_msg_to_json(const struct msg *m)

@@ -2,7 +2,7 @@
 /* Stored series versions (their JSON) as text for people */
 #include <json-c/json.h>
 
-#include "bot/store.h"
+#include "bot/store/store.h"
 #include "lib/jsonx.h"
 
 /* The text of assembly_to_text(), from the stored JSON of each version */

@@ -3,7 +3,9 @@
 #include <stdlib.h>
 
 #include "lib/jsonx.h"
-#include "bot/reply-int.h"
+#include "bot/base/db.h"
+#include "bot/store/store.h"
+#include "bot/store/store-replies.h"
 
 static int fail(struct store *st, struct strbuf *err)
 {
@@ -25,17 +27,17 @@ int store_replies_exists(struct store *st, const char *version, const char *kind
 	return r;
 }
 
-static char *recipients_json(const struct reply_mail *m)
+static char *recipients_json(const struct store_reply *m)
 {
 	json_object *o = json_object_new_object(), *to = json_object_new_array();
 	json_object *cc = json_object_new_array();
 	char *s;
 	size_t i;
 
-	for (i = 0; i < m->to.nr; i++)
-		json_object_array_add(to, json_object_new_string(m->to.v[i].email));
-	for (i = 0; i < m->cc.nr; i++)
-		json_object_array_add(cc, json_object_new_string(m->cc.v[i].email));
+	for (i = 0; i < m->to->nr; i++)
+		json_object_array_add(to, json_object_new_string(m->to->v[i].email));
+	for (i = 0; i < m->cc->nr; i++)
+		json_object_array_add(cc, json_object_new_string(m->cc->v[i].email));
 	json_object_object_add(o, "to", to);
 	json_object_object_add(o, "cc", cc);
 	s = xstrdup(jx_text(o, false));
@@ -45,7 +47,7 @@ static char *recipients_json(const struct reply_mail *m)
 
 /* The reply's permanent record (migration "report-3"), beside it */
 static int report_record(struct store *st, int64_t reply, const char *version,
-			 const struct reply_mail *m, int64_t now, struct strbuf *err)
+			 const struct store_reply *m, int64_t now, struct strbuf *err)
 {
 	struct db_stmt *s = db_prepare(st->db,
 		"INSERT OR IGNORE INTO reports (id, reply, version, json, created)"
@@ -68,7 +70,7 @@ static int report_record(struct store *st, int64_t reply, const char *version,
 }
 
 int store_replies_insert(struct store *st, const char *version, const char *kind,
-			 const struct reply_mail *m, const char *mode, const char *state,
+			 const struct store_reply *m, const char *mode, const char *state,
 			 const char *reason, int64_t now, int64_t *id, struct strbuf *err)
 {
 	struct db_stmt *s = db_prepare(st->db,
@@ -82,10 +84,10 @@ int store_replies_insert(struct store *st, const char *version, const char *kind
 	ret = !s || db_bind_text(s, 1, version) || db_bind_text(s, 2, kind) ||
 		db_bind_int(s, 3, m->patch) || db_bind_text(s, 4, m->msgid) ||
 		db_bind_text(s, 5, m->in_reply_to) || db_bind_text(s, 6, m->subject) ||
-		db_bind_text(s, 7, m->to.nr ? m->to.v[0].email : NULL) ||
+		db_bind_text(s, 7, m->to->nr ? m->to->v[0].email : NULL) ||
 		db_bind_text(s, 8, rcpt) || db_bind_text(s, 9, mode) ||
 		db_bind_text(s, 10, state) || db_bind_text(s, 11, reason) ||
-		db_bind_blob(s, 12, m->text.buf, m->text.len) || db_bind_int(s, 13, now) ||
+		db_bind_blob(s, 12, m->text->buf, m->text->len) || db_bind_int(s, 13, now) ||
 		db_run(s) ? fail(st, err) : 0;
 	free(rcpt);
 	if (!ret)

@@ -4,8 +4,9 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "bot/contract.h"
-#include "bot/results.h"
+#include "bot/results/contract.h"
+#include "bot/results/results.h"
+#include "bot/store/store-results.h"
 #include "lib/jsonx.h"
 
 static char *strip_brackets(const char *id)

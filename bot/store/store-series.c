@@ -10,9 +10,9 @@
 #include <time.h>
 
 #include "lib/jsonw.h"
-#include "bot/series-out.h"
-#include "bot/store.h"
-#include "bot/store-int.h"
+#include "bot/series/series-out.h"
+#include "bot/store/store.h"
+#include "bot/store/store-int.h"
 
 /*
  * A version as stored before the assembly: not its JSON, which the

@@ -20,8 +20,8 @@
 #include <stdlib.h>
 
 #include "lib/log.h"
-#include "bot/store.h"
-#include "bot/store-int.h"
+#include "bot/store/store.h"
+#include "bot/store/store-int.h"
 
 struct closure {
 	struct strmap keys;	/* keys expanded */

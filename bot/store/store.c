@@ -4,9 +4,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "bot/store.h"
-#include "bot/store-int.h"
-#include "bot/version.h"
+#include "bot/store/store.h"
+#include "bot/store/store-int.h"
+#include "bot/base/version.h"
 
 static int fail(struct store *st, struct strbuf *err)
 {

@@ -28,8 +28,9 @@
 
 #include <stdint.h>
 
-#include "bot/db.h"
-#include "bot/series.h"
+#include "bot/base/db.h"
+#include "bot/series/series.h"
+#include "bot/store/store-results.h"
 
 struct store;
 
@@ -210,7 +211,7 @@ int64_t store_reparse(struct store *st, bool force, struct strbuf *err);
 
 
 /*
- * Answers to lorebot's mails (migration report-4; bot/reply-answers.c
+ * Answers to lorebot's mails (migration report-4; bot/report/reply-answers.c
  * reads them, report_version_load() what they did)
  */
 
@@ -327,7 +328,7 @@ void store_versions_text(struct json_object *versions, struct strbuf *sb);
 char *store_msg_to_json(const struct msg *m);
 
 /*
- * Parsing in a jail (bot/store-jail.c, lib/jail.h), so that the process
+ * Parsing in a jail (bot/store/store-jail.c, lib/jail.h), so that the process
  * that holds the database never parses MIME.  store_jail_use() gives st
  * a jailed parser, started at its first message (store_jail_start():
  * now, 0 or -1 with err when no jail can be made here); store_close()

@@ -9,8 +9,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bot/dash-int.h"
-#include "bot/pcheck.h"
+#include "bot/web/dash-int.h"
+#include "bot/report/pcheck.h"
+#include "bot/store/store-results.h"
 #include "lib/jsonw.h"
 #include "lib/jsonx.h"
 #include "lib/text.h"
@@ -216,7 +217,7 @@ out:
 /*
  * /api/checks/<Message-ID>: the verdicts of a patch (or, for a cover
  * letter, of every patch of its version) per context, as patchwork's
- * checks and b4's review checks take them (bot/pcheck.h); the newest
+ * checks and b4's review checks take them (bot/report/pcheck.h); the newest
  * live version that has the message.  "url" is a path on this dashboard.
  */
 void dash_api_checks(struct dash *d, const struct web_request *req, const char *id,

@@ -5,8 +5,9 @@
  * the result it comes from (whose log the series page links), and the
  * findings split by severity.
  */
-#include "bot/dash-int.h"
-#include "bot/contract.h"
+#include "bot/web/dash-int.h"
+#include "bot/results/contract.h"
+#include "bot/store/store-results.h"
 
 /* Severity words of findings to the columns of the split */
 static const struct {

@@ -9,13 +9,14 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "bot/dash-int.h"
-#include "bot/html.h"
-#include "bot/results.h"
-#include "bot/contract.h"
-#include "bot/mail.h"
+#include "bot/web/dash-int.h"
+#include "bot/report/html.h"
+#include "bot/results/results.h"
+#include "bot/store/store-results.h"
+#include "bot/results/contract.h"
+#include "bot/mail/mail.h"
 #include "lib/text.h"
-#include "bot/version.h"
+#include "bot/base/version.h"
 
 void dash_render(struct dash *d, struct web_response *res, const char *file,
 		 struct tvars *vars)

@@ -5,13 +5,13 @@
 
 #include <json-c/json.h>
 
-#include "bot/dash.h"
-#include "bot/reply.h"
-#include "bot/report.h"
-#include "bot/stage.h"
-#include "bot/store.h"
+#include "bot/web/dash.h"
+#include "bot/report/reply.h"
+#include "bot/report/report.h"
+#include "bot/stage/stage.h"
+#include "bot/store/store.h"
 #include "lib/template.h"
-#include "bot/web.h"
+#include "bot/web/web.h"
 
 struct dash {
 	struct store st;		/* read-only */

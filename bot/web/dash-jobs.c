@@ -6,7 +6,7 @@
  */
 #include <stdlib.h>
 
-#include "bot/dash-int.h"
+#include "bot/web/dash-int.h"
 
 int dash_jobs_load(struct dash *d, const char *version, struct dash_jobs *out)
 {

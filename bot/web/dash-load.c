@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "bot/contract.h"
-#include "bot/dash-int.h"
+#include "bot/results/contract.h"
+#include "bot/web/dash-int.h"
 
 /* The state is derived from the results: the one filter SQL cannot apply */
 static bool matches(const struct dash_version *dv, const struct dash_filter *f)

@@ -9,7 +9,7 @@
 #include <limits.h>
 #include <stdlib.h>
 
-#include "bot/dash-int.h"
+#include "bot/web/dash-int.h"
 
 /* The directories of the server a document may name */
 static const enum cfg_id root_keys[] = {

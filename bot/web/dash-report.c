@@ -2,7 +2,7 @@
 /*
  * A report's permanent page: /r/<id> shows what was mailed, as it was
  * mailed, from the reply's stored text and the record kept beside it
- * (migration "report-3", bot/report-snap.c).  Nothing on it is read from
+ * (migration "report-3", bot/report/report-snap.c).  Nothing on it is read from
  * what may change (the version's state, its later results, the time):
  * the page of a report is the same bytes after later versions, reruns
  * and `lorebot db rebuild`.
@@ -14,8 +14,8 @@
  */
 #include <stdlib.h>
 
-#include "bot/dash-int.h"
-#include "bot/mbox.h"
+#include "bot/web/dash-int.h"
+#include "bot/mail/mbox.h"
 #include "lib/gz.h"
 #include "lib/jsonx.h"
 #include "lib/text.h"

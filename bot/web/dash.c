@@ -2,7 +2,8 @@
 /* The dashboard: start, stop and the routes to the pages and the API */
 #include <stdlib.h>
 
-#include "bot/dash-int.h"
+#include "bot/web/dash-int.h"
+#include "bot/store/store-results.h"
 
 /* A path, or a prefix ending in '/' that an id follows */
 static const struct route {

@@ -23,7 +23,8 @@
 #ifndef LOREBOT_DASH_H
 #define LOREBOT_DASH_H
 
-#include "bot/config.h"
+#include "bot/conf/config.h"
+#include "bot/store/store-results.h"
 #include "lib/strbuf.h"
 
 struct dash;

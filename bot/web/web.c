@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <sys/socket.h>
 
-#include "bot/web.h"
+#include "bot/web/web.h"
 
 /*
  * Bounds per client.  A slowloris (connections that trickle a header

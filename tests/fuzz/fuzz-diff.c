@@ -6,7 +6,7 @@
  */
 #include <stdlib.h>
 
-#include "bot/diff.h"
+#include "bot/git/diff.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 

@@ -2,14 +2,14 @@
 /*
  * libFuzzer target: one raw message through MIME parsing and extraction,
  * and a differential one: lorebot's reading against git mailinfo's, which
- * must agree but where the difference is a documented one (bot/mailinfo.h).
+ * must agree but where the difference is a documented one (bot/mail/mailinfo.h).
  * LOREBOT_FUZZ_NO_GIT=1 leaves git out (faster, no subprocesses).
  */
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bot/mailinfo.h"
-#include "bot/series.h"
+#include "bot/mail/mailinfo.h"
+#include "bot/series/series.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 

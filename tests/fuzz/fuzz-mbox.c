@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bot/mbox.h"
-#include "bot/series.h"
-#include "bot/series-out.h"
+#include "bot/mail/mbox.h"
+#include "bot/series/series.h"
+#include "bot/series/series-out.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 

@@ -2,7 +2,7 @@
 /* libFuzzer target: subject tag parsing */
 #include <stdlib.h>
 
-#include "bot/subject.h"
+#include "bot/mail/subject.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 

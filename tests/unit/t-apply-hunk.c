@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Hunk placement as git apply does it, the closest-match report, path checks */
-#include "bot/apply.h"
+#include "bot/apply/apply.h"
 #include "tests/unit/tap.h"
 
 static struct diff d;

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "bot/git.h"
+#include "bot/git/git.h"
 #include "checkers/callers.h"
 #include "tests/unit/tap.h"
 

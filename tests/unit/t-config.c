@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The configuration: the key list (bot/config-keys.h) and its typed
+ * The configuration: the key list (bot/conf/config-keys.h) and its typed
  * values, bad values as file:line errors, unknown keys, subsections,
  * the cache directory.
  */
@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "lib/util.h"
-#include "bot/config.h"
+#include "bot/conf/config.h"
 #include "tests/unit/tap.h"
 
 static char *dir;
@@ -129,7 +129,7 @@ static void test_table(void)
 	bad_ids += !id_of(#id, key) || strcmp(config_key(CFG_ID_##id)->name, key);
 #define CFG_SUBKEY(id, key, type, def, choices, help) \
 	bad_ids += !id_of(#id, key) || strcmp(config_sub_key(CFG_SUB_##id)->name, key);
-#include "bot/config-keys.h"
+#include "bot/conf/config-keys.h"
 	is_int(bad_ids, 0, "each id is its key's name, and names its row");
 
 	/* every default is a value its key can take */
@@ -157,7 +157,7 @@ static void test_table(void)
 	is_int(config_parse(&cfg, &err), 0, "an empty configuration parses");
 #define CFG_KEY(id, name, type, def, choices, help) def_##type(name, def, cfg.v.id);
 #define CFG_SUBKEY(id, name, type, def, choices, help)
-#include "bot/config-keys.h"
+#include "bot/conf/config-keys.h"
 	is_int(bad_defaults, 0, "every field of an empty configuration is its key's default");
 	ok(config_v(NULL)->build_jobs == cfg.v.build_jobs &&
 	   !strcmp(config_v(NULL)->core_statedir, "/var/lib/lorebot"),

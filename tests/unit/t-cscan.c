@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "bot/git.h"
+#include "bot/git/git.h"
 #include "checkers/cscan.h"
 #include "tests/unit/tap.h"
 

@@ -6,10 +6,11 @@
 #include <errno.h>
 #include <unistd.h>
 
-#include "bot/db.h"
-#include "bot/results.h"
-#include "bot/stage.h"
-#include "bot/store.h"
+#include "bot/base/db.h"
+#include "bot/results/results.h"
+#include "bot/store/store-results.h"
+#include "bot/stage/stage.h"
+#include "bot/store/store.h"
 #include "lib/jsonx.h"
 #include "tests/unit/tap.h"
 

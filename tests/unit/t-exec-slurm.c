@@ -4,7 +4,7 @@
  * Slurm 22.05 prints it), the state table, the sbatch command line and
  * the batch script, and reattaching (a handle Slurm no longer knows
  * falls back on the job's exit file), and what the daemon asks of the engine
- * besides (bot/exec.c: the stages it runs, their resources, the job of a
+ * besides (bot/sched/exec.c: the stages it runs, their resources, the job of a
  * handle).
  */
 #include <errno.h>
@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "bot/exec.h"
-#include "bot/stage.h"
+#include "bot/sched/exec.h"
+#include "bot/stage/stage.h"
 #include "tests/unit/tap.h"
 
 static const char squeue_out[] =
@@ -254,7 +254,7 @@ int main(void)
 	free(handle);
 	rmdir(dir);
 
-	/* what the daemon asks of the engine besides the executor (bot/exec.c) */
+	/* what the daemon asks of the engine besides the executor (bot/sched/exec.c) */
 	{
 		struct config cfg = CONFIG_INIT;
 		struct strbuf err = STRBUF_INIT;

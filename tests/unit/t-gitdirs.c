@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bot/gitdirs.h"
+#include "bot/git/gitdirs.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include "tests/unit/tap.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Quarantined writes (bot/gitrepo-import.c): what a sandboxed apply
+ * Quarantined writes (bot/git/gitrepo-import.c): what a sandboxed apply
  * writes stays out of the repository until the trusted side takes it in,
  * and what a hostile writer could leave there is refused: links in the
  * quarantine, a tree entry named .git or with a slash, a link out of the
@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bot/gitrepo.h"
+#include "bot/git/gitrepo.h"
 #include "lib/util.h"
 #include "tests/unit/tap.h"
 

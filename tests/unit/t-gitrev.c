@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The one revision resolver (bot/git-rev.c) through its three entry
+ * The one revision resolver (bot/git/git-rev.c) through its three entry
  * points: git_rev_resolve() on a path, gitrepo_resolve_commit() and
  * gitdev_resolve() on an open repository; names, ids, the remote-branch
  * fallback, and the one wording of what does not resolve.
@@ -8,9 +8,9 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "bot/git.h"
-#include "bot/gitdev.h"
-#include "bot/gitrepo.h"
+#include "bot/git/git.h"
+#include "bot/git/gitdev.h"
+#include "bot/git/gitrepo.h"
 #include "lib/util.h"
 #include "tests/unit/tap.h"
 

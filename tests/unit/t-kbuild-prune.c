@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "lib/util.h"
-#include "bot/arch.h"
+#include "bot/base/arch.h"
 #include "ci/kbuild.h"
 #include "tests/unit/tap.h"
 

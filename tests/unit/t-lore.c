@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* What the lore client parses: Atom feeds, times, URLs, --since */
-#include "bot/fetch.h"
-#include "bot/lore.h"
+#include "bot/fetch/fetch.h"
+#include "bot/lore/lore.h"
 #include "tests/unit/tap.h"
 
 /* trimmed from public-inbox 1.9's output: attributes split by newlines */

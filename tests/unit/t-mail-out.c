@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Mail headers that cannot be abused */
-#include "bot/mail-out.h"
+#include "bot/mail/mail-out.h"
 #include "tests/unit/tap.h"
 
 static char *header(const char *name, const char *value, bool text)

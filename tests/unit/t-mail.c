@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Mail parsing and patch extraction on the hand-made fixtures */
-#include "bot/mail.h"
-#include "bot/mbox.h"
-#include "bot/patch.h"
+#include "bot/mail/mail.h"
+#include "bot/mail/mbox.h"
+#include "bot/mail/patch.h"
 #include "tests/unit/tap.h"
 
 #define DIFF \

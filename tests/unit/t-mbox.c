@@ -8,7 +8,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "bot/mbox.h"
+#include "bot/mail/mbox.h"
 #include "tests/unit/tap.h"
 
 static void add_msg(struct strbuf *sb, unsigned int *seed, int i)

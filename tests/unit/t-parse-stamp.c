@@ -9,17 +9,17 @@
  * forms with the one recorded for the current version.
  *
  * If it fails: the parser's output changed.  Bump STORE_PARSE_VERSION
- * in bot/store.h (every stored message is then parsed again, once, at
+ * in bot/store/store.h (every stored message is then parsed again, once, at
  * the next fetch) and record the fingerprint this test prints.
  */
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot/mail.h"
-#include "bot/mbox.h"
-#include "bot/series.h"
-#include "bot/store.h"
+#include "bot/mail/mail.h"
+#include "bot/mail/mbox.h"
+#include "bot/series/series.h"
+#include "bot/store/store.h"
 #include "tests/unit/tap.h"
 
 static const struct {
@@ -137,7 +137,7 @@ int main(void)
 		is_str(fp, recorded[i].fingerprint,
 		       "the parsed forms of the %zu mails are those recorded for parser "
 		       "version %d with %s (if not: bump STORE_PARSE_VERSION in "
-		       "bot/store.h and record %s here)", mails, STORE_PARSE_VERSION,
+		       "bot/store/store.h and record %s here)", mails, STORE_PARSE_VERSION,
 		       mail_library(), fp);
 		is_int(mails, recorded[i].mails, "as many mails as recorded");
 	}

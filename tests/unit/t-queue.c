@@ -2,8 +2,8 @@
 /* The daemon's job queue: order, classes, uniqueness, crash recovery */
 #include <unistd.h>
 
-#include "bot/queue.h"
-#include "bot/stage.h"
+#include "bot/sched/queue.h"
+#include "bot/stage/stage.h"
 #include "tests/unit/tap.h"
 
 int main(void)

@@ -4,8 +4,8 @@
  * same id (its line moved, its quote re-indented); another rule, file,
  * function or code has another.
  */
-#include "bot/report.h"
-#include "bot/stage.h"
+#include "bot/report/report.h"
+#include "bot/stage/stage.h"
 #include "tests/unit/tap.h"
 
 static void id_of(enum stage s, const char *json, char id[REPORT_ID_LEN + 1])

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bot/results-cover.c: the changed lines compiled on at least one arch,
+ * bot/results/results-cover.c: the changed lines compiled on at least one arch,
  * from the arch objects of a build: a line only one arch left out is
  * compiled, a line every arch left out is not, with each arch's reason;
  * an arch that did not measure does not count; the line for people.
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "lib/jsonx.h"
-#include "bot/results.h"
+#include "bot/results/results.h"
 #include "tests/unit/tap.h"
 
 static json_object *arch(const char *name, const char *cover)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * An mbox into series for apply and check (bot/series-mbox.c): which
+ * An mbox into series for apply and check (bot/series/series-mbox.c): which
  * versions --series picks (a series id: its current version; a version's
  * or a patch's Message-ID: the versions holding it, superseded or not),
  * the second pass over the messages wanted, and stdin read twice through
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bot/series-mbox.h"
+#include "bot/series/series-mbox.h"
 #include "tests/unit/tap.h"
 
 struct seen {

@@ -3,7 +3,7 @@
  * plan_make(): what a version needs, derived from its results alone,
  * by the stage table's rows (what follows what, on which status).
  */
-#include "bot/stage.h"
+#include "bot/stage/stage.h"
 #include "tests/unit/tap.h"
 
 static const char *const archs[] = { "x86_64", "arm64" };

@@ -4,7 +4,7 @@
  * merged into one list: one entry a version, new wins over updated,
  * new and then gone is nothing.
  */
-#include "bot/store.h"
+#include "bot/store/store.h"
 #include "tests/unit/tap.h"
 
 static void add(struct store_changes *c, enum store_change_kind kind,

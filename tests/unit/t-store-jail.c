@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Stored mail parsed in a jail (bot/store-jail.c): the parsed form is the
+ * Stored mail parsed in a jail (bot/store/store-jail.c): the parsed form is the
  * one parsing in process gives, byte for byte; a message the parser dies
  * on is stored all the same, unparsed, with why, and costs only itself:
  * the messages of its batch before and after it are parsed (each alone
@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "bot/mail.h"
-#include "bot/mbox.h"
-#include "bot/store.h"
+#include "bot/mail/mail.h"
+#include "bot/mail/mbox.h"
+#include "bot/store/store.h"
 #include "tests/unit/tap.h"
 
 /* the real parser, but one that dies on a marked message (a parser bug) */

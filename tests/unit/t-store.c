@@ -6,12 +6,12 @@
 #include <json-c/json.h>
 #include <unistd.h>
 
-#include "bot/mbox.h"
+#include "bot/mail/mbox.h"
 #include "lib/jsonw.h"
-#include "bot/series-out.h"
-#include "bot/store.h"
-#include "bot/store-int.h"
-#include "bot/version.h"
+#include "bot/series/series-out.h"
+#include "bot/store/store.h"
+#include "bot/store/store-int.h"
+#include "bot/base/version.h"
 #include "tests/unit/tap.h"
 
 static char *fixture(const char *name)

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot/patch.h"
-#include "bot/subject.h"
+#include "bot/mail/patch.h"
+#include "bot/mail/subject.h"
 #include "tests/unit/tap.h"
 
 /* git's cleanup_subject() (git am, mailinfo): each with and without -b */

@@ -16,7 +16,7 @@
 
 #include "lib/jsonw.h"
 #include "lib/jsonx.h"
-#include "bot/mail.h"
+#include "bot/mail/mail.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include "tests/unit/tap.h"
