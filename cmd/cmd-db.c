@@ -41,8 +41,7 @@ int cmd_open_store(struct ctx *ctx, struct store *st, bool create)
 	if (ret)
 		fprintf(stderr, "lorebot: %s\n", err.buf);
 	if (!ret) {
-		/* a copy of the array, which store_close() frees */
-		st->trusted = config_list_copy(&config_v(ctx->cfg)->series_trust);
+		st->trusted = config_v(ctx->cfg)->series_trust.v;
 		st->nr_trusted = config_v(ctx->cfg)->series_trust.nr;
 		st->series_memory =
 			series_budget(config_v(ctx->cfg)->series_memory);

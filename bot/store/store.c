@@ -34,7 +34,6 @@ void store_close(struct store *st)
 {
 	db_close(st->db);
 	st->db = NULL;
-	free(st->trusted);
 	st->trusted = NULL;
 	st->nr_trusted = 0;
 	if (st->hook)

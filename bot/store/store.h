@@ -48,7 +48,8 @@ struct store_hook {
 
 struct store {
 	struct db *db;
-	const char **trusted;	/* series.trust (the strings borrowed) */
+	/* series.trust: the configuration's array, borrowed (it outlives the store) */
+	const char *const *trusted;
 	size_t nr_trusted;
 	int results_tables;	/* store_has_results(): 0 not asked yet, 1, -1 */
 	int answers_tables;	/* store_has_answers(): the same */
