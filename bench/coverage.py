@@ -53,6 +53,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(HERE)
@@ -303,24 +304,36 @@ def measure(work, arch, step=1):
 
 
 def run_build(work, branch, arch, extra):
-    """lorebot build of branch on mm-new: (its JSON, wall s, CPU s of it and its children)"""
+    """lorebot build of branch on mm-new: (its JSON, wall s, CPU s of it and
+    every process it started)"""
     # not measure's bot.conf: the two may run at once
     conf = os.path.join(work, "cost.conf")
     with open(conf, "w") as f:
         f.write("[build]\n\tprofile = small\n\tjobs = 2\n\ttimeout = 3h\n")
-    timef = os.path.join(work, "time")
-    cmd = ["nice", "-n", "10", "/usr/bin/time", "-f", "%e %U %S", "-o", timef,
-           os.path.join(TOP, "build/lorebot"), "--config", conf, "build",
+    cmd = ["nice", "-n", "10", os.path.join(TOP, "build/lorebot"), "--config", conf, "build",
            "--repo", os.path.join(work, "repo.git"), "--series", branch, "--base", "mm-new",
            "--arch", arch, "--log-dir", os.path.join(work, "logs", branch.replace("/", "-")),
            "--json"] + extra
-    r = subprocess.run(cmd, capture_output=True)
+    # the CPU time of the build's cpuacct cgroup: /usr/bin/time (wait4's
+    # rusage) misses the sandboxed make's children, which bwrap's init
+    # reaps, and the wall time is the machine's load as much as the build
+    cg = "/sys/fs/cgroup/cpuacct/lorebot-cost.%d.%d" % (os.getpid(), time.monotonic_ns())
+    os.mkdir(cg)
+    start = time.monotonic()
+    r = subprocess.run(["sh", "-c", 'echo $$ >"$0/tasks" && exec "$@"', cg] + cmd,
+                       capture_output=True)
+    wall = time.monotonic() - start
+    with open(os.path.join(cg, "cpuacct.usage")) as f:
+        cpu = int(f.read()) / 1e9
+    try:
+        os.rmdir(cg)
+    except OSError:
+        pass        # a process the build left behind: its CPU is counted, the group stays
     try:
         d = json.loads(r.stdout)
     except ValueError:
         d = None
-    wall, user, sys_ = (float(x) for x in open(timef).read().split()[-3:])
-    return d, wall, user + sys_
+    return d, wall, cpu
 
 
 def twin(repo, work, parent, commit, pid):
