@@ -268,42 +268,61 @@ const char *config_sub(const struct config *cfg, enum cfg_sub id, const char *su
 	return s;
 }
 
+/*
+ * A subsection key's value, parsed as parse_value() parses a plain key's
+ * into f; false when the key is not of the type the caller reads (f is
+ * then left as the caller set it)
+ */
+static bool sub_value(const struct config *cfg, enum cfg_sub id, const char *sub,
+		      enum cfg_type type, void *f)
+{
+	const struct cfg_key *k = config_sub_key(id);
+	char *name;
+	const struct config_entry *e;
+
+	if (k->type != type)
+		return false;
+	name = sub_name(k, sub);
+	e = last_entry(cfg, name);
+	free(name);
+	/* config_parse() refused a bad value before anyone asks */
+	if (e && !config_value_problem(k, e->value))
+		parse_value(k, e->value, f);
+	else if (k->def)
+		parse_value(k, k->def, f);
+	return true;
+}
+
 bool config_sub_bool(const struct config *cfg, enum cfg_sub id, const char *sub)
 {
-	const char *s = config_sub(cfg, id, sub);
 	bool b = false;
 
-	if (s)
-		util_parse_bool(s, &b);
+	sub_value(cfg, id, sub, CFG_BOOL, &b);
 	return b;
 }
 
 int64_t config_sub_int(const struct config *cfg, enum cfg_sub id, const char *sub)
 {
-	const char *s = config_sub(cfg, id, sub);
+	int64_t i = 0;
 
-	return s ? strtoll(s, NULL, 10) : 0;
-}
-
-static uint64_t sub_u64(const struct config *cfg, enum cfg_sub id, const char *sub,
-			int (*parse)(const char *s, uint64_t *out))
-{
-	const char *s = config_sub(cfg, id, sub);
-	uint64_t u = 0;
-
-	if (s)
-		parse(s, &u);
-	return u;
+	sub_value(cfg, id, sub, CFG_INT, &i);
+	return i;
 }
 
 uint64_t config_sub_size(const struct config *cfg, enum cfg_sub id, const char *sub)
 {
-	return sub_u64(cfg, id, sub, util_parse_size);
+	uint64_t u = 0;
+
+	sub_value(cfg, id, sub, CFG_SIZE, &u);
+	return u;
 }
 
 uint64_t config_sub_ms(const struct config *cfg, enum cfg_sub id, const char *sub)
 {
-	return sub_u64(cfg, id, sub, util_parse_duration_ms);
+	uint64_t u = 0;
+
+	sub_value(cfg, id, sub, CFG_DURATION, &u);
+	return u;
 }
 
 size_t config_sub_all(const struct config *cfg, enum cfg_sub id, const char *sub,

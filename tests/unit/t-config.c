@@ -311,7 +311,9 @@ static void test_subsections(void)
 			 "\tbranch = mm-new\n"
 			 "\tbranch = mm-unstable\n"
 			 "[slurm \"build\"]\n"
-			 "\tmem = 8g\n");
+			 "\tmem = 8g\n"
+			 "\tcpus = 12\n"
+			 "\ttime = 90m\n");
 
 	is_int(config_load_strict(&cfg, path, &err), 0, "subsections load: %s", err.buf);
 	is_str(config_sub(&cfg, CFG_SUB_list_url, "linux-mm"),
@@ -327,6 +329,13 @@ static void test_subsections(void)
 	   "an unset duration: its default (5m)");
 	ok(config_sub_size(&cfg, CFG_SUB_slurm_mem, "build") == 8ULL << 30 &&
 	   !config_sub(&cfg, CFG_SUB_slurm_mem, "boot"), "a size; unset without default: NULL");
+	ok(config_sub_int(&cfg, CFG_SUB_slurm_cpus, "build") == 12 &&
+	   config_sub_ms(&cfg, CFG_SUB_slurm_time, "build") == 90 * 60000ULL &&
+	   !config_sub_int(&cfg, CFG_SUB_slurm_cpus, "boot"), "an int and a duration; unset: 0");
+	ok(!config_sub_int(&cfg, CFG_SUB_slurm_mem, "build") &&
+	   !config_sub_bool(&cfg, CFG_SUB_slurm_cpus, "build") &&
+	   !config_sub_ms(&cfg, CFG_SUB_list_url, "linux-mm"),
+	   "read as another type than the table's: nothing");
 	nr = config_sub_all(&cfg, CFG_SUB_remote_branch, "mm", &v);
 	ok(nr == 2 && !strcmp(v[0], "mm-new") && !strcmp(v[1], "mm-unstable"),
 	   "a list of a subsection, in order");
