@@ -12,6 +12,7 @@
 #include "lib/util.h"
 #include "ci/cover-run.h"
 #include "ci/delta.h"
+#include "ci/kbuild-cmd.h"
 #include "ci/needs.h"
 #include "ci/readers.h"
 
@@ -82,68 +83,20 @@ void cover_ctx_init(struct cover_ctx *cx, struct kbuild_tree *t,
 
 void cover_ctx_release(struct cover_ctx *cx)
 {
-	size_t i;
-
 	kconf_release(&cx->config);
 	kconf_index_release(&cx->ix);
-	for (i = 0; i < cx->cmds_nr; i++)
-		free(cx->cmds[i]);
-	free(cx->cmds);
+	kbuild_units_free(cx->cmds, cx->cmds_nr);
 	memset(cx, 0, sizeof(*cx));
 }
 
 /* ---- the units of obj/ ---- */
 
-static void list_units(struct cover_ctx *cx, const char *rel)
-{
-	char *path = xasprintf("%s%s%s", cx->t->obj, *rel ? "/" : "", rel);
-	DIR *d = opendir(path);
-	struct dirent *de;
-
-	free(path);
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		size_t n = strlen(de->d_name);
-		char *sub;
-
-		if (de->d_type == DT_DIR && de->d_name[0] != '.') {
-			sub = xasprintf("%s%s%s", rel, *rel ? "/" : "", de->d_name);
-			list_units(cx, sub);
-			free(sub);
-		} else if (de->d_name[0] == '.' && n > 7 &&
-			   !strcmp(de->d_name + n - 6, ".o.cmd")) {
-			ALLOC_GROW(cx->cmds, cx->cmds_nr + 1, cx->cmds_alloc);
-			cx->cmds[cx->cmds_nr++] = xasprintf("%s%s%.*s", rel, *rel ? "/" : "",
-							    (int)(n - 5), de->d_name + 1);
-		}
-	}
-	closedir(d);
-}
-
-static int by_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static void units_listed(struct cover_ctx *cx)
 {
 	if (cx->cmds_done)
 		return;
-	list_units(cx, "");
-	if (cx->cmds_nr)
-		qsort(cx->cmds, cx->cmds_nr, sizeof(*cx->cmds), by_str);
+	cx->cmds_nr = kbuild_list_units(cx->t->obj, &cx->cmds);
 	cx->cmds_done = true;
-}
-
-/* obj/dir/.foo.o.cmd of unit "dir/foo.o" */
-static char *unit_cmd_path(const struct kbuild_tree *t, const char *unit)
-{
-	const char *slash = strrchr(unit, '/');
-
-	if (!slash)
-		return xasprintf("%s/.%s.cmd", t->obj, unit);
-	return xasprintf("%s/%.*s/.%s.cmd", t->obj, (int)(slash - unit), unit, slash + 1);
 }
 
 /* ---- one patch ---- */
@@ -214,7 +167,7 @@ static void find_dependents(struct cover_ctx *cx, struct pfile *pf, size_t nr)
 		rel_needle[k] = xasprintf(" %s/%s ", rel, pf[k].f.path);
 	}
 	for (i = 0; i < cx->cmds_nr; i++) {
-		char *cmd = unit_cmd_path(cx->t, cx->cmds[i]), *buf = NULL;
+		char *cmd = kbuild_cmd_file(cx->t->obj, cx->cmds[i]), *buf = NULL;
 		size_t len;
 
 		if (util_read_file_beneath(cx->t->obj, cmd, &buf, &len, FILE_MAX)) {

@@ -61,7 +61,7 @@ struct cover_ctx {
 	struct kconf_index ix;		/* for the reasons, read when needed */
 	bool ix_done;
 	char **cmds;			/* the units of obj/ ("mm/rmap.o") */
-	size_t cmds_nr, cmds_alloc;
+	size_t cmds_nr;
 	bool cmds_done;
 };
 

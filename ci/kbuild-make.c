@@ -15,6 +15,7 @@
 #include "lib/run.h"
 #include "ci/kbuild.h"
 #include "ci/kbuild-priv.h"
+#include "ci/kbuild-cmd.h"
 
 #define FSIZE_LIMIT (4ULL << 30)
 
@@ -424,16 +425,6 @@ out:
 	return ret;
 }
 
-/* obj/dir/.foo.o.cmd of unit "dir/foo.o" */
-static char *cmd_file(const struct kbuild_tree *t, const char *unit)
-{
-	const char *slash = strrchr(unit, '/');
-
-	if (!slash)
-		return xasprintf("%s/.%s.cmd", t->obj, unit);
-	return xasprintf("%s/%.*s/.%s.cmd", t->obj, (int)(slash - unit), unit, slash + 1);
-}
-
 /*
  * The C compile of a .cmd file ("savedcmd_mm/rmap.o := gcc ... -c -o
  * mm/rmap.o .../mm/rmap.c; objtool ...") turned into "gcc ... -E -dD -o
@@ -518,7 +509,7 @@ static int preprocess_cmd(const char *text, const char *unit, const char *out,
 int kbuild_preprocess(struct kbuild_tree *t, const char *unit, struct strbuf *out,
 		      struct kbuild_step *step, struct strbuf *err)
 {
-	char *dir = xasprintf("%s/cover", t->dir), *cmdf = cmd_file(t, unit);
+	char *dir = xasprintf("%s/cover", t->dir), *cmdf = kbuild_cmd_file(t->obj, unit);
 	char *ipath = xasprintf("%s/unit.i", dir), *text = NULL, *buf = NULL;
 	const char *rw[] = { dir, NULL };
 	struct kbuild_make_opts o = { .name = "preprocess", .rw = rw, .top = "cover" };

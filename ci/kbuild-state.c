@@ -17,6 +17,7 @@
 
 #include "lib/log.h"
 #include "ci/kbuild-priv.h"
+#include "ci/kbuild-cmd.h"
 #include "ci/objguard.h"
 
 /* The build user owns what builds write: obj/ and the ccache */
@@ -290,20 +291,15 @@ void kbuild_guard_after(struct kbuild_tree *t, bool trusted)
 
 bool kbuild_compiled(const struct kbuild_tree *t, const char *c_path)
 {
-	const char *slash = strrchr(c_path, '/');
-	size_t n = strlen(c_path);
+	char *unit = kbuild_c_unit(c_path);
 	struct stat st;
 	char *cmd;
 	bool ret;
 
-	if (n < 3 || strcmp(c_path + n - 2, ".c"))
+	if (!unit)
 		return false;
-	if (slash)
-		cmd = xasprintf("%s/%.*s/.%.*s.o.cmd", t->obj,
-				(int)(slash - c_path), c_path,
-				(int)(n - 2 - (slash + 1 - c_path)), slash + 1);
-	else
-		cmd = xasprintf("%s/.%.*s.o.cmd", t->obj, (int)(n - 2), c_path);
+	cmd = kbuild_cmd_file(t->obj, unit);
+	free(unit);
 	ret = !stat(cmd, &st);
 	/*
 	 * Not there: the guard or a recovery may have removed it (in this

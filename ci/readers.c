@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "lib/util.h"
+#include "ci/kbuild-cmd.h"
 #include "ci/readers.h"
 
 #define FILE_MAX (8 << 20)
@@ -313,50 +314,25 @@ static void scan_cmd(struct readers_headers *h, const char *buf, const char *nee
 	}
 }
 
-static void scan_dir(struct readers_headers *h, const char *obj, const char *rel,
-		     const char *abs_needle, const char *rel_needle)
-{
-	char *path = *rel ? xasprintf("%s/%s", obj, rel) : xstrdup(obj);
-	DIR *d = opendir(path);
-	struct dirent *de;
-
-	if (!d) {
-		free(path);
-		return;
-	}
-	while ((de = readdir(d))) {
-		size_t n = strlen(de->d_name);
-		char *sub;
-
-		if (de->d_type == DT_DIR && de->d_name[0] != '.') {
-			sub = *rel ? xasprintf("%s/%s", rel, de->d_name) : xstrdup(de->d_name);
-			/* the sources beside obj/ (src/ as a link): not walked */
-			if (strcmp(sub, "source"))
-				scan_dir(h, obj, sub, abs_needle, rel_needle);
-			free(sub);
-		} else if (de->d_name[0] == '.' && n > 7 &&
-			   !strcmp(de->d_name + n - 6, ".o.cmd")) {
-			char *f = xasprintf("%s/%s", path, de->d_name), *buf = NULL;
-			size_t len;
-
-			if (!util_read_file_beneath(obj, f, &buf, &len, FILE_MAX)) {
-				scan_cmd(h, buf, abs_needle);
-				scan_cmd(h, buf, rel_needle);
-			}
-			free(buf);
-			free(f);
-		}
-	}
-	closedir(d);
-	free(path);
-}
-
 void readers_headers_scan(struct readers_headers *h, const char *obj, const char *src)
 {
 	char *rel = util_relative_path(obj, src);
 	char *abs_needle = xasprintf("%s/", src), *rel_needle = xasprintf("%s/", rel);
+	char **units;
+	size_t nr = kbuild_list_units(obj, &units), i;
 
-	scan_dir(h, obj, "", abs_needle, rel_needle);
+	for (i = 0; i < nr; i++) {
+		char *f = kbuild_cmd_file(obj, units[i]), *buf = NULL;
+		size_t len;
+
+		if (!util_read_file_beneath(obj, f, &buf, &len, FILE_MAX)) {
+			scan_cmd(h, buf, abs_needle);
+			scan_cmd(h, buf, rel_needle);
+		}
+		free(buf);
+		free(f);
+	}
+	kbuild_units_free(units, nr);
 	free(abs_needle);
 	free(rel_needle);
 	free(rel);
