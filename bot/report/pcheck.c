@@ -98,8 +98,8 @@ static void base_text(const struct report_version *v, struct strbuf *sb)
 		strbuf_addstr(sb, "the base");
 }
 
-static void apply_checks(const struct report_version *v, const struct result *r,
-			 struct pchecks *out)
+void pcheck_apply(const struct report_version *v, const struct report_opts *o,
+		  const struct result *r, struct pchecks *out)
 {
 	json_object *ps = rd_doc_patches(r->doc);
 	struct strbuf sb = STRBUF_INIT, base = STRBUF_INIT;
@@ -111,7 +111,7 @@ static void apply_checks(const struct report_version *v, const struct result *r,
 	if (r->status == STATUS_INFRA) {
 		strbuf_addf(&sb, "not applied: %s", r->summary);
 		for (n = 1; n <= v->total; n++)
-			add(out, v, n, "lorebot-apply", PCHECK_WARNING, sb.buf);
+			add(out, v, n, plan_stage(r->stage)->pcheck_context, PCHECK_WARNING, sb.buf);
 		goto out;
 	}
 	for (i = 0; ps && i < json_object_array_length(ps); i++) {
@@ -142,7 +142,7 @@ static void apply_checks(const struct report_version *v, const struct result *r,
 			else
 				strbuf_addstr(&sb, "not applied");
 		}
-		add(out, v, n, "lorebot-apply", state, sb.buf);
+		add(out, v, n, plan_stage(r->stage)->pcheck_context, state, sb.buf);
 	}
 out:
 	strbuf_release(&sb);
@@ -199,7 +199,7 @@ enum pcheck_state pcheck_review(const struct report_opts *o, json_object *findin
 	return state;
 }
 
-static void review_checks(const struct report_version *v, const struct report_opts *o,
+void pcheck_check(const struct report_version *v, const struct report_opts *o,
 			  const struct result *r, struct pchecks *out)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -214,7 +214,7 @@ static void review_checks(const struct report_version *v, const struct report_op
 		} else {
 			state = pcheck_review(o, rd_doc_findings(r->doc), n, &sb);
 		}
-		add(out, v, n, "lorebot-review", state, sb.buf);
+		add(out, v, n, plan_stage(r->stage)->pcheck_context, state, sb.buf);
 	}
 	strbuf_release(&sb);
 }
@@ -231,7 +231,8 @@ static const char *patch_status(json_object *doc, int n)
 	return NULL;
 }
 
-static void build_checks(const struct report_version *v, const struct result *r,
+void pcheck_build(const struct report_version *v, const struct report_opts *o,
+		  const struct result *r,
 			 struct pchecks *out)
 {
 	json_object *fs = rd_doc_findings(r->doc);
@@ -241,7 +242,7 @@ static void build_checks(const struct report_version *v, const struct result *r,
 	int n;
 	size_t i;
 
-	strbuf_addf(&ctx, "lorebot-build-%s", r->arch);
+	strbuf_addf(&ctx, "%s-%s", plan_stage(r->stage)->pcheck_context, r->arch);
 	for (n = 1; n <= v->total; n++) {
 		const char *st = patch_status(r->doc, n);
 		int errors = 0, warnings = 0, style = 0;
@@ -294,7 +295,8 @@ static void build_checks(const struct report_version *v, const struct result *r,
 }
 
 /* The boot is of the series' tip: its verdict goes on the last patch */
-static void boot_checks(const struct report_version *v, const struct result *r,
+void pcheck_boot(const struct report_version *v, const struct report_opts *o,
+		 const struct result *r,
 			struct pchecks *out)
 {
 	json_object *tests = rd_doc_tests(r->doc);
@@ -303,7 +305,7 @@ static void boot_checks(const struct report_version *v, const struct result *r,
 	enum pcheck_state state = PCHECK_SUCCESS;
 	size_t i;
 
-	strbuf_addf(&ctx, "lorebot-boot-%s", r->arch);
+	strbuf_addf(&ctx, "%s-%s", plan_stage(r->stage)->pcheck_context, r->arch);
 	for (i = 0; tests && i < json_object_array_length(tests); i++) {
 		json_object *t = rd_at(tests, i);
 		const char *res = rd_test_result_z(t);
@@ -370,55 +372,50 @@ static int by_patch(const void *a, const void *b)
 	return strcmp(x->context, y->context);
 }
 
+/* A stage's checks not tested yet: pending, for every patch or the tip */
+static void pending_stage(const struct report_version *v, const struct report_opts *o,
+			  const struct plan *p, enum stage st, struct pchecks *out)
+{
+	const struct stage_ops *s = plan_stage(st);
+	struct strbuf ctx = STRBUF_INIT;
+	size_t i;
+
+	if (!s->pcheck_context || (s->boot_enable && !o->boot))
+		return;
+	if (!s->per_arch) {
+		if (p->need[st][0] == NEED_WAIT || p->need[st][0] == NEED_RUN)
+			pending(v, s->pcheck_context, out, s->pcheck_tip);
+		return;
+	}
+	for (i = 0; i < p->nr_archs && i < o->nr_archs; i++) {
+		if (p->need[st][i] != NEED_WAIT && p->need[st][i] != NEED_RUN)
+			continue;
+		strbuf_reset(&ctx);
+		strbuf_addf(&ctx, "%s-%s", s->pcheck_context, o->archs[i]);
+		pending(v, ctx.buf, out, s->pcheck_tip);
+	}
+	strbuf_release(&ctx);
+}
+
 void pcheck_derive(const struct report_version *v, const struct report_opts *o,
 		   unsigned int flags, struct pchecks *out)
 {
-	bool with_pending = flags & PCHECK_WITH_PENDING;
-	struct strbuf ctx = STRBUF_INIT;
 	struct plan p;
 	size_t i;
+	int st;
 
 	memset(out, 0, sizeof(*out));
 	report_plan(v, o, &p);
 	for (i = 0; i < v->results.nr; i++) {
 		const struct result *r = &v->results.v[i];
+		const struct stage_ops *s = r->stage < STAGE_NR ? plan_stage(r->stage) : NULL;
 
-		switch (r->stage) {
-		case STAGE_APPLY:
-			apply_checks(v, r, out);
-			break;
-		case STAGE_CHECK:
-			review_checks(v, o, r, out);
-			break;
-		case STAGE_BUILD:
-			build_checks(v, r, out);
-			break;
-		case STAGE_BOOT:
-			boot_checks(v, r, out);
-			break;
-		default:
-			break;
-		}
+		if (s && s->pchecks)
+			s->pchecks(v, o, r, out);
 	}
-	if (with_pending && !v->superseded_by) {
-		if (p.need[STAGE_APPLY][0] == NEED_WAIT || p.need[STAGE_APPLY][0] == NEED_RUN)
-			pending(v, "lorebot-apply", out, false);
-		if (p.need[STAGE_CHECK][0] == NEED_WAIT || p.need[STAGE_CHECK][0] == NEED_RUN)
-			pending(v, "lorebot-review", out, false);
-		for (i = 0; i < p.nr_archs && i < o->nr_archs; i++) {
-			enum need b = p.need[STAGE_BUILD][i], t = p.need[STAGE_BOOT][i];
-
-			strbuf_reset(&ctx);
-			strbuf_addf(&ctx, "lorebot-build-%s", o->archs[i]);
-			if (b == NEED_WAIT || b == NEED_RUN)
-				pending(v, ctx.buf, out, false);
-			strbuf_reset(&ctx);
-			strbuf_addf(&ctx, "lorebot-boot-%s", o->archs[i]);
-			if (o->boot && (t == NEED_WAIT || t == NEED_RUN))
-				pending(v, ctx.buf, out, true);
-		}
-	}
+	if ((flags & PCHECK_WITH_PENDING) && !v->superseded_by)
+		for (st = 0; st < STAGE_NR; st++)
+			pending_stage(v, o, &p, st, out);
 	if (out->nr)
 		qsort(out->v, out->nr, sizeof(*out->v), by_patch);
-	strbuf_release(&ctx);
 }

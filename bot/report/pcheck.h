@@ -53,6 +53,19 @@ void pcheck_derive(const struct report_version *v, const struct report_opts *o,
 		   unsigned int flags, struct pchecks *out);
 void pcheck_release(struct pchecks *cs);
 
+/*
+ * What one stage's result gives (struct stage_ops' pchecks, named by
+ * the stage): added to out, each context the stage's pcheck_context
+ */
+void pcheck_apply(const struct report_version *v, const struct report_opts *o,
+		  const struct result *r, struct pchecks *out);
+void pcheck_check(const struct report_version *v, const struct report_opts *o,
+		  const struct result *r, struct pchecks *out);
+void pcheck_build(const struct report_version *v, const struct report_opts *o,
+		  const struct result *r, struct pchecks *out);
+void pcheck_boot(const struct report_version *v, const struct report_opts *o,
+		 const struct result *r, struct pchecks *out);
+
 const char *pcheck_state_name(enum pcheck_state s);
 
 /*

@@ -23,7 +23,9 @@
 #include "lib/util.h"
 
 struct json_object;
+struct pchecks;
 struct report_ctx;
+struct report_opts;
 struct report_version;
 struct result;
 struct strbuf;
@@ -191,6 +193,20 @@ struct stage_ops {
 	 * after another's (bot/report/report-body.c)
 	 */
 	void (*section_vars)(struct report_ctx *c);
+
+	/*
+	 * Its verdicts per patch, as patchwork's checks and b4 read them
+	 * (bot/report/pcheck.h): the context's name ("lorebot-review";
+	 * a per-arch stage's ends in "-<arch>"), and what pcheck_derive()
+	 * makes of a result, the pcheck_*() of bot/report/pcheck.h.  NULL:
+	 * the stage has no check.  pcheck_tip: while it is still to run,
+	 * only the last patch's check is pending (boot: the tip is what is
+	 * booted), not every patch's.
+	 */
+	const char *pcheck_context;
+	void (*pchecks)(const struct report_version *v, const struct report_opts *o,
+			const struct result *r, struct pchecks *out);
+	bool pcheck_tip;
 };
 
 /* A top-level key of a stage's document, as the contract has it */

@@ -5,6 +5,7 @@
  */
 #include "bot/results/contract.h"
 #include "bot/report/report-int.h"
+#include "bot/report/pcheck.h"
 #include "bot/results/results.h"
 #include "bot/store/store-results.h"
 
@@ -268,4 +269,6 @@ const struct stage_ops stage_apply = {
 	.summarise = summarise_apply,
 	.dash = true,
 	.section_vars = apply_vars,
+	.pcheck_context = "lorebot-apply",
+	.pchecks = pcheck_apply,
 };

@@ -7,6 +7,7 @@
 #include "bot/report/html.h"
 #include "bot/report/report-int.h"
 #include "bot/report/report.h"
+#include "bot/report/pcheck.h"
 #include "bot/results/results.h"
 #include "lib/text.h"
 
@@ -233,4 +234,7 @@ const struct stage_ops stage_boot = {
 	.dash = true,
 	.page_details = boot_details,
 	.section_vars = boot_vars,
+	.pcheck_context = "lorebot-boot",
+	.pchecks = pcheck_boot,
+	.pcheck_tip = true,
 };

@@ -6,6 +6,7 @@
 #include "bot/report/html.h"
 #include "bot/report/report-int.h"
 #include "bot/report/report.h"
+#include "bot/report/pcheck.h"
 #include "bot/results/results.h"
 #include "lib/text.h"
 
@@ -222,4 +223,6 @@ const struct stage_ops stage_build = {
 	.dash = true,
 	.page_links = build_links,
 	.section_vars = build_vars,
+	.pcheck_context = "lorebot-build",
+	.pchecks = pcheck_build,
 };

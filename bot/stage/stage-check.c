@@ -5,6 +5,7 @@
  */
 #include "bot/results/contract.h"
 #include "bot/report/report-int.h"
+#include "bot/report/pcheck.h"
 #include "bot/results/results.h"
 #include "bot/store/store-results.h"
 
@@ -138,4 +139,6 @@ const struct stage_ops stage_check = {
 	},
 	.summarise = summarise_check,
 	.section_vars = check_vars,
+	.pcheck_context = "lorebot-review",
+	.pchecks = pcheck_check,
 };
