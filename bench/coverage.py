@@ -309,7 +309,8 @@ def run_build(work, branch, arch, extra):
     # not measure's bot.conf: the two may run at once
     conf = os.path.join(work, "cost.conf")
     with open(conf, "w") as f:
-        f.write("[build]\n\tprofile = small\n\tjobs = 2\n\ttimeout = 3h\n")
+        # build.repair is off by default: --no-repair alone makes the small build
+        f.write("[build]\n\tprofile = small\n\tjobs = 2\n\ttimeout = 3h\n\trepair = true\n")
     cmd = ["nice", "-n", "10", os.path.join(TOP, "build/lorebot"), "--config", conf, "build",
            "--repo", os.path.join(work, "repo.git"), "--series", branch, "--base", "mm-new",
            "--arch", arch, "--log-dir", os.path.join(work, "logs", branch.replace("/", "-")),
@@ -403,12 +404,16 @@ def cost(work, n, arch, no_include=False):
                          "seconds": a.get("seconds"),
                          "changed": c.get("changed"), "compiled": c.get("compiled"),
                          "other_arch": c.get("other_arch"),
+                         "repair_ran": c.get("repair", {}).get("ran"),
                          "repair_used": c.get("repair", {}).get("used"),
                          "repair_ms": c.get("repair", {}).get("ms"),
                          "seeded": c.get("repair", {}).get("seeded"),
                          "base_built": c.get("repair", {}).get("base_built"),
                          "base_reused": a.get("base", {}).get("reused"),
                          "config": c.get("repair", {}).get("config")}
+            if name != "small" and not rec[name]["repair_ran"]:
+                # a "repaired" build that did not try is small measured twice
+                sys.exit("cost: %s: %s build made no repair (build.repair off?)" % (pid, name))
             if name == "small" and rec[name]["changed"] == rec[name]["compiled"]:
                 # all compiled: nothing to repair, the repaired build is this one
                 break
