@@ -67,6 +67,25 @@ static const char *hint_name(const char *h, size_t *len)
 	return b;
 }
 
+/*
+ * What the function of a hunk header returns, by the words before its
+ * name at b (h..b): 1 a value, 2 a pointer or void ("static bool" is 1,
+ * "static struct page *" and "static void" are 2)
+ */
+static signed char header_ret(const char *h, const char *b)
+{
+	const char *p;
+
+	for (p = h; p < b; p++)
+		if (*p == '*' || *p == '(' || *p == ')')
+			return 2;
+	for (p = h; p + 4 <= b; p++)
+		if (!memcmp(p, "void", 4) && (p == h || !isalnum((unsigned char)p[-1])) &&
+		    (p + 4 == b || !isalnum((unsigned char)p[4])))
+			return 2;
+	return 1;
+}
+
 void cview_from_hunks(struct cview *v, const struct diff_file *f)
 {
 	size_t i, j;
@@ -86,6 +105,8 @@ void cview_from_hunks(struct cview *v, const struct diff_file *f)
 			name = hint_name(ctx, &nlen);
 		}
 		s = add_seg(v, name, nlen);
+		if (name)
+			s->hint_ret = header_ret(ctx, name);
 		for (j = 0; j < h->nr; j++) {
 			const struct diff_line *l = &h->lines[j];
 
@@ -539,6 +560,7 @@ static void split_elisions(struct cview *v)
 			nr++;
 			hint = open_function(v, cur.first_line, li + 1, hint);
 			cur.first_line = li + 1;
+			cur.hint_ret = 0;
 		}
 		ALLOC_GROW(segs, nr + 1, alloc);
 		hints = xrealloc(hints, (nr + 1) * sizeof(*hints));

@@ -62,6 +62,11 @@ struct cseg {
 	int first_line, end_line;	/* lines [first, end) */
 	int first_tok, end_tok;		/* code tokens [first, end) */
 	char *func_hint;	/* function the hunk header names, or NULL */
+	/*
+	 * what that function returns, by the header's words before the
+	 * name: 0 unknown, 1 a value ("static bool"), 2 a pointer or void
+	 */
+	signed char hint_ret;
 };
 
 struct cmacro {

@@ -219,8 +219,9 @@ static void leak_exit(struct flow *f, int exit, int label, unsigned int held)
 
 		while (n >= 0 && v->nodes[n].kind == CN_LABEL)
 			n = v->nodes[n].next;
+		/* but a lock it never gives back and cannot hand over is lost */
 		if (n < 0 || v->nodes[v->nodes[exit].next].kind == CN_LABEL)
-			return;
+			held &= f->lost;
 	}
 	for (r = 0; r < f->nr_res; r++) {
 		const struct cnode *e = &v->nodes[exit];
@@ -242,10 +243,12 @@ static void leak_exit(struct flow *f, int exit, int label, unsigned int held)
 		fd = check_report_caused(c, CHECK_WARNING, e->first,
 					 take_added || !el->moved ? x->tok : e->first, e->first,
 					 e->last, "this %s leaves with %s of line %d held%s: "
-					 "%s() does not undo it on this path",
+					 "%s() does not undo it on this path%s",
 					 e->kind == CN_RETURN ? "return" : "goto", what.buf,
 					 v->lines[v->toks[x->tok].line].no, lab.buf,
-					 x->pair->give ? x->pair->give[0] : "nothing");
+					 x->pair->give ? x->pair->give[0] : "nothing",
+					 (f->lost & (1u << r)) ? " (the function never gives it "
+					 "back, and returns a value, not the lock)" : "");
 		flow_fix_text(f, r, e->first, &fix);
 		if (fix.len && label < 0)
 			fd->suggestion = suggestion(v, exit, fix.buf);
@@ -258,6 +261,7 @@ static void leak_exit(struct flow *f, int exit, int label, unsigned int held)
 }
 
 static const struct flow_ops leak_ops = { .exit = leak_exit };
+static const struct flow_ops lost_ops = { .exit = leak_exit, .lost = true };
 
 void exitleak_run(struct check_ctx *c, const struct flow_pair *pairs, size_t n)
 {
@@ -269,4 +273,11 @@ void exitleak_run_entered(struct check_ctx *c, const struct flow_pair *pairs, si
 	static bool entered = true;
 
 	flow_run(c, pairs, n, &leak_ops, &entered);
+}
+
+void exitleak_run_lost(struct check_ctx *c, const struct flow_pair *pairs, size_t n)
+{
+	static bool entered = true;
+
+	flow_run(c, pairs, n, &lost_ops, &entered);
 }

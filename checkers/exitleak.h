@@ -24,6 +24,12 @@ void exitleak_run(struct check_ctx *c, const struct flow_pair *pairs, size_t n);
  * not in it (spin_unlock(ptl) after pmd_trans_huge_lock()).
  */
 void exitleak_run_entered(struct check_ctx *c, const struct flow_pair *pairs, size_t n);
+/*
+ * exitleak_run_entered(), and a lock the series takes that the function
+ * never gives back is reported when the function cannot hand it to its
+ * caller (flow_ops.lost)
+ */
+void exitleak_run_lost(struct check_ctx *c, const struct flow_pair *pairs, size_t n);
 
 /* Do tokens first..last test one of names for NULL ("!pte", "pte == NULL")? */
 bool exitleak_cond_tests_null(const struct cview *v, int first, int last,

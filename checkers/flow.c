@@ -683,11 +683,11 @@ static int label_node(const struct flow *f, int g)
 static void exit_at(struct flow *f, int exit, int label, unsigned int h)
 {
 	const struct cview *v = f->v;
-	unsigned int und = h & ~f->keep;
+	unsigned int und = h & ~f->keep & ~f->lost;
 	int r;
 
-	if ((h & f->keep) && f->ops->exit)
-		f->ops->exit(f, exit, label, h & f->keep);
+	if ((h & (f->keep | f->lost)) && f->ops->exit)
+		f->ops->exit(f, exit, label, h & (f->keep | f->lost));
 	if (!und || v->complete || f->end_seen || !f->ops->exit)
 		return;
 	for (r = 0; r < f->nr_res; r++) {
@@ -997,6 +997,91 @@ static unsigned int given_somewhere(const struct flow *f)
 	return m;
 }
 
+/*
+ * Does the function return a value that cannot carry a lock to its
+ * caller: not a pointer, not void ("static bool", "int")?  From its
+ * definition's words before the name, or the hunk header's
+ */
+static bool returns_value(const struct flow *f)
+{
+	const struct cview *v = f->v;
+	const struct cnode *fn = &v->nodes[f->fn];
+	int i;
+
+	/* a hunk inside the function: its header says */
+	if (fn->kind != CN_FUNC || fn->name < 0)
+		return v->segs[v->lines[v->toks[fn->first].line].seg].hint_ret == 1;
+	for (i = fn->first; i < fn->name; i++)
+		if (cv_is(v, i, "*") || cv_is(v, i, "void"))
+			return false;
+	return fn->name > fn->first;
+}
+
+/*
+ * The plain locks the series takes that the function never gives back
+ * and cannot hand to its caller: it returns a value (returns_value()),
+ * takes_for_caller() said no, the lock is not one that goes with its
+ * object or a pointer, and the code from the take to the function's end
+ * is one stretch in view (a hunk's gap could hold the give-back), and
+ * the object holding the lock is passed whole to no call after the take.
+ * NFS's nfs_server_clear_delayed_delegations() of "[PATCH 22/24] NFS:
+ * add a separate delegation return list" (held-out set 3) took
+ * delegations_lock and returned its bool with it held.
+ */
+/*
+ * Is the object holding the lock of r ("ci" of "&ci->lock") passed whole
+ * to a call after the take?  The callee may give the lock back
+ * ("return alloc_swap_scan_cluster(si, ci, folio, offset);" unlocks
+ * ci->lock there)
+ */
+static bool owner_passed(const struct flow *f, int r)
+{
+	const struct cview *v = f->v;
+	const char *key = f->res[r].key, *e;
+	int i, len;
+
+	if (*key == '&')
+		key++;
+	for (e = key; *e && (isalnum((unsigned char)*e) || *e == '_'); e++)
+		;
+	len = (int)(e - key);
+	if (!len || (strncmp(e, "->", 2) && *e != '.'))
+		return false;
+	for (i = f->res[r].tok + 1; i < v->nodes[f->body].last; i++)
+		if (v->toks[i].kind == CT_IDENT && v->toks[i].len == len &&
+		    !memcmp(v->toks[i].s, key, len) &&
+		    (cv_is(v, i - 1, "(") || cv_is(v, i - 1, ",")) &&
+		    (cv_is(v, i + 1, ")") || cv_is(v, i + 1, ",")) &&
+		    call_of_arg(v, i) >= 0)
+			return true;
+	return false;
+}
+
+static unsigned int lost_takes(const struct flow *f)
+{
+	const struct cview *v = f->v;
+	int end = v->toks[v->nodes[f->body].last].line, r, l;
+	unsigned int m = 0;
+
+	if (!f->ops->lost || !returns_value(f))
+		return 0;
+	for (r = 0; r < f->nr_res; r++) {
+		const struct flow_pair *p = f->res[r].pair;
+		int line = v->toks[f->res[r].tok].line;
+		bool one = true;
+
+		if ((f->keep & (1u << r)) || p->object || p->how == FLOW_PTR ||
+		    p->fix == FLOW_FIX_NAME || p->fix == FLOW_FIX_NONE ||
+		    !v->lines[line].added || owner_passed(f, r))
+			continue;
+		for (l = line; l <= end && one; l++)
+			one = v->lines[l].seg == v->lines[line].seg && !v->lines[l].elision;
+		if (one)
+			m |= 1u << r;
+	}
+	return m;
+}
+
 /* The body of node b as a function to walk: false when it is none */
 static bool setup(struct flow *f, int b)
 {
@@ -1029,6 +1114,7 @@ static bool setup(struct flow *f, int b)
 	 * caller (seen whole) or given back beyond the hunks
 	 */
 	f->keep = given_somewhere(f);
+	f->lost = lost_takes(f);
 	f->label = -1;
 	return true;
 }
@@ -1064,7 +1150,15 @@ void flow_run(struct check_ctx *c, const struct flow_pair *pairs, size_t nr,
 			exit_at(&f, -1, -1, h);
 		else if (h && !f.end_seen && !v->complete && ops->exit)
 			for (r = 0; r < f.nr_res; r++)
-				if ((h & (1u << r)) && v->lines[v->toks[f.res[r].tok].line].added)
+				/*
+				 * a take the series adds, or moves (out of an if:
+				 * ext4_change_inode_journal_flag() of held-out
+				 * set 3 took filemap_invalidate_lock() for both
+				 * directions, and one return below the hunk
+				 * leaked it)
+				 */
+				if ((h & (1u << r)) && (v->lines[v->toks[f.res[r].tok].line].added ||
+							v->lines[v->toks[f.res[r].tok].line].moved))
 					check_undecided(c, f.res[r].tok,
 							"the exits after %.*s() at line %d are "
 							"outside the hunks",

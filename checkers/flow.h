@@ -79,6 +79,13 @@ struct flow_ops {
 	void (*exit)(struct flow *f, int exit, int label, unsigned int held);
 	/* each call at token t, with the resources held (maybe none) */
 	void (*call)(struct flow *f, int t, unsigned int held);
+	/*
+	 * a lock the series takes and the function never gives back is
+	 * lost, not kept for its caller, when the function returns a value
+	 * (not a pointer, not void) and neither its name nor __acquires()
+	 * says it takes for its caller (flow.c, lost_takes())
+	 */
+	bool lost;
 };
 
 struct flow {
@@ -96,6 +103,7 @@ struct flow {
 	struct flow_res res[FLOW_MAX];
 	int nr_res;
 	unsigned int keep;	/* resources the function gives back somewhere */
+	unsigned int lost;	/* never given back, not kept for the caller */
 	int depth;		/* of goto walks */
 	int label;		/* the label of the goto walked, -1 */
 };

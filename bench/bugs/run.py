@@ -3,7 +3,7 @@
 and what does it say about merged patches?
 
 usage: run.py [--jobs N] [--json OUT] [--merged-only] [--bugs-only] [--list]
-              [--heldout | --heldout2]
+              [--heldout | --heldout2 | --heldout3]
 
 bugs.tsv lists the bugs: the patch that brought each one in (as posted, or
 the commit), the lines a correct finding points at, its fix, the sources
@@ -36,6 +36,9 @@ and prints one table, no halves.
 --heldout2 runs held-out set 2 (heldout2.tsv: bugs of 2024-2026 collected
 and committed before its first run) against the merged patches of the
 default run (the false-alarm set), in the same one table.
+
+--heldout3 runs held-out set 3 (heldout3.tsv: bugs of 2025-2026 collected
+and committed before its first run) the same way as --heldout2.
 
 LOREBOT (default build/lorebot) is the binary.
 """
@@ -212,9 +215,13 @@ def main():
                     help="the held-out set (heldout.tsv) and its posted patches")
     ap.add_argument("--heldout2", action="store_true",
                     help="held-out set 2 (heldout2.tsv) and the merged patches")
+    ap.add_argument("--heldout3", action="store_true",
+                    help="held-out set 3 (heldout3.tsv) and the merged patches")
     a = ap.parse_args()
     merged = MERGED
-    if a.heldout2:
+    if a.heldout3:
+        bugs = load_bugs("heldout3.tsv")
+    elif a.heldout2:
         bugs = load_bugs("heldout2.tsv")
     elif a.heldout:
         bugs = load_bugs("heldout.tsv")
@@ -246,9 +253,10 @@ def main():
                     res["merged"]["false_alarms"].append(
                         {"msgid": msgid, "rule": x["rule"], "where": where,
                          "verdict": v, "message": x["message"]})
-    if a.heldout or a.heldout2:
-        report_heldout(res, bugs, "held-out set 2" if a.heldout2 else "held-out set",
-                       "merged mm patches" if a.heldout2 else
+    if a.heldout or a.heldout2 or a.heldout3:
+        report_heldout(res, bugs, "held-out set 3" if a.heldout3 else
+                       "held-out set 2" if a.heldout2 else "held-out set",
+                       "merged mm patches" if a.heldout2 or a.heldout3 else
                        "posted mm patches of the window")
     else:
         report(res, bugs)
