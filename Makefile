@@ -35,7 +35,11 @@ else ifeq ($(SAN),1)
 B := build-san
 OPT := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=undefined
-LDOPT := -fsanitize=address,undefined
+# the sanitizer runtimes linked in and no PIE: each start of an
+# instrumented lorebot relocated ~210,000 pointers and resolved libasan's
+# interceptors, a third of a short command's page faults and CPU (the
+# tests start it thousands of times; bench/README.md, "The first run")
+LDOPT := -fsanitize=address,undefined -static-libasan -static-libubsan -no-pie
 else
 B := build
 OPT := -O2 -g

@@ -45,6 +45,10 @@ for f in $(cat "$TMP/inputs"); do
 	b=$TMP/$(basename "$f" .mbox)
 	series "$f" "$b.mem" --json --memory=1g
 	for budget in 1 64k; do
+		# the 10,000 nested replies are there for their depth, every one
+		# attached in the scratch file at budget 1; at 64k the first ~150
+		# would move there, which the other inputs show: 9 CPU s more
+		[ "$budget:${f##*/}" != 64k:nested.mbox ] || continue
 		series "$f" "$b.scr$budget" --json --memory=$budget
 		# the note that the scratch file was used is the one difference
 		grep -v 'assembled in a scratch file$' "$b.scr$budget.err" >"$b.scr$budget.err2"

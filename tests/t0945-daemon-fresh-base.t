@@ -164,6 +164,38 @@ is "$(find "$OUT" -type f | wc -l | tr -d ' ')" \
 	"$(sql "SELECT count(DISTINCT version) FROM replies WHERE state = 'sent'")" \
 	"as many mails as versions replied to"
 
+# the fixture threads, in the same first run, reply.baseunknown as it
+# comes (review): a version whose base the bot lacks gets the review of
+# its hunks in one mail, with one line saying it was not built or booted;
+# 003 (khugepaged v7, base-commit a1a876489abc, not in the tree) has two
+# real review findings, lazyfree-droppable on 4/5 and progress-accounting
+# on 2/5.  (A second daemon run from scratch did the same work again.)
+fixture_versions() {
+	sql "SELECT coalesce(cover, id) FROM versions WHERE gone = 0 AND
+		coalesce(cover, id) NOT LIKE '%lorebot.invalid' AND superseded_by IS $1"
+}
+fixture_versions NULL >"$TMP/fixture-versions"
+ok "the fixture threads have versions" test -s "$TMP/fixture-versions"
+# (none of them has two mails: "no version has two mails" above)
+V003=20260207081613.588598-1-vernon2gm@gmail.com
+is "$(state_of "$V003")" base-unknown "003: base-unknown"
+is "$(mails_to "$V003")" 1 "003: exactly one mail"
+M003=$(grep -l "^In-Reply-To: <$V003>" -r "$OUT")
+is "$(sed -n 's/^>> \(mm\/khugepaged.c\):[0-9:]* warning: .*\[\([a-z-]*\)\] \[id [0-9a-f]*\]$/\1 \2/p' "$M003" |
+	sort -u | tr '\n' ' ')" "mm/khugepaged.c lazyfree-droppable mm/khugepaged.c progress-accounting " \
+	"003: its two mm-rule findings, with their location"
+is "$(grep -B1 -A1 '^>> mm/khugepaged.c' "$M003" | sed -n 's/^patch \([0-9]\/5\) .*/\1/p' | tr '\n' ' ')" \
+	"2/5 4/5 " "003: progress-accounting under 2/5, lazyfree-droppable under 4/5"
+is "$(grep -c '^\[not built or booted: base-commit' "$M003")" 1 \
+	"003: one line says it was not built or booted"
+ok "003: and why: the base it lacks" grep -q '^a1a876489abcc1e75b03bd3b2f6739ceeaaec8c5 is not in' "$M003"
+is "$(grep -c '^Patch [0-9/]* (.*) does not\|Reported-by' "$M003")" 0 \
+	"003: no apply failure charged to the author"
+# 003's v1 arrived with its v2: nothing is said of it, the v2 mail is the one
+fixture_versions "NOT NULL" >"$TMP/superseded"
+is "$(wc -l <"$TMP/superseded" | tr -d ' ')" 1 "one version was superseded before it was tested"
+is "$(mails_to "$(cat "$TMP/superseded")")" 0 "and gets no mail"
+
 # at most every git.fetchinterval; then mm-new moves and a series needs it
 UPC2=$(commit_on "$UP" "$UPC" mm/mremap.c 's|/\* upstream only \*/|/* upstream only, later */|' \
 	"mm: upstream later")
@@ -216,48 +248,6 @@ daemon >/dev/null 2>"$TMP/d4.err"
 is "$(sql "SELECT status FROM results WHERE stage = 'apply' AND version = '$VN2'")" infra \
 	"the fetch failed and the base is missing: an infrastructure failure, not apply-failed"
 is "$(mails_to "$VN2")" 0 "and no mail"
-
-# the fixture threads from scratch, reply.baseunknown as it comes (review):
-# a version whose base the bot lacks gets the review of its hunks in one
-# mail, with one line saying it was not built or booted; 003 (khugepaged
-# v7, base-commit a1a876489abc, not in the tree) has two real review
-# findings, lazyfree-droppable on 4/5 and progress-accounting on 2/5
-lore_conf daemon.window=0 boot.enable=false reply.mode=outbox check.checkpatch=false \
-	remote.mm.url="$GURL" remote.mm.branch=mm-new
-DB=$TMP/fixtures.db
-OUT=$TMP/outbox-fixtures
-daemon >/dev/null 2>"$TMP/d5.err"
-is "$?" 0 "from scratch: daemon --once exits 0"
-fixture_versions() {
-	sql "SELECT coalesce(cover, id) FROM versions WHERE gone = 0 AND
-		coalesce(cover, id) NOT LIKE '%lorebot.invalid' AND superseded_by IS $1"
-}
-fixture_versions NULL >"$TMP/fixture-versions"
-ok "the fixture threads have versions" test -s "$TMP/fixture-versions"
-many=
-while read -r v; do
-	n=$(mails_to "$v")
-	[ "$n" -le 1 ] || many="$many $v:$n"
-done <"$TMP/fixture-versions"
-is "$many" "" "no version of the fixture threads has two mails"
-V003=20260207081613.588598-1-vernon2gm@gmail.com
-is "$(state_of "$V003")" base-unknown "003: base-unknown"
-is "$(mails_to "$V003")" 1 "003: exactly one mail"
-M003=$(grep -l "^In-Reply-To: <$V003>" -r "$OUT")
-is "$(sed -n 's/^>> \(mm\/khugepaged.c\):[0-9:]* warning: .*\[\([a-z-]*\)\] \[id [0-9a-f]*\]$/\1 \2/p' "$M003" |
-	sort -u | tr '\n' ' ')" "mm/khugepaged.c lazyfree-droppable mm/khugepaged.c progress-accounting " \
-	"003: its two mm-rule findings, with their location"
-is "$(grep -B1 -A1 '^>> mm/khugepaged.c' "$M003" | sed -n 's/^patch \([0-9]\/5\) .*/\1/p' | tr '\n' ' ')" \
-	"2/5 4/5 " "003: progress-accounting under 2/5, lazyfree-droppable under 4/5"
-is "$(grep -c '^\[not built or booted: base-commit' "$M003")" 1 \
-	"003: one line says it was not built or booted"
-ok "003: and why: the base it lacks" grep -q '^a1a876489abcc1e75b03bd3b2f6739ceeaaec8c5 is not in' "$M003"
-is "$(grep -c '^Patch [0-9/]* (.*) does not\|Reported-by' "$M003")" 0 \
-	"003: no apply failure charged to the author"
-# 003's v1 arrived with its v2: nothing is said of it, the v2 mail is the one
-fixture_versions "NOT NULL" >"$TMP/superseded"
-is "$(wc -l <"$TMP/superseded" | tr -d ' ')" 1 "one version was superseded before it was tested"
-is "$(mails_to "$(cat "$TMP/superseded")")" 0 "and gets no mail"
 
 # reply.baseunknown = line: every version gets exactly one mail (a base
 # the bot lacks and nothing to review: one short line)
