@@ -57,8 +57,13 @@
  * ioc_qos_write(), devfreq's timer_store(), ext4's
  * ext4_change_inode_journal_flag(), whose moved take now draws the note
  * too), and a return added inside a mutex section taken above the hunk
- * (btrfs_init_dev_stats()).
+ * (btrfs_init_dev_stats(), whose "goto out" to the unlock became "return
+ * ret").  Since then, from the hunks alone, a goto the patch replaces by
+ * a return at its place, to a label the hunks do not show, goes into the
+ * "not decidable" note (replaced_gotos() below): the return skips what
+ * the label did.  With a tree the paths decide it.
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -248,6 +253,150 @@ static size_t named_pairs(const struct cview *v, struct flow_pair *pairs,
 	return n;
 }
 
+/* A diff line's text from byte i on, its blanks skipped */
+static size_t skip_blanks(const struct diff_line *l, size_t i)
+{
+	while (i < l->len && isspace((unsigned char)l->text[i]))
+		i++;
+	return i;
+}
+
+static bool ident_char(char ch)
+{
+	return isalnum((unsigned char)ch) || ch == '_';
+}
+
+/* Does l hold keyword kw as a word at byte i? */
+static bool word_at(const struct diff_line *l, size_t i, const char *kw)
+{
+	size_t n = strlen(kw);
+
+	return i + n <= l->len && !memcmp(l->text + i, kw, n) &&
+	       (i == 0 || !ident_char(l->text[i - 1])) &&
+	       (i + n == l->len || !ident_char(l->text[i + n]));
+}
+
+/* The byte of a word kw on line l, or -1 */
+static long find_word(const struct diff_line *l, const char *kw)
+{
+	size_t i;
+
+	for (i = 0; i < l->len; i++)
+		if (word_at(l, i, kw))
+			return (long)i;
+	return -1;
+}
+
+/*
+ * A removed line "PREFIX goto LABEL;": the label's bytes (*lab, *lab_len)
+ * and where goto starts; -1 when it is not one
+ */
+static long goto_line(const struct diff_line *l, const char **lab, size_t *lab_len)
+{
+	long g = find_word(l, "goto");
+	size_t i, s;
+
+	if (g < 0)
+		return -1;
+	s = i = skip_blanks(l, g + 4);
+	while (i < l->len && ident_char(l->text[i]))
+		i++;
+	if (i == s || skip_blanks(l, i) >= l->len || l->text[skip_blanks(l, i)] != ';' ||
+	    skip_blanks(l, skip_blanks(l, i) + 1) != l->len)
+		return -1;
+	*lab = l->text + s;
+	*lab_len = i - s;
+	return g;
+}
+
+/* Is "label:" the start of a line of df's hunks (of any kind)? */
+static bool label_in_hunks(const struct diff_file *df, const char *lab, size_t n)
+{
+	size_t h, k, i;
+
+	for (h = 0; h < df->nr; h++)
+		for (k = 0; k < df->hunks[h].nr; k++) {
+			const struct diff_line *l = &df->hunks[h].lines[k];
+
+			i = skip_blanks(l, 0);
+			if (i + n > l->len || memcmp(l->text + i, lab, n) ||
+			    (i + n < l->len && ident_char(l->text[i + n])))
+				continue;
+			i = skip_blanks(l, i + n);
+			if (i < l->len && l->text[i] == ':' &&
+			    (i + 1 == l->len || l->text[i + 1] != ':'))
+				return true;
+		}
+	return false;
+}
+
+/*
+ * Is added line a "PREFIX return ...;" at the place of removed line r,
+ * "PREFIX goto ...;" with goto at byte g: the same indentation and prefix
+ */
+static bool replaces(const struct diff_line *r, long g, const struct diff_line *a)
+{
+	long ret = find_word(a, "return");
+	size_t ri = skip_blanks(r, 0), ai = skip_blanks(a, 0);
+
+	return ret >= 0 && ri == ai && (size_t)g - ri == (size_t)ret - ai &&
+	       !memcmp(r->text, a->text, g) && a->len && a->text[a->len - 1] == ';';
+}
+
+/* The "return" token of post-image line no in view v, or -1 */
+static int return_tok(const struct cview *v, int no)
+{
+	int t;
+
+	for (t = 0; t < v->nr_toks; t++)
+		if (v->lines[v->toks[t].line].no == no && v->lines[v->toks[t].line].added &&
+		    ctok_is(&v->toks[t], "return"))
+			return t;
+	return -1;
+}
+
+/*
+ * From the hunks alone: a "goto LABEL;" the patch replaces by a return
+ * at its place, LABEL nowhere in the hunks.  What the label did (an
+ * unlock, a free) the return skips, and the paths cannot see it:
+ * btrfs_init_dev_stats() of held-out set 3, whose "goto out" before
+ * mutex_unlock() became "return ret".  With a tree the paths decide
+ */
+static void replaced_gotos(struct check_ctx *c)
+{
+	const struct diff_file *df = c->file->df;
+	const struct cview *v = &c->file->view;
+	size_t h, a, b, k, m;
+
+	for (h = 0; df && !v->complete && h < df->nr; h++) {
+		const struct diff_hunk *hk = &df->hunks[h];
+
+		for (a = 0; a < hk->nr; a = b + 1) {
+			for (b = a; b < hk->nr && hk->lines[b].kind != ' '; b++)
+				;
+			for (k = a; k < b; k++) {
+				const struct diff_line *r = &hk->lines[k];
+				const char *lab;
+				size_t n;
+				long g;
+				int t = -1;
+
+				if (r->kind != '-' || (g = goto_line(r, &lab, &n)) < 0 ||
+				    label_in_hunks(df, lab, n))
+					continue;
+				for (m = a; m < b && t < 0; m++)
+					if (hk->lines[m].kind == '+' && replaces(r, g, &hk->lines[m]))
+						t = return_tok(v, hk->lines[m].new_no);
+				if (t >= 0)
+					check_undecided(c, t, "whether the return of line %d "
+							"skips what label %.*s did (the goto it "
+							"replaces; the label is outside the hunks)",
+							v->lines[v->toks[t].line].no, (int)n, lab);
+			}
+		}
+	}
+}
+
 static void unlockexit_run(struct check_ctx *c)
 {
 	struct flow_pair pairs[ARRAY_SIZE(lock_pairs) + MAX_NAMED];
@@ -259,6 +408,8 @@ static void unlockexit_run(struct check_ctx *c)
 	n = c->file->is_c ? named_pairs(&c->file->view, pairs + ARRAY_SIZE(lock_pairs),
 					take, give, gives) : 0;
 	exitleak_run_lost(c, pairs, ARRAY_SIZE(lock_pairs) + n);
+	if (c->file->is_c)
+		replaced_gotos(c);
 	for (k = 0; k < n; k++) {
 		free(take[k]);
 		free(give[k]);

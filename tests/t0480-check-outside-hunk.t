@@ -75,6 +75,40 @@ lorebot check --repo "$R" mm-new..serialize --json --checkers=-all,unlock-exit \
 is "$(found <"$TMP/branch.json")" "['mm/compaction.c:$RET warning']" \
 	"lorebot check on the branch: the return is reported"
 
+# a goto the patch replaces by a return, its label (fatal_pending:, in
+# isolate_migratepages_block()) far below the hunk: from the hunks, what
+# the label did is unknown and the note asks; with the tree the paths
+# walk the whole function (the lock is dropped before it) and nothing is
+# left undecided
+git --git-dir="$R" show mm-new:mm/compaction.c >"$TMP/goto.c"
+edit_file "$TMP/goto.c" 's.replace("\t\t\t\tret = -EINTR;\n\n\t\t\t\tgoto fatal_pending;\n",
+	"\t\t\t\tret = -EINTR;\n\n\t\t\t\treturn ret;\n", 1)' ||
+	{ echo "Bail out! cannot edit mm/compaction.c"; exit 1; }
+GRET=$(grep -n -B2 '^				return ret;$' "$TMP/goto.c" | grep -A2 'ret = -EINTR;' |
+	sed -n 's/^\([0-9]*\):\t\t\t\treturn ret;$/\1/p')
+ok "the replaced goto is found in the post-image" test -n "$GRET"
+BLOB=$(git --git-dir="$R" hash-object -w "$TMP/goto.c")
+GIT_INDEX_FILE=$TMP/index3 git --git-dir="$R" read-tree mm-new
+GIT_INDEX_FILE=$TMP/index3 git --git-dir="$R" update-index --cacheinfo "100644,$BLOB,mm/compaction.c"
+TREE=$(GIT_INDEX_FILE=$TMP/index3 git --git-dir="$R" write-tree)
+C=$(printf '%s\n\n%s\n\n%s\n' "mm/compaction: return at once on a fatal signal" \
+	"Nothing after the scan matters when the task is dying." \
+	"Signed-off-by: lorebot test <test@lorebot.invalid>" |
+	git --git-dir="$R" commit-tree "$TREE" -p mm-new)
+git --git-dir="$R" update-ref refs/heads/goto-return "$C"
+git --git-dir="$R" format-patch -q --thread --base=mm-new --to=linux-mm@kvack.org \
+	--stdout mm-new..goto-return >"$TMP/goto.patch"
+unlike "$(cat "$TMP/goto.patch")" "fatal_pending:" "the patch's hunks do not show the label"
+lorebot check --mbox "$TMP/goto.patch" --json --checkers=-all,unlock-exit \
+	>"$TMP/goto-hunks.json" 2>"$TMP/goto-hunks.err"
+like "$(json "$TMP/goto-hunks.json" "[f['message'] for f in d['findings'] if f['rule'] == 'hunks-only']")" \
+	"unlock-exit at mm/compaction.c:$GRET .whether the return of line $GRET skips what label fatal_pending did" \
+	"hunks only: the note asks what the label the return replaces did"
+lorebot check --mbox "$TMP/goto.patch" --repo "$R" --json --checkers=-all,unlock-exit \
+	>"$TMP/goto-tree.json" 2>"$TMP/goto-tree.err"
+is "$(json "$TMP/goto-tree.json" "[f['rule'] for f in d['findings']]")" "[]" \
+	"--repo: no finding and no note"
+
 # atomic-sleep one level into callees, with the tree: pcpu_balance_workfn()
 # calls helpers under pcpu_lock that drop it before they sleep (no
 # finding), and itself takes a mutex first (a finding when called under a
