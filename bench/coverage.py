@@ -411,7 +411,7 @@ def cost(work, n, arch, no_include=False):
                          "base_built": c.get("repair", {}).get("base_built"),
                          "base_reused": a.get("base", {}).get("reused"),
                          "config": c.get("repair", {}).get("config")}
-            if name != "small" and not rec[name]["repair_ran"]:
+            if d and name != "small" and not rec[name]["repair_ran"]:
                 # a "repaired" build that did not try is small measured twice
                 sys.exit("cost: %s: %s build made no repair (build.repair off?)" % (pid, name))
             if name == "small" and rec[name]["changed"] == rec[name]["compiled"]:
