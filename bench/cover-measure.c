@@ -236,18 +236,13 @@ static bool kconfig_as_base(const char *git_dir, const char *base, const char *c
 	return same;
 }
 
-static int by_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static void sorted(char *const *syms, size_t nr, const char *prefix, struct strbuf *sb)
 {
 	char **v = xcalloc(nr + 1, sizeof(*v));
 	size_t i;
 
 	memcpy(v, syms, nr * sizeof(*v));
-	qsort(v, nr, sizeof(*v), by_str);
+	qsort(v, nr, sizeof(*v), util_strcmp_ptr);
 	for (i = 0; i < nr; i++)
 		strbuf_addf(sb, "%s%s%s", sb->len ? " " : "", prefix, v[i]);
 	free(v);

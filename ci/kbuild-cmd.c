@@ -65,18 +65,13 @@ static void walk(const char *obj, const char *rel, struct unit_list *l)
 	closedir(d);
 }
 
-static int by_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 size_t kbuild_list_units(const char *obj, char ***units)
 {
 	struct unit_list l = { 0 };
 
 	walk(obj, "", &l);
 	if (l.nr)
-		qsort(l.v, l.nr, sizeof(*l.v), by_str);
+		qsort(l.v, l.nr, sizeof(*l.v), util_strcmp_ptr);
 	*units = l.v;
 	return l.nr;
 }

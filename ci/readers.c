@@ -188,11 +188,6 @@ static void look(struct walk *w, const char *rel)
 	free(buf);
 }
 
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static void walk(struct walk *w, const char *rel)
 {
 	char *path = *rel ? xasprintf("%s/%s", w->srcdir, rel) : xstrdup(w->srcdir);
@@ -234,9 +229,9 @@ static void walk(struct walk *w, const char *rel)
 	closedir(d);
 	/* in name order, the files of a directory before its subdirectories */
 	if (fnr)
-		qsort(files, fnr, sizeof(*files), by_name);
+		qsort(files, fnr, sizeof(*files), util_strcmp_ptr);
 	if (dnr)
-		qsort(dirs, dnr, sizeof(*dirs), by_name);
+		qsort(dirs, dnr, sizeof(*dirs), util_strcmp_ptr);
 	for (i = 0; i < fnr; i++) {
 		if (!done(w))
 			look(w, files[i]);

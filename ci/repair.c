@@ -417,11 +417,6 @@ static bool same(const struct kconf *a, const struct kconf *b, const char *sym)
 	return va == vb || (va && vb && !strcmp(va, vb));
 }
 
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static void add_sorted(char ***v, size_t *nr, size_t *alloc, const struct names *n,
 		       const struct kconf *r, bool on)
 {
@@ -434,7 +429,7 @@ static void add_sorted(char ***v, size_t *nr, size_t *alloc, const struct names 
 		(*v)[(*nr)++] = xasprintf("CONFIG_%s", n->v[i]);
 	}
 	if (*nr)
-		qsort(*v, *nr, sizeof(**v), by_name);
+		qsort(*v, *nr, sizeof(**v), util_strcmp_ptr);
 }
 
 static void fail(struct repair *out, const char *srcdir, const struct attempt *a,

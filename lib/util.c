@@ -81,6 +81,11 @@ char *xasprintf(const char *fmt, ...)
 	return p;
 }
 
+int util_strcmp_ptr(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 bool util_ends_with(const char *s, const char *suffix)
 {
 	size_t a = strlen(s), b = strlen(suffix);

@@ -53,6 +53,8 @@ static inline bool util_starts_with(const char *s, const char *prefix)
 }
 
 bool util_ends_with(const char *s, const char *suffix);
+/* qsort()'s comparison for an array of strings (char *), by strcmp() */
+int util_strcmp_ptr(const void *a, const void *b);
 /*
  * The path of directory to as seen from directory from, both absolute and
  * normalised (no "." or ".." components, no trailing '/'):
