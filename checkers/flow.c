@@ -1018,17 +1018,6 @@ static bool returns_value(const struct flow *f)
 }
 
 /*
- * The plain locks the series takes that the function never gives back
- * and cannot hand to its caller: it returns a value (returns_value()),
- * takes_for_caller() said no, the lock is not one that goes with its
- * object or a pointer, and the code from the take to the function's end
- * is one stretch in view (a hunk's gap could hold the give-back), and
- * the object holding the lock is passed whole to no call after the take.
- * NFS's nfs_server_clear_delayed_delegations() of "[PATCH 22/24] NFS:
- * add a separate delegation return list" (held-out set 3) took
- * delegations_lock and returned its bool with it held.
- */
-/*
  * Is the object holding the lock of r ("ci" of "&ci->lock") passed whole
  * to a call after the take?  The callee may give the lock back
  * ("return alloc_swap_scan_cluster(si, ci, folio, offset);" unlocks
@@ -1057,6 +1046,17 @@ static bool owner_passed(const struct flow *f, int r)
 	return false;
 }
 
+/*
+ * The plain locks the series takes that the function never gives back
+ * and cannot hand to its caller: it returns a value (returns_value()),
+ * takes_for_caller() said no, the lock is not one that goes with its
+ * object or a pointer, and the code from the take to the function's end
+ * is one stretch in view (a hunk's gap could hold the give-back), and
+ * the object holding the lock is passed whole to no call after the take.
+ * NFS's nfs_server_clear_delayed_delegations() of "[PATCH 22/24] NFS:
+ * add a separate delegation return list" (held-out set 3) took
+ * delegations_lock and returned its bool with it held.
+ */
 static unsigned int lost_takes(const struct flow *f)
 {
 	const struct cview *v = f->v;
