@@ -650,7 +650,8 @@ def report(work, archs, also=None):
                 why_patches[k].add(pid)
                 stand_in += k in STAND_IN
         mid = meta.get(pid, ["", "", ""])[2]
-        measured.append((pid, when.get(mid, ""), n, s, cs, rp, stand_in))
+        measured.append((pid, when.get(mid, ""), n, s, cs, rp, stand_in,
+                         meta.get(pid, [""])[0]))
 
     def table(rows, title):
         total = sum(r[2] for r in rows)
@@ -680,6 +681,12 @@ def report(work, archs, also=None):
         older, newer = dated[:half], dated[half:]
         table(older, "older half (%s .. %s)" % (older[0][1], older[-1][1]))
         table(newer, "newer half (%s .. %s)" % (newer[0][1], newer[-1][1]))
+    # the base 6.12 really is (the patch applies or is in it) against the
+    # tree made of the files that fit
+    whole = [r for r in measured if r[7] in ("apply", "revert")]
+    if whole and len(whole) < len(measured):
+        table(whole, "on 6.12 itself (applies or reverts)")
+        table([r for r in measured if r not in whole], "by the files that fit 6.12")
     tp, fp = agree[(True, True)], agree[(True, False)]
     fn, tn = agree[(False, True)], agree[(False, False)]
     print("cheap vs exact, per line and arch (small): agree %s; predicted compiled "
