@@ -3,7 +3,7 @@
 and what does it say about merged patches?
 
 usage: run.py [--jobs N] [--json OUT] [--merged-only] [--bugs-only] [--list]
-              [--heldout | --heldout2 | --heldout3]
+              [--heldout | --heldout2 | --heldout3] [--tree]
 
 bugs.tsv lists the bugs: the patch that brought each one in (as posted, or
 the commit), the lines a correct finding points at, its fix, the sources
@@ -40,9 +40,22 @@ default run (the false-alarm set), in the same one table.
 --heldout3 runs held-out set 3 (heldout3.tsv: bugs of 2025-2026 collected
 and committed before its first run) the same way as --heldout2.
 
+--tree checks as the daemon and `lorebot check` on a branch do, with
+whole files: each bug's patch becomes a commit of the 6.12 stand-in
+(ci/mm-tree.sh; MM_GIT for another) where `git apply` takes it, else of
+the stand-in with its touched files at their pre-image where
+trees/ID/ holds them (trees/README.md says how each was rebuilt), and
+is checked with `lorebot check --repo STAND-IN BASE..COMMIT`; a finding's
+line is mapped back to the mail's numbering by the offsets `git apply`
+reports per hunk.  A fix is placed on top of its bug's commit.  A merged
+patch becomes the stand-in with it taken out (git apply -R) and put
+back.  What fits neither is checked from its hunks, as without --tree;
+the tables say which was which.
+
 LOREBOT (default build/lorebot) is the binary.
 """
 import argparse
+import collections
 import concurrent.futures
 import gzip
 import json
@@ -154,8 +167,180 @@ def check(path, rules):
     return d
 
 
+# --tree: the 6.12 stand-in (ci/mm-tree.sh), a bare clone of it in the
+# temporary directory, each patch a commit of its own on mm-new
+STAND_IN = {}
+HUNK_AT = re.compile(r"^Hunk #(\d+) succeeded at \d+(?: \(offset (-?\d+) lines?\))?")
+
+
+def stand_in(tmp):
+    if not STAND_IN:
+        src = os.environ.get("MM_GIT") or subprocess.run(
+            [os.path.join(TOP, "ci", "mm-tree.sh")], capture_output=True, text=True,
+            check=True).stdout.strip()
+        repo = os.path.join(tmp, "612.git")
+        subprocess.run(["git", "clone", "-q", "--bare", "--shared", src, repo], check=True)
+        base = subprocess.run(["git", "--git-dir", repo, "rev-parse", "mm-new"],
+                              capture_output=True, text=True, check=True).stdout.strip()
+        STAND_IN.update(repo=repo, base=base)
+    return STAND_IN
+
+
+def mail_hunks(path):
+    """file -> [new-side start of each hunk], in the mail's order"""
+    hunks, cur = {}, None
+    with open(path, "rb") as f:
+        for raw in f:
+            line = raw.decode(errors="replace")
+            if line.startswith("diff --git "):
+                cur = line.split()[-1][2:]
+                hunks.setdefault(cur, [])
+            elif line.startswith("@@ ") and cur:
+                m = re.match(r"@@ -\d+(?:,\d+)? \+(\d+)", line)
+                if m:
+                    hunks[cur].append(int(m.group(1)))
+    return hunks
+
+
+def hunk_offsets(out, marker):
+    """file -> {hunk number: offset} from git apply -v's output"""
+    offs, cur = {}, None
+    for line in out.splitlines():
+        if line.startswith(marker):
+            cur = line[len(marker):].strip().rstrip(".").split(" => ")[-1]
+            offs.setdefault(cur, {})
+        m = HUNK_AT.match(line)
+        if m and cur is not None:
+            offs[cur][int(m.group(1))] = int(m.group(2) or 0)
+    return offs
+
+
+class Placed:
+    """A patch as a commit of the stand-in: where its hunks landed.  A
+    line outside the hunks moves with the hunk above it (the first one
+    when none is above)."""
+
+    def __init__(self, hunks, offs, how, rng, tip):
+        self.hunks, self.offs, self.how, self.range, self.tip = hunks, offs, how, rng, tip
+
+    def _offset(self, path, line, placed):
+        off = self.offs.get(path, {})
+        k = 0
+        for i, c in enumerate(self.hunks.get(path) or []):
+            if c + (off.get(i + 1, 0) if placed else 0) <= line:
+                k = i
+        return off.get(k + 1, 0)
+
+    def to_tree(self, path, line):
+        return line + self._offset(path, line, False)
+
+    def to_mail(self, path, line):
+        return line - self._offset(path, line, True)
+
+
+def git_env(repo, index):
+    e = dict(os.environ)
+    e.update(GIT_DIR=repo, GIT_INDEX_FILE=index)
+    return e
+
+
+def commit(repo, index, parent, msg):
+    e = git_env(repo, index)
+    tree = subprocess.run(["git", "write-tree"], env=e, capture_output=True,
+                          text=True, check=True).stdout.strip()
+    return subprocess.run(["git", "commit-tree", tree, "-p", parent, "-m", msg],
+                          env=e, capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
+def place(mail, tmp, n, parent=None, reverse=False):
+    """mail as a commit on the stand-in (parent, default mm-new): the
+    commit range that is the patch and where its hunks went, or None.
+    reverse: the patch is in the stand-in already; the range is the
+    stand-in with it taken out, then put back."""
+    si = stand_in(tmp)
+    repo, parent = si["repo"], parent or si["base"]
+    index = os.path.join(tmp, "index-%d" % n)
+    e = git_env(repo, index)
+    subprocess.run(["git", "read-tree", parent], env=e, check=True)
+    r = subprocess.run(["git", "apply", "--cached", "-v"] + (["-R"] if reverse else []) +
+                       [mail], env=e, capture_output=True, text=True)
+    if r.returncode:
+        return None
+    offs, how = hunk_offsets(r.stderr + r.stdout, "Checking patch "), "applies"
+    tip = commit(repo, index, parent, "placed")
+    if reverse:
+        subprocess.run(["git", "read-tree", parent], env=e, check=True)
+        base, tip = tip, commit(repo, index, tip, "put back")
+        how = "reverts"
+    else:
+        base = parent
+    return Placed(mail_hunks(mail), offs, how, "%s..%s" % (base, tip), tip)
+
+
+def check_placed(placed, rules):
+    r = subprocess.run([LOREBOT, "check", "--repo", STAND_IN["repo"], placed.range,
+                        "--json", "--checkers=-all," + ",".join(rules)],
+                       capture_output=True)
+    try:
+        d = json.loads(r.stdout)
+    except ValueError:
+        return {"findings": [], "error": r.stderr.decode(errors="replace")}
+    for x in d["findings"]:
+        if x.get("file") and x.get("line"):
+            x["tree_line"] = x["line"]
+            x["line"] = placed.to_mail(x["file"], x["line"])
+        why = x["rule"] in MM_RULES and malformed(x)
+        if why:
+            MALFORMED.append("%s %s:%s (%s, with the tree)" % (x["rule"], x["file"],
+                                                              x["line"], why))
+    return d
+
+
+def pre_image(bug, tmp, n):
+    """A commit of the stand-in whose files the bug's patch touches are
+    at that patch's pre-image (bench/bugs/trees/ID/PATH.gz, rebuilt from
+    a later version of each file, trees/README.md), or None"""
+    top = os.path.join(HERE, "trees", bug["id"])
+    if not os.path.isdir(top):
+        return None
+    si = stand_in(tmp)
+    e = git_env(si["repo"], os.path.join(tmp, "index-pre-%d" % n))
+    subprocess.run(["git", "read-tree", si["base"]], env=e, check=True)
+    for d, _, names in os.walk(top):
+        for name in names:
+            if not name.endswith(".gz"):
+                continue
+            full = os.path.join(d, name)
+            path = os.path.relpath(full, top)[:-3]
+            with gzip.open(full, "rb") as f:
+                blob = subprocess.run(["git", "hash-object", "-w", "--stdin"], env=e,
+                                      input=f.read(), capture_output=True,
+                                      check=True).stdout.decode().strip()
+            subprocess.run(["git", "update-index", "--add", "--cacheinfo",
+                            "100644,%s,%s" % (blob, path)], env=e, check=True)
+    return commit(si["repo"], e["GIT_INDEX_FILE"], si["base"], "pre-image of " + bug["id"])
+
+
+def place_bug(bug, mail, tmp, n):
+    """the bug's patch on the stand-in as it is, else on its files'
+    pre-image"""
+    if not TREE or bug["mode"] != "hunks":
+        return None
+    placed = place(mail, tmp, n)
+    if placed:
+        return placed
+    pre = pre_image(bug, tmp, n)
+    placed = pre and place(mail, tmp, n, parent=pre)
+    if placed:
+        placed.how = "applies to its files' pre-image (trees/)"
+    return placed
+
+
 def verdict(bug, tmp, n):
-    d = check(one_mail(bug["intro"], tmp, n), [bug["rule"]])
+    mail = one_mail(bug["intro"], tmp, n)
+    placed = place_bug(bug, mail, tmp, n)
+    d = check_placed(placed, [bug["rule"]]) if placed else check(mail, [bug["rule"]])
     hits = ["%s:%d" % (x["file"], x["line"]) for x in d["findings"]
             if x["rule"] == bug["rule"] and x["severity"] != "note" and x["file"]]
     found = [h for h in hits if h in bug["where"]]
@@ -169,14 +354,31 @@ def verdict(bug, tmp, n):
             why = "reported elsewhere: " + ", ".join(hits)
         else:
             why = "not found"
+        if placed:
+            why += " with the 6.12 tree"
     fix_hits = None
     if bug["fix"] not in ("", "-"):
-        fd = check(one_mail(bug["fix"], tmp, n + 10000), [bug["rule"]])
+        fix = one_mail(bug["fix"], tmp, n + 10000)
+        on = placed and place(fix, tmp, n + 10000, parent=placed.tip)
+        fd = check_placed(on, [bug["rule"]]) if on else check(fix, [bug["rule"]])
         fix_hits = ["%s:%d" % (x["file"], x["line"]) for x in fd["findings"]
                     if x["rule"] == bug["rule"] and x["severity"] != "note"]
     return {"id": bug["id"], "date": bug["date"], "rule": bug["rule"],
             "mode": bug["mode"], "found": bool(found), "at": found or hits,
-            "why": why, "fix_hits": fix_hits}
+            "why": why, "fix_hits": fix_hits,
+            "tree": placed.how if placed else None}
+
+
+def merged_check(m, tmp):
+    """A merged patch with every mm rule; with --tree on the stand-in
+    where it is taken out and put back, else from its hunks"""
+    n, (path, _) = m
+    placed = TREE and place(path, tmp, 20000 + n, reverse=True)
+    if not placed:
+        return check(path, MM_RULES)
+    d = check_placed(placed, MM_RULES)
+    d["tree"] = placed.how
+    return d
 
 
 def merged_mails(tmp, bugs, merged=MERGED):
@@ -217,7 +419,13 @@ def main():
                     help="held-out set 2 (heldout2.tsv) and the merged patches")
     ap.add_argument("--heldout3", action="store_true",
                     help="held-out set 3 (heldout3.tsv) and the merged patches")
+    ap.add_argument("--tree", action="store_true",
+                    help="each patch as a commit of the 6.12 stand-in where it "
+                    "applies (merged ones: where they revert), checked with "
+                    "the whole files; the others from their hunks")
     a = ap.parse_args()
+    global TREE
+    TREE = a.tree
     merged = MERGED
     if a.heldout3:
         bugs = load_bugs("heldout3.tsv")
@@ -234,14 +442,17 @@ def main():
     res = {"bugs": [], "merged": {"patches": 0, "false_alarms": [], "judged_ok": 0}}
     with tempfile.TemporaryDirectory() as tmp, \
             concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
+        if TREE:
+            stand_in(tmp)
         if not a.merged_only:
             res["bugs"] = list(ex.map(lambda x: verdict(x[1], tmp, x[0]),
                                       enumerate(bugs)))
         if not a.bugs_only:
             mails = merged_mails(tmp, bugs, merged)
             res["merged"]["patches"] = len(mails)
-            for (path, msgid), d in zip(mails, ex.map(lambda m: check(m[0], MM_RULES),
-                                                       mails)):
+            for (path, msgid), d in zip(mails, ex.map(lambda m: merged_check(m, tmp),
+                                                       enumerate(mails))):
+                res["merged"]["tree"] = res["merged"].get("tree", 0) + bool(d.get("tree"))
                 for x in d["findings"]:
                     if x["rule"] not in MM_RULES or x["severity"] == "note":
                         continue
@@ -270,6 +481,26 @@ def main():
 
 
 SEEN = {}
+TREE = False
+
+
+def tree_summary(rows):
+    if not TREE:
+        return
+    by = collections.defaultdict(list)
+    for r in rows:
+        by[r.get("tree") or "from the hunks (does not fit 6.12)"].append(r)
+    for how, rr in sorted(by.items()):
+        print("   %-38s %2d, found %d%s" % (
+            how + ":", len(rr), sum(r["found"] for r in rr),
+            ": " + ", ".join(r["id"] for r in rr) if rr else ""))
+
+
+def merged_line(res):
+    if TREE:
+        return " (%d of them on the 6.12 tree, taken out and put back; the " \
+            "rest from their hunks)" % res["merged"].get("tree", 0)
+    return ""
 
 
 def report(res, bugs):
@@ -297,6 +528,7 @@ def report(res, bugs):
         n = len(rows)
         f = sum(r["found"] for r in rows)
         print("%-20s %6d %6d (%d%%)" % ("total", n, f, 100 * f // n if n else 0))
+        tree_summary(rows)
         held = [r for r in rows if r["id"] not in SEEN]
         hf = sum(r["found"] for r in held)
         if half.startswith("newer"):
@@ -311,9 +543,9 @@ def report(res, bugs):
         "; ".join(MALFORMED) or "none"))
     res["malformed"] = MALFORMED
     if res["merged"]["patches"]:
-        print("== merged patches: %d checked with every mm rule; %d findings judged "
+        print("== merged patches: %d checked with every mm rule%s; %d findings judged "
               "real or a correct nit; false alarms: %s" % (
-                  res["merged"]["patches"], res["merged"]["judged_ok"],
+                  res["merged"]["patches"], merged_line(res), res["merged"]["judged_ok"],
                   ", ".join("%s %d" % kv for kv in sorted(fa.items())) or "none"))
 
 
@@ -333,6 +565,7 @@ def report_heldout(res, bugs, name, patches):
                                         "; ".join(missed) or "-"))
         f = sum(r["found"] for r in rows)
         print("%-20s %6d %6d (%d%%)" % ("total", len(rows), f, 100 * f // len(rows)))
+        tree_summary(rows)
         for r in rows:
             if r["fix_hits"]:
                 print("   fix of %s still flagged: %s" % (r["id"], ", ".join(r["fix_hits"])))
@@ -343,10 +576,11 @@ def report_heldout(res, bugs, name, patches):
         fa = {}
         for x in res["merged"]["false_alarms"]:
             fa[x["rule"]] = fa.get(x["rule"], 0) + 1
-        print("== %s: %d checked with every mm rule; "
+        print("== %s: %d checked with every mm rule%s; "
               "%d findings judged real or a correct nit; false alarms (judged false "
               "or not judged): %s" % (
-                  patches, res["merged"]["patches"], res["merged"]["judged_ok"],
+                  patches, res["merged"]["patches"], merged_line(res),
+                  res["merged"]["judged_ok"],
                   ", ".join("%s %d" % kv for kv in sorted(fa.items())) or "none"))
 
 
