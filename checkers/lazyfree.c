@@ -658,10 +658,7 @@ static void removed_around(const struct diff_file *df, int no, struct strbuf *ou
 		for (k = 0; k < hk->nr; k++) {
 			if (hk->lines[k].kind != '+' || hk->lines[k].new_no != no)
 				continue;
-			for (a = k; a > 0 && hk->lines[a - 1].kind != ' '; a--)
-				;
-			for (b = k; b < hk->nr && hk->lines[b].kind != ' '; b++)
-				;
+			diff_hunk_block(hk, k, &a, &b);
 			for (; a < b; a++)
 				if (hk->lines[a].kind == '-') {
 					strbuf_add(out, hk->lines[a].text, hk->lines[a].len);

@@ -371,28 +371,26 @@ static void replaced_gotos(struct check_ctx *c)
 	for (h = 0; df && !v->complete && h < df->nr; h++) {
 		const struct diff_hunk *hk = &df->hunks[h];
 
-		for (a = 0; a < hk->nr; a = b + 1) {
-			for (b = a; b < hk->nr && hk->lines[b].kind != ' '; b++)
-				;
-			for (k = a; k < b; k++) {
-				const struct diff_line *r = &hk->lines[k];
-				const char *lab;
-				size_t n;
-				long g;
-				int t = -1;
+		for (k = 0; k < hk->nr; k++) {
+			const struct diff_line *r = &hk->lines[k];
+			const char *lab;
+			size_t n;
+			long g;
+			int t = -1;
 
-				if (r->kind != '-' || (g = goto_line(r, &lab, &n)) < 0 ||
-				    label_in_hunks(df, lab, n))
-					continue;
-				for (m = a; m < b && t < 0; m++)
-					if (hk->lines[m].kind == '+' && replaces(r, g, &hk->lines[m]))
-						t = return_tok(v, hk->lines[m].new_no);
-				if (t >= 0)
-					check_undecided(c, t, "whether the return of line %d "
-							"skips what label %.*s did (the goto it "
-							"replaces; the label is outside the hunks)",
-							v->lines[v->toks[t].line].no, (int)n, lab);
-			}
+			if (r->kind != '-' || (g = goto_line(r, &lab, &n)) < 0 ||
+			    label_in_hunks(df, lab, n))
+				continue;
+			/* the return that replaces it is in its block of changed lines */
+			diff_hunk_block(hk, k, &a, &b);
+			for (m = a; m < b && t < 0; m++)
+				if (hk->lines[m].kind == '+' && replaces(r, g, &hk->lines[m]))
+					t = return_tok(v, hk->lines[m].new_no);
+			if (t >= 0)
+				check_undecided(c, t, "whether the return of line %d "
+						"skips what label %.*s did (the goto it "
+						"replaces; the label is outside the hunks)",
+						v->lines[v->toks[t].line].no, (int)n, lab);
 		}
 	}
 }

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* diff_parse(): libgit2's diff parser into struct diff (bot/git/diff.h) */
+/*
+ * diff_parse(): libgit2's diff parser into struct diff (bot/git/diff.h),
+ * and what the model's readers ask of a hunk (diff_hunk_block())
+ */
 #include <errno.h>
 
 #include "bot/git/diff.h"
@@ -187,4 +190,19 @@ void diff_release(struct diff *d)
 	}
 	free(d->files);
 	memset(d, 0, sizeof(*d));
+}
+
+bool diff_hunk_block(const struct diff_hunk *h, size_t k, size_t *first, size_t *end)
+{
+	size_t a = k, b = k;
+
+	if (k < h->nr && h->lines[k].kind != ' ') {
+		while (a > 0 && h->lines[a - 1].kind != ' ')
+			a--;
+		while (b < h->nr && h->lines[b].kind != ' ')
+			b++;
+	}
+	*first = a;
+	*end = b;
+	return a < b;
 }

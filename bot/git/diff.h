@@ -62,6 +62,14 @@ struct diff {
 int diff_parse(const char *patch, size_t len, struct diff *d, struct strbuf *err);
 void diff_release(struct diff *d);
 
+/*
+ * The block of changed lines around line k of hunk h: the run of
+ * consecutive '-' and '+' lines that holds it, h->lines[*first] up to,
+ * not including, h->lines[*end].  false, and the empty block *first =
+ * *end = k, when line k is context or past the hunk's end.
+ */
+bool diff_hunk_block(const struct diff_hunk *h, size_t k, size_t *first, size_t *end);
+
 /* The path a checker or report names: new path, or old one if deleted */
 static inline const char *diff_file_path(const struct diff_file *f)
 {
