@@ -43,8 +43,9 @@ and committed before its first run) the same way as --heldout2.
 --tree checks as the daemon and `lorebot check` on a branch do, with
 whole files: each bug's patch becomes a commit of the 6.12 stand-in
 (ci/mm-tree.sh; MM_GIT for another) where `git apply` takes it, else of
-the stand-in with its touched files at their pre-image where
-trees/ID/ holds them (trees/README.md says how each was rebuilt), and
+the stand-in with the files trees/ID/ holds at their pre-image, with
+the patch's hunks to those files (trees/README.md says how each file
+was rebuilt, and checked against the blob its patch names), and
 is checked with `lorebot check --repo STAND-IN BASE..COMMIT`; a finding's
 line is mapped back to the mail's numbering by the offsets `git apply`
 reports per hunk.  A fix is placed on top of its bug's commit.  A merged
@@ -253,7 +254,7 @@ def commit(repo, index, parent, msg):
                           check=True).stdout.strip()
 
 
-def place(mail, tmp, n, parent=None, reverse=False):
+def place(mail, tmp, n, parent=None, reverse=False, only=()):
     """mail as a commit on the stand-in (parent, default mm-new): the
     commit range that is the patch and where its hunks went, or None.
     reverse: the patch is in the stand-in already; the range is the
@@ -264,7 +265,8 @@ def place(mail, tmp, n, parent=None, reverse=False):
     e = git_env(repo, index)
     subprocess.run(["git", "read-tree", parent], env=e, check=True)
     r = subprocess.run(["git", "apply", "--cached", "-v"] + (["-R"] if reverse else []) +
-                       [mail], env=e, capture_output=True, text=True)
+                       ["--include=" + p for p in only] + [mail], env=e,
+                       capture_output=True, text=True)
     if r.returncode:
         return None
     offs, how = hunk_offsets(r.stderr + r.stdout, "Checking patch "), "applies"
@@ -299,11 +301,14 @@ def check_placed(placed, rules):
 
 def pre_image(bug, tmp, n):
     """A commit of the stand-in whose files the bug's patch touches are
-    at that patch's pre-image (bench/bugs/trees/ID/PATH.gz, rebuilt from
-    a later version of each file, trees/README.md), or None"""
+    at that patch's pre-image (bench/bugs/trees/ID/PATH.gz; how each was
+    rebuilt: trees/README.md), and their paths; (None, []) without.
+    Only those files of the patch are placed: its others are not at
+    their pre-image."""
     top = os.path.join(HERE, "trees", bug["id"])
     if not os.path.isdir(top):
-        return None
+        return None, []
+    paths = []
     si = stand_in(tmp)
     e = git_env(si["repo"], os.path.join(tmp, "index-pre-%d" % n))
     subprocess.run(["git", "read-tree", si["base"]], env=e, check=True)
@@ -319,7 +324,9 @@ def pre_image(bug, tmp, n):
                                       check=True).stdout.decode().strip()
             subprocess.run(["git", "update-index", "--add", "--cacheinfo",
                             "100644,%s,%s" % (blob, path)], env=e, check=True)
-    return commit(si["repo"], e["GIT_INDEX_FILE"], si["base"], "pre-image of " + bug["id"])
+            paths.append(path)
+    return commit(si["repo"], e["GIT_INDEX_FILE"], si["base"],
+                  "pre-image of " + bug["id"]), paths
 
 
 def place_bug(bug, mail, tmp, n):
@@ -330,10 +337,10 @@ def place_bug(bug, mail, tmp, n):
     placed = place(mail, tmp, n)
     if placed:
         return placed
-    pre = pre_image(bug, tmp, n)
-    placed = pre and place(mail, tmp, n, parent=pre)
+    pre, paths = pre_image(bug, tmp, n)
+    placed = pre and place(mail, tmp, n, parent=pre, only=paths)
     if placed:
-        placed.how = "applies to its files' pre-image (trees/)"
+        placed.how = "its files at their pre-image (trees/)"
     return placed
 
 
@@ -355,7 +362,7 @@ def verdict(bug, tmp, n):
         else:
             why = "not found"
         if placed:
-            why += " with the 6.12 tree"
+            why += " (%s)" % placed.how
     fix_hits = None
     if bug["fix"] not in ("", "-"):
         fix = one_mail(bug["fix"], tmp, n + 10000)
