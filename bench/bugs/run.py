@@ -3,7 +3,7 @@
 and what does it say about merged patches?
 
 usage: run.py [--jobs N] [--json OUT] [--merged-only] [--bugs-only] [--list]
-              [--heldout | --heldout2 | --heldout3] [--tree]
+              [--heldout | --heldout2 | --heldout3 | --heldout4] [--tree]
 
 bugs.tsv lists the bugs: the patch that brought each one in (as posted, or
 the commit), the lines a correct finding points at, its fix, the sources
@@ -38,6 +38,9 @@ and committed before its first run) against the merged patches of the
 default run (the false-alarm set), in the same one table.
 
 --heldout3 runs held-out set 3 (heldout3.tsv: bugs of 2025-2026 collected
+and committed before its first run) the same way as --heldout2.
+
+--heldout4 runs held-out set 4 (heldout4.tsv: bugs of 2025-2026 collected
 and committed before its first run) the same way as --heldout2.
 
 --tree checks as the daemon and `lorebot check` on a branch do, with
@@ -426,6 +429,8 @@ def main():
                     help="held-out set 2 (heldout2.tsv) and the merged patches")
     ap.add_argument("--heldout3", action="store_true",
                     help="held-out set 3 (heldout3.tsv) and the merged patches")
+    ap.add_argument("--heldout4", action="store_true",
+                    help="held-out set 4 (heldout4.tsv) and the merged patches")
     ap.add_argument("--tree", action="store_true",
                     help="each patch as a commit of the 6.12 stand-in where it "
                     "applies (merged ones: where they revert), checked with "
@@ -434,7 +439,9 @@ def main():
     global TREE
     TREE = a.tree
     merged = MERGED
-    if a.heldout3:
+    if a.heldout4:
+        bugs = load_bugs("heldout4.tsv")
+    elif a.heldout3:
         bugs = load_bugs("heldout3.tsv")
     elif a.heldout2:
         bugs = load_bugs("heldout2.tsv")
@@ -471,10 +478,12 @@ def main():
                     res["merged"]["false_alarms"].append(
                         {"msgid": msgid, "rule": x["rule"], "where": where,
                          "verdict": v, "message": x["message"]})
-    if a.heldout or a.heldout2 or a.heldout3:
-        report_heldout(res, bugs, "held-out set 3" if a.heldout3 else
+    if a.heldout or a.heldout2 or a.heldout3 or a.heldout4:
+        report_heldout(res, bugs, "held-out set 4" if a.heldout4 else
+                       "held-out set 3" if a.heldout3 else
                        "held-out set 2" if a.heldout2 else "held-out set",
-                       "merged mm patches" if a.heldout2 or a.heldout3 else
+                       "merged mm patches" if a.heldout2 or a.heldout3 or
+                       a.heldout4 else
                        "posted mm patches of the window")
     else:
         report(res, bugs)
