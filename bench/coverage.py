@@ -537,12 +537,18 @@ STAND_IN = ("option not in the 6.12 tree (added by its series or later)",
             "its unit did not preprocess after the patch (a header its series adds)")
 
 
-def why_class(reason, arch, fails, file, repaired=False):
+SRCARCH = {"x86_64": "x86", "arm64": "arm64", "riscv": "riscv"}
+
+
+def why_class(reason, arch, fails, file, repaired=False, measured=()):
     """The class of a line no arch compiled after the repair: its reason
     on the small profile (exact method), and why the repair could not
-    enable the option it names (fails: CONFIG_X -> the repair's why)"""
+    enable the option it names (fails: CONFIG_X -> the repair's why).
+    measured: the source arches built (arch/x86 of x86_64, ...), whose
+    own code is classed by its reason like the rest"""
     import re
-    if arch or file.startswith("arch/"):
+    own = file.startswith("arch/") and file.split("/")[1] in measured
+    if not own and (arch or file.startswith("arch/")):
         return "another architecture's code"
     if "no unit" in reason or "includes it" in reason:
         if repaired:
@@ -657,7 +663,8 @@ def report(work, archs, also=None):
                 k = why_class(reason, arch, fails, key[0],
                               any((r.get("repair") or {}).get("set") or
                                   (r.get("repair") or {}).get("unset")
-                                  for r in by_arch.values()))
+                                  for r in by_arch.values()),
+                              [SRCARCH.get(a, a) for a in archs])
                 why[k] += 1
                 why_patches[k].add(pid)
                 stand_in += k in STAND_IN
