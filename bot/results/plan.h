@@ -80,6 +80,13 @@ enum stage_input {
 	STAGE_IN_NONE,		/* runs in the runner itself */
 };
 
+/* What a stage's results are in KCIDB (bot/export/kcidb.c) */
+enum stage_kcidb {
+	STAGE_KCIDB_NONE,	/* nothing */
+	STAGE_KCIDB_BUILD,	/* a build per arch (build) */
+	STAGE_KCIDB_TESTS,	/* tests of the build of the stage it follows (boot) */
+};
+
 /*
  * A stage: what plans it and runs it, what its result is, and what
  * replies and the dashboard show of it (doc/technical/stage.md).  A
@@ -207,6 +214,9 @@ struct stage_ops {
 	void (*pchecks)(const struct report_version *v, const struct report_opts *o,
 			const struct result *r, struct pchecks *out);
 	bool pcheck_tip;
+
+	/* what its results are in KCIDB (STAGE_KCIDB_NONE: nothing) */
+	enum stage_kcidb kcidb;
 };
 
 /* A top-level key of a stage's document, as the contract has it */

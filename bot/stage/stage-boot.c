@@ -237,4 +237,5 @@ const struct stage_ops stage_boot = {
 	.pcheck_context = "lorebot-boot",
 	.pchecks = pcheck_boot,
 	.pcheck_tip = true,
+	.kcidb = STAGE_KCIDB_TESTS,
 };

@@ -225,4 +225,5 @@ const struct stage_ops stage_build = {
 	.section_vars = build_vars,
 	.pcheck_context = "lorebot-build",
 	.pchecks = pcheck_build,
+	.kcidb = STAGE_KCIDB_BUILD,
 };
