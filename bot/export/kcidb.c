@@ -278,7 +278,7 @@ static void build(struct kc *k, const char *checkout_id, const struct result *r)
 			ne++;
 		else
 			nw++;
-		report_finding_line(&sb, "", STAGE_BUILD, f);
+		report_finding_line(&sb, "", r->stage, f);
 	}
 	if (r->status == STATUS_INFRA)
 		strbuf_addf(&sb, "%s\n", r->summary);
@@ -320,15 +320,21 @@ static void test_path(const char *name, struct strbuf *sb)
 			     (*p >= '0' && *p <= '9') || *p == '-' || *p == '_' ? *p : '_');
 }
 
-static void boot(struct kc *k, const char *checkout_id, const struct result *r)
+/*
+ * A stage of tests (boot): the test named after the stage (booted: PASS),
+ * a test per kselftest and one per kernel report, all of the build of
+ * the arch
+ */
+static void tests(struct kc *k, const char *checkout_id, const struct result *r)
 {
-	json_object *tests = rd_doc_tests(r->doc), *fs = rd_doc_findings(r->doc), *t, *misc;
+	json_object *ts = rd_doc_tests(r->doc), *fs = rd_doc_findings(r->doc), *t, *misc;
 	struct strbuf bid = STRBUF_INIT, path = STRBUF_INIT, sb = STRBUF_INIT;
+	const char *name = plan_stage_name(r->stage);
 	int nr = 0;
 	size_t i;
 
 	strbuf_addf(&bid, "%s:%s", checkout_id, r->arch);
-	t = test(k, bid.buf, "boot", r->status == STATUS_BOOT_FAILURE ? "FAIL" :
+	t = test(k, bid.buf, name, r->status == STATUS_BOOT_FAILURE ? "FAIL" :
 		 r->status == STATUS_INFRA ? "MISS" : "PASS", r);
 	str(t, "comment", r->summary);
 	if (r->status == STATUS_BOOT_FAILURE || r->status == STATUS_INFRA)
@@ -339,8 +345,8 @@ static void boot(struct kc *k, const char *checkout_id, const struct result *r)
 		str(misc, "cmdline", rd_doc_cmdline(r->doc));
 		json_object_object_add(t, "misc", misc);
 	}
-	for (i = 0; tests && i < json_object_array_length(tests); i++) {
-		json_object *x = rd_at(tests, i);
+	for (i = 0; ts && i < json_object_array_length(ts); i++) {
+		json_object *x = rd_at(ts, i);
 		const char *res = rd_test_result_z(x), *st;
 
 		st = !strcmp(res, RD_TEST_PASS) || !strcmp(res, RD_TEST_FLAKY) ? "PASS" :
@@ -369,7 +375,7 @@ static void boot(struct kc *k, const char *checkout_id, const struct result *r)
 		    !strcmp(rd_finding_kind_z(f), "boot-failure"))
 			continue;
 		strbuf_reset(&path);
-		strbuf_addf(&path, "boot.kernel_report_%d", ++nr);
+		strbuf_addf(&path, "%s.kernel_report_%d", name, ++nr);
 		t = test(k, bid.buf, path.buf, "FAIL", r);
 		str(t, "comment", rd_finding_message(f));
 		strbuf_reset(&sb);
@@ -411,11 +417,19 @@ int kcidb_add_version(struct store *st, const struct report_version *v,
 	for (i = 0; !ret && i < v->results.nr; i++) {
 		const struct result *r = &v->results.v[i];
 
-		if (r->stage == STAGE_BUILD)
+		const struct stage_ops *s = plan_stage(r->stage);
+
+		switch (s->kcidb) {
+		case STAGE_KCIDB_BUILD:
 			build(&k, id.buf, r);
-		else if (r->stage == STAGE_BOOT &&
-			 store_results_find(&v->results, STAGE_BUILD, r->arch))
-			boot(&k, id.buf, r);
+			break;
+		case STAGE_KCIDB_TESTS:
+			if (store_results_find(&v->results, s->after, r->arch))
+				tests(&k, id.buf, r);
+			break;
+		case STAGE_KCIDB_NONE:
+			break;
+		}
 	}
 	strbuf_release(&id);
 	strbuf_release(&d);

@@ -20,7 +20,11 @@
  *	          such status and lorebot does not count it a failure),
  *	          "boot.kernel_report" per kernel report (FAIL, its text)
  *
- * Only what ended is written: a stage still to run has no object.
+ * Which stages' results are builds and which are tests is the
+ * descriptors' (struct stage_ops kcidb, bot/results/plan.h): build's are
+ * builds, boot's tests of the build (a new stage of tests has the test
+ * named after it, and its reports under that name too).  Only what
+ * ended is written: a stage still to run has no object.
  */
 #ifndef LOREBOT_KCIDB_H
 #define LOREBOT_KCIDB_H

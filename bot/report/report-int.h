@@ -93,5 +93,20 @@ void report_arch_vars(struct report_ctx *c, const char **names, size_t nn,
 int report_snapshot(struct report_ctx *c, struct reply_mail *m, struct strbuf *err);
 /* Add a file (gzip-compressed here) to m's record */
 void report_file_add(struct reply_mail *m, const char *name, const char *data, size_t len);
+/*
+ * ... and for the stages' snap_findings() and snap_arch() (bot/results/plan.h),
+ * which write its entries: key val in o, unless val is NULL (a string)
+ * or 0 (an int)
+ */
+void report_snap_str(json_object *o, const char *key, const char *val);
+void report_snap_int(json_object *o, const char *key, int64_t val);
+/* A deep copy of v, or NULL (v NULL, or no memory) */
+json_object *report_snap_copy(json_object *v);
+/*
+ * A finding f of stage's result (for arch, "" or NULL when not per arch)
+ * as the record keeps it: its id, where it is, what it says and the line
+ * the mail gives it (report_finding_line())
+ */
+json_object *report_snap_finding(enum stage stage, const char *arch, json_object *f);
 
 #endif

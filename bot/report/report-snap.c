@@ -9,10 +9,15 @@
  *
  *	{"report", "kind", "msgid", "lore", "version", "series", "title", "v",
  *	 "total", "patches": [{n, msgid, subject}], "base": {name, sha},
- *	 "branch", "tree_url", "archs": [{arch, status, config, compiler,
- *	 make: [...], qemu, cmdline, config_file}], "findings": [{stage,
- *	 arch, patch, file, line, column, severity, message, option, rule,
- *	 test, text}]}
+ *	 "branch", "tree_url", "archs": [{arch, build, boot, config,
+ *	 compiler, make: [...], qemu, cmdline, config_file}], "findings":
+ *	 [{stage, arch, patch, file, line, column, severity, message, option,
+ *	 rule, test, text}]}
+ *
+ * What a result gives is its stage's (struct stage_ops): the entries of
+ * "findings" (snap_findings(); apply: the patches that did not apply),
+ * and for a per-arch stage, the status keyed by the stage's name and the
+ * keys snap_arch() adds to the arch's entry.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -73,19 +78,19 @@ void report_file_add(struct reply_mail *m, const char *name, const char *data, s
 	m->nr_files++;
 }
 
-static void add_str(json_object *o, const char *key, const char *val)
+void report_snap_str(json_object *o, const char *key, const char *val)
 {
 	if (val)
 		json_object_object_add(o, key, json_object_new_string(val));
 }
 
-static void add_int(json_object *o, const char *key, int64_t val)
+void report_snap_int(json_object *o, const char *key, int64_t val)
 {
 	if (val)
 		json_object_object_add(o, key, json_object_new_int64(val));
 }
 
-static json_object *copy_of(json_object *v)
+json_object *report_snap_copy(json_object *v)
 {
 	json_object *c = NULL;
 
@@ -106,56 +111,52 @@ static void patches(const struct report_version *v, json_object *out)
 			continue;
 		o = json_object_new_object();
 		json_object_object_add(o, "n", json_object_new_int(n));
-		add_str(o, "msgid", rd_vpatch_msgid(p));
-		add_str(o, "subject", rd_vpatch_subject(p));
+		report_snap_str(o, "msgid", rd_vpatch_msgid(p));
+		report_snap_str(o, "subject", rd_vpatch_subject(p));
 		json_object_array_add(arr, o);
 	}
 	json_object_object_add(out, "patches", arr);
 }
 
-static json_object *finding(enum stage stage, const char *arch, json_object *f)
+json_object *report_snap_finding(enum stage stage, const char *arch, json_object *f)
 {
 	json_object *o = json_object_new_object();
 	struct strbuf sb = STRBUF_INIT;
 	char id[REPORT_ID_LEN + 1];
 
 	report_finding_id(stage, f, id);
-	add_str(o, "id", id);
-	add_str(o, "stage", plan_stage_name(stage));
-	add_str(o, "arch", arch && *arch ? arch : NULL);
-	add_int(o, "patch", rd_finding_patch(f, 0));
-	add_str(o, "file", rd_finding_file(f));
-	add_int(o, "line", rd_finding_line(f, 0));
-	add_int(o, "column", rd_finding_column(f, 0));
-	add_str(o, "severity", rd_finding_severity(f));
-	add_str(o, "message", rd_finding_message(f));
-	add_str(o, "option", jx_str(f, "option"));
-	add_str(o, "rule", rd_finding_rule(f));
-	add_str(o, "test", rd_finding_test(f));
-	add_str(o, "kind", rd_finding_kind(f));
+	report_snap_str(o, "id", id);
+	report_snap_str(o, "stage", plan_stage_name(stage));
+	report_snap_str(o, "arch", arch && *arch ? arch : NULL);
+	report_snap_int(o, "patch", rd_finding_patch(f, 0));
+	report_snap_str(o, "file", rd_finding_file(f));
+	report_snap_int(o, "line", rd_finding_line(f, 0));
+	report_snap_int(o, "column", rd_finding_column(f, 0));
+	report_snap_str(o, "severity", rd_finding_severity(f));
+	report_snap_str(o, "message", rd_finding_message(f));
+	report_snap_str(o, "option", jx_str(f, "option"));
+	report_snap_str(o, "rule", rd_finding_rule(f));
+	report_snap_str(o, "test", rd_finding_test(f));
+	report_snap_str(o, "kind", rd_finding_kind(f));
 	report_finding_line(&sb, "", stage, f);
 	strbuf_rtrim(&sb);
-	add_str(o, "text", sb.buf);
+	report_snap_str(o, "text", sb.buf);
 	strbuf_release(&sb);
 	return o;
 }
 
-static bool severe(json_object *f)
-{
-	const char *sev = rd_finding_severity_z(f);
-
-	return !strcmp(sev, RD_SEV_ERROR) || !strcmp(sev, RD_SEV_FATAL);
-}
-
-/* The arch's build as the recipe gives it, and its .config as a file */
+/*
+ * The arch's entry: the status of each per-arch stage, what its result
+ * says of how it was done (snap_arch()), and the .config as a file
+ */
 static void arch_entry(struct report_ctx *c, const char *arch, json_object *archs,
 		       struct reply_mail *m)
 {
-	const struct result *b = store_results_find(&c->v->results, STAGE_BUILD, arch);
-	const struct result *t = store_results_find(&c->v->results, STAGE_BOOT, arch);
+	const struct result *rs[STAGE_RESULTS];
 	json_object *o = json_object_new_object();
-	const char *path = b ? rd_doc_config_file(b->doc) : NULL;
+	const char *path = NULL;
 	char *buf = NULL, *name;
+	enum stage s;
 	size_t len, i;
 
 	for (i = 0; i < json_object_array_length(archs); i++)
@@ -163,19 +164,19 @@ static void arch_entry(struct report_ctx *c, const char *arch, json_object *arch
 			json_object_put(o);
 			return;
 		}
-	add_str(o, "arch", arch);
-	add_str(o, "build", b ? plan_status_name(b->status) : NULL);
-	add_str(o, "boot", t ? plan_status_name(t->status) : NULL);
-	if (b) {
-		add_str(o, "config", rd_name_of(rd_doc_config(b->doc)) ?
-			rd_name_of(rd_doc_config(b->doc)) : rd_name_of(rd_doc_profile(b->doc)));
-		add_str(o, "compiler", rd_name_of(rd_doc_compiler(b->doc)));
-		if (rd_doc_make(b->doc))
-			json_object_object_add(o, "make", copy_of(rd_doc_make(b->doc)));
+	report_snap_str(o, "arch", arch);
+	for (s = 0; s < STAGE_RESULTS; s++) {
+		rs[s] = plan_per_arch(s) ? store_results_find(&c->v->results, s, arch) : NULL;
+		report_snap_str(o, plan_stage_name(s), rs[s] ? plan_status_name(rs[s]->status) :
+				NULL);
 	}
-	if (t) {
-		add_str(o, "qemu", rd_doc_qemu(t->doc));
-		add_str(o, "cmdline", rd_doc_cmdline(t->doc));
+	for (s = 0; s < STAGE_RESULTS; s++) {
+		if (!rs[s])
+			continue;
+		if (plan_stage(s)->snap_arch)
+			plan_stage(s)->snap_arch(o, rs[s]);
+		if (!path)
+			path = rd_doc_config_file(rs[s]->doc);
 	}
 	/* the .config as the build left it: kept here, the job directory is not forever */
 	if (path && !util_read_file(path, &buf, &len, 64 << 20)) {
@@ -188,91 +189,42 @@ static void arch_entry(struct report_ctx *c, const char *arch, json_object *arch
 	json_object_array_add(archs, o);
 }
 
+/* A stage with reply set: the new findings of the section "findings" */
+static bool reply_findings(const struct report_ctx *c, const struct result *r,
+			   json_object *out)
+{
+	json_object *fs = rd_doc_findings(r->doc);
+	bool any = false;
+	size_t j;
+
+	if (!c->d->sections[SECTION_FINDINGS] || !plan_stage(r->stage)->reply ||
+	    r->status == STATUS_INFRA)
+		return false;
+	for (j = 0; fs && j < json_object_array_length(fs); j++) {
+		json_object *f = rd_at(fs, j);
+
+		if (!rd_finding_is_new(f, true) || report_dismissed(c->v, r->stage, f))
+			continue;
+		json_object_array_add(out, report_snap_finding(r->stage, r->arch, f));
+		any = true;
+	}
+	return any;
+}
+
+/* What the reply mails of each result, in the stage table's order */
 static void stage_findings(struct report_ctx *c, json_object *out, json_object *archs,
 			   struct reply_mail *m)
 {
-	const struct reply_due *d = c->d;
-	size_t i, j;
+	size_t i;
 
 	for (i = 0; i < c->v->results.nr; i++) {
 		const struct result *r = &c->v->results.v[i];
-		json_object *fs = rd_doc_findings(r->doc), *tests = rd_doc_tests(r->doc);
-		bool any = false;
+		const struct stage_ops *s = plan_stage(r->stage);
+		bool any = s->snap_findings ? s->snap_findings(c, r, out) :
+			reply_findings(c, r, out);
 
-		for (j = 0; fs && j < json_object_array_length(fs); j++) {
-			json_object *f = rd_at(fs, j);
-			bool take = false;
-
-			switch (r->stage) {
-			case STAGE_CHECK:
-				take = d->sections[SECTION_CHECK] &&
-					report_finding_class(c->o, f) == REPORT_MAIL;
-				break;
-			case STAGE_BUILD:
-				take = rd_finding_is_new(f, true) &&
-					!report_build_style(c->o, f) &&
-					(severe(f) ? d->sections[SECTION_BUILD_ERRORS] :
-					 d->sections[SECTION_BUILD_WARNINGS]);
-				break;
-			case STAGE_BOOT:
-				take = d->sections[SECTION_BOOT];
-				break;
-			default:
-				take = d->sections[SECTION_FINDINGS] &&
-					plan_stage(r->stage)->reply &&
-					r->status != STATUS_INFRA && rd_finding_is_new(f, true) &&
-					!report_dismissed(c->v, r->stage, f);
-				break;
-			}
-			if (!take)
-				continue;
-			json_object_array_add(out, finding(r->stage, r->arch, f));
-			any = true;
-		}
-		for (j = 0; r->stage == STAGE_BOOT && d->sections[SECTION_BOOT] && tests &&
-		     j < json_object_array_length(tests); j++) {
-			json_object *t = rd_at(tests, j), *o;
-
-			if (strcmp(rd_test_result_z(t), RD_TEST_FAIL) || !rd_test_is_new(t, false))
-				continue;
-			o = json_object_new_object();
-			add_str(o, "stage", "boot");
-			add_str(o, "arch", r->arch);
-			add_str(o, "test", rd_test_name(t));
-			add_str(o, "severity", "error");
-			add_str(o, "message", "fail");
-			json_object_array_add(out, o);
-			any = true;
-		}
-		if (r->stage == STAGE_BOOT && d->sections[SECTION_BOOT] &&
-		    r->status == STATUS_BOOT_FAILURE)
-			any = true;
-		if (any && (r->stage == STAGE_BUILD || r->stage == STAGE_BOOT))
+		if (any && s->per_arch)
 			arch_entry(c, r->arch, archs, m);
-	}
-}
-
-static void apply_failures(struct report_ctx *c, json_object *out)
-{
-	const struct result *a = store_results_find(&c->v->results, STAGE_APPLY, NULL);
-	json_object *ps = a ? rd_doc_patches(a->doc) : NULL;
-	size_t i;
-
-	if (!c->d->sections[SECTION_APPLY])
-		return;
-	for (i = 0; ps && i < json_object_array_length(ps); i++) {
-		json_object *p = rd_at(ps, i), *o;
-
-		if (strcmp(rd_patch_status_z(p), RD_PATCH_FAILED))
-			continue;
-		o = json_object_new_object();
-		add_str(o, "stage", "apply");
-		add_int(o, "patch", rd_patch_n(p, 0));
-		add_str(o, "file", rd_patch_file(p));
-		add_str(o, "severity", "error");
-		add_str(o, "message", rd_patch_message(p) ? rd_patch_message(p) :
-			"does not apply");
-		json_object_array_add(out, o);
 	}
 }
 
@@ -287,26 +239,25 @@ int report_snapshot(struct report_ctx *c, struct reply_mail *m, struct strbuf *e
 	struct strbuf lore = STRBUF_INIT;
 
 	(void)err;
-	add_str(o, "report", m->report_id);
-	add_str(o, "kind", report_kind_name(c->d->kind));
-	add_str(o, "msgid", m->msgid);
+	report_snap_str(o, "report", m->report_id);
+	report_snap_str(o, "kind", report_kind_name(c->d->kind));
+	report_snap_str(o, "msgid", m->msgid);
 	report_lore_link(&lore, v, m->msgid);
-	add_str(o, "lore", lore.buf);
+	report_snap_str(o, "lore", lore.buf);
 	strbuf_release(&lore);
-	add_str(o, "version", v->id);
-	add_str(o, "series", v->series_id);
-	add_str(o, "title", v->title);
+	report_snap_str(o, "version", v->id);
+	report_snap_str(o, "series", v->series_id);
+	report_snap_str(o, "title", v->title);
 	json_object_object_add(o, "v", json_object_new_int(v->version));
 	json_object_object_add(o, "total", json_object_new_int(v->total));
-	add_int(o, "patch", c->d->patch);
+	report_snap_int(o, "patch", c->d->patch);
 	patches(v, o);
-	add_str(b, "name", rd_base_name(base));
-	add_str(b, "sha", rd_base_sha(base));
+	report_snap_str(b, "name", rd_base_name(base));
+	report_snap_str(b, "sha", rd_base_sha(base));
 	json_object_object_add(o, "base", b);
-	add_str(o, "base_commit", v->base_commit);
-	add_str(o, "branch", apply ? rd_doc_branch(apply->doc) : NULL);
-	add_str(o, "tree_url", url && *url ? url : NULL);
-	apply_failures(c, findings);
+	report_snap_str(o, "base_commit", v->base_commit);
+	report_snap_str(o, "branch", apply ? rd_doc_branch(apply->doc) : NULL);
+	report_snap_str(o, "tree_url", url && *url ? url : NULL);
 	stage_findings(c, findings, archs, m);
 	json_object_object_add(o, "archs", archs);
 	json_object_object_add(o, "findings", findings);

@@ -80,6 +80,13 @@ enum stage_input {
 	STAGE_IN_NONE,		/* runs in the runner itself */
 };
 
+/* What a stage's results are in KCIDB (bot/export/kcidb.c) */
+enum stage_kcidb {
+	STAGE_KCIDB_NONE,	/* nothing */
+	STAGE_KCIDB_BUILD,	/* a build per arch (build) */
+	STAGE_KCIDB_TESTS,	/* tests of the build of the stage it follows (boot) */
+};
+
 /*
  * A stage: what plans it and runs it, what its result is, and what
  * replies and the dashboard show of it (doc/technical/stage.md).  A
@@ -207,6 +214,25 @@ struct stage_ops {
 	void (*pchecks)(const struct report_version *v, const struct report_opts *o,
 			const struct result *r, struct pchecks *out);
 	bool pcheck_tip;
+
+	/*
+	 * What a reply's permanent record (bot/report/report-snap.c) keeps
+	 * of a result.  snap_findings() adds to out, a JSON array, an entry
+	 * for each thing of r the reply being composed mails (a finding of
+	 * the document as report_snap_finding() writes it), and says whether
+	 * the reply is about r (it added one; boot: or the kernel did not
+	 * boot), which for a per-arch stage records the arch's entry.
+	 * NULL: with reply set, the new findings of the section "findings".
+	 * snap_arch() adds to the arch's entry, o, what r says of how it was
+	 * done (build: config, compiler, make; boot: qemu, cmdline), after
+	 * the status of each per-arch stage; NULL: nothing.
+	 */
+	bool (*snap_findings)(const struct report_ctx *c, const struct result *r,
+			      struct json_object *out);
+	void (*snap_arch)(struct json_object *o, const struct result *r);
+
+	/* what its results are in KCIDB (STAGE_KCIDB_NONE: nothing) */
+	enum stage_kcidb kcidb;
 };
 
 /* A top-level key of a stage's document, as the contract has it */

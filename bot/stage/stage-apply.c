@@ -243,6 +243,30 @@ static void apply_vars(struct report_ctx *c)
 	strbuf_release(&attempts);
 }
 
+/* The reply's record: the patches that did not apply */
+static bool apply_snap(const struct report_ctx *c, const struct result *r, json_object *out)
+{
+	json_object *ps = c->d->sections[SECTION_APPLY] ? rd_doc_patches(r->doc) : NULL;
+	size_t i, nr = 0;
+
+	for (i = 0; ps && i < json_object_array_length(ps); i++) {
+		json_object *p = rd_at(ps, i), *o;
+
+		if (strcmp(rd_patch_status_z(p), RD_PATCH_FAILED))
+			continue;
+		o = json_object_new_object();
+		report_snap_str(o, "stage", plan_stage_name(r->stage));
+		report_snap_int(o, "patch", rd_patch_n(p, 0));
+		report_snap_str(o, "file", rd_patch_file(p));
+		report_snap_str(o, "severity", "error");
+		report_snap_str(o, "message", rd_patch_message(p) ? rd_patch_message(p) :
+				"does not apply");
+		json_object_array_add(out, o);
+		nr++;
+	}
+	return nr > 0;
+}
+
 /* The version apply says it applied: the one the job gave it */
 static const char *apply_version(json_object *doc)
 {
@@ -271,4 +295,5 @@ const struct stage_ops stage_apply = {
 	.section_vars = apply_vars,
 	.pcheck_context = "lorebot-apply",
 	.pchecks = pcheck_apply,
+	.snap_findings = apply_snap,
 };

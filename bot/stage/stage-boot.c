@@ -209,6 +209,46 @@ static void boot_vars(struct report_ctx *c)
 	strbuf_release(&info);
 }
 
+/*
+ * The reply's record, with the boot section: the findings, the new
+ * failures of kselftests, and a kernel that did not boot
+ */
+static bool boot_snap(const struct report_ctx *c, const struct result *r, json_object *out)
+{
+	json_object *fs = rd_doc_findings(r->doc), *tests = rd_doc_tests(r->doc);
+	bool any = r->status == STATUS_BOOT_FAILURE;
+	size_t i;
+
+	if (!c->d->sections[SECTION_BOOT])
+		return false;
+	for (i = 0; fs && i < json_object_array_length(fs); i++) {
+		json_object_array_add(out, report_snap_finding(r->stage, r->arch, rd_at(fs, i)));
+		any = true;
+	}
+	for (i = 0; tests && i < json_object_array_length(tests); i++) {
+		json_object *t = rd_at(tests, i), *o;
+
+		if (strcmp(rd_test_result_z(t), RD_TEST_FAIL) || !rd_test_is_new(t, false))
+			continue;
+		o = json_object_new_object();
+		report_snap_str(o, "stage", plan_stage_name(r->stage));
+		report_snap_str(o, "arch", r->arch);
+		report_snap_str(o, "test", rd_test_name(t));
+		report_snap_str(o, "severity", "error");
+		report_snap_str(o, "message", "fail");
+		json_object_array_add(out, o);
+		any = true;
+	}
+	return any;
+}
+
+/* ... and how the arch's kernel was booted */
+static void boot_snap_arch(json_object *o, const struct result *r)
+{
+	report_snap_str(o, "qemu", rd_doc_qemu(r->doc));
+	report_snap_str(o, "cmdline", rd_doc_cmdline(r->doc));
+}
+
 const struct stage_ops stage_boot = {
 	.name = "boot",
 	.per_arch = true,
@@ -237,4 +277,7 @@ const struct stage_ops stage_boot = {
 	.pcheck_context = "lorebot-boot",
 	.pchecks = pcheck_boot,
 	.pcheck_tip = true,
+	.snap_findings = boot_snap,
+	.snap_arch = boot_snap_arch,
+	.kcidb = STAGE_KCIDB_TESTS,
 };

@@ -101,15 +101,20 @@ static void build_links(struct strbuf *sb, const struct result *r)
 
 /* build: per arch, the diagnostics (new ones ">>"), config and compiler */
 
+/* Is f an error (or fatal), not a warning? */
+static bool build_error(json_object *f)
+{
+	const char *sev = rd_finding_severity_z(f);
+
+	return !strcmp(sev, RD_SEV_ERROR) || !strcmp(sev, RD_SEV_FATAL);
+}
+
 /* Does the section's filter show f? */
 static bool build_shows(const struct report_ctx *c, json_object *f)
 {
-	const char *sev = rd_finding_severity_z(f);
-	bool error = !strcmp(sev, RD_SEV_ERROR) || !strcmp(sev, RD_SEV_FATAL);
-
 	if (report_build_style(c->o, f))
 		return false;	/* counted in the style line */
-	return c->build == BUILD_ALL || error == (c->build == BUILD_ERRORS);
+	return c->build == BUILD_ALL || build_error(f) == (c->build == BUILD_ERRORS);
 }
 
 static bool build_arch_shows(const struct report_ctx *c, json_object *findings)
@@ -198,6 +203,37 @@ static void build_vars(struct report_ctx *c)
 	strbuf_release(&shown);
 }
 
+/* The reply's record: the new findings of the build sections it has */
+static bool build_snap(const struct report_ctx *c, const struct result *r, json_object *out)
+{
+	json_object *fs = rd_doc_findings(r->doc);
+	bool any = false;
+	size_t i;
+
+	for (i = 0; fs && i < json_object_array_length(fs); i++) {
+		json_object *f = rd_at(fs, i);
+
+		if (!rd_finding_is_new(f, true) || report_build_style(c->o, f) ||
+		    !c->d->sections[build_error(f) ? SECTION_BUILD_ERRORS :
+				    SECTION_BUILD_WARNINGS])
+			continue;
+		json_object_array_add(out, report_snap_finding(r->stage, r->arch, f));
+		any = true;
+	}
+	return any;
+}
+
+/* ... and the arch's config, compiler and make lines */
+static void build_snap_arch(json_object *o, const struct result *r)
+{
+	const char *config = rd_name_of(rd_doc_config(r->doc));
+
+	report_snap_str(o, "config", config ? config : rd_name_of(rd_doc_profile(r->doc)));
+	report_snap_str(o, "compiler", rd_name_of(rd_doc_compiler(r->doc)));
+	if (rd_doc_make(r->doc))
+		json_object_object_add(o, "make", report_snap_copy(rd_doc_make(r->doc)));
+}
+
 const struct stage_ops stage_build = {
 	.name = "build",
 	.per_arch = true,
@@ -225,4 +261,7 @@ const struct stage_ops stage_build = {
 	.section_vars = build_vars,
 	.pcheck_context = "lorebot-build",
 	.pchecks = pcheck_build,
+	.snap_findings = build_snap,
+	.snap_arch = build_snap_arch,
+	.kcidb = STAGE_KCIDB_BUILD,
 };

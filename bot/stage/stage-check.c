@@ -116,6 +116,26 @@ static void check_vars(struct report_ctx *c)
 	strbuf_release(&name);
 }
 
+/* The reply's record: the findings the noise policy mails */
+static bool check_snap(const struct report_ctx *c, const struct result *r, json_object *out)
+{
+	json_object *fs = rd_doc_findings(r->doc);
+	bool any = false;
+	size_t i;
+
+	if (!c->d->sections[SECTION_CHECK])
+		return false;
+	for (i = 0; fs && i < json_object_array_length(fs); i++) {
+		json_object *f = rd_at(fs, i);
+
+		if (report_finding_class(c->o, f) != REPORT_MAIL)
+			continue;
+		json_object_array_add(out, report_snap_finding(r->stage, r->arch, f));
+		any = true;
+	}
+	return any;
+}
+
 /* The version check says it read: the one of its mbox, and no other */
 static const char *check_version(json_object *doc)
 {
@@ -141,4 +161,5 @@ const struct stage_ops stage_check = {
 	.section_vars = check_vars,
 	.pcheck_context = "lorebot-review",
 	.pchecks = pcheck_check,
+	.snap_findings = check_snap,
 };
