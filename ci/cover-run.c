@@ -726,7 +726,7 @@ static bool own_arch(const struct cover_predict *p, const char *path)
 		a[n] == '/';
 }
 
-/* Would the i-th file lose a line predicted compiled with c (config without sym)? */
+/* Would v's file lose a line predicted compiled with c (config without a symbol)? */
 static bool file_loses(const struct cover_predict *p, const struct pred *v,
 		       const struct kconf *config, const struct kconf *c)
 {
@@ -776,22 +776,18 @@ static bool loses(const struct cover_predict *p, const struct pred *v, size_t nr
 	return lost;
 }
 
-/* sym out of v (its nr entries), freed; whether it was there */
-static bool unlist(char **v, size_t *nr, const char *sym)
+/* sym out of v (its nr entries), freed */
+static void unlist(char **v, size_t *nr, const char *sym)
 {
 	size_t i, k = 0;
-	bool found = false;
 
 	for (i = 0; i < *nr; i++) {
-		if (!strcmp(v[i], sym)) {
+		if (!strcmp(v[i], sym))
 			free(v[i]);
-			found = true;
-			continue;
-		}
-		v[k++] = v[i];
+		else
+			v[k++] = v[i];
 	}
 	*nr = k;
-	return found;
 }
 
 /*
