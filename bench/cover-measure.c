@@ -16,8 +16,11 @@
  *            reads counts as read when a reader of it is predicted
  *            built: ci/readers.h).
  *
- * usage: cover-measure CONFIG GIT_DIR ARCH BASE <LIST >JSONL
+ * usage: cover-measure CONFIG GIT_DIR ARCH BASE [FIRST_ARCH] <LIST >JSONL
  * LIST: "ID PARENT COMMIT" lines.  Output: one JSON object per patch.
+ * FIRST_ARCH: the first arch of the build; when it is not ARCH, the
+ * prediction takes the other branch (struct cover_predict other_branch)
+ * and "branched" lists the symbols it asked off for it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +59,7 @@ struct ctx {
 	struct strmap memo;	/* "X Y Z" -> struct repair */
 	char **mkeys;
 	size_t mnr, malloc_;
+	bool other_branch;	/* ARCH is not the build's first */
 };
 
 static void lines_add(struct lines *l, const char *file, int line, bool compiled)
@@ -262,15 +266,16 @@ static void one(struct ctx *c, const char *git_dir, const char *id, const char *
 {
 	struct kbuild_tree *t = c->t;
 	const char *commits[] = { commit, NULL };
+	struct cover_needs want = { 0 }, more = { 0 }, branched = { 0 };
 	struct cover_predict p = {
 		.git_dir = git_dir, .base = parent, .commits = (char **)commits, .nr = 1,
 		.srcdir = t->src, .srcarch = kconf_srcarch(t->arch.kernel_arch),
 		.compiled = compiled_at_base, .data = c, .line = on_line,
 		.included = included_at_base, .readers = &c->readers,
+		.other_branch = c->other_branch, .branched = &branched,
 	};
 	json_object *o = json_object_new_object(), *rep = json_object_new_object();
 	struct lines small = { .files = STRMAP_INIT }, repaired = { .files = STRMAP_INIT };
-	struct cover_needs want = { 0 }, more = { 0 };
 	struct cover_presult pr;
 	struct cover_ctx cx;
 	struct kconf base = KCONF_INIT;
@@ -306,6 +311,8 @@ static void one(struct ctx *c, const char *git_dir, const char *id, const char *
 	}
 	json_object_object_add(o, "want", jx_new_str_array(want.on, want.on_nr));
 	json_object_object_add(o, "want_off", jx_new_str_array(want.off, want.off_nr));
+	json_object_object_add(o, "branched", jx_new_str_array(branched.off, branched.off_nr));
+	p.branched = NULL;
 	json_object_object_add(o, "exact_ms", json_object_new_int64((int64_t)(util_now_ms() - t0)));
 	if (!want.on_nr && !want.off_nr)
 		goto print;
@@ -358,6 +365,7 @@ print:
 	lines_release(&repaired);
 	cover_needs_release(&want);
 	cover_needs_release(&more);
+	cover_needs_release(&branched);
 	if (key && !memo && rp == &r && !err.len) {
 		struct repair *keep = xmalloc(sizeof(*keep));
 
@@ -387,8 +395,8 @@ int main(int argc, char **argv)
 	struct arch a;
 	char line[512];
 
-	if (argc != 5) {
-		fprintf(stderr, "usage: cover-measure CONFIG GIT_DIR ARCH BASE <LIST\n");
+	if (argc != 5 && argc != 6) {
+		fprintf(stderr, "usage: cover-measure CONFIG GIT_DIR ARCH BASE [FIRST_ARCH] <LIST\n");
 		return 2;
 	}
 	strbuf_init(&c.includes, 0);
@@ -399,6 +407,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "cover-measure: %s\n", err.buf);
 		return 3;
 	}
+	c.other_branch = argc == 6 && strcmp(argv[5], a.name);
 	readers_headers_scan(&c.headers, c.t->obj, c.t->src);
 	fprintf(stderr, "cover-measure: %s: %zu headers read by the base's units\n", a.name,
 		c.headers.nr);

@@ -43,6 +43,8 @@ usage: bench/coverage.py prepare WORK [REGEX]  the commits, WORK/list; with REGE
 env:   LOREBOT_CACHE (the build directories; default /var/tmp/lorebot-bench-cover/cache)
        COVER_MEASURE (measure: the tool to run instead of build/bench/cover-measure,
        e.g. a copy built at an older commit, to compare on the same patches)
+       COVER_FIRST_ARCH (measure: the build's first arch; on any other the repair
+       takes the other branch of what the first keeps on, as lorebot build does)
 """
 import collections
 import gzip
@@ -299,7 +301,9 @@ def measure(work, arch, step=1):
     rows = spread(open(os.path.join(work, "list")).readlines()[::step])
     todo = [l for l in rows if l.split()[0] not in done]
     with open(out, "a") as o:
-        subprocess.run(["nice", "-n", "15", tool, conf, repo, arch, base],
+        first = os.environ.get("COVER_FIRST_ARCH")
+        subprocess.run(["nice", "-n", "15", tool, conf, repo, arch, base] +
+                       ([first] if first else []),
                        input="".join(todo).encode(), stdout=o, check=True)
 
 

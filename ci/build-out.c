@@ -415,6 +415,8 @@ static void arch_cover_text(const struct build_arch_result *r, struct strbuf *sb
 		for (i = 0; i < b->r.unset_nr; i++)
 			strbuf_addf(sb, " %s=n", b->r.unset[i]);
 		strbuf_addch(sb, '\n');
+		if (b->note)
+			strbuf_addf(sb, "  %s\n", b->note);
 	} else if (b->note) {
 		strbuf_addf(sb, "  config not repaired: %s\n", b->note);
 	}

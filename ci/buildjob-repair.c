@@ -24,7 +24,45 @@ static bool build_file(const char *path)
 struct at_base {
 	struct kbuild_tree *t;
 	struct readers_headers headers;	/* read by the base's units */
+	/*
+	 * The lines the profile is predicted to compile ("k:file:line"),
+	 * and of the repaired configuration's, how many it is not
+	 */
+	struct strmap profile;
+	char **keys;
+	size_t nr, alloc;
+	bool repaired;
+	int gained;
 };
+
+static void on_line(void *data, size_t k, const char *file, int line, bool compiled)
+{
+	struct at_base *b = data;
+	char *key;
+
+	if (!compiled)
+		return;
+	key = xasprintf("%zu:%s:%d", k, file, line);
+	if (b->repaired) {
+		b->gained += !strmap_get(&b->profile, key);
+		free(key);
+		return;
+	}
+	ALLOC_GROW(b->keys, b->nr + 1, b->alloc);
+	b->keys[b->nr++] = key;
+	strmap_put(&b->profile, key, (void *)1);
+}
+
+static void at_base_release(struct at_base *b)
+{
+	size_t i;
+
+	readers_headers_release(&b->headers);
+	strmap_release(&b->profile);
+	for (i = 0; i < b->nr; i++)
+		free(b->keys[i]);
+	free(b->keys);
+}
 
 static bool compiled_at_base(void *data, const char *path)
 {
@@ -91,6 +129,42 @@ static void note(struct build_repair *out, const char *what, const char *why)
 	out->note = xasprintf("%s%s%s", what, why ? ": " : "", why ? why : "");
 }
 
+static const char *bare(const char *sym)
+{
+	return util_starts_with(sym, "CONFIG_") ? sym + 7 : sym;
+}
+
+/*
+ * Of the symbols the prediction turned off for the other branch, those
+ * Kconfig turned off, into out->branched; how many
+ */
+static size_t branched_stuck(struct build_repair *out, const struct cover_needs *asked)
+{
+	size_t i, j;
+
+	cover_needs_release(&out->branched);
+	for (i = 0; i < asked->off_nr; i++)
+		for (j = 0; j < out->r.unset_nr; j++)
+			if (!strcmp(bare(asked->off[i]), bare(out->r.unset[j])))
+				cover_needs_off(&out->branched, asked->off[i]);
+	return out->branched.off_nr;
+}
+
+/* "took the other branch of CONFIG_X, CONFIG_Y: their lines are left to x86_64" */
+static void branch_note(struct build_repair *out, const char *first)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	strbuf_addstr(&sb, "took the other branch of ");
+	for (i = 0; i < out->branched.off_nr; i++)
+		strbuf_addf(&sb, "%s%s", i ? ", " : "", out->branched.off[i]);
+	strbuf_addf(&sb, " (off here): %s lines are left to %s",
+		    out->branched.off_nr == 1 ? "its" : "their", first);
+	free(out->note);
+	out->note = strbuf_detach(&sb, NULL);
+}
+
 int buildjob_repair(struct build_job *job, struct kbuild_tree **tp,
 		    char *const *touched, size_t touched_nr,
 		    struct build_repair *out, struct strbuf *err)
@@ -99,16 +173,21 @@ int buildjob_repair(struct build_job *job, struct kbuild_tree **tp,
 	const char *tip = job->commits.v[job->commits.nr - 1].id;
 	const char *srcarch = kconf_srcarch(s->arch.kernel_arch);
 	char **ids = xcalloc(job->commits.nr + 1, sizeof(*ids));
-	struct at_base at_base = { .t = s, .headers = READERS_HEADERS_INIT };
+	struct at_base at_base = {
+		.t = s, .headers = READERS_HEADERS_INIT, .profile = STRMAP_INIT,
+	};
 	struct cover_memo readers = COVER_MEMO_INIT;
+	struct cover_needs want = { 0 }, more = { 0 }, branched = { 0 };
+	/* an arch after the first: the other branch of what the first keeps */
+	bool other = job->first_arch && strcmp(job->first_arch, s->arch.name);
 	struct cover_predict p = {
 		.git_dir = job->git_dir, .base = job->base, .commits = ids,
 		.nr = job->commits.nr, .srcdir = s->src, .srcarch = srcarch,
 		.compiled = compiled_at_base, .included = included_at_base,
-		.readers = &readers, .data = &at_base,
+		.readers = &readers, .data = &at_base, .line = on_line,
+		.other_branch = other, .branched = &branched,
 	};
 	struct kconf base = KCONF_INIT;
-	struct cover_needs want = { 0 }, more = { 0 };
 	struct strbuf frag = STRBUF_INIT, e = STRBUF_INIT;
 	struct profile prof;
 	char *cfg = kbuild_base_config(s), *path = NULL;
@@ -157,14 +236,24 @@ int buildjob_repair(struct build_job *job, struct kbuild_tree **tp,
 		note(out, "none of the options the changed lines need can be set", NULL);
 		goto out;
 	}
+	at_base.repaired = true;
+	p.branched = NULL;
 	if (cover_predict_run(&p, &out->r.result, &more, &out->changed, &out->repaired, &e)) {
 		note(out, "the repaired configuration could not be judged", e.buf);
 		goto out;
 	}
-	if (out->repaired <= out->small) {
+	/*
+	 * Used when it compiles more of the change; or, having taken the
+	 * other branch, lines the profile does not compile, even if fewer
+	 * (the first arch compiles those this one gives up)
+	 */
+	if (out->repaired <= out->small &&
+	    !(branched_stuck(out, &branched) && at_base.gained)) {
 		note(out, "the repaired configuration would not compile more of the change", NULL);
 		goto out;
 	}
+	if (branched_stuck(out, &branched))
+		branch_note(out, job->first_arch);
 	repair_fragment(&out->r, &frag);
 	path = fragment_file(s->env, &frag, &e);
 	if (!path || profile_load(s->env->cfg, job->profile, &s->arch, &prof, &e)) {
@@ -198,10 +287,14 @@ out:
 	if (start)
 		out->ms = util_now_ms() - start;
 	kconf_release(&base);
-	readers_headers_release(&at_base.headers);
+	at_base_release(&at_base);
 	cover_memo_release(&readers);
 	cover_needs_release(&want);
 	cover_needs_release(&more);
+	cover_needs_release(&branched);
+	/* not used: nothing was left to the first arch */
+	if (!out->used)
+		cover_needs_release(&out->branched);
 	strbuf_release(&frag);
 	strbuf_release(&e);
 	free(path);

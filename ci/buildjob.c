@@ -497,6 +497,11 @@ static void measure(struct arch_run *ar, unsigned int k)
 
 	if (!ar->cx_init) {
 		cover_ctx_init(&ar->cx, ar->t, ar->r->repair.ran ? &ar->r->repair.r : NULL);
+		/* what the other branch left to the first arch is not this one's */
+		if (ar->r->repair.used && ar->r->repair.branched.off_nr) {
+			ar->cx.branched = &ar->r->repair.branched;
+			ar->cx.left_to = job->first_arch;
+		}
 		ar->cx_init = true;
 	}
 	if (cover_patch(&ar->cx, job->git_dir, parent, p->commit, &p->cover, &err)) {
@@ -831,6 +836,7 @@ void buildjob_release(struct build_job *job)
 			cover_presult_release(&r->patches[j].cover);
 		}
 		repair_release(&r->repair.r);
+		cover_needs_release(&r->repair.branched);
 		free(r->repair.profile);
 		free(r->repair.note);
 		free(r->cover_error);

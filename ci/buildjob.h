@@ -68,10 +68,15 @@ struct build_repair {
 	bool ran;		/* something was predicted not compiled */
 	bool used;		/* the series was built with it */
 	char *profile;		/* the profile built with ("small+r") */
-	char *note;		/* why it was not used, or NULL */
+	char *note;		/* why it was not used, or the branch it took, or NULL */
 	struct repair r;	/* what stuck, what did not and why */
 	int changed;		/* counted lines, predicted: */
 	int small, repaired;	/* ... compiled with the profile, repaired */
+	/*
+	 * Turned off for the other branch (struct cover_predict): their
+	 * lines are left to the build's first arch, job->first_arch
+	 */
+	struct cover_needs branched;
 	bool seeded;		/* its base was a copy of the profile's */
 	bool base_built;	/* ... and was made by this build */
 	uint64_t ms;		/* prediction and Kconfig runs */
@@ -123,6 +128,13 @@ struct build_job {
 	bool keep_images;
 	bool check[KCHECK_NR];		/* sparse, coccicheck (ci/kcheck.h) */
 	bool repair;			/* build.repair */
+	/*
+	 * The first of the build's arches (build.arch, --arch), or NULL:
+	 * the repair of every other takes the other branch of an #ifdef
+	 * the first compiles (struct cover_predict), so that together they
+	 * compile both
+	 */
+	const char *first_arch;
 	int mincoverage;		/* build.mincoverage, percent */
 	/* output */
 	struct build_arch_result *archs;

@@ -272,6 +272,17 @@ static bool arch_symbol(struct cover_ctx *cx, const char *sym, struct strbuf *wh
 	return arch;
 }
 
+/* Did the repair turn sym off for the other branch, leaving its lines to another arch? */
+static bool left(const struct cover_ctx *cx, const char *sym)
+{
+	size_t i;
+
+	for (i = 0; cx->branched && cx->left_to && i < cx->branched->off_nr; i++)
+		if (!strcmp(cx->branched->off[i], sym))
+			return true;
+	return false;
+}
+
 static void needs_text(struct cover_ctx *cx, const struct cover_needs *n,
 		       struct strbuf *why, struct cover_range *r)
 {
@@ -284,8 +295,13 @@ static void needs_text(struct cover_ctx *cx, const struct cover_needs *n,
 		strbuf_addf(why, "%s%s", shown++ ? ", " : ": needs ", n->on[i]);
 		ALLOC_GROW(r->needs, r->needs_nr + 1, r->needs_alloc);
 		r->needs[r->needs_nr++] = xstrdup(n->on[i]);
-		if (arch_symbol(cx, n->on[i], &tail, &dirs))
+		if (left(cx, n->on[i])) {
+			strbuf_addf(&tail, "; %s is off here for the other branch: its lines "
+				    "are left to %s", n->on[i], cx->left_to);
 			r->arch = true;
+		} else if (arch_symbol(cx, n->on[i], &tail, &dirs)) {
+			r->arch = true;
+		}
 	}
 	if (r->arch && dirs.len) {
 		/* ", " of the Kconfig list to ",": one list of directories */
@@ -700,54 +716,106 @@ static void without(const struct kconf *c, const char *sym, struct kconf *out)
 	strbuf_release(&sb);
 }
 
-/* Would a line predicted compiled not be with sym off? */
+/* Is path this arch's own code (arch/<srcarch>/), which no other arch builds? */
+static bool own_arch(const struct cover_predict *p, const char *path)
+{
+	const char *a;
+	size_t n = strlen(p->srcarch);
+
+	return util_skip_prefix(path, "arch/", &a) && !strncmp(a, p->srcarch, n) &&
+		a[n] == '/';
+}
+
+/* Would v's file lose a line predicted compiled with c (config without a symbol)? */
+static bool file_loses(const struct cover_predict *p, const struct pred *v,
+		       const struct kconf *config, const struct kconf *c)
+{
+	struct cover_needs fn = { 0 };
+	bool any = false, lost = false;
+	size_t l, j;
+
+	for (l = 0; l < v->pf.nr && !any; l++)
+		any = v->ok[l];
+	if (!any)
+		return false;
+	/* its object's Makefile lines, where they need sym on */
+	if (v->c_file &&
+	    !needs_object(p->srcdir, v->pf.f.path, p->srcarch, c, &fn, NULL))
+		for (j = 0; j < fn.on_nr; j++)
+			lost |= kconf_on(config, fn.on[j], false) &&
+				!kconf_on(c, fn.on[j], false);
+	cover_needs_release(&fn);
+	for (l = 0; l < v->pf.nr && !lost; l++)
+		lost = v->ok[l] &&
+			!cover_src_predict(&v->pf.f.src, v->pf.lines[l], c, NULL);
+	return lost;
+}
+
+/*
+ * Would a line predicted compiled not be with sym off?  With own, also
+ * whether one of them is this arch's own arch/ code (into *own)
+ */
 static bool loses(const struct cover_predict *p, const struct pred *v, size_t nr,
-		  const struct kconf *config, const char *sym)
+		  const struct kconf *config, const char *sym, bool *own)
 {
 	struct kconf c = KCONF_INIT;
 	bool lost = false;
-	size_t i, l, j;
+	size_t i;
 
 	without(config, sym, &c);
-	for (i = 0; i < nr && !lost; i++) {
-		struct cover_needs fn = { 0 };
-		bool any = false;
-
-		for (l = 0; l < v[i].pf.nr && !any; l++)
-			any = v[i].ok[l];
-		if (!any)
+	for (i = 0; i < nr && (!lost || (own && !*own)); i++) {
+		if (lost && !own_arch(p, v[i].pf.f.path))
 			continue;
-		/* its object's Makefile lines, where they need sym on */
-		if (v[i].c_file &&
-		    !needs_object(p->srcdir, v[i].pf.f.path, p->srcarch, &c, &fn, NULL))
-			for (j = 0; j < fn.on_nr; j++)
-				lost |= kconf_on(config, fn.on[j], false) &&
-					!kconf_on(&c, fn.on[j], false);
-		cover_needs_release(&fn);
-		for (l = 0; l < v[i].pf.nr && !lost; l++)
-			lost = v[i].ok[l] &&
-				!cover_src_predict(&v[i].pf.f.src, v[i].pf.lines[l], &c, NULL);
+		if (!file_loses(p, &v[i], config, &c))
+			continue;
+		lost = true;
+		if (own && own_arch(p, v[i].pf.f.path))
+			*own = true;
 	}
 	kconf_release(&c);
 	return lost;
 }
 
+/* sym out of v (its nr entries), freed */
+static void unlist(char **v, size_t *nr, const char *sym)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < *nr; i++) {
+		if (!strcmp(v[i], sym))
+			free(v[i]);
+		else
+			v[k++] = v[i];
+	}
+	*nr = k;
+}
+
 /*
  * Of the symbols want asks off, those a line wants on, or whose turning
- * off would lose a line predicted compiled, are not asked
+ * off would lose a line predicted compiled, are not asked; on an arch
+ * that takes the other branch they are, unless that loses this arch's
+ * own code, and are not asked on then
  */
 static void keep_compiled(const struct cover_predict *p, const struct pred *v, size_t nr,
 			  const struct kconf *config, struct cover_needs *want)
 {
-	size_t i, j, k = 0;
+	size_t i, k = 0;
 
 	for (i = 0; i < want->off_nr; i++) {
-		bool drop = loses(p, v, nr, config, want->off[i]);
+		bool own = false;
+		bool drop = loses(p, v, nr, config, want->off[i],
+				  p->other_branch ? &own : NULL) ||
+			listed(want->on, want->on_nr, want->off[i]);
 
-		for (j = 0; j < want->on_nr && !drop; j++)
-			drop = !strcmp(want->on[j], want->off[i]);
-		if (drop) {
-			log_debug("%s: %s stays: lines need it", p->srcarch, want->off[i]);
+		if (drop && p->other_branch && !own) {
+			log_debug("%s: %s off: the other branch of it", p->srcarch,
+				  want->off[i]);
+			unlist(want->on, &want->on_nr, want->off[i]);
+			if (p->branched)
+				cover_needs_off(p->branched, want->off[i]);
+		} else if (drop) {
+			log_debug("%s: %s stays: lines need it%s", p->srcarch, want->off[i],
+				  own ? " (this arch's own code)" : "");
 			free(want->off[i]);
 			continue;
 		}

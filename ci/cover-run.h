@@ -57,6 +57,14 @@ void cover_presult_release(struct cover_presult *p);
 struct cover_ctx {
 	struct kbuild_tree *t;
 	const struct repair *repair;	/* NULL: no repair ran */
+	/*
+	 * Symbols the repair turned off for the other branch (struct
+	 * cover_predict), and the arch their lines are left to: a line
+	 * that needs one on is not this arch's own (counted as arch);
+	 * NULL: none
+	 */
+	const struct cover_needs *branched;
+	const char *left_to;
 	struct kconf config;		/* obj/.config */
 	struct kconf_index ix;		/* for the reasons, read when needed */
 	bool ix_done;
@@ -116,6 +124,17 @@ struct cover_predict {
 	 * wanted.  NULL: readers are not looked for.
 	 */
 	struct cover_memo *readers;
+	/*
+	 * Take the other branch (an arch after the first of a build's,
+	 * whose repair keeps what the lines want on): a symbol the lines
+	 * want off is asked off even when lines want it on or would lose
+	 * it (the first arch keeps it on and compiles those), unless a
+	 * line of this arch's own arch/<srcarch>/ code would be lost; it
+	 * is then not asked on.  Such symbols go into branched->off too
+	 * (branched may be NULL).
+	 */
+	bool other_branch;
+	struct cover_needs *branched;
 };
 
 /*
@@ -128,7 +147,9 @@ bool cover_predict_header(const struct cover_predict *p, const struct kconf *con
 
 /*
  * want->off holds only symbols whose turning off keeps every line
- * predicted compiled compiled, and that no line wants on.
+ * predicted compiled compiled, and that no line wants on; with
+ * p->other_branch, also those whose turning off loses none of this
+ * arch's own arch/ code (and want->on then lacks them).
  */
 int cover_predict_run(const struct cover_predict *p, const struct kconf *config,
 		      struct cover_needs *want, int *changed, int *compiled,

@@ -278,6 +278,7 @@ static int build_stage(const struct devci_range *r, const struct devci_opts *o,
 		job.check[i] = true;
 	job.repair = config_v(env->cfg)->build_repair;
 	job.mincoverage = (int)config_v(env->cfg)->build_mincoverage;
+	job.first_arch = o->nr_build ? o->build[0]->name : NULL;
 	snprintf(job.base, sizeof(job.base), "%s", r->base);
 	for (i = 0; i < r->nr; i++) {
 		struct srctree_commit c = { .subject = xstrdup(r->subjects[i]) };

@@ -15,7 +15,7 @@
 #include "ci/build-out.h"
 
 struct build_opts {
-	const char *repo, *series, *base, *range, *arch, *profile, *log_dir;
+	const char *repo, *series, *base, *range, *arch, *first_arch, *profile, *log_dir;
 	bool json, no_w1, no_sparse, no_cocci, no_clang, no_repair;
 };
 
@@ -44,7 +44,8 @@ const char cmd_build_help[] =
 	"\n"
 	"SYNOPSIS\n"
 	"    lorebot build [--repo DIR] (--series BRANCH [--base REV] | --range A..B)\n"
-	"                  [--arch LIST] [--profile NAME] [--timeout DURATION]\n"
+	"                  [--arch LIST [--first-arch ARCH]] [--profile NAME]\n"
+	"                  [--timeout DURATION]\n"
 	"                  [--log-dir DIR] [--no-w1] [--no-sparse]\n"
 	"                  [--no-coccicheck] [--no-clang] [--no-repair] [--json]\n"
 	"\n"
@@ -65,9 +66,12 @@ const char cmd_build_help[] =
 	"    (Kconfig's olddefconfig resolving their dependencies) in a build\n"
 	"    directory of that configuration, made once per base from the\n"
 	"    profile's; options no configuration of the arch can enable are\n"
-	"    reported with the reason.  An arch that compiled less than\n"
-	"    build.mincoverage percent of its own changed lines, or a series\n"
-	"    whose lines were compiled on no arch, is 'partial', not 'ok'.\n"
+	"    reported with the reason.  A changed line counts as compiled when\n"
+	"    one arch compiled it: an option the two branches of a changed #ifdef\n"
+	"    want on and off stays on for the first arch and is turned off on the\n"
+	"    others, unless that loses their own arch/ code.  An arch that compiled\n"
+	"    less than build.mincoverage percent of its own changed lines, or a\n"
+	"    series whose lines were compiled on no arch, is 'partial', not 'ok'.\n"
 	"\n"
 	"    Only what the series made worse is reported: errors, link failures and\n"
 	"    warnings that the base does not have (line shifts inside the patched\n"
@@ -110,6 +114,11 @@ static int parse_opts(int argc, char **argv, struct ctx *ctx,
 		OPT_STRING(0, "arch", &o->arch, "LIST",
 			   "comma-separated architectures (default: build.arch, else x86_64, "
 			   "arm64, riscv); aarch64 and riscv64 are accepted"),
+		OPT_STRING(0, "first-arch", &o->first_arch, "ARCH",
+			   "the first of the build's architectures, when --arch names others "
+			   "of them (the daemon builds each as a job of its own; default: the "
+			   "first of --arch): with build.repair, every other takes the other "
+			   "branch of an #ifdef the first compiles"),
 		OPT_STRING(0, "profile", &o->profile, "NAME",
 			   "small (tinyconfig + config/fragments: bootable, minutes) or "
 			   "production (defconfig + mm.config); default build.profile"),
@@ -321,7 +330,7 @@ int cmd_build(int argc, char **argv, struct ctx *ctx)
 	struct build_job job = { 0 };
 	struct kbuild_env env;
 	struct strbuf err = STRBUF_INIT, git_dir = STRBUF_INIT;
-	struct arch *archs = NULL;
+	struct arch *archs = NULL, first;
 	char *log_dir = NULL;
 	size_t nr = 0, i;
 	int ret;
@@ -332,7 +341,8 @@ int cmd_build(int argc, char **argv, struct ctx *ctx)
 	if (srctree_git_dir(o.repo, &git_dir, &err) ||
 	    select_commits(ctx, &o, git_dir.buf, &job, &err) ||
 	    select_archs(ctx, o.arch, &archs, &nr, &err) ||
-	    check_profile(ctx, o.profile, archs, nr, &err)) {
+	    check_profile(ctx, o.profile, archs, nr, &err) ||
+	    (o.first_arch && kbuild_arch(ctx->cfg, o.first_arch, &first, &err))) {
 		fprintf(stderr, "lorebot build: %s\n", err.buf);
 		ret = EXIT_USAGE;
 		goto out;
@@ -363,6 +373,7 @@ int cmd_build(int argc, char **argv, struct ctx *ctx)
 	job.check[KCHECK_CLANG] = !o.no_clang;
 	job.repair = !o.no_repair && config_v(ctx->cfg)->build_repair;
 	job.mincoverage = (int)config_v(ctx->cfg)->build_mincoverage;
+	job.first_arch = o.first_arch ? first.name : nr ? archs[0].name : NULL;
 	for (i = 0; i < nr; i++) {
 		enum build_status s;
 

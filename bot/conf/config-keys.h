@@ -164,7 +164,9 @@ CFG_KEY(check_color, "check.color", ENUM, "auto", "auto|always|never",
 
 /* builds */
 CFG_KEY(build_arch, "build.arch", LIST, NULL, NULL,
-	"architectures built (default: x86_64, arm64, riscv)")
+	"architectures built, in order (default: x86_64, arm64, riscv); with "
+	"build.repair every arch after the first takes the other branch of an "
+	"#ifdef whose both branches a series changes")
 CFG_KEY(build_profile, "build.profile", STRING, "small", NULL,
 	"config profile: small (tinyconfig + mm) or production "
 	"(defconfig + mm)")

@@ -118,9 +118,11 @@ struct stage_ops {
 	 * apply); the repository's remotes fetched by the runner first, the
 	 * sandbox having no network (--no-fetch: apply); why the tree may
 	 * lack commits the series names (--stale-tree: check); a directory
-	 * for its make logs (--log-dir: build)
+	 * for its make logs (--log-dir: build); the first of the arches the
+	 * daemon tests, whose repair the others' complement (--first-arch:
+	 * build)
 	 */
-	bool mbox_thread, quarantine, fetches, stale_tree, log_dir;
+	bool mbox_thread, quarantine, fetches, stale_tree, log_dir, first_arch;
 	/*
 	 * The version its document says it is about, which must be the
 	 * job's (NULL: the document does not say; the mail readers do)

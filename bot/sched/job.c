@@ -13,6 +13,8 @@
 #include "bot/git/gitdirs.h"
 #include "bot/git/gitrepo.h"
 #include "bot/sched/job.h"
+#include "bot/sched/pipeline.h"
+#include "bot/base/arch.h"
 #include "bot/mail/mbox.h"
 #include "lib/jsonx.h"
 #include "lib/log.h"
@@ -509,6 +511,23 @@ static int input_mbox(struct stage_run *s, struct args *a, struct strbuf *err)
 	return 0;
 }
 
+/*
+ * The first of the arches the daemon tests (its --arch, else build.arch,
+ * else the default), or NULL
+ */
+static const char *first_arch(const struct stage_run *s)
+{
+	struct pipeline_cfg pc;
+	const struct arch *a;
+
+	if (!s->cfg)
+		return NULL;
+	pipeline_cfg_init(&pc, s->cfg, s->env->archs);
+	a = pc.nr_archs ? arch_lookup(pc.archs[0]) : NULL;
+	pipeline_cfg_release(&pc);
+	return a ? a->name : NULL;
+}
+
 /* build and boot get the branch and base apply made; they sandbox their own make */
 static int input_branch(struct stage_run *s, struct args *a, char **logs,
 			struct strbuf *err)
@@ -529,6 +548,11 @@ static int input_branch(struct stage_run *s, struct args *a, char **logs,
 	}
 	arg(a, "--arch");
 	arg(a, s->j->arch);
+	/* the archs are jobs of their own: each is told which is first */
+	if (stages[s->j->kind]->first_arch && first_arch(s)) {
+		arg(a, "--first-arch");
+		arg(a, first_arch(s));
+	}
 	if (stages[s->j->kind]->log_dir) {
 		/* the make output of every step, in the job's directory */
 		*logs = xasprintf("%s/build-%s", s->dir, s->j->arch);

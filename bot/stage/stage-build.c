@@ -243,6 +243,7 @@ const struct stage_ops stage_build = {
 	.command = "build",
 	.input = STAGE_IN_BRANCH,
 	.log_dir = true,
+	.first_arch = true,
 	.statuses = ST(OK) | ST(WARNINGS) | ST(ERRORS) | ST(INFRA) | ST(PARTIAL),
 	.fails = "build-failed",
 	.fail_on = ST(ERRORS),

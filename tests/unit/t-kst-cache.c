@@ -26,6 +26,7 @@
 #include "ci/boot.h"
 #include "ci/bootkernel.h"
 #include "tests/unit/tap.h"
+#include "tests/unit/tap-sh.h"
 
 /* what the trusted tree's build makes of mkdirty */
 #define GOOD "good mkdirty\n/* fake */\n"
@@ -237,29 +238,6 @@ static void cache_tests(void)
 	free(cache);
 	free(shared_obj);
 	free(runs);
-}
-
-static int sh(const char *dir, const char *script)
-{
-	struct run_cmd cmd = RUN_CMD_INIT;
-	const char *argv[] = { "sh", "-ec", script, NULL };
-	const char *env[] = {
-		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.org",
-		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.org",
-		"GIT_CONFIG_NOSYSTEM=1", "HOME=/nonexistent", NULL,
-	};
-	int ret;
-
-	cmd.argv = argv;
-	cmd.env = env;
-	cmd.cwd = dir;
-	cmd.merge_stderr = true;
-	cmd.limits.timeout_ms = 60000;
-	ret = run_cmd(&cmd) || cmd.status ? -1 : 0;
-	if (ret)
-		printf("# %s: %s\n", script, cmd.out.buf);
-	run_cmd_release(&cmd);
-	return ret;
 }
 
 /* The kselftest key and trust of a commit (rev) of the repository */

@@ -6,6 +6,10 @@
  * options asked off (kept on when an option asked on needs them, or
  * when the arch selects them), and a header that no unit of the base
  * reads: its readers found, and the options that build one of them.
+ * The prediction the repair starts from (cover_predict_run()) on a
+ * change to both branches of an #ifdef: the first arch keeps the
+ * option on, another takes the other branch unless that loses its own
+ * arch/ code.
  *
  * Kconfig here is a model of olddefconfig, enough for this tree's
  * plain "depends on" lists: a symbol with a prompt is on when the
@@ -14,6 +18,7 @@
  * has (its default) otherwise, whatever the .config asks.  The repair itself knows none of that: it
  * only reads what the model answers.
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "lib/util.h"
@@ -21,6 +26,7 @@
 #include "ci/readers.h"
 #include "ci/repair.h"
 #include "tests/unit/tap.h"
+#include "tests/unit/tap-sh.h"
 
 struct model {
 	struct kconf_index ix;
@@ -316,6 +322,110 @@ static void test_readers(const char *tree)
 	cover_memo_release(&memo);
 }
 
+/*
+ * A header's two branches of #ifdef CONFIG_MEMCG, the stubs of the
+ * #else for !MEMCG, and an x86 header with a line under MEMCG; the
+ * commits change: "both" both branches; "v1" those and a file the
+ * Makefile builds under ifdef CONFIG_MEMCG with MEMCG_V1 (which wants
+ * MEMCG on); "x86" both branches and the x86 header's line
+ */
+static const char repo_script[] =
+	"mkdir -p include/linux arch/x86/include/asm mm\n"
+	"printf '#ifndef _LINUX_MEMCONTROL_H\\n#define _LINUX_MEMCONTROL_H\\n"
+	"#ifdef CONFIG_MEMCG\\nint mem_cgroup_charge(int x);\\n#else\\n"
+	"static inline int mem_cgroup_charge(int x)\\n{\\n\\treturn 0;\\n}\\n"
+	"#endif\\n#endif\\n' >include/linux/memcontrol.h\n"
+	"printf '#ifdef CONFIG_MEMCG\\n#define ARCH_MEMCG 1\\n#endif\\n' "
+	">arch/x86/include/asm/memcg.h\n"
+	"printf 'int v1;\\n' >mm/memcontrol-v1.c\n"
+	"git init -q -b main . && git add -A && git commit -qm base && git tag base\n"
+	"sed -i 's/int x)/int x, int y)/' include/linux/memcontrol.h\n"
+	"git commit -qam both && git branch both\n"
+	"printf 'int v1(void);\\n' >mm/memcontrol-v1.c && git commit -qam v1 && git branch v1\n"
+	"git checkout -q both && git checkout -qb x86\n"
+	"sed -i 's/ARCH_MEMCG 1/ARCH_MEMCG 2/' arch/x86/include/asm/memcg.h\n"
+	"git commit -qam x86\n";
+
+/* want of the prediction of commit on base, as "on=... off=... branched=..." */
+static char *predict(const char *tree, const char *git_dir, const char *commit,
+		     const char *srcarch, bool other, int *changed, int *compiled)
+{
+	char *const commits[] = { (char *)commit, NULL };
+	struct cover_needs want = { 0 }, branched = { 0 };
+	struct cover_predict p = {
+		.git_dir = git_dir, .base = "base", .commits = commits, .nr = 1,
+		.srcdir = tree, .srcarch = srcarch, .other_branch = other,
+		.branched = &branched,
+	};
+	struct kconf c = KCONF_INIT;
+	struct strbuf err = STRBUF_INIT;
+	char *on, *off, *br, *ret;
+
+	kconf_parse(&c, base, strlen(base));
+	if (cover_predict_run(&p, &c, &want, changed, compiled, &err)) {
+		ret = xasprintf("error: %s", err.buf);
+	} else {
+		on = joined(want.on, want.on_nr);
+		off = joined(want.off, want.off_nr);
+		br = joined(branched.off, branched.off_nr);
+		ret = xasprintf("on=%s off=%s branched=%s", on, off, br);
+		free(on);
+		free(off);
+		free(br);
+	}
+	cover_needs_release(&want);
+	cover_needs_release(&branched);
+	kconf_release(&c);
+	strbuf_release(&err);
+	return ret;
+}
+
+static const struct {
+	const char *commit, *srcarch;
+	bool other;		/* an arch after the first */
+	const char *want, *name;
+} branch_cases[] = {
+	{ "both", "x86", false, "on= off= branched=",
+	  "both branches of #ifdef CONFIG_MEMCG changed, the first arch: MEMCG stays "
+	  "on, its #ifdef's line would be lost" },
+	{ "both", "x86", true, "on= off=CONFIG_MEMCG branched=CONFIG_MEMCG",
+	  "an arch after the first takes the other branch: MEMCG asked off" },
+	{ "v1", "x86", false, "on=CONFIG_MEMCG_V1 CONFIG_MEMCG off= branched=",
+	  "a file built under ifdef CONFIG_MEMCG wants it on: not asked off" },
+	{ "v1", "x86", true, "on=CONFIG_MEMCG_V1 off=CONFIG_MEMCG branched=CONFIG_MEMCG",
+	  "the other branch: MEMCG asked off, and not on" },
+	{ "x86", "x86", true, "on= off= branched=",
+	  "x86's own header would lose its line under MEMCG: no other branch on x86" },
+	{ "x86", "arm64", true, "on= off=CONFIG_MEMCG branched=CONFIG_MEMCG",
+	  "x86's header is not arm64's to compile: the other branch there" },
+};
+
+static void test_branch(const char *tree)
+{
+	char tmpl[] = "/tmp/lorebot-t-repair.XXXXXX";
+	char *dir = mkdtemp(tmpl), *git_dir, *got;
+	int changed = 0, compiled = 0;
+	size_t i;
+
+	if (!dir || sh(dir, repo_script)) {
+		ok(0, "the repository of the branch tests");
+		return;
+	}
+	git_dir = xasprintf("%s/.git", dir);
+	for (i = 0; i < ARRAY_SIZE(branch_cases); i++) {
+		got = predict(tree, git_dir, branch_cases[i].commit, branch_cases[i].srcarch,
+			      branch_cases[i].other, &changed, &compiled);
+		is_str(got, branch_cases[i].want, "%s", branch_cases[i].name);
+		free(got);
+		if (!i)
+			ok(changed == 2 && compiled == 1,
+			   "2 changed lines, the #ifdef's compiled (%d of %d)", compiled,
+			   changed);
+	}
+	free(git_dir);
+	util_remove_tree(dir);
+}
+
 int main(void)
 {
 	char *tree = xasprintf("%s/tests/fixtures/repair-tree", tap_src());
@@ -323,6 +433,7 @@ int main(void)
 	test_off(tree);
 	test_includes();
 	test_readers(tree);
+	test_branch(tree);
 	free(tree);
 	return done_testing();
 }
