@@ -155,20 +155,29 @@ def malformed(x):
     return None
 
 
-def check(path, rules):
-    r = subprocess.run([LOREBOT, "check", "--mbox", path, "--json",
-                        "--checkers=-all," + ",".join(rules)],
+def lorebot_check(what, rules, name, placed=None):
+    """lorebot check WHAT --json with rules; findings on a comment or
+    naming nothing into MALFORMED; placed: lines mapped to the mail's"""
+    r = subprocess.run([LOREBOT, "check"] + what +
+                       ["--json", "--checkers=-all," + ",".join(rules)],
                        capture_output=True)
     try:
         d = json.loads(r.stdout)
     except ValueError:
         return {"findings": [], "error": r.stderr.decode(errors="replace")}
     for x in d["findings"]:
+        if placed and x.get("file") and x.get("line"):
+            x["tree_line"] = x["line"]
+            x["line"] = placed.to_mail(x["file"], x["line"])
         why = x["rule"] in MM_RULES and malformed(x)
         if why:
             MALFORMED.append("%s %s:%s (%s): %s" % (x["rule"], x["file"], x["line"],
-                                                   why, os.path.basename(path)))
+                                                   why, name))
     return d
+
+
+def check(path, rules):
+    return lorebot_check(["--mbox", path], rules, os.path.basename(path))
 
 
 # --tree: the 6.12 stand-in (ci/mm-tree.sh), a bare clone of it in the
@@ -284,22 +293,8 @@ def place(mail, tmp, n, parent=None, reverse=False, only=()):
 
 
 def check_placed(placed, rules):
-    r = subprocess.run([LOREBOT, "check", "--repo", STAND_IN["repo"], placed.range,
-                        "--json", "--checkers=-all," + ",".join(rules)],
-                       capture_output=True)
-    try:
-        d = json.loads(r.stdout)
-    except ValueError:
-        return {"findings": [], "error": r.stderr.decode(errors="replace")}
-    for x in d["findings"]:
-        if x.get("file") and x.get("line"):
-            x["tree_line"] = x["line"]
-            x["line"] = placed.to_mail(x["file"], x["line"])
-        why = x["rule"] in MM_RULES and malformed(x)
-        if why:
-            MALFORMED.append("%s %s:%s (%s, with the tree)" % (x["rule"], x["file"],
-                                                              x["line"], why))
-    return d
+    return lorebot_check(["--repo", STAND_IN["repo"], placed.range], rules,
+                         "with the tree", placed)
 
 
 def pre_image(bug, tmp, n):
