@@ -32,7 +32,11 @@
  * then a local mask variable every assignment of which names a sleeping
  * mask counts as one (variable_mask()), and the XArray's own lock is no
  * bar at its __xa_*() calls, which drop it to allocate; that bug is found
- * and no longer held out.
+ * and no longer held out.  Held-out set 4's four bugs of its class were
+ * all missed at the first run (bench/bugs/README.md, "Held out, set 4"):
+ * the lock out of view, an IDR lock, sleeps one or two calls down; of
+ * them only the list of sleepers was a class gap, semaphores (down()),
+ * added since, which finds none of the four.
  */
 #include <stdlib.h>
 
@@ -86,7 +90,8 @@ static const struct flow_pair holds[] = {
 static const char *const sleepers[] = {
 	"cond_resched", "schedule", "schedule_timeout", "msleep", "ssleep",
 	"usleep_range", "mutex_lock", "mutex_lock_interruptible",
-	"mutex_lock_killable", "down_read", "down_write", "down_read_killable",
+	"mutex_lock_killable", "down", "down_interruptible", "down_killable",
+	"down_read", "down_write", "down_read_killable",
 	"down_write_killable", "mmap_read_lock", "mmap_write_lock",
 	"mmap_read_lock_killable", "folio_lock", "lock_page", "folio_lock_killable",
 	"folio_wait_writeback", "wait_on_page_writeback", "folio_wait_locked",

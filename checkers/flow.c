@@ -708,6 +708,21 @@ static void exit_at(struct flow *f, int exit, int label, unsigned int h)
 	}
 }
 
+/*
+ * From the hunks, an exit indented deeper than the statement after it
+ * is inside a block that opens above the view ("\t\treturn result;" as a
+ * hunk's first line, its "if" in the context not shown): the statements
+ * after it are reached.
+ */
+static bool opened_above(const struct cview *v, int n)
+{
+	int next = v->nodes[n].next;
+
+	return !v->complete && next >= 0 &&
+	       (v->nodes[n].kind == CN_RETURN || v->nodes[n].kind == CN_GOTO) &&
+	       v->toks[v->nodes[n].first].col > v->toks[v->nodes[next].first].col;
+}
+
 /* Walk the statements from node n on, in its block; the fallthrough */
 static bool walk_seq(struct flow *f, int n, unsigned int *h, struct jumps *j,
 		     int via)
@@ -722,7 +737,7 @@ static bool walk_seq(struct flow *f, int n, unsigned int *h, struct jumps *j,
 			*h = 0;
 			ft = true;
 		}
-		ft = walk(f, n, h, j, via);
+		ft = walk(f, n, h, j, via) || opened_above(f->v, n);
 	}
 	return ft;
 }
