@@ -706,7 +706,7 @@ struct pred {
 static void without(const struct kconf *c, const char *sym, struct kconf *out)
 {
 	struct strbuf sb = STRBUF_INIT;
-	const char *bare = util_starts_with(sym, "CONFIG_") ? sym + 7 : sym;
+	const char *bare = kconf_bare(sym);
 	size_t i;
 
 	for (i = 0; i + 1 < c->nr; i += 2)

@@ -82,6 +82,11 @@ const char *kconf_get(const struct kconf *c, const char *sym)
 	return strmap_get(&c->map, buf);
 }
 
+const char *kconf_bare(const char *sym)
+{
+	return util_starts_with(sym, "CONFIG_") ? sym + 7 : sym;
+}
+
 bool kconf_on(const struct kconf *c, const char *sym, bool module)
 {
 	const char *v = kconf_get(c, sym);
@@ -127,9 +132,7 @@ static struct kconf_sym *sym_get(struct kconf_index *ix, const char *name,
 /* Any symbol named, declared or only selected */
 static const struct kconf_sym *named(const struct kconf_index *ix, const char *name)
 {
-	if (util_starts_with(name, "CONFIG_"))
-		name += 7;
-	return strmap_get(&ix->map, name);
+	return strmap_get(&ix->map, kconf_bare(name));
 }
 
 const struct kconf_sym *kconf_index_get(const struct kconf_index *ix,
@@ -605,8 +608,7 @@ static void in_arches(const char *srcdir, const char *name, bool sel,
 	char **names = NULL;
 	size_t nr = 0, alloc = 0, i, j;
 
-	if (util_starts_with(name, "CONFIG_"))
-		name += 7;
+	name = kconf_bare(name);
 	while (d && (de = readdir(d))) {
 		char *p;
 

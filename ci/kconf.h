@@ -39,6 +39,8 @@ void kconf_release(struct kconf *c);
 const char *kconf_get(const struct kconf *c, const char *sym);
 /* Is sym =y (or, with module, =m too)? */
 bool kconf_on(const struct kconf *c, const char *sym, bool module);
+/* sym without its "CONFIG_", if it has one */
+const char *kconf_bare(const char *sym);
 
 /* ---- the symbols of a tree ---- */
 

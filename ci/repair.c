@@ -71,11 +71,6 @@ static void names_release(struct names *n)
 	memset(n, 0, sizeof(*n));
 }
 
-static const char *bare(const char *sym)
-{
-	return util_starts_with(sym, "CONFIG_") ? sym + 7 : sym;
-}
-
 /* The symbols tried on and off, and the index that says why */
 struct attempt {
 	const struct kconf_index *ix;
@@ -442,11 +437,11 @@ static void fail(struct repair *out, const char *srcdir, const struct attempt *a
 	ALLOC_GROW(out->fail, out->fail_nr + 1, out->fail_alloc);
 	f = &out->fail[out->fail_nr++];
 	memset(f, 0, sizeof(*f));
-	f->sym = xasprintf("CONFIG_%s", bare(sym));
+	f->sym = xasprintf("CONFIG_%s", kconf_bare(sym));
 	if (off)
-		explain_off(srcdir, a, &out->result, bare(sym), f);
+		explain_off(srcdir, a, &out->result, kconf_bare(sym), f);
 	else
-		explain(srcdir, a->ix, &out->result, bare(sym), f);
+		explain(srcdir, a->ix, &out->result, kconf_bare(sym), f);
 }
 
 int repair_resolve(const struct repair_kconfig *k, const struct cover_needs *want,
@@ -465,9 +460,9 @@ int repair_resolve(const struct repair_kconfig *k, const struct cover_needs *wan
 	if (kconf_index_build(&ix, k->srcdir, k->srcarch, err))
 		goto out;
 	for (i = 0; i < want->on_nr; i++)
-		names_add(&a.on, bare(want->on[i]));
+		names_add(&a.on, kconf_bare(want->on[i]));
 	for (i = 0; i < want->off_nr; i++)
-		names_add_raw(&a.off, bare(want->off[i]), -1);
+		names_add_raw(&a.off, kconf_bare(want->off[i]), -1);
 	/*
 	 * Each olddefconfig parses the whole Kconfig, compiler probes and
 	 * all (seconds): the dependencies the base's .config lacks (or has
@@ -534,10 +529,10 @@ int repair_resolve(const struct repair_kconfig *k, const struct cover_needs *wan
 	add_sorted(&out->unset, &out->unset_nr, &out->unset_alloc, &keep.off,
 		   &out->result, false);
 	for (i = 0; i < want->on_nr; i++)
-		if (!kconf_on(&out->result, bare(want->on[i]), false))
+		if (!kconf_on(&out->result, kconf_bare(want->on[i]), false))
 			fail(out, k->srcdir, &a, want->on[i], false);
 	for (i = 0; i < want->off_nr; i++)
-		if (kconf_on(&out->result, bare(want->off[i]), true))
+		if (kconf_on(&out->result, kconf_bare(want->off[i]), true))
 			fail(out, k->srcdir, &a, want->off[i], true);
 	ret = 0;
 out:
@@ -607,7 +602,7 @@ static const struct repair_fail *find_fail(const struct repair *r, const char *s
 	size_t i;
 
 	for (i = 0; i < r->fail_nr; i++)
-		if (r->fail[i].off == off && !strcmp(bare(r->fail[i].sym), bare(sym)))
+		if (r->fail[i].off == off && !strcmp(kconf_bare(r->fail[i].sym), kconf_bare(sym)))
 			return &r->fail[i];
 	return NULL;
 }
