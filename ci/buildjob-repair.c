@@ -129,11 +129,6 @@ static void note(struct build_repair *out, const char *what, const char *why)
 	out->note = xasprintf("%s%s%s", what, why ? ": " : "", why ? why : "");
 }
 
-static const char *bare(const char *sym)
-{
-	return util_starts_with(sym, "CONFIG_") ? sym + 7 : sym;
-}
-
 /*
  * Of the symbols the prediction turned off for the other branch, those
  * Kconfig turned off, into out->branched; how many
@@ -145,7 +140,7 @@ static size_t branched_stuck(struct build_repair *out, const struct cover_needs 
 	cover_needs_release(&out->branched);
 	for (i = 0; i < asked->off_nr; i++)
 		for (j = 0; j < out->r.unset_nr; j++)
-			if (!strcmp(bare(asked->off[i]), bare(out->r.unset[j])))
+			if (!strcmp(kconf_bare(asked->off[i]), kconf_bare(out->r.unset[j])))
 				cover_needs_off(&out->branched, asked->off[i]);
 	return out->branched.off_nr;
 }
@@ -193,7 +188,7 @@ int buildjob_repair(struct build_job *job, struct kbuild_tree **tp,
 	char *cfg = kbuild_base_config(s), *path = NULL;
 	const char *at = job->base;
 	uint64_t start = util_now_ms();
-	size_t i;
+	size_t i, stuck;
 	int ret = -1;
 
 	out->profile = xstrdup(s->profile.name);
@@ -247,12 +242,12 @@ int buildjob_repair(struct build_job *job, struct kbuild_tree **tp,
 	 * other branch, lines the profile does not compile, even if fewer
 	 * (the first arch compiles those this one gives up)
 	 */
-	if (out->repaired <= out->small &&
-	    !(branched_stuck(out, &branched) && at_base.gained)) {
+	stuck = branched_stuck(out, &branched);
+	if (out->repaired <= out->small && !(stuck && at_base.gained)) {
 		note(out, "the repaired configuration would not compile more of the change", NULL);
 		goto out;
 	}
-	if (branched_stuck(out, &branched))
+	if (stuck)
 		branch_note(out, job->first_arch);
 	repair_fragment(&out->r, &frag);
 	path = fragment_file(s->env, &frag, &e);
