@@ -215,12 +215,12 @@ def mail_hunks(path):
     return hunks
 
 
-def hunk_offsets(out, marker):
+def hunk_offsets(out):
     """file -> {hunk number: offset} from git apply -v's output"""
     offs, cur = {}, None
     for line in out.splitlines():
-        if line.startswith(marker):
-            cur = line[len(marker):].strip().rstrip(".").split(" => ")[-1]
+        if line.startswith("Checking patch "):
+            cur = line[len("Checking patch "):].strip().rstrip(".").split(" => ")[-1]
             offs.setdefault(cur, {})
         m = HUNK_AT.match(line)
         if m and cur is not None:
@@ -236,19 +236,14 @@ class Placed:
     def __init__(self, hunks, offs, how, rng, tip):
         self.hunks, self.offs, self.how, self.range, self.tip = hunks, offs, how, rng, tip
 
-    def _offset(self, path, line, placed):
+    def to_mail(self, path, line):
+        """line of the placed file in the mail's numbering"""
         off = self.offs.get(path, {})
         k = 0
         for i, c in enumerate(self.hunks.get(path) or []):
-            if c + (off.get(i + 1, 0) if placed else 0) <= line:
+            if c + off.get(i + 1, 0) <= line:
                 k = i
-        return off.get(k + 1, 0)
-
-    def to_tree(self, path, line):
-        return line + self._offset(path, line, False)
-
-    def to_mail(self, path, line):
-        return line - self._offset(path, line, True)
+        return line - off.get(k + 1, 0)
 
 
 def git_env(repo, index):
@@ -281,7 +276,7 @@ def place(mail, tmp, n, parent=None, reverse=False, only=()):
                        capture_output=True, text=True)
     if r.returncode:
         return None
-    offs, how = hunk_offsets(r.stderr + r.stdout, "Checking patch "), "applies"
+    offs, how = hunk_offsets(r.stderr + r.stdout), "applies"
     tip = commit(repo, index, parent, "placed")
     if reverse:
         subprocess.run(["git", "read-tree", parent], env=e, check=True)
